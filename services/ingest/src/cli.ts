@@ -1,0 +1,86 @@
+// npm run ingest -- <command>
+//   migrate                                  apply the records schema migrations
+//   generate --count N [--seed S] [--states CA,NV] [--batch N]
+//   import --mapping FILE --file CSV         load a county extract through a mapping
+//   sample [--count N]                       the npm start sample: DC tracts, Sacramento, N synthetic records
+//   validate-mapping FILE                    check a mapping file without loading anything
+import { parseArgs } from 'node:util';
+import { createPool, DEFAULT_DATABASE_URL, ensureDatabase } from '@pra/shared/platform';
+import { migrateRecords } from './data/migrate.js';
+import { loadGenerated } from './generator/load-generated.js';
+import { importCsv } from './importer/import-csv.js';
+import { loadMapping } from './importer/mapping.js';
+import { loadSampleDataset, propertyCount } from './load-sample.js';
+import { Progress } from './progress.js';
+
+const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV | sample [--count N] | validate-mapping FILE>`;
+
+async function main() {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      count: { type: 'string' },
+      seed: { type: 'string', default: '1' },
+      states: { type: 'string' },
+      batch: { type: 'string' },
+      mapping: { type: 'string' },
+      file: { type: 'string' },
+    },
+  });
+  const command = positionals[0];
+  if (command === 'validate-mapping') {
+    const m = loadMapping(positionals[1] ?? values.mapping ?? '');
+    console.log(`mapping ${m.name} (${m.kind}) is valid: ${Object.keys(m.fields).length} fields`);
+    return;
+  }
+  const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  await ensureDatabase(url);
+  const pool = createPool(url, 4, 'ingest');
+  try {
+    await migrateRecords(pool, (l) => console.error(l));
+    switch (command) {
+      case 'migrate':
+        console.log('records schema is up to date');
+        break;
+      case 'generate': {
+        const count = Number(values.count);
+        if (!Number.isInteger(count) || count < 1) throw new Error('--count must be a positive integer');
+        const states = values.states?.split(',').map((s) => s.trim().toUpperCase());
+        const { seconds, rows } = await loadGenerated(pool, {
+          seed: Number(values.seed),
+          count,
+          states,
+          batchSize: values.batch ? Number(values.batch) : undefined,
+        });
+        console.log(`loaded ${rows.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s (${Math.round(rows / seconds).toLocaleString('en-US')}/s)`);
+        break;
+      }
+      case 'import': {
+        if (!values.mapping || !values.file) throw new Error('import needs --mapping FILE and --file CSV');
+        const mapping = loadMapping(values.mapping);
+        const progress = new Progress(`import ${mapping.name}`, 0);
+        const s = await importCsv(pool, mapping, values.file, { onBatch: (n) => progress.update(n) });
+        for (const e of s.errors.slice(0, 50)) console.error(`line ${e.line}: ${e.reason}`);
+        if (s.errors.length > 50) console.error(`... and ${s.errors.length - 50} more bad rows`);
+        console.log(`${s.mapping}: ${s.rowsRead} rows read, ${s.loaded} loaded, ${s.alreadyLoaded} already loaded, ${s.skipped} skipped`);
+        break;
+      }
+      case 'sample': {
+        await loadSampleDataset(pool, { count: Number(values.count ?? 50_000), seed: Number(values.seed) });
+        console.log(`records now: ${(await propertyCount(pool)).toLocaleString('en-US')}`);
+        break;
+      }
+      default:
+        console.error(USAGE);
+        process.exitCode = 2;
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(`ingest failed: ${err.message}`);
+  console.error('Check that PostgreSQL is reachable at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/property_records).');
+  process.exit(1);
+});

@@ -1,0 +1,112 @@
+// Turns properties into PostgreSQL COPY text for each records table, with every lookup key computed by the shared
+// normalisers. Pure and synchronous, so it runs in a worker thread during large loads.
+import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine } from '@pra/shared/address';
+import type { PropertyInput, TractInput } from '../domain/property-input.js';
+import { equityOf, renderDemographics, renderRecord } from '../domain/render-record.js';
+
+export const TABLES = [
+  'properties',
+  'owners',
+  'owner_mailing',
+  'assessments',
+  'assessment_history',
+  'sales',
+  'mortgages',
+] as const;
+export type TableName = (typeof TABLES)[number];
+
+export const COLUMNS: Record<TableName, string> = {
+  properties:
+    'id, parcel_id, apn, apn_orig, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, census_tract, source, last_modified, body',
+  owners: 'property_id, seq, first_name, last_name, full_name, owner_type, last_name_key, first_name_key, state, city_key',
+  owner_mailing: 'property_id, line1, locality, country_subd, postal1',
+  assessments:
+    'property_id, tax_year, land, improvements, total, market_total, avm_value, avm_date, equity, rental_estimate, rental_source, tax_amount',
+  assessment_history: 'property_id, tax_year, land, improvements, total, market_total, tax_amount',
+  sales: 'property_id, seq, sale_date, price, document_type, recording_date, buyer_name, seller_name',
+  mortgages: 'property_id, seq, amount, recording_date, lender',
+};
+
+type Cell = string | number | null | undefined;
+
+const NEEDS_ESCAPE = /[\\\t\n\r]/;
+
+function cell(v: Cell): string {
+  if (v === null || v === undefined) return '\\N';
+  if (typeof v === 'number') return String(v);
+  if (!NEEDS_ESCAPE.test(v)) return v;
+  return v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
+}
+
+function line(cells: Cell[]): string {
+  // join() yields flat strings; `+=` chains would be flattened later at a much higher cost.
+  return cells.map(cell).join('\t') + '\n';
+}
+
+/** Stable 48-bit parcel id from the county and the stripped APN (the same parcel keeps its id across reloads). */
+export function parcelIdOf(fips: string, apn: string): number {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x01000193;
+  const s = `${fips}:${apnKey(apn)}`;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 16777619) >>> 0;
+    h2 = Math.imul(h2 ^ c, 2246822519) >>> 0;
+  }
+  return (h1 % 0x10000) * 0x100000000 + h2;
+}
+
+export type CopyChunks = Record<TableName, string>;
+
+export function buildCopyChunks(startId: number, items: readonly PropertyInput[], source: string): CopyChunks {
+  const out: Record<TableName, string[]> = {
+    properties: [], owners: [], owner_mailing: [], assessments: [], assessment_history: [], sales: [], mortgages: [],
+  };
+  items.forEach((p, i) => {
+    const id = startId + i;
+    const parcelId = parcelIdOf(p.fips, p.apn);
+    const street = parseStreetLine(p.line2 ? `${p.line1} ${p.line2}` : p.line1);
+    const cityKey = normalizeCity(p.city);
+    const body = JSON.stringify(renderRecord(id, parcelId, p));
+    out.properties.push(
+      line([
+        id, parcelId, p.apn, p.apnOrig, apnKey(p.apn), p.taxParcelId ? apnKey(p.taxParcelId) : null, p.fips, p.state,
+        countyKey(p.county), cityKey, p.zip, street.lineKey, street.streetKey, street.unitKey, p.censusTract, source,
+        p.lastModified, body,
+      ]),
+    );
+    [p.owner1, p.owner2].forEach((o, k) => {
+      if (!o) return;
+      out.owners.push(
+        line([
+          id, k + 1, o.firstName, o.lastName, o.fullName, o.type, o.lastName ? nameKey(o.lastName) : null,
+          o.firstName ? nameKey(o.firstName) : null, p.state, cityKey,
+        ]),
+      );
+    });
+    if (p.mailing) out.owner_mailing.push(line([id, p.mailing.line1, p.mailing.city, p.mailing.state, p.mailing.zip]));
+    const a = p.assessment;
+    if (a) {
+      const equity = equityOf(p);
+      out.assessments.push(
+        line([
+          id, a.taxYear, a.land, a.improvements, a.total, a.marketTotal, a.avmValue, a.avmDate, equity, a.rentalEstimate,
+          a.rentalSource, a.taxAmount,
+        ]),
+      );
+      out.assessment_history.push(line([id, a.taxYear, a.land, a.improvements, a.total, a.marketTotal, a.taxAmount]));
+    }
+    for (const h of p.assessmentHistory) {
+      out.assessment_history.push(line([id, h.taxYear, h.land, h.improvements, h.total, h.marketTotal, h.taxAmount]));
+    }
+    p.sales.forEach((s, k) => {
+      out.sales.push(line([id, k + 1, s.date, s.price, s.documentType, s.recordingDate, s.buyerName, s.sellerName]));
+    });
+    p.mortgages.forEach((m, k) => out.mortgages.push(line([id, k + 1, m.amount, m.date, m.lender])));
+  });
+  return Object.fromEntries(TABLES.map((t) => [t, out[t].join('')])) as CopyChunks;
+}
+
+export function tractProfileBody(t: TractInput): string {
+  return JSON.stringify(renderDemographics(t));
+}

@@ -1,0 +1,96 @@
+// Writes properties and tract demographics with COPY. Each batch is one transaction across every table, so a
+// failed batch leaves nothing behind; ids come from a block reserved on the sequence.
+import { pipeline } from 'node:stream/promises';
+import { Readable } from 'node:stream';
+import copyStreams from 'pg-copy-streams';
+import type { Pool, PoolClient } from '@pra/shared/platform';
+import { withTransaction } from '@pra/shared/platform';
+import type { TractInput } from '../domain/property-input.js';
+import { COLUMNS, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
+
+/** Reserves `count` consecutive property ids; returns the first. */
+export async function reserveIds(pool: Pool, count: number): Promise<number> {
+  return withTransaction(pool, async (c) => {
+    await c.query("SELECT pg_advisory_xact_lock(hashtext('records.property_id_seq'))");
+    const { rows } = await c.query<{ last: number }>(
+      "SELECT setval('records.property_id_seq', nextval('records.property_id_seq') + $1 - 1) AS last",
+      [count],
+    );
+    return rows[0]!.last - count + 1;
+  });
+}
+
+export async function copyText(client: PoolClient, table: string, columns: string, text: string): Promise<void> {
+  if (text === '') return;
+  const stream = client.query(copyStreams.from(`COPY records.${table} (${columns}) FROM STDIN`));
+  await pipeline(Readable.from([text]), stream);
+}
+
+/** Writes one batch of pre-built COPY text to every table in one transaction. */
+export async function writeBatch(pool: Pool, chunks: CopyChunks, rows: number): Promise<void> {
+  await withTransaction(pool, async (c) => {
+    await c.query('SET LOCAL synchronous_commit = off');
+    for (const t of TABLES) await copyText(c, t, COLUMNS[t], chunks[t]);
+    await c.query('UPDATE records.dataset_stats SET property_count = property_count + $1, updated_at = now()', [rows]);
+  });
+}
+
+/** Inserts or replaces tract vintages, then re-renders the current profile of every tract touched. */
+export async function writeTracts(pool: Pool, tracts: readonly TractInput[]): Promise<void> {
+  if (tracts.length === 0) return;
+  await withTransaction(pool, async (c) => {
+    await c.query('CREATE TEMP TABLE tract_in (LIKE records.tract_demographics) ON COMMIT DROP');
+    const text = tracts
+      .map((t) =>
+        [
+          t.tract, t.vintageYear, t.source, t.medianAge, t.medianGrossRent, t.medianHomeValue, t.medianHouseholdIncome,
+          t.ownerOccupiedRate, t.povertyRate, t.totalPopulation, t.unemploymentRate, t.vacancyRate,
+        ]
+          .map((v) => (v === null ? '\\N' : String(v).replace(/[\\\t\n]/g, ' ')))
+          .join('\t'),
+      )
+      .join('\n') + '\n';
+    await pipeline(Readable.from([text]), c.query(copyStreams.from('COPY tract_in FROM STDIN')));
+    await c.query(`INSERT INTO records.tract_demographics SELECT DISTINCT ON (tract, vintage_year) * FROM tract_in
+      ON CONFLICT (tract, vintage_year) DO UPDATE SET source = EXCLUDED.source, median_age = EXCLUDED.median_age,
+        median_gross_rent = EXCLUDED.median_gross_rent, median_home_value = EXCLUDED.median_home_value,
+        median_household_income = EXCLUDED.median_household_income, owner_occupied_rate = EXCLUDED.owner_occupied_rate,
+        poverty_rate = EXCLUDED.poverty_rate, total_population = EXCLUDED.total_population,
+        unemployment_rate = EXCLUDED.unemployment_rate, vacancy_rate = EXCLUDED.vacancy_rate`);
+    const { rows } = await c.query(
+      `SELECT DISTINCT ON (tract) * FROM records.tract_demographics
+        WHERE tract IN (SELECT tract FROM tract_in) ORDER BY tract, vintage_year DESC`,
+    );
+    const profiles = rows.map((r) => ({
+      tract: r.tract as string,
+      year: r.vintage_year as number,
+      body: tractProfileBody({
+        tract: r.tract,
+        vintageYear: r.vintage_year,
+        source: r.source,
+        medianAge: r.median_age,
+        medianGrossRent: r.median_gross_rent,
+        medianHomeValue: r.median_home_value,
+        medianHouseholdIncome: r.median_household_income,
+        ownerOccupiedRate: r.owner_occupied_rate,
+        povertyRate: r.poverty_rate,
+        totalPopulation: r.total_population,
+        unemploymentRate: r.unemployment_rate,
+        vacancyRate: r.vacancy_rate,
+      }),
+    }));
+    await c.query(
+      `INSERT INTO records.tract_profiles (tract, vintage_year, body)
+       SELECT * FROM unnest($1::text[], $2::int[], $3::text[])
+       ON CONFLICT (tract) DO UPDATE SET vintage_year = EXCLUDED.vintage_year, body = EXCLUDED.body`,
+      [profiles.map((p) => p.tract), profiles.map((p) => p.year), profiles.map((p) => p.body)],
+    );
+  });
+}
+
+/** Recounts properties exactly (after deletes or repairs); loads keep the count up to date themselves. */
+export async function recountProperties(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::bigint AS n FROM records.properties');
+  await pool.query('UPDATE records.dataset_stats SET property_count = $1, updated_at = now()', [rows[0]!.n]);
+  return rows[0]!.n;
+}

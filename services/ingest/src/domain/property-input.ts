@@ -1,0 +1,88 @@
+// What every source (the synthetic generator, a county CSV import) produces for one property, before ids are
+// assigned. The loader turns it into table rows and the pre-rendered record body.
+
+export interface OwnerInput {
+  firstName: string | null;
+  lastName: string | null;
+  fullName: string;
+  type: 'Individual' | 'Corporation' | 'Trust' | 'Government';
+}
+
+export interface SaleInput {
+  date: string; // YYYY-MM-DD
+  price: number | null;
+  documentType: string;
+  recordingDate: string;
+  buyerName: string | null;
+  sellerName: string | null;
+}
+
+export interface AssessmentYearInput {
+  taxYear: number;
+  land: number | null;
+  improvements: number | null;
+  total: number | null;
+  marketTotal: number | null;
+  taxAmount: number | null;
+}
+
+export interface MortgageInput {
+  amount: number | null;
+  date: string | null;
+  lender: string | null;
+}
+
+export interface PropertyInput {
+  apn: string;
+  apnOrig: string;
+  taxParcelId: string | null;
+  fips: string;
+  state: string;
+  county: string;
+  line1: string;
+  line2: string;
+  city: string;
+  zip: string;
+  zip4: string;
+  latitude: number | null;
+  longitude: number | null;
+  censusTract: string | null;
+  proptype: string;
+  yearBuilt: number | null;
+  lotSqft: number | null;
+  lotAcres: number | null;
+  subdivision: string | null;
+  pool: boolean | null;
+  vacant: boolean;
+  buildingSqft: number | null;
+  beds: number | null;
+  bathsTotal: number | null;
+  bathsPartial: number | null;
+  owner1: OwnerInput | null;
+  owner2: OwnerInput | null;
+  mailing: { line1: string; city: string; state: string; zip: string } | null;
+  /** Current assessment; null when the county has none for this parcel. */
+  assessment: (AssessmentYearInput & { avmValue: number | null; avmDate: string | null; rentalEstimate: number | null; rentalSource: 'property' | 'area_median_acs_2024' | null }) | null;
+  /** Older years, newest first (the current year is not repeated here). */
+  assessmentHistory: AssessmentYearInput[];
+  /** Newest first; sales[0] is the last sale. */
+  sales: SaleInput[];
+  /** Newest first; mortgages[0] is the current one. */
+  mortgages: MortgageInput[];
+  lastModified: string; // ISO date-time
+}
+
+export interface TractInput {
+  tract: string;
+  vintageYear: number;
+  source: string;
+  medianAge: number | null;
+  medianGrossRent: number | null;
+  medianHomeValue: number | null;
+  medianHouseholdIncome: number | null;
+  ownerOccupiedRate: number | null;
+  povertyRate: number | null;
+  totalPopulation: number | null;
+  unemploymentRate: number | null;
+  vacancyRate: number | null;
+}

@@ -1,0 +1,100 @@
+// Renders the API record (SPEC 2.1) of one property. The stored body leaves out demographics: lookups append the
+// tract's current profile, so the record always carries the latest census vintage.
+import type { DemographicsRecord, PropertyRecord } from '@pra/shared/contracts';
+import type { PropertyInput, TractInput } from './property-input.js';
+
+export type StoredRecord = Omit<PropertyRecord, 'demographics'>;
+
+function sameAddress(p: PropertyInput): boolean {
+  if (!p.mailing) return true;
+  return p.mailing.line1.toUpperCase() === p.line1.toUpperCase() && p.mailing.zip === p.zip;
+}
+
+function ownerName(o: PropertyInput['owner1']) {
+  return o ? { firstName: o.firstName, lastName: o.lastName, fullName: o.fullName, type: o.type } : null;
+}
+
+export function oneLine(p: Pick<PropertyInput, 'line1' | 'line2' | 'city' | 'state' | 'zip'>): string {
+  const street = p.line2 ? `${p.line1} ${p.line2}` : p.line1;
+  return `${street}, ${p.city}, ${p.state} ${p.zip}`;
+}
+
+export function renderRecord(id: number, parcelId: number, p: PropertyInput): StoredRecord {
+  const a = p.assessment;
+  const lastSale = p.sales[0];
+  const mortgage = p.mortgages[0];
+  const mailing = p.mailing ?? { line1: p.line2 ? `${p.line1} ${p.line2}` : p.line1, city: p.city, state: p.state, zip: p.zip };
+  return {
+    identifier: { Id: id, apn: p.apn, apnOrig: p.apnOrig, fips: p.fips, parcelId },
+    address: {
+      country: 'US',
+      countrySubd: p.state,
+      line1: p.line1,
+      line2: p.line2,
+      locality: p.city,
+      oneLine: oneLine(p),
+      postal1: p.zip,
+      postal2: p.zip4,
+    },
+    location: { censustract: p.censusTract, county: p.county, latitude: p.latitude, longitude: p.longitude },
+    summary: {
+      absenteeInd: sameAddress(p) ? 'N' : 'Y',
+      proptype: p.proptype,
+      vacantInd: p.vacant ? 'Y' : 'N',
+      yearbuilt: p.yearBuilt,
+    },
+    lot: {
+      lotsize1: p.lotSqft,
+      lotsize2: p.lotAcres,
+      subdivision: p.subdivision,
+      pooltype: p.pool === null ? null : p.pool ? 'Y' : 'N',
+    },
+    building: {
+      size: { universalsize: p.buildingSqft },
+      rooms: { beds: p.beds, bathstotal: p.bathsTotal, bathspartial: p.bathsPartial },
+    },
+    owner: {
+      owner1: ownerName(p.owner1) ?? { firstName: null, lastName: null, fullName: null, type: null },
+      owner2: ownerName(p.owner2),
+      mailingAddress: p.owner1
+        ? { line1: mailing.line1, locality: mailing.city, countrySubd: mailing.state, postal1: mailing.zip }
+        : { line1: null, locality: null, countrySubd: null, postal1: null },
+    },
+    assessment: {
+      assessed: { land: a?.land ?? null, improvements: a?.improvements ?? null, total: a?.total ?? null },
+      market: { total: a?.marketTotal ?? null },
+      avm: { value: a?.avmValue ?? null, date: a?.avmDate ?? null },
+      equity: equityOf(p),
+      rental: { estimate: a?.rentalEstimate ?? null, estimateSource: a?.rentalSource ?? null },
+    },
+    sale: { lastSale: { date: lastSale?.date ?? null, price: lastSale?.price ?? null } },
+    mortgage: {
+      amount: mortgage?.amount != null ? String(Math.round(mortgage.amount)) : null,
+      date: mortgage?.date ?? null,
+      lender: { companyname: mortgage?.lender ?? null },
+    },
+    vintage: { lastModified: p.lastModified },
+  };
+}
+
+/** Equity = value (AVM, else market) minus the current mortgage amount; null without a value. */
+export function equityOf(p: PropertyInput): number | null {
+  const value = p.assessment?.avmValue ?? p.assessment?.marketTotal ?? null;
+  if (value === null) return null;
+  return value - Math.round(p.mortgages[0]?.amount ?? 0);
+}
+
+export function renderDemographics(t: TractInput): DemographicsRecord {
+  return {
+    medianAge: t.medianAge,
+    medianGrossRent: t.medianGrossRent,
+    medianHomeValue: t.medianHomeValue,
+    medianHouseholdIncome: t.medianHouseholdIncome,
+    ownerOccupiedRate: t.ownerOccupiedRate,
+    povertyRate: t.povertyRate,
+    source: t.source,
+    totalPopulation: t.totalPopulation,
+    unemploymentRate: t.unemploymentRate,
+    vacancyRate: t.vacancyRate,
+  };
+}

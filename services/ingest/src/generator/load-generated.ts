@@ -1,0 +1,61 @@
+// Generates `count` properties with a seed and loads them. A worker thread generates and formats COPY text while
+// the main thread streams the previous batch into PostgreSQL, so generation and the database use both cores.
+import { Worker } from 'node:worker_threads';
+import type { Pool } from '@pra/shared/platform';
+import type { CopyChunks } from '../data/copy-rows.js';
+import { reserveIds, writeBatch, writeTracts } from '../data/loader.js';
+import type { TractInput } from '../domain/property-input.js';
+import { Progress } from '../progress.js';
+
+export interface GenerateOptions {
+  seed: number;
+  count: number;
+  states?: string[];
+  batchSize?: number;
+  quiet?: boolean;
+}
+
+export interface BatchMessage {
+  chunks: CopyChunks;
+  rows: number;
+  tracts: TractInput[];
+}
+
+export async function loadGenerated(pool: Pool, opts: GenerateOptions): Promise<{ seconds: number; rows: number }> {
+  const batchSize = opts.batchSize ?? 10_000;
+  const startId = await reserveIds(pool, opts.count);
+  const progress = opts.quiet ? null : new Progress(`generate seed=${opts.seed}`, opts.count);
+  const started = performance.now();
+  const worker = new Worker(new URL('./generate-worker.mjs', import.meta.url), {
+    workerData: { seed: opts.seed, count: opts.count, states: opts.states ?? [], batchSize, startId },
+  });
+  let done = 0;
+  // Batches are written strictly in order; the worker keeps at most a few ahead (it waits for our acks).
+  let chain: Promise<void> = Promise.resolve();
+  await new Promise<void>((resolve, reject) => {
+    worker.on('message', (msg: BatchMessage | { end: true }) => {
+      if ('end' in msg) {
+        chain.then(resolve, reject);
+        return;
+      }
+      chain = chain.then(async () => {
+        await writeTracts(pool, msg.tracts);
+        await writeBatch(pool, msg.chunks, msg.rows);
+        done += msg.rows;
+        progress?.update(done);
+        worker.postMessage('ack');
+      });
+      chain.catch((err) => {
+        void worker.terminate();
+        reject(err);
+      });
+    });
+    worker.on('error', reject);
+    worker.on('exit', (code) => {
+      if (code !== 0) reject(new Error(`generator worker exited with code ${code}`));
+    });
+  });
+  await worker.terminate();
+  const seconds = progress ? progress.done(done) : (performance.now() - started) / 1000;
+  return { seconds, rows: done };
+}

@@ -1,0 +1,141 @@
+// A mapping file says how a county extract's columns and value formats become record fields, so a new county's
+// file loads without code changes. It is validated with zod before any row is read.
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+
+export const VALUE_FORMATS = [
+  'text', 'upper', 'integer', 'number', 'zip5', 'zip4', 'state', 'date-iso', 'date-us', 'date-js', 'percent-complement',
+] as const;
+
+export const PROPERTY_TARGETS = [
+  'apn', 'taxParcelId', 'line1', 'line2', 'city', 'state', 'zip', 'zip4', 'county', 'latitude', 'longitude', 'censusTract',
+  'proptype', 'yearBuilt', 'lotSqft', 'buildingSqft', 'beds', 'bathsTotal', 'ownerName', 'ownerType', 'saleDate', 'salePrice',
+  'assessedTotal', 'marketTotal', 'taxYear',
+] as const;
+
+export const TRACT_TARGETS = [
+  'tract', 'vintageYear', 'medianAge', 'medianGrossRent', 'medianHomeValue', 'medianHouseholdIncome', 'ownerOccupiedRate',
+  'povertyRate', 'totalPopulation', 'unemploymentRate', 'vacancyRate',
+] as const;
+
+const FieldRule = z.union([
+  z
+    .object({
+      column: z.string().min(1),
+      format: z.enum(VALUE_FORMATS).default('text'),
+      /** Value translations applied before the format, e.g. {"Residential": "SFR"}. */
+      map: z.record(z.string(), z.string()).optional(),
+      /** Treat these raw values as missing (e.g. "0" for unknown beds). */
+      nullIf: z.array(z.string()).default([]),
+      required: z.boolean().default(false),
+    })
+    .strict(),
+  z.object({ value: z.union([z.string(), z.number()]) }).strict(),
+]);
+export type FieldRule = z.infer<typeof FieldRule>;
+
+export const Mapping = z.discriminatedUnion('kind', [
+  z
+    .object({
+      name: z.string().regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and dashes'),
+      kind: z.literal('property'),
+      description: z.string().optional(),
+      delimiter: z.string().length(1).default(','),
+      fields: z.partialRecord(z.enum(PROPERTY_TARGETS), FieldRule).refine((f) => f.line1 && f.zip, {
+        message: 'a property mapping needs at least line1 and zip',
+      }),
+    })
+    .strict(),
+  z
+    .object({
+      name: z.string().regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and dashes'),
+      kind: z.literal('tract'),
+      description: z.string().optional(),
+      delimiter: z.string().length(1).default(','),
+      source: z.string().min(1).describe('Names the census data vintage, e.g. "Eviction Lab / ACS 5-year"'),
+      fields: z.partialRecord(z.enum(TRACT_TARGETS), FieldRule).refine((f) => f.tract && f.vintageYear, {
+        message: 'a tract mapping needs at least tract and vintageYear',
+      }),
+    })
+    .strict(),
+]);
+export type Mapping = z.infer<typeof Mapping>;
+
+export function loadMapping(path: string): Mapping {
+  const text = readFileSync(path, 'utf8');
+  const raw = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  const result = Mapping.safeParse(raw);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(mapping)'}: ${i.message}`);
+    throw new Error(`Mapping ${path} is invalid:\n${lines.join('\n')}`);
+  }
+  return result.data;
+}
+
+const MONTHS: Record<string, string> = {
+  JAN: '01', FEB: '02', MAR: '03', APR: '04', MAY: '05', JUN: '06', JUL: '07', AUG: '08', SEP: '09', OCT: '10', NOV: '11', DEC: '12',
+};
+
+function validDate(y: string, m: string, d: string): string {
+  const iso = `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
+  const t = new Date(`${iso}T00:00:00Z`);
+  if (Number.isNaN(t.getTime()) || t.toISOString().slice(0, 10) !== iso) throw new Error(`not a calendar date`);
+  return iso;
+}
+
+/** Applies one rule to a raw cell; throws an Error whose message says what is wrong with the value. */
+export function convert(raw: string, format: (typeof VALUE_FORMATS)[number]): string | number {
+  const v = raw.trim();
+  switch (format) {
+    case 'text':
+      return v;
+    case 'upper':
+      return v.toUpperCase();
+    case 'integer': {
+      const n = Number(v.replace(/,/g, ''));
+      if (!Number.isFinite(n)) throw new Error(`'${raw}' is not a number`);
+      return Math.round(n);
+    }
+    case 'number': {
+      const n = Number(v.replace(/,/g, ''));
+      if (!Number.isFinite(n)) throw new Error(`'${raw}' is not a number`);
+      return n;
+    }
+    case 'percent-complement': {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < 0 || n > 100) throw new Error(`'${raw}' is not a percentage`);
+      return +(100 - n).toFixed(2);
+    }
+    case 'zip5': {
+      const m = /^(\d{5})(-?\d{4})?$/.exec(v);
+      if (!m) throw new Error(`'${raw}' is not a ZIP code`);
+      return m[1]!;
+    }
+    case 'zip4': {
+      if (!/^\d{4}$/.test(v)) throw new Error(`'${raw}' is not a ZIP+4 add-on`);
+      return v;
+    }
+    case 'state': {
+      if (!/^[A-Za-z]{2}$/.test(v)) throw new Error(`'${raw}' is not a two-letter state`);
+      return v.toUpperCase();
+    }
+    case 'date-iso': {
+      const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
+      if (!m) throw new Error(`'${raw}' is not a YYYY-MM-DD date`);
+      return validDate(m[1]!, m[2]!, m[3]!);
+    }
+    case 'date-us': {
+      const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v);
+      if (!m) throw new Error(`'${raw}' is not an MM/DD/YYYY date`);
+      return validDate(m[3]!, m[1]!, m[2]!);
+    }
+    case 'date-js': {
+      // "Wed May 21 00:00:00 EDT 2008": the calendar date as written, whatever the zone.
+      const m = /^[A-Za-z]{3} ([A-Za-z]{3}) (\d{1,2}) [\d:]+ [A-Z]{2,5} (\d{4})$/.exec(v);
+      const month = m ? MONTHS[m[1]!.toUpperCase()] : undefined;
+      if (!m || !month) throw new Error(`'${raw}' is not a date like 'Wed May 21 00:00:00 EDT 2008'`);
+      return validDate(m[3]!, month, m[2]!);
+    }
+  }
+}

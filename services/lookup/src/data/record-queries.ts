@@ -1,0 +1,145 @@
+// SQL of the record lookups. Named (prepared) statements: parsed and planned once per connection.
+// Every query returns pre-rendered bodies plus the tract's demographics body; nothing is re-serialised.
+import type { Pool } from '@pra/shared/platform';
+
+export interface RecordRow {
+  body: string;
+  demo: string | null;
+  total: number;
+  hist?: string;
+}
+
+const FROM_WITH_DEMOGRAPHICS = `records.properties p LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract`;
+
+const ADDRESS_BY_ZIP = {
+  name: 'address_by_zip',
+  text: `SELECT p.body, t.body AS demo, count(*) OVER () AS total FROM ${FROM_WITH_DEMOGRAPHICS}
+         WHERE p.line_key = $1 AND p.zip = $2 AND ($3 = '' OR p.unit_key = $3)
+         ORDER BY p.unit_key, p.id LIMIT $4 OFFSET $5`,
+};
+const ADDRESS_BY_CITY = {
+  name: 'address_by_city',
+  text: `SELECT p.body, t.body AS demo, count(*) OVER () AS total FROM ${FROM_WITH_DEMOGRAPHICS}
+         WHERE p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND ($4 = '' OR p.unit_key = $4)
+         ORDER BY p.unit_key, p.id LIMIT $5 OFFSET $6`,
+};
+const COUNT_BY_ZIP = {
+  name: 'count_by_zip',
+  text: `SELECT count(*) AS total FROM records.properties p WHERE p.line_key = $1 AND p.zip = $2 AND ($3 = '' OR p.unit_key = $3)`,
+};
+const COUNT_BY_CITY = {
+  name: 'count_by_city',
+  text: `SELECT count(*) AS total FROM records.properties p
+         WHERE p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND ($4 = '' OR p.unit_key = $4)`,
+};
+
+// Owners: distinct properties whose owner1 or owner2 matches; the count and the page come from one statement.
+const BY_OWNER = {
+  name: 'by_owner',
+  text: `WITH m AS (
+           SELECT DISTINCT o.property_id FROM records.owners o
+           WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2)
+             AND ($3::text IS NULL OR o.state = $3) AND ($4::text IS NULL OR o.city_key = $4)),
+         page AS (SELECT property_id FROM m ORDER BY property_id LIMIT $5 OFFSET $6)
+         SELECT p.body, t.body AS demo, (SELECT count(*) FROM m) AS total
+         FROM page JOIN ${FROM_WITH_DEMOGRAPHICS} ON p.id = page.property_id
+         ORDER BY p.id`,
+};
+const COUNT_BY_OWNER = {
+  name: 'count_by_owner',
+  text: `SELECT count(DISTINCT o.property_id) AS total FROM records.owners o
+         WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2)
+           AND ($3::text IS NULL OR o.state = $3) AND ($4::text IS NULL OR o.city_key = $4)`,
+};
+
+const BY_PARCEL = {
+  name: 'by_parcel',
+  text: `SELECT p.body, t.body AS demo, count(*) OVER () AS total FROM ${FROM_WITH_DEMOGRAPHICS}
+         WHERE (p.apn_key = $1 OR p.tax_parcel_key = $1)
+           AND ($2::text IS NULL OR p.state = $2) AND ($3::text IS NULL OR p.county_key = $3)
+         ORDER BY p.id LIMIT $4`,
+};
+
+const SALE_HISTORY = {
+  name: 'sale_history',
+  text: `SELECT p.body, t.body AS demo, 1 AS total, COALESCE((
+           SELECT json_agg(json_build_object('date', s.sale_date, 'price', s.price, 'documentType', s.document_type,
+                    'recordingDate', s.recording_date, 'buyerName', s.buyer_name, 'sellerName', s.seller_name)
+                  ORDER BY s.sale_date DESC, s.seq)
+           FROM records.sales s WHERE s.property_id = p.id), '[]')::text AS hist
+         FROM ${FROM_WITH_DEMOGRAPHICS} WHERE p.id = $1`,
+};
+
+const ASSESSMENT_HISTORY = {
+  name: 'assessment_history',
+  text: `SELECT p.body, t.body AS demo, 1 AS total, COALESCE((
+           SELECT json_agg(json_build_object('taxYear', h.tax_year,
+                    'assessed', json_build_object('land', h.land, 'improvements', h.improvements, 'total', h.total),
+                    'market', json_build_object('total', h.market_total), 'tax', json_build_object('amount', h.tax_amount))
+                  ORDER BY h.tax_year DESC)
+           FROM records.assessment_history h WHERE h.property_id = p.id), '[]')::text AS hist
+         FROM ${FROM_WITH_DEMOGRAPHICS} WHERE p.id = $1`,
+};
+
+export interface AddressCriteria {
+  lineKey: string;
+  unitKey: string;
+  zip: string | null;
+  state: string | null;
+  cityKey: string | null;
+}
+
+export interface OwnerCriteria {
+  lastNameKey: string;
+  firstNameKey: string | null;
+  state: string | null;
+  cityKey: string | null;
+}
+
+export class RecordStore {
+  constructor(private readonly pool: Pool) {}
+
+  async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<RecordRow[]> {
+    const q = c.zip !== null
+      ? { ...ADDRESS_BY_ZIP, values: [c.lineKey, c.zip, c.unitKey, limit, offset] }
+      : { ...ADDRESS_BY_CITY, values: [c.lineKey, c.state, c.cityKey, c.unitKey, limit, offset] };
+    return (await this.pool.query<RecordRow>(q)).rows;
+  }
+
+  async countByAddress(c: AddressCriteria): Promise<number> {
+    const q = c.zip !== null
+      ? { ...COUNT_BY_ZIP, values: [c.lineKey, c.zip, c.unitKey] }
+      : { ...COUNT_BY_CITY, values: [c.lineKey, c.state, c.cityKey, c.unitKey] };
+    return (await this.pool.query<{ total: number }>(q)).rows[0]!.total;
+  }
+
+  async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<RecordRow[]> {
+    const values = [c.lastNameKey, c.firstNameKey, c.state, c.cityKey, limit, offset];
+    return (await this.pool.query<RecordRow>({ ...BY_OWNER, values })).rows;
+  }
+
+  async countByOwner(c: OwnerCriteria): Promise<number> {
+    const values = [c.lastNameKey, c.firstNameKey, c.state, c.cityKey];
+    return (await this.pool.query<{ total: number }>({ ...COUNT_BY_OWNER, values })).rows[0]!.total;
+  }
+
+  async byParcel(apnKey: string, state: string | null, countyKey: string | null, limit: number): Promise<RecordRow[]> {
+    return (await this.pool.query<RecordRow>({ ...BY_PARCEL, values: [apnKey, state, countyKey, limit] })).rows;
+  }
+
+  async saleHistory(id: number): Promise<RecordRow | undefined> {
+    return (await this.pool.query<RecordRow>({ ...SALE_HISTORY, values: [id] })).rows[0];
+  }
+
+  async assessmentHistory(id: number): Promise<RecordRow | undefined> {
+    return (await this.pool.query<RecordRow>({ ...ASSESSMENT_HISTORY, values: [id] })).rows[0];
+  }
+
+  async recordCount(): Promise<number> {
+    const { rows } = await this.pool.query<{ n: number }>({
+      name: 'record_count',
+      text: 'SELECT property_count AS n FROM records.dataset_stats',
+    });
+    return rows[0]?.n ?? 0;
+  }
+}

@@ -1,0 +1,5 @@
+export { parseStreetLine, normalizeCity, splitZip, apnKey, nameKey, countyKey, tokenize } from './normalize.js';
+export type { StreetLine } from './normalize.js';
+export { ordinalSuffix, numericOrdinals } from './ordinals.js';
+export { SUFFIX_ABBREVIATIONS, UNIT_DESIGNATORS, DIRECTIONALS } from './usps-tables.js';
+export { STATE_FIPS, STATE_BY_FIPS } from './states.js';

@@ -1,0 +1,144 @@
+// Address normalisation shared by ingest (keys stored with each record), lookup and autocomplete (keys of the query):
+// both sides go through the same functions, so `123 North Main Street Apt 4` and `123 N MAIN ST #4` meet.
+import { DIRECTIONALS, STANDALONE_DESIGNATORS, SUFFIX_ABBREVIATIONS, UNIT_DESIGNATORS } from './usps-tables.js';
+import { numericOrdinals } from './ordinals.js';
+
+export interface StreetLine {
+  /** House number as written after clean-up ("123", "123A", "12-34", "123 1/2"); null when the line has none. */
+  houseNumber: string | null;
+  /** Normalised street without the number: "N MAIN ST". */
+  streetKey: string;
+  /** Normalised number + street: "123 N MAIN ST" (the lookup key). */
+  lineKey: string;
+  /** Standard designator ("APT", "STE", "#") or null. */
+  unitDesignator: string | null;
+  /** Normalised unit id ("4", "4B", "REAR"); "" when there is no unit. Designators are not part of it. */
+  unitKey: string;
+}
+
+const NAME_ABBREVIATIONS = new Map([['SAINT', 'ST'], ['MOUNT', 'MT'], ['FORT', 'FT']]);
+const HOUSE_NUMBER = /^\d+[A-Z]?(-\d+[A-Z]?)?$/;
+const FRACTION = /^\d\/\d$/;
+
+/** Uppercase, `#` split off, periods and apostrophes dropped, other punctuation to spaces. */
+export function tokenize(text: string): string[] {
+  return text
+    .toUpperCase()
+    .replace(/#/g, ' # ')
+    .replace(/[.'’]/g, '')
+    .replace(/(\d)-(\d)/g, '$1\u0000$2')
+    .replace(/[^A-Z0-9#/\u0000]+/g, ' ')
+    .replace(/\u0000/g, '-')
+    .trim()
+    .split(' ')
+    .filter((t) => t !== '');
+}
+
+function unitKeyOf(tokens: readonly string[]): string {
+  return tokens.map((t) => (/^\d+$/.test(t) ? String(Number(t)) : t)).join('');
+}
+
+/** Finds where a unit starts: a designator after the number and at least one street word. */
+function splitUnit(tokens: string[], streetStart: number): { street: string[]; designator: string | null; unit: string[] } {
+  for (let i = streetStart + 1; i < tokens.length; i++) {
+    const designator = UNIT_DESIGNATORS.get(tokens[i]!);
+    if (designator === undefined) continue;
+    const rest = tokens.slice(i + 1).filter((t) => !UNIT_DESIGNATORS.has(t) || /\d/.test(t));
+    if (rest.length > 0) return { street: tokens.slice(streetStart, i), designator, unit: rest };
+    if (STANDALONE_DESIGNATORS.has(designator) && i === tokens.length - 1) {
+      return { street: tokens.slice(streetStart, i), designator, unit: [designator] };
+    }
+  }
+  // "123 MAIN ST 4B": a trailing token with a digit right after a suffix is a unit without designator.
+  const last = tokens.length - 1;
+  if (last - streetStart >= 2 && /\d/.test(tokens[last]!) && SUFFIX_ABBREVIATIONS.has(tokens[last - 1]!)) {
+    return { street: tokens.slice(streetStart, last), designator: null, unit: [tokens[last]!] };
+  }
+  return { street: tokens.slice(streetStart), designator: null, unit: [] };
+}
+
+function normalizeStreetWords(words: string[]): string[] {
+  const w = numericOrdinals(words);
+  // "NORTH EAST" written apart is one directional.
+  for (let i = 0; i + 1 < w.length; i++) {
+    if ((w[i] === 'NORTH' || w[i] === 'SOUTH') && (w[i + 1] === 'EAST' || w[i + 1] === 'WEST') && w.length > 2) {
+      w.splice(i, 2, w[i]! + w[i + 1]!);
+    }
+  }
+  const n = w.length;
+  return w.map((t, i) => {
+    const dir = DIRECTIONALS.get(t);
+    // A directional is abbreviated before or after the name, never when it is the name ("NORTH ST", "N ST").
+    if (dir !== undefined && n > 1 && (i === 0 || i === n - 1)) {
+      const restIsOnlySuffix = n === 2 && SUFFIX_ABBREVIATIONS.has(w[1 - i]!) && i === 0;
+      if (!restIsOnlySuffix) return dir;
+    }
+    // Suffix words are abbreviated wherever they stand, except when they are the street's only word.
+    const suffix = SUFFIX_ABBREVIATIONS.get(t);
+    if (suffix !== undefined && n > 1) return suffix;
+    return NAME_ABBREVIATIONS.get(t) ?? t;
+  });
+}
+
+/** Parses one street line ("123 North Main Street Apt 4", "123 N MAIN ST #4") into its lookup keys. */
+export function parseStreetLine(input: string): StreetLine {
+  // A comma-separated unit part ("123 Main St, Apt 4") joins the line; other parts (city, state) are dropped.
+  const parts = input.split(',');
+  let text = parts[0] ?? '';
+  for (const part of parts.slice(1)) {
+    const first = tokenize(part)[0];
+    if (first !== undefined && UNIT_DESIGNATORS.has(first)) text += ` ${part}`;
+  }
+  const tokens = tokenize(text);
+  let streetStart = 0;
+  let houseNumber: string | null = null;
+  if (tokens.length > 1 && HOUSE_NUMBER.test(tokens[0]!)) {
+    houseNumber = tokens[0]!;
+    streetStart = 1;
+    if (tokens.length > 2 && FRACTION.test(tokens[1]!)) {
+      houseNumber += ` ${tokens[1]}`;
+      streetStart = 2;
+    }
+  }
+  const { street, designator, unit } = splitUnit(tokens, streetStart);
+  const streetKey = normalizeStreetWords(street).join(' ');
+  return {
+    houseNumber,
+    streetKey,
+    lineKey: houseNumber === null ? streetKey : `${houseNumber} ${streetKey}`.trim(),
+    unitDesignator: designator,
+    unitKey: unitKeyOf(unit),
+  };
+}
+
+const CITY_ABBREVIATIONS = new Map([['ST', 'SAINT'], ['STE', 'SAINTE'], ['FT', 'FORT'], ['MT', 'MOUNT']]);
+
+/** "St. Louis" and "SAINT LOUIS" -> "SAINT LOUIS"; punctuation and case removed. */
+export function normalizeCity(city: string): string {
+  const t = tokenize(city).filter((x) => x !== '#');
+  if (t.length > 1 && CITY_ABBREVIATIONS.has(t[0]!)) t[0] = CITY_ABBREVIATIONS.get(t[0]!)!;
+  return t.join(' ');
+}
+
+/** "95814-1234" -> { zip5: "95814", zip4: "1234" }. */
+export function splitZip(zip: string): { zip5: string; zip4: string } {
+  const digits = zip.replace(/\D/g, '');
+  return { zip5: digits.slice(0, 5), zip4: digits.length >= 9 ? digits.slice(5, 9) : '' };
+}
+
+/** APN without special characters, as matched against the stored stripped ids: "015-0123-004" -> "0150123004". */
+export function apnKey(apn: string): string {
+  return apn.toUpperCase().replace(/[^0-9A-Z]/g, '');
+}
+
+/** Person or company name for matching: "O'Brien-Smith" -> "OBRIEN SMITH". */
+export function nameKey(name: string): string {
+  return tokenize(name).filter((t) => t !== '#').join(' ');
+}
+
+/** "Sacramento County" and "SACRAMENTO" -> "SACRAMENTO". */
+export function countyKey(county: string): string {
+  return nameKey(county)
+    .replace(/\b(COUNTY|PARISH|BOROUGH|CENSUS AREA|MUNICIPALITY|CITY AND BOROUGH)$/, '')
+    .trim();
+}

@@ -1,0 +1,55 @@
+// Usage (SPEC 2.4), health (2.5) and plans (2.6) responses.
+import { z } from './zod.js';
+import { TIER_NAMES } from '../tiers/index.js';
+
+export const UsageResponse = z
+  .object({
+    account: z.object({ email: z.string(), name: z.string(), tier: z.enum(TIER_NAMES) }),
+    calls: z.object({
+      today: z.number().int(),
+      total: z.number().int(),
+      last_used: z.string().datetime().nullable(),
+    }),
+    credits: z.object({
+      balance: z.number().int(),
+      purchased: z.number().int(),
+      used: z.number().int(),
+      expires: z.string().datetime().nullable(),
+    }),
+    daily_usage: z.array(
+      z.object({ day: z.string().openapi({ format: 'date' }), calls: z.number().int(), credits_used: z.number().int() }),
+    ),
+  })
+  .openapi('UsageResponse');
+export type UsageResponse = z.infer<typeof UsageResponse>;
+
+export const HealthResponse = z
+  .object({
+    status: z.enum(['ok', 'degraded']).openapi({ description: '`degraded` when the database cannot be reached' }),
+    db: z.enum(['connected', 'disconnected']),
+    records: z.number().int(),
+    version: z.string().openapi({ example: '2.0.0' }),
+  })
+  .openapi('HealthResponse');
+export type HealthResponse = z.infer<typeof HealthResponse>;
+
+export const Plan = z
+  .object({
+    plan: z.string(),
+    name: z.string(),
+    records: z.number().int().openapi({ description: 'Records per period; 0 means custom' }),
+    price: z.string(),
+    per_record: z.string(),
+    valid_days: z.number().int(),
+  })
+  .openapi('Plan');
+export type Plan = z.infer<typeof Plan>;
+
+export const PlansResponse = z
+  .object({
+    plans: z.array(Plan),
+    marketplace_plans: z.array(Plan),
+    purchase_url: z.string().url(),
+  })
+  .openapi('PlansResponse');
+export type PlansResponse = z.infer<typeof PlansResponse>;

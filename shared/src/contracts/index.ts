@@ -1,0 +1,6 @@
+export { z } from './zod.js';
+export * from './record.js';
+export * from './envelopes.js';
+export * from './account.js';
+export * from './queries.js';
+export { buildOpenApiDocument, openApiYaml, API_VERSION, BASE_PATH } from './openapi.js';

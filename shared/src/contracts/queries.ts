@@ -1,0 +1,124 @@
+// Query parameters of every endpoint (SPEC 4). The same schemas validate requests and describe them in OpenAPI.
+import { z } from './zod.js';
+
+/** A single query-string value: repeated parameters arrive as arrays and are refused by name. */
+const text = (description: string) => z.string().trim().min(1, 'must not be empty').openapi({ description });
+
+const stateCode = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z]{2}$/, 'must be a two-letter state code')
+  .transform((s) => s.toUpperCase())
+  .openapi({ description: 'Two-letter state code', example: 'CA' });
+
+const zip = z
+  .string()
+  .trim()
+  .regex(/^\d{5}(-?\d{4})?$/, 'must be a 5-digit ZIP code (ZIP+4 accepted)')
+  .openapi({ description: '5-digit ZIP (ZIP+4 accepted; the add-on is ignored)', example: '95838' });
+
+const page = z.coerce
+  .number({ error: 'must be an integer' })
+  .int('must be an integer')
+  .min(1, 'must be at least 1')
+  .max(1_000_000, 'must be at most 1000000')
+  .default(1)
+  .openapi({ description: 'Page number, from 1', type: 'integer', default: 1 });
+
+export const PAGE_SIZE_DEFAULT = 25;
+export const PAGE_SIZE_MAX = 100;
+
+const pagesize = z.coerce
+  .number({ error: 'must be an integer' })
+  .int('must be an integer')
+  .min(1, 'must be at least 1')
+  .max(PAGE_SIZE_MAX, `must be at most ${PAGE_SIZE_MAX}`)
+  .default(PAGE_SIZE_DEFAULT)
+  .openapi({ description: 'Records per page', type: 'integer', default: PAGE_SIZE_DEFAULT, maximum: PAGE_SIZE_MAX });
+
+/** Parameters that name the same thing; the alternative wins only when the main one is absent. */
+export const ADDRESS_ALIASES = { locality: 'city', countrySubd: 'state', postal1: 'zip' } as const;
+
+export const AddressQuery = z
+  .object({
+    address: text('Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit)').optional(),
+    city: text('City; pair with state').optional(),
+    locality: text('Alternative name of `city`').optional(),
+    state: stateCode.optional(),
+    countrySubd: stateCode.optional().openapi({ description: 'Alternative name of `state`' }),
+    zip: zip.optional(),
+    postal1: zip.optional().openapi({ description: 'Alternative name of `zip`' }),
+    number: z
+      .string()
+      .trim()
+      .regex(/^\d+[A-Za-z]?(-\d+)?$/, 'must be a street number such as 123 or 123A')
+      .optional()
+      .openapi({ description: 'Street number, when `address` holds the street only' }),
+    page,
+    pagesize,
+  })
+  .superRefine((q, ctx) => {
+    for (const [alt, main] of Object.entries(ADDRESS_ALIASES) as [keyof typeof ADDRESS_ALIASES, 'city' | 'state' | 'zip'][]) {
+      const a = q[alt];
+      const m = q[main];
+      if (a !== undefined && m !== undefined && a.toUpperCase() !== m.toUpperCase()) {
+        ctx.addIssue({ code: 'custom', path: [alt], message: `conflicts with '${main}' (${m}); give one of them` });
+      }
+    }
+    const city = q.city ?? q.locality;
+    const state = q.state ?? q.countrySubd;
+    const zipCode = q.zip ?? q.postal1;
+    if (q.address === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['address'], message: 'is required (with city and state, or with zip)' });
+    } else if (zipCode === undefined && (city === undefined || state === undefined)) {
+      const missing = city === undefined && state === undefined ? 'city and state, or zip' : city === undefined ? 'city (or zip)' : 'state (or zip)';
+      ctx.addIssue({ code: 'custom', path: [city === undefined ? 'city' : 'state'], message: `is required: give ${missing}` });
+    }
+  });
+export type AddressQuery = z.infer<typeof AddressQuery>;
+
+export const OwnerQuery = z.object({
+  lastName: text('Owner last name; matches primary and secondary owners'),
+  firstName: text('Owner first name').optional(),
+  state: stateCode.optional(),
+  city: text('City').optional(),
+  page,
+  pagesize,
+});
+export type OwnerQuery = z.infer<typeof OwnerQuery>;
+
+export const ParcelQuery = z.object({
+  apn: text('Assessor Parcel Number, with or without special characters').refine((s) => /[0-9A-Za-z]/.test(s), {
+    message: 'must contain letters or digits',
+  }),
+  state: stateCode.optional(),
+  county: text('County name, e.g. `Sacramento` or `Sacramento County`').optional(),
+});
+export type ParcelQuery = z.infer<typeof ParcelQuery>;
+
+export const PropertyIdQuery = z.object({
+  id: z
+    .string()
+    .trim()
+    .regex(/^\d{1,15}$/, 'must be a property ID (digits), as in identifier.Id')
+    .transform((s) => Number(s))
+    .openapi({ description: 'Property ID from `identifier.Id` of an earlier lookup', type: 'string', example: '6000000123' }),
+});
+export type PropertyIdQuery = z.infer<typeof PropertyIdQuery>;
+
+export const AutocompleteQuery = z.object({
+  q: z.string().trim().min(3, 'must be at least 3 characters').max(200, 'must be at most 200 characters').openapi({
+    description: 'Partial address starting with a house number, or a street name when zip is given',
+    example: '3526 HIG',
+  }),
+  zip: zip.optional(),
+  state: stateCode.optional(),
+  limit: z.coerce
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(1, 'must be at least 1')
+    .max(10, 'must be at most 10')
+    .default(8)
+    .openapi({ type: 'integer', default: 8 }),
+});
+export type AutocompleteQuery = z.infer<typeof AutocompleteQuery>;

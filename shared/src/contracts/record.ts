@@ -1,0 +1,159 @@
+// The property record (SPEC 2.1) with the group names and type decisions of ARCHITECTURE.md:
+// the formal schema wins over samples (Id and parcelId integers, mortgage.amount a string).
+import { z } from './zod.js';
+
+const nstr = z.string().nullable();
+const nint = z.number().int().nullable();
+const nnum = z.number().nullable();
+const yesNo = z.enum(['Y', 'N']);
+
+export const Identifier = z.object({
+  Id: z.number().int().openapi({ description: "The service's property ID; the `id` of /sale/history and /assessment/detail", example: 6000000123 }),
+  apn: z.string().openapi({ description: 'Assessor Parcel Number', example: '015-0123-004-0000' }),
+  apnOrig: z.string().openapi({ description: 'APN as the county writes it' }),
+  fips: z.string().regex(/^\d{5}$/).openapi({ description: 'State + county FIPS code', example: '06067' }),
+  parcelId: z.number().int().openapi({ description: "The service's parcel ID" }),
+});
+
+export const Address = z.object({
+  country: z.string().openapi({ example: 'US' }),
+  countrySubd: z.string().length(2).openapi({ description: 'State, 2 letters', example: 'CA' }),
+  line1: z.string().openapi({ example: '3526 HIGH ST' }),
+  line2: z.string().openapi({ description: 'Unit (e.g. `APT 4`); empty when the address has none', example: '' }),
+  locality: z.string().openapi({ description: 'City', example: 'SACRAMENTO' }),
+  oneLine: z.string().openapi({ example: '3526 HIGH ST, SACRAMENTO, CA 95838' }),
+  postal1: z.string().openapi({ description: 'ZIP code', example: '95838' }),
+  postal2: z.string().openapi({ description: 'ZIP+4 add-on; empty when unknown', example: '1234' }),
+});
+
+export const Location = z.object({
+  censustract: z.string().nullable().openapi({ description: '11-digit census tract GEOID (state+county+tract)' }),
+  county: z.string(),
+  latitude: nnum,
+  longitude: nnum,
+});
+
+export const Summary = z.object({
+  absenteeInd: yesNo.openapi({ description: '`Y` when the owner mailing address differs from the property address' }),
+  proptype: z.string().openapi({ example: 'SFR' }),
+  vacantInd: yesNo,
+  yearbuilt: nint,
+});
+
+export const Lot = z.object({
+  lotsize1: nint.openapi({ description: 'Square feet' }),
+  lotsize2: nnum.openapi({ description: 'Acres' }),
+  subdivision: nstr,
+  pooltype: nstr.openapi({ description: '`Y` when the lot has a pool (sample-payload field, kept for compatibility)' }),
+});
+
+export const Building = z.object({
+  size: z.object({ universalsize: nint.openapi({ description: 'Building area, square feet' }) }),
+  rooms: z.object({ beds: nint, bathstotal: nnum, bathspartial: nint }),
+});
+
+export const OwnerName = z
+  .object({
+    firstName: nstr,
+    lastName: nstr,
+    fullName: nstr,
+    type: nstr.openapi({ description: 'Individual, Corporation, Trust, Government' }),
+  });
+
+export const Owner = z.object({
+  owner1: OwnerName,
+  owner2: OwnerName.nullable(),
+  mailingAddress: z.object({ line1: nstr, locality: nstr, countrySubd: nstr, postal1: nstr }),
+});
+
+export const Assessment = z.object({
+  assessed: z.object({ land: nint, improvements: nint, total: nint }),
+  market: z.object({ total: nint }),
+  avm: z.object({ value: nint, date: nstr }),
+  equity: nint,
+  rental: z.object({
+    estimate: nint,
+    estimateSource: z.enum(['property', 'area_median_acs_2024']).nullable(),
+  }),
+});
+
+export const Sale = z.object({
+  lastSale: z.object({ date: nstr.openapi({ format: 'date' }), price: nint }),
+});
+
+export const Mortgage = z.object({
+  amount: nstr.openapi({ description: 'Loan amount as a decimal string (formal schema: string)', example: '320000' }),
+  date: nstr.openapi({ format: 'date' }),
+  lender: z.object({ companyname: nstr }),
+});
+
+export const Demographics = z
+  .object({
+    medianAge: nnum,
+    medianGrossRent: nint,
+    medianHomeValue: nint,
+    medianHouseholdIncome: nint,
+    ownerOccupiedRate: nnum.openapi({ description: 'Percentage 0-100' }),
+    povertyRate: nnum.openapi({ description: 'Percentage 0-100' }),
+    source: z.string().openapi({ description: 'Census data vintage', example: 'ACS 2019-2023 5-year' }),
+    totalPopulation: nint,
+    unemploymentRate: nnum.openapi({ description: 'Percentage 0-100' }),
+    vacancyRate: nnum.openapi({ description: 'Percentage 0-100' }),
+  })
+  .openapi({ description: "Area-level census data for the property's tract" });
+
+export const PropertyRecord = z
+  .object({
+    identifier: Identifier,
+    address: Address,
+    location: Location,
+    summary: Summary,
+    lot: Lot,
+    building: Building,
+    owner: Owner,
+    assessment: Assessment,
+    sale: Sale,
+    mortgage: Mortgage,
+    demographics: Demographics.nullable(),
+    vintage: z.object({ lastModified: nstr.openapi({ format: 'date-time' }) }),
+  })
+  .openapi('PropertyRecord');
+export type PropertyRecord = z.infer<typeof PropertyRecord>;
+export type DemographicsRecord = z.infer<typeof Demographics>;
+
+export const SaleHistoryEntry = z
+  .object({
+    date: z.string().openapi({ format: 'date' }),
+    price: nint,
+    documentType: z.string().openapi({ example: 'GRANT DEED' }),
+    recordingDate: z.string().openapi({ format: 'date' }),
+    buyerName: nstr,
+    sellerName: nstr,
+  })
+  .openapi('SaleHistoryEntry');
+export type SaleHistoryEntry = z.infer<typeof SaleHistoryEntry>;
+
+export const AssessmentHistoryEntry = z
+  .object({
+    taxYear: z.number().int(),
+    assessed: z.object({ land: nint, improvements: nint, total: nint }),
+    market: z.object({ total: nint }),
+    tax: z.object({ amount: nnum }),
+  })
+  .openapi('AssessmentHistoryEntry');
+export type AssessmentHistoryEntry = z.infer<typeof AssessmentHistoryEntry>;
+
+export const SaleHistoryRecord = PropertyRecord.extend({
+  saleHistory: z.array(SaleHistoryEntry).openapi({ description: 'Newest first' }),
+}).openapi('SaleHistoryRecord');
+
+export const AssessmentHistoryRecord = PropertyRecord.extend({
+  assessmentHistory: z.array(AssessmentHistoryEntry).openapi({ description: 'Newest tax year first' }),
+}).openapi('AssessmentHistoryRecord');
+
+export const Suggestion = z
+  .object({
+    identifier: z.object({ Id: z.number().int() }),
+    address: Address.pick({ line1: true, line2: true, locality: true, countrySubd: true, postal1: true, oneLine: true }),
+  })
+  .openapi('Suggestion');

@@ -1,0 +1,16 @@
+// Config is parsed once at start from the environment with zod; a bad value stops the process with a clear message.
+import { z } from 'zod';
+
+export function parseConfig<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv = process.env): z.infer<T> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(env)'}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}\nSet the variables above and start again.`);
+  }
+  return result.data;
+}
+
+export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/property_records';
+export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+
+export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);

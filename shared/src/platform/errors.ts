@@ -1,0 +1,40 @@
+// The one error type of the API. Every refusal is an ApiError; the one error handler renders it as ErrorResponse.
+
+export type ErrorCode =
+  | 'BAD_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'PAYMENT_REQUIRED'
+  | 'FORBIDDEN'
+  | 'NOT_FOUND'
+  | 'RATE_LIMITED'
+  | 'INTERNAL'
+  | 'UNAVAILABLE';
+
+export const STATUS_BY_CODE: Readonly<Record<ErrorCode, number>> = {
+  BAD_REQUEST: 400,
+  UNAUTHORIZED: 401,
+  PAYMENT_REQUIRED: 402,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+};
+
+export class ApiError extends Error {
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    /** status.total of the ErrorResponse (e.g. matches that exist when a page is past the end). */
+    readonly total = 0,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = STATUS_BY_CODE[code];
+  }
+}
+
+export const badRequest = (message: string) => new ApiError('BAD_REQUEST', message);
+export const notFound = (message: string, total = 0) => new ApiError('NOT_FOUND', message, total);

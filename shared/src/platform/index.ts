@@ -1,0 +1,6 @@
+export * from './errors.js';
+export * from './config.js';
+export * from './db.js';
+export * from './migrations.js';
+export * from './http.js';
+export { runServer } from './server.js';

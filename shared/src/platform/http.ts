@@ -106,3 +106,24 @@ export function finishApp(app: Express, logger: Logger = console): void {
   };
   app.use(handler);
 }
+
+/**
+ * Requests that node's HTTP parser refuses before any app code runs (oversized headers or URL, broken syntax)
+ * still get an ErrorResponse body instead of an empty reply.
+ */
+export function answerClientErrors(server: import('node:http').Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+    const status = tooLarge ? 431 : 400;
+    const msg = tooLarge ? 'Request line or headers too large: shorten the query string (at most 16 KB)' : 'Malformed HTTP request';
+    const body = errorBody(status, msg, 0, randomUUID());
+    socket.end(
+      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}

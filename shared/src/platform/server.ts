@@ -1,6 +1,7 @@
 // Starts an HTTP server for an app and stops it cleanly on SIGINT/SIGTERM (in-flight requests finish first).
 import type { Server } from 'node:http';
 import type { Express } from 'express';
+import { answerClientErrors } from './http.js';
 
 export async function runServer(
   app: Express,
@@ -13,6 +14,7 @@ export async function runServer(
     const s = app.listen(port, host, () => resolve(s));
     s.once('error', reject);
   });
+  answerClientErrors(server);
   server.keepAliveTimeout = 65_000; // longer than the gateway's idle timeout, so it never hits a closing socket
   const addr = server.address();
   const bound = typeof addr === 'object' && addr ? addr.port : port;

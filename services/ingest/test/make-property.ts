@@ -1,0 +1,58 @@
+// Builds a complete PropertyInput for tests, and writes properties through the real loader.
+import type { Pool } from '@pra/shared/platform';
+import type { PropertyInput } from '../src/domain/property-input.js';
+import { buildCopyChunks } from '../src/data/copy-rows.js';
+import { reserveIds, writeBatch } from '../src/data/loader.js';
+
+export function makeProperty(overrides: Partial<PropertyInput> = {}): PropertyInput {
+  return {
+    apn: '001-0002-003-0000',
+    apnOrig: '00100020030000',
+    taxParcelId: null,
+    fips: '06067',
+    state: 'CA',
+    county: 'Sacramento',
+    line1: '123 N MAIN ST',
+    line2: '',
+    city: 'SACRAMENTO',
+    zip: '95814',
+    zip4: '1234',
+    latitude: 38.58,
+    longitude: -121.49,
+    censusTract: null,
+    proptype: 'SFR',
+    yearBuilt: 1999,
+    lotSqft: 5000,
+    lotAcres: 0.1148,
+    subdivision: null,
+    pool: false,
+    vacant: false,
+    buildingSqft: 1500,
+    beds: 3,
+    bathsTotal: 2,
+    bathsPartial: 0,
+    owner1: { firstName: 'JANE', lastName: 'DOE', fullName: 'JANE DOE', type: 'Individual' },
+    owner2: null,
+    mailing: null,
+    assessment: null,
+    assessmentHistory: [],
+    sales: [],
+    mortgages: [],
+    lastModified: '2025-01-01T00:00:00.000Z',
+    ...overrides,
+  };
+}
+
+/** Loads properties as the ingest does; returns their ids in order. */
+export async function insertProperties(pool: Pool, items: PropertyInput[], source = 'test'): Promise<number[]> {
+  const start = await reserveIds(pool, items.length);
+  await writeBatch(pool, buildCopyChunks(start, items, source), items.length);
+  return items.map((_, i) => start + i);
+}
+
+let counter = 0;
+/** A street name no other test uses, so each test's rows are its own. */
+export function uniqueStreet(): string {
+  counter++;
+  return `TESTWAY${process.pid}X${Date.now().toString(36).toUpperCase()}X${counter}`;
+}

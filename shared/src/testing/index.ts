@@ -1,0 +1,46 @@
+// Test helpers: start an app on port 0 and call it.
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { Express } from 'express';
+import type {} from 'vitest';
+import { answerClientErrors } from '../platform/http.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** URL of this test run's own PostgreSQL database (services/ingest/test/global-setup.ts). */
+    databaseUrl: string;
+  }
+}
+
+export interface RunningApp {
+  url: string;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>;
+  close(): Promise<void>;
+}
+
+export async function startApp(app: Express): Promise<RunningApp> {
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  answerClientErrors(server);
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    async get(path, headers = {}) {
+      const res = await fetch(url + path, { headers });
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // non-JSON bodies stay text, and the test says so
+      }
+      return { status: res.status, body, headers: res.headers };
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

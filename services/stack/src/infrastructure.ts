@@ -1,0 +1,105 @@
+// Finds PostgreSQL and Redis for the embedded default, or starts them; says exactly what to run when it cannot.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import pg from 'pg';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function postgresAnswers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres'), connectionTimeoutMillis: 2_000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+function redisAnswers(url: string): Promise<boolean> {
+  const u = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: u.hostname, port: Number(u.port || 6379), timeout: 1_500 });
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (d) => {
+      socket.destroy();
+      resolve(d.toString().startsWith('+PONG') || d.toString().startsWith('-NOAUTH'));
+    });
+    socket.once('error', () => resolve(false));
+    socket.once('timeout', () => {
+      socket.destroy();
+      resolve(false);
+    });
+  });
+}
+
+const hasCommand = (cmd: string) => {
+  try {
+    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export async function findPostgres(log: (l: string) => void): Promise<string> {
+  const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  if (!(await postgresAnswers(url))) {
+    if (process.env.DATABASE_URL) log(`DATABASE_URL does not answer; looking for a local PostgreSQL`);
+    const local = DEFAULT_DATABASE_URL;
+    if (url !== local && (await postgresAnswers(local))) return ready(local, log);
+    if (hasCommand('pg_ctlcluster') && existsSync('/etc/postgresql')) {
+      const version = readdirSync('/etc/postgresql').sort().at(-1)!;
+      log(`starting the system PostgreSQL ${version} cluster`);
+      try {
+        execFileSync('pg_ctlcluster', ['--skip-systemctl-redirect', version, 'main', 'start'], { stdio: 'inherit' });
+      } catch {
+        // already running or failed: the probe below decides
+      }
+      for (let i = 0; i < 30 && !(await postgresAnswers(local)); i++) await sleep(1_000);
+      if (await postgresAnswers(local)) return ready(local, log);
+    }
+    throw new Error(
+      'No PostgreSQL found. Set DATABASE_URL to a reachable server, or install one:\n' +
+        '  apt-get install -y postgresql && pg_ctlcluster --skip-systemctl-redirect 15 main start\n' +
+        '  (the default URL is postgres://postgres@127.0.0.1:5432/property_records, trust auth)',
+    );
+  }
+  return ready(url, log);
+}
+
+async function ready(url: string, log: (l: string) => void): Promise<string> {
+  await ensureDatabase(url);
+  log(`PostgreSQL: ${url.replace(/:[^:@/]+@/, ':***@')}`);
+  return url;
+}
+
+/** Returns the Redis URL and, when this process started Redis, a stop function. */
+export async function findRedis(log: (l: string) => void, dataDir: string): Promise<{ url: string; stop?: () => void }> {
+  const url = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+  if (await redisAnswers(url)) {
+    log(`Redis: ${url}`);
+    return { url };
+  }
+  if (!hasCommand('redis-server')) {
+    if (process.getuid?.() === 0 && hasCommand('apt-get')) {
+      log('Redis missing: installing redis-server with apt-get');
+      execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server'], { stdio: 'inherit' });
+    } else {
+      throw new Error('No Redis found. Set REDIS_URL, or install it: sudo apt-get install -y redis-server');
+    }
+  }
+  const port = Number(new URL(url).port || 6379);
+  mkdirSync(dataDir, { recursive: true });
+  log(`starting redis-server on 127.0.0.1:${port} (data in ${dataDir})`);
+  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 40 && !(await redisAnswers(url)); i++) await sleep(250);
+  if (!(await redisAnswers(url))) throw new Error(`redis-server did not answer on port ${port}`);
+  return { url, stop: () => child.kill('SIGTERM') };
+}

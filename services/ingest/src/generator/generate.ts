@@ -295,9 +295,10 @@ export class PropertyGenerator {
     const years = Array.from({ length: count }, () => r.int(first, 2025)).sort((x, y) => y - x);
     const nonDisclosure = NON_DISCLOSURE.has(b.place.state);
     let buyer = owner1 ? (owner2 ? `${owner1.fullName}; ${owner2.fullName}` : owner1.fullName) : null;
-    return years.map((year) => {
-      const month = r.int(1, 12);
-      const day = r.int(1, 28);
+    // Dates drawn first and sorted newest first, so same-year sales are in order too.
+    const dates = years.map((year) => ({ year, month: r.int(1, 12), day: r.int(1, 28) }));
+    dates.sort((x, y) => y.year - x.year || y.month - x.month || y.day - x.day);
+    return dates.map(({ year, month, day }) => {
       const quitclaim = r.chance(0.08);
       const price = nonDisclosure || quitclaim || r.chance(0.03) ? null : round(market * Math.pow(1.045, year - 2025) * r.logNormal(1, 0.08), 500);
       const seller = this.person().fullName;

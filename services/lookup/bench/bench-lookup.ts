@@ -1,0 +1,167 @@
+// npm run bench:lookup [-- --records 1000000 --duration 20 --connections 32]
+// Loads the records once (database property_records_bench), then in one run measures with autocannon:
+// (a) a trivial express endpoint (the framework's ceiling), (b) /property/address and /property/owner on the
+// lookup service, and (c) the same queries through pgbench (prepared protocol; the database's ceiling).
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createPool, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
+import { migrateRecords } from '@pra/ingest/migrate';
+import { loadGenerated } from '../../ingest/src/generator/load-generated.js';
+import { importSample, propertyCount } from '@pra/ingest/load';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '1000000' },
+    duration: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '32' },
+  },
+});
+const records = Number(values.records);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const dbUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, `property_records_bench_${records}`);
+const children: ChildProcess[] = [];
+process.on('exit', () => children.forEach((c) => c.kill()));
+
+interface Result {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function prepareData() {
+  await ensureDatabase(dbUrl);
+  const pool = createPool(dbUrl, 4, 'bench');
+  await migrateRecords(pool);
+  const have = await propertyCount(pool);
+  if (have < records) {
+    console.error(`loading ${records - have} records into ${new URL(dbUrl).pathname.slice(1)} (once)`);
+    if (have === 0) await importSample(pool, 'dcTracts');
+    const { seconds, rows } = await loadGenerated(pool, { seed: 1, count: records - have });
+    console.error(`ingest: ${rows} records in ${seconds.toFixed(1)} s = ${Math.round(rows / seconds)}/s`);
+    await pool.query('VACUUM ANALYZE records.properties');
+    await pool.query('VACUUM ANALYZE records.owners');
+  }
+  // Keys to replay: real addresses (with and without unit) and owner names with state.
+  const addr = await pool.query<{ line_key: string; zip: string }>(
+    `SELECT line_key, zip FROM records.properties TABLESAMPLE SYSTEM (1) WHERE source LIKE 'synthetic:%' LIMIT 2000`,
+  );
+  const owners = await pool.query<{ last_name_key: string; state: string }>(
+    `SELECT last_name_key, state FROM records.owners TABLESAMPLE SYSTEM (1) WHERE last_name_key IS NOT NULL LIMIT 2000`,
+  );
+  await pool.query('DROP TABLE IF EXISTS public.bench_keys');
+  await pool.query(`CREATE TABLE public.bench_keys AS SELECT row_number() OVER () AS n, line_key, zip FROM unnest($1::text[], $2::text[]) AS t(line_key, zip)`, [
+    addr.rows.map((r) => r.line_key),
+    addr.rows.map((r) => r.zip),
+  ]);
+  await pool.query('DROP TABLE IF EXISTS public.bench_owner_keys');
+  await pool.query(`CREATE TABLE public.bench_owner_keys AS SELECT row_number() OVER () AS n, last_name_key, state FROM unnest($1::text[], $2::text[]) AS t(last_name_key, state)`, [
+    owners.rows.map((r) => r.last_name_key),
+    owners.rows.map((r) => r.state),
+  ]);
+  await pool.end();
+  return { addr: addr.rows, owners: owners.rows };
+}
+
+function startChild(entry: string, env: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    children.push(child);
+    child.stdout!.on('data', (d: Buffer) => {
+      const m = /"port":(\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited ${code}`)));
+  });
+}
+
+async function cannon(name: string, base: string, paths: string[]): Promise<Result> {
+  let i = 0;
+  const result = await autocannon({
+    url: base,
+    connections,
+    duration,
+    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }],
+  });
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
+}
+
+function pgbench(name: string, sql: string): Result {
+  const dir = mkdtempSync(join(tmpdir(), 'pgbench-'));
+  const file = join(dir, 'q.sql');
+  writeFileSync(file, sql);
+  const u = new URL(dbUrl);
+  const out = execFileSync(
+    'pgbench',
+    ['-n', '-M', 'prepared', '-f', file, '-c', String(connections), '-j', '2', '-T', String(duration),
+      '-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres'), u.pathname.slice(1), '--log', '--log-prefix', join(dir, 'log')],
+    { encoding: 'utf8', env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } },
+  );
+  const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
+  const latencies = execFileSync('sh', ['-c', `cat ${join(dir, 'log')}* | awk '{print $3}' | sort -n`], { encoding: 'utf8', maxBuffer: 1 << 30 })
+    .trim()
+    .split('\n')
+    .map(Number);
+  const pct = (p: number) => (latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0) / 1000;
+  return { name, rps: tps, p50: pct(50), p99: pct(99), errors: 0 };
+}
+
+async function main() {
+  const keys = await prepareData();
+  const enc = encodeURIComponent;
+  const addressPaths = keys.addr.map((k) => `/api/v1/property/address?address=${enc(k.line_key)}&zip=${k.zip}`);
+  const ownerPaths = keys.owners.map((k) => `/api/v1/property/owner?lastName=${enc(k.last_name_key)}&state=${k.state}`);
+  const results: Result[] = [];
+
+  const trivialPort = await startChild('services/lookup/bench/trivial-express.ts', {});
+  results.push(await cannon('(a) trivial express endpoint', `http://127.0.0.1:${trivialPort}`, ['/ping']));
+  children.pop()!.kill();
+
+  const lookupPort = await startChild('services/lookup/src/server.ts', { DATABASE_URL: dbUrl, LOOKUP_PORT: '0' });
+  const lookupBase = `http://127.0.0.1:${lookupPort}`;
+  await cannon('warm-up', lookupBase, addressPaths.slice(0, 200)).catch(() => undefined);
+  results.push(await cannon('(b) lookup /property/address', lookupBase, addressPaths));
+  results.push(await cannon('(b) lookup /property/owner', lookupBase, ownerPaths));
+  children.pop()!.kill();
+
+  const n = keys.addr.length;
+  results.push(
+    pgbench(
+      '(c) pgbench address query',
+      `\\set r random(1, ${n})\nSELECT p.body, t.body, count(*) OVER () FROM records.properties p LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract ` +
+        `WHERE (p.line_key, p.zip) = (SELECT line_key, zip FROM public.bench_keys WHERE n = :r) ORDER BY p.unit_key, p.id LIMIT 25 OFFSET 0;\n`,
+    ),
+  );
+  results.push(
+    pgbench(
+      '(c) pgbench owner query',
+      `\\set r random(1, ${keys.owners.length})\nWITH k AS (SELECT last_name_key, state FROM public.bench_owner_keys WHERE n = :r), ` +
+        `m AS (SELECT DISTINCT o.property_id FROM records.owners o, k WHERE o.last_name_key = k.last_name_key AND o.state = k.state), ` +
+        `page AS (SELECT property_id FROM m ORDER BY property_id LIMIT 25) SELECT p.body, t.body, (SELECT count(*) FROM m) FROM page ` +
+        `JOIN records.properties p ON p.id = page.property_id LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract ORDER BY p.id;\n`,
+    ),
+  );
+
+  const base = results[0]!.rps;
+  console.log(`\n### bench:lookup, ${records.toLocaleString('en-US')} records, ${connections} connections, ${duration} s each`);
+  console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`);
+  console.log('| target | req/s | p50 ms | p99 ms | non-2xx/errors | vs trivial express |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const r of results) {
+    console.log(`| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((r.rps / base) * 100).toFixed(0)}% |`);
+  }
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(`bench failed: ${err.stack ?? err}`);
+  process.exit(1);
+});

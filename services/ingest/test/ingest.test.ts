@@ -92,6 +92,17 @@ describe('mappings', () => {
 
 describe('CSV import', () => {
   const dir = mkdtempSync(join(tmpdir(), 'pra-import-'));
+  const HEADER = 'street,city,zip,state,beds,baths,sq__ft,type,sale_date,price,latitude,longitude';
+  const MAY_21 = 'Wed May 21 00:00:00 EDT 2008';
+  /** A Sacramento-format file; each row overrides the columns of a valid sale. */
+  const countyFile = (name: string, rows: Partial<Record<'street' | 'zip' | 'state' | 'beds' | 'baths' | 'sqft' | 'type' | 'date' | 'price', string>>[]) => {
+    const file = join(dir, name);
+    const lines = rows.map((r) =>
+      [r.street, 'SACRAMENTO', r.zip ?? '95814', r.state ?? 'CA', r.beds ?? '3', r.baths ?? '2', r.sqft ?? '1400', r.type ?? 'Residential', r.date ?? MAY_21, r.price ?? '250000', '38.5', '-121.4'].join(','),
+    );
+    writeFileSync(file, [HEADER, ...lines].join('\n'));
+    return file;
+  };
 
   it('loaded the Sacramento file and the DC tracts in the fixture, and a re-import adds nothing', async () => {
     const { rows } = await pool.query("SELECT count(*)::int AS n FROM records.properties WHERE source = 'import:sacramento-2008-sales'");
@@ -106,19 +117,14 @@ describe('CSV import', () => {
 
   it('reports bad rows by line number and reason, skips them, and loads the rest', async () => {
     const tag = Date.now().toString(36).toUpperCase();
-    const file = join(dir, 'county.csv');
-    writeFileSync(
-      file,
-      [
-        'street,city,zip,state,beds,baths,sq__ft,type,sale_date,price,latitude,longitude',
-        `10 ${tag} ST,SACRAMENTO,95814,CA,3,2,1400,Residential,Wed May 21 00:00:00 EDT 2008,250000,38.5,-121.4`,
-        `11 ${tag} ST,SACRAMENTO,9581,CA,3,2,1400,Residential,Wed May 21 00:00:00 EDT 2008,250000,38.5,-121.4`,
-        `12 ${tag} ST,SACRAMENTO,95814,CA,3,2,1400,Residential,Feb 30 2008,250000,38.5,-121.4`,
-        `13 ${tag} ST,SACRAMENTO,95814,NV,3,2,1400,Residential,Wed May 21 00:00:00 EDT 2008,250000,38.5,-121.4`,
-        `${tag} ST,SACRAMENTO,95814,CA,3,2,1400,Residential,Wed May 21 00:00:00 EDT 2008,250000,38.5,-121.4`,
-        `14 ${tag} ST,SACRAMENTO,95814,CA,0,0,0,Condo,Wed May 21 00:00:00 EDT 2008,0,38.5,-121.4`,
-      ].join('\n'),
-    );
+    const file = countyFile('county.csv', [
+      { street: `10 ${tag} ST` },
+      { street: `11 ${tag} ST`, zip: '9581' },
+      { street: `12 ${tag} ST`, date: 'Feb 30 2008' },
+      { street: `13 ${tag} ST`, state: 'NV' },
+      { street: `${tag} ST` },
+      { street: `14 ${tag} ST`, beds: '0', baths: '0', sqft: '0', type: 'Condo', price: '0' },
+    ]);
     const s = await importCsv(pool, loadMapping(SAMPLE_FILES.sacramento.mapping), file);
     expect(s).toMatchObject({ rowsRead: 6, loaded: 2, skipped: 4 });
     expect(s.errors.map((e) => e.line)).toEqual([3, 4, 5, 6]);
@@ -135,17 +141,9 @@ describe('CSV import', () => {
 
   it('never half-commits a batch: a failing batch leaves none of its rows', async () => {
     const tag = Date.now().toString(36).toUpperCase();
-    const file = join(dir, 'fails.csv');
     // The second row's sale price overflows the integer column only inside PostgreSQL (sales are copied after
     // properties in the same transaction), failing the whole batch.
-    writeFileSync(
-      file,
-      [
-        'street,city,zip,state,beds,baths,sq__ft,type,sale_date,price,latitude,longitude',
-        `20 ${tag} ST,SACRAMENTO,95814,CA,3,2,1400,Residential,Wed May 21 00:00:00 EDT 2008,250000,38.5,-121.4`,
-        `21 ${tag} ST,SACRAMENTO,95814,CA,3,2,1400,Residential,Wed May 21 00:00:00 EDT 2008,99999999999,38.5,-121.4`,
-      ].join('\n'),
-    );
+    const file = countyFile('fails.csv', [{ street: `20 ${tag} ST` }, { street: `21 ${tag} ST`, price: '99999999999' }]);
     const before = await pool.query('SELECT property_count FROM records.dataset_stats');
     await expect(importCsv(pool, loadMapping(SAMPLE_FILES.sacramento.mapping), file)).rejects.toThrow();
     const { rows } = await pool.query('SELECT count(*)::int AS n FROM records.properties WHERE street_key = $1', [`${tag} ST`]);

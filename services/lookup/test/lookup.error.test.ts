@@ -1,23 +1,12 @@
 // Bad input gets a 4xx ErrorResponse that names the problem; never a 5xx.
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorResponse } from '@pra/shared/contracts';
-import { createPool, type Pool } from '@pra/shared/platform';
-import { startApp, type RunningApp } from '@pra/shared/testing';
-import { createLookupApp } from '../src/app.js';
+import { useLookupApp } from './lookup-harness.js';
 
-let pool: Pool;
-let app: RunningApp;
-beforeAll(async () => {
-  pool = createPool(inject('databaseUrl'), 4);
-  app = await startApp(createLookupApp({ pool }));
-});
-afterAll(async () => {
-  await app.close();
-  await pool.end();
-});
+const ctx = useLookupApp();
 
 async function expectError(path: string, status: number, msg: RegExp) {
-  const res = await app.get(path);
+  const res = await ctx.app.get(path);
   expect(res.status, path).toBe(status);
   const body = ErrorResponse.parse(res.body);
   expect(body.status.code).toBe(status);
@@ -64,7 +53,7 @@ describe('404 and other refusals', () => {
   });
   it('answers 404 for an unknown path and 405 for another method', async () => {
     await expectError('/api/v1/property/nothing', 404, /No such endpoint/);
-    const res = await fetch(`${app.url}/api/v1/property/address`, { method: 'POST' });
+    const res = await fetch(`${ctx.app.url}/api/v1/property/address`, { method: 'POST' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
   });
@@ -83,7 +72,7 @@ describe('malformed query strings never give a 5xx', () => {
         const pairs = params.map((p, i) => `${p}=${i % 3 === 0 ? encodeURIComponent(value) : value.replace(/[#&]/g, '')}`);
         for (const qs of [pairs.join('&'), `${params[n % params.length]}=${value}`, `address=1%20Main%20St&zip=89501&${params[n % params.length]}[]=${value}`]) {
           n++;
-          const res = await fetch(`${app.url}${path}?${qs}`).catch(() => null);
+          const res = await fetch(`${ctx.app.url}${path}?${qs}`).catch(() => null);
           if (!res) continue; // the client itself refused to send it
           expect(res.status, `${path}?${qs.slice(0, 200)}`).toBeLessThan(500);
           if (res.status >= 400) ErrorResponse.parse(await res.json());

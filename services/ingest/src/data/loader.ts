@@ -87,10 +87,3 @@ export async function writeTracts(pool: Pool, tracts: readonly TractInput[]): Pr
     );
   });
 }
-
-/** Recounts properties exactly (after deletes or repairs); loads keep the count up to date themselves. */
-export async function recountProperties(pool: Pool): Promise<number> {
-  const { rows } = await pool.query<{ n: number }>('SELECT count(*)::bigint AS n FROM records.properties');
-  await pool.query('UPDATE records.dataset_stats SET property_count = $1, updated_at = now()', [rows[0]!.n]);
-  return rows[0]!.n;
-}

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { createPool, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
-import { loadGenerated } from '../../ingest/src/generator/load-generated.js';
+import { loadGenerated } from '@pra/ingest/generate';
 import { importSample, propertyCount } from '@pra/ingest/load';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));

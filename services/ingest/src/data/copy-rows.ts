@@ -2,7 +2,7 @@
 // normalisers. Pure and synchronous, so it runs in a worker thread during large loads.
 import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine } from '@pra/shared/address';
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
-import { equityOf, renderDemographics, renderRecord } from '../domain/render-record.js';
+import { equityOf, renderDemographics, renderRecord, streetWithUnit } from '../domain/render-record.js';
 
 export const TABLES = [
   'properties',
@@ -38,7 +38,8 @@ function cell(v: Cell): string {
   return v.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r'));
 }
 
-function line(cells: Cell[]): string {
+/** One COPY text line: cells escaped, tab-separated. */
+export function copyLine(cells: Cell[]): string {
   // join() yields flat strings; `+=` chains would be flattened later at a much higher cost.
   return cells.map(cell).join('\t') + '\n';
 }
@@ -65,11 +66,11 @@ export function buildCopyChunks(startId: number, items: readonly PropertyInput[]
   items.forEach((p, i) => {
     const id = startId + i;
     const parcelId = parcelIdOf(p.fips, p.apn);
-    const street = parseStreetLine(p.line2 ? `${p.line1} ${p.line2}` : p.line1);
+    const street = parseStreetLine(streetWithUnit(p));
     const cityKey = normalizeCity(p.city);
     const body = JSON.stringify(renderRecord(id, parcelId, p));
     out.properties.push(
-      line([
+      copyLine([
         id, parcelId, p.apn, p.apnOrig, apnKey(p.apn), p.taxParcelId ? apnKey(p.taxParcelId) : null, p.fips, p.state,
         countyKey(p.county), cityKey, p.zip, street.lineKey, street.streetKey, street.unitKey, p.censusTract, source,
         p.lastModified, body,
@@ -78,31 +79,31 @@ export function buildCopyChunks(startId: number, items: readonly PropertyInput[]
     [p.owner1, p.owner2].forEach((o, k) => {
       if (!o) return;
       out.owners.push(
-        line([
+        copyLine([
           id, k + 1, o.firstName, o.lastName, o.fullName, o.type, o.lastName ? nameKey(o.lastName) : null,
           o.firstName ? nameKey(o.firstName) : null, p.state, cityKey,
         ]),
       );
     });
-    if (p.mailing) out.owner_mailing.push(line([id, p.mailing.line1, p.mailing.city, p.mailing.state, p.mailing.zip]));
+    if (p.mailing) out.owner_mailing.push(copyLine([id, p.mailing.line1, p.mailing.city, p.mailing.state, p.mailing.zip]));
     const a = p.assessment;
     if (a) {
       const equity = equityOf(p);
       out.assessments.push(
-        line([
+        copyLine([
           id, a.taxYear, a.land, a.improvements, a.total, a.marketTotal, a.avmValue, a.avmDate, equity, a.rentalEstimate,
           a.rentalSource, a.taxAmount,
         ]),
       );
-      out.assessment_history.push(line([id, a.taxYear, a.land, a.improvements, a.total, a.marketTotal, a.taxAmount]));
+      out.assessment_history.push(copyLine([id, a.taxYear, a.land, a.improvements, a.total, a.marketTotal, a.taxAmount]));
     }
     for (const h of p.assessmentHistory) {
-      out.assessment_history.push(line([id, h.taxYear, h.land, h.improvements, h.total, h.marketTotal, h.taxAmount]));
+      out.assessment_history.push(copyLine([id, h.taxYear, h.land, h.improvements, h.total, h.marketTotal, h.taxAmount]));
     }
     p.sales.forEach((s, k) => {
-      out.sales.push(line([id, k + 1, s.date, s.price, s.documentType, s.recordingDate, s.buyerName, s.sellerName]));
+      out.sales.push(copyLine([id, k + 1, s.date, s.price, s.documentType, s.recordingDate, s.buyerName, s.sellerName]));
     });
-    p.mortgages.forEach((m, k) => out.mortgages.push(line([id, k + 1, m.amount, m.date, m.lender])));
+    p.mortgages.forEach((m, k) => out.mortgages.push(copyLine([id, k + 1, m.amount, m.date, m.lender])));
   });
   return Object.fromEntries(TABLES.map((t) => [t, out[t].join('')])) as CopyChunks;
 }

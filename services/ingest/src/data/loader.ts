@@ -6,7 +6,7 @@ import copyStreams from 'pg-copy-streams';
 import type { Pool, PoolClient } from '@pra/shared/platform';
 import { withTransaction } from '@pra/shared/platform';
 import type { TractInput } from '../domain/property-input.js';
-import { COLUMNS, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
+import { COLUMNS, copyLine, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
 
 /** Reserves `count` consecutive property ids; returns the first. */
 export async function reserveIds(pool: Pool, count: number): Promise<number> {
@@ -42,14 +42,12 @@ export async function writeTracts(pool: Pool, tracts: readonly TractInput[]): Pr
     await c.query('CREATE TEMP TABLE tract_in (LIKE records.tract_demographics) ON COMMIT DROP');
     const text = tracts
       .map((t) =>
-        [
+        copyLine([
           t.tract, t.vintageYear, t.source, t.medianAge, t.medianGrossRent, t.medianHomeValue, t.medianHouseholdIncome,
           t.ownerOccupiedRate, t.povertyRate, t.totalPopulation, t.unemploymentRate, t.vacancyRate,
-        ]
-          .map((v) => (v === null ? '\\N' : String(v).replace(/[\\\t\n]/g, ' ')))
-          .join('\t'),
+        ]),
       )
-      .join('\n') + '\n';
+      .join('');
     await pipeline(Readable.from([text]), c.query(copyStreams.from('COPY tract_in FROM STDIN')));
     await c.query(`INSERT INTO records.tract_demographics SELECT DISTINCT ON (tract, vintage_year) * FROM tract_in
       ON CONFLICT (tract, vintage_year) DO UPDATE SET source = EXCLUDED.source, median_age = EXCLUDED.median_age,

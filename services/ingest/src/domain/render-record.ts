@@ -14,16 +14,20 @@ function ownerName(o: PropertyInput['owner1']) {
   return o ? { firstName: o.firstName, lastName: o.lastName, fullName: o.fullName, type: o.type } : null;
 }
 
+/** "123 N MAIN ST APT 4": line1 with the unit, as parsed for keys and shown on one line. */
+export function streetWithUnit(p: Pick<PropertyInput, 'line1' | 'line2'>): string {
+  return p.line2 ? `${p.line1} ${p.line2}` : p.line1;
+}
+
 export function oneLine(p: Pick<PropertyInput, 'line1' | 'line2' | 'city' | 'state' | 'zip'>): string {
-  const street = p.line2 ? `${p.line1} ${p.line2}` : p.line1;
-  return `${street}, ${p.city}, ${p.state} ${p.zip}`;
+  return `${streetWithUnit(p)}, ${p.city}, ${p.state} ${p.zip}`;
 }
 
 export function renderRecord(id: number, parcelId: number, p: PropertyInput): StoredRecord {
   const a = p.assessment;
   const lastSale = p.sales[0];
   const mortgage = p.mortgages[0];
-  const mailing = p.mailing ?? { line1: p.line2 ? `${p.line1} ${p.line2}` : p.line1, city: p.city, state: p.state, zip: p.zip };
+  const mailing = p.mailing ?? { line1: streetWithUnit(p), city: p.city, state: p.state, zip: p.zip };
   return {
     identifier: { Id: id, apn: p.apn, apnOrig: p.apnOrig, fips: p.fips, parcelId },
     address: {

@@ -4,6 +4,7 @@
 // Coverage follows SPEC 1: ownership 98%, assessed 99%, demographics 99%, beds/baths ~80%, last sale price ~66%.
 import { numericOrdinals, STATE_FIPS } from '@pra/shared/address';
 import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
+import { streetWithUnit } from '../domain/render-record.js';
 import { hash32, Random, Weighted } from './random.js';
 import { loadFirstNames, loadStreetNames, loadSurnames, loadZipPlaces, type ZipPlace } from './reference-data.js';
 
@@ -68,6 +69,7 @@ export class PropertyGenerator {
   private block: Block | null = null;
   /** Tracts used so far, with their generated demographics. */
   readonly tracts = new Map<string, TractInput>();
+  private readonly written = new Set<string>();
 
   constructor(readonly options: GeneratorOptions) {
     this.r = new Random(options.seed);
@@ -96,7 +98,6 @@ export class PropertyGenerator {
     for (const t of out) this.written.add(t.tract);
     return out;
   }
-  private readonly written = new Set<string>();
 
   private newBlock(): Block {
     const r = this.r;
@@ -272,7 +273,7 @@ export class PropertyGenerator {
           ? null
           : mailPlace
             ? { line1: `${r.int(10, 9_999)} ${numericOrdinals([this.streetNames.sample(r)]).join(' ')} ${SUFFIXES.sample(r)}`, city: mailPlace.city, state: mailPlace.state, zip: mailPlace.zip }
-            : { line1: line2 ? `${line1} ${line2}` : line1, city: place.city, state: place.state, zip: place.zip },
+            : { line1: streetWithUnit({ line1, line2 }), city: place.city, state: place.state, zip: place.zip },
       assessment: current && {
         ...current,
         avmValue: avm,

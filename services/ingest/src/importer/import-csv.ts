@@ -6,6 +6,7 @@ import { apnKey, parseStreetLine, STATE_FIPS } from '@pra/shared/address';
 import type { Pool } from '@pra/shared/platform';
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
 import { buildCopyChunks } from '../data/copy-rows.js';
+import { streetWithUnit } from '../domain/render-record.js';
 import { reserveIds, writeBatch, writeTracts } from '../data/loader.js';
 import { hash32 } from '../generator/random.js';
 import { loadZipPlaces, type ZipPlace } from '../generator/reference-data.js';
@@ -154,7 +155,7 @@ export function toTract(v: Values, source: string): TractInput {
 }
 
 const addressKey = (p: PropertyInput) => {
-  const s = parseStreetLine(p.line2 ? `${p.line1} ${p.line2}` : p.line1);
+  const s = parseStreetLine(streetWithUnit(p));
   return `${s.lineKey}|${p.zip}|${s.unitKey}`;
 };
 

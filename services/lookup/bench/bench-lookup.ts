@@ -50,18 +50,19 @@ async function prepareData() {
     await pool.query('VACUUM ANALYZE records.properties');
     await pool.query('VACUUM ANALYZE records.owners');
   }
-  // Keys to replay: real addresses (with and without unit) and owner names with state.
-  const addr = await pool.query<{ line_key: string; zip: string }>(
-    `SELECT line_key, zip FROM records.properties TABLESAMPLE SYSTEM (1) WHERE source LIKE 'synthetic:%' LIMIT 2000`,
+  // Keys to replay: properties drawn at random (row-level sampling, so one building's units are not over-drawn),
+  // each asked for by its full address with its unit, the way a client looks up a known property.
+  const addr = await pool.query<{ line_key: string; zip: string; unit_key: string }>(
+    `SELECT line_key, zip, unit_key FROM records.properties TABLESAMPLE BERNOULLI (1) REPEATABLE (7) WHERE source LIKE 'synthetic:%' LIMIT 2000`,
   );
   const owners = await pool.query<{ last_name_key: string; state: string }>(
-    `SELECT last_name_key, state FROM records.owners TABLESAMPLE SYSTEM (1) WHERE last_name_key IS NOT NULL LIMIT 2000`,
+    `SELECT last_name_key, state FROM records.owners TABLESAMPLE BERNOULLI (1) REPEATABLE (7) WHERE last_name_key IS NOT NULL LIMIT 2000`,
   );
   await pool.query('DROP TABLE IF EXISTS public.bench_keys');
-  await pool.query(`CREATE TABLE public.bench_keys AS SELECT row_number() OVER () AS n, line_key, zip FROM unnest($1::text[], $2::text[]) AS t(line_key, zip)`, [
-    addr.rows.map((r) => r.line_key),
-    addr.rows.map((r) => r.zip),
-  ]);
+  await pool.query(
+    `CREATE TABLE public.bench_keys AS SELECT row_number() OVER () AS n, line_key, zip, unit_key FROM unnest($1::text[], $2::text[], $3::text[]) AS t(line_key, zip, unit_key)`,
+    [addr.rows.map((r) => r.line_key), addr.rows.map((r) => r.zip), addr.rows.map((r) => r.unit_key)],
+  );
   await pool.query('DROP TABLE IF EXISTS public.bench_owner_keys');
   await pool.query(`CREATE TABLE public.bench_owner_keys AS SELECT row_number() OVER () AS n, last_name_key, state FROM unnest($1::text[], $2::text[]) AS t(last_name_key, state)`, [
     owners.rows.map((r) => r.last_name_key),
@@ -117,7 +118,12 @@ function pgbench(name: string, sql: string): Result {
 async function main() {
   const keys = await prepareData();
   const enc = encodeURIComponent;
-  const addressPaths = keys.addr.map((k) => `/api/v1/property/address?address=${enc(k.line_key)}&zip=${k.zip}`);
+  // Spelled three ways, so every request goes through normalisation: as stored, with '#', and in lower case.
+  const addressPaths = keys.addr.map((k, i) => {
+    const unit = k.unit_key ? [` APT ${k.unit_key}`, ` #${k.unit_key}`, ` unit ${k.unit_key}`][i % 3] : '';
+    const line = i % 3 === 2 ? k.line_key.toLowerCase() : k.line_key;
+    return `/api/v1/property/address?address=${enc(line + unit)}&zip=${k.zip}`;
+  });
   const ownerPaths = keys.owners.map((k) => `/api/v1/property/owner?lastName=${enc(k.last_name_key)}&state=${k.state}`);
   const results: Result[] = [];
 
@@ -137,7 +143,7 @@ async function main() {
     pgbench(
       '(c) pgbench address query',
       `\\set r random(1, ${n})\nSELECT p.body, t.body, count(*) OVER () FROM records.properties p LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract ` +
-        `WHERE (p.line_key, p.zip) = (SELECT line_key, zip FROM public.bench_keys WHERE n = :r) ORDER BY p.unit_key, p.id LIMIT 25 OFFSET 0;\n`,
+        `WHERE (p.line_key, p.zip) = (SELECT line_key, zip FROM public.bench_keys WHERE n = :r) AND p.unit_key = (SELECT unit_key FROM public.bench_keys WHERE n = :r) ORDER BY p.unit_key, p.id LIMIT 25 OFFSET 0;\n`,
     ),
   );
   results.push(

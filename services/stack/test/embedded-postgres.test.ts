@@ -1,0 +1,48 @@
+// The embedded default on a machine without PostgreSQL: the server from npm starts (as root too), takes the
+// records migrations, restarts on the same data, and stops.
+import { chmodSync, mkdtempSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createPool } from '@pra/shared/platform';
+import { migrateRecords } from '@pra/ingest/migrate';
+import { startEmbeddedPostgres } from '../src/infrastructure.js';
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+
+describe('embedded PostgreSQL', () => {
+  it('starts, migrates, keeps its data across a restart, and stops', async () => {
+    // mkdtemp makes a 0700 directory; as root the server runs as `postgres`, which must be able to enter it.
+    const parent = mkdtempSync(join(tmpdir(), 'pra-epg-'));
+    chmodSync(parent, 0o755);
+    const dir = join(parent, 'data');
+    const port = await freePort();
+    const lines: string[] = [];
+    const first = await startEmbeddedPostgres((l) => lines.push(l), dir, port);
+    let pool = createPool(first.url, 2);
+    try {
+      await migrateRecords(pool);
+      await pool.query('UPDATE records.dataset_stats SET property_count = 42');
+    } finally {
+      await pool.end();
+      await first.stop!();
+    }
+    expect(lines.join('\n')).toMatch(/initialising an embedded PostgreSQL 17/);
+    const second = await startEmbeddedPostgres(() => {}, dir, port);
+    pool = createPool(second.url, 2);
+    try {
+      const { rows } = await pool.query('SELECT property_count FROM records.dataset_stats');
+      expect(rows[0].property_count).toBe(42);
+    } finally {
+      await pool.end();
+      await second.stop!();
+    }
+  }, 120_000);
+});

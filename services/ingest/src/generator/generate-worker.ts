@@ -24,10 +24,15 @@ async function run() {
     if (inFlight >= MAX_AHEAD) await new Promise<void>((r) => (waiting = r));
     const n = Math.min(batchSize, count - produced);
     const items = Array.from({ length: n }, () => generator.next());
-    const chunks = buildCopyChunks(startId + produced, items, `synthetic:${seed}`);
+    const text = buildCopyChunks(startId + produced, items, `synthetic:${seed}`);
+    // UTF-8 bytes moved to the main thread without a copy; strings would be cloned, then encoded again there.
+    const chunks = Object.fromEntries(Object.entries(text).map(([t, s]) => [t, Buffer.from(s)]));
     produced += n;
     inFlight++;
-    parentPort!.postMessage({ chunks, rows: n, tracts: generator.drainNewTracts() });
+    parentPort!.postMessage(
+      { chunks, rows: n, tracts: generator.drainNewTracts() },
+      Object.values(chunks).map((b) => b.buffer as ArrayBuffer),
+    );
   }
   parentPort!.postMessage({ end: true });
 }

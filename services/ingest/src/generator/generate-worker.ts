@@ -1,16 +1,16 @@
-// Worker thread: generates properties and formats their COPY text, batch after batch, staying at most
-// three batches ahead of the writer so memory stays bounded.
+// Worker thread: one shard of the generator. It formats the COPY text of its batches (batch b goes to worker
+// b mod workerCount, with ids from the block reserved for the whole run) and stays at most three batches ahead
+// of the writer so memory stays bounded.
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildCopyChunks } from '../data/copy-rows.js';
 import { PropertyGenerator } from './generate.js';
 
-const { seed, count, states, batchSize, startId } = workerData as {
-  seed: number; count: number; states: string[]; batchSize: number; startId: number;
+const { seed, count, states, batchSize, startId, workerIndex, workerCount } = workerData as {
+  seed: number; count: number; states: string[]; batchSize: number; startId: number; workerIndex: number; workerCount: number;
 };
-const generator = new PropertyGenerator({ seed, states });
+const generator = new PropertyGenerator({ seed, states, shard: { index: workerIndex, count: workerCount } });
 const MAX_AHEAD = 3;
 let inFlight = 0;
-let produced = 0;
 let waiting: (() => void) | null = null;
 
 parentPort!.on('message', () => {
@@ -20,14 +20,13 @@ parentPort!.on('message', () => {
 });
 
 async function run() {
-  while (produced < count) {
+  for (let offset = workerIndex * batchSize; offset < count; offset += workerCount * batchSize) {
     if (inFlight >= MAX_AHEAD) await new Promise<void>((r) => (waiting = r));
-    const n = Math.min(batchSize, count - produced);
+    const n = Math.min(batchSize, count - offset);
     const items = Array.from({ length: n }, () => generator.next());
-    const text = buildCopyChunks(startId + produced, items, `synthetic:${seed}`);
+    const text = buildCopyChunks(startId + offset, items, `synthetic:${seed}`);
     // UTF-8 bytes moved to the main thread without a copy; strings would be cloned, then encoded again there.
     const chunks = Object.fromEntries(Object.entries(text).map(([t, s]) => [t, Buffer.from(s)]));
-    produced += n;
     inFlight++;
     parentPort!.postMessage(
       { chunks, rows: n, tracts: generator.drainNewTracts() },

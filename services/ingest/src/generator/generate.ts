@@ -39,6 +39,8 @@ export interface GeneratorOptions {
   seed: number;
   /** Limit the geography to these states (e.g. ['CA']); all states when empty. */
   states?: readonly string[];
+  /** Use only ZIP codes whose position modulo `count` is `index`: parallel generators never share an address. */
+  shard?: { index: number; count: number };
 }
 
 interface Block {
@@ -72,9 +74,11 @@ export class PropertyGenerator {
   private readonly written = new Set<string>();
 
   constructor(readonly options: GeneratorOptions) {
-    this.r = new Random(options.seed);
+    const shard = options.shard ?? { index: 0, count: 1 };
+    // Each shard has its own stream; shard 0 of 1 is the plain seed.
+    this.r = new Random((options.seed ^ Math.imul(shard.index, 0x9e3779b9)) >>> 0);
     const wanted = new Set(options.states ?? []);
-    this.places = loadZipPlaces().filter((p) => wanted.size === 0 || wanted.has(p.state));
+    this.places = loadZipPlaces().filter((p, i) => (wanted.size === 0 || wanted.has(p.state)) && i % shard.count === shard.index);
     if (this.places.length === 0) throw new Error(`No ZIP codes for states ${[...wanted].join(', ')}`);
   }
 

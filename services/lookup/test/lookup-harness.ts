@@ -1,18 +1,39 @@
-// Starts the real lookup app on port 0 against this run's database for a test file, and stops it after.
+// Starts the real lookup app on port 0 against this run's database and Redis prefix, with a well-funded account.
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createPool, type Pool } from '@pra/shared/platform';
 import { startApp, type RunningApp } from '@pra/shared/testing';
+import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { createLookupApp } from '../src/app.js';
 
-export function useLookupApp(): { readonly pool: Pool; readonly app: RunningApp } {
-  const ctx = {} as { pool: Pool; app: RunningApp };
+export interface LookupContext {
+  readonly pool: Pool;
+  readonly app: RunningApp;
+  readonly billing: BillingFixture;
+  /** The account's `Authorization` header. */
+  readonly auth: Record<string, string>;
+  /** GET with the account's key. */
+  get(path: string, headers?: Record<string, string>): ReturnType<RunningApp['get']>;
+}
+
+export function useLookupApp(credits = 10_000_000): LookupContext {
+  const ctx = {} as { pool: Pool; app: RunningApp; billing: BillingFixture; auth: Record<string, string> };
   beforeAll(async () => {
     ctx.pool = createPool(inject('databaseUrl'), 4);
-    ctx.app = await startApp(createLookupApp({ pool: ctx.pool }));
+    ctx.billing = await billingFixture(ctx.pool, inject('redisUrl'), inject('redisPrefix'));
+    const { key } = await ctx.billing.fundedAccount(credits);
+    ctx.auth = { authorization: `Bearer ${key}` };
+    ctx.app = await startApp(createLookupApp({ pool: ctx.pool, charger: ctx.billing.charger, keys: ctx.billing.keys }));
   });
   afterAll(async () => {
     await ctx.app.close();
+    await ctx.billing.close();
     await ctx.pool.end();
   });
-  return ctx;
+  return {
+    get pool() { return ctx.pool; },
+    get app() { return ctx.app; },
+    get billing() { return ctx.billing; },
+    get auth() { return ctx.auth; },
+    get: (path, headers = {}) => ctx.app.get(path, { ...ctx.auth, ...headers }),
+  };
 }

@@ -19,7 +19,7 @@ describe('address lookup', () => {
     ]);
     for (const address of [`123 North ${street} Street Apt 4`, `123 N ${street} ST #4`, `123 n. ${street} st., unit 04`]) {
       for (const path of ADDRESS_PATHS) {
-        const res = await ctx.app.get(`/api/v1${path}?${q({ address, zip: '95814' })}`);
+        const res = await ctx.get(`/api/v1${path}?${q({ address, zip: '95814' })}`);
         expect(res.status, `${path} ${address}`).toBe(200);
         expect(res.body.property.map((p: any) => p.identifier.Id)).toEqual([id]);
       }
@@ -29,7 +29,7 @@ describe('address lookup', () => {
   it('returns a body that matches the PropertyResponse schema, with the spec envelope', async () => {
     const street = uniqueStreet();
     await insertProperties(ctx.pool, [makeProperty({ line1: `9 ${street} AVE`, zip: '95814' })]);
-    const res = await ctx.app.get(`/api/v1/property/address?${q({ address: `9 ${street} Avenue`, city: 'Sacramento', state: 'ca' })}`);
+    const res = await ctx.get(`/api/v1/property/address?${q({ address: `9 ${street} Avenue`, city: 'Sacramento', state: 'ca' })}`);
     expect(res.status).toBe(200);
     const parsed = PropertyResponse.parse(res.body);
     expect(parsed.status).toMatchObject({ code: 0, total: 1, page: 1, pagesize: 25, records_returned: 1, truncated_by_credits: false });
@@ -49,7 +49,7 @@ describe('address lookup', () => {
       { address: `77 ${street} Road`, zip: '95814-1234' },
       { address: `${street} Road`, number: '77', zip: '95814' },
     ]) {
-      const res = await ctx.app.get(`/api/v1/property/address?${q(params)}`);
+      const res = await ctx.get(`/api/v1/property/address?${q(params)}`);
       expect(res.status, JSON.stringify(params)).toBe(200);
       expect(res.body.property[0].identifier.Id).toBe(id);
     }
@@ -61,13 +61,13 @@ describe('address lookup', () => {
     const ids = await insertProperties(ctx.pool, units);
     const seen: number[] = [];
     for (const page of [1, 2, 3]) {
-      const res = await ctx.app.get(`/api/v1/property/address?${q({ address: `500 ${street} Boulevard`, zip: '95814', pagesize: 3, page })}`);
+      const res = await ctx.get(`/api/v1/property/address?${q({ address: `500 ${street} Boulevard`, zip: '95814', pagesize: 3, page })}`);
       expect(res.status).toBe(200);
       expect(res.body.status).toMatchObject({ total: 7, page, pagesize: 3 });
       seen.push(...res.body.property.map((p: any) => p.identifier.Id));
     }
     expect(seen.sort()).toEqual([...ids].sort());
-    const past = await ctx.app.get(`/api/v1/property/address?${q({ address: `500 ${street} Boulevard`, zip: '95814', pagesize: 3, page: 4 })}`);
+    const past = await ctx.get(`/api/v1/property/address?${q({ address: `500 ${street} Boulevard`, zip: '95814', pagesize: 3, page: 4 })}`);
     expect(past.status).toBe(404);
     expect(past.body.status).toMatchObject({ code: 404, total: 7 });
     expect(past.body.status.msg).toMatch(/past the last page/);
@@ -76,7 +76,7 @@ describe('address lookup', () => {
   it('attaches the tract demographics (DC tract file) to a property in that tract', async () => {
     const street = uniqueStreet();
     await insertProperties(ctx.pool, [makeProperty({ line1: `1 ${street} ST NW`, zip: '20001', state: 'DC', city: 'WASHINGTON', fips: '11001', censusTract: '11001000100' })]);
-    const res = await ctx.app.get(`/api/v1/property/address?${q({ address: `1 ${street} Street Northwest`, zip: '20001' })}`);
+    const res = await ctx.get(`/api/v1/property/address?${q({ address: `1 ${street} Street Northwest`, zip: '20001' })}`);
     expect(res.status).toBe(200);
     const d = res.body.property[0].demographics;
     expect(d.source).toMatch(/2016/); // the latest vintage of the file
@@ -85,7 +85,7 @@ describe('address lookup', () => {
   });
 
   it('finds an imported Sacramento sale by its real address', async () => {
-    const res = await ctx.app.get(`/api/v1/sale/detail?${q({ address: '3526 High Street', city: 'Sacramento', state: 'CA' })}`);
+    const res = await ctx.get(`/api/v1/sale/detail?${q({ address: '3526 High Street', city: 'Sacramento', state: 'CA' })}`);
     expect(res.status).toBe(200);
     expect(res.body.property[0].sale.lastSale).toEqual({ date: '2008-05-21', price: 59222 });
     expect(res.body.property[0].building.rooms.beds).toBe(2);
@@ -103,13 +103,13 @@ describe('owner, parcel and id lookups', () => {
       }),
       makeProperty({ state: 'NV', city: 'RENO', zip: '89501', owner1: { firstName: 'ANN', lastName: last, fullName: `ANN ${last}`, type: 'Individual' } }),
     ]);
-    const all = await ctx.app.get(`/api/v1/property/owner?${q({ lastName: last.toLowerCase() })}`);
+    const all = await ctx.get(`/api/v1/property/owner?${q({ lastName: last.toLowerCase() })}`);
     expect(all.status).toBe(200);
     expect(all.body.status.total).toBe(3);
     expect(all.body.property.map((p: any) => p.identifier.Id)).toEqual(ids);
-    const narrowed = await ctx.app.get(`/api/v1/property/owner?${q({ lastName: last, firstName: 'ann', state: 'CA', city: 'Sacramento' })}`);
+    const narrowed = await ctx.get(`/api/v1/property/owner?${q({ lastName: last, firstName: 'ann', state: 'CA', city: 'Sacramento' })}`);
     expect(narrowed.body.property.map((p: any) => p.identifier.Id)).toEqual([ids[0]]);
-    const page2 = await ctx.app.get(`/api/v1/property/owner?${q({ lastName: last, pagesize: 2, page: 2 })}`);
+    const page2 = await ctx.get(`/api/v1/property/owner?${q({ lastName: last, pagesize: 2, page: 2 })}`);
     expect(page2.body.property.map((p: any) => p.identifier.Id)).toEqual([ids[2]]);
     expect(page2.body.status.total).toBe(3);
   });
@@ -118,13 +118,13 @@ describe('owner, parcel and id lookups', () => {
     const tag = String(Date.now()).slice(-7);
     const [id] = await insertProperties(ctx.pool, [makeProperty({ apn: `915-${tag}-001`, apnOrig: `915${tag}001`, taxParcelId: `TX-${tag}-9` })]);
     for (const apn of [`915-${tag}-001`, `915${tag}001`, `915 ${tag} 001`, `TX${tag}9`]) {
-      const res = await ctx.app.get(`/api/v1/property/parcel?${q({ apn })}`);
+      const res = await ctx.get(`/api/v1/property/parcel?${q({ apn })}`);
       expect(res.status, apn).toBe(200);
       expect(res.body.property.map((p: any) => p.identifier.Id)).toEqual([id]);
     }
-    const narrowed = await ctx.app.get(`/api/v1/property/parcel?${q({ apn: `915${tag}001`, state: 'CA', county: 'Sacramento County' })}`);
+    const narrowed = await ctx.get(`/api/v1/property/parcel?${q({ apn: `915${tag}001`, state: 'CA', county: 'Sacramento County' })}`);
     expect(narrowed.status).toBe(200);
-    const wrongState = await ctx.app.get(`/api/v1/property/parcel?${q({ apn: `915${tag}001`, state: 'NV' })}`);
+    const wrongState = await ctx.get(`/api/v1/property/parcel?${q({ apn: `915${tag}001`, state: 'NV' })}`);
     expect(wrongState.status).toBe(404);
   });
 
@@ -139,14 +139,14 @@ describe('owner, parcel and id lookups', () => {
         assessmentHistory: [{ taxYear: 2024, land: 90, improvements: 190, total: 280, marketTotal: 480, taxAmount: 3.25 }],
       }),
     ]);
-    const sales = await ctx.app.get(`/api/v1/sale/history?id=${id}`);
+    const sales = await ctx.get(`/api/v1/sale/history?id=${id}`);
     expect(sales.status).toBe(200);
     expect(sales.body.property[0].saleHistory).toEqual([
       { date: '2020-03-01', price: 400000, documentType: 'GRANT DEED', recordingDate: '2020-03-09', buyerName: 'JANE DOE', sellerName: 'JOHN ROE' },
       { date: '2011-07-15', price: 210000, documentType: 'GRANT DEED', recordingDate: '2011-07-20', buyerName: 'JOHN ROE', sellerName: 'ACME LLC' },
     ]);
     expect(sales.body.property[0].sale.lastSale).toEqual({ date: '2020-03-01', price: 400000 });
-    const assessment = await ctx.app.get(`/api/v1/assessment/detail?id=${id}`);
+    const assessment = await ctx.get(`/api/v1/assessment/detail?id=${id}`);
     expect(assessment.status).toBe(200);
     expect(assessment.body.property[0].assessmentHistory).toEqual([
       { taxYear: 2025, assessed: { land: 100, improvements: 200, total: 300 }, market: { total: 500 }, tax: { amount: 3.5 } },
@@ -157,7 +157,7 @@ describe('owner, parcel and id lookups', () => {
 
   it('reports health with the exact record count and version 2.0.0', async () => {
     const { rows } = await ctx.pool.query('SELECT count(*)::int AS n FROM records.properties');
-    const res = await ctx.app.get('/api/v1/health');
+    const res = await ctx.get('/api/v1/health');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'ok', db: 'connected', version: '2.0.0' });
     // Other tests insert concurrently; the cached count is at most a second old.

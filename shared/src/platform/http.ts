@@ -5,6 +5,7 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import type { z } from 'zod';
 import { ApiError, badRequest } from './errors.js';
 
+export const LOOPBACK_ADDRESSES: ReadonlySet<string> = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 declare module 'express-serve-static-core' {
@@ -21,8 +22,11 @@ export function createBaseApp(): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use((req, _res, next) => {
+    // The request id is the billing transaction id: only the gateway (on loopback) may set it, so that a retry it
+    // forwards charges once. From anyone else it is ignored and a fresh one is made.
     const given = req.headers['x-request-id'];
-    req.requestId = typeof given === 'string' && UUID.test(given) ? given : randomUUID();
+    const trusted = LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? '');
+    req.requestId = trusted && typeof given === 'string' && UUID.test(given) ? given : randomUUID();
     next();
   });
   return app;

@@ -4,3 +4,6 @@ export * from './db.js';
 export * from './migrations.js';
 export * from './http.js';
 export { runServer } from './server.js';
+export * from './redis.js';
+export * from './api-keys.js';
+export * from './identity.js';

@@ -9,6 +9,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     /** URL of this test run's own PostgreSQL database (services/ingest/test/global-setup.ts). */
     databaseUrl: string;
+    redisUrl: string;
+    redisPrefix: string;
   }
 }
 

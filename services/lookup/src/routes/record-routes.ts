@@ -1,9 +1,12 @@
-// Thin handlers: validate the query, call the domain, send the rendered page.
-import type { Express } from 'express';
+// Thin handlers: who is calling, validate the query, find the records, charge for what is returned, send.
+import type { Express, Request, Response } from 'express';
+import type { z } from 'zod';
 import { AddressQuery, OwnerQuery, ParcelQuery, PropertyIdQuery } from '@pra/shared/contracts';
-import { parseQuery, route, sendJson } from '@pra/shared/platform';
+import { parseQuery, resolveIdentity, route, sendJson, type KeyCache } from '@pra/shared/platform';
+import type { CreditCharger } from '@pra/account-billing/billing';
 import type { RecordStore } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
+import { chargeForPage } from '../domain/charge-page.js';
 import { renderPropertyResponse, type RecordPage } from '../domain/record-page.js';
 
 /** SPEC 4.1: /property/address and its five compatibility aliases answer alike. */
@@ -16,23 +19,25 @@ export const ADDRESS_PATHS = [
   '/sale/detail',
 ] as const;
 
-/** Routes are registered with their full paths on the app: a nested router costs a prefix trim on every request. */
-export function mountRecordRoutes(app: Express, base: string, store: RecordStore): void {
-  const send = (res: Parameters<typeof sendJson>[0], page: RecordPage, requestId: string) =>
-    sendJson(res, 200, renderPropertyResponse(page, requestId, { recordsReturned: page.rows.length, truncatedByCredits: false }), requestId);
+export interface RecordRouteDeps {
+  store: RecordStore;
+  charger: CreditCharger;
+  keys: KeyCache;
+}
 
-  app.get(
-    ADDRESS_PATHS.map((p) => base + p),
-    route(async (req, res) => send(res, await findByAddress(store, parseQuery(AddressQuery, req.query)), req.requestId)),
-  );
-  app.get(`${base}/property/owner`, route(async (req, res) => send(res, await findByOwner(store, parseQuery(OwnerQuery, req.query)), req.requestId)));
-  app.get(`${base}/property/parcel`, route(async (req, res) => send(res, await findByParcel(store, parseQuery(ParcelQuery, req.query)), req.requestId)));
-  app.get(
-    `${base}/sale/history`,
-    route(async (req, res) => send(res, await findHistory(store, parseQuery(PropertyIdQuery, req.query).id, 'sale'), req.requestId)),
-  );
-  app.get(
-    `${base}/assessment/detail`,
-    route(async (req, res) => send(res, await findHistory(store, parseQuery(PropertyIdQuery, req.query).id, 'assessment'), req.requestId)),
-  );
+/** Routes are registered with their full paths on the app: a nested router costs a prefix trim on every request. */
+export function mountRecordRoutes(app: Express, base: string, d: RecordRouteDeps): void {
+  const metered = <S extends z.ZodType>(endpoint: string, schema: S, find: (q: z.infer<S>) => Promise<RecordPage>) =>
+    route(async (req: Request, res: Response) => {
+      const who = await resolveIdentity(req, d.keys);
+      const page = await find(parseQuery(schema, req.query));
+      const billing = await chargeForPage(d.charger, { who, transactionId: req.requestId, endpoint, query: req.url, page });
+      sendJson(res, 200, renderPropertyResponse(page, req.requestId, billing), req.requestId);
+    });
+
+  for (const path of ADDRESS_PATHS) app.get(base + path, metered(path, AddressQuery, (q) => findByAddress(d.store, q)));
+  app.get(`${base}/property/owner`, metered('/property/owner', OwnerQuery, (q) => findByOwner(d.store, q)));
+  app.get(`${base}/property/parcel`, metered('/property/parcel', ParcelQuery, (q) => findByParcel(d.store, q)));
+  app.get(`${base}/sale/history`, metered('/sale/history', PropertyIdQuery, (q) => findHistory(d.store, q.id, 'sale')));
+  app.get(`${base}/assessment/detail`, metered('/assessment/detail', PropertyIdQuery, (q) => findHistory(d.store, q.id, 'assessment')));
 }

@@ -1,0 +1,75 @@
+// What the metered services use: charge credits for the records a request returns (SPEC 4.10).
+import type { Redis } from 'ioredis';
+import { ApiError } from '@pra/shared/platform';
+import { CHARGE_SCRIPT } from './data/charge-script.js';
+import { redisLayout, type RedisLayout } from './data/redis-layout.js';
+
+export { redisLayout, type RedisLayout } from './data/redis-layout.js';
+
+export interface ChargeRequest {
+  transactionId: string;
+  accountId: number;
+  keyId: number;
+  endpoint: string;
+  /** Records on this page: the most that can be charged. */
+  wanted: number;
+  /** What was asked (endpoint and query): a transaction id repeated for another request is refused. */
+  fingerprint: string;
+}
+
+export interface ChargeResult {
+  /** Credits charged = records to return (0 only when the balance is empty: the caller answers 402). */
+  granted: number;
+  /** Balance after this call. */
+  remaining: number;
+  /** True when this transaction id was charged before; nothing was charged again. */
+  repeated: boolean;
+}
+
+/** How long a transaction id's result is remembered (a retried request within this window charges nothing more). */
+export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
+
+type ChargeRedis = Redis & { pra_charge(...args: (string | number)[]): Promise<[number, string]> };
+
+export class CreditCharger {
+  readonly layout: RedisLayout;
+  private readonly redis: ChargeRedis;
+
+  constructor(redis: Redis, prefix: string, private readonly now: () => number = Date.now) {
+    this.layout = redisLayout(prefix);
+    if (!('pra_charge' in redis)) redis.defineCommand('pra_charge', { numberOfKeys: 5, lua: CHARGE_SCRIPT });
+    this.redis = redis as ChargeRedis;
+  }
+
+  async charge(r: ChargeRequest): Promise<ChargeResult> {
+    const l = this.layout;
+    let reply: [number, string];
+    try {
+      reply = await this.redis.pra_charge(
+        l.grants(r.accountId), l.expiry(r.accountId), l.loaded, l.charged(r.transactionId), l.outbox,
+        r.transactionId, r.wanted, this.now(), r.accountId, r.keyId, r.endpoint, IDEMPOTENCY_TTL_SECONDS, r.fingerprint,
+      );
+    } catch {
+      throw new ApiError('UNAVAILABLE', 'Billing is unavailable; the request was not charged. Retry shortly.');
+    }
+    const [status, text] = reply;
+    if (status === 2) {
+      throw new ApiError('BAD_REQUEST', 'This X-Request-Id was already used for a different request; send a new one');
+    }
+    if (status === -1) {
+      throw new ApiError('UNAVAILABLE', 'Balances are being reloaded; the request was not charged. Retry shortly.');
+    }
+    const [granted, remaining] = text.split(':').map(Number) as [number, number];
+    return { granted, remaining, repeated: status === 1 };
+  }
+
+  /** The live balance (unexpired credits), as the next charge would see it; null while balances are not loaded. */
+  async balance(accountId: number): Promise<number | null> {
+    const l = this.layout;
+    const [loaded, ids] = await Promise.all([this.redis.exists(l.loaded), this.redis.zrangebyscore(l.expiry(accountId), `(${this.now()}`, '+inf')]);
+    if (!loaded) return null;
+    if (ids.length === 0) return 0;
+    const values = await this.redis.hmget(l.grants(accountId), ...ids);
+    return values.reduce((s, v) => s + Math.max(0, Number(v ?? 0)), 0);
+  }
+}

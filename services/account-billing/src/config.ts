@@ -1,0 +1,18 @@
+// account-billing configuration, parsed once at start.
+import { z } from 'zod';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, parseConfig, port } from '@pra/shared/platform';
+
+export const BillingConfig = z.object({
+  DATABASE_URL: z.string().url().default(DEFAULT_DATABASE_URL),
+  REDIS_URL: z.string().url().default(DEFAULT_REDIS_URL),
+  REDIS_PREFIX: z.string().min(1).default('pra:'),
+  BILLING_PORT: port(8083),
+  BILLING_HOST: z.string().default('127.0.0.1'),
+  /** The internal admin API: its own port, never routed by the public gateway. */
+  ADMIN_PORT: port(8090),
+  ADMIN_HOST: z.string().default('127.0.0.1'),
+  ADMIN_TOKEN: z.string().min(24, 'ADMIN_TOKEN must be at least 24 characters'),
+});
+export type BillingConfig = z.infer<typeof BillingConfig>;
+
+export const loadBillingConfig = (env: NodeJS.ProcessEnv = process.env) => parseConfig(BillingConfig, env);

@@ -1,0 +1,114 @@
+// Accounts, keys and credit grants: written to PostgreSQL first, then mirrored into Redis.
+import type { Redis } from 'ioredis';
+import { findPlan, TIER_NAMES, type TierName } from '@pra/shared/tiers';
+import { ApiError, generateApiKey, withTransaction, type Pool } from '@pra/shared/platform';
+import { putGrants, putKeyCache } from '../data/balances.js';
+import type { RedisLayout } from '../data/redis-layout.js';
+
+export interface BillingDeps {
+  pool: Pool;
+  redis: Redis;
+  layout: RedisLayout;
+}
+
+export interface Account {
+  id: number;
+  email: string;
+  name: string;
+  tier: TierName;
+  status: 'active' | 'suspended';
+}
+
+const badInput = (m: string) => new ApiError('BAD_REQUEST', m);
+
+export async function createAccount(d: BillingDeps, input: { email: string; name: string; tier: string }): Promise<Account> {
+  if (!(TIER_NAMES as readonly string[]).includes(input.tier)) throw badInput(`Unknown tier '${input.tier}': one of ${TIER_NAMES.join(', ')}`);
+  if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) throw badInput(`'${input.email}' is not an email address`);
+  const { rows } = await d.pool.query<Account>(
+    `INSERT INTO billing.accounts (email, name, tier) VALUES ($1, $2, $3)
+     ON CONFLICT (email) DO NOTHING RETURNING id, email, name, tier, status`,
+    [input.email.toLowerCase(), input.name, input.tier],
+  );
+  if (!rows[0]) throw new ApiError('BAD_REQUEST', `An account with email ${input.email} exists already`);
+  return rows[0];
+}
+
+export async function findAccount(d: BillingDeps, idOrEmail: string | number): Promise<Account> {
+  const byId = typeof idOrEmail === 'number' || /^\d+$/.test(idOrEmail);
+  const { rows } = await d.pool.query<Account>(
+    `SELECT id, email, name, tier, status FROM billing.accounts WHERE ${byId ? 'id = $1' : 'email = lower($1)'}`,
+    [byId ? Number(idOrEmail) : idOrEmail],
+  );
+  if (!rows[0]) throw new ApiError('NOT_FOUND', `No account ${idOrEmail}`);
+  return rows[0];
+}
+
+/** Issues a key; the key itself is returned once and never stored. */
+export async function issueKey(d: BillingDeps, accountId: number, kind: 'standard' | 'marketplace' = 'standard') {
+  const account = await findAccount(d, accountId);
+  const { key, prefix, hash } = generateApiKey();
+  const { rows } = await d.pool.query<{ id: number }>(
+    'INSERT INTO billing.api_keys (account_id, kind, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING id',
+    [account.id, kind, prefix, hash],
+  );
+  const keyId = rows[0]!.id;
+  await putKeyCache(d.redis, d.layout.prefix, hash, { keyId, accountId: account.id, tier: account.tier, status: account.status === 'active' ? 'active' : 'disabled' });
+  return { keyId, key, prefix };
+}
+
+export async function listKeys(d: BillingDeps, accountId: number) {
+  const { rows } = await d.pool.query<{ id: number; prefix: string; kind: string; status: string; created_at: Date }>(
+    'SELECT id, prefix, kind, status, created_at FROM billing.api_keys WHERE account_id = $1 ORDER BY id',
+    [accountId],
+  );
+  return rows;
+}
+
+export async function setKeyStatus(d: BillingDeps, keyId: number, status: 'active' | 'disabled') {
+  const { rows } = await d.pool.query<{ key_hash: string; account_id: number; tier: TierName; account_status: string }>(
+    `UPDATE billing.api_keys k SET status = $2, disabled_at = CASE WHEN $2 = 'disabled' THEN now() END
+       FROM billing.accounts a WHERE k.id = $1 AND a.id = k.account_id
+     RETURNING k.key_hash, k.account_id, a.tier, a.status AS account_status`,
+    [keyId, status],
+  );
+  const r = rows[0];
+  if (!r) throw new ApiError('NOT_FOUND', `No key ${keyId}`);
+  await putKeyCache(d.redis, d.layout.prefix, r.key_hash, {
+    keyId,
+    accountId: r.account_id,
+    tier: r.tier,
+    status: status === 'active' && r.account_status === 'active' ? 'active' : 'disabled',
+  });
+}
+
+/** Grants credits: a plan from the plan table, or an amount with its validity. */
+export async function grantCredits(
+  d: BillingDeps,
+  accountId: number,
+  input: { plan?: string; amount?: number; validDays?: number },
+  now = new Date(),
+) {
+  const plan = input.plan !== undefined ? findPlan(input.plan) : undefined;
+  if (input.plan !== undefined && !plan) throw badInput(`Unknown plan '${input.plan}'`);
+  const amount = input.amount ?? plan?.records ?? undefined;
+  if (amount === undefined || amount === null) throw badInput('Give an amount (the plan has no fixed number of records)');
+  if (!Number.isInteger(amount) || amount <= 0) throw badInput(`Amount must be a positive whole number, not ${amount}`);
+  const validDays = input.validDays ?? plan?.validDays ?? 30;
+  if (!(validDays > 0)) throw badInput(`Valid days must be positive, not ${validDays}`);
+  const expiresAt = new Date(now.getTime() + validDays * 86_400_000);
+  const grant = await withTransaction(d.pool, async (c) => {
+    const { rows } = await c.query<{ id: number; account_id: number; remaining: number; expires_at: Date }>(
+      `INSERT INTO billing.credit_grants (account_id, amount, remaining, purchased_at, expires_at, source_plan)
+       VALUES ($1, $2, $2, $3, $4, $5) RETURNING id, account_id, remaining, expires_at`,
+      [accountId, amount, now, expiresAt, plan?.plan ?? null],
+    );
+    const g = rows[0]!;
+    await c.query(`INSERT INTO billing.ledger_entries (account_id, grant_id, kind, amount, at) VALUES ($1, $2, 'grant', $3, $4)`, [
+      accountId, g.id, amount, now,
+    ]);
+    return g;
+  });
+  // Mirrored after commit; if Redis is unreachable now, the reload or the reconcile job brings it in.
+  await putGrants(d.redis, d.layout, [grant]).catch(() => {});
+  return { grantId: grant.id, amount, expiresAt };
+}

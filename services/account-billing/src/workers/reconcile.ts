@@ -1,0 +1,94 @@
+// Reconciles Redis balances against PostgreSQL without stopping traffic. One atomic Redis snapshot (MULTI) takes
+// the balances, the un-relayed outbox and the stream's last id L. Then, per grant:
+//   expected Redis remaining = PostgreSQL remaining
+//     + credits of events already in PostgreSQL but charged after L (the snapshot predates them)
+//     - credits of events charged up to L that PostgreSQL does not have yet (outbox or queue)
+// Drift is repaired with HINCRBY by the difference, so later charges are kept and a second run finds nothing.
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { Pool } from '@pra/shared/platform';
+import type { RedisLayout } from '../data/redis-layout.js';
+import { eventFromStream, streamIdAfter, type UsageEvent } from '../domain/usage-event.js';
+
+export interface Drift {
+  accountId: number;
+  grantId: number;
+  redis: number;
+  expected: number;
+}
+
+export async function reconcile(pool: Pool, redis: Redis, layout: RedisLayout, queue: Queue<UsageEvent>): Promise<{ checked: number; drift: Drift[] }> {
+  if (!(await redis.exists(layout.loaded))) return { checked: 0, drift: [] }; // the reload owns an empty Redis
+  const { rows: grants } = await pool.query<{ id: number; account_id: number; expires_at: Date }>(
+    'SELECT id, account_id, expires_at FROM billing.credit_grants WHERE expires_at > now()',
+  );
+  const accounts = [...new Set(grants.map((g) => g.account_id))];
+  if (accounts.length === 0) return { checked: 0, drift: [] };
+
+  const snapshotAt = new Date();
+  const m = redis.multi();
+  for (const a of accounts) m.hgetall(layout.grants(a));
+  m.xrange(layout.outbox, '-', '+');
+  m.xinfo('STREAM', layout.outbox);
+  const replies = (await m.exec()) ?? [];
+  const redisRemaining = new Map<number, number>();
+  accounts.forEach((_, i) => {
+    const h = (replies[i]?.[1] ?? {}) as Record<string, string>;
+    for (const [g, v] of Object.entries(h)) redisRemaining.set(Number(g), Number(v));
+  });
+  const outbox = ((replies[accounts.length]?.[1] ?? []) as [string, string[]][]).map(([id, f]) => eventFromStream(id, f));
+  const info = replies[accounts.length + 1];
+  const infoFields = (info && !info[0] ? (info[1] as unknown[]) : []) as unknown[];
+  const lastIdIndex = infoFields.indexOf('last-generated-id');
+  const watermark = lastIdIndex >= 0 ? String(infoFields[lastIdIndex + 1]) : '0-0';
+
+  // Events charged up to the watermark that may not be in PostgreSQL yet: in the outbox, or queued.
+  const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized']);
+  const pending = new Map<string, UsageEvent>();
+  for (const e of [...outbox, ...jobs.map((j) => j.data)]) if (e && !streamIdAfter(e.streamId, watermark)) pending.set(e.txid, e);
+
+  const client = await pool.connect();
+  const adjust = new Map<number, number>();
+  const pg = new Map<number, number>();
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+    const { rows: remaining } = await client.query<{ id: number; remaining: number }>(
+      'SELECT id, remaining FROM billing.credit_grants WHERE id = ANY($1)',
+      [grants.map((g) => g.id)],
+    );
+    for (const r of remaining) pg.set(r.id, r.remaining);
+    const { rows: applied } = await client.query<{ transaction_id: string }>(
+      'SELECT transaction_id FROM billing.usage_events WHERE transaction_id = ANY($1::uuid[])',
+      [[...pending.keys()]],
+    );
+    for (const r of applied) pending.delete(r.transaction_id);
+    const { rows: later } = await client.query<{ grant_id: number; credits: number; stream_id: string }>(
+      `SELECT l.grant_id, -l.amount AS credits, e.stream_id FROM billing.usage_events e
+         JOIN billing.ledger_entries l ON l.transaction_id = e.transaction_id AND l.kind = 'charge'
+        WHERE e.recorded_at >= $1::timestamptz - interval '10 seconds'`,
+      [snapshotAt],
+    );
+    for (const r of later) if (streamIdAfter(r.stream_id, watermark)) adjust.set(r.grant_id, (adjust.get(r.grant_id) ?? 0) + r.credits);
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    client.release();
+  }
+  for (const e of pending.values()) for (const c of e.consumed) adjust.set(c.grantId, (adjust.get(c.grantId) ?? 0) - c.credits);
+
+  const drift: Drift[] = [];
+  const fix = redis.multi();
+  for (const g of grants) {
+    const expected = (pg.get(g.id) ?? 0) + (adjust.get(g.id) ?? 0);
+    const actual = redisRemaining.get(g.id) ?? 0;
+    if (expected !== actual) {
+      drift.push({ accountId: g.account_id, grantId: g.id, redis: actual, expected });
+      fix.hincrby(layout.grants(g.account_id), String(g.id), expected - actual);
+      fix.zadd(layout.expiry(g.account_id), g.expires_at.getTime(), String(g.id));
+    }
+  }
+  if (drift.length > 0) await fix.exec();
+  return { checked: grants.length, drift };
+}

@@ -1,0 +1,44 @@
+// Billing for tests: real PostgreSQL and Redis under this run's prefix; accounts made through the domain code.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import { createRedis, KeyCache, redisReady, type Pool } from '@pra/shared/platform';
+import type { TierName } from '@pra/shared/tiers';
+import { CreditCharger } from '../src/billing.js';
+import { redisLayout, type RedisLayout } from '../src/data/redis-layout.js';
+import { createAccount, grantCredits, issueKey, type BillingDeps } from '../src/domain/accounts.js';
+
+export interface BillingFixture {
+  redis: Redis;
+  layout: RedisLayout;
+  deps: BillingDeps;
+  charger: CreditCharger;
+  keys: KeyCache;
+  /** A new account with a key and (unless 0) one grant of `credits`. */
+  fundedAccount(credits: number, opts?: { tier?: TierName; validDays?: number; grantedAt?: Date }): Promise<{ accountId: number; key: string; keyId: number }>;
+  close(): Promise<void>;
+}
+
+export async function billingFixture(pool: Pool, redisUrl: string, prefix: string): Promise<BillingFixture> {
+  const redis = createRedis(redisUrl, 'producer');
+  await redisReady(redis);
+  const layout = redisLayout(prefix);
+  await redis.set(layout.loaded, 'test'); // as after the pipeline's first load
+  const deps = { pool, redis, layout };
+  return {
+    redis,
+    layout,
+    deps,
+    charger: new CreditCharger(redis, prefix),
+    keys: new KeyCache(redis, prefix, 0),
+    async fundedAccount(credits, opts = {}) {
+      const tag = randomBytes(6).toString('hex');
+      const account = await createAccount(deps, { email: `t-${tag}@example.com`, name: `Test ${tag}`, tier: opts.tier ?? 'starter' });
+      const { key, keyId } = await issueKey(deps, account.id);
+      if (credits > 0) await grantCredits(deps, account.id, { amount: credits, validDays: opts.validDays ?? 30 }, opts.grantedAt);
+      return { accountId: account.id, key, keyId };
+    },
+    close: async () => {
+      await redis.quit();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+// Who is calling. The gateway resolves the key and forwards identity headers; until the gateway issue signs
+// them, services trust those headers from loopback only. A Bearer key sent straight to a service (the embedded
+// default before the gateway lands) is resolved through the same Redis key cache the gateway reads.
+import type { IncomingMessage } from 'node:http';
+import type { Redis } from 'ioredis';
+import { TIER_NAMES, type TierName } from '../tiers/index.js';
+import { ApiError } from './errors.js';
+import { hashApiKey } from './api-keys.js';
+import { LOOPBACK_ADDRESSES } from './http.js';
+
+export interface Identity {
+  accountId: number;
+  tier: TierName;
+  keyId: number;
+}
+
+export const IDENTITY_HEADERS = { account: 'x-pra-account-id', tier: 'x-pra-tier', key: 'x-pra-key-id' } as const;
+
+/** What account-billing writes for every key: the gateway and services read nothing else to authenticate. */
+export interface KeyCacheEntry {
+  keyId: number;
+  accountId: number;
+  tier: TierName;
+  status: 'active' | 'disabled';
+}
+
+export const keyCacheKey = (prefix: string, keyHash: string) => `${prefix}key:${keyHash}`;
+
+/** Reads the Redis key cache, with a short in-process cache (disabling a key takes effect within ttlMs). */
+export class KeyCache {
+  private readonly local = new Map<string, { at: number; entry: KeyCacheEntry | null }>();
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly ttlMs = 1_000,
+  ) {}
+
+  async lookup(rawKey: string): Promise<KeyCacheEntry | null> {
+    const hash = hashApiKey(rawKey);
+    const now = Date.now();
+    const hit = this.local.get(hash);
+    if (hit && now - hit.at < this.ttlMs) return hit.entry;
+    const text = await this.redis.get(keyCacheKey(this.prefix, hash));
+    const entry = text ? (JSON.parse(text) as KeyCacheEntry) : null;
+    if (this.local.size > 100_000) this.local.clear();
+    this.local.set(hash, { at: now, entry });
+    return entry;
+  }
+}
+
+
+function bearer(req: IncomingMessage): string | null {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string') return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(h);
+  return m ? m[1]! : null;
+}
+
+export async function resolveIdentity(req: IncomingMessage, keys: KeyCache): Promise<Identity> {
+  const key = bearer(req);
+  if (key !== null) {
+    const entry = await keys.lookup(key);
+    if (!entry) throw new ApiError('UNAUTHORIZED', 'Invalid API key');
+    if (entry.status !== 'active') throw new ApiError('FORBIDDEN', 'API key disabled');
+    return { accountId: entry.accountId, tier: entry.tier, keyId: entry.keyId };
+  }
+  const account = req.headers[IDENTITY_HEADERS.account];
+  if (typeof account === 'string' && LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? '')) {
+    const tier = req.headers[IDENTITY_HEADERS.tier];
+    const keyId = req.headers[IDENTITY_HEADERS.key];
+    if (/^\d+$/.test(account) && typeof tier === 'string' && (TIER_NAMES as readonly string[]).includes(tier)) {
+      return { accountId: Number(account), tier: tier as TierName, keyId: Number(keyId ?? 0) || 0 };
+    }
+  }
+  throw new ApiError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <API_KEY>');
+}

@@ -5,7 +5,10 @@ export interface RedisLayout {
   grants(accountId: number): string;
   /** Sorted set grantId -> expiry (ms): consumption goes first-to-expire, expired grants are skipped. */
   expiry(accountId: number): string;
-  /** Present while Redis holds balances loaded from PostgreSQL; gone after a wipe, and charging fails closed. */
+  /**
+   * Present while Redis holds balances loaded from PostgreSQL; gone after a wipe, and charging fails closed.
+   * Its value is Redis's clock (ms) when the load started.
+   */
   loaded: string;
   /** Result of a charged transaction, for idempotency. */
   charged(transactionId: string): string;

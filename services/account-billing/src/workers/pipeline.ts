@@ -66,6 +66,7 @@ export class UsagePipeline {
         prefix: layout.queuePrefix,
         concurrency: this.o.usageConcurrency ?? 16,
         lockDuration: this.o.lockDuration ?? 30_000,
+        stalledInterval: this.o.lockDuration ?? 30_000,
       }),
       new Worker(MAINTENANCE_QUEUE, async (job: Job) => this.maintenance(job.name, redis), {
         connection: this.connection(),

@@ -30,6 +30,7 @@ export async function reconcile(pool: Pool, redis: Redis, layout: RedisLayout, q
   for (const a of accounts) m.hgetall(layout.grants(a));
   m.xrange(layout.outbox, '-', '+');
   m.xinfo('STREAM', layout.outbox);
+  m.get(layout.loaded);
   const replies = (await m.exec()) ?? [];
   const redisRemaining = new Map<number, number>();
   accounts.forEach((_, i) => {
@@ -40,7 +41,11 @@ export async function reconcile(pool: Pool, redis: Redis, layout: RedisLayout, q
   const info = replies[accounts.length + 1];
   const infoFields = (info && !info[0] ? (info[1] as unknown[]) : []) as unknown[];
   const lastIdIndex = infoFields.indexOf('last-generated-id');
-  const watermark = lastIdIndex >= 0 ? String(infoFields[lastIdIndex + 1]) : '0-0';
+  const streamWatermark = lastIdIndex >= 0 ? String(infoFields[lastIdIndex + 1]) : '0-0';
+  // After a wipe the stream's ids restart at 0: events charged before the reload are older than its start.
+  const loadedAtMs = Number(replies[accounts.length + 2]?.[1]) || 0;
+  const reloadWatermark = `${loadedAtMs}-${Number.MAX_SAFE_INTEGER}`;
+  const watermark = streamIdAfter(reloadWatermark, streamWatermark) ? reloadWatermark : streamWatermark;
 
   // Events charged up to the watermark that may not be in PostgreSQL yet: in the outbox, or queued.
   const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized']);

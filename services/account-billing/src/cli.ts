@@ -1,0 +1,89 @@
+// npm run admin -- <command>
+//   create-account --email E --name N --tier T
+//   issue-key --account ID|EMAIL [--marketplace]       prints the key once
+//   list-keys --account ID|EMAIL                         prefixes only
+//   disable-key --key ID | enable-key --key ID
+//   grant --account ID|EMAIL (--plan P | --amount N) [--valid-days D]
+//   show --account ID|EMAIL                              balance and usage
+// Uses the same domain code as the admin HTTP API, directly against PostgreSQL and Redis.
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ApiError, createPool, createRedis, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, migrate, readMigrations, redisReady } from '@pra/shared/platform';
+import { redisLayout } from './data/redis-layout.js';
+import { createAccount, findAccount, grantCredits, issueKey, listKeys, setKeyStatus } from './domain/accounts.js';
+import { usageReport } from './domain/usage-report.js';
+
+const USAGE = `usage: npm run admin -- <create-account --email E --name N --tier T | issue-key --account A [--marketplace] |
+  list-keys --account A | disable-key --key K | enable-key --key K | grant --account A (--plan P | --amount N) [--valid-days D] |
+  show --account A>`;
+
+async function main() {
+  const { positionals, values: v } = parseArgs({
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' }, name: { type: 'string' }, tier: { type: 'string' }, account: { type: 'string' }, key: { type: 'string' },
+      plan: { type: 'string' }, amount: { type: 'string' }, 'valid-days': { type: 'string' }, marketplace: { type: 'boolean', default: false },
+    },
+  });
+  const need = (name: string, value: string | undefined) => {
+    if (!value) throw new ApiError('BAD_REQUEST', `--${name} is required\n${USAGE}`);
+    return value;
+  };
+  const dbUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  await ensureDatabase(dbUrl);
+  const pool = createPool(dbUrl, 2, 'admin-cli');
+  const redis = createRedis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, 'producer');
+  redis.on('error', () => {});
+  try {
+    await migrate(pool, 'billing', readMigrations(fileURLToPath(new URL('../migrations/', import.meta.url))));
+    await redisReady(redis);
+    const d = { pool, redis, layout: redisLayout(process.env.REDIS_PREFIX ?? 'pra:') };
+    const account = async () => (await findAccount(d, need('account', v.account))).id;
+    switch (positionals[0]) {
+      case 'create-account': {
+        const a = await createAccount(d, { email: need('email', v.email), name: need('name', v.name), tier: need('tier', v.tier) });
+        console.log(`account ${a.id} created: ${a.email} (${a.tier})`);
+        break;
+      }
+      case 'issue-key': {
+        const k = await issueKey(d, await account(), v.marketplace ? 'marketplace' : 'standard');
+        console.log(`key ${k.keyId} issued; it is shown only now, store it safely:`);
+        console.log(`API_KEY=${k.key}`);
+        break;
+      }
+      case 'list-keys':
+        for (const k of await listKeys(d, await account())) console.log(`${k.id}\t${k.prefix}...\t${k.kind}\t${k.status}\t${k.created_at.toISOString()}`);
+        break;
+      case 'disable-key':
+      case 'enable-key': {
+        const status = positionals[0] === 'disable-key' ? 'disabled' : 'active';
+        await setKeyStatus(d, Number(need('key', v.key)), status);
+        console.log(`key ${v.key} ${status}`);
+        break;
+      }
+      case 'grant': {
+        const g = await grantCredits(d, await account(), {
+          plan: v.plan,
+          amount: v.amount !== undefined ? Number(v.amount) : undefined,
+          validDays: v['valid-days'] !== undefined ? Number(v['valid-days']) : undefined,
+        });
+        console.log(`granted ${g.amount} credits (grant ${g.grantId}), expiring ${g.expiresAt.toISOString()}`);
+        break;
+      }
+      case 'show':
+        console.log(JSON.stringify(await usageReport(pool, await account()), null, 2));
+        break;
+      default:
+        console.error(USAGE);
+        process.exitCode = 2;
+    }
+  } finally {
+    redis.disconnect();
+    await pool.end();
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(`admin: ${err.message}`);
+  process.exit(err instanceof ApiError && err.status < 500 ? 2 : 1);
+});

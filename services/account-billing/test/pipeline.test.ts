@@ -1,0 +1,207 @@
+// The usage pipeline against real Redis and PostgreSQL: every credit charged appears exactly once in the ledger,
+// across duplicated jobs, a worker killed mid-job and a Redis wipe; reconciliation repairs drift and never
+// mistakes in-flight charges for it.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Queue, Worker } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ApiError, createPool, createRedis, type Pool } from '@pra/shared/platform';
+import type {} from '@pra/shared/testing'; // types inject('databaseUrl' | 'redisUrl' | 'redisPrefix')
+import { billingFixture, type BillingFixture } from './billing-fixtures.js';
+import { UsagePipeline, USAGE_QUEUE } from '../src/workers/pipeline.js';
+import { applyUsageEvent } from '../src/workers/apply-usage.js';
+import { reconcile } from '../src/workers/reconcile.js';
+import { usageReport } from '../src/domain/usage-report.js';
+import { grantCredits } from '../src/domain/accounts.js';
+import type { UsageEvent } from '../src/domain/usage-event.js';
+
+let pool: Pool;
+let f: BillingFixture;
+let pipeline: UsagePipeline;
+const logs: Record<string, unknown>[] = [];
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 8);
+  // Its own prefix: these tests wipe Redis state, which must not reach other test files of the run.
+  const prefix = `${inject('redisPrefix')}pipe${randomBytes(3).toString('hex')}:`;
+  f = await billingFixture(pool, inject('redisUrl'), prefix);
+  pipeline = new UsagePipeline({
+    pool, redisUrl: inject('redisUrl'), layout: f.layout, log: (o) => logs.push(o), lockDuration: 1_000, watchdogEveryMs: 100,
+    reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000,
+  });
+  await pipeline.start();
+});
+afterAll(async () => {
+  await pipeline.stop();
+  await f.close();
+  await pool.end();
+});
+
+const charge = (accountId: number, wanted: number, transactionId = randomUUID()) =>
+  f.charger.charge({ transactionId, accountId, keyId: 0, endpoint: '/property/address', wanted, fingerprint: transactionId });
+
+async function ledger(accountId: number) {
+  const { rows } = await pool.query(
+    `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge') AS charged,
+            (SELECT count(*)::int FROM billing.usage_events WHERE account_id = $1) AS events,
+            (SELECT coalesce(sum(remaining), 0)::int FROM billing.credit_grants WHERE account_id = $1) AS remaining`,
+    [accountId],
+  );
+  return rows[0] as { charged: number; events: number; remaining: number };
+}
+
+describe('usage pipeline', () => {
+  it('after 10,000 charges the ledger equals the credits charged, and /usage agrees', async () => {
+    const a = await f.fundedAccount(15_000);
+    let charged = 0;
+    let calls = 0;
+    for (let batch = 0; batch < 100; batch++) {
+      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => charge(a.accountId, 1 + ((batch + i) % 3))));
+      for (const r of results) {
+        charged += r.granted;
+        if (r.granted > 0) calls++;
+      }
+    }
+    expect(charged).toBe(15_000); // 10,000 charges of 1-3 credits drain 15,000 exactly, never more
+    await pipeline.drained(f.redis, 60_000);
+    expect(await ledger(a.accountId)).toEqual({ charged, events: calls, remaining: 0 });
+    const usage = await usageReport(pool, a.accountId);
+    expect(usage.credits).toMatchObject({ balance: 0, purchased: 15_000, used: charged });
+    expect(usage.calls.total).toBe(calls);
+    expect(usage.calls.today).toBe(calls);
+    expect(usage.daily_usage[0]).toMatchObject({ calls, credits_used: charged });
+  }, 120_000);
+
+  it('a duplicated job leaves exactly one ledger entry', async () => {
+    const a = await f.fundedAccount(10);
+    const r = await charge(a.accountId, 4);
+    await pipeline.drained(f.redis);
+    const { rows } = await pool.query('SELECT transaction_id, stream_id FROM billing.usage_events WHERE account_id = $1', [a.accountId]);
+    const { rows: consumed } = await pool.query(`SELECT grant_id, -amount AS credits FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge'`, [a.accountId]);
+    const event: UsageEvent = {
+      txid: rows[0].transaction_id, account: a.accountId, key: 0, endpoint: '/property/address', credits: r.granted, at: Date.now(),
+      consumed: consumed.map((c) => ({ grantId: Number(c.grant_id), credits: Number(c.credits) })), streamId: rows[0].stream_id,
+    };
+    // The same event delivered again under other job ids, as after a relay restart.
+    await pipeline.usageQueue.add('usage', event, { jobId: `${event.txid}-dup1` });
+    await pipeline.usageQueue.add('usage', event, { jobId: `${event.txid}-dup2` });
+    await pipeline.drained(f.redis);
+    expect(await ledger(a.accountId)).toEqual({ charged: 4, events: 1, remaining: 6 });
+  });
+
+  it('a worker killed mid-job (after its write, before completing) leaves exactly one ledger entry', async () => {
+    const a = await f.fundedAccount(10);
+    const queue = new Queue<UsageEvent>(USAGE_QUEUE, { connection: createRedis(inject('redisUrl'), 'worker'), prefix: f.layout.queuePrefix });
+    const txid = randomUUID();
+    const event: UsageEvent = { txid, account: a.accountId, key: 0, endpoint: '/x', credits: 2, at: Date.now(), consumed: [], streamId: `${Date.now()}-0` };
+    const { rows } = await pool.query('SELECT id FROM billing.credit_grants WHERE account_id = $1', [a.accountId]);
+    event.consumed = [{ grantId: Number(rows[0].id), credits: 2 }];
+    await f.redis.hincrby(f.layout.grants(a.accountId), String(rows[0].id), -2); // as the charge would have
+    // A separate queue name so the running pipeline does not take the job first; the doomed worker writes, then hangs.
+    const name = `usage-killed-${txid}`;
+    const doomedQueue = new Queue<UsageEvent>(name, { connection: createRedis(inject('redisUrl'), 'worker'), prefix: f.layout.queuePrefix });
+    let wrote!: () => void;
+    const written = new Promise<void>((r) => (wrote = r));
+    const doomed = new Worker<UsageEvent>(
+      name,
+      async (job) => {
+        await applyUsageEvent(pool, job.data);
+        wrote();
+        await new Promise(() => {}); // killed here: never completes
+      },
+      { connection: createRedis(inject('redisUrl'), 'worker'), prefix: f.layout.queuePrefix, lockDuration: 300, stalledInterval: 300 },
+    );
+    await doomedQueue.add('usage', event, { jobId: txid, attempts: 5 });
+    await written;
+    await doomed.close(true); // force: the lock is not released, the job stays active until it stalls
+    const rescuer = new Worker<UsageEvent>(name, async (job) => applyUsageEvent(pool, job.data), {
+      connection: createRedis(inject('redisUrl'), 'worker'), prefix: f.layout.queuePrefix, lockDuration: 300, stalledInterval: 300,
+    });
+    const job = await doomedQueue.getJob(txid);
+    for (let i = 0; i < 100 && !(await job!.isCompleted()); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await job!.isCompleted()).toBe(true);
+    expect(await job!.returnvalue ?? (await doomedQueue.getJob(txid))?.returnvalue).toBe('duplicate');
+    expect(await ledger(a.accountId)).toEqual({ charged: 2, events: 1, remaining: 8 });
+    await rescuer.close();
+    await doomedQueue.obliterate({ force: true });
+    await doomedQueue.close();
+    await queue.close();
+  }, 30_000);
+
+  it('fails closed when Redis comes back empty, then recovers the right balance from PostgreSQL', async () => {
+    const a = await f.fundedAccount(20);
+    await charge(a.accountId, 7);
+    await pipeline.drained(f.redis);
+    // Stop the watchdog's reload for a moment by wiping and charging at once: the wipe removes every key.
+    const keys = await f.redis.keys(`${f.layout.prefix}*`);
+    await f.redis.del(...keys);
+    const refused = await charge(a.accountId, 1).then(() => null, (e: unknown) => e);
+    if (refused !== null) {
+      expect(refused).toBeInstanceOf(ApiError);
+      expect((refused as ApiError).status).toBe(503);
+    }
+    for (let i = 0; i < 50 && !(await f.redis.exists(f.layout.loaded)); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await f.charger.balance(a.accountId)).toBe(13);
+    // Reconciliation right after the reload must not count the pre-wipe charge again (the stream restarted).
+    const report = await reconcile(pool, f.redis, f.layout, pipeline.usageQueue);
+    expect(report.drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
+    await f.redis.xadd(f.layout.outbox, '*', 'probe', '1'); // a recreated stream with ids from 0-0 upwards
+    await f.redis.xtrim(f.layout.outbox, 'MAXLEN', 0);
+    expect((await reconcile(pool, f.redis, f.layout, pipeline.usageQueue)).drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
+    expect(await f.charger.balance(a.accountId)).toBe(13);
+    const r = await charge(a.accountId, 20);
+    expect(r.granted).toBe(13);
+    await pipeline.drained(f.redis);
+    expect(await ledger(a.accountId)).toMatchObject({ charged: 20, remaining: 0 });
+    expect(logs.some((l) => l.msg === 'balances loaded from PostgreSQL')).toBe(true);
+  });
+
+  it('refuses every charge while balances are not loaded (no marker), whatever the balance', async () => {
+    const a = await f.fundedAccount(50);
+    await pipeline.stop();
+    try {
+      await f.redis.del(f.layout.loaded);
+      await expect(charge(a.accountId, 1)).rejects.toMatchObject({ status: 503 });
+      expect(await f.redis.hget(f.layout.grants(a.accountId), (await pool.query('SELECT id FROM billing.credit_grants WHERE account_id = $1', [a.accountId])).rows[0].id)).toBe('50');
+    } finally {
+      pipeline = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: f.layout, log: (o) => logs.push(o), lockDuration: 1_000, watchdogEveryMs: 100, reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000 });
+      await pipeline.start();
+    }
+    expect((await charge(a.accountId, 1)).granted).toBe(1);
+  });
+});
+
+describe('reconcile', () => {
+  it('finds no drift while charges are in flight, repairs real drift, and a second run finds none', async () => {
+    const a = await f.fundedAccount(5_000);
+    const traffic = (async () => {
+      for (let i = 0; i < 40; i++) await Promise.all(Array.from({ length: 20 }, () => charge(a.accountId, 1)));
+    })();
+    const reports = [];
+    for (let i = 0; i < 5; i++) reports.push(await reconcile(pool, f.redis, f.layout, pipeline.usageQueue));
+    await traffic;
+    for (const r of reports) expect(r.drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
+    await pipeline.drained(f.redis);
+    const { rows } = await pool.query('SELECT id FROM billing.credit_grants WHERE account_id = $1', [a.accountId]);
+    await f.redis.hincrby(f.layout.grants(a.accountId), String(rows[0].id), 37); // drift: 37 credits too many
+    const repaired = await reconcile(pool, f.redis, f.layout, pipeline.usageQueue);
+    expect(repaired.drift.filter((d) => d.accountId === a.accountId)).toEqual([{ accountId: a.accountId, grantId: Number(rows[0].id), redis: 4237, expected: 4200 }]);
+    expect(await f.charger.balance(a.accountId)).toBe(4200);
+    const again = await reconcile(pool, f.redis, f.layout, pipeline.usageQueue);
+    expect(again.drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
+  }, 60_000);
+});
+
+describe('expiry', () => {
+  it('skips expired grants when charging and writes the rest off in the ledger', async () => {
+    const a = await f.fundedAccount(0);
+    await grantCredits(f.deps, a.accountId, { amount: 30, validDays: 1 }, new Date(Date.now() - 2 * 86_400_000));
+    await grantCredits(f.deps, a.accountId, { amount: 5, validDays: 30 });
+    const r = await charge(a.accountId, 10);
+    expect(r).toMatchObject({ granted: 5, remaining: 0 });
+    await pipeline.drained(f.redis);
+    await pipeline.maintenance('expire-credits', f.redis);
+    const { rows } = await pool.query(`SELECT kind, sum(amount)::int AS total FROM billing.ledger_entries WHERE account_id = $1 GROUP BY kind ORDER BY kind`, [a.accountId]);
+    expect(rows).toEqual([{ kind: 'charge', total: -5 }, { kind: 'expire', total: -30 }, { kind: 'grant', total: 35 }]);
+    expect((await usageReport(pool, a.accountId)).credits).toMatchObject({ balance: 0, purchased: 35, used: 5, expires: null });
+  });
+});

@@ -1,0 +1,114 @@
+// SPEC 4.10 through the real lookup app: 1 credit per record returned, never below 0 under concurrency,
+// once per transaction id, 0 for errors, truncation when credits run out, 402 when none are left or all expired.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ErrorResponse, PropertyResponse } from '@pra/shared/contracts';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { setKeyStatus } from '@pra/account-billing/domain';
+import { useLookupApp } from './lookup-harness.js';
+
+const ctx = useLookupApp();
+
+/** An address with `units` records, and the query that returns all of them. */
+async function building(units: number): Promise<string> {
+  const street = uniqueStreet();
+  await insertProperties(
+    ctx.pool,
+    Array.from({ length: units }, (_, i) => makeProperty({ line1: `10 ${street} ST`, line2: `APT ${i + 1}`, zip: '95814' })),
+  );
+  return `/api/v1/property/address?address=${encodeURIComponent(`10 ${street} ST`)}&zip=95814`;
+}
+
+async function account(credits: number, opts?: Parameters<typeof ctx.billing.fundedAccount>[1]) {
+  const a = await ctx.billing.fundedAccount(credits, opts);
+  return { ...a, headers: { authorization: `Bearer ${a.key}` } };
+}
+
+describe('charging', () => {
+  it('200 concurrent requests on a balance of 50 return exactly 50 records in total and leave 0', async () => {
+    const path = await building(4);
+    const a = await account(50);
+    const responses = await Promise.all(Array.from({ length: 200 }, () => ctx.app.get(path, a.headers)));
+    const ok = responses.filter((r) => r.status === 200);
+    const total = ok.reduce((s, r) => s + r.body.property.length, 0);
+    expect(total).toBe(50);
+    expect(ok.reduce((s, r) => s + r.body.status.records_returned, 0)).toBe(50);
+    expect(responses.filter((r) => r.status === 402)).toHaveLength(200 - ok.length);
+    expect(responses.every((r) => r.status === 200 || r.status === 402)).toBe(true);
+    expect(Math.min(...ok.map((r) => r.body.status.credits_remaining))).toBe(0);
+    expect(await ctx.billing.charger.balance(a.accountId)).toBe(0);
+  });
+
+  it('3 credits left and 10 matches return 3 records with truncated_by_credits', async () => {
+    const path = await building(10);
+    const a = await account(3);
+    const res = await ctx.app.get(path, a.headers);
+    expect(res.status).toBe(200);
+    const body = PropertyResponse.parse(res.body);
+    expect(body.property).toHaveLength(3);
+    expect(body.status).toMatchObject({ total: 10, records_returned: 3, truncated_by_credits: true, credits_remaining: 0 });
+    const next = await ctx.app.get(path, a.headers);
+    expect(next.status).toBe(402);
+    expect(ErrorResponse.parse(next.body).status.code).toBe(402);
+  });
+
+  it('charges a repeated transaction id once, and refuses it for a different request', async () => {
+    const path = await building(2);
+    const other = await building(2);
+    const a = await account(10);
+    const id = randomUUID();
+    const first = await ctx.app.get(path, { ...a.headers, 'x-request-id': id });
+    const again = await ctx.app.get(path, { ...a.headers, 'x-request-id': id });
+    expect(first.status).toBe(200);
+    expect(again.status).toBe(200);
+    expect(again.body.status).toMatchObject({ transactionID: id, records_returned: 2, credits_remaining: 8 });
+    expect(await ctx.billing.charger.balance(a.accountId)).toBe(8);
+    const reused = await ctx.app.get(other, { ...a.headers, 'x-request-id': id });
+    expect(reused.status).toBe(400);
+    expect(reused.body.status.msg).toMatch(/already used for a different request/);
+    expect(await ctx.billing.charger.balance(a.accountId)).toBe(8);
+  });
+
+  it('charges 0 for any error', async () => {
+    const a = await account(5);
+    for (const path of [
+      '/api/v1/property/address?address=1%20Main%20St',
+      '/api/v1/property/address?address=1%20Nowhere%20Xyzzy%20St&zip=89501',
+      '/api/v1/property/owner?lastName=Qwxzzyv',
+      '/api/v1/sale/history?id=999999999999',
+      '/api/v1/property/parcel?apn=---',
+    ]) {
+      const res = await ctx.app.get(path, a.headers);
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+    }
+    expect(await ctx.billing.charger.balance(a.accountId)).toBe(5);
+  });
+
+  it('answers 402 when every grant has expired, and when there never were credits', async () => {
+    const path = await building(1);
+    const expired = await account(100, { grantedAt: new Date(Date.now() - 3 * 86_400_000), validDays: 1 });
+    const res = await ctx.app.get(path, expired.headers);
+    expect(res.status).toBe(402);
+    expect(res.body.status.msg).toMatch(/No credits remaining|expired/);
+    const none = await account(0);
+    expect((await ctx.app.get(path, none.headers)).status).toBe(402);
+  });
+});
+
+describe('authentication', () => {
+  it('401 without a key or with an unknown key, 403 with a disabled key; none of them charges', async () => {
+    const path = await building(1);
+    const noKey = await ctx.app.get(path);
+    expect(noKey.status).toBe(401);
+    expect(ErrorResponse.parse(noKey.body).status.code).toBe(401);
+    expect((await ctx.app.get(path, { authorization: 'Bearer pra_live_nope' })).status).toBe(401);
+    const a = await account(5);
+    await setKeyStatus(ctx.billing.deps, a.keyId, 'disabled');
+    const disabled = await ctx.app.get(path, a.headers);
+    expect(disabled.status).toBe(403);
+    expect(disabled.body.status.msg).toMatch(/disabled/);
+    await setKeyStatus(ctx.billing.deps, a.keyId, 'active');
+    expect((await ctx.app.get(path, a.headers)).status).toBe(200);
+    expect(await ctx.billing.charger.balance(a.accountId)).toBe(4);
+  });
+});

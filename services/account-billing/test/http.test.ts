@@ -1,0 +1,80 @@
+// The public /usage endpoint and the internal admin API, started on port 0.
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ErrorResponse, UsageResponse } from '@pra/shared/contracts';
+import { createPool, type Pool } from '@pra/shared/platform';
+import { startApp, type RunningApp } from '@pra/shared/testing';
+import { createAdminApp } from '../src/admin-app.js';
+import { createBillingApp } from '../src/app.js';
+import { billingFixture, type BillingFixture } from './billing-fixtures.js';
+
+const TOKEN = 'test-admin-token-0123456789abcdef';
+let pool: Pool;
+let f: BillingFixture;
+let admin: RunningApp;
+let api: RunningApp;
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 4);
+  f = await billingFixture(pool, inject('redisUrl'), inject('redisPrefix'));
+  admin = await startApp(createAdminApp(f.deps, TOKEN));
+  api = await startApp(createBillingApp({ pool, keys: f.keys }));
+});
+afterAll(async () => {
+  await admin.close();
+  await api.close();
+  await f.close();
+  await pool.end();
+});
+
+const post = (path: string, body: unknown, token = TOKEN) =>
+  fetch(admin.url + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
+    async (r) => ({ status: r.status, body: (await r.json()) as any }),
+  );
+
+describe('admin API', () => {
+  it('refuses without the admin token', async () => {
+    expect((await post('/admin/accounts', { email: 'x@y.z', name: 'X', tier: 'free' }, 'wrong-token-wrong-token-wrong')).status).toBe(401);
+    expect((await fetch(`${admin.url}/admin/accounts/1`)).status).toBe(401);
+  });
+
+  it('creates an account, issues a key shown once, grants a plan, and lists keys by prefix only', async () => {
+    const email = `admin-${Date.now()}@example.com`;
+    const created = await post('/admin/accounts', { email, name: 'Acme Data', tier: 'growth' });
+    expect(created.status).toBe(201);
+    const id = created.body.id;
+    expect((await post('/admin/accounts', { email, name: 'Again', tier: 'growth' })).status).toBe(400);
+    expect((await post('/admin/accounts', { email: 'bad', name: 'X', tier: 'platinum' })).body.status.msg).toMatch(/tier/);
+    const key = await post(`/admin/accounts/${id}/keys`, {});
+    expect(key.status).toBe(201);
+    expect(key.body.key).toMatch(/^pra_live_/);
+    const grant = await post(`/admin/accounts/${id}/grants`, { plan: 'growth' });
+    expect(grant.body).toMatchObject({ amount: 25_000 });
+    expect((await post(`/admin/accounts/${id}/grants`, {})).status).toBe(400);
+    const shown = await fetch(`${admin.url}/admin/accounts/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.json() as Promise<any>);
+    expect(shown.keys).toHaveLength(1);
+    expect(shown.keys[0].prefix).toBe(key.body.prefix);
+    expect(JSON.stringify(shown)).not.toContain(key.body.key);
+    const { rows } = await pool.query('SELECT key_hash FROM billing.api_keys WHERE account_id = $1', [id]);
+    expect(rows[0].key_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(rows[0].key_hash).not.toContain(key.body.key);
+
+    const usage = await api.get('/api/v1/usage', { authorization: `Bearer ${key.body.key}` });
+    expect(usage.status).toBe(200);
+    const u = UsageResponse.parse(usage.body);
+    expect(u.account).toEqual({ email, name: 'Acme Data', tier: 'growth' });
+    expect(u.credits).toMatchObject({ balance: 25_000, purchased: 25_000, used: 0 });
+    expect(u.calls).toEqual({ today: 0, total: 0, last_used: null });
+    expect(new Date(u.credits.expires!).getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+
+    expect((await post(`/admin/keys/${key.body.keyId}/disable`, {})).status).toBe(200);
+    const disabled = await api.get('/api/v1/usage', { authorization: `Bearer ${key.body.key}` });
+    expect(disabled.status).toBe(403);
+    ErrorResponse.parse(disabled.body);
+  });
+
+  it('/usage answers 401 without a key', async () => {
+    const res = await api.get('/api/v1/usage');
+    expect(res.status).toBe(401);
+    expect(ErrorResponse.parse(res.body).status.code).toBe(401);
+  });
+});

@@ -1,0 +1,26 @@
+// /plans (SPEC 2.6) from the one plan table in shared/src/tiers.
+import type { Plan, PlansResponse } from '@pra/shared/contracts';
+import { PLANS, type PlanDefinition } from '@pra/shared/tiers';
+
+const usd = (n: number, digits = 0) => `$${n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
+
+export function toPlan(p: PlanDefinition): Plan {
+  return {
+    plan: p.plan,
+    name: p.name,
+    records: p.records ?? 0,
+    price: p.priceUsd === null ? 'contact sales' : `${usd(p.priceUsd)}/month`,
+    per_record: p.perRecordUsd === null ? (p.priceUsd === null ? 'volume pricing' : 'none stated') : usd(p.perRecordUsd, 3),
+    valid_days: p.validDays,
+  };
+}
+
+export function plansResponse(purchaseUrl: string): PlansResponse {
+  const plans = PLANS.map(toPlan);
+  return {
+    plans,
+    // Marketplace subscribers buy the same packs through the marketplace; enterprise is sold directly only.
+    marketplace_plans: plans.filter((p) => p.plan !== 'enterprise'),
+    purchase_url: purchaseUrl,
+  };
+}

@@ -6,9 +6,9 @@
 //   grant --account ID|EMAIL (--plan P | --amount N) [--valid-days D]
 //   show --account ID|EMAIL                              balance and usage
 // Uses the same domain code as the admin HTTP API, directly against PostgreSQL and Redis.
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ApiError, createPool, createRedis, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, migrate, readMigrations, redisReady } from '@pra/shared/platform';
+import { ApiError, createPool, createRedis, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, redisReady } from '@pra/shared/platform';
+import { migrateBilling } from './data/migrate.js';
 import { redisLayout } from './data/redis-layout.js';
 import { createAccount, findAccount, grantCredits, issueKey, listKeys, setKeyStatus } from './domain/accounts.js';
 import { usageReport } from './domain/usage-report.js';
@@ -35,7 +35,7 @@ async function main() {
   const redis = createRedis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, 'producer');
   redis.on('error', () => {});
   try {
-    await migrate(pool, 'billing', readMigrations(fileURLToPath(new URL('../migrations/', import.meta.url))));
+    await migrateBilling(pool);
     await redisReady(redis);
     const d = { pool, redis, layout: redisLayout(process.env.REDIS_PREFIX ?? 'pra:') };
     const account = async () => (await findAccount(d, need('account', v.account))).id;

@@ -1,16 +1,16 @@
 // account-billing: the public /usage app, the internal admin API, and the usage pipeline with its jobs.
-import { createPool, createRedis, KeyCache, migrate, readMigrations, redisReady, runServer } from '@pra/shared/platform';
-import { fileURLToPath } from 'node:url';
+import { createPool, createRedis, KeyCache, redisReady, runServer } from '@pra/shared/platform';
 import { createAdminApp } from './admin-app.js';
 import { createBillingApp } from './app.js';
 import { loadBillingConfig } from './config.js';
+import { migrateBilling } from './data/migrate.js';
 import { redisLayout } from './data/redis-layout.js';
 import { UsagePipeline } from './workers/pipeline.js';
 
 const config = loadBillingConfig();
 const log = (o: Record<string, unknown>) => console.info(JSON.stringify({ service: 'account-billing', ...o }));
 const pool = createPool(config.DATABASE_URL, 16, 'account-billing');
-await migrate(pool, 'billing', readMigrations(fileURLToPath(new URL('../migrations/', import.meta.url))), (l) => log({ msg: l }));
+await migrateBilling(pool, (l) => log({ msg: l }));
 const redis = createRedis(config.REDIS_URL, 'producer');
 redis.on('error', () => {});
 await redisReady(redis);

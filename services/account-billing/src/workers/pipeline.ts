@@ -9,7 +9,7 @@ import { createRedis, type Pool } from '@pra/shared/platform';
 import { rebuildKeyCache, reloadBalances } from '../data/balances.js';
 import type { RedisLayout } from '../data/redis-layout.js';
 import type { UsageEvent } from '../domain/usage-event.js';
-import { applyUsageEvent, expireCredits } from './apply-usage.js';
+import { expireCredits, UsageBatcher } from './apply-usage.js';
 import { OutboxRelay } from './outbox-relay.js';
 import { reconcile } from './reconcile.js';
 
@@ -60,11 +60,13 @@ export class UsagePipeline {
     await this.ensureLoaded(redis);
     this.relay = new OutboxRelay(this.connection(), this.usageQueue, layout, (err) => log({ msg: 'relay error', err: String(err) }));
     this.relay.start();
+    const batcher = new UsageBatcher(pool);
     this.workers.push(
-      new Worker<UsageEvent>(USAGE_QUEUE, async (job) => applyUsageEvent(pool, job.data), {
+      new Worker<UsageEvent>(USAGE_QUEUE, async (job) => batcher.apply(job.data), {
         connection: this.connection(),
         prefix: layout.queuePrefix,
-        concurrency: this.o.usageConcurrency ?? 16,
+        // Many jobs in flight at once is what fills the batches: the database sees one statement per batch.
+        concurrency: this.o.usageConcurrency ?? 256,
         lockDuration: this.o.lockDuration ?? 30_000,
         stalledInterval: this.o.lockDuration ?? 30_000,
       }),

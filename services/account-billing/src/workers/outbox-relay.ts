@@ -62,7 +62,7 @@ export class OutboxRelay {
       events.map((e) => ({
         name: 'usage',
         data: e,
-        opts: { jobId: e.txid, attempts: 12, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: { count: 10_000 }, removeOnFail: false },
+        opts: { jobId: e.txid, attempts: 12, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true, removeOnFail: false },
       })),
     );
     const ids = entries.map(([id]) => id);

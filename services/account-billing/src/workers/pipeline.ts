@@ -28,8 +28,8 @@ export interface PipelineOptions {
   expireEveryMs?: number;
   keyCacheEveryMs?: number;
   watchdogEveryMs?: number;
-  /** Start the relay, the workers and the schedulers (false: queues only, for producers and tests). */
-  run?: boolean;
+  /** What this process runs: everything (default), or only the usage worker (extra worker processes). */
+  roles?: { relay: boolean; usageWorker: boolean; maintenance: boolean };
 }
 
 export class UsagePipeline {
@@ -56,12 +56,15 @@ export class UsagePipeline {
 
   async start(): Promise<void> {
     const { pool, layout, log } = this.o;
+    const roles = this.o.roles ?? { relay: true, usageWorker: true, maintenance: true };
     const redis = this.connection();
-    await this.ensureLoaded(redis);
-    this.relay = new OutboxRelay(this.connection(), this.usageQueue, layout, (err) => log({ msg: 'relay error', err: String(err) }));
-    this.relay.start();
+    if (roles.maintenance) await this.ensureLoaded(redis);
+    if (roles.relay) {
+      this.relay = new OutboxRelay(this.connection(), this.usageQueue, layout, (err) => log({ msg: 'relay error', err: String(err) }));
+      this.relay.start();
+    }
     const batcher = new UsageBatcher(pool);
-    this.workers.push(
+    if (roles.usageWorker) this.workers.push(
       new Worker<UsageEvent>(USAGE_QUEUE, async (job) => batcher.apply(job.data), {
         connection: this.connection(),
         prefix: layout.queuePrefix,
@@ -70,15 +73,19 @@ export class UsagePipeline {
         lockDuration: this.o.lockDuration ?? 30_000,
         stalledInterval: this.o.lockDuration ?? 30_000,
       }),
-      new Worker(MAINTENANCE_QUEUE, async (job: Job) => this.maintenance(job.name, redis), {
-        connection: this.connection(),
-        prefix: layout.queuePrefix,
-        concurrency: 1,
-      }),
     );
+    if (roles.maintenance) {
+      this.workers.push(
+        new Worker(MAINTENANCE_QUEUE, async (job: Job) => this.maintenance(job.name, redis), {
+          connection: this.connection(),
+          prefix: layout.queuePrefix,
+          concurrency: 1,
+        }),
+      );
+      await this.upsertSchedulers();
+      this.watchdog = setInterval(() => void this.ensureLoaded(redis).catch(() => {}), this.o.watchdogEveryMs ?? 1_000);
+    }
     for (const w of this.workers) w.on('failed', (job, err) => log({ msg: 'job failed', queue: w.name, jobId: job?.id, err: String(err) }));
-    await this.upsertSchedulers();
-    this.watchdog = setInterval(() => void this.ensureLoaded(redis).catch(() => {}), this.o.watchdogEveryMs ?? 1_000);
   }
 
   private async upsertSchedulers(): Promise<void> {
@@ -95,7 +102,7 @@ export class UsagePipeline {
     try {
       const keys = await rebuildKeyCache(this.o.pool, redis, this.o.layout.prefix);
       const grants = await reloadBalances(this.o.pool, redis, this.o.layout);
-      if (this.workers.length > 0) await this.upsertSchedulers();
+      if (this.watchdog) await this.upsertSchedulers();
       this.o.log({ msg: 'balances loaded from PostgreSQL', grants, keys });
       return true;
     } finally {

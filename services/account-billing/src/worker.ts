@@ -1,0 +1,30 @@
+// An extra usage worker process (no HTTP, no relay, no maintenance jobs): run as many as the usage volume needs.
+// The account-billing server runs one worker itself, plus the relay and the job schedulers.
+import { z } from 'zod';
+import { createPool, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, parseConfig } from '@pra/shared/platform';
+import { redisLayout } from './data/redis-layout.js';
+import { UsagePipeline } from './workers/pipeline.js';
+
+const config = parseConfig(
+  z.object({
+    DATABASE_URL: z.string().url().default(DEFAULT_DATABASE_URL),
+    REDIS_URL: z.string().url().default(DEFAULT_REDIS_URL),
+    REDIS_PREFIX: z.string().min(1).default('pra:'),
+  }),
+);
+const log = (o: Record<string, unknown>) => console.info(JSON.stringify({ service: 'usage-worker', ...o }));
+const pool = createPool(config.DATABASE_URL, 8, 'usage-worker');
+const pipeline = new UsagePipeline({
+  pool, redisUrl: config.REDIS_URL, layout: redisLayout(config.REDIS_PREFIX), log, roles: { relay: false, usageWorker: true, maintenance: false },
+});
+await pipeline.start();
+log({ msg: 'usage worker started' });
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    if (stopping) return;
+    stopping = true;
+    // Close lets running jobs finish: their batches commit before the process exits.
+    void pipeline.stop().then(() => pool.end()).finally(() => process.exit(0));
+  });
+}

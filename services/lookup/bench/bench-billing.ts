@@ -1,0 +1,157 @@
+// npm run bench:billing [-- --duration 20 --connections 32 --events 50000 --records 100000]
+// One run: (1) lookup req/s and p50/p99 with charging on and off, alternated twice (same app and keys; only the
+// Redis charge is replaced): the cost on the request path, with the usage pipeline paused; then charging on with
+// the pipeline running beside it, as in production on this one machine; (2) the pipeline's sustained rate into
+// PostgreSQL: a backlog drained by the server's pipeline alone, then by it plus one extra worker process.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import { createPool, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
+import { migrateRecords } from '@pra/ingest/migrate';
+import { loadGenerated } from '@pra/ingest/generate';
+import { propertyCount } from '@pra/ingest/load';
+import { migrateBilling } from '@pra/account-billing/migrate';
+import { billingFixture } from '@pra/account-billing/testing';
+import { UsagePipeline } from '@pra/account-billing/pipeline';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '32' },
+    events: { type: 'string', default: '50000' },
+    records: { type: 'string', default: '100000' },
+  },
+});
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const records = Number(values.records);
+const dbUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, `property_records_bench_${records}`);
+const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+const prefix = `pra_bench_${Date.now().toString(36)}:`;
+const children: ChildProcess[] = [];
+process.on('exit', () => children.forEach((c) => c.kill()));
+
+function startWorkerProcess(): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'services/account-billing/src/worker.ts'], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  return child;
+}
+
+function startServer(charging: 'on' | 'off'): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'services/lookup/bench/lookup-server.ts'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, BENCH_CHARGING: charging },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    child.stdout!.on('data', (d: Buffer) => {
+      const m = /"port":(\d+)/.exec(d.toString());
+      if (m) resolve(Number(m[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`lookup server exited ${code}`)));
+  });
+}
+
+const avg = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+/** Charges `events` single transactions (1 or 2 credits each), 500 at a time, with the pipeline stopped. */
+async function chargeBacklog(charger: { charge: (r: any) => Promise<unknown> }, accountId: number, keyId: number, events: number): Promise<void> {
+  for (let done = 0; done < events; done += 500) {
+    await Promise.all(
+      Array.from({ length: Math.min(500, events - done) }, (_, i) => {
+        const tx = randomUUID();
+        return charger.charge({ transactionId: tx, accountId, keyId, endpoint: '/bench', wanted: 1 + ((done + i) % 2), fingerprint: tx });
+      }),
+    );
+  }
+}
+
+async function main() {
+  await ensureDatabase(dbUrl);
+  const pool = createPool(dbUrl, 8, 'bench-billing');
+  await migrateRecords(pool);
+  await migrateBilling(pool);
+  const have = await propertyCount(pool);
+  if (have < records) await loadGenerated(pool, { seed: 1, count: records - have });
+  const f = await billingFixture(pool, redisUrl, prefix);
+  const { key } = await f.fundedAccount(100_000_000);
+  const { rows } = await pool.query<{ line_key: string; zip: string; unit_key: string }>(
+    `SELECT line_key, zip, unit_key FROM records.properties TABLESAMPLE BERNOULLI (1) REPEATABLE (7) WHERE source LIKE 'synthetic:%' LIMIT 2000`,
+  );
+  const paths = rows.map((k) => `/api/v1/property/address?address=${encodeURIComponent(k.line_key + (k.unit_key ? ` #${k.unit_key}` : ''))}&zip=${k.zip}`);
+  type Row = { name: string; charging: 'on' | 'off'; pipeline: boolean; rps: number; p50: number; p99: number; errors: number };
+  const results: Row[] = [];
+  const run = async (charging: 'on' | 'off', pipeline: boolean) => {
+    const port = await startServer(charging);
+    let i = 0;
+    const r = await autocannon({
+      url: `http://127.0.0.1:${port}`,
+      connections,
+      duration,
+      headers: { authorization: `Bearer ${key}` },
+      requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }],
+    });
+    results.push({
+      name: `charging ${charging}${pipeline ? ', usage pipeline running' : ''}`, charging, pipeline,
+      rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors,
+    });
+    children.splice(children.length - 1, 1)[0]!.kill();
+  };
+  for (const charging of ['off', 'on', 'off', 'on'] as const) await run(charging, false);
+  const pipeline = new UsagePipeline({ pool, redisUrl, layout: f.layout, log: () => {} });
+  await pipeline.start();
+  await pipeline.drained(f.redis, 300_000);
+  await run('on', true);
+  await pipeline.drained(f.redis, 300_000);
+  await pipeline.stop();
+
+  const events = Number(values.events);
+  const drainRates: { name: string; perSecond: number }[] = [];
+  for (const extraWorkers of [0, 1]) {
+    const a = await f.fundedAccount(events * 2);
+    await chargeBacklog(f.charger, a.accountId, a.keyId, events);
+    const extra = Array.from({ length: extraWorkers }, () => startWorkerProcess());
+    const drain = new UsagePipeline({ pool, redisUrl, layout: f.layout, log: () => {} });
+    const t = performance.now();
+    await drain.start();
+    await drain.drained(f.redis, 600_000);
+    const seconds = (performance.now() - t) / 1000;
+    await drain.stop();
+    for (const w of extra) w.kill('SIGTERM');
+    const { rows: check } = await pool.query('SELECT count(*)::int AS n FROM billing.usage_events WHERE account_id = $1', [a.accountId]);
+    if (check[0].n !== events) throw new Error(`expected ${events} usage events, found ${check[0].n}`);
+    drainRates.push({ name: extraWorkers === 0 ? 'server pipeline only (1 worker)' : `server pipeline + ${extraWorkers} worker process`, perSecond: events / seconds });
+  }
+
+  const off = results.filter((r) => r.charging === 'off');
+  const on = results.filter((r) => r.charging === 'on' && !r.pipeline);
+  console.log(`\n### bench:billing, ${records.toLocaleString('en-US')} records, ${connections} connections, ${duration} s each`);
+  console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`);
+  console.log('| lookup /property/address | req/s | p50 ms | p99 ms | non-2xx |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const r of results) console.log(`| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`);
+  console.log(
+    `| charging on vs off, request path (means) | ${((avg(on.map((r) => r.rps)) / avg(off.map((r) => r.rps)) - 1) * 100).toFixed(1)}% | ` +
+      `${(avg(on.map((r) => r.p50)) - avg(off.map((r) => r.p50))).toFixed(1)} | ${(avg(on.map((r) => r.p99)) - avg(off.map((r) => r.p99))).toFixed(1)} | |`,
+  );
+  console.log(`\n| usage pipeline, ${events.toLocaleString('en-US')} events drained into PostgreSQL | events/s |`);
+  console.log('|---|---:|');
+  for (const d of drainRates) console.log(`| ${d.name} | ${Math.round(d.perSecond).toLocaleString('en-US')} |`);
+  await f.close();
+  await pool.end();
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(`bench failed: ${err.stack ?? err}`);
+  process.exit(1);
+});

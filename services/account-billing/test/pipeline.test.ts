@@ -25,7 +25,7 @@ beforeAll(async () => {
   const prefix = `${inject('redisPrefix')}pipe${randomBytes(3).toString('hex')}:`;
   f = await billingFixture(pool, inject('redisUrl'), prefix);
   pipeline = new UsagePipeline({
-    pool, redisUrl: inject('redisUrl'), layout: f.layout, log: (o) => logs.push(o), lockDuration: 1_000, watchdogEveryMs: 100,
+    pool, redisUrl: inject('redisUrl'), layout: f.layout, log: (o) => logs.push(o), watchdogEveryMs: 100,
     reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000,
   });
   await pipeline.start();
@@ -163,7 +163,7 @@ describe('usage pipeline', () => {
       await expect(charge(a.accountId, 1)).rejects.toMatchObject({ status: 503 });
       expect(await f.redis.hget(f.layout.grants(a.accountId), (await pool.query('SELECT id FROM billing.credit_grants WHERE account_id = $1', [a.accountId])).rows[0].id)).toBe('50');
     } finally {
-      pipeline = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: f.layout, log: (o) => logs.push(o), lockDuration: 1_000, watchdogEveryMs: 100, reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000 });
+      pipeline = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: f.layout, log: (o) => logs.push(o), watchdogEveryMs: 100, reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000 });
       await pipeline.start();
     }
     expect((await charge(a.accountId, 1)).granted).toBe(1);

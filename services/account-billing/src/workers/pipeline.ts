@@ -85,7 +85,10 @@ export class UsagePipeline {
       await this.upsertSchedulers();
       this.watchdog = setInterval(() => void this.ensureLoaded(redis).catch(() => {}), this.o.watchdogEveryMs ?? 1_000);
     }
-    for (const w of this.workers) w.on('failed', (job, err) => log({ msg: 'job failed', queue: w.name, jobId: job?.id, err: String(err) }));
+    for (const w of this.workers) {
+      w.on('failed', (job, err) => log({ msg: 'job failed', queue: w.name, jobId: job?.id, err: String(err) }));
+      w.on('error', (err) => log({ msg: 'worker error', queue: w.name, err: String(err) }));
+    }
   }
 
   private async upsertSchedulers(): Promise<void> {

@@ -13,6 +13,9 @@ import { createPool, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase } from '
 import { migrateRecords } from '@pra/ingest/migrate';
 import { loadGenerated } from '@pra/ingest/generate';
 import { importSample, propertyCount } from '@pra/ingest/load';
+import { migrateBilling } from '@pra/account-billing/migrate';
+import { billingFixture } from '@pra/account-billing/testing';
+import { UsagePipeline } from '@pra/account-billing/pipeline';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const { values } = parseArgs({
@@ -37,10 +40,14 @@ interface Result {
   errors: number;
 }
 
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisPrefix = `pra_bench_lookup_${Date.now().toString(36)}:`;
+
 async function prepareData() {
   await ensureDatabase(dbUrl);
   const pool = createPool(dbUrl, 4, 'bench');
   await migrateRecords(pool);
+  await migrateBilling(pool);
   const have = await propertyCount(pool);
   if (have < records) {
     console.error(`loading ${records - have} records into ${new URL(dbUrl).pathname.slice(1)} (once)`);
@@ -68,8 +75,16 @@ async function prepareData() {
     owners.rows.map((r) => r.last_name_key),
     owners.rows.map((r) => r.state),
   ]);
-  await pool.end();
-  return { addr: addr.rows, owners: owners.rows };
+  // Lookups are measured as clients see them: with a key, charged, the usage pipeline running.
+  const billing = await billingFixture(pool, redisUrl, redisPrefix);
+  const { key } = await billing.fundedAccount(1_000_000_000);
+  const pipeline = new UsagePipeline({ pool, redisUrl, layout: billing.layout, log: () => {} });
+  await pipeline.start();
+  return { addr: addr.rows, owners: owners.rows, key, stop: async () => {
+    await pipeline.stop();
+    await billing.close();
+    await pool.end();
+  } };
 }
 
 function startChild(entry: string, env: Record<string, string>): Promise<number> {
@@ -84,10 +99,11 @@ function startChild(entry: string, env: Record<string, string>): Promise<number>
   });
 }
 
-async function cannon(name: string, base: string, paths: string[]): Promise<Result> {
+async function cannon(name: string, base: string, paths: string[], key?: string): Promise<Result> {
   let i = 0;
   const result = await autocannon({
     url: base,
+    headers: key ? { authorization: `Bearer ${key}` } : {},
     connections,
     duration,
     requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }],
@@ -131,11 +147,11 @@ async function main() {
   results.push(await cannon('(a) trivial express endpoint', `http://127.0.0.1:${trivialPort}`, ['/ping']));
   children.pop()!.kill();
 
-  const lookupPort = await startChild('services/lookup/src/server.ts', { DATABASE_URL: dbUrl, LOOKUP_PORT: '0' });
+  const lookupPort = await startChild('services/lookup/src/server.ts', { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, LOOKUP_PORT: '0' });
   const lookupBase = `http://127.0.0.1:${lookupPort}`;
-  await cannon('warm-up', lookupBase, addressPaths.slice(0, 200)).catch(() => undefined);
-  results.push(await cannon('(b) lookup /property/address', lookupBase, addressPaths));
-  results.push(await cannon('(b) lookup /property/owner', lookupBase, ownerPaths));
+  await cannon('warm-up', lookupBase, addressPaths.slice(0, 200), keys.key).catch(() => undefined);
+  results.push(await cannon('(b) lookup /property/address', lookupBase, addressPaths, keys.key));
+  results.push(await cannon('(b) lookup /property/owner', lookupBase, ownerPaths, keys.key));
   children.pop()!.kill();
 
   const n = keys.addr.length;
@@ -164,6 +180,7 @@ async function main() {
   for (const r of results) {
     console.log(`| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((r.rps / base) * 100).toFixed(0)}% |`);
   }
+  await keys.stop();
   process.exit(0);
 }
 

@@ -1,11 +1,9 @@
 // account-billing configuration, parsed once at start.
 import { z } from 'zod';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, parseConfig, port } from '@pra/shared/platform';
+import { parseConfig, port, storeEnv } from '@pra/shared/platform';
 
 export const BillingConfig = z.object({
-  DATABASE_URL: z.string().url().default(DEFAULT_DATABASE_URL),
-  REDIS_URL: z.string().url().default(DEFAULT_REDIS_URL),
-  REDIS_PREFIX: z.string().min(1).default('pra:'),
+  ...storeEnv,
   BILLING_PORT: port(8083),
   BILLING_HOST: z.string().default('127.0.0.1'),
   /** The internal admin API: its own port, never routed by the public gateway. */

@@ -1,15 +1,13 @@
 // An extra usage worker process (no HTTP, no relay, no maintenance jobs): run as many as the usage volume needs.
 // The account-billing server runs one worker itself, plus the relay and the job schedulers.
 import { z } from 'zod';
-import { createPool, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, parseConfig } from '@pra/shared/platform';
+import { createPool, parseConfig, storeEnv } from '@pra/shared/platform';
 import { redisLayout } from './data/redis-layout.js';
 import { UsagePipeline } from './workers/pipeline.js';
 
 const config = parseConfig(
   z.object({
-    DATABASE_URL: z.string().url().default(DEFAULT_DATABASE_URL),
-    REDIS_URL: z.string().url().default(DEFAULT_REDIS_URL),
-    REDIS_PREFIX: z.string().min(1).default('pra:'),
+    ...storeEnv,
   }),
 );
 const log = (o: Record<string, unknown>) => console.info(JSON.stringify({ service: 'usage-worker', ...o }));

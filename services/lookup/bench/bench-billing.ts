@@ -3,12 +3,10 @@
 // Redis charge is replaced): the cost on the request path, with the usage pipeline paused; then charging on with
 // the pipeline running beside it, as in production on this one machine; (2) the pipeline's sustained rate into
 // PostgreSQL: a backlog drained by the server's pipeline alone, then by it plus one extra worker process.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { replay, startProcess, type LoadResult } from './bench-kit.js';
 import { createPool, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { loadGenerated } from '@pra/ingest/generate';
@@ -17,7 +15,6 @@ import { migrateBilling } from '@pra/account-billing/migrate';
 import { billingFixture } from '@pra/account-billing/testing';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const { values } = parseArgs({
   options: {
     duration: { type: 'string', default: '20' },
@@ -32,34 +29,6 @@ const records = Number(values.records);
 const dbUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, `property_records_bench_${records}`);
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const prefix = `pra_bench_${Date.now().toString(36)}:`;
-const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((c) => c.kill()));
-
-function startWorkerProcess(): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/account-billing/src/worker.ts'], {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  children.push(child);
-  return child;
-}
-
-function startServer(charging: 'on' | 'off'): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'services/lookup/bench/lookup-server.ts'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, BENCH_CHARGING: charging },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    children.push(child);
-    child.stdout!.on('data', (d: Buffer) => {
-      const m = /"port":(\d+)/.exec(d.toString());
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`lookup server exited ${code}`)));
-  });
-}
 
 const avg = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
@@ -88,23 +57,15 @@ async function main() {
     `SELECT line_key, zip, unit_key FROM records.properties TABLESAMPLE BERNOULLI (1) REPEATABLE (7) WHERE source LIKE 'synthetic:%' LIMIT 2000`,
   );
   const paths = rows.map((k) => `/api/v1/property/address?address=${encodeURIComponent(k.line_key + (k.unit_key ? ` #${k.unit_key}` : ''))}&zip=${k.zip}`);
-  type Row = { name: string; charging: 'on' | 'off'; pipeline: boolean; rps: number; p50: number; p99: number; errors: number };
+  type Row = LoadResult & { charging: 'on' | 'off'; pipeline: boolean };
   const results: Row[] = [];
   const run = async (charging: 'on' | 'off', pipeline: boolean) => {
-    const port = await startServer(charging);
-    let i = 0;
-    const r = await autocannon({
-      url: `http://127.0.0.1:${port}`,
-      connections,
-      duration,
-      headers: { authorization: `Bearer ${key}` },
-      requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }],
+    const server = await startProcess('services/lookup/bench/lookup-server.ts', {
+      DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, BENCH_CHARGING: charging,
     });
-    results.push({
-      name: `charging ${charging}${pipeline ? ', usage pipeline running' : ''}`, charging, pipeline,
-      rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors,
-    });
-    children.splice(children.length - 1, 1)[0]!.kill();
+    const r = await replay(`charging ${charging}${pipeline ? ', usage pipeline running' : ''}`, `http://127.0.0.1:${server.port}`, paths, { connections, duration, key });
+    results.push({ ...r, charging, pipeline });
+    server.stop();
   };
   for (const charging of ['off', 'on', 'off', 'on'] as const) await run(charging, false);
   const pipeline = new UsagePipeline({ pool, redisUrl, layout: f.layout, log: () => {} });
@@ -119,14 +80,18 @@ async function main() {
   for (const extraWorkers of [0, 1]) {
     const a = await f.fundedAccount(events * 2);
     await chargeBacklog(f.charger, a.accountId, a.keyId, events);
-    const extra = Array.from({ length: extraWorkers }, () => startWorkerProcess());
+    const extra = await Promise.all(
+      Array.from({ length: extraWorkers }, () =>
+        startProcess('services/account-billing/src/worker.ts', { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix }, { waitForPort: false }),
+      ),
+    );
     const drain = new UsagePipeline({ pool, redisUrl, layout: f.layout, log: () => {} });
     const t = performance.now();
     await drain.start();
     await drain.drained(f.redis, 600_000);
     const seconds = (performance.now() - t) / 1000;
     await drain.stop();
-    for (const w of extra) w.kill('SIGTERM');
+    for (const w of extra) w.stop();
     const { rows: check } = await pool.query('SELECT count(*)::int AS n FROM billing.usage_events WHERE account_id = $1', [a.accountId]);
     if (check[0].n !== events) throw new Error(`expected ${events} usage events, found ${check[0].n}`);
     drainRates.push({ name: extraWorkers === 0 ? 'server pipeline only (1 worker)' : `server pipeline + ${extraWorkers} worker process`, perSecond: events / seconds });

@@ -2,13 +2,12 @@
 // Loads the records once (database property_records_bench), then in one run measures with autocannon:
 // (a) a trivial express endpoint (the framework's ceiling), (b) /property/address and /property/owner on the
 // lookup service, and (c) the same queries through pgbench (prepared protocol; the database's ceiling).
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
+import { replay, startProcess, type LoadResult } from './bench-kit.js';
 import { createPool, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { loadGenerated } from '@pra/ingest/generate';
@@ -17,7 +16,6 @@ import { migrateBilling } from '@pra/account-billing/migrate';
 import { billingFixture } from '@pra/account-billing/testing';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const { values } = parseArgs({
   options: {
     records: { type: 'string', default: '1000000' },
@@ -29,16 +27,8 @@ const records = Number(values.records);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const dbUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, `property_records_bench_${records}`);
-const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((c) => c.kill()));
 
-interface Result {
-  name: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
+type Result = LoadResult;
 
 const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const redisPrefix = `pra_bench_lookup_${Date.now().toString(36)}:`;
@@ -87,30 +77,6 @@ async function prepareData() {
   } };
 }
 
-function startChild(entry: string, env: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-    children.push(child);
-    child.stdout!.on('data', (d: Buffer) => {
-      const m = /"port":(\d+)/.exec(d.toString());
-      if (m) resolve(Number(m[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`${entry} exited ${code}`)));
-  });
-}
-
-async function cannon(name: string, base: string, paths: string[], key?: string): Promise<Result> {
-  let i = 0;
-  const result = await autocannon({
-    url: base,
-    headers: key ? { authorization: `Bearer ${key}` } : {},
-    connections,
-    duration,
-    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }],
-  });
-  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors };
-}
-
 function pgbench(name: string, sql: string): Result {
   const dir = mkdtempSync(join(tmpdir(), 'pgbench-'));
   const file = join(dir, 'q.sql');
@@ -143,16 +109,18 @@ async function main() {
   const ownerPaths = keys.owners.map((k) => `/api/v1/property/owner?lastName=${enc(k.last_name_key)}&state=${k.state}`);
   const results: Result[] = [];
 
-  const trivialPort = await startChild('services/lookup/bench/trivial-express.ts', {});
-  results.push(await cannon('(a) trivial express endpoint', `http://127.0.0.1:${trivialPort}`, ['/ping']));
-  children.pop()!.kill();
+  const load = { connections, duration };
+  const trivial = await startProcess('services/lookup/bench/trivial-express.ts', {});
+  results.push(await replay('(a) trivial express endpoint', `http://127.0.0.1:${trivial.port}`, ['/ping'], load));
+  trivial.stop();
 
-  const lookupPort = await startChild('services/lookup/src/server.ts', { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, LOOKUP_PORT: '0' });
-  const lookupBase = `http://127.0.0.1:${lookupPort}`;
-  await cannon('warm-up', lookupBase, addressPaths.slice(0, 200), keys.key).catch(() => undefined);
-  results.push(await cannon('(b) lookup /property/address', lookupBase, addressPaths, keys.key));
-  results.push(await cannon('(b) lookup /property/owner', lookupBase, ownerPaths, keys.key));
-  children.pop()!.kill();
+  const lookup = await startProcess('services/lookup/src/server.ts', { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, LOOKUP_PORT: '0' });
+  const lookupBase = `http://127.0.0.1:${lookup.port}`;
+  const charged = { ...load, key: keys.key };
+  await replay('warm-up', lookupBase, addressPaths.slice(0, 200), { ...charged, duration: 2 });
+  results.push(await replay('(b) lookup /property/address', lookupBase, addressPaths, charged));
+  results.push(await replay('(b) lookup /property/owner', lookupBase, ownerPaths, charged));
+  lookup.stop();
 
   const n = keys.addr.length;
   results.push(

@@ -14,3 +14,11 @@ export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/property
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
+
+/** The stores every service connects to, with the embedded defaults. */
+export const storeEnv = {
+  DATABASE_URL: z.string().url().default(DEFAULT_DATABASE_URL),
+  REDIS_URL: z.string().url().default(DEFAULT_REDIS_URL),
+  /** Prefix of every Redis key and BullMQ queue: one per deployment (and per test run). */
+  REDIS_PREFIX: z.string().min(1).default('pra:'),
+};

@@ -1,0 +1,58 @@
+// What every benchmark here needs: services started as child processes on port 0, and autocannon replaying paths.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const children: ChildProcess[] = [];
+process.on('exit', () => children.forEach((c) => c.kill()));
+
+export interface Started {
+  port: number;
+  stop(): void;
+}
+
+/** Runs a TypeScript entry point; resolves with the port it prints as {"port": N} (0 for entries that print none). */
+export function startProcess(entry: string, env: Record<string, string>, opts: { waitForPort?: boolean } = {}): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', opts.waitForPort === false ? 'ignore' : 'pipe', 'inherit'],
+  });
+  children.push(child);
+  const stop = () => child.kill('SIGTERM');
+  if (opts.waitForPort === false) return Promise.resolve({ port: 0, stop });
+  return new Promise((resolve, reject) => {
+    child.stdout!.on('data', (d: Buffer) => {
+      const m = /"port":(\d+)/.exec(d.toString());
+      if (m) resolve({ port: Number(m[1]), stop });
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited with code ${code}`)));
+  });
+}
+
+export interface LoadResult {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** Replays `paths` round-robin for `duration` seconds at `connections`. */
+export async function replay(
+  name: string,
+  url: string,
+  paths: readonly string[],
+  o: { connections: number; duration: number; key?: string },
+): Promise<LoadResult> {
+  let i = 0;
+  const r = await autocannon({
+    url,
+    connections: o.connections,
+    duration: o.duration,
+    headers: o.key ? { authorization: `Bearer ${o.key}` } : {},
+    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }],
+  });
+  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+}

@@ -21,7 +21,7 @@ describe('OpenAPI document', () => {
       const responses = Object.keys(doc.paths[p].get.responses);
       expect(responses, p).toEqual(expect.arrayContaining(['200', '400', '401', '402', '403', '404', '429']));
     }
-    expect(Object.keys(doc.paths['/usage'].get.responses)).toEqual(['200', '401']);
+    expect(Object.keys(doc.paths['/usage'].get.responses)).toEqual(['200', '401', '403']);
     const params = doc.paths['/property/address'].get.parameters.map((x: any) => x.name);
     expect(params).toEqual(expect.arrayContaining(['address', 'city', 'locality', 'state', 'countrySubd', 'zip', 'postal1', 'number', 'page', 'pagesize']));
   });

@@ -139,9 +139,12 @@ const PATHS: PathSpec[] = [
     operationId: 'getUsage',
     tag: 'Account',
     summary: 'Credit balance, usage and account details',
+    description:
+      'SPEC 4.7 lists 401 only; a disabled key is refused with 403 here as on every endpoint (SPEC 5). ' +
+      'Read from PostgreSQL: a charge shows up within about a second.',
     ok: UsageResponse,
     okText: 'Usage of the calling account',
-    errorCodes: [401],
+    errorCodes: [401, 403],
   },
   {
     path: '/health',

@@ -4,3 +4,4 @@ export * from './envelopes.js';
 export * from './account.js';
 export * from './queries.js';
 export { buildOpenApiDocument, openApiYaml, API_VERSION, BASE_PATH } from './openapi.js';
+export { renderEnvelope, type EnvelopeStatus } from './render.js';

@@ -1,5 +1,6 @@
 // A page of records and its PropertyResponse text. Bodies are spliced as stored: the tract's demographics
 // (and a history, for /sale/history and /assessment/detail) are appended to the pre-rendered record.
+import { renderEnvelope } from '@pra/shared/contracts';
 import type { RecordRow } from '../data/record-queries.js';
 
 export interface RecordPage {
@@ -23,15 +24,10 @@ export function renderRecord(row: RecordRow, historyField?: string): string {
   return `${open},"demographics":${row.demo ?? 'null'}${history}}`;
 }
 
-/** Renders the PropertyResponse of the first `returned` rows of a page. */
+/** Renders the PropertyResponse of the first `recordsReturned` rows of a page. */
 export function renderPropertyResponse(p: RecordPage, transactionId: string, billing: Billing): string {
   const n = billing.recordsReturned;
   const parts = new Array<string>(n);
   for (let i = 0; i < n; i++) parts[i] = renderRecord(p.rows[i]!, p.historyField);
-  const credits = billing.creditsRemaining === undefined ? '' : `,"credits_remaining":${billing.creditsRemaining}`;
-  return (
-    `{"property":[${parts.join(',')}],"status":{"code":0,"msg":"SuccessWithResult","total":${p.total},` +
-    `"page":${p.page},"pagesize":${p.pagesize},"transactionID":"${transactionId}"${credits},` +
-    `"records_returned":${n},"truncated_by_credits":${billing.truncatedByCredits}}}`
-  );
+  return renderEnvelope(parts, { total: p.total, page: p.page, pagesize: p.pagesize, transactionId, ...billing });
 }

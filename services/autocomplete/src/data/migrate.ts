@@ -1,0 +1,8 @@
+import { fileURLToPath } from 'node:url';
+import { migrate, readMigrations, type Pool } from '@pra/shared/platform';
+
+export const SEARCH_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
+
+export function migrateSearch(pool: Pool, log?: (line: string) => void) {
+  return migrate(pool, 'search', readMigrations(SEARCH_MIGRATIONS_DIR), log);
+}

@@ -1,0 +1,107 @@
+// The PostgreSQL SearchIndex: prefix range scans on the normalised line (text_pattern_ops btree), one small query
+// per candidate prefix, merged in ranking order: the exact house number first, then the street, then locality.
+import type { Pool } from '@pra/shared/platform';
+import type { SearchFilters, SearchIndex, SuggestionDoc } from '../domain/search-index.js';
+import type { TypedQuery } from '../domain/typed-query.js';
+
+interface Row {
+  property_id: number;
+  line_key: string;
+  unit_key: string;
+  city_key: string;
+  zip: string;
+  house_number: string | null;
+  doc: string;
+}
+
+const likePrefix = (s: string) => `${s.replace(/[\\%_]/g, '\\$&')}%`;
+const numeric = (n: string | null) => (n === null ? Number.MAX_SAFE_INTEGER : Number.parseInt(n, 10));
+
+/** Ranking: exact number before longer numbers, then street, locality, ZIP, unit (4 before 10). */
+function compare(num: string | null) {
+  return (a: Row, b: Row) => {
+    const exactA = num !== null && a.house_number === num ? 0 : 1;
+    const exactB = num !== null && b.house_number === num ? 0 : 1;
+    return (
+      exactA - exactB ||
+      numeric(a.house_number) - numeric(b.house_number) ||
+      a.line_key.localeCompare(b.line_key) ||
+      a.city_key.localeCompare(b.city_key) ||
+      a.zip.localeCompare(b.zip) ||
+      a.unit_key.length - b.unit_key.length ||
+      a.unit_key.localeCompare(b.unit_key)
+    );
+  };
+}
+
+const COLUMNS = 'property_id, line_key, unit_key, city_key, zip, house_number, doc';
+
+export class PostgresSearchIndex implements SearchIndex {
+  constructor(private readonly pool: Pool, private readonly table = 'search.address_suggestions') {}
+
+  private async byLine(prefix: string, f: SearchFilters): Promise<Row[]> {
+    const where = ['line_key LIKE $1'];
+    const values: unknown[] = [likePrefix(prefix)];
+    if (f.zip) where.push(`zip = $${values.push(f.zip)}`);
+    if (f.state) where.push(`state = $${values.push(f.state)}`);
+    const sql = `SELECT ${COLUMNS} FROM ${this.table} WHERE ${where.join(' AND ')} ORDER BY line_key, unit_key LIMIT $${values.push(f.limit * 4)}`;
+    return (await this.pool.query<Row>(sql, values)).rows;
+  }
+
+  private async byStreet(prefix: string, zip: string, limit: number): Promise<Row[]> {
+    const sql = `SELECT ${COLUMNS} FROM ${this.table} WHERE zip = $1 AND street_key LIKE $2
+      ORDER BY street_key, (substring(house_number from '^[0-9]+'))::int, unit_key LIMIT $3`;
+    return (await this.pool.query<Row>(sql, [zip, likePrefix(prefix), limit * 4])).rows;
+  }
+
+  async search(q: TypedQuery, f: SearchFilters): Promise<string[]> {
+    let batches: Row[][];
+    if (q.houseNumber === null) {
+      batches = await Promise.all(q.streetPrefixes.map((p) => this.byStreet(p, f.zip!, f.limit)));
+    } else if (q.streetPrefixes.length > 0) {
+      batches = await Promise.all(q.streetPrefixes.map((p) => this.byLine(`${q.houseNumber} ${p}`, f)));
+    } else if (q.numberComplete) {
+      batches = [await this.byLine(`${q.houseNumber} `, f)];
+    } else {
+      // Still typing the number: that exact number first, then longer numbers that start with it.
+      batches = await Promise.all([this.byLine(`${q.houseNumber} `, f), this.byLine(q.houseNumber, f)]);
+    }
+    const seen = new Set<number>();
+    return batches
+      .flat()
+      .sort(compare(q.houseNumber))
+      .filter((r) => !seen.has(r.property_id) && seen.add(r.property_id))
+      .slice(0, f.limit)
+      .map((r) => r.doc);
+  }
+
+  async upsert(docs: readonly SuggestionDoc[]): Promise<void> {
+    if (docs.length === 0) return;
+    await this.pool.query(
+      `INSERT INTO ${this.table} (property_id, house_number, line_key, street_key, unit_key, zip, state, city_key, doc)
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+       ON CONFLICT (property_id) DO UPDATE SET house_number = EXCLUDED.house_number, line_key = EXCLUDED.line_key,
+         street_key = EXCLUDED.street_key, unit_key = EXCLUDED.unit_key, zip = EXCLUDED.zip, state = EXCLUDED.state,
+         city_key = EXCLUDED.city_key, doc = EXCLUDED.doc, indexed_at = now()`,
+      [
+        docs.map((d) => d.propertyId), docs.map((d) => d.houseNumber), docs.map((d) => d.lineKey), docs.map((d) => d.streetKey),
+        docs.map((d) => d.unitKey), docs.map((d) => d.zip), docs.map((d) => d.state), docs.map((d) => d.cityKey), docs.map((d) => d.doc),
+      ],
+    );
+  }
+
+  async remove(propertyIds: readonly number[]): Promise<void> {
+    if (propertyIds.length > 0) await this.pool.query(`DELETE FROM ${this.table} WHERE property_id = ANY($1)`, [propertyIds]);
+  }
+
+  /** A full rebuild upserts everything and then drops what was not seen: readers always see a complete index. */
+  async beginRebuild() {
+    const started = (await this.pool.query<{ now: Date }>('SELECT now()')).rows[0]!.now;
+    return {
+      write: (docs: readonly SuggestionDoc[]) => this.upsert(docs),
+      finish: async () => {
+        await this.pool.query(`DELETE FROM ${this.table} WHERE indexed_at < $1`, [started]);
+      },
+    };
+  }
+}

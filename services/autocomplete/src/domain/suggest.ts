@@ -1,0 +1,17 @@
+// SPEC 4.6: suggestions for a partial address. q starts with a house number, or is a street name when zip is given.
+import { splitZip } from '@pra/shared/address';
+import type { AutocompleteQuery } from '@pra/shared/contracts';
+import { badRequest } from '@pra/shared/platform';
+import type { SearchIndex } from './search-index.js';
+import { parseTypedQuery } from './typed-query.js';
+
+export async function suggest(index: SearchIndex, q: AutocompleteQuery): Promise<string[]> {
+  const typed = parseTypedQuery(q.q);
+  if (typed.houseNumber === null && q.zip === undefined) {
+    throw badRequest("Invalid parameter 'q': start with a house number, or give 'zip' to search by street name");
+  }
+  if (typed.houseNumber === null && typed.streetPrefixes.length === 0) {
+    throw badRequest("Invalid parameter 'q': it must contain letters or digits");
+  }
+  return index.search(typed, { zip: q.zip ? splitZip(q.zip).zip5 : undefined, state: q.state, limit: q.limit });
+}

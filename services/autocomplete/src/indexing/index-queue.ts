@@ -1,0 +1,110 @@
+// Keeps the type-ahead index in step with the records store through the BullMQ `autocomplete-index` queue:
+//   rebuild   full re-index (after a bulk load, or when the index is empty); readers keep the old index meanwhile
+//   catch-up  upserts records added since the index last saw one (a job scheduler runs it every few seconds)
+// A failed batch fails its job, which is retried with backoff; nothing is skipped silently. Progress is reported.
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { createRedis, type Pool } from '@pra/shared/platform';
+import type { SearchIndex } from '../domain/search-index.js';
+import { readSuggestionDocs } from '../data/suggestion-source.js';
+
+export const INDEX_QUEUE = 'autocomplete-index';
+const BATCH = 5_000;
+
+export interface IndexerOptions {
+  pool: Pool;
+  index: SearchIndex;
+  redisUrl: string;
+  queuePrefix: string;
+  log: (o: Record<string, unknown>) => void;
+  catchUpEveryMs?: number;
+}
+
+/** Highest property id the index holds (0 when empty); the catch-up starts after it. */
+export async function lastIndexedId(pool: Pool): Promise<number> {
+  const { rows } = await pool.query<{ id: number | null }>('SELECT max(property_id) AS id FROM search.address_suggestions');
+  return rows[0]?.id ?? 0;
+}
+
+export async function runRebuild(o: Pick<IndexerOptions, 'pool' | 'index'>, progress: (done: number, total: number) => Promise<void> | void = () => {}): Promise<number> {
+  const { rows } = await o.pool.query<{ n: number }>('SELECT count(*)::bigint AS n FROM records.properties');
+  const total = rows[0]!.n;
+  const rebuild = await o.index.beginRebuild();
+  let after = 0;
+  let done = 0;
+  for (;;) {
+    const docs = await readSuggestionDocs(o.pool, after, BATCH);
+    if (docs.length === 0) break;
+    await rebuild.write(docs);
+    after = docs[docs.length - 1]!.propertyId;
+    done += docs.length;
+    await progress(done, total);
+  }
+  await rebuild.finish();
+  return done;
+}
+
+export async function runCatchUp(o: Pick<IndexerOptions, 'pool' | 'index'>, from: number): Promise<number> {
+  let after = from;
+  let done = 0;
+  for (;;) {
+    const docs = await readSuggestionDocs(o.pool, after, BATCH);
+    if (docs.length === 0) return done;
+    await o.index.upsert(docs);
+    after = docs[docs.length - 1]!.propertyId;
+    done += docs.length;
+  }
+}
+
+export class Indexer {
+  readonly queue: Queue;
+  private worker?: Worker;
+  private readonly connections: Redis[] = [];
+
+  constructor(private readonly o: IndexerOptions) {
+    this.queue = new Queue(INDEX_QUEUE, { connection: this.connection(), prefix: o.queuePrefix });
+  }
+
+  private connection(): Redis {
+    const c = createRedis(this.o.redisUrl, 'worker');
+    c.on('error', () => {});
+    this.connections.push(c);
+    return c;
+  }
+
+  async start(): Promise<void> {
+    const { log } = this.o;
+    this.worker = new Worker(INDEX_QUEUE, (job: Job) => this.process(job), { connection: this.connection(), prefix: this.o.queuePrefix, concurrency: 1 });
+    this.worker.on('failed', (job, err) => log({ msg: 'index job failed', job: job?.name, attempts: job?.attemptsMade, err: String(err) }));
+    this.worker.on('error', (err) => log({ msg: 'index worker error', err: String(err) }));
+    await this.queue.upsertJobScheduler('catch-up', { every: this.o.catchUpEveryMs ?? 5_000 }, { name: 'catch-up', opts: { attempts: 5, backoff: { type: 'exponential', delay: 1_000 } } });
+  }
+
+  /** Asks for a full rebuild (one at a time: a second request while one waits is the same job). */
+  async requestRebuild(): Promise<void> {
+    await this.queue.add('rebuild', {}, { jobId: 'rebuild', attempts: 5, backoff: { type: 'exponential', delay: 2_000 }, removeOnComplete: true, removeOnFail: 100 });
+  }
+
+  private async process(job: Job): Promise<unknown> {
+    const started = performance.now();
+    if (job.name === 'rebuild') {
+      const n = await runRebuild(this.o, async (done, total) => {
+        await job.updateProgress(total > 0 ? Math.round((done / total) * 100) : 100);
+      });
+      this.o.log({ msg: 'index rebuilt', documents: n, seconds: +((performance.now() - started) / 1000).toFixed(1) });
+      return { documents: n };
+    }
+    if (job.name === 'catch-up') {
+      const n = await runCatchUp(this.o, await lastIndexedId(this.o.pool));
+      if (n > 0) this.o.log({ msg: 'index caught up', documents: n });
+      return { documents: n };
+    }
+    throw new Error(`unknown index job ${job.name}`);
+  }
+
+  async stop(): Promise<void> {
+    await this.worker?.close();
+    await this.queue.close();
+    await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())));
+  }
+}

@@ -1,0 +1,116 @@
+// The PostgreSQL adapter against the contract, always; Typesense whenever TYPESENSE_URL is set. Then the service:
+// validation, authentication, no charge, and every suggestion resolving through /property/detail.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ErrorResponse, PropertyResponse } from '@pra/shared/contracts';
+import { createPool, type Pool } from '@pra/shared/platform';
+import { startApp, type RunningApp } from '@pra/shared/testing';
+import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { createLookupApp } from '@pra/lookup/app';
+import { createAutocompleteApp } from '../src/app.js';
+import { PostgresSearchIndex } from '../src/data/postgres-index.js';
+import { migrateSearch } from '../src/data/migrate.js';
+import { runCatchUp, lastIndexedId } from '../src/indexing/index-queue.js';
+import { searchIndexContract } from './search-contract.js';
+
+let pool: Pool;
+let billing: BillingFixture;
+let ac: RunningApp;
+let lookup: RunningApp;
+let auth: Record<string, string>;
+let index: PostgresSearchIndex;
+const street = `QZ${randomBytes(3).toString('hex').toUpperCase().replace(/[0-9]/g, 'X')}`;
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 4);
+  await migrateSearch(pool);
+  index = new PostgresSearchIndex(pool);
+  billing = await billingFixture(pool, inject('redisUrl'), inject('redisPrefix'));
+  const { key } = await billing.fundedAccount(1_000);
+  auth = { authorization: `Bearer ${key}` };
+  ac = await startApp(createAutocompleteApp({ index, keys: billing.keys, charger: billing.charger }));
+  lookup = await startApp(createLookupApp({ pool, keys: billing.keys, charger: billing.charger }));
+});
+afterAll(async () => {
+  await ac.close();
+  await lookup.close();
+  await billing.close();
+  await pool.end();
+});
+
+// The contract runs on its own table, so its documents never mix with the service's index.
+searchIndexContract('postgres', async () => {
+  await pool.query('CREATE TABLE IF NOT EXISTS search.address_suggestions_contract (LIKE search.address_suggestions INCLUDING ALL)');
+  return new PostgresSearchIndex(pool, 'search.address_suggestions_contract');
+}, 9_000_000_000_000 + Number.parseInt(randomBytes(2).toString('hex'), 16) * 100, street);
+
+if (process.env.TYPESENSE_URL) {
+  const { TypesenseSearchIndex } = await import('../src/data/typesense-index.js');
+  searchIndexContract('typesense', async () => TypesenseSearchIndex.forTests(process.env.TYPESENSE_URL!, process.env.TYPESENSE_API_KEY ?? 'xyz'), 9_100_000_000_000, street);
+} else {
+  console.info('[autocomplete] SKIP: Typesense contract suite (set TYPESENSE_URL, and TYPESENSE_API_KEY, to run it)');
+  describe.skip('SearchIndex contract: typesense (TYPESENSE_URL not set)', () => {
+    it('runs when TYPESENSE_URL is set', () => {});
+  });
+}
+
+describe('autocomplete service', () => {
+  it('every suggestion of a typed address resolves through /property/detail to that property', async () => {
+    const s = uniqueStreet();
+    const ids = await insertProperties(pool, [
+      makeProperty({ line1: `4521 N ${s} AVE`, line2: 'APT 2', zip: '95814' }),
+      makeProperty({ line1: `4521 N ${s} AVE`, line2: 'APT 3', zip: '95814' }),
+      makeProperty({ line1: `4529 N ${s} AVE`, zip: '95814' }),
+    ]);
+    await runCatchUp({ pool, index }, Math.min(...ids) - 1);
+    let last: number[] = [];
+    for (const typed of ['452', '4521', `4521 n`, `4521 north ${s.slice(0, 4).toLowerCase()}`, `4521 N ${s} Avenue`]) {
+      const res = await ac.get(`/api/v1/property/autocomplete?q=${encodeURIComponent(typed)}&zip=95814`, auth);
+      expect(res.status, typed).toBe(200);
+      last = res.body.property.map((p: any) => p.identifier.Id);
+    }
+    expect(last).toEqual([ids[0], ids[1]]);
+    const res = await ac.get(`/api/v1/property/autocomplete?q=${encodeURIComponent(`4521 N ${s} AVE`)}&zip=95814`, auth);
+    for (const suggestion of res.body.property) {
+      const a = suggestion.address;
+      const detail = await lookup.get(`/api/v1/property/detail?address=${encodeURIComponent(`${a.line1} ${a.line2}`)}&zip=${a.postal1}`, auth);
+      expect(detail.status).toBe(200);
+      expect(detail.body.property.map((p: any) => p.identifier.Id)).toEqual([suggestion.identifier.Id]);
+    }
+  });
+
+  it('is authenticated, not metered, and answers an empty list when nothing matches', async () => {
+    const before = await billing.charger.balance(Number((await pool.query("SELECT max(id) AS id FROM billing.accounts")).rows[0].id));
+    const none = await ac.get(`/api/v1/property/autocomplete?q=${encodeURIComponent('99999 Qqzzxx St')}`, auth);
+    expect(none.status).toBe(200);
+    const body = PropertyResponse.pick({ status: true }).parse(none.body);
+    expect(none.body.property).toEqual([]);
+    expect(body.status).toMatchObject({ code: 0, total: 0, pagesize: 8, records_returned: 0, truncated_by_credits: false });
+    expect(body.status.credits_remaining).toBe(before);
+    expect((await ac.get('/api/v1/property/autocomplete?q=123%20Main')).status).toBe(401);
+  });
+
+  it.each([
+    ['q=12', /'q'.*at least 3/],
+    ['', /Missing required parameter 'q'/],
+    ['q=Main%20Street', /house number, or give 'zip'/],
+    ['q=123%20Main&limit=11', /'limit'.*at most 10/],
+    ['q=123%20Main&limit=0', /'limit'.*at least 1/],
+    ['q=123%20Main&zip=abc', /'zip'/],
+    ['q=123%20Main&state=Cal', /'state'/],
+  ])('400 for %s', async (qs, msg) => {
+    const res = await ac.get(`/api/v1/property/autocomplete?${qs}`, auth);
+    expect(res.status).toBe(400);
+    expect(ErrorResponse.parse(res.body).status.msg).toMatch(msg);
+  });
+
+  it('indexes records added later (catch-up) after the last indexed id', async () => {
+    const from = await lastIndexedId(pool);
+    const s = uniqueStreet();
+    const [id] = await insertProperties(pool, [makeProperty({ line1: `808 ${s} WAY`, zip: '95814' })]);
+    expect(await runCatchUp({ pool, index }, from)).toBeGreaterThanOrEqual(1);
+    const res = await ac.get(`/api/v1/property/autocomplete?q=${encodeURIComponent(`808 ${s}`)}`, auth);
+    expect(res.body.property.map((p: any) => p.identifier.Id)).toEqual([id]);
+  });
+});

@@ -1,0 +1,20 @@
+// The success envelope (SPEC 2.2) around records that are already JSON text: written by string concatenation,
+// so stored records are sent as stored, never parsed and re-serialised.
+export interface EnvelopeStatus {
+  total: number;
+  page: number;
+  pagesize: number;
+  transactionId: string;
+  creditsRemaining?: number;
+  recordsReturned: number;
+  truncatedByCredits: boolean;
+}
+
+export function renderEnvelope(items: readonly string[], s: EnvelopeStatus): string {
+  const credits = s.creditsRemaining === undefined ? '' : `,"credits_remaining":${s.creditsRemaining}`;
+  return (
+    `{"property":[${items.join(',')}],"status":{"code":0,"msg":"SuccessWithResult","total":${s.total},` +
+    `"page":${s.page},"pagesize":${s.pagesize},"transactionID":"${s.transactionId}"${credits},` +
+    `"records_returned":${s.recordsReturned},"truncated_by_credits":${s.truncatedByCredits}}}`
+  );
+}

@@ -29,7 +29,21 @@ export interface ChargeResult {
 /** How long a transaction id's result is remembered (a retried request within this window charges nothing more). */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 3600;
 
-type ChargeRedis = Redis & { pra_charge(...args: (string | number)[]): Promise<[number, string]> };
+type ChargeRedis = Redis & {
+  pra_charge(...args: (string | number)[]): Promise<[number, string]>;
+  pra_balance(...args: (string | number)[]): Promise<number>;
+};
+
+/** The unexpired balance in one call (-1 while balances are not loaded). */
+const BALANCE_SCRIPT = `
+if redis.call('EXISTS', KEYS[3]) == 0 then return -1 end
+local total = 0
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[1], '+inf')) do
+  local r = tonumber(redis.call('HGET', KEYS[1], id) or '0')
+  if r > 0 then total = total + r end
+end
+return total
+`;
 
 export class CreditCharger {
   readonly layout: RedisLayout;
@@ -38,6 +52,7 @@ export class CreditCharger {
   constructor(redis: Redis, prefix: string, private readonly now: () => number = Date.now) {
     this.layout = redisLayout(prefix);
     if (!('pra_charge' in redis)) redis.defineCommand('pra_charge', { numberOfKeys: 5, lua: CHARGE_SCRIPT });
+    if (!('pra_balance' in redis)) redis.defineCommand('pra_balance', { numberOfKeys: 3, lua: BALANCE_SCRIPT });
     this.redis = redis as ChargeRedis;
   }
 
@@ -66,10 +81,7 @@ export class CreditCharger {
   /** The live balance (unexpired credits), as the next charge would see it; null while balances are not loaded. */
   async balance(accountId: number): Promise<number | null> {
     const l = this.layout;
-    const [loaded, ids] = await Promise.all([this.redis.exists(l.loaded), this.redis.zrangebyscore(l.expiry(accountId), `(${this.now()}`, '+inf')]);
-    if (!loaded) return null;
-    if (ids.length === 0) return 0;
-    const values = await this.redis.hmget(l.grants(accountId), ...ids);
-    return values.reduce((s, v) => s + Math.max(0, Number(v ?? 0)), 0);
+    const total = await this.redis.pra_balance(l.grants(accountId), l.expiry(accountId), l.loaded, this.now());
+    return total < 0 ? null : total;
   }
 }

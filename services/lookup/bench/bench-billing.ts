@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { replay, startProcess, type LoadResult } from './bench-kit.js';
+import { replay, startProcess, type LoadResult } from '@pra/shared/bench';
 import { createPool, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { loadGenerated } from '@pra/ingest/generate';

@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { replay, startProcess, type LoadResult } from './bench-kit.js';
+import { replay, startProcess, type LoadResult } from '@pra/shared/bench';
 import { createPool, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { loadGenerated } from '@pra/ingest/generate';

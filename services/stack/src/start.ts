@@ -8,6 +8,7 @@ import { parseArgs } from 'node:util';
 import { createPool } from '@pra/shared/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { migrateBilling } from '@pra/account-billing/migrate';
+import { migrateSearch } from '@pra/autocomplete/migrate';
 import { ensureDemoAccount } from './demo-account.js';
 import { loadSampleDataset, propertyCount } from '@pra/ingest/load';
 import { findPostgres, findRedis } from './infrastructure.js';
@@ -75,6 +76,7 @@ async function main() {
   const pool = createPool(databaseUrl, 4, 'start');
   await migrateRecords(pool, log);
   await migrateBilling(pool, log);
+  await migrateSearch(pool, log);
   let records = await propertyCount(pool);
   if (records === 0) {
     log(`first run: loading the sample data set (${Number(values.sample).toLocaleString('en-US')} synthetic records, Sacramento sales, DC tracts)`);
@@ -102,13 +104,14 @@ async function main() {
   const adminToken = readFileSync(tokenFile, 'utf8').trim();
 
   const port = Number(values.port!);
-  const ports = { lookup: port, billing: port + 2, plans: port + 3, admin: port + 9 };
+  const ports = { lookup: port, autocomplete: port + 1, billing: port + 2, plans: port + 3, admin: port + 9 };
   const common = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, REDIS_PREFIX: prefix };
   startService('account-billing', 'services/account-billing/src/server.ts', {
     ...common, BILLING_PORT: String(ports.billing), ADMIN_PORT: String(ports.admin), ADMIN_TOKEN: adminToken,
   });
   await waitForHealth(`http://127.0.0.1:${ports.billing}/api/v1/usage`, [401]);
   startService('lookup', 'services/lookup/src/server.ts', { ...common, LOOKUP_PORT: String(ports.lookup) });
+  startService('autocomplete', 'services/autocomplete/src/server.ts', { ...common, AUTOCOMPLETE_PORT: String(ports.autocomplete) });
   startService('plans', 'services/plans/src/server.ts', { PLANS_PORT: String(ports.plans), PUBLIC_BASE_URL: `http://127.0.0.1:${ports.lookup}/api/v1` });
   const base = `http://127.0.0.1:${ports.lookup}/api/v1`;
   await waitForHealth(`${base}/health`);
@@ -133,6 +136,7 @@ BASE_URL=${base}
   curl -s ${auth} '${base}/assessment/detail?id=${sample.id}'`
       : ''
   }
+  curl -s ${auth} 'http://127.0.0.1:${ports.autocomplete}/api/v1/property/autocomplete?q=3526%20hi&zip=95838'   # type-ahead (own port until the gateway)
   curl -s '${base}/health'
   curl -s ${auth} 'http://127.0.0.1:${ports.billing}/api/v1/usage'      # until the gateway lands, on its own port
   curl -s 'http://127.0.0.1:${ports.plans}/api/v1/plans'

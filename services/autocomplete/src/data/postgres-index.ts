@@ -39,36 +39,43 @@ const COLUMNS = 'property_id, line_key, unit_key, city_key, zip, house_number, d
 export class PostgresSearchIndex implements SearchIndex {
   constructor(private readonly pool: Pool, private readonly table = 'search.address_suggestions') {}
 
-  private async byLine(prefix: string, f: SearchFilters): Promise<Row[]> {
-    const where = ['line_key LIKE $1'];
-    const values: unknown[] = [likePrefix(prefix)];
-    if (f.zip) where.push(`zip = $${values.push(f.zip)}`);
-    if (f.state) where.push(`state = $${values.push(f.state)}`);
-    const sql = `SELECT ${COLUMNS} FROM ${this.table} WHERE ${where.join(' AND ')} ORDER BY line_key, unit_key LIMIT $${values.push(f.limit * 4)}`;
-    return (await this.pool.query<Row>(sql, values)).rows;
+  /** One statement for all candidate prefixes: each part reads the first rows of its index range. */
+  private async byLine(prefixes: readonly string[], f: SearchFilters): Promise<Row[]> {
+    const values: unknown[] = [];
+    const filters: string[] = [];
+    if (f.zip) filters.push(`zip = $${values.push(f.zip)}`);
+    if (f.state) filters.push(`state = $${values.push(f.state)}`);
+    const limit = `$${values.push(f.limit * 4)}`;
+    const parts = prefixes.map((p) => {
+      const cond = [`line_key LIKE $${values.push(likePrefix(p))}`, ...filters].join(' AND ');
+      return `(SELECT ${COLUMNS} FROM ${this.table} WHERE ${cond} ORDER BY line_key, unit_key LIMIT ${limit})`;
+    });
+    return (await this.pool.query<Row>(parts.join(' UNION ALL '), values)).rows;
   }
 
-  private async byStreet(prefix: string, zip: string, limit: number): Promise<Row[]> {
-    const sql = `SELECT ${COLUMNS} FROM ${this.table} WHERE zip = $1 AND street_key LIKE $2
-      ORDER BY street_key, (substring(house_number from '^[0-9]+'))::int, unit_key LIMIT $3`;
-    return (await this.pool.query<Row>(sql, [zip, likePrefix(prefix), limit * 4])).rows;
+  private async byStreet(prefixes: readonly string[], zip: string, limit: number): Promise<Row[]> {
+    const values: unknown[] = [zip, limit * 4];
+    const parts = prefixes.map(
+      (p) => `(SELECT ${COLUMNS} FROM ${this.table} WHERE zip = $1 AND street_key LIKE $${values.push(likePrefix(p))}
+        ORDER BY street_key, house_number, unit_key LIMIT $2)`,
+    );
+    return (await this.pool.query<Row>(parts.join(' UNION ALL '), values)).rows;
   }
 
   async search(q: TypedQuery, f: SearchFilters): Promise<string[]> {
-    let batches: Row[][];
+    let rows: Row[];
     if (q.houseNumber === null) {
-      batches = await Promise.all(q.streetPrefixes.map((p) => this.byStreet(p, f.zip!, f.limit)));
+      rows = await this.byStreet(q.streetPrefixes, f.zip!, f.limit);
     } else if (q.streetPrefixes.length > 0) {
-      batches = await Promise.all(q.streetPrefixes.map((p) => this.byLine(`${q.houseNumber} ${p}`, f)));
+      rows = await this.byLine(q.streetPrefixes.map((p) => `${q.houseNumber} ${p}`), f);
     } else if (q.numberComplete) {
-      batches = [await this.byLine(`${q.houseNumber} `, f)];
+      rows = await this.byLine([`${q.houseNumber} `], f);
     } else {
       // Still typing the number: that exact number first, then longer numbers that start with it.
-      batches = await Promise.all([this.byLine(`${q.houseNumber} `, f), this.byLine(q.houseNumber, f)]);
+      rows = await this.byLine([`${q.houseNumber} `, q.houseNumber], f);
     }
     const seen = new Set<number>();
-    return batches
-      .flat()
+    return rows
       .sort(compare(q.houseNumber))
       .filter((r) => !seen.has(r.property_id) && seen.add(r.property_id))
       .slice(0, f.limit)

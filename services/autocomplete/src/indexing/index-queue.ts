@@ -95,6 +95,8 @@ export class Indexer {
       return { documents: n };
     }
     if (job.name === 'catch-up') {
+      const rebuild = await this.queue.getJob('rebuild');
+      if (rebuild && !(await rebuild.isCompleted()) && !(await rebuild.isFailed())) return { documents: 0, deferredTo: 'rebuild' };
       const n = await runCatchUp(this.o, await lastIndexedId(this.o.pool));
       if (n > 0) this.o.log({ msg: 'index caught up', documents: n });
       return { documents: n };

@@ -1,9 +1,10 @@
 // What every benchmark here needs: services started as child processes on port 0, and autocannon replaying paths.
 import { spawn, type ChildProcess } from 'node:child_process';
+import type { IncomingHttpHeaders } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../', import.meta.url)); // the repository root
 const children: ChildProcess[] = [];
 process.on('exit', () => children.forEach((c) => c.kill()));
 
@@ -37,22 +38,35 @@ export interface LoadResult {
   p50: number;
   p99: number;
   errors: number;
+  /** Time spent in the service (its Server-Timing header), when asked for. */
+  service?: { p50: number; p99: number };
 }
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** Replays `paths` round-robin for `duration` seconds at `connections`. */
 export async function replay(
   name: string,
   url: string,
   paths: readonly string[],
-  o: { connections: number; duration: number; key?: string },
+  o: { connections: number; duration: number; key?: string; serverTiming?: boolean },
 ): Promise<LoadResult> {
   let i = 0;
+  const inService: number[] = [];
+  const onResponse = (_status: number, _body: string, _ctx: object, headers?: IncomingHttpHeaders) => {
+    const m = /dur=([\d.]+)/.exec(String(headers?.['server-timing'] ?? ''));
+    if (m) inService.push(Number(m[1]));
+  };
   const r = await autocannon({
     url,
     connections: o.connections,
     duration: o.duration,
     headers: o.key ? { authorization: `Bearer ${o.key}` } : {},
-    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }) }],
+    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }), ...(o.serverTiming ? { onResponse } : {}) }],
   });
-  return { name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors };
+  inService.sort((a, b) => a - b);
+  return {
+    name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors,
+    ...(o.serverTiming ? { service: { p50: percentile(inService, 50), p99: percentile(inService, 99) } } : {}),
+  };
 }

@@ -1,6 +1,7 @@
 // Who is calling. The gateway resolves the key and forwards identity headers; until the gateway issue signs
 // them, services trust those headers from loopback only. A Bearer key sent straight to a service (the embedded
 // default before the gateway lands) is resolved through the same Redis key cache the gateway reads.
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Redis } from 'ioredis';
 import { TIER_NAMES, type TierName } from '../tiers/index.js';
@@ -73,4 +74,35 @@ export async function resolveIdentity(req: IncomingMessage, keys: KeyCache): Pro
     }
   }
   throw new ApiError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <API_KEY>');
+}
+
+/** The signature the gateway adds to identity headers, so services can tell them from forged ones. */
+export const SIGNATURE_HEADER = 'x-pra-signature';
+
+function signedText(id: Identity, requestId: string, timestamp: number): string {
+  return `${timestamp}.${id.accountId}.${id.tier}.${id.keyId}.${requestId}`;
+}
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256>` over the identity and the request id. */
+export function signIdentity(id: Identity, requestId: string, hmacKey: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
+  const mac = createHmac('sha256', hmacKey).update(signedText(id, requestId, nowSeconds)).digest('hex');
+  return `t=${nowSeconds},v1=${mac}`;
+}
+
+/** True when the signature is the gateway's for this identity and request, and at most maxSkewSeconds old. */
+export function verifyIdentitySignature(
+  id: Identity,
+  requestId: string,
+  signature: string,
+  hmacKey: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  maxSkewSeconds = 300,
+): boolean {
+  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature);
+  if (!m) return false;
+  const t = Number(m[1]);
+  if (Math.abs(nowSeconds - t) > maxSkewSeconds) return false;
+  const expected = Buffer.from(createHmac('sha256', hmacKey).update(signedText(id, requestId, t)).digest('hex'));
+  const given = Buffer.from(m[2]!);
+  return expected.length === given.length && timingSafeEqual(expected, given);
 }

@@ -1,0 +1,48 @@
+// The plugin module as kong-pdk's plugin server loads it: Plugin (one instance per configured plugin), Name,
+// Version, Priority, Schema. Clients and config are made once per process, on first use.
+import { z } from 'zod';
+import { createRedis, KeyCache, parseConfig, storeEnv } from '@pra/shared/platform';
+import { access, type AccessDeps } from './access.js';
+import type { KongPdk } from './pdk.js';
+import { RateLimiter } from './rate-limit.js';
+
+export { access, PUBLIC_PATHS, type AccessDeps } from './access.js';
+export { RateLimiter, WINDOW_MS, type Admission } from './rate-limit.js';
+export type { KongPdk } from './pdk.js';
+
+const GatewayEnv = z.object({
+  REDIS_URL: storeEnv.REDIS_URL,
+  REDIS_PREFIX: storeEnv.REDIS_PREFIX,
+  GATEWAY_HMAC_KEY: z.string().min(32, 'GATEWAY_HMAC_KEY must be at least 32 characters'),
+  MARKETPLACE_PROXY_SECRET: z.string().min(16).optional(),
+});
+
+let deps: AccessDeps | undefined;
+function processDeps(): AccessDeps {
+  if (!deps) {
+    const env = parseConfig(GatewayEnv);
+    const redis = createRedis(env.REDIS_URL, 'producer');
+    redis.on('error', () => {});
+    deps = {
+      keys: new KeyCache(redis, env.REDIS_PREFIX),
+      limiter: new RateLimiter(redis, env.REDIS_PREFIX),
+      hmacKey: env.GATEWAY_HMAC_KEY,
+      marketplaceSecret: env.MARKETPLACE_PROXY_SECRET,
+    };
+  }
+  return deps;
+}
+
+export class Plugin {
+  constructor(readonly config: Record<string, unknown>) {}
+
+  async access(kong: KongPdk): Promise<void> {
+    await access(kong, processDeps());
+  }
+}
+
+export const Name = 'pra-gateway';
+export const Version = '2.0.0';
+/** Before Kong's own auth and rate-limiting plugins would run: nothing else needs to see the request first. */
+export const Priority = 1010;
+export const Schema: unknown[] = [];

@@ -17,21 +17,21 @@ const GatewayEnv = z.object({
   MARKETPLACE_PROXY_SECRET: z.string().min(16).optional(),
 });
 
-let deps: AccessDeps | undefined;
-function processDeps(): AccessDeps {
-  if (!deps) {
-    const env = parseConfig(GatewayEnv);
-    const redis = createRedis(env.REDIS_URL, 'producer');
-    redis.on('error', () => {});
-    deps = {
-      keys: new KeyCache(redis, env.REDIS_PREFIX),
-      limiter: new RateLimiter(redis, env.REDIS_PREFIX),
-      hmacKey: env.GATEWAY_HMAC_KEY,
-      marketplaceSecret: env.MARKETPLACE_PROXY_SECRET,
-    };
-  }
-  return deps;
+/** The plugin's clients and keys from the environment (Kong's plugin server and the local gateway alike). */
+export function accessDepsFromEnv(environment: NodeJS.ProcessEnv = process.env): AccessDeps {
+  const env = parseConfig(GatewayEnv, environment);
+  const redis = createRedis(env.REDIS_URL, 'producer');
+  redis.on('error', () => {});
+  return {
+    keys: new KeyCache(redis, env.REDIS_PREFIX),
+    limiter: new RateLimiter(redis, env.REDIS_PREFIX),
+    hmacKey: env.GATEWAY_HMAC_KEY,
+    marketplaceSecret: env.MARKETPLACE_PROXY_SECRET,
+  };
 }
+
+let deps: AccessDeps | undefined;
+const processDeps = () => (deps ??= accessDepsFromEnv());
 
 export class Plugin {
   constructor(readonly config: Record<string, unknown>) {}

@@ -4,12 +4,12 @@ import { BASE_PATH } from '@pra/shared/contracts';
 import { createBaseApp, finishApp, resolveIdentity, route, sendJson, type KeyCache, type Pool } from '@pra/shared/platform';
 import { usageReport } from './domain/usage-report.js';
 
-export function createBillingApp(deps: { pool: Pool; keys: KeyCache }): Express {
+export function createBillingApp(deps: { pool: Pool; keys: KeyCache; gatewayKey?: string }): Express {
   const app = createBaseApp();
   app.get(
     `${BASE_PATH}/usage`,
     route(async (req, res) => {
-      const who = await resolveIdentity(req, deps.keys);
+      const who = await resolveIdentity(req, deps.keys, deps.gatewayKey);
       sendJson(res, 200, JSON.stringify(await usageReport(deps.pool, who.accountId)), req.requestId);
     }),
   );

@@ -24,4 +24,4 @@ const close = async () => {
   await pool.end();
 };
 await runServer(createAdminApp({ pool, redis, layout }, config.ADMIN_TOKEN), config.ADMIN_PORT, config.ADMIN_HOST, 'account-billing admin', async () => {});
-await runServer(createBillingApp({ pool, keys }), config.BILLING_PORT, config.BILLING_HOST, 'account-billing', close);
+await runServer(createBillingApp({ pool, keys, gatewayKey: config.GATEWAY_HMAC_KEY }), config.BILLING_PORT, config.BILLING_HOST, 'account-billing', close);

@@ -7,12 +7,12 @@ import type { CreditCharger } from '@pra/account-billing/billing';
 import type { SearchIndex } from './domain/search-index.js';
 import { suggest } from './domain/suggest.js';
 
-export function createAutocompleteApp(deps: { index: SearchIndex; keys: KeyCache; charger: CreditCharger }): Express {
+export function createAutocompleteApp(deps: { index: SearchIndex; keys: KeyCache; charger: CreditCharger; gatewayKey?: string }): Express {
   const app = createBaseApp();
   app.get(
     `${BASE_PATH}/property/autocomplete`,
     route(async (req, res) => {
-      const who = await resolveIdentity(req, deps.keys);
+      const who = await resolveIdentity(req, deps.keys, deps.gatewayKey);
       const q = parseQuery(AutocompleteQuery, req.query);
       const [items, balance] = await Promise.all([suggest(deps.index, q), deps.charger.balance(who.accountId).catch(() => null)]);
       const body = renderEnvelope(items, {

@@ -30,7 +30,7 @@ if (config.SEARCH_BACKEND === 'postgres' && (await lastIndexedId(pool)) === 0) {
   log({ msg: 'index empty: full rebuild requested' });
   await indexer.requestRebuild();
 }
-const app = createAutocompleteApp({ index, keys: new KeyCache(redis, config.REDIS_PREFIX), charger: new CreditCharger(redis, config.REDIS_PREFIX) });
+const app = createAutocompleteApp({ index, keys: new KeyCache(redis, config.REDIS_PREFIX), charger: new CreditCharger(redis, config.REDIS_PREFIX), gatewayKey: config.GATEWAY_HMAC_KEY });
 await runServer(app, config.AUTOCOMPLETE_PORT, config.AUTOCOMPLETE_HOST, 'autocomplete', async () => {
   await indexer.stop();
   redis.disconnect();

@@ -7,11 +7,11 @@ import { RecordStore } from './data/record-queries.js';
 import { HealthCheck } from './domain/health.js';
 import { mountRecordRoutes } from './routes/record-routes.js';
 
-export function createLookupApp(deps: { pool: Pool; charger: CreditCharger; keys: KeyCache }): Express {
+export function createLookupApp(deps: { pool: Pool; charger: CreditCharger; keys: KeyCache; gatewayKey?: string }): Express {
   const app = createBaseApp();
   const store = new RecordStore(deps.pool);
   const health = new HealthCheck(store);
-  mountRecordRoutes(app, BASE_PATH, { store, charger: deps.charger, keys: deps.keys });
+  mountRecordRoutes(app, BASE_PATH, { store, charger: deps.charger, keys: deps.keys, gatewayKey: deps.gatewayKey });
   app.get(`${BASE_PATH}/health`, route(async (req, res) => sendJson(res, 200, JSON.stringify(await health.check()), req.requestId)));
   finishApp(app);
   return app;

@@ -102,20 +102,31 @@ async function main() {
   const tokenFile = `${dataDir}/admin-token`;
   if (!existsSync(tokenFile)) writeFileSync(tokenFile, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
   const adminToken = readFileSync(tokenFile, 'utf8').trim();
+  // The key the gateway signs identity headers with; services accept nothing else.
+  const hmacFile = `${dataDir}/gateway-hmac-key`;
+  if (!existsSync(hmacFile)) writeFileSync(hmacFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
+  const gatewayKey = readFileSync(hmacFile, 'utf8').trim();
 
   const port = Number(values.port!);
-  const ports = { lookup: port, autocomplete: port + 1, billing: port + 2, plans: port + 3, admin: port + 9 };
-  const common = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, REDIS_PREFIX: prefix };
+  const ports = { gateway: port - 1, lookup: port, autocomplete: port + 1, billing: port + 2, plans: port + 3, admin: port + 9 };
+  const common = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: gatewayKey };
   startService('account-billing', 'services/account-billing/src/server.ts', {
     ...common, BILLING_PORT: String(ports.billing), ADMIN_PORT: String(ports.admin), ADMIN_TOKEN: adminToken,
   });
   await waitForHealth(`http://127.0.0.1:${ports.billing}/api/v1/usage`, [401]);
   startService('lookup', 'services/lookup/src/server.ts', { ...common, LOOKUP_PORT: String(ports.lookup) });
   startService('autocomplete', 'services/autocomplete/src/server.ts', { ...common, AUTOCOMPLETE_PORT: String(ports.autocomplete) });
-  startService('plans', 'services/plans/src/server.ts', { PLANS_PORT: String(ports.plans), PUBLIC_BASE_URL: `http://127.0.0.1:${ports.lookup}/api/v1` });
-  const base = `http://127.0.0.1:${ports.lookup}/api/v1`;
+  startService('plans', 'services/plans/src/server.ts', { PLANS_PORT: String(ports.plans), PUBLIC_BASE_URL: `http://127.0.0.1:${ports.gateway}/api/v1` });
+  const local = (p: number) => `http://127.0.0.1:${p}`;
+  startService('gateway', 'gateway/local/src/server.ts', {
+    REDIS_URL: redis.url, REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: gatewayKey, GATEWAY_PORT: String(ports.gateway),
+    UPSTREAM_LOOKUP: local(ports.lookup), UPSTREAM_AUTOCOMPLETE: local(ports.autocomplete),
+    UPSTREAM_ACCOUNT_BILLING: local(ports.billing), UPSTREAM_PLANS: local(ports.plans),
+  });
+  const base = `${local(ports.gateway)}/api/v1`;
+  await waitForHealth(`${local(ports.lookup)}/api/v1/health`);
+  await waitForHealth(`${local(ports.plans)}/api/v1/plans`);
   await waitForHealth(`${base}/health`);
-  await waitForHealth(`http://127.0.0.1:${ports.plans}/api/v1/plans`);
   const unit = unitRows[0];
   const sample = idRows[0];
   const enc = encodeURIComponent;
@@ -136,13 +147,14 @@ BASE_URL=${base}
   curl -s ${auth} '${base}/assessment/detail?id=${sample.id}'`
       : ''
   }
-  curl -s ${auth} 'http://127.0.0.1:${ports.autocomplete}/api/v1/property/autocomplete?q=3526%20hi&zip=95838'   # type-ahead (own port until the gateway)
+  curl -s ${auth} '${base}/property/autocomplete?q=3526%20hi&zip=95838'
+  curl -s ${auth} '${base}/usage'
   curl -s '${base}/health'
-  curl -s ${auth} 'http://127.0.0.1:${ports.billing}/api/v1/usage'      # until the gateway lands, on its own port
-  curl -s 'http://127.0.0.1:${ports.plans}/api/v1/plans'
-  curl -s 'http://127.0.0.1:${ports.plans}/openapi.yaml'
+  curl -s '${base}/plans'
+  curl -s '${local(ports.gateway)}/openapi.yaml'
 
-Admin (internal, port ${ports.admin}): npm run admin -- show --account ${'demo@example.com'}
+Everything goes through the gateway at ${local(ports.gateway)} (services refuse calls that bypass it).
+Admin (internal, port ${ports.admin}, never routed by the gateway): npm run admin -- show --account demo@example.com
 Ctrl-C stops everything; the next npm start reuses the data and the key.`);
 }
 

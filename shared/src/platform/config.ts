@@ -21,4 +21,6 @@ export const storeEnv = {
   REDIS_URL: z.string().url().default(DEFAULT_REDIS_URL),
   /** Prefix of every Redis key and BullMQ queue: one per deployment (and per test run). */
   REDIS_PREFIX: z.string().min(1).default('pra:'),
+  /** The gateway's HMAC key: when set, services accept only identity the gateway signed. */
+  GATEWAY_HMAC_KEY: z.string().min(32, 'GATEWAY_HMAC_KEY must be at least 32 characters').optional(),
 };

@@ -57,7 +57,14 @@ function bearer(req: IncomingMessage): string | null {
   return m ? m[1]! : null;
 }
 
-export async function resolveIdentity(req: IncomingMessage, keys: KeyCache): Promise<Identity> {
+/**
+ * Who is calling. With `gatewayKey` (the gateway's HMAC key) only identity headers the gateway signed count, and
+ * the signed request id becomes the transaction id; a key sent straight to the service is refused, so bypassing
+ * the gateway gets nothing. Without it (tests, a service run alone) a Bearer key is resolved through the key cache
+ * and identity headers are trusted from loopback only.
+ */
+export async function resolveIdentity(req: IncomingMessage, keys: KeyCache, gatewayKey?: string): Promise<Identity> {
+  if (gatewayKey !== undefined) return signedIdentity(req, gatewayKey);
   const key = bearer(req);
   if (key !== null) {
     const entry = await keys.lookup(key);
@@ -74,6 +81,25 @@ export async function resolveIdentity(req: IncomingMessage, keys: KeyCache): Pro
     }
   }
   throw new ApiError('UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <API_KEY>');
+}
+
+function signedIdentity(req: IncomingMessage, gatewayKey: string): Identity {
+  const h = (name: string) => {
+    const v = req.headers[name];
+    return typeof v === 'string' ? v : undefined;
+  };
+  const account = h(IDENTITY_HEADERS.account);
+  const tier = h(IDENTITY_HEADERS.tier);
+  const requestId = h('x-request-id');
+  const signature = h(SIGNATURE_HEADER);
+  if (account && /^\d+$/.test(account) && tier && (TIER_NAMES as readonly string[]).includes(tier) && requestId && signature) {
+    const id: Identity = { accountId: Number(account), tier: tier as TierName, keyId: Number(h(IDENTITY_HEADERS.key) ?? 0) || 0 };
+    if (verifyIdentitySignature(id, requestId, signature, gatewayKey)) {
+      (req as IncomingMessage & { requestId?: string }).requestId = requestId;
+      return id;
+    }
+  }
+  throw new ApiError('UNAUTHORIZED', 'Call the API through the gateway host with your API key');
 }
 
 /** The signature the gateway adds to identity headers, so services can tell them from forged ones. */

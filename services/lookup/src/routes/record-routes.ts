@@ -23,13 +23,15 @@ export interface RecordRouteDeps {
   store: RecordStore;
   charger: CreditCharger;
   keys: KeyCache;
+  /** When set, only identity the gateway signed is accepted. */
+  gatewayKey?: string;
 }
 
 /** Routes are registered with their full paths on the app: a nested router costs a prefix trim on every request. */
 export function mountRecordRoutes(app: Express, base: string, d: RecordRouteDeps): void {
   const metered = <S extends z.ZodType>(endpoint: string, schema: S, find: (q: z.infer<S>) => Promise<RecordPage>) =>
     route(async (req: Request, res: Response) => {
-      const who = await resolveIdentity(req, d.keys);
+      const who = await resolveIdentity(req, d.keys, d.gatewayKey);
       const page = await find(parseQuery(schema, req.query));
       const billing = await chargeForPage(d.charger, { who, transactionId: req.requestId, endpoint, query: req.url, page });
       sendJson(res, 200, renderPropertyResponse(page, req.requestId, billing), req.requestId);

@@ -1,0 +1,33 @@
+// The local gateway process: GATEWAY_PORT (8080), upstreams from UPSTREAM_<SERVICE> (UPSTREAM_LOOKUP, ...), the
+// plugin's settings from the environment (REDIS_URL, REDIS_PREFIX, GATEWAY_HMAC_KEY, MARKETPLACE_PROXY_SECRET).
+import { z } from 'zod';
+import { parseConfig, port } from '@pra/shared/platform';
+import { accessDepsFromEnv } from '@pra/gateway-plugin';
+import { createGateway } from './gateway.js';
+import { loadRoutes } from './routes.js';
+
+const config = parseConfig(
+  z.object({
+    GATEWAY_PORT: port(8080),
+    GATEWAY_HOST: z.string().default('127.0.0.1'),
+    UPSTREAM_LOOKUP: z.string().url().optional(),
+    UPSTREAM_AUTOCOMPLETE: z.string().url().optional(),
+    UPSTREAM_ACCOUNT_BILLING: z.string().url().optional(),
+    UPSTREAM_PLANS: z.string().url().optional(),
+  }),
+);
+const upstreams = Object.fromEntries(
+  Object.entries({
+    lookup: config.UPSTREAM_LOOKUP,
+    autocomplete: config.UPSTREAM_AUTOCOMPLETE,
+    'account-billing': config.UPSTREAM_ACCOUNT_BILLING,
+    plans: config.UPSTREAM_PLANS,
+  }).filter((e): e is [string, string] => e[1] !== undefined),
+);
+const log = (o: Record<string, unknown>) => console.info(JSON.stringify({ service: 'gateway', ...o }));
+const server = createGateway({ routes: loadRoutes(upstreams), plugin: accessDepsFromEnv(), log });
+server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => {
+  const a = server.address();
+  console.info(JSON.stringify({ msg: 'gateway listening', host: config.GATEWAY_HOST, port: typeof a === 'object' && a ? a.port : config.GATEWAY_PORT }));
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));

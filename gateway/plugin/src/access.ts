@@ -60,7 +60,8 @@ export async function access(kong: KongPdk, d: AccessDeps): Promise<void> {
   if (!entry) return exit(401, 'Invalid API key');
   if (entry.status !== 'active') return exit(403, 'API key disabled');
 
-  const limits = TIER_LIMITS[entry.tier];
+  const tier = TIER_LIMITS[entry.tier];
+  const limits = { ratePerMinute: entry.ratePerMinute ?? tier.ratePerMinute, dailyQuota: entry.dailyQuota ?? tier.dailyQuota };
   const a = await d.limiter.admit(entry.accountId, limits.ratePerMinute, limits.dailyQuota, (d.now ?? Date.now)());
   const rateHeaders = {
     'ratelimit-limit': String(a.limit),

@@ -5,7 +5,7 @@ import type {} from '@pra/shared/testing';
 import { createPool, IDENTITY_HEADERS, SIGNATURE_HEADER, verifyIdentitySignature, type Pool } from '@pra/shared/platform';
 import { TIER_LIMITS } from '@pra/shared/tiers';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import { setKeyStatus } from '@pra/account-billing/domain';
+import { setAccountLimits, setKeyStatus } from '@pra/account-billing/domain';
 import { access, type AccessDeps } from '../src/access.js';
 import { RateLimiter } from '../src/rate-limit.js';
 import { FakeKong } from './fake-pdk.js';
@@ -80,5 +80,13 @@ describe('gateway access phase', () => {
     expect(Number(refused.exited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     clock += 60_001;
     expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+  });
+
+  it('applies per-account limits over the tier limits', async () => {
+    const a = await f.fundedAccount(1, { tier: 'enterprise' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 2, dailyQuota: null });
+    for (let i = 0; i < 2; i++) expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
+    expect(refused.exited).toMatchObject({ status: 429, headers: { 'ratelimit-limit': '2' } });
   });
 });

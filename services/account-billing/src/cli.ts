@@ -4,25 +4,26 @@
 //   list-keys --account ID|EMAIL                         prefixes only
 //   disable-key --key ID | enable-key --key ID
 //   grant --account ID|EMAIL (--plan P | --amount N) [--valid-days D]
+//   set-limits --account ID|EMAIL [--rate N|none] [--quota N|none]   per-account limits (enterprise)
 //   show --account ID|EMAIL                              balance and usage
 // Uses the same domain code as the admin HTTP API, directly against PostgreSQL and Redis.
 import { parseArgs } from 'node:util';
 import { ApiError, createPool, createRedis, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, redisReady } from '@pra/shared/platform';
 import { migrateBilling } from './data/migrate.js';
 import { redisLayout } from './data/redis-layout.js';
-import { createAccount, findAccount, grantCredits, issueKey, listKeys, setKeyStatus } from './domain/accounts.js';
+import { createAccount, findAccount, grantCredits, issueKey, listKeys, setAccountLimits, setKeyStatus } from './domain/accounts.js';
 import { usageReport } from './domain/usage-report.js';
 
 const USAGE = `usage: npm run admin -- <create-account --email E --name N --tier T | issue-key --account A [--marketplace] |
   list-keys --account A | disable-key --key K | enable-key --key K | grant --account A (--plan P | --amount N) [--valid-days D] |
-  show --account A>`;
+  set-limits --account A [--rate N|none] [--quota N|none] | show --account A>`;
 
 async function main() {
   const { positionals, values: v } = parseArgs({
     allowPositionals: true,
     options: {
       email: { type: 'string' }, name: { type: 'string' }, tier: { type: 'string' }, account: { type: 'string' }, key: { type: 'string' },
-      plan: { type: 'string' }, amount: { type: 'string' }, 'valid-days': { type: 'string' }, marketplace: { type: 'boolean', default: false },
+      plan: { type: 'string' }, amount: { type: 'string' }, rate: { type: 'string' }, quota: { type: 'string' }, 'valid-days': { type: 'string' }, marketplace: { type: 'boolean', default: false },
     },
   });
   const need = (name: string, value: string | undefined) => {
@@ -68,6 +69,12 @@ async function main() {
           validDays: v['valid-days'] !== undefined ? Number(v['valid-days']) : undefined,
         });
         console.log(`granted ${g.amount} credits (grant ${g.grantId}), expiring ${g.expiresAt.toISOString()}`);
+        break;
+      }
+      case 'set-limits': {
+        const limit = (v?: string) => (v === undefined || v === 'none' ? null : Number(v));
+        await setAccountLimits(d, await account(), { ratePerMinute: limit(v.rate), dailyQuota: limit(v.quota) });
+        console.log(`limits set: ${v.rate ?? 'tier default'} per minute, ${v.quota ?? 'tier default'} per day`);
         break;
       }
       case 'show':

@@ -23,6 +23,9 @@ export interface KeyCacheEntry {
   accountId: number;
   tier: TierName;
   status: 'active' | 'disabled';
+  /** Per-account overrides of the tier's limits (enterprise contracts); absent: the tier's. */
+  ratePerMinute?: number;
+  dailyQuota?: number;
 }
 
 export const keyCacheKey = (prefix: string, keyHash: string) => `${prefix}key:${keyHash}`;

@@ -39,26 +39,45 @@ export async function reloadBalances(pool: Pool, redis: Redis, l: RedisLayout): 
   return rows.length;
 }
 
-export async function putKeyCache(redis: Redis, prefix: string, keyHash: string, entry: KeyCacheEntry): Promise<void> {
-  await redis.set(keyCacheKey(prefix, keyHash), JSON.stringify(entry));
-}
-
 /** Rewrites the whole key cache from PostgreSQL (a suspended account's keys count as disabled). */
 export async function rebuildKeyCache(pool: Pool, redis: Redis, prefix: string): Promise<number> {
-  const { rows } = await pool.query<{ id: number; account_id: number; key_hash: string; status: string; tier: string; account_status: string }>(
-    `SELECT k.id, k.account_id, k.key_hash, k.status, a.tier, a.status AS account_status
-       FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id`,
-  );
+  const { rows } = await pool.query<KeyRow>(`${KEY_ROWS} ORDER BY k.id`);
   const m = redis.multi();
-  for (const r of rows) {
-    const entry: KeyCacheEntry = {
-      keyId: r.id,
-      accountId: r.account_id,
-      tier: r.tier as KeyCacheEntry['tier'],
-      status: r.status === 'active' && r.account_status === 'active' ? 'active' : 'disabled',
-    };
-    m.set(keyCacheKey(prefix, r.key_hash), JSON.stringify(entry));
-  }
+  for (const r of rows) m.set(keyCacheKey(prefix, r.key_hash), JSON.stringify(keyCacheEntry(r)));
   await m.exec();
   return rows.length;
+}
+
+interface KeyRow {
+  id: number;
+  account_id: number;
+  key_hash: string;
+  status: string;
+  tier: string;
+  account_status: string;
+  rate_limit_override: number | null;
+  daily_quota_override: number | null;
+}
+
+const KEY_ROWS = `SELECT k.id, k.account_id, k.key_hash, k.status, a.tier, a.status AS account_status,
+    a.rate_limit_override, a.daily_quota_override
+  FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id`;
+
+function keyCacheEntry(r: KeyRow): KeyCacheEntry {
+  return {
+    keyId: r.id,
+    accountId: r.account_id,
+    tier: r.tier as KeyCacheEntry['tier'],
+    status: r.status === 'active' && r.account_status === 'active' ? 'active' : 'disabled',
+    ...(r.rate_limit_override !== null ? { ratePerMinute: r.rate_limit_override } : {}),
+    ...(r.daily_quota_override !== null ? { dailyQuota: r.daily_quota_override } : {}),
+  };
+}
+
+/** Rewrites the key cache entries of one account (after a key or limit change), from PostgreSQL. */
+export async function refreshAccountKeys(pool: Pool, redis: Redis, prefix: string, accountId: number): Promise<void> {
+  const { rows } = await pool.query<KeyRow>(`${KEY_ROWS} WHERE k.account_id = $1`, [accountId]);
+  const m = redis.multi();
+  for (const r of rows) m.set(keyCacheKey(prefix, r.key_hash), JSON.stringify(keyCacheEntry(r)));
+  await m.exec();
 }

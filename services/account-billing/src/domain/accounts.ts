@@ -2,7 +2,7 @@
 import type { Redis } from 'ioredis';
 import { findPlan, TIER_NAMES, type TierName } from '@pra/shared/tiers';
 import { ApiError, generateApiKey, withTransaction, type Pool } from '@pra/shared/platform';
-import { putGrants, putKeyCache } from '../data/balances.js';
+import { putGrants, refreshAccountKeys } from '../data/balances.js';
 import type { RedisLayout } from '../data/redis-layout.js';
 
 export interface BillingDeps {
@@ -52,7 +52,7 @@ export async function issueKey(d: BillingDeps, accountId: number, kind: 'standar
     [account.id, kind, prefix, hash],
   );
   const keyId = rows[0]!.id;
-  await putKeyCache(d.redis, d.layout.prefix, hash, { keyId, accountId: account.id, tier: account.tier, status: account.status === 'active' ? 'active' : 'disabled' });
+  await refreshAccountKeys(d.pool, d.redis, d.layout.prefix, account.id);
   return { keyId, key, prefix };
 }
 
@@ -65,20 +65,25 @@ export async function listKeys(d: BillingDeps, accountId: number) {
 }
 
 export async function setKeyStatus(d: BillingDeps, keyId: number, status: 'active' | 'disabled') {
-  const { rows } = await d.pool.query<{ key_hash: string; account_id: number; tier: TierName; account_status: string }>(
-    `UPDATE billing.api_keys k SET status = $2, disabled_at = CASE WHEN $2 = 'disabled' THEN now() END
-       FROM billing.accounts a WHERE k.id = $1 AND a.id = k.account_id
-     RETURNING k.key_hash, k.account_id, a.tier, a.status AS account_status`,
+  const { rows } = await d.pool.query<{ account_id: number }>(
+    `UPDATE billing.api_keys SET status = $2, disabled_at = CASE WHEN $2 = 'disabled' THEN now() END
+      WHERE id = $1 RETURNING account_id`,
     [keyId, status],
   );
-  const r = rows[0];
-  if (!r) throw new ApiError('NOT_FOUND', `No key ${keyId}`);
-  await putKeyCache(d.redis, d.layout.prefix, r.key_hash, {
-    keyId,
-    accountId: r.account_id,
-    tier: r.tier,
-    status: status === 'active' && r.account_status === 'active' ? 'active' : 'disabled',
-  });
+  if (!rows[0]) throw new ApiError('NOT_FOUND', `No key ${keyId}`);
+  await refreshAccountKeys(d.pool, d.redis, d.layout.prefix, rows[0].account_id);
+}
+
+/** Per-account limits (enterprise contracts): requests per rolling minute and calls per UTC day; null = the tier's. */
+export async function setAccountLimits(d: BillingDeps, accountId: number, limits: { ratePerMinute: number | null; dailyQuota: number | null }) {
+  for (const [name, v] of Object.entries(limits)) {
+    if (v !== null && (!Number.isInteger(v) || v <= 0)) throw badInput(`${name} must be a positive whole number or none, not ${v}`);
+  }
+  const { rowCount } = await d.pool.query('UPDATE billing.accounts SET rate_limit_override = $2, daily_quota_override = $3 WHERE id = $1', [
+    accountId, limits.ratePerMinute, limits.dailyQuota,
+  ]);
+  if (rowCount === 0) throw new ApiError('NOT_FOUND', `No account ${accountId}`);
+  await refreshAccountKeys(d.pool, d.redis, d.layout.prefix, accountId);
 }
 
 /** Grants credits: a plan from the plan table, or an amount with its validity. */

@@ -5,7 +5,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { ApiError, route, sendJson } from '@pra/shared/platform';
 import { TIER_NAMES } from '@pra/shared/tiers';
-import { createAccount, findAccount, grantCredits, issueKey, listKeys, setKeyStatus, type BillingDeps } from '../domain/accounts.js';
+import { createAccount, findAccount, grantCredits, issueKey, listKeys, setAccountLimits, setKeyStatus, type BillingDeps } from '../domain/accounts.js';
 import { usageReport } from '../domain/usage-report.js';
 
 function requireToken(token: string): RequestHandler {
@@ -55,6 +55,15 @@ export function mountAdminRoutes(app: Express, d: BillingDeps, token: string): v
   app.post(
     '/admin/accounts/:account/grants',
     route(async (req, res) => json(res, 201, await grantCredits(d, id(req.params.account), body(NewGrant, req.body)), req.requestId)),
+  );
+  const Limits = z.object({ ratePerMinute: z.number().int().positive().nullable(), dailyQuota: z.number().int().positive().nullable() });
+  app.post(
+    '/admin/accounts/:account/limits',
+    route(async (req, res) => {
+      const limits = body(Limits, req.body);
+      await setAccountLimits(d, id(req.params.account), limits);
+      json(res, 200, limits, req.requestId);
+    }),
   );
   for (const [action, status] of [['disable', 'disabled'], ['enable', 'active']] as const) {
     app.post(

@@ -7,13 +7,10 @@ import { randomUUID } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { createPool, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity, withDatabase } from '@pra/shared/platform';
+import { DEFAULT_REDIS_URL, IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity } from '@pra/shared/platform';
 import { replay, startProcess, type LoadResult } from '@pra/shared/bench';
-import { migrateRecords } from '@pra/ingest/migrate';
-import { loadGenerated } from '@pra/ingest/generate';
-import { propertyCount } from '@pra/ingest/load';
-import { migrateBilling } from '@pra/account-billing/migrate';
 import { billingFixture } from '@pra/account-billing/testing';
+import { benchDatabaseUrl, prepareBenchDatabase } from '@pra/lookup/bench-database';
 import { setAccountLimits } from '@pra/account-billing/domain';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 
@@ -21,18 +18,13 @@ const { values } = parseArgs({
   options: { duration: { type: 'string', default: '20' }, connections: { type: 'string', default: '32' }, records: { type: 'string', default: '100000' } },
 });
 const records = Number(values.records);
-const dbUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, `property_records_bench_${records}`);
+const dbUrl = benchDatabaseUrl(records);
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const prefix = `pra_bench_gw_${Date.now().toString(36)}:`;
 const HMAC = randomUUID() + randomUUID();
 
 async function main() {
-  await ensureDatabase(dbUrl);
-  const pool = createPool(dbUrl, 4, 'bench-gateway');
-  await migrateRecords(pool);
-  await migrateBilling(pool);
-  const have = await propertyCount(pool);
-  if (have < records) await loadGenerated(pool, { seed: 1, count: records - have });
+  const { pool } = await prepareBenchDatabase(records, 4);
   const billing = await billingFixture(pool, redisUrl, prefix);
   const { key, accountId, keyId } = await billing.fundedAccount(1_000_000_000, { tier: 'enterprise' });
   // The benchmark account's contract allows far more than the benchmark sends: no request is a 429.

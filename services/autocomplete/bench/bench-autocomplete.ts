@@ -4,13 +4,10 @@
 // spent in the service (its Server-Timing header), which is what the targets (p50 <= 2 ms, p99 <= 8 ms) are about.
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { createPool, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
+import { DEFAULT_REDIS_URL } from '@pra/shared/platform';
 import { replay, startProcess, type LoadResult } from '@pra/shared/bench';
-import { migrateRecords } from '@pra/ingest/migrate';
-import { loadGenerated } from '@pra/ingest/generate';
-import { propertyCount } from '@pra/ingest/load';
-import { migrateBilling } from '@pra/account-billing/migrate';
 import { billingFixture } from '@pra/account-billing/testing';
+import { prepareBenchDatabase } from '@pra/lookup/bench-database';
 import { migrateSearch } from '../src/data/migrate.js';
 import { PostgresSearchIndex } from '../src/data/postgres-index.js';
 import { runRebuild } from '../src/indexing/index-queue.js';
@@ -21,14 +18,8 @@ const { values } = parseArgs({
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 
 async function benchSize(records: number): Promise<{ records: number; indexSeconds: number; result: LoadResult; light: LoadResult; requests: number }> {
-  const dbUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, `property_records_bench_${records}`);
-  await ensureDatabase(dbUrl);
-  const pool = createPool(dbUrl, 8, 'bench-autocomplete');
-  await migrateRecords(pool);
-  await migrateBilling(pool);
+  const { url: dbUrl, pool } = await prepareBenchDatabase(records);
   await migrateSearch(pool);
-  const have = await propertyCount(pool);
-  if (have < records) await loadGenerated(pool, { seed: 1, count: records - have });
   const started = performance.now();
   const indexed = await runRebuild({ pool, index: new PostgresSearchIndex(pool) }, (done, total) => {
     if (done % 100_000 < 5_000) process.stderr.write(`index ${done}/${total}\n`);

@@ -7,12 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { replay, startProcess, type LoadResult } from '@pra/shared/bench';
-import { createPool, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
-import { migrateRecords } from '@pra/ingest/migrate';
-import { loadGenerated } from '@pra/ingest/generate';
-import { propertyCount } from '@pra/ingest/load';
-import { migrateBilling } from '@pra/account-billing/migrate';
+import { DEFAULT_REDIS_URL } from '@pra/shared/platform';
 import { billingFixture } from '@pra/account-billing/testing';
+import { benchDatabaseUrl, prepareBenchDatabase } from './bench-database.js';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 
 const { values } = parseArgs({
@@ -26,7 +23,7 @@ const { values } = parseArgs({
 const duration = Number(values.duration);
 const connections = Number(values.connections);
 const records = Number(values.records);
-const dbUrl = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, `property_records_bench_${records}`);
+const dbUrl = benchDatabaseUrl(records);
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const prefix = `pra_bench_${Date.now().toString(36)}:`;
 
@@ -45,12 +42,7 @@ async function chargeBacklog(charger: { charge: (r: any) => Promise<unknown> }, 
 }
 
 async function main() {
-  await ensureDatabase(dbUrl);
-  const pool = createPool(dbUrl, 8, 'bench-billing');
-  await migrateRecords(pool);
-  await migrateBilling(pool);
-  const have = await propertyCount(pool);
-  if (have < records) await loadGenerated(pool, { seed: 1, count: records - have });
+  const { pool } = await prepareBenchDatabase(records);
   const f = await billingFixture(pool, redisUrl, prefix);
   const { key } = await f.fundedAccount(100_000_000);
   const { rows } = await pool.query<{ line_key: string; zip: string; unit_key: string }>(

@@ -1,0 +1,22 @@
+// The database every benchmark uses: property_records_bench_<records>, migrated, with the records generated once
+// (seed 1) and reused by later runs.
+import { createPool, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase, type Pool } from '@pra/shared/platform';
+import { migrateRecords } from '@pra/ingest/migrate';
+import { loadGenerated } from '@pra/ingest/generate';
+import { propertyCount } from '@pra/ingest/load';
+import { migrateBilling } from '@pra/account-billing/migrate';
+
+export function benchDatabaseUrl(records: number): string {
+  return withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, `property_records_bench_${records}`);
+}
+
+export async function prepareBenchDatabase(records: number, poolSize = 8): Promise<{ url: string; pool: Pool }> {
+  const url = benchDatabaseUrl(records);
+  await ensureDatabase(url);
+  const pool = createPool(url, poolSize, 'bench');
+  await migrateRecords(pool);
+  await migrateBilling(pool);
+  const have = await propertyCount(pool);
+  if (have < records) await loadGenerated(pool, { seed: 1, count: records - have });
+  return { url, pool };
+}

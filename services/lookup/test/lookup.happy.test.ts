@@ -84,6 +84,20 @@ describe('address lookup', () => {
     expect(d.ownerOccupiedRate).toBeGreaterThan(0);
   });
 
+  it('finds an address given without its street suffix, and names the streets when several fit', async () => {
+    const street = uniqueStreet();
+    const [ave] = await insertProperties(ctx.pool, [makeProperty({ line1: `42 W ${street} AVE`, zip: '95814' })]);
+    const one = await ctx.get(`/api/v1/property/address?${q({ address: `42 West ${street}`, zip: '95814' })}`);
+    expect(one.status).toBe(200);
+    expect(one.body.property.map((p: any) => p.identifier.Id)).toEqual([ave]);
+    await insertProperties(ctx.pool, [makeProperty({ line1: `42 W ${street} ST`, zip: '95814' })]);
+    const two = await ctx.get(`/api/v1/property/address?${q({ address: `42 W ${street}`, zip: '95814' })}`);
+    expect(two.status).toBe(404);
+    expect(two.body.status.msg).toMatch(new RegExp(`did you mean '42 W ${street} AVE', '42 W ${street} ST'`));
+    const city = await ctx.get(`/api/v1/property/address?${q({ address: `42 W ${street} Avenue`, city: 'Sacramento', state: 'CA' })}`);
+    expect(city.body.property.map((p: any) => p.identifier.Id)).toEqual([ave]);
+  });
+
   it('finds an imported Sacramento sale by its real address', async () => {
     const res = await ctx.get(`/api/v1/sale/detail?${q({ address: '3526 High Street', city: 'Sacramento', state: 'CA' })}`);
     expect(res.status).toBe(200);

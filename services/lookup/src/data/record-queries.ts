@@ -33,6 +33,18 @@ const COUNT_BY_CITY = {
          WHERE p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND ($4 = '' OR p.unit_key = $4)`,
 };
 
+// Streets that extend a line given without its suffix ("123 W 5TH" -> "123 W 5TH ST"), at most a few.
+const EXTENDED_LINES_BY_ZIP = {
+  name: 'extended_lines_by_zip',
+  text: `SELECT DISTINCT line_key COLLATE "C" AS line_key FROM records.properties
+         WHERE zip = $1 AND line_key COLLATE "C" LIKE $2 LIMIT 4`,
+};
+const EXTENDED_LINES_BY_CITY = {
+  name: 'extended_lines_by_city',
+  text: `SELECT DISTINCT line_key COLLATE "C" AS line_key FROM records.properties
+         WHERE state = $1 AND city_key = $2 AND line_key COLLATE "C" LIKE $3 LIMIT 4`,
+};
+
 // Owners: distinct properties whose owner1 or owner2 matches; the count and the page come from one statement.
 const BY_OWNER = {
   name: 'by_owner',
@@ -111,6 +123,15 @@ export class RecordStore {
       ? { ...COUNT_BY_ZIP, values: [c.lineKey, c.zip, c.unitKey] }
       : { ...COUNT_BY_CITY, values: [c.lineKey, c.state, c.cityKey, c.unitKey] };
     return (await this.pool.query<{ total: number }>(q)).rows[0]!.total;
+  }
+
+  /** Lines that start with `c.lineKey` followed by more words, in the same ZIP or city. */
+  async extendedLines(c: AddressCriteria): Promise<string[]> {
+    const prefix = `${c.lineKey.replace(/[\\%_]/g, '\\$&')} %`;
+    const q = c.zip !== null
+      ? { ...EXTENDED_LINES_BY_ZIP, values: [c.zip, prefix] }
+      : { ...EXTENDED_LINES_BY_CITY, values: [c.state, c.cityKey, prefix] };
+    return (await this.pool.query<{ line_key: string }>(q)).rows.map((r) => r.line_key);
   }
 
   async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<RecordRow[]> {

@@ -43,8 +43,20 @@ function pageOrNotFound(rows: RecordRow[], total: number, page: number, pagesize
 }
 
 export async function findByAddress(store: RecordStore, q: AddressQuery): Promise<RecordPage> {
-  const c = addressCriteria(q);
-  const rows = await store.byAddress(c, q.pagesize, (q.page - 1) * q.pagesize);
+  let c = addressCriteria(q);
+  let rows = await store.byAddress(c, q.pagesize, (q.page - 1) * q.pagesize);
+  if (rows.length === 0 && q.page === 1) {
+    // Nothing at exactly that line: it may lack its suffix ("123 W 5th" for "123 W 5TH ST"). One street that
+    // extends it is the answer; several are named, so the caller can say which.
+    const lines = await store.extendedLines(c);
+    if (lines.length === 1) {
+      c = { ...c, lineKey: lines[0]! };
+      rows = await store.byAddress(c, q.pagesize, 0);
+    } else if (lines.length > 1) {
+      const names = lines.slice(0, 3).join("', '");
+      throw notFound(`No properties found at '${c.lineKey}'; did you mean '${names}'${lines.length > 3 ? ', ...' : ''}? Give the street suffix.`);
+    }
+  }
   const total = rows[0]?.total ?? (q.page > 1 ? await store.countByAddress(c) : 0);
   const where = c.zip ? `${c.lineKey}${c.unitKey ? ` #${c.unitKey}` : ''} in ${c.zip}` : `${c.lineKey}${c.unitKey ? ` #${c.unitKey}` : ''}, ${c.cityKey}, ${c.state}`;
   return pageOrNotFound(rows, total, q.page, q.pagesize, `address '${where}'`);

@@ -96,8 +96,8 @@ describe('bulk load into an empty store', () => {
         WHERE i.schemaname = 'records' AND i.tablename IN ('properties', 'owners') ORDER BY 1`,
     );
     expect(rows.map((r) => r.indexname)).toEqual([
-      'owners_name', 'owners_pkey', 'properties_apn', 'properties_line_city', 'properties_line_zip', 'properties_pkey',
-      'properties_tax_parcel', 'properties_tract',
+      'owners_name', 'owners_pkey', 'properties_apn', 'properties_city_line_prefix', 'properties_line_city', 'properties_line_zip',
+      'properties_pkey', 'properties_tax_parcel', 'properties_tract', 'properties_zip_line_prefix',
     ]);
     expect(rows.every((r) => r.valid)).toBe(true);
   });

@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',
+    // Request log lines would drown the report; the telemetry tests capture logs explicitly.
+    env: { LOG_LEVEL: 'silent' },
   },
 });

@@ -1,10 +1,14 @@
 // The embedded-default gateway: a proxy, not an application. node:http in front, undici keep-alive pools behind,
-// and the same pra-gateway plugin Kong runs, through a small PDK adapter. traceparent and other headers pass
-// through; X-Request-Id is added to every response.
+// and the same pra-gateway plugin Kong runs, through a small PDK adapter. X-Request-Id is added to every response.
+// With tracing on, the request's server span (from the client's traceparent) gets a child span for the plugin and
+// one for the upstream call, whose context replaces the client's traceparent on the way to the service; with
+// tracing off the client's traceparent passes through untouched. One log line and one metric sample per request.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
 import { access, type AccessDeps, type KongPdk } from '@pra/gateway-plugin';
+import { IDENTITY_HEADERS } from '@pra/shared/platform';
+import { annotateRequest, inSpan, logger, SpanKind, telemetryMetrics, traceHeaders } from '@pra/shared/telemetry';
 import { matchRoute, type Route } from './routes.js';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
@@ -18,6 +22,7 @@ function errorResponse(res: ServerResponse, status: number, msg: string, request
 /** The PDK calls of the plugin, applied to one node:http request. */
 class LocalPdk implements KongPdk {
   exited = false;
+  status = 0;
   readonly upstreamHeaders: Record<string, string | string[]> = {};
   constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly path: string) {
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) this.upstreamHeaders[k] = v;
@@ -32,6 +37,7 @@ class LocalPdk implements KongPdk {
   response = {
     exit: async (status: number, body?: string, headers: Record<string, string> = {}) => {
       this.exited = true;
+      this.status = status;
       this.res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body ?? '') });
       this.res.end(body ?? '');
     },
@@ -58,31 +64,53 @@ export function createGateway(o: GatewayOptions): Server {
     return p;
   };
   const server = createServer(async (req, res) => {
+    const started = performance.now();
     const url = new URL(req.url ?? '/', 'http://gateway');
     const route = matchRoute(o.routes, url.pathname);
+    res.once('finish', () => {
+      const ms = performance.now() - started;
+      telemetryMetrics.request(ms / 1000, { method: req.method ?? 'GET', route: route?.prefix ?? 'unmatched', status: res.statusCode });
+      if (logger.isLevelEnabled('info')) {
+        logger.info(
+          { requestId: res.getHeader('x-request-id'), method: req.method, route: route?.prefix ?? 'unmatched', service: route?.service, status: res.statusCode, ms: Math.round(ms * 100) / 100, accountId: identity.accountId, tier: identity.tier },
+          'request',
+        );
+      }
+    });
+    const identity: { accountId?: number; tier?: string } = {};
     if (!route) return errorResponse(res, 404, `No such endpoint: ${url.pathname}`, randomUUID());
     if (!route.methods.has(req.method ?? 'GET')) return errorResponse(res, 405, `Method ${req.method} not allowed: every endpoint is GET`, randomUUID(), { allow: 'GET' });
     const pdk = new LocalPdk(req, res, url.pathname);
     try {
-      await access(pdk, o.plugin);
+      await inSpan('pra-gateway access', {}, () => access(pdk, o.plugin));
     } catch (err) {
       o.log?.({ msg: 'gateway plugin error', err: String(err) });
       return errorResponse(res, 503, 'Gateway temporarily unable to authenticate; retry shortly', randomUUID());
     }
     if (pdk.exited) return;
     const requestId = String(pdk.upstreamHeaders['x-request-id'] ?? randomUUID());
+    const account = pdk.upstreamHeaders[IDENTITY_HEADERS.account];
+    if (typeof account === 'string') {
+      identity.accountId = Number(account);
+      identity.tier = String(pdk.upstreamHeaders[IDENTITY_HEADERS.tier]);
+      annotateRequest({ 'pra.account.id': identity.accountId, 'pra.tier': identity.tier, 'pra.request.id': requestId });
+    }
     try {
-      const upstream = await pool(new URL(route.upstream).origin).request({
-        method: req.method === 'HEAD' ? 'HEAD' : 'GET',
-        path: `${url.pathname}${url.search}`,
-        headers: pdk.upstreamHeaders,
+      await inSpan(`proxy ${route.service}`, { kind: SpanKind.CLIENT, attributes: { 'pra.service': route.service, 'server.address': route.upstream } }, async (span) => {
+        Object.assign(pdk.upstreamHeaders, traceHeaders());
+        const upstream = await pool(new URL(route.upstream).origin).request({
+          method: req.method === 'HEAD' ? 'HEAD' : 'GET',
+          path: `${url.pathname}${url.search}`,
+          headers: pdk.upstreamHeaders,
+        });
+        span.setAttribute('http.response.status_code', upstream.statusCode);
+        const headers: Record<string, string | string[]> = {};
+        for (const [k, v] of Object.entries(upstream.headers)) if (v != null && !HOP_BY_HOP.has(k)) headers[k] = v as string | string[];
+        headers['x-request-id'] = requestId;
+        res.writeHead(upstream.statusCode, headers);
+        for await (const chunk of upstream.body) res.write(chunk);
+        res.end();
       });
-      const headers: Record<string, string | string[]> = {};
-      for (const [k, v] of Object.entries(upstream.headers)) if (v != null && !HOP_BY_HOP.has(k)) headers[k] = v as string | string[];
-      headers['x-request-id'] = requestId;
-      res.writeHead(upstream.statusCode, headers);
-      for await (const chunk of upstream.body) res.write(chunk);
-      res.end();
     } catch (err) {
       o.log?.({ msg: 'upstream unavailable', service: route.service, err: String(err) });
       if (!res.headersSent) errorResponse(res, 503, `Service ${route.service} unavailable; the request was not charged. Retry shortly.`, requestId);

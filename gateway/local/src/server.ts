@@ -1,13 +1,15 @@
 // The local gateway process: GATEWAY_PORT (8080), upstreams from UPSTREAM_<SERVICE> (UPSTREAM_LOOKUP, ...), the
 // plugin's settings from the environment (REDIS_URL, REDIS_PREFIX, GATEWAY_HMAC_KEY, MARKETPLACE_PROXY_SECRET).
 import { z } from 'zod';
-import { parseConfig, port } from '@pra/shared/platform';
+import { internalEnv, parseConfig, port, runInternalServer } from '@pra/shared/platform';
+import { logger } from '@pra/shared/telemetry';
 import { accessDepsFromEnv } from '@pra/gateway-plugin';
 import { createGateway } from './gateway.js';
 import { loadRoutes } from './routes.js';
 
 const config = parseConfig(
   z.object({
+    ...internalEnv,
     GATEWAY_PORT: port(8080),
     GATEWAY_HOST: z.string().default('127.0.0.1'),
     UPSTREAM_LOOKUP: z.string().url().optional(),
@@ -24,10 +26,11 @@ const upstreams = Object.fromEntries(
     plans: config.UPSTREAM_PLANS,
   }).filter((e): e is [string, string] => e[1] !== undefined),
 );
-const log = (o: Record<string, unknown>) => console.info(JSON.stringify({ service: 'gateway', ...o }));
+const log = (o: Record<string, unknown>) => logger.warn(o);
 const server = createGateway({ routes: loadRoutes(upstreams), plugin: accessDepsFromEnv(), log });
+await runInternalServer(config);
 server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => {
   const a = server.address();
-  console.info(JSON.stringify({ msg: 'gateway listening', host: config.GATEWAY_HOST, port: typeof a === 'object' && a ? a.port : config.GATEWAY_PORT }));
+  logger.info({ host: config.GATEWAY_HOST, port: typeof a === 'object' && a ? a.port : config.GATEWAY_PORT }, 'gateway listening');
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));

@@ -2,6 +2,7 @@
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity, type KeyCache } from '@pra/shared/platform';
 import { TIER_LIMITS } from '@pra/shared/tiers';
+import { telemetryMetrics } from '@pra/shared/telemetry/metrics';
 import type { KongPdk } from './pdk.js';
 import type { RateLimiter } from './rate-limit.js';
 
@@ -69,6 +70,7 @@ export async function access(kong: KongPdk, d: AccessDeps): Promise<void> {
     'ratelimit-reset': String(a.retryAfterSeconds),
   };
   if (!a.admitted) {
+    telemetryMetrics.refused(a.refusedFor === 'quota' ? 'quota-day' : 'rate-minute', { tier: entry.tier });
     const msg = a.refusedFor === 'quota' ? `Daily quota of ${limits.dailyQuota} calls exceeded` : `Rate limit of ${a.limit} requests per minute exceeded`;
     return exit(429, msg, { ...rateHeaders, 'retry-after': String(a.retryAfterSeconds) });
   }

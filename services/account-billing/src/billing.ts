@@ -1,6 +1,7 @@
 // What the metered services use: charge credits for the records a request returns (SPEC 4.10).
 import type { Redis } from 'ioredis';
 import { ApiError } from '@pra/shared/platform';
+import { currentTraceparent } from '@pra/shared/telemetry';
 import { CHARGE_SCRIPT } from './data/charge-script.js';
 import { redisLayout, type RedisLayout } from './data/redis-layout.js';
 
@@ -63,6 +64,7 @@ export class CreditCharger {
       reply = await this.redis.pra_charge(
         l.grants(r.accountId), l.expiry(r.accountId), l.loaded, l.charged(r.transactionId), l.outbox,
         r.transactionId, r.wanted, this.now(), r.accountId, r.keyId, r.endpoint, IDEMPOTENCY_TTL_SECONDS, r.fingerprint,
+        currentTraceparent(),
       );
     } catch {
       throw new ApiError('UNAVAILABLE', 'Billing is unavailable; the request was not charged. Retry shortly.');

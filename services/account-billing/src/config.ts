@@ -1,9 +1,10 @@
 // account-billing configuration, parsed once at start.
 import { z } from 'zod';
-import { parseConfig, port, storeEnv } from '@pra/shared/platform';
+import { internalEnv, parseConfig, port, storeEnv } from '@pra/shared/platform';
 
 export const BillingConfig = z.object({
   ...storeEnv,
+  ...internalEnv,
   BILLING_PORT: port(8083),
   BILLING_HOST: z.string().default('127.0.0.1'),
   /** The internal admin API: its own port, never routed by the public gateway. */

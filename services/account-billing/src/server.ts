@@ -1,5 +1,6 @@
 // account-billing: the public /usage app, the internal admin API, and the usage pipeline with its jobs.
-import { createPool, createRedis, KeyCache, redisReady, runServer } from '@pra/shared/platform';
+import { createPool, createRedis, KeyCache, redisReady, runInternalServer, runServer, storesReady } from '@pra/shared/platform';
+import { logTo } from '@pra/shared/telemetry';
 import { createAdminApp } from './admin-app.js';
 import { createBillingApp } from './app.js';
 import { loadBillingConfig } from './config.js';
@@ -8,7 +9,7 @@ import { redisLayout } from './data/redis-layout.js';
 import { UsagePipeline } from './workers/pipeline.js';
 
 const config = loadBillingConfig();
-const log = (o: Record<string, unknown>) => console.info(JSON.stringify({ service: 'account-billing', ...o }));
+const log = logTo();
 const pool = createPool(config.DATABASE_URL, 16, 'account-billing');
 await migrateBilling(pool, (l) => log({ msg: l }));
 const redis = createRedis(config.REDIS_URL, 'producer');
@@ -23,5 +24,6 @@ const close = async () => {
   redis.disconnect();
   await pool.end();
 };
+await runInternalServer(config, storesReady(pool, redis));
 await runServer(createAdminApp({ pool, redis, layout }, config.ADMIN_TOKEN), config.ADMIN_PORT, config.ADMIN_HOST, 'account-billing admin', async () => {});
 await runServer(createBillingApp({ pool, keys, gatewayKey: config.GATEWAY_HMAC_KEY }), config.BILLING_PORT, config.BILLING_HOST, 'account-billing', close);

@@ -1,21 +1,24 @@
 // An extra usage worker process (no HTTP, no relay, no maintenance jobs): run as many as the usage volume needs.
 // The account-billing server runs one worker itself, plus the relay and the job schedulers.
 import { z } from 'zod';
-import { createPool, parseConfig, storeEnv } from '@pra/shared/platform';
+import { createPool, internalEnv, parseConfig, runInternalServer, storeEnv, storesReady } from '@pra/shared/platform';
+import { logTo } from '@pra/shared/telemetry';
 import { redisLayout } from './data/redis-layout.js';
 import { UsagePipeline } from './workers/pipeline.js';
 
 const config = parseConfig(
   z.object({
     ...storeEnv,
+    ...internalEnv,
   }),
 );
-const log = (o: Record<string, unknown>) => console.info(JSON.stringify({ service: 'usage-worker', ...o }));
+const log = logTo();
 const pool = createPool(config.DATABASE_URL, 8, 'usage-worker');
 const pipeline = new UsagePipeline({
   pool, redisUrl: config.REDIS_URL, layout: redisLayout(config.REDIS_PREFIX), log, roles: { relay: false, usageWorker: true, maintenance: false },
 });
 await pipeline.start();
+await runInternalServer(config, storesReady(pool));
 log({ msg: 'usage worker started' });
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -1,10 +1,11 @@
 // Autocomplete configuration, parsed once at start. SEARCH_BACKEND chooses the adapter.
 import { z } from 'zod';
-import { parseConfig, port, storeEnv } from '@pra/shared/platform';
+import { internalEnv, parseConfig, port, storeEnv } from '@pra/shared/platform';
 
 export const AutocompleteConfig = z
   .object({
     ...storeEnv,
+    ...internalEnv,
     AUTOCOMPLETE_PORT: port(8082),
     AUTOCOMPLETE_HOST: z.string().default('127.0.0.1'),
     SEARCH_BACKEND: z.enum(['postgres', 'typesense']).default('postgres'),

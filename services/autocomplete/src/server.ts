@@ -1,5 +1,6 @@
 // The autocomplete service: the HTTP app and the indexer (rebuild when the index is empty, catch-up on a schedule).
-import { createPool, createRedis, KeyCache, redisReady, runServer } from '@pra/shared/platform';
+import { createPool, createRedis, KeyCache, redisReady, runInternalServer, runServer, storesReady } from '@pra/shared/platform';
+import { logTo } from '@pra/shared/telemetry';
 import { CreditCharger, redisLayout } from '@pra/account-billing/billing';
 import { createAutocompleteApp } from './app.js';
 import { loadAutocompleteConfig } from './config.js';
@@ -10,7 +11,7 @@ import type { SearchIndex } from './domain/search-index.js';
 import { Indexer, lastIndexedId } from './indexing/index-queue.js';
 
 const config = loadAutocompleteConfig();
-const log = (o: Record<string, unknown>) => console.info(JSON.stringify({ service: 'autocomplete', ...o }));
+const log = logTo();
 const pool = createPool(config.DATABASE_URL, 16, 'autocomplete');
 await migrateSearch(pool, (l) => log({ msg: l }));
 let index: SearchIndex;
@@ -31,6 +32,7 @@ if (config.SEARCH_BACKEND === 'postgres' && (await lastIndexedId(pool)) === 0) {
   await indexer.requestRebuild();
 }
 const app = createAutocompleteApp({ index, keys: new KeyCache(redis, config.REDIS_PREFIX), charger: new CreditCharger(redis, config.REDIS_PREFIX), gatewayKey: config.GATEWAY_HMAC_KEY });
+await runInternalServer(config, storesReady(pool, redis));
 await runServer(app, config.AUTOCOMPLETE_PORT, config.AUTOCOMPLETE_HOST, 'autocomplete', async () => {
   await indexer.stop();
   redis.disconnect();

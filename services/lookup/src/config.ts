@@ -1,9 +1,10 @@
 // Lookup service configuration, parsed once at start.
 import { z } from 'zod';
-import { parseConfig, port, storeEnv } from '@pra/shared/platform';
+import { internalEnv, parseConfig, port, storeEnv } from '@pra/shared/platform';
 
 export const LookupConfig = z.object({
   ...storeEnv,
+  ...internalEnv,
   LOOKUP_PORT: port(8081),
   LOOKUP_HOST: z.string().default('127.0.0.1'),
   LOOKUP_DB_POOL: z.coerce.number().int().min(1).max(200).default(16),

@@ -1,15 +1,17 @@
 import { z } from 'zod';
-import { parseConfig, port, runServer } from '@pra/shared/platform';
+import { internalEnv, parseConfig, port, runInternalServer, runServer } from '@pra/shared/platform';
 import { createPlansApp } from './app.js';
 
 const config = parseConfig(
   z.object({
+    ...internalEnv,
     PLANS_PORT: port(8084),
     PLANS_HOST: z.string().default('127.0.0.1'),
     PURCHASE_URL: z.string().url().default('https://example.com/pricing'),
     PUBLIC_BASE_URL: z.string().default('/api/v1'),
   }),
 );
+await runInternalServer(config);
 await runServer(
   createPlansApp({ purchaseUrl: config.PURCHASE_URL, publicBaseUrl: config.PUBLIC_BASE_URL }),
   config.PLANS_PORT,

@@ -15,6 +15,12 @@ export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
 
 export const port = (fallback: number) => z.coerce.number().int().min(0).max(65535).default(fallback);
 
+/** Every process's internal port: /metrics (Prometheus), /livez and /readyz (probes). Never routed by the gateway. */
+export const internalEnv = {
+  INTERNAL_PORT: port(9464),
+  INTERNAL_HOST: z.string().default('127.0.0.1'),
+};
+
 /** The stores every service connects to, with the embedded defaults. */
 export const storeEnv = {
   DATABASE_URL: z.string().url().default(DEFAULT_DATABASE_URL),

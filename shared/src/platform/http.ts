@@ -4,6 +4,9 @@ import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { ApiError, badRequest } from './errors.js';
+import { logger as defaultLogger } from '../telemetry/logger.js';
+import { telemetryMetrics } from '../telemetry/metrics.js';
+import type { Identity } from './identity.js';
 
 export const LOOPBACK_ADDRESSES: ReadonlySet<string> = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -12,6 +15,8 @@ declare module 'express-serve-static-core' {
   interface Request {
     /** status.transactionID and X-Request-Id of this request. */
     requestId: string;
+    /** Who called, once resolveIdentity has answered (for the request log line). */
+    identity?: Identity;
   }
 }
 
@@ -27,10 +32,26 @@ export function createBaseApp(): Express {
     const given = req.headers['x-request-id'];
     const trusted = LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? '');
     req.requestId = trusted && typeof given === 'string' && UUID.test(given) ? given : randomUUID();
-    res.locals.startedAt = performance.now();
+    const startedAt = performance.now();
+    res.locals.startedAt = startedAt;
+    res.once('finish', () => recordRequest(req, res.statusCode, performance.now() - startedAt));
     next();
   });
   return app;
+}
+
+/**
+ * One log line and one metric sample per request. The route is the matched pattern (never the raw URL), and the
+ * line holds no query string or header: queries carry names and addresses, headers carry keys.
+ */
+function recordRequest(req: Request, status: number, ms: number): void {
+  const route = req.route?.path !== undefined ? String(req.route.path) : 'unmatched';
+  telemetryMetrics.request(ms / 1000, { method: req.method, route, status });
+  if (!defaultLogger.isLevelEnabled('info')) return;
+  defaultLogger.info(
+    { requestId: req.requestId, method: req.method, route, status, ms: Math.round(ms * 100) / 100, accountId: req.identity?.accountId, tier: req.identity?.tier },
+    'request',
+  );
 }
 
 /** `Server-Timing: app;dur=<ms>`: the time spent in the service, for SREs and the benchmarks. */

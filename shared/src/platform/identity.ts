@@ -1,6 +1,6 @@
-// Who is calling. The gateway resolves the key and forwards identity headers; until the gateway issue signs
-// them, services trust those headers from loopback only. A Bearer key sent straight to a service (the embedded
-// default before the gateway lands) is resolved through the same Redis key cache the gateway reads.
+// Who is calling. The gateway resolves the key and forwards identity headers it signs with an HMAC; services
+// configured with that key accept nothing else. Without it (tests, a service run alone) a Bearer key is resolved
+// through the same Redis key cache the gateway reads, and identity headers are trusted from loopback only.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Redis } from 'ioredis';
@@ -8,6 +8,8 @@ import { TIER_NAMES, type TierName } from '../tiers/index.js';
 import { ApiError } from './errors.js';
 import { hashApiKey } from './api-keys.js';
 import { LOOPBACK_ADDRESSES } from './http.js';
+import { annotateRequest } from '../telemetry/trace-context.js';
+import { telemetryMetrics } from '../telemetry/metrics.js';
 
 export interface Identity {
   accountId: number;
@@ -43,8 +45,12 @@ export class KeyCache {
     const hash = hashApiKey(rawKey);
     const now = Date.now();
     const hit = this.local.get(hash);
-    if (hit && now - hit.at < this.ttlMs) return hit.entry;
+    if (hit && now - hit.at < this.ttlMs) {
+      telemetryMetrics.keyLookup('local');
+      return hit.entry;
+    }
     const text = await this.redis.get(keyCacheKey(this.prefix, hash));
+    telemetryMetrics.keyLookup(text ? 'redis' : 'miss');
     const entry = text ? (JSON.parse(text) as KeyCacheEntry) : null;
     if (this.local.size > 100_000) this.local.clear();
     this.local.set(hash, { at: now, entry });
@@ -67,6 +73,13 @@ function bearer(req: IncomingMessage): string | null {
  * and identity headers are trusted from loopback only.
  */
 export async function resolveIdentity(req: IncomingMessage, keys: KeyCache, gatewayKey?: string): Promise<Identity> {
+  const id = await findIdentity(req, keys, gatewayKey);
+  (req as IncomingMessage & { identity?: Identity }).identity = id;
+  annotateRequest({ 'pra.account.id': id.accountId, 'pra.tier': id.tier });
+  return id;
+}
+
+async function findIdentity(req: IncomingMessage, keys: KeyCache, gatewayKey?: string): Promise<Identity> {
   if (gatewayKey !== undefined) return signedIdentity(req, gatewayKey);
   const key = bearer(req);
   if (key !== null) {

@@ -1,7 +1,24 @@
 // Starts an HTTP server for an app and stops it cleanly on SIGINT/SIGTERM (in-flight requests finish first).
 import type { Server } from 'node:http';
 import type { Express } from 'express';
+import type { Redis } from 'ioredis';
+import type { Pool } from 'pg';
 import { answerClientErrors } from './http.js';
+import { logger } from '../telemetry/logger.js';
+import { startInternalServer } from '../telemetry/internal-server.js';
+
+/** Readiness: the database and Redis both answer. */
+export function storesReady(pool?: Pool, redis?: Redis): () => Promise<boolean> {
+  return async () => {
+    await Promise.all([pool?.query('SELECT 1'), redis?.ping()]);
+    return true;
+  };
+}
+
+/** Starts the process's internal port (/metrics, /livez, /readyz) from INTERNAL_PORT / INTERNAL_HOST. */
+export async function runInternalServer(config: { INTERNAL_PORT: number; INTERNAL_HOST: string }, ready?: () => Promise<boolean>): Promise<void> {
+  await startInternalServer({ port: config.INTERNAL_PORT, host: config.INTERNAL_HOST, ready });
+}
 
 export async function runServer(
   app: Express,
@@ -18,7 +35,7 @@ export async function runServer(
   server.keepAliveTimeout = 65_000; // longer than the gateway's idle timeout, so it never hits a closing socket
   const addr = server.address();
   const bound = typeof addr === 'object' && addr ? addr.port : port;
-  console.info(JSON.stringify({ msg: `${name} listening`, host, port: bound }));
+  logger.info({ host, port: bound }, `${name} listening`);
   let closing = false;
   const stop = () => {
     if (closing) return;

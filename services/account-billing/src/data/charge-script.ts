@@ -1,7 +1,8 @@
 // The one atomic charge (SPEC 4.10). In a single Redis call: refuse when balances are not loaded (fail closed),
 // answer a repeated transaction id with its first result (charge once; the same id for another request is refused,
 // or it would return other records free), grant min(balance, wanted) taking credits
-// from the grants that expire first and skipping expired ones, and append the usage event to the outbox stream.
+// from the grants that expire first and skipping expired ones, and append the usage event to the outbox stream
+// with the request's W3C traceparent (ARGV[9], may be empty), so the usage job joins the request's trace.
 export const CHARGE_SCRIPT = `
 local grantsKey, expiryKey, loadedKey, chargedKey, outboxKey = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local txid, wanted, now = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -35,7 +36,7 @@ local result = granted .. ':' .. (balance - granted)
 if granted > 0 then
   redis.call('SET', chargedKey, result .. ':' .. ARGV[8], 'EX', tonumber(ARGV[7]))
   redis.call('XADD', outboxKey, '*', 'txid', txid, 'account', ARGV[4], 'key', ARGV[5], 'endpoint', ARGV[6],
-    'credits', granted, 'at', ARGV[3], 'consumed', table.concat(consumed, ','))
+    'credits', granted, 'at', ARGV[3], 'consumed', table.concat(consumed, ','), 'trace', ARGV[9] or '')
 end
 return {0, result}
 `;

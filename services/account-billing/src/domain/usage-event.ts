@@ -11,6 +11,8 @@ export interface UsageEvent {
   consumed: { grantId: number; credits: number }[];
   /** Outbox entry id ("ms-seq"): orders events against a reconciliation snapshot. */
   streamId: string;
+  /** The charging request's W3C traceparent ('' when it was not traced). */
+  trace?: string;
 }
 
 export function eventFromStream(streamId: string, fields: string[]): UsageEvent {
@@ -31,6 +33,7 @@ export function eventFromStream(streamId: string, fields: string[]): UsageEvent 
         return { grantId: Number(g), credits: Number(n) };
       }),
     streamId,
+    ...(f.trace ? { trace: f.trace } : {}),
   };
 }
 

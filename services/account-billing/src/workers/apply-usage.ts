@@ -3,6 +3,7 @@
 // and the account's call counters. A whole batch is ONE statement (atomic, one round trip, one commit): every
 // event of an account updates the same counter rows, so one-event transactions would queue on their locks.
 import { withTransaction, type Pool } from '@pra/shared/platform';
+import { inSpan, ROOT_CONTEXT, trace, type SpanContext } from '@pra/shared/telemetry';
 import type { UsageEvent } from '../domain/usage-event.js';
 
 const APPLY_BATCH = `
@@ -62,14 +63,14 @@ export async function applyUsageEvent(pool: Pool, e: UsageEvent): Promise<'appli
  * Each job's promise settles with its own batch, so a failed batch fails (and retries) exactly its jobs.
  */
 export class UsageBatcher {
-  private queue: { event: UsageEvent; resolve: (r: 'applied' | 'duplicate') => void; reject: (e: unknown) => void }[] = [];
+  private queue: { event: UsageEvent; span?: SpanContext; resolve: (r: 'applied' | 'duplicate') => void; reject: (e: unknown) => void }[] = [];
   private writing = false;
 
   constructor(private readonly pool: Pool, private readonly maxBatch = 1_000) {}
 
   apply(event: UsageEvent): Promise<'applied' | 'duplicate'> {
     return new Promise((resolve, reject) => {
-      this.queue.push({ event, resolve, reject });
+      this.queue.push({ event, span: trace.getActiveSpan()?.spanContext(), resolve, reject });
       if (!this.writing) void this.drain();
     });
   }
@@ -81,7 +82,13 @@ export class UsageBatcher {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       try {
-        const applied = await applyUsageEvents(this.pool, batch.map((b) => b.event));
+        // One ledger write for many jobs: a span under the first job's trace, linked to every job in the batch.
+        const links = batch.flatMap((b) => (b.span ? [{ context: b.span }] : []));
+        const first = batch[0]!.span;
+        const parent = first ? trace.setSpanContext(ROOT_CONTEXT, first) : ROOT_CONTEXT;
+        const applied = await inSpan('usage ledger write', { attributes: { 'pra.usage.batch.size': batch.length }, links, parent }, () =>
+          applyUsageEvents(this.pool, batch.map((b) => b.event)),
+        );
         for (const b of batch) b.resolve(applied.has(b.event.txid) ? 'applied' : 'duplicate');
       } catch (err) {
         for (const b of batch) b.reject(err);

@@ -3,6 +3,7 @@
 // a job re-added after the first one completed and was removed.
 import { hostname } from 'node:os';
 import type { Queue } from 'bullmq';
+import { contextFromTraceparent, SpanKind, trace, traceHeaders, tracer } from '@pra/shared/telemetry';
 import type { Redis } from 'ioredis';
 import type { RedisLayout } from '../data/redis-layout.js';
 import { eventFromStream, type UsageEvent } from '../domain/usage-event.js';
@@ -58,13 +59,30 @@ export class OutboxRelay {
     const entries = reply?.[0]?.[1] ?? [];
     if (entries.length === 0) return 0;
     const events = entries.map(([id, fields]) => eventFromStream(id, fields));
-    await this.queue.addBulk(
-      events.map((e) => ({
-        name: 'usage',
-        data: e,
-        opts: { jobId: e.txid, attempts: 12, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true, removeOnFail: false },
-      })),
-    );
+    // Each job continues its request's trace: a producer span under the request, whose context the job carries
+    // (bullmq-otel's metadata) so the worker's consumer span is its child.
+    const spans = events.map((e) => {
+      const parent = contextFromTraceparent(e.trace);
+      const span = tracer().startSpan('usage publish', {
+        kind: SpanKind.PRODUCER,
+        attributes: { 'messaging.system': 'bullmq', 'messaging.destination.name': this.queue.name, 'pra.transaction.id': e.txid, 'pra.credits.charged': e.credits },
+      }, parent);
+      return { span, metadata: e.trace ? JSON.stringify(traceHeaders(trace.setSpan(parent, span))) : undefined };
+    });
+    try {
+      await this.queue.addBulk(
+        events.map((e, i) => ({
+          name: 'usage',
+          data: e,
+          opts: {
+            jobId: e.txid, attempts: 12, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true, removeOnFail: false,
+            ...(spans[i]!.metadata ? { telemetry: { metadata: spans[i]!.metadata } } : {}),
+          },
+        })),
+      );
+    } finally {
+      for (const s of spans) s.span.end();
+    }
     const ids = entries.map(([id]) => id);
     await this.redis.multi().xack(this.layout.outbox, GROUP, ...ids).xdel(this.layout.outbox, ...ids).exec();
     return entries.length;

@@ -6,6 +6,7 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createRedis, type Pool } from '@pra/shared/platform';
+import { observeGauges, queueTelemetry, telemetryMetrics } from '@pra/shared/telemetry';
 import { rebuildKeyCache, reloadBalances } from '../data/balances.js';
 import type { RedisLayout } from '../data/redis-layout.js';
 import type { UsageEvent } from '../domain/usage-event.js';
@@ -39,12 +40,13 @@ export class UsagePipeline {
   private relay?: OutboxRelay;
   private workers: Worker[] = [];
   private watchdog?: NodeJS.Timeout;
+  private stopObserving?: () => void;
   private reloading = false;
 
   constructor(private readonly o: PipelineOptions) {
     const conn = this.connection();
-    this.usageQueue = new Queue<UsageEvent>(USAGE_QUEUE, { connection: conn, prefix: o.layout.queuePrefix });
-    this.maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection: conn, prefix: o.layout.queuePrefix });
+    this.usageQueue = new Queue<UsageEvent>(USAGE_QUEUE, { connection: conn, prefix: o.layout.queuePrefix, telemetry: queueTelemetry() });
+    this.maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection: conn, prefix: o.layout.queuePrefix, telemetry: queueTelemetry() });
   }
 
   private connection(): Redis {
@@ -62,12 +64,14 @@ export class UsagePipeline {
     if (roles.relay) {
       this.relay = new OutboxRelay(this.connection(), this.usageQueue, layout, (err) => log({ msg: 'relay error', err: String(err) }));
       this.relay.start();
+      this.stopObserving = this.observeBacklog(redis);
     }
     const batcher = new UsageBatcher(pool);
     if (roles.usageWorker) this.workers.push(
       new Worker<UsageEvent>(USAGE_QUEUE, async (job) => batcher.apply(job.data), {
         connection: this.connection(),
         prefix: layout.queuePrefix,
+        telemetry: queueTelemetry(),
         // Many jobs in flight at once is what fills the batches: the database sees one statement per batch.
         concurrency: this.o.usageConcurrency ?? 256,
         lockDuration: this.o.lockDuration ?? 30_000,
@@ -79,6 +83,7 @@ export class UsagePipeline {
         new Worker(MAINTENANCE_QUEUE, async (job: Job) => this.maintenance(job.name, redis), {
           connection: this.connection(),
           prefix: layout.queuePrefix,
+          telemetry: queueTelemetry(),
           concurrency: 1,
         }),
       );
@@ -118,6 +123,7 @@ export class UsagePipeline {
     switch (name) {
       case 'reconcile': {
         const report = await reconcile(pool, redis, layout, this.usageQueue);
+        telemetryMetrics.reconciled(report.drift.map((d) => d.redis - d.expected));
         if (report.drift.length > 0) log({ msg: 'reconcile repaired drift', drift: report.drift });
         return { checked: report.checked, repaired: report.drift.length };
       }
@@ -138,6 +144,34 @@ export class UsagePipeline {
     }
   }
 
+  /** Whether billing keeps up: read at each metrics collection (scrape or OTLP push). */
+  private observeBacklog(redis: Redis): () => void {
+    return observeGauges(
+      [
+        { name: 'pra.usage.outbox.length', description: 'Charges in the Redis outbox not yet moved to the usage queue', unit: '{event}' },
+        { name: 'pra.usage.queue.depth', description: 'Usage jobs waiting, delayed or running', unit: '{job}' },
+        { name: 'pra.usage.queue.failed', description: 'Usage jobs that ran out of retries (charged in Redis, not in the ledger)', unit: '{job}' },
+        { name: 'pra.usage.lag', description: 'Age of the oldest charge not yet written to the ledger (0 when caught up)', unit: 's' },
+      ],
+      async () => {
+        const [outbox, head, counts, oldest] = await Promise.all([
+          redis.xlen(this.o.layout.outbox),
+          redis.xrange(this.o.layout.outbox, '-', '+', 'COUNT', 1),
+          this.usageQueue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed'),
+          this.usageQueue.getJobs(['waiting'], 0, 0, true),
+        ]);
+        const now = Date.now();
+        const since = [head[0] ? Number(head[0][0].split('-')[0]) : now, oldest[0]?.data.at ?? now];
+        return {
+          'pra.usage.outbox.length': outbox,
+          'pra.usage.queue.depth': (counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
+          'pra.usage.queue.failed': counts.failed ?? 0,
+          'pra.usage.lag': Math.max(0, now - Math.min(...since)) / 1000,
+        };
+      },
+    );
+  }
+
   /** Waits until the outbox is empty and no usage job is waiting or running (tests, benchmarks, shutdown). */
   async drained(redis: Redis, timeoutMs = 30_000): Promise<void> {
     const until = Date.now() + timeoutMs;
@@ -154,6 +188,7 @@ export class UsagePipeline {
 
   async stop(): Promise<void> {
     if (this.watchdog) clearInterval(this.watchdog);
+    this.stopObserving?.();
     await this.relay?.stop();
     await Promise.all(this.workers.map((w) => w.close()));
     await this.usageQueue.close();

@@ -37,6 +37,7 @@ function compare(num: string | null) {
 const COLUMNS = 'property_id, line_key, unit_key, city_key, zip, house_number, doc';
 
 export class PostgresSearchIndex implements SearchIndex {
+  readonly backend = 'postgres';
   constructor(private readonly pool: Pool, private readonly table = 'search.address_suggestions') {}
 
   /** One statement for all candidate prefixes: each part reads the first rows of its index range. */

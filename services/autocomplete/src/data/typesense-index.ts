@@ -64,6 +64,7 @@ function toTs(d: SuggestionDoc): TsDoc {
 const quote = (s: string) => `\`${s.replace(/`/g, '')}\``;
 
 export class TypesenseSearchIndex implements SearchIndex {
+  readonly backend = 'typesense';
   constructor(private readonly client: Client, private readonly alias: string) {}
 
   static connect(url: string, apiKey: string, alias = 'addresses'): TypesenseSearchIndex {

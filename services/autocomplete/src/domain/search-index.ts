@@ -22,6 +22,8 @@ export interface SearchFilters {
 }
 
 export interface SearchIndex {
+  /** Which engine answers (a metric label). */
+  readonly backend: 'postgres' | 'typesense';
   /** Suggestions, best first, as rendered JSON texts. */
   search(q: TypedQuery, f: SearchFilters): Promise<string[]>;
   /** Adds or replaces documents. */

@@ -2,6 +2,7 @@
 import { splitZip } from '@pra/shared/address';
 import type { AutocompleteQuery } from '@pra/shared/contracts';
 import { badRequest } from '@pra/shared/platform';
+import { annotateRequest, telemetryMetrics } from '@pra/shared/telemetry';
 import type { SearchIndex } from './search-index.js';
 import { parseTypedQuery } from './typed-query.js';
 
@@ -13,5 +14,9 @@ export async function suggest(index: SearchIndex, q: AutocompleteQuery): Promise
   if (typed.houseNumber === null && typed.streetPrefixes.length === 0) {
     throw badRequest("Invalid parameter 'q': it must contain letters or digits");
   }
-  return index.search(typed, { zip: q.zip ? splitZip(q.zip).zip5 : undefined, state: q.state, limit: q.limit });
+  const started = performance.now();
+  const found = await index.search(typed, { zip: q.zip ? splitZip(q.zip).zip5 : undefined, state: q.state, limit: q.limit });
+  telemetryMetrics.searched((performance.now() - started) / 1000, index.backend);
+  annotateRequest({ 'pra.endpoint': '/property/autocomplete', 'pra.records.returned': found.length, 'pra.credits.charged': 0 });
+  return found;
 }

@@ -7,6 +7,7 @@ import type { Redis } from 'ioredis';
 import { createRedis, type Pool } from '@pra/shared/platform';
 import type { SearchIndex } from '../domain/search-index.js';
 import { readSuggestionDocs } from '../data/suggestion-source.js';
+import { queueTelemetry } from '@pra/shared/telemetry';
 
 export const INDEX_QUEUE = 'autocomplete-index';
 const BATCH = 5_000;
@@ -62,7 +63,7 @@ export class Indexer {
   private readonly connections: Redis[] = [];
 
   constructor(private readonly o: IndexerOptions) {
-    this.queue = new Queue(INDEX_QUEUE, { connection: this.connection(), prefix: o.queuePrefix });
+    this.queue = new Queue(INDEX_QUEUE, { connection: this.connection(), prefix: o.queuePrefix, telemetry: queueTelemetry() });
   }
 
   private connection(): Redis {
@@ -74,7 +75,7 @@ export class Indexer {
 
   async start(): Promise<void> {
     const { log } = this.o;
-    this.worker = new Worker(INDEX_QUEUE, (job: Job) => this.process(job), { connection: this.connection(), prefix: this.o.queuePrefix, concurrency: 1 });
+    this.worker = new Worker(INDEX_QUEUE, (job: Job) => this.process(job), { connection: this.connection(), prefix: this.o.queuePrefix, concurrency: 1, telemetry: queueTelemetry() });
     this.worker.on('failed', (job, err) => log({ msg: 'index job failed', job: job?.name, attempts: job?.attemptsMade, err: String(err) }));
     this.worker.on('error', (err) => log({ msg: 'index worker error', err: String(err) }));
     await this.queue.upsertJobScheduler('catch-up', { every: this.o.catchUpEveryMs ?? 5_000 }, { name: 'catch-up', opts: { attempts: 5, backoff: { type: 'exponential', delay: 1_000 } } });

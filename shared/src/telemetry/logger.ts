@@ -1,0 +1,51 @@
+// JSON logs with pino: one line per request and per notable event, each carrying trace_id and span_id of the
+// active span so a log line leads to its trace. Secrets never reach a line: request logs hold no headers or query
+// strings, and the fields below are redacted wherever they appear.
+import pino, { type Logger } from 'pino';
+import { trace } from '@opentelemetry/api';
+
+export const REDACTED_FIELDS = [
+  'authorization', '*.authorization', 'headers', '*.headers', 'apiKey', '*.apiKey', 'key', 'token', '*.token',
+  'secret', '*.secret', 'hmacKey', '*.hmacKey', 'password', '*.password',
+];
+
+type Write = (line: string) => void;
+const stdout = pino.destination({ dest: 1, sync: false });
+let write: Write = (line) => void stdout.write(line);
+
+/** Sends every log line to `to` until the returned function is called (tests that read what was logged). */
+export function captureLogs(to: Write, level: pino.LevelWithSilent = 'info'): () => void {
+  const previous = write;
+  const previousLevel = logger.level;
+  write = to;
+  logger.level = level;
+  return () => {
+    write = previous;
+    logger.level = previousLevel;
+  };
+}
+
+export const logger: Logger = pino(
+  {
+    level: process.env.LOG_LEVEL ?? 'info',
+    base: { service: process.env.OTEL_SERVICE_NAME ?? 'property-api' },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    messageKey: 'msg',
+    formatters: { level: (label) => ({ level: label }) },
+    redact: { paths: REDACTED_FIELDS, censor: '[redacted]' },
+    mixin() {
+      const ctx = trace.getActiveSpan()?.spanContext();
+      return ctx ? { trace_id: ctx.traceId, span_id: ctx.spanId } : {};
+    },
+  },
+  { write: (line: string) => write(line) },
+);
+
+/** The `log({ msg, ... })` callback the workers take. */
+export const logTo =
+  (l: Logger = logger) =>
+  (o: Record<string, unknown>): void => {
+    const { msg, err, ...rest } = o;
+    if (err !== undefined) l.warn({ ...rest, err }, String(msg ?? 'error'));
+    else l.info(rest, String(msg ?? ''));
+  };

@@ -1,0 +1,17 @@
+// The `node --import` entry that starts OpenTelemetry before any application module loads:
+//   node --import tsx --import ./shared/src/telemetry/register.ts services/lookup/src/server.ts
+// With tracing on, the ESM loader hook lets the instrumentations patch express, pg and ioredis as they are imported.
+import { register } from 'node:module';
+import { telemetrySettings } from './settings.js';
+
+if (telemetrySettings().tracing) {
+  register('import-in-the-middle/hook.mjs', import.meta.url, {
+    data: { include: ['express', 'router', 'pg', 'pg-pool', 'ioredis', 'http', 'https', 'node:http', 'node:https'] },
+  });
+}
+const { startTelemetry } = await import('./sdk.js');
+const telemetry = startTelemetry();
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // Flush what is buffered; the process's own handlers decide when it exits.
+  process.on(signal, () => void telemetry.shutdown());
+}

@@ -1,0 +1,80 @@
+// Starts OpenTelemetry for one process: tracing (http, express, pg, ioredis; BullMQ through bullmq-otel where the
+// queues are made) when the environment asks for it, and metrics always, read by the Prometheus scrape endpoint
+// and, when an OTLP endpoint is set, pushed there too.
+import { metrics } from '@opentelemetry/api';
+import { NodeSDK } from '@opentelemetry/sdk-node';
+import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
+import { MeterProvider, PeriodicExportingMetricReader, type MetricReader } from '@opentelemetry/sdk-metrics';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { telemetrySettings, type TelemetrySettings } from './settings.js';
+
+export interface Telemetry {
+  settings: TelemetrySettings;
+  /** Answers a Prometheus scrape. */
+  scrape(req: IncomingMessage, res: ServerResponse): void;
+  shutdown(): Promise<void>;
+}
+
+let current: Telemetry | undefined;
+
+/** The telemetry this process started, if any (the internal server serves its scrape endpoint). */
+export const activeTelemetry = (): Telemetry | undefined => current;
+
+export function instrumentations() {
+  return [
+    new HttpInstrumentation({
+      // Probes and scrapes are not requests anyone wants to see in a trace.
+      ignoreIncomingRequestHook: (req) => /^\/(metrics|livez|readyz)\b/.test(req.url ?? ''),
+    }),
+    new ExpressInstrumentation(),
+    new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
+    new IORedisInstrumentation({ requireParentSpan: true }),
+  ];
+}
+
+export interface StartOptions {
+  env?: NodeJS.ProcessEnv;
+  serviceName?: string;
+  /** Span processors to use instead of the ones the environment names (tests pass an in-memory exporter). */
+  spanProcessors?: SpanProcessor[];
+}
+
+export function startTelemetry(o: StartOptions = {}): Telemetry {
+  if (current) return current;
+  const settings = telemetrySettings(o.env, o.serviceName);
+  const prometheus = new PrometheusExporter({ preventServerStart: true });
+  const readers: MetricReader[] = [prometheus];
+  if (settings.otlpMetrics) readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }));
+  const tracing = settings.tracing || o.spanProcessors !== undefined;
+  let sdk: NodeSDK | undefined;
+  let meterProvider: MeterProvider | undefined;
+  if (tracing) {
+    sdk = new NodeSDK({
+      serviceName: settings.serviceName,
+      instrumentations: instrumentations(),
+      metricReaders: readers,
+      logRecordProcessors: [],
+      ...(o.spanProcessors ? { spanProcessors: o.spanProcessors } : {}),
+    });
+    sdk.start();
+  } else if (!settings.disabled) {
+    meterProvider = new MeterProvider({ resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }), readers });
+    metrics.setGlobalMeterProvider(meterProvider);
+  }
+  current = {
+    settings: { ...settings, tracing },
+    scrape: (req, res) => prometheus.getMetricsRequestHandler(req, res),
+    shutdown: async () => {
+      await Promise.allSettled([sdk?.shutdown(), meterProvider?.shutdown()]);
+    },
+  };
+  return current;
+}

@@ -1,0 +1,23 @@
+// What the standard OpenTelemetry variables ask for. Nothing is exported unless they say so: no endpoint and no
+// OTEL_TRACES_EXPORTER means no tracing at all (not even spans kept in memory), OTEL_SDK_DISABLED=true turns
+// everything off. The Prometheus scrape endpoint is passive and always there.
+export interface TelemetrySettings {
+  serviceName: string;
+  tracing: boolean;
+  otlpMetrics: boolean;
+  disabled: boolean;
+}
+
+const set = (v: string | undefined) => v !== undefined && v.trim() !== '';
+const lists = (v: string | undefined, name: string) => (v ?? '').split(',').map((s) => s.trim()).includes(name);
+
+export function telemetrySettings(env: NodeJS.ProcessEnv = process.env, fallbackName = 'property-api'): TelemetrySettings {
+  const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
+  const endpoint = set(env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  const tracesExporter = env.OTEL_TRACES_EXPORTER;
+  const metricsExporter = env.OTEL_METRICS_EXPORTER;
+  const tracing = !disabled && !lists(tracesExporter, 'none') && (set(tracesExporter) || endpoint || set(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT));
+  const otlpMetrics =
+    !disabled && !lists(metricsExporter, 'none') && (lists(metricsExporter, 'otlp') || ((endpoint || set(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT)) && !set(metricsExporter)));
+  return { serviceName: env.OTEL_SERVICE_NAME?.trim() || fallbackName, tracing: Boolean(tracing), otlpMetrics: Boolean(otlpMetrics), disabled };
+}

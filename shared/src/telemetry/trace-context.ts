@@ -1,0 +1,62 @@
+// Small helpers over the OpenTelemetry API for application code: name the request's span attributes, carry the
+// trace context through Redis and BullMQ, start a span. All are no-ops when tracing is off.
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import { getRPCMetadata } from '@opentelemetry/core';
+import { BullMQOtel } from 'bullmq-otel';
+
+export const tracer = () => trace.getTracer('property-api');
+
+/** The span of the HTTP request being served (the server span, not a middleware's), if any. */
+export function requestSpan(): Span | undefined {
+  return getRPCMetadata(context.active())?.span ?? trace.getActiveSpan();
+}
+
+/** Sets attributes on the current request's span (account id, tier, credits charged...). */
+export function annotateRequest(attrs: Attributes): void {
+  requestSpan()?.setAttributes(attrs);
+}
+
+/** The W3C traceparent of the active context ('' when there is none or it is not sampled). */
+export function currentTraceparent(): string {
+  const carrier: Record<string, string> = {};
+  propagation.inject(context.active(), carrier);
+  return carrier.traceparent ?? '';
+}
+
+/** The context a stored traceparent names, to parent spans made later in another process. */
+export function contextFromTraceparent(traceparent: string | undefined): Context {
+  if (!traceparent) return ROOT_CONTEXT;
+  return propagation.extract(ROOT_CONTEXT, { traceparent });
+}
+
+/** Propagation headers for a context (traceparent, tracestate). */
+export function traceHeaders(ctx: Context = context.active()): Record<string, string> {
+  const carrier: Record<string, string> = {};
+  propagation.inject(ctx, carrier);
+  return carrier;
+}
+
+/** Runs fn in a new span (ended when fn settles; an error is recorded on it). */
+export async function inSpan<T>(
+  name: string,
+  o: { kind?: SpanKind; attributes?: Attributes; parent?: Context; links?: Link[] },
+  fn: (span: Span) => Promise<T>,
+): Promise<T> {
+  const span = tracer().startSpan(name, { kind: o.kind ?? SpanKind.INTERNAL, attributes: o.attributes, links: o.links }, o.parent ?? context.active());
+  try {
+    return await context.with(trace.setSpan(o.parent ?? context.active(), span), () => fn(span));
+  } catch (err) {
+    span.recordException(err as Error);
+    span.setStatus({ code: 2, message: String((err as Error)?.message ?? err) });
+    throw err;
+  } finally {
+    span.end();
+  }
+}
+
+export { SpanKind, context, trace, ROOT_CONTEXT };
+export type { SpanContext } from '@opentelemetry/api';
+
+/** BullMQ's telemetry option: producer spans on add, consumer spans around each job, context in the job, and
+ * BullMQ's own job metrics (completed, failed, durations). */
+export const queueTelemetry = () => new BullMQOtel({ tracerName: 'bullmq', meterName: 'bullmq', enableMetrics: true });

@@ -2,12 +2,10 @@
 //   node --import tsx --import ./shared/src/telemetry/register.ts services/lookup/src/server.ts
 // With tracing on, the ESM loader hook lets the instrumentations patch express, pg and ioredis as they are imported.
 import { register } from 'node:module';
-import { telemetrySettings } from './settings.js';
+import { INSTRUMENTED_MODULES, telemetrySettings } from './settings.js';
 
 if (telemetrySettings().tracing) {
-  register('import-in-the-middle/hook.mjs', import.meta.url, {
-    data: { include: ['express', 'router', 'pg', 'pg-pool', 'ioredis', 'http', 'https', 'node:http', 'node:https'] },
-  });
+  register('import-in-the-middle/hook.mjs', import.meta.url, { data: { include: INSTRUMENTED_MODULES } });
 }
 const { startTelemetry } = await import('./sdk.js');
 const telemetry = startTelemetry();

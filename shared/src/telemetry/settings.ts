@@ -21,3 +21,6 @@ export function telemetrySettings(env: NodeJS.ProcessEnv = process.env, fallback
     !disabled && !lists(metricsExporter, 'none') && (lists(metricsExporter, 'otlp') || ((endpoint || set(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT)) && !set(metricsExporter)));
   return { serviceName: env.OTEL_SERVICE_NAME?.trim() || fallbackName, tracing: Boolean(tracing), otlpMetrics: Boolean(otlpMetrics), disabled };
 }
+
+/** What the ESM loader hook intercepts so the instrumentations can patch it (everything else loads untouched). */
+export const INSTRUMENTED_MODULES = ['express', 'router', 'pg', 'pg-pool', 'ioredis', 'http', 'https', 'node:http', 'node:https'];

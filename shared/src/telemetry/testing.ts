@@ -1,0 +1,2 @@
+// For tests that read the spans a run made.
+export { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';

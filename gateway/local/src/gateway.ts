@@ -72,7 +72,7 @@ export function createGateway(o: GatewayOptions): Server {
       telemetryMetrics.request(ms / 1000, { method: req.method ?? 'GET', route: route?.prefix ?? 'unmatched', status: res.statusCode });
       if (logger.isLevelEnabled('info')) {
         logger.info(
-          { requestId: res.getHeader('x-request-id'), method: req.method, route: route?.prefix ?? 'unmatched', service: route?.service, status: res.statusCode, ms: Math.round(ms * 100) / 100, accountId: identity.accountId, tier: identity.tier },
+          { requestId: res.getHeader('x-request-id'), method: req.method, route: route?.prefix ?? 'unmatched', upstream: route?.service, status: res.statusCode, ms: Math.round(ms * 100) / 100, accountId: identity.accountId, tier: identity.tier },
           'request',
         );
       }

@@ -31,6 +31,6 @@ const server = createGateway({ routes: loadRoutes(upstreams), plugin: accessDeps
 await runInternalServer(config);
 server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => {
   const a = server.address();
-  logger.info({ host: config.GATEWAY_HOST, port: typeof a === 'object' && a ? a.port : config.GATEWAY_PORT }, 'gateway listening');
+  logger.child({}, { level: 'info' }).info({ host: config.GATEWAY_HOST, port: typeof a === 'object' && a ? a.port : config.GATEWAY_PORT }, 'gateway listening');
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));

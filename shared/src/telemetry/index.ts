@@ -4,3 +4,4 @@ export * from './metrics.js';
 export * from './trace-context.js';
 export * from './logger.js';
 export * from './internal-server.js';
+export * from './otlp-sink.js';

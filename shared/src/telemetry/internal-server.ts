@@ -37,6 +37,6 @@ export async function startInternalServer(o: InternalServerOptions): Promise<Ser
   });
   server.unref();
   const a = server.address();
-  logger.info({ host: o.host, port: typeof a === 'object' && a ? a.port : o.port }, 'internal endpoints listening');
+  logger.info({ host: o.host, internalPort: typeof a === 'object' && a ? a.port : o.port }, 'internal endpoints: /metrics /livez /readyz');
   return server;
 }

@@ -13,11 +13,15 @@ export interface Started {
   stop(): void;
 }
 
+/** `node --import` of the telemetry entry, for services measured as they are deployed. */
+export const WITH_TELEMETRY = ['--import', './shared/src/telemetry/register.ts'];
+
 /** Runs a TypeScript entry point; resolves with the port it prints as {"port": N} (0 for entries that print none). */
-export function startProcess(entry: string, env: Record<string, string>, opts: { waitForPort?: boolean } = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], {
+export function startProcess(entry: string, env: Record<string, string>, opts: { waitForPort?: boolean; nodeArgs?: string[] } = {}): Promise<Started> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), entry], {
     cwd: root,
-    env: { ...process.env, ...env },
+    // Internal ports on 0 (several services run at once); request logs off unless a benchmark asks for them.
+    env: { ...process.env, INTERNAL_PORT: '0', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', opts.waitForPort === false ? 'ignore' : 'pipe', 'inherit'],
   });
   children.push(child);

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
 import { access, type AccessDeps, type KongPdk } from '@pra/gateway-plugin';
 import { IDENTITY_HEADERS } from '@pra/shared/platform';
-import { annotateRequest, inSpan, logger, SpanKind, telemetryMetrics, traceHeaders } from '@pra/shared/telemetry';
+import { annotateRequest, inSpan, logger, serverSpan, SpanKind, telemetryMetrics, traceHeaders } from '@pra/shared/telemetry';
 import { matchRoute, type Route } from './routes.js';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
@@ -63,21 +63,7 @@ export function createGateway(o: GatewayOptions): Server {
     if (!p) pools.set(origin, (p = new Pool(origin, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 })));
     return p;
   };
-  const server = createServer(async (req, res) => {
-    const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://gateway');
-    const route = matchRoute(o.routes, url.pathname);
-    res.once('finish', () => {
-      const ms = performance.now() - started;
-      telemetryMetrics.request(ms / 1000, { method: req.method ?? 'GET', route: route?.prefix ?? 'unmatched', status: res.statusCode });
-      if (logger.isLevelEnabled('info')) {
-        logger.info(
-          { requestId: res.getHeader('x-request-id'), method: req.method, route: route?.prefix ?? 'unmatched', upstream: route?.service, status: res.statusCode, ms: Math.round(ms * 100) / 100, accountId: identity.accountId, tier: identity.tier },
-          'request',
-        );
-      }
-    });
-    const identity: { accountId?: number; tier?: string } = {};
+  const handle = async (req: IncomingMessage, res: ServerResponse, url: URL, route: Route | undefined, identity: { accountId?: number; tier?: string }) => {
     if (!route) return errorResponse(res, 404, `No such endpoint: ${url.pathname}`, randomUUID());
     if (!route.methods.has(req.method ?? 'GET')) return errorResponse(res, 405, `Method ${req.method} not allowed: every endpoint is GET`, randomUUID(), { allow: 'GET' });
     const pdk = new LocalPdk(req, res, url.pathname);
@@ -116,6 +102,31 @@ export function createGateway(o: GatewayOptions): Server {
       if (!res.headersSent) errorResponse(res, 503, `Service ${route.service} unavailable; the request was not charged. Retry shortly.`, requestId);
       else res.destroy();
     }
+  };
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    const url = new URL(req.url ?? '/', 'http://gateway');
+    const route = matchRoute(o.routes, url.pathname);
+    const identity: { accountId?: number; tier?: string } = {};
+    const span = serverSpan(req.method ?? 'GET', url.pathname, req.headers);
+    res.once('finish', () => {
+      const ms = performance.now() - started;
+      span.end(res.statusCode, route?.prefix);
+      telemetryMetrics.request(ms / 1000, { method: req.method ?? 'GET', route: route?.prefix ?? 'unmatched', status: res.statusCode });
+      if (logger.isLevelEnabled('info')) {
+        logger.info(
+          { requestId: res.getHeader('x-request-id'), method: req.method, route: route?.prefix ?? 'unmatched', upstream: route?.service, status: res.statusCode, ms: Math.round(ms * 100) / 100, accountId: identity.accountId, tier: identity.tier },
+          'request',
+        );
+      }
+    });
+    span.run(() =>
+      handle(req, res, url, route, identity).catch((err) => {
+        o.log?.({ msg: 'gateway error', err: String(err) });
+        if (!res.headersSent) errorResponse(res, 502, 'Gateway error; the request was not charged. Retry shortly.', randomUUID());
+        else res.destroy();
+      }),
+    );
   });
   server.keepAliveTimeout = 65_000;
   server.on('close', () => {

@@ -6,6 +6,7 @@ import type { z } from 'zod';
 import { ApiError, badRequest } from './errors.js';
 import { logger as defaultLogger } from '../telemetry/logger.js';
 import { telemetryMetrics } from '../telemetry/metrics.js';
+import { serverSpan } from '../telemetry/trace-context.js';
 import type { Identity } from './identity.js';
 
 export const LOOPBACK_ADDRESSES: ReadonlySet<string> = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
@@ -34,8 +35,13 @@ export function createBaseApp(): Express {
     req.requestId = trusted && typeof given === 'string' && UUID.test(given) ? given : randomUUID();
     const startedAt = performance.now();
     res.locals.startedAt = startedAt;
-    res.once('finish', () => recordRequest(req, res.statusCode, performance.now() - startedAt));
-    next();
+    const span = serverSpan(req.method, req.path, req.headers);
+    res.once('finish', () => {
+      const route = req.route?.path !== undefined ? String(req.route.path) : 'unmatched';
+      span.end(res.statusCode, route);
+      recordRequest(req, route, res.statusCode, performance.now() - startedAt);
+    });
+    span.run(next);
   });
   return app;
 }
@@ -44,8 +50,7 @@ export function createBaseApp(): Express {
  * One log line and one metric sample per request. The route is the matched pattern (never the raw URL), and the
  * line holds no query string or header: queries carry names and addresses, headers carry keys.
  */
-function recordRequest(req: Request, status: number, ms: number): void {
-  const route = req.route?.path !== undefined ? String(req.route.path) : 'unmatched';
+function recordRequest(req: Request, route: string, status: number, ms: number): void {
   telemetryMetrics.request(ms / 1000, { method: req.method, route, status });
   if (!defaultLogger.isLevelEnabled('info')) return;
   defaultLogger.info(

@@ -1,7 +1,9 @@
 // Starts OpenTelemetry for one process: tracing (http, express, pg, ioredis; BullMQ through bullmq-otel where the
 // queues are made) when the environment asks for it, and metrics always, read by the Prometheus scrape endpoint
 // and, when an OTLP endpoint is set, pushed there too.
-import { metrics } from '@opentelemetry/api';
+import { metrics, type MeterProvider as ApiMeterProvider, createNoopMeter } from '@opentelemetry/api';
+
+const NOOP_METER_PROVIDER: ApiMeterProvider = { getMeter: () => createNoopMeter() };
 import { NodeSDK } from '@opentelemetry/sdk-node';
 import { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
@@ -10,7 +12,7 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
 import type { SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -28,16 +30,26 @@ let current: Telemetry | undefined;
 /** The telemetry this process started, if any (the internal server serves its scrape endpoint). */
 export const activeTelemetry = (): Telemetry | undefined => current;
 
-export function instrumentations() {
-  return [
-    new HttpInstrumentation({
+/**
+ * The instrumentations: pg and ioredis by default (request server spans are made by the app itself, see
+ * serverSpan); http and express are available by name. OTEL_NODE_ENABLED_INSTRUMENTATIONS (as in
+ * auto-instrumentations-node, e.g. "pg,ioredis,http") chooses.
+ */
+export function instrumentations(env: NodeJS.ProcessEnv = process.env) {
+  const enabled = env.OTEL_NODE_ENABLED_INSTRUMENTATIONS?.split(',').map((s) => s.trim()).filter(Boolean) ?? ['pg', 'ioredis'];
+  const all = {
+    http: () => new HttpInstrumentation({
       // Probes and scrapes are not requests anyone wants to see in a trace.
       ignoreIncomingRequestHook: (req) => /^\/(metrics|livez|readyz)\b/.test(req.url ?? ''),
     }),
-    new ExpressInstrumentation(),
-    new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false }),
-    new IORedisInstrumentation({ requireParentSpan: true }),
-  ];
+    // Middleware spans (query parsing, request id) and pool checkouts say little and cost a span each per request.
+    express: () => new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
+    pg: () => new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false, ignoreConnectSpans: true }),
+    ioredis: () => new IORedisInstrumentation({ requireParentSpan: true }),
+  };
+  return Object.entries(all)
+    .filter(([name]) => enabled.includes(name))
+    .map(([, make]) => make());
 }
 
 export interface StartOptions {
@@ -57,14 +69,18 @@ export function startTelemetry(o: StartOptions = {}): Telemetry {
   let sdk: NodeSDK | undefined;
   let meterProvider: MeterProvider | undefined;
   if (tracing) {
+    const insts = instrumentations(o.env);
     sdk = new NodeSDK({
       serviceName: settings.serviceName,
-      instrumentations: instrumentations(),
+      instrumentations: insts,
       metricReaders: readers,
       logRecordProcessors: [],
       ...(o.spanProcessors ? { spanProcessors: o.spanProcessors } : {}),
     });
     sdk.start();
+    // The pg instrumentation's own histograms cost a record with many attributes on every query; the request
+    // metrics and spans already say what they would.
+    for (const i of insts) i.setMeterProvider(NOOP_METER_PROVIDER);
   } else if (!settings.disabled) {
     meterProvider = new MeterProvider({ resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }), readers });
     metrics.setGlobalMeterProvider(meterProvider);

@@ -1,7 +1,7 @@
 // Small helpers over the OpenTelemetry API for application code: name the request's span attributes, carry the
 // trace context through Redis and BullMQ, start a span. All are no-ops when tracing is off.
 import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
-import { getRPCMetadata } from '@opentelemetry/core';
+import { getRPCMetadata, RPCType, setRPCMetadata } from '@opentelemetry/core';
 import { BullMQOtel } from 'bullmq-otel';
 
 export const tracer = () => trace.getTracer('property-api');
@@ -14,6 +14,27 @@ export function requestSpan(): Span | undefined {
 /** Sets attributes on the current request's span (account id, tier, credits charged...). */
 export function annotateRequest(attrs: Attributes): void {
   requestSpan()?.setAttributes(attrs);
+}
+
+/**
+ * The server span of one incoming request, continuing the caller's traceparent. Ours rather than the http and
+ * express instrumentations': those cost 30-40% of a lookup's throughput on Node 20 (measured, README), this costs
+ * one span. `run` executes the handler inside the span's context; `end` names it by route and status.
+ */
+export function serverSpan(method: string, path: string, headers: Record<string, string | string[] | undefined>) {
+  const parent = propagation.extract(ROOT_CONTEXT, headers);
+  const span = tracer().startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } }, parent);
+  const ctx = span.isRecording() ? setRPCMetadata(trace.setSpan(parent, span), { type: RPCType.HTTP, span }) : trace.setSpan(parent, span);
+  return {
+    run: <T>(fn: () => T): T => context.with(ctx, fn),
+    end(status: number, route?: string): void {
+      if (!span.isRecording()) return;
+      if (route) span.updateName(`${method} ${route}`);
+      span.setAttributes({ 'http.response.status_code': status, ...(route ? { 'http.route': route } : {}) });
+      if (status >= 500) span.setStatus({ code: 2 });
+      span.end();
+    },
+  };
 }
 
 /** The W3C traceparent of the active context ('' when there is none or it is not sampled). */

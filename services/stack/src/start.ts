@@ -6,9 +6,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createPool } from '@pra/shared/platform';
-import { migrateRecords } from '@pra/ingest/migrate';
-import { migrateBilling } from '@pra/account-billing/migrate';
-import { migrateSearch } from '@pra/autocomplete/migrate';
+import { migrateAll } from './migrate-all.js';
 import { ensureDemoAccount } from './demo-account.js';
 import { loadSampleDataset, propertyCount } from '@pra/ingest/load';
 import { findPostgres, findRedis } from './infrastructure.js';
@@ -87,9 +85,7 @@ async function main() {
   const redis = await findRedis(log, `${root}.data/redis`);
   if (redis.stop) stops.push(redis.stop);
   const pool = createPool(databaseUrl, 4, 'start');
-  await migrateRecords(pool, log);
-  await migrateBilling(pool, log);
-  await migrateSearch(pool, log);
+  await migrateAll(pool, log);
   let records = await propertyCount(pool);
   if (records === 0) {
     log(`first run: loading the sample data set (${Number(values.sample).toLocaleString('en-US')} synthetic records, Sacramento sales, DC tracts)`);

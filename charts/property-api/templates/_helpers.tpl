@@ -1,0 +1,86 @@
+{{/* Names and labels. */}}
+{{- define "property-api.fullname" -}}
+{{- if contains .Chart.Name .Release.Name -}}{{ .Release.Name | trunc 63 | trimSuffix "-" }}{{- else -}}{{ printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" }}{{- end -}}
+{{- end -}}
+
+{{- define "property-api.labels" -}}
+helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
+app.kubernetes.io/name: {{ .Chart.Name }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- end -}}
+
+{{/* Selector labels of one component: dict "root" $ "name" <component>. */}}
+{{- define "property-api.selector" -}}
+app.kubernetes.io/name: {{ .root.Chart.Name }}
+app.kubernetes.io/instance: {{ .root.Release.Name }}
+app.kubernetes.io/component: {{ .name }}
+{{- end -}}
+
+{{/* A component's settings: the shared defaults, overridden by its own keys. */}}
+{{- define "property-api.component" -}}
+{{- $c := mergeOverwrite (deepCopy .root.Values.defaults) (deepCopy .component) -}}
+{{- toYaml $c -}}
+{{- end -}}
+
+{{- define "property-api.image" -}}
+{{ .Values.image.repository }}:{{ .Values.image.tag | default .Chart.AppVersion }}
+{{- end -}}
+
+{{/* Pod and container security: non-root, read-only, no privilege escalation, no capabilities. */}}
+{{- define "property-api.podSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: 1000
+runAsGroup: 1000
+fsGroup: 1000
+seccompProfile:
+  type: RuntimeDefault
+{{- end -}}
+{{- define "property-api.containerSecurityContext" -}}
+runAsNonRoot: true
+runAsUser: 1000
+allowPrivilegeEscalation: false
+readOnlyRootFilesystem: true
+privileged: false
+capabilities:
+  drop: [ALL]
+{{- end -}}
+
+{{/* One env var from a referenced Secret: dict "ref" <secrets entry> "name" <ENV_NAME>. */}}
+{{- define "property-api.secretEnv" -}}
+- name: {{ .name }}
+  valueFrom:
+    secretKeyRef:
+      name: {{ .ref.existingSecret }}
+      key: {{ .ref.key }}
+{{- end -}}
+
+{{- define "property-api.secretEnvName" -}}
+{{- $names := dict "databaseUrl" "DATABASE_URL" "redisUrl" "REDIS_URL" "gatewayHmacKey" "GATEWAY_HMAC_KEY" "adminToken" "ADMIN_TOKEN" "marketplaceProxySecret" "MARKETPLACE_PROXY_SECRET" "typesenseApiKey" "TYPESENSE_API_KEY" -}}
+{{- get $names . -}}
+{{- end -}}
+
+{{/* OpenTelemetry, logs and the internal port: the same for every process. dict "root" $ "name" <component> "c" <settings>. */}}
+{{- define "property-api.commonEnv" -}}
+- name: OTEL_SERVICE_NAME
+  value: {{ .name | quote }}
+{{- if .root.Values.telemetry.otlpEndpoint }}
+- name: OTEL_EXPORTER_OTLP_ENDPOINT
+  value: {{ .root.Values.telemetry.otlpEndpoint | quote }}
+- name: OTEL_TRACES_SAMPLER
+  value: {{ .root.Values.telemetry.tracesSampler | quote }}
+- name: OTEL_TRACES_SAMPLER_ARG
+  value: {{ .root.Values.telemetry.tracesSamplerArg | quote }}
+{{- end }}
+- name: OTEL_RESOURCE_ATTRIBUTES
+  value: {{ printf "service.namespace=%s,deployment.environment.name=%s" .root.Release.Namespace .root.Release.Name | quote }}
+- name: LOG_LEVEL
+  value: {{ .root.Values.telemetry.logLevel | quote }}
+- name: INTERNAL_HOST
+  value: "0.0.0.0"
+- name: INTERNAL_PORT
+  value: {{ .c.metricsPort | quote }}
+- name: REDIS_PREFIX
+  value: {{ .root.Values.redisPrefix | quote }}
+{{- end -}}

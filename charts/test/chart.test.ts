@@ -1,0 +1,150 @@
+// The Helm chart, checked offline: helm lint and helm template for the default values and every ci/*.yaml, every
+// rendered object validated against the Kubernetes API schemas, the security properties asserted, and bad values
+// refused by values.schema.json.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CHART, findHelm, helm, KUBE_VERSION, render, type K8sObject } from './helm.js';
+import { schemaProblems } from './kube-schemas.js';
+
+const bin = findHelm();
+if (!bin && process.env.CI) throw new Error('helm is not installed: .ci/run installs it with go install helm.sh/helm/v3/cmd/helm@v3.22.0');
+if (!bin) console.log('[charts] SKIP: helm not found (go install helm.sh/helm/v3/cmd/helm@v3.22.0, or set HELM)');
+
+const valueSets: [string, string | undefined][] = [
+  ['default values', undefined],
+  ...readdirSync(join(CHART, 'ci')).filter((f) => f.endsWith('.yaml')).map((f): [string, string] => [`ci/${f}`, join(CHART, 'ci', f)]),
+];
+
+const SECRET_ENV = new Set(['DATABASE_URL', 'REDIS_URL', 'GATEWAY_HMAC_KEY', 'ADMIN_TOKEN', 'MARKETPLACE_PROXY_SECRET', 'TYPESENSE_API_KEY']);
+
+type PodOwner = K8sObject & { spec: { template: { spec: any } } };
+const podOwners = (objs: K8sObject[]) => objs.filter((o): o is PodOwner => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind));
+const ofKind = (objs: K8sObject[], kind: string) => objs.filter((o) => o.kind === kind);
+
+describe.skipIf(!bin)('charts/property-api', () => {
+  it('keeps files/kong.yml identical to gateway/kong/kong.yml', () => {
+    const root = join(CHART, '..', '..');
+    expect(readFileSync(join(CHART, 'files', 'kong.yml'), 'utf8'), 'copy gateway/kong/kong.yml to charts/property-api/files/').toBe(
+      readFileSync(join(root, 'gateway', 'kong', 'kong.yml'), 'utf8'),
+    );
+  });
+
+  describe.each(valueSets)('%s', (_name, values) => {
+    const objs = render(bin!, values);
+
+    it('passes helm lint --strict', () => {
+      const r = helm(bin!, ['lint', CHART, '--strict', '--kube-version', KUBE_VERSION, ...(values ? ['-f', values] : [])]);
+      expect(r.status, r.stdout + r.stderr).toBe(0);
+    });
+
+    it(`renders objects valid against the Kubernetes API schemas`, () => {
+      expect(objs.length).toBeGreaterThan(10);
+      expect(objs.map(schemaProblems).filter(Boolean)).toEqual([]);
+    });
+
+    it('renders every component, a migration hook, and the Kong config with this release’s service addresses', () => {
+      const deployments = ofKind(objs, 'Deployment').map((d) => d.metadata.labels?.['app.kubernetes.io/component']);
+      expect(deployments.sort()).toEqual(['account-billing', 'autocomplete', 'lookup', 'plans', 'usage-worker']);
+      const worker = ofKind(objs, 'Deployment').find((d) => d.metadata.name.endsWith('-usage-worker'))!;
+      expect(worker.spec.template.spec.containers[0].args).toEqual(['services/account-billing/src/worker.ts']);
+      const job = ofKind(objs, 'Job')[0]!;
+      expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+      expect(job.spec.template.spec.containers[0].args).toEqual(['services/stack/src/migrate-all.ts']);
+      const kong = ofKind(objs, 'ConfigMap').find((c) => c.metadata.name.endsWith('-kong-config'))!;
+      expect(kong.data['kong.yml']).toContain('url: http://pra-property-api-lookup.property-api.svc:8081');
+      expect(kong.data['kong.yml']).not.toMatch(/url: http:\/\/lookup:/);
+    });
+
+    it('runs nothing as root, nothing privileged, everything with resources and a read-only root', () => {
+      for (const o of podOwners(objs)) {
+        const pod = o.spec.template.spec;
+        expect(pod.securityContext?.runAsNonRoot, `${o.kind} ${o.metadata.name}`).toBe(true);
+        expect(pod.securityContext?.runAsUser).toBeGreaterThan(0);
+        expect(pod.hostNetwork ?? false).toBe(false);
+        for (const c of pod.containers) {
+          const where = `${o.kind} ${o.metadata.name} container ${c.name}`;
+          expect(c.securityContext?.allowPrivilegeEscalation, where).toBe(false);
+          expect(c.securityContext?.privileged ?? false, where).toBe(false);
+          expect(c.securityContext?.readOnlyRootFilesystem, where).toBe(true);
+          expect(c.securityContext?.capabilities?.drop, where).toContain('ALL');
+          expect(c.securityContext?.runAsUser ?? pod.securityContext.runAsUser, where).toBeGreaterThan(0);
+          for (const r of ['requests', 'limits']) for (const k of ['cpu', 'memory']) expect(c.resources?.[r]?.[k], `${where} ${r}.${k}`).toBeTruthy();
+          if (o.kind !== 'Job') {
+            expect(c.livenessProbe, `${where} liveness`).toBeTruthy();
+            expect(c.readinessProbe, `${where} readiness`).toBeTruthy();
+          }
+        }
+      }
+    });
+
+    it('lets only the gateway reach the service ports, and the services reach only their stores', () => {
+      const policies = ofKind(objs, 'NetworkPolicy');
+      const deny = policies.find((p) => p.metadata.name.endsWith('-default-deny'))!;
+      expect(deny.spec.policyTypes).toEqual(['Ingress', 'Egress']);
+      expect(deny.spec.ingress ?? []).toEqual([]);
+      expect(deny.spec.egress ?? []).toEqual([]);
+      for (const d of ofKind(objs, 'Deployment')) {
+        const component = d.metadata.labels!['app.kubernetes.io/component']!;
+        const ingress = policies.find((p) => p.metadata.name.endsWith(`-${component}-ingress`));
+        expect(ingress, `ingress policy of ${component}`).toBeTruthy();
+        const ports: { name: string; containerPort: number }[] = d.spec.template.spec.containers[0].ports;
+        const http = ports.find((p) => p.name === 'http');
+        for (const rule of ingress!.spec.ingress as { from: any[]; ports: { port: number }[] }[]) {
+          const rulePorts = rule.ports.map((p) => p.port);
+          if (http && rulePorts.includes(http.containerPort)) {
+            expect(rule.from).toHaveLength(1);
+            expect(rule.from[0].podSelector.matchLabels['app.kubernetes.io/name']).toBe('kong');
+          }
+          expect(rule.from.length, `${component}: no rule open to everyone`).toBeGreaterThan(0);
+        }
+      }
+      const egress = policies.find((p) => p.metadata.name.endsWith('-egress'))!;
+      const allowed = new Set((egress.spec.egress as { ports: { port: number }[] }[]).flatMap((r) => r.ports.map((p) => p.port)));
+      for (const port of allowed) expect([53, 5432, 6379, 4317, 4318, 8108]).toContain(port);
+      for (const rule of egress.spec.egress) expect(rule.to.length, 'no egress rule open to everywhere').toBeGreaterThan(0);
+    });
+
+    it('takes secrets by reference only: no Secret object, no secret value', () => {
+      expect(ofKind(objs, 'Secret')).toEqual([]);
+      for (const o of podOwners(objs)) {
+        for (const c of o.spec.template.spec.containers) {
+          for (const e of c.env ?? []) {
+            if (SECRET_ENV.has(e.name)) {
+              expect(e.valueFrom?.secretKeyRef, `${o.metadata.name} ${e.name}`).toBeTruthy();
+            }
+          }
+        }
+      }
+    });
+  });
+
+  it('production values: Typesense as a 3-node StatefulSet peering by stable DNS names, traces to the collector', () => {
+    const objs = render(bin!, join(CHART, 'ci', 'production-values.yaml'));
+    const sts = ofKind(objs, 'StatefulSet')[0]!;
+    expect(sts.spec.replicas).toBe(3);
+    expect(sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe('20Gi');
+    const headless = ofKind(objs, 'Service').find((s) => s.spec.clusterIP === 'None')!;
+    expect(sts.spec.serviceName).toBe(headless.metadata.name);
+    const nodes = ofKind(objs, 'ConfigMap').find((c) => c.metadata.name.endsWith('-typesense-nodes'))!.data.nodes.split(',');
+    expect(nodes).toEqual([0, 1, 2].map((i) => `pra-property-api-typesense-${i}.pra-property-api-typesense-headless.property-api.svc.cluster.local:8107:8108`));
+    const autocomplete = ofKind(objs, 'Deployment').find((d) => d.metadata.name.endsWith('-autocomplete'))!;
+    const env = Object.fromEntries(autocomplete.spec.template.spec.containers[0].env.map((e: any) => [e.name, e.value ?? e.valueFrom]));
+    expect(env).toMatchObject({ SEARCH_BACKEND: 'typesense', OTEL_SERVICE_NAME: 'autocomplete', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability:4318' });
+    const kong = ofKind(objs, 'ConfigMap').find((c) => c.metadata.name.endsWith('-kong-config'))!;
+    expect(kong.data['kong.yml']).toContain('traces_endpoint: http://otel-collector.observability:4318/v1/traces');
+    expect(ofKind(objs, 'HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name.replace('pra-property-api-', '')).sort()).toEqual(['autocomplete', 'lookup', 'usage-worker']);
+  });
+
+  it.each([
+    ['a replica count that is not a number', ['--set', 'defaults.replicas=two']],
+    ['an unknown component setting', ['--set', 'components.lookup.prot=8081']],
+    ['an unknown component', ['--set', 'components.billing.enabled=true']],
+    ['a secret reference without a name', ['--set', 'secrets.databaseUrl.existingSecret=']],
+    ['a Typesense cluster of 2 (no quorum)', ['--set', 'typesense.enabled=true', '--set', 'typesense.replicas=2']],
+  ])('refuses %s at install time', (_what, args) => {
+    const r = helm(bin!, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, ...args]);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/values don't meet the specifications of the schema/);
+  });
+});

@@ -1,0 +1,25 @@
+// Every schema migration stream (records, billing, search), in dependency order. Used by `npm start` and as the
+// Helm chart's pre-install/pre-upgrade Job (`node --import tsx services/stack/src/migrate-all.ts`): safe to run
+// again, and concurrent runs wait on the runner's advisory lock.
+import { pathToFileURL } from 'node:url';
+import { createPool, DEFAULT_DATABASE_URL, type Pool } from '@pra/shared/platform';
+import { migrateRecords } from '@pra/ingest/migrate';
+import { migrateBilling } from '@pra/account-billing/migrate';
+import { migrateSearch } from '@pra/autocomplete/migrate';
+
+export async function migrateAll(pool: Pool, log: (line: string) => void): Promise<void> {
+  await migrateRecords(pool, log);
+  await migrateBilling(pool, log);
+  await migrateSearch(pool, log);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const pool = createPool(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, 2, 'migrate');
+  migrateAll(pool, (l) => console.error(`[migrate] ${l}`))
+    .then(() => console.error('[migrate] done'))
+    .catch((err: Error) => {
+      console.error(`[migrate] failed: ${err.message}\nCheck DATABASE_URL and that the role may create schemas, then run again.`);
+      process.exitCode = 1;
+    })
+    .finally(() => void pool.end());
+}

@@ -85,6 +85,13 @@ export function startTelemetry(o: StartOptions = {}): Telemetry {
     meterProvider = new MeterProvider({ resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }), readers });
     metrics.setGlobalMeterProvider(meterProvider);
   }
+  // Resident memory, for soak tests and alerts on leaks (process.memory.usage, as in the semantic conventions).
+  if (!settings.disabled) {
+    metrics
+      .getMeter('property-api')
+      .createObservableGauge('process.memory.usage', { description: 'Resident set size of the process', unit: 'By' })
+      .addCallback((r) => r.observe(process.memoryUsage.rss()));
+  }
   current = {
     settings: { ...settings, tracing },
     scrape: (req, res) => prometheus.getMetricsRequestHandler(req, res),

@@ -1,0 +1,82 @@
+// The calls a real client makes, built from the fixtures, and the weights of the mixed workload.
+import { check, sleep } from 'k6';
+import { Rate } from 'k6/metrics';
+import { addresses, owners, parcels, pick, propertyIds } from './config.ts';
+import { enc, get } from './api.ts';
+
+const typeaheadFound = new Rate('typeahead_found');
+
+const SUFFIXES: Record<string, string> = { ST: 'Street', AVE: 'Avenue', RD: 'Road', DR: 'Drive', LN: 'Lane', CT: 'Court', BLVD: 'Boulevard', WAY: 'Way', PL: 'Place' };
+
+/** The address as a client might spell it: as stored, lower case, suffix spelled out, unit as '#', 'APT' or 'Unit'. */
+function spelled(a: { line1: string; unit: string }, variant: number): string {
+  let line = a.line1;
+  if (variant % 4 === 1) line = line.toLowerCase();
+  if (variant % 4 === 2) line = line.replace(/\b([A-Z]+)$/, (s) => SUFFIXES[s] ?? s);
+  if (!a.unit) return line;
+  return `${line} ${['#', 'APT ', 'Unit ', 'apt '][variant % 4]}${a.unit}`;
+}
+
+export function addressLookup(key: string): void {
+  const a = pick(addresses);
+  const variant = Math.floor(Math.random() * 4);
+  const where = variant % 2 === 0 ? `zip=${a.zip}` : `city=${enc(a.city)}&state=${a.state}`;
+  const { res, body } = get(`/property/address?address=${enc(spelled(a, variant))}&${where}`, key, 'property/address');
+  check(res, { 'address found': (r) => r.status === 200 && (body.status?.records_returned ?? 0) >= 1 }, { name: 'property/address' });
+}
+
+export function ownerLookup(key: string): void {
+  const o = pick(owners);
+  get(`/property/owner?lastName=${enc(o.lastName)}&state=${o.state}&pagesize=10`, key, 'property/owner');
+}
+
+export function parcelLookup(key: string): void {
+  const p = pick(parcels);
+  const { res } = get(`/property/parcel?apn=${enc(p.apn)}&state=${p.state}`, key, 'property/parcel');
+  check(res, { 'parcel found': (r) => r.status === 200 }, { name: 'property/parcel' });
+}
+
+export function history(key: string, kind: 'sale/history' | 'assessment/detail'): void {
+  get(`/${kind}?id=${pick(propertyIds)}`, key, kind);
+}
+
+export function usage(key: string): void {
+  const { res } = get('/usage', key, 'usage');
+  check(res, { 'usage 200': (r) => r.status === 200 }, { name: 'usage' });
+}
+
+/** A person typing an address: house number and street, a request every two characters, ~150 ms apart. */
+export function typeahead(key: string): void {
+  const a = pick(addresses);
+  const full = a.line1;
+  const start = Math.min(full.length, full.indexOf(' ') + 2);
+  let found = false;
+  for (let n = start; n <= full.length; n += 2) {
+    const { res } = get(`/property/autocomplete?q=${enc(full.slice(0, n).toLowerCase())}&zip=${a.zip}&limit=8`, key, 'property/autocomplete');
+    if (res.status === 200 && res.body && String(res.body).includes(full)) {
+      found = true;
+      break;
+    }
+    sleep(0.15);
+  }
+  typeaheadFound.add(found);
+}
+
+/** The mixed workload: weights out of 100 (README). */
+export const WEIGHTS: [number, string, (key: string) => void][] = [
+  [35, 'address lookup (variant spellings and units)', addressLookup],
+  [10, 'owner search', ownerLookup],
+  [10, 'parcel lookup', parcelLookup],
+  [8, 'sale history', (k) => history(k, 'sale/history')],
+  [7, 'assessment detail', (k) => history(k, 'assessment/detail')],
+  [25, 'type-ahead sequence (one keystroke every 2 characters)', typeahead],
+  [5, 'usage check', usage],
+];
+
+export function mixedIteration(key: string): void {
+  let r = Math.random() * 100;
+  for (const [weight, , call] of WEIGHTS) {
+    if ((r -= weight) < 0) return call(key);
+  }
+  WEIGHTS[0]![2](key);
+}

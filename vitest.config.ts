@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['charts/test/**/*.test.ts', 'shared/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/*/test/**/*.test.ts'],
+    include: ['charts/test/**/*.test.ts', 'loadtests/test/**/*.test.ts', 'shared/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/*/test/**/*.test.ts'],
     globalSetup: ['services/ingest/test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

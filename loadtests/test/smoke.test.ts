@@ -1,0 +1,83 @@
+// CI's k6 smoke run: the whole system in this process (gateway, lookup, autocomplete, usage, plans, the admin API)
+// on this run's database and Redis prefix, and `npm run loadtest -- smoke` for 20 s against it, so the scenarios,
+// the runner and the provisioning cannot rot. Passes only if every k6 threshold holds.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, type Pool } from '@pra/shared/platform';
+import { startApp, type RunningApp } from '@pra/shared/testing';
+import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { createBillingApp } from '@pra/account-billing/app';
+import { createAdminApp } from '@pra/account-billing/admin-app';
+import { createLookupApp } from '@pra/lookup/app';
+import { createAutocompleteApp } from '@pra/autocomplete/app';
+import { PostgresSearchIndex } from '@pra/autocomplete/postgres-index';
+import { migrateSearch } from '@pra/autocomplete/migrate';
+import { runCatchUp } from '@pra/autocomplete/indexing';
+import { createPlansApp } from '@pra/plans/app';
+import { RateLimiter } from '@pra/gateway-plugin';
+import { createGateway } from '@pra/gateway-local';
+import { loadRoutes } from '@pra/gateway-local/routes';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
+const ADMIN_TOKEN = randomBytes(24).toString('base64url');
+let pool: Pool;
+let f: BillingFixture;
+const apps: RunningApp[] = [];
+let gateway: Server;
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 6);
+  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}k6${randomBytes(3).toString('hex')}:`);
+  await migrateSearch(pool);
+  const index = new PostgresSearchIndex(pool);
+  await runCatchUp({ pool, index }, 0);
+  const [lookup, autocomplete, usage, plans, admin] = await Promise.all([
+    startApp(createLookupApp({ pool, charger: f.charger, keys: f.keys, gatewayKey: HMAC })),
+    startApp(createAutocompleteApp({ index, keys: f.keys, charger: f.charger, gatewayKey: HMAC })),
+    startApp(createBillingApp({ pool, keys: f.keys, gatewayKey: HMAC })),
+    startApp(createPlansApp({ purchaseUrl: 'https://example.com/pricing', publicBaseUrl: '/api/v1' })),
+    startApp(createAdminApp(f.deps, ADMIN_TOKEN)),
+  ]);
+  apps.push(lookup!, autocomplete!, usage!, plans!, admin!);
+  const routes = loadRoutes({ lookup: lookup!.url, autocomplete: autocomplete!.url, 'account-billing': usage!.url, plans: plans!.url });
+  gateway = createGateway({ routes, plugin: { keys: f.keys, limiter: new RateLimiter(f.redis, f.layout.prefix), hmacKey: HMAC } });
+  await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));
+}, 120_000);
+
+afterAll(async () => {
+  await new Promise((r) => gateway?.close(r));
+  await Promise.all(apps.map((a) => a.close()));
+  await f?.close();
+  await pool?.end();
+});
+
+describe('k6 smoke run (20 s) through the local gateway', () => {
+  it('passes every threshold and writes its JSON summary', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'pra-k6-'));
+    const target = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+    const admin = apps[4]!.url;
+    const args = ['--import', 'tsx', 'loadtests/run.ts', 'smoke', '--target', target, '--admin', admin, '--admin-token', ADMIN_TOKEN,
+      '--database-url', inject('databaseUrl'), '--duration', '20s', '--out', out];
+    let output = '';
+    const code = await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent' } });
+      child.stdout.on('data', (d: Buffer) => (output += d));
+      child.stderr.on('data', (d: Buffer) => (output += d));
+      child.on('exit', (c) => resolve(c ?? 1));
+    });
+    console.log(output.split('\n').filter((l) => /smoke:|latency|PASS|FAIL/.test(l)).join('\n'));
+    expect(code, output).toBe(0);
+    const summary = readdirSync(out).find((n) => n.startsWith('smoke-') && n.endsWith('.json'))!;
+    const data = JSON.parse(readFileSync(join(out, summary), 'utf8'));
+    expect(data.metrics.http_reqs.values.count).toBeGreaterThan(50);
+    expect(data.metrics.checks.values.rate).toBe(1);
+  }, 180_000);
+});

@@ -8,7 +8,7 @@ import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { DEFAULT_REDIS_URL, IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity } from '@pra/shared/platform';
-import { replay, startProcess, type LoadResult } from '@pra/shared/bench';
+import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/shared/bench';
 import { billingFixture } from '@pra/account-billing/testing';
 import { benchDatabaseUrl, prepareBenchDatabase } from '@pra/lookup/bench-database';
 import { setAccountLimits } from '@pra/account-billing/domain';
@@ -90,6 +90,7 @@ async function main() {
   };
   const d = 'direct to lookup';
   const g = 'through the local gateway';
+  for (const r of results) reportFigure(loadFigure('gateway', r));
   console.log(`\n### bench:gateway, ${records.toLocaleString('en-US')} records, ${load.connections} connections, ${load.duration} s each, alternated twice`);
   console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`);
   console.log('| lookup mix | req/s | p50 ms | p99 ms | non-2xx |');

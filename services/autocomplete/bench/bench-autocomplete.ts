@@ -5,7 +5,7 @@
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_REDIS_URL } from '@pra/shared/platform';
-import { replay, startProcess, type LoadResult } from '@pra/shared/bench';
+import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/shared/bench';
 import { billingFixture } from '@pra/account-billing/testing';
 import { prepareBenchDatabase } from '@pra/lookup/bench-database';
 import { migrateSearch } from '../src/data/migrate.js';
@@ -58,6 +58,10 @@ async function benchSize(records: number): Promise<{ records: number; indexSecon
 async function main() {
   const rows = [];
   for (const size of values.sizes!.split(',').map(Number)) rows.push(await benchSize(size));
+  for (const r of rows) {
+    reportFigure(loadFigure('autocomplete', { ...r.result, name: `autocomplete, ${values.connections} connections` }));
+    reportFigure(loadFigure('autocomplete', { ...r.light, name: 'autocomplete, 4 connections' }));
+  }
   console.log(`\n### bench:autocomplete (PostgreSQL adapter), ${values.connections} connections, ${values.duration} s each`);
   console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`);
   console.log('| records | connections | index build s | req/s | client p50 ms | client p99 ms | in service p50 ms | in service p99 ms | non-2xx |');

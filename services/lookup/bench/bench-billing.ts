@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { replay, startProcess, type LoadResult } from '@pra/shared/bench';
+import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/shared/bench';
 import { DEFAULT_REDIS_URL } from '@pra/shared/platform';
 import { billingFixture } from '@pra/account-billing/testing';
 import { benchDatabaseUrl, prepareBenchDatabase } from './bench-database.js';
@@ -91,6 +91,8 @@ async function main() {
 
   const off = results.filter((r) => r.charging === 'off');
   const on = results.filter((r) => r.charging === 'on' && !r.pipeline);
+  for (const d of drainRates) reportFigure({ bench: 'billing', name: `usage pipeline: ${d.name}`, unit: 'events/s', rate: d.perSecond });
+  for (const r of results) reportFigure(loadFigure('billing', { ...r, name: `lookup, charging ${r.charging}${r.pipeline ? ', pipeline running' : ''}` }));
   console.log(`\n### bench:billing, ${records.toLocaleString('en-US')} records, ${connections} connections, ${duration} s each`);
   console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`);
   console.log('| lookup /property/address | req/s | p50 ms | p99 ms | non-2xx |');

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { replay, startProcess, WITH_TELEMETRY, type LoadResult } from '@pra/shared/bench';
+import { loadFigure, replay, reportFigure, startProcess, WITH_TELEMETRY, type LoadResult } from '@pra/shared/bench';
 import { sinkEnv, startOtlpSink } from '@pra/shared/telemetry';
 import { createPool, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
@@ -170,6 +170,7 @@ async function main() {
   for (const r of results) {
     console.log(`| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((r.rps / base) * 100).toFixed(0)}% |`);
   }
+  for (const r of results) reportFigure(loadFigure('lookup', r));
   const untraced = results.find((r) => r.name === '(b) lookup /property/address')!;
   const cost = (1 - tracedResult.rps / untraced.rps) * 100;
   console.log(

@@ -74,3 +74,27 @@ export async function replay(
     ...(o.serverTiming ? { service: { p50: percentile(inService, 50), p99: percentile(inService, 99) } } : {}),
   };
 }
+
+/** One figure of a benchmark, in the line format `npm run bench:all` collects (`##result {json}` on stdout). */
+export interface BenchFigure {
+  bench: string;
+  name: string;
+  unit: 'req/s' | 'records/s' | 'events/s';
+  rate: number;
+  p50?: number;
+  p99?: number;
+  /** Time spent in the service (Server-Timing), where measured. */
+  serviceP50?: number;
+  serviceP99?: number;
+}
+
+export const FIGURE_PREFIX = '##result ';
+
+export function reportFigure(f: BenchFigure): void {
+  console.log(`${FIGURE_PREFIX}${JSON.stringify(f)}`);
+}
+
+/** The request-rate figure of a load result. */
+export const loadFigure = (bench: string, r: LoadResult): BenchFigure => ({
+  bench, name: r.name, unit: 'req/s', rate: r.rps, p50: r.p50, p99: r.p99, serviceP50: r.service?.p50, serviceP99: r.service?.p99,
+});

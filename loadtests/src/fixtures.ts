@@ -1,4 +1,5 @@
 // The data the scenarios ask for, drawn at random from the target's own records (so every lookup can succeed).
+// Records the test suite writes (source 'test') are left out: tests change and delete them while they run.
 import type { Pool } from '@pra/shared/platform';
 import type { Fixtures } from '../k6/lib/types.js';
 
@@ -7,13 +8,15 @@ export async function exportFixtures(pool: Pool, size = 500): Promise<Fixtures> 
   const [addresses, owners, parcels, ids] = await Promise.all([
     q<{ line1: string; unit: string; city: string; state: string; zip: string }>(
       `SELECT a->>'line1' AS line1, p.unit_key AS unit, a->>'locality' AS city, p.state, p.zip
-       FROM (SELECT * FROM records.properties ORDER BY random() LIMIT $1) p, LATERAL (SELECT p.body::json->'address' AS a) x`,
+       FROM (SELECT * FROM records.properties WHERE source <> 'test' ORDER BY random() LIMIT $1) p, LATERAL (SELECT p.body::json->'address' AS a) x`,
     ),
     q<{ lastName: string; state: string }>(
-      `SELECT last_name_key AS "lastName", state FROM records.owners WHERE last_name_key IS NOT NULL AND seq = 1 ORDER BY random() LIMIT $1`,
+      `SELECT o.last_name_key AS "lastName", o.state FROM records.owners o JOIN records.properties p ON p.id = o.property_id
+       WHERE o.last_name_key IS NOT NULL AND o.seq = 1 AND p.source <> 'test' ORDER BY random() LIMIT $1`,
     ),
-    q<{ apn: string; state: string }>(`SELECT apn, state FROM records.properties ORDER BY random() LIMIT $1`),
-    q<{ id: string }>(`SELECT DISTINCT property_id AS id FROM (SELECT property_id FROM records.sales ORDER BY random() LIMIT $1) s`),
+    q<{ apn: string; state: string }>(`SELECT apn, state FROM records.properties WHERE source <> 'test' ORDER BY random() LIMIT $1`),
+    q<{ id: string }>(`SELECT DISTINCT s.property_id AS id FROM (SELECT property_id FROM records.sales ORDER BY random() LIMIT $1) s
+       JOIN records.properties p ON p.id = s.property_id WHERE p.source <> 'test'`),
   ]);
   if (addresses.length === 0) throw new Error('the database holds no records: load some first (npm start loads a sample; npm run ingest -- sample)');
   return { addresses, owners, parcels, propertyIds: ids.map((r) => Number(r.id)) };

@@ -1,6 +1,6 @@
 // The data the scenarios ask for, drawn at random from the target's own records (so every lookup can succeed).
-// Addresses are the normalised street line and the unit apart (some sources' display line holds the unit), so the
-// scenarios can spell each part their own way. Records the test suite writes (source 'test') are left out: tests change and delete them while they run.
+// Addresses are the display line as a person reads it, and the unit apart where the source keeps it apart (line2);
+// where the display line already holds the unit (Sacramento's), unit is '' so it is never sent twice. Records the test suite writes (source 'test') are left out: tests change and delete them while they run.
 import type { Pool } from '@pra/shared/platform';
 import type { Fixtures } from '../k6/lib/types.js';
 
@@ -8,7 +8,7 @@ export async function exportFixtures(pool: Pool, size = 500): Promise<Fixtures> 
   const q = <T extends Record<string, unknown>>(sql: string) => pool.query<T>(sql, [size]).then((r) => r.rows);
   const [addresses, owners, parcels, ids] = await Promise.all([
     q<{ line1: string; unit: string; city: string; state: string; zip: string }>(
-      `SELECT p.line_key AS line1, p.unit_key AS unit, a->>'locality' AS city, p.state, p.zip
+      `SELECT a->>'line1' AS line1, CASE WHEN coalesce(a->>'line2', '') = '' THEN '' ELSE p.unit_key END AS unit, a->>'locality' AS city, p.state, p.zip
        FROM (SELECT * FROM records.properties WHERE source <> 'test' ORDER BY random() LIMIT $1) p, LATERAL (SELECT p.body::json->'address' AS a) x`,
     ),
     q<{ lastName: string; state: string }>(

@@ -2,7 +2,7 @@
 
 /** Real records of the target's data set, drawn at random: what the scenarios ask for. */
 export interface Fixtures {
-  /** line1: the normalised street line without the unit ("4800 WESTLAKE PKWY"); unit: its unit id, '' when none. */
+  /** line1: the display street line ("3526 HIGH ST"); unit: the unit id kept apart from it, '' when none or already in line1. */
   addresses: { line1: string; unit: string; city: string; state: string; zip: string }[];
   owners: { lastName: string; state: string }[];
   parcels: { apn: string; state: string }[];

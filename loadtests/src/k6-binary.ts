@@ -12,11 +12,22 @@ function goBin(): string | null {
   return null;
 }
 
-export function ensureK6(log: (l: string) => void): string {
-  const go = goBin();
+function pinnedPath(go: string | null): string {
   const gopath = go ? execFileSync(go, ['env', 'GOPATH'], { encoding: 'utf8' }).trim() : join(homedir(), 'go');
-  const bin = join(gopath, 'bin', 'k6');
-  if (existsSync(bin) && spawnSync(bin, ['version'], { encoding: 'utf8' }).stdout.includes(`k6 ${K6_VERSION}`)) return bin;
+  return join(gopath, 'bin', 'k6');
+}
+
+/** The pinned k6 if it is installed, else null. */
+export function findK6(): string | null {
+  const bin = pinnedPath(goBin());
+  return existsSync(bin) && spawnSync(bin, ['version'], { encoding: 'utf8' }).stdout.includes(`k6 ${K6_VERSION}`) ? bin : null;
+}
+
+export function ensureK6(log: (l: string) => void): string {
+  const found = findK6();
+  if (found) return found;
+  const go = goBin();
+  const bin = pinnedPath(go);
   if (!go) throw new Error(`k6 ${K6_VERSION} is not installed and Go is missing: install Go (https://go.dev/dl), or k6 itself, and run again`);
   log(`installing k6 ${K6_VERSION}: go install ${K6_MODULE}@${K6_VERSION} (a few minutes the first time)`);
   execFileSync(go, ['install', `${K6_MODULE}@${K6_VERSION}`], { stdio: 'inherit' });

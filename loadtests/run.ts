@@ -2,7 +2,7 @@
 // Installs k6 when missing (pinned), provisions test accounts through the admin API, exports fixtures from the
 // target's database (or takes --data), runs the k6 scenario, prints its summary and writes a JSON summary.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -148,6 +148,8 @@ async function main(): Promise<void> {
     log(`ledger: ${ledger.used} credits charged of ${want}, balance ${ledger.balance}: ${ok ? 'PASS' : 'FAIL'}`);
     if (!ok && code === 0) code = 1;
   }
+  // The test accounts' keys do not outlive the run on disk.
+  rmSync(work, { recursive: true, force: true });
   log(`JSON summary: ${resultFile}`);
   log(code === 0 ? 'PASS: every threshold held' : `FAIL: k6 exited ${code} (a threshold failed, see above)`);
   process.exit(code);

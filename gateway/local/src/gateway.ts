@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
 import { access, type AccessDeps, type KongPdk } from '@pra/gateway-plugin';
 import { IDENTITY_HEADERS } from '@pra/shared/platform';
-import { annotateRequest, inSpan, logger, serverSpan, SpanKind, telemetryMetrics, traceHeaders } from '@pra/shared/telemetry';
+import { annotateRequest, inSpan, recordRequest, serverSpan, SpanKind, traceHeaders } from '@pra/shared/telemetry';
 import { matchRoute, type Route } from './routes.js';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
@@ -22,7 +22,6 @@ function errorResponse(res: ServerResponse, status: number, msg: string, request
 /** The PDK calls of the plugin, applied to one node:http request. */
 class LocalPdk implements KongPdk {
   exited = false;
-  status = 0;
   readonly upstreamHeaders: Record<string, string | string[]> = {};
   constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly path: string) {
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) this.upstreamHeaders[k] = v;
@@ -37,7 +36,6 @@ class LocalPdk implements KongPdk {
   response = {
     exit: async (status: number, body?: string, headers: Record<string, string> = {}) => {
       this.exited = true;
-      this.status = status;
       this.res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body ?? '') });
       this.res.end(body ?? '');
     },
@@ -110,15 +108,11 @@ export function createGateway(o: GatewayOptions): Server {
     const identity: { accountId?: number; tier?: string } = {};
     const span = serverSpan(req.method ?? 'GET', url.pathname, req.headers);
     res.once('finish', () => {
-      const ms = performance.now() - started;
       span.end(res.statusCode, route?.prefix);
-      telemetryMetrics.request(ms / 1000, { method: req.method ?? 'GET', route: route?.prefix ?? 'unmatched', status: res.statusCode });
-      if (logger.isLevelEnabled('info')) {
-        logger.info(
-          { requestId: res.getHeader('x-request-id'), method: req.method, route: route?.prefix ?? 'unmatched', upstream: route?.service, status: res.statusCode, ms: Math.round(ms * 100) / 100, accountId: identity.accountId, tier: identity.tier },
-          'request',
-        );
-      }
+      recordRequest({
+        requestId: res.getHeader('x-request-id'), method: req.method ?? 'GET', route: route?.prefix ?? 'unmatched', status: res.statusCode,
+        ms: performance.now() - started, accountId: identity.accountId, tier: identity.tier, upstream: route?.service,
+      });
     });
     span.run(() =>
       handle(req, res, url, route, identity).catch((err) => {

@@ -4,8 +4,7 @@ import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
 import { ApiError, badRequest } from './errors.js';
-import { logger as defaultLogger } from '../telemetry/logger.js';
-import { telemetryMetrics } from '../telemetry/metrics.js';
+import { recordRequest } from '../telemetry/request-record.js';
 import { serverSpan } from '../telemetry/trace-context.js';
 import type { Identity } from './identity.js';
 
@@ -39,25 +38,16 @@ export function createBaseApp(): Express {
     res.once('finish', () => {
       const route = req.route?.path !== undefined ? String(req.route.path) : 'unmatched';
       span.end(res.statusCode, route);
-      recordRequest(req, route, res.statusCode, performance.now() - startedAt);
+      recordRequest({
+        requestId: req.requestId, method: req.method, route, status: res.statusCode, ms: performance.now() - startedAt,
+        accountId: req.identity?.accountId, tier: req.identity?.tier,
+      });
     });
     span.run(next);
   });
   return app;
 }
 
-/**
- * One log line and one metric sample per request. The route is the matched pattern (never the raw URL), and the
- * line holds no query string or header: queries carry names and addresses, headers carry keys.
- */
-function recordRequest(req: Request, route: string, status: number, ms: number): void {
-  telemetryMetrics.request(ms / 1000, { method: req.method, route, status });
-  if (!defaultLogger.isLevelEnabled('info')) return;
-  defaultLogger.info(
-    { requestId: req.requestId, method: req.method, route, status, ms: Math.round(ms * 100) / 100, accountId: req.identity?.accountId, tier: req.identity?.tier },
-    'request',
-  );
-}
 
 /** `Server-Timing: app;dur=<ms>`: the time spent in the service, for SREs and the benchmarks. */
 function serverTiming(res: Response): string {

@@ -2,7 +2,7 @@
 // plugin's settings from the environment (REDIS_URL, REDIS_PREFIX, GATEWAY_HMAC_KEY, MARKETPLACE_PROXY_SECRET).
 import { z } from 'zod';
 import { internalEnv, parseConfig, port, runInternalServer } from '@pra/shared/platform';
-import { logger } from '@pra/shared/telemetry';
+import { logListening, logTo } from '@pra/shared/telemetry';
 import { accessDepsFromEnv } from '@pra/gateway-plugin';
 import { createGateway } from './gateway.js';
 import { loadRoutes } from './routes.js';
@@ -26,11 +26,11 @@ const upstreams = Object.fromEntries(
     plans: config.UPSTREAM_PLANS,
   }).filter((e): e is [string, string] => e[1] !== undefined),
 );
-const log = (o: Record<string, unknown>) => logger.warn(o);
+const log = logTo();
 const server = createGateway({ routes: loadRoutes(upstreams), plugin: accessDepsFromEnv(), log });
 await runInternalServer(config);
 server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => {
   const a = server.address();
-  logger.child({}, { level: 'info' }).info({ host: config.GATEWAY_HOST, port: typeof a === 'object' && a ? a.port : config.GATEWAY_PORT }, 'gateway listening');
+  logListening({ host: config.GATEWAY_HOST, port: typeof a === 'object' && a ? a.port : config.GATEWAY_PORT }, 'gateway listening');
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));

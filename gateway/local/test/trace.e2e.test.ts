@@ -12,9 +12,9 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@pra/shared/telemetry/testing';
-import { captureLogs, INSTRUMENTED_MODULES, SpanKind, startTelemetry } from '@pra/shared/telemetry';
+import { captureLogs, instrumentedModules, SpanKind, startTelemetry } from '@pra/shared/telemetry';
 
-register('import-in-the-middle/hook.mjs', import.meta.url, { data: { include: INSTRUMENTED_MODULES } });
+register('import-in-the-middle/hook.mjs', import.meta.url, { data: { include: instrumentedModules({}) } });
 const exporter = new InMemorySpanExporter();
 const telemetry = startTelemetry({ env: { OTEL_SERVICE_NAME: 'trace-test' }, spanProcessors: [new SimpleSpanProcessor(exporter)] });
 for (const m of ['pg', 'ioredis']) createRequire(import.meta.url)(m);

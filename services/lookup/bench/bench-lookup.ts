@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadFigure, replay, reportFigure, startProcess, WITH_TELEMETRY, type LoadResult } from '@pra/shared/bench';
+import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/shared/bench';
 import { sinkEnv, startOtlpSink } from '@pra/shared/telemetry';
 import { createPool, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
@@ -119,7 +119,7 @@ async function main() {
   trivial.stop();
 
   const serviceEnv = { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, LOOKUP_PORT: '0', INTERNAL_PORT: '0', LOG_LEVEL: 'warn', OTEL_SERVICE_NAME: 'lookup' };
-  const lookup = await startProcess('services/lookup/src/server.ts', serviceEnv, { nodeArgs: WITH_TELEMETRY });
+  const lookup = await startProcess('services/lookup/src/server.ts', serviceEnv, { telemetry: true });
   const lookupBase = `http://127.0.0.1:${lookup.port}`;
   const charged = { ...load, key: keys.key };
   await replay('warm-up', lookupBase, addressPaths.slice(0, 200), { ...charged, duration: 2 });
@@ -132,7 +132,7 @@ async function main() {
     'services/lookup/src/server.ts',
     // A queue big enough that no span is dropped at full load: the cost measured is the cost of keeping them all.
     { ...serviceEnv, ...sinkEnv(sink.url, 'lookup', 1_000), OTEL_BSP_MAX_QUEUE_SIZE: '100000', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048' },
-    { nodeArgs: WITH_TELEMETRY },
+    { telemetry: true },
   );
   const tracedBase = `http://127.0.0.1:${traced.port}`;
   await replay('warm-up', tracedBase, addressPaths.slice(0, 200), { ...charged, duration: 2 });

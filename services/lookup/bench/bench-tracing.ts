@@ -4,7 +4,7 @@
 // exported over OTLP to a local receiver. The variants alternate for several rounds so that this machine's drift
 // falls on all of them alike; the means are compared.
 import { parseArgs } from 'node:util';
-import { replay, startProcess, WITH_TELEMETRY } from '@pra/shared/bench';
+import { replay, startProcess } from '@pra/shared/bench';
 import { sinkEnv, startOtlpSink } from '@pra/shared/telemetry';
 import { DEFAULT_REDIS_URL } from '@pra/shared/platform';
 import { billingFixture } from '@pra/account-billing/testing';
@@ -41,7 +41,7 @@ async function main(): Promise<void> {
   const rates = new Map<string, number[]>();
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const [name, e] of variants) {
-      const server = await startProcess('services/lookup/src/server.ts', e, { nodeArgs: WITH_TELEMETRY });
+      const server = await startProcess('services/lookup/src/server.ts', e, { telemetry: true });
       const base = `http://127.0.0.1:${server.port}`;
       await replay('warm-up', base, paths.slice(0, 100), { ...load, duration: 2 });
       const r = await replay(name, base, paths, load);

@@ -10,7 +10,7 @@ import { migrateAll } from './migrate-all.js';
 import { ensureDemoAccount } from './demo-account.js';
 import { loadSampleDataset, propertyCount } from '@pra/ingest/load';
 import { findPostgres, findRedis } from './infrastructure.js';
-import { renderTrace, sinkEnv, startOtlpSink } from '@pra/shared/telemetry';
+import { renderTrace, sinkEnv, startOtlpSink, TELEMETRY_NODE_ARGS } from '@pra/shared/telemetry';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const log = (l: string) => console.error(`[start] ${l}`);
@@ -61,10 +61,9 @@ async function waitForHealth(url: string, alsoReady: number[] = []): Promise<voi
 
 /** Environment of every child: its service name, and where its spans go when --trace is on. */
 let telemetryEnv: (service: string) => Record<string, string> = (service) => ({ OTEL_SERVICE_NAME: service });
-const REGISTER_TELEMETRY = './shared/src/telemetry/register.ts';
 
 function startService(name: string, entry: string, env: Record<string, string>): void {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', REGISTER_TELEMETRY, entry], {
+  const child = spawn(process.execPath, [...TELEMETRY_NODE_ARGS, entry], {
     cwd: root,
     env: { ...process.env, ...telemetryEnv(name), ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

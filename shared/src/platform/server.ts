@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { answerClientErrors } from './http.js';
-import { logger } from '../telemetry/logger.js';
+import { logListening } from '../telemetry/logger.js';
 import { startInternalServer } from '../telemetry/internal-server.js';
 
 /** Readiness: the database and Redis both answer. */
@@ -35,8 +35,7 @@ export async function runServer(
   server.keepAliveTimeout = 65_000; // longer than the gateway's idle timeout, so it never hits a closing socket
   const addr = server.address();
   const bound = typeof addr === 'object' && addr ? addr.port : port;
-  // Always printed, whatever LOG_LEVEL says: where to reach the process (the benchmarks read the port from it).
-  logger.child({}, { level: 'info' }).info({ host, port: bound }, `${name} listening`);
+  logListening({ host, port: bound }, `${name} listening`);
   let closing = false;
   const stop = () => {
     if (closing) return;

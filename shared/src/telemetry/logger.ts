@@ -41,6 +41,11 @@ export const logger: Logger = pino(
   { write: (line: string) => write(line) },
 );
 
+/** Where a process listens: always printed, whatever LOG_LEVEL says (the benchmarks read the port from it). */
+export function logListening(fields: Record<string, unknown>, msg: string): void {
+  logger.child({}, { level: 'info' }).info(fields, msg);
+}
+
 /** The `log({ msg, ... })` callback the workers take. */
 export const logTo =
   (l: Logger = logger) =>

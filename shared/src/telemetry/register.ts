@@ -1,11 +1,11 @@
 // The `node --import` entry that starts OpenTelemetry before any application module loads:
 //   node --import tsx --import ./shared/src/telemetry/register.ts services/lookup/src/server.ts
-// With tracing on, the ESM loader hook lets the instrumentations patch express, pg and ioredis as they are imported.
+// With tracing on, the ESM loader hook lets the enabled instrumentations patch their modules as they are imported.
 import { register } from 'node:module';
-import { INSTRUMENTED_MODULES, telemetrySettings } from './settings.js';
+import { instrumentedModules, telemetrySettings } from './settings.js';
 
 if (telemetrySettings().tracing) {
-  register('import-in-the-middle/hook.mjs', import.meta.url, { data: { include: INSTRUMENTED_MODULES } });
+  register('import-in-the-middle/hook.mjs', import.meta.url, { data: { include: instrumentedModules() } });
 }
 const { startTelemetry } = await import('./sdk.js');
 const telemetry = startTelemetry();

@@ -16,7 +16,7 @@ import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrum
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { telemetrySettings, type TelemetrySettings } from './settings.js';
+import { enabledInstrumentations, telemetrySettings, type TelemetrySettings } from './settings.js';
 
 export interface Telemetry {
   settings: TelemetrySettings;
@@ -30,13 +30,9 @@ let current: Telemetry | undefined;
 /** The telemetry this process started, if any (the internal server serves its scrape endpoint). */
 export const activeTelemetry = (): Telemetry | undefined => current;
 
-/**
- * The instrumentations: pg and ioredis by default (request server spans are made by the app itself, see
- * serverSpan); http and express are available by name. OTEL_NODE_ENABLED_INSTRUMENTATIONS (as in
- * auto-instrumentations-node, e.g. "pg,ioredis,http") chooses.
- */
+/** The enabled instrumentations (settings.ts: enabledInstrumentations). */
 export function instrumentations(env: NodeJS.ProcessEnv = process.env) {
-  const enabled = env.OTEL_NODE_ENABLED_INSTRUMENTATIONS?.split(',').map((s) => s.trim()).filter(Boolean) ?? ['pg', 'ioredis'];
+  const enabled = enabledInstrumentations(env);
   const all = {
     http: () => new HttpInstrumentation({
       // Probes and scrapes are not requests anyone wants to see in a trace.

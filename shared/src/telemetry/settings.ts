@@ -22,5 +22,25 @@ export function telemetrySettings(env: NodeJS.ProcessEnv = process.env, fallback
   return { serviceName: env.OTEL_SERVICE_NAME?.trim() || fallbackName, tracing: Boolean(tracing), otlpMetrics: Boolean(otlpMetrics), disabled };
 }
 
-/** What the ESM loader hook intercepts so the instrumentations can patch it (everything else loads untouched). */
-export const INSTRUMENTED_MODULES = ['express', 'router', 'pg', 'pg-pool', 'ioredis', 'http', 'https', 'node:http', 'node:https'];
+/** The node arguments that start OpenTelemetry before a TypeScript entry point (paths from the repository root). */
+export const TELEMETRY_NODE_ARGS = ['--import', 'tsx', '--import', './shared/src/telemetry/register.ts'];
+
+/**
+ * The instrumentations to run: pg and ioredis by default (request server spans are made by the app itself);
+ * OTEL_NODE_ENABLED_INSTRUMENTATIONS (as in auto-instrumentations-node, e.g. "pg,ioredis,http") chooses.
+ */
+export function enabledInstrumentations(env: NodeJS.ProcessEnv = process.env): string[] {
+  return env.OTEL_NODE_ENABLED_INSTRUMENTATIONS?.split(',').map((s) => s.trim()).filter(Boolean) ?? ['pg', 'ioredis'];
+}
+
+const PATCHED_MODULES: Record<string, string[]> = {
+  http: ['http', 'https', 'node:http', 'node:https'],
+  express: ['express', 'router'],
+  pg: ['pg', 'pg-pool'],
+  ioredis: ['ioredis'],
+};
+
+/** What the ESM loader hook intercepts so the enabled instrumentations can patch it; everything else loads untouched. */
+export function instrumentedModules(env: NodeJS.ProcessEnv = process.env): string[] {
+  return enabledInstrumentations(env).flatMap((name) => PATCHED_MODULES[name] ?? []);
+}

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import type { IncomingHttpHeaders } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { TELEMETRY_NODE_ARGS } from '../telemetry/settings.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url)); // the repository root
 const children: ChildProcess[] = [];
@@ -13,12 +14,10 @@ export interface Started {
   stop(): void;
 }
 
-/** `node --import` of the telemetry entry, for services measured as they are deployed. */
-export const WITH_TELEMETRY = ['--import', './shared/src/telemetry/register.ts'];
-
 /** Runs a TypeScript entry point; resolves with the port it prints as {"port": N} (0 for entries that print none). */
-export function startProcess(entry: string, env: Record<string, string>, opts: { waitForPort?: boolean; nodeArgs?: string[] } = {}): Promise<Started> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...(opts.nodeArgs ?? []), entry], {
+export function startProcess(entry: string, env: Record<string, string>, opts: { waitForPort?: boolean; telemetry?: boolean } = {}): Promise<Started> {
+  // With telemetry, as deployed: OpenTelemetry started by --import before the entry point.
+  const child = spawn(process.execPath, [...(opts.telemetry ? TELEMETRY_NODE_ARGS : ['--import', 'tsx']), entry], {
     cwd: root,
     // Internal ports on 0 (several services run at once); request logs off unless a benchmark asks for them.
     env: { ...process.env, INTERNAL_PORT: '0', LOG_LEVEL: 'warn', ...env },

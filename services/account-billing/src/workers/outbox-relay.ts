@@ -61,13 +61,15 @@ export class OutboxRelay {
     const events = entries.map(([id, fields]) => eventFromStream(id, fields));
     // Each job continues its request's trace: a producer span under the request, whose context the job carries
     // (bullmq-otel's metadata) so the worker's consumer span is its child.
+    // Events charged outside a trace get no span.
     const spans = events.map((e) => {
+      if (!e.trace) return undefined;
       const parent = contextFromTraceparent(e.trace);
       const span = tracer().startSpan('usage publish', {
         kind: SpanKind.PRODUCER,
         attributes: { 'messaging.system': 'bullmq', 'messaging.destination.name': this.queue.name, 'pra.transaction.id': e.txid, 'pra.credits.charged': e.credits },
       }, parent);
-      return { span, metadata: e.trace ? JSON.stringify(traceHeaders(trace.setSpan(parent, span))) : undefined };
+      return { span, metadata: JSON.stringify(traceHeaders(trace.setSpan(parent, span))) };
     });
     try {
       await this.queue.addBulk(
@@ -76,12 +78,12 @@ export class OutboxRelay {
           data: e,
           opts: {
             jobId: e.txid, attempts: 12, backoff: { type: 'exponential', delay: 500 }, removeOnComplete: true, removeOnFail: false,
-            ...(spans[i]!.metadata ? { telemetry: { metadata: spans[i]!.metadata } } : {}),
+            ...(spans[i] ? { telemetry: { metadata: spans[i].metadata } } : {}),
           },
         })),
       );
     } finally {
-      for (const s of spans) s.span.end();
+      for (const s of spans) s?.span.end();
     }
     const ids = entries.map(([id]) => id);
     await this.redis.multi().xack(this.layout.outbox, GROUP, ...ids).xdel(this.layout.outbox, ...ids).exec();

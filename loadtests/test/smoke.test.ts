@@ -46,9 +46,9 @@ beforeAll(async () => {
   const index = new PostgresSearchIndex(pool);
   await runCatchUp({ pool, index }, 0);
   const [lookup, autocomplete, usage, plans, admin] = await Promise.all([
-    startApp(createLookupApp({ pool, charger: f.charger, keys: f.keys, gatewayKey: HMAC })),
-    startApp(createAutocompleteApp({ index, keys: f.keys, charger: f.charger, gatewayKey: HMAC })),
-    startApp(createBillingApp({ pool, keys: f.keys, gatewayKey: HMAC })),
+    startApp(createLookupApp({ pool, charger: f.charger, auth: { gatewayKey: HMAC } })),
+    startApp(createAutocompleteApp({ index, charger: f.charger, auth: { gatewayKey: HMAC } })),
+    startApp(createBillingApp({ pool, auth: { gatewayKey: HMAC } })),
     startApp(createPlansApp({ purchaseUrl: 'https://example.com/pricing', publicBaseUrl: '/api/v1' })),
     startApp(createAdminApp(f.deps, ADMIN_TOKEN)),
   ]);

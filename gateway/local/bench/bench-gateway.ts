@@ -54,16 +54,17 @@ async function main() {
         {
           setupRequest: (req: any) => {
             const id = randomUUID();
+            const path = paths[i++ % paths.length]!;
             return {
               ...req,
-              path: paths[i++ % paths.length],
+              path,
               headers: {
                 ...req.headers,
                 'x-request-id': id,
                 [IDENTITY_HEADERS.account]: String(identity.accountId),
                 [IDENTITY_HEADERS.tier]: identity.tier,
                 [IDENTITY_HEADERS.key]: String(identity.keyId),
-                [SIGNATURE_HEADER]: signIdentity(identity, id, HMAC),
+                [SIGNATURE_HEADER]: signIdentity(identity, id, { method: 'GET', url: path }, HMAC),
               },
             };
           },

@@ -1,29 +1,48 @@
-// The embedded-default gateway: a proxy, not an application. node:http in front, undici keep-alive pools behind,
-// and the same pra-gateway plugin Kong runs, through a small PDK adapter. X-Request-Id is added to every response.
-// With tracing on, the request's server span (from the client's traceparent) gets a child span for the plugin and
-// one for the upstream call, whose context replaces the client's traceparent on the way to the service; with
-// tracing off the client's traceparent passes through untouched. One log line and one metric sample per request.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+// The embedded-default gateway: a proxy, not an application. node:http in front (hardened like every server of
+// ours), undici keep-alive pools behind with the timeouts kong.yml gives each service, and the same pra-gateway
+// plugin Kong runs, through a small PDK adapter. X-Request-Id is added to every response. With tracing on, the
+// request's server span (from the client's traceparent) gets a child span for the plugin and one for the upstream
+// call, whose context replaces the client's traceparent on the way to the service; with tracing off the client's
+// traceparent passes through untouched. One log line and one metric sample per request. No request, however
+// malformed, escapes a handler: the worst answer is a 4xx or a 503 with Retry-After.
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { pipeline } from 'node:stream/promises';
 import { Pool } from 'undici';
 import { access, type AccessDeps, type KongPdk } from '@pra/gateway-plugin';
-import { IDENTITY_HEADERS } from '@pra/shared/platform';
+import { createHardenedServer, errorBody, IDENTITY_HEADERS, type ClientTimeouts } from '@pra/shared/platform';
 import { annotateRequest, inSpan, recordRequest, serverSpan, SpanKind, traceHeaders } from '@pra/shared/telemetry';
 import { matchRoute, type Route } from './routes.js';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
 
 function errorResponse(res: ServerResponse, status: number, msg: string, requestId: string, headers: Record<string, string> = {}): void {
-  const body = JSON.stringify({ property: [], status: { code: status, msg, total: 0, transactionID: requestId } });
+  const body = errorBody(status, msg, 0, requestId);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId, ...headers });
   res.end(body);
+}
+
+/** The path and query of a request target: origin-form as sent, absolute-form reduced to it; null for anything else. */
+export function requestTarget(raw: string): { path: string; query: string } | null {
+  let target = raw;
+  if (!target.startsWith('/')) {
+    // absolute-form (RFC 9112 3.2.2): the authority is not ours to check; only the path and query are used.
+    const m = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*([/?][^#]*)?$/i.exec(target);
+    if (!m) return null;
+    target = m[1] ?? '/';
+    if (target.startsWith('?')) target = `/${target}`;
+  }
+  const q = target.indexOf('?');
+  return q < 0 ? { path: target, query: '' } : { path: target.slice(0, q), query: target.slice(q + 1) };
 }
 
 /** The PDK calls of the plugin, applied to one node:http request. */
 class LocalPdk implements KongPdk {
   exited = false;
   readonly upstreamHeaders: Record<string, string | string[]> = {};
-  constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly path: string) {
+  /** Headers the plugin adds to the client's response (RateLimit-*), whoever answers. */
+  readonly responseHeaders: Record<string, string> = {};
+  constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly target: { path: string; query: string }) {
     for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) this.upstreamHeaders[k] = v;
   }
   request = {
@@ -31,14 +50,17 @@ class LocalPdk implements KongPdk {
       const v = this.req.headers[name.toLowerCase()];
       return Array.isArray(v) ? v[0] : v;
     },
-    get_path: async () => this.path,
+    get_method: async () => this.req.method ?? 'GET',
+    get_path: async () => this.target.path,
+    get_raw_query: async () => this.target.query,
   };
   response = {
     exit: async (status: number, body?: string, headers: Record<string, string> = {}) => {
       this.exited = true;
-      this.res.writeHead(status, { ...headers, 'content-length': Buffer.byteLength(body ?? '') });
+      this.res.writeHead(status, { ...this.responseHeaders, ...headers, 'content-length': Buffer.byteLength(body ?? '') });
       this.res.end(body ?? '');
     },
+    set_header: async (name: string, value: string) => void (this.responseHeaders[name.toLowerCase()] = value),
   };
   service = {
     request: {
@@ -52,25 +74,35 @@ export interface GatewayOptions {
   routes: Route[];
   plugin: AccessDeps;
   log?: (o: Record<string, unknown>) => void;
+  timeouts?: ClientTimeouts;
 }
+
+/** An upstream failure the client caused (a request undici refuses to send) is a 400; ours are 503s. */
+const refusedByClient = (err: unknown) => (err as { code?: string })?.code === 'UND_ERR_INVALID_ARG';
 
 export function createGateway(o: GatewayOptions): Server {
   const pools = new Map<string, Pool>();
-  const pool = (origin: string) => {
+  const pool = (route: Route) => {
+    const origin = new URL(route.upstream).origin;
     let p = pools.get(origin);
-    if (!p) pools.set(origin, (p = new Pool(origin, { connections: 64, pipelining: 1, keepAliveTimeout: 30_000 })));
+    if (!p) {
+      p = new Pool(origin, {
+        connections: 64,
+        pipelining: 1,
+        keepAliveTimeout: 30_000,
+        connect: { timeout: route.connectTimeoutMs },
+        headersTimeout: route.readTimeoutMs,
+        bodyTimeout: route.readTimeoutMs,
+      });
+      pools.set(origin, p);
+    }
     return p;
   };
-  const handle = async (req: IncomingMessage, res: ServerResponse, url: URL, route: Route | undefined, identity: { accountId?: number; tier?: string }) => {
-    if (!route) return errorResponse(res, 404, `No such endpoint: ${url.pathname}`, randomUUID());
+  const handle = async (req: IncomingMessage, res: ServerResponse, target: { path: string; query: string }, route: Route | undefined, identity: { accountId?: number; tier?: string }) => {
+    if (!route) return errorResponse(res, 404, `No such endpoint: ${target.path}`, randomUUID());
     if (!route.methods.has(req.method ?? 'GET')) return errorResponse(res, 405, `Method ${req.method} not allowed: every endpoint is GET`, randomUUID(), { allow: 'GET' });
-    const pdk = new LocalPdk(req, res, url.pathname);
-    try {
-      await inSpan('pra-gateway access', {}, () => access(pdk, o.plugin));
-    } catch (err) {
-      o.log?.({ msg: 'gateway plugin error', err: String(err) });
-      return errorResponse(res, 503, 'Gateway temporarily unable to authenticate; retry shortly', randomUUID());
-    }
+    const pdk = new LocalPdk(req, res, target);
+    await inSpan('pra-gateway access', {}, () => access(pdk, o.plugin));
     if (pdk.exited) return;
     const requestId = String(pdk.upstreamHeaders['x-request-id'] ?? randomUUID());
     const account = pdk.upstreamHeaders[IDENTITY_HEADERS.account];
@@ -82,31 +114,32 @@ export function createGateway(o: GatewayOptions): Server {
     try {
       await inSpan(`proxy ${route.service}`, { kind: SpanKind.CLIENT, attributes: { 'pra.service': route.service, 'server.address': route.upstream } }, async (span) => {
         Object.assign(pdk.upstreamHeaders, traceHeaders());
-        const upstream = await pool(new URL(route.upstream).origin).request({
+        const upstream = await pool(route).request({
           method: req.method === 'HEAD' ? 'HEAD' : 'GET',
-          path: `${url.pathname}${url.search}`,
+          path: target.query ? `${target.path}?${target.query}` : target.path,
           headers: pdk.upstreamHeaders,
         });
         span.setAttribute('http.response.status_code', upstream.statusCode);
-        const headers: Record<string, string | string[]> = {};
+        const headers: Record<string, string | string[]> = { ...pdk.responseHeaders };
         for (const [k, v] of Object.entries(upstream.headers)) if (v != null && !HOP_BY_HOP.has(k)) headers[k] = v as string | string[];
         headers['x-request-id'] = requestId;
         res.writeHead(upstream.statusCode, headers);
-        for await (const chunk of upstream.body) res.write(chunk);
-        res.end();
+        await pipeline(upstream.body, res);
       });
     } catch (err) {
+      if (res.headersSent) return void res.destroy();
+      if (refusedByClient(err)) return errorResponse(res, 400, 'Malformed request target', requestId);
       o.log?.({ msg: 'upstream unavailable', service: route.service, err: String(err) });
-      if (!res.headersSent) errorResponse(res, 503, `Service ${route.service} unavailable; the request was not charged. Retry shortly.`, requestId);
-      else res.destroy();
+      errorResponse(res, 503, `Service ${route.service} unavailable; the request was not charged. Retry shortly.`, requestId, { 'retry-after': '1' });
     }
   };
-  const server = createServer((req, res) => {
+  const server = createHardenedServer((req, res) => {
     const started = performance.now();
-    const url = new URL(req.url ?? '/', 'http://gateway');
-    const route = matchRoute(o.routes, url.pathname);
+    const target = requestTarget(req.url ?? '/');
+    if (!target) return errorResponse(res, 400, 'Malformed request target: send a path such as /api/v1/health', randomUUID());
+    const route = matchRoute(o.routes, target.path);
     const identity: { accountId?: number; tier?: string } = {};
-    const span = serverSpan(req.method ?? 'GET', url.pathname, req.headers);
+    const span = serverSpan(req.method ?? 'GET', target.path, req.headers);
     res.once('finish', () => {
       span.end(res.statusCode, route?.prefix);
       recordRequest({
@@ -115,14 +148,13 @@ export function createGateway(o: GatewayOptions): Server {
       });
     });
     span.run(() =>
-      handle(req, res, url, route, identity).catch((err) => {
+      handle(req, res, target, route, identity).catch((err) => {
         o.log?.({ msg: 'gateway error', err: String(err) });
-        if (!res.headersSent) errorResponse(res, 502, 'Gateway error; the request was not charged. Retry shortly.', randomUUID());
+        if (!res.headersSent) errorResponse(res, 503, 'Gateway error; the request was not charged. Retry shortly.', randomUUID(), { 'retry-after': '1' });
         else res.destroy();
       }),
     );
-  });
-  server.keepAliveTimeout = 65_000;
+  }, o.timeouts);
   server.on('close', () => {
     for (const p of pools.values()) void p.close();
   });

@@ -1,36 +1,62 @@
-// The routes of gateway/kong/kong.yml: path prefix -> upstream. Kong matches the longest prefix; so does this.
+// The routes of gateway/kong/kong.yml: path prefix -> upstream, with the service's timeouts. Kong matches the
+// longest prefix; so does this. Routes without a service (the catch-all that answers unknown paths) are Kong's own.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { z } from 'zod';
 
-const KongConfig = z.object({
+const Plugin = z.object({ name: z.string(), config: z.record(z.string(), z.unknown()).optional() });
+const KongRoute = z.object({
+  name: z.string(),
+  paths: z.array(z.string().startsWith('/')),
+  methods: z.array(z.string()).optional(),
+  plugins: z.array(Plugin).optional(),
+});
+export const KongConfig = z.object({
   _format_version: z.literal('3.0'),
   services: z.array(
     z.object({
       name: z.string(),
       url: z.string().url(),
-      routes: z.array(z.object({ name: z.string(), paths: z.array(z.string().startsWith('/')), methods: z.array(z.string()).optional() })),
+      connect_timeout: z.number().int().positive().default(60_000),
+      read_timeout: z.number().int().positive().default(60_000),
+      write_timeout: z.number().int().positive().default(60_000),
+      retries: z.number().int().min(0).default(5),
+      routes: z.array(KongRoute),
+      plugins: z.array(Plugin).optional(),
     }),
   ),
+  routes: z.array(KongRoute).optional(),
+  plugins: z.array(Plugin).optional(),
 });
+export type KongConfig = z.infer<typeof KongConfig>;
 
 export interface Route {
   prefix: string;
   service: string;
   upstream: string;
   methods: ReadonlySet<string>;
+  connectTimeoutMs: number;
+  readTimeoutMs: number;
 }
 
 export const KONG_YML = fileURLToPath(new URL('../../kong/kong.yml', import.meta.url));
 
+export const readKongConfig = (file = KONG_YML): KongConfig => KongConfig.parse(parse(readFileSync(file, 'utf8')));
+
 /** Reads the routes; `upstreams` overrides a service's URL (kong.yml names Kubernetes hosts). */
 export function loadRoutes(upstreams: Record<string, string> = {}, file = KONG_YML): Route[] {
-  const config = KongConfig.parse(parse(readFileSync(file, 'utf8')));
-  return config.services
-    .flatMap((s) =>
+  return readKongConfig(file)
+    .services.flatMap((s) =>
       s.routes.flatMap((r) =>
-        r.paths.map((prefix) => ({ prefix, service: s.name, upstream: upstreams[s.name] ?? s.url, methods: new Set(r.methods ?? ['GET', 'HEAD']) })),
+        r.paths.map((prefix) => ({
+          prefix,
+          service: s.name,
+          upstream: upstreams[s.name] ?? s.url,
+          methods: new Set(r.methods ?? ['GET', 'HEAD']),
+          connectTimeoutMs: s.connect_timeout,
+          readTimeoutMs: s.read_timeout,
+        })),
       ),
     )
     .sort((a, b) => b.prefix.length - a.prefix.length);

@@ -1,7 +1,7 @@
 // The local gateway process: GATEWAY_PORT (8080), upstreams from UPSTREAM_<SERVICE> (UPSTREAM_LOOKUP, ...), the
 // plugin's settings from the environment (REDIS_URL, REDIS_PREFIX, GATEWAY_HMAC_KEY, MARKETPLACE_PROXY_SECRET).
 import { z } from 'zod';
-import { internalEnv, parseConfig, port, runInternalServer } from '@pra/shared/platform';
+import { clientTimeouts, internalEnv, parseConfig, port, runInternalServer, serverEnv } from '@pra/shared/platform';
 import { logListening, logTo } from '@pra/shared/telemetry';
 import { accessDepsFromEnv } from '@pra/gateway-plugin';
 import { createGateway } from './gateway.js';
@@ -10,6 +10,7 @@ import { loadRoutes } from './routes.js';
 const config = parseConfig(
   z.object({
     ...internalEnv,
+    ...serverEnv,
     GATEWAY_PORT: port(8080),
     GATEWAY_HOST: z.string().default('127.0.0.1'),
     UPSTREAM_LOOKUP: z.string().url().optional(),
@@ -27,7 +28,7 @@ const upstreams = Object.fromEntries(
   }).filter((e): e is [string, string] => e[1] !== undefined),
 );
 const log = logTo();
-const server = createGateway({ routes: loadRoutes(upstreams), plugin: accessDepsFromEnv(), log });
+const server = createGateway({ routes: loadRoutes(upstreams), plugin: accessDepsFromEnv(), log, timeouts: clientTimeouts(config) });
 await runInternalServer(config);
 server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => {
   const a = server.address();

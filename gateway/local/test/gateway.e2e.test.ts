@@ -2,10 +2,11 @@
 // mode (they accept only identity the gateway signed), this run's PostgreSQL and Redis.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ErrorResponse, PropertyResponse } from '@pra/shared/contracts';
-import { createPool, IDENTITY_HEADERS, type Pool } from '@pra/shared/platform';
+import { createPool, IDENTITY_HEADERS, keyCacheKey, keyCacheLoadedKey, hashApiKey, type Pool } from '@pra/shared/platform';
+import { rebuildKeyCache } from '@pra/account-billing/key-cache';
 import { startApp, type RunningApp } from '@pra/shared/testing';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { setKeyStatus } from '@pra/account-billing/domain';
@@ -22,15 +23,30 @@ let f: BillingFixture;
 let lookup: RunningApp;
 let usage: RunningApp;
 let gateway: Server;
+let tap: Server;
 let base: string;
 let path: string;
+/** What the gateway sent upstream last, as an attacker on the path between it and a service would capture it. */
+let captured: { url: string; headers: IncomingHttpHeaders } | undefined;
 
 beforeAll(async () => {
   pool = createPool(inject('databaseUrl'), 4);
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}gwe${randomBytes(3).toString('hex')}:`);
-  lookup = await startApp(createLookupApp({ pool, charger: f.charger, keys: f.keys, gatewayKey: HMAC }));
-  usage = await startApp(createBillingApp({ pool, keys: f.keys, gatewayKey: HMAC }));
-  const routes = loadRoutes({ lookup: lookup.url, 'account-billing': usage.url, autocomplete: 'http://127.0.0.1:9', plans: 'http://127.0.0.1:9' });
+  lookup = await startApp(createLookupApp({ pool, charger: f.charger, auth: { gatewayKey: HMAC } }));
+  usage = await startApp(createBillingApp({ pool, auth: { gatewayKey: HMAC } }));
+  // A tap in front of each service: records the request, passes it on.
+  tap = createServer((req, res) => {
+    captured = { url: req.url!, headers: { ...req.headers } };
+    const to = req.url!.startsWith('/api/v1/usage') ? usage.url : lookup.url;
+    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection'].includes(k))) as Record<string, string>;
+    void fetch(to + req.url, { method: req.method, headers }).then(async (r) => {
+      res.writeHead(r.status, Object.fromEntries(r.headers));
+      res.end(Buffer.from(await r.arrayBuffer()));
+    });
+  });
+  await new Promise<void>((r) => tap.listen(0, '127.0.0.1', () => r()));
+  const tapUrl = `http://127.0.0.1:${(tap.address() as AddressInfo).port}`;
+  const routes = loadRoutes({ lookup: tapUrl, 'account-billing': tapUrl, autocomplete: 'http://127.0.0.1:9', plans: 'http://127.0.0.1:9' });
   gateway = createGateway({ routes, plugin: { keys: f.keys, limiter: new RateLimiter(f.redis, f.layout.prefix), hmacKey: HMAC } });
   await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));
   base = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
@@ -40,6 +56,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((r) => gateway.close(r));
+  await new Promise((r) => tap.close(r));
   await lookup.close();
   await usage.close();
   await f.close();
@@ -61,7 +78,10 @@ describe('through the local gateway', () => {
     const body = PropertyResponse.parse(res.body);
     expect(body.status).toMatchObject({ records_returned: 2, credits_remaining: 8 });
     expect(res.headers.get('x-request-id')).toBe(body.status.transactionID);
-    expect(res.headers.get('ratelimit-limit')).toBeNull(); // rate headers go with refusals only
+    // Every metered response says where the caller stands, not only a refusal.
+    expect(res.headers.get('ratelimit-limit')).toBe('120');
+    expect(res.headers.get('ratelimit-remaining')).toBe('119');
+    expect(Number(res.headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(0);
   });
 
   it.each([
@@ -115,5 +135,74 @@ describe('through the local gateway', () => {
     expect((await get(`${base}/api/v1/nothing-here`)).status).toBe(404);
     const post = await fetch(`${base}/api/v1/health`, { method: 'POST' });
     expect(post.status).toBe(405);
+  });
+
+  it('HEAD on a metered path is 405 with Allow: GET and charges nothing', async () => {
+    const a = await f.fundedAccount(10);
+    const head = await fetch(base + path, { method: 'HEAD', headers: bearer(a.key) });
+    expect(head.status).toBe(405);
+    expect(head.headers.get('allow')).toBe('GET');
+    expect(await f.charger.balance(a.accountId)).toBe(10);
+    expect((await fetch(`${base}/api/v1/health`, { method: 'HEAD' })).status).toBe(200); // public paths answer HEAD
+  });
+});
+
+describe('identity bound to the request', () => {
+  const replay = (url: string, headers: IncomingHttpHeaders) => {
+    const sent = Object.fromEntries(Object.entries(headers).filter(([k]) => !['host', 'connection'].includes(k))) as Record<string, string>;
+    return get(lookup.url + url, sent);
+  };
+
+  it('headers captured from a free call cannot be replayed as a lookup, billed to their owner', async () => {
+    const a = await f.fundedAccount(10);
+    expect((await get(`${base}/api/v1/usage`, bearer(a.key))).status).toBe(200);
+    const stolen = captured!;
+    expect(stolen.url).toBe('/api/v1/usage');
+    const res = await replay(path, stolen.headers);
+    expect(res.status).toBe(401);
+    expect(ErrorResponse.parse(res.body).status.code).toBe(401);
+    expect(await f.charger.balance(a.accountId)).toBe(10);
+  });
+
+  it('a signed lookup replayed with another path or query is refused; replayed as it was, it is charged once and answered alike', async () => {
+    const a = await f.fundedAccount(10);
+    const first = await get(base + path, bearer(a.key));
+    expect(first.status).toBe(200);
+    expect(await f.charger.balance(a.accountId)).toBe(8);
+    const stolen = captured!;
+    for (const other of [path.replace('/property/address', '/property/detail'), `${path}&pagesize=1`, path.replace('zip=95814', 'zip=95815')]) {
+      expect((await replay(other, stolen.headers)).status, other).toBe(401);
+    }
+    const again = await replay(stolen.url, stolen.headers);
+    expect(again.status).toBe(200);
+    expect(again.body.status).toMatchObject({ transactionID: first.body.status.transactionID, records_returned: 2, credits_remaining: 8 });
+    expect(again.body.property).toEqual(first.body.property);
+    expect(await f.charger.balance(a.accountId)).toBe(8);
+  });
+
+  it('a signature older than its window is refused', async () => {
+    const a = await f.fundedAccount(10);
+    await get(base + path, bearer(a.key));
+    const stolen = captured!;
+    const old = String(stolen.headers['x-pra-signature']).replace(/^t=(\d+)/, (_, t) => `t=${Number(t) - 31}`);
+    expect((await replay(stolen.url, { ...stolen.headers, 'x-pra-signature': old })).status).toBe(401);
+  });
+});
+
+describe('our outages are ours', () => {
+  it('when Redis lost the key cache, a valid key is answered 503 with Retry-After, never 401; after the rebuild, 200', async () => {
+    const a = await f.fundedAccount(10);
+    await f.redis.del(keyCacheKey(f.layout.prefix, hashApiKey(a.key)), keyCacheLoadedKey(f.layout.prefix));
+    try {
+      const res = await get(base + path, bearer(a.key));
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(ErrorResponse.parse(res.body).status.code).toBe(503);
+      expect(await f.charger.balance(a.accountId)).toBe(10);
+    } finally {
+      await rebuildKeyCache(pool, f.redis, f.layout.prefix);
+    }
+    expect((await get(base + path, bearer(a.key))).status).toBe(200);
+    expect((await get(base + path, bearer('pra_live_not-a-key'))).status).toBe(401);
   });
 });

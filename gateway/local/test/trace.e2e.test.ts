@@ -48,7 +48,7 @@ beforeAll(async () => {
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}trace${randomBytes(3).toString('hex')}:`);
   pipeline = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: f.layout, log: () => {}, roles: { relay: true, usageWorker: true, maintenance: false } });
   await pipeline.start();
-  lookup = await startApp(createLookupApp({ pool, charger: f.charger, keys: f.keys, gatewayKey: HMAC }));
+  lookup = await startApp(createLookupApp({ pool, charger: f.charger, auth: { gatewayKey: HMAC } }));
   const routes = loadRoutes({ lookup: lookup.url, 'account-billing': 'http://127.0.0.1:9', autocomplete: 'http://127.0.0.1:9', plans: 'http://127.0.0.1:9' });
   gateway = createGateway({ routes, plugin: { keys: f.keys, limiter: new RateLimiter(f.redis, f.layout.prefix), hmacKey: HMAC, marketplaceSecret: MARKETPLACE_SECRET } });
   await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));

@@ -3,10 +3,15 @@
 export interface KongPdk {
   request: {
     get_header(name: string): Promise<string | undefined | null>;
+    get_method(): Promise<string>;
     get_path(): Promise<string>;
+    /** The query string as sent, without the `?` ('' when there is none). */
+    get_raw_query(): Promise<string>;
   };
   response: {
     exit(status: number, body?: string, headers?: Record<string, string>): Promise<void>;
+    /** A header of the response the client gets, whether Kong or the upstream service answers. */
+    set_header(name: string, value: string): Promise<void>;
   };
   service: {
     request: {

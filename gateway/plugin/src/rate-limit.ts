@@ -1,31 +1,52 @@
 // Per-account admission: a rolling 60-second window (never more than N admitted in any 60 s) and a daily quota per
-// UTC day, decided together in ONE Redis call. The clock is an argument, so tests can pace requests exactly.
+// UTC day, decided together in ONE Redis call on Redis's own clock, so that every gateway replica, whatever its own
+// clock says, counts on the same time line. Tests may pass a clock instead, to pace requests exactly.
+import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 
 export const WINDOW_MS = 60_000;
+const DAY_MS = 86_400_000;
 
 /**
- * KEYS: window zset (member per admitted request, score = ms), quota counter of the day.
- * ARGV: now ms, limit per window, daily quota (0 = none), unique member, quota key ttl s.
- * Returns {admitted 1|0, remaining in window, ms until a slot frees (0 if admitted), quota used, reason}.
+ * KEYS: window zset (member per admitted request, score = ms), the account's quota counter ("<day>:<count>").
+ * ARGV: now ms ('' = Redis's TIME), limit per window, daily quota (0 = none), unique member, quota key ttl s.
+ * Returns {admitted 1|0, remaining in window, ms until the oldest admission leaves the window (or, refused for the
+ * quota, until the next UTC day), quota used, reason}.
  */
 const ADMIT = `
-local now, limit, quota = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local now
+if ARGV[1] == '' then
+  local t = redis.call('TIME')
+  now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+else
+  now = tonumber(ARGV[1])
+end
+local limit, quota = tonumber(ARGV[2]), tonumber(ARGV[3])
+local day = math.floor(now / ${DAY_MS})
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS})
 local inWindow = redis.call('ZCARD', KEYS[1])
-local used = tonumber(redis.call('GET', KEYS[2]) or '0')
+local used = 0
+local counted = redis.call('GET', KEYS[2])
+if counted then
+  local d, c = string.match(counted, '^(%d+):(%d+)$')
+  if tonumber(d) == day then used = tonumber(c) end
+end
+local function untilOldestLeaves()
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  if oldest[2] then return tonumber(oldest[2]) + ${WINDOW_MS} - now end
+  return 0
+end
 if quota > 0 and used >= quota then
-  return {0, limit - inWindow, 0, used, 'quota'}
+  return {0, math.max(0, limit - inWindow), (day + 1) * ${DAY_MS} - now, used, 'quota'}
 end
 if inWindow >= limit then
-  local oldest = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
-  return {0, 0, oldest + ${WINDOW_MS} - now, used, 'rate'}
+  return {0, 0, untilOldestLeaves(), used, 'rate'}
 end
 redis.call('ZADD', KEYS[1], now, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ${WINDOW_MS})
-used = redis.call('INCR', KEYS[2])
-redis.call('EXPIRE', KEYS[2], tonumber(ARGV[5]))
-return {1, limit - inWindow - 1, 0, used, ''}
+used = used + 1
+redis.call('SET', KEYS[2], string.format('%d:%d', day, used), 'EX', tonumber(ARGV[5]))
+return {1, limit - inWindow - 1, untilOldestLeaves(), used, ''}
 `;
 
 export interface Admission {
@@ -34,13 +55,17 @@ export interface Admission {
   limit: number;
   /** RateLimit-Remaining */
   remaining: number;
-  /** Seconds until the caller may retry (Retry-After, RateLimit-Reset); 0 when admitted. */
+  /** RateLimit-Reset: seconds until a slot frees (the oldest admission leaves the window; the next day for the quota). */
+  resetSeconds: number;
+  /** Seconds until the caller may retry (Retry-After); 0 when admitted. */
   retryAfterSeconds: number;
   refusedFor?: 'rate' | 'quota';
 }
 
 type AdmitRedis = Redis & { pra_admit(...a: (string | number)[]): Promise<[number, number, number, number, string]> };
 
+/** Members of the window must be unique across every gateway replica: a random id per process, then a counter. */
+const PROCESS_ID = randomBytes(8).toString('hex');
 let sequence = 0;
 
 export class RateLimiter {
@@ -50,20 +75,19 @@ export class RateLimiter {
     this.redis = redis as AdmitRedis;
   }
 
-  async admit(accountId: number, limit: number, dailyQuota: number | null, nowMs: number): Promise<Admission> {
-    const day = new Date(nowMs).toISOString().slice(0, 10);
-    const nextMidnight = Date.parse(`${day}T00:00:00Z`) + 86_400_000;
+  /** Admits one call of the account, or says why not; `nowMs` overrides Redis's clock (tests only). */
+  async admit(accountId: number, limit: number, dailyQuota: number | null, nowMs?: number): Promise<Admission> {
     const [ok, remaining, waitMs, , reason] = await this.redis.pra_admit(
       `${this.prefix}rl:${accountId}`,
-      `${this.prefix}quota:${accountId}:${day}`,
-      nowMs,
+      `${this.prefix}quota:${accountId}`,
+      nowMs ?? '',
       limit,
       dailyQuota ?? 0,
-      `${nowMs}-${process.pid}-${sequence++}`,
+      `${PROCESS_ID}-${sequence++}`,
       2 * 86_400,
     );
-    if (ok === 1) return { admitted: true, limit, remaining: Math.max(0, remaining), retryAfterSeconds: 0 };
-    const retryMs = reason === 'quota' ? nextMidnight - nowMs : waitMs;
-    return { admitted: false, limit, remaining: Math.max(0, remaining), retryAfterSeconds: Math.max(1, Math.ceil(retryMs / 1000)), refusedFor: reason as 'rate' | 'quota' };
+    const resetSeconds = Math.max(ok === 1 ? 0 : 1, Math.ceil(waitMs / 1000));
+    if (ok === 1) return { admitted: true, limit, remaining: Math.max(0, remaining), resetSeconds, retryAfterSeconds: 0 };
+    return { admitted: false, limit, remaining: Math.max(0, remaining), resetSeconds, retryAfterSeconds: resetSeconds, refusedFor: reason as 'rate' | 'quota' };
   }
 }

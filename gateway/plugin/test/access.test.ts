@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '@pra/shared/testing';
-import { createPool, IDENTITY_HEADERS, SIGNATURE_HEADER, verifyIdentitySignature, type Pool } from '@pra/shared/platform';
+import { createRedis, createPool, IDENTITY_HEADERS, KeyCache, keyCacheLoadedKey, SIGNATURE_HEADER, verifyIdentitySignature, type Pool } from '@pra/shared/platform';
 import { TIER_LIMITS } from '@pra/shared/tiers';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { setAccountLimits, setKeyStatus } from '@pra/account-billing/domain';
@@ -27,24 +27,73 @@ afterAll(async () => {
   await pool.end();
 });
 
-async function call(path: string, headers: Record<string, string> = {}) {
-  const kong = new FakeKong(path, headers);
-  await access(kong, deps);
+async function call(path: string, headers: Record<string, string> = {}, method = 'GET', with_ = deps) {
+  const kong = new FakeKong(path, headers, method);
+  await access(kong, with_);
   return kong;
 }
 
 describe('gateway access phase', () => {
   it('forwards an authenticated call with signed identity headers and a request id', async () => {
     const a = await f.fundedAccount(10, { tier: 'growth' });
-    const kong = await call('/api/v1/property/address', { authorization: `Bearer ${a.key}` });
+    const url = '/api/v1/property/address?zip=95838&address=3526%20HIGH%20ST';
+    const kong = await call(url, { authorization: `Bearer ${a.key}` });
     expect(kong.exited).toBeNull();
     const id = { accountId: a.accountId, tier: 'growth' as const, keyId: a.keyId };
     expect(kong.upstream.get(IDENTITY_HEADERS.account)).toBe(String(a.accountId));
     expect(kong.upstream.get(IDENTITY_HEADERS.tier)).toBe('growth');
     const requestId = kong.upstream.get('x-request-id')!;
-    expect(verifyIdentitySignature(id, requestId, kong.upstream.get(SIGNATURE_HEADER)!, HMAC)).toBe(true);
-    expect(verifyIdentitySignature({ ...id, accountId: id.accountId + 1 }, requestId, kong.upstream.get(SIGNATURE_HEADER)!, HMAC)).toBe(false);
-    expect(verifyIdentitySignature(id, requestId, kong.upstream.get(SIGNATURE_HEADER)!, 'another-key-another-key-another-key')).toBe(false);
+    const signature = kong.upstream.get(SIGNATURE_HEADER)!;
+    const target = { method: 'GET', url };
+    expect(verifyIdentitySignature(id, requestId, target, signature, HMAC)).toBe(true);
+    // The same request spelled otherwise (parameters in another order, + for a space) is the same request.
+    expect(verifyIdentitySignature(id, requestId, { method: 'GET', url: '/api/v1/property/address?address=3526+HIGH+ST&zip=95838' }, signature, HMAC)).toBe(true);
+    // Anything else is not: another identity, key, request id, path, query or method, or an old signature.
+    expect(verifyIdentitySignature({ ...id, accountId: id.accountId + 1 }, requestId, target, signature, HMAC)).toBe(false);
+    expect(verifyIdentitySignature(id, requestId, target, signature, 'another-key-another-key-another-key')).toBe(false);
+    expect(verifyIdentitySignature(id, crypto.randomUUID(), target, signature, HMAC)).toBe(false);
+    expect(verifyIdentitySignature(id, requestId, { method: 'GET', url: '/api/v1/property/detail?zip=95838&address=3526%20HIGH%20ST' }, signature, HMAC)).toBe(false);
+    expect(verifyIdentitySignature(id, requestId, { method: 'GET', url: '/api/v1/property/address?zip=95838&address=3527%20HIGH%20ST' }, signature, HMAC)).toBe(false);
+    expect(verifyIdentitySignature(id, requestId, { method: 'HEAD', url }, signature, HMAC)).toBe(false);
+    expect(verifyIdentitySignature(id, requestId, target, signature, HMAC, Math.floor(Date.now() / 1000) + 31)).toBe(false);
+    // Every admitted call says where the caller stands (RateLimit-*), not only a refused one.
+    expect(Object.fromEntries(kong.response_headers)).toMatchObject({ 'ratelimit-limit': '120', 'ratelimit-remaining': '119' });
+    expect(Number(kong.response_headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(0);
+  });
+
+  it('answers HEAD on a metered path 405 with Allow: GET, without looking at the key or counting the call', async () => {
+    const a = await f.fundedAccount(1, { tier: 'free' });
+    for (const path of ['/api/v1/property/address?zip=95838&address=1', '/api/v1/sale/history?id=1', '/api/v1/usage']) {
+      const head = await call(path, { authorization: `Bearer ${a.key}` }, 'HEAD');
+      expect(head.exited).toMatchObject({ status: 405, headers: { allow: 'GET' }, body: { property: [], status: { code: 405 } } });
+    }
+    const get = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
+    expect(get.response_headers.get('ratelimit-remaining')).toBe(String(TIER_LIMITS.free.ratePerMinute - 1));
+    expect((await call('/api/v1/health', {}, 'HEAD')).exited).toBeNull(); // public paths may answer HEAD
+  });
+
+  it('never answers 401 for our own outage: a cold key cache or an unreachable Redis is a 503 with Retry-After', async () => {
+    const a = await f.fundedAccount(1);
+    // Redis lost the key cache (emptied): the marker is gone and so is the key's entry.
+    const prefix = `${f.layout.prefix}cold:`;
+    const cold = { ...deps, keys: new KeyCache(f.redis, prefix, 0) };
+    const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` }, 'GET', cold);
+    expect(refused.exited).toMatchObject({ status: 503, body: { status: { code: 503 } } });
+    expect(Number(refused.exited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // Once rebuilt (the marker set), an unknown key is a 401 again.
+    await f.redis.set(keyCacheLoadedKey(prefix), 'now');
+    expect((await call('/api/v1/usage', { authorization: 'Bearer pra_live_unknown' }, 'GET', cold)).exited?.status).toBe(401);
+    // Redis unreachable: nothing answers on this port.
+    const down = createRedis('redis://127.0.0.1:1', 'producer');
+    down.on('error', () => {});
+    try {
+      const unreachable = { ...deps, keys: new KeyCache(down, prefix, 0) };
+      const out = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` }, 'GET', unreachable);
+      expect(out.exited).toMatchObject({ status: 503, body: { status: { code: 503 } } });
+      expect(out.exited?.headers['retry-after']).toBeDefined();
+    } finally {
+      down.disconnect();
+    }
   });
 
   it('strips identity headers a client sends, on every path', async () => {
@@ -67,6 +116,9 @@ describe('gateway access phase', () => {
     expect(viaMarketplace.upstream.get(IDENTITY_HEADERS.account)).toBe(String(a.accountId));
     await setKeyStatus(f.deps, a.keyId, 'disabled');
     expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toMatchObject({ status: 403, body: { status: { msg: 'API key disabled' } } });
+    // Nothing brings a disabled key back but enabling it: not a key-cache rebuild that read the database before.
+    await setKeyStatus(f.deps, a.keyId, 'active');
+    expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
   });
 
   it('429 past the tier limit, with Retry-After and RateLimit headers', async () => {

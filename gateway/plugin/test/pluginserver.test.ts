@@ -70,15 +70,19 @@ interface Outcome {
   eventId: number;
   exit?: { status: number; body: any; headers: Record<string, string> };
   upstream: Map<string, string | null>;
+  /** Headers the plugin set on the client's response. */
+  response: Map<string, string>;
 }
 
 /** Plays Kong's side of one access phase: answers each PDK call from the request, until `ret` or an exit. */
-async function accessEvent(instanceId: number, path: string, headers: Record<string, string>): Promise<Outcome> {
+async function accessEvent(instanceId: number, target: string, headers: Record<string, string>, method = 'GET'): Promise<Outcome> {
+  const [path, query = ''] = target.split('?') as [string, string?];
   const upstream = new Map<string, string | null>();
+  const response = new Map<string, string>();
   let reply = await rpc('plugin.HandleEvent', { InstanceId: instanceId, EventName: 'access' });
   for (;;) {
     const { Data, EventId } = reply;
-    if (Data === 'ret') return { eventId: EventId, upstream };
+    if (Data === 'ret') return { eventId: EventId, upstream, response };
     const { Method, Args } = Data as { Method: string; Args: any[] };
     let value: unknown = null;
     switch (Method) {
@@ -88,6 +92,15 @@ async function accessEvent(instanceId: number, path: string, headers: Record<str
       case 'kong.request.get_path':
         value = path;
         break;
+      case 'kong.request.get_method':
+        value = method;
+        break;
+      case 'kong.request.get_raw_query':
+        value = query;
+        break;
+      case 'kong.response.set_header':
+        response.set(Args[0], Args[1]);
+        break;
       case 'kong.service.request.set_header':
         upstream.set(Args[0], Args[1]);
         break;
@@ -96,7 +109,7 @@ async function accessEvent(instanceId: number, path: string, headers: Record<str
         break;
       case 'kong.response.exit':
         // Kong ends the request here and never steps this event again.
-        return { eventId: EventId, upstream, exit: { status: Args[0], body: JSON.parse(Args[1]), headers: Args[2] } };
+        return { eventId: EventId, upstream, response, exit: { status: Args[0], body: JSON.parse(Args[1]), headers: Args[2] } };
       default:
         throw new Error(`unexpected PDK call ${Method}`);
     }
@@ -129,6 +142,13 @@ describe('kong-js-pluginserver over its socket', () => {
     expect(out.upstream.get(IDENTITY_HEADERS.account)).toBe(String(a.accountId));
     expect(out.upstream.get(IDENTITY_HEADERS.tier)).toBe('pro');
     expect(out.upstream.get(SIGNATURE_HEADER)).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(out.response.get('ratelimit-limit')).toBe('200');
+    expect(Number(out.response.get('ratelimit-remaining'))).toBe(199);
+  });
+
+  it('refuses HEAD on a metered path with 405 before looking at the key', async () => {
+    const out = await accessEvent(instanceId, '/api/v1/property/owner?lastName=X', {}, 'HEAD');
+    expect(out.exit).toMatchObject({ status: 405, headers: { allow: 'GET' }, body: { status: { code: 405 } } });
   });
 
   it('forgets events once they end, including those that end in kong.response.exit (patched kong-pdk)', async () => {

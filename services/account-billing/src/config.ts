@@ -1,9 +1,12 @@
 // account-billing configuration, parsed once at start.
 import { z } from 'zod';
-import { internalEnv, parseConfig, port, storeEnv } from '@pra/shared/platform';
+import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv } from '@pra/shared/platform';
 
 export const BillingConfig = z.object({
   ...storeEnv,
+  ...authEnv,
+  ...requestPoolEnv,
+  ...serverEnv,
   ...internalEnv,
   BILLING_PORT: port(8083),
   BILLING_HOST: z.string().default('127.0.0.1'),

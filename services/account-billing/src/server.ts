@@ -1,5 +1,7 @@
 // account-billing: the public /usage app, the internal admin API, and the usage pipeline with its jobs.
-import { createPool, createRedis, KeyCache, redisReady, runInternalServer, runServer, storesReady } from '@pra/shared/platform';
+import {
+  callerAuth, clientTimeouts, createPool, createRedis, KeyCache, redisReady, requestPoolLimits, runInternalServer, runServer, storesReady,
+} from '@pra/shared/platform';
 import { logTo } from '@pra/shared/telemetry';
 import { createAdminApp } from './admin-app.js';
 import { createBillingApp } from './app.js';
@@ -10,20 +12,24 @@ import { UsagePipeline } from './workers/pipeline.js';
 
 const config = loadBillingConfig();
 const log = logTo();
-const pool = createPool(config.DATABASE_URL, 16, 'account-billing');
-await migrateBilling(pool, (l) => log({ msg: l }));
 const redis = createRedis(config.REDIS_URL, 'producer');
 redis.on('error', () => {});
+const keys = new KeyCache(redis, config.REDIS_PREFIX);
+const auth = callerAuth(config, keys);
+// /usage and the admin API get a pool whose every wait has a limit; the pipeline's batches and jobs their own.
+const pool = createPool(config.DATABASE_URL, 6, 'account-billing', requestPoolLimits(config));
+const workPool = createPool(config.DATABASE_URL, 10, 'account-billing-worker');
+await migrateBilling(workPool, (l) => log({ msg: l }));
 await redisReady(redis);
 const layout = redisLayout(config.REDIS_PREFIX);
-const pipeline = new UsagePipeline({ pool, redisUrl: config.REDIS_URL, layout, log });
+const pipeline = new UsagePipeline({ pool: workPool, redisUrl: config.REDIS_URL, layout, log });
 await pipeline.start();
-const keys = new KeyCache(redis, config.REDIS_PREFIX);
 const close = async () => {
   await pipeline.stop();
   redis.disconnect();
-  await pool.end();
+  await Promise.all([pool.end(), workPool.end()]);
 };
+const timeouts = clientTimeouts(config);
 await runInternalServer(config, storesReady(pool, redis));
-await runServer(createAdminApp({ pool, redis, layout }, config.ADMIN_TOKEN), config.ADMIN_PORT, config.ADMIN_HOST, 'account-billing admin', async () => {});
-await runServer(createBillingApp({ pool, keys, gatewayKey: config.GATEWAY_HMAC_KEY }), config.BILLING_PORT, config.BILLING_HOST, 'account-billing', close);
+await runServer(createAdminApp({ pool, redis, layout }, config.ADMIN_TOKEN), config.ADMIN_PORT, config.ADMIN_HOST, 'account-billing admin', async () => {}, timeouts);
+await runServer(createBillingApp({ pool, auth }), config.BILLING_PORT, config.BILLING_HOST, 'account-billing', close, timeouts);

@@ -1,7 +1,7 @@
 // Billing for tests: real PostgreSQL and Redis under this run's prefix; accounts made through the domain code.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createRedis, KeyCache, redisReady, type Pool } from '@pra/shared/platform';
+import { createRedis, KeyCache, keyCacheLoadedKey, redisReady, type Pool } from '@pra/shared/platform';
 import type { TierName } from '@pra/shared/tiers';
 import { CreditCharger } from '../src/billing.js';
 import { redisLayout, type RedisLayout } from '../src/data/redis-layout.js';
@@ -23,6 +23,7 @@ export async function billingFixture(pool: Pool, redisUrl: string, prefix: strin
   await redisReady(redis);
   const layout = redisLayout(prefix);
   await redis.set(layout.loaded, 'test'); // as after the pipeline's first load
+  await redis.set(keyCacheLoadedKey(prefix), 'test');
   const deps = { pool, redis, layout };
   return {
     redis,

@@ -152,7 +152,7 @@ describe('usage pipeline', () => {
     expect(r.granted).toBe(13);
     await pipeline.drained(f.redis);
     expect(await ledger(a.accountId)).toMatchObject({ charged: 20, remaining: 0 });
-    expect(logs.some((l) => l.msg === 'balances loaded from PostgreSQL')).toBe(true);
+    expect(logs.some((l) => l.msg === 'loaded from PostgreSQL into Redis' && Number(l.grants) > 0)).toBe(true);
   });
 
   it('refuses every charge while balances are not loaded (no marker), whatever the balance', async () => {

@@ -2,17 +2,17 @@
 // (the balance is reported unchanged); no suggestion is a 200 with an empty list.
 import type { Express } from 'express';
 import { AutocompleteQuery, BASE_PATH, renderEnvelope } from '@pra/shared/contracts';
-import { createBaseApp, finishApp, parseQuery, resolveIdentity, route, sendJson, type KeyCache } from '@pra/shared/platform';
+import { createBaseApp, finishApp, parseQuery, resolveIdentity, route, sendJson, type CallerAuth } from '@pra/shared/platform';
 import type { CreditCharger } from '@pra/account-billing/billing';
 import type { SearchIndex } from './domain/search-index.js';
 import { suggest } from './domain/suggest.js';
 
-export function createAutocompleteApp(deps: { index: SearchIndex; keys: KeyCache; charger: CreditCharger; gatewayKey?: string }): Express {
+export function createAutocompleteApp(deps: { index: SearchIndex; charger: CreditCharger; auth: CallerAuth }): Express {
   const app = createBaseApp();
   app.get(
     `${BASE_PATH}/property/autocomplete`,
     route(async (req, res) => {
-      const who = await resolveIdentity(req, deps.keys, deps.gatewayKey);
+      const who = await resolveIdentity(req, deps.auth);
       const q = parseQuery(AutocompleteQuery, req.query);
       const [items, balance] = await Promise.all([suggest(deps.index, q), deps.charger.balance(who.accountId).catch(() => null)]);
       const body = renderEnvelope(items, {

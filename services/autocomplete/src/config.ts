@@ -1,10 +1,13 @@
 // Autocomplete configuration, parsed once at start. SEARCH_BACKEND chooses the adapter.
 import { z } from 'zod';
-import { internalEnv, parseConfig, port, storeEnv } from '@pra/shared/platform';
+import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv } from '@pra/shared/platform';
 
 export const AutocompleteConfig = z
   .object({
     ...storeEnv,
+    ...authEnv,
+    ...requestPoolEnv,
+    ...serverEnv,
     ...internalEnv,
     AUTOCOMPLETE_PORT: port(8082),
     AUTOCOMPLETE_HOST: z.string().default('127.0.0.1'),

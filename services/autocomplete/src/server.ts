@@ -1,5 +1,7 @@
 // The autocomplete service: the HTTP app and the indexer (rebuild when the index is empty, catch-up on a schedule).
-import { createPool, createRedis, KeyCache, redisReady, runInternalServer, runServer, storesReady } from '@pra/shared/platform';
+import {
+  callerAuth, clientTimeouts, createPool, createRedis, KeyCache, redisReady, requestPoolLimits, runInternalServer, runServer, storesReady,
+} from '@pra/shared/platform';
 import { logTo } from '@pra/shared/telemetry';
 import { CreditCharger, redisLayout } from '@pra/account-billing/billing';
 import { createAutocompleteApp } from './app.js';
@@ -12,29 +14,35 @@ import { Indexer, lastIndexedId } from './indexing/index-queue.js';
 
 const config = loadAutocompleteConfig();
 const log = logTo();
-const pool = createPool(config.DATABASE_URL, 16, 'autocomplete');
-await migrateSearch(pool, (l) => log({ msg: l }));
+// Requests get a pool whose every wait has a limit; the indexer's long statements get their own, without.
+const pool = createPool(config.DATABASE_URL, 8, 'autocomplete', requestPoolLimits(config));
+const indexPool = createPool(config.DATABASE_URL, 4, 'autocomplete-indexer');
+await migrateSearch(indexPool, (l) => log({ msg: l }));
+// The index the requests search, and the one the indexer writes (the same one for Typesense).
 let index: SearchIndex;
+let writeIndex: SearchIndex;
 if (config.SEARCH_BACKEND === 'typesense') {
   const ts = TypesenseSearchIndex.connect(config.TYPESENSE_URL!, config.TYPESENSE_API_KEY!, config.TYPESENSE_ALIAS);
   await ts.ensureCollection();
-  index = ts;
+  index = writeIndex = ts;
 } else {
   index = new PostgresSearchIndex(pool);
+  writeIndex = new PostgresSearchIndex(indexPool);
 }
 const redis = createRedis(config.REDIS_URL, 'producer');
 redis.on('error', () => {});
 await redisReady(redis);
-const indexer = new Indexer({ pool, index, redisUrl: config.REDIS_URL, queuePrefix: redisLayout(config.REDIS_PREFIX).queuePrefix, log });
+const indexer = new Indexer({ pool: indexPool, index: writeIndex, redisUrl: config.REDIS_URL, queuePrefix: redisLayout(config.REDIS_PREFIX).queuePrefix, log });
 await indexer.start();
-if (config.SEARCH_BACKEND === 'postgres' && (await lastIndexedId(pool)) === 0) {
+if (config.SEARCH_BACKEND === 'postgres' && (await lastIndexedId(indexPool)) === 0) {
   log({ msg: 'index empty: full rebuild requested' });
   await indexer.requestRebuild();
 }
-const app = createAutocompleteApp({ index, keys: new KeyCache(redis, config.REDIS_PREFIX), charger: new CreditCharger(redis, config.REDIS_PREFIX), gatewayKey: config.GATEWAY_HMAC_KEY });
+const auth = callerAuth(config, new KeyCache(redis, config.REDIS_PREFIX));
+const app = createAutocompleteApp({ index, charger: new CreditCharger(redis, config.REDIS_PREFIX), auth });
 await runInternalServer(config, storesReady(pool, redis));
 await runServer(app, config.AUTOCOMPLETE_PORT, config.AUTOCOMPLETE_HOST, 'autocomplete', async () => {
   await indexer.stop();
   redis.disconnect();
-  await pool.end();
-});
+  await Promise.all([pool.end(), indexPool.end()]);
+}, clientTimeouts(config));

@@ -29,8 +29,8 @@ beforeAll(async () => {
   billing = await billingFixture(pool, inject('redisUrl'), inject('redisPrefix'));
   const { key } = await billing.fundedAccount(1_000);
   auth = { authorization: `Bearer ${key}` };
-  ac = await startApp(createAutocompleteApp({ index, keys: billing.keys, charger: billing.charger }));
-  lookup = await startApp(createLookupApp({ pool, keys: billing.keys, charger: billing.charger }));
+  ac = await startApp(createAutocompleteApp({ index, charger: billing.charger, auth: { development: true, keys: billing.keys } }));
+  lookup = await startApp(createLookupApp({ pool, charger: billing.charger, auth: { development: true, keys: billing.keys } }));
 });
 afterAll(async () => {
   await ac.close();

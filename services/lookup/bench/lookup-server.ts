@@ -15,7 +15,7 @@ const pool = createPool(process.env.DATABASE_URL!, 16, 'bench-lookup');
 const redis = createRedis(process.env.REDIS_URL!, 'producer');
 await redisReady(redis);
 const charger = process.env.BENCH_CHARGING === 'off' ? new NoCharge(redis, prefix) : new CreditCharger(redis, prefix);
-const server = createLookupApp({ pool, charger, keys: new KeyCache(redis, prefix) }).listen(0, '127.0.0.1', () => {
+const server = createLookupApp({ pool, charger, auth: { development: true, keys: new KeyCache(redis, prefix) } }).listen(0, '127.0.0.1', () => {
   const a = server.address();
   console.log(JSON.stringify({ port: typeof a === 'object' && a ? a.port : 0 }));
 });

@@ -1,9 +1,12 @@
 // Lookup service configuration, parsed once at start.
 import { z } from 'zod';
-import { internalEnv, parseConfig, port, storeEnv } from '@pra/shared/platform';
+import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv } from '@pra/shared/platform';
 
 export const LookupConfig = z.object({
   ...storeEnv,
+  ...authEnv,
+  ...requestPoolEnv,
+  ...serverEnv,
   ...internalEnv,
   LOOKUP_PORT: port(8081),
   LOOKUP_HOST: z.string().default('127.0.0.1'),

@@ -22,7 +22,7 @@ export function useLookupApp(credits = 10_000_000): LookupContext {
     ctx.billing = await billingFixture(ctx.pool, inject('redisUrl'), inject('redisPrefix'));
     const { key } = await ctx.billing.fundedAccount(credits);
     ctx.auth = { authorization: `Bearer ${key}` };
-    ctx.app = await startApp(createLookupApp({ pool: ctx.pool, charger: ctx.billing.charger, keys: ctx.billing.keys }));
+    ctx.app = await startApp(createLookupApp({ pool: ctx.pool, charger: ctx.billing.charger, auth: { development: true, keys: ctx.billing.keys } }));
   });
   afterAll(async () => {
     await ctx.app.close();

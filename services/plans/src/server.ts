@@ -1,10 +1,11 @@
 import { z } from 'zod';
-import { internalEnv, parseConfig, port, runInternalServer, runServer } from '@pra/shared/platform';
+import { clientTimeouts, internalEnv, parseConfig, port, runInternalServer, runServer, serverEnv } from '@pra/shared/platform';
 import { createPlansApp } from './app.js';
 
 const config = parseConfig(
   z.object({
     ...internalEnv,
+    ...serverEnv,
     PLANS_PORT: port(8084),
     PLANS_HOST: z.string().default('127.0.0.1'),
     PURCHASE_URL: z.string().url().default('https://example.com/pricing'),
@@ -18,4 +19,5 @@ await runServer(
   config.PLANS_HOST,
   'plans',
   async () => {},
+  clientTimeouts(config),
 );

@@ -130,7 +130,8 @@ async function main() {
   const ports = { gateway: port - 1, lookup: port, autocomplete: port + 1, billing: port + 2, plans: port + 3, admin: port + 9 };
   const firstInternal = Number(values['internal-port']!);
   const internal = { gateway: firstInternal, lookup: firstInternal + 1, autocomplete: firstInternal + 2, billing: firstInternal + 3, plans: firstInternal + 4 };
-  const common = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: gatewayKey };
+  // A development machine: PRA_DEVELOPMENT lets a service run alone without the gateway's key (the key is set here).
+  const common = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: gatewayKey, PRA_DEVELOPMENT: '1' };
   startService('account-billing', 'services/account-billing/src/server.ts', {
     ...common, BILLING_PORT: String(ports.billing), ADMIN_PORT: String(ports.admin), ADMIN_TOKEN: adminToken, INTERNAL_PORT: String(internal.billing),
   });

@@ -1,5 +1,7 @@
 // Config is parsed once at start from the environment with zod; a bad value stops the process with a clear message.
 import { z } from 'zod';
+import { DEFAULT_REQUEST_POOL_LIMITS, type RequestPoolLimits } from './db.js';
+import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './http.js';
 
 export function parseConfig<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv = process.env): z.infer<T> {
   const result = schema.safeParse(env);
@@ -21,12 +23,61 @@ export const internalEnv = {
   INTERNAL_HOST: z.string().default('127.0.0.1'),
 };
 
+/** Every HTTP server's patience with slow clients (header and whole-request timeouts). */
+export const serverEnv = {
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_CLIENT_TIMEOUTS.headersTimeoutMs),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_CLIENT_TIMEOUTS.requestTimeoutMs),
+};
+
+export const clientTimeouts = (c: { HTTP_HEADERS_TIMEOUT_MS: number; HTTP_REQUEST_TIMEOUT_MS: number }): ClientTimeouts => ({
+  headersTimeoutMs: c.HTTP_HEADERS_TIMEOUT_MS,
+  requestTimeoutMs: c.HTTP_REQUEST_TIMEOUT_MS,
+});
+
 /** The stores every service connects to, with the embedded defaults. */
 export const storeEnv = {
   DATABASE_URL: z.string().url().default(DEFAULT_DATABASE_URL),
   REDIS_URL: z.string().url().default(DEFAULT_REDIS_URL),
   /** Prefix of every Redis key and BullMQ queue: one per deployment (and per test run). */
   REDIS_PREFIX: z.string().min(1).default('pra:'),
-  /** The gateway's HMAC key: when set, services accept only identity the gateway signed. */
-  GATEWAY_HMAC_KEY: z.string().min(32, 'GATEWAY_HMAC_KEY must be at least 32 characters').optional(),
 };
+
+/** A yes/no variable: 1, true or yes (any case) is yes; unset, 0, false or no is no. */
+export const flag = () =>
+  z
+    .string()
+    .default('0')
+    .refine((v) => /^(1|0|true|false|yes|no|)$/i.test(v), 'must be 1 or 0')
+    .transform((v) => /^(1|true|yes)$/i.test(v));
+
+/** How services authenticate callers (see identity.ts): the gateway's HMAC key, required outside development. */
+export const authEnv = {
+  /** The gateway's HMAC key: services accept only identity the gateway signed for the request. */
+  GATEWAY_HMAC_KEY: z.string().min(32, 'GATEWAY_HMAC_KEY must be at least 32 characters').optional(),
+  /** Development machines only (npm start, tests): without the HMAC key, accept API keys and loopback identity. */
+  PRA_DEVELOPMENT: flag(),
+};
+
+const ms = (fallback: number) => z.coerce.number().int().min(1).max(600_000).default(fallback);
+
+/** The limits of a service's request pool: every wait on PostgreSQL ends, in a 503 at worst. */
+export const requestPoolEnv = {
+  DB_CONNECT_TIMEOUT_MS: ms(DEFAULT_REQUEST_POOL_LIMITS.connectTimeoutMs),
+  DB_STATEMENT_TIMEOUT_MS: ms(DEFAULT_REQUEST_POOL_LIMITS.statementTimeoutMs),
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: ms(DEFAULT_REQUEST_POOL_LIMITS.idleInTransactionTimeoutMs),
+  DB_POOL_MAX_WAITING: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_REQUEST_POOL_LIMITS.maxWaiting),
+};
+
+export function requestPoolLimits(c: {
+  DB_CONNECT_TIMEOUT_MS: number;
+  DB_STATEMENT_TIMEOUT_MS: number;
+  DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: number;
+  DB_POOL_MAX_WAITING: number;
+}): RequestPoolLimits {
+  return {
+    connectTimeoutMs: c.DB_CONNECT_TIMEOUT_MS,
+    statementTimeoutMs: c.DB_STATEMENT_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: c.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+    maxWaiting: c.DB_POOL_MAX_WAITING,
+  };
+}

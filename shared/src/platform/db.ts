@@ -1,5 +1,9 @@
-// PostgreSQL access: one pool per process, transactions, and a readable error when the server is unreachable.
+// PostgreSQL access: pools, transactions, and the limits of every wait. A pool that serves requests has a connect
+// timeout, a server-side statement timeout, an idle-in-transaction timeout, a client-side query timeout (for a server
+// that stops answering) and a bounded wait queue; every way of running out of them is a StoreUnavailable, which
+// the one error handler answers 503 with Retry-After. Batch work (ingest, migrations, workers) gets no limits.
 import pg from 'pg';
+import { ApiError } from './errors.js';
 
 // int8 (COUNT, bigint ids) as JS numbers: our ids and counts stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -9,12 +13,79 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
-export function createPool(connectionString: string, max = 10, applicationName = 'property-records'): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max, application_name: applicationName, idleTimeoutMillis: 30_000 });
+/** The limits of a pool that serves requests (milliseconds; maxWaiting: requests queued for a connection). */
+export interface RequestPoolLimits {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+  maxWaiting: number;
+}
+
+export const DEFAULT_REQUEST_POOL_LIMITS: RequestPoolLimits = {
+  connectTimeoutMs: 2_000,
+  statementTimeoutMs: 4_000,
+  idleInTransactionTimeoutMs: 10_000,
+  maxWaiting: 64,
+};
+
+const STORE_BUSY = 'PRA_STORE_BUSY';
+
+/** A pool whose wait queue is bounded: past maxWaiting a checkout fails at once instead of queueing. */
+class BoundedPool extends pg.Pool {
+  constructor(config: pg.PoolConfig, private readonly maxWaiting: number) {
+    super(config);
+  }
+
+  override connect(): Promise<pg.PoolClient>;
+  override connect(cb: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
+  override connect(cb?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
+    if (this.waitingCount >= this.maxWaiting && this.idleCount === 0) {
+      const err = Object.assign(new Error(`database pool queue full (${this.maxWaiting} waiting)`), { code: STORE_BUSY });
+      if (cb) return cb(err, undefined, () => {});
+      return Promise.reject(err);
+    }
+    return cb ? super.connect(cb) : super.connect();
+  }
+}
+
+export function createPool(connectionString: string, max = 10, applicationName = 'property-records', limits?: RequestPoolLimits): pg.Pool {
+  const base: pg.PoolConfig = { connectionString, max, application_name: applicationName, idleTimeoutMillis: 30_000 };
+  const pool = limits
+    ? new BoundedPool(
+        {
+          ...base,
+          connectionTimeoutMillis: limits.connectTimeoutMs,
+          statement_timeout: limits.statementTimeoutMs,
+          idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
+          // The server enforces the statement timeout; this one ends a wait on a server that stopped answering.
+          query_timeout: limits.statementTimeoutMs + 1_000,
+        },
+        limits.maxWaiting,
+      )
+    : new pg.Pool({ ...base, connectionTimeoutMillis: 10_000 });
   // An idle client's error (server restart) must not crash the process; the next query reports it.
   pool.on('error', () => {});
   return pool;
 }
+
+// SQLSTATEs that say the store is overloaded, going away or cut off, never that the request was wrong:
+// 57014 query_canceled (statement_timeout), 53xxx insufficient resources, 57P0x shutdown / cannot connect now,
+// 08xxx connection exceptions, 25P03 idle_in_transaction_session_timeout, 55P03 lock_not_available.
+const UNAVAILABLE_SQLSTATE = /^(57014|53\d{3}|57P0\d|08\d{3}|25P03|55P03)$/;
+const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection timeout|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|database pool queue full/i;
+
+/** True when a database error means the store is unreachable, overloaded or too slow: a 503, not a 500. */
+export function isStoreUnavailable(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { code?: unknown; message?: unknown };
+  if (typeof e.code === 'string' && (e.code === STORE_BUSY || UNAVAILABLE_SQLSTATE.test(e.code) || SOCKET_ERRORS.has(e.code))) return true;
+  return typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message);
+}
+
+/** The 503 a request gets when the store cannot answer in time. */
+export const storeUnavailable = () =>
+  new ApiError('UNAVAILABLE', 'The database is busy or unreachable; the request was not charged. Retry shortly.', 0, { 'retry-after': '2' });
 
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

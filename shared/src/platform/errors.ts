@@ -33,6 +33,8 @@ export class ApiError extends Error {
     super(message);
     this.name = 'ApiError';
     this.status = STATUS_BY_CODE[code];
+    // A 503 always says when to come back.
+    if (code === 'UNAVAILABLE' && !('retry-after' in headers)) this.headers = { ...headers, 'retry-after': '1' };
   }
 }
 

@@ -3,13 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import { ApiError, badRequest } from './errors.js';
+import { isStoreUnavailable, storeUnavailable } from './db.js';
 import { recordRequest } from '../telemetry/request-record.js';
 import { serverSpan } from '../telemetry/trace-context.js';
 import type { Identity } from './identity.js';
-
-export const LOOPBACK_ADDRESSES: ReadonlySet<string> = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -27,11 +26,9 @@ export function createBaseApp(): Express {
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
   app.use((req, res, next) => {
-    // The request id is the billing transaction id: only the gateway (on loopback) may set it, so that a retry it
-    // forwards charges once. From anyone else it is ignored and a fresh one is made.
-    const given = req.headers['x-request-id'];
-    const trusted = LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? '');
-    req.requestId = trusted && typeof given === 'string' && UUID.test(given) ? given : randomUUID();
+    // The request id is the billing transaction id: a fresh one, until resolveIdentity takes the one the gateway
+    // signed (so that a replay or a retry of the same request charges once).
+    req.requestId = randomUUID();
     const startedAt = performance.now();
     res.locals.startedAt = startedAt;
     const span = serverSpan(req.method, req.path, req.headers);
@@ -96,6 +93,11 @@ export function parseQuery<T extends z.ZodType>(schema: T, query: Query): z.infe
   throw badRequest(messages.join('; '));
 }
 
+/** HEAD on a metered path: 405 with `Allow: GET` (a HEAD would be charged and return no records). */
+export const meteredHeadNotAllowed: RequestHandler = (req, res) => {
+  sendJson(res, 405, errorBody(405, 'Method HEAD not allowed on a metered endpoint: use GET', 0, req.requestId), req.requestId, { allow: 'GET' });
+};
+
 /** Wraps an async handler so a rejection reaches the error handler. */
 export function route(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
   return (req, res, next) => {
@@ -122,6 +124,7 @@ export function finishApp(app: Express, logger: Logger = console): void {
       res.destroy();
       return;
     }
+    if (isStoreUnavailable(err)) err = storeUnavailable();
     if (err instanceof ApiError) {
       sendJson(res, err.status, errorBody(err.status, err.message, err.total, requestId), requestId, { ...err.headers });
       return;
@@ -135,22 +138,61 @@ export function finishApp(app: Express, logger: Logger = console): void {
   app.use(handler);
 }
 
+/** How long a client may take: to send its headers, and its whole request. Slower clients are answered 408. */
+export interface ClientTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 };
+
 /**
- * Requests that node's HTTP parser refuses before any app code runs (oversized headers or URL, broken syntax)
- * still get an ErrorResponse body instead of an empty reply.
+ * An HTTP server that no request can stop: bounded header size and count, header and request timeouts (checked
+ * every second, not node's default 30 s), and every request node's parser refuses (malformed request line, bad
+ * header, oversized headers, a slow client) answered with an ErrorResponse and a closed socket.
  */
-export function answerClientErrors(server: import('node:http').Server): void {
+export function createHardenedServer(listener: RequestListener, t: ClientTimeouts = DEFAULT_CLIENT_TIMEOUTS): Server {
+  const server = createServer(
+    {
+      headersTimeout: t.headersTimeoutMs,
+      requestTimeout: Math.max(t.requestTimeoutMs, t.headersTimeoutMs),
+      connectionsCheckingInterval: Math.min(1_000, t.headersTimeoutMs),
+      maxHeaderSize: 16 * 1024,
+    },
+    listener,
+  );
+  server.maxHeadersCount = 100;
+  server.keepAliveTimeout = 65_000; // longer than the gateway's idle timeout, so it never hits a closing socket
+  answerClientErrors(server);
+  return server;
+}
+
+/** The text of the ErrorResponse node's parser errors get: status and message. */
+function clientErrorAnswer(err: NodeJS.ErrnoException): { status: number; reason: string; msg: string } {
+  switch (err.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return { status: 431, reason: 'Request Header Fields Too Large', msg: 'Request line or headers too large: shorten the query string (at most 16 KB)' };
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return { status: 408, reason: 'Request Timeout', msg: 'The request was not received in time' };
+    default:
+      return { status: 400, reason: 'Bad Request', msg: `Malformed HTTP request${err.code?.startsWith('HPE_') ? ` (${err.code.slice(4).toLowerCase().replace(/_/g, ' ')})` : ''}` };
+  }
+}
+
+/**
+ * Requests that node's HTTP parser refuses before any app code runs (oversized headers or URL, broken syntax, a
+ * slow client) still get an ErrorResponse body instead of an empty reply, and the socket is closed.
+ */
+export function answerClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
       socket.destroy();
       return;
     }
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
-    const status = tooLarge ? 431 : 400;
-    const msg = tooLarge ? 'Request line or headers too large: shorten the query string (at most 16 KB)' : 'Malformed HTTP request';
-    const body = errorBody(status, msg, 0, randomUUID());
+    const a = clientErrorAnswer(err);
+    const body = errorBody(a.status, a.msg, 0, randomUUID());
     socket.end(
-      `HTTP/1.1 ${status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+      `HTTP/1.1 ${a.status} ${a.reason}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });

@@ -1,13 +1,13 @@
-// Who is calling. The gateway resolves the key and forwards identity headers it signs with an HMAC; services
-// configured with that key accept nothing else. Without it (tests, a service run alone) a Bearer key is resolved
-// through the same Redis key cache the gateway reads, and identity headers are trusted from loopback only.
+// Who is calling. The gateway resolves the key and forwards identity headers it signs with an HMAC over the
+// identity, the method, the path, the canonical query and the request id; services accept nothing else. Only in
+// development mode (PRA_DEVELOPMENT=1, set by npm start and the tests) may a service without the HMAC key resolve a
+// Bearer key itself and trust identity headers and request ids from loopback.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Redis } from 'ioredis';
 import { TIER_NAMES, type TierName } from '../tiers/index.js';
 import { ApiError } from './errors.js';
 import { hashApiKey } from './api-keys.js';
-import { LOOPBACK_ADDRESSES } from './http.js';
 import { annotateRequest } from '../telemetry/trace-context.js';
 import { telemetryMetrics } from '../telemetry/metrics.js';
 
@@ -19,6 +19,9 @@ export interface Identity {
 
 export const IDENTITY_HEADERS = { account: 'x-pra-account-id', tier: 'x-pra-tier', key: 'x-pra-key-id' } as const;
 
+export const LOOPBACK_ADDRESSES: ReadonlySet<string> = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** What account-billing writes for every key: the gateway and services read nothing else to authenticate. */
 export interface KeyCacheEntry {
   keyId: number;
@@ -28,11 +31,23 @@ export interface KeyCacheEntry {
   /** Per-account overrides of the tier's limits (enterprise contracts); absent: the tier's. */
   ratePerMinute?: number;
   dailyQuota?: number;
+  /** Version of the key's row when written: a write never replaces a newer one (a rebuild cannot undo a disable). */
+  v?: number;
 }
 
 export const keyCacheKey = (prefix: string, keyHash: string) => `${prefix}key:${keyHash}`;
+/** Present while the key cache holds every key (set at the end of a rebuild); gone after Redis lost its data. */
+export const keyCacheLoadedKey = (prefix: string) => `${prefix}keys:loaded`;
 
-/** Reads the Redis key cache, with a short in-process cache (disabling a key takes effect within ttlMs). */
+/** The key cache cannot say whether a key is valid (Redis unreachable, or emptied and not yet rebuilt). */
+export const keyCacheUnavailable = () =>
+  new ApiError('UNAVAILABLE', 'Authentication is temporarily unavailable (our key store is reloading); retry shortly', 0, { 'retry-after': '2' });
+
+/**
+ * Reads the Redis key cache, with a short in-process cache (a change takes effect within ttlMs). A key missing from
+ * a cold cache is never called invalid: the lookup throws keyCacheUnavailable (503), so our outage is not answered
+ * 401. Unknown keys are remembered for ttlMs too (a short negative cache).
+ */
 export class KeyCache {
   private readonly local = new Map<string, { at: number; entry: KeyCacheEntry | null }>();
   constructor(
@@ -49,7 +64,14 @@ export class KeyCache {
       telemetryMetrics.keyLookup('local');
       return hit.entry;
     }
-    const text = await this.redis.get(keyCacheKey(this.prefix, hash));
+    let text: string | null | undefined;
+    let loaded: string | null | undefined;
+    try {
+      [text, loaded] = await this.redis.mget(keyCacheKey(this.prefix, hash), keyCacheLoadedKey(this.prefix));
+    } catch {
+      throw keyCacheUnavailable();
+    }
+    if (!text && !loaded) throw keyCacheUnavailable();
     telemetryMetrics.keyLookup(text ? 'redis' : 'miss');
     const entry = text ? (JSON.parse(text) as KeyCacheEntry) : null;
     if (this.local.size > 100_000) this.local.clear();
@@ -58,6 +80,21 @@ export class KeyCache {
   }
 }
 
+/**
+ * How a service tells who is calling: only what the gateway signed (production), or, in development mode without
+ * the gateway's key, a Bearer key resolved through the key cache and identity headers from loopback.
+ */
+export type CallerAuth = { gatewayKey: string } | { development: true; keys: KeyCache };
+
+/** The caller auth of a service's config; refuses to start outside development mode without the HMAC key. */
+export function callerAuth(config: { GATEWAY_HMAC_KEY?: string; PRA_DEVELOPMENT: boolean }, keys: KeyCache): CallerAuth {
+  if (config.GATEWAY_HMAC_KEY !== undefined) return { gatewayKey: config.GATEWAY_HMAC_KEY };
+  if (config.PRA_DEVELOPMENT) return { development: true, keys };
+  throw new Error(
+    'Invalid configuration:\n  GATEWAY_HMAC_KEY: required (the key the gateway signs identity with); ' +
+      'only a development machine may run without it, with PRA_DEVELOPMENT=1\nSet the variables above and start again.',
+  );
+}
 
 function bearer(req: IncomingMessage): string | null {
   const h = req.headers.authorization;
@@ -66,21 +103,25 @@ function bearer(req: IncomingMessage): string | null {
   return m ? m[1]! : null;
 }
 
+type IdentifiedRequest = IncomingMessage & { identity?: Identity; requestId?: string; originalUrl?: string };
+
 /**
- * Who is calling. With `gatewayKey` (the gateway's HMAC key) only identity headers the gateway signed count, and
- * the signed request id becomes the transaction id; a key sent straight to the service is refused, so bypassing
- * the gateway gets nothing. Without it (tests, a service run alone) a Bearer key is resolved through the key cache
- * and identity headers are trusted from loopback only.
+ * Who is calling. With the gateway's key only identity headers the gateway signed for this very request count,
+ * and the signed request id becomes the transaction id (a replay of the same request is charged once); a key
+ * sent straight to the service is refused, so bypassing the gateway gets nothing.
  */
-export async function resolveIdentity(req: IncomingMessage, keys: KeyCache, gatewayKey?: string): Promise<Identity> {
-  const id = await findIdentity(req, keys, gatewayKey);
-  (req as IncomingMessage & { identity?: Identity }).identity = id;
+export async function resolveIdentity(req: IncomingMessage, auth: CallerAuth): Promise<Identity> {
+  const id = 'gatewayKey' in auth ? signedIdentity(req, auth.gatewayKey) : await developmentIdentity(req, auth.keys);
+  (req as IdentifiedRequest).identity = id;
   annotateRequest({ 'pra.account.id': id.accountId, 'pra.tier': id.tier });
   return id;
 }
 
-async function findIdentity(req: IncomingMessage, keys: KeyCache, gatewayKey?: string): Promise<Identity> {
-  if (gatewayKey !== undefined) return signedIdentity(req, gatewayKey);
+async function developmentIdentity(req: IncomingMessage, keys: KeyCache): Promise<Identity> {
+  const fromLoopback = LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? '');
+  const given = req.headers['x-request-id'];
+  // A caller on this machine may choose the transaction id (to test idempotent retries).
+  if (fromLoopback && typeof given === 'string' && UUID.test(given)) (req as IdentifiedRequest).requestId = given;
   const key = bearer(req);
   if (key !== null) {
     const entry = await keys.lookup(key);
@@ -89,7 +130,7 @@ async function findIdentity(req: IncomingMessage, keys: KeyCache, gatewayKey?: s
     return { accountId: entry.accountId, tier: entry.tier, keyId: entry.keyId };
   }
   const account = req.headers[IDENTITY_HEADERS.account];
-  if (typeof account === 'string' && LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? '')) {
+  if (typeof account === 'string' && fromLoopback) {
     const tier = req.headers[IDENTITY_HEADERS.tier];
     const keyId = req.headers[IDENTITY_HEADERS.key];
     if (/^\d+$/.test(account) && typeof tier === 'string' && (TIER_NAMES as readonly string[]).includes(tier)) {
@@ -108,10 +149,11 @@ function signedIdentity(req: IncomingMessage, gatewayKey: string): Identity {
   const tier = h(IDENTITY_HEADERS.tier);
   const requestId = h('x-request-id');
   const signature = h(SIGNATURE_HEADER);
-  if (account && /^\d+$/.test(account) && tier && (TIER_NAMES as readonly string[]).includes(tier) && requestId && signature) {
+  if (account && /^\d+$/.test(account) && tier && (TIER_NAMES as readonly string[]).includes(tier) && requestId && UUID.test(requestId) && signature) {
     const id: Identity = { accountId: Number(account), tier: tier as TierName, keyId: Number(h(IDENTITY_HEADERS.key) ?? 0) || 0 };
-    if (verifyIdentitySignature(id, requestId, signature, gatewayKey)) {
-      (req as IncomingMessage & { requestId?: string }).requestId = requestId;
+    const target = { method: req.method ?? 'GET', url: (req as IdentifiedRequest).originalUrl ?? req.url ?? '/' };
+    if (verifyIdentitySignature(id, requestId, target, signature, gatewayKey)) {
+      (req as IdentifiedRequest).requestId = requestId;
       return id;
     }
   }
@@ -120,31 +162,62 @@ function signedIdentity(req: IncomingMessage, gatewayKey: string): Identity {
 
 /** The signature the gateway adds to identity headers, so services can tell them from forged ones. */
 export const SIGNATURE_HEADER = 'x-pra-signature';
+/** How long a signature is accepted (clock skew between the gateway and the services included). */
+export const SIGNATURE_MAX_AGE_SECONDS = 30;
 
-function signedText(id: Identity, requestId: string, timestamp: number): string {
-  return `${timestamp}.${id.accountId}.${id.tier}.${id.keyId}.${requestId}`;
+/** The request a signature is for: its method and its target (path and query string, as sent). */
+export interface SignedTarget {
+  method: string;
+  /** Path with its query string, e.g. `/api/v1/property/owner?lastName=SMITH`. */
+  url: string;
 }
 
-/** `t=<unix seconds>,v1=<hex HMAC-SHA256>` over the identity and the request id. */
-export function signIdentity(id: Identity, requestId: string, hmacKey: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
-  const mac = createHmac('sha256', hmacKey).update(signedText(id, requestId, nowSeconds)).digest('hex');
+function decodeSafely(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/**
+ * `METHOD path?query` with the path percent-decoded and the query's parameters decoded, sorted and re-encoded, so
+ * that the gateway and the service agree however either side spells the same request (Kong normalises paths).
+ */
+export function canonicalTarget(t: SignedTarget): string {
+  const q = t.url.indexOf('?');
+  const path = decodeSafely(q < 0 ? t.url : t.url.slice(0, q));
+  const pairs = q < 0 ? [] : [...new URLSearchParams(t.url.slice(q + 1))];
+  pairs.sort(([ak, av], [bk, bv]) => (ak < bk ? -1 : ak > bk ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
+  const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  return `${t.method.toUpperCase()} ${path}?${query}`;
+}
+
+function signedText(id: Identity, requestId: string, target: SignedTarget, timestamp: number): string {
+  return `${timestamp}\n${id.accountId}\n${id.tier}\n${id.keyId}\n${requestId}\n${canonicalTarget(target)}`;
+}
+
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256>` over the identity, the request id and the request itself. */
+export function signIdentity(id: Identity, requestId: string, target: SignedTarget, hmacKey: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
+  const mac = createHmac('sha256', hmacKey).update(signedText(id, requestId, target, nowSeconds)).digest('hex');
   return `t=${nowSeconds},v1=${mac}`;
 }
 
-/** True when the signature is the gateway's for this identity and request, and at most maxSkewSeconds old. */
+/** True when the signature is the gateway's for this identity, request id and request, and recent enough. */
 export function verifyIdentitySignature(
   id: Identity,
   requestId: string,
+  target: SignedTarget,
   signature: string,
   hmacKey: string,
   nowSeconds = Math.floor(Date.now() / 1000),
-  maxSkewSeconds = 300,
+  maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS,
 ): boolean {
   const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature);
   if (!m) return false;
   const t = Number(m[1]);
-  if (Math.abs(nowSeconds - t) > maxSkewSeconds) return false;
-  const expected = Buffer.from(createHmac('sha256', hmacKey).update(signedText(id, requestId, t)).digest('hex'));
+  if (Math.abs(nowSeconds - t) > maxAgeSeconds) return false;
+  const expected = Buffer.from(createHmac('sha256', hmacKey).update(signedText(id, requestId, target, t)).digest('hex'));
   const given = Buffer.from(m[2]!);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }

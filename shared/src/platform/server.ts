@@ -3,7 +3,7 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
-import { answerClientErrors } from './http.js';
+import { createHardenedServer, type ClientTimeouts } from './http.js';
 import { logListening } from '../telemetry/logger.js';
 import { startInternalServer } from '../telemetry/internal-server.js';
 
@@ -26,13 +26,13 @@ export async function runServer(
   host: string,
   name: string,
   onClose: () => Promise<void>,
+  timeouts?: ClientTimeouts,
 ): Promise<Server> {
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = app.listen(port, host, () => resolve(s));
-    s.once('error', reject);
+  const server = createHardenedServer(app, timeouts);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
   });
-  answerClientErrors(server);
-  server.keepAliveTimeout = 65_000; // longer than the gateway's idle timeout, so it never hits a closing socket
   const addr = server.address();
   const bound = typeof addr === 'object' && addr ? addr.port : port;
   logListening({ host, port: bound }, `${name} listening`);

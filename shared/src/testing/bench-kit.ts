@@ -19,8 +19,9 @@ export function startProcess(entry: string, env: Record<string, string>, opts: {
   // With telemetry, as deployed: OpenTelemetry started by --import before the entry point.
   const child = spawn(process.execPath, [...(opts.telemetry ? TELEMETRY_NODE_ARGS : ['--import', 'tsx']), entry], {
     cwd: root,
-    // Internal ports on 0 (several services run at once); request logs off unless a benchmark asks for them.
-    env: { ...process.env, INTERNAL_PORT: '0', LOG_LEVEL: 'warn', ...env },
+    // Internal ports on 0 (several services run at once); request logs off unless a benchmark asks for them;
+    // development mode (a benchmark may call a service with its API key, without a gateway).
+    env: { ...process.env, INTERNAL_PORT: '0', LOG_LEVEL: 'warn', PRA_DEVELOPMENT: '1', ...env },
     stdio: ['ignore', opts.waitForPort === false ? 'ignore' : 'pipe', 'inherit'],
   });
   children.push(child);

@@ -1,8 +1,9 @@
-// Accounts, keys and credit grants: written to PostgreSQL first, then mirrored into Redis.
+// Accounts, keys and credit grants: written to PostgreSQL and mirrored into Redis (a key change before it commits).
 import type { Redis } from 'ioredis';
 import { findPlan, TIER_NAMES, type TierName } from '@pra/shared/tiers';
 import { ApiError, generateApiKey, withTransaction, type Pool } from '@pra/shared/platform';
-import { putGrants, refreshAccountKeys } from '../data/balances.js';
+import { putGrants } from '../data/balances.js';
+import { changeAccountKeys } from '../data/key-cache.js';
 import type { RedisLayout } from '../data/redis-layout.js';
 
 export interface BillingDeps {
@@ -47,12 +48,13 @@ export async function findAccount(d: BillingDeps, idOrEmail: string | number): P
 export async function issueKey(d: BillingDeps, accountId: number, kind: 'standard' | 'marketplace' = 'standard') {
   const account = await findAccount(d, accountId);
   const { key, prefix, hash } = generateApiKey();
-  const { rows } = await d.pool.query<{ id: number }>(
-    'INSERT INTO billing.api_keys (account_id, kind, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING id',
-    [account.id, kind, prefix, hash],
-  );
-  const keyId = rows[0]!.id;
-  await refreshAccountKeys(d.pool, d.redis, d.layout.prefix, account.id);
+  const keyId = await changeAccountKeys(d.pool, d.redis, d.layout.prefix, account.id, async (c) => {
+    const { rows } = await c.query<{ id: number }>(
+      'INSERT INTO billing.api_keys (account_id, kind, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING id',
+      [account.id, kind, prefix, hash],
+    );
+    return rows[0]!.id;
+  });
   return { keyId, key, prefix };
 }
 
@@ -64,14 +66,13 @@ export async function listKeys(d: BillingDeps, accountId: number) {
   return rows;
 }
 
+/** Enables or disables a key: in effect everywhere within a second (the gateways' local cache), or not at all (503). */
 export async function setKeyStatus(d: BillingDeps, keyId: number, status: 'active' | 'disabled') {
-  const { rows } = await d.pool.query<{ account_id: number }>(
-    `UPDATE billing.api_keys SET status = $2, disabled_at = CASE WHEN $2 = 'disabled' THEN now() END
-      WHERE id = $1 RETURNING account_id`,
-    [keyId, status],
-  );
+  const { rows } = await d.pool.query<{ account_id: number }>('SELECT account_id FROM billing.api_keys WHERE id = $1', [keyId]);
   if (!rows[0]) throw new ApiError('NOT_FOUND', `No key ${keyId}`);
-  await refreshAccountKeys(d.pool, d.redis, d.layout.prefix, rows[0].account_id);
+  await changeAccountKeys(d.pool, d.redis, d.layout.prefix, rows[0].account_id, (c) =>
+    c.query(`UPDATE billing.api_keys SET status = $2, disabled_at = CASE WHEN $2 = 'disabled' THEN now() END WHERE id = $1`, [keyId, status]),
+  );
 }
 
 /** Per-account limits (enterprise contracts): requests per rolling minute and calls per UTC day; null = the tier's. */
@@ -79,11 +80,12 @@ export async function setAccountLimits(d: BillingDeps, accountId: number, limits
   for (const [name, v] of Object.entries(limits)) {
     if (v !== null && (!Number.isInteger(v) || v <= 0)) throw badInput(`${name} must be a positive whole number or none, not ${v}`);
   }
-  const { rowCount } = await d.pool.query('UPDATE billing.accounts SET rate_limit_override = $2, daily_quota_override = $3 WHERE id = $1', [
-    accountId, limits.ratePerMinute, limits.dailyQuota,
-  ]);
-  if (rowCount === 0) throw new ApiError('NOT_FOUND', `No account ${accountId}`);
-  await refreshAccountKeys(d.pool, d.redis, d.layout.prefix, accountId);
+  await changeAccountKeys(d.pool, d.redis, d.layout.prefix, accountId, async (c) => {
+    const { rowCount } = await c.query('UPDATE billing.accounts SET rate_limit_override = $2, daily_quota_override = $3 WHERE id = $1', [
+      accountId, limits.ratePerMinute, limits.dailyQuota,
+    ]);
+    if (rowCount === 0) throw new ApiError('NOT_FOUND', `No account ${accountId}`);
+  });
 }
 
 /** Grants credits: a plan from the plan table, or an amount with its validity. */

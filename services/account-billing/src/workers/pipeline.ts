@@ -7,7 +7,9 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createRedis, type Pool } from '@pra/shared/platform';
 import { observeGauges, queueTelemetry, telemetryMetrics } from '@pra/shared/telemetry';
-import { rebuildKeyCache, reloadBalances } from '../data/balances.js';
+import { reloadBalances } from '../data/balances.js';
+import { rebuildKeyCache } from '../data/key-cache.js';
+import { keyCacheLoadedKey } from '@pra/shared/platform';
 import type { RedisLayout } from '../data/redis-layout.js';
 import type { UsageEvent } from '../domain/usage-event.js';
 import { expireCredits, UsageBatcher } from './apply-usage.js';
@@ -103,15 +105,17 @@ export class UsagePipeline {
     await q.upsertJobScheduler('rebuild-key-cache', { every: this.o.keyCacheEveryMs ?? 300_000 }, { name: 'rebuild-key-cache' });
   }
 
-  /** Reloads balances and the key cache when Redis has lost them. */
+  /** Reloads balances and the key cache when Redis has lost them (until then: charging 503, unknown keys 503). */
   async ensureLoaded(redis: Redis): Promise<boolean> {
-    if (this.reloading || (await redis.exists(this.o.layout.loaded))) return false;
+    if (this.reloading) return false;
+    const [balancesLoaded, keysLoaded] = await redis.mget(this.o.layout.loaded, keyCacheLoadedKey(this.o.layout.prefix));
+    if (balancesLoaded && keysLoaded) return false;
     this.reloading = true;
     try {
-      const keys = await rebuildKeyCache(this.o.pool, redis, this.o.layout.prefix);
-      const grants = await reloadBalances(this.o.pool, redis, this.o.layout);
-      if (this.watchdog) await this.upsertSchedulers();
-      this.o.log({ msg: 'balances loaded from PostgreSQL', grants, keys });
+      const keys = keysLoaded ? undefined : await rebuildKeyCache(this.o.pool, redis, this.o.layout.prefix);
+      const grants = balancesLoaded ? undefined : await reloadBalances(this.o.pool, redis, this.o.layout);
+      if (this.watchdog && !balancesLoaded) await this.upsertSchedulers();
+      this.o.log({ msg: 'loaded from PostgreSQL into Redis', grants, keys });
       return true;
     } finally {
       this.reloading = false;

@@ -2,7 +2,7 @@
 import type { Express, Request, Response } from 'express';
 import type { z } from 'zod';
 import { AddressQuery, OwnerQuery, ParcelQuery, PropertyIdQuery } from '@pra/shared/contracts';
-import { parseQuery, resolveIdentity, route, sendJson, type KeyCache } from '@pra/shared/platform';
+import { meteredHeadNotAllowed, parseQuery, resolveIdentity, route, sendJson, type CallerAuth } from '@pra/shared/platform';
 import type { CreditCharger } from '@pra/account-billing/billing';
 import type { RecordStore } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
@@ -22,24 +22,24 @@ export const ADDRESS_PATHS = [
 export interface RecordRouteDeps {
   store: RecordStore;
   charger: CreditCharger;
-  keys: KeyCache;
-  /** When set, only identity the gateway signed is accepted. */
-  gatewayKey?: string;
+  auth: CallerAuth;
 }
 
 /** Routes are registered with their full paths on the app: a nested router costs a prefix trim on every request. */
 export function mountRecordRoutes(app: Express, base: string, d: RecordRouteDeps): void {
   const metered = <S extends z.ZodType>(endpoint: string, schema: S, find: (q: z.infer<S>) => Promise<RecordPage>) =>
     route(async (req: Request, res: Response) => {
-      const who = await resolveIdentity(req, d.keys, d.gatewayKey);
+      const who = await resolveIdentity(req, d.auth);
       const page = await find(parseQuery(schema, req.query));
       const billing = await chargeForPage(d.charger, { who, transactionId: req.requestId, endpoint, query: req.url, page });
       sendJson(res, 200, renderPropertyResponse(page, req.requestId, billing), req.requestId);
     });
 
-  for (const path of ADDRESS_PATHS) app.get(base + path, metered(path, AddressQuery, (q) => findByAddress(d.store, q)));
-  app.get(`${base}/property/owner`, metered('/property/owner', OwnerQuery, (q) => findByOwner(d.store, q)));
-  app.get(`${base}/property/parcel`, metered('/property/parcel', ParcelQuery, (q) => findByParcel(d.store, q)));
-  app.get(`${base}/sale/history`, metered('/sale/history', PropertyIdQuery, (q) => findHistory(d.store, q.id, 'sale')));
-  app.get(`${base}/assessment/detail`, metered('/assessment/detail', PropertyIdQuery, (q) => findHistory(d.store, q.id, 'assessment')));
+  // A HEAD would be charged and return no records: metered paths answer it 405 (express routes HEAD to GET).
+  const get = (path: string, handler: ReturnType<typeof metered>) => app.head(base + path, meteredHeadNotAllowed).get(base + path, handler);
+  for (const path of ADDRESS_PATHS) get(path, metered(path, AddressQuery, (q) => findByAddress(d.store, q)));
+  get('/property/owner', metered('/property/owner', OwnerQuery, (q) => findByOwner(d.store, q)));
+  get('/property/parcel', metered('/property/parcel', ParcelQuery, (q) => findByParcel(d.store, q)));
+  get('/sale/history', metered('/sale/history', PropertyIdQuery, (q) => findHistory(d.store, q.id, 'sale')));
+  get('/assessment/detail', metered('/assessment/detail', PropertyIdQuery, (q) => findHistory(d.store, q.id, 'assessment')));
 }

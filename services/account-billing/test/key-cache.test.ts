@@ -1,0 +1,75 @@
+// The key cache as the gateway and the services read it: a disable is in effect everywhere within a second or not
+// at all, and nothing but an enable brings a disabled key back (not a rebuild that raced the disable).
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { createPool, createRedis, KeyCache, type Pool } from '@pra/shared/platform';
+import { setKeyStatus } from '../src/domain/accounts.js';
+import { rebuildKeyCache } from '../src/data/key-cache.js';
+import { billingFixture, type BillingFixture } from './billing-fixtures.js';
+
+let pool: Pool;
+let f: BillingFixture;
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 4);
+  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}kc${randomBytes(3).toString('hex')}:`);
+});
+afterAll(async () => {
+  await f.close();
+  await pool.end();
+});
+
+const status = async (keyId: number) => (await pool.query<{ status: string }>('SELECT status FROM billing.api_keys WHERE id = $1', [keyId])).rows[0]!.status;
+
+describe('key cache', () => {
+  it('a rebuild that read the database before a key was disabled cannot bring the key back', async () => {
+    const a = await f.fundedAccount(1);
+    // The rebuild's snapshot is taken before the disable commits...
+    const snapshot = await pool.connect();
+    try {
+      await snapshot.query('BEGIN ISOLATION LEVEL REPEATABLE READ');
+      await snapshot.query('SELECT 1 FROM billing.api_keys LIMIT 1');
+      await setKeyStatus(f.deps, a.keyId, 'disabled');
+      expect((await f.keys.lookup(a.key))?.status).toBe('disabled');
+      // ...and its writes land after it: they are older than the disable and are not applied.
+      await rebuildKeyCache(snapshot, f.redis, f.layout.prefix);
+      await snapshot.query('COMMIT');
+    } finally {
+      snapshot.release();
+    }
+    expect((await f.keys.lookup(a.key))?.status).toBe('disabled');
+    await setKeyStatus(f.deps, a.keyId, 'active');
+    expect((await f.keys.lookup(a.key))?.status).toBe('active');
+    await rebuildKeyCache(pool, f.redis, f.layout.prefix);
+    expect((await f.keys.lookup(a.key))?.status).toBe('active');
+  });
+
+  it('when Redis cannot take the change, the disable fails with 503 and nothing changes', async () => {
+    const a = await f.fundedAccount(1);
+    const down = createRedis('redis://127.0.0.1:1', 'producer');
+    down.on('error', () => {});
+    try {
+      await expect(setKeyStatus({ ...f.deps, redis: down }, a.keyId, 'disabled')).rejects.toMatchObject({ status: 503 });
+    } finally {
+      down.disconnect();
+    }
+    expect(await status(a.keyId)).toBe('active'); // not disabled in PostgreSQL while the cache still says active
+    expect((await f.keys.lookup(a.key))?.status).toBe('active');
+    await setKeyStatus(f.deps, a.keyId, 'disabled');
+    expect(await status(a.keyId)).toBe('disabled');
+  });
+
+  it("a disable reaches a gateway's in-process cache within one second", async () => {
+    const a = await f.fundedAccount(1);
+    const gatewayCache = new KeyCache(f.redis, f.layout.prefix); // the default 1 s local cache
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      expect((await gatewayCache.lookup(a.key))?.status).toBe('active');
+      await setKeyStatus(f.deps, a.keyId, 'disabled');
+      vi.setSystemTime(Date.now() + 1_000);
+      expect((await gatewayCache.lookup(a.key))?.status).toBe('disabled');
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,6 +1,9 @@
 // Bad input gets a 4xx ErrorResponse that names the problem; never a 5xx.
 import { describe, expect, it } from 'vitest';
 import { ErrorResponse } from '@pra/shared/contracts';
+import { startApp } from '@pra/shared/testing';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { createLookupApp } from '../src/app.js';
 import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
@@ -27,6 +30,10 @@ describe('400: the message names the bad parameter', () => {
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=0', /'page'.*at least 1/],
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=abc', /'page'.*integer/],
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=1.5', /'page'.*integer/],
+    // Deep paging is bounded: page x pagesize <= 10,000.
+    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=101&pagesize=100', /'page'.*page x pagesize is 10100.*10000/],
+    ['/api/v1/property/owner?lastName=SMITH&page=401', /'page'.*page x pagesize is 10025/],
+    ['/api/v1/property/owner?lastName=SMITH&page=1000000', /'page'.*at most 10000/],
     ['/api/v1/property/address?address=Main%20St&zip=89501', /'address'.*house number/],
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&number=2', /'number'.*conflicts/],
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&postal1=89502', /'postal1'.*conflicts/],
@@ -56,6 +63,40 @@ describe('404 and other refusals', () => {
     const res = await fetch(`${ctx.app.url}/api/v1/property/address`, { method: 'POST' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
+  });
+});
+
+describe('a page past the end', () => {
+  it('is a 404 with the total, from one statement (not a second count)', async () => {
+    const statements: string[] = [];
+    const counted = new Proxy(ctx.pool, {
+      get(target, prop) {
+        if (prop === 'query') {
+          return (q: string | { name?: string; text: string }, ...rest: unknown[]) => {
+            statements.push(typeof q === 'string' ? q : (q.name ?? q.text));
+            return (target.query as (...a: unknown[]) => unknown)(q, ...rest);
+          };
+        }
+        const v = Reflect.get(target, prop);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const app = await startApp(createLookupApp({ pool: counted, charger: ctx.billing.charger, auth: { development: true, keys: ctx.billing.keys } }));
+    try {
+      const street = uniqueStreet();
+      await insertProperties(ctx.pool, [1, 2, 3].map((i) => makeProperty({ line1: `9 ${street} ST`, line2: `UNIT ${i}`, zip: '95814' })));
+      const owner = (await ctx.pool.query<{ last_name_key: string }>('SELECT last_name_key FROM records.owners WHERE last_name_key IS NOT NULL LIMIT 1')).rows[0]!.last_name_key;
+      for (const path of [`/api/v1/property/address?address=9%20${street}%20ST&zip=95814&pagesize=2&page=5`, `/api/v1/property/owner?lastName=${owner}&page=400`]) {
+        statements.length = 0;
+        const res = await app.get(path, ctx.auth);
+        expect(res.status, path).toBe(404);
+        expect(ErrorResponse.parse(res.body).status.total, path).toBeGreaterThan(0);
+        expect(res.body.status.msg).toMatch(/past the last page/);
+        expect(statements, path).toHaveLength(1);
+      }
+    } finally {
+      await app.close();
+    }
   });
 });
 

@@ -17,16 +17,35 @@ const zip = z
   .regex(/^\d{5}(-?\d{4})?$/, 'must be a 5-digit ZIP code (ZIP+4 accepted)')
   .openapi({ description: '5-digit ZIP (ZIP+4 accepted; the add-on is ignored)', example: '95838' });
 
+export const PAGE_SIZE_DEFAULT = 25;
+export const PAGE_SIZE_MAX = 100;
+/** Deep paging is bounded: page x pagesize may not pass this (narrow the search instead). */
+export const PAGING_DEPTH_MAX = 10_000;
+
 const page = z.coerce
   .number({ error: 'must be an integer' })
   .int('must be an integer')
   .min(1, 'must be at least 1')
-  .max(1_000_000, 'must be at most 1000000')
+  .max(PAGING_DEPTH_MAX, `must be at most ${PAGING_DEPTH_MAX}`)
   .default(1)
-  .openapi({ description: 'Page number, from 1', type: 'integer', default: 1 });
+  .openapi({
+    description: `Page number, from 1. page x pagesize may be at most ${PAGING_DEPTH_MAX.toLocaleString('en-US')} (a 400 beyond): narrow the search with state or city instead of paging deeper.`,
+    type: 'integer',
+    default: 1,
+    minimum: 1,
+    maximum: PAGING_DEPTH_MAX,
+  });
 
-export const PAGE_SIZE_DEFAULT = 25;
-export const PAGE_SIZE_MAX = 100;
+/** page x pagesize within PAGING_DEPTH_MAX, reported on `page`. */
+function boundPagingDepth(q: { page: number; pagesize: number }, ctx: z.RefinementCtx): void {
+  if (q.page * q.pagesize > PAGING_DEPTH_MAX) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['page'],
+      message: `page x pagesize is ${q.page * q.pagesize}, past the deepest page allowed (${PAGING_DEPTH_MAX}); narrow the search with state or city`,
+    });
+  }
+}
 
 const pagesize = z.coerce
   .number({ error: 'must be an integer' })
@@ -34,7 +53,7 @@ const pagesize = z.coerce
   .min(1, 'must be at least 1')
   .max(PAGE_SIZE_MAX, `must be at most ${PAGE_SIZE_MAX}`)
   .default(PAGE_SIZE_DEFAULT)
-  .openapi({ description: 'Records per page', type: 'integer', default: PAGE_SIZE_DEFAULT, maximum: PAGE_SIZE_MAX });
+  .openapi({ description: 'Records per page', type: 'integer', default: PAGE_SIZE_DEFAULT, minimum: 1, maximum: PAGE_SIZE_MAX });
 
 /** Parameters that name the same thing; the alternative wins only when the main one is absent. */
 export const ADDRESS_ALIASES = { locality: 'city', countrySubd: 'state', postal1: 'zip' } as const;
@@ -74,17 +93,20 @@ export const AddressQuery = z
       const missing = city === undefined && state === undefined ? 'city and state, or zip' : city === undefined ? 'city (or zip)' : 'state (or zip)';
       ctx.addIssue({ code: 'custom', path: [city === undefined ? 'city' : 'state'], message: `is required: give ${missing}` });
     }
+    boundPagingDepth(q, ctx);
   });
 export type AddressQuery = z.infer<typeof AddressQuery>;
 
-export const OwnerQuery = z.object({
-  lastName: text('Owner last name; matches primary and secondary owners'),
-  firstName: text('Owner first name').optional(),
-  state: stateCode.optional(),
-  city: text('City').optional(),
-  page,
-  pagesize,
-});
+export const OwnerQuery = z
+  .object({
+    lastName: text('Owner last name; matches primary and secondary owners'),
+    firstName: text('Owner first name').optional(),
+    state: stateCode.optional(),
+    city: text('City').optional(),
+    page,
+    pagesize,
+  })
+  .superRefine(boundPagingDepth);
 export type OwnerQuery = z.infer<typeof OwnerQuery>;
 
 export const ParcelQuery = z.object({

@@ -1,5 +1,7 @@
 // SQL of the record lookups. Named (prepared) statements: parsed and planned once per connection.
-// Every query returns pre-rendered bodies plus the tract's demographics body; nothing is re-serialised.
+// Every query returns pre-rendered bodies plus the tract's demographics body; nothing is re-serialised. A paged
+// lookup counts its matches in the same statement, and still returns the count when the page is past the end
+// (one count, never a second query for it).
 import type { Pool } from '@pra/shared/platform';
 
 export interface RecordRow {
@@ -11,26 +13,22 @@ export interface RecordRow {
 
 const FROM_WITH_DEMOGRAPHICS = `records.properties p LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract`;
 
+// The matches at an address, numbered: the rows of the page, plus the first match (rn = 1) when the page is past
+// the end, so that its total arrives anyway. Addresses match a handful of records: numbering them all is cheap.
+const addressPage = (where: string, limit: string, offset: string) =>
+  `SELECT x.body, t.body AS demo, x.total, x.rn FROM (
+     SELECT p.body, p.census_tract, count(*) OVER () AS total, row_number() OVER (ORDER BY p.unit_key, p.id) AS rn
+     FROM records.properties p WHERE ${where}) x
+   LEFT JOIN records.tract_profiles t ON t.tract = x.census_tract
+   WHERE (x.rn > ${offset} AND x.rn <= ${offset} + ${limit}) OR x.rn = 1
+   ORDER BY x.rn`;
 const ADDRESS_BY_ZIP = {
   name: 'address_by_zip',
-  text: `SELECT p.body, t.body AS demo, count(*) OVER () AS total FROM ${FROM_WITH_DEMOGRAPHICS}
-         WHERE p.line_key = $1 AND p.zip = $2 AND ($3 = '' OR p.unit_key = $3)
-         ORDER BY p.unit_key, p.id LIMIT $4 OFFSET $5`,
+  text: addressPage(`p.line_key = $1 AND p.zip = $2 AND ($3 = '' OR p.unit_key = $3)`, '$4', '$5'),
 };
 const ADDRESS_BY_CITY = {
   name: 'address_by_city',
-  text: `SELECT p.body, t.body AS demo, count(*) OVER () AS total FROM ${FROM_WITH_DEMOGRAPHICS}
-         WHERE p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND ($4 = '' OR p.unit_key = $4)
-         ORDER BY p.unit_key, p.id LIMIT $5 OFFSET $6`,
-};
-const COUNT_BY_ZIP = {
-  name: 'count_by_zip',
-  text: `SELECT count(*) AS total FROM records.properties p WHERE p.line_key = $1 AND p.zip = $2 AND ($3 = '' OR p.unit_key = $3)`,
-};
-const COUNT_BY_CITY = {
-  name: 'count_by_city',
-  text: `SELECT count(*) AS total FROM records.properties p
-         WHERE p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND ($4 = '' OR p.unit_key = $4)`,
+  text: addressPage(`p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND ($4 = '' OR p.unit_key = $4)`, '$5', '$6'),
 };
 
 // Streets that extend a line given without its suffix ("123 W 5TH" -> "123 W 5TH ST"), at most a few.
@@ -45,7 +43,8 @@ const EXTENDED_LINES_BY_CITY = {
          WHERE state = $1 AND city_key = $2 AND line_key COLLATE "C" LIKE $3 LIMIT 4`,
 };
 
-// Owners: distinct properties whose owner1 or owner2 matches; the count and the page come from one statement.
+// Owners: distinct properties whose owner1 or owner2 matches. The count and the page come from one statement;
+// a page past the end is one row with the count and no body.
 const BY_OWNER = {
   name: 'by_owner',
   text: `WITH m AS (
@@ -53,15 +52,9 @@ const BY_OWNER = {
            WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2)
              AND ($3::text IS NULL OR o.state = $3) AND ($4::text IS NULL OR o.city_key = $4)),
          page AS (SELECT property_id FROM m ORDER BY property_id LIMIT $5 OFFSET $6)
-         SELECT p.body, t.body AS demo, (SELECT count(*) FROM m) AS total
-         FROM page JOIN ${FROM_WITH_DEMOGRAPHICS} ON p.id = page.property_id
-         ORDER BY p.id`,
-};
-const COUNT_BY_OWNER = {
-  name: 'count_by_owner',
-  text: `SELECT count(DISTINCT o.property_id) AS total FROM records.owners o
-         WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2)
-           AND ($3::text IS NULL OR o.state = $3) AND ($4::text IS NULL OR o.city_key = $4)`,
+         SELECT r.body, r.demo, c.total FROM (SELECT count(*) AS total FROM m) c
+         LEFT JOIN (SELECT p.id, p.body, t.body AS demo FROM page JOIN ${FROM_WITH_DEMOGRAPHICS} ON p.id = page.property_id) r ON true
+         ORDER BY r.id`,
 };
 
 const BY_PARCEL = {
@@ -93,6 +86,11 @@ const ASSESSMENT_HISTORY = {
          FROM ${FROM_WITH_DEMOGRAPHICS} WHERE p.id = $1`,
 };
 
+export interface PagedRows {
+  rows: RecordRow[];
+  total: number;
+}
+
 export interface AddressCriteria {
   lineKey: string;
   unitKey: string;
@@ -111,18 +109,13 @@ export interface OwnerCriteria {
 export class RecordStore {
   constructor(private readonly pool: Pool) {}
 
-  async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<RecordRow[]> {
+  /** One page of the records at an address, and how many there are in all (also when the page is past the end). */
+  async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<PagedRows> {
     const q = c.zip !== null
       ? { ...ADDRESS_BY_ZIP, values: [c.lineKey, c.zip, c.unitKey, limit, offset] }
       : { ...ADDRESS_BY_CITY, values: [c.lineKey, c.state, c.cityKey, c.unitKey, limit, offset] };
-    return (await this.pool.query<RecordRow>(q)).rows;
-  }
-
-  async countByAddress(c: AddressCriteria): Promise<number> {
-    const q = c.zip !== null
-      ? { ...COUNT_BY_ZIP, values: [c.lineKey, c.zip, c.unitKey] }
-      : { ...COUNT_BY_CITY, values: [c.lineKey, c.state, c.cityKey, c.unitKey] };
-    return (await this.pool.query<{ total: number }>(q)).rows[0]!.total;
+    const { rows } = await this.pool.query<RecordRow & { rn: number }>(q);
+    return { rows: rows.filter((r) => r.rn > offset), total: rows[0]?.total ?? 0 };
   }
 
   /** Lines that start with `c.lineKey` followed by more words, in the same ZIP or city. */
@@ -134,14 +127,11 @@ export class RecordStore {
     return (await this.pool.query<{ line_key: string }>(q)).rows.map((r) => r.line_key);
   }
 
-  async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<RecordRow[]> {
+  /** One page of an owner's properties, and how many there are in all (also when the page is past the end). */
+  async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
     const values = [c.lastNameKey, c.firstNameKey, c.state, c.cityKey, limit, offset];
-    return (await this.pool.query<RecordRow>({ ...BY_OWNER, values })).rows;
-  }
-
-  async countByOwner(c: OwnerCriteria): Promise<number> {
-    const values = [c.lastNameKey, c.firstNameKey, c.state, c.cityKey];
-    return (await this.pool.query<{ total: number }>({ ...COUNT_BY_OWNER, values })).rows[0]!.total;
+    const { rows } = await this.pool.query<Omit<RecordRow, 'body'> & { body: string | null }>({ ...BY_OWNER, values });
+    return { rows: rows.filter((r): r is RecordRow => r.body !== null), total: rows[0]?.total ?? 0 };
   }
 
   async byParcel(apnKey: string, state: string | null, countyKey: string | null, limit: number): Promise<RecordRow[]> {

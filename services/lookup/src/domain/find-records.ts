@@ -44,20 +44,20 @@ function pageOrNotFound(rows: RecordRow[], total: number, page: number, pagesize
 
 export async function findByAddress(store: RecordStore, q: AddressQuery): Promise<RecordPage> {
   let c = addressCriteria(q);
-  let rows = await store.byAddress(c, q.pagesize, (q.page - 1) * q.pagesize);
-  if (rows.length === 0 && q.page === 1) {
+  const offset = (q.page - 1) * q.pagesize;
+  let { rows, total } = await store.byAddress(c, q.pagesize, offset);
+  if (total === 0) {
     // Nothing at exactly that line: it may lack its suffix ("123 W 5th" for "123 W 5TH ST"). One street that
     // extends it is the answer; several are named, so the caller can say which.
     const lines = await store.extendedLines(c);
     if (lines.length === 1) {
       c = { ...c, lineKey: lines[0]! };
-      rows = await store.byAddress(c, q.pagesize, 0);
+      ({ rows, total } = await store.byAddress(c, q.pagesize, offset));
     } else if (lines.length > 1) {
       const names = lines.slice(0, 3).join("', '");
       throw notFound(`No properties found at '${c.lineKey}'; did you mean '${names}'${lines.length > 3 ? ', ...' : ''}? Give the street suffix.`);
     }
   }
-  const total = rows[0]?.total ?? (q.page > 1 ? await store.countByAddress(c) : 0);
   const where = c.zip ? `${c.lineKey}${c.unitKey ? ` #${c.unitKey}` : ''} in ${c.zip}` : `${c.lineKey}${c.unitKey ? ` #${c.unitKey}` : ''}, ${c.cityKey}, ${c.state}`;
   return pageOrNotFound(rows, total, q.page, q.pagesize, `address '${where}'`);
 }
@@ -70,8 +70,7 @@ export async function findByOwner(store: RecordStore, q: OwnerQuery): Promise<Re
     cityKey: q.city ? normalizeCity(q.city) : null,
   };
   if (c.lastNameKey === '') throw badRequest("Invalid parameter 'lastName': it must contain letters");
-  const rows = await store.byOwner(c, q.pagesize, (q.page - 1) * q.pagesize);
-  const total = rows[0]?.total ?? (q.page > 1 ? await store.countByOwner(c) : 0);
+  const { rows, total } = await store.byOwner(c, q.pagesize, (q.page - 1) * q.pagesize);
   return pageOrNotFound(rows, total, q.page, q.pagesize, `owner '${[q.firstName, q.lastName].filter(Boolean).join(' ')}'`);
 }
 

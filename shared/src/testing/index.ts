@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type {} from 'vitest';
-import { answerClientErrors } from '../platform/http.js';
+import { createHardenedServer, type ClientTimeouts } from '../platform/http.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,11 +20,12 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-export async function startApp(app: Express): Promise<RunningApp> {
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  answerClientErrors(server);
+export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+
+/** Starts the app on port 0 in the same hardened server the services run in. */
+export async function startApp(app: Express, timeouts?: ClientTimeouts): Promise<RunningApp> {
+  const server: Server = createHardenedServer(app, timeouts);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,

@@ -1,0 +1,107 @@
+// Every wait on PostgreSQL has a limit: a store that is slow, stalled, gone or overloaded is a 503 ErrorResponse
+// with Retry-After, within its timeout, and never a hang or a charge. The lookup runs on port 0 with a request pool
+// that reaches PostgreSQL through a TCP proxy this test stalls and cuts (the machine's server is never touched).
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ErrorResponse } from '@pra/shared/contracts';
+import { createPool, type Pool } from '@pra/shared/platform';
+import { startApp, startTcpProxy, type RunningApp, type TcpProxy } from '@pra/shared/testing';
+import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { createLookupApp } from '../src/app.js';
+
+const LIMITS = { connectTimeoutMs: 500, statementTimeoutMs: 300, idleInTransactionTimeoutMs: 1_000, maxWaiting: 4 };
+let pool: Pool;
+let proxied: Pool;
+let proxy: TcpProxy;
+let f: BillingFixture;
+let app: RunningApp;
+let auth: Record<string, string>;
+let accountId: number;
+let path: string;
+
+beforeAll(async () => {
+  const url = new URL(inject('databaseUrl'));
+  pool = createPool(url.toString(), 2);
+  proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
+  const viaProxy = new URL(url);
+  viaProxy.hostname = '127.0.0.1';
+  viaProxy.port = String(proxy.port);
+  proxied = createPool(viaProxy.toString(), 2, 'lookup-faults', LIMITS);
+  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}sf:`);
+  const a = await f.fundedAccount(100);
+  auth = { authorization: `Bearer ${a.key}` };
+  accountId = a.accountId;
+  app = await startApp(createLookupApp({ pool: proxied, charger: f.charger, auth: { development: true, keys: f.keys } }));
+  const street = uniqueStreet();
+  await insertProperties(pool, [makeProperty({ line1: `12 ${street} ST`, zip: '95814' })]);
+  path = `/api/v1/property/address?address=12%20${street}%20ST&zip=95814`;
+});
+afterAll(async () => {
+  await app.close();
+  await proxy.close();
+  await proxied.end().catch(() => {});
+  await f.close();
+  await pool.end();
+});
+
+/** A GET that must be answered: a request still open after 10 s has hung, and the test fails on the abort. */
+const call = async () => {
+  const res = await fetch(app.url + path, { headers: auth, signal: AbortSignal.timeout(10_000) });
+  return { status: res.status, headers: res.headers, body: JSON.parse(await res.text()) };
+};
+
+async function expectUnavailable() {
+  const res = await call();
+  expect(res.status).toBe(503);
+  expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  const body = ErrorResponse.parse(res.body);
+  expect(body.status.code).toBe(503);
+  expect(body.status.msg).toMatch(/not charged/);
+}
+
+describe('PostgreSQL faults', () => {
+  it('answers normally through the proxy', async () => {
+    expect((await call()).status).toBe(200);
+  });
+
+  it('a query slower than the statement timeout (a lock held) is a 503 with Retry-After', async () => {
+    const locker = await pool.connect();
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE records.tract_profiles IN ACCESS EXCLUSIVE MODE');
+      await expectUnavailable();
+    } finally {
+      await locker.query('ROLLBACK');
+      locker.release();
+    }
+    expect((await call()).status).toBe(200);
+  });
+
+  it('a store that stops answering (stalled connections) is a 503, and a full wait queue refuses at once', async () => {
+    proxy.stall();
+    try {
+      // 2 connections stall, 4 wait for them, the rest are refused as the queue is full: every one is answered.
+      const all = await Promise.all(Array.from({ length: 10 }, () => call()));
+      for (const r of all) {
+        expect(r.status).toBe(503);
+        expect(r.headers.get('retry-after')).toMatch(/^\d+$/);
+      }
+      expect(all.some((r) => /busy or unreachable/.test(r.body.status.msg))).toBe(true);
+    } finally {
+      proxy.restore();
+    }
+    expect((await call()).status).toBe(200);
+  });
+
+  it('an unreachable store is a 503 with Retry-After, and the service recovers when it is back', async () => {
+    proxy.cut();
+    try {
+      await expectUnavailable();
+      await expectUnavailable();
+    } finally {
+      proxy.restore();
+    }
+    expect((await call()).status).toBe(200);
+    expect(await f.charger.balance(accountId)).toBe(100 - 4); // the four 200s only
+  });
+});

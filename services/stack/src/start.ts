@@ -1,6 +1,5 @@
 // npm start: the whole system on one machine. PostgreSQL and Redis found or started, migrations, the sample
 // data set on first run, every service; then the base URL and curl commands that work. Ctrl-C stops everything.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,8 @@ import { migrateAll } from './migrate-all.js';
 import { ensureDemoAccount } from './demo-account.js';
 import { loadSampleDataset, propertyCount } from '@pra/ingest/load';
 import { findPostgres, findRedis } from './infrastructure.js';
+import { Supervisor } from './supervisor.js';
+import { systemProcesses, waitForHealth } from './system.js';
 import { renderTrace, sinkEnv, startOtlpSink, TELEMETRY_NODE_ARGS } from '@pra/shared/telemetry';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -29,53 +30,24 @@ const { values } = parseArgs({
   },
 });
 
-const children: ChildProcess[] = [];
+/** Environment of every child: where its spans go when --trace is on. */
+let telemetryEnv: (service: string) => Record<string, string> = (service) => ({ OTEL_SERVICE_NAME: service });
+const supervisor = new Supervisor({ cwd: root, nodeArgs: TELEMETRY_NODE_ARGS, log });
 const stops: (() => void | Promise<void>)[] = [];
 let stopping = false;
 function stopAll(code = 0) {
   if (stopping) return;
   stopping = true;
   log('stopping');
-  for (const c of children) c.kill('SIGTERM');
+  setTimeout(() => process.exit(code), 12_000).unref();
   // Services first (they close their pools), then the servers this process started.
-  setTimeout(() => {
-    void Promise.allSettled(stops.map((s) => s())).then(() => process.exit(code));
-  }, 500);
-  setTimeout(() => process.exit(code), 10_000).unref();
+  void supervisor
+    .stop()
+    .then(() => Promise.allSettled(stops.map((s) => s())))
+    .then(() => process.exit(code));
 }
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
-
-async function waitForHealth(url: string, alsoReady: number[] = []): Promise<void> {
-  for (let i = 0; i < 150; i++) {
-    try {
-      const res = await fetch(url);
-      if (res.ok || alsoReady.includes(res.status)) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`${url} did not answer`);
-}
-
-/** Environment of every child: its service name, and where its spans go when --trace is on. */
-let telemetryEnv: (service: string) => Record<string, string> = (service) => ({ OTEL_SERVICE_NAME: service });
-
-function startService(name: string, entry: string, env: Record<string, string>): void {
-  const child = spawn(process.execPath, [...TELEMETRY_NODE_ARGS, entry], {
-    cwd: root,
-    env: { ...process.env, ...telemetryEnv(name), ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  child.on('exit', (code) => {
-    if (!stopping) {
-      log(`${name} exited with code ${code}; stopping everything`);
-      stopAll(1);
-    }
-  });
-  children.push(child);
-}
 
 async function main() {
   const postgres = await findPostgres(log, { dataDir: `${root}.data/postgres`, forceEmbedded: values['embedded-postgres'] });
@@ -130,21 +102,15 @@ async function main() {
   const ports = { gateway: port - 1, lookup: port, autocomplete: port + 1, billing: port + 2, plans: port + 3, admin: port + 9 };
   const firstInternal = Number(values['internal-port']!);
   const internal = { gateway: firstInternal, lookup: firstInternal + 1, autocomplete: firstInternal + 2, billing: firstInternal + 3, plans: firstInternal + 4 };
-  // A development machine: PRA_DEVELOPMENT lets a service run alone without the gateway's key (the key is set here).
-  const common = { DATABASE_URL: databaseUrl, REDIS_URL: redis.url, REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: gatewayKey, PRA_DEVELOPMENT: '1' };
-  startService('account-billing', 'services/account-billing/src/server.ts', {
-    ...common, BILLING_PORT: String(ports.billing), ADMIN_PORT: String(ports.admin), ADMIN_TOKEN: adminToken, INTERNAL_PORT: String(internal.billing),
-  });
-  await waitForHealth(`http://127.0.0.1:${ports.billing}/api/v1/usage`, [401]);
-  startService('lookup', 'services/lookup/src/server.ts', { ...common, LOOKUP_PORT: String(ports.lookup), INTERNAL_PORT: String(internal.lookup) });
-  startService('autocomplete', 'services/autocomplete/src/server.ts', { ...common, AUTOCOMPLETE_PORT: String(ports.autocomplete), INTERNAL_PORT: String(internal.autocomplete) });
-  startService('plans', 'services/plans/src/server.ts', { PLANS_PORT: String(ports.plans), PUBLIC_BASE_URL: `http://127.0.0.1:${ports.gateway}/api/v1`, INTERNAL_PORT: String(internal.plans) });
   const local = (p: number) => `http://127.0.0.1:${p}`;
-  startService('gateway', 'gateway/local/src/server.ts', {
-    REDIS_URL: redis.url, REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: gatewayKey, GATEWAY_PORT: String(ports.gateway),
-    UPSTREAM_LOOKUP: local(ports.lookup), UPSTREAM_AUTOCOMPLETE: local(ports.autocomplete),
-    UPSTREAM_ACCOUNT_BILLING: local(ports.billing), UPSTREAM_PLANS: local(ports.plans), INTERNAL_PORT: String(internal.gateway),
+  const [billing, ...rest] = systemProcesses({
+    ports, firstInternalPort: firstInternal, databaseUrl, redisUrl: redis.url, redisPrefix: prefix, gatewayKey, adminToken,
+    publicBaseUrl: `${local(ports.gateway)}/api/v1`, env: telemetryEnv,
   });
+  // Billing first: it loads balances and the key cache the others read.
+  supervisor.start(billing!);
+  await waitForHealth(`${local(ports.billing)}/api/v1/usage`, [401]);
+  for (const child of rest) supervisor.start(child);
   const base = `${local(ports.gateway)}/api/v1`;
   await waitForHealth(`${local(ports.lookup)}/api/v1/health`);
   await waitForHealth(`${local(ports.plans)}/api/v1/plans`);
@@ -176,6 +142,7 @@ BASE_URL=${base}
   curl -s '${local(ports.gateway)}/openapi.yaml'
 
 Everything goes through the gateway at ${local(ports.gateway)} (services refuse calls that bypass it).
+A process that dies is restarted (with backoff); this console says which and why.
 Admin (internal, port ${ports.admin}, never routed by the gateway): npm run admin -- show --account demo@example.com
 Metrics (Prometheus) and probes: ${Object.entries(internal).map(([n, p]) => `${n} ${local(p)}/metrics`).join(', ')}
   curl -s ${local(internal.billing)}/metrics | grep pra_usage     # is billing keeping up?${values.trace ? '' : '\nSpan trees: npm start -- --trace (or export OTEL_EXPORTER_OTLP_ENDPOINT to send traces to your collector)'}

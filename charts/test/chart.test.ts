@@ -31,7 +31,7 @@ describe.skipIf(!bin)('charts/property-api', () => {
   });
 
   describe.each(valueSets)('%s', (_name, values) => {
-    const objs = render(bin!, values);
+    const objs = bin ? render(bin, values) : [];
 
     it('passes helm lint --strict', () => {
       const r = helm(bin!, ['lint', CHART, '--strict', '--kube-version', KUBE_VERSION, ...(values ? ['-f', values] : [])]);
@@ -134,6 +134,27 @@ describe.skipIf(!bin)('charts/property-api', () => {
     const kong = ofKind(objs, 'ConfigMap').find((c) => c.metadata.name.endsWith('-kong-config'))!;
     expect(kong.data['kong.yml']).toContain('traces_endpoint: http://otel-collector.observability:4318/v1/traces');
     expect(ofKind(objs, 'HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name.replace('pra-property-api-', '')).sort()).toEqual(['autocomplete', 'lookup', 'usage-worker']);
+  });
+
+  it('gives each pod its pools and keeps the default release inside PostgreSQL\'s default 100 connections', () => {
+    const objs = render(bin!);
+    const pools = Object.fromEntries(
+      ofKind(objs, 'Deployment').map((d) => {
+        const env = Object.fromEntries(d.spec.template.spec.containers[0].env.map((e: any) => [e.name, e.value]));
+        return [d.metadata.labels!['app.kubernetes.io/component'], [env.DB_POOL_SIZE, env.DB_WORKER_POOL_SIZE]];
+      }),
+    );
+    expect(pools).toEqual({
+      lookup: ['4', undefined], autocomplete: ['2', '1'], 'account-billing': ['2', '3'], 'usage-worker': [undefined, '2'], plans: [undefined, undefined],
+    });
+  });
+
+  it('fails at install time, naming the numbers, when replicas x pools pass postgres.maxConnections', () => {
+    const r = helm(bin!, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, '--set', 'defaults.autoscaling.maxReplicas=20']);
+    expect(r.status).not.toBe(0);
+    expect(r.stderr).toMatch(/PostgreSQL connection budget exceeded: .*lookup \(20\+1 pods x 4\) 84.* = 206 connections, but postgres.maxConnections 100 less postgres.reservedConnections 10 leaves 90.*PgBouncer/);
+    const raised = helm(bin!, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, '--set', 'defaults.autoscaling.maxReplicas=20', '--set', 'postgres.maxConnections=300']);
+    expect(raised.status, raised.stderr).toBe(0);
   });
 
   it.each([

@@ -84,3 +84,29 @@ capabilities:
 - name: REDIS_PREFIX
   value: {{ .root.Values.redisPrefix | quote }}
 {{- end -}}
+
+{{/*
+PostgreSQL's connection budget: the most connections this release can open (each enabled component's most pods,
+maxReplicas when autoscaling or replicas otherwise, plus the one surge pod of a rolling update, times its pools;
+plus the migration job) must fit in postgres.maxConnections less postgres.reservedConnections. Fails naming them.
+*/}}
+{{- define "property-api.connectionBudget" -}}
+{{- $total := int .Values.postgres.migrationConnections -}}
+{{- $parts := list (printf "migrations %d" $total) -}}
+{{- range $name, $component := .Values.components -}}
+{{- if $component.enabled -}}
+{{- $c := fromYaml (include "property-api.component" (dict "root" $ "component" $component)) -}}
+{{- $pods := int (ternary $c.autoscaling.maxReplicas $c.replicas (and $c.autoscaling $c.autoscaling.enabled | default false)) -}}
+{{- $perPod := add (int ($c.database.pool | default 0)) (int ($c.database.workerPool | default 0)) -}}
+{{- if gt (int $perPod) 0 -}}
+{{- $n := mul (add $pods 1) $perPod -}}
+{{- $total = add $total $n -}}
+{{- $parts = append $parts (printf "%s (%d+1 pods x %d) %d" $name $pods (int $perPod) (int $n)) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}
+{{- $budget := sub (int .Values.postgres.maxConnections) (int .Values.postgres.reservedConnections) -}}
+{{- if gt (int $total) (int $budget) -}}
+{{- fail (printf "PostgreSQL connection budget exceeded: %s = %d connections, but postgres.maxConnections %d less postgres.reservedConnections %d leaves %d. Lower maxReplicas or the components' database.pool/workerPool, raise postgres.maxConnections to what your server allows, or put PgBouncer in front (charts/README.md)." (join ", " $parts) (int $total) (int .Values.postgres.maxConnections) (int .Values.postgres.reservedConnections) (int $budget)) -}}
+{{- end -}}
+{{- end -}}

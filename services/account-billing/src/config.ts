@@ -1,11 +1,12 @@
 // account-billing configuration, parsed once at start.
 import { z } from 'zod';
-import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv } from '@pra/shared/platform';
+import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv, workerPoolEnv } from '@pra/shared/platform';
 
 export const BillingConfig = z.object({
   ...storeEnv,
   ...authEnv,
   ...requestPoolEnv,
+  ...workerPoolEnv(8),
   ...serverEnv,
   ...internalEnv,
   BILLING_PORT: port(8083),

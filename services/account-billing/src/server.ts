@@ -17,8 +17,8 @@ redis.on('error', () => {});
 const keys = new KeyCache(redis, config.REDIS_PREFIX);
 const auth = callerAuth(config, keys);
 // /usage and the admin API get a pool whose every wait has a limit; the pipeline's batches and jobs their own.
-const pool = createPool(config.DATABASE_URL, 6, 'account-billing', requestPoolLimits(config));
-const workPool = createPool(config.DATABASE_URL, 10, 'account-billing-worker');
+const pool = createPool(config.DATABASE_URL, config.DB_POOL_SIZE, 'account-billing', requestPoolLimits(config));
+const workPool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'account-billing-worker');
 await migrateBilling(workPool, (l) => log({ msg: l }));
 await redisReady(redis);
 const layout = redisLayout(config.REDIS_PREFIX);

@@ -1,7 +1,7 @@
 // An extra usage worker process (no HTTP, no relay, no maintenance jobs): run as many as the usage volume needs.
 // The account-billing server runs one worker itself, plus the relay and the job schedulers.
 import { z } from 'zod';
-import { createPool, internalEnv, parseConfig, runInternalServer, storeEnv, storesReady } from '@pra/shared/platform';
+import { createPool, internalEnv, parseConfig, runInternalServer, storeEnv, storesReady, workerPoolEnv } from '@pra/shared/platform';
 import { logTo } from '@pra/shared/telemetry';
 import { redisLayout } from './data/redis-layout.js';
 import { UsagePipeline } from './workers/pipeline.js';
@@ -9,11 +9,12 @@ import { UsagePipeline } from './workers/pipeline.js';
 const config = parseConfig(
   z.object({
     ...storeEnv,
+    ...workerPoolEnv(8),
     ...internalEnv,
   }),
 );
 const log = logTo();
-const pool = createPool(config.DATABASE_URL, 8, 'usage-worker');
+const pool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'usage-worker');
 const pipeline = new UsagePipeline({
   pool, redisUrl: config.REDIS_URL, layout: redisLayout(config.REDIS_PREFIX), log, roles: { relay: false, usageWorker: true, maintenance: false },
 });

@@ -1,12 +1,13 @@
 // Autocomplete configuration, parsed once at start. SEARCH_BACKEND chooses the adapter.
 import { z } from 'zod';
-import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv } from '@pra/shared/platform';
+import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv, workerPoolEnv } from '@pra/shared/platform';
 
 export const AutocompleteConfig = z
   .object({
     ...storeEnv,
     ...authEnv,
     ...requestPoolEnv,
+    ...workerPoolEnv(4),
     ...serverEnv,
     ...internalEnv,
     AUTOCOMPLETE_PORT: port(8082),

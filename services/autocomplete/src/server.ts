@@ -15,8 +15,8 @@ import { Indexer, lastIndexedId } from './indexing/index-queue.js';
 const config = loadAutocompleteConfig();
 const log = logTo();
 // Requests get a pool whose every wait has a limit; the indexer's long statements get their own, without.
-const pool = createPool(config.DATABASE_URL, 8, 'autocomplete', requestPoolLimits(config));
-const indexPool = createPool(config.DATABASE_URL, 4, 'autocomplete-indexer');
+const pool = createPool(config.DATABASE_URL, config.DB_POOL_SIZE, 'autocomplete', requestPoolLimits(config));
+const indexPool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'autocomplete-indexer');
 await migrateSearch(indexPool, (l) => log({ msg: l }));
 // The index the requests search, and the one the indexer writes (the same one for Typesense).
 let index: SearchIndex;

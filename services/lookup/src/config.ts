@@ -10,7 +10,6 @@ export const LookupConfig = z.object({
   ...internalEnv,
   LOOKUP_PORT: port(8081),
   LOOKUP_HOST: z.string().default('127.0.0.1'),
-  LOOKUP_DB_POOL: z.coerce.number().int().min(1).max(200).default(16),
 });
 export type LookupConfig = z.infer<typeof LookupConfig>;
 

@@ -9,7 +9,7 @@ const config = loadLookupConfig();
 const redis = createRedis(config.REDIS_URL, 'producer');
 redis.on('error', () => {}); // a failing charge answers 503; the client reconnects by itself
 const auth = callerAuth(config, new KeyCache(redis, config.REDIS_PREFIX));
-const pool = createPool(config.DATABASE_URL, config.LOOKUP_DB_POOL, 'lookup', requestPoolLimits(config));
+const pool = createPool(config.DATABASE_URL, config.DB_POOL_SIZE, 'lookup', requestPoolLimits(config));
 await redisReady(redis);
 const app = createLookupApp({ pool, charger: new CreditCharger(redis, config.REDIS_PREFIX), auth });
 await runInternalServer(config, storesReady(pool, redis));

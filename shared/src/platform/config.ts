@@ -60,13 +60,22 @@ export const authEnv = {
 
 const ms = (fallback: number) => z.coerce.number().int().min(1).max(600_000).default(fallback);
 
-/** The limits of a service's request pool: every wait on PostgreSQL ends, in a 503 at worst. */
+const poolSize = (fallback: number) => z.coerce.number().int().min(1).max(200).default(fallback);
+
+/**
+ * A service's request pool: its size (connections per process; the Helm chart checks replicas x pools against
+ * PostgreSQL's max_connections) and its limits: every wait on PostgreSQL ends, in a 503 at worst.
+ */
 export const requestPoolEnv = {
+  DB_POOL_SIZE: poolSize(8),
   DB_CONNECT_TIMEOUT_MS: ms(DEFAULT_REQUEST_POOL_LIMITS.connectTimeoutMs),
   DB_STATEMENT_TIMEOUT_MS: ms(DEFAULT_REQUEST_POOL_LIMITS.statementTimeoutMs),
   DB_IDLE_IN_TRANSACTION_TIMEOUT_MS: ms(DEFAULT_REQUEST_POOL_LIMITS.idleInTransactionTimeoutMs),
   DB_POOL_MAX_WAITING: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_REQUEST_POOL_LIMITS.maxWaiting),
 };
+
+/** The pool of a process's background work (usage batches, jobs, the indexer): no statement timeout. */
+export const workerPoolEnv = (fallback: number) => ({ DB_WORKER_POOL_SIZE: poolSize(fallback) });
 
 export function requestPoolLimits(c: {
   DB_CONNECT_TIMEOUT_MS: number;

@@ -15,9 +15,13 @@ export interface Started {
 }
 
 /** Runs a TypeScript entry point; resolves with the port it prints as {"port": N} (0 for entries that print none). */
-export function startProcess(entry: string, env: Record<string, string>, opts: { waitForPort?: boolean; telemetry?: boolean } = {}): Promise<Started> {
+export function startProcess(
+  entry: string,
+  env: Record<string, string>,
+  opts: { waitForPort?: boolean; telemetry?: boolean; nodeArgs?: string[] } = {},
+): Promise<Started> {
   // With telemetry, as deployed: OpenTelemetry started by --import before the entry point.
-  const child = spawn(process.execPath, [...(opts.telemetry ? TELEMETRY_NODE_ARGS : ['--import', 'tsx']), entry], {
+  const child = spawn(process.execPath, [...(opts.telemetry ? TELEMETRY_NODE_ARGS : ['--import', 'tsx']), ...(opts.nodeArgs ?? []), entry], {
     cwd: root,
     // Internal ports on 0 (several services run at once); request logs off unless a benchmark asks for them;
     // development mode (a benchmark may call a service with its API key, without a gateway).

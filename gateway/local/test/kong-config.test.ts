@@ -3,8 +3,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { buildOpenApiDocument } from '@pra/shared/contracts';
-import { KONG_YML, loadRoutes, matchRoute } from '../src/routes.js';
+import { buildOpenApiDocument, ErrorResponse } from '@pra/shared/contracts';
+import { DEFAULT_REQUEST_POOL_LIMITS } from '@pra/shared/platform';
+import { KONG_YML, loadRoutes, matchRoute, readKongConfig } from '../src/routes.js';
 
 const OWNER: Record<string, string> = {
   '/property/autocomplete': 'autocomplete',
@@ -23,11 +24,32 @@ describe('gateway/kong/kong.yml', () => {
     expect(matchRoute(routes, '/api/v1/property/addressx')).toBeUndefined();
   });
 
-  it('is declarative config 3.0 with the plugin, a request size limit and OpenTelemetry', () => {
+  it('is declarative config 3.0 with the plugin on every service, a request size limit and OpenTelemetry', () => {
     const doc = parse(readFileSync(KONG_YML, 'utf8'));
     expect(doc._format_version).toBe('3.0');
     const plugins = (doc.plugins as { name: string; config?: any }[]).map((p) => p.name);
-    expect(plugins).toEqual(expect.arrayContaining(['pra-gateway', 'request-size-limiting', 'opentelemetry']));
+    expect(plugins).toEqual(expect.arrayContaining(['request-size-limiting', 'opentelemetry']));
+    for (const s of readKongConfig().services) expect(s.plugins?.map((p) => p.name), s.name).toContain('pra-gateway');
     for (const s of doc.services) for (const r of s.routes) expect(r.strip_path ?? true).toBe(false);
+  });
+
+  it('answers an unknown path with the spec\'s ErrorResponse (a catch-all route), not Kong\'s own body', () => {
+    const catchAll = readKongConfig().routes?.find((r) => r.paths.includes('/'));
+    expect(catchAll, 'a route for /').toBeDefined();
+    const termination = catchAll!.plugins?.find((p) => p.name === 'request-termination');
+    expect(termination?.config).toMatchObject({ status_code: 404, content_type: expect.stringMatching(/^application\/json/) });
+    const body = ErrorResponse.parse(JSON.parse(String(termination!.config!.body)));
+    expect(body).toMatchObject({ property: [], status: { code: 404, total: 0 } });
+    expect(body.status.msg).toMatch(/No such endpoint/);
+    // Kong runs the services' plugins only on their routes: the catch-all never asks for a key or counts a call.
+    expect(catchAll!.plugins!.map((p) => p.name)).not.toContain('pra-gateway');
+  });
+
+  it('gives up on a service only after the service has given up on PostgreSQL (its own 503 arrives first)', () => {
+    const longestStoreWait = DEFAULT_REQUEST_POOL_LIMITS.connectTimeoutMs + DEFAULT_REQUEST_POOL_LIMITS.statementTimeoutMs + 1_000;
+    for (const s of readKongConfig().services) {
+      expect(s.read_timeout, s.name).toBeGreaterThan(longestStoreWait);
+      expect(s.retries, s.name).toBeLessThanOrEqual(2);
+    }
   });
 });

@@ -14,6 +14,9 @@ import { Indexer, lastIndexedId } from './indexing/index-queue.js';
 
 const config = loadAutocompleteConfig();
 const log = logTo();
+const redis = createRedis(config.REDIS_URL, 'producer');
+redis.on('error', () => {});
+const auth = callerAuth(config, new KeyCache(redis, config.REDIS_PREFIX));
 // Requests get a pool whose every wait has a limit; the indexer's long statements get their own, without.
 const pool = createPool(config.DATABASE_URL, config.DB_POOL_SIZE, 'autocomplete', requestPoolLimits(config));
 const indexPool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'autocomplete-indexer');
@@ -29,8 +32,6 @@ if (config.SEARCH_BACKEND === 'typesense') {
   index = new PostgresSearchIndex(pool);
   writeIndex = new PostgresSearchIndex(indexPool);
 }
-const redis = createRedis(config.REDIS_URL, 'producer');
-redis.on('error', () => {});
 await redisReady(redis);
 const indexer = new Indexer({ pool: indexPool, index: writeIndex, redisUrl: config.REDIS_URL, queuePrefix: redisLayout(config.REDIS_PREFIX).queuePrefix, log });
 await indexer.start();
@@ -38,7 +39,6 @@ if (config.SEARCH_BACKEND === 'postgres' && (await lastIndexedId(indexPool)) ===
   log({ msg: 'index empty: full rebuild requested' });
   await indexer.requestRebuild();
 }
-const auth = callerAuth(config, new KeyCache(redis, config.REDIS_PREFIX));
 const app = createAutocompleteApp({ index, charger: new CreditCharger(redis, config.REDIS_PREFIX), auth });
 await runInternalServer(config, storesReady(pool, redis));
 await runServer(app, config.AUTOCOMPLETE_PORT, config.AUTOCOMPLETE_HOST, 'autocomplete', async () => {

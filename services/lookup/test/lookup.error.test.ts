@@ -64,6 +64,17 @@ describe('404 and other refusals', () => {
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
   });
+  it('answers HEAD on every metered path 405 with Allow: GET, and charges nothing', async () => {
+    const a = await ctx.billing.fundedAccount(10);
+    const id = (await ctx.pool.query<{ id: number }>('SELECT id FROM records.properties LIMIT 1')).rows[0]!.id;
+    for (const path of ['/api/v1/property/address?address=1%20Main%20St&zip=95814', '/api/v1/property/owner?lastName=SMITH', '/api/v1/property/parcel?apn=1', `/api/v1/sale/history?id=${id}`, `/api/v1/assessment/detail?id=${id}`]) {
+      const res = await fetch(ctx.app.url + path, { method: 'HEAD', headers: { authorization: `Bearer ${a.key}` } });
+      expect(res.status, path).toBe(405);
+      expect(res.headers.get('allow')).toBe('GET');
+    }
+    expect(await ctx.billing.charger.balance(a.accountId)).toBe(10);
+    expect((await fetch(`${ctx.app.url}/api/v1/health`, { method: 'HEAD' })).status).toBe(200);
+  });
 });
 
 describe('a page past the end', () => {

@@ -16,12 +16,24 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'API key disabled. 0 credits.',
   404: 'No properties found. 0 credits.',
   429: 'Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits.',
-  503: 'Temporarily unable to serve (e.g. billing store unavailable); retry later. 0 credits.',
+  503: 'Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits.',
 };
+
+const header = (description: string) => ({ description, schema: { type: 'integer' as const } });
+const RETRY_AFTER = { 'Retry-After': header('Seconds to wait before retrying') };
+const RATE_LIMIT = {
+  'RateLimit-Limit': header('Requests allowed in any rolling 60 s for this account'),
+  'RateLimit-Remaining': header('Requests left in the current 60 s window'),
+  'RateLimit-Reset': header('Seconds until a request slot frees (until the next UTC day for the daily quota)'),
+};
+const HEADERS_BY_CODE: Record<number, Record<string, ReturnType<typeof header>>> = { 429: { ...RETRY_AFTER, ...RATE_LIMIT }, 503: RETRY_AFTER };
 
 function errors(codes: number[]) {
   return Object.fromEntries(
-    codes.map((c) => [c, { description: ERROR_TEXT[c] ?? 'Error', content: { 'application/json': { schema: ErrorResponse } } }]),
+    codes.map((c) => [
+      c,
+      { description: ERROR_TEXT[c] ?? 'Error', ...(HEADERS_BY_CODE[c] ? { headers: HEADERS_BY_CODE[c] } : {}), content: { 'application/json': { schema: ErrorResponse } } },
+    ]),
   );
 }
 
@@ -132,7 +144,7 @@ const PATHS: PathSpec[] = [
     query: AutocompleteQuery,
     ok: SuggestionResponse,
     okText: 'Suggestions, best first',
-    errorCodes: [400, 401, 403, 429],
+    errorCodes: [400, 401, 403, 429, 503],
   },
   {
     path: '/usage',
@@ -144,7 +156,7 @@ const PATHS: PathSpec[] = [
       'Read from PostgreSQL: a charge shows up within about a second.',
     ok: UsageResponse,
     okText: 'Usage of the calling account',
-    errorCodes: [401, 403],
+    errorCodes: [401, 403, 429, 503],
   },
   {
     path: '/health',
@@ -200,7 +212,7 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
       responses: {
         200: {
           description: p.okText,
-          headers: { 'X-Request-Id': { description: 'Equals status.transactionID', schema: { type: 'string' } } },
+          headers: { 'X-Request-Id': { description: 'Equals status.transactionID', schema: { type: 'string' } }, ...(p.isPublic ? {} : RATE_LIMIT) },
           content: { 'application/json': { schema: p.ok } },
         },
         ...errors(p.errorCodes),

@@ -19,9 +19,14 @@ describe('OpenAPI document', () => {
     expect(doc.paths['/plans'].get.security).toEqual([]);
     for (const p of specPaths.filter((x) => x.startsWith('/property/') && x !== '/property/autocomplete')) {
       const responses = Object.keys(doc.paths[p].get.responses);
-      expect(responses, p).toEqual(expect.arrayContaining(['200', '400', '401', '402', '403', '404', '429']));
+      expect(responses, p).toEqual(expect.arrayContaining(['200', '400', '401', '402', '403', '404', '429', '503']));
+      expect(Object.keys(doc.paths[p].get.responses['503'].headers), p).toEqual(['Retry-After']);
+      expect(Object.keys(doc.paths[p].get.responses['200'].headers), p).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
     }
-    expect(Object.keys(doc.paths['/usage'].get.responses)).toEqual(['200', '401', '403']);
+    expect(Object.keys(doc.paths['/usage'].get.responses)).toEqual(['200', '401', '403', '429', '503']);
+    const page = doc.paths['/property/owner'].get.parameters.find((x: any) => x.name === 'page');
+    expect(page.schema).toMatchObject({ minimum: 1, maximum: 10000 });
+    expect(page.description).toMatch(/page x pagesize may be at most 10,000/);
     const params = doc.paths['/property/address'].get.parameters.map((x: any) => x.name);
     expect(params).toEqual(expect.arrayContaining(['address', 'city', 'locality', 'state', 'countrySubd', 'zip', 'postal1', 'number', 'page', 'pagesize']));
   });

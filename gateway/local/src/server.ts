@@ -1,7 +1,7 @@
 // The local gateway process: GATEWAY_PORT (8080), upstreams from UPSTREAM_<SERVICE> (UPSTREAM_LOOKUP, ...), the
 // plugin's settings from the environment (REDIS_URL, REDIS_PREFIX, GATEWAY_HMAC_KEY, MARKETPLACE_PROXY_SECRET).
 import { z } from 'zod';
-import { clientTimeouts, internalEnv, parseConfig, port, runInternalServer, serverEnv } from '@pra/shared/platform';
+import { clientTimeouts, internalEnv, parseConfig, port, redisReady, runInternalServer, serverEnv } from '@pra/shared/platform';
 import { logListening, logTo } from '@pra/shared/telemetry';
 import { accessDepsFromEnv } from '@pra/gateway-plugin';
 import { createGateway } from './gateway.js';
@@ -28,7 +28,10 @@ const upstreams = Object.fromEntries(
   }).filter((e): e is [string, string] => e[1] !== undefined),
 );
 const log = logTo();
-const server = createGateway({ routes: loadRoutes(upstreams), plugin: accessDepsFromEnv(), log, timeouts: clientTimeouts(config) });
+const plugin = accessDepsFromEnv();
+// Serve once Redis answers (keys and limits live there); if it does not within 10 s, serve anyway: 503 until it does.
+await redisReady(plugin.redis, 10_000).catch(() => log({ msg: 'Redis not ready; answering 503 until it is' }));
+const server = createGateway({ routes: loadRoutes(upstreams), plugin, log, timeouts: clientTimeouts(config) });
 await runInternalServer(config);
 server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => {
   const a = server.address();

@@ -1,7 +1,7 @@
 // The plugin module as kong-pdk's plugin server loads it: Plugin (one instance per configured plugin), Name,
 // Version, Priority, Schema. Clients and config are made once per process, on first use.
 import { z } from 'zod';
-import { createRedis, KeyCache, parseConfig, storeEnv } from '@pra/shared/platform';
+import { createRedis, KeyCache, parseConfig, storeEnv, type RedisClient } from '@pra/shared/platform';
 import { access, type AccessDeps } from './access.js';
 import type { KongPdk } from './pdk.js';
 import { RateLimiter } from './rate-limit.js';
@@ -18,11 +18,12 @@ const GatewayEnv = z.object({
 });
 
 /** The plugin's clients and keys from the environment (Kong's plugin server and the local gateway alike). */
-export function accessDepsFromEnv(environment: NodeJS.ProcessEnv = process.env): AccessDeps {
+export function accessDepsFromEnv(environment: NodeJS.ProcessEnv = process.env): AccessDeps & { redis: RedisClient } {
   const env = parseConfig(GatewayEnv, environment);
   const redis = createRedis(env.REDIS_URL, 'producer');
   redis.on('error', () => {});
   return {
+    redis,
     keys: new KeyCache(redis, env.REDIS_PREFIX),
     limiter: new RateLimiter(redis, env.REDIS_PREFIX),
     hmacKey: env.GATEWAY_HMAC_KEY,

@@ -1,6 +1,6 @@
 // account-billing: the public /usage app, the internal admin API, and the usage pipeline with its jobs.
 import {
-  callerAuth, clientTimeouts, createPool, createRedis, KeyCache, redisReady, requestPoolLimits, runInternalServer, runServer, storesReady,
+  callerAuth, clientTimeouts, createPool, createRedis, KeyCache, listenServer, redisReady, requestPoolLimits, runInternalServer, runServer, storesReady,
 } from '@pra/shared/platform';
 import { logTo } from '@pra/shared/telemetry';
 import { createAdminApp } from './admin-app.js';
@@ -31,5 +31,6 @@ const close = async () => {
 };
 const timeouts = clientTimeouts(config);
 await runInternalServer(config, storesReady(pool, redis));
-await runServer(createAdminApp({ pool, redis, layout }, config.ADMIN_TOKEN), config.ADMIN_PORT, config.ADMIN_HOST, 'account-billing admin', async () => {}, timeouts);
-await runServer(createBillingApp({ pool, auth }), config.BILLING_PORT, config.BILLING_HOST, 'account-billing', close, timeouts);
+// One signal handler for the process: both servers stop accepting, then the pipeline finishes its batch, then exit.
+const admin = await listenServer(createAdminApp({ pool, redis, layout }, config.ADMIN_TOKEN), config.ADMIN_PORT, config.ADMIN_HOST, 'account-billing admin', timeouts);
+await runServer(createBillingApp({ pool, auth }), config.BILLING_PORT, config.BILLING_HOST, 'account-billing', close, timeouts, [admin]);

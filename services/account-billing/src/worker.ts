@@ -1,5 +1,6 @@
-// An extra usage worker process (no HTTP, no relay, no maintenance jobs): run as many as the usage volume needs.
-// The account-billing server runs one worker itself, plus the relay and the job schedulers.
+// An extra ledger writer process (no HTTP, no maintenance jobs): run as many as the usage volume needs. The
+// account-billing server runs one writer itself, plus the job schedulers. SIGTERM: the batch in flight is
+// written and acknowledged, then the process exits; a writer that is killed leaves its batch to the others.
 import { z } from 'zod';
 import { createPool, internalEnv, parseConfig, runInternalServer, storeEnv, storesReady, workerPoolEnv } from '@pra/shared/platform';
 import { logTo } from '@pra/shared/telemetry';
@@ -10,23 +11,25 @@ const config = parseConfig(
   z.object({
     ...storeEnv,
     ...workerPoolEnv(8),
+    /** How long a dead writer's batch waits before another writer takes it over. */
+    LEDGER_CLAIM_IDLE_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     ...internalEnv,
   }),
 );
 const log = logTo();
 const pool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'usage-worker');
 const pipeline = new UsagePipeline({
-  pool, redisUrl: config.REDIS_URL, layout: redisLayout(config.REDIS_PREFIX), log, roles: { relay: false, usageWorker: true, maintenance: false },
+  pool, redisUrl: config.REDIS_URL, layout: redisLayout(config.REDIS_PREFIX), log, roles: { ledgerWriter: true, maintenance: false }, claimIdleMs: config.LEDGER_CLAIM_IDLE_MS,
 });
 await pipeline.start();
 await runInternalServer(config, storesReady(pool));
-log({ msg: 'usage worker started' });
+log({ msg: 'ledger writer started' });
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     if (stopping) return;
     stopping = true;
-    // Close lets running jobs finish: their batches commit before the process exits.
+    // The batch in flight commits and is acknowledged before the process exits.
     void pipeline.stop().then(() => pool.end()).finally(() => process.exit(0));
   });
 }

@@ -41,7 +41,7 @@ export const keyCacheLoadedKey = (prefix: string) => `${prefix}keys:loaded`;
 
 /** The key cache cannot say whether a key is valid (Redis unreachable, or emptied and not yet rebuilt). */
 export const keyCacheUnavailable = () =>
-  new ApiError('UNAVAILABLE', 'Authentication is temporarily unavailable (our key store is reloading); retry shortly', 0, { 'retry-after': '2' });
+  new ApiError('UNAVAILABLE', 'Authentication is temporarily unavailable (our key store cannot be read right now); retry shortly', 0, { 'retry-after': '2' });
 
 /**
  * Reads the Redis key cache, with a short in-process cache (a change takes effect within ttlMs). A key missing from

@@ -3,7 +3,7 @@ export * from './config.js';
 export * from './db.js';
 export * from './migrations.js';
 export * from './http.js';
-export { runInternalServer, runServer, storesReady } from './server.js';
+export { listenServer, runInternalServer, runServer, storesReady } from './server.js';
 export * from './redis.js';
 export * from './api-keys.js';
 export * from './identity.js';

@@ -15,11 +15,28 @@ export function storesReady(pool?: Pool, redis?: Redis): () => Promise<boolean> 
   };
 }
 
+/** Listens without handling signals: a second server of a process whose runServer closes it (see `also`). */
+export async function listenServer(app: Express, port: number, host: string, name: string, timeouts?: ClientTimeouts): Promise<Server> {
+  const server = createHardenedServer(app, timeouts);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const addr = server.address();
+  logListening({ host, port: typeof addr === 'object' && addr ? addr.port : port }, `${name} listening`);
+  return server;
+}
+
 /** Starts the process's internal port (/metrics, /livez, /readyz) from INTERNAL_PORT / INTERNAL_HOST. */
 export async function runInternalServer(config: { INTERNAL_PORT: number; INTERNAL_HOST: string }, ready?: () => Promise<boolean>): Promise<void> {
   await startInternalServer({ port: config.INTERNAL_PORT, host: config.INTERNAL_HOST, ready });
 }
 
+/**
+ * Serves the app; on SIGINT/SIGTERM stops accepting, lets in-flight requests finish, runs onClose (close pools,
+ * stop workers: their batch in flight completes), then exits. `also` are servers of the same process that close
+ * first (the admin API beside account-billing), so that exactly one handler decides when the process ends.
+ */
 export async function runServer(
   app: Express,
   port: number,
@@ -27,24 +44,17 @@ export async function runServer(
   name: string,
   onClose: () => Promise<void>,
   timeouts?: ClientTimeouts,
+  also: Server[] = [],
 ): Promise<Server> {
-  const server = createHardenedServer(app, timeouts);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => resolve());
-  });
-  const addr = server.address();
-  const bound = typeof addr === 'object' && addr ? addr.port : port;
-  logListening({ host, port: bound }, `${name} listening`);
+  const server = await listenServer(app, port, host, name, timeouts);
   let closing = false;
   const stop = () => {
     if (closing) return;
     closing = true;
-    server.close(() => {
-      onClose().finally(() => process.exit(0));
-    });
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 5_000).unref();
+    const closed = [server, ...also].map((s) => new Promise<void>((r) => s.close(() => r())));
+    for (const s of [server, ...also]) s.closeIdleConnections();
+    void Promise.all(closed).then(() => onClose().finally(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

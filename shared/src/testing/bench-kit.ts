@@ -12,6 +12,10 @@ process.on('exit', () => children.forEach((c) => c.kill()));
 export interface Started {
   port: number;
   stop(): void;
+  /** Sends a signal (fault tests: SIGKILL, SIGTERM). */
+  kill(signal: NodeJS.Signals): void;
+  /** Resolves with the exit code once the process has ended (null when a signal ended it). */
+  exited(): Promise<number | null>;
 }
 
 /** Runs a TypeScript entry point; resolves with the port it prints as {"port": N} (0 for entries that print none). */
@@ -29,12 +33,13 @@ export function startProcess(
     stdio: ['ignore', opts.waitForPort === false ? 'ignore' : 'pipe', 'inherit'],
   });
   children.push(child);
-  const stop = () => child.kill('SIGTERM');
-  if (opts.waitForPort === false) return Promise.resolve({ port: 0, stop });
+  const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const handle = (port: number): Started => ({ port, stop: () => child.kill('SIGTERM'), kill: (signal) => child.kill(signal), exited: () => ended });
+  if (opts.waitForPort === false) return Promise.resolve(handle(0));
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       const m = /"port":(\d+)/.exec(d.toString());
-      if (m) resolve({ port: Number(m[1]), stop });
+      if (m) resolve(handle(Number(m[1])));
     });
     child.once('exit', (code) => reject(new Error(`${entry} exited with code ${code}`)));
   });

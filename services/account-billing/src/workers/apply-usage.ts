@@ -1,9 +1,8 @@
 // Writes usage events to PostgreSQL: per event (insert-if-absent on the transaction id, so a duplicated or retried
-// job is a no-op) the charge per grant in the append-only ledger, the grants' remaining credits, the daily rollup
+// delivery is a no-op) the charge per grant in the append-only ledger, the grants' remaining credits, the daily rollup
 // and the account's call counters. A whole batch is ONE statement (atomic, one round trip, one commit): every
 // event of an account updates the same counter rows, so one-event transactions would queue on their locks.
 import { withTransaction, type Pool } from '@pra/shared/platform';
-import { inSpan, ROOT_CONTEXT, trace, type SpanContext } from '@pra/shared/telemetry';
 import type { UsageEvent } from '../domain/usage-event.js';
 
 const APPLY_BATCH = `
@@ -56,46 +55,6 @@ export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]
 
 export async function applyUsageEvent(pool: Pool, e: UsageEvent): Promise<'applied' | 'duplicate'> {
   return (await applyUsageEvents(pool, [e])).has(e.txid) ? 'applied' : 'duplicate';
-}
-
-/**
- * Collects the events of concurrently running jobs into batches: one batch is written while the next fills.
- * Each job's promise settles with its own batch, so a failed batch fails (and retries) exactly its jobs.
- */
-export class UsageBatcher {
-  private queue: { event: UsageEvent; span?: SpanContext; resolve: (r: 'applied' | 'duplicate') => void; reject: (e: unknown) => void }[] = [];
-  private writing = false;
-
-  constructor(private readonly pool: Pool, private readonly maxBatch = 1_000) {}
-
-  apply(event: UsageEvent): Promise<'applied' | 'duplicate'> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ event, span: trace.getActiveSpan()?.spanContext(), resolve, reject });
-      if (!this.writing) void this.drain();
-    });
-  }
-
-  private async drain(): Promise<void> {
-    this.writing = true;
-    // Let the jobs that are starting in this tick join the first batch.
-    await new Promise((r) => setImmediate(r));
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch);
-      try {
-        // One ledger write for many jobs: a span under the first job's trace, linked to every job in the batch.
-        const links = batch.flatMap((b) => (b.span ? [{ context: b.span }] : []));
-        const first = batch[0]!.span;
-        const parent = first ? trace.setSpanContext(ROOT_CONTEXT, first) : ROOT_CONTEXT;
-        const applied = await inSpan('usage ledger write', { attributes: { 'pra.usage.batch.size': batch.length }, links, parent }, () =>
-          applyUsageEvents(this.pool, batch.map((b) => b.event)),
-        );
-        for (const b of batch) b.resolve(applied.has(b.event.txid) ? 'applied' : 'duplicate');
-      } catch (err) {
-        for (const b of batch) b.reject(err);
-      }
-    }
-    this.writing = false;
-  }
 }
 
 /**

@@ -1,22 +1,21 @@
 // The usage pipeline and the maintenance jobs of account-billing:
-//   outbox stream --relay--> BullMQ `usage` queue --worker--> PostgreSQL (applyUsageEvent)
-//   job schedulers on `billing-maintenance`: reconcile, expire-credits, rebuild-key-cache
+//   outbox stream --ledger writers (one consumer group, batches)--> PostgreSQL (applyUsageEvents)
+//   job schedulers on `billing-maintenance` (BullMQ): reconcile, expire-credits, rebuild-key-cache
 //   a watchdog: when Redis comes back empty (no `loaded` marker) it reloads balances and the key cache, and
 //   re-creates the schedulers (they lived in Redis too); charging fails closed until the reload is done.
+// Usage events never travel one job per event: a writer reads a few thousand at a time and writes them in one
+// statement; BullMQ keeps only the scheduled work (see README, billing).
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { createRedis, type Pool } from '@pra/shared/platform';
+import { createRedis, keyCacheLoadedKey, type Pool } from '@pra/shared/platform';
 import { observeGauges, queueTelemetry, telemetryMetrics } from '@pra/shared/telemetry';
 import { reloadBalances } from '../data/balances.js';
 import { rebuildKeyCache } from '../data/key-cache.js';
-import { keyCacheLoadedKey } from '@pra/shared/platform';
 import type { RedisLayout } from '../data/redis-layout.js';
-import type { UsageEvent } from '../domain/usage-event.js';
-import { expireCredits, UsageBatcher } from './apply-usage.js';
-import { OutboxRelay } from './outbox-relay.js';
+import { expireCredits } from './apply-usage.js';
+import { LEDGER_GROUP, LedgerWriter } from './ledger-writer.js';
 import { reconcile } from './reconcile.js';
 
-export const USAGE_QUEUE = 'usage';
 export const MAINTENANCE_QUEUE = 'billing-maintenance';
 
 export interface PipelineOptions {
@@ -24,31 +23,27 @@ export interface PipelineOptions {
   redisUrl: string;
   layout: RedisLayout;
   log: (obj: Record<string, unknown>) => void;
-  usageConcurrency?: number;
-  /** Worker lock duration (ms): short in tests that kill a worker mid-job. */
-  lockDuration?: number;
+  /** Entries a dead writer held are taken over after this long (ms): short in tests that kill a writer. */
+  claimIdleMs?: number;
   reconcileEveryMs?: number;
   expireEveryMs?: number;
   keyCacheEveryMs?: number;
   watchdogEveryMs?: number;
-  /** What this process runs: everything (default), or only the usage worker (extra worker processes). */
-  roles?: { relay: boolean; usageWorker: boolean; maintenance: boolean };
+  /** What this process runs: everything (default), or only a ledger writer (extra worker processes). */
+  roles?: { ledgerWriter: boolean; maintenance: boolean };
 }
 
 export class UsagePipeline {
-  readonly usageQueue: Queue<UsageEvent>;
   readonly maintenanceQueue: Queue;
   private readonly connections: Redis[] = [];
-  private relay?: OutboxRelay;
+  private writer?: LedgerWriter;
   private workers: Worker[] = [];
   private watchdog?: NodeJS.Timeout;
   private stopObserving?: () => void;
   private reloading = false;
 
   constructor(private readonly o: PipelineOptions) {
-    const conn = this.connection();
-    this.usageQueue = new Queue<UsageEvent>(USAGE_QUEUE, { connection: conn, prefix: o.layout.queuePrefix, telemetry: queueTelemetry() });
-    this.maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection: conn, prefix: o.layout.queuePrefix, telemetry: queueTelemetry() });
+    this.maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection: this.connection(), prefix: o.layout.queuePrefix, telemetry: queueTelemetry() });
   }
 
   private connection(): Redis {
@@ -60,26 +55,14 @@ export class UsagePipeline {
 
   async start(): Promise<void> {
     const { pool, layout, log } = this.o;
-    const roles = this.o.roles ?? { relay: true, usageWorker: true, maintenance: true };
+    const roles = this.o.roles ?? { ledgerWriter: true, maintenance: true };
     const redis = this.connection();
     if (roles.maintenance) await this.ensureLoaded(redis);
-    if (roles.relay) {
-      this.relay = new OutboxRelay(this.connection(), this.usageQueue, layout, (err) => log({ msg: 'relay error', err: String(err) }));
-      this.relay.start();
+    if (roles.ledgerWriter) {
+      this.writer = new LedgerWriter({ pool, redis: this.connection(), layout, log, claimIdleMs: this.o.claimIdleMs });
+      this.writer.start();
       this.stopObserving = this.observeBacklog(redis);
     }
-    const batcher = new UsageBatcher(pool);
-    if (roles.usageWorker) this.workers.push(
-      new Worker<UsageEvent>(USAGE_QUEUE, async (job) => batcher.apply(job.data), {
-        connection: this.connection(),
-        prefix: layout.queuePrefix,
-        telemetry: queueTelemetry(),
-        // Many jobs in flight at once is what fills the batches: the database sees one statement per batch.
-        concurrency: this.o.usageConcurrency ?? 256,
-        lockDuration: this.o.lockDuration ?? 30_000,
-        stalledInterval: this.o.lockDuration ?? 30_000,
-      }),
-    );
     if (roles.maintenance) {
       this.workers.push(
         new Worker(MAINTENANCE_QUEUE, async (job: Job) => this.maintenance(job.name, redis), {
@@ -126,7 +109,7 @@ export class UsagePipeline {
     const { pool, layout, log } = this.o;
     switch (name) {
       case 'reconcile': {
-        const report = await reconcile(pool, redis, layout, this.usageQueue);
+        const report = await reconcile(pool, redis, layout);
         telemetryMetrics.reconciled(report.drift.map((d) => d.redis - d.expected));
         if (report.drift.length > 0) log({ msg: 'reconcile repaired drift', drift: report.drift });
         return { checked: report.checked, repaired: report.drift.length };
@@ -152,40 +135,27 @@ export class UsagePipeline {
   private observeBacklog(redis: Redis): () => void {
     return observeGauges(
       [
-        { name: 'pra.usage.outbox.length', description: 'Charges in the Redis outbox not yet moved to the usage queue', unit: '{event}' },
-        { name: 'pra.usage.queue.depth', description: 'Usage jobs waiting, delayed or running', unit: '{job}' },
-        { name: 'pra.usage.queue.failed', description: 'Usage jobs that ran out of retries (charged in Redis, not in the ledger)', unit: '{job}' },
+        { name: 'pra.usage.outbox.length', description: 'Charges in the Redis outbox not yet written to the ledger', unit: '{event}' },
+        { name: 'pra.usage.pending', description: 'Charges read by a ledger writer and not yet acknowledged (in flight, or held by a writer that failed)', unit: '{event}' },
         { name: 'pra.usage.lag', description: 'Age of the oldest charge not yet written to the ledger (0 when caught up)', unit: 's' },
       ],
       async () => {
-        const [outbox, head, counts, oldest] = await Promise.all([
-          redis.xlen(this.o.layout.outbox),
-          redis.xrange(this.o.layout.outbox, '-', '+', 'COUNT', 1),
-          this.usageQueue.getJobCounts('waiting', 'active', 'delayed', 'prioritized', 'failed'),
-          this.usageQueue.getJobs(['waiting'], 0, 0, true),
+        const [backlog, pending] = await Promise.all([
+          this.writer!.backlog(),
+          (redis.xpending(this.o.layout.outbox, LEDGER_GROUP) as Promise<[number, ...unknown[]]>).catch(() => [0] as [number]),
         ]);
-        const now = Date.now();
-        const since = [head[0] ? Number(head[0][0].split('-')[0]) : now, oldest[0]?.data.at ?? now];
-        return {
-          'pra.usage.outbox.length': outbox,
-          'pra.usage.queue.depth': (counts.waiting ?? 0) + (counts.active ?? 0) + (counts.delayed ?? 0) + (counts.prioritized ?? 0),
-          'pra.usage.queue.failed': counts.failed ?? 0,
-          'pra.usage.lag': Math.max(0, now - Math.min(...since)) / 1000,
-        };
+        return { 'pra.usage.outbox.length': backlog.waiting, 'pra.usage.pending': Number(pending[0]) || 0, 'pra.usage.lag': backlog.waiting > 0 ? backlog.oldestSeconds : 0 };
       },
     );
   }
 
-  /** Waits until the outbox is empty and no usage job is waiting or running (tests, benchmarks, shutdown). */
+  /** Waits until every charge in the outbox is in the ledger (tests, benchmarks, shutdown). */
   async drained(redis: Redis, timeoutMs = 30_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     for (;;) {
-      const [outbox, counts] = await Promise.all([
-        redis.xlen(this.o.layout.outbox),
-        this.usageQueue.getJobCounts('waiting', 'active', 'delayed', 'prioritized'),
-      ]);
-      if (outbox === 0 && Object.values(counts).every((n) => n === 0)) return;
-      if (Date.now() > until) throw new Error(`usage pipeline not drained: outbox ${outbox}, jobs ${JSON.stringify(counts)}`);
+      const outbox = await redis.xlen(this.o.layout.outbox);
+      if (outbox === 0) return;
+      if (Date.now() > until) throw new Error(`usage pipeline not drained: ${outbox} events in the outbox`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -193,9 +163,8 @@ export class UsagePipeline {
   async stop(): Promise<void> {
     if (this.watchdog) clearInterval(this.watchdog);
     this.stopObserving?.();
-    await this.relay?.stop();
+    await this.writer?.stop();
     await Promise.all(this.workers.map((w) => w.close()));
-    await this.usageQueue.close();
     await this.maintenanceQueue.close();
     await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())));
   }

@@ -1,10 +1,10 @@
 // Reconciles Redis balances against PostgreSQL without stopping traffic. One atomic Redis snapshot (MULTI) takes
-// the balances, the un-relayed outbox and the stream's last id L. Then, per grant:
+// the balances, the outbox (every charge not yet in the ledger: an entry leaves it only after its write commits,
+// however long PostgreSQL is away) and the stream's last id L. Then, per grant:
 //   expected Redis remaining = PostgreSQL remaining
 //     + credits of events already in PostgreSQL but charged after L (the snapshot predates them)
-//     - credits of events charged up to L that PostgreSQL does not have yet (outbox or queue)
+//     - credits of events charged up to L that PostgreSQL does not have yet (still in the outbox)
 // Drift is repaired with HINCRBY by the difference, so later charges are kept and a second run finds nothing.
-import type { Queue } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { Pool } from '@pra/shared/platform';
 import type { RedisLayout } from '../data/redis-layout.js';
@@ -17,7 +17,7 @@ export interface Drift {
   expected: number;
 }
 
-export async function reconcile(pool: Pool, redis: Redis, layout: RedisLayout, queue: Queue<UsageEvent>): Promise<{ checked: number; drift: Drift[] }> {
+export async function reconcile(pool: Pool, redis: Redis, layout: RedisLayout): Promise<{ checked: number; drift: Drift[] }> {
   if (!(await redis.exists(layout.loaded))) return { checked: 0, drift: [] }; // the reload owns an empty Redis
   const { rows: grants } = await pool.query<{ id: number; account_id: number; expires_at: Date }>(
     'SELECT id, account_id, expires_at FROM billing.credit_grants WHERE expires_at > now()',
@@ -47,10 +47,9 @@ export async function reconcile(pool: Pool, redis: Redis, layout: RedisLayout, q
   const reloadWatermark = `${loadedAtMs}-${Number.MAX_SAFE_INTEGER}`;
   const watermark = streamIdAfter(reloadWatermark, streamWatermark) ? reloadWatermark : streamWatermark;
 
-  // Events charged up to the watermark that may not be in PostgreSQL yet: in the outbox, or queued.
-  const jobs = await queue.getJobs(['waiting', 'active', 'delayed', 'prioritized']);
+  // Events charged up to the watermark that may not be in PostgreSQL yet: still in the outbox.
   const pending = new Map<string, UsageEvent>();
-  for (const e of [...outbox, ...jobs.map((j) => j.data)]) if (e && !streamIdAfter(e.streamId, watermark)) pending.set(e.txid, e);
+  for (const e of outbox) if (!streamIdAfter(e.streamId, watermark)) pending.set(e.txid, e);
 
   const client = await pool.connect();
   const adjust = new Map<number, number>();

@@ -1,0 +1,185 @@
+// Writes the usage outbox into PostgreSQL. The charge script appends each charged request to a Redis stream; every
+// ledger writer reads it through one consumer group, in batches (up to `batchSize` events, or what arrived within a
+// few ms), writes a batch in ONE statement (idempotent on the transaction id) and only then acknowledges and deletes
+// its entries. So an entry leaves the stream only once it is in the ledger:
+// - a batch that cannot be written stays pending and is retried (with backoff) until it is; nothing is given up;
+// - a writer that dies leaves its entries pending; after `claimIdleMs` another writer claims them (XAUTOCLAIM);
+// - stop() stops reading, finishes (writes and acknowledges) the batch in flight, then returns;
+// - reconciliation counts every entry still in the stream as charged-but-not-yet-written, never as drift;
+// - an entry that is not a usage event (it cannot come from the charge script) is moved to a dead-letter stream
+//   with a log line, so that it never blocks the events behind it; an entry deleted while pending is acknowledged.
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Pool } from '@pra/shared/platform';
+import { contextFromTraceparent, inSpan, ROOT_CONTEXT, trace } from '@pra/shared/telemetry';
+import type { RedisLayout } from '../data/redis-layout.js';
+import { eventFromStream, type UsageEvent } from '../domain/usage-event.js';
+import { applyUsageEvents } from './apply-usage.js';
+
+export const LEDGER_GROUP = 'ledger';
+
+type Entry = [string, string[] | null];
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Why an event cannot be written, or null when it can. */
+function invalidEvent(e: UsageEvent): string | null {
+  if (!UUID.test(e.txid ?? '')) return 'no transaction id';
+  if (!Number.isSafeInteger(e.account) || e.account <= 0) return 'no account';
+  if (!Number.isSafeInteger(e.credits) || e.credits <= 0) return 'no credits';
+  if (!Number.isFinite(e.at)) return 'no time';
+  if (e.consumed.some((c) => !Number.isSafeInteger(c.grantId) || !Number.isSafeInteger(c.credits))) return 'bad grant list';
+  return null;
+}
+type ReadReply = [string, Entry[]][] | null;
+
+export interface LedgerWriterOptions {
+  pool: Pool;
+  /** A connection of its own: XREADGROUP blocks it. */
+  redis: Redis;
+  layout: RedisLayout;
+  log: (o: Record<string, unknown>) => void;
+  /** This writer's name in the group; unique per process by default (a replaced process is a new consumer). */
+  consumer?: string;
+  batchSize?: number;
+  /** How long a read waits for the first event (the batch is what arrived by then). */
+  blockMs?: number;
+  /** Entries another consumer has held this long without acknowledging are taken over. */
+  claimIdleMs?: number;
+}
+
+export class LedgerWriter {
+  readonly consumer: string;
+  private running = false;
+  private loop: Promise<void> = Promise.resolve();
+  private retryOwn = true;
+  private claimCursor = '0-0';
+  private lastClaimAt = 0;
+  private failures = 0;
+  private sleeping?: { timer: NodeJS.Timeout; wake: () => void };
+
+  constructor(private readonly o: LedgerWriterOptions) {
+    this.consumer = o.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  }
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops reading; the batch in flight is written and acknowledged first. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.sleeping) {
+      clearTimeout(this.sleeping.timer);
+      this.sleeping.wake();
+    }
+    await this.loop;
+  }
+
+  private get batchSize() {
+    return this.o.batchSize ?? 2_000;
+  }
+
+  private async ensureGroup(): Promise<void> {
+    try {
+      await this.o.redis.xgroup('CREATE', this.o.layout.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
+    } catch (err) {
+      if (!String(err).includes('BUSYGROUP')) throw err;
+    }
+  }
+
+  private async read(id: '0' | '>', block: boolean): Promise<Entry[]> {
+    const args = ['GROUP', LEDGER_GROUP, this.consumer, 'COUNT', String(this.batchSize), ...(block ? ['BLOCK', String(this.o.blockMs ?? 20)] : []), 'STREAMS', this.o.layout.outbox, id];
+    const reply = (await (this.o.redis as unknown as { xreadgroup(...a: string[]): Promise<ReadReply> }).xreadgroup(...args)) ?? null;
+    return reply?.[0]?.[1] ?? [];
+  }
+
+  /** Entries a dead (or stuck) consumer holds, taken over once they have been idle for claimIdleMs. */
+  private async claim(): Promise<Entry[]> {
+    const idle = this.o.claimIdleMs ?? 30_000;
+    const now = Date.now();
+    if (now - this.lastClaimAt < Math.min(idle / 2, 5_000) && this.claimCursor === '0-0') return [];
+    this.lastClaimAt = now;
+    const [next, entries] = (await this.o.redis.xautoclaim(this.o.layout.outbox, LEDGER_GROUP, this.consumer, idle, this.claimCursor, 'COUNT', this.batchSize)) as [string, (Entry | null)[]];
+    this.claimCursor = next;
+    return entries.filter((e): e is Entry => e !== null);
+  }
+
+  /** One batch: this writer's own unacknowledged entries after a failure, else claimed ones, else new ones. */
+  async writeOnce(): Promise<number> {
+    let entries: Entry[] = [];
+    if (this.retryOwn) {
+      entries = await this.read('0', false);
+      if (entries.length === 0) this.retryOwn = false;
+    }
+    if (entries.length === 0) entries = await this.claim();
+    if (entries.length === 0) entries = await this.read('>', true);
+    if (entries.length === 0) return 0;
+    const events: UsageEvent[] = [];
+    const dead: { id: string; fields: string[]; reason: string }[] = [];
+    for (const [id, fields] of entries) {
+      if (!fields) continue; // deleted while pending: nothing to write, only to acknowledge
+      const event = eventFromStream(id, fields);
+      const reason = invalidEvent(event);
+      if (reason) dead.push({ id, fields, reason });
+      else events.push(event);
+    }
+    if (events.length > 0) await this.write(events);
+    const ids = entries.map(([id]) => id);
+    const m = this.o.redis.multi();
+    for (const d of dead) m.xadd(`${this.o.layout.outbox}:dead`, '*', 'id', d.id, 'reason', d.reason, ...d.fields);
+    await m.xack(this.o.layout.outbox, LEDGER_GROUP, ...ids).xdel(this.o.layout.outbox, ...ids).exec();
+    for (const d of dead) this.o.log({ msg: 'outbox entry is not a usage event: moved to the dead-letter stream', id: d.id, reason: d.reason, stream: `${this.o.layout.outbox}:dead` });
+    return entries.length;
+  }
+
+  /** One ledger write for many requests: a span under the first traced event's trace, linked to every one. */
+  private write(events: UsageEvent[]): Promise<Set<string>> {
+    const contexts = events.flatMap((e) => (e.trace ? [trace.getSpanContext(contextFromTraceparent(e.trace))].filter((c) => c !== undefined) : []));
+    const parent = contexts[0] ? trace.setSpanContext(ROOT_CONTEXT, contexts[0]) : ROOT_CONTEXT;
+    return inSpan('usage ledger write', { attributes: { 'pra.usage.batch.size': events.length }, links: contexts.map((context) => ({ context })), parent }, () =>
+      applyUsageEvents(this.o.pool, events),
+    );
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        await this.writeOnce();
+        this.failures = 0;
+      } catch (err) {
+        if (String(err).includes('NOGROUP')) {
+          // First start, or Redis came back empty: the group is made again (entries lost with Redis are the
+          // reload's business: balances come back from PostgreSQL).
+          await this.ensureGroup().catch(() => {});
+          continue;
+        }
+        this.failures++;
+        this.retryOwn = true;
+        const delay = Math.min(10_000, 250 * 2 ** Math.min(this.failures - 1, 6));
+        const waiting = await this.backlog().catch(() => undefined);
+        this.o.log({ msg: 'ledger write failed; the events stay in the outbox and are retried', err: String(err), retryInMs: delay, ...waiting });
+        await this.sleep(delay);
+      }
+    }
+  }
+
+  /** How many events wait for the ledger, and the age of the oldest (seconds). */
+  async backlog(): Promise<{ waiting: number; oldestSeconds: number }> {
+    const [length, head] = await Promise.all([this.o.redis.xlen(this.o.layout.outbox), this.o.redis.xrange(this.o.layout.outbox, '-', '+', 'COUNT', 1)]);
+    const oldest = head[0] ? Number(head[0][0].split('-')[0]) : Date.now();
+    return { waiting: length, oldestSeconds: Math.max(0, (Date.now() - oldest) / 1000) };
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.sleeping = undefined;
+        resolve();
+      }, ms);
+      this.sleeping = { timer, wake: resolve };
+    });
+  }
+}

@@ -1,0 +1,247 @@
+// The ledger writer's faults, with real Redis, PostgreSQL and processes: an entry delivered twice, a writer that
+// dies between its write and its acknowledgement (in process, and a real writer process killed with SIGKILL), a
+// writer stopped with SIGTERM under load, and PostgreSQL unreachable for longer than any retry budget. In every
+// case each charge is written exactly once, nothing is refunded, and /usage agrees.
+import { randomBytes, randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, createRedis, type Pool, type RedisClient } from '@pra/shared/platform';
+import { startProcess, type Started } from '@pra/shared/bench';
+import { startTcpProxy } from '@pra/shared/testing';
+import { billingFixture, type BillingFixture } from './billing-fixtures.js';
+import { LEDGER_GROUP, LedgerWriter } from '../src/workers/ledger-writer.js';
+import { applyUsageEvents } from '../src/workers/apply-usage.js';
+import { eventFromStream } from '../src/domain/usage-event.js';
+import { reconcile } from '../src/workers/reconcile.js';
+import { usageReport } from '../src/domain/usage-report.js';
+
+let pool: Pool;
+let redis: RedisClient;
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 6);
+  redis = createRedis(inject('redisUrl'), 'worker');
+});
+afterAll(async () => {
+  await redis.quit();
+  await pool.end();
+});
+
+/** A billing fixture of its own: its own outbox, so no other writer of the run reads it. */
+const fixture = () => billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}lw${randomBytes(3).toString('hex')}:`);
+const log: Record<string, unknown>[] = [];
+const writerOf = (f: BillingFixture, o: { claimIdleMs?: number; consumer?: string; pool?: Pool } = {}) =>
+  new LedgerWriter({ pool: o.pool ?? pool, redis: createRedis(inject('redisUrl'), 'worker'), layout: f.layout, log: (l) => log.push(l), ...o });
+
+async function charges(f: BillingFixture, accountId: number, n: number): Promise<{ credits: number; calls: number }> {
+  let credits = 0;
+  let calls = 0;
+  for (let i = 0; i < n; i += 200) {
+    const results = await Promise.all(
+      Array.from({ length: Math.min(200, n - i) }, (_, j) => {
+        const tx = randomUUID();
+        return f.charger.charge({ transactionId: tx, accountId, keyId: 0, endpoint: '/property/address', wanted: 1 + ((i + j) % 2), fingerprint: tx });
+      }),
+    );
+    for (const r of results) {
+      credits += r.granted;
+      if (r.granted > 0) calls++;
+    }
+  }
+  return { credits, calls };
+}
+
+async function ledger(accountId: number) {
+  const { rows } = await pool.query(
+    `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge') AS charged,
+            (SELECT count(*)::int FROM billing.usage_events WHERE account_id = $1) AS events`,
+    [accountId],
+  );
+  return rows[0] as { charged: number; events: number };
+}
+
+async function drained(f: BillingFixture, timeoutMs = 60_000) {
+  const until = Date.now() + timeoutMs;
+  while ((await redis.xlen(f.layout.outbox)) > 0) {
+    if (Date.now() > until) throw new Error(`outbox not drained: ${await redis.xlen(f.layout.outbox)} left`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+describe('ledger writer', () => {
+  it('writes an entry delivered twice once, and deletes what it has written', async () => {
+    const f = await fixture();
+    const a = await f.fundedAccount(10);
+    await charges(f, a.accountId, 3);
+    const [first] = (await redis.xrange(f.layout.outbox, '-', '+', 'COUNT', 1)) as [string, string[]][];
+    await redis.xadd(f.layout.outbox, '*', ...first![1]); // the same charge again, as a redelivery would bring it
+    const w = writerOf(f);
+    w.start();
+    await drained(f);
+    await w.stop();
+    expect(await ledger(a.accountId)).toMatchObject({ events: 3 });
+    expect(await redis.xlen(f.layout.outbox)).toBe(0);
+    await f.close();
+  });
+
+  it('moves an entry that is not a usage event to a dead-letter stream, and writes the events behind it', async () => {
+    const f = await fixture();
+    const a = await f.fundedAccount(10);
+    await redis.xadd(f.layout.outbox, '*', 'probe', '1');
+    await charges(f, a.accountId, 2);
+    const w = writerOf(f);
+    w.start();
+    await drained(f);
+    await w.stop();
+    expect(await ledger(a.accountId)).toMatchObject({ events: 2 });
+    const dead = (await redis.xrange(`${f.layout.outbox}:dead`, '-', '+')) as [string, string[]][];
+    expect(dead).toHaveLength(1);
+    expect(dead[0]![1]).toEqual(expect.arrayContaining(['reason', 'no transaction id', 'probe', '1']));
+    expect(log.some((l) => String(l.msg).includes('dead-letter'))).toBe(true);
+    await f.close();
+  });
+
+  it('acknowledges a pending entry that was deleted, instead of failing on it forever', async () => {
+    const f = await fixture();
+    const a = await f.fundedAccount(10);
+    await charges(f, a.accountId, 1);
+    await redis.xgroup('CREATE', f.layout.outbox, LEDGER_GROUP, '0', 'MKSTREAM').catch(() => {});
+    await redis.xreadgroup('GROUP', LEDGER_GROUP, 'gone', 'COUNT', 10, 'STREAMS', f.layout.outbox, '>');
+    await redis.xtrim(f.layout.outbox, 'MAXLEN', 0); // deleted while pending
+    const w = writerOf(f, { claimIdleMs: 100 });
+    w.start();
+    for (let i = 0; i < 100 && Number(((await redis.xpending(f.layout.outbox, LEDGER_GROUP)) as [number])[0]) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    await w.stop();
+    expect(Number(((await redis.xpending(f.layout.outbox, LEDGER_GROUP)) as [number])[0])).toBe(0);
+    await f.close();
+  });
+
+  it('takes over the batch of a writer that died between its write and its acknowledgement; written once', async () => {
+    const f = await fixture();
+    const a = await f.fundedAccount(100);
+    const charged = await charges(f, a.accountId, 30);
+    // The doomed writer reads the batch and writes it, then dies before acknowledging.
+    await redis.xgroup('CREATE', f.layout.outbox, LEDGER_GROUP, '0', 'MKSTREAM').catch(() => {});
+    const reply = (await redis.xreadgroup('GROUP', LEDGER_GROUP, 'doomed', 'COUNT', 100, 'STREAMS', f.layout.outbox, '>')) as [string, [string, string[]][]][];
+    await applyUsageEvents(pool, reply[0]![1].map(([eid, fl]) => eventFromStream(eid, fl)));
+    const survivor = writerOf(f, { claimIdleMs: 300 });
+    survivor.start();
+    await drained(f);
+    await survivor.stop();
+    expect(await ledger(a.accountId)).toEqual({ charged: charged.credits, events: charged.calls });
+    expect(((await redis.xpending(f.layout.outbox, LEDGER_GROUP)) as [number])[0]).toBe(0);
+    await f.close();
+  });
+
+  it('keeps every charge while PostgreSQL is unreachable (longer than any retry budget): nothing refunded, then written once', async () => {
+    const f = await fixture();
+    const a = await f.fundedAccount(1_000);
+    const url = new URL(inject('databaseUrl'));
+    const proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    const cutOff = createPool(url.toString(), 2, 'ledger-writer-cut');
+    proxy.cut();
+    const w = writerOf(f, { pool: cutOff });
+    w.start();
+    try {
+      const charged = await charges(f, a.accountId, 300);
+      // Well past several failed attempts (they back off: 0.25 s, 0.5 s, 1 s, 2 s ...).
+      await new Promise((r) => setTimeout(r, 3_000));
+      expect(await redis.xlen(f.layout.outbox)).toBe(charged.calls);
+      expect(log.some((l) => String(l.msg).startsWith('ledger write failed') && Number(l.waiting) > 0)).toBe(true);
+      // Reconciliation sees the charges waiting in the outbox: no drift, no refund.
+      const report = await reconcile(pool, f.redis, f.layout);
+      expect(report.drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
+      expect(await f.charger.balance(a.accountId)).toBe(1_000 - charged.credits);
+      proxy.restore();
+      await drained(f, 30_000);
+      expect(await ledger(a.accountId)).toEqual({ charged: charged.credits, events: charged.calls });
+      const usage = await usageReport(pool, a.accountId);
+      expect(usage.credits).toMatchObject({ balance: 1_000 - charged.credits, used: charged.credits });
+      expect(usage.calls.total).toBe(charged.calls);
+    } finally {
+      await w.stop();
+      await cutOff.end().catch(() => {});
+      await proxy.close();
+      await f.close();
+    }
+  }, 60_000);
+});
+
+describe('Redis memory', () => {
+  it('10,000 charged requests leave under 200 bytes each, for two minutes, and an empty outbox once written', async () => {
+    const f = await fixture();
+    const a = await f.fundedAccount(30_000);
+    const w = writerOf(f);
+    w.start();
+    const charged = await charges(f, a.accountId, 10_000);
+    await drained(f);
+    await w.stop();
+    let bytes = 0;
+    let records = 0;
+    let longestTtl = 0;
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${f.layout.prefix}charged:*`, 'COUNT', 1000);
+      cursor = next;
+      for (const k of keys) {
+        bytes += Number(await redis.memory('USAGE', k));
+        longestTtl = Math.max(longestTtl, await redis.ttl(k));
+        records++;
+      }
+    } while (cursor !== '0');
+    const perRequest = bytes / charged.calls;
+    console.log(`[memory] ${charged.calls} charged requests: ${bytes} bytes of idempotency records (${perRequest.toFixed(0)} B a request, TTL ${longestTtl} s); outbox ${await redis.xlen(f.layout.outbox)} entries`);
+    expect(records).toBe(charged.calls);
+    expect(perRequest).toBeLessThan(200); // ~170 B measured, with this run's 30-character key prefix
+    expect(longestTtl).toBeLessThanOrEqual(120);
+    expect(await redis.xlen(f.layout.outbox)).toBe(0);
+    await f.close();
+  }, 60_000);
+});
+
+describe('ledger writer processes', () => {
+  const processes: Started[] = [];
+  afterAll(() => processes.forEach((p) => p.stop()));
+  const writerProcess = (f: BillingFixture) =>
+    startProcess(
+      'services/account-billing/src/worker.ts',
+      { DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), REDIS_PREFIX: f.layout.prefix, LEDGER_CLAIM_IDLE_MS: '500', DB_WORKER_POOL_SIZE: '2' },
+      { waitForPort: false },
+    ).then((p) => (processes.push(p), p));
+  const pendingCount = async (f: BillingFixture) => Number(((await redis.xpending(f.layout.outbox, LEDGER_GROUP).catch(() => [0])) as [number])[0]);
+
+  it('a writer killed with SIGKILL mid-batch: a new writer under another name applies every event exactly once', async () => {
+    const f = await fixture();
+    const a = await f.fundedAccount(100_000);
+    const charged = await charges(f, a.accountId, 6_000);
+    const doomed = await writerProcess(f);
+    // Kill it once it has started writing: some events are in the ledger, some still in the outbox.
+    for (let i = 0; i < 300 && (await redis.xlen(f.layout.outbox)) === charged.calls; i++) await new Promise((r) => setTimeout(r, 20));
+    doomed.kill('SIGKILL');
+    const left = await redis.xlen(f.layout.outbox);
+    expect(left).toBeGreaterThan(0);
+    await writerProcess(f);
+    await drained(f, 60_000);
+    expect(await ledger(a.accountId)).toEqual({ charged: charged.credits, events: charged.calls });
+    expect(await pendingCount(f)).toBe(0);
+    await f.close();
+  }, 90_000);
+
+  it('a writer stopped with SIGTERM under load finishes and acknowledges its batch: nothing stranded', async () => {
+    const f = await fixture();
+    const a = await f.fundedAccount(100_000);
+    const stopping = await writerProcess(f);
+    const load = charges(f, a.accountId, 6_000);
+    for (let i = 0; i < 300 && (await ledger(a.accountId)).events === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    const exited = stopping.exited();
+    stopping.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const charged = await load;
+    expect(await pendingCount(f)).toBe(0); // nothing read and left unacknowledged
+    await writerProcess(f);
+    await drained(f, 60_000);
+    expect(await ledger(a.accountId)).toEqual({ charged: charged.credits, events: charged.calls });
+    await f.close();
+  }, 90_000);
+});

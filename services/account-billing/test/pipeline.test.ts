@@ -113,6 +113,31 @@ describe('usage pipeline', () => {
   });
 });
 
+describe('reload after Redis comes back empty', () => {
+  it('is done once, whatever the number of billing processes watching', async () => {
+    const g = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}reload${randomBytes(3).toString('hex')}:`);
+    const a = await g.fundedAccount(40);
+    const reloads: Record<string, unknown>[] = [];
+    const watchers = Array.from(
+      { length: 4 },
+      () => new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: g.layout, log: (o) => reloads.push(o), watchdogEveryMs: 20, reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000 }),
+    );
+    try {
+      await Promise.all(watchers.map((w) => w.start()));
+      reloads.length = 0;
+      const keys = await g.redis.keys(`${g.layout.prefix}*`);
+      await g.redis.del(...keys);
+      for (let i = 0; i < 100 && !(await g.redis.exists(g.layout.loaded)); i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 300)); // every watchdog has looked again by now
+      expect(reloads.filter((l) => l.msg === 'loaded from PostgreSQL into Redis')).toHaveLength(1);
+      expect(await g.charger.balance(a.accountId)).toBe(40);
+    } finally {
+      await Promise.all(watchers.map((w) => w.stop()));
+      await g.close();
+    }
+  }, 30_000);
+});
+
 describe('batched writes', () => {
   it('write each event once when a batch repeats events or holds events already written', async () => {
     const a = await f.fundedAccount(100);

@@ -6,6 +6,7 @@
 // Usage events never travel one job per event: a writer reads a few thousand at a time and writes them in one
 // statement; BullMQ keeps only the scheduled work (see README, billing).
 import { Queue, Worker, type Job } from 'bullmq';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createRedis, keyCacheLoadedKey, type Pool } from '@pra/shared/platform';
 import { observeGauges, queueTelemetry, telemetryMetrics } from '@pra/shared/telemetry';
@@ -91,10 +92,18 @@ export class UsagePipeline {
   /** Reloads balances and the key cache when Redis has lost them (until then: charging 503, unknown keys 503). */
   async ensureLoaded(redis: Redis): Promise<boolean> {
     if (this.reloading) return false;
-    const [balancesLoaded, keysLoaded] = await redis.mget(this.o.layout.loaded, keyCacheLoadedKey(this.o.layout.prefix));
-    if (balancesLoaded && keysLoaded) return false;
+    const markers = [this.o.layout.loaded, keyCacheLoadedKey(this.o.layout.prefix)];
+    const [balancesLoadedBefore, keysLoadedBefore] = await redis.mget(...markers);
+    if (balancesLoadedBefore && keysLoadedBefore) return false;
+    // Single flight across every process: one reload holds the lock; the others find the markers set after it.
+    // A second reload after the first would overwrite balances that charges have changed since.
+    const token = randomUUID();
+    const lock = `${this.o.layout.prefix}billing:reload-lock`;
+    if ((await redis.set(lock, token, 'PX', 120_000, 'NX')) !== 'OK') return false;
     this.reloading = true;
     try {
+      const [balancesLoaded, keysLoaded] = await redis.mget(...markers);
+      if (balancesLoaded && keysLoaded) return false;
       const keys = keysLoaded ? undefined : await rebuildKeyCache(this.o.pool, redis, this.o.layout.prefix);
       const grants = balancesLoaded ? undefined : await reloadBalances(this.o.pool, redis, this.o.layout);
       if (this.watchdog && !balancesLoaded) await this.upsertSchedulers();
@@ -102,6 +111,7 @@ export class UsagePipeline {
       return true;
     } finally {
       this.reloading = false;
+      await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, lock, token).catch(() => {});
     }
   }
 

@@ -122,7 +122,8 @@ export function createGateway(o: GatewayOptions): Server {
         span.setAttribute('http.response.status_code', upstream.statusCode);
         const headers: Record<string, string | string[]> = { ...pdk.responseHeaders };
         for (const [k, v] of Object.entries(upstream.headers)) if (v != null && !HOP_BY_HOP.has(k)) headers[k] = v as string | string[];
-        headers['x-request-id'] = requestId;
+        // The service's own id wins: a keyed request's transaction id comes from its Idempotency-Key.
+        headers['x-request-id'] ??= requestId;
         res.writeHead(upstream.statusCode, headers);
         await pipeline(upstream.body, res);
       });

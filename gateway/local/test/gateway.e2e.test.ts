@@ -189,6 +189,46 @@ describe('identity bound to the request', () => {
   });
 });
 
+describe('Idempotency-Key', () => {
+  it('the same key sent 20 times at once is charged once, and every answer is the first one', async () => {
+    const a = await f.fundedAccount(10);
+    const headers = { ...bearer(a.key), 'idempotency-key': `order-${randomBytes(6).toString('hex')}` };
+    const all = await Promise.all(Array.from({ length: 20 }, () => get(base + path, headers)));
+    for (const r of all) {
+      expect(r.status).toBe(200);
+      expect(r.body.status).toMatchObject({ records_returned: 2, credits_remaining: 8, transactionID: all[0]!.body.status.transactionID });
+      expect(r.headers.get('x-request-id')).toBe(all[0]!.body.status.transactionID);
+    }
+    expect(await f.charger.balance(a.accountId)).toBe(8);
+    // A retry later is answered alike, and still charged nothing.
+    expect((await get(base + path, headers)).body.status).toMatchObject({ transactionID: all[0]!.body.status.transactionID, records_returned: 2 });
+    expect(await f.charger.balance(a.accountId)).toBe(8);
+  });
+
+  it('the same key on another request is a 400 naming the conflict; a malformed key is a 400', async () => {
+    const a = await f.fundedAccount(10);
+    const key = { 'idempotency-key': `k-${randomBytes(6).toString('hex')}` };
+    expect((await get(base + path, { ...bearer(a.key), ...key })).status).toBe(200);
+    const other = await get(`${base + path}&pagesize=1`, { ...bearer(a.key), ...key });
+    expect(other.status).toBe(400);
+    expect(ErrorResponse.parse(other.body).status.msg).toMatch(/Idempotency-Key .*different request/);
+    const bad = await get(base + path, { ...bearer(a.key), 'idempotency-key': 'x'.repeat(300) });
+    expect(bad.status).toBe(400);
+    expect(bad.body.status.msg).toMatch(/'Idempotency-Key'/);
+    expect(await f.charger.balance(a.accountId)).toBe(8);
+  });
+
+  it('is signed with the request: a captured request replayed with another key is refused', async () => {
+    const a = await f.fundedAccount(10);
+    await get(base + path, { ...bearer(a.key), 'idempotency-key': 'first' });
+    const stolen = captured!;
+    const sent = Object.fromEntries(Object.entries(stolen.headers).filter(([k]) => !['host', 'connection'].includes(k))) as Record<string, string>;
+    expect((await get(lookup.url + stolen.url, { ...sent, 'idempotency-key': 'second' })).status).toBe(401);
+    expect((await get(lookup.url + stolen.url, sent)).status).toBe(200); // as it was: answered, not charged again
+    expect(await f.charger.balance(a.accountId)).toBe(8);
+  });
+});
+
 describe('our outages are ours', () => {
   it('when Redis lost the key cache, a valid key is answered 503 with Retry-After, never 401; after the rebuild, 200', async () => {
     const a = await f.fundedAccount(10);

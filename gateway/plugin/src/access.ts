@@ -1,7 +1,7 @@
 // The access phase: who is calling, may they call now, and what the services are told. Any failure of our own
 // stores is a 503 with Retry-After, never a 401 and never an error page of Kong's.
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { ApiError, errorBody, IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity, type KeyCache } from '@pra/shared/platform';
+import { ApiError, errorBody, IDEMPOTENCY_KEY_HEADER, IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity, type KeyCache } from '@pra/shared/platform';
 import { TIER_LIMITS } from '@pra/shared/tiers';
 import { telemetryMetrics } from '@pra/shared/telemetry/metrics';
 import type { KongPdk } from './pdk.js';
@@ -87,7 +87,8 @@ async function decide(kong: KongPdk, d: AccessDeps, requestId: string, exit: (st
   for (const [name, value] of Object.entries(rateHeaders)) await kong.response.set_header(name, value);
   const identity = { accountId: entry.accountId, tier: entry.tier, keyId: entry.keyId };
   const query = await kong.request.get_raw_query();
-  const target = { method, url: query ? `${path}?${query}` : path };
+  const idempotencyKey = (await kong.request.get_header(IDEMPOTENCY_KEY_HEADER)) ?? undefined;
+  const target = { method, url: query ? `${path}?${query}` : path, idempotencyKey };
   await kong.service.request.set_header(IDENTITY_HEADERS.account, String(identity.accountId));
   await kong.service.request.set_header(IDENTITY_HEADERS.tier, identity.tier);
   await kong.service.request.set_header(IDENTITY_HEADERS.key, String(identity.keyId));

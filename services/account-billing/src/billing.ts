@@ -17,6 +17,8 @@ export interface ChargeRequest {
   wanted: number;
   /** What was asked (endpoint and query): a transaction id repeated for another request is refused. */
   fingerprint: string;
+  /** How long the result is remembered for retries (default IDEMPOTENCY_TTL_SECONDS; keyed requests: 24 h). */
+  keepSeconds?: number;
 }
 
 export interface ChargeResult {
@@ -59,28 +61,56 @@ export class CreditCharger {
   readonly layout: RedisLayout;
   private readonly redis: ChargeRedis;
 
-  constructor(redis: Redis, prefix: string, private readonly now: () => number = Date.now) {
+  constructor(
+    redis: Redis,
+    prefix: string,
+    private readonly now: () => number = Date.now,
+    /** How long an unknown outcome (a timeout) is worked out by asking again before the request gives up. */
+    private readonly resolveWithinMs = 5_000,
+  ) {
     this.layout = redisLayout(prefix);
     if (!('pra_charge' in redis)) redis.defineCommand('pra_charge', { numberOfKeys: 5, lua: CHARGE_SCRIPT });
     if (!('pra_balance' in redis)) redis.defineCommand('pra_balance', { numberOfKeys: 3, lua: BALANCE_SCRIPT });
     this.redis = redis as ChargeRedis;
   }
 
+  /**
+   * Charges once per transaction id. When Redis does not answer in time the charge may have run, or may still run
+   * (a command queued in a paused Redis): the outcome is worked out before answering by sending the same charge
+   * again, which the script answers with the first result if it ran, and charges once if it did not. Only a charge
+   * that was never sent (no connection) is reported as not charged.
+   */
   async charge(r: ChargeRequest): Promise<ChargeResult> {
     const l = this.layout;
-    let reply: [number, string];
-    try {
-      reply = await this.redis.pra_charge(
-        l.grants(r.accountId), l.expiry(r.accountId), l.loaded, l.charged(r.transactionId), l.outbox,
-        r.transactionId, r.wanted, this.now(), r.accountId, r.keyId, r.endpoint, IDEMPOTENCY_TTL_SECONDS, requestFingerprint(r.fingerprint),
-        currentTraceparent(),
-      );
-    } catch {
-      throw new ApiError('UNAVAILABLE', 'Billing is unavailable; the request was not charged. Retry shortly.');
+    const keys = [l.grants(r.accountId), l.expiry(r.accountId), l.loaded, l.charged(r.transactionId), l.outbox];
+    const fingerprint = requestFingerprint(r.fingerprint);
+    const traceparent = currentTraceparent();
+    const keep = r.keepSeconds ?? IDEMPOTENCY_TTL_SECONDS;
+    let reply: [number, string] | undefined;
+    let mayHaveRun = false;
+    const giveUpAt = Date.now() + this.resolveWithinMs;
+    for (let attempt = 0; reply === undefined; attempt++) {
+      try {
+        reply = await this.redis.pra_charge(...keys, r.transactionId, r.wanted, this.now(), r.accountId, r.keyId, r.endpoint, keep, fingerprint, traceparent);
+      } catch (err) {
+        // ioredis refuses at once, without sending, when it has no connection (no offline queue); anything else
+        // (a timeout above all) leaves the outcome unknown.
+        if (!/Stream isn't writeable|enableOfflineQueue/.test(String(err))) mayHaveRun = true;
+        if (!mayHaveRun) throw new ApiError('UNAVAILABLE', 'Billing is unavailable; the request was not charged. Retry shortly.');
+        if (Date.now() + 250 > giveUpAt) {
+          throw new ApiError(
+            'UNAVAILABLE',
+            'Billing did not answer in time: this request may have been charged. Retrying it with the same Idempotency-Key is never charged twice.',
+            0,
+            { 'retry-after': '2' },
+          );
+        }
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 100 * 2 ** attempt)));
+      }
     }
     const [status, text] = reply;
     if (status === 2) {
-      throw new ApiError('BAD_REQUEST', 'This X-Request-Id was already used for a different request; send a new one');
+      throw new ApiError('BAD_REQUEST', 'This Idempotency-Key (or request id) was already used for a different request: use a new key for a new request');
     }
     if (status === -1) {
       throw new ApiError('UNAVAILABLE', 'Balances are being reloaded; the request was not charged. Retry shortly.');

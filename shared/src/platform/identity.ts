@@ -41,7 +41,7 @@ export const keyCacheLoadedKey = (prefix: string) => `${prefix}keys:loaded`;
 
 /** The key cache cannot say whether a key is valid (Redis unreachable, or emptied and not yet rebuilt). */
 export const keyCacheUnavailable = () =>
-  new ApiError('UNAVAILABLE', 'Authentication is temporarily unavailable (our key store cannot be read right now); retry shortly', 0, { 'retry-after': '2' });
+  new ApiError('UNAVAILABLE', 'Authentication is temporarily unavailable (our key store cannot be read right now); the request was not charged. Retry shortly', 0, { 'retry-after': '2' });
 
 /**
  * Reads the Redis key cache, with a short in-process cache (a change takes effect within ttlMs). A key missing from
@@ -151,7 +151,7 @@ function signedIdentity(req: IncomingMessage, gatewayKey: string): Identity {
   const signature = h(SIGNATURE_HEADER);
   if (account && /^\d+$/.test(account) && tier && (TIER_NAMES as readonly string[]).includes(tier) && requestId && UUID.test(requestId) && signature) {
     const id: Identity = { accountId: Number(account), tier: tier as TierName, keyId: Number(h(IDENTITY_HEADERS.key) ?? 0) || 0 };
-    const target = { method: req.method ?? 'GET', url: (req as IdentifiedRequest).originalUrl ?? req.url ?? '/' };
+    const target = { method: req.method ?? 'GET', url: (req as IdentifiedRequest).originalUrl ?? req.url ?? '/', idempotencyKey: h(IDEMPOTENCY_KEY_HEADER) };
     if (verifyIdentitySignature(id, requestId, target, signature, gatewayKey)) {
       (req as IdentifiedRequest).requestId = requestId;
       return id;
@@ -165,12 +165,16 @@ export const SIGNATURE_HEADER = 'x-pra-signature';
 /** How long a signature is accepted (clock skew between the gateway and the services included). */
 export const SIGNATURE_MAX_AGE_SECONDS = 30;
 
-/** The request a signature is for: its method and its target (path and query string, as sent). */
+/** The request a signature is for: its method, its target (path and query string, as sent), its Idempotency-Key. */
 export interface SignedTarget {
   method: string;
   /** Path with its query string, e.g. `/api/v1/property/owner?lastName=SMITH`. */
   url: string;
+  /** The client's Idempotency-Key header, if any: it chooses the transaction id, so it is signed too. */
+  idempotencyKey?: string;
 }
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
 
 function decodeSafely(s: string): string {
   try {
@@ -190,7 +194,7 @@ export function canonicalTarget(t: SignedTarget): string {
   const pairs = q < 0 ? [] : [...new URLSearchParams(t.url.slice(q + 1))];
   pairs.sort(([ak, av], [bk, bv]) => (ak < bk ? -1 : ak > bk ? 1 : av < bv ? -1 : av > bv ? 1 : 0));
   const query = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  return `${t.method.toUpperCase()} ${path}?${query}`;
+  return `${t.method.toUpperCase()} ${path}?${query}\n${t.idempotencyKey ?? ''}`;
 }
 
 function signedText(id: Identity, requestId: string, target: SignedTarget, timestamp: number): string {

@@ -7,3 +7,4 @@ export { listenServer, runInternalServer, runServer, storesReady } from './serve
 export * from './redis.js';
 export * from './api-keys.js';
 export * from './identity.js';
+export * from './idempotency.js';

@@ -6,7 +6,7 @@ import type { Billing, RecordPage } from './record-page.js';
 
 export async function chargeForPage(
   charger: CreditCharger,
-  r: { who: Identity; transactionId: string; endpoint: string; query: string; page: RecordPage },
+  r: { who: Identity; transactionId: string; endpoint: string; query: string; page: RecordPage; keepSeconds?: number },
 ): Promise<Billing> {
   const result = await charger.charge({
     transactionId: r.transactionId,
@@ -15,6 +15,7 @@ export async function chargeForPage(
     endpoint: r.endpoint,
     wanted: r.page.rows.length,
     fingerprint: r.query,
+    keepSeconds: r.keepSeconds,
   });
   const truncated = result.granted < r.page.rows.length;
   annotateRequest({

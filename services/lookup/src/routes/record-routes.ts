@@ -2,7 +2,9 @@
 import type { Express, Request, Response } from 'express';
 import type { z } from 'zod';
 import { AddressQuery, OwnerQuery, ParcelQuery, PropertyIdQuery } from '@pra/shared/contracts';
-import { meteredHeadNotAllowed, parseQuery, resolveIdentity, route, sendJson, type CallerAuth } from '@pra/shared/platform';
+import {
+  IDEMPOTENCY_KEY_TTL_SECONDS, idempotencyKeyOf, keyedTransactionId, meteredHeadNotAllowed, parseQuery, resolveIdentity, route, sendJson, type CallerAuth,
+} from '@pra/shared/platform';
 import type { CreditCharger } from '@pra/account-billing/billing';
 import type { RecordStore } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
@@ -30,8 +32,12 @@ export function mountRecordRoutes(app: Express, base: string, d: RecordRouteDeps
   const metered = <S extends z.ZodType>(endpoint: string, schema: S, find: (q: z.infer<S>) => Promise<RecordPage>) =>
     route(async (req: Request, res: Response) => {
       const who = await resolveIdentity(req, d.auth);
+      // A keyed request's transaction id comes from its Idempotency-Key: a retry is charged once, answered alike.
+      const key = idempotencyKeyOf(req);
+      if (key !== undefined) req.requestId = keyedTransactionId(who.accountId, key);
       const page = await find(parseQuery(schema, req.query));
-      const billing = await chargeForPage(d.charger, { who, transactionId: req.requestId, endpoint, query: req.url, page });
+      const keepSeconds = key !== undefined ? IDEMPOTENCY_KEY_TTL_SECONDS : undefined;
+      const billing = await chargeForPage(d.charger, { who, transactionId: req.requestId, endpoint, query: req.url, page, keepSeconds });
       sendJson(res, 200, renderPropertyResponse(page, req.requestId, billing), req.requestId);
     });
 

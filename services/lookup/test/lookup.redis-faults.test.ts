@@ -1,0 +1,79 @@
+// A charge whose outcome is unknown is resolved before the client is answered. Redis (a server of this test's own)
+// is paused for 3 s (CLIENT PAUSE) while 20 lookups are being charged: every request is charged at most once and
+// told the truth (a 200 was charged once; a 503 never says "not charged" for a charge that ran).
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, createRedis, type Pool, type RedisClient } from '@pra/shared/platform';
+import { startApp, startRedisServer, type OwnRedis, type RunningApp } from '@pra/shared/testing';
+import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { createLookupApp } from '../src/app.js';
+
+let pool: Pool;
+let own: OwnRedis;
+let admin: RedisClient;
+let f: BillingFixture;
+let app: RunningApp;
+let path: string;
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 4);
+  own = await startRedisServer();
+  admin = createRedis(own.url, 'worker');
+  f = await billingFixture(pool, own.url, `rf${randomBytes(3).toString('hex')}:`);
+  app = await startApp(createLookupApp({ pool, charger: f.charger, auth: { development: true, keys: f.keys } }));
+  const street = uniqueStreet();
+  await insertProperties(pool, [makeProperty({ line1: `7 ${street} ST`, zip: '95814' })]);
+  path = `/api/v1/property/address?address=7%20${street}%20ST&zip=95814`;
+}, 30_000);
+afterAll(async () => {
+  await app.close();
+  await f.close();
+  admin.disconnect();
+  await own.stop();
+  await pool.end();
+});
+
+describe('Redis paused during charges', () => {
+  it('charges each request at most once and tells each client the truth', async () => {
+    const a = await f.fundedAccount(1_000);
+    // Identity as a trusted caller on this machine presents it (development mode), so that every request reaches
+    // its charge: the key cache, in the same paused Redis, would refuse them earlier (503, not charged).
+    const headers = { 'x-pra-account-id': String(a.accountId), 'x-pra-tier': 'starter', 'x-pra-key-id': String(a.keyId) };
+    const requests = Array.from({ length: 20 }, async (_, i) => {
+      await new Promise((r) => setTimeout(r, i * 10));
+      const res = await fetch(app.url + path, { headers, signal: AbortSignal.timeout(20_000) });
+      return { status: res.status, body: JSON.parse(await res.text()) };
+    });
+    await new Promise((r) => setTimeout(r, 40));
+    await admin.call('CLIENT', 'PAUSE', '3000', 'ALL');
+    const answers = await Promise.all(requests);
+
+    const charged = async (txid: string) => (await admin.exists(`${f.layout.prefix}charged:${txid}`)) === 1;
+    let recordsReturned = 0;
+    let chargedWithoutRecords = 0;
+    for (const r of answers) {
+      if (r.status === 200) {
+        recordsReturned += r.body.status.records_returned;
+        expect(await charged(r.body.status.transactionID)).toBe(true);
+      } else {
+        expect(r.status).toBe(503);
+        const ran = await charged(r.body.status.transactionID);
+        if (ran) chargedWithoutRecords++;
+        // "not charged" only when the charge was never sent; otherwise the client hears it may have been.
+        if (/not charged/.test(r.body.status.msg)) expect(ran).toBe(false);
+        else expect(r.body.status.msg).toMatch(/may have been charged/);
+      }
+    }
+    expect(answers.filter((r) => r.status === 200).length).toBeGreaterThan(0);
+    // Each transaction at most once: every credit taken is one charged record and one outbox event, and is either
+    // records a client received or a charge its client was told may have happened.
+    const events = (await admin.xrange(f.layout.outbox, '-', '+')) as [string, string[]][];
+    const txids = events.map(([, fields]) => fields[fields.indexOf('txid') + 1]);
+    expect(new Set(txids).size).toBe(txids.length);
+    const taken = 1_000 - (await f.charger.balance(a.accountId))!;
+    expect(taken).toBe(txids.length);
+    expect(taken).toBe(recordsReturned + chargedWithoutRecords);
+    console.log(`[redis paused 3 s] ${answers.filter((r) => r.status === 200).length} answered 200, ${answers.length - answers.filter((r) => r.status === 200).length} 503; ${taken} credits taken`);
+  }, 60_000);
+});

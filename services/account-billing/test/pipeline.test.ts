@@ -127,9 +127,10 @@ describe('reload after Redis comes back empty', () => {
       reloads.length = 0;
       const keys = await g.redis.keys(`${g.layout.prefix}*`);
       await g.redis.del(...keys);
-      for (let i = 0; i < 100 && !(await g.redis.exists(g.layout.loaded)); i++) await new Promise((r) => setTimeout(r, 50));
-      await new Promise((r) => setTimeout(r, 300)); // every watchdog has looked again by now
-      expect(reloads.filter((l) => l.msg === 'loaded from PostgreSQL into Redis')).toHaveLength(1);
+      const reloaded = () => reloads.filter((l) => l.msg === 'loaded from PostgreSQL into Redis');
+      for (let i = 0; i < 200 && reloaded().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 500)); // every watchdog has looked again by now
+      expect(reloaded(), JSON.stringify(reloads)).toHaveLength(1);
       expect(await g.charger.balance(a.accountId)).toBe(40);
     } finally {
       await Promise.all(watchers.map((w) => w.stop()));

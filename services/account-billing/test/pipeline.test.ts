@@ -192,4 +192,32 @@ describe('expiry', () => {
     expect(rows).toEqual([{ kind: 'charge', total: -5 }, { kind: 'expire', total: -30 }, { kind: 'grant', total: 35 }]);
     expect((await usageReport(pool, a.accountId)).credits).toMatchObject({ balance: 0, purchased: 35, used: 5, expires: null });
   });
+
+  it('writes a grant off only after every charge taken before its expiry is in the ledger (no credit counted twice)', async () => {
+    const g = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}exp${randomBytes(3).toString('hex')}:`);
+    // Maintenance only: this prefix's charges stay in its outbox until a writer is started below.
+    const p = new UsagePipeline({
+      pool, redisUrl: inject('redisUrl'), layout: g.layout, log: () => {}, roles: { ledgerWriter: false, maintenance: true },
+      reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000, expiryGraceSeconds: 0,
+    });
+    await p.start();
+    try {
+      const a = await g.fundedAccount(0);
+      await grantCredits(g.deps, a.accountId, { amount: 30, validDays: 1 }, new Date(Date.now() - 86_400_000 + 1_500));
+      const tx = randomUUID();
+      expect((await g.charger.charge({ transactionId: tx, accountId: a.accountId, keyId: 0, endpoint: '/x', wanted: 5, fingerprint: tx })).granted).toBe(5);
+      await new Promise((r) => setTimeout(r, 2_000)); // the grant has expired; its charge is still in the outbox
+      expect(await p.maintenance('expire-credits', g.redis)).toEqual({ expired: 0 });
+      const writer = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: g.layout, log: () => {}, roles: { ledgerWriter: true, maintenance: false } });
+      await writer.start();
+      await writer.drained(g.redis);
+      await writer.stop();
+      expect(await p.maintenance('expire-credits', g.redis)).toEqual({ expired: 1 });
+      const { rows } = await pool.query(`SELECT kind, sum(amount)::int AS total FROM billing.ledger_entries WHERE account_id = $1 GROUP BY kind ORDER BY kind`, [a.accountId]);
+      expect(rows).toEqual([{ kind: 'charge', total: -5 }, { kind: 'expire', total: -25 }, { kind: 'grant', total: 30 }]);
+    } finally {
+      await p.stop();
+      await g.close();
+    }
+  });
 });

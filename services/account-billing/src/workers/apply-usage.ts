@@ -58,15 +58,23 @@ export async function applyUsageEvent(pool: Pool, e: UsageEvent): Promise<'appli
 }
 
 /**
- * Expires grants past their date: the rest is written off in the ledger and dropped from Redis. A grace period
- * lets charges made just before expiry reach PostgreSQL first (Redis stops using a grant at its expiry anyway).
+ * Expires grants past their date: the rest is written off in the ledger and dropped from Redis. A grant is written
+ * off only once every charge taken before its expiry is in PostgreSQL: `oldestPendingMs` is the time of the oldest
+ * charge still in the outbox (the outbox is in charge order), and only grants that expired before it qualify;
+ * otherwise that charge would land after the write-off and the same credits would count twice. A short grace
+ * covers clock differences between the machines (Redis stops using a grant at its expiry anyway).
  */
-export async function expireCredits(pool: Pool, graceSeconds = 300): Promise<{ grantId: number; accountId: number; credits: number }[]> {
+export async function expireCredits(
+  pool: Pool,
+  o: { graceSeconds?: number; oldestPendingMs?: number } = {},
+): Promise<{ grantId: number; accountId: number; credits: number }[]> {
   return withTransaction(pool, async (c) => {
     const { rows } = await c.query<{ id: number; account_id: number; remaining: number }>(
       `SELECT id, account_id, remaining FROM billing.credit_grants
-        WHERE remaining > 0 AND expires_at <= now() - make_interval(secs => $1) FOR UPDATE`,
-      [graceSeconds],
+        WHERE remaining > 0 AND expires_at <= now() - make_interval(secs => $1)
+          AND ($2::timestamptz IS NULL OR expires_at < $2::timestamptz - make_interval(secs => $1))
+        FOR UPDATE`,
+      [o.graceSeconds ?? 60, o.oldestPendingMs === undefined ? null : new Date(o.oldestPendingMs)],
     );
     for (const g of rows) {
       await c.query(`INSERT INTO billing.ledger_entries (account_id, grant_id, kind, amount) VALUES ($1, $2, 'expire', $3)`, [

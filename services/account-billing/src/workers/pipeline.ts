@@ -28,6 +28,8 @@ export interface PipelineOptions {
   claimIdleMs?: number;
   reconcileEveryMs?: number;
   expireEveryMs?: number;
+  /** Clock slack between machines when deciding that a charge came before a grant's expiry (seconds). */
+  expiryGraceSeconds?: number;
   keyCacheEveryMs?: number;
   watchdogEveryMs?: number;
   /** What this process runs: everything (default), or only a ledger writer (extra worker processes). */
@@ -125,7 +127,9 @@ export class UsagePipeline {
         return { checked: report.checked, repaired: report.drift.length };
       }
       case 'expire-credits': {
-        const expired = await expireCredits(pool);
+        // Charges still in the outbox must reach PostgreSQL before a grant that expired after them is written off.
+        const [head] = (await redis.xrange(layout.outbox, '-', '+', 'COUNT', 1)) as [string, string[]][];
+        const expired = await expireCredits(pool, { graceSeconds: this.o.expiryGraceSeconds, oldestPendingMs: head ? Number(head[0].split('-')[0]) : undefined });
         if (expired.length > 0) {
           const m = redis.multi();
           for (const e of expired) m.hdel(layout.grants(e.accountId), String(e.grantId)).zrem(layout.expiry(e.accountId), String(e.grantId));

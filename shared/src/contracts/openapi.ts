@@ -4,7 +4,7 @@ import { stringify } from 'yaml';
 import type { z } from './zod.js';
 import { ErrorResponse, PropertyResponse, SaleHistoryResponse, AssessmentHistoryResponse, SuggestionResponse } from './envelopes.js';
 import { HealthResponse, PlansResponse, UsageResponse } from './account.js';
-import { AddressQuery, AutocompleteQuery, OwnerQuery, ParcelQuery, PropertyIdQuery } from './queries.js';
+import { AddressQuery, AutocompleteQuery, IdempotencyHeaders, OwnerQuery, ParcelQuery, PropertyIdQuery } from './queries.js';
 
 export const API_VERSION = '2.0.0';
 export const BASE_PATH = '/api/v1';
@@ -68,7 +68,7 @@ const ADDRESS_ALIASES: [string, string, string][] = [
 
 const BILLING_NOTE =
   'Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, ' +
-  '`truncated_by_credits` is true and `records_returned` is the number billed.';
+  '`truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.';
 
 const PATHS: PathSpec[] = [
   ...ADDRESS_ALIASES.map(([path, operationId, summary]): PathSpec => ({
@@ -180,6 +180,9 @@ const PATHS: PathSpec[] = [
   },
 ];
 
+/** An endpoint that charges credits (only those can answer 402): it takes an Idempotency-Key. */
+const charges = (p: PathSpec) => p.errorCodes.includes(402);
+
 export function buildOpenApiDocument(serverUrl = BASE_PATH) {
   const registry = new OpenAPIRegistry();
   registry.registerComponent('securitySchemes', 'bearerAuth', {
@@ -208,7 +211,7 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
       summary: p.summary,
       ...(p.description ? { description: p.description } : {}),
       security: p.isPublic ? [] : AUTH,
-      ...(p.query ? { request: { query: p.query } } : {}),
+      ...(p.query ? { request: { query: p.query, ...(charges(p) ? { headers: IdempotencyHeaders } : {}) } } : {}),
       responses: {
         200: {
           description: p.okText,

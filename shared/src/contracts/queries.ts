@@ -144,3 +144,19 @@ export const AutocompleteQuery = z.object({
     .openapi({ type: 'integer', default: 8 }),
 });
 export type AutocompleteQuery = z.infer<typeof AutocompleteQuery>;
+
+/** The optional header of every metered endpoint: a retry with the same key is charged once (the Stripe convention). */
+export const IdempotencyHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
+    .optional()
+    .openapi({
+      description:
+        'Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was ' +
+        '(same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a ' +
+        'different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that ' +
+        'timed out may be charged again.',
+      example: '3f6c2a1e-8b2d-4c7a-9a51-0d6f1e2b7c44',
+    }),
+});

@@ -68,7 +68,7 @@ async function main() {
   await pipeline.stop();
 
   const events = Number(values.events);
-  const drainRates: { name: string; perSecond: number }[] = [];
+  const drainRates: { name: string; perSecond: number; cpuUsPerEvent?: number }[] = [];
   for (const extraWorkers of [0, 1]) {
     const a = await f.fundedAccount(events * 2);
     await chargeBacklog(f.charger, a.accountId, a.keyId, events);
@@ -79,14 +79,22 @@ async function main() {
     );
     const drain = new UsagePipeline({ pool, redisUrl, layout: f.layout, log: () => {} });
     const t = performance.now();
+    // This process does nothing else while it drains: its CPU time is the ledger writer's (Redis and PostgreSQL
+    // are other processes, not counted).
+    const cpu = process.cpuUsage();
     await drain.start();
     await drain.drained(f.redis, 600_000);
     const seconds = (performance.now() - t) / 1000;
+    const used = process.cpuUsage(cpu);
     await drain.stop();
     for (const w of extra) w.stop();
     const { rows: check } = await pool.query('SELECT count(*)::int AS n FROM billing.usage_events WHERE account_id = $1', [a.accountId]);
     if (check[0].n !== events) throw new Error(`expected ${events} usage events, found ${check[0].n}`);
-    drainRates.push({ name: extraWorkers === 0 ? 'server pipeline only (1 worker)' : `server pipeline + ${extraWorkers} worker process`, perSecond: events / seconds });
+    drainRates.push({
+      name: extraWorkers === 0 ? 'one ledger writer (the server pipeline)' : `the server's writer + ${extraWorkers} writer process`,
+      perSecond: events / seconds,
+      ...(extraWorkers === 0 ? { cpuUsPerEvent: (used.user + used.system) / events } : {}),
+    });
   }
 
   const off = results.filter((r) => r.charging === 'off');
@@ -102,9 +110,11 @@ async function main() {
     `| charging on vs off, request path (means) | ${((avg(on.map((r) => r.rps)) / avg(off.map((r) => r.rps)) - 1) * 100).toFixed(1)}% | ` +
       `${(avg(on.map((r) => r.p50)) - avg(off.map((r) => r.p50))).toFixed(1)} | ${(avg(on.map((r) => r.p99)) - avg(off.map((r) => r.p99))).toFixed(1)} | |`,
   );
-  console.log(`\n| usage pipeline, ${events.toLocaleString('en-US')} events drained into PostgreSQL | events/s |`);
-  console.log('|---|---:|');
-  for (const d of drainRates) console.log(`| ${d.name} | ${Math.round(d.perSecond).toLocaleString('en-US')} |`);
+  const running = results.find((r) => r.pipeline);
+  if (running) console.log(`| lookup with the pipeline running vs paused (charging on) | ${((running.rps / avg(on.map((r) => r.rps))) * 100).toFixed(0)}% | | | |`);
+  console.log(`\n| usage pipeline, ${events.toLocaleString('en-US')} events drained into PostgreSQL | events/s | writer CPU per event |`);
+  console.log('|---|---:|---:|');
+  for (const d of drainRates) console.log(`| ${d.name} | ${Math.round(d.perSecond).toLocaleString('en-US')} | ${d.cpuUsPerEvent === undefined ? '' : `${d.cpuUsPerEvent.toFixed(1)} us`} |`);
   await f.close();
   await pool.end();
   process.exit(0);

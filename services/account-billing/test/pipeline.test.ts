@@ -61,6 +61,9 @@ describe('usage pipeline', () => {
       }
     }
     expect(charged).toBe(15_000); // 10,000 charges of 1-3 credits drain 15,000 exactly, never more
+    // The spent grant has left Redis (memory is bounded by live grants).
+    expect(await f.redis.hlen(f.layout.grants(a.accountId))).toBe(0);
+    expect(await f.redis.zcard(f.layout.expiry(a.accountId))).toBe(0);
     await pipeline.drained(f.redis, 60_000);
     expect(await ledger(a.accountId)).toEqual({ charged, events: calls, remaining: 0 });
     const usage = await usageReport(pool, a.accountId);

@@ -27,7 +27,11 @@ for i, id in ipairs(ids) do
   if left == 0 then break end
   local take = math.min(remaining[i], left)
   if take > 0 then
-    redis.call('HINCRBY', grantsKey, id, -take)
+    -- A grant used up leaves Redis (memory stays bounded by live grants; reconcile adds one back if it must).
+    if redis.call('HINCRBY', grantsKey, id, -take) <= 0 then
+      redis.call('HDEL', grantsKey, id)
+      redis.call('ZREM', expiryKey, id)
+    end
     consumed[#consumed + 1] = id .. ':' .. take
     left = left - take
   end

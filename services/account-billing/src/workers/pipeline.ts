@@ -86,9 +86,11 @@ export class UsagePipeline {
 
   private async upsertSchedulers(): Promise<void> {
     const q = this.maintenanceQueue;
-    await q.upsertJobScheduler('reconcile', { every: this.o.reconcileEveryMs ?? 60_000 }, { name: 'reconcile' });
-    await q.upsertJobScheduler('expire-credits', { every: this.o.expireEveryMs ?? 60_000 }, { name: 'expire-credits' });
-    await q.upsertJobScheduler('rebuild-key-cache', { every: this.o.keyCacheEveryMs ?? 300_000 }, { name: 'rebuild-key-cache' });
+    // Finished jobs are not kept: the last 100 completions and a day of failures, for the logs' sake.
+    const opts = { removeOnComplete: 100, removeOnFail: { age: 86_400 } };
+    await q.upsertJobScheduler('reconcile', { every: this.o.reconcileEveryMs ?? 60_000 }, { name: 'reconcile', opts });
+    await q.upsertJobScheduler('expire-credits', { every: this.o.expireEveryMs ?? 60_000 }, { name: 'expire-credits', opts });
+    await q.upsertJobScheduler('rebuild-key-cache', { every: this.o.keyCacheEveryMs ?? 300_000 }, { name: 'rebuild-key-cache', opts });
   }
 
   /** Reloads balances and the key cache when Redis has lost them (until then: charging 503, unknown keys 503). */

@@ -1,11 +1,14 @@
-// A charge whose outcome is unknown is resolved before the client is answered. Redis (a server of this test's own)
-// is paused for 3 s (CLIENT PAUSE) while 20 lookups are being charged: every request is charged at most once and
-// told the truth (a 200 was charged once; a 503 never says "not charged" for a charge that ran).
+// Redis faults on a redis-server of this test's own. A charge whose outcome is unknown is resolved before the client
+// is answered: Redis is paused for 3 s (CLIENT PAUSE) while 20 lookups are being charged, and every request is
+// charged at most once and told the truth (a 200 was charged once; a 503 never says "not charged" for a charge that
+// ran). Redis restarted empty under load on a small balance: one reload, charging refused until it, and every
+// record returned is in the ledger or was a charge Redis lost with its data (named, and in the customer's favour).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, createRedis, type Pool, type RedisClient } from '@pra/shared/platform';
 import { startApp, startRedisServer, type OwnRedis, type RunningApp } from '@pra/shared/testing';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '../src/app.js';
 
@@ -75,5 +78,64 @@ describe('Redis paused during charges', () => {
     expect(taken).toBe(txids.length);
     expect(taken).toBe(recordsReturned + chargedWithoutRecords);
     console.log(`[redis paused 3 s] ${answers.filter((r) => r.status === 200).length} answered 200, ${answers.length - answers.filter((r) => r.status === 200).length} 503; ${taken} credits taken`);
+  }, 60_000);
+});
+
+describe('Redis restarted empty under load', () => {
+  it('reloads once, refuses charges until then, and accounts for every record returned', async () => {
+    const a = await f.fundedAccount(30);
+    const logs: Record<string, unknown>[] = [];
+    const pipeline = new UsagePipeline({
+      pool, redisUrl: own.url, layout: f.layout, log: (o) => logs.push(o), watchdogEveryMs: 50, reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000,
+    });
+    await pipeline.start();
+    const headers = { 'x-pra-account-id': String(a.accountId), 'x-pra-tier': 'starter', 'x-pra-key-id': String(a.keyId) };
+    const returned: string[] = [];
+    const statuses = new Map<number, number>();
+    let load = true;
+    const client = async () => {
+      while (load) {
+        const res = await fetch(app.url + path, { headers, signal: AbortSignal.timeout(20_000) });
+        const body = JSON.parse(await res.text());
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+        if (res.status === 200) for (let i = 0; i < body.status.records_returned; i++) returned.push(body.status.transactionID);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    };
+    const clients = Array.from({ length: 4 }, client);
+    try {
+      for (let i = 0; i < 200 && returned.length < 8; i++) await new Promise((r) => setTimeout(r, 10));
+      // What Redis holds that PostgreSQL may not have yet, taken with writes paused, just before it is lost.
+      await admin.call('CLIENT', 'PAUSE', '5000', 'WRITE');
+      const atRestart = ((await admin.xrange(f.layout.outbox, '-', '+')) as [string, string[]][]).map(([, fl]) => fl[fl.indexOf('txid') + 1]!);
+      const reloadsBefore = logs.filter((l) => l.msg === 'loaded from PostgreSQL into Redis').length;
+      await own.restartEmpty();
+      for (let i = 0; i < 200 && !(await admin.exists(f.layout.loaded).catch(() => 0)); i++) await new Promise((r) => setTimeout(r, 25));
+      // Load goes on until the credits are gone (402) or a while has passed.
+      for (let i = 0; i < 100 && !(statuses.get(402) ?? 0); i++) await new Promise((r) => setTimeout(r, 30));
+      load = false;
+      await Promise.all(clients);
+      await pipeline.drained(admin, 30_000);
+      const reloads = logs.filter((l) => l.msg === 'loaded from PostgreSQL into Redis').length - reloadsBefore;
+      const { rows } = await pool.query<{ used: number }>(
+        `SELECT coalesce(-sum(amount), 0)::int AS used FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge'`,
+        [a.accountId],
+      );
+      const { rows: written } = await pool.query<{ transaction_id: string }>('SELECT transaction_id FROM billing.usage_events WHERE transaction_id = ANY($1::uuid[])', [atRestart]);
+      const lost = atRestart.filter((tx) => !written.some((w) => w.transaction_id === tx));
+      console.log(
+        `[redis restarted empty] ${JSON.stringify(Object.fromEntries(statuses))}; ${returned.length} records returned, ledger ${rows[0]!.used}, ` +
+          `${lost.length} charges lost with Redis, ${reloads} reload`,
+      );
+      expect(reloads).toBe(1);
+      expect([...statuses.keys()].every((s) => [200, 402, 503].includes(s))).toBe(true);
+      expect(rows[0]!.used + lost.length).toBe(returned.length);
+      expect(returned.length).toBeLessThanOrEqual(30 + lost.length);
+      expect(rows[0]!.used).toBeLessThanOrEqual(30);
+    } finally {
+      load = false;
+      await Promise.all(clients);
+      await pipeline.stop();
+    }
   }, 60_000);
 });

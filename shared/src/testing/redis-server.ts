@@ -1,11 +1,13 @@
 // A redis-server of a test's own, on a free port, for faults that must not touch the machine's shared Redis
 // (CLIENT PAUSE, a restart, a wipe): started, answered, stopped with the test.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { createRedis } from '../platform/redis.js';
 
 export interface OwnRedis {
   url: string;
+  /** Kills the server (SIGKILL) and starts a new, empty one on the same port. */
+  restartEmpty(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -17,28 +19,40 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-export async function startRedisServer(): Promise<OwnRedis> {
-  const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
-  const url = `redis://127.0.0.1:${port}`;
+const ended = (child: ChildProcess, signal: NodeJS.Signals) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    child.once('exit', () => resolve());
+    child.kill(signal);
+  });
+
+async function answering(url: string): Promise<void> {
   const probe = createRedis(url, 'worker');
   probe.on('error', () => {});
   try {
     for (let i = 0; i < 100; i++) {
-      if (await probe.ping().then(() => true, () => false)) break;
+      if (await probe.ping().then(() => true, () => false)) return;
       await new Promise((r) => setTimeout(r, 50));
     }
     await probe.ping();
   } finally {
     probe.disconnect();
   }
+}
+
+export async function startRedisServer(): Promise<OwnRedis> {
+  const port = await freePort();
+  const url = `redis://127.0.0.1:${port}`;
+  const start = () => spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  let child = start();
+  await answering(url);
   return {
     url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    async restartEmpty() {
+      await ended(child, 'SIGKILL');
+      child = start();
+      await answering(url);
+    },
+    stop: () => ended(child, 'SIGTERM'),
   };
 }

@@ -4,10 +4,10 @@
 // and answers; no response was a 5xx other than 503. Then a process is killed, and the Supervisor brings it back.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/shared/platform';
-import type {} from '@pra/shared/testing';
+import { freePort } from '@pra/shared/testing';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { Supervisor } from '../src/supervisor.js';
@@ -18,14 +18,6 @@ let supervisor: Supervisor;
 let ports: SystemPorts;
 let databaseUrl: string;
 const logged: string[] = [];
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 beforeAll(async () => {
   databaseUrl = withDatabase(inject('databaseUrl'), `pra_fuzz_${randomBytes(4).toString('hex')}`);

@@ -21,7 +21,7 @@ export interface RunningApp {
 }
 
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
-export { startRedisServer, type OwnRedis } from './redis-server.js';
+export { freePort, startRedisServer, type OwnRedis } from './redis-server.js';
 
 /** Starts the app on port 0 in the same hardened server the services run in. */
 export async function startApp(app: Express, timeouts?: ClientTimeouts): Promise<RunningApp> {

@@ -11,7 +11,8 @@ export interface OwnRedis {
   stop(): Promise<void>;
 }
 
-async function freePort(): Promise<number> {
+/** A TCP port nobody listens on now (taken and released at once). */
+export async function freePort(): Promise<number> {
   const s = createServer();
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
   const port = (s.address() as { port: number }).port;

@@ -60,14 +60,26 @@ async function main() {
     server.stop();
   };
   for (const charging of ['off', 'on', 'off', 'on'] as const) await run(charging, false);
-  const pipeline = new UsagePipeline({ pool, redisUrl, layout: f.layout, log: () => {} });
-  await pipeline.start();
-  await pipeline.drained(f.redis, 300_000);
+  // The ledger writer in a process of its own, as in production (not in this process, beside the load generator).
+  const writer = await startProcess('services/account-billing/src/worker.ts', { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix }, { waitForPort: false });
+  const watch = new UsagePipeline({ pool, redisUrl, layout: f.layout, log: () => {}, roles: { ledgerWriter: false, maintenance: false } });
+  await watch.drained(f.redis, 300_000);
   await run('on', true);
-  await pipeline.drained(f.redis, 300_000);
-  await pipeline.stop();
+  await watch.drained(f.redis, 300_000);
+  writer.stop();
+  await writer.exited();
+  await watch.stop();
 
   const events = Number(values.events);
+  {
+    // Warm-up (not measured): the writer's code compiled by the JIT, as in a process that has been running.
+    const warm = await f.fundedAccount(20_000);
+    await chargeBacklog(f.charger, warm.accountId, warm.keyId, 10_000);
+    const w = new UsagePipeline({ pool, redisUrl, layout: f.layout, log: () => {} });
+    await w.start();
+    await w.drained(f.redis, 300_000);
+    await w.stop();
+  }
   const drainRates: { name: string; perSecond: number; cpuUsPerEvent?: number }[] = [];
   for (const extraWorkers of [0, 1]) {
     const a = await f.fundedAccount(events * 2);

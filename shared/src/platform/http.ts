@@ -183,7 +183,7 @@ function clientErrorAnswer(err: NodeJS.ErrnoException): { status: number; reason
  * Requests that node's HTTP parser refuses before any app code runs (oversized headers or URL, broken syntax, a
  * slow client) still get an ErrorResponse body instead of an empty reply, and the socket is closed.
  */
-export function answerClientErrors(server: Server): void {
+function answerClientErrors(server: Server): void {
   server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
     if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) {
       socket.destroy();

@@ -19,7 +19,7 @@ export interface Identity {
 
 export const IDENTITY_HEADERS = { account: 'x-pra-account-id', tier: 'x-pra-tier', key: 'x-pra-key-id' } as const;
 
-export const LOOPBACK_ADDRESSES: ReadonlySet<string> = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+const LOOPBACK_ADDRESSES: ReadonlySet<string> = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What account-billing writes for every key: the gateway and services read nothing else to authenticate. */

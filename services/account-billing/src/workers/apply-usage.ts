@@ -53,10 +53,6 @@ export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]
   return new Set(rows.map((r) => r.txid));
 }
 
-export async function applyUsageEvent(pool: Pool, e: UsageEvent): Promise<'applied' | 'duplicate'> {
-  return (await applyUsageEvents(pool, [e])).has(e.txid) ? 'applied' : 'duplicate';
-}
-
 /**
  * Expires grants past their date: the rest is written off in the ledger and dropped from Redis. A grant is written
  * off only once every charge taken before its expiry is in PostgreSQL: `oldestPendingMs` is the time of the oldest

@@ -1,6 +1,6 @@
-// /plans (SPEC 2.6) from the one plan table in shared/src/tiers.
-import type { Plan, PlansResponse } from '@pra/shared/contracts';
-import { PLANS, type PlanDefinition } from '@pra/shared/tiers';
+// /plans (SPEC 2.6) from the one plan table in shared/core/src/tiers.
+import type { Plan, PlansResponse } from '@pra/core/contracts';
+import { PLANS, type PlanDefinition } from '@pra/core/tiers';
 
 const usd = (n: number, digits = 0) => `$${n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
 

@@ -3,9 +3,10 @@ import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
-import { createHardenedServer, type ClientTimeouts } from './http.js';
-import { logListening } from '../telemetry/logger.js';
-import { startInternalServer } from '../telemetry/internal-server.js';
+import type { ClientTimeouts } from '@pra/core/config';
+import { createHardenedServer } from './http.js';
+import { logListening } from './telemetry/logger.js';
+import { startInternalServer } from './telemetry/internal-server.js';
 
 /** Readiness: the database and Redis both answer. */
 export function storesReady(pool?: Pool, redis?: Redis): () => Promise<boolean> {

@@ -40,3 +40,14 @@ export class ApiError extends Error {
 
 export const badRequest = (message: string) => new ApiError('BAD_REQUEST', message);
 export const notFound = (message: string, total = 0) => new ApiError('NOT_FOUND', message, total);
+
+/** The ErrorResponse body (SPEC 3): every refusal of every process, the services', the gateway's and the plugin's. */
+export function errorBody(status: number, msg: string, total: number, requestId: string): string {
+  return JSON.stringify({ property: [], status: { code: status, msg, total, transactionID: requestId } });
+}
+
+export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/** The 404 of a path no endpoint serves, and the 405 of a method other than GET: the same words everywhere. */
+export const noSuchEndpoint = (path: string) => `No such endpoint: ${path}`;
+export const methodNotAllowed = (method: string) => `Method ${method} not allowed: every endpoint is GET`;

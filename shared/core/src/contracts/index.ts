@@ -3,5 +3,6 @@ export * from './record.js';
 export * from './envelopes.js';
 export * from './account.js';
 export * from './queries.js';
-export { buildOpenApiDocument, openApiYaml, API_VERSION, BASE_PATH } from './openapi.js';
+export { buildOpenApiDocument, openApiYaml, API_VERSION } from './openapi.js';
+export * from './endpoints.js';
 export { renderEnvelope, type EnvelopeStatus } from './render.js';

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { TELEMETRY_NODE_ARGS } from '../telemetry/settings.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url)); // the repository root
+const root = fileURLToPath(new URL('../../../../', import.meta.url)); // the repository root
 const children: ChildProcess[] = [];
 process.on('exit', () => children.forEach((c) => c.kill()));
 

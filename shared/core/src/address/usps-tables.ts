@@ -1,4 +1,4 @@
-// USPS Publication 28 tables: street suffixes and secondary unit designators, read once from shared/data.
+// USPS Publication 28 tables: street suffixes and secondary unit designators, read once from shared/core/data.
 import { readFileSync } from 'node:fs';
 
 function readPairs(file: string): [string, string][] {

@@ -2,7 +2,7 @@
 // (CLIENT PAUSE, a restart, a wipe): started, answered, stopped with the test.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { createRedis } from '../platform/redis.js';
+import { createRedis } from '../redis.js';
 
 export interface OwnRedis {
   url: string;

@@ -4,8 +4,8 @@
 // request is refused; the charge's idempotency record of a keyed request is kept for 24 hours.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { badRequest } from './errors.js';
-import { IDEMPOTENCY_KEY_HEADER } from './identity.js';
+import { badRequest } from '@pra/core/errors';
+import { IDEMPOTENCY_KEY_HEADER } from '@pra/core/auth';
 
 /** How long a keyed request's charge is remembered: a retry within this window is charged nothing more. */
 export const IDEMPOTENCY_KEY_TTL_SECONDS = 24 * 3600;

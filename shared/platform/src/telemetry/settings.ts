@@ -23,7 +23,7 @@ export function telemetrySettings(env: NodeJS.ProcessEnv = process.env, fallback
 }
 
 /** The node arguments that start OpenTelemetry before a TypeScript entry point (paths from the repository root). */
-export const TELEMETRY_NODE_ARGS = ['--import', 'tsx', '--import', './shared/src/telemetry/register.ts'];
+export const TELEMETRY_NODE_ARGS = ['--import', 'tsx', '--import', './shared/platform/src/telemetry/register.ts'];
 
 /**
  * The instrumentations to run: pg and ioredis by default (request server spans are made by the app itself);

@@ -3,12 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
 import type { z } from 'zod';
-import { createServer, type RequestListener, type Server } from 'node:http';
-import { ApiError, badRequest } from './errors.js';
+import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { ApiError, badRequest, JSON_CONTENT_TYPE, errorBody, methodNotAllowed, noSuchEndpoint } from '@pra/core/errors';
+import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from '@pra/core/config';
+import type { Identity } from '@pra/core/auth';
 import { isStoreUnavailable, storeUnavailable } from './db.js';
-import { recordRequest } from '../telemetry/request-record.js';
-import { serverSpan } from '../telemetry/trace-context.js';
-import type { Identity } from './identity.js';
+import { recordRequest } from './telemetry/request-record.js';
+import { serverSpan } from './telemetry/trace-context.js';
 
 declare module 'express-serve-static-core' {
   interface Request {
@@ -47,15 +48,16 @@ export function createBaseApp(): Express {
 
 
 /** `Server-Timing: app;dur=<ms>`: the time spent in the service, for SREs and the benchmarks. */
-function serverTiming(res: Response): string {
-  const started = res.locals.startedAt as number | undefined;
-  return started === undefined ? 'app' : `app;dur=${(performance.now() - started).toFixed(2)}`;
+function serverTiming(res: ServerResponse): Record<string, string> {
+  const started = (res as Partial<Response>).locals?.startedAt as number | undefined;
+  return started === undefined ? {} : { 'server-timing': `app;dur=${(performance.now() - started).toFixed(2)}` };
 }
 
-export function sendJson(res: Response, status: number, body: string, requestId: string, headers: Record<string, string> = {}): void {
+/** A JSON answer in one write (a service's, or the local gateway's own). */
+export function sendJson(res: ServerResponse, status: number, body: string, requestId: string, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
-    'server-timing': serverTiming(res),
-    'content-type': 'application/json; charset=utf-8',
+    ...serverTiming(res),
+    'content-type': JSON_CONTENT_TYPE,
     'content-length': Buffer.byteLength(body),
     'x-request-id': requestId,
     'cache-control': 'no-store',
@@ -64,8 +66,9 @@ export function sendJson(res: Response, status: number, body: string, requestId:
   res.end(body);
 }
 
-export function errorBody(status: number, msg: string, total: number, requestId: string): string {
-  return JSON.stringify({ property: [], status: { code: status, msg, total, transactionID: requestId } });
+/** An ErrorResponse: the one way every server of ours refuses a request. */
+export function sendError(res: ServerResponse, status: number, msg: string, requestId: string, headers: Record<string, string> = {}, total = 0): void {
+  sendJson(res, status, errorBody(status, msg, total, requestId), requestId, headers);
 }
 
 type Query = Record<string, unknown>;
@@ -95,7 +98,7 @@ export function parseQuery<T extends z.ZodType>(schema: T, query: Query): z.infe
 
 /** HEAD on a metered path: 405 with `Allow: GET` (a HEAD would be charged and return no records). */
 export const meteredHeadNotAllowed: RequestHandler = (req, res) => {
-  sendJson(res, 405, errorBody(405, 'Method HEAD not allowed on a metered endpoint: use GET', 0, req.requestId), req.requestId, { allow: 'GET' });
+  sendError(res, 405, 'Method HEAD not allowed on a metered endpoint: use GET', req.requestId, { allow: 'GET' });
 };
 
 /** Wraps an async handler so a rejection reaches the error handler. */
@@ -110,13 +113,8 @@ export type Logger = Pick<Console, 'error' | 'warn' | 'info'>;
 /** Unknown paths, wrong methods and every error end here, as an ErrorResponse with HTTP status = status.code. */
 export function finishApp(app: Express, logger: Logger = console): void {
   app.use((req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      sendJson(res, 405, errorBody(405, `Method ${req.method} not allowed: every endpoint is GET`, 0, req.requestId), req.requestId, {
-        allow: 'GET',
-      });
-      return;
-    }
-    sendJson(res, 404, errorBody(404, `No such endpoint: ${req.path}`, 0, req.requestId), req.requestId);
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, methodNotAllowed(req.method), req.requestId, { allow: 'GET' });
+    sendError(res, 404, noSuchEndpoint(req.path), req.requestId);
   });
   const handler: ErrorRequestHandler = (err, req, res, _next) => {
     const requestId = req.requestId ?? randomUUID();
@@ -126,25 +124,18 @@ export function finishApp(app: Express, logger: Logger = console): void {
     }
     if (isStoreUnavailable(err)) err = storeUnavailable();
     if (err instanceof ApiError) {
-      sendJson(res, err.status, errorBody(err.status, err.message, err.total, requestId), requestId, { ...err.headers });
+      sendError(res, err.status, err.message, requestId, { ...err.headers }, err.total);
       return;
     }
     // Errors from express's own parsing (bad URL encoding, oversized input) are the client's.
     const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
     if (status === 500) logger.error({ msg: 'unhandled error', requestId, err: String(err?.stack ?? err) });
     const msg = status === 500 ? 'Internal error; the request was not charged. Retry, or report the transactionID.' : String(err.message);
-    sendJson(res, status, errorBody(status, msg, 0, requestId), requestId);
+    sendError(res, status, msg, requestId);
   };
   app.use(handler);
 }
 
-/** How long a client may take: to send its headers, and its whole request. Slower clients are answered 408. */
-export interface ClientTimeouts {
-  headersTimeoutMs: number;
-  requestTimeoutMs: number;
-}
-
-export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 };
 
 /**
  * An HTTP server that no request can stop: bounded header size and count, header and request timeouts (checked
@@ -193,7 +184,7 @@ function answerClientErrors(server: Server): void {
     const body = errorBody(a.status, a.msg, 0, randomUUID());
     socket.end(
       `HTTP/1.1 ${a.status} ${a.reason}\r\n` +
-        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });
 }

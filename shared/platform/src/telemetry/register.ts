@@ -1,5 +1,5 @@
 // The `node --import` entry that starts OpenTelemetry before any application module loads:
-//   node --import tsx --import ./shared/src/telemetry/register.ts services/lookup/src/server.ts
+//   node --import tsx --import ./shared/platform/src/telemetry/register.ts services/lookup/src/server.ts
 // With tracing on, the ESM loader hook lets the enabled instrumentations patch their modules as they are imported.
 import { register } from 'node:module';
 import { instrumentedModules, telemetrySettings } from './settings.js';

@@ -1,7 +1,5 @@
 // Config is parsed once at start from the environment with zod; a bad value stops the process with a clear message.
 import { z } from 'zod';
-import { DEFAULT_REQUEST_POOL_LIMITS, type RequestPoolLimits } from './db.js';
-import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from './http.js';
 
 export function parseConfig<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEnv = process.env): z.infer<T> {
   const result = schema.safeParse(env);
@@ -11,6 +9,29 @@ export function parseConfig<T extends z.ZodType>(schema: T, env: NodeJS.ProcessE
   }
   return result.data;
 }
+
+/** The limits of a pool that serves requests (milliseconds; maxWaiting: requests queued for a connection). */
+export interface RequestPoolLimits {
+  connectTimeoutMs: number;
+  statementTimeoutMs: number;
+  idleInTransactionTimeoutMs: number;
+  maxWaiting: number;
+}
+
+export const DEFAULT_REQUEST_POOL_LIMITS: RequestPoolLimits = {
+  connectTimeoutMs: 2_000,
+  statementTimeoutMs: 4_000,
+  idleInTransactionTimeoutMs: 10_000,
+  maxWaiting: 64,
+};
+
+/** How long a client may take: to send its headers, and its whole request. Slower clients are answered 408. */
+export interface ClientTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+export const DEFAULT_CLIENT_TIMEOUTS: ClientTimeouts = { headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 };
 
 export const DEFAULT_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/property_records';
 export const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';

@@ -3,7 +3,8 @@
 // that stops answering) and a bounded wait queue; every way of running out of them is a StoreUnavailable, which
 // the one error handler answers 503 with Retry-After. Batch work (ingest, migrations, workers) gets no limits.
 import pg from 'pg';
-import { ApiError } from './errors.js';
+import { ApiError } from '@pra/core/errors';
+import type { RequestPoolLimits } from '@pra/core/config';
 
 // int8 (COUNT, bigint ids) as JS numbers: our ids and counts stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -13,20 +14,7 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
-/** The limits of a pool that serves requests (milliseconds; maxWaiting: requests queued for a connection). */
-export interface RequestPoolLimits {
-  connectTimeoutMs: number;
-  statementTimeoutMs: number;
-  idleInTransactionTimeoutMs: number;
-  maxWaiting: number;
-}
 
-export const DEFAULT_REQUEST_POOL_LIMITS: RequestPoolLimits = {
-  connectTimeoutMs: 2_000,
-  statementTimeoutMs: 4_000,
-  idleInTransactionTimeoutMs: 10_000,
-  maxWaiting: 64,
-};
 
 const STORE_BUSY = 'PRA_STORE_BUSY';
 

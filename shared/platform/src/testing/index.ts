@@ -3,13 +3,15 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { Express } from 'express';
 import type {} from 'vitest';
-import { createHardenedServer, type ClientTimeouts } from '../platform/http.js';
+import type { ClientTimeouts } from '@pra/core/config';
+import { createHardenedServer } from '../http.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** URL of this test run's own PostgreSQL database (services/ingest/test/global-setup.ts). */
+    /** URL of this test run's own PostgreSQL database (test/global-setup.ts). */
     databaseUrl: string;
     redisUrl: string;
+    /** This run's Redis key prefix (balances, key cache, outbox, queues): runs never see each other's keys. */
     redisPrefix: string;
   }
 }

@@ -1,10 +1,10 @@
-export * from './errors.js';
-export * from './config.js';
+// The I/O half of the shared code: express, pg, ioredis and the servers the services run in. The pure half
+// (contracts, errors, auth, config) is @pra/core.
 export * from './db.js';
 export * from './migrations.js';
 export * from './http.js';
+export * from './endpoints.js';
 export { listenServer, runInternalServer, runServer, storesReady } from './server.js';
 export * from './redis.js';
-export * from './api-keys.js';
 export * from './identity.js';
 export * from './idempotency.js';

@@ -1,0 +1,3 @@
+export * from './signature.js';
+export * from './key-decision.js';
+export * from './api-keys.js';

@@ -1,0 +1,199 @@
+// Every endpoint of the API, defined once: its path and aliases, query schema, response, whether it is metered,
+// authenticated or public, and the service that serves it. The express routes (mountEndpoints), the OpenAPI
+// document, the gateway plugin's public paths and the kong.yml check are all derived from this table.
+import { HealthResponse, PlansResponse, UsageResponse } from './account.js';
+import { AssessmentHistoryResponse, PropertyResponse, SaleHistoryResponse, SuggestionResponse } from './envelopes.js';
+import { AddressQuery, AutocompleteQuery, OwnerQuery, ParcelQuery, PropertyIdQuery } from './queries.js';
+import type { z } from './zod.js';
+
+export const BASE_PATH = '/api/v1';
+
+export type ServiceName = 'lookup' | 'autocomplete' | 'account-billing' | 'plans';
+
+/** metered: charges credits (can answer 402, takes an Idempotency-Key); authenticated: needs a key, costs nothing. */
+export type EndpointAccess = 'metered' | 'authenticated' | 'public';
+
+/** Another path that answers exactly like its endpoint: [path, operationId, summary]. */
+export type Alias = readonly [path: string, operationId: string, summary: string];
+
+export interface EndpointDef {
+  /** Below BASE_PATH. */
+  path: string;
+  operationId: string;
+  tag: 'Property' | 'Sale' | 'Assessment' | 'Autocomplete' | 'Account' | 'Service';
+  summary: string;
+  description?: string;
+  query?: z.ZodObject;
+  response: z.ZodType;
+  okText: string;
+  access: EndpointAccess;
+  service: ServiceName;
+  aliases?: readonly Alias[];
+}
+
+const BILLING_NOTE =
+  'Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, ' +
+  '`truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.';
+
+export const ENDPOINTS = {
+  propertyAddress: {
+    path: '/property/address',
+    operationId: 'getPropertyByAddress',
+    tag: 'Property',
+    summary: 'Property records at a street address',
+    description:
+      'Requires `address` with `city`+`state` or with `zip` (alternative names `locality`, `countrySubd`, `postal1`). ' +
+      'Addresses are matched after USPS Publication 28 normalisation (suffixes, directionals, ordinals, unit designators, ' +
+      'case, punctuation, ZIP+4). An address without a unit returns every unit at it, paginated. Every alias returns the full record. ' +
+      BILLING_NOTE,
+    query: AddressQuery,
+    response: PropertyResponse,
+    okText: 'Matching property records',
+    access: 'metered',
+    service: 'lookup',
+    // SPEC 4.1: the incumbent's paths, answered alike.
+    aliases: [
+      ['/property/detail', 'getPropertyDetail', 'Compatibility alias of /property/address'],
+      ['/property/detailowner', 'getPropertyDetailOwner', 'Compatibility alias of /property/address (owner data included)'],
+      ['/property/detailmortgage', 'getPropertyDetailMortgage', 'Compatibility alias of /property/address (mortgage data included)'],
+      ['/property/detailmortgageowner', 'getPropertyDetailMortgageOwner', 'Compatibility alias of /property/address (mortgage and owner data included)'],
+      ['/sale/detail', 'getSaleDetail', 'Compatibility alias of /property/address (sale fields included)'],
+    ],
+  },
+  propertyOwner: {
+    path: '/property/owner',
+    operationId: 'getPropertyByOwner',
+    tag: 'Property',
+    summary: 'Properties by owner name',
+    description: 'Matches the last name of the primary and the secondary owner; firstName, city and state narrow. ' + BILLING_NOTE,
+    query: OwnerQuery,
+    response: PropertyResponse,
+    okText: 'Properties owned by the named owner',
+    access: 'metered',
+    service: 'lookup',
+  },
+  propertyParcel: {
+    path: '/property/parcel',
+    operationId: 'getPropertyByParcel',
+    tag: 'Property',
+    summary: 'Properties by Assessor Parcel Number',
+    description:
+      'Matches the APN as given and without special characters against the county parcel ID and the tax parcel ID; state and county narrow. ' +
+      'No page parameters: up to 100 matches are returned. ' +
+      BILLING_NOTE,
+    query: ParcelQuery,
+    response: PropertyResponse,
+    okText: 'Properties with that parcel number',
+    access: 'metered',
+    service: 'lookup',
+  },
+  saleHistory: {
+    path: '/sale/history',
+    operationId: 'getSaleHistory',
+    tag: 'Sale',
+    summary: 'Full sale history of one property',
+    description: 'One record with `saleHistory[]`, newest first. Costs 1 credit. ' + BILLING_NOTE,
+    query: PropertyIdQuery,
+    response: SaleHistoryResponse,
+    okText: 'The property with its sale history',
+    access: 'metered',
+    service: 'lookup',
+  },
+  assessmentDetail: {
+    path: '/assessment/detail',
+    operationId: 'getAssessmentDetail',
+    tag: 'Assessment',
+    summary: 'Assessment and tax history of one property',
+    description: 'One record with `assessmentHistory[]`, newest tax year first. Costs 1 credit. ' + BILLING_NOTE,
+    query: PropertyIdQuery,
+    response: AssessmentHistoryResponse,
+    okText: 'The property with its assessment history',
+    access: 'metered',
+    service: 'lookup',
+  },
+  autocomplete: {
+    path: '/property/autocomplete',
+    operationId: 'autocompleteAddress',
+    tag: 'Autocomplete',
+    summary: 'Address type-ahead suggestions',
+    description:
+      'Not credit-metered (the balance is reported unchanged). No suggestion is 200 with an empty list. ' +
+      "Feed a suggestion's `line1` and `postal1` to /property/detail for the full record.",
+    query: AutocompleteQuery,
+    response: SuggestionResponse,
+    okText: 'Suggestions, best first',
+    access: 'authenticated',
+    service: 'autocomplete',
+  },
+  usage: {
+    path: '/usage',
+    operationId: 'getUsage',
+    tag: 'Account',
+    summary: 'Credit balance, usage and account details',
+    description:
+      'SPEC 4.7 lists 401 only; a disabled key is refused with 403 here as on every endpoint (SPEC 5). ' +
+      'Read from PostgreSQL: a charge shows up within about a second.',
+    response: UsageResponse,
+    okText: 'Usage of the calling account',
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  health: {
+    path: '/health',
+    operationId: 'getHealth',
+    tag: 'Service',
+    summary: 'Service status',
+    response: HealthResponse,
+    okText: 'Service status, database state, record count and version',
+    access: 'public',
+    service: 'lookup',
+  },
+  plans: {
+    path: '/plans',
+    operationId: 'getPlans',
+    tag: 'Account',
+    summary: 'Pricing plans and credit packs',
+    response: PlansResponse,
+    okText: 'Published plans',
+    access: 'public',
+    service: 'plans',
+  },
+} as const satisfies Record<string, EndpointDef>;
+
+export type EndpointKey = keyof typeof ENDPOINTS;
+/** The endpoints one service serves. */
+export type EndpointKeyOf<S extends ServiceName> = { [K in EndpointKey]: (typeof ENDPOINTS)[K]['service'] extends S ? K : never }[EndpointKey];
+
+/** The generated OpenAPI document, public, served by plans (SPEC 9), at the root and below BASE_PATH. */
+export const DOCUMENT_PATHS = ['/openapi.yaml', `${BASE_PATH}/openapi.yaml`] as const;
+
+/** One served path: an endpoint's own or one of its aliases, with the operation it is documented as. */
+export interface ServedPath {
+  key: EndpointKey;
+  endpoint: EndpointDef;
+  /** Below BASE_PATH. */
+  path: string;
+  operationId: string;
+  summary: string;
+}
+
+/** Every path of the API (aliases included), in table order. */
+export function servedPaths(): ServedPath[] {
+  return (Object.entries(ENDPOINTS) as [EndpointKey, EndpointDef][]).flatMap(([key, endpoint]) => [
+    { key, endpoint, path: endpoint.path, operationId: endpoint.operationId, summary: endpoint.summary },
+    ...(endpoint.aliases ?? []).map(([path, operationId, summary]) => ({ key, endpoint, path, operationId, summary })),
+  ]);
+}
+
+/** Full paths the gateway lets through without a key: the public endpoints and the OpenAPI document. */
+export function publicPaths(): Set<string> {
+  const endpoints = servedPaths().filter((p) => p.endpoint.access === 'public').map((p) => BASE_PATH + p.path);
+  return new Set([...endpoints, ...DOCUMENT_PATHS]);
+}
+
+/** Full path -> the service that serves it: what the gateway's routes must say (the OpenAPI document included). */
+export function routedPaths(): Map<string, ServiceName> {
+  const routes = new Map<string, ServiceName>(servedPaths().map((p) => [BASE_PATH + p.path, p.endpoint.service]));
+  for (const d of DOCUMENT_PATHS) routes.set(d, 'plans');
+  return routes;
+}

@@ -1,0 +1,113 @@
+// The OpenAPI 3.0.3 document, generated from the zod schemas (never written by hand).
+import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
+import { stringify } from 'yaml';
+import { ErrorResponse } from './envelopes.js';
+import { IdempotencyHeaders } from './queries.js';
+import { BASE_PATH, servedPaths, type EndpointDef } from './endpoints.js';
+
+export const API_VERSION = '2.0.0';
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Missing or invalid parameters; the message names the parameter. 0 credits.',
+  401: 'Missing or invalid API key. 0 credits.',
+  402: 'No credits remaining, or every credit grant has expired. 0 credits.',
+  403: 'API key disabled. 0 credits.',
+  404: 'No properties found. 0 credits.',
+  429: 'Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits.',
+  503: 'Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits.',
+};
+
+const header = (description: string) => ({ description, schema: { type: 'integer' as const } });
+const RETRY_AFTER = { 'Retry-After': header('Seconds to wait before retrying') };
+const RATE_LIMIT = {
+  'RateLimit-Limit': header('Requests allowed in any rolling 60 s for this account'),
+  'RateLimit-Remaining': header('Requests left in the current 60 s window'),
+  'RateLimit-Reset': header('Seconds until a request slot frees (until the next UTC day for the daily quota)'),
+};
+const HEADERS_BY_CODE: Record<number, Record<string, ReturnType<typeof header>>> = { 429: { ...RETRY_AFTER, ...RATE_LIMIT }, 503: RETRY_AFTER };
+
+function errors(codes: number[]) {
+  return Object.fromEntries(
+    codes.map((c) => [
+      c,
+      { description: ERROR_TEXT[c] ?? 'Error', ...(HEADERS_BY_CODE[c] ? { headers: HEADERS_BY_CODE[c] } : {}), content: { 'application/json': { schema: ErrorResponse } } },
+    ]),
+  );
+}
+
+const AUTH: Record<string, string[]>[] = [{ bearerAuth: [] }, { marketplaceSecret: [], marketplaceKey: [] }];
+
+/** The error answers of an endpoint follow from its access: only metered ones answer 402 and 404. */
+function errorCodes(e: EndpointDef): number[] {
+  if (e.access === 'public') return [];
+  if (e.access === 'metered') return [400, 401, 402, 403, 404, 429, 503];
+  return [...(e.query ? [400] : []), 401, 403, 429, 503];
+}
+
+export function buildOpenApiDocument(serverUrl = BASE_PATH) {
+  const registry = new OpenAPIRegistry();
+  registry.registerComponent('securitySchemes', 'bearerAuth', {
+    type: 'http',
+    scheme: 'bearer',
+    description: '`Authorization: Bearer <API_KEY>`',
+  });
+  registry.registerComponent('securitySchemes', 'marketplaceSecret', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Marketplace-Proxy-Secret',
+    description: 'Set by the marketplace proxy; goes with X-Marketplace-Key',
+  });
+  registry.registerComponent('securitySchemes', 'marketplaceKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Marketplace-Key',
+    description: "The marketplace subscriber's key",
+  });
+  for (const { endpoint: e, path, operationId, summary } of servedPaths()) {
+    const isPublic = e.access === 'public';
+    registry.registerPath({
+      method: 'get',
+      path,
+      operationId,
+      tags: [e.tag],
+      summary,
+      ...(e.description ? { description: e.description } : {}),
+      security: isPublic ? [] : AUTH,
+      ...(e.query ? { request: { query: e.query, ...(e.access === 'metered' ? { headers: IdempotencyHeaders } : {}) } } : {}),
+      responses: {
+        200: {
+          description: e.okText,
+          headers: { 'X-Request-Id': { description: 'Equals status.transactionID', schema: { type: 'string' } }, ...(isPublic ? {} : RATE_LIMIT) },
+          content: { 'application/json': { schema: e.response } },
+        },
+        ...errors(errorCodes(e)),
+      },
+    });
+  }
+  const generator = new OpenApiGeneratorV3(registry.definitions);
+  return generator.generateDocument({
+    openapi: '3.0.3',
+    info: {
+      title: 'Property Records API',
+      version: API_VERSION,
+      description:
+        'Credit-metered United States property, owner, parcel, sale and assessment records. ' +
+        'All endpoints are GET with query parameters. 1 credit per property returned; errors cost 0.',
+      license: { name: 'Proprietary', url: 'https://example.com/terms' },
+    },
+    servers: [{ url: serverUrl }],
+    security: AUTH,
+    tags: [
+      { name: 'Property', description: 'Property record lookups' },
+      { name: 'Sale', description: 'Sale history' },
+      { name: 'Assessment', description: 'Assessment and tax history' },
+      { name: 'Autocomplete', description: 'Address type-ahead' },
+      { name: 'Account', description: 'Usage and plans' },
+      { name: 'Service', description: 'Health' },
+    ],
+  });
+}
+
+export function openApiYaml(serverUrl?: string): string {
+  return stringify(buildOpenApiDocument(serverUrl), { aliasDuplicateObjects: false });
+}

@@ -10,17 +10,14 @@ import { randomUUID } from 'node:crypto';
 import { pipeline } from 'node:stream/promises';
 import { Pool } from 'undici';
 import { access, type AccessDeps, type KongPdk } from '@pra/gateway-plugin';
-import { createHardenedServer, errorBody, IDENTITY_HEADERS, type ClientTimeouts } from '@pra/shared/platform';
-import { annotateRequest, inSpan, recordRequest, serverSpan, SpanKind, traceHeaders } from '@pra/shared/telemetry';
+import { createHardenedServer, sendError } from '@pra/platform';
+import { methodNotAllowed, noSuchEndpoint } from '@pra/core/errors';
+import { IDENTITY_HEADERS } from '@pra/core/auth';
+import { type ClientTimeouts } from '@pra/core/config';
+import { annotateRequest, inSpan, recordRequest, serverSpan, SpanKind, traceHeaders } from '@pra/platform/telemetry';
 import { matchRoute, type Route } from './routes.js';
 
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
-
-function errorResponse(res: ServerResponse, status: number, msg: string, requestId: string, headers: Record<string, string> = {}): void {
-  const body = errorBody(status, msg, 0, requestId);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'x-request-id': requestId, ...headers });
-  res.end(body);
-}
 
 /** The path and query of a request target: origin-form as sent, absolute-form reduced to it; null for anything else. */
 export function requestTarget(raw: string): { path: string; query: string } | null {
@@ -99,8 +96,8 @@ export function createGateway(o: GatewayOptions): Server {
     return p;
   };
   const handle = async (req: IncomingMessage, res: ServerResponse, target: { path: string; query: string }, route: Route | undefined, identity: { accountId?: number; tier?: string }) => {
-    if (!route) return errorResponse(res, 404, `No such endpoint: ${target.path}`, randomUUID());
-    if (!route.methods.has(req.method ?? 'GET')) return errorResponse(res, 405, `Method ${req.method} not allowed: every endpoint is GET`, randomUUID(), { allow: 'GET' });
+    if (!route) return sendError(res, 404, noSuchEndpoint(target.path), randomUUID());
+    if (!route.methods.has(req.method ?? 'GET')) return sendError(res, 405, methodNotAllowed(req.method ?? ''), randomUUID(), { allow: 'GET' });
     const pdk = new LocalPdk(req, res, target);
     await inSpan('pra-gateway access', {}, () => access(pdk, o.plugin));
     if (pdk.exited) return;
@@ -129,15 +126,15 @@ export function createGateway(o: GatewayOptions): Server {
       });
     } catch (err) {
       if (res.headersSent) return void res.destroy();
-      if (refusedByClient(err)) return errorResponse(res, 400, 'Malformed request target', requestId);
+      if (refusedByClient(err)) return sendError(res, 400, 'Malformed request target', requestId);
       o.log?.({ msg: 'upstream unavailable', service: route.service, err: String(err) });
-      errorResponse(res, 503, `Service ${route.service} unavailable; the request was not charged. Retry shortly.`, requestId, { 'retry-after': '1' });
+      sendError(res, 503, `Service ${route.service} unavailable; the request was not charged. Retry shortly.`, requestId, { 'retry-after': '1' });
     }
   };
   const server = createHardenedServer((req, res) => {
     const started = performance.now();
     const target = requestTarget(req.url ?? '/');
-    if (!target) return errorResponse(res, 400, 'Malformed request target: send a path such as /api/v1/health', randomUUID());
+    if (!target) return sendError(res, 400, 'Malformed request target: send a path such as /api/v1/health', randomUUID());
     const route = matchRoute(o.routes, target.path);
     const identity: { accountId?: number; tier?: string } = {};
     const span = serverSpan(req.method ?? 'GET', target.path, req.headers);
@@ -151,7 +148,7 @@ export function createGateway(o: GatewayOptions): Server {
     span.run(() =>
       handle(req, res, target, route, identity).catch((err) => {
         o.log?.({ msg: 'gateway error', err: String(err) });
-        if (!res.headersSent) errorResponse(res, 503, 'Gateway error; the request was not charged. Retry shortly.', randomUUID(), { 'retry-after': '1' });
+        if (!res.headersSent) sendError(res, 503, 'Gateway error; the request was not charged. Retry shortly.', randomUUID(), { 'retry-after': '1' });
         else res.destroy();
       }),
     );

@@ -1,8 +1,9 @@
 // The local gateway process: GATEWAY_PORT (8080), upstreams from UPSTREAM_<SERVICE> (UPSTREAM_LOOKUP, ...), the
 // plugin's settings from the environment (REDIS_URL, REDIS_PREFIX, GATEWAY_HMAC_KEY, MARKETPLACE_PROXY_SECRET).
 import { z } from 'zod';
-import { clientTimeouts, internalEnv, parseConfig, port, redisReady, runInternalServer, serverEnv } from '@pra/shared/platform';
-import { logListening, logTo } from '@pra/shared/telemetry';
+import { clientTimeouts, internalEnv, parseConfig, port, serverEnv } from '@pra/core/config';
+import { redisReady, runInternalServer } from '@pra/platform';
+import { logListening, logTo } from '@pra/platform/telemetry';
 import { accessDepsFromEnv } from '@pra/gateway-plugin';
 import { createGateway } from './gateway.js';
 import { loadRoutes } from './routes.js';

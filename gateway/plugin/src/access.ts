@@ -1,17 +1,19 @@
 // The access phase: who is calling, may they call now, and what the services are told. Any failure of our own
 // stores is a 503 with Retry-After, never a 401 and never an error page of Kong's.
-import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { ApiError, errorBody, IDEMPOTENCY_KEY_HEADER, IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity, type KeyCache } from '@pra/shared/platform';
-import { TIER_LIMITS } from '@pra/shared/tiers';
-import { telemetryMetrics } from '@pra/shared/telemetry/metrics';
+import { randomUUID } from 'node:crypto';
+import { ApiError, errorBody, JSON_CONTENT_TYPE, methodNotAllowed } from '@pra/core/errors';
+import { authorizeKey, IDEMPOTENCY_KEY_HEADER, IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity, type KeyLookup } from '@pra/core/auth';
+import { TIER_LIMITS } from '@pra/core/tiers';
+import { publicPaths } from '@pra/core/endpoints';
+import { telemetryMetrics } from '@pra/platform/telemetry/metrics';
 import type { KongPdk } from './pdk.js';
 import type { RateLimiter } from './rate-limit.js';
 
 /** Paths served without a key (SPEC 4.8, 4.9, 9). */
-export const PUBLIC_PATHS = new Set(['/api/v1/health', '/api/v1/plans', '/openapi.yaml', '/api/v1/openapi.yaml']);
+export const PUBLIC_PATHS: ReadonlySet<string> = publicPaths();
 
 export interface AccessDeps {
-  keys: KeyCache;
+  keys: KeyLookup;
   limiter: RateLimiter;
   hmacKey: string;
   /** The marketplace proxy secret; marketplace headers are refused when unset. */
@@ -20,34 +22,15 @@ export interface AccessDeps {
   now?: () => number;
 }
 
-function sameSecret(given: string, expected: string): boolean {
-  const a = Buffer.from(given);
-  const b = Buffer.from(expected);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
-/** Returns the presented key, or an error to answer with. */
-async function presentedKey(kong: KongPdk, d: AccessDeps): Promise<{ key: string } | { status: 401; msg: string }> {
-  const auth = await kong.request.get_header('authorization');
-  const bearer = typeof auth === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined;
-  if (bearer) return { key: bearer };
-  const secret = await kong.request.get_header('x-marketplace-proxy-secret');
-  const marketKey = await kong.request.get_header('x-marketplace-key');
-  if (secret || marketKey) {
-    if (!d.marketplaceSecret || !secret || !sameSecret(secret, d.marketplaceSecret)) return { status: 401, msg: 'Invalid marketplace proxy secret' };
-    if (!marketKey) return { status: 401, msg: 'Missing X-Marketplace-Key' };
-    return { key: marketKey };
-  }
-  return { status: 401, msg: 'Missing API key: send Authorization: Bearer <API_KEY>' };
-}
-
 export async function access(kong: KongPdk, d: AccessDeps): Promise<void> {
   const requestId = randomUUID();
   const exit = (status: number, msg: string, headers: Record<string, string> = {}) =>
-    kong.response.exit(status, errorBody(status, msg, 0, requestId), { 'content-type': 'application/json; charset=utf-8', 'x-request-id': requestId, ...headers });
+    kong.response.exit(status, errorBody(status, msg, 0, requestId), { 'content-type': JSON_CONTENT_TYPE, 'x-request-id': requestId, ...headers });
   try {
     await decide(kong, d, requestId, exit);
   } catch (err) {
+    // The key decision refuses with a 401 or 403; anything else is our own failure.
+    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return exit(err.status, err.message);
     const unavailable = err instanceof ApiError && err.status === 503 ? err : undefined;
     return exit(503, unavailable?.message ?? 'The gateway cannot check API keys or limits right now; the request was not charged. Retry shortly.', {
       'retry-after': unavailable?.headers['retry-after'] ?? '1',
@@ -63,13 +46,15 @@ async function decide(kong: KongPdk, d: AccessDeps, requestId: string, exit: (st
   if (PUBLIC_PATHS.has(path)) return;
   // Every other endpoint is GET: a HEAD would be charged and return no records, so it never reaches a service.
   const method = await kong.request.get_method();
-  if (method !== 'GET') return exit(405, `Method ${method} not allowed: use GET`, { allow: 'GET' });
+  if (method !== 'GET') return exit(405, methodNotAllowed(method), { allow: 'GET' });
 
-  const presented = await presentedKey(kong, d);
-  if ('status' in presented) return exit(presented.status, presented.msg);
-  const entry = await d.keys.lookup(presented.key);
-  if (!entry) return exit(401, 'Invalid API key');
-  if (entry.status !== 'active') return exit(403, 'API key disabled');
+  const header = async (name: string) => (await kong.request.get_header(name)) ?? undefined;
+  const credentials = {
+    authorization: await header('authorization'),
+    marketplaceSecret: await header('x-marketplace-proxy-secret'),
+    marketplaceKey: await header('x-marketplace-key'),
+  };
+  const entry = await authorizeKey(credentials, d.keys, d.marketplaceSecret);
 
   const tier = TIER_LIMITS[entry.tier];
   const limits = { ratePerMinute: entry.ratePerMinute ?? tier.ratePerMinute, dailyQuota: entry.dailyQuota ?? tier.dailyQuota };

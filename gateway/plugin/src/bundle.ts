@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
-export async function bundlePlugin(outDir: string): Promise<string> {
+/** Writes the bundle; returns its path and the files it holds (the tests check that no express or pg got in). */
+export async function bundlePlugin(outDir: string): Promise<{ outfile: string; inputs: string[] }> {
   mkdirSync(outDir, { recursive: true });
   const outfile = join(outDir, 'pra-gateway.js');
-  await build({
+  const result = await build({
     entryPoints: [fileURLToPath(new URL('./index.ts', import.meta.url))],
     bundle: true,
     platform: 'node',
@@ -17,11 +18,12 @@ export async function bundlePlugin(outDir: string): Promise<string> {
     outfile,
     external: ['pg-native'],
     logLevel: 'warning',
+    metafile: true,
   });
-  return outfile;
+  return { outfile, inputs: Object.keys(result.metafile.inputs) };
 }
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const out = await bundlePlugin(process.argv[2] ?? 'gateway/plugin/dist');
-  console.log(`wrote ${out}`);
+  const { outfile, inputs } = await bundlePlugin(process.argv[2] ?? 'gateway/plugin/dist');
+  console.log(`wrote ${outfile} (${inputs.length} modules)`);
 }

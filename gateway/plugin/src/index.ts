@@ -1,7 +1,10 @@
 // The plugin module as kong-pdk's plugin server loads it: Plugin (one instance per configured plugin), Name,
-// Version, Priority, Schema. Clients and config are made once per process, on first use.
+// Version, Priority, Schema. Clients and config are made once per process, on first use. Imports stay narrow (no
+// barrels of the services' I/O): the bundle Kong loads carries neither express, pg nor the OpenTelemetry SDK.
 import { z } from 'zod';
-import { createRedis, KeyCache, parseConfig, storeEnv, type RedisClient } from '@pra/shared/platform';
+import { createRedis, type RedisClient } from '@pra/platform/redis';
+import { KeyCache } from '@pra/account-billing/key-cache';
+import { parseConfig, storeEnv } from '@pra/core/config';
 import { access, type AccessDeps } from './access.js';
 import type { KongPdk } from './pdk.js';
 import { RateLimiter } from './rate-limit.js';

@@ -1,9 +1,11 @@
 // The plugin's access phase through a fake PDK, with the real key cache and limiter on Redis.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type {} from '@pra/shared/testing';
-import { createRedis, createPool, IDENTITY_HEADERS, KeyCache, keyCacheLoadedKey, SIGNATURE_HEADER, verifyIdentitySignature, type Pool } from '@pra/shared/platform';
-import { TIER_LIMITS } from '@pra/shared/tiers';
+import type {} from '@pra/platform/testing';
+import { createRedis, createPool, type Pool } from '@pra/platform';
+import { IDENTITY_HEADERS, SIGNATURE_HEADER, verifyIdentitySignature } from '@pra/core/auth';
+import { KeyCache, keyCacheLoadedKey } from '@pra/account-billing/client';
+import { TIER_LIMITS } from '@pra/core/tiers';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { setAccountLimits, setKeyStatus } from '@pra/account-billing/domain';
 import { access, type AccessDeps } from '../src/access.js';

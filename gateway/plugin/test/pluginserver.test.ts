@@ -11,13 +11,15 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { decodeMultiStream, encode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type {} from '@pra/shared/testing';
-import { createPool, IDENTITY_HEADERS, SIGNATURE_HEADER, type Pool } from '@pra/shared/platform';
+import type {} from '@pra/platform/testing';
+import { createPool, type Pool } from '@pra/platform';
+import { IDENTITY_HEADERS, SIGNATURE_HEADER } from '@pra/core/auth';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { bundlePlugin } from '../src/bundle.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
+let bundleInputs: string[] = [];
 let server: ChildProcess;
 let socket: Socket;
 let pool: Pool;
@@ -38,7 +40,7 @@ beforeAll(async () => {
   const prefix = `${inject('redisPrefix')}ps${randomBytes(3).toString('hex')}:`;
   f = await billingFixture(pool, inject('redisUrl'), prefix);
   const dir = mkdtempSync(join(tmpdir(), 'pra-plugins-'));
-  await bundlePlugin(dir);
+  bundleInputs = (await bundlePlugin(dir)).inputs;
   const kongPrefix = mkdtempSync(join(tmpdir(), 'pra-kong-'));
   server = spawn(process.execPath, [join(root, 'node_modules/kong-pdk/bin/kong-js-pluginserver'), '--plugins-directory', dir, '--kong-prefix', kongPrefix, '--sock-name', 'js.sock'], {
     env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: HMAC },
@@ -159,5 +161,11 @@ describe('kong-js-pluginserver over its socket', () => {
     const a = await f.fundedAccount(1);
     const finished = await accessEvent(instanceId, '/api/v1/usage', { authorization: `Bearer ${a.key}` });
     await expect(rpc('plugin.Step', { Data: null, EventId: finished.eventId })).rejects.toThrow(/event id \d+ not found/);
+  });
+
+  it('bundles only what the plugin uses: its pure code and ioredis, never express or pg (the services\' I/O)', () => {
+    expect(bundleInputs.some((f) => f.includes('node_modules/ioredis/'))).toBe(true);
+    const heavy = bundleInputs.filter((f) => /node_modules\/(express|pg|pg-pool|body-parser|@opentelemetry\/sdk-node)\//.test(f));
+    expect(heavy).toEqual([]);
   });
 });

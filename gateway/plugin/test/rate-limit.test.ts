@@ -1,9 +1,9 @@
 // Rate-limit accuracy with an injected clock against real Redis.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type {} from '@pra/shared/testing';
-import { createRedis, redisReady, type RedisClient } from '@pra/shared/platform';
-import { TIER_LIMITS } from '@pra/shared/tiers';
+import type {} from '@pra/platform/testing';
+import { createRedis, redisReady, type RedisClient } from '@pra/platform';
+import { TIER_LIMITS } from '@pra/core/tiers';
 import { RateLimiter, WINDOW_MS } from '../src/rate-limit.js';
 
 let redis: RedisClient;

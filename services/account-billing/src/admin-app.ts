@@ -1,5 +1,5 @@
 import type { Express } from 'express';
-import { createBaseApp, finishApp } from '@pra/shared/platform';
+import { createBaseApp, finishApp } from '@pra/platform';
 import type { BillingDeps } from './domain/accounts.js';
 import { mountAdminRoutes } from './routes/admin-routes.js';
 

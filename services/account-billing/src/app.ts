@@ -1,18 +1,17 @@
 // The public account-billing app: GET /api/v1/usage for the calling account.
 import type { Express } from 'express';
-import { BASE_PATH } from '@pra/shared/contracts';
-import { createBaseApp, finishApp, resolveIdentity, route, sendJson, type CallerAuth, type Pool } from '@pra/shared/platform';
+import { createBaseApp, finishApp, mountEndpoints, resolveIdentity, route, sendJson, type CallerAuth, type Pool } from '@pra/platform';
 import { usageReport } from './domain/usage-report.js';
 
 export function createBillingApp(deps: { pool: Pool; auth: CallerAuth }): Express {
   const app = createBaseApp();
-  app.get(
-    `${BASE_PATH}/usage`,
-    route(async (req, res) => {
-      const who = await resolveIdentity(req, deps.auth);
-      sendJson(res, 200, JSON.stringify(await usageReport(deps.pool, who.accountId)), req.requestId);
-    }),
-  );
+  mountEndpoints(app, 'account-billing', {
+    usage: () =>
+      route(async (req, res) => {
+        const who = await resolveIdentity(req, deps.auth);
+        sendJson(res, 200, JSON.stringify(await usageReport(deps.pool, who.accountId)), req.requestId);
+      }),
+  });
   finishApp(app);
   return app;
 }

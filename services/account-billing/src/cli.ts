@@ -8,7 +8,9 @@
 //   show --account ID|EMAIL                              balance and usage
 // Uses the same domain code as the admin HTTP API, directly against PostgreSQL and Redis.
 import { parseArgs } from 'node:util';
-import { ApiError, createPool, createRedis, DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, redisReady } from '@pra/shared/platform';
+import { ApiError } from '@pra/core/errors';
+import { createPool, createRedis, ensureDatabase, redisReady } from '@pra/platform';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
 import { migrateBilling } from './data/migrate.js';
 import { redisLayout } from './data/redis-layout.js';
 import { createAccount, findAccount, grantCredits, issueKey, listKeys, setAccountLimits, setKeyStatus } from './domain/accounts.js';

@@ -1,8 +1,8 @@
 // account-billing: the public /usage app, the internal admin API, and the usage pipeline with its jobs.
-import {
-  callerAuth, clientTimeouts, createPool, createRedis, KeyCache, listenServer, redisReady, requestPoolLimits, runInternalServer, runServer, storesReady,
-} from '@pra/shared/platform';
-import { logTo } from '@pra/shared/telemetry';
+import { callerAuth, createPool, createRedis, listenServer, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
+import { clientTimeouts, requestPoolLimits } from '@pra/core/config';
+import { KeyCache } from './client/key-cache.js';
+import { logTo } from '@pra/platform/telemetry';
 import { createAdminApp } from './admin-app.js';
 import { createBillingApp } from './app.js';
 import { loadBillingConfig } from './config.js';

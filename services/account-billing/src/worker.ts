@@ -2,8 +2,9 @@
 // account-billing server runs one writer itself, plus the job schedulers. SIGTERM: the batch in flight is
 // written and acknowledged, then the process exits; a writer that is killed leaves its batch to the others.
 import { z } from 'zod';
-import { createPool, internalEnv, parseConfig, runInternalServer, storeEnv, storesReady, workerPoolEnv } from '@pra/shared/platform';
-import { logTo } from '@pra/shared/telemetry';
+import { createPool, runInternalServer, storesReady } from '@pra/platform';
+import { internalEnv, parseConfig, storeEnv, workerPoolEnv } from '@pra/core/config';
+import { logTo } from '@pra/platform/telemetry';
 import { redisLayout } from './data/redis-layout.js';
 import { UsagePipeline } from './workers/pipeline.js';
 

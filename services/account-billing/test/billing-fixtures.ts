@@ -1,9 +1,10 @@
 // Billing for tests: real PostgreSQL and Redis under this run's prefix; accounts made through the domain code.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createRedis, KeyCache, keyCacheLoadedKey, redisReady, type Pool } from '@pra/shared/platform';
-import type { TierName } from '@pra/shared/tiers';
-import { CreditCharger } from '../src/billing.js';
+import { createRedis, redisReady, type Pool } from '@pra/platform';
+import { KeyCache, keyCacheLoadedKey } from '@pra/account-billing/client';
+import type { TierName } from '@pra/core/tiers';
+import { RedisCreditMeter } from '../src/client/credit-meter.js';
 import { redisLayout, type RedisLayout } from '../src/data/redis-layout.js';
 import { createAccount, grantCredits, issueKey, type BillingDeps } from '../src/domain/accounts.js';
 
@@ -11,7 +12,7 @@ export interface BillingFixture {
   redis: Redis;
   layout: RedisLayout;
   deps: BillingDeps;
-  charger: CreditCharger;
+  meter: RedisCreditMeter;
   keys: KeyCache;
   /** A new account with a key and (unless 0) one grant of `credits`. */
   fundedAccount(credits: number, opts?: { tier?: TierName; validDays?: number; grantedAt?: Date }): Promise<{ accountId: number; key: string; keyId: number }>;
@@ -29,7 +30,7 @@ export async function billingFixture(pool: Pool, redisUrl: string, prefix: strin
     redis,
     layout,
     deps,
-    charger: new CreditCharger(redis, prefix),
+    meter: new RedisCreditMeter(redis, prefix),
     keys: new KeyCache(redis, prefix, 0),
     async fundedAccount(credits, opts = {}) {
       const tag = randomBytes(6).toString('hex');

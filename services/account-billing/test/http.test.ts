@@ -1,8 +1,8 @@
 // The public /usage endpoint and the internal admin API, started on port 0.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ErrorResponse, UsageResponse } from '@pra/shared/contracts';
-import { createPool, type Pool } from '@pra/shared/platform';
-import { startApp, type RunningApp } from '@pra/shared/testing';
+import { ErrorResponse, UsageResponse } from '@pra/core/contracts';
+import { createPool, type Pool } from '@pra/platform';
+import { startApp, type RunningApp } from '@pra/platform/testing';
 import { createAdminApp } from '../src/admin-app.js';
 import { createBillingApp } from '../src/app.js';
 import { billingFixture, type BillingFixture } from './billing-fixtures.js';

@@ -2,7 +2,8 @@
 // at all, and nothing but an enable brings a disabled key back (not a rebuild that raced the disable).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { createPool, createRedis, KeyCache, type Pool } from '@pra/shared/platform';
+import { createPool, createRedis, type Pool } from '@pra/platform';
+import { KeyCache } from '@pra/account-billing/client';
 import { setKeyStatus } from '../src/domain/accounts.js';
 import { rebuildKeyCache } from '../src/data/key-cache.js';
 import { billingFixture, type BillingFixture } from './billing-fixtures.js';

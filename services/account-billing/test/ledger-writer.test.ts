@@ -4,9 +4,9 @@
 // case each charge is written exactly once, nothing is refunded, and /usage agrees.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool, createRedis, type Pool, type RedisClient } from '@pra/shared/platform';
-import { startProcess, type Started } from '@pra/shared/bench';
-import { startTcpProxy } from '@pra/shared/testing';
+import { createPool, createRedis, type Pool, type RedisClient } from '@pra/platform';
+import { startProcess, type Started } from '@pra/platform/bench';
+import { startTcpProxy } from '@pra/platform/testing';
 import { billingFixture, type BillingFixture } from './billing-fixtures.js';
 import { LEDGER_GROUP, LedgerWriter } from '../src/workers/ledger-writer.js';
 import { applyUsageEvents } from '../src/workers/apply-usage.js';
@@ -39,7 +39,7 @@ async function charges(f: BillingFixture, accountId: number, n: number): Promise
     const results = await Promise.all(
       Array.from({ length: Math.min(200, n - i) }, (_, j) => {
         const tx = randomUUID();
-        return f.charger.charge({ transactionId: tx, accountId, keyId: 0, endpoint: '/property/address', wanted: 1 + ((i + j) % 2), fingerprint: tx });
+        return f.meter.charge({ transactionId: tx, accountId, keyId: 0, endpoint: '/property/address', wanted: 1 + ((i + j) % 2), fingerprint: tx });
       }),
     );
     for (const r of results) {
@@ -152,7 +152,7 @@ describe('ledger writer', () => {
       // Reconciliation sees the charges waiting in the outbox: no drift, no refund.
       const report = await reconcile(pool, f.redis, f.layout);
       expect(report.drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
-      expect(await f.charger.balance(a.accountId)).toBe(1_000 - charged.credits);
+      expect(await f.meter.balance(a.accountId)).toBe(1_000 - charged.credits);
       proxy.restore();
       await drained(f, 30_000);
       expect(await ledger(a.accountId)).toEqual({ charged: charged.credits, events: charged.calls });

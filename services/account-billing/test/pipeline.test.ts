@@ -3,8 +3,9 @@
 // writer's own faults (redelivery, a writer dying mid-batch, PostgreSQL away): ledger-writer.test.ts.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ApiError, createPool, type Pool } from '@pra/shared/platform';
-import type {} from '@pra/shared/testing'; // types inject('databaseUrl' | 'redisUrl' | 'redisPrefix')
+import { ApiError } from '@pra/core/errors';
+import { createPool, type Pool } from '@pra/platform';
+import type {} from '@pra/platform/testing'; // types inject('databaseUrl' | 'redisUrl' | 'redisPrefix')
 import { billingFixture, type BillingFixture } from './billing-fixtures.js';
 import { UsagePipeline } from '../src/workers/pipeline.js';
 import { applyUsageEvents } from '../src/workers/apply-usage.js';
@@ -36,7 +37,7 @@ afterAll(async () => {
 });
 
 const charge = (accountId: number, wanted: number, transactionId = randomUUID()) =>
-  f.charger.charge({ transactionId, accountId, keyId: 0, endpoint: '/property/address', wanted, fingerprint: transactionId });
+  f.meter.charge({ transactionId, accountId, keyId: 0, endpoint: '/property/address', wanted, fingerprint: transactionId });
 
 async function ledger(accountId: number) {
   const { rows } = await pool.query(
@@ -86,14 +87,14 @@ describe('usage pipeline', () => {
       expect((refused as ApiError).status).toBe(503);
     }
     for (let i = 0; i < 50 && !(await f.redis.exists(f.layout.loaded)); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(await f.charger.balance(a.accountId)).toBe(13);
+    expect(await f.meter.balance(a.accountId)).toBe(13);
     // Reconciliation right after the reload must not count the pre-wipe charge again (the stream restarted).
     const report = await reconcile(pool, f.redis, f.layout);
     expect(report.drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
     await f.redis.xadd(f.layout.outbox, '*', 'probe', '1'); // a recreated stream with ids from 0-0 upwards
     await f.redis.xtrim(f.layout.outbox, 'MAXLEN', 0);
     expect((await reconcile(pool, f.redis, f.layout)).drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
-    expect(await f.charger.balance(a.accountId)).toBe(13);
+    expect(await f.meter.balance(a.accountId)).toBe(13);
     const r = await charge(a.accountId, 20);
     expect(r.granted).toBe(13);
     await pipeline.drained(f.redis);
@@ -134,7 +135,7 @@ describe('reload after Redis comes back empty', () => {
       for (let i = 0; i < 200 && reloaded().length === 0; i++) await new Promise((r) => setTimeout(r, 50));
       await new Promise((r) => setTimeout(r, 500)); // every watchdog has looked again by now
       expect(reloaded(), JSON.stringify(reloads)).toHaveLength(1);
-      expect(await g.charger.balance(a.accountId)).toBe(40);
+      expect(await g.meter.balance(a.accountId)).toBe(40);
     } finally {
       await Promise.all(watchers.map((w) => w.stop()));
       await g.close();
@@ -176,7 +177,7 @@ describe('reconcile', () => {
     await f.redis.hincrby(f.layout.grants(a.accountId), String(rows[0].id), 37); // drift: 37 credits too many
     const repaired = await reconcile(pool, f.redis, f.layout);
     expect(repaired.drift.filter((d) => d.accountId === a.accountId)).toEqual([{ accountId: a.accountId, grantId: Number(rows[0].id), redis: 4237, expected: 4200 }]);
-    expect(await f.charger.balance(a.accountId)).toBe(4200);
+    expect(await f.meter.balance(a.accountId)).toBe(4200);
     const again = await reconcile(pool, f.redis, f.layout);
     expect(again.drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
   }, 60_000);
@@ -208,7 +209,7 @@ describe('expiry', () => {
       const a = await g.fundedAccount(0);
       await grantCredits(g.deps, a.accountId, { amount: 30, validDays: 1 }, new Date(Date.now() - 86_400_000 + 1_500));
       const tx = randomUUID();
-      expect((await g.charger.charge({ transactionId: tx, accountId: a.accountId, keyId: 0, endpoint: '/x', wanted: 5, fingerprint: tx })).granted).toBe(5);
+      expect((await g.meter.charge({ transactionId: tx, accountId: a.accountId, keyId: 0, endpoint: '/x', wanted: 5, fingerprint: tx })).granted).toBe(5);
       await new Promise((r) => setTimeout(r, 2_000)); // the grant has expired; its charge is still in the outbox
       expect(await p.maintenance('expire-credits', g.redis)).toEqual({ expired: 0 });
       const writer = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: g.layout, log: () => {}, roles: { ledgerWriter: true, maintenance: false } });

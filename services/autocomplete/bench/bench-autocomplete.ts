@@ -4,8 +4,8 @@
 // spent in the service (its Server-Timing header), which is what the targets (p50 <= 2 ms, p99 <= 8 ms) are about.
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { DEFAULT_REDIS_URL } from '@pra/shared/platform';
-import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/shared/bench';
+import { DEFAULT_REDIS_URL } from '@pra/core/config';
+import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/platform/bench';
 import { billingFixture } from '@pra/account-billing/testing';
 import { prepareBenchDatabase } from '@pra/lookup/bench-database';
 import { migrateSearch } from '../src/data/migrate.js';

@@ -1,32 +1,32 @@
 // The autocomplete app: GET /api/v1/property/autocomplete. Authenticated like every call, not credit-metered
 // (the balance is reported unchanged); no suggestion is a 200 with an empty list.
 import type { Express } from 'express';
-import { AutocompleteQuery, BASE_PATH, renderEnvelope } from '@pra/shared/contracts';
-import { createBaseApp, finishApp, parseQuery, resolveIdentity, route, sendJson, type CallerAuth } from '@pra/shared/platform';
-import type { CreditCharger } from '@pra/account-billing/billing';
+import { ENDPOINTS, renderEnvelope } from '@pra/core/contracts';
+import { createBaseApp, finishApp, mountEndpoints, parseQuery, resolveIdentity, route, sendJson, type CallerAuth } from '@pra/platform';
+import type { CreditMeter } from '@pra/account-billing/client';
 import type { SearchIndex } from './domain/search-index.js';
 import { suggest } from './domain/suggest.js';
 
-export function createAutocompleteApp(deps: { index: SearchIndex; charger: CreditCharger; auth: CallerAuth }): Express {
+export function createAutocompleteApp(deps: { index: SearchIndex; meter: CreditMeter; auth: CallerAuth }): Express {
   const app = createBaseApp();
-  app.get(
-    `${BASE_PATH}/property/autocomplete`,
-    route(async (req, res) => {
-      const who = await resolveIdentity(req, deps.auth);
-      const q = parseQuery(AutocompleteQuery, req.query);
-      const [items, balance] = await Promise.all([suggest(deps.index, q), deps.charger.balance(who.accountId).catch(() => null)]);
-      const body = renderEnvelope(items, {
-        total: items.length,
-        page: 1,
-        pagesize: q.limit,
-        transactionId: req.requestId,
-        creditsRemaining: balance ?? undefined,
-        recordsReturned: items.length,
-        truncatedByCredits: false,
-      });
-      sendJson(res, 200, body, req.requestId);
-    }),
-  );
+  mountEndpoints(app, 'autocomplete', {
+    autocomplete: () =>
+      route(async (req, res) => {
+        const who = await resolveIdentity(req, deps.auth);
+        const q = parseQuery(ENDPOINTS.autocomplete.query, req.query);
+        const [items, balance] = await Promise.all([suggest(deps.index, q), deps.meter.balance(who.accountId).catch(() => null)]);
+        const body = renderEnvelope(items, {
+          total: items.length,
+          page: 1,
+          pagesize: q.limit,
+          transactionId: req.requestId,
+          creditsRemaining: balance ?? undefined,
+          recordsReturned: items.length,
+          truncatedByCredits: false,
+        });
+        sendJson(res, 200, body, req.requestId);
+      }),
+  });
   finishApp(app);
   return app;
 }

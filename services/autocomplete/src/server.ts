@@ -1,9 +1,9 @@
 // The autocomplete service: the HTTP app and the indexer (rebuild when the index is empty, catch-up on a schedule).
-import {
-  callerAuth, clientTimeouts, createPool, createRedis, KeyCache, redisReady, requestPoolLimits, runInternalServer, runServer, storesReady,
-} from '@pra/shared/platform';
-import { logTo } from '@pra/shared/telemetry';
-import { CreditCharger, redisLayout } from '@pra/account-billing/billing';
+import { callerAuth, createPool, createRedis, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
+import { clientTimeouts, requestPoolLimits } from '@pra/core/config';
+import { KeyCache } from '@pra/account-billing/client';
+import { logTo } from '@pra/platform/telemetry';
+import { RedisCreditMeter, redisLayout } from '@pra/account-billing/client';
 import { createAutocompleteApp } from './app.js';
 import { loadAutocompleteConfig } from './config.js';
 import { migrateSearch } from './data/migrate.js';
@@ -39,7 +39,7 @@ if (config.SEARCH_BACKEND === 'postgres' && (await lastIndexedId(indexPool)) ===
   log({ msg: 'index empty: full rebuild requested' });
   await indexer.requestRebuild();
 }
-const app = createAutocompleteApp({ index, charger: new CreditCharger(redis, config.REDIS_PREFIX), auth });
+const app = createAutocompleteApp({ index, meter: new RedisCreditMeter(redis, config.REDIS_PREFIX), auth });
 await runInternalServer(config, storesReady(pool, redis));
 await runServer(app, config.AUTOCOMPLETE_PORT, config.AUTOCOMPLETE_HOST, 'autocomplete', async () => {
   await indexer.stop();

@@ -2,9 +2,9 @@
 // validation, authentication, no charge, and every suggestion resolving through /property/detail.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ErrorResponse, PropertyResponse } from '@pra/shared/contracts';
-import { createPool, type Pool } from '@pra/shared/platform';
-import { startApp, type RunningApp } from '@pra/shared/testing';
+import { ErrorResponse, PropertyResponse } from '@pra/core/contracts';
+import { createPool, type Pool } from '@pra/platform';
+import { startApp, type RunningApp } from '@pra/platform/testing';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '@pra/lookup/app';
@@ -29,8 +29,8 @@ beforeAll(async () => {
   billing = await billingFixture(pool, inject('redisUrl'), inject('redisPrefix'));
   const { key } = await billing.fundedAccount(1_000);
   auth = { authorization: `Bearer ${key}` };
-  ac = await startApp(createAutocompleteApp({ index, charger: billing.charger, auth: { development: true, keys: billing.keys } }));
-  lookup = await startApp(createLookupApp({ pool, charger: billing.charger, auth: { development: true, keys: billing.keys } }));
+  ac = await startApp(createAutocompleteApp({ index, meter: billing.meter, auth: { development: true, keys: billing.keys } }));
+  lookup = await startApp(createLookupApp({ pool, meter: billing.meter, auth: { development: true, keys: billing.keys } }));
 });
 afterAll(async () => {
   await ac.close();
@@ -81,7 +81,7 @@ describe('autocomplete service', () => {
   });
 
   it('is authenticated, not metered, and answers an empty list when nothing matches', async () => {
-    const before = await billing.charger.balance(Number((await pool.query("SELECT max(id) AS id FROM billing.accounts")).rows[0].id));
+    const before = await billing.meter.balance(Number((await pool.query("SELECT max(id) AS id FROM billing.accounts")).rows[0].id));
     const none = await ac.get(`/api/v1/property/autocomplete?q=${encodeURIComponent('99999 Qqzzxx St')}`, auth);
     expect(none.status).toBe(200);
     const body = PropertyResponse.pick({ status: true }).parse(none.body);

@@ -5,7 +5,8 @@
 //   sample [--count N]                       the npm start sample: DC tracts, Sacramento, N synthetic records
 //   validate-mapping FILE                    check a mapping file without loading anything
 import { parseArgs } from 'node:util';
-import { createPool, DEFAULT_DATABASE_URL, ensureDatabase } from '@pra/shared/platform';
+import { createPool, ensureDatabase } from '@pra/platform';
+import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from './data/migrate.js';
 import { loadGenerated } from './generator/load-generated.js';
 import { importCsv } from './importer/import-csv.js';

@@ -1,5 +1,5 @@
 // Builds a complete PropertyInput for tests, and writes properties through the real loader.
-import type { Pool } from '@pra/shared/platform';
+import type { Pool } from '@pra/platform';
 import type { PropertyInput } from '../src/domain/property-input.js';
 import { buildCopyChunks } from '../src/data/copy-rows.js';
 import { reserveIds, writeBatch } from '../src/data/loader.js';

@@ -6,9 +6,10 @@
 import { randomUUID } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/shared/bench';
-import { DEFAULT_REDIS_URL } from '@pra/shared/platform';
+import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/platform/bench';
+import { DEFAULT_REDIS_URL } from '@pra/core/config';
 import { billingFixture } from '@pra/account-billing/testing';
+import type { CreditMeter } from '@pra/account-billing/client';
 import { benchDatabaseUrl, prepareBenchDatabase } from './bench-database.js';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 
@@ -30,12 +31,12 @@ const prefix = `pra_bench_${Date.now().toString(36)}:`;
 const avg = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
 
 /** Charges `events` single transactions (1 or 2 credits each), 500 at a time, with the pipeline stopped. */
-async function chargeBacklog(charger: { charge: (r: any) => Promise<unknown> }, accountId: number, keyId: number, events: number): Promise<void> {
+async function chargeBacklog(meter: CreditMeter, accountId: number, keyId: number, events: number): Promise<void> {
   for (let done = 0; done < events; done += 500) {
     await Promise.all(
       Array.from({ length: Math.min(500, events - done) }, (_, i) => {
         const tx = randomUUID();
-        return charger.charge({ transactionId: tx, accountId, keyId, endpoint: '/bench', wanted: 1 + ((done + i) % 2), fingerprint: tx });
+        return meter.charge({ transactionId: tx, accountId, keyId, endpoint: '/bench', wanted: 1 + ((done + i) % 2), fingerprint: tx });
       }),
     );
   }
@@ -74,7 +75,7 @@ async function main() {
   {
     // Warm-up (not measured): the writer's code compiled by the JIT, as in a process that has been running.
     const warm = await f.fundedAccount(20_000);
-    await chargeBacklog(f.charger, warm.accountId, warm.keyId, 10_000);
+    await chargeBacklog(f.meter, warm.accountId, warm.keyId, 10_000);
     const w = new UsagePipeline({ pool, redisUrl, layout: f.layout, log: () => {} });
     await w.start();
     await w.drained(f.redis, 300_000);
@@ -83,7 +84,7 @@ async function main() {
   const drainRates: { name: string; perSecond: number; cpuUsPerEvent?: number }[] = [];
   for (const extraWorkers of [0, 1]) {
     const a = await f.fundedAccount(events * 2);
-    await chargeBacklog(f.charger, a.accountId, a.keyId, events);
+    await chargeBacklog(f.meter, a.accountId, a.keyId, events);
     const extra = await Promise.all(
       Array.from({ length: extraWorkers }, () =>
         startProcess('services/account-billing/src/worker.ts', { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix }, { waitForPort: false }),

@@ -1,6 +1,7 @@
 // The database every benchmark uses: property_records_bench_<records>, migrated, with the records generated once
 // (seed 1) and reused by later runs.
-import { createPool, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase, type Pool } from '@pra/shared/platform';
+import { createPool, ensureDatabase, withDatabase, type Pool } from '@pra/platform';
+import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { loadGenerated } from '@pra/ingest/generate';
 import { propertyCount } from '@pra/ingest/load';

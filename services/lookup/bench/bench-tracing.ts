@@ -4,9 +4,9 @@
 // exported over OTLP to a local receiver. The variants alternate for several rounds so that this machine's drift
 // falls on all of them alike; the means are compared.
 import { parseArgs } from 'node:util';
-import { replay, startProcess } from '@pra/shared/bench';
-import { sinkEnv, startOtlpSink } from '@pra/shared/telemetry';
-import { DEFAULT_REDIS_URL } from '@pra/shared/platform';
+import { replay, startProcess } from '@pra/platform/bench';
+import { sinkEnv, startOtlpSink } from '@pra/platform/telemetry';
+import { DEFAULT_REDIS_URL } from '@pra/core/config';
 import { billingFixture } from '@pra/account-billing/testing';
 import { prepareBenchDatabase } from './bench-database.js';
 

@@ -1,5 +1,5 @@
 // The framework's ceiling: express 5 answering a constant JSON, configured like our services.
-import { createBaseApp, sendJson } from '@pra/shared/platform';
+import { createBaseApp, sendJson } from '@pra/platform';
 
 const body = JSON.stringify({ property: [], status: { code: 0, msg: 'SuccessWithResult', total: 0 } });
 const app = createBaseApp();

@@ -1,6 +1,6 @@
 // Lookup service configuration, parsed once at start.
 import { z } from 'zod';
-import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv } from '@pra/shared/platform';
+import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv } from '@pra/core/config';
 
 export const LookupConfig = z.object({
   ...storeEnv,

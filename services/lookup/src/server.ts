@@ -1,7 +1,7 @@
-import {
-  callerAuth, clientTimeouts, createPool, createRedis, KeyCache, redisReady, requestPoolLimits, runInternalServer, runServer, storesReady,
-} from '@pra/shared/platform';
-import { CreditCharger } from '@pra/account-billing/billing';
+import { callerAuth, createPool, createRedis, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
+import { clientTimeouts, requestPoolLimits } from '@pra/core/config';
+import { KeyCache } from '@pra/account-billing/client';
+import { RedisCreditMeter } from '@pra/account-billing/client';
 import { createLookupApp } from './app.js';
 import { loadLookupConfig } from './config.js';
 
@@ -11,7 +11,7 @@ redis.on('error', () => {}); // a failing charge answers 503; the client reconne
 const auth = callerAuth(config, new KeyCache(redis, config.REDIS_PREFIX));
 const pool = createPool(config.DATABASE_URL, config.DB_POOL_SIZE, 'lookup', requestPoolLimits(config));
 await redisReady(redis);
-const app = createLookupApp({ pool, charger: new CreditCharger(redis, config.REDIS_PREFIX), auth });
+const app = createLookupApp({ pool, meter: new RedisCreditMeter(redis, config.REDIS_PREFIX), auth });
 await runInternalServer(config, storesReady(pool, redis));
 await runServer(app, config.LOOKUP_PORT, config.LOOKUP_HOST, 'lookup', async () => {
   redis.disconnect();

@@ -1,7 +1,7 @@
 // Starts the real lookup app on port 0 against this run's database and Redis prefix, with a well-funded account.
 import { afterAll, beforeAll, inject } from 'vitest';
-import { createPool, type Pool } from '@pra/shared/platform';
-import { startApp, type RunningApp } from '@pra/shared/testing';
+import { createPool, type Pool } from '@pra/platform';
+import { startApp, type RunningApp } from '@pra/platform/testing';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { createLookupApp } from '../src/app.js';
 
@@ -22,7 +22,7 @@ export function useLookupApp(credits = 10_000_000): LookupContext {
     ctx.billing = await billingFixture(ctx.pool, inject('redisUrl'), inject('redisPrefix'));
     const { key } = await ctx.billing.fundedAccount(credits);
     ctx.auth = { authorization: `Bearer ${key}` };
-    ctx.app = await startApp(createLookupApp({ pool: ctx.pool, charger: ctx.billing.charger, auth: { development: true, keys: ctx.billing.keys } }));
+    ctx.app = await startApp(createLookupApp({ pool: ctx.pool, meter: ctx.billing.meter, auth: { development: true, keys: ctx.billing.keys } }));
   });
   afterAll(async () => {
     await ctx.app.close();

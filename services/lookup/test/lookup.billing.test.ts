@@ -2,7 +2,7 @@
 // once per transaction id, 0 for errors, truncation when credits run out, 402 when none are left or all expired.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { ErrorResponse, PropertyResponse } from '@pra/shared/contracts';
+import { ErrorResponse, PropertyResponse } from '@pra/core/contracts';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { setKeyStatus } from '@pra/account-billing/domain';
 import { useLookupApp } from './lookup-harness.js';
@@ -36,7 +36,7 @@ describe('charging', () => {
     expect(responses.filter((r) => r.status === 402)).toHaveLength(200 - ok.length);
     expect(responses.every((r) => r.status === 200 || r.status === 402)).toBe(true);
     expect(Math.min(...ok.map((r) => r.body.status.credits_remaining))).toBe(0);
-    expect(await ctx.billing.charger.balance(a.accountId)).toBe(0);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(0);
   });
 
   it('3 credits left and 10 matches return 3 records with truncated_by_credits', async () => {
@@ -62,11 +62,11 @@ describe('charging', () => {
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
     expect(again.body.status).toMatchObject({ transactionID: id, records_returned: 2, credits_remaining: 8 });
-    expect(await ctx.billing.charger.balance(a.accountId)).toBe(8);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(8);
     const reused = await ctx.app.get(other, { ...a.headers, 'x-request-id': id });
     expect(reused.status).toBe(400);
     expect(reused.body.status.msg).toMatch(/already used for a different request/);
-    expect(await ctx.billing.charger.balance(a.accountId)).toBe(8);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(8);
   });
 
   it('charges 0 for any error', async () => {
@@ -81,7 +81,7 @@ describe('charging', () => {
       const res = await ctx.app.get(path, a.headers);
       expect(res.status, path).toBeGreaterThanOrEqual(400);
     }
-    expect(await ctx.billing.charger.balance(a.accountId)).toBe(5);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(5);
   });
 
   it('answers 402 when every grant has expired, and when there never were credits', async () => {
@@ -109,6 +109,6 @@ describe('authentication', () => {
     expect(disabled.body.status.msg).toMatch(/disabled/);
     await setKeyStatus(ctx.billing.deps, a.keyId, 'active');
     expect((await ctx.app.get(path, a.headers)).status).toBe(200);
-    expect(await ctx.billing.charger.balance(a.accountId)).toBe(4);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(4);
   });
 });

@@ -1,7 +1,7 @@
 // Bad input gets a 4xx ErrorResponse that names the problem; never a 5xx.
 import { describe, expect, it } from 'vitest';
-import { ErrorResponse } from '@pra/shared/contracts';
-import { startApp } from '@pra/shared/testing';
+import { ErrorResponse } from '@pra/core/contracts';
+import { startApp } from '@pra/platform/testing';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '../src/app.js';
 import { useLookupApp } from './lookup-harness.js';
@@ -72,7 +72,7 @@ describe('404 and other refusals', () => {
       expect(res.status, path).toBe(405);
       expect(res.headers.get('allow')).toBe('GET');
     }
-    expect(await ctx.billing.charger.balance(a.accountId)).toBe(10);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(10);
     expect((await fetch(`${ctx.app.url}/api/v1/health`, { method: 'HEAD' })).status).toBe(200);
   });
 });
@@ -92,7 +92,7 @@ describe('a page past the end', () => {
         return typeof v === 'function' ? v.bind(target) : v;
       },
     });
-    const app = await startApp(createLookupApp({ pool: counted, charger: ctx.billing.charger, auth: { development: true, keys: ctx.billing.keys } }));
+    const app = await startApp(createLookupApp({ pool: counted, meter: ctx.billing.meter, auth: { development: true, keys: ctx.billing.keys } }));
     try {
       const street = uniqueStreet();
       await insertProperties(ctx.pool, [1, 2, 3].map((i) => makeProperty({ line1: `9 ${street} ST`, line2: `UNIT ${i}`, zip: '95814' })));

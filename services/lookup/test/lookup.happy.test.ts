@@ -1,11 +1,13 @@
 // Component tests: the real lookup app on port 0 against this run's PostgreSQL database.
 import { describe, expect, it } from 'vitest';
-import { PropertyResponse } from '@pra/shared/contracts';
+import { PropertyResponse, servedPaths } from '@pra/core/contracts';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { ADDRESS_PATHS } from '../src/routes/record-routes.js';
 import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
+const ADDRESS_PATHS = servedPaths().filter((p) => p.key === 'propertyAddress').map((p) => p.path);
+
+it('serves /property/address and its five aliases (SPEC 4.1)', () => expect(ADDRESS_PATHS).toHaveLength(6));
 const q = (params: Record<string, string | number | undefined>) =>
   new URLSearchParams(Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString();
 

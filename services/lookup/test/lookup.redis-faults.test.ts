@@ -5,8 +5,8 @@
 // record returned is in the ledger or was a charge Redis lost with its data (named, and in the customer's favour).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool, createRedis, type Pool, type RedisClient } from '@pra/shared/platform';
-import { startApp, startRedisServer, type OwnRedis, type RunningApp } from '@pra/shared/testing';
+import { createPool, createRedis, type Pool, type RedisClient } from '@pra/platform';
+import { startApp, startRedisServer, type OwnRedis, type RunningApp } from '@pra/platform/testing';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
@@ -24,7 +24,7 @@ beforeAll(async () => {
   own = await startRedisServer();
   admin = createRedis(own.url, 'worker');
   f = await billingFixture(pool, own.url, `rf${randomBytes(3).toString('hex')}:`);
-  app = await startApp(createLookupApp({ pool, charger: f.charger, auth: { development: true, keys: f.keys } }));
+  app = await startApp(createLookupApp({ pool, meter: f.meter, auth: { development: true, keys: f.keys } }));
   const street = uniqueStreet();
   await insertProperties(pool, [makeProperty({ line1: `7 ${street} ST`, zip: '95814' })]);
   path = `/api/v1/property/address?address=7%20${street}%20ST&zip=95814`;
@@ -74,7 +74,7 @@ describe('Redis paused during charges', () => {
     const events = (await admin.xrange(f.layout.outbox, '-', '+')) as [string, string[]][];
     const txids = events.map(([, fields]) => fields[fields.indexOf('txid') + 1]);
     expect(new Set(txids).size).toBe(txids.length);
-    const taken = 1_000 - (await f.charger.balance(a.accountId))!;
+    const taken = 1_000 - (await f.meter.balance(a.accountId))!;
     expect(taken).toBe(txids.length);
     expect(taken).toBe(recordsReturned + chargedWithoutRecords);
     console.log(`[redis paused 3 s] ${answers.filter((r) => r.status === 200).length} answered 200, ${answers.length - answers.filter((r) => r.status === 200).length} 503; ${taken} credits taken`);

@@ -2,9 +2,9 @@
 // with Retry-After, within its timeout, and never a hang or a charge. The lookup runs on port 0 with a request pool
 // that reaches PostgreSQL through a TCP proxy this test stalls and cuts (the machine's server is never touched).
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ErrorResponse } from '@pra/shared/contracts';
-import { createPool, type Pool } from '@pra/shared/platform';
-import { startApp, startTcpProxy, type RunningApp, type TcpProxy } from '@pra/shared/testing';
+import { ErrorResponse } from '@pra/core/contracts';
+import { createPool, type Pool } from '@pra/platform';
+import { startApp, startTcpProxy, type RunningApp, type TcpProxy } from '@pra/platform/testing';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '../src/app.js';
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const a = await f.fundedAccount(100);
   auth = { authorization: `Bearer ${a.key}` };
   accountId = a.accountId;
-  app = await startApp(createLookupApp({ pool: proxied, charger: f.charger, auth: { development: true, keys: f.keys } }));
+  app = await startApp(createLookupApp({ pool: proxied, meter: f.meter, auth: { development: true, keys: f.keys } }));
   const street = uniqueStreet();
   await insertProperties(pool, [makeProperty({ line1: `12 ${street} ST`, zip: '95814' })]);
   path = `/api/v1/property/address?address=12%20${street}%20ST&zip=95814`;
@@ -102,6 +102,6 @@ describe('PostgreSQL faults', () => {
       proxy.restore();
     }
     expect((await call()).status).toBe(200);
-    expect(await f.charger.balance(accountId)).toBe(100 - 4); // the four 200s only
+    expect(await f.meter.balance(accountId)).toBe(100 - 4); // the four 200s only
   });
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { clientTimeouts, internalEnv, parseConfig, port, runInternalServer, runServer, serverEnv } from '@pra/shared/platform';
+import { clientTimeouts, internalEnv, parseConfig, port, serverEnv } from '@pra/core/config';
+import { runInternalServer, runServer } from '@pra/platform';
 import { createPlansApp } from './app.js';
 
 const config = parseConfig(

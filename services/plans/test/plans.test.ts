@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { PlansResponse } from '@pra/shared/contracts';
-import { startApp, type RunningApp } from '@pra/shared/testing';
+import { PlansResponse } from '@pra/core/contracts';
+import { startApp, type RunningApp } from '@pra/platform/testing';
 import { createPlansApp } from '../src/app.js';
 
 let app: RunningApp;

@@ -1,6 +1,6 @@
 // Redis mirror of PostgreSQL's unexpired grant balances (what charging reads). The key cache: key-cache.ts.
 import type { Redis } from 'ioredis';
-import type { Pool } from '@pra/shared/platform';
+import type { Pool } from '@pra/platform';
 import type { RedisLayout } from './redis-layout.js';
 
 interface GrantRow {

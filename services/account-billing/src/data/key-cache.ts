@@ -2,7 +2,9 @@
 // carries its row's version and a write never replaces a newer entry; a change to keys is mirrored before it
 // commits, so when Redis cannot take it nothing changes; the `keys:loaded` marker says the cache holds every key.
 import type { Redis } from 'ioredis';
-import { ApiError, keyCacheKey, keyCacheLoadedKey, withTransaction, type KeyCacheEntry, type Pool, type PoolClient } from '@pra/shared/platform';
+import { ApiError } from '@pra/core/errors';
+import { keyCacheKey, keyCacheLoadedKey, type KeyCacheEntry } from '../client/key-cache.js';
+import { withTransaction, type Pool, type PoolClient } from '@pra/platform';
 
 interface KeyRow {
   id: number;

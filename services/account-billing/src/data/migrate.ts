@@ -1,6 +1,6 @@
 // Applies the billing schema migrations (services/account-billing/migrations).
 import { fileURLToPath } from 'node:url';
-import { migrate, readMigrations, type Pool } from '@pra/shared/platform';
+import { migrate, readMigrations, type Pool } from '@pra/platform';
 
 export const BILLING_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 

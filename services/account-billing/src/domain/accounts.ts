@@ -1,7 +1,9 @@
 // Accounts, keys and credit grants: written to PostgreSQL and mirrored into Redis (a key change before it commits).
 import type { Redis } from 'ioredis';
-import { findPlan, TIER_NAMES, type TierName } from '@pra/shared/tiers';
-import { ApiError, generateApiKey, withTransaction, type Pool } from '@pra/shared/platform';
+import { findPlan, TIER_NAMES, type TierName } from '@pra/core/tiers';
+import { ApiError } from '@pra/core/errors';
+import { generateApiKey } from '@pra/core/auth';
+import { withTransaction, type Pool } from '@pra/platform';
 import { putGrants } from '../data/balances.js';
 import { changeAccountKeys } from '../data/key-cache.js';
 import type { RedisLayout } from '../data/redis-layout.js';

@@ -1,6 +1,7 @@
 // /usage (SPEC 2.4, 4.7), read from PostgreSQL.
-import type { UsageResponse } from '@pra/shared/contracts';
-import { ApiError, type Pool } from '@pra/shared/platform';
+import type { UsageResponse } from '@pra/core/contracts';
+import { ApiError } from '@pra/core/errors';
+import { type Pool } from '@pra/platform';
 
 /** Days of daily_usage in the report, newest first. */
 export const USAGE_DAYS = 30;

@@ -3,8 +3,9 @@
 import { timingSafeEqual } from 'node:crypto';
 import express, { type Express, type RequestHandler } from 'express';
 import { z } from 'zod';
-import { ApiError, route, sendJson } from '@pra/shared/platform';
-import { TIER_NAMES } from '@pra/shared/tiers';
+import { ApiError } from '@pra/core/errors';
+import { route, sendJson } from '@pra/platform';
+import { TIER_NAMES } from '@pra/core/tiers';
 import { createAccount, findAccount, grantCredits, issueKey, listKeys, setAccountLimits, setKeyStatus, type BillingDeps } from '../domain/accounts.js';
 import { usageReport } from '../domain/usage-report.js';
 

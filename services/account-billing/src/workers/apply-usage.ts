@@ -2,7 +2,7 @@
 // delivery is a no-op) the charge per grant in the append-only ledger, the grants' remaining credits, the daily rollup
 // and the account's call counters. A whole batch is ONE statement (atomic, one round trip, one commit): every
 // event of an account updates the same counter rows, so one-event transactions would queue on their locks.
-import { withTransaction, type Pool } from '@pra/shared/platform';
+import { withTransaction, type Pool } from '@pra/platform';
 import type { UsageEvent } from '../domain/usage-event.js';
 
 const APPLY_BATCH = `

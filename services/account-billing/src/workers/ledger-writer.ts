@@ -11,8 +11,8 @@
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import type { Pool } from '@pra/shared/platform';
-import { contextFromTraceparent, inSpan, ROOT_CONTEXT, trace } from '@pra/shared/telemetry';
+import type { Pool } from '@pra/platform';
+import { contextFromTraceparent, inSpan, ROOT_CONTEXT, trace } from '@pra/platform/telemetry';
 import type { RedisLayout } from '../data/redis-layout.js';
 import { eventFromStream, type UsageEvent } from '../domain/usage-event.js';
 import { applyUsageEvents } from './apply-usage.js';

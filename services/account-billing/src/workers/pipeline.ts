@@ -8,8 +8,9 @@
 import { Queue, Worker, type Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createRedis, keyCacheLoadedKey, type Pool } from '@pra/shared/platform';
-import { observeGauges, queueTelemetry, telemetryMetrics } from '@pra/shared/telemetry';
+import { createRedis, type Pool } from '@pra/platform';
+import { keyCacheLoadedKey } from '../client/key-cache.js';
+import { observeGauges, queueTelemetry, telemetryMetrics } from '@pra/platform/telemetry';
 import { reloadBalances } from '../data/balances.js';
 import { rebuildKeyCache } from '../data/key-cache.js';
 import type { RedisLayout } from '../data/redis-layout.js';

@@ -6,7 +6,7 @@
 //     - credits of events charged up to L that PostgreSQL does not have yet (still in the outbox)
 // Drift is repaired with HINCRBY by the difference, so later charges are kept and a second run finds nothing.
 import type { Redis } from 'ioredis';
-import type { Pool } from '@pra/shared/platform';
+import type { Pool } from '@pra/platform';
 import type { RedisLayout } from '../data/redis-layout.js';
 import { eventFromStream, streamIdAfter, type UsageEvent } from '../domain/usage-event.js';
 

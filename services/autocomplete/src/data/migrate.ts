@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { migrate, readMigrations, type Pool } from '@pra/shared/platform';
+import { migrate, readMigrations, type Pool } from '@pra/platform';
 
 export const SEARCH_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 

@@ -1,6 +1,6 @@
 // The PostgreSQL SearchIndex: prefix range scans on the normalised line (text_pattern_ops btree), one small query
 // per candidate prefix, merged in ranking order: the exact house number first, then the street, then locality.
-import type { Pool } from '@pra/shared/platform';
+import type { Pool } from '@pra/platform';
 import type { SearchFilters, SearchIndex, SuggestionDoc } from '../domain/search-index.js';
 import type { TypedQuery } from '../domain/typed-query.js';
 

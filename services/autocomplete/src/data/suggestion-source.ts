@@ -1,5 +1,5 @@
 // Reads properties from the records store as suggestion documents, in id order (keyset pages).
-import type { Pool } from '@pra/shared/platform';
+import type { Pool } from '@pra/platform';
 import type { SuggestionDoc } from '../domain/search-index.js';
 
 const HOUSE_NUMBER = /^\d+[A-Z]?(-\d+[A-Z]?)?$/;

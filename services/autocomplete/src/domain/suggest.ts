@@ -1,8 +1,8 @@
 // SPEC 4.6: suggestions for a partial address. q starts with a house number, or is a street name when zip is given.
-import { splitZip } from '@pra/shared/address';
-import type { AutocompleteQuery } from '@pra/shared/contracts';
-import { badRequest } from '@pra/shared/platform';
-import { annotateRequest, telemetryMetrics } from '@pra/shared/telemetry';
+import { splitZip } from '@pra/core/address';
+import type { AutocompleteQuery } from '@pra/core/contracts';
+import { badRequest } from '@pra/core/errors';
+import { annotateRequest, telemetryMetrics } from '@pra/platform/telemetry';
 import type { SearchIndex } from './search-index.js';
 import { parseTypedQuery } from './typed-query.js';
 

@@ -1,7 +1,7 @@
 // What a half-typed address means. Complete words are normalised exactly as lookups normalise them; the last word,
 // while still being typed, is a prefix that may also stand for a standard abbreviation ("stre" -> ST, "nor" -> N).
 // The house number is kept apart: matched exactly once complete, by prefix while it is typed, never typo-matched.
-import { DIRECTIONALS, parseStreetLine, SUFFIX_ABBREVIATIONS, tokenize } from '@pra/shared/address';
+import { DIRECTIONALS, parseStreetLine, SUFFIX_ABBREVIATIONS, tokenize } from '@pra/core/address';
 
 export interface TypedQuery {
   /** House number typed so far ("123"), or null for a street-name search. */

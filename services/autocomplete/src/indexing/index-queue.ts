@@ -4,10 +4,10 @@
 // A failed batch fails its job, which is retried with backoff; nothing is skipped silently. Progress is reported.
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
-import { createRedis, type Pool } from '@pra/shared/platform';
+import { createRedis, type Pool } from '@pra/platform';
 import type { SearchIndex } from '../domain/search-index.js';
 import { readSuggestionDocs } from '../data/suggestion-source.js';
-import { queueTelemetry } from '@pra/shared/telemetry';
+import { queueTelemetry } from '@pra/platform/telemetry';
 
 export const INDEX_QUEUE = 'autocomplete-index';
 const BATCH = 5_000;

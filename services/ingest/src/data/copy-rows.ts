@@ -1,6 +1,6 @@
 // Turns properties into PostgreSQL COPY text for each records table, with every lookup key computed by the shared
 // normalisers. Pure and synchronous, so it runs in a worker thread during large loads.
-import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine } from '@pra/shared/address';
+import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine } from '@pra/core/address';
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
 import { equityOf, renderDemographics, renderRecord, streetWithUnit } from '../domain/render-record.js';
 

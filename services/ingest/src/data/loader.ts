@@ -3,8 +3,8 @@
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
-import type { Pool, PoolClient } from '@pra/shared/platform';
-import { withTransaction } from '@pra/shared/platform';
+import type { Pool, PoolClient } from '@pra/platform';
+import { withTransaction } from '@pra/platform';
 import type { TractInput } from '../domain/property-input.js';
 import { COLUMNS, copyLine, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
 

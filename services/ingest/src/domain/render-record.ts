@@ -1,6 +1,6 @@
 // Renders the API record (SPEC 2.1) of one property. The stored body leaves out demographics: lookups append the
 // tract's current profile, so the record always carries the latest census vintage.
-import type { DemographicsRecord, PropertyRecord } from '@pra/shared/contracts';
+import type { DemographicsRecord, PropertyRecord } from '@pra/core/contracts';
 import type { PropertyInput, TractInput } from './property-input.js';
 
 export type StoredRecord = Omit<PropertyRecord, 'demographics'>;

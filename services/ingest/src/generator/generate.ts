@@ -2,7 +2,7 @@
 // numbers on one street of one ZIP) and multi-unit buildings (units sharing a street address), with values that
 // hang together: size drives beds/baths and value, value drives assessment, tax, sale prices, mortgage and equity.
 // Coverage follows SPEC 1: ownership 98%, assessed 99%, demographics 99%, beds/baths ~80%, last sale price ~66%.
-import { numericOrdinals, STATE_FIPS } from '@pra/shared/address';
+import { numericOrdinals, STATE_FIPS } from '@pra/core/address';
 import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
 import { hash32, Random, Weighted } from './random.js';

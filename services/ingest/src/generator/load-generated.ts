@@ -1,7 +1,7 @@
 // Generates `count` properties with a seed and loads them. A worker thread generates and formats COPY text while
 // the main thread streams the previous batch into PostgreSQL, so generation and the database use both cores.
 import { Worker } from 'node:worker_threads';
-import type { Pool } from '@pra/shared/platform';
+import type { Pool } from '@pra/platform';
 import type { CopyChunks } from '../data/copy-rows.js';
 import { reserveIds, withBulkLoadIndexes, writeBatch, writeTracts } from '../data/loader.js';
 import type { TractInput } from '../domain/property-input.js';

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { STATE_FIPS } from '@pra/shared/address';
+import { STATE_FIPS } from '@pra/core/address';
 import { Weighted } from './random.js';
 
 const REF = new URL('../../reference/', import.meta.url);

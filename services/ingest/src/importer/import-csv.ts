@@ -2,8 +2,8 @@
 // skipped; good rows are written in batches, each batch one transaction, so a failure never half-commits one.
 import { createReadStream } from 'node:fs';
 import { parse } from 'csv-parse';
-import { apnKey, parseStreetLine, STATE_FIPS } from '@pra/shared/address';
-import type { Pool } from '@pra/shared/platform';
+import { apnKey, parseStreetLine, STATE_FIPS } from '@pra/core/address';
+import type { Pool } from '@pra/platform';
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
 import { buildCopyChunks } from '../data/copy-rows.js';
 import { streetWithUnit } from '../domain/render-record.js';

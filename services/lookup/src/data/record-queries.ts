@@ -2,7 +2,7 @@
 // Every query returns pre-rendered bodies plus the tract's demographics body; nothing is re-serialised. A paged
 // lookup counts its matches in the same statement, and still returns the count when the page is past the end
 // (one count, never a second query for it).
-import type { Pool } from '@pra/shared/platform';
+import type { Pool } from '@pra/platform';
 
 export interface RecordRow {
   body: string;

@@ -1,7 +1,7 @@
 // The record lookups of SPEC 4.1-4.5, on normalised keys. No req/res here: criteria in, a page or an ApiError out.
-import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine, splitZip } from '@pra/shared/address';
-import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/shared/contracts';
-import { badRequest, notFound } from '@pra/shared/platform';
+import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine, splitZip } from '@pra/core/address';
+import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts';
+import { badRequest, notFound } from '@pra/core/errors';
 import type { AddressCriteria, RecordRow, RecordStore } from '../data/record-queries.js';
 import type { RecordPage } from './record-page.js';
 

@@ -1,5 +1,5 @@
 // /health (SPEC 2.5): status, database state, record count and version; one cheap query, cached for a second.
-import { API_VERSION, type HealthResponse } from '@pra/shared/contracts';
+import { API_VERSION, type HealthResponse } from '@pra/core/contracts';
 import type { RecordStore } from '../data/record-queries.js';
 
 export class HealthCheck {

@@ -1,6 +1,7 @@
 // A page of records and its PropertyResponse text. Bodies are spliced as stored: the tract's demographics
 // (and a history, for /sale/history and /assessment/detail) are appended to the pre-rendered record.
-import { renderEnvelope } from '@pra/shared/contracts';
+import { renderEnvelope } from '@pra/core/contracts';
+import type { PageBilling } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
 
 export interface RecordPage {
@@ -12,12 +13,6 @@ export interface RecordPage {
   historyField?: 'saleHistory' | 'assessmentHistory';
 }
 
-export interface Billing {
-  creditsRemaining?: number;
-  recordsReturned: number;
-  truncatedByCredits: boolean;
-}
-
 export function renderRecord(row: RecordRow, historyField?: string): string {
   const open = row.body.slice(0, -1);
   const history = historyField ? `,"${historyField}":${row.hist ?? '[]'}` : '';
@@ -25,7 +20,7 @@ export function renderRecord(row: RecordRow, historyField?: string): string {
 }
 
 /** Renders the PropertyResponse of the first `recordsReturned` rows of a page. */
-export function renderPropertyResponse(p: RecordPage, transactionId: string, billing: Billing): string {
+export function renderPropertyResponse(p: RecordPage, transactionId: string, billing: PageBilling): string {
   const n = billing.recordsReturned;
   const parts = new Array<string>(n);
   for (let i = 0; i < n; i++) parts[i] = renderRecord(p.rows[i]!, p.historyField);

@@ -1,12 +1,14 @@
-// What the metered services use: charge credits for the records a request returns (SPEC 4.10).
+// The billing client of the services: charge credits for the records a request returns (SPEC 4.10) and read a
+// balance. Services and benchmarks depend on the CreditMeter interface; RedisCreditMeter is the real one (one Lua
+// script in Redis per charge; account-billing's ledger writer makes it durable).
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { ApiError } from '@pra/shared/platform';
-import { currentTraceparent } from '@pra/shared/telemetry';
-import { CHARGE_SCRIPT } from './data/charge-script.js';
-import { redisLayout, type RedisLayout } from './data/redis-layout.js';
+import { ApiError } from '@pra/core/errors';
+import { currentTraceparent } from '@pra/platform/telemetry';
+import { CHARGE_SCRIPT } from '../data/charge-script.js';
+import { redisLayout, type RedisLayout } from '../data/redis-layout.js';
 
-export { redisLayout, type RedisLayout } from './data/redis-layout.js';
+export { redisLayout, type RedisLayout } from '../data/redis-layout.js';
 
 export interface ChargeRequest {
   transactionId: string;
@@ -57,7 +59,15 @@ end
 return total
 `;
 
-export class CreditCharger {
+/** What a metered service needs of billing. */
+export interface CreditMeter {
+  /** Charges up to `wanted` credits once per transaction id; a repeat answers as the first did. */
+  charge(r: ChargeRequest): Promise<ChargeResult>;
+  /** The live balance (unexpired credits); null while balances are not loaded. */
+  balance(accountId: number): Promise<number | null>;
+}
+
+export class RedisCreditMeter implements CreditMeter {
   readonly layout: RedisLayout;
   private readonly redis: ChargeRedis;
 

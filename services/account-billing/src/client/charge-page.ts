@@ -1,0 +1,55 @@
+// SPEC 4.10 for one page of any metered endpoint: 1 credit per record returned, at most the balance; a 402 when
+// there is none. The next metered endpoint calls this rather than repeating the rule.
+import { ApiError } from '@pra/core/errors';
+import type { Identity } from '@pra/core/auth';
+import { annotateRequest, telemetryMetrics } from '@pra/platform/telemetry';
+import type { CreditMeter } from './credit-meter.js';
+
+/** What the response says of billing: the balance left, the records billed (= returned), whether credits cut the page. */
+export interface PageBilling {
+  creditsRemaining?: number;
+  recordsReturned: number;
+  truncatedByCredits: boolean;
+}
+
+export interface PageCharge {
+  who: Identity;
+  transactionId: string;
+  /** The path served (an alias is billed under its own path). */
+  endpoint: string;
+  /** What was asked (path and query): a transaction id repeated for another request is refused. */
+  query: string;
+  /** Records found for this page: the most that can be charged. */
+  records: number;
+  /** How long the charge is remembered for retries (keyed requests: 24 h). */
+  keepSeconds?: number;
+}
+
+/** Charges for a page; the caller returns the first `recordsReturned` records. */
+export async function chargePage(meter: CreditMeter, r: PageCharge): Promise<PageBilling> {
+  const result = await meter.charge({
+    transactionId: r.transactionId,
+    accountId: r.who.accountId,
+    keyId: r.who.keyId,
+    endpoint: r.endpoint,
+    wanted: r.records,
+    fingerprint: r.query,
+    keepSeconds: r.keepSeconds,
+  });
+  const truncated = result.granted < r.records;
+  annotateRequest({
+    'pra.endpoint': r.endpoint,
+    'pra.records.returned': result.granted,
+    'pra.credits.charged': result.repeated ? 0 : result.granted,
+    'pra.credits.remaining': result.remaining,
+    'pra.truncated': truncated,
+    'pra.charge.repeated': result.repeated,
+  });
+  if (!result.repeated) telemetryMetrics.charged(result.granted, { endpoint: r.endpoint, tier: r.who.tier });
+  if (result.granted === 0) {
+    telemetryMetrics.refused('credits', { endpoint: r.endpoint });
+    throw new ApiError('PAYMENT_REQUIRED', 'No credits remaining, or every credit grant has expired');
+  }
+  if (truncated) telemetryMetrics.truncated(r.endpoint);
+  return { creditsRemaining: result.remaining, recordsReturned: result.granted, truncatedByCredits: truncated };
+}

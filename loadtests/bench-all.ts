@@ -8,8 +8,9 @@ import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FIGURE_PREFIX, type BenchFigure } from '@pra/shared/bench';
-import { createPool, DEFAULT_DATABASE_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
+import { FIGURE_PREFIX, type BenchFigure } from '@pra/platform/bench';
+import { createPool, ensureDatabase, withDatabase } from '@pra/platform';
+import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { loadGenerated } from '@pra/ingest/generate';
 

@@ -6,8 +6,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createPool, DEFAULT_DATABASE_URL } from '@pra/shared/platform';
-import { TIER_LIMITS, type TierName } from '@pra/shared/tiers';
+import { createPool } from '@pra/platform';
+import { DEFAULT_DATABASE_URL } from '@pra/core/config';
+import { TIER_LIMITS, type TierName } from '@pra/core/tiers';
 import type { Provisioned } from './k6/lib/types.js';
 import { exportFixtures } from './src/fixtures.js';
 import { ensureK6 } from './src/k6-binary.js';

@@ -1,7 +1,7 @@
 // The data the scenarios ask for, drawn at random from the target's own records (so every lookup can succeed).
 // Addresses are the display line as a person reads it, and the unit apart where the source keeps it apart (line2);
 // where the display line already holds the unit (Sacramento's), unit is '' so it is never sent twice. Records the test suite writes (source 'test') are left out: tests change and delete them while they run.
-import type { Pool } from '@pra/shared/platform';
+import type { Pool } from '@pra/platform';
 import type { Fixtures } from '../k6/lib/types.js';
 
 export async function exportFixtures(pool: Pool, size = 500): Promise<Fixtures> {

@@ -1,5 +1,5 @@
 // Test accounts and keys, made through the admin API of the target (never by writing to its stores).
-import type { UsageResponse } from '@pra/shared/contracts';
+import type { UsageResponse } from '@pra/core/contracts';
 import type { Account } from '../k6/lib/types.js';
 
 export interface AdminApi {

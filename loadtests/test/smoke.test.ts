@@ -1,29 +1,19 @@
-// CI's k6 smoke run: the whole system in this process (gateway, lookup, autocomplete, usage, plans, the admin API)
+// CI's k6 smoke run: the whole system in this process (startSystemInProcess: gateway, every service, the admin API)
 // on this run's database and Redis prefix, and `npm run loadtest -- smoke` for 20 s against it, so the scenarios,
 // the runner and the provisioning cannot rot. Passes only if every k6 threshold holds.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool, type Pool } from '@pra/shared/platform';
-import { startApp, type RunningApp } from '@pra/shared/testing';
+import { createPool, type Pool } from '@pra/platform';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import { createBillingApp } from '@pra/account-billing/app';
-import { createAdminApp } from '@pra/account-billing/admin-app';
-import { createLookupApp } from '@pra/lookup/app';
-import { createAutocompleteApp } from '@pra/autocomplete/app';
 import { PostgresSearchIndex } from '@pra/autocomplete/postgres-index';
 import { migrateSearch } from '@pra/autocomplete/migrate';
 import { runCatchUp } from '@pra/autocomplete/indexing';
-import { createPlansApp } from '@pra/plans/app';
-import { RateLimiter } from '@pra/gateway-plugin';
-import { createGateway } from '@pra/gateway-local';
-import { loadRoutes } from '@pra/gateway-local/routes';
+import { startSystemInProcess, type InProcessSystem } from '@pra/stack/in-process';
 import { findK6, K6_MODULE, K6_VERSION } from '../src/k6-binary.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -35,33 +25,22 @@ const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 let pool: Pool;
 let f: BillingFixture;
-const apps: RunningApp[] = [];
-let gateway: Server;
+let system: InProcessSystem;
 
 beforeAll(async () => {
   if (!k6) return;
   pool = createPool(inject('databaseUrl'), 6);
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}k6${randomBytes(3).toString('hex')}:`);
   await migrateSearch(pool);
-  const index = new PostgresSearchIndex(pool);
-  await runCatchUp({ pool, index }, 0);
-  const [lookup, autocomplete, usage, plans, admin] = await Promise.all([
-    startApp(createLookupApp({ pool, charger: f.charger, auth: { gatewayKey: HMAC } })),
-    startApp(createAutocompleteApp({ index, charger: f.charger, auth: { gatewayKey: HMAC } })),
-    startApp(createBillingApp({ pool, auth: { gatewayKey: HMAC } })),
-    startApp(createPlansApp({ purchaseUrl: 'https://example.com/pricing', publicBaseUrl: '/api/v1' })),
-    startApp(createAdminApp(f.deps, ADMIN_TOKEN)),
-  ]);
-  apps.push(lookup!, autocomplete!, usage!, plans!, admin!);
-  const routes = loadRoutes({ lookup: lookup!.url, autocomplete: autocomplete!.url, 'account-billing': usage!.url, plans: plans!.url });
-  gateway = createGateway({ routes, plugin: { keys: f.keys, limiter: new RateLimiter(f.redis, f.layout.prefix), hmacKey: HMAC } });
-  await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));
+  await runCatchUp({ pool, index: new PostgresSearchIndex(pool) }, 0);
+  system = await startSystemInProcess({
+    pool, meter: f.meter, keys: f.keys, redis: f.redis, redisPrefix: f.layout.prefix, gatewayKey: HMAC, admin: { deps: f.deps, token: ADMIN_TOKEN },
+  });
 }, 120_000);
 
 afterAll(async () => {
   if (!k6) return;
-  await new Promise((r) => gateway?.close(r));
-  await Promise.all(apps.map((a) => a.close()));
+  await system?.stop();
   await f?.close();
   await pool?.end();
 });
@@ -69,8 +48,8 @@ afterAll(async () => {
 describe.skipIf(!k6)('k6 smoke run (20 s) through the local gateway', () => {
   it('passes every threshold and writes its JSON summary', async () => {
     const out = mkdtempSync(join(tmpdir(), 'pra-k6-'));
-    const target = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
-    const admin = apps[4]!.url;
+    const target = system.gatewayUrl;
+    const admin = system.urls.admin!;
     const args = ['--import', 'tsx', 'loadtests/run.ts', 'smoke', '--target', target, '--admin', admin, '--admin-token', ADMIN_TOKEN,
       '--database-url', inject('databaseUrl'), '--duration', '20s', '--out', out];
     let output = '';

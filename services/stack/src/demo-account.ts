@@ -2,9 +2,10 @@
 // .data/ (git-ignored, mode 0600) so that every npm start can print a key that works; a lost or disabled one is
 // replaced by a new key.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { createRedis, KeyCache, redisReady, type Pool } from '@pra/shared/platform';
+import { createRedis, redisReady, type Pool } from '@pra/platform';
+import { KeyCache } from '@pra/account-billing/client';
 import { createAccount, findAccount, grantCredits, issueKey } from '@pra/account-billing/domain';
-import { redisLayout } from '@pra/account-billing/billing';
+import { redisLayout } from '@pra/account-billing/client';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_CREDITS = 10_000;

@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { connect } from 'node:net';
 import pg from 'pg';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, ensureDatabase, withDatabase } from '@pra/shared/platform';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
+import { ensureDatabase, withDatabase } from '@pra/platform';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,8 +1,9 @@
 // Every schema migration stream (records, billing, search), in dependency order. Used by `npm start` and as the
-// Helm chart's pre-install/pre-upgrade Job (`node --import tsx services/stack/src/migrate-all.ts`): safe to run
+// Helm chart's pre-install/pre-upgrade Job (`node dist/migrate.js` in the image): safe to run
 // again, and concurrent runs wait on the runner's advisory lock.
 import { pathToFileURL } from 'node:url';
-import { createPool, DEFAULT_DATABASE_URL, type Pool } from '@pra/shared/platform';
+import { createPool, type Pool } from '@pra/platform';
+import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateSearch } from '@pra/autocomplete/migrate';

@@ -4,14 +4,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createPool } from '@pra/shared/platform';
+import { createPool } from '@pra/platform';
 import { migrateAll } from './migrate-all.js';
 import { ensureDemoAccount } from './demo-account.js';
 import { loadSampleDataset, propertyCount } from '@pra/ingest/load';
 import { findPostgres, findRedis } from './infrastructure.js';
 import { Supervisor } from './supervisor.js';
-import { systemProcesses, waitForHealth } from './system.js';
-import { renderTrace, sinkEnv, startOtlpSink, TELEMETRY_NODE_ARGS } from '@pra/shared/telemetry';
+import { startSystem } from './system.js';
+import { renderTrace, sinkEnv, startOtlpSink, TELEMETRY_NODE_ARGS } from '@pra/platform/telemetry';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const log = (l: string) => console.error(`[start] ${l}`);
@@ -103,18 +103,11 @@ async function main() {
   const firstInternal = Number(values['internal-port']!);
   const internal = { gateway: firstInternal, lookup: firstInternal + 1, autocomplete: firstInternal + 2, billing: firstInternal + 3, plans: firstInternal + 4 };
   const local = (p: number) => `http://127.0.0.1:${p}`;
-  const [billing, ...rest] = systemProcesses({
-    ports, firstInternalPort: firstInternal, databaseUrl, redisUrl: redis.url, redisPrefix: prefix, gatewayKey, adminToken,
+  await startSystem({
+    supervisor, ports, firstInternalPort: firstInternal, databaseUrl, redisUrl: redis.url, redisPrefix: prefix, gatewayKey, adminToken,
     publicBaseUrl: `${local(ports.gateway)}/api/v1`, env: telemetryEnv,
   });
-  // Billing first: it loads balances and the key cache the others read.
-  supervisor.start(billing!);
-  await waitForHealth(`${local(ports.billing)}/api/v1/usage`, [401]);
-  for (const child of rest) supervisor.start(child);
   const base = `${local(ports.gateway)}/api/v1`;
-  await waitForHealth(`${local(ports.lookup)}/api/v1/health`);
-  await waitForHealth(`${local(ports.plans)}/api/v1/plans`);
-  await waitForHealth(`${base}/health`);
   const unit = unitRows[0];
   const sample = idRows[0];
   const enc = encodeURIComponent;

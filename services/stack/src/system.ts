@@ -1,6 +1,8 @@
-// The processes of the whole system on one machine and how they are wired: which entry point, which port, which
-// upstream. npm start runs them under the Supervisor; the fault tests run the same set.
-import type { ChildSpec } from './supervisor.js';
+// The whole system on one machine and how it is wired: which entry point, which port, which upstream, in which
+// order it starts and how each part is known to be ready. startSystem is the one way to bring it up: npm start, the
+// fault tests and bench:gateway run it as processes under the Supervisor; the component tests (gateway e2e, trace,
+// k6 smoke) run the same apps in their own process (in-process.ts), wired by the same routes.
+import type { ChildSpec, Supervisor } from './supervisor.js';
 
 export interface SystemPorts {
   gateway: number;
@@ -48,6 +50,47 @@ export function systemProcesses(s: SystemSettings): ChildSpec[] {
       UPSTREAM_ACCOUNT_BILLING: local(ports.billing), UPSTREAM_PLANS: local(ports.plans), INTERNAL_PORT: internal(0),
     }),
   ];
+}
+
+/** The processes startSystem runs: every one by default. */
+export type SystemPart = ChildSpec['name'];
+
+export interface RunningSystem {
+  ports: SystemPorts;
+  /** http://127.0.0.1:<port> of the gateway. */
+  gatewayUrl: string;
+}
+
+/** How each process is known to be ready: a path and the statuses that count (a 401 says the auth is up). */
+const READY: Record<string, { port: keyof SystemPorts; path: string; statuses: number[] }> = {
+  'account-billing': { port: 'billing', path: '/api/v1/usage', statuses: [401] },
+  lookup: { port: 'lookup', path: '/api/v1/health', statuses: [] },
+  autocomplete: { port: 'autocomplete', path: '/api/v1/property/autocomplete', statuses: [401] },
+  plans: { port: 'plans', path: '/api/v1/plans', statuses: [] },
+  gateway: { port: 'gateway', path: '/api/v1/health', statuses: [] },
+};
+
+/**
+ * Starts the system's processes under the supervisor and resolves once every one answers: account-billing first
+ * (it loads the balances and the key cache the others read), then the rest. `only` runs a subset (the gateway is
+ * always wired to every service's port; a service not started is answered 503 by it).
+ */
+export async function startSystem(
+  s: SystemSettings & { supervisor: Supervisor; only?: readonly string[]; readyTimeoutMs?: number },
+): Promise<RunningSystem> {
+  const chosen = systemProcesses(s).filter((c) => !s.only || s.only.includes(c.name));
+  const ready = (c: ChildSpec) => {
+    const r = READY[c.name]!;
+    return waitForHealth(`http://127.0.0.1:${s.ports[r.port]}${r.path}`, r.statuses, s.readyTimeoutMs);
+  };
+  const [first, ...rest] = chosen;
+  if (first?.name === 'account-billing') {
+    s.supervisor.start(first);
+    await ready(first);
+  } else if (first) rest.unshift(first);
+  for (const c of rest) s.supervisor.start(c);
+  await Promise.all(rest.map(ready));
+  return { ports: s.ports, gatewayUrl: `http://127.0.0.1:${s.ports.gateway}` };
 }
 
 /** Waits until a URL answers (2xx, or one of `alsoReady`); a clear error after `timeoutMs`. */

@@ -6,12 +6,12 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/shared/platform';
-import { freePort } from '@pra/shared/testing';
+import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
+import { freePort } from '@pra/platform/testing';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { Supervisor } from '../src/supervisor.js';
-import { systemProcesses, waitForHealth, type SystemPorts } from '../src/system.js';
+import { startSystem, waitForHealth, type SystemPorts } from '../src/system.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 let supervisor: Supervisor;
@@ -34,7 +34,8 @@ beforeAll(async () => {
     stdout: 'ignore',
     backoff: { initialMs: 200, maxMs: 2_000, stableAfterMs: 60_000 },
   });
-  const children = systemProcesses({
+  await startSystem({
+    supervisor,
     ports,
     firstInternalPort: 0,
     databaseUrl,
@@ -45,15 +46,8 @@ beforeAll(async () => {
     publicBaseUrl: '/api/v1',
     // Production auth (no development mode), impatient with slow clients, quiet.
     env: () => ({ PRA_DEVELOPMENT: '0', HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000', LOG_LEVEL: 'silent' }),
+    readyTimeoutMs: 90_000,
   });
-  for (const c of children) supervisor.start(c);
-  await Promise.all([
-    waitForHealth(`http://127.0.0.1:${ports.billing}/api/v1/usage`, [401], 90_000),
-    waitForHealth(`http://127.0.0.1:${ports.lookup}/api/v1/health`, [], 90_000),
-    waitForHealth(`http://127.0.0.1:${ports.autocomplete}/api/v1/property/autocomplete`, [401], 90_000),
-    waitForHealth(`http://127.0.0.1:${ports.plans}/api/v1/plans`, [], 90_000),
-    waitForHealth(`http://127.0.0.1:${ports.gateway}/api/v1/health`, [], 90_000),
-  ]);
 }, 120_000);
 
 afterAll(async () => {

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createPool } from '@pra/shared/platform';
+import { createPool } from '@pra/platform';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { closedAncestor, embeddedBinariesDir, startEmbeddedPostgres } from '../src/infrastructure.js';
 

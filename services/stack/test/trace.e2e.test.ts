@@ -8,26 +8,20 @@
 // instrumentations patch them as they load) and vitest's later import finds them in the CommonJS cache.
 import { createRequire, register } from 'node:module';
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@pra/shared/telemetry/testing';
-import { captureLogs, instrumentedModules, SpanKind, startTelemetry } from '@pra/shared/telemetry';
+import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@pra/platform/telemetry/testing';
+import { captureLogs, instrumentedModules, SpanKind, startTelemetry } from '@pra/platform/telemetry';
 
 register('import-in-the-middle/hook.mjs', import.meta.url, { data: { include: instrumentedModules({}) } });
 const exporter = new InMemorySpanExporter();
 const telemetry = startTelemetry({ env: { OTEL_SERVICE_NAME: 'trace-test' }, spanProcessors: [new SimpleSpanProcessor(exporter)] });
 for (const m of ['pg', 'ioredis']) createRequire(import.meta.url)(m);
 
-const { createPool } = await import('@pra/shared/platform');
-const { startApp } = await import('@pra/shared/testing');
+const { createPool } = await import('@pra/platform');
 const { billingFixture } = await import('@pra/account-billing/testing');
-const { createLookupApp } = await import('@pra/lookup/app');
 const { UsagePipeline } = await import('@pra/account-billing/pipeline');
 const { insertProperties, makeProperty, uniqueStreet } = await import('@pra/ingest/testing');
-const { RateLimiter } = await import('@pra/gateway-plugin');
-const { createGateway } = await import('../src/gateway.js');
-const { loadRoutes } = await import('../src/routes.js');
+const { startSystemInProcess } = await import('../src/in-process.js');
 
 const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
 const MARKETPLACE_SECRET = `mkt-${randomBytes(16).toString('hex')}`;
@@ -36,9 +30,8 @@ const logLines: string[] = [];
 let stopCapture: () => void;
 let pool: ReturnType<typeof createPool>;
 let f: Awaited<ReturnType<typeof billingFixture>>;
-let lookup: Awaited<ReturnType<typeof startApp>>;
+let system: Awaited<ReturnType<typeof startSystemInProcess>>;
 let pipeline: InstanceType<typeof UsagePipeline>;
-let gateway: Server;
 let base: string;
 let path: string;
 
@@ -48,19 +41,17 @@ beforeAll(async () => {
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}trace${randomBytes(3).toString('hex')}:`);
   pipeline = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: f.layout, log: () => {}, roles: { ledgerWriter: true, maintenance: false } });
   await pipeline.start();
-  lookup = await startApp(createLookupApp({ pool, charger: f.charger, auth: { gatewayKey: HMAC } }));
-  const routes = loadRoutes({ lookup: lookup.url, 'account-billing': 'http://127.0.0.1:9', autocomplete: 'http://127.0.0.1:9', plans: 'http://127.0.0.1:9' });
-  gateway = createGateway({ routes, plugin: { keys: f.keys, limiter: new RateLimiter(f.redis, f.layout.prefix), hmacKey: HMAC, marketplaceSecret: MARKETPLACE_SECRET } });
-  await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));
-  base = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+  system = await startSystemInProcess({
+    pool, meter: f.meter, keys: f.keys, redis: f.redis, redisPrefix: f.layout.prefix, gatewayKey: HMAC, marketplaceSecret: MARKETPLACE_SECRET, only: ['lookup'],
+  });
+  base = system.gatewayUrl;
   const s = uniqueStreet();
   await insertProperties(pool, [makeProperty({ line1: `7 ${s} AVE`, zip: '95814' })]);
   path = `/api/v1/property/address?address=${encodeURIComponent(`7 ${s} AVE`)}&zip=95814`;
 });
 afterAll(async () => {
   stopCapture?.();
-  await new Promise((r) => gateway?.close(r));
-  await lookup?.close();
+  await system?.stop();
   await pipeline?.stop();
   await f?.close();
   await pool?.end();

@@ -7,8 +7,13 @@ import { randomUUID } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
-import { DEFAULT_REDIS_URL, IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity } from '@pra/shared/platform';
-import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/shared/bench';
+import { DEFAULT_REDIS_URL } from '@pra/core/config';
+import { IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity } from '@pra/core/auth';
+import { fileURLToPath } from 'node:url';
+import { loadFigure, replay, reportFigure, type LoadResult } from '@pra/platform/bench';
+import { freePort } from '@pra/platform/testing';
+import { Supervisor } from '../src/supervisor.js';
+import { startSystem } from '../src/system.js';
 import { billingFixture } from '@pra/account-billing/testing';
 import { benchDatabaseUrl, prepareBenchDatabase } from '@pra/lookup/bench-database';
 import { setAccountLimits } from '@pra/account-billing/domain';
@@ -22,6 +27,7 @@ const dbUrl = benchDatabaseUrl(records);
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const prefix = `pra_bench_gw_${Date.now().toString(36)}:`;
 const HMAC = randomUUID() + randomUUID();
+const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 async function main() {
   const { pool } = await prepareBenchDatabase(records, 4);
@@ -39,9 +45,15 @@ async function main() {
     const address = `/api/v1/property/address?address=${encodeURIComponent(r.line_key + (r.unit_key ? ` #${r.unit_key}` : ''))}&zip=${r.zip}`;
     return i % 3 === 0 && r.last ? [address, `/api/v1/property/owner?lastName=${encodeURIComponent(r.last)}&state=${r.state}&pagesize=5`] : [address];
   });
-  const env = { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: HMAC };
-  const lookup = await startProcess('services/lookup/src/server.ts', { ...env, LOOKUP_PORT: '0' });
-  const gateway = await startProcess('gateway/local/src/server.ts', { ...env, GATEWAY_PORT: '0', UPSTREAM_LOOKUP: `http://127.0.0.1:${lookup.port}` });
+  // The lookup and the gateway as npm start runs them (no telemetry: the bare cost of the hop is measured).
+  const supervisor = new Supervisor({ cwd: root, nodeArgs: ['--import', 'tsx'], log: (l) => console.error(l) });
+  const ports = { gateway: await freePort(), lookup: await freePort(), autocomplete: 0, billing: 0, plans: 0, admin: 0 };
+  await startSystem({
+    supervisor, only: ['lookup', 'gateway'], ports, firstInternalPort: 0, databaseUrl: dbUrl, redisUrl, redisPrefix: prefix, gatewayKey: HMAC,
+    adminToken: '', publicBaseUrl: '/api/v1', env: () => ({ LOG_LEVEL: 'warn' }),
+  });
+  const lookup = { port: ports.lookup };
+  const gateway = { port: ports.gateway };
   const load = { connections: Number(values.connections), duration: Number(values.duration) };
   const identity = { accountId, tier: 'enterprise' as const, keyId };
   const direct = async (name: string, duration = load.duration): Promise<LoadResult> => {
@@ -79,8 +91,7 @@ async function main() {
     results.push(await direct('direct to lookup'));
     results.push(await replay('through the local gateway', `http://127.0.0.1:${gateway.port}`, paths, { ...load, key }));
   }
-  gateway.stop();
-  lookup.stop();
+  await supervisor.stop();
   await pipeline.stop();
   await billing.close();
   await pool.end();

@@ -4,40 +4,31 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { ErrorResponse, PropertyResponse } from '@pra/shared/contracts';
-import { createPool, IDENTITY_HEADERS, keyCacheKey, keyCacheLoadedKey, hashApiKey, type Pool } from '@pra/shared/platform';
-import { rebuildKeyCache } from '@pra/account-billing/key-cache';
-import { startApp, type RunningApp } from '@pra/shared/testing';
+import { ErrorResponse, PropertyResponse } from '@pra/core/contracts';
+import { createPool, type Pool } from '@pra/platform';
+import { IDENTITY_HEADERS, hashApiKey } from '@pra/core/auth';
+import { keyCacheKey, keyCacheLoadedKey } from '@pra/account-billing/client';
+import { rebuildKeyCache } from '@pra/account-billing/key-cache-writer';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { setKeyStatus } from '@pra/account-billing/domain';
-import { createBillingApp } from '@pra/account-billing/app';
-import { createLookupApp } from '@pra/lookup/app';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { RateLimiter } from '@pra/gateway-plugin';
-import { createGateway } from '../src/gateway.js';
-import { loadRoutes } from '../src/routes.js';
+import { startSystemInProcess, type InProcessSystem } from '../src/in-process.js';
 
 const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
 let pool: Pool;
 let f: BillingFixture;
-let lookup: RunningApp;
-let usage: RunningApp;
-let gateway: Server;
-let tap: Server;
+let system: InProcessSystem;
+let lookupUrl: string;
+const taps: Server[] = [];
 let base: string;
 let path: string;
 /** What the gateway sent upstream last, as an attacker on the path between it and a service would capture it. */
 let captured: { url: string; headers: IncomingHttpHeaders } | undefined;
 
-beforeAll(async () => {
-  pool = createPool(inject('databaseUrl'), 4);
-  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}gwe${randomBytes(3).toString('hex')}:`);
-  lookup = await startApp(createLookupApp({ pool, charger: f.charger, auth: { gatewayKey: HMAC } }));
-  usage = await startApp(createBillingApp({ pool, auth: { gatewayKey: HMAC } }));
-  // A tap in front of each service: records the request, passes it on.
-  tap = createServer((req, res) => {
+/** A tap in front of a service: records the request, passes it on. */
+async function tapInFront(to: string): Promise<string> {
+  const tap = createServer((req, res) => {
     captured = { url: req.url!, headers: { ...req.headers } };
-    const to = req.url!.startsWith('/api/v1/usage') ? usage.url : lookup.url;
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection'].includes(k))) as Record<string, string>;
     void fetch(to + req.url, { method: req.method, headers }).then(async (r) => {
       res.writeHead(r.status, Object.fromEntries(r.headers));
@@ -45,20 +36,27 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((r) => tap.listen(0, '127.0.0.1', () => r()));
-  const tapUrl = `http://127.0.0.1:${(tap.address() as AddressInfo).port}`;
-  const routes = loadRoutes({ lookup: tapUrl, 'account-billing': tapUrl, autocomplete: 'http://127.0.0.1:9', plans: 'http://127.0.0.1:9' });
-  gateway = createGateway({ routes, plugin: { keys: f.keys, limiter: new RateLimiter(f.redis, f.layout.prefix), hmacKey: HMAC } });
-  await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));
-  base = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+  taps.push(tap);
+  return `http://127.0.0.1:${(tap.address() as AddressInfo).port}`;
+}
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 4);
+  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}gwe${randomBytes(3).toString('hex')}:`);
+  system = await startSystemInProcess({
+    pool, meter: f.meter, keys: f.keys, redis: f.redis, redisPrefix: f.layout.prefix, gatewayKey: HMAC,
+    only: ['lookup', 'account-billing'],
+    interpose: (_service, url) => tapInFront(url),
+  });
+  lookupUrl = system.urls.lookup!;
+  base = system.gatewayUrl;
   const s = uniqueStreet();
   await insertProperties(pool, [makeProperty({ line1: `5 ${s} ST`, line2: 'APT 1', zip: '95814' }), makeProperty({ line1: `5 ${s} ST`, line2: 'APT 2', zip: '95814' })]);
   path = `/api/v1/property/address?address=${encodeURIComponent(`5 ${s} ST`)}&zip=95814`;
 });
 afterAll(async () => {
-  await new Promise((r) => gateway.close(r));
-  await new Promise((r) => tap.close(r));
-  await lookup.close();
-  await usage.close();
+  await system?.stop();
+  await Promise.all(taps.map((t) => new Promise((r) => t.close(r))));
   await f.close();
   await pool.end();
 });
@@ -117,17 +115,17 @@ describe('through the local gateway', () => {
     const victim = await f.fundedAccount(10);
     const res = await get(base + path, { ...bearer(payer.key), [IDENTITY_HEADERS.account]: String(victim.accountId), [IDENTITY_HEADERS.tier]: 'enterprise' });
     expect(res.status).toBe(200);
-    expect(await f.charger.balance(payer.accountId)).toBe(8);
-    expect(await f.charger.balance(victim.accountId)).toBe(10);
+    expect(await f.meter.balance(payer.accountId)).toBe(8);
+    expect(await f.meter.balance(victim.accountId)).toBe(10);
   });
 
   it('services refuse calls that bypass the gateway, with a key or with forged identity headers', async () => {
     const a = await f.fundedAccount(10);
-    expect((await get(lookup.url + path, bearer(a.key))).status).toBe(401);
-    const forged = await get(lookup.url + path, { [IDENTITY_HEADERS.account]: String(a.accountId), [IDENTITY_HEADERS.tier]: 'starter', [IDENTITY_HEADERS.key]: '1', 'x-pra-signature': 't=1,v1=' + '0'.repeat(64), 'x-request-id': crypto.randomUUID() });
+    expect((await get(lookupUrl + path, bearer(a.key))).status).toBe(401);
+    const forged = await get(lookupUrl + path, { [IDENTITY_HEADERS.account]: String(a.accountId), [IDENTITY_HEADERS.tier]: 'starter', [IDENTITY_HEADERS.key]: '1', 'x-pra-signature': 't=1,v1=' + '0'.repeat(64), 'x-request-id': crypto.randomUUID() });
     expect(forged.status).toBe(401);
     expect(forged.body.status.msg).toMatch(/through the gateway/);
-    expect(await f.charger.balance(a.accountId)).toBe(10);
+    expect(await f.meter.balance(a.accountId)).toBe(10);
   });
 
   it('public paths need no key; unknown paths and other methods get an ErrorResponse', async () => {
@@ -142,7 +140,7 @@ describe('through the local gateway', () => {
     const head = await fetch(base + path, { method: 'HEAD', headers: bearer(a.key) });
     expect(head.status).toBe(405);
     expect(head.headers.get('allow')).toBe('GET');
-    expect(await f.charger.balance(a.accountId)).toBe(10);
+    expect(await f.meter.balance(a.accountId)).toBe(10);
     expect((await fetch(`${base}/api/v1/health`, { method: 'HEAD' })).status).toBe(200); // public paths answer HEAD
   });
 });
@@ -150,7 +148,7 @@ describe('through the local gateway', () => {
 describe('identity bound to the request', () => {
   const replay = (url: string, headers: IncomingHttpHeaders) => {
     const sent = Object.fromEntries(Object.entries(headers).filter(([k]) => !['host', 'connection'].includes(k))) as Record<string, string>;
-    return get(lookup.url + url, sent);
+    return get(lookupUrl + url, sent);
   };
 
   it('headers captured from a free call cannot be replayed as a lookup, billed to their owner', async () => {
@@ -161,14 +159,14 @@ describe('identity bound to the request', () => {
     const res = await replay(path, stolen.headers);
     expect(res.status).toBe(401);
     expect(ErrorResponse.parse(res.body).status.code).toBe(401);
-    expect(await f.charger.balance(a.accountId)).toBe(10);
+    expect(await f.meter.balance(a.accountId)).toBe(10);
   });
 
   it('a signed lookup replayed with another path or query is refused; replayed as it was, it is charged once and answered alike', async () => {
     const a = await f.fundedAccount(10);
     const first = await get(base + path, bearer(a.key));
     expect(first.status).toBe(200);
-    expect(await f.charger.balance(a.accountId)).toBe(8);
+    expect(await f.meter.balance(a.accountId)).toBe(8);
     const stolen = captured!;
     for (const other of [path.replace('/property/address', '/property/detail'), `${path}&pagesize=1`, path.replace('zip=95814', 'zip=95815')]) {
       expect((await replay(other, stolen.headers)).status, other).toBe(401);
@@ -177,7 +175,7 @@ describe('identity bound to the request', () => {
     expect(again.status).toBe(200);
     expect(again.body.status).toMatchObject({ transactionID: first.body.status.transactionID, records_returned: 2, credits_remaining: 8 });
     expect(again.body.property).toEqual(first.body.property);
-    expect(await f.charger.balance(a.accountId)).toBe(8);
+    expect(await f.meter.balance(a.accountId)).toBe(8);
   });
 
   it('a signature older than its window is refused', async () => {
@@ -199,10 +197,10 @@ describe('Idempotency-Key', () => {
       expect(r.body.status).toMatchObject({ records_returned: 2, credits_remaining: 8, transactionID: all[0]!.body.status.transactionID });
       expect(r.headers.get('x-request-id')).toBe(all[0]!.body.status.transactionID);
     }
-    expect(await f.charger.balance(a.accountId)).toBe(8);
+    expect(await f.meter.balance(a.accountId)).toBe(8);
     // A retry later is answered alike, and still charged nothing.
     expect((await get(base + path, headers)).body.status).toMatchObject({ transactionID: all[0]!.body.status.transactionID, records_returned: 2 });
-    expect(await f.charger.balance(a.accountId)).toBe(8);
+    expect(await f.meter.balance(a.accountId)).toBe(8);
   });
 
   it('the same key on another request is a 400 naming the conflict; a malformed key is a 400', async () => {
@@ -215,7 +213,7 @@ describe('Idempotency-Key', () => {
     const bad = await get(base + path, { ...bearer(a.key), 'idempotency-key': 'x'.repeat(300) });
     expect(bad.status).toBe(400);
     expect(bad.body.status.msg).toMatch(/'Idempotency-Key'/);
-    expect(await f.charger.balance(a.accountId)).toBe(8);
+    expect(await f.meter.balance(a.accountId)).toBe(8);
   });
 
   it('is signed with the request: a captured request replayed with another key is refused', async () => {
@@ -223,9 +221,9 @@ describe('Idempotency-Key', () => {
     await get(base + path, { ...bearer(a.key), 'idempotency-key': 'first' });
     const stolen = captured!;
     const sent = Object.fromEntries(Object.entries(stolen.headers).filter(([k]) => !['host', 'connection'].includes(k))) as Record<string, string>;
-    expect((await get(lookup.url + stolen.url, { ...sent, 'idempotency-key': 'second' })).status).toBe(401);
-    expect((await get(lookup.url + stolen.url, sent)).status).toBe(200); // as it was: answered, not charged again
-    expect(await f.charger.balance(a.accountId)).toBe(8);
+    expect((await get(lookupUrl + stolen.url, { ...sent, 'idempotency-key': 'second' })).status).toBe(401);
+    expect((await get(lookupUrl + stolen.url, sent)).status).toBe(200); // as it was: answered, not charged again
+    expect(await f.meter.balance(a.accountId)).toBe(8);
   });
 });
 
@@ -238,7 +236,7 @@ describe('our outages are ours', () => {
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(ErrorResponse.parse(res.body).status.code).toBe(503);
-      expect(await f.charger.balance(a.accountId)).toBe(10);
+      expect(await f.meter.balance(a.accountId)).toBe(10);
     } finally {
       await rebuildKeyCache(pool, f.redis, f.layout.prefix);
     }

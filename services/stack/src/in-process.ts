@@ -1,0 +1,82 @@
+// The system in one process, for component tests that need to reach inside (a fixture's accounts, an in-memory
+// span exporter): the same apps the services run, in gateway auth mode, on port 0, behind the local gateway with the
+// kong.yml routes and the pra-gateway plugin. A part not started is routed to a closed port (the gateway's 503).
+import type { Redis } from 'ioredis';
+import type { Pool } from '@pra/platform';
+import { startApp, type RunningApp } from '@pra/platform/testing';
+import type { CreditMeter, KeyCache } from '@pra/account-billing/client';
+import type { ServiceName } from '@pra/core/contracts';
+import { createBillingApp } from '@pra/account-billing/app';
+import { createAdminApp } from '@pra/account-billing/admin-app';
+import type { BillingDeps } from '@pra/account-billing/domain';
+import { createLookupApp } from '@pra/lookup/app';
+import { createAutocompleteApp } from '@pra/autocomplete/app';
+import { PostgresSearchIndex } from '@pra/autocomplete/postgres-index';
+import { createPlansApp } from '@pra/plans/app';
+import { RateLimiter } from '@pra/gateway-plugin';
+import { createGateway } from '@pra/gateway-local';
+import { loadRoutes } from '@pra/gateway-local/routes';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface InProcessOptions {
+  pool: Pool;
+  meter: CreditMeter;
+  keys: KeyCache;
+  /** The Redis and key prefix of the rate limiter (the fixture's). */
+  redis: Redis;
+  redisPrefix: string;
+  gatewayKey: string;
+  marketplaceSecret?: string;
+  /** The services to run (default all four). */
+  only?: readonly ServiceName[];
+  /** The admin API too, with this token. */
+  admin?: { deps: BillingDeps; token: string };
+  /** Put something between the gateway and a service (a tap that records what the gateway sends): its URL. */
+  interpose?: (service: ServiceName, url: string) => Promise<string> | string;
+}
+
+export interface InProcessSystem {
+  gatewayUrl: string;
+  urls: Partial<Record<ServiceName | 'admin', string>>;
+  stop(): Promise<void>;
+}
+
+const CLOSED_PORT = 'http://127.0.0.1:9';
+
+export async function startSystemInProcess(o: InProcessOptions): Promise<InProcessSystem> {
+  const auth = { gatewayKey: o.gatewayKey };
+  const makers: Record<ServiceName, () => Parameters<typeof startApp>[0]> = {
+    lookup: () => createLookupApp({ pool: o.pool, meter: o.meter, auth }),
+    autocomplete: () => createAutocompleteApp({ index: new PostgresSearchIndex(o.pool), meter: o.meter, auth }),
+    'account-billing': () => createBillingApp({ pool: o.pool, auth }),
+    plans: () => createPlansApp({ purchaseUrl: 'https://example.com/pricing', publicBaseUrl: '/api/v1' }),
+  };
+  const names = o.only ?? (Object.keys(makers) as ServiceName[]);
+  const running: RunningApp[] = [];
+  const urls: InProcessSystem['urls'] = {};
+  const upstreams: Record<string, string> = { lookup: CLOSED_PORT, autocomplete: CLOSED_PORT, 'account-billing': CLOSED_PORT, plans: CLOSED_PORT };
+  for (const name of names) {
+    const app = await startApp(makers[name]());
+    running.push(app);
+    urls[name] = app.url;
+    upstreams[name] = o.interpose ? await o.interpose(name, app.url) : app.url;
+  }
+  if (o.admin) {
+    const admin = await startApp(createAdminApp(o.admin.deps, o.admin.token));
+    running.push(admin);
+    urls.admin = admin.url;
+  }
+  const plugin = { keys: o.keys, limiter: new RateLimiter(o.redis, o.redisPrefix), hmacKey: o.gatewayKey, marketplaceSecret: o.marketplaceSecret };
+  const gateway: Server = createGateway({ routes: loadRoutes(upstreams), plugin });
+  await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));
+  return {
+    gatewayUrl: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`,
+    urls,
+    async stop() {
+      await new Promise((r) => gateway.close(r));
+      await Promise.all(running.map((a) => a.close()));
+    },
+  };
+}
+

@@ -47,10 +47,10 @@ describe.skipIf(!bin)('charts/property-api', () => {
       const deployments = ofKind(objs, 'Deployment').map((d) => d.metadata.labels?.['app.kubernetes.io/component']);
       expect(deployments.sort()).toEqual(['account-billing', 'autocomplete', 'lookup', 'plans', 'usage-worker']);
       const worker = ofKind(objs, 'Deployment').find((d) => d.metadata.name.endsWith('-usage-worker'))!;
-      expect(worker.spec.template.spec.containers[0].args).toEqual(['services/account-billing/src/worker.ts']);
+      expect(worker.spec.template.spec.containers[0].args).toEqual(['dist/billing-worker.js']);
       const job = ofKind(objs, 'Job')[0]!;
       expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
-      expect(job.spec.template.spec.containers[0].args).toEqual(['services/stack/src/migrate-all.ts']);
+      expect(job.spec.template.spec.containers[0].args).toEqual(['dist/migrate.js']);
       const kong = ofKind(objs, 'ConfigMap').find((c) => c.metadata.name.endsWith('-kong-config'))!;
       expect(kong.data['kong.yml']).toContain('url: http://pra-property-api-lookup.property-api.svc:8081');
       expect(kong.data['kong.yml']).not.toMatch(/url: http:\/\/lookup:/);

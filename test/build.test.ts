@@ -1,0 +1,85 @@
+// npm run build: the bundles run with plain node (no tsx, no compiler), find their migrations and data files, and
+// serve. Built into a directory of its own inside the repository (the bundles import node_modules from it).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type {} from '@pra/platform/testing';
+import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
+import { buildAll, ENTRY_POINTS } from '@pra/stack/build';
+
+const root = fileURLToPath(new URL('../', import.meta.url));
+const out = join(root, 'dist', `build-test-${randomBytes(4).toString('hex')}`);
+
+/** Runs a bundle with node; resolves with its exit code and output, or with the port it listens on. */
+function run(bundle: string, env: Record<string, string>, args: string[] = []) {
+  const child = spawn(process.execPath, [...args, join(out, `${bundle}.js`)], {
+    cwd: root,
+    env: { PATH: process.env.PATH!, INTERNAL_PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (d: Buffer) => (output += d));
+  child.stderr.on('data', (d: Buffer) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const port = new Promise<number>((resolve, reject) => {
+    child.stdout.on('data', () => {
+      const m = /"port":(\d+)/.exec(output);
+      if (m) resolve(Number(m[1]));
+    });
+    void exited.then((code) => reject(new Error(`${bundle} exited (${code}): ${output}`)));
+  });
+  port.catch(() => {});
+  return { child, exited, port, output: () => output };
+}
+
+describe('npm run build', () => {
+  let databaseUrl: string;
+  beforeAll(async () => {
+    await buildAll(out);
+    databaseUrl = withDatabase(inject('databaseUrl'), `pra_build_${randomBytes(4).toString('hex')}`);
+    await ensureDatabase(databaseUrl);
+  }, 60_000);
+  afterAll(async () => {
+    rmSync(out, { recursive: true, force: true });
+    if (databaseUrl) await dropDatabase(databaseUrl);
+  });
+
+  it('writes one bundle per entry point, with no TypeScript or workspace import left in it', async () => {
+    const { readFileSync } = await import('node:fs');
+    for (const name of Object.keys(ENTRY_POINTS)) {
+      const text = readFileSync(join(out, `${name}.js`), 'utf8');
+      expect(text, name).not.toMatch(/from ["']@pra\//);
+      expect(text, name).not.toMatch(/from ["']tsx/);
+    }
+  });
+
+  it('migrates an empty database with node dist/migrate.js (the chart\'s Job): the SQL files are found', async () => {
+    const m = run('migrate', { DATABASE_URL: databaseUrl });
+    expect(await m.exited, m.output()).toBe(0);
+    const pool = createPool(databaseUrl, 1);
+    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema IN ('records', 'billing', 'search')`);
+    await pool.end();
+    expect(rows[0].n).toBeGreaterThan(5);
+  }, 60_000);
+
+  it('serves: lookup (with telemetry loaded by --import, as the image runs it) and plans', async () => {
+    const env = { DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), REDIS_PREFIX: inject('redisPrefix'), GATEWAY_HMAC_KEY: randomBytes(32).toString('hex') };
+    const lookup = run('lookup', { ...env, LOOKUP_PORT: '0' }, ['--import', join(out, 'telemetry-register.js')]);
+    const plans = run('plans', { PLANS_PORT: '0' });
+    try {
+      const health = (await (await fetch(`http://127.0.0.1:${await lookup.port}/api/v1/health`)).json()) as { records: number };
+      expect(health).toMatchObject({ status: 'ok', db: 'connected' });
+      expect(health.records).toBeGreaterThan(0);
+      const doc = await fetch(`http://127.0.0.1:${await plans.port}/openapi.yaml`);
+      expect(doc.status).toBe(200);
+      expect(await doc.text()).toMatch(/^openapi: 3\.0\.3/m);
+    } finally {
+      lookup.child.kill();
+      plans.child.kill();
+    }
+    expect(existsSync(join(out, 'telemetry-register.js'))).toBe(true);
+  }, 60_000);
+});

@@ -2,7 +2,15 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts', 'charts/test/**/*.test.ts', 'loadtests/test/**/*.test.ts', 'shared/*/src/**/*.test.ts', 'services/*/src/**/*.test.ts', 'services/*/test/**/*.test.ts', 'gateway/*/test/**/*.test.ts'],
+    include: [
+      'test/**/*.test.ts',
+      'charts/test/**/*.test.ts',
+      'loadtests/test/**/*.test.ts',
+      'shared/*/src/**/*.test.ts',
+      'services/*/src/**/*.test.ts',
+      'services/*/test/**/*.test.ts',
+      'gateway/*/test/**/*.test.ts',
+    ],
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

@@ -28,12 +28,20 @@ const log = (l: string) => console.error(`[bench:all] ${l}`);
 function run(script: string, args: string[]): Promise<BenchFigure[]> {
   log(`${script} ${args.join(' ')}`);
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d));
     child.on('exit', (code) => {
       if (code !== 0) return reject(new Error(`${script} exited with code ${code}`));
-      resolve(out.split('\n').filter((l) => l.startsWith(FIGURE_PREFIX)).map((l) => JSON.parse(l.slice(FIGURE_PREFIX.length)) as BenchFigure));
+      resolve(
+        out
+          .split('\n')
+          .filter((l) => l.startsWith(FIGURE_PREFIX))
+          .map((l) => JSON.parse(l.slice(FIGURE_PREFIX.length)) as BenchFigure),
+      );
     });
   });
 }
@@ -75,10 +83,16 @@ function table(records: number, figures: BenchFigure[]): string {
     pick('lookup', '(a) trivial express endpoint', 'trivial express endpoint (the framework ceiling)'),
     pick('lookup', '(b) lookup /property/address', 'lookup /property/address, direct'),
     pick('lookup', '(b) lookup /property/owner', 'lookup /property/owner, direct'),
-    pick('lookup', '(d) lookup /property/address, tracing on', 'lookup /property/address, direct, tracing on (100% sampled)'),
+    pick(
+      'lookup',
+      '(d) lookup /property/address, tracing on',
+      'lookup /property/address, direct, tracing on (100% sampled)',
+    ),
     mean('gateway', 'direct to lookup', 'lookup mix (3 address : 1 owner), direct'),
     mean('gateway', 'through the local gateway', 'lookup mix, through the local gateway'),
-    ...figures.filter((f) => f.bench === 'autocomplete').map((f) => ({ ...f, name: `type-ahead (${f.name.replace('autocomplete, ', '')})` })),
+    ...figures
+      .filter((f) => f.bench === 'autocomplete')
+      .map((f) => ({ ...f, name: `type-ahead (${f.name.replace('autocomplete, ', '')})` })),
     ...figures.filter((f) => f.bench === 'billing' && f.unit === 'events/s'),
     pick('ingest', 'ingest (generate + COPY + index build)', 'ingest (generate + COPY + index build)'),
   ].filter((r): r is BenchFigure => r !== undefined);
@@ -91,7 +105,9 @@ function table(records: number, figures: BenchFigure[]): string {
   for (const r of rows) {
     const ratio = r.unit === 'req/s' && baseline ? `${((100 * r.rate) / baseline.rate).toFixed(0)}%` : '';
     const service = r.serviceP50 !== undefined ? `${fmt(r.serviceP50, 2)} / ${fmt(r.serviceP99, 2)}` : '';
-    lines.push(`| ${r.name} | ${Math.round(r.rate).toLocaleString('en-US')} ${r.unit} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${service} | ${ratio} |`);
+    lines.push(
+      `| ${r.name} | ${Math.round(r.rate).toLocaleString('en-US')} ${r.unit} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${service} | ${ratio} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -103,17 +119,45 @@ async function main(): Promise<void> {
   for (const records of values.records!.split(',').map(Number)) {
     const figures: BenchFigure[] = [await ingestRate(records)];
     const n = String(records);
-    figures.push(...(await run('services/lookup/bench/bench-lookup.ts', ['--records', n, '--duration', d, '--connections', c])));
-    figures.push(...(await run('gateway/local/bench/bench-gateway.ts', ['--records', n, '--duration', d, '--connections', c])));
-    figures.push(...(await run('services/autocomplete/bench/bench-autocomplete.ts', ['--sizes', n, '--duration', d, '--connections', c])));
-    figures.push(...(await run('services/lookup/bench/bench-billing.ts', ['--records', n, '--duration', d, '--connections', c, '--events', values.events!])));
+    figures.push(
+      ...(await run('services/lookup/bench/bench-lookup.ts', ['--records', n, '--duration', d, '--connections', c])),
+    );
+    figures.push(
+      ...(await run('services/stack/bench/bench-gateway.ts', ['--records', n, '--duration', d, '--connections', c])),
+    );
+    figures.push(
+      ...(await run('services/autocomplete/bench/bench-autocomplete.ts', [
+        '--sizes',
+        n,
+        '--duration',
+        d,
+        '--connections',
+        c,
+      ])),
+    );
+    figures.push(
+      ...(await run('services/lookup/bench/bench-billing.ts', [
+        '--records',
+        n,
+        '--duration',
+        d,
+        '--connections',
+        c,
+        '--events',
+        values.events!,
+      ])),
+    );
     tables.push(table(records, figures));
     console.error(tables.at(-1));
   }
   console.log(`\n## bench:all`);
-  console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; ` +
-    `${c} connections, ${d} s a load; command: npm run bench:all -- --records ${values.records} --duration ${d}`);
-  console.log('Load generator (autocannon), services, PostgreSQL and Redis share these cores: every figure includes that contention.');
+  console.log(
+    `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}; ` +
+      `${c} connections, ${d} s a load; command: npm run bench:all -- --records ${values.records} --duration ${d}`,
+  );
+  console.log(
+    'Load generator (autocannon), services, PostgreSQL and Redis share these cores: every figure includes that contention.',
+  );
   for (const t of tables) console.log(t);
 }
 

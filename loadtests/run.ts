@@ -60,7 +60,9 @@ function adminToken(): string {
   if (given) return given;
   const file = join(root, '.data', 'admin-token');
   if (local && existsSync(file)) return readFileSync(file, 'utf8').trim();
-  return fail('no admin token: pass --admin-token or set ADMIN_TOKEN (npm start keeps the local one in .data/admin-token)');
+  return fail(
+    'no admin token: pass --admin-token or set ADMIN_TOKEN (npm start keeps the local one in .data/admin-token)',
+  );
 }
 
 async function reachable(url: string): Promise<boolean> {
@@ -79,19 +81,41 @@ async function provision(admin: AdminApi, s: Scenario): Promise<Provisioned> {
       for (const t of tiers) if (!TIER_LIMITS[t]) fail(`unknown tier '${t}'`);
       return {
         tiers: await Promise.all(
-          tiers.map((t) => provisionAccount(admin, { label: `rate-${t}`, tier: t, credits: 1_000, ...TIER_LIMITS[t], override: false })),
+          tiers.map((t) =>
+            provisionAccount(admin, {
+              label: `rate-${t}`,
+              tier: t,
+              credits: 1_000,
+              ...TIER_LIMITS[t],
+              override: false,
+            }),
+          ),
         ),
       };
     }
     case 'credit-exhaustion':
-      return { exhaust: await provisionAccount(admin, { label: 'exhaust', tier: 'enterprise', credits: Number(values.credits), ...unlimited }) };
+      return {
+        exhaust: await provisionAccount(admin, {
+          label: 'exhaust',
+          tier: 'enterprise',
+          credits: Number(values.credits),
+          ...unlimited,
+        }),
+      };
     default:
-      return { main: await provisionAccount(admin, { label: s, tier: 'enterprise', credits: 100_000_000, ...unlimited }) };
+      return {
+        main: await provisionAccount(admin, { label: s, tier: 'enterprise', credits: 100_000_000, ...unlimited }),
+      };
   }
 }
 
 function runK6(k6: string, s: Scenario, env: Record<string, string>): Promise<number> {
-  const args = ['run', '--quiet', ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]), join(root, 'loadtests', 'k6', 'scenarios', `${s}.ts`)];
+  const args = [
+    'run',
+    '--quiet',
+    ...Object.entries(env).flatMap(([k, v]) => ['-e', `${k}=${v}`]),
+    join(root, 'loadtests', 'k6', 'scenarios', `${s}.ts`),
+  ];
   return new Promise((resolve) => {
     const child = spawn(k6, args, { stdio: 'inherit', env: { ...process.env, K6_NO_USAGE_REPORT: 'true' } });
     child.on('exit', (code) => resolve(code ?? 1));
@@ -101,7 +125,9 @@ function runK6(k6: string, s: Scenario, env: Record<string, string>): Promise<nu
 async function main(): Promise<void> {
   const s = scenario!;
   if (!(await reachable(`${target}/api/v1/health`))) {
-    fail(`nothing answers at ${target}/api/v1/health: start the system with \`npm start\`, or pass --target <gateway URL>`);
+    fail(
+      `nothing answers at ${target}/api/v1/health: start the system with \`npm start\`, or pass --target <gateway URL>`,
+    );
   }
   const k6 = ensureK6(log);
   const admin: AdminApi = { url: values.admin!.replace(/\/$/, ''), token: adminToken() };
@@ -113,7 +139,9 @@ async function main(): Promise<void> {
   let fixturesFile = values.data;
   if (!fixturesFile) {
     const dbUrl = values['database-url'] ?? process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-    log(`exporting fixtures from ${new URL(dbUrl).pathname.slice(1)} (pass --data FILE for a target whose database you cannot reach)`);
+    log(
+      `exporting fixtures from ${new URL(dbUrl).pathname.slice(1)} (pass --data FILE for a target whose database you cannot reach)`,
+    );
     const pool = createPool(dbUrl, 2, 'loadtest');
     try {
       fixturesFile = join(work, 'fixtures.json');
@@ -130,8 +158,16 @@ async function main(): Promise<void> {
   writeFileSync(accountsFile, JSON.stringify(accounts), { mode: 0o600 });
 
   const resultFile = join(values.out!, `${s}-${stamp}.json`);
-  const metrics = values.metrics ?? (local && s === 'soak' ? [9464, 9465, 9466, 9467].map((p) => `http://127.0.0.1:${p}/metrics`).join(',') : '');
-  const env: Record<string, string> = { BASE_URL: target, FIXTURES: fixturesFile!, ACCOUNTS: accountsFile, RESULT_FILE: resultFile, METRICS_URLS: metrics };
+  const metrics =
+    values.metrics ??
+    (local && s === 'soak' ? [9464, 9465, 9466, 9467].map((p) => `http://127.0.0.1:${p}/metrics`).join(',') : '');
+  const env: Record<string, string> = {
+    BASE_URL: target,
+    FIXTURES: fixturesFile!,
+    ACCOUNTS: accountsFile,
+    RESULT_FILE: resultFile,
+    METRICS_URLS: metrics,
+  };
   if (values.duration) env.DURATION = values.duration;
   if (values.rate) env.RATE = values.rate;
   log(`k6 run ${s} against ${target}`);

@@ -56,21 +56,30 @@ describe('npm run build', () => {
     }
   });
 
-  it('migrates an empty database with node dist/migrate.js (the chart\'s Job): the SQL files are found', async () => {
+  it("migrates an empty database with node dist/migrate.js (the chart's Job): the SQL files are found", async () => {
     const m = run('migrate', { DATABASE_URL: databaseUrl });
     expect(await m.exited, m.output()).toBe(0);
     const pool = createPool(databaseUrl, 1);
-    const { rows } = await pool.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema IN ('records', 'billing', 'search')`);
+    const { rows } = await pool.query(
+      `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema IN ('records', 'billing', 'search')`,
+    );
     await pool.end();
     expect(rows[0].n).toBeGreaterThan(5);
   }, 60_000);
 
   it('serves: lookup (with telemetry loaded by --import, as the image runs it) and plans', async () => {
-    const env = { DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), REDIS_PREFIX: inject('redisPrefix'), GATEWAY_HMAC_KEY: randomBytes(32).toString('hex') };
+    const env = {
+      DATABASE_URL: inject('databaseUrl'),
+      REDIS_URL: inject('redisUrl'),
+      REDIS_PREFIX: inject('redisPrefix'),
+      GATEWAY_HMAC_KEY: randomBytes(32).toString('hex'),
+    };
     const lookup = run('lookup', { ...env, LOOKUP_PORT: '0' }, ['--import', join(out, 'telemetry-register.js')]);
     const plans = run('plans', { PLANS_PORT: '0' });
     try {
-      const health = (await (await fetch(`http://127.0.0.1:${await lookup.port}/api/v1/health`)).json()) as { records: number };
+      const health = (await (await fetch(`http://127.0.0.1:${await lookup.port}/api/v1/health`)).json()) as {
+        records: number;
+      };
       expect(health).toMatchObject({ status: 'ok', db: 'connected' });
       expect(health.records).toBeGreaterThan(0);
       const doc = await fetch(`http://127.0.0.1:${await plans.port}/openapi.yaml`);

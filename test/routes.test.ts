@@ -14,7 +14,9 @@ import { createPlansApp } from '@pra/plans/app';
 
 /** The GET paths an express app routes (express 5: app.router.stack). */
 function getRoutes(app: Express): string[] {
-  const stack = (app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }).router.stack;
+  const stack = (
+    app as unknown as { router: { stack: { route?: { path: string; methods: Record<string, boolean> } }[] } }
+  ).router.stack;
   return stack.filter((l) => l.route?.methods.get).map((l) => l.route!.path);
 }
 

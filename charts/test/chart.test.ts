@@ -8,33 +8,52 @@ import { CHART, findHelm, helm, KUBE_VERSION, render, type K8sObject } from './h
 import { schemaProblems } from './kube-schemas.js';
 
 const bin = findHelm();
-if (!bin && process.env.CI) throw new Error('helm is not installed: .ci/run installs it with go install helm.sh/helm/v3/cmd/helm@v3.22.0');
+if (!bin && process.env.CI)
+  throw new Error('helm is not installed: .ci/run installs it with go install helm.sh/helm/v3/cmd/helm@v3.22.0');
 if (!bin) console.log('[charts] SKIP: helm not found (go install helm.sh/helm/v3/cmd/helm@v3.22.0, or set HELM)');
 
 const valueSets: [string, string | undefined][] = [
   ['default values', undefined],
-  ...readdirSync(join(CHART, 'ci')).filter((f) => f.endsWith('.yaml')).map((f): [string, string] => [`ci/${f}`, join(CHART, 'ci', f)]),
+  ...readdirSync(join(CHART, 'ci'))
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f): [string, string] => [`ci/${f}`, join(CHART, 'ci', f)]),
 ];
 
-const SECRET_ENV = new Set(['DATABASE_URL', 'REDIS_URL', 'GATEWAY_HMAC_KEY', 'ADMIN_TOKEN', 'MARKETPLACE_PROXY_SECRET', 'TYPESENSE_API_KEY']);
+const SECRET_ENV = new Set([
+  'DATABASE_URL',
+  'REDIS_URL',
+  'GATEWAY_HMAC_KEY',
+  'ADMIN_TOKEN',
+  'MARKETPLACE_PROXY_SECRET',
+  'TYPESENSE_API_KEY',
+]);
 
 type PodOwner = K8sObject & { spec: { template: { spec: any } } };
-const podOwners = (objs: K8sObject[]) => objs.filter((o): o is PodOwner => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind));
+const podOwners = (objs: K8sObject[]) =>
+  objs.filter((o): o is PodOwner => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind));
 const ofKind = (objs: K8sObject[], kind: string) => objs.filter((o) => o.kind === kind);
 
 describe.skipIf(!bin)('charts/property-api', () => {
   it('keeps files/kong.yml identical to gateway/kong/kong.yml', () => {
     const root = join(CHART, '..', '..');
-    expect(readFileSync(join(CHART, 'files', 'kong.yml'), 'utf8'), 'copy gateway/kong/kong.yml to charts/property-api/files/').toBe(
-      readFileSync(join(root, 'gateway', 'kong', 'kong.yml'), 'utf8'),
-    );
+    expect(
+      readFileSync(join(CHART, 'files', 'kong.yml'), 'utf8'),
+      'copy gateway/kong/kong.yml to charts/property-api/files/',
+    ).toBe(readFileSync(join(root, 'gateway', 'kong', 'kong.yml'), 'utf8'));
   });
 
   describe.each(valueSets)('%s', (_name, values) => {
     const objs = bin ? render(bin, values) : [];
 
     it('passes helm lint --strict', () => {
-      const r = helm(bin!, ['lint', CHART, '--strict', '--kube-version', KUBE_VERSION, ...(values ? ['-f', values] : [])]);
+      const r = helm(bin!, [
+        'lint',
+        CHART,
+        '--strict',
+        '--kube-version',
+        KUBE_VERSION,
+        ...(values ? ['-f', values] : []),
+      ]);
       expect(r.status, r.stdout + r.stderr).toBe(0);
     });
 
@@ -69,7 +88,8 @@ describe.skipIf(!bin)('charts/property-api', () => {
           expect(c.securityContext?.readOnlyRootFilesystem, where).toBe(true);
           expect(c.securityContext?.capabilities?.drop, where).toContain('ALL');
           expect(c.securityContext?.runAsUser ?? pod.securityContext.runAsUser, where).toBeGreaterThan(0);
-          for (const r of ['requests', 'limits']) for (const k of ['cpu', 'memory']) expect(c.resources?.[r]?.[k], `${where} ${r}.${k}`).toBeTruthy();
+          for (const r of ['requests', 'limits'])
+            for (const k of ['cpu', 'memory']) expect(c.resources?.[r]?.[k], `${where} ${r}.${k}`).toBeTruthy();
           if (o.kind !== 'Job') {
             expect(c.livenessProbe, `${where} liveness`).toBeTruthy();
             expect(c.readinessProbe, `${where} readiness`).toBeTruthy();
@@ -100,9 +120,12 @@ describe.skipIf(!bin)('charts/property-api', () => {
         }
       }
       const egress = policies.find((p) => p.metadata.name.endsWith('-egress'))!;
-      const allowed = new Set((egress.spec.egress as { ports: { port: number }[] }[]).flatMap((r) => r.ports.map((p) => p.port)));
+      const allowed = new Set(
+        (egress.spec.egress as { ports: { port: number }[] }[]).flatMap((r) => r.ports.map((p) => p.port)),
+      );
       for (const port of allowed) expect([53, 5432, 6379, 4317, 4318, 8108]).toContain(port);
-      for (const rule of egress.spec.egress) expect(rule.to.length, 'no egress rule open to everywhere').toBeGreaterThan(0);
+      for (const rule of egress.spec.egress)
+        expect(rule.to.length, 'no egress rule open to everywhere').toBeGreaterThan(0);
     });
 
     it('takes secrets by reference only: no Secret object, no secret value', () => {
@@ -126,17 +149,34 @@ describe.skipIf(!bin)('charts/property-api', () => {
     expect(sts.spec.volumeClaimTemplates[0].spec.resources.requests.storage).toBe('20Gi');
     const headless = ofKind(objs, 'Service').find((s) => s.spec.clusterIP === 'None')!;
     expect(sts.spec.serviceName).toBe(headless.metadata.name);
-    const nodes = ofKind(objs, 'ConfigMap').find((c) => c.metadata.name.endsWith('-typesense-nodes'))!.data.nodes.split(',');
-    expect(nodes).toEqual([0, 1, 2].map((i) => `pra-property-api-typesense-${i}.pra-property-api-typesense-headless.property-api.svc.cluster.local:8107:8108`));
+    const nodes = ofKind(objs, 'ConfigMap')
+      .find((c) => c.metadata.name.endsWith('-typesense-nodes'))!
+      .data.nodes.split(',');
+    expect(nodes).toEqual(
+      [0, 1, 2].map(
+        (i) =>
+          `pra-property-api-typesense-${i}.pra-property-api-typesense-headless.property-api.svc.cluster.local:8107:8108`,
+      ),
+    );
     const autocomplete = ofKind(objs, 'Deployment').find((d) => d.metadata.name.endsWith('-autocomplete'))!;
-    const env = Object.fromEntries(autocomplete.spec.template.spec.containers[0].env.map((e: any) => [e.name, e.value ?? e.valueFrom]));
-    expect(env).toMatchObject({ SEARCH_BACKEND: 'typesense', OTEL_SERVICE_NAME: 'autocomplete', OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability:4318' });
+    const env = Object.fromEntries(
+      autocomplete.spec.template.spec.containers[0].env.map((e: any) => [e.name, e.value ?? e.valueFrom]),
+    );
+    expect(env).toMatchObject({
+      SEARCH_BACKEND: 'typesense',
+      OTEL_SERVICE_NAME: 'autocomplete',
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability:4318',
+    });
     const kong = ofKind(objs, 'ConfigMap').find((c) => c.metadata.name.endsWith('-kong-config'))!;
     expect(kong.data['kong.yml']).toContain('traces_endpoint: http://otel-collector.observability:4318/v1/traces');
-    expect(ofKind(objs, 'HorizontalPodAutoscaler').map((h) => h.spec.scaleTargetRef.name.replace('pra-property-api-', '')).sort()).toEqual(['autocomplete', 'lookup', 'usage-worker']);
+    expect(
+      ofKind(objs, 'HorizontalPodAutoscaler')
+        .map((h) => h.spec.scaleTargetRef.name.replace('pra-property-api-', ''))
+        .sort(),
+    ).toEqual(['autocomplete', 'lookup', 'usage-worker']);
   });
 
-  it('gives each pod its pools and keeps the default release inside PostgreSQL\'s default 100 connections', () => {
+  it("gives each pod its pools and keeps the default release inside PostgreSQL's default 100 connections", () => {
     const objs = render(bin!);
     const pools = Object.fromEntries(
       ofKind(objs, 'Deployment').map((d) => {
@@ -145,15 +185,39 @@ describe.skipIf(!bin)('charts/property-api', () => {
       }),
     );
     expect(pools).toEqual({
-      lookup: ['4', undefined], autocomplete: ['2', '1'], 'account-billing': ['2', '3'], 'usage-worker': [undefined, '2'], plans: [undefined, undefined],
+      lookup: ['4', undefined],
+      autocomplete: ['2', '1'],
+      'account-billing': ['2', '3'],
+      'usage-worker': [undefined, '2'],
+      plans: [undefined, undefined],
     });
   });
 
   it('fails at install time, naming the numbers, when replicas x pools pass postgres.maxConnections', () => {
-    const r = helm(bin!, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, '--set', 'defaults.autoscaling.maxReplicas=20']);
+    const r = helm(bin!, [
+      'template',
+      'pra',
+      CHART,
+      '--kube-version',
+      KUBE_VERSION,
+      '--set',
+      'defaults.autoscaling.maxReplicas=20',
+    ]);
     expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(/PostgreSQL connection budget exceeded: .*lookup \(20\+1 pods x 4\) 84.* = 206 connections, but postgres.maxConnections 100 less postgres.reservedConnections 10 leaves 90.*PgBouncer/);
-    const raised = helm(bin!, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, '--set', 'defaults.autoscaling.maxReplicas=20', '--set', 'postgres.maxConnections=300']);
+    expect(r.stderr).toMatch(
+      /PostgreSQL connection budget exceeded: .*lookup \(20\+1 pods x 4\) 84.* = 206 connections, but postgres.maxConnections 100 less postgres.reservedConnections 10 leaves 90.*PgBouncer/,
+    );
+    const raised = helm(bin!, [
+      'template',
+      'pra',
+      CHART,
+      '--kube-version',
+      KUBE_VERSION,
+      '--set',
+      'defaults.autoscaling.maxReplicas=20',
+      '--set',
+      'postgres.maxConnections=300',
+    ]);
     expect(raised.status, raised.stderr).toBe(0);
   });
 

@@ -11,24 +11,48 @@ export const CHART = fileURLToPath(new URL('../property-api', import.meta.url));
 export const KUBE_VERSION = '1.31.0';
 
 export function findHelm(): string | null {
-  const candidates = [process.env.HELM, join(process.env.GOPATH ?? join(homedir(), 'go'), 'bin', 'helm')].filter((c): c is string => !!c);
+  const candidates = [process.env.HELM, join(process.env.GOPATH ?? join(homedir(), 'go'), 'bin', 'helm')].filter(
+    (c): c is string => !!c,
+  );
   for (const c of candidates) if (existsSync(c)) return c;
   const which = spawnSync('sh', ['-c', 'command -v helm'], { encoding: 'utf8' });
   return which.status === 0 ? which.stdout.trim() : null;
 }
 
-export interface HelmRun { status: number; stdout: string; stderr: string }
+export interface HelmRun {
+  status: number;
+  stdout: string;
+  stderr: string;
+}
 
 export function helm(bin: string, args: string[]): HelmRun {
   const r = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
   return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
 }
 
-export type K8sObject = { apiVersion: string; kind: string; metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> }; spec?: any; data?: any };
+export type K8sObject = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string; labels?: Record<string, string>; annotations?: Record<string, string> };
+  spec?: any;
+  data?: any;
+};
 
 /** `helm template` of the chart with a values file (or none): the rendered objects. */
 export function render(bin: string, valuesFile?: string, extra: string[] = []): K8sObject[] {
-  const args = ['template', 'pra', CHART, '--namespace', 'property-api', '--kube-version', KUBE_VERSION, ...(valuesFile ? ['-f', valuesFile] : []), ...extra];
+  const args = [
+    'template',
+    'pra',
+    CHART,
+    '--namespace',
+    'property-api',
+    '--kube-version',
+    KUBE_VERSION,
+    ...(valuesFile ? ['-f', valuesFile] : []),
+    ...extra,
+  ];
   const out = execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return parseAllDocuments(out).map((d) => d.toJSON()).filter((o): o is K8sObject => o && typeof o === 'object' && 'kind' in o);
+  return parseAllDocuments(out)
+    .map((d) => d.toJSON())
+    .filter((o): o is K8sObject => o && typeof o === 'object' && 'kind' in o);
 }

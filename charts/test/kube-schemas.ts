@@ -22,7 +22,8 @@ const MODELS: Record<string, new (o: any) => { validate(): void }> = {
 /** Problems with one object ('' when it is valid). */
 export function schemaProblems(o: K8sObject): string {
   const Model = MODELS[`${o.apiVersion}/${o.kind}`];
-  if (!Model) return `${o.kind} ${o.metadata?.name}: no schema for ${o.apiVersion}/${o.kind} (add it to kube-schemas.ts)`;
+  if (!Model)
+    return `${o.kind} ${o.metadata?.name}: no schema for ${o.apiVersion}/${o.kind} (add it to kube-schemas.ts)`;
   try {
     new Model(o).validate();
     return '';

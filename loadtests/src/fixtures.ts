@@ -15,10 +15,17 @@ export async function exportFixtures(pool: Pool, size = 500): Promise<Fixtures> 
       `SELECT o.last_name_key AS "lastName", o.state FROM records.owners o JOIN records.properties p ON p.id = o.property_id
        WHERE o.last_name_key IS NOT NULL AND o.seq = 1 AND p.source <> 'test' ORDER BY random() LIMIT $1`,
     ),
-    q<{ apn: string; state: string }>(`SELECT apn, state FROM records.properties WHERE source <> 'test' ORDER BY random() LIMIT $1`),
-    q<{ id: string }>(`SELECT DISTINCT s.property_id AS id FROM (SELECT property_id FROM records.sales ORDER BY random() LIMIT $1) s
+    q<{ apn: string; state: string }>(
+      `SELECT apn, state FROM records.properties WHERE source <> 'test' ORDER BY random() LIMIT $1`,
+    ),
+    q<{
+      id: string;
+    }>(`SELECT DISTINCT s.property_id AS id FROM (SELECT property_id FROM records.sales ORDER BY random() LIMIT $1) s
        JOIN records.properties p ON p.id = s.property_id WHERE p.source <> 'test'`),
   ]);
-  if (addresses.length === 0) throw new Error('the database holds no records: load some first (npm start loads a sample; npm run ingest -- sample)');
+  if (addresses.length === 0)
+    throw new Error(
+      'the database holds no records: load some first (npm start loads a sample; npm run ingest -- sample)',
+    );
   return { addresses, owners, parcels, propertyIds: ids.map((r) => Number(r.id)) };
 }

@@ -20,7 +20,9 @@ function pinnedPath(go: string | null): string {
 /** The pinned k6 if it is installed, else null. */
 export function findK6(): string | null {
   const bin = pinnedPath(goBin());
-  return existsSync(bin) && spawnSync(bin, ['version'], { encoding: 'utf8' }).stdout.includes(`k6 ${K6_VERSION}`) ? bin : null;
+  return existsSync(bin) && spawnSync(bin, ['version'], { encoding: 'utf8' }).stdout.includes(`k6 ${K6_VERSION}`)
+    ? bin
+    : null;
 }
 
 export function ensureK6(log: (l: string) => void): string {
@@ -28,7 +30,10 @@ export function ensureK6(log: (l: string) => void): string {
   if (found) return found;
   const go = goBin();
   const bin = pinnedPath(go);
-  if (!go) throw new Error(`k6 ${K6_VERSION} is not installed and Go is missing: install Go (https://go.dev/dl), or k6 itself, and run again`);
+  if (!go)
+    throw new Error(
+      `k6 ${K6_VERSION} is not installed and Go is missing: install Go (https://go.dev/dl), or k6 itself, and run again`,
+    );
   log(`installing k6 ${K6_VERSION}: go install ${K6_MODULE}@${K6_VERSION} (a few minutes the first time)`);
   execFileSync(go, ['install', `${K6_MODULE}@${K6_VERSION}`], { stdio: 'inherit' });
   return bin;

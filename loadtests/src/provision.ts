@@ -21,14 +21,37 @@ async function call<T>(admin: AdminApi, method: 'GET' | 'POST', path: string, bo
 /** A new account of `tier` with `credits`, the given limits (null: the tier's), and one key. */
 export async function provisionAccount(
   admin: AdminApi,
-  o: { label: string; tier: string; credits: number; ratePerMinute: number; dailyQuota: number | null; override: boolean },
+  o: {
+    label: string;
+    tier: string;
+    credits: number;
+    ratePerMinute: number;
+    dailyQuota: number | null;
+    override: boolean;
+  },
 ): Promise<Account> {
   const tag = `${o.label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-  const account = await call<{ id: number }>(admin, 'POST', '/admin/accounts', { email: `loadtest-${tag}@example.com`, name: `Load test ${tag}`, tier: o.tier });
-  if (o.credits > 0) await call(admin, 'POST', `/admin/accounts/${account.id}/grants`, { amount: o.credits, validDays: 30 });
-  if (o.override) await call(admin, 'POST', `/admin/accounts/${account.id}/limits`, { ratePerMinute: o.ratePerMinute, dailyQuota: o.dailyQuota });
+  const account = await call<{ id: number }>(admin, 'POST', '/admin/accounts', {
+    email: `loadtest-${tag}@example.com`,
+    name: `Load test ${tag}`,
+    tier: o.tier,
+  });
+  if (o.credits > 0)
+    await call(admin, 'POST', `/admin/accounts/${account.id}/grants`, { amount: o.credits, validDays: 30 });
+  if (o.override)
+    await call(admin, 'POST', `/admin/accounts/${account.id}/limits`, {
+      ratePerMinute: o.ratePerMinute,
+      dailyQuota: o.dailyQuota,
+    });
   const { key } = await call<{ key: string }>(admin, 'POST', `/admin/accounts/${account.id}/keys`, {});
-  return { accountId: account.id, key, tier: o.tier, credits: o.credits, ratePerMinute: o.ratePerMinute, dailyQuota: o.dailyQuota };
+  return {
+    accountId: account.id,
+    key,
+    tier: o.tier,
+    credits: o.credits,
+    ratePerMinute: o.ratePerMinute,
+    dailyQuota: o.dailyQuota,
+  };
 }
 
 /** What the ledger (PostgreSQL) says of an account: credits charged and the balance left. */

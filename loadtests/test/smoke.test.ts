@@ -19,8 +19,12 @@ import { findK6, K6_MODULE, K6_VERSION } from '../src/k6-binary.js';
 const root = fileURLToPath(new URL('../../', import.meta.url));
 // .ci/run installs k6 before the tests; elsewhere, building it here would take minutes inside a test.
 const k6 = findK6();
-if (!k6 && process.env.CI) throw new Error(`k6 ${K6_VERSION} is not installed: .ci/run installs it (go install ${K6_MODULE}@${K6_VERSION})`);
-if (!k6) console.log(`[loadtests] SKIP: k6 smoke run (k6 ${K6_VERSION} not installed: go install ${K6_MODULE}@${K6_VERSION}, or npm run loadtest installs it)`);
+if (!k6 && process.env.CI)
+  throw new Error(`k6 ${K6_VERSION} is not installed: .ci/run installs it (go install ${K6_MODULE}@${K6_VERSION})`);
+if (!k6)
+  console.log(
+    `[loadtests] SKIP: k6 smoke run (k6 ${K6_VERSION} not installed: go install ${K6_MODULE}@${K6_VERSION}, or npm run loadtest installs it)`,
+  );
 const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 let pool: Pool;
@@ -34,7 +38,10 @@ beforeAll(async () => {
   await migrateSearch(pool);
   await runCatchUp({ pool, index: new PostgresSearchIndex(pool) }, 0);
   system = await startSystemInProcess({
-    pool, meter: f.meter, keys: f.keys, redis: f.redis, redisPrefix: f.layout.prefix, gatewayKey: HMAC, admin: { deps: f.deps, token: ADMIN_TOKEN },
+    pool,
+    billing: f,
+    gatewayKey: HMAC,
+    admin: { deps: f.deps, token: ADMIN_TOKEN },
   });
 }, 120_000);
 
@@ -50,8 +57,24 @@ describe.skipIf(!k6)('k6 smoke run (20 s) through the local gateway', () => {
     const out = mkdtempSync(join(tmpdir(), 'pra-k6-'));
     const target = system.gatewayUrl;
     const admin = system.urls.admin!;
-    const args = ['--import', 'tsx', 'loadtests/run.ts', 'smoke', '--target', target, '--admin', admin, '--admin-token', ADMIN_TOKEN,
-      '--database-url', inject('databaseUrl'), '--duration', '20s', '--out', out];
+    const args = [
+      '--import',
+      'tsx',
+      'loadtests/run.ts',
+      'smoke',
+      '--target',
+      target,
+      '--admin',
+      admin,
+      '--admin-token',
+      ADMIN_TOKEN,
+      '--database-url',
+      inject('databaseUrl'),
+      '--duration',
+      '20s',
+      '--out',
+      out,
+    ];
     let output = '';
     const code = await new Promise<number>((resolve) => {
       const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, LOG_LEVEL: 'silent' } });
@@ -59,7 +82,12 @@ describe.skipIf(!k6)('k6 smoke run (20 s) through the local gateway', () => {
       child.stderr.on('data', (d: Buffer) => (output += d));
       child.on('exit', (c) => resolve(c ?? 1));
     });
-    console.log(output.split('\n').filter((l) => /smoke:|latency|PASS|FAIL/.test(l)).join('\n'));
+    console.log(
+      output
+        .split('\n')
+        .filter((l) => /smoke:|latency|PASS|FAIL/.test(l))
+        .join('\n'),
+    );
     expect(code, output).toBe(0);
     const summary = readdirSync(out).find((n) => n.startsWith('smoke-') && n.endsWith('.json'))!;
     const data = JSON.parse(readFileSync(join(out, summary), 'utf8'));

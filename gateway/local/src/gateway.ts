@@ -13,11 +13,21 @@ import { access, type AccessDeps, type KongPdk } from '@pra/gateway-plugin';
 import { createHardenedServer, sendError } from '@pra/platform';
 import { methodNotAllowed, noSuchEndpoint } from '@pra/core/errors';
 import { IDENTITY_HEADERS } from '@pra/core/auth';
-import { type ClientTimeouts } from '@pra/core/config';
+import type { ClientTimeouts } from '@pra/core/config';
 import { annotateRequest, inSpan, recordRequest, serverSpan, SpanKind, traceHeaders } from '@pra/platform/telemetry';
 import { matchRoute, type Route } from './routes.js';
 
-const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade', 'host', 'content-length']);
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'te',
+  'trailer',
+  'upgrade',
+  'host',
+  'content-length',
+]);
 
 /** The path and query of a request target: origin-form as sent, absolute-form reduced to it; null for anything else. */
 export function requestTarget(raw: string): { path: string; query: string } | null {
@@ -39,8 +49,13 @@ class LocalPdk implements KongPdk {
   readonly upstreamHeaders: Record<string, string | string[]> = {};
   /** Headers the plugin adds to the client's response (RateLimit-*), whoever answers. */
   readonly responseHeaders: Record<string, string> = {};
-  constructor(private readonly req: IncomingMessage, private readonly res: ServerResponse, private readonly target: { path: string; query: string }) {
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP_BY_HOP.has(k)) this.upstreamHeaders[k] = v;
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse,
+    private readonly target: { path: string; query: string },
+  ) {
+    for (const [k, v] of Object.entries(req.headers))
+      if (v !== undefined && !HOP_BY_HOP.has(k)) this.upstreamHeaders[k] = v;
   }
   request = {
     get_header: async (name: string) => {
@@ -54,14 +69,22 @@ class LocalPdk implements KongPdk {
   response = {
     exit: async (status: number, body?: string, headers: Record<string, string> = {}) => {
       this.exited = true;
-      this.res.writeHead(status, { ...this.responseHeaders, ...headers, 'content-length': Buffer.byteLength(body ?? '') });
+      this.res.writeHead(status, {
+        ...this.responseHeaders,
+        ...headers,
+        'content-length': Buffer.byteLength(body ?? ''),
+      });
       this.res.end(body ?? '');
     },
-    set_header: async (name: string, value: string) => void (this.responseHeaders[name.toLowerCase()] = value),
+    set_header: async (name: string, value: string) => {
+      this.responseHeaders[name.toLowerCase()] = value;
+    },
   };
   service = {
     request: {
-      set_header: async (name: string, value: string) => void (this.upstreamHeaders[name.toLowerCase()] = value),
+      set_header: async (name: string, value: string) => {
+        this.upstreamHeaders[name.toLowerCase()] = value;
+      },
       clear_header: async (name: string) => void delete this.upstreamHeaders[name.toLowerCase()],
     },
   };
@@ -95,9 +118,16 @@ export function createGateway(o: GatewayOptions): Server {
     }
     return p;
   };
-  const handle = async (req: IncomingMessage, res: ServerResponse, target: { path: string; query: string }, route: Route | undefined, identity: { accountId?: number; tier?: string }) => {
+  const handle = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    target: { path: string; query: string },
+    route: Route | undefined,
+    identity: { accountId?: number; tier?: string },
+  ) => {
     if (!route) return sendError(res, 404, noSuchEndpoint(target.path), randomUUID());
-    if (!route.methods.has(req.method ?? 'GET')) return sendError(res, 405, methodNotAllowed(req.method ?? ''), randomUUID(), { allow: 'GET' });
+    if (!route.methods.has(req.method ?? 'GET'))
+      return sendError(res, 405, methodNotAllowed(req.method ?? ''), randomUUID(), { allow: 'GET' });
     const pdk = new LocalPdk(req, res, target);
     await inSpan('pra-gateway access', {}, () => access(pdk, o.plugin));
     if (pdk.exited) return;
@@ -109,46 +139,67 @@ export function createGateway(o: GatewayOptions): Server {
       annotateRequest({ 'pra.account.id': identity.accountId, 'pra.tier': identity.tier, 'pra.request.id': requestId });
     }
     try {
-      await inSpan(`proxy ${route.service}`, { kind: SpanKind.CLIENT, attributes: { 'pra.service': route.service, 'server.address': route.upstream } }, async (span) => {
-        Object.assign(pdk.upstreamHeaders, traceHeaders());
-        const upstream = await pool(route).request({
-          method: req.method === 'HEAD' ? 'HEAD' : 'GET',
-          path: target.query ? `${target.path}?${target.query}` : target.path,
-          headers: pdk.upstreamHeaders,
-        });
-        span.setAttribute('http.response.status_code', upstream.statusCode);
-        const headers: Record<string, string | string[]> = { ...pdk.responseHeaders };
-        for (const [k, v] of Object.entries(upstream.headers)) if (v != null && !HOP_BY_HOP.has(k)) headers[k] = v as string | string[];
-        // The service's own id wins: a keyed request's transaction id comes from its Idempotency-Key.
-        headers['x-request-id'] ??= requestId;
-        res.writeHead(upstream.statusCode, headers);
-        await pipeline(upstream.body, res);
-      });
+      await inSpan(
+        `proxy ${route.service}`,
+        { kind: SpanKind.CLIENT, attributes: { 'pra.service': route.service, 'server.address': route.upstream } },
+        async (span) => {
+          Object.assign(pdk.upstreamHeaders, traceHeaders());
+          const upstream = await pool(route).request({
+            method: req.method === 'HEAD' ? 'HEAD' : 'GET',
+            path: target.query ? `${target.path}?${target.query}` : target.path,
+            headers: pdk.upstreamHeaders,
+          });
+          span.setAttribute('http.response.status_code', upstream.statusCode);
+          const headers: Record<string, string | string[]> = { ...pdk.responseHeaders };
+          for (const [k, v] of Object.entries(upstream.headers))
+            if (v != null && !HOP_BY_HOP.has(k)) headers[k] = v as string | string[];
+          // The service's own id wins: a keyed request's transaction id comes from its Idempotency-Key.
+          headers['x-request-id'] ??= requestId;
+          res.writeHead(upstream.statusCode, headers);
+          await pipeline(upstream.body, res);
+        },
+      );
     } catch (err) {
       if (res.headersSent) return void res.destroy();
       if (refusedByClient(err)) return sendError(res, 400, 'Malformed request target', requestId);
       o.log?.({ msg: 'upstream unavailable', service: route.service, err: String(err) });
-      sendError(res, 503, `Service ${route.service} unavailable; the request was not charged. Retry shortly.`, requestId, { 'retry-after': '1' });
+      sendError(
+        res,
+        503,
+        `Service ${route.service} unavailable; the request was not charged. Retry shortly.`,
+        requestId,
+        { 'retry-after': '1' },
+      );
     }
   };
   const server = createHardenedServer((req, res) => {
     const started = performance.now();
     const target = requestTarget(req.url ?? '/');
-    if (!target) return sendError(res, 400, 'Malformed request target: send a path such as /api/v1/health', randomUUID());
+    if (!target)
+      return sendError(res, 400, 'Malformed request target: send a path such as /api/v1/health', randomUUID());
     const route = matchRoute(o.routes, target.path);
     const identity: { accountId?: number; tier?: string } = {};
     const span = serverSpan(req.method ?? 'GET', target.path, req.headers);
     res.once('finish', () => {
       span.end(res.statusCode, route?.prefix);
       recordRequest({
-        requestId: res.getHeader('x-request-id'), method: req.method ?? 'GET', route: route?.prefix ?? 'unmatched', status: res.statusCode,
-        ms: performance.now() - started, accountId: identity.accountId, tier: identity.tier, upstream: route?.service,
+        requestId: res.getHeader('x-request-id'),
+        method: req.method ?? 'GET',
+        route: route?.prefix ?? 'unmatched',
+        status: res.statusCode,
+        ms: performance.now() - started,
+        accountId: identity.accountId,
+        tier: identity.tier,
+        upstream: route?.service,
       });
     });
     span.run(() =>
       handle(req, res, target, route, identity).catch((err) => {
         o.log?.({ msg: 'gateway error', err: String(err) });
-        if (!res.headersSent) sendError(res, 503, 'Gateway error; the request was not charged. Retry shortly.', randomUUID(), { 'retry-after': '1' });
+        if (!res.headersSent)
+          sendError(res, 503, 'Gateway error; the request was not charged. Retry shortly.', randomUUID(), {
+            'retry-after': '1',
+          });
         else res.destroy();
       }),
     );

@@ -36,6 +36,9 @@ const server = createGateway({ routes: loadRoutes(upstreams), plugin, log, timeo
 await runInternalServer(config);
 server.listen(config.GATEWAY_PORT, config.GATEWAY_HOST, () => {
   const a = server.address();
-  logListening({ host: config.GATEWAY_HOST, port: typeof a === 'object' && a ? a.port : config.GATEWAY_PORT }, 'gateway listening');
+  logListening(
+    { host: config.GATEWAY_HOST, port: typeof a === 'object' && a ? a.port : config.GATEWAY_PORT },
+    'gateway listening',
+  );
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => server.close(() => process.exit(0)));

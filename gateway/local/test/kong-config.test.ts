@@ -23,15 +23,22 @@ describe('gateway/kong/kong.yml', () => {
     expect(doc._format_version).toBe('3.0');
     const plugins = (doc.plugins as { name: string; config?: any }[]).map((p) => p.name);
     expect(plugins).toEqual(expect.arrayContaining(['request-size-limiting', 'opentelemetry']));
-    for (const s of readKongConfig().services) expect(s.plugins?.map((p) => p.name), s.name).toContain('pra-gateway');
+    for (const s of readKongConfig().services)
+      expect(
+        s.plugins?.map((p) => p.name),
+        s.name,
+      ).toContain('pra-gateway');
     for (const s of doc.services) for (const r of s.routes) expect(r.strip_path ?? true).toBe(false);
   });
 
-  it('answers an unknown path with the spec\'s ErrorResponse (a catch-all route), not Kong\'s own body', () => {
+  it("answers an unknown path with the spec's ErrorResponse (a catch-all route), not Kong's own body", () => {
     const catchAll = readKongConfig().routes?.find((r) => r.paths.includes('/'));
     expect(catchAll, 'a route for /').toBeDefined();
     const termination = catchAll!.plugins?.find((p) => p.name === 'request-termination');
-    expect(termination?.config).toMatchObject({ status_code: 404, content_type: expect.stringMatching(/^application\/json/) });
+    expect(termination?.config).toMatchObject({
+      status_code: 404,
+      content_type: expect.stringMatching(/^application\/json/),
+    });
     const body = ErrorResponse.parse(JSON.parse(String(termination!.config!.body)));
     expect(body).toMatchObject({ property: [], status: { code: 404, total: 0 } });
     expect(body.status.msg).toMatch(/No such endpoint/);
@@ -40,7 +47,8 @@ describe('gateway/kong/kong.yml', () => {
   });
 
   it('gives up on a service only after the service has given up on PostgreSQL (its own 503 arrives first)', () => {
-    const longestStoreWait = DEFAULT_REQUEST_POOL_LIMITS.connectTimeoutMs + DEFAULT_REQUEST_POOL_LIMITS.statementTimeoutMs + 1_000;
+    const longestStoreWait =
+      DEFAULT_REQUEST_POOL_LIMITS.connectTimeoutMs + DEFAULT_REQUEST_POOL_LIMITS.statementTimeoutMs + 1_000;
     for (const s of readKongConfig().services) {
       expect(s.read_timeout, s.name).toBeGreaterThan(longestStoreWait);
       expect(s.retries, s.name).toBeLessThanOrEqual(2);

@@ -33,8 +33,12 @@ beforeAll(async () => {
   upstream = createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
   const env = {
-    REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: randomBytes(32).toString('hex'), GATEWAY_PORT: '0',
-    UPSTREAM_ACCOUNT_BILLING: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`, LOG_LEVEL: 'silent',
+    REDIS_URL: inject('redisUrl'),
+    REDIS_PREFIX: prefix,
+    GATEWAY_HMAC_KEY: randomBytes(32).toString('hex'),
+    GATEWAY_PORT: '0',
+    UPSTREAM_ACCOUNT_BILLING: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    LOG_LEVEL: 'silent',
   };
   gateways = await Promise.all([
     startProcess('gateway/local/src/server.ts', env),
@@ -75,7 +79,9 @@ describe('rate limit across two gateway replicas, one clock 5 s ahead', () => {
     expect(admitted.length).toBeGreaterThanOrEqual(LIMIT + 1);
     expect(refused).toBeGreaterThan(100);
     for (let i = 0; i + LIMIT < admitted.length; i++) {
-      expect(admitted[i + LIMIT]![1] - admitted[i]![0], `admissions ${i} and ${i + LIMIT}`).toBeGreaterThanOrEqual(WINDOW_MS);
+      expect(admitted[i + LIMIT]![1] - admitted[i]![0], `admissions ${i} and ${i + LIMIT}`).toBeGreaterThanOrEqual(
+        WINDOW_MS,
+      );
     }
   }, 120_000);
 });

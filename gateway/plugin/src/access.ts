@@ -2,7 +2,14 @@
 // stores is a 503 with Retry-After, never a 401 and never an error page of Kong's.
 import { randomUUID } from 'node:crypto';
 import { ApiError, errorBody, JSON_CONTENT_TYPE, methodNotAllowed } from '@pra/core/errors';
-import { authorizeKey, IDEMPOTENCY_KEY_HEADER, IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity, type KeyLookup } from '@pra/core/auth';
+import {
+  authorizeKey,
+  IDEMPOTENCY_KEY_HEADER,
+  IDENTITY_HEADERS,
+  SIGNATURE_HEADER,
+  signIdentity,
+  type KeyLookup,
+} from '@pra/core/auth';
 import { TIER_LIMITS } from '@pra/core/tiers';
 import { publicPaths } from '@pra/core/endpoints';
 import { telemetryMetrics } from '@pra/platform/telemetry/metrics';
@@ -25,20 +32,34 @@ export interface AccessDeps {
 export async function access(kong: KongPdk, d: AccessDeps): Promise<void> {
   const requestId = randomUUID();
   const exit = (status: number, msg: string, headers: Record<string, string> = {}) =>
-    kong.response.exit(status, errorBody(status, msg, 0, requestId), { 'content-type': JSON_CONTENT_TYPE, 'x-request-id': requestId, ...headers });
+    kong.response.exit(status, errorBody(status, msg, 0, requestId), {
+      'content-type': JSON_CONTENT_TYPE,
+      'x-request-id': requestId,
+      ...headers,
+    });
   try {
     await decide(kong, d, requestId, exit);
   } catch (err) {
     // The key decision refuses with a 401 or 403; anything else is our own failure.
     if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return exit(err.status, err.message);
     const unavailable = err instanceof ApiError && err.status === 503 ? err : undefined;
-    return exit(503, unavailable?.message ?? 'The gateway cannot check API keys or limits right now; the request was not charged. Retry shortly.', {
-      'retry-after': unavailable?.headers['retry-after'] ?? '1',
-    });
+    return exit(
+      503,
+      unavailable?.message ??
+        'The gateway cannot check API keys or limits right now; the request was not charged. Retry shortly.',
+      {
+        'retry-after': unavailable?.headers['retry-after'] ?? '1',
+      },
+    );
   }
 }
 
-async function decide(kong: KongPdk, d: AccessDeps, requestId: string, exit: (status: number, msg: string, headers?: Record<string, string>) => Promise<void>) {
+async function decide(
+  kong: KongPdk,
+  d: AccessDeps,
+  requestId: string,
+  exit: (status: number, msg: string, headers?: Record<string, string>) => Promise<void>,
+) {
   // Identity comes from the gateway only: whatever a client sent is removed first.
   for (const h of [...Object.values(IDENTITY_HEADERS), SIGNATURE_HEADER]) await kong.service.request.clear_header(h);
   await kong.service.request.set_header('x-request-id', requestId);
@@ -57,7 +78,10 @@ async function decide(kong: KongPdk, d: AccessDeps, requestId: string, exit: (st
   const entry = await authorizeKey(credentials, d.keys, d.marketplaceSecret);
 
   const tier = TIER_LIMITS[entry.tier];
-  const limits = { ratePerMinute: entry.ratePerMinute ?? tier.ratePerMinute, dailyQuota: entry.dailyQuota ?? tier.dailyQuota };
+  const limits = {
+    ratePerMinute: entry.ratePerMinute ?? tier.ratePerMinute,
+    dailyQuota: entry.dailyQuota ?? tier.dailyQuota,
+  };
   const a = await d.limiter.admit(entry.accountId, limits.ratePerMinute, limits.dailyQuota, d.now?.());
   const rateHeaders = {
     'ratelimit-limit': String(a.limit),
@@ -66,7 +90,10 @@ async function decide(kong: KongPdk, d: AccessDeps, requestId: string, exit: (st
   };
   if (!a.admitted) {
     telemetryMetrics.refused(a.refusedFor === 'quota' ? 'quota-day' : 'rate-minute', { tier: entry.tier });
-    const msg = a.refusedFor === 'quota' ? `Daily quota of ${limits.dailyQuota} calls exceeded` : `Rate limit of ${a.limit} requests per minute exceeded`;
+    const msg =
+      a.refusedFor === 'quota'
+        ? `Daily quota of ${limits.dailyQuota} calls exceeded`
+        : `Rate limit of ${a.limit} requests per minute exceeded`;
     return exit(429, msg, { ...rateHeaders, 'retry-after': String(a.retryAfterSeconds) });
   }
   for (const [name, value] of Object.entries(rateHeaders)) await kong.response.set_header(name, value);

@@ -70,7 +70,10 @@ let sequence = 0;
 
 export class RateLimiter {
   private readonly redis: AdmitRedis;
-  constructor(redis: Redis, private readonly prefix: string) {
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
     if (!('pra_admit' in redis)) redis.defineCommand('pra_admit', { numberOfKeys: 2, lua: ADMIT });
     this.redis = redis as AdmitRedis;
   }
@@ -87,7 +90,15 @@ export class RateLimiter {
       2 * 86_400,
     );
     const resetSeconds = Math.max(ok === 1 ? 0 : 1, Math.ceil(waitMs / 1000));
-    if (ok === 1) return { admitted: true, limit, remaining: Math.max(0, remaining), resetSeconds, retryAfterSeconds: 0 };
-    return { admitted: false, limit, remaining: Math.max(0, remaining), resetSeconds, retryAfterSeconds: resetSeconds, refusedFor: reason as 'rate' | 'quota' };
+    if (ok === 1)
+      return { admitted: true, limit, remaining: Math.max(0, remaining), resetSeconds, retryAfterSeconds: 0 };
+    return {
+      admitted: false,
+      limit,
+      remaining: Math.max(0, remaining),
+      resetSeconds,
+      retryAfterSeconds: resetSeconds,
+      refusedFor: reason as 'rate' | 'quota',
+    };
   }
 }

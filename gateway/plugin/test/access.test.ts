@@ -22,7 +22,13 @@ let clock = Date.UTC(2026, 10, 22, 12, 0, 0);
 beforeAll(async () => {
   pool = createPool(inject('databaseUrl'), 2);
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}acc${randomBytes(3).toString('hex')}:`);
-  deps = { keys: f.keys, limiter: new RateLimiter(f.redis, f.layout.prefix), hmacKey: HMAC, marketplaceSecret: SECRET, now: () => clock };
+  deps = {
+    keys: f.keys,
+    limiter: new RateLimiter(f.redis, f.layout.prefix),
+    hmacKey: HMAC,
+    marketplaceSecret: SECRET,
+    now: () => clock,
+  };
 });
 afterAll(async () => {
   await f.close();
@@ -49,17 +55,50 @@ describe('gateway access phase', () => {
     const target = { method: 'GET', url };
     expect(verifyIdentitySignature(id, requestId, target, signature, HMAC)).toBe(true);
     // The same request spelled otherwise (parameters in another order, + for a space) is the same request.
-    expect(verifyIdentitySignature(id, requestId, { method: 'GET', url: '/api/v1/property/address?address=3526+HIGH+ST&zip=95838' }, signature, HMAC)).toBe(true);
+    expect(
+      verifyIdentitySignature(
+        id,
+        requestId,
+        { method: 'GET', url: '/api/v1/property/address?address=3526+HIGH+ST&zip=95838' },
+        signature,
+        HMAC,
+      ),
+    ).toBe(true);
     // Anything else is not: another identity, key, request id, path, query or method, or an old signature.
-    expect(verifyIdentitySignature({ ...id, accountId: id.accountId + 1 }, requestId, target, signature, HMAC)).toBe(false);
-    expect(verifyIdentitySignature(id, requestId, target, signature, 'another-key-another-key-another-key')).toBe(false);
+    expect(verifyIdentitySignature({ ...id, accountId: id.accountId + 1 }, requestId, target, signature, HMAC)).toBe(
+      false,
+    );
+    expect(verifyIdentitySignature(id, requestId, target, signature, 'another-key-another-key-another-key')).toBe(
+      false,
+    );
     expect(verifyIdentitySignature(id, crypto.randomUUID(), target, signature, HMAC)).toBe(false);
-    expect(verifyIdentitySignature(id, requestId, { method: 'GET', url: '/api/v1/property/detail?zip=95838&address=3526%20HIGH%20ST' }, signature, HMAC)).toBe(false);
-    expect(verifyIdentitySignature(id, requestId, { method: 'GET', url: '/api/v1/property/address?zip=95838&address=3527%20HIGH%20ST' }, signature, HMAC)).toBe(false);
+    expect(
+      verifyIdentitySignature(
+        id,
+        requestId,
+        { method: 'GET', url: '/api/v1/property/detail?zip=95838&address=3526%20HIGH%20ST' },
+        signature,
+        HMAC,
+      ),
+    ).toBe(false);
+    expect(
+      verifyIdentitySignature(
+        id,
+        requestId,
+        { method: 'GET', url: '/api/v1/property/address?zip=95838&address=3527%20HIGH%20ST' },
+        signature,
+        HMAC,
+      ),
+    ).toBe(false);
     expect(verifyIdentitySignature(id, requestId, { method: 'HEAD', url }, signature, HMAC)).toBe(false);
-    expect(verifyIdentitySignature(id, requestId, target, signature, HMAC, Math.floor(Date.now() / 1000) + 31)).toBe(false);
+    expect(verifyIdentitySignature(id, requestId, target, signature, HMAC, Math.floor(Date.now() / 1000) + 31)).toBe(
+      false,
+    );
     // Every admitted call says where the caller stands (RateLimit-*), not only a refused one.
-    expect(Object.fromEntries(kong.response_headers)).toMatchObject({ 'ratelimit-limit': '120', 'ratelimit-remaining': '119' });
+    expect(Object.fromEntries(kong.response_headers)).toMatchObject({
+      'ratelimit-limit': '120',
+      'ratelimit-remaining': '119',
+    });
     expect(Number(kong.response_headers.get('ratelimit-reset'))).toBeGreaterThanOrEqual(0);
   });
 
@@ -67,7 +106,11 @@ describe('gateway access phase', () => {
     const a = await f.fundedAccount(1, { tier: 'free' });
     for (const path of ['/api/v1/property/address?zip=95838&address=1', '/api/v1/sale/history?id=1', '/api/v1/usage']) {
       const head = await call(path, { authorization: `Bearer ${a.key}` }, 'HEAD');
-      expect(head.exited).toMatchObject({ status: 405, headers: { allow: 'GET' }, body: { property: [], status: { code: 405 } } });
+      expect(head.exited).toMatchObject({
+        status: 405,
+        headers: { allow: 'GET' },
+        body: { property: [], status: { code: 405 } },
+      });
     }
     const get = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
     expect(get.response_headers.get('ratelimit-remaining')).toBe(String(TIER_LIMITS.free.ratePerMinute - 1));
@@ -84,7 +127,9 @@ describe('gateway access phase', () => {
     expect(Number(refused.exited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // Once rebuilt (the marker set), an unknown key is a 401 again.
     await f.redis.set(keyCacheLoadedKey(prefix), 'now');
-    expect((await call('/api/v1/usage', { authorization: 'Bearer pra_live_unknown' }, 'GET', cold)).exited?.status).toBe(401);
+    expect(
+      (await call('/api/v1/usage', { authorization: 'Bearer pra_live_unknown' }, 'GET', cold)).exited?.status,
+    ).toBe(401);
     // Redis unreachable: nothing answers on this port.
     const down = createRedis('redis://127.0.0.1:1', 'producer');
     down.on('error', () => {});
@@ -99,7 +144,12 @@ describe('gateway access phase', () => {
   });
 
   it('strips identity headers a client sends, on every path', async () => {
-    const spoof = { [IDENTITY_HEADERS.account]: '1', [IDENTITY_HEADERS.tier]: 'enterprise', [IDENTITY_HEADERS.key]: '1', [SIGNATURE_HEADER]: 't=1,v1=00' };
+    const spoof = {
+      [IDENTITY_HEADERS.account]: '1',
+      [IDENTITY_HEADERS.tier]: 'enterprise',
+      [IDENTITY_HEADERS.key]: '1',
+      [SIGNATURE_HEADER]: 't=1,v1=00',
+    };
     const anonymous = await call('/api/v1/health', spoof);
     expect(anonymous.exited).toBeNull();
     for (const h of Object.keys(spoof)) expect(anonymous.upstream.has(h)).toBe(false);
@@ -108,16 +158,30 @@ describe('gateway access phase', () => {
   });
 
   it('401 for a missing or unknown key or a bad marketplace secret; 403 for a disabled key', async () => {
-    expect((await call('/api/v1/usage')).exited).toMatchObject({ status: 401, body: { property: [], status: { code: 401 } } });
+    expect((await call('/api/v1/usage')).exited).toMatchObject({
+      status: 401,
+      body: { property: [], status: { code: 401 } },
+    });
     expect((await call('/api/v1/usage', { authorization: 'Bearer pra_live_unknown' })).exited?.status).toBe(401);
     const a = await f.fundedAccount(1);
-    expect((await call('/api/v1/usage', { 'x-marketplace-proxy-secret': 'wrong-secret-wrong', 'x-marketplace-key': a.key })).exited?.status).toBe(401);
-    expect((await call('/api/v1/usage', { 'x-marketplace-proxy-secret': SECRET })).exited?.body.status.msg).toMatch(/X-Marketplace-Key/);
-    const viaMarketplace = await call('/api/v1/usage', { 'x-marketplace-proxy-secret': SECRET, 'x-marketplace-key': a.key });
+    expect(
+      (await call('/api/v1/usage', { 'x-marketplace-proxy-secret': 'wrong-secret-wrong', 'x-marketplace-key': a.key }))
+        .exited?.status,
+    ).toBe(401);
+    expect((await call('/api/v1/usage', { 'x-marketplace-proxy-secret': SECRET })).exited?.body.status.msg).toMatch(
+      /X-Marketplace-Key/,
+    );
+    const viaMarketplace = await call('/api/v1/usage', {
+      'x-marketplace-proxy-secret': SECRET,
+      'x-marketplace-key': a.key,
+    });
     expect(viaMarketplace.exited).toBeNull();
     expect(viaMarketplace.upstream.get(IDENTITY_HEADERS.account)).toBe(String(a.accountId));
     await setKeyStatus(f.deps, a.keyId, 'disabled');
-    expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toMatchObject({ status: 403, body: { status: { msg: 'API key disabled' } } });
+    expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toMatchObject({
+      status: 403,
+      body: { status: { msg: 'API key disabled' } },
+    });
     // Nothing brings a disabled key back but enabling it: not a key-cache rebuild that read the database before.
     await setKeyStatus(f.deps, a.keyId, 'active');
     expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
@@ -126,7 +190,8 @@ describe('gateway access phase', () => {
   it('429 past the tier limit, with Retry-After and RateLimit headers', async () => {
     const a = await f.fundedAccount(1, { tier: 'free' });
     const limit = TIER_LIMITS.free.ratePerMinute;
-    for (let i = 0; i < limit; i++) expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    for (let i = 0; i < limit; i++)
+      expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
     const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
     expect(refused.exited?.status).toBe(429);
     expect(refused.exited?.body.status.code).toBe(429);
@@ -139,7 +204,8 @@ describe('gateway access phase', () => {
   it('applies per-account limits over the tier limits', async () => {
     const a = await f.fundedAccount(1, { tier: 'enterprise' });
     await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 2, dailyQuota: null });
-    for (let i = 0; i < 2; i++) expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    for (let i = 0; i < 2; i++)
+      expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
     const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
     expect(refused.exited).toMatchObject({ status: 429, headers: { 'ratelimit-limit': '2' } });
   });

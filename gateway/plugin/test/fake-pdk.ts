@@ -8,12 +8,17 @@ export class FakeKong implements KongPdk {
   readonly response_headers = new Map<string, string>();
   private readonly path: string;
   private readonly query: string;
-  constructor(target: string, private readonly headers: Record<string, string> = {}, private readonly method = 'GET') {
+  constructor(
+    target: string,
+    private readonly headers: Record<string, string> = {},
+    private readonly method = 'GET',
+  ) {
     [this.path, this.query = ''] = target.split('?') as [string, string?];
     for (const [k, v] of Object.entries(headers)) this.upstream.set(k.toLowerCase(), v);
   }
   request = {
-    get_header: async (name: string) => this.headers[Object.keys(this.headers).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ''],
+    get_header: async (name: string) =>
+      this.headers[Object.keys(this.headers).find((k) => k.toLowerCase() === name.toLowerCase()) ?? ''],
     get_method: async () => this.method,
     get_path: async () => this.path,
     get_raw_query: async () => this.query,

@@ -42,10 +42,22 @@ beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'pra-plugins-'));
   bundleInputs = (await bundlePlugin(dir)).inputs;
   const kongPrefix = mkdtempSync(join(tmpdir(), 'pra-kong-'));
-  server = spawn(process.execPath, [join(root, 'node_modules/kong-pdk/bin/kong-js-pluginserver'), '--plugins-directory', dir, '--kong-prefix', kongPrefix, '--sock-name', 'js.sock'], {
-    env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: HMAC },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  server = spawn(
+    process.execPath,
+    [
+      join(root, 'node_modules/kong-pdk/bin/kong-js-pluginserver'),
+      '--plugins-directory',
+      dir,
+      '--kong-prefix',
+      kongPrefix,
+      '--sock-name',
+      'js.sock',
+    ],
+    {
+      env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: HMAC },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    },
+  );
   const sock = join(kongPrefix, 'js.sock');
   for (let i = 0; i < 100 && !existsSync(sock); i++) await new Promise((r) => setTimeout(r, 100));
   socket = connect(sock);
@@ -77,7 +89,12 @@ interface Outcome {
 }
 
 /** Plays Kong's side of one access phase: answers each PDK call from the request, until `ret` or an exit. */
-async function accessEvent(instanceId: number, target: string, headers: Record<string, string>, method = 'GET'): Promise<Outcome> {
+async function accessEvent(
+  instanceId: number,
+  target: string,
+  headers: Record<string, string>,
+  method = 'GET',
+): Promise<Outcome> {
   const [path, query = ''] = target.split('?') as [string, string?];
   const upstream = new Map<string, string | null>();
   const response = new Map<string, string>();
@@ -111,7 +128,12 @@ async function accessEvent(instanceId: number, target: string, headers: Record<s
         break;
       case 'kong.response.exit':
         // Kong ends the request here and never steps this event again.
-        return { eventId: EventId, upstream, response, exit: { status: Args[0], body: JSON.parse(Args[1]), headers: Args[2] } };
+        return {
+          eventId: EventId,
+          upstream,
+          response,
+          exit: { status: Args[0], body: JSON.parse(Args[1]), headers: Args[2] },
+        };
       default:
         throw new Error(`unexpected PDK call ${Method}`);
     }
@@ -160,12 +182,16 @@ describe('kong-js-pluginserver over its socket', () => {
     await expect(rpc('plugin.Step', { Data: null, EventId: exited.eventId })).rejects.toThrow(/event id \d+ not found/);
     const a = await f.fundedAccount(1);
     const finished = await accessEvent(instanceId, '/api/v1/usage', { authorization: `Bearer ${a.key}` });
-    await expect(rpc('plugin.Step', { Data: null, EventId: finished.eventId })).rejects.toThrow(/event id \d+ not found/);
+    await expect(rpc('plugin.Step', { Data: null, EventId: finished.eventId })).rejects.toThrow(
+      /event id \d+ not found/,
+    );
   });
 
-  it('bundles only what the plugin uses: its pure code and ioredis, never express or pg (the services\' I/O)', () => {
+  it("bundles only what the plugin uses: its pure code and ioredis, never express or pg (the services' I/O)", () => {
     expect(bundleInputs.some((f) => f.includes('node_modules/ioredis/'))).toBe(true);
-    const heavy = bundleInputs.filter((f) => /node_modules\/(express|pg|pg-pool|body-parser|@opentelemetry\/sdk-node)\//.test(f));
+    const heavy = bundleInputs.filter((f) =>
+      /node_modules\/(express|pg|pg-pool|body-parser|@opentelemetry\/sdk-node)\//.test(f),
+    );
     expect(heavy).toEqual([]);
   });
 });

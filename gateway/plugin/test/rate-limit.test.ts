@@ -29,14 +29,17 @@ function maxInAnyWindow(times: number[]): number {
 }
 
 describe('rolling-minute limit', () => {
-  it.each(['starter', 'growth'] as const)('a client pacing at exactly N/min for two minutes is never refused (%s)', async (tier) => {
-    const n = TIER_LIMITS[tier].ratePerMinute;
-    const id = ++account;
-    for (let k = 0; k < 2 * n; k++) {
-      const a = await limiter.admit(id, n, null, T0 + k * (WINDOW_MS / n));
-      expect(a.admitted, `request ${k}`).toBe(true);
-    }
-  });
+  it.each(['starter', 'growth'] as const)(
+    'a client pacing at exactly N/min for two minutes is never refused (%s)',
+    async (tier) => {
+      const n = TIER_LIMITS[tier].ratePerMinute;
+      const id = ++account;
+      for (let k = 0; k < 2 * n; k++) {
+        const a = await limiter.admit(id, n, null, T0 + k * (WINDOW_MS / n));
+        expect(a.admitted, `request ${k}`).toBe(true);
+      }
+    },
+  );
 
   it('a burst at 3x the limit admits exactly N in the first window and never more than N in any rolling window', async () => {
     const n = TIER_LIMITS.starter.ratePerMinute;

@@ -7,7 +7,14 @@ import { API } from './config.ts';
 
 export interface Envelope {
   property?: unknown[];
-  status?: { code: number; msg: string; total: number; transactionID: string; records_returned?: number; credits_remaining?: number };
+  status?: {
+    code: number;
+    msg: string;
+    total: number;
+    transactionID: string;
+    records_returned?: number;
+    credits_remaining?: number;
+  };
 }
 
 /**
@@ -24,7 +31,12 @@ export function tagErrors(tags: () => Record<string, string>): void {
 /** 2xx and the refusals a scenario expects are not failures (http_req_failed); anything else is. */
 http.setResponseCallback(http.expectedStatuses({ min: 200, max: 299 }, 402, 404, 429));
 
-export function get(path: string, key: string | null, name: string, extraTags: Record<string, string> = {}): { res: RefinedResponse<'text'>; body: Envelope } {
+export function get(
+  path: string,
+  key: string | null,
+  name: string,
+  extraTags: Record<string, string> = {},
+): { res: RefinedResponse<'text'>; body: Envelope } {
   const res = http.get(`${API}${path}`, {
     headers: key ? { Authorization: `Bearer ${key}` } : {},
     tags: { name, ...extraTags },
@@ -36,13 +48,20 @@ export function get(path: string, key: string | null, name: string, extraTags: R
     // checked below
   }
   errors.add(res.status === 0 || res.status >= 500 || [400, 401, 403].includes(res.status), errorTags());
-  check(res, {
-    'no 5xx': (r) => r.status < 500,
-    // SPEC: status.code is 0 on success, the HTTP status on an error (/usage has its own shape).
-    'JSON envelope: status.code 0 on success, the HTTP status on an error': () =>
-      name === 'usage' ? res.status !== 200 || body.status === undefined : body.status?.code === (res.status === 200 ? 0 : res.status),
-    'X-Request-Id is the transactionID': (r) => body.status === undefined || r.headers['X-Request-Id'] === body.status.transactionID,
-  }, { name });
+  check(
+    res,
+    {
+      'no 5xx': (r) => r.status < 500,
+      // SPEC: status.code is 0 on success, the HTTP status on an error (/usage has its own shape).
+      'JSON envelope: status.code 0 on success, the HTTP status on an error': () =>
+        name === 'usage'
+          ? res.status !== 200 || body.status === undefined
+          : body.status?.code === (res.status === 200 ? 0 : res.status),
+      'X-Request-Id is the transactionID': (r) =>
+        body.status === undefined || r.headers['X-Request-Id'] === body.status.transactionID,
+    },
+    { name },
+  );
   return { res, body };
 }
 

@@ -16,7 +16,16 @@ export function summarize(scenario: string) {
     ];
     for (const [name, metric] of Object.entries(m)) {
       for (const [expr, t] of Object.entries(metric.thresholds ?? {})) {
-        const shown = metric.type === 'counter' ? `count ${metric.values.count}` : metric.type === 'rate' ? `rate ${metric.values.rate?.toFixed(4)}` : metric.type === 'gauge' ? `value ${metric.values.value?.toFixed(2)}` : metric.type === 'trend' && /^max/.test(expr) ? `max ${metric.values.max?.toFixed(2)}` : '';
+        const shown =
+          metric.type === 'counter'
+            ? `count ${metric.values.count}`
+            : metric.type === 'rate'
+              ? `rate ${metric.values.rate?.toFixed(4)}`
+              : metric.type === 'gauge'
+                ? `value ${metric.values.value?.toFixed(2)}`
+                : metric.type === 'trend' && /^max/.test(expr)
+                  ? `max ${metric.values.max?.toFixed(2)}`
+                  : '';
         lines.push(`  ${t.ok ? 'PASS' : 'FAIL'}  ${name}: ${expr}  (${shown || 'see JSON'})`);
       }
     }

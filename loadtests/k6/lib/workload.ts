@@ -6,7 +6,17 @@ import { enc, get } from './api.ts';
 
 const typeaheadFound = new Rate('typeahead_found');
 
-const SUFFIXES: Record<string, string> = { ST: 'Street', AVE: 'Avenue', RD: 'Road', DR: 'Drive', LN: 'Lane', CT: 'Court', BLVD: 'Boulevard', WAY: 'Way', PL: 'Place' };
+const SUFFIXES: Record<string, string> = {
+  ST: 'Street',
+  AVE: 'Avenue',
+  RD: 'Road',
+  DR: 'Drive',
+  LN: 'Lane',
+  CT: 'Court',
+  BLVD: 'Boulevard',
+  WAY: 'Way',
+  PL: 'Place',
+};
 
 /** The address as a client might spell it: as stored, lower case, suffix spelled out, unit as '#', 'APT' or 'Unit'. */
 function spelled(a: { line1: string; unit: string }, variant: number): string {
@@ -22,7 +32,11 @@ export function addressLookup(key: string): void {
   const variant = Math.floor(Math.random() * 4);
   const where = variant % 2 === 0 ? `zip=${a.zip}` : `city=${enc(a.city)}&state=${a.state}`;
   const { res, body } = get(`/property/address?address=${enc(spelled(a, variant))}&${where}`, key, 'property/address');
-  check(res, { 'address found': (r) => r.status === 200 && (body.status?.records_returned ?? 0) >= 1 }, { name: 'property/address' });
+  check(
+    res,
+    { 'address found': (r) => r.status === 200 && (body.status?.records_returned ?? 0) >= 1 },
+    { name: 'property/address' },
+  );
 }
 
 export function ownerLookup(key: string): void {
@@ -52,7 +66,11 @@ export function typeahead(key: string): void {
   const start = Math.min(full.length, full.indexOf(' ') + 2);
   let found = false;
   for (let n = start; n <= full.length; n += 2) {
-    const { res } = get(`/property/autocomplete?q=${enc(full.slice(0, n).toLowerCase())}&zip=${a.zip}&limit=8`, key, 'property/autocomplete');
+    const { res } = get(
+      `/property/autocomplete?q=${enc(full.slice(0, n).toLowerCase())}&zip=${a.zip}&limit=8`,
+      key,
+      'property/autocomplete',
+    );
     if (res.status === 200 && res.body && String(res.body).includes(full)) {
       found = true;
       break;
@@ -76,7 +94,11 @@ export const WEIGHTS: [number, string, (key: string) => void][] = [
 export function mixedIteration(key: string): void {
   let r = Math.random() * 100;
   for (const [weight, , call] of WEIGHTS) {
-    if ((r -= weight) < 0) return call(key);
+    r -= weight;
+    if (r < 0) {
+      call(key);
+      return;
+    }
   }
   WEIGHTS[0]![2](key);
 }

@@ -17,7 +17,13 @@ export const options = {
   scenarios: {
     spend: { executor: 'constant-vus', vus: 20, duration: __ENV.DURATION || '20s', exec: 'spend', gracefulStop: '5s' },
     // Starts once the balance is long gone: every call must now be refused.
-    after: { executor: 'per-vu-iterations', vus: 5, iterations: 4, startTime: __ENV.AFTER_START || '26s', exec: 'after' },
+    after: {
+      executor: 'per-vu-iterations',
+      vus: 5,
+      iterations: 4,
+      startTime: __ENV.AFTER_START || '26s',
+      exec: 'after',
+    },
   },
   summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(95)', 'p(99)'],
   thresholds: {
@@ -39,7 +45,10 @@ function lookup(): ReturnType<typeof http.get> {
           const o = pick(owners);
           return `/property/owner?lastName=${enc(o.lastName)}&state=${o.state}&pagesize=10`;
         })();
-  return http.get(`${API}${path}`, { headers: { Authorization: `Bearer ${account.key}` }, tags: { name: path.split('?')[0]! } });
+  return http.get(`${API}${path}`, {
+    headers: { Authorization: `Bearer ${account.key}` },
+    tags: { name: path.split('?')[0]! },
+  });
 }
 
 export function spend(): void {

@@ -41,12 +41,17 @@ export const options = {
 
 export function call(): void {
   const account = tiers.find((a) => a.tier === __ENV.TIER)!;
-  const res = http.get(`${API}/usage`, { headers: { Authorization: `Bearer ${account.key}` }, tags: { name: 'usage', tier: account.tier } });
+  const res = http.get(`${API}/usage`, {
+    headers: { Authorization: `Bearer ${account.key}` },
+    tags: { name: 'usage', tier: account.tier },
+  });
   if (res.status === 200) admitted.add(1, { tier: account.tier });
   else if (res.status === 429) refused.add(1, { tier: account.tier });
   check(res, {
     '200 or 429': (r) => r.status === 200 || r.status === 429,
-    '429 carries Retry-After and RateLimit-*': (r) => r.status !== 429 || (Number(r.headers['Retry-After']) > 0 && r.headers['Ratelimit-Limit'] === String(account.ratePerMinute)),
+    '429 carries Retry-After and RateLimit-*': (r) =>
+      r.status !== 429 ||
+      (Number(r.headers['Retry-After']) > 0 && r.headers['Ratelimit-Limit'] === String(account.ratePerMinute)),
   });
 }
 

@@ -19,13 +19,18 @@ export default function (): void {
   const key = provisioned.main!.key;
   check(http.get(`${API}/health`, { tags: { name: 'health' } }), { 'health 200': (r) => r.status === 200 });
   check(http.get(`${API}/plans`, { tags: { name: 'plans' } }), { 'plans 200': (r) => r.status === 200 });
-  check(http.get(`${BASE_URL}/openapi.yaml`, { tags: { name: 'openapi' } }), { 'openapi 200': (r) => r.status === 200 && String(r.body).startsWith('openapi') });
+  check(http.get(`${BASE_URL}/openapi.yaml`, { tags: { name: 'openapi' } }), {
+    'openapi 200': (r) => r.status === 200 && String(r.body).startsWith('openapi'),
+  });
   const bad = http.get(`${API}/property/address?address=1%20Main%20St`, {
     headers: { Authorization: `Bearer ${key}` },
     tags: { name: 'bad request' },
     responseCallback: http.expectedStatuses(400),
   });
-  check(bad, { 'a query without city/state or zip is a 400 naming the parameter': (r) => r.status === 400 && String(r.body).includes("'city'") });
+  check(bad, {
+    'a query without city/state or zip is a 400 naming the parameter': (r) =>
+      r.status === 400 && String(r.body).includes("'city'"),
+  });
   addressLookup(key);
   ownerLookup(key);
   parcelLookup(key);

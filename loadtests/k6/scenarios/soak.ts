@@ -11,7 +11,8 @@ import { mixedIteration } from '../lib/workload.ts';
 import { summarize } from '../lib/summary.ts';
 
 const duration = DURATION || '10m';
-const seconds = (d: string) => Number(/^(\d+)/.exec(d)![1]) * ({ s: 1, m: 60, h: 3600 }[d.replace(/^\d+/, '') as 's' | 'm' | 'h'] ?? 1);
+const seconds = (d: string) =>
+  Number(/^(\d+)/.exec(d)![1]) * ({ s: 1, m: 60, h: 3600 }[d.replace(/^\d+/, '') as 's' | 'm' | 'h'] ?? 1);
 const total = seconds(duration);
 /** Growth of each watched process's RSS over its warm baseline, every sample: its max is the worst process. */
 const growth = new Trend('memory_growth_pct');
@@ -19,7 +20,15 @@ const samples = new Counter('memory_samples');
 
 export const options = {
   scenarios: {
-    soak: { executor: 'constant-arrival-rate', rate: Number(__ENV.RATE ?? 20), timeUnit: '1s', duration, preAllocatedVUs: 20, maxVUs: 200, exec: 'work' },
+    soak: {
+      executor: 'constant-arrival-rate',
+      rate: Number(__ENV.RATE ?? 20),
+      timeUnit: '1s',
+      duration,
+      preAllocatedVUs: 20,
+      maxVUs: 200,
+      exec: 'work',
+    },
     ...(METRICS_URLS.length ? { memory: { executor: 'constant-vus', vus: 1, duration, exec: 'watch' } } : {}),
   },
   summaryTrendStats: ['avg', 'min', 'med', 'max', 'p(95)', 'p(99)'],
@@ -28,7 +37,9 @@ export const options = {
     'errors{phase:late}': ['rate<0.01'],
     http_req_failed: ['rate<0.01'],
     // Memory is watched only if it could be read: no sample fails the run rather than passing it blind.
-    ...(METRICS_URLS.length ? { memory_growth_pct: [`max<${Number(__ENV.MAX_GROWTH_PCT ?? 25)}`], memory_samples: ['count>0'] } : {}),
+    ...(METRICS_URLS.length
+      ? { memory_growth_pct: [`max<${Number(__ENV.MAX_GROWTH_PCT ?? 25)}`], memory_samples: ['count>0'] }
+      : {}),
   },
 };
 

@@ -1,6 +1,15 @@
 // The public account-billing app: GET /api/v1/usage for the calling account.
 import type { Express } from 'express';
-import { createBaseApp, finishApp, mountEndpoints, resolveIdentity, route, sendJson, type CallerAuth, type Pool } from '@pra/platform';
+import {
+  createBaseApp,
+  finishApp,
+  mountEndpoints,
+  resolveIdentity,
+  route,
+  sendJson,
+  type CallerAuth,
+  type Pool,
+} from '@pra/platform';
 import { usageReport } from './domain/usage-report.js';
 
 export function createBillingApp(deps: { pool: Pool; auth: CallerAuth }): Express {

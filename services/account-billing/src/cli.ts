@@ -13,7 +13,15 @@ import { createPool, createRedis, ensureDatabase, redisReady } from '@pra/platfo
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
 import { migrateBilling } from './data/migrate.js';
 import { redisLayout } from './data/redis-layout.js';
-import { createAccount, findAccount, grantCredits, issueKey, listKeys, setAccountLimits, setKeyStatus } from './domain/accounts.js';
+import {
+  createAccount,
+  findAccount,
+  grantCredits,
+  issueKey,
+  listKeys,
+  setAccountLimits,
+  setKeyStatus,
+} from './domain/accounts.js';
 import { usageReport } from './domain/usage-report.js';
 
 const USAGE = `usage: npm run admin -- <create-account --email E --name N --tier T | issue-key --account A [--marketplace] |
@@ -24,8 +32,17 @@ async function main() {
   const { positionals, values: v } = parseArgs({
     allowPositionals: true,
     options: {
-      email: { type: 'string' }, name: { type: 'string' }, tier: { type: 'string' }, account: { type: 'string' }, key: { type: 'string' },
-      plan: { type: 'string' }, amount: { type: 'string' }, rate: { type: 'string' }, quota: { type: 'string' }, 'valid-days': { type: 'string' }, marketplace: { type: 'boolean', default: false },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      tier: { type: 'string' },
+      account: { type: 'string' },
+      key: { type: 'string' },
+      plan: { type: 'string' },
+      amount: { type: 'string' },
+      rate: { type: 'string' },
+      quota: { type: 'string' },
+      'valid-days': { type: 'string' },
+      marketplace: { type: 'boolean', default: false },
     },
   });
   const need = (name: string, value: string | undefined) => {
@@ -44,7 +61,11 @@ async function main() {
     const account = async () => (await findAccount(d, need('account', v.account))).id;
     switch (positionals[0]) {
       case 'create-account': {
-        const a = await createAccount(d, { email: need('email', v.email), name: need('name', v.name), tier: need('tier', v.tier) });
+        const a = await createAccount(d, {
+          email: need('email', v.email),
+          name: need('name', v.name),
+          tier: need('tier', v.tier),
+        });
         console.log(`account ${a.id} created: ${a.email} (${a.tier})`);
         break;
       }
@@ -55,7 +76,8 @@ async function main() {
         break;
       }
       case 'list-keys':
-        for (const k of await listKeys(d, await account())) console.log(`${k.id}\t${k.prefix}...\t${k.kind}\t${k.status}\t${k.created_at.toISOString()}`);
+        for (const k of await listKeys(d, await account()))
+          console.log(`${k.id}\t${k.prefix}...\t${k.kind}\t${k.status}\t${k.created_at.toISOString()}`);
         break;
       case 'disable-key':
       case 'enable-key': {

@@ -1,6 +1,15 @@
 // account-billing configuration, parsed once at start.
 import { z } from 'zod';
-import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv, workerPoolEnv } from '@pra/core/config';
+import {
+  authEnv,
+  internalEnv,
+  parseConfig,
+  port,
+  requestPoolEnv,
+  serverEnv,
+  storeEnv,
+  workerPoolEnv,
+} from '@pra/core/config';
 
 export const BillingConfig = z.object({
   ...storeEnv,

@@ -1,5 +1,14 @@
 // account-billing: the public /usage app, the internal admin API, and the usage pipeline with its jobs.
-import { callerAuth, createPool, createRedis, listenServer, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
+import {
+  callerAuth,
+  createPool,
+  createRedis,
+  listenServer,
+  redisReady,
+  runInternalServer,
+  runServer,
+  storesReady,
+} from '@pra/platform';
 import { clientTimeouts, requestPoolLimits } from '@pra/core/config';
 import { KeyCache } from './client/key-cache.js';
 import { logTo } from '@pra/platform/telemetry';
@@ -32,5 +41,19 @@ const close = async () => {
 const timeouts = clientTimeouts(config);
 await runInternalServer(config, storesReady(pool, redis));
 // One signal handler for the process: both servers stop accepting, then the pipeline finishes its batch, then exit.
-const admin = await listenServer(createAdminApp({ pool, redis, layout }, config.ADMIN_TOKEN), config.ADMIN_PORT, config.ADMIN_HOST, 'account-billing admin', timeouts);
-await runServer(createBillingApp({ pool, auth }), config.BILLING_PORT, config.BILLING_HOST, 'account-billing', close, timeouts, [admin]);
+const admin = await listenServer(
+  createAdminApp({ pool, redis, layout }, config.ADMIN_TOKEN),
+  config.ADMIN_PORT,
+  config.ADMIN_HOST,
+  'account-billing admin',
+  timeouts,
+);
+await runServer(
+  createBillingApp({ pool, auth }),
+  config.BILLING_PORT,
+  config.BILLING_HOST,
+  'account-billing',
+  close,
+  timeouts,
+  [admin],
+);

@@ -20,7 +20,12 @@ const config = parseConfig(
 const log = logTo();
 const pool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'usage-worker');
 const pipeline = new UsagePipeline({
-  pool, redisUrl: config.REDIS_URL, layout: redisLayout(config.REDIS_PREFIX), log, roles: { ledgerWriter: true, maintenance: false }, claimIdleMs: config.LEDGER_CLAIM_IDLE_MS,
+  pool,
+  redisUrl: config.REDIS_URL,
+  layout: redisLayout(config.REDIS_PREFIX),
+  log,
+  roles: { ledgerWriter: true, maintenance: false },
+  claimIdleMs: config.LEDGER_CLAIM_IDLE_MS,
 });
 await pipeline.start();
 await runInternalServer(config, storesReady(pool));
@@ -31,6 +36,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     // The batch in flight commits and is acknowledged before the process exits.
-    void pipeline.stop().then(() => pool.end()).finally(() => process.exit(0));
+    void pipeline
+      .stop()
+      .then(() => pool.end())
+      .finally(() => process.exit(0));
   });
 }

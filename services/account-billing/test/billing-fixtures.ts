@@ -15,7 +15,10 @@ export interface BillingFixture {
   meter: RedisCreditMeter;
   keys: KeyCache;
   /** A new account with a key and (unless 0) one grant of `credits`. */
-  fundedAccount(credits: number, opts?: { tier?: TierName; validDays?: number; grantedAt?: Date }): Promise<{ accountId: number; key: string; keyId: number }>;
+  fundedAccount(
+    credits: number,
+    opts?: { tier?: TierName; validDays?: number; grantedAt?: Date },
+  ): Promise<{ accountId: number; key: string; keyId: number }>;
   close(): Promise<void>;
 }
 
@@ -34,9 +37,14 @@ export async function billingFixture(pool: Pool, redisUrl: string, prefix: strin
     keys: new KeyCache(redis, prefix, 0),
     async fundedAccount(credits, opts = {}) {
       const tag = randomBytes(6).toString('hex');
-      const account = await createAccount(deps, { email: `t-${tag}@example.com`, name: `Test ${tag}`, tier: opts.tier ?? 'starter' });
+      const account = await createAccount(deps, {
+        email: `t-${tag}@example.com`,
+        name: `Test ${tag}`,
+        tier: opts.tier ?? 'starter',
+      });
       const { key, keyId } = await issueKey(deps, account.id);
-      if (credits > 0) await grantCredits(deps, account.id, { amount: credits, validDays: opts.validDays ?? 30 }, opts.grantedAt);
+      if (credits > 0)
+        await grantCredits(deps, account.id, { amount: credits, validDays: opts.validDays ?? 30 }, opts.grantedAt);
       return { accountId: account.id, key, keyId };
     },
     close: async () => {

@@ -27,13 +27,18 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, token = TOKEN) =>
-  fetch(admin.url + path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(
-    async (r) => ({ status: r.status, body: (await r.json()) as any }),
-  );
+  fetch(admin.url + path, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
 
 describe('admin API', () => {
   it('refuses without the admin token', async () => {
-    expect((await post('/admin/accounts', { email: 'x@y.z', name: 'X', tier: 'free' }, 'wrong-token-wrong-token-wrong')).status).toBe(401);
+    expect(
+      (await post('/admin/accounts', { email: 'x@y.z', name: 'X', tier: 'free' }, 'wrong-token-wrong-token-wrong'))
+        .status,
+    ).toBe(401);
     expect((await fetch(`${admin.url}/admin/accounts/1`)).status).toBe(401);
   });
 
@@ -43,14 +48,18 @@ describe('admin API', () => {
     expect(created.status).toBe(201);
     const id = created.body.id;
     expect((await post('/admin/accounts', { email, name: 'Again', tier: 'growth' })).status).toBe(400);
-    expect((await post('/admin/accounts', { email: 'bad', name: 'X', tier: 'platinum' })).body.status.msg).toMatch(/tier/);
+    expect((await post('/admin/accounts', { email: 'bad', name: 'X', tier: 'platinum' })).body.status.msg).toMatch(
+      /tier/,
+    );
     const key = await post(`/admin/accounts/${id}/keys`, {});
     expect(key.status).toBe(201);
     expect(key.body.key).toMatch(/^pra_live_/);
     const grant = await post(`/admin/accounts/${id}/grants`, { plan: 'growth' });
     expect(grant.body).toMatchObject({ amount: 25_000 });
     expect((await post(`/admin/accounts/${id}/grants`, {})).status).toBe(400);
-    const shown = await fetch(`${admin.url}/admin/accounts/${id}`, { headers: { authorization: `Bearer ${TOKEN}` } }).then((r) => r.json() as Promise<any>);
+    const shown = await fetch(`${admin.url}/admin/accounts/${id}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+    }).then((r) => r.json() as Promise<any>);
     expect(shown.keys).toHaveLength(1);
     expect(shown.keys[0].prefix).toBe(key.body.prefix);
     expect(JSON.stringify(shown)).not.toContain(key.body.key);

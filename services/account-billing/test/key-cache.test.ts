@@ -20,7 +20,8 @@ afterAll(async () => {
   await pool.end();
 });
 
-const status = async (keyId: number) => (await pool.query<{ status: string }>('SELECT status FROM billing.api_keys WHERE id = $1', [keyId])).rows[0]!.status;
+const status = async (keyId: number) =>
+  (await pool.query<{ status: string }>('SELECT status FROM billing.api_keys WHERE id = $1', [keyId])).rows[0]!.status;
 
 describe('key cache', () => {
   it('a rebuild that read the database before a key was disabled cannot bring the key back', async () => {
@@ -50,7 +51,9 @@ describe('key cache', () => {
     const down = createRedis('redis://127.0.0.1:1', 'producer');
     down.on('error', () => {});
     try {
-      await expect(setKeyStatus({ ...f.deps, redis: down }, a.keyId, 'disabled')).rejects.toMatchObject({ status: 503 });
+      await expect(setKeyStatus({ ...f.deps, redis: down }, a.keyId, 'disabled')).rejects.toMatchObject({
+        status: 503,
+      });
     } finally {
       down.disconnect();
     }

@@ -27,10 +27,17 @@ afterAll(async () => {
 });
 
 /** A billing fixture of its own: its own outbox, so no other writer of the run reads it. */
-const fixture = () => billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}lw${randomBytes(3).toString('hex')}:`);
+const fixture = () =>
+  billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}lw${randomBytes(3).toString('hex')}:`);
 const log: Record<string, unknown>[] = [];
 const writerOf = (f: BillingFixture, o: { claimIdleMs?: number; consumer?: string; pool?: Pool } = {}) =>
-  new LedgerWriter({ pool: o.pool ?? pool, redis: createRedis(inject('redisUrl'), 'worker'), layout: f.layout, log: (l) => log.push(l), ...o });
+  new LedgerWriter({
+    pool: o.pool ?? pool,
+    redis: createRedis(inject('redisUrl'), 'worker'),
+    layout: f.layout,
+    log: (l) => log.push(l),
+    ...o,
+  });
 
 async function charges(f: BillingFixture, accountId: number, n: number): Promise<{ credits: number; calls: number }> {
   let credits = 0;
@@ -39,7 +46,14 @@ async function charges(f: BillingFixture, accountId: number, n: number): Promise
     const results = await Promise.all(
       Array.from({ length: Math.min(200, n - i) }, (_, j) => {
         const tx = randomUUID();
-        return f.meter.charge({ transactionId: tx, accountId, keyId: 0, endpoint: '/property/address', wanted: 1 + ((i + j) % 2), fingerprint: tx });
+        return f.meter.charge({
+          transactionId: tx,
+          accountId,
+          keyId: 0,
+          endpoint: '/property/address',
+          wanted: 1 + ((i + j) % 2),
+          fingerprint: tx,
+        });
       }),
     );
     for (const r of results) {
@@ -109,7 +123,8 @@ describe('ledger writer', () => {
     await redis.xtrim(f.layout.outbox, 'MAXLEN', 0); // deleted while pending
     const w = writerOf(f, { claimIdleMs: 100 });
     w.start();
-    for (let i = 0; i < 100 && Number(((await redis.xpending(f.layout.outbox, LEDGER_GROUP)) as [number])[0]) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && Number(((await redis.xpending(f.layout.outbox, LEDGER_GROUP)) as [number])[0]) > 0; i++)
+      await new Promise((r) => setTimeout(r, 50));
     await w.stop();
     expect(Number(((await redis.xpending(f.layout.outbox, LEDGER_GROUP)) as [number])[0])).toBe(0);
     await f.close();
@@ -121,8 +136,20 @@ describe('ledger writer', () => {
     const charged = await charges(f, a.accountId, 30);
     // The doomed writer reads the batch and writes it, then dies before acknowledging.
     await redis.xgroup('CREATE', f.layout.outbox, LEDGER_GROUP, '0', 'MKSTREAM').catch(() => {});
-    const reply = (await redis.xreadgroup('GROUP', LEDGER_GROUP, 'doomed', 'COUNT', 100, 'STREAMS', f.layout.outbox, '>')) as [string, [string, string[]][]][];
-    await applyUsageEvents(pool, reply[0]![1].map(([eid, fl]) => eventFromStream(eid, fl)));
+    const reply = (await redis.xreadgroup(
+      'GROUP',
+      LEDGER_GROUP,
+      'doomed',
+      'COUNT',
+      100,
+      'STREAMS',
+      f.layout.outbox,
+      '>',
+    )) as [string, [string, string[]][]][];
+    await applyUsageEvents(
+      pool,
+      reply[0]![1].map(([eid, fl]) => eventFromStream(eid, fl)),
+    );
     const survivor = writerOf(f, { claimIdleMs: 300 });
     survivor.start();
     await drained(f);
@@ -191,7 +218,9 @@ describe('Redis memory', () => {
       }
     } while (cursor !== '0');
     const perRequest = bytes / charged.calls;
-    console.log(`[memory] ${charged.calls} charged requests: ${bytes} bytes of idempotency records (${perRequest.toFixed(0)} B a request, TTL ${longestTtl} s); outbox ${await redis.xlen(f.layout.outbox)} entries`);
+    console.log(
+      `[memory] ${charged.calls} charged requests: ${bytes} bytes of idempotency records (${perRequest.toFixed(0)} B a request, TTL ${longestTtl} s); outbox ${await redis.xlen(f.layout.outbox)} entries`,
+    );
     expect(records).toBe(charged.calls);
     expect(perRequest).toBeLessThan(200); // ~170 B measured, with this run's 30-character key prefix
     expect(longestTtl).toBeLessThanOrEqual(120);
@@ -202,14 +231,26 @@ describe('Redis memory', () => {
 
 describe('ledger writer processes', () => {
   const processes: Started[] = [];
-  afterAll(() => processes.forEach((p) => p.stop()));
+  afterAll(() => {
+    for (const p of processes) p.stop();
+  });
   const writerProcess = (f: BillingFixture) =>
     startProcess(
       'services/account-billing/src/worker.ts',
-      { DATABASE_URL: inject('databaseUrl'), REDIS_URL: inject('redisUrl'), REDIS_PREFIX: f.layout.prefix, LEDGER_CLAIM_IDLE_MS: '500', DB_WORKER_POOL_SIZE: '2' },
+      {
+        DATABASE_URL: inject('databaseUrl'),
+        REDIS_URL: inject('redisUrl'),
+        REDIS_PREFIX: f.layout.prefix,
+        LEDGER_CLAIM_IDLE_MS: '500',
+        DB_WORKER_POOL_SIZE: '2',
+      },
       { waitForPort: false },
-    ).then((p) => (processes.push(p), p));
-  const pendingCount = async (f: BillingFixture) => Number(((await redis.xpending(f.layout.outbox, LEDGER_GROUP).catch(() => [0])) as [number])[0]);
+    ).then((p) => {
+      processes.push(p);
+      return p;
+    });
+  const pendingCount = async (f: BillingFixture) =>
+    Number(((await redis.xpending(f.layout.outbox, LEDGER_GROUP).catch(() => [0])) as [number])[0]);
 
   it('a writer killed with SIGKILL mid-batch: a new writer under another name applies every event exactly once', async () => {
     const f = await fixture();
@@ -217,7 +258,8 @@ describe('ledger writer processes', () => {
     const charged = await charges(f, a.accountId, 6_000);
     const doomed = await writerProcess(f);
     // Kill it once it has started writing: some events are in the ledger, some still in the outbox.
-    for (let i = 0; i < 300 && (await redis.xlen(f.layout.outbox)) === charged.calls; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 300 && (await redis.xlen(f.layout.outbox)) === charged.calls; i++)
+      await new Promise((r) => setTimeout(r, 20));
     doomed.kill('SIGKILL');
     const left = await redis.xlen(f.layout.outbox);
     expect(left).toBeGreaterThan(0);
@@ -233,7 +275,8 @@ describe('ledger writer processes', () => {
     const a = await f.fundedAccount(100_000);
     const stopping = await writerProcess(f);
     const load = charges(f, a.accountId, 6_000);
-    for (let i = 0; i < 300 && (await ledger(a.accountId)).events === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 300 && (await ledger(a.accountId)).events === 0; i++)
+      await new Promise((r) => setTimeout(r, 20));
     const exited = stopping.exited();
     stopping.kill('SIGTERM');
     expect(await exited).toBe(0);

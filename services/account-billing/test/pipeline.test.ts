@@ -25,8 +25,13 @@ beforeAll(async () => {
   const prefix = `${inject('redisPrefix')}pipe${randomBytes(3).toString('hex')}:`;
   f = await billingFixture(pool, inject('redisUrl'), prefix);
   pipeline = new UsagePipeline({
-    pool, redisUrl: inject('redisUrl'), layout: f.layout, log: (o) => logs.push(o), watchdogEveryMs: 100,
-    reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000,
+    pool,
+    redisUrl: inject('redisUrl'),
+    layout: f.layout,
+    log: (o) => logs.push(o),
+    watchdogEveryMs: 100,
+    reconcileEveryMs: 3_600_000,
+    expireEveryMs: 3_600_000,
   });
   await pipeline.start();
 });
@@ -37,7 +42,14 @@ afterAll(async () => {
 });
 
 const charge = (accountId: number, wanted: number, transactionId = randomUUID()) =>
-  f.meter.charge({ transactionId, accountId, keyId: 0, endpoint: '/property/address', wanted, fingerprint: transactionId });
+  f.meter.charge({
+    transactionId,
+    accountId,
+    keyId: 0,
+    endpoint: '/property/address',
+    wanted,
+    fingerprint: transactionId,
+  });
 
 async function ledger(accountId: number) {
   const { rows } = await pool.query(
@@ -55,7 +67,9 @@ describe('usage pipeline', () => {
     let charged = 0;
     let calls = 0;
     for (let batch = 0; batch < 100; batch++) {
-      const results = await Promise.all(Array.from({ length: 100 }, (_, i) => charge(a.accountId, 1 + ((batch + i) % 3))));
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => charge(a.accountId, 1 + ((batch + i) % 3))),
+      );
       for (const r of results) {
         charged += r.granted;
         if (r.granted > 0) calls++;
@@ -81,12 +95,16 @@ describe('usage pipeline', () => {
     // Stop the watchdog's reload for a moment by wiping and charging at once: the wipe removes every key.
     const keys = await f.redis.keys(`${f.layout.prefix}*`);
     await f.redis.del(...keys);
-    const refused = await charge(a.accountId, 1).then(() => null, (e: unknown) => e);
+    const refused = await charge(a.accountId, 1).then(
+      () => null,
+      (e: unknown) => e,
+    );
     if (refused !== null) {
       expect(refused).toBeInstanceOf(ApiError);
       expect((refused as ApiError).status).toBe(503);
     }
-    for (let i = 0; i < 50 && !(await f.redis.exists(f.layout.loaded)); i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && !(await f.redis.exists(f.layout.loaded)); i++)
+      await new Promise((r) => setTimeout(r, 100));
     expect(await f.meter.balance(a.accountId)).toBe(13);
     // Reconciliation right after the reload must not count the pre-wipe charge again (the stream restarted).
     const report = await reconcile(pool, f.redis, f.layout);
@@ -108,9 +126,22 @@ describe('usage pipeline', () => {
     try {
       await f.redis.del(f.layout.loaded);
       await expect(charge(a.accountId, 1)).rejects.toMatchObject({ status: 503 });
-      expect(await f.redis.hget(f.layout.grants(a.accountId), (await pool.query('SELECT id FROM billing.credit_grants WHERE account_id = $1', [a.accountId])).rows[0].id)).toBe('50');
+      expect(
+        await f.redis.hget(
+          f.layout.grants(a.accountId),
+          (await pool.query('SELECT id FROM billing.credit_grants WHERE account_id = $1', [a.accountId])).rows[0].id,
+        ),
+      ).toBe('50');
     } finally {
-      pipeline = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: f.layout, log: (o) => logs.push(o), watchdogEveryMs: 100, reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000 });
+      pipeline = new UsagePipeline({
+        pool,
+        redisUrl: inject('redisUrl'),
+        layout: f.layout,
+        log: (o) => logs.push(o),
+        watchdogEveryMs: 100,
+        reconcileEveryMs: 3_600_000,
+        expireEveryMs: 3_600_000,
+      });
       await pipeline.start();
     }
     expect((await charge(a.accountId, 1)).granted).toBe(1);
@@ -119,12 +150,25 @@ describe('usage pipeline', () => {
 
 describe('reload after Redis comes back empty', () => {
   it('is done once, whatever the number of billing processes watching', async () => {
-    const g = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}reload${randomBytes(3).toString('hex')}:`);
+    const g = await billingFixture(
+      pool,
+      inject('redisUrl'),
+      `${inject('redisPrefix')}reload${randomBytes(3).toString('hex')}:`,
+    );
     const a = await g.fundedAccount(40);
     const reloads: Record<string, unknown>[] = [];
     const watchers = Array.from(
       { length: 4 },
-      () => new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: g.layout, log: (o) => reloads.push(o), watchdogEveryMs: 20, reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000 }),
+      () =>
+        new UsagePipeline({
+          pool,
+          redisUrl: inject('redisUrl'),
+          layout: g.layout,
+          log: (o) => reloads.push(o),
+          watchdogEveryMs: 20,
+          reconcileEveryMs: 3_600_000,
+          expireEveryMs: 3_600_000,
+        }),
     );
     try {
       await Promise.all(watchers.map((w) => w.start()));
@@ -149,15 +193,24 @@ describe('batched writes', () => {
     const { rows } = await pool.query('SELECT id FROM billing.credit_grants WHERE account_id = $1', [a.accountId]);
     const grantId = Number(rows[0].id);
     const event = (credits: number): UsageEvent => ({
-      txid: randomUUID(), account: a.accountId, key: a.keyId, endpoint: '/x', credits, at: Date.now(),
-      consumed: [{ grantId, credits }], streamId: `${Date.now()}-0`,
+      txid: randomUUID(),
+      account: a.accountId,
+      key: a.keyId,
+      endpoint: '/x',
+      credits,
+      at: Date.now(),
+      consumed: [{ grantId, credits }],
+      streamId: `${Date.now()}-0`,
     });
     const [e1, e2, e3] = [event(1), event(2), event(3)];
     expect(await applyUsageEvents(pool, [e1])).toEqual(new Set([e1.txid]));
     const second = await applyUsageEvents(pool, [e1, e2, e2, e3, e3]);
     expect(second).toEqual(new Set([e2.txid, e3.txid]));
     expect(await ledger(a.accountId)).toEqual({ charged: 6, events: 3, remaining: 94 });
-    const { rows: daily } = await pool.query('SELECT calls, credits_used FROM billing.daily_usage WHERE account_id = $1', [a.accountId]);
+    const { rows: daily } = await pool.query(
+      'SELECT calls, credits_used FROM billing.daily_usage WHERE account_id = $1',
+      [a.accountId],
+    );
     expect(daily).toEqual([{ calls: 3, credits_used: 6 }]);
   });
 });
@@ -176,7 +229,9 @@ describe('reconcile', () => {
     const { rows } = await pool.query('SELECT id FROM billing.credit_grants WHERE account_id = $1', [a.accountId]);
     await f.redis.hincrby(f.layout.grants(a.accountId), String(rows[0].id), 37); // drift: 37 credits too many
     const repaired = await reconcile(pool, f.redis, f.layout);
-    expect(repaired.drift.filter((d) => d.accountId === a.accountId)).toEqual([{ accountId: a.accountId, grantId: Number(rows[0].id), redis: 4237, expected: 4200 }]);
+    expect(repaired.drift.filter((d) => d.accountId === a.accountId)).toEqual([
+      { accountId: a.accountId, grantId: Number(rows[0].id), redis: 4237, expected: 4200 },
+    ]);
     expect(await f.meter.balance(a.accountId)).toBe(4200);
     const again = await reconcile(pool, f.redis, f.layout);
     expect(again.drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
@@ -192,33 +247,79 @@ describe('expiry', () => {
     expect(r).toMatchObject({ granted: 5, remaining: 0 });
     await pipeline.drained(f.redis);
     await pipeline.maintenance('expire-credits', f.redis);
-    const { rows } = await pool.query(`SELECT kind, sum(amount)::int AS total FROM billing.ledger_entries WHERE account_id = $1 GROUP BY kind ORDER BY kind`, [a.accountId]);
-    expect(rows).toEqual([{ kind: 'charge', total: -5 }, { kind: 'expire', total: -30 }, { kind: 'grant', total: 35 }]);
-    expect((await usageReport(pool, a.accountId)).credits).toMatchObject({ balance: 0, purchased: 35, used: 5, expires: null });
+    const { rows } = await pool.query(
+      `SELECT kind, sum(amount)::int AS total FROM billing.ledger_entries WHERE account_id = $1 GROUP BY kind ORDER BY kind`,
+      [a.accountId],
+    );
+    expect(rows).toEqual([
+      { kind: 'charge', total: -5 },
+      { kind: 'expire', total: -30 },
+      { kind: 'grant', total: 35 },
+    ]);
+    expect((await usageReport(pool, a.accountId)).credits).toMatchObject({
+      balance: 0,
+      purchased: 35,
+      used: 5,
+      expires: null,
+    });
   });
 
   it('writes a grant off only after every charge taken before its expiry is in the ledger (no credit counted twice)', async () => {
-    const g = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}exp${randomBytes(3).toString('hex')}:`);
+    const g = await billingFixture(
+      pool,
+      inject('redisUrl'),
+      `${inject('redisPrefix')}exp${randomBytes(3).toString('hex')}:`,
+    );
     // Maintenance only: this prefix's charges stay in its outbox until a writer is started below.
     const p = new UsagePipeline({
-      pool, redisUrl: inject('redisUrl'), layout: g.layout, log: () => {}, roles: { ledgerWriter: false, maintenance: true },
-      reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000, expiryGraceSeconds: 0,
+      pool,
+      redisUrl: inject('redisUrl'),
+      layout: g.layout,
+      log: () => {},
+      roles: { ledgerWriter: false, maintenance: true },
+      reconcileEveryMs: 3_600_000,
+      expireEveryMs: 3_600_000,
+      expiryGraceSeconds: 0,
     });
     await p.start();
     try {
       const a = await g.fundedAccount(0);
       await grantCredits(g.deps, a.accountId, { amount: 30, validDays: 1 }, new Date(Date.now() - 86_400_000 + 1_500));
       const tx = randomUUID();
-      expect((await g.meter.charge({ transactionId: tx, accountId: a.accountId, keyId: 0, endpoint: '/x', wanted: 5, fingerprint: tx })).granted).toBe(5);
+      expect(
+        (
+          await g.meter.charge({
+            transactionId: tx,
+            accountId: a.accountId,
+            keyId: 0,
+            endpoint: '/x',
+            wanted: 5,
+            fingerprint: tx,
+          })
+        ).granted,
+      ).toBe(5);
       await new Promise((r) => setTimeout(r, 2_000)); // the grant has expired; its charge is still in the outbox
       expect(await p.maintenance('expire-credits', g.redis)).toEqual({ expired: 0 });
-      const writer = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: g.layout, log: () => {}, roles: { ledgerWriter: true, maintenance: false } });
+      const writer = new UsagePipeline({
+        pool,
+        redisUrl: inject('redisUrl'),
+        layout: g.layout,
+        log: () => {},
+        roles: { ledgerWriter: true, maintenance: false },
+      });
       await writer.start();
       await writer.drained(g.redis);
       await writer.stop();
       expect(await p.maintenance('expire-credits', g.redis)).toEqual({ expired: 1 });
-      const { rows } = await pool.query(`SELECT kind, sum(amount)::int AS total FROM billing.ledger_entries WHERE account_id = $1 GROUP BY kind ORDER BY kind`, [a.accountId]);
-      expect(rows).toEqual([{ kind: 'charge', total: -5 }, { kind: 'expire', total: -25 }, { kind: 'grant', total: 30 }]);
+      const { rows } = await pool.query(
+        `SELECT kind, sum(amount)::int AS total FROM billing.ledger_entries WHERE account_id = $1 GROUP BY kind ORDER BY kind`,
+        [a.accountId],
+      );
+      expect(rows).toEqual([
+        { kind: 'charge', total: -5 },
+        { kind: 'expire', total: -25 },
+        { kind: 'grant', total: 30 },
+      ]);
     } finally {
       await p.stop();
       await g.close();

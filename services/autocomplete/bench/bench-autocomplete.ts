@@ -13,11 +13,17 @@ import { PostgresSearchIndex } from '../src/data/postgres-index.js';
 import { runRebuild } from '../src/indexing/index-queue.js';
 
 const { values } = parseArgs({
-  options: { sizes: { type: 'string', default: '100000,1000000' }, duration: { type: 'string', default: '20' }, connections: { type: 'string', default: '32' } },
+  options: {
+    sizes: { type: 'string', default: '100000,1000000' },
+    duration: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '32' },
+  },
 });
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 
-async function benchSize(records: number): Promise<{ records: number; indexSeconds: number; result: LoadResult; light: LoadResult; requests: number }> {
+async function benchSize(
+  records: number,
+): Promise<{ records: number; indexSeconds: number; result: LoadResult; light: LoadResult; requests: number }> {
   const { url: dbUrl, pool } = await prepareBenchDatabase(records);
   await migrateSearch(pool);
   const started = performance.now();
@@ -41,14 +47,20 @@ async function benchSize(records: number): Promise<{ records: number; indexSecon
       .map((typed) => `/api/v1/property/autocomplete?q=${encodeURIComponent(typed)}`),
   );
   const server = await startProcess('services/autocomplete/src/server.ts', {
-    DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, AUTOCOMPLETE_PORT: '0',
+    DATABASE_URL: dbUrl,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: prefix,
+    AUTOCOMPLETE_PORT: '0',
   });
   const url = `http://127.0.0.1:${server.port}`;
   const load = { connections: Number(values.connections), duration: Number(values.duration), key, serverTiming: true };
   await replay('warm-up', url, paths, { ...load, duration: 3 });
   const result = await replay(`${records.toLocaleString('en-US')} records`, url, paths, load);
   // The same keystrokes at 4 connections: the per-keystroke cost when the service is not queueing for the CPU.
-  const light = await replay(`${records.toLocaleString('en-US')} records, 4 connections`, url, paths, { ...load, connections: 4 });
+  const light = await replay(`${records.toLocaleString('en-US')} records, 4 connections`, url, paths, {
+    ...load,
+    connections: 4,
+  });
   server.stop();
   await billing.close();
   await pool.end();
@@ -62,14 +74,25 @@ async function main() {
     reportFigure(loadFigure('autocomplete', { ...r.result, name: `autocomplete, ${values.connections} connections` }));
     reportFigure(loadFigure('autocomplete', { ...r.light, name: 'autocomplete, 4 connections' }));
   }
-  console.log(`\n### bench:autocomplete (PostgreSQL adapter), ${values.connections} connections, ${values.duration} s each`);
-  console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`);
-  console.log('| records | connections | index build s | req/s | client p50 ms | client p99 ms | in service p50 ms | in service p99 ms | non-2xx |');
+  console.log(
+    `\n### bench:autocomplete (PostgreSQL adapter), ${values.connections} connections, ${values.duration} s each`,
+  );
+  console.log(
+    `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
+  );
+  console.log(
+    '| records | connections | index build s | req/s | client p50 ms | client p99 ms | in service p50 ms | in service p99 ms | non-2xx |',
+  );
   console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows) {
-    for (const [res, conns] of [[r.result, values.connections], [r.light, '4']] as const) {
+    for (const [res, conns] of [
+      [r.result, values.connections],
+      [r.light, '4'],
+    ] as const) {
       const s = res.service!;
-      console.log(`| ${r.records.toLocaleString('en-US')} | ${conns} | ${r.indexSeconds.toFixed(1)} | ${Math.round(res.rps).toLocaleString('en-US')} | ${res.p50.toFixed(1)} | ${res.p99.toFixed(1)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${res.errors} |`);
+      console.log(
+        `| ${r.records.toLocaleString('en-US')} | ${conns} | ${r.indexSeconds.toFixed(1)} | ${Math.round(res.rps).toLocaleString('en-US')} | ${res.p50.toFixed(1)} | ${res.p99.toFixed(1)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${res.errors} |`,
+      );
     }
   }
   console.log(`\n(${rows[0]?.requests ?? 0} distinct keystroke queries per size, replayed in typing order)`);

@@ -2,7 +2,16 @@
 // (the balance is reported unchanged); no suggestion is a 200 with an empty list.
 import type { Express } from 'express';
 import { ENDPOINTS, renderEnvelope } from '@pra/core/contracts';
-import { createBaseApp, finishApp, mountEndpoints, parseQuery, resolveIdentity, route, sendJson, type CallerAuth } from '@pra/platform';
+import {
+  createBaseApp,
+  finishApp,
+  mountEndpoints,
+  parseQuery,
+  resolveIdentity,
+  route,
+  sendJson,
+  type CallerAuth,
+} from '@pra/platform';
 import type { CreditMeter } from '@pra/account-billing/client';
 import type { SearchIndex } from './domain/search-index.js';
 import { suggest } from './domain/suggest.js';
@@ -14,7 +23,10 @@ export function createAutocompleteApp(deps: { index: SearchIndex; meter: CreditM
       route(async (req, res) => {
         const who = await resolveIdentity(req, deps.auth);
         const q = parseQuery(ENDPOINTS.autocomplete.query, req.query);
-        const [items, balance] = await Promise.all([suggest(deps.index, q), deps.meter.balance(who.accountId).catch(() => null)]);
+        const [items, balance] = await Promise.all([
+          suggest(deps.index, q),
+          deps.meter.balance(who.accountId).catch(() => null),
+        ]);
         const body = renderEnvelope(items, {
           total: items.length,
           page: 1,

@@ -1,6 +1,15 @@
 // Autocomplete configuration, parsed once at start. SEARCH_BACKEND chooses the adapter.
 import { z } from 'zod';
-import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv, workerPoolEnv } from '@pra/core/config';
+import {
+  authEnv,
+  internalEnv,
+  parseConfig,
+  port,
+  requestPoolEnv,
+  serverEnv,
+  storeEnv,
+  workerPoolEnv,
+} from '@pra/core/config';
 
 export const AutocompleteConfig = z
   .object({

@@ -1,5 +1,13 @@
 // The autocomplete service: the HTTP app and the indexer (rebuild when the index is empty, catch-up on a schedule).
-import { callerAuth, createPool, createRedis, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
+import {
+  callerAuth,
+  createPool,
+  createRedis,
+  redisReady,
+  runInternalServer,
+  runServer,
+  storesReady,
+} from '@pra/platform';
 import { clientTimeouts, requestPoolLimits } from '@pra/core/config';
 import { KeyCache } from '@pra/account-billing/client';
 import { logTo } from '@pra/platform/telemetry';
@@ -33,7 +41,13 @@ if (config.SEARCH_BACKEND === 'typesense') {
   writeIndex = new PostgresSearchIndex(indexPool);
 }
 await redisReady(redis);
-const indexer = new Indexer({ pool: indexPool, index: writeIndex, redisUrl: config.REDIS_URL, queuePrefix: redisLayout(config.REDIS_PREFIX).queuePrefix, log });
+const indexer = new Indexer({
+  pool: indexPool,
+  index: writeIndex,
+  redisUrl: config.REDIS_URL,
+  queuePrefix: redisLayout(config.REDIS_PREFIX).queuePrefix,
+  log,
+});
 await indexer.start();
 if (config.SEARCH_BACKEND === 'postgres' && (await lastIndexedId(indexPool)) === 0) {
   log({ msg: 'index empty: full rebuild requested' });
@@ -41,8 +55,15 @@ if (config.SEARCH_BACKEND === 'postgres' && (await lastIndexedId(indexPool)) ===
 }
 const app = createAutocompleteApp({ index, meter: new RedisCreditMeter(redis, config.REDIS_PREFIX), auth });
 await runInternalServer(config, storesReady(pool, redis));
-await runServer(app, config.AUTOCOMPLETE_PORT, config.AUTOCOMPLETE_HOST, 'autocomplete', async () => {
-  await indexer.stop();
-  redis.disconnect();
-  await Promise.all([pool.end(), indexPool.end()]);
-}, clientTimeouts(config));
+await runServer(
+  app,
+  config.AUTOCOMPLETE_PORT,
+  config.AUTOCOMPLETE_HOST,
+  'autocomplete',
+  async () => {
+    await indexer.stop();
+    redis.disconnect();
+    await Promise.all([pool.end(), indexPool.end()]);
+  },
+  clientTimeouts(config),
+);

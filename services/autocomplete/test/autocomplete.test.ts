@@ -29,8 +29,12 @@ beforeAll(async () => {
   billing = await billingFixture(pool, inject('redisUrl'), inject('redisPrefix'));
   const { key } = await billing.fundedAccount(1_000);
   auth = { authorization: `Bearer ${key}` };
-  ac = await startApp(createAutocompleteApp({ index, meter: billing.meter, auth: { development: true, keys: billing.keys } }));
-  lookup = await startApp(createLookupApp({ pool, meter: billing.meter, auth: { development: true, keys: billing.keys } }));
+  ac = await startApp(
+    createAutocompleteApp({ index, meter: billing.meter, auth: { development: true, keys: billing.keys } }),
+  );
+  lookup = await startApp(
+    createLookupApp({ pool, meter: billing.meter, auth: { development: true, keys: billing.keys } }),
+  );
 });
 afterAll(async () => {
   await ac.close();
@@ -40,14 +44,26 @@ afterAll(async () => {
 });
 
 // The contract runs on its own table, so its documents never mix with the service's index.
-searchIndexContract('postgres', async () => {
-  await pool.query('CREATE TABLE IF NOT EXISTS search.address_suggestions_contract (LIKE search.address_suggestions INCLUDING ALL)');
-  return new PostgresSearchIndex(pool, 'search.address_suggestions_contract');
-}, 9_000_000_000_000 + Number.parseInt(randomBytes(2).toString('hex'), 16) * 100, street);
+searchIndexContract(
+  'postgres',
+  async () => {
+    await pool.query(
+      'CREATE TABLE IF NOT EXISTS search.address_suggestions_contract (LIKE search.address_suggestions INCLUDING ALL)',
+    );
+    return new PostgresSearchIndex(pool, 'search.address_suggestions_contract');
+  },
+  9_000_000_000_000 + Number.parseInt(randomBytes(2).toString('hex'), 16) * 100,
+  street,
+);
 
 if (process.env.TYPESENSE_URL) {
   const { TypesenseSearchIndex } = await import('../src/data/typesense-index.js');
-  searchIndexContract('typesense', async () => TypesenseSearchIndex.forTests(process.env.TYPESENSE_URL!, process.env.TYPESENSE_API_KEY ?? 'xyz'), 9_100_000_000_000, street);
+  searchIndexContract(
+    'typesense',
+    async () => TypesenseSearchIndex.forTests(process.env.TYPESENSE_URL!, process.env.TYPESENSE_API_KEY ?? 'xyz'),
+    9_100_000_000_000,
+    street,
+  );
 } else {
   console.info('[autocomplete] SKIP: Typesense contract suite (set TYPESENSE_URL, and TYPESENSE_API_KEY, to run it)');
   describe.skip('SearchIndex contract: typesense (TYPESENSE_URL not set)', () => {
@@ -71,22 +87,36 @@ describe('autocomplete service', () => {
       last = res.body.property.map((p: any) => p.identifier.Id);
     }
     expect(last).toEqual([ids[0], ids[1]]);
-    const res = await ac.get(`/api/v1/property/autocomplete?q=${encodeURIComponent(`4521 N ${s} AVE`)}&zip=95814`, auth);
+    const res = await ac.get(
+      `/api/v1/property/autocomplete?q=${encodeURIComponent(`4521 N ${s} AVE`)}&zip=95814`,
+      auth,
+    );
     for (const suggestion of res.body.property) {
       const a = suggestion.address;
-      const detail = await lookup.get(`/api/v1/property/detail?address=${encodeURIComponent(`${a.line1} ${a.line2}`)}&zip=${a.postal1}`, auth);
+      const detail = await lookup.get(
+        `/api/v1/property/detail?address=${encodeURIComponent(`${a.line1} ${a.line2}`)}&zip=${a.postal1}`,
+        auth,
+      );
       expect(detail.status).toBe(200);
       expect(detail.body.property.map((p: any) => p.identifier.Id)).toEqual([suggestion.identifier.Id]);
     }
   });
 
   it('is authenticated, not metered, and answers an empty list when nothing matches', async () => {
-    const before = await billing.meter.balance(Number((await pool.query("SELECT max(id) AS id FROM billing.accounts")).rows[0].id));
+    const before = await billing.meter.balance(
+      Number((await pool.query('SELECT max(id) AS id FROM billing.accounts')).rows[0].id),
+    );
     const none = await ac.get(`/api/v1/property/autocomplete?q=${encodeURIComponent('99999 Qqzzxx St')}`, auth);
     expect(none.status).toBe(200);
     const body = PropertyResponse.pick({ status: true }).parse(none.body);
     expect(none.body.property).toEqual([]);
-    expect(body.status).toMatchObject({ code: 0, total: 0, pagesize: 8, records_returned: 0, truncated_by_credits: false });
+    expect(body.status).toMatchObject({
+      code: 0,
+      total: 0,
+      pagesize: 8,
+      records_returned: 0,
+      truncated_by_credits: false,
+    });
     expect(body.status.credits_remaining).toBe(before);
     expect((await ac.get('/api/v1/property/autocomplete?q=123%20Main')).status).toBe(401);
   });

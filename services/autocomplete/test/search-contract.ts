@@ -3,7 +3,11 @@ import { describe, expect, it } from 'vitest';
 import type { SearchIndex, SuggestionDoc } from '../src/domain/search-index.js';
 import { parseTypedQuery } from '../src/domain/typed-query.js';
 
-export function doc(id: number, line1: string, opts: { unit?: string; zip?: string; state?: string; city?: string } = {}): SuggestionDoc {
+export function doc(
+  id: number,
+  line1: string,
+  opts: { unit?: string; zip?: string; state?: string; city?: string } = {},
+): SuggestionDoc {
   const [num, ...street] = line1.split(' ');
   const unit = opts.unit ?? '';
   const city = opts.city ?? 'SPRINGFIELD';
@@ -11,10 +15,24 @@ export function doc(id: number, line1: string, opts: { unit?: string; zip?: stri
   const state = opts.state ?? 'IL';
   const line2 = unit ? `APT ${unit}` : '';
   return {
-    propertyId: id, houseNumber: num!, lineKey: line1, streetKey: street.join(' '), unitKey: unit, zip, state, cityKey: city,
+    propertyId: id,
+    houseNumber: num!,
+    lineKey: line1,
+    streetKey: street.join(' '),
+    unitKey: unit,
+    zip,
+    state,
+    cityKey: city,
     doc: JSON.stringify({
       identifier: { Id: id },
-      address: { line1, line2, locality: city, countrySubd: state, postal1: zip, oneLine: `${line1}${line2 ? ` ${line2}` : ''}, ${city}, ${state} ${zip}` },
+      address: {
+        line1,
+        line2,
+        locality: city,
+        countrySubd: state,
+        postal1: zip,
+        oneLine: `${line1}${line2 ? ` ${line2}` : ''}, ${city}, ${state} ${zip}`,
+      },
     }),
   };
 }

@@ -53,7 +53,9 @@ async function main() {
           states,
           batchSize: values.batch ? Number(values.batch) : undefined,
         });
-        console.log(`loaded ${rows.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s (${Math.round(rows / seconds).toLocaleString('en-US')}/s)`);
+        console.log(
+          `loaded ${rows.toLocaleString('en-US')} records in ${seconds.toFixed(1)} s (${Math.round(rows / seconds).toLocaleString('en-US')}/s)`,
+        );
         break;
       }
       case 'import': {
@@ -63,7 +65,9 @@ async function main() {
         const s = await importCsv(pool, mapping, values.file, { onBatch: (n) => progress.update(n) });
         for (const e of s.errors.slice(0, 50)) console.error(`line ${e.line}: ${e.reason}`);
         if (s.errors.length > 50) console.error(`... and ${s.errors.length - 50} more bad rows`);
-        console.log(`${s.mapping}: ${s.rowsRead} rows read, ${s.loaded} loaded, ${s.alreadyLoaded} already loaded, ${s.skipped} skipped`);
+        console.log(
+          `${s.mapping}: ${s.rowsRead} rows read, ${s.loaded} loaded, ${s.alreadyLoaded} already loaded, ${s.skipped} skipped`,
+        );
         break;
       }
       case 'sample': {
@@ -82,6 +86,8 @@ async function main() {
 
 main().catch((err: Error) => {
   console.error(`ingest failed: ${err.message}`);
-  console.error('Check that PostgreSQL is reachable at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/property_records).');
+  console.error(
+    'Check that PostgreSQL is reachable at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/property_records).',
+  );
   process.exit(1);
 });

@@ -7,8 +7,14 @@ import { loadMapping } from './importer/mapping.js';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 export const SAMPLE_FILES = {
-  sacramento: { mapping: here('../mappings/sacramento-2008-sales.json'), file: here('../samples/sacramento-2008-sales.csv') },
-  dcTracts: { mapping: here('../mappings/dc-tract-demographics.json'), file: here('../samples/dc-tract-demographics.csv') },
+  sacramento: {
+    mapping: here('../mappings/sacramento-2008-sales.json'),
+    file: here('../samples/sacramento-2008-sales.csv'),
+  },
+  dcTracts: {
+    mapping: here('../mappings/dc-tract-demographics.json'),
+    file: here('../samples/dc-tract-demographics.csv'),
+  },
 };
 
 export async function importSample(pool: Pool, which: keyof typeof SAMPLE_FILES): Promise<ImportSummary> {
@@ -16,7 +22,10 @@ export async function importSample(pool: Pool, which: keyof typeof SAMPLE_FILES)
   return importCsv(pool, loadMapping(mapping), file);
 }
 
-export async function loadSampleDataset(pool: Pool, opts: { count: number; seed: number; quiet?: boolean }): Promise<void> {
+export async function loadSampleDataset(
+  pool: Pool,
+  opts: { count: number; seed: number; quiet?: boolean },
+): Promise<void> {
   // Generated first: into an empty store it loads with indexes built once at the end.
   await loadGenerated(pool, { seed: opts.seed, count: opts.count, quiet: opts.quiet });
   await importSample(pool, 'dcTracts');

@@ -61,7 +61,8 @@ describe('synthetic generator', () => {
 
   it('renders records that satisfy the PropertyRecord schema', () => {
     const g = new PropertyGenerator({ seed: 9 });
-    for (let i = 0; i < 500; i++) PropertyRecord.parse({ ...renderRecord(i + 1, 1000 + i, g.next()), demographics: null });
+    for (let i = 0; i < 500; i++)
+      PropertyRecord.parse({ ...renderRecord(i + 1, 1000 + i, g.next()), demographics: null });
   });
 });
 
@@ -76,7 +77,8 @@ describe('parallel generated load', () => {
         await migrateRecords(p);
         // 5 batches of 100: worker 0 writes batches 0, 2, 4 and worker 1 batches 1, 3, in whatever order they finish.
         await loadGenerated(p, { seed: 21, count: 500, batchSize: 100, quiet: true });
-        const { rows } = await p.query(`SELECT count(*)::int AS n, count(DISTINCT (line_key, zip, unit_key))::int AS addresses,
+        const { rows } =
+          await p.query(`SELECT count(*)::int AS n, count(DISTINCT (line_key, zip, unit_key))::int AS addresses,
           md5(string_agg(body, '' ORDER BY id)) AS digest FROM records.properties`);
         expect(rows[0]).toMatchObject({ n: 500, addresses: 500 });
         digests.push(rows[0].digest);
@@ -97,8 +99,16 @@ describe('bulk load into an empty store', () => {
         WHERE i.schemaname = 'records' AND i.tablename IN ('properties', 'owners') ORDER BY 1`,
     );
     expect(rows.map((r) => r.indexname)).toEqual([
-      'owners_name', 'owners_pkey', 'properties_apn', 'properties_city_line_prefix', 'properties_line_city', 'properties_line_zip',
-      'properties_pkey', 'properties_tax_parcel', 'properties_tract', 'properties_zip_line_prefix',
+      'owners_name',
+      'owners_pkey',
+      'properties_apn',
+      'properties_city_line_prefix',
+      'properties_line_city',
+      'properties_line_zip',
+      'properties_pkey',
+      'properties_tax_parcel',
+      'properties_tract',
+      'properties_zip_line_prefix',
     ]);
     expect(rows.every((r) => r.valid)).toBe(true);
   });
@@ -137,22 +147,42 @@ describe('CSV import', () => {
   const HEADER = 'street,city,zip,state,beds,baths,sq__ft,type,sale_date,price,latitude,longitude';
   const MAY_21 = 'Wed May 21 00:00:00 EDT 2008';
   /** A Sacramento-format file; each row overrides the columns of a valid sale. */
-  const countyFile = (name: string, rows: Partial<Record<'street' | 'zip' | 'state' | 'beds' | 'baths' | 'sqft' | 'type' | 'date' | 'price', string>>[]) => {
+  const countyFile = (
+    name: string,
+    rows: Partial<Record<'street' | 'zip' | 'state' | 'beds' | 'baths' | 'sqft' | 'type' | 'date' | 'price', string>>[],
+  ) => {
     const file = join(dir, name);
     const lines = rows.map((r) =>
-      [r.street, 'SACRAMENTO', r.zip ?? '95814', r.state ?? 'CA', r.beds ?? '3', r.baths ?? '2', r.sqft ?? '1400', r.type ?? 'Residential', r.date ?? MAY_21, r.price ?? '250000', '38.5', '-121.4'].join(','),
+      [
+        r.street,
+        'SACRAMENTO',
+        r.zip ?? '95814',
+        r.state ?? 'CA',
+        r.beds ?? '3',
+        r.baths ?? '2',
+        r.sqft ?? '1400',
+        r.type ?? 'Residential',
+        r.date ?? MAY_21,
+        r.price ?? '250000',
+        '38.5',
+        '-121.4',
+      ].join(','),
     );
     writeFileSync(file, [HEADER, ...lines].join('\n'));
     return file;
   };
 
   it('loaded the Sacramento file and the DC tracts in the fixture, and a re-import adds nothing', async () => {
-    const { rows } = await pool.query("SELECT count(*)::int AS n FROM records.properties WHERE source = 'import:sacramento-2008-sales'");
+    const { rows } = await pool.query(
+      "SELECT count(*)::int AS n FROM records.properties WHERE source = 'import:sacramento-2008-sales'",
+    );
     expect(rows[0].n).toBeGreaterThan(230);
     const again = await importCsv(pool, loadMapping(SAMPLE_FILES.sacramento.mapping), SAMPLE_FILES.sacramento.file);
     expect(again.loaded).toBe(0);
     expect(again.alreadyLoaded).toBe(again.rowsRead);
-    const tracts = await pool.query("SELECT count(*)::int AS n, max(vintage_year) AS hi FROM records.tract_profiles WHERE tract LIKE '11001%'");
+    const tracts = await pool.query(
+      "SELECT count(*)::int AS n, max(vintage_year) AS hi FROM records.tract_profiles WHERE tract LIKE '11001%'",
+    );
     expect(tracts.rows[0]).toMatchObject({ hi: 2016 });
     expect(tracts.rows[0].n).toBeGreaterThan(150);
   });
@@ -185,10 +215,15 @@ describe('CSV import', () => {
     const tag = Date.now().toString(36).toUpperCase();
     // The second row's sale price overflows the integer column only inside PostgreSQL (sales are copied after
     // properties in the same transaction), failing the whole batch.
-    const file = countyFile('fails.csv', [{ street: `20 ${tag} ST` }, { street: `21 ${tag} ST`, price: '99999999999' }]);
+    const file = countyFile('fails.csv', [
+      { street: `20 ${tag} ST` },
+      { street: `21 ${tag} ST`, price: '99999999999' },
+    ]);
     const before = await pool.query('SELECT property_count FROM records.dataset_stats');
     await expect(importCsv(pool, loadMapping(SAMPLE_FILES.sacramento.mapping), file)).rejects.toThrow();
-    const { rows } = await pool.query('SELECT count(*)::int AS n FROM records.properties WHERE street_key = $1', [`${tag} ST`]);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM records.properties WHERE street_key = $1', [
+      `${tag} ST`,
+    ]);
     expect(rows[0].n).toBe(0);
     const after = await pool.query('SELECT property_count FROM records.dataset_stats');
     expect(after.rows[0].property_count).toBe(before.rows[0].property_count);

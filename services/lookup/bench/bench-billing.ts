@@ -36,7 +36,14 @@ async function chargeBacklog(meter: CreditMeter, accountId: number, keyId: numbe
     await Promise.all(
       Array.from({ length: Math.min(500, events - done) }, (_, i) => {
         const tx = randomUUID();
-        return meter.charge({ transactionId: tx, accountId, keyId, endpoint: '/bench', wanted: 1 + ((done + i) % 2), fingerprint: tx });
+        return meter.charge({
+          transactionId: tx,
+          accountId,
+          keyId,
+          endpoint: '/bench',
+          wanted: 1 + ((done + i) % 2),
+          fingerprint: tx,
+        });
       }),
     );
   }
@@ -49,21 +56,42 @@ async function main() {
   const { rows } = await pool.query<{ line_key: string; zip: string; unit_key: string }>(
     `SELECT line_key, zip, unit_key FROM records.properties TABLESAMPLE BERNOULLI (1) REPEATABLE (7) WHERE source LIKE 'synthetic:%' LIMIT 2000`,
   );
-  const paths = rows.map((k) => `/api/v1/property/address?address=${encodeURIComponent(k.line_key + (k.unit_key ? ` #${k.unit_key}` : ''))}&zip=${k.zip}`);
+  const paths = rows.map(
+    (k) =>
+      `/api/v1/property/address?address=${encodeURIComponent(k.line_key + (k.unit_key ? ` #${k.unit_key}` : ''))}&zip=${k.zip}`,
+  );
   type Row = LoadResult & { charging: 'on' | 'off'; pipeline: boolean };
   const results: Row[] = [];
   const run = async (charging: 'on' | 'off', pipeline: boolean) => {
     const server = await startProcess('services/lookup/bench/lookup-server.ts', {
-      DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, BENCH_CHARGING: charging,
+      DATABASE_URL: dbUrl,
+      REDIS_URL: redisUrl,
+      REDIS_PREFIX: prefix,
+      BENCH_CHARGING: charging,
     });
-    const r = await replay(`charging ${charging}${pipeline ? ', usage pipeline running' : ''}`, `http://127.0.0.1:${server.port}`, paths, { connections, duration, key });
+    const r = await replay(
+      `charging ${charging}${pipeline ? ', usage pipeline running' : ''}`,
+      `http://127.0.0.1:${server.port}`,
+      paths,
+      { connections, duration, key },
+    );
     results.push({ ...r, charging, pipeline });
     server.stop();
   };
   for (const charging of ['off', 'on', 'off', 'on'] as const) await run(charging, false);
   // The ledger writer in a process of its own, as in production (not in this process, beside the load generator).
-  const writer = await startProcess('services/account-billing/src/worker.ts', { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix }, { waitForPort: false });
-  const watch = new UsagePipeline({ pool, redisUrl, layout: f.layout, log: () => {}, roles: { ledgerWriter: false, maintenance: false } });
+  const writer = await startProcess(
+    'services/account-billing/src/worker.ts',
+    { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix },
+    { waitForPort: false },
+  );
+  const watch = new UsagePipeline({
+    pool,
+    redisUrl,
+    layout: f.layout,
+    log: () => {},
+    roles: { ledgerWriter: false, maintenance: false },
+  });
   await watch.drained(f.redis, 300_000);
   await run('on', true);
   await watch.drained(f.redis, 300_000);
@@ -87,7 +115,11 @@ async function main() {
     await chargeBacklog(f.meter, a.accountId, a.keyId, events);
     const extra = await Promise.all(
       Array.from({ length: extraWorkers }, () =>
-        startProcess('services/account-billing/src/worker.ts', { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix }, { waitForPort: false }),
+        startProcess(
+          'services/account-billing/src/worker.ts',
+          { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix },
+          { waitForPort: false },
+        ),
       ),
     );
     const drain = new UsagePipeline({ pool, redisUrl, layout: f.layout, log: () => {} });
@@ -101,10 +133,16 @@ async function main() {
     const used = process.cpuUsage(cpu);
     await drain.stop();
     for (const w of extra) w.stop();
-    const { rows: check } = await pool.query('SELECT count(*)::int AS n FROM billing.usage_events WHERE account_id = $1', [a.accountId]);
+    const { rows: check } = await pool.query(
+      'SELECT count(*)::int AS n FROM billing.usage_events WHERE account_id = $1',
+      [a.accountId],
+    );
     if (check[0].n !== events) throw new Error(`expected ${events} usage events, found ${check[0].n}`);
     drainRates.push({
-      name: extraWorkers === 0 ? 'one ledger writer (the server pipeline)' : `the server's writer + ${extraWorkers} writer process`,
+      name:
+        extraWorkers === 0
+          ? 'one ledger writer (the server pipeline)'
+          : `the server's writer + ${extraWorkers} writer process`,
       perSecond: events / seconds,
       ...(extraWorkers === 0 ? { cpuUsPerEvent: (used.user + used.system) / events } : {}),
     });
@@ -112,22 +150,41 @@ async function main() {
 
   const off = results.filter((r) => r.charging === 'off');
   const on = results.filter((r) => r.charging === 'on' && !r.pipeline);
-  for (const d of drainRates) reportFigure({ bench: 'billing', name: `usage pipeline: ${d.name}`, unit: 'events/s', rate: d.perSecond });
-  for (const r of results) reportFigure(loadFigure('billing', { ...r, name: `lookup, charging ${r.charging}${r.pipeline ? ', pipeline running' : ''}` }));
-  console.log(`\n### bench:billing, ${records.toLocaleString('en-US')} records, ${connections} connections, ${duration} s each`);
-  console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`);
+  for (const d of drainRates)
+    reportFigure({ bench: 'billing', name: `usage pipeline: ${d.name}`, unit: 'events/s', rate: d.perSecond });
+  for (const r of results)
+    reportFigure(
+      loadFigure('billing', { ...r, name: `lookup, charging ${r.charging}${r.pipeline ? ', pipeline running' : ''}` }),
+    );
+  console.log(
+    `\n### bench:billing, ${records.toLocaleString('en-US')} records, ${connections} connections, ${duration} s each`,
+  );
+  console.log(
+    `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
+  );
   console.log('| lookup /property/address | req/s | p50 ms | p99 ms | non-2xx |');
   console.log('|---|---:|---:|---:|---:|');
-  for (const r of results) console.log(`| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`);
+  for (const r of results)
+    console.log(
+      `| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`,
+    );
   console.log(
     `| charging on vs off, request path (means) | ${((avg(on.map((r) => r.rps)) / avg(off.map((r) => r.rps)) - 1) * 100).toFixed(1)}% | ` +
       `${(avg(on.map((r) => r.p50)) - avg(off.map((r) => r.p50))).toFixed(1)} | ${(avg(on.map((r) => r.p99)) - avg(off.map((r) => r.p99))).toFixed(1)} | |`,
   );
   const running = results.find((r) => r.pipeline);
-  if (running) console.log(`| lookup with the pipeline running vs paused (charging on) | ${((running.rps / avg(on.map((r) => r.rps))) * 100).toFixed(0)}% | | | |`);
-  console.log(`\n| usage pipeline, ${events.toLocaleString('en-US')} events drained into PostgreSQL | events/s | writer CPU per event |`);
+  if (running)
+    console.log(
+      `| lookup with the pipeline running vs paused (charging on) | ${((running.rps / avg(on.map((r) => r.rps))) * 100).toFixed(0)}% | | | |`,
+    );
+  console.log(
+    `\n| usage pipeline, ${events.toLocaleString('en-US')} events drained into PostgreSQL | events/s | writer CPU per event |`,
+  );
   console.log('|---|---:|---:|');
-  for (const d of drainRates) console.log(`| ${d.name} | ${Math.round(d.perSecond).toLocaleString('en-US')} | ${d.cpuUsPerEvent === undefined ? '' : `${d.cpuUsPerEvent.toFixed(1)} us`} |`);
+  for (const d of drainRates)
+    console.log(
+      `| ${d.name} | ${Math.round(d.perSecond).toLocaleString('en-US')} | ${d.cpuUsPerEvent === undefined ? '' : `${d.cpuUsPerEvent.toFixed(1)} us`} |`,
+    );
   await f.close();
   await pool.end();
   process.exit(0);

@@ -66,20 +66,25 @@ async function prepareData() {
     [addr.rows.map((r) => r.line_key), addr.rows.map((r) => r.zip), addr.rows.map((r) => r.unit_key)],
   );
   await pool.query('DROP TABLE IF EXISTS public.bench_owner_keys');
-  await pool.query(`CREATE TABLE public.bench_owner_keys AS SELECT row_number() OVER () AS n, last_name_key, state FROM unnest($1::text[], $2::text[]) AS t(last_name_key, state)`, [
-    owners.rows.map((r) => r.last_name_key),
-    owners.rows.map((r) => r.state),
-  ]);
+  await pool.query(
+    `CREATE TABLE public.bench_owner_keys AS SELECT row_number() OVER () AS n, last_name_key, state FROM unnest($1::text[], $2::text[]) AS t(last_name_key, state)`,
+    [owners.rows.map((r) => r.last_name_key), owners.rows.map((r) => r.state)],
+  );
   // Lookups are measured as clients see them: with a key, charged, the usage pipeline running.
   const billing = await billingFixture(pool, redisUrl, redisPrefix);
   const { key } = await billing.fundedAccount(1_000_000_000);
   const pipeline = new UsagePipeline({ pool, redisUrl, layout: billing.layout, log: () => {} });
   await pipeline.start();
-  return { addr: addr.rows, owners: owners.rows, key, stop: async () => {
-    await pipeline.stop();
-    await billing.close();
-    await pool.end();
-  } };
+  return {
+    addr: addr.rows,
+    owners: owners.rows,
+    key,
+    stop: async () => {
+      await pipeline.stop();
+      await billing.close();
+      await pool.end();
+    },
+  };
 }
 
 function pgbench(name: string, sql: string): Result {
@@ -89,16 +94,41 @@ function pgbench(name: string, sql: string): Result {
   const u = new URL(dbUrl);
   const out = execFileSync(
     'pgbench',
-    ['-n', '-M', 'prepared', '-f', file, '-c', String(connections), '-j', '2', '-T', String(duration),
-      '-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres'), u.pathname.slice(1), '--log', '--log-prefix', join(dir, 'log')],
+    [
+      '-n',
+      '-M',
+      'prepared',
+      '-f',
+      file,
+      '-c',
+      String(connections),
+      '-j',
+      '2',
+      '-T',
+      String(duration),
+      '-h',
+      u.hostname,
+      '-p',
+      u.port || '5432',
+      '-U',
+      decodeURIComponent(u.username || 'postgres'),
+      u.pathname.slice(1),
+      '--log',
+      '--log-prefix',
+      join(dir, 'log'),
+    ],
     { encoding: 'utf8', env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } },
   );
   const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
-  const latencies = execFileSync('sh', ['-c', `cat ${join(dir, 'log')}* | awk '{print $3}' | sort -n`], { encoding: 'utf8', maxBuffer: 1 << 30 })
+  const latencies = execFileSync('sh', ['-c', `cat ${join(dir, 'log')}* | awk '{print $3}' | sort -n`], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  })
     .trim()
     .split('\n')
     .map(Number);
-  const pct = (p: number) => (latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0) / 1000;
+  const pct = (p: number) =>
+    (latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0) / 1000;
   return { name, rps: tps, p50: pct(50), p99: pct(99), errors: 0 };
 }
 
@@ -119,7 +149,15 @@ async function main() {
   results.push(await replay('(a) trivial express endpoint', `http://127.0.0.1:${trivial.port}`, ['/ping'], load));
   trivial.stop();
 
-  const serviceEnv = { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: redisPrefix, LOOKUP_PORT: '0', INTERNAL_PORT: '0', LOG_LEVEL: 'warn', OTEL_SERVICE_NAME: 'lookup' };
+  const serviceEnv = {
+    DATABASE_URL: dbUrl,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: redisPrefix,
+    LOOKUP_PORT: '0',
+    INTERNAL_PORT: '0',
+    LOG_LEVEL: 'warn',
+    OTEL_SERVICE_NAME: 'lookup',
+  };
   const lookup = await startProcess('services/lookup/src/server.ts', serviceEnv, { telemetry: true });
   const lookupBase = `http://127.0.0.1:${lookup.port}`;
   const charged = { ...load, key: keys.key };
@@ -132,7 +170,12 @@ async function main() {
   const traced = await startProcess(
     'services/lookup/src/server.ts',
     // A queue big enough that no span is dropped at full load: the cost measured is the cost of keeping them all.
-    { ...serviceEnv, ...sinkEnv(sink.url, 'lookup', 1_000), OTEL_BSP_MAX_QUEUE_SIZE: '100000', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048' },
+    {
+      ...serviceEnv,
+      ...sinkEnv(sink.url, 'lookup', 1_000),
+      OTEL_BSP_MAX_QUEUE_SIZE: '100000',
+      OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
+    },
     { telemetry: true },
   );
   const tracedBase = `http://127.0.0.1:${traced.port}`;
@@ -164,12 +207,18 @@ async function main() {
   );
 
   const base = results[0]!.rps;
-  console.log(`\n### bench:lookup, ${records.toLocaleString('en-US')} records, ${connections} connections, ${duration} s each`);
-  console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`);
+  console.log(
+    `\n### bench:lookup, ${records.toLocaleString('en-US')} records, ${connections} connections, ${duration} s each`,
+  );
+  console.log(
+    `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
+  );
   console.log('| target | req/s | p50 ms | p99 ms | non-2xx/errors | vs trivial express |');
   console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of results) {
-    console.log(`| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((r.rps / base) * 100).toFixed(0)}% |`);
+    console.log(
+      `| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((r.rps / base) * 100).toFixed(0)}% |`,
+    );
   }
   for (const r of results) reportFigure(loadFigure('lookup', r));
   const untraced = results.find((r) => r.name === '(b) lookup /property/address')!;

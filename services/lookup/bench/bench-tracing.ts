@@ -30,12 +30,23 @@ async function main(): Promise<void> {
   );
   const paths = rows.map((r) => `/api/v1/property/address?address=${encodeURIComponent(r.line_key)}&zip=${r.zip}`);
   const sink = await startOtlpSink();
-  const env = { DATABASE_URL: dbUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, LOOKUP_PORT: '0', OTEL_SERVICE_NAME: 'lookup' };
-  const traced = { ...env, ...sinkEnv(sink.url, 'lookup', 1_000), OTEL_BSP_MAX_QUEUE_SIZE: '100000', OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048' };
+  const env = {
+    DATABASE_URL: dbUrl,
+    REDIS_URL: redisUrl,
+    REDIS_PREFIX: prefix,
+    LOOKUP_PORT: '0',
+    OTEL_SERVICE_NAME: 'lookup',
+  };
+  const traced = {
+    ...env,
+    ...sinkEnv(sink.url, 'lookup', 1_000),
+    OTEL_BSP_MAX_QUEUE_SIZE: '100000',
+    OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
+  };
   const variants: [string, Record<string, string>][] = [
     ['tracing off', env],
     ['tracing on, as deployed (server spans + pg + ioredis)', traced],
-    ['tracing on, the app\'s server spans only', { ...traced, OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'none' }],
+    ["tracing on, the app's server spans only", { ...traced, OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'none' }],
   ];
   const load = { connections: Number(values.connections), duration: Number(values.duration), key };
   const rates = new Map<string, number[]>();
@@ -53,12 +64,16 @@ async function main(): Promise<void> {
   }
   const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
   const off = mean(rates.get('tracing off')!);
-  console.log(`\n### bench:tracing, ${Number(values.records).toLocaleString('en-US')} records, ${values.rounds} rounds of ${values.duration} s, ${values.connections} connections\n`);
+  console.log(
+    `\n### bench:tracing, ${Number(values.records).toLocaleString('en-US')} records, ${values.rounds} rounds of ${values.duration} s, ${values.connections} connections\n`,
+  );
   console.log('| lookup /property/address | mean req/s | rounds | cost |');
   console.log('|---|---:|---|---:|');
   for (const [name] of variants) {
     const all = rates.get(name)!;
-    console.log(`| ${name} | ${Math.round(mean(all)).toLocaleString('en-US')} | ${all.map(Math.round).join(', ')} | ${((1 - mean(all) / off) * 100).toFixed(1)}% |`);
+    console.log(
+      `| ${name} | ${Math.round(mean(all)).toLocaleString('en-US')} | ${all.map(Math.round).join(', ')} | ${((1 - mean(all) / off) * 100).toFixed(1)}% |`,
+    );
   }
   await billing.close();
   await pool.end();

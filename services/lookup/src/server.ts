@@ -1,4 +1,12 @@
-import { callerAuth, createPool, createRedis, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
+import {
+  callerAuth,
+  createPool,
+  createRedis,
+  redisReady,
+  runInternalServer,
+  runServer,
+  storesReady,
+} from '@pra/platform';
 import { clientTimeouts, requestPoolLimits } from '@pra/core/config';
 import { KeyCache } from '@pra/account-billing/client';
 import { RedisCreditMeter } from '@pra/account-billing/client';
@@ -13,7 +21,14 @@ const pool = createPool(config.DATABASE_URL, config.DB_POOL_SIZE, 'lookup', requ
 await redisReady(redis);
 const app = createLookupApp({ pool, meter: new RedisCreditMeter(redis, config.REDIS_PREFIX), auth });
 await runInternalServer(config, storesReady(pool, redis));
-await runServer(app, config.LOOKUP_PORT, config.LOOKUP_HOST, 'lookup', async () => {
-  redis.disconnect();
-  await pool.end();
-}, clientTimeouts(config));
+await runServer(
+  app,
+  config.LOOKUP_PORT,
+  config.LOOKUP_HOST,
+  'lookup',
+  async () => {
+    redis.disconnect();
+    await pool.end();
+  },
+  clientTimeouts(config),
+);

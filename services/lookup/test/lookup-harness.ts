@@ -22,7 +22,13 @@ export function useLookupApp(credits = 10_000_000): LookupContext {
     ctx.billing = await billingFixture(ctx.pool, inject('redisUrl'), inject('redisPrefix'));
     const { key } = await ctx.billing.fundedAccount(credits);
     ctx.auth = { authorization: `Bearer ${key}` };
-    ctx.app = await startApp(createLookupApp({ pool: ctx.pool, meter: ctx.billing.meter, auth: { development: true, keys: ctx.billing.keys } }));
+    ctx.app = await startApp(
+      createLookupApp({
+        pool: ctx.pool,
+        meter: ctx.billing.meter,
+        auth: { development: true, keys: ctx.billing.keys },
+      }),
+    );
   });
   afterAll(async () => {
     await ctx.app.close();
@@ -30,10 +36,18 @@ export function useLookupApp(credits = 10_000_000): LookupContext {
     await ctx.pool.end();
   });
   return {
-    get pool() { return ctx.pool; },
-    get app() { return ctx.app; },
-    get billing() { return ctx.billing; },
-    get auth() { return ctx.auth; },
+    get pool() {
+      return ctx.pool;
+    },
+    get app() {
+      return ctx.app;
+    },
+    get billing() {
+      return ctx.billing;
+    },
+    get auth() {
+      return ctx.auth;
+    },
     get: (path, headers = {}) => ctx.app.get(path, { ...ctx.auth, ...headers }),
   };
 }

@@ -14,7 +14,9 @@ async function building(units: number): Promise<string> {
   const street = uniqueStreet();
   await insertProperties(
     ctx.pool,
-    Array.from({ length: units }, (_, i) => makeProperty({ line1: `10 ${street} ST`, line2: `APT ${i + 1}`, zip: '95814' })),
+    Array.from({ length: units }, (_, i) =>
+      makeProperty({ line1: `10 ${street} ST`, line2: `APT ${i + 1}`, zip: '95814' }),
+    ),
   );
   return `/api/v1/property/address?address=${encodeURIComponent(`10 ${street} ST`)}&zip=95814`;
 }
@@ -46,7 +48,12 @@ describe('charging', () => {
     expect(res.status).toBe(200);
     const body = PropertyResponse.parse(res.body);
     expect(body.property).toHaveLength(3);
-    expect(body.status).toMatchObject({ total: 10, records_returned: 3, truncated_by_credits: true, credits_remaining: 0 });
+    expect(body.status).toMatchObject({
+      total: 10,
+      records_returned: 3,
+      truncated_by_credits: true,
+      credits_remaining: 0,
+    });
     const next = await ctx.app.get(path, a.headers);
     expect(next.status).toBe(402);
     expect(ErrorResponse.parse(next.body).status.code).toBe(402);

@@ -31,7 +31,10 @@ describe('400: the message names the bad parameter', () => {
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=abc', /'page'.*integer/],
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=1.5', /'page'.*integer/],
     // Deep paging is bounded: page x pagesize <= 10,000.
-    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=101&pagesize=100', /'page'.*page x pagesize is 10100.*10000/],
+    [
+      '/api/v1/property/address?address=1%20Main%20St&zip=89501&page=101&pagesize=100',
+      /'page'.*page x pagesize is 10100.*10000/,
+    ],
     ['/api/v1/property/owner?lastName=SMITH&page=401', /'page'.*page x pagesize is 10025/],
     ['/api/v1/property/owner?lastName=SMITH&page=1000000', /'page'.*at most 10000/],
     ['/api/v1/property/address?address=Main%20St&zip=89501', /'address'.*house number/],
@@ -52,7 +55,11 @@ describe('400: the message names the bad parameter', () => {
 
 describe('404 and other refusals', () => {
   it('answers 404 when nothing matches', async () => {
-    await expectError('/api/v1/property/address?address=1%20Nowhere%20Xyzzy%20St&zip=89501', 404, /No properties found/);
+    await expectError(
+      '/api/v1/property/address?address=1%20Nowhere%20Xyzzy%20St&zip=89501',
+      404,
+      /No properties found/,
+    );
     await expectError('/api/v1/property/owner?lastName=Qwxzzyv', 404, /No properties found/);
     await expectError('/api/v1/property/parcel?apn=000-NOPE-000', 404, /No properties found/);
     await expectError('/api/v1/sale/history?id=999999999999', 404, /No property with id/);
@@ -67,7 +74,13 @@ describe('404 and other refusals', () => {
   it('answers HEAD on every metered path 405 with Allow: GET, and charges nothing', async () => {
     const a = await ctx.billing.fundedAccount(10);
     const id = (await ctx.pool.query<{ id: number }>('SELECT id FROM records.properties LIMIT 1')).rows[0]!.id;
-    for (const path of ['/api/v1/property/address?address=1%20Main%20St&zip=95814', '/api/v1/property/owner?lastName=SMITH', '/api/v1/property/parcel?apn=1', `/api/v1/sale/history?id=${id}`, `/api/v1/assessment/detail?id=${id}`]) {
+    for (const path of [
+      '/api/v1/property/address?address=1%20Main%20St&zip=95814',
+      '/api/v1/property/owner?lastName=SMITH',
+      '/api/v1/property/parcel?apn=1',
+      `/api/v1/sale/history?id=${id}`,
+      `/api/v1/assessment/detail?id=${id}`,
+    ]) {
       const res = await fetch(ctx.app.url + path, { method: 'HEAD', headers: { authorization: `Bearer ${a.key}` } });
       expect(res.status, path).toBe(405);
       expect(res.headers.get('allow')).toBe('GET');
@@ -92,12 +105,24 @@ describe('a page past the end', () => {
         return typeof v === 'function' ? v.bind(target) : v;
       },
     });
-    const app = await startApp(createLookupApp({ pool: counted, meter: ctx.billing.meter, auth: { development: true, keys: ctx.billing.keys } }));
+    const app = await startApp(
+      createLookupApp({ pool: counted, meter: ctx.billing.meter, auth: { development: true, keys: ctx.billing.keys } }),
+    );
     try {
       const street = uniqueStreet();
-      await insertProperties(ctx.pool, [1, 2, 3].map((i) => makeProperty({ line1: `9 ${street} ST`, line2: `UNIT ${i}`, zip: '95814' })));
-      const owner = (await ctx.pool.query<{ last_name_key: string }>('SELECT last_name_key FROM records.owners WHERE last_name_key IS NOT NULL LIMIT 1')).rows[0]!.last_name_key;
-      for (const path of [`/api/v1/property/address?address=9%20${street}%20ST&zip=95814&pagesize=2&page=5`, `/api/v1/property/owner?lastName=${owner}&page=400`]) {
+      await insertProperties(
+        ctx.pool,
+        [1, 2, 3].map((i) => makeProperty({ line1: `9 ${street} ST`, line2: `UNIT ${i}`, zip: '95814' })),
+      );
+      const owner = (
+        await ctx.pool.query<{ last_name_key: string }>(
+          'SELECT last_name_key FROM records.owners WHERE last_name_key IS NOT NULL LIMIT 1',
+        )
+      ).rows[0]!.last_name_key;
+      for (const path of [
+        `/api/v1/property/address?address=9%20${street}%20ST&zip=95814&pagesize=2&page=5`,
+        `/api/v1/property/owner?lastName=${owner}&page=400`,
+      ]) {
         statements.length = 0;
         const res = await app.get(path, ctx.auth);
         expect(res.status, path).toBe(404);
@@ -113,16 +138,57 @@ describe('a page past the end', () => {
 
 describe('malformed query strings never give a 5xx', () => {
   const junk = [
-    '%', '%ZZ', '%00', '\u0000', "' OR 1=1 --", '"><script>', 'a'.repeat(5000), '🏠', '\\', '%E0%A4%A', '[]', '{}', '-1', '1e400', 'NaN',
+    '%',
+    '%ZZ',
+    '%00',
+    '\u0000',
+    "' OR 1=1 --",
+    '"><script>',
+    'a'.repeat(5000),
+    '🏠',
+    '\\',
+    '%E0%A4%A',
+    '[]',
+    '{}',
+    '-1',
+    '1e400',
+    'NaN',
   ];
-  const paths = ['/api/v1/property/address', '/api/v1/property/owner', '/api/v1/property/parcel', '/api/v1/sale/history', '/api/v1/assessment/detail'];
-  const params = ['address', 'zip', 'city', 'state', 'number', 'page', 'pagesize', 'lastName', 'firstName', 'apn', 'county', 'id', 'postal1', 'locality'];
+  const paths = [
+    '/api/v1/property/address',
+    '/api/v1/property/owner',
+    '/api/v1/property/parcel',
+    '/api/v1/sale/history',
+    '/api/v1/assessment/detail',
+  ];
+  const params = [
+    'address',
+    'zip',
+    'city',
+    'state',
+    'number',
+    'page',
+    'pagesize',
+    'lastName',
+    'firstName',
+    'apn',
+    'county',
+    'id',
+    'postal1',
+    'locality',
+  ];
   it('answers every combination with 2xx or 4xx and an ErrorResponse on 4xx', async () => {
     let n = 0;
     for (const path of paths) {
       for (const value of junk) {
-        const pairs = params.map((p, i) => `${p}=${i % 3 === 0 ? encodeURIComponent(value) : value.replace(/[#&]/g, '')}`);
-        for (const qs of [pairs.join('&'), `${params[n % params.length]}=${value}`, `address=1%20Main%20St&zip=89501&${params[n % params.length]}[]=${value}`]) {
+        const pairs = params.map(
+          (p, i) => `${p}=${i % 3 === 0 ? encodeURIComponent(value) : value.replace(/[#&]/g, '')}`,
+        );
+        for (const qs of [
+          pairs.join('&'),
+          `${params[n % params.length]}=${value}`,
+          `address=1%20Main%20St&zip=89501&${params[n % params.length]}[]=${value}`,
+        ]) {
           n++;
           const res = await fetch(`${ctx.app.url}${path}?${qs}`, { headers: ctx.auth }).catch(() => null);
           if (!res) continue; // the client itself refused to send it

@@ -5,12 +5,15 @@ import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testin
 import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
-const ADDRESS_PATHS = servedPaths().filter((p) => p.key === 'propertyAddress').map((p) => p.path);
+const ADDRESS_PATHS = servedPaths()
+  .filter((p) => p.key === 'propertyAddress')
+  .map((p) => p.path);
 
 it('serves /property/address and its five aliases (SPEC 4.1)', () => expect(ADDRESS_PATHS).toHaveLength(6));
 const q = (params: Record<string, string | number | undefined>) =>
-  new URLSearchParams(Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]]))).toString();
-
+  new URLSearchParams(
+    Object.entries(params).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : [[k, String(v)]])),
+  ).toString();
 
 describe('address lookup', () => {
   it('finds one unit from any spelling of its address, on every alias', async () => {
@@ -19,7 +22,11 @@ describe('address lookup', () => {
       makeProperty({ line1: `123 N ${street} ST`, line2: 'APT 4', zip: '95814' }),
       makeProperty({ line1: `123 N ${street} ST`, line2: 'APT 5', zip: '95814' }),
     ]);
-    for (const address of [`123 North ${street} Street Apt 4`, `123 N ${street} ST #4`, `123 n. ${street} st., unit 04`]) {
+    for (const address of [
+      `123 North ${street} Street Apt 4`,
+      `123 N ${street} ST #4`,
+      `123 n. ${street} st., unit 04`,
+    ]) {
       for (const path of ADDRESS_PATHS) {
         const res = await ctx.get(`/api/v1${path}?${q({ address, zip: '95814' })}`);
         expect(res.status, `${path} ${address}`).toBe(200);
@@ -31,14 +38,36 @@ describe('address lookup', () => {
   it('returns a body that matches the PropertyResponse schema, with the spec envelope', async () => {
     const street = uniqueStreet();
     await insertProperties(ctx.pool, [makeProperty({ line1: `9 ${street} AVE`, zip: '95814' })]);
-    const res = await ctx.get(`/api/v1/property/address?${q({ address: `9 ${street} Avenue`, city: 'Sacramento', state: 'ca' })}`);
+    const res = await ctx.get(
+      `/api/v1/property/address?${q({ address: `9 ${street} Avenue`, city: 'Sacramento', state: 'ca' })}`,
+    );
     expect(res.status).toBe(200);
     const parsed = PropertyResponse.parse(res.body);
-    expect(parsed.status).toMatchObject({ code: 0, total: 1, page: 1, pagesize: 25, records_returned: 1, truncated_by_credits: false });
+    expect(parsed.status).toMatchObject({
+      code: 0,
+      total: 1,
+      page: 1,
+      pagesize: 25,
+      records_returned: 1,
+      truncated_by_credits: false,
+    });
     expect(parsed.status.transactionID).toBe(res.headers.get('x-request-id'));
     expect(res.body.property[0].demographics).toBeNull();
     expect(Object.keys(res.body.property[0])).toEqual(
-      expect.arrayContaining(['identifier', 'address', 'location', 'summary', 'lot', 'building', 'owner', 'assessment', 'sale', 'mortgage', 'demographics', 'vintage']),
+      expect.arrayContaining([
+        'identifier',
+        'address',
+        'location',
+        'summary',
+        'lot',
+        'building',
+        'owner',
+        'assessment',
+        'sale',
+        'mortgage',
+        'demographics',
+        'vintage',
+      ]),
     );
   });
 
@@ -59,17 +88,23 @@ describe('address lookup', () => {
 
   it('returns every unit of an address without a unit, paginated with the right total', async () => {
     const street = uniqueStreet();
-    const units = Array.from({ length: 7 }, (_, i) => makeProperty({ line1: `500 ${street} BLVD`, line2: `UNIT ${i + 1}`, zip: '95814' }));
+    const units = Array.from({ length: 7 }, (_, i) =>
+      makeProperty({ line1: `500 ${street} BLVD`, line2: `UNIT ${i + 1}`, zip: '95814' }),
+    );
     const ids = await insertProperties(ctx.pool, units);
     const seen: number[] = [];
     for (const page of [1, 2, 3]) {
-      const res = await ctx.get(`/api/v1/property/address?${q({ address: `500 ${street} Boulevard`, zip: '95814', pagesize: 3, page })}`);
+      const res = await ctx.get(
+        `/api/v1/property/address?${q({ address: `500 ${street} Boulevard`, zip: '95814', pagesize: 3, page })}`,
+      );
       expect(res.status).toBe(200);
       expect(res.body.status).toMatchObject({ total: 7, page, pagesize: 3 });
       seen.push(...res.body.property.map((p: any) => p.identifier.Id));
     }
     expect(seen.sort()).toEqual([...ids].sort());
-    const past = await ctx.get(`/api/v1/property/address?${q({ address: `500 ${street} Boulevard`, zip: '95814', pagesize: 3, page: 4 })}`);
+    const past = await ctx.get(
+      `/api/v1/property/address?${q({ address: `500 ${street} Boulevard`, zip: '95814', pagesize: 3, page: 4 })}`,
+    );
     expect(past.status).toBe(404);
     expect(past.body.status).toMatchObject({ code: 404, total: 7 });
     expect(past.body.status.msg).toMatch(/past the last page/);
@@ -77,8 +112,19 @@ describe('address lookup', () => {
 
   it('attaches the tract demographics (DC tract file) to a property in that tract', async () => {
     const street = uniqueStreet();
-    await insertProperties(ctx.pool, [makeProperty({ line1: `1 ${street} ST NW`, zip: '20001', state: 'DC', city: 'WASHINGTON', fips: '11001', censusTract: '11001000100' })]);
-    const res = await ctx.get(`/api/v1/property/address?${q({ address: `1 ${street} Street Northwest`, zip: '20001' })}`);
+    await insertProperties(ctx.pool, [
+      makeProperty({
+        line1: `1 ${street} ST NW`,
+        zip: '20001',
+        state: 'DC',
+        city: 'WASHINGTON',
+        fips: '11001',
+        censusTract: '11001000100',
+      }),
+    ]);
+    const res = await ctx.get(
+      `/api/v1/property/address?${q({ address: `1 ${street} Street Northwest`, zip: '20001' })}`,
+    );
     expect(res.status).toBe(200);
     const d = res.body.property[0].demographics;
     expect(d.source).toMatch(/2016/); // the latest vintage of the file
@@ -96,12 +142,16 @@ describe('address lookup', () => {
     const two = await ctx.get(`/api/v1/property/address?${q({ address: `42 W ${street}`, zip: '95814' })}`);
     expect(two.status).toBe(404);
     expect(two.body.status.msg).toMatch(new RegExp(`did you mean '42 W ${street} AVE', '42 W ${street} ST'`));
-    const city = await ctx.get(`/api/v1/property/address?${q({ address: `42 W ${street} Avenue`, city: 'Sacramento', state: 'CA' })}`);
+    const city = await ctx.get(
+      `/api/v1/property/address?${q({ address: `42 W ${street} Avenue`, city: 'Sacramento', state: 'CA' })}`,
+    );
     expect(city.body.property.map((p: any) => p.identifier.Id)).toEqual([ave]);
   });
 
   it('finds an imported Sacramento sale by its real address', async () => {
-    const res = await ctx.get(`/api/v1/sale/detail?${q({ address: '3526 High Street', city: 'Sacramento', state: 'CA' })}`);
+    const res = await ctx.get(
+      `/api/v1/sale/detail?${q({ address: '3526 High Street', city: 'Sacramento', state: 'CA' })}`,
+    );
     expect(res.status).toBe(200);
     expect(res.body.property[0].sale.lastSale).toEqual({ date: '2008-05-21', price: 59222 });
     expect(res.body.property[0].building.rooms.beds).toBe(2);
@@ -117,13 +167,20 @@ describe('owner, parcel and id lookups', () => {
         owner1: { firstName: 'BOB', lastName: 'OTHER', fullName: 'BOB OTHER', type: 'Individual' },
         owner2: { firstName: 'CAT', lastName: last, fullName: `CAT ${last}`, type: 'Individual' },
       }),
-      makeProperty({ state: 'NV', city: 'RENO', zip: '89501', owner1: { firstName: 'ANN', lastName: last, fullName: `ANN ${last}`, type: 'Individual' } }),
+      makeProperty({
+        state: 'NV',
+        city: 'RENO',
+        zip: '89501',
+        owner1: { firstName: 'ANN', lastName: last, fullName: `ANN ${last}`, type: 'Individual' },
+      }),
     ]);
     const all = await ctx.get(`/api/v1/property/owner?${q({ lastName: last.toLowerCase() })}`);
     expect(all.status).toBe(200);
     expect(all.body.status.total).toBe(3);
     expect(all.body.property.map((p: any) => p.identifier.Id)).toEqual(ids);
-    const narrowed = await ctx.get(`/api/v1/property/owner?${q({ lastName: last, firstName: 'ann', state: 'CA', city: 'Sacramento' })}`);
+    const narrowed = await ctx.get(
+      `/api/v1/property/owner?${q({ lastName: last, firstName: 'ann', state: 'CA', city: 'Sacramento' })}`,
+    );
     expect(narrowed.body.property.map((p: any) => p.identifier.Id)).toEqual([ids[0]]);
     const page2 = await ctx.get(`/api/v1/property/owner?${q({ lastName: last, pagesize: 2, page: 2 })}`);
     expect(page2.body.property.map((p: any) => p.identifier.Id)).toEqual([ids[2]]);
@@ -132,13 +189,17 @@ describe('owner, parcel and id lookups', () => {
 
   it('matches an APN with or without special characters, and the tax parcel id', async () => {
     const tag = String(Date.now()).slice(-7);
-    const [id] = await insertProperties(ctx.pool, [makeProperty({ apn: `915-${tag}-001`, apnOrig: `915${tag}001`, taxParcelId: `TX-${tag}-9` })]);
+    const [id] = await insertProperties(ctx.pool, [
+      makeProperty({ apn: `915-${tag}-001`, apnOrig: `915${tag}001`, taxParcelId: `TX-${tag}-9` }),
+    ]);
     for (const apn of [`915-${tag}-001`, `915${tag}001`, `915 ${tag} 001`, `TX${tag}9`]) {
       const res = await ctx.get(`/api/v1/property/parcel?${q({ apn })}`);
       expect(res.status, apn).toBe(200);
       expect(res.body.property.map((p: any) => p.identifier.Id)).toEqual([id]);
     }
-    const narrowed = await ctx.get(`/api/v1/property/parcel?${q({ apn: `915${tag}001`, state: 'CA', county: 'Sacramento County' })}`);
+    const narrowed = await ctx.get(
+      `/api/v1/property/parcel?${q({ apn: `915${tag}001`, state: 'CA', county: 'Sacramento County' })}`,
+    );
     expect(narrowed.status).toBe(200);
     const wrongState = await ctx.get(`/api/v1/property/parcel?${q({ apn: `915${tag}001`, state: 'NV' })}`);
     expect(wrongState.status).toBe(404);
@@ -148,25 +209,76 @@ describe('owner, parcel and id lookups', () => {
     const [id] = await insertProperties(ctx.pool, [
       makeProperty({
         sales: [
-          { date: '2020-03-01', price: 400000, documentType: 'GRANT DEED', recordingDate: '2020-03-09', buyerName: 'JANE DOE', sellerName: 'JOHN ROE' },
-          { date: '2011-07-15', price: 210000, documentType: 'GRANT DEED', recordingDate: '2011-07-20', buyerName: 'JOHN ROE', sellerName: 'ACME LLC' },
+          {
+            date: '2020-03-01',
+            price: 400000,
+            documentType: 'GRANT DEED',
+            recordingDate: '2020-03-09',
+            buyerName: 'JANE DOE',
+            sellerName: 'JOHN ROE',
+          },
+          {
+            date: '2011-07-15',
+            price: 210000,
+            documentType: 'GRANT DEED',
+            recordingDate: '2011-07-20',
+            buyerName: 'JOHN ROE',
+            sellerName: 'ACME LLC',
+          },
         ],
-        assessment: { taxYear: 2025, land: 100, improvements: 200, total: 300, marketTotal: 500, taxAmount: 3.5, avmValue: null, avmDate: null, rentalEstimate: null, rentalSource: null },
-        assessmentHistory: [{ taxYear: 2024, land: 90, improvements: 190, total: 280, marketTotal: 480, taxAmount: 3.25 }],
+        assessment: {
+          taxYear: 2025,
+          land: 100,
+          improvements: 200,
+          total: 300,
+          marketTotal: 500,
+          taxAmount: 3.5,
+          avmValue: null,
+          avmDate: null,
+          rentalEstimate: null,
+          rentalSource: null,
+        },
+        assessmentHistory: [
+          { taxYear: 2024, land: 90, improvements: 190, total: 280, marketTotal: 480, taxAmount: 3.25 },
+        ],
       }),
     ]);
     const sales = await ctx.get(`/api/v1/sale/history?id=${id}`);
     expect(sales.status).toBe(200);
     expect(sales.body.property[0].saleHistory).toEqual([
-      { date: '2020-03-01', price: 400000, documentType: 'GRANT DEED', recordingDate: '2020-03-09', buyerName: 'JANE DOE', sellerName: 'JOHN ROE' },
-      { date: '2011-07-15', price: 210000, documentType: 'GRANT DEED', recordingDate: '2011-07-20', buyerName: 'JOHN ROE', sellerName: 'ACME LLC' },
+      {
+        date: '2020-03-01',
+        price: 400000,
+        documentType: 'GRANT DEED',
+        recordingDate: '2020-03-09',
+        buyerName: 'JANE DOE',
+        sellerName: 'JOHN ROE',
+      },
+      {
+        date: '2011-07-15',
+        price: 210000,
+        documentType: 'GRANT DEED',
+        recordingDate: '2011-07-20',
+        buyerName: 'JOHN ROE',
+        sellerName: 'ACME LLC',
+      },
     ]);
     expect(sales.body.property[0].sale.lastSale).toEqual({ date: '2020-03-01', price: 400000 });
     const assessment = await ctx.get(`/api/v1/assessment/detail?id=${id}`);
     expect(assessment.status).toBe(200);
     expect(assessment.body.property[0].assessmentHistory).toEqual([
-      { taxYear: 2025, assessed: { land: 100, improvements: 200, total: 300 }, market: { total: 500 }, tax: { amount: 3.5 } },
-      { taxYear: 2024, assessed: { land: 90, improvements: 190, total: 280 }, market: { total: 480 }, tax: { amount: 3.25 } },
+      {
+        taxYear: 2025,
+        assessed: { land: 100, improvements: 200, total: 300 },
+        market: { total: 500 },
+        tax: { amount: 3.5 },
+      },
+      {
+        taxYear: 2024,
+        assessed: { land: 90, improvements: 190, total: 280 },
+        market: { total: 480 },
+        tax: { amount: 3.25 },
+      },
     ]);
     expect(assessment.body.status).toMatchObject({ code: 0, total: 1, records_returned: 1 });
   });

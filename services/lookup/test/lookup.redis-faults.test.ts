@@ -42,7 +42,11 @@ describe('Redis paused during charges', () => {
     const a = await f.fundedAccount(1_000);
     // Identity as a trusted caller on this machine presents it (development mode), so that every request reaches
     // its charge: the key cache, in the same paused Redis, would refuse them earlier (503, not charged).
-    const headers = { 'x-pra-account-id': String(a.accountId), 'x-pra-tier': 'starter', 'x-pra-key-id': String(a.keyId) };
+    const headers = {
+      'x-pra-account-id': String(a.accountId),
+      'x-pra-tier': 'starter',
+      'x-pra-key-id': String(a.keyId),
+    };
     const requests = Array.from({ length: 20 }, async (_, i) => {
       await new Promise((r) => setTimeout(r, i * 10));
       const res = await fetch(app.url + path, { headers, signal: AbortSignal.timeout(20_000) });
@@ -77,7 +81,9 @@ describe('Redis paused during charges', () => {
     const taken = 1_000 - (await f.meter.balance(a.accountId))!;
     expect(taken).toBe(txids.length);
     expect(taken).toBe(recordsReturned + chargedWithoutRecords);
-    console.log(`[redis paused 3 s] ${answers.filter((r) => r.status === 200).length} answered 200, ${answers.length - answers.filter((r) => r.status === 200).length} 503; ${taken} credits taken`);
+    console.log(
+      `[redis paused 3 s] ${answers.filter((r) => r.status === 200).length} answered 200, ${answers.length - answers.filter((r) => r.status === 200).length} 503; ${taken} credits taken`,
+    );
   }, 60_000);
 });
 
@@ -86,10 +92,20 @@ describe('Redis restarted empty under load', () => {
     const a = await f.fundedAccount(30);
     const logs: Record<string, unknown>[] = [];
     const pipeline = new UsagePipeline({
-      pool, redisUrl: own.url, layout: f.layout, log: (o) => logs.push(o), watchdogEveryMs: 50, reconcileEveryMs: 3_600_000, expireEveryMs: 3_600_000,
+      pool,
+      redisUrl: own.url,
+      layout: f.layout,
+      log: (o) => logs.push(o),
+      watchdogEveryMs: 50,
+      reconcileEveryMs: 3_600_000,
+      expireEveryMs: 3_600_000,
     });
     await pipeline.start();
-    const headers = { 'x-pra-account-id': String(a.accountId), 'x-pra-tier': 'starter', 'x-pra-key-id': String(a.keyId) };
+    const headers = {
+      'x-pra-account-id': String(a.accountId),
+      'x-pra-tier': 'starter',
+      'x-pra-key-id': String(a.keyId),
+    };
     const returned: string[] = [];
     const statuses = new Map<number, number>();
     let load = true;
@@ -98,7 +114,8 @@ describe('Redis restarted empty under load', () => {
         const res = await fetch(app.url + path, { headers, signal: AbortSignal.timeout(20_000) });
         const body = JSON.parse(await res.text());
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (res.status === 200) for (let i = 0; i < body.status.records_returned; i++) returned.push(body.status.transactionID);
+        if (res.status === 200)
+          for (let i = 0; i < body.status.records_returned; i++) returned.push(body.status.transactionID);
         await new Promise((r) => setTimeout(r, 20));
       }
     };
@@ -107,10 +124,13 @@ describe('Redis restarted empty under load', () => {
       for (let i = 0; i < 200 && returned.length < 8; i++) await new Promise((r) => setTimeout(r, 10));
       // What Redis holds that PostgreSQL may not have yet, taken with writes paused, just before it is lost.
       await admin.call('CLIENT', 'PAUSE', '5000', 'WRITE');
-      const atRestart = ((await admin.xrange(f.layout.outbox, '-', '+')) as [string, string[]][]).map(([, fl]) => fl[fl.indexOf('txid') + 1]!);
+      const atRestart = ((await admin.xrange(f.layout.outbox, '-', '+')) as [string, string[]][]).map(
+        ([, fl]) => fl[fl.indexOf('txid') + 1]!,
+      );
       const reloadsBefore = logs.filter((l) => l.msg === 'loaded from PostgreSQL into Redis').length;
       await own.restartEmpty();
-      for (let i = 0; i < 200 && !(await admin.exists(f.layout.loaded).catch(() => 0)); i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 200 && !(await admin.exists(f.layout.loaded).catch(() => 0)); i++)
+        await new Promise((r) => setTimeout(r, 25));
       // Load goes on until the credits are gone (402) or a while has passed.
       for (let i = 0; i < 100 && !(statuses.get(402) ?? 0); i++) await new Promise((r) => setTimeout(r, 30));
       load = false;
@@ -121,7 +141,10 @@ describe('Redis restarted empty under load', () => {
         `SELECT coalesce(-sum(amount), 0)::int AS used FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge'`,
         [a.accountId],
       );
-      const { rows: written } = await pool.query<{ transaction_id: string }>('SELECT transaction_id FROM billing.usage_events WHERE transaction_id = ANY($1::uuid[])', [atRestart]);
+      const { rows: written } = await pool.query<{ transaction_id: string }>(
+        'SELECT transaction_id FROM billing.usage_events WHERE transaction_id = ANY($1::uuid[])',
+        [atRestart],
+      );
       const lost = atRestart.filter((tx) => !written.some((w) => w.transaction_id === tx));
       console.log(
         `[redis restarted empty] ${JSON.stringify(Object.fromEntries(statuses))}; ${returned.length} records returned, ledger ${rows[0]!.used}, ` +

@@ -8,7 +8,11 @@ import { plansResponse } from './plans.js';
 const constant =
   (contentType: string, body: string): RequestHandler =>
   (req, res) => {
-    res.writeHead(200, { 'content-type': contentType, 'x-request-id': req.requestId, 'cache-control': 'public, max-age=300' });
+    res.writeHead(200, {
+      'content-type': contentType,
+      'x-request-id': req.requestId,
+      'cache-control': 'public, max-age=300',
+    });
     res.end(body);
   };
 

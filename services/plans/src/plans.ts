@@ -2,7 +2,8 @@
 import type { Plan, PlansResponse } from '@pra/core/contracts';
 import { PLANS, type PlanDefinition } from '@pra/core/tiers';
 
-const usd = (n: number, digits = 0) => `$${n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
+const usd = (n: number, digits = 0) =>
+  `$${n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
 
 export function toPlan(p: PlanDefinition): Plan {
   return {
@@ -10,7 +11,8 @@ export function toPlan(p: PlanDefinition): Plan {
     name: p.name,
     records: p.records ?? 0,
     price: p.priceUsd === null ? 'contact sales' : `${usd(p.priceUsd)}/month`,
-    per_record: p.perRecordUsd === null ? (p.priceUsd === null ? 'volume pricing' : 'none stated') : usd(p.perRecordUsd, 3),
+    per_record:
+      p.perRecordUsd === null ? (p.priceUsd === null ? 'volume pricing' : 'none stated') : usd(p.perRecordUsd, 3),
     valid_days: p.validDays,
   };
 }

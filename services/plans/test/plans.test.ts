@@ -6,7 +6,9 @@ import { createPlansApp } from '../src/app.js';
 
 let app: RunningApp;
 beforeAll(async () => {
-  app = await startApp(createPlansApp({ purchaseUrl: 'https://example.com/buy', publicBaseUrl: 'https://api.example.com/api/v1' }));
+  app = await startApp(
+    createPlansApp({ purchaseUrl: 'https://example.com/buy', publicBaseUrl: 'https://api.example.com/api/v1' }),
+  );
 });
 afterAll(() => app.close());
 

@@ -20,7 +20,11 @@ import { setAccountLimits } from '@pra/account-billing/domain';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 
 const { values } = parseArgs({
-  options: { duration: { type: 'string', default: '20' }, connections: { type: 'string', default: '32' }, records: { type: 'string', default: '100000' } },
+  options: {
+    duration: { type: 'string', default: '20' },
+    connections: { type: 'string', default: '32' },
+    records: { type: 'string', default: '100000' },
+  },
 });
 const records = Number(values.records);
 const dbUrl = benchDatabaseUrl(records);
@@ -37,20 +41,44 @@ async function main() {
   await setAccountLimits(billing.deps, accountId, { ratePerMinute: 100_000_000, dailyQuota: null });
   const pipeline = new UsagePipeline({ pool, redisUrl, layout: billing.layout, log: () => {} });
   await pipeline.start();
-  const { rows } = await pool.query<{ line_key: string; zip: string; unit_key: string; last: string | null; state: string }>(
+  const { rows } = await pool.query<{
+    line_key: string;
+    zip: string;
+    unit_key: string;
+    last: string | null;
+    state: string;
+  }>(
     `SELECT p.line_key, p.zip, p.unit_key, o.last_name_key AS last, p.state FROM records.properties p TABLESAMPLE BERNOULLI (1) REPEATABLE (3)
        LEFT JOIN records.owners o ON o.property_id = p.id AND o.seq = 1 WHERE p.source LIKE 'synthetic:%' LIMIT 2000`,
   );
   const paths = rows.flatMap((r, i) => {
     const address = `/api/v1/property/address?address=${encodeURIComponent(r.line_key + (r.unit_key ? ` #${r.unit_key}` : ''))}&zip=${r.zip}`;
-    return i % 3 === 0 && r.last ? [address, `/api/v1/property/owner?lastName=${encodeURIComponent(r.last)}&state=${r.state}&pagesize=5`] : [address];
+    return i % 3 === 0 && r.last
+      ? [address, `/api/v1/property/owner?lastName=${encodeURIComponent(r.last)}&state=${r.state}&pagesize=5`]
+      : [address];
   });
   // The lookup and the gateway as npm start runs them (no telemetry: the bare cost of the hop is measured).
   const supervisor = new Supervisor({ cwd: root, nodeArgs: ['--import', 'tsx'], log: (l) => console.error(l) });
-  const ports = { gateway: await freePort(), lookup: await freePort(), autocomplete: 0, billing: 0, plans: 0, admin: 0 };
+  const ports = {
+    gateway: await freePort(),
+    lookup: await freePort(),
+    autocomplete: 0,
+    billing: 0,
+    plans: 0,
+    admin: 0,
+  };
   await startSystem({
-    supervisor, only: ['lookup', 'gateway'], ports, firstInternalPort: 0, databaseUrl: dbUrl, redisUrl, redisPrefix: prefix, gatewayKey: HMAC,
-    adminToken: '', publicBaseUrl: '/api/v1', env: () => ({ LOG_LEVEL: 'warn' }),
+    supervisor,
+    only: ['lookup', 'gateway'],
+    ports,
+    firstInternalPort: 0,
+    databaseUrl: dbUrl,
+    redisUrl,
+    redisPrefix: prefix,
+    gatewayKey: HMAC,
+    adminToken: '',
+    publicBaseUrl: '/api/v1',
+    env: () => ({ LOG_LEVEL: 'warn' }),
   });
   const lookup = { port: ports.lookup };
   const gateway = { port: ports.gateway };
@@ -89,7 +117,9 @@ async function main() {
   await direct('warm-up', 2);
   for (let round = 0; round < 2; round++) {
     results.push(await direct('direct to lookup'));
-    results.push(await replay('through the local gateway', `http://127.0.0.1:${gateway.port}`, paths, { ...load, key }));
+    results.push(
+      await replay('through the local gateway', `http://127.0.0.1:${gateway.port}`, paths, { ...load, key }),
+    );
   }
   await supervisor.stop();
   await pipeline.stop();
@@ -103,11 +133,18 @@ async function main() {
   const d = 'direct to lookup';
   const g = 'through the local gateway';
   for (const r of results) reportFigure(loadFigure('gateway', r));
-  console.log(`\n### bench:gateway, ${records.toLocaleString('en-US')} records, ${load.connections} connections, ${load.duration} s each, alternated twice`);
-  console.log(`machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`);
+  console.log(
+    `\n### bench:gateway, ${records.toLocaleString('en-US')} records, ${load.connections} connections, ${load.duration} s each, alternated twice`,
+  );
+  console.log(
+    `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
+  );
   console.log('| lookup mix | req/s | p50 ms | p99 ms | non-2xx |');
   console.log('|---|---:|---:|---:|---:|');
-  for (const r of results) console.log(`| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`);
+  for (const r of results)
+    console.log(
+      `| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`,
+    );
   console.log(
     `| through gateway vs direct (means) | ${((mean(g, (r) => r.rps) / mean(d, (r) => r.rps)) * 100).toFixed(0)}% | ` +
       `+${(mean(g, (r) => r.p50) - mean(d, (r) => r.p50)).toFixed(1)} | +${(mean(g, (r) => r.p99) - mean(d, (r) => r.p99)).toFixed(1)} | |`,

@@ -1,13 +1,14 @@
 // npm run build: every production entry point bundled to one JavaScript file in dist/ (our TypeScript compiled in,
-// node_modules packages left as imports), so images run `node dist/<name>.js` without tsx or the compiler.
+// hoisted npm packages left as imports), so images run `node dist/<name>.js` without tsx or the compiler.
 // `npm run build -- --out DIR` writes elsewhere (inside the repository: the bundles import node_modules from it).
 //
 // A module that finds its files next to itself (`new URL('../../migrations/', import.meta.url)`) keeps finding them:
 // in every bundled module but the entry point, import.meta.url is replaced by the URL of its source file, so the
 // migrations and data files are read from where they are in the repository (and in the image, which copies them).
-import { readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { readFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, type Plugin } from 'esbuild';
@@ -29,16 +30,33 @@ export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   'telemetry-register': 'shared/platform/src/telemetry/register.ts',
 };
 
-/** Every package a workspace depends on: imported at run time from node_modules, never bundled. */
-function externalPackages(): string[] {
-  const manifests = ['package.json', ...['shared/core', 'shared/platform', 'services/lookup', 'services/autocomplete',
-    'services/account-billing', 'services/plans', 'services/ingest', 'services/stack', 'gateway/local', 'gateway/plugin'].map((w) => `${w}/package.json`)];
-  const names = new Set<string>();
-  for (const m of manifests) {
-    const pkg = JSON.parse(readFileSync(join(root, m), 'utf8')) as Record<string, Record<string, string> | undefined>;
-    for (const field of ['dependencies', 'devDependencies', 'optionalDependencies']) for (const n of Object.keys(pkg[field] ?? {})) names.add(n);
+/** The package directory node would load `name` from, for a module in `fromDir`: the nearest node_modules up. */
+function packageDirFor(name: string, fromDir: string): string | undefined {
+  for (let dir = fromDir; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name);
+    if (existsSync(join(candidate, 'package.json'))) return candidate;
+    if (dirname(dir) === dir) return undefined;
   }
-  return [...names].filter((n) => !n.startsWith('@pra/')).flatMap((n) => [n, `${n}/*`]);
+}
+
+/**
+ * npm packages stay imports when the bundle in dist/ finds the same copy the source would (the one hoisted to the
+ * root node_modules); a copy npm nested inside a workspace (a version conflict) is bundled, since dist/ cannot see it.
+ * Our own @pra/* workspaces are always bundled.
+ */
+function hoistedPackagesExternal(): Plugin {
+  return {
+    name: 'hoisted-packages-external',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, (args) => {
+        if (args.path.startsWith('@pra/') || args.path.startsWith('node:') || isBuiltin(args.path)) return undefined;
+        const parts = args.path.split('/');
+        const name = args.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+        const found = packageDirFor(name, args.resolveDir);
+        return found === join(root, 'node_modules', name) ? { path: args.path, external: true } : undefined;
+      });
+    },
+  };
 }
 
 /** import.meta.url of each bundled module (entry points excepted) -> the URL of its own source file. */
@@ -49,9 +67,13 @@ function sourceRelativeUrls(outDir: string, entries: Set<string>): Plugin {
       b.onLoad({ filter: /\.(ts|mjs)$/ }, async (args) => {
         if (args.path.includes('/node_modules/')) return undefined;
         const contents = await readFile(args.path, 'utf8');
-        if (entries.has(args.path) || !contents.includes('import.meta.url')) return { contents, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+        if (entries.has(args.path) || !contents.includes('import.meta.url'))
+          return { contents, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
         const fromOut = relative(outDir, args.path).split('\\').join('/');
-        const replaced = contents.replaceAll('import.meta.url', `new URL(${JSON.stringify(fromOut)}, import.meta.url).href`);
+        const replaced = contents.replaceAll(
+          'import.meta.url',
+          `new URL(${JSON.stringify(fromOut)}, import.meta.url).href`,
+        );
         return { contents: replaced, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
       });
     },
@@ -70,20 +92,26 @@ export async function buildAll(outDir = join(root, 'dist'), log: (line: string) 
     target: 'node20',
     format: 'esm',
     sourcemap: 'linked',
-    external: externalPackages(),
-    plugins: [sourceRelativeUrls(out, new Set(entryPoints.map((e) => e.in)))],
+    // Bundled CommonJS code may require() node's own modules.
+    banner: {
+      js: "import { createRequire as __praCreateRequire } from 'node:module'; const require = __praCreateRequire(import.meta.url);",
+    },
+    plugins: [hoistedPackagesExternal(), sourceRelativeUrls(out, new Set(entryPoints.map((e) => e.in)))],
     logLevel: 'warning',
   });
   const files = Object.keys(ENTRY_POINTS).map((n) => join(out, `${n}.js`));
-  log(`built ${files.length} entry points in ${Math.round(performance.now() - started)} ms: ${relative(root, out) || '.'}/{${Object.keys(ENTRY_POINTS).join(',')}}.js`);
+  log(
+    `built ${files.length} entry points in ${Math.round(performance.now() - started)} ms: ${relative(root, out) || '.'}/{${Object.keys(ENTRY_POINTS).join(',')}}.js`,
+  );
   return files;
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const { values } = parseArgs({ options: { out: { type: 'string' } } });
   buildAll(values.out ? resolve(values.out) : undefined, (l) => console.log(l)).catch((err: Error) => {
-    console.error(`build failed: ${err.message}\nFix the error above (npm run typecheck shows it with context) and run npm run build again.`);
+    console.error(
+      `build failed: ${err.message}\nFix the error above (npm run typecheck shows it with context) and run npm run build again.`,
+    );
     process.exit(1);
   });
 }
-

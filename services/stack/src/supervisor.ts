@@ -37,7 +37,12 @@ const DEFAULT_BACKOFF = { initialMs: 500, maxMs: 30_000, stableAfterMs: 60_000 }
 
 /** The last non-empty line of a child's stderr, shortened: usually the error it died of. */
 function lastLine(text: string): string {
-  const line = text.trimEnd().split('\n').filter((l) => l.trim() !== '').at(-1) ?? '';
+  const line =
+    text
+      .trimEnd()
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .at(-1) ?? '';
   return line.length > 300 ? `${line.slice(0, 300)}...` : line;
 }
 

@@ -34,20 +34,52 @@ const local = (p: number) => `http://127.0.0.1:${p}`;
 export function systemProcesses(s: SystemSettings): ChildSpec[] {
   const internal = (i: number) => String(s.firstInternalPort === 0 ? 0 : s.firstInternalPort + i);
   // PRA_DEVELOPMENT: a development machine (a service may also run alone without the gateway's key, set here).
-  const stores = { DATABASE_URL: s.databaseUrl, REDIS_URL: s.redisUrl, REDIS_PREFIX: s.redisPrefix, GATEWAY_HMAC_KEY: s.gatewayKey, PRA_DEVELOPMENT: '1' };
-  const spec = (name: string, entry: string, env: Record<string, string>): ChildSpec => ({ name, entry, env: { ...env, ...s.env?.(name) } });
+  const stores = {
+    DATABASE_URL: s.databaseUrl,
+    REDIS_URL: s.redisUrl,
+    REDIS_PREFIX: s.redisPrefix,
+    GATEWAY_HMAC_KEY: s.gatewayKey,
+    PRA_DEVELOPMENT: '1',
+  };
+  const spec = (name: string, entry: string, env: Record<string, string>): ChildSpec => ({
+    name,
+    entry,
+    env: { ...env, ...s.env?.(name) },
+  });
   const { ports } = s;
   return [
     spec('account-billing', 'services/account-billing/src/server.ts', {
-      ...stores, BILLING_PORT: String(ports.billing), ADMIN_PORT: String(ports.admin), ADMIN_TOKEN: s.adminToken, INTERNAL_PORT: internal(3),
+      ...stores,
+      BILLING_PORT: String(ports.billing),
+      ADMIN_PORT: String(ports.admin),
+      ADMIN_TOKEN: s.adminToken,
+      INTERNAL_PORT: internal(3),
     }),
-    spec('lookup', 'services/lookup/src/server.ts', { ...stores, LOOKUP_PORT: String(ports.lookup), INTERNAL_PORT: internal(1) }),
-    spec('autocomplete', 'services/autocomplete/src/server.ts', { ...stores, AUTOCOMPLETE_PORT: String(ports.autocomplete), INTERNAL_PORT: internal(2) }),
-    spec('plans', 'services/plans/src/server.ts', { PLANS_PORT: String(ports.plans), PUBLIC_BASE_URL: s.publicBaseUrl, INTERNAL_PORT: internal(4) }),
+    spec('lookup', 'services/lookup/src/server.ts', {
+      ...stores,
+      LOOKUP_PORT: String(ports.lookup),
+      INTERNAL_PORT: internal(1),
+    }),
+    spec('autocomplete', 'services/autocomplete/src/server.ts', {
+      ...stores,
+      AUTOCOMPLETE_PORT: String(ports.autocomplete),
+      INTERNAL_PORT: internal(2),
+    }),
+    spec('plans', 'services/plans/src/server.ts', {
+      PLANS_PORT: String(ports.plans),
+      PUBLIC_BASE_URL: s.publicBaseUrl,
+      INTERNAL_PORT: internal(4),
+    }),
     spec('gateway', 'gateway/local/src/server.ts', {
-      REDIS_URL: s.redisUrl, REDIS_PREFIX: s.redisPrefix, GATEWAY_HMAC_KEY: s.gatewayKey, GATEWAY_PORT: String(ports.gateway),
-      UPSTREAM_LOOKUP: local(ports.lookup), UPSTREAM_AUTOCOMPLETE: local(ports.autocomplete),
-      UPSTREAM_ACCOUNT_BILLING: local(ports.billing), UPSTREAM_PLANS: local(ports.plans), INTERNAL_PORT: internal(0),
+      REDIS_URL: s.redisUrl,
+      REDIS_PREFIX: s.redisPrefix,
+      GATEWAY_HMAC_KEY: s.gatewayKey,
+      GATEWAY_PORT: String(ports.gateway),
+      UPSTREAM_LOOKUP: local(ports.lookup),
+      UPSTREAM_AUTOCOMPLETE: local(ports.autocomplete),
+      UPSTREAM_ACCOUNT_BILLING: local(ports.billing),
+      UPSTREAM_PLANS: local(ports.plans),
+      INTERNAL_PORT: internal(0),
     }),
   ];
 }

@@ -26,7 +26,14 @@ beforeAll(async () => {
   await migrateRecords(pool);
   await migrateBilling(pool);
   await pool.end();
-  ports = { gateway: await freePort(), lookup: await freePort(), autocomplete: await freePort(), billing: await freePort(), plans: await freePort(), admin: await freePort() };
+  ports = {
+    gateway: await freePort(),
+    lookup: await freePort(),
+    autocomplete: await freePort(),
+    billing: await freePort(),
+    plans: await freePort(),
+    admin: await freePort(),
+  };
   supervisor = new Supervisor({
     cwd: root,
     nodeArgs: ['--import', 'tsx'],
@@ -45,7 +52,12 @@ beforeAll(async () => {
     adminToken: randomBytes(24).toString('hex'),
     publicBaseUrl: '/api/v1',
     // Production auth (no development mode), impatient with slow clients, quiet.
-    env: () => ({ PRA_DEVELOPMENT: '0', HTTP_HEADERS_TIMEOUT_MS: '1000', HTTP_REQUEST_TIMEOUT_MS: '2000', LOG_LEVEL: 'silent' }),
+    env: () => ({
+      PRA_DEVELOPMENT: '0',
+      HTTP_HEADERS_TIMEOUT_MS: '1000',
+      HTTP_REQUEST_TIMEOUT_MS: '2000',
+      LOG_LEVEL: 'silent',
+    }),
     readyTimeoutMs: 90_000,
   });
 }, 120_000);
@@ -56,7 +68,11 @@ afterAll(async () => {
 });
 
 /** Sends raw bytes; resolves with every status line answered, once the server closes or goes quiet. */
-function exchange(port: number, bytes: Buffer, opts: { quietMs?: number; maxMs?: number } = {}): Promise<{ statuses: number[]; text: string; closed: boolean }> {
+function exchange(
+  port: number,
+  bytes: Buffer,
+  opts: { quietMs?: number; maxMs?: number } = {},
+): Promise<{ statuses: number[]; text: string; closed: boolean }> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let text = '';
@@ -65,7 +81,11 @@ function exchange(port: number, bytes: Buffer, opts: { quietMs?: number; maxMs?:
       clearTimeout(quiet);
       clearTimeout(max);
       socket.destroy();
-      resolve({ statuses: [...text.matchAll(/(?:^|\r?\n)HTTP\/1\.[01] (\d{3})/g)].map((m) => Number(m[1])), text, closed });
+      resolve({
+        statuses: [...text.matchAll(/(?:^|\r?\n)HTTP\/1\.[01] (\d{3})/g)].map((m) => Number(m[1])),
+        text,
+        closed,
+      });
     };
     const max = setTimeout(() => finish(false), opts.maxMs ?? 4_000);
     socket.on('data', (d) => {
@@ -117,8 +137,14 @@ const TEMPLATES: ((path: string) => Buffer)[] = [
   (p) => b(`DELETE ${p} HTTP/1.1\r\n${H}Connection: close\r\n\r\n`),
   (p) => b(`GET ${p} HTTP/1.1\r\n${H}Authorization: Bearer \u0001\u0002\r\n\r\n`),
   (p) => b(`GET ${p} HTTP/1.1\r\n${H}Authorization: Bearer pra_live_${'A'.repeat(5_000)}\r\nConnection: close\r\n\r\n`),
-  (p) => b(`GET ${p} HTTP/1.1\r\n${H}X-Request-Id: ../../etc\r\nX-Pra-Account-Id: 1\r\nX-Pra-Tier: enterprise\r\nX-Pra-Key-Id: 1\r\nX-Pra-Signature: t=9999999999,v1=${'0'.repeat(64)}\r\nConnection: close\r\n\r\n`),
-  (p) => b(`GET ${p} HTTP/1.1\r\n${H}X-Pra-Account-Id: 99999999999999999999999\r\nX-Pra-Tier: __proto__\r\nX-Pra-Signature: t=-1,v1=zz\r\nConnection: close\r\n\r\n`),
+  (p) =>
+    b(
+      `GET ${p} HTTP/1.1\r\n${H}X-Request-Id: ../../etc\r\nX-Pra-Account-Id: 1\r\nX-Pra-Tier: enterprise\r\nX-Pra-Key-Id: 1\r\nX-Pra-Signature: t=9999999999,v1=${'0'.repeat(64)}\r\nConnection: close\r\n\r\n`,
+    ),
+  (p) =>
+    b(
+      `GET ${p} HTTP/1.1\r\n${H}X-Pra-Account-Id: 99999999999999999999999\r\nX-Pra-Tier: __proto__\r\nX-Pra-Signature: t=-1,v1=zz\r\nConnection: close\r\n\r\n`,
+    ),
   (p) => b(`GET ${p} HTTP/1.1\r\n${H}traceparent: 00-zzzz-${'f'.repeat(100)}-01\r\nConnection: close\r\n\r\n`),
   (p) => b(`GET /api/v1/health HTTP/1.1\r\n${H}\r\nGARBAGE ${p} HTTP/1.1\r\n\r\n`),
   (p) => b(`GET ${p} HTTP/1.1\r\n${H}Expect: 100-continue\r\nConnection: close\r\n\r\n`),
@@ -154,27 +180,39 @@ describe('malformed requests against every server', () => {
   });
 
   const servers = ['gateway', 'lookup', 'autocomplete', 'billing', 'plans', 'admin'] as const;
-  it.each(servers)('%s answers each with a 4xx (or a 503, or a closed socket), never another 5xx, and keeps serving', async (server) => {
-    const port = ports[server];
-    const bad: string[] = [];
-    let answered = 0;
-    for (let i = 0; i < requests.length; i += 32) {
-      const batch = await Promise.all(requests.slice(i, i + 32).map((r) => exchange(port, r)));
-      batch.forEach((out, j) => {
-        answered += out.statuses.length;
-        for (const s of out.statuses) if (s >= 500 && s !== 503) bad.push(`${s} for ${JSON.stringify(requests[i + j]!.toString('latin1').slice(0, 120))}`);
-      });
-    }
-    expect(bad).toEqual([]);
-    expect(answered).toBeGreaterThan(requests.length / 2); // most were answered, not just dropped
-  }, 120_000);
+  it.each(servers)(
+    '%s answers each with a 4xx (or a 503, or a closed socket), never another 5xx, and keeps serving',
+    async (server) => {
+      const port = ports[server];
+      const bad: string[] = [];
+      let answered = 0;
+      for (let i = 0; i < requests.length; i += 32) {
+        const batch = await Promise.all(requests.slice(i, i + 32).map((r) => exchange(port, r)));
+        batch.forEach((out, j) => {
+          answered += out.statuses.length;
+          for (const s of out.statuses)
+            if (s >= 500 && s !== 503)
+              bad.push(`${s} for ${JSON.stringify(requests[i + j]!.toString('latin1').slice(0, 120))}`);
+        });
+      }
+      expect(bad).toEqual([]);
+      expect(answered).toBeGreaterThan(requests.length / 2); // most were answered, not just dropped
+    },
+    120_000,
+  );
 
-  it.each(servers)('%s answers a client that stops sending its headers with 408 and closes the socket', async (server) => {
-    const out = await exchange(ports[server], b(`GET /api/v1/health HTTP/1.1\r\n${H}X-Slow: `), { quietMs: 5_000, maxMs: 8_000 });
-    expect(out.closed).toBe(true);
-    expect(out.statuses).toEqual([408]);
-    expect(out.text).toMatch(/"code":408/);
-  });
+  it.each(servers)(
+    '%s answers a client that stops sending its headers with 408 and closes the socket',
+    async (server) => {
+      const out = await exchange(ports[server], b(`GET /api/v1/health HTTP/1.1\r\n${H}X-Slow: `), {
+        quietMs: 5_000,
+        maxMs: 8_000,
+      });
+      expect(out.closed).toBe(true);
+      expect(out.statuses).toEqual([408]);
+      expect(out.text).toMatch(/"code":408/);
+    },
+  );
 
   it('afterwards every process is the one that started, and answers', async () => {
     for (const name of ['account-billing', 'lookup', 'autocomplete', 'plans', 'gateway']) {
@@ -195,11 +233,14 @@ describe('a process that dies', () => {
   it('is restarted by the Supervisor, which says which and why, and the system answers again', async () => {
     const before = supervisor.status('lookup').pid!;
     process.kill(before, 'SIGKILL');
-    for (let i = 0; i < 100 && supervisor.status('lookup').restarts === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 100 && supervisor.status('lookup').restarts === 0; i++)
+      await new Promise((r) => setTimeout(r, 100));
     await waitForHealth(`http://127.0.0.1:${ports.gateway}/api/v1/health`, [], 60_000);
     const after = supervisor.status('lookup');
     expect(after.restarts).toBe(1);
     expect(after.pid).not.toBe(before);
-    expect(logged.join('\n')).toMatch(/lookup was killed by SIGKILL after [\d.]+ s.*; restarting it in 0\.2 s \(restart 1\)/);
+    expect(logged.join('\n')).toMatch(
+      /lookup was killed by SIGKILL after [\d.]+ s.*; restarting it in 0\.2 s \(restart 1\)/,
+    );
   }, 90_000);
 });

@@ -22,7 +22,9 @@ const freePort = () =>
 
 describe('embedded PostgreSQL', () => {
   it.runIf(blockedBy !== null)('refuses at once, naming the folder the postgres user cannot enter', async () => {
-    console.info(`[embedded-postgres] running as root in a checkout under ${blockedBy} (no o+x): testing the refusal, not a start`);
+    console.info(
+      `[embedded-postgres] running as root in a checkout under ${blockedBy} (no o+x): testing the refusal, not a start`,
+    );
     const parent = mkdtempSync(join(tmpdir(), 'pra-epg-'));
     chmodSync(parent, 0o755);
     const started = performance.now();
@@ -35,31 +37,35 @@ describe('embedded PostgreSQL', () => {
     expect(performance.now() - started).toBeLessThan(10_000); // refused, not hung
   });
 
-  it.runIf(blockedBy === null)('starts, migrates, keeps its data across a restart, and stops', async () => {
-    // mkdtemp makes a 0700 directory; as root the server runs as `postgres`, which must be able to enter it.
-    const parent = mkdtempSync(join(tmpdir(), 'pra-epg-'));
-    chmodSync(parent, 0o755);
-    const dir = join(parent, 'data');
-    const port = await freePort();
-    const lines: string[] = [];
-    const first = await startEmbeddedPostgres((l) => lines.push(l), dir, port);
-    let pool = createPool(first.url, 2);
-    try {
-      await migrateRecords(pool);
-      await pool.query('UPDATE records.dataset_stats SET property_count = 42');
-    } finally {
-      await pool.end();
-      await first.stop!();
-    }
-    expect(lines.join('\n')).toMatch(/initialising an embedded PostgreSQL 17/);
-    const second = await startEmbeddedPostgres(() => {}, dir, port);
-    pool = createPool(second.url, 2);
-    try {
-      const { rows } = await pool.query('SELECT property_count FROM records.dataset_stats');
-      expect(rows[0].property_count).toBe(42);
-    } finally {
-      await pool.end();
-      await second.stop!();
-    }
-  }, 120_000);
+  it.runIf(blockedBy === null)(
+    'starts, migrates, keeps its data across a restart, and stops',
+    async () => {
+      // mkdtemp makes a 0700 directory; as root the server runs as `postgres`, which must be able to enter it.
+      const parent = mkdtempSync(join(tmpdir(), 'pra-epg-'));
+      chmodSync(parent, 0o755);
+      const dir = join(parent, 'data');
+      const port = await freePort();
+      const lines: string[] = [];
+      const first = await startEmbeddedPostgres((l) => lines.push(l), dir, port);
+      let pool = createPool(first.url, 2);
+      try {
+        await migrateRecords(pool);
+        await pool.query('UPDATE records.dataset_stats SET property_count = 42');
+      } finally {
+        await pool.end();
+        await first.stop!();
+      }
+      expect(lines.join('\n')).toMatch(/initialising an embedded PostgreSQL 17/);
+      const second = await startEmbeddedPostgres(() => {}, dir, port);
+      pool = createPool(second.url, 2);
+      try {
+        const { rows } = await pool.query('SELECT property_count FROM records.dataset_stats');
+        expect(rows[0].property_count).toBe(42);
+      } finally {
+        await pool.end();
+        await second.stop!();
+      }
+    },
+    120_000,
+  );
 });

@@ -29,7 +29,9 @@ let captured: { url: string; headers: IncomingHttpHeaders } | undefined;
 async function tapInFront(to: string): Promise<string> {
   const tap = createServer((req, res) => {
     captured = { url: req.url!, headers: { ...req.headers } };
-    const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => !['host', 'connection'].includes(k))) as Record<string, string>;
+    const headers = Object.fromEntries(
+      Object.entries(req.headers).filter(([k]) => !['host', 'connection'].includes(k)),
+    ) as Record<string, string>;
     void fetch(to + req.url, { method: req.method, headers }).then(async (r) => {
       res.writeHead(r.status, Object.fromEntries(r.headers));
       res.end(Buffer.from(await r.arrayBuffer()));
@@ -44,14 +46,19 @@ beforeAll(async () => {
   pool = createPool(inject('databaseUrl'), 4);
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}gwe${randomBytes(3).toString('hex')}:`);
   system = await startSystemInProcess({
-    pool, meter: f.meter, keys: f.keys, redis: f.redis, redisPrefix: f.layout.prefix, gatewayKey: HMAC,
+    pool,
+    billing: f,
+    gatewayKey: HMAC,
     only: ['lookup', 'account-billing'],
     interpose: (_service, url) => tapInFront(url),
   });
   lookupUrl = system.urls.lookup!;
   base = system.gatewayUrl;
   const s = uniqueStreet();
-  await insertProperties(pool, [makeProperty({ line1: `5 ${s} ST`, line2: 'APT 1', zip: '95814' }), makeProperty({ line1: `5 ${s} ST`, line2: 'APT 2', zip: '95814' })]);
+  await insertProperties(pool, [
+    makeProperty({ line1: `5 ${s} ST`, line2: 'APT 1', zip: '95814' }),
+    makeProperty({ line1: `5 ${s} ST`, line2: 'APT 2', zip: '95814' }),
+  ]);
   path = `/api/v1/property/address?address=${encodeURIComponent(`5 ${s} ST`)}&zip=95814`;
 });
 afterAll(async () => {
@@ -113,7 +120,11 @@ describe('through the local gateway', () => {
   it('ignores identity headers a client sends: the call is charged to the key, not to the named account', async () => {
     const payer = await f.fundedAccount(10);
     const victim = await f.fundedAccount(10);
-    const res = await get(base + path, { ...bearer(payer.key), [IDENTITY_HEADERS.account]: String(victim.accountId), [IDENTITY_HEADERS.tier]: 'enterprise' });
+    const res = await get(base + path, {
+      ...bearer(payer.key),
+      [IDENTITY_HEADERS.account]: String(victim.accountId),
+      [IDENTITY_HEADERS.tier]: 'enterprise',
+    });
     expect(res.status).toBe(200);
     expect(await f.meter.balance(payer.accountId)).toBe(8);
     expect(await f.meter.balance(victim.accountId)).toBe(10);
@@ -122,7 +133,13 @@ describe('through the local gateway', () => {
   it('services refuse calls that bypass the gateway, with a key or with forged identity headers', async () => {
     const a = await f.fundedAccount(10);
     expect((await get(lookupUrl + path, bearer(a.key))).status).toBe(401);
-    const forged = await get(lookupUrl + path, { [IDENTITY_HEADERS.account]: String(a.accountId), [IDENTITY_HEADERS.tier]: 'starter', [IDENTITY_HEADERS.key]: '1', 'x-pra-signature': 't=1,v1=' + '0'.repeat(64), 'x-request-id': crypto.randomUUID() });
+    const forged = await get(lookupUrl + path, {
+      [IDENTITY_HEADERS.account]: String(a.accountId),
+      [IDENTITY_HEADERS.tier]: 'starter',
+      [IDENTITY_HEADERS.key]: '1',
+      'x-pra-signature': `t=1,v1=${'0'.repeat(64)}`,
+      'x-request-id': crypto.randomUUID(),
+    });
     expect(forged.status).toBe(401);
     expect(forged.body.status.msg).toMatch(/through the gateway/);
     expect(await f.meter.balance(a.accountId)).toBe(10);
@@ -147,7 +164,9 @@ describe('through the local gateway', () => {
 
 describe('identity bound to the request', () => {
   const replay = (url: string, headers: IncomingHttpHeaders) => {
-    const sent = Object.fromEntries(Object.entries(headers).filter(([k]) => !['host', 'connection'].includes(k))) as Record<string, string>;
+    const sent = Object.fromEntries(
+      Object.entries(headers).filter(([k]) => !['host', 'connection'].includes(k)),
+    ) as Record<string, string>;
     return get(lookupUrl + url, sent);
   };
 
@@ -168,12 +187,20 @@ describe('identity bound to the request', () => {
     expect(first.status).toBe(200);
     expect(await f.meter.balance(a.accountId)).toBe(8);
     const stolen = captured!;
-    for (const other of [path.replace('/property/address', '/property/detail'), `${path}&pagesize=1`, path.replace('zip=95814', 'zip=95815')]) {
+    for (const other of [
+      path.replace('/property/address', '/property/detail'),
+      `${path}&pagesize=1`,
+      path.replace('zip=95814', 'zip=95815'),
+    ]) {
       expect((await replay(other, stolen.headers)).status, other).toBe(401);
     }
     const again = await replay(stolen.url, stolen.headers);
     expect(again.status).toBe(200);
-    expect(again.body.status).toMatchObject({ transactionID: first.body.status.transactionID, records_returned: 2, credits_remaining: 8 });
+    expect(again.body.status).toMatchObject({
+      transactionID: first.body.status.transactionID,
+      records_returned: 2,
+      credits_remaining: 8,
+    });
     expect(again.body.property).toEqual(first.body.property);
     expect(await f.meter.balance(a.accountId)).toBe(8);
   });
@@ -194,12 +221,19 @@ describe('Idempotency-Key', () => {
     const all = await Promise.all(Array.from({ length: 20 }, () => get(base + path, headers)));
     for (const r of all) {
       expect(r.status).toBe(200);
-      expect(r.body.status).toMatchObject({ records_returned: 2, credits_remaining: 8, transactionID: all[0]!.body.status.transactionID });
+      expect(r.body.status).toMatchObject({
+        records_returned: 2,
+        credits_remaining: 8,
+        transactionID: all[0]!.body.status.transactionID,
+      });
       expect(r.headers.get('x-request-id')).toBe(all[0]!.body.status.transactionID);
     }
     expect(await f.meter.balance(a.accountId)).toBe(8);
     // A retry later is answered alike, and still charged nothing.
-    expect((await get(base + path, headers)).body.status).toMatchObject({ transactionID: all[0]!.body.status.transactionID, records_returned: 2 });
+    expect((await get(base + path, headers)).body.status).toMatchObject({
+      transactionID: all[0]!.body.status.transactionID,
+      records_returned: 2,
+    });
     expect(await f.meter.balance(a.accountId)).toBe(8);
   });
 
@@ -220,7 +254,9 @@ describe('Idempotency-Key', () => {
     const a = await f.fundedAccount(10);
     await get(base + path, { ...bearer(a.key), 'idempotency-key': 'first' });
     const stolen = captured!;
-    const sent = Object.fromEntries(Object.entries(stolen.headers).filter(([k]) => !['host', 'connection'].includes(k))) as Record<string, string>;
+    const sent = Object.fromEntries(
+      Object.entries(stolen.headers).filter(([k]) => !['host', 'connection'].includes(k)),
+    ) as Record<string, string>;
     expect((await get(lookupUrl + stolen.url, { ...sent, 'idempotency-key': 'second' })).status).toBe(401);
     expect((await get(lookupUrl + stolen.url, sent)).status).toBe(200); // as it was: answered, not charged again
     expect(await f.meter.balance(a.accountId)).toBe(8);

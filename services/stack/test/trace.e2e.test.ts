@@ -14,7 +14,10 @@ import { captureLogs, instrumentedModules, SpanKind, startTelemetry } from '@pra
 
 register('import-in-the-middle/hook.mjs', import.meta.url, { data: { include: instrumentedModules({}) } });
 const exporter = new InMemorySpanExporter();
-const telemetry = startTelemetry({ env: { OTEL_SERVICE_NAME: 'trace-test' }, spanProcessors: [new SimpleSpanProcessor(exporter)] });
+const telemetry = startTelemetry({
+  env: { OTEL_SERVICE_NAME: 'trace-test' },
+  spanProcessors: [new SimpleSpanProcessor(exporter)],
+});
 for (const m of ['pg', 'ioredis']) createRequire(import.meta.url)(m);
 
 const { createPool } = await import('@pra/platform');
@@ -39,10 +42,20 @@ beforeAll(async () => {
   stopCapture = captureLogs((line) => logLines.push(line));
   pool = createPool(inject('databaseUrl'), 4);
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}trace${randomBytes(3).toString('hex')}:`);
-  pipeline = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout: f.layout, log: () => {}, roles: { ledgerWriter: true, maintenance: false } });
+  pipeline = new UsagePipeline({
+    pool,
+    redisUrl: inject('redisUrl'),
+    layout: f.layout,
+    log: () => {},
+    roles: { ledgerWriter: true, maintenance: false },
+  });
   await pipeline.start();
   system = await startSystemInProcess({
-    pool, meter: f.meter, keys: f.keys, redis: f.redis, redisPrefix: f.layout.prefix, gatewayKey: HMAC, marketplaceSecret: MARKETPLACE_SECRET, only: ['lookup'],
+    pool,
+    billing: f,
+    gatewayKey: HMAC,
+    marketplaceSecret: MARKETPLACE_SECRET,
+    only: ['lookup'],
   });
   base = system.gatewayUrl;
   const s = uniqueStreet();
@@ -71,7 +84,9 @@ describe('OpenTelemetry through the gateway', () => {
   it('one request with a traceparent is one trace, from the gateway to the ledger writer', async () => {
     const a = await f.fundedAccount(10, { tier: 'growth' });
     key = a.key;
-    const res = await fetch(base + path, { headers: { authorization: `Bearer ${a.key}`, traceparent: `00-${TRACE_ID}-${randomBytes(8).toString('hex')}-01` } });
+    const res = await fetch(base + path, {
+      headers: { authorization: `Bearer ${a.key}`, traceparent: `00-${TRACE_ID}-${randomBytes(8).toString('hex')}-01` },
+    });
     expect(res.status).toBe(200);
     await res.text();
     await pipeline.drained(f.redis);
@@ -79,21 +94,33 @@ describe('OpenTelemetry through the gateway', () => {
 
     const spans = spansOf(TRACE_ID);
     const names = spans.map((s) => `${scope(s)}: ${s.name}`);
-    const has = (what: string, m: (s: ReadableSpan) => boolean) => expect(spans.some(m), `${what} in\n${names.join('\n')}`).toBe(true);
+    const has = (what: string, m: (s: ReadableSpan) => boolean) =>
+      expect(spans.some(m), `${what} in\n${names.join('\n')}`).toBe(true);
     has('the gateway plugin span', (s) => s.name === 'pra-gateway access');
     has('the gateway upstream span', (s) => s.name === 'proxy lookup' && s.kind === SpanKind.CLIENT);
     has('two HTTP server spans (gateway, lookup)', () => spans.filter((s) => s.kind === SpanKind.SERVER).length === 2);
-    has('the lookup server span, named by its express route', (s) => s.kind === SpanKind.SERVER && s.name === 'GET /api/v1/property/address');
+    has(
+      'the lookup server span, named by its express route',
+      (s) => s.kind === SpanKind.SERVER && s.name === 'GET /api/v1/property/address',
+    );
     has('a pg query span', (s) => scope(s) === '@opentelemetry/instrumentation-pg' && s.name.startsWith('pg.query'));
     has('an ioredis span (the charge)', (s) => scope(s) === '@opentelemetry/instrumentation-ioredis');
-    has('the ledger write, under the span that charged (the outbox carries its context)', (s) =>
-      s.name === 'usage ledger write' && spans.some((p) => p.spanContext().spanId === s.parentSpanContext?.spanId && p.kind === SpanKind.SERVER));
+    has(
+      'the ledger write, under the span that charged (the outbox carries its context)',
+      (s) =>
+        s.name === 'usage ledger write' &&
+        spans.some((p) => p.spanContext().spanId === s.parentSpanContext?.spanId && p.kind === SpanKind.SERVER),
+    );
 
     // The lookup's server span names the caller and what was charged.
     const server = spans.find((s) => s.kind === SpanKind.SERVER && s.attributes['pra.records.returned'] !== undefined);
     expect(server?.attributes).toMatchObject({
-      'pra.account.id': a.accountId, 'pra.tier': 'growth', 'pra.endpoint': '/property/address',
-      'pra.records.returned': 1, 'pra.credits.charged': 1, 'pra.truncated': false,
+      'pra.account.id': a.accountId,
+      'pra.tier': 'growth',
+      'pra.endpoint': '/property/address',
+      'pra.records.returned': 1,
+      'pra.credits.charged': 1,
+      'pra.truncated': false,
     });
     // Every span of the trace hangs from the client's span: no orphan subtree.
     const ids = new Set(spans.map((s) => s.spanContext().spanId));
@@ -113,7 +140,9 @@ describe('OpenTelemetry through the gateway', () => {
     for (const headers of calls) await (await fetch(base + path, { headers })).text();
     await pipeline.drained(f.redis);
     const spanText = JSON.stringify(
-      exporter.getFinishedSpans().map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, links: s.links, status: s.status })),
+      exporter
+        .getFinishedSpans()
+        .map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, links: s.links, status: s.status })),
     );
     const logText = logLines.join('');
     expect(logLines.some((l) => l.includes('"msg":"request"'))).toBe(true); // logs were captured at all

@@ -46,11 +46,24 @@ export const internalEnv = {
 
 /** Every HTTP server's patience with slow clients (header and whole-request timeouts). */
 export const serverEnv = {
-  HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_CLIENT_TIMEOUTS.headersTimeoutMs),
-  HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DEFAULT_CLIENT_TIMEOUTS.requestTimeoutMs),
+  HTTP_HEADERS_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(DEFAULT_CLIENT_TIMEOUTS.headersTimeoutMs),
+  HTTP_REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(100)
+    .max(600_000)
+    .default(DEFAULT_CLIENT_TIMEOUTS.requestTimeoutMs),
 };
 
-export const clientTimeouts = (c: { HTTP_HEADERS_TIMEOUT_MS: number; HTTP_REQUEST_TIMEOUT_MS: number }): ClientTimeouts => ({
+export const clientTimeouts = (c: {
+  HTTP_HEADERS_TIMEOUT_MS: number;
+  HTTP_REQUEST_TIMEOUT_MS: number;
+}): ClientTimeouts => ({
   headersTimeoutMs: c.HTTP_HEADERS_TIMEOUT_MS,
   requestTimeoutMs: c.HTTP_REQUEST_TIMEOUT_MS,
 });

@@ -14,21 +14,29 @@ pg.types.setTypeParser(1700, (v) => Number(v));
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
 
-
-
 const STORE_BUSY = 'PRA_STORE_BUSY';
 
 /** A pool whose wait queue is bounded: past maxWaiting a checkout fails at once instead of queueing. */
 class BoundedPool extends pg.Pool {
-  constructor(config: pg.PoolConfig, private readonly maxWaiting: number) {
+  constructor(
+    config: pg.PoolConfig,
+    private readonly maxWaiting: number,
+  ) {
     super(config);
   }
 
   override connect(): Promise<pg.PoolClient>;
-  override connect(cb: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): void;
-  override connect(cb?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void): Promise<pg.PoolClient> | void {
+  override connect(
+    cb: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+  ): void;
+  override connect(
+    cb?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
+    // biome-ignore lint/suspicious/noConfusingVoidType: the implementation of pg's two overloads (promise, or callback and void)
+  ): Promise<pg.PoolClient> | void {
     if (this.waitingCount >= this.maxWaiting && this.idleCount === 0) {
-      const err = Object.assign(new Error(`database pool queue full (${this.maxWaiting} waiting)`), { code: STORE_BUSY });
+      const err = Object.assign(new Error(`database pool queue full (${this.maxWaiting} waiting)`), {
+        code: STORE_BUSY,
+      });
       if (cb) return cb(err, undefined, () => {});
       return Promise.reject(err);
     }
@@ -36,7 +44,12 @@ class BoundedPool extends pg.Pool {
   }
 }
 
-export function createPool(connectionString: string, max = 10, applicationName = 'property-records', limits?: RequestPoolLimits): pg.Pool {
+export function createPool(
+  connectionString: string,
+  max = 10,
+  applicationName = 'property-records',
+  limits?: RequestPoolLimits,
+): pg.Pool {
   const base: pg.PoolConfig = { connectionString, max, application_name: applicationName, idleTimeoutMillis: 30_000 };
   const pool = limits
     ? new BoundedPool(
@@ -60,20 +73,35 @@ export function createPool(connectionString: string, max = 10, applicationName =
 // 57014 query_canceled (statement_timeout), 53xxx insufficient resources, 57P0x shutdown / cannot connect now,
 // 08xxx connection exceptions, 25P03 idle_in_transaction_session_timeout, 55P03 lock_not_available.
 const UNAVAILABLE_SQLSTATE = /^(57014|53\d{3}|57P0\d|08\d{3}|25P03|55P03)$/;
-const SOCKET_ERRORS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
-const UNAVAILABLE_MESSAGE = /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection timeout|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|database pool queue full/i;
+const SOCKET_ERRORS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+]);
+const UNAVAILABLE_MESSAGE =
+  /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection timeout|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|database pool queue full/i;
 
 /** True when a database error means the store is unreachable, overloaded or too slow: a 503, not a 500. */
 export function isStoreUnavailable(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
   const e = err as { code?: unknown; message?: unknown };
-  if (typeof e.code === 'string' && (e.code === STORE_BUSY || UNAVAILABLE_SQLSTATE.test(e.code) || SOCKET_ERRORS.has(e.code))) return true;
+  if (
+    typeof e.code === 'string' &&
+    (e.code === STORE_BUSY || UNAVAILABLE_SQLSTATE.test(e.code) || SOCKET_ERRORS.has(e.code))
+  )
+    return true;
   return typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message);
 }
 
 /** The 503 a request gets when the store cannot answer in time. */
 export const storeUnavailable = () =>
-  new ApiError('UNAVAILABLE', 'The database is busy or unreachable; the request was not charged. Retry shortly.', 0, { 'retry-after': '2' });
+  new ApiError('UNAVAILABLE', 'The database is busy or unreachable; the request was not charged. Retry shortly.', 0, {
+    'retry-after': '2',
+  });
 
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();

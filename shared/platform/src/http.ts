@@ -1,7 +1,13 @@
 // HTTP plumbing shared by every service: a lean express app, request ids, query validation that names the
 // bad parameter, JSON responses written in one call, and the one error handler that renders ErrorResponse.
 import { randomUUID } from 'node:crypto';
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from 'express';
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import type { z } from 'zod';
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
 import { ApiError, badRequest, JSON_CONTENT_TYPE, errorBody, methodNotAllowed, noSuchEndpoint } from '@pra/core/errors';
@@ -37,15 +43,19 @@ export function createBaseApp(): Express {
       const route = req.route?.path !== undefined ? String(req.route.path) : 'unmatched';
       span.end(res.statusCode, route);
       recordRequest({
-        requestId: req.requestId, method: req.method, route, status: res.statusCode, ms: performance.now() - startedAt,
-        accountId: req.identity?.accountId, tier: req.identity?.tier,
+        requestId: req.requestId,
+        method: req.method,
+        route,
+        status: res.statusCode,
+        ms: performance.now() - startedAt,
+        accountId: req.identity?.accountId,
+        tier: req.identity?.tier,
       });
     });
     span.run(next);
   });
   return app;
 }
-
 
 /** `Server-Timing: app;dur=<ms>`: the time spent in the service, for SREs and the benchmarks. */
 function serverTiming(res: ServerResponse): Record<string, string> {
@@ -54,7 +64,13 @@ function serverTiming(res: ServerResponse): Record<string, string> {
 }
 
 /** A JSON answer in one write (a service's, or the local gateway's own). */
-export function sendJson(res: ServerResponse, status: number, body: string, requestId: string, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: string,
+  requestId: string,
+  headers: Record<string, string> = {},
+): void {
   res.writeHead(status, {
     ...serverTiming(res),
     'content-type': JSON_CONTENT_TYPE,
@@ -67,7 +83,14 @@ export function sendJson(res: ServerResponse, status: number, body: string, requ
 }
 
 /** An ErrorResponse: the one way every server of ours refuses a request. */
-export function sendError(res: ServerResponse, status: number, msg: string, requestId: string, headers: Record<string, string> = {}, total = 0): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  msg: string,
+  requestId: string,
+  headers: Record<string, string> = {},
+  total = 0,
+): void {
   sendJson(res, status, errorBody(status, msg, total, requestId), requestId, headers);
 }
 
@@ -113,7 +136,8 @@ export type Logger = Pick<Console, 'error' | 'warn' | 'info'>;
 /** Unknown paths, wrong methods and every error end here, as an ErrorResponse with HTTP status = status.code. */
 export function finishApp(app: Express, logger: Logger = console): void {
   app.use((req, res) => {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return sendError(res, 405, methodNotAllowed(req.method), req.requestId, { allow: 'GET' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return sendError(res, 405, methodNotAllowed(req.method), req.requestId, { allow: 'GET' });
     sendError(res, 404, noSuchEndpoint(req.path), req.requestId);
   });
   const handler: ErrorRequestHandler = (err, req, res, _next) => {
@@ -130,12 +154,14 @@ export function finishApp(app: Express, logger: Logger = console): void {
     // Errors from express's own parsing (bad URL encoding, oversized input) are the client's.
     const status = typeof err?.status === 'number' && err.status >= 400 && err.status < 500 ? err.status : 500;
     if (status === 500) logger.error({ msg: 'unhandled error', requestId, err: String(err?.stack ?? err) });
-    const msg = status === 500 ? 'Internal error; the request was not charged. Retry, or report the transactionID.' : String(err.message);
+    const msg =
+      status === 500
+        ? 'Internal error; the request was not charged. Retry, or report the transactionID.'
+        : String(err.message);
     sendError(res, status, msg, requestId);
   };
   app.use(handler);
 }
-
 
 /**
  * An HTTP server that no request can stop: bounded header size and count, header and request timeouts (checked
@@ -162,11 +188,19 @@ export function createHardenedServer(listener: RequestListener, t: ClientTimeout
 function clientErrorAnswer(err: NodeJS.ErrnoException): { status: number; reason: string; msg: string } {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, reason: 'Request Header Fields Too Large', msg: 'Request line or headers too large: shorten the query string (at most 16 KB)' };
+      return {
+        status: 431,
+        reason: 'Request Header Fields Too Large',
+        msg: 'Request line or headers too large: shorten the query string (at most 16 KB)',
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, reason: 'Request Timeout', msg: 'The request was not received in time' };
     default:
-      return { status: 400, reason: 'Bad Request', msg: `Malformed HTTP request${err.code?.startsWith('HPE_') ? ` (${err.code.slice(4).toLowerCase().replace(/_/g, ' ')})` : ''}` };
+      return {
+        status: 400,
+        reason: 'Bad Request',
+        msg: `Malformed HTTP request${err.code?.startsWith('HPE_') ? ` (${err.code.slice(4).toLowerCase().replace(/_/g, ' ')})` : ''}`,
+      };
   }
 }
 

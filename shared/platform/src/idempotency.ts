@@ -15,7 +15,9 @@ export function idempotencyKeyOf(req: IncomingMessage): string | undefined {
   const v = req.headers[IDEMPOTENCY_KEY_HEADER];
   if (v === undefined) return undefined;
   if (typeof v !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(v)) {
-    throw badRequest("Invalid header 'Idempotency-Key': give 1 to 255 visible ASCII characters, e.g. a UUID, once per logical request");
+    throw badRequest(
+      "Invalid header 'Idempotency-Key': give 1 to 255 visible ASCII characters, e.g. a UUID, once per logical request",
+    );
   }
   return v;
 }

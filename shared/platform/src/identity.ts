@@ -6,8 +6,16 @@ import type { IncomingMessage } from 'node:http';
 import { ApiError } from '@pra/core/errors';
 import { TIER_NAMES, type TierName } from '@pra/core/tiers';
 import {
-  authorizeKey, IDEMPOTENCY_KEY_HEADER, IDENTITY_HEADERS, MISSING_KEY_MESSAGE, presentsCredentials, SIGNATURE_HEADER,
-  verifyIdentitySignature, type Identity, type KeyLookup, type PresentedCredentials,
+  authorizeKey,
+  IDEMPOTENCY_KEY_HEADER,
+  IDENTITY_HEADERS,
+  MISSING_KEY_MESSAGE,
+  presentsCredentials,
+  SIGNATURE_HEADER,
+  verifyIdentitySignature,
+  type Identity,
+  type KeyLookup,
+  type PresentedCredentials,
 } from '@pra/core/auth';
 import { annotateRequest } from './telemetry/trace-context.js';
 
@@ -21,7 +29,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export type CallerAuth = { gatewayKey: string } | { development: true; keys: KeyLookup };
 
 /** The caller auth of a service's config; refuses to start outside development mode without the HMAC key. */
-export function callerAuth(config: { GATEWAY_HMAC_KEY?: string; PRA_DEVELOPMENT: boolean }, keys: KeyLookup): CallerAuth {
+export function callerAuth(
+  config: { GATEWAY_HMAC_KEY?: string; PRA_DEVELOPMENT: boolean },
+  keys: KeyLookup,
+): CallerAuth {
   if (config.GATEWAY_HMAC_KEY !== undefined) return { gatewayKey: config.GATEWAY_HMAC_KEY };
   if (config.PRA_DEVELOPMENT) return { development: true, keys };
   throw new Error(
@@ -56,7 +67,8 @@ export async function resolveIdentity(req: IncomingMessage, auth: CallerAuth): P
   return id;
 }
 
-const isTier = (t: string | undefined): t is TierName => t !== undefined && (TIER_NAMES as readonly string[]).includes(t);
+const isTier = (t: string | undefined): t is TierName =>
+  t !== undefined && (TIER_NAMES as readonly string[]).includes(t);
 
 async function developmentIdentity(req: IncomingMessage, keys: KeyLookup): Promise<Identity> {
   const fromLoopback = LOOPBACK_ADDRESSES.has(req.socket.remoteAddress ?? '');
@@ -82,8 +94,16 @@ function signedIdentity(req: IncomingMessage, gatewayKey: string): Identity {
   const requestId = header(req, 'x-request-id');
   const signature = header(req, SIGNATURE_HEADER);
   if (account && /^\d+$/.test(account) && isTier(tier) && requestId && UUID.test(requestId) && signature) {
-    const id: Identity = { accountId: Number(account), tier, keyId: Number(header(req, IDENTITY_HEADERS.key) ?? 0) || 0 };
-    const target = { method: req.method ?? 'GET', url: (req as IdentifiedRequest).originalUrl ?? req.url ?? '/', idempotencyKey: header(req, IDEMPOTENCY_KEY_HEADER) };
+    const id: Identity = {
+      accountId: Number(account),
+      tier,
+      keyId: Number(header(req, IDENTITY_HEADERS.key) ?? 0) || 0,
+    };
+    const target = {
+      method: req.method ?? 'GET',
+      url: (req as IdentifiedRequest).originalUrl ?? req.url ?? '/',
+      idempotencyKey: header(req, IDEMPOTENCY_KEY_HEADER),
+    };
     if (verifyIdentitySignature(id, requestId, target, signature, gatewayKey)) {
       (req as IdentifiedRequest).requestId = requestId;
       return id;

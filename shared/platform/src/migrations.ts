@@ -14,7 +14,9 @@ export interface Migration {
 }
 
 export function readMigrations(dir: string): Migration[] {
-  const files = readdirSync(dir).filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /^\d{4}_[\w-]+\.sql$/.test(f))
+    .sort();
   return files.map((file) => {
     const sql = readFileSync(join(dir, file), 'utf8');
     return {
@@ -60,12 +62,10 @@ export async function migrate(
       await client.query('BEGIN');
       try {
         await client.query(m.sql);
-        await client.query('INSERT INTO public.schema_migrations (stream, version, name, checksum) VALUES ($1, $2, $3, $4)', [
-          stream,
-          m.version,
-          m.name,
-          m.checksum,
-        ]);
+        await client.query(
+          'INSERT INTO public.schema_migrations (stream, version, name, checksum) VALUES ($1, $2, $3, $4)',
+          [stream, m.version, m.name, m.checksum],
+        );
         await client.query('COMMIT');
       } catch (err) {
         await client.query('ROLLBACK');

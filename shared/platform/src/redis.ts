@@ -7,7 +7,12 @@ export type RedisClient = Redis;
 export function createRedis(url: string, role: 'producer' | 'worker'): Redis {
   return role === 'worker'
     ? new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true })
-    : new Redis(url, { maxRetriesPerRequest: 1, connectTimeout: 2_000, commandTimeout: 2_000, enableOfflineQueue: false });
+    : new Redis(url, {
+        maxRetriesPerRequest: 1,
+        connectTimeout: 2_000,
+        commandTimeout: 2_000,
+        enableOfflineQueue: false,
+      });
 }
 
 /** Resolves when the client is connected and ready (producers refuse commands before that). */

@@ -17,7 +17,13 @@ export function storesReady(pool?: Pool, redis?: Redis): () => Promise<boolean> 
 }
 
 /** Listens without handling signals: a second server of a process whose runServer closes it (see `also`). */
-export async function listenServer(app: Express, port: number, host: string, name: string, timeouts?: ClientTimeouts): Promise<Server> {
+export async function listenServer(
+  app: Express,
+  port: number,
+  host: string,
+  name: string,
+  timeouts?: ClientTimeouts,
+): Promise<Server> {
   const server = createHardenedServer(app, timeouts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -29,7 +35,10 @@ export async function listenServer(app: Express, port: number, host: string, nam
 }
 
 /** Starts the process's internal port (/metrics, /livez, /readyz) from INTERNAL_PORT / INTERNAL_HOST. */
-export async function runInternalServer(config: { INTERNAL_PORT: number; INTERNAL_HOST: string }, ready?: () => Promise<boolean>): Promise<void> {
+export async function runInternalServer(
+  config: { INTERNAL_PORT: number; INTERNAL_HOST: string },
+  ready?: () => Promise<boolean>,
+): Promise<void> {
   await startInternalServer({ port: config.INTERNAL_PORT, host: config.INTERNAL_HOST, ready });
 }
 

@@ -41,7 +41,8 @@ export interface ChargeResult {
 export const IDEMPOTENCY_TTL_SECONDS = 120;
 
 /** What a charge remembers of its request: a short hash, never the URL itself. */
-export const requestFingerprint = (request: string) => createHash('sha256').update(request).digest('base64url').slice(0, 22);
+export const requestFingerprint = (request: string) =>
+  createHash('sha256').update(request).digest('base64url').slice(0, 22);
 
 type ChargeRedis = Redis & {
   pra_charge(...args: (string | number)[]): Promise<[number, string]>;
@@ -101,12 +102,24 @@ export class RedisCreditMeter implements CreditMeter {
     const giveUpAt = Date.now() + this.resolveWithinMs;
     for (let attempt = 0; reply === undefined; attempt++) {
       try {
-        reply = await this.redis.pra_charge(...keys, r.transactionId, r.wanted, this.now(), r.accountId, r.keyId, r.endpoint, keep, fingerprint, traceparent);
+        reply = await this.redis.pra_charge(
+          ...keys,
+          r.transactionId,
+          r.wanted,
+          this.now(),
+          r.accountId,
+          r.keyId,
+          r.endpoint,
+          keep,
+          fingerprint,
+          traceparent,
+        );
       } catch (err) {
         // ioredis refuses at once, without sending, when it has no connection (no offline queue); anything else
         // (a timeout above all) leaves the outcome unknown.
         if (!/Stream isn't writeable|enableOfflineQueue/.test(String(err))) mayHaveRun = true;
-        if (!mayHaveRun) throw new ApiError('UNAVAILABLE', 'Billing is unavailable; the request was not charged. Retry shortly.');
+        if (!mayHaveRun)
+          throw new ApiError('UNAVAILABLE', 'Billing is unavailable; the request was not charged. Retry shortly.');
         if (Date.now() + 250 > giveUpAt) {
           throw new ApiError(
             'UNAVAILABLE',
@@ -120,7 +133,10 @@ export class RedisCreditMeter implements CreditMeter {
     }
     const [status, text] = reply;
     if (status === 2) {
-      throw new ApiError('BAD_REQUEST', 'This Idempotency-Key (or request id) was already used for a different request: use a new key for a new request');
+      throw new ApiError(
+        'BAD_REQUEST',
+        'This Idempotency-Key (or request id) was already used for a different request: use a new key for a new request',
+      );
     }
     if (status === -1) {
       throw new ApiError('UNAVAILABLE', 'Balances are being reloaded; the request was not charged. Retry shortly.');

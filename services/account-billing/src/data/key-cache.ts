@@ -68,7 +68,9 @@ async function putEntries(redis: Redis, prefix: string, rows: readonly KeyRow[])
 
 /** Rewrites the whole key cache from PostgreSQL (a suspended account's keys count as disabled), then marks it loaded. */
 export async function rebuildKeyCache(db: Pick<Pool, 'query'>, redis: Redis, prefix: string): Promise<number> {
-  const { rows } = await db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id ORDER BY k.id`);
+  const { rows } = await db.query<KeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id ORDER BY k.id`,
+  );
   await putEntries(redis, prefix, rows);
   await redis.set(keyCacheLoadedKey(prefix), new Date().toISOString());
   return rows.length;
@@ -79,7 +81,13 @@ export async function rebuildKeyCache(db: Pick<Pool, 'query'>, redis: Redis, pre
  * writes their entries to the cache before committing. If Redis cannot take the write, the change is rolled back
  * and the caller is told (503): a disabled key is never left active in the cache.
  */
-export async function changeAccountKeys<T>(pool: Pool, redis: Redis, prefix: string, accountId: number, change: (c: PoolClient) => Promise<T>): Promise<T> {
+export async function changeAccountKeys<T>(
+  pool: Pool,
+  redis: Redis,
+  prefix: string,
+  accountId: number,
+  change: (c: PoolClient) => Promise<T>,
+): Promise<T> {
   return withTransaction(pool, async (c) => {
     const result = await change(c);
     const { rows } = await c.query<KeyRow>(
@@ -90,7 +98,9 @@ export async function changeAccountKeys<T>(pool: Pool, redis: Redis, prefix: str
     try {
       await putEntries(redis, prefix, rows);
     } catch {
-      throw new ApiError('UNAVAILABLE', 'The key cache is unreachable, so nothing was changed; retry shortly', 0, { 'retry-after': '2' });
+      throw new ApiError('UNAVAILABLE', 'The key cache is unreachable, so nothing was changed; retry shortly', 0, {
+        'retry-after': '2',
+      });
     }
     return result;
   });

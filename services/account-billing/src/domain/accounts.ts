@@ -24,8 +24,12 @@ export interface Account {
 
 const badInput = (m: string) => new ApiError('BAD_REQUEST', m);
 
-export async function createAccount(d: BillingDeps, input: { email: string; name: string; tier: string }): Promise<Account> {
-  if (!(TIER_NAMES as readonly string[]).includes(input.tier)) throw badInput(`Unknown tier '${input.tier}': one of ${TIER_NAMES.join(', ')}`);
+export async function createAccount(
+  d: BillingDeps,
+  input: { email: string; name: string; tier: string },
+): Promise<Account> {
+  if (!(TIER_NAMES as readonly string[]).includes(input.tier))
+    throw badInput(`Unknown tier '${input.tier}': one of ${TIER_NAMES.join(', ')}`);
   if (!/^[^@\s]+@[^@\s]+$/.test(input.email)) throw badInput(`'${input.email}' is not an email address`);
   const { rows } = await d.pool.query<Account>(
     `INSERT INTO billing.accounts (email, name, tier) VALUES ($1, $2, $3)
@@ -70,22 +74,33 @@ export async function listKeys(d: BillingDeps, accountId: number) {
 
 /** Enables or disables a key: in effect everywhere within a second (the gateways' local cache), or not at all (503). */
 export async function setKeyStatus(d: BillingDeps, keyId: number, status: 'active' | 'disabled') {
-  const { rows } = await d.pool.query<{ account_id: number }>('SELECT account_id FROM billing.api_keys WHERE id = $1', [keyId]);
+  const { rows } = await d.pool.query<{ account_id: number }>('SELECT account_id FROM billing.api_keys WHERE id = $1', [
+    keyId,
+  ]);
   if (!rows[0]) throw new ApiError('NOT_FOUND', `No key ${keyId}`);
   await changeAccountKeys(d.pool, d.redis, d.layout.prefix, rows[0].account_id, (c) =>
-    c.query(`UPDATE billing.api_keys SET status = $2, disabled_at = CASE WHEN $2 = 'disabled' THEN now() END WHERE id = $1`, [keyId, status]),
+    c.query(
+      `UPDATE billing.api_keys SET status = $2, disabled_at = CASE WHEN $2 = 'disabled' THEN now() END WHERE id = $1`,
+      [keyId, status],
+    ),
   );
 }
 
 /** Per-account limits (enterprise contracts): requests per rolling minute and calls per UTC day; null = the tier's. */
-export async function setAccountLimits(d: BillingDeps, accountId: number, limits: { ratePerMinute: number | null; dailyQuota: number | null }) {
+export async function setAccountLimits(
+  d: BillingDeps,
+  accountId: number,
+  limits: { ratePerMinute: number | null; dailyQuota: number | null },
+) {
   for (const [name, v] of Object.entries(limits)) {
-    if (v !== null && (!Number.isInteger(v) || v <= 0)) throw badInput(`${name} must be a positive whole number or none, not ${v}`);
+    if (v !== null && (!Number.isInteger(v) || v <= 0))
+      throw badInput(`${name} must be a positive whole number or none, not ${v}`);
   }
   await changeAccountKeys(d.pool, d.redis, d.layout.prefix, accountId, async (c) => {
-    const { rowCount } = await c.query('UPDATE billing.accounts SET rate_limit_override = $2, daily_quota_override = $3 WHERE id = $1', [
-      accountId, limits.ratePerMinute, limits.dailyQuota,
-    ]);
+    const { rowCount } = await c.query(
+      'UPDATE billing.accounts SET rate_limit_override = $2, daily_quota_override = $3 WHERE id = $1',
+      [accountId, limits.ratePerMinute, limits.dailyQuota],
+    );
     if (rowCount === 0) throw new ApiError('NOT_FOUND', `No account ${accountId}`);
   });
 }
@@ -100,7 +115,8 @@ export async function grantCredits(
   const plan = input.plan !== undefined ? findPlan(input.plan) : undefined;
   if (input.plan !== undefined && !plan) throw badInput(`Unknown plan '${input.plan}'`);
   const amount = input.amount ?? plan?.records ?? undefined;
-  if (amount === undefined || amount === null) throw badInput('Give an amount (the plan has no fixed number of records)');
+  if (amount === undefined || amount === null)
+    throw badInput('Give an amount (the plan has no fixed number of records)');
   if (!Number.isInteger(amount) || amount <= 0) throw badInput(`Amount must be a positive whole number, not ${amount}`);
   const validDays = input.validDays ?? plan?.validDays ?? 30;
   if (!(validDays > 0)) throw badInput(`Valid days must be positive, not ${validDays}`);
@@ -112,9 +128,10 @@ export async function grantCredits(
       [accountId, amount, now, expiresAt, plan?.plan ?? null],
     );
     const g = rows[0]!;
-    await c.query(`INSERT INTO billing.ledger_entries (account_id, grant_id, kind, amount, at) VALUES ($1, $2, 'grant', $3, $4)`, [
-      accountId, g.id, amount, now,
-    ]);
+    await c.query(
+      `INSERT INTO billing.ledger_entries (account_id, grant_id, kind, amount, at) VALUES ($1, $2, 'grant', $3, $4)`,
+      [accountId, g.id, amount, now],
+    );
     return g;
   });
   // Mirrored after commit; if Redis is unreachable now, the reload or the reconcile job brings it in.

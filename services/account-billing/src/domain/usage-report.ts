@@ -1,7 +1,7 @@
 // /usage (SPEC 2.4, 4.7), read from PostgreSQL.
 import type { UsageResponse } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
-import { type Pool } from '@pra/platform';
+import type { Pool } from '@pra/platform';
 
 /** Days of daily_usage in the report, newest first. */
 export const USAGE_DAYS = 30;
@@ -26,7 +26,11 @@ export async function usageReport(pool: Pool, accountId: number): Promise<UsageR
   );
   return {
     account: { email: r.email, name: r.name, tier: r.tier },
-    calls: { today: r.today ?? 0, total: Number(r.calls_total), last_used: r.last_used ? new Date(r.last_used).toISOString() : null },
+    calls: {
+      today: r.today ?? 0,
+      total: Number(r.calls_total),
+      last_used: r.last_used ? new Date(r.last_used).toISOString() : null,
+    },
     credits: {
       balance: Number(r.balance),
       purchased: Number(r.purchased),

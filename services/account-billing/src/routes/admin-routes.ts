@@ -6,7 +6,16 @@ import { z } from 'zod';
 import { ApiError } from '@pra/core/errors';
 import { route, sendJson } from '@pra/platform';
 import { TIER_NAMES } from '@pra/core/tiers';
-import { createAccount, findAccount, grantCredits, issueKey, listKeys, setAccountLimits, setKeyStatus, type BillingDeps } from '../domain/accounts.js';
+import {
+  createAccount,
+  findAccount,
+  grantCredits,
+  issueKey,
+  listKeys,
+  setAccountLimits,
+  setKeyStatus,
+  type BillingDeps,
+} from '../domain/accounts.js';
 import { usageReport } from '../domain/usage-report.js';
 
 function requireToken(token: string): RequestHandler {
@@ -23,7 +32,11 @@ function requireToken(token: string): RequestHandler {
 
 const body = <T extends z.ZodType>(schema: T, value: unknown): z.infer<T> => {
   const r = schema.safeParse(value ?? {});
-  if (!r.success) throw new ApiError('BAD_REQUEST', r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '));
+  if (!r.success)
+    throw new ApiError(
+      'BAD_REQUEST',
+      r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
+    );
   return r.data;
 };
 const id = (v: string | string[] | undefined) => {
@@ -34,30 +47,53 @@ const id = (v: string | string[] | undefined) => {
 const NewAccount = z.object({ email: z.string(), name: z.string().min(1), tier: z.enum(TIER_NAMES) });
 const NewKey = z.object({ kind: z.enum(['standard', 'marketplace']).default('standard') });
 const NewGrant = z
-  .object({ plan: z.string().optional(), amount: z.number().int().positive().optional(), validDays: z.number().int().positive().optional() })
+  .object({
+    plan: z.string().optional(),
+    amount: z.number().int().positive().optional(),
+    validDays: z.number().int().positive().optional(),
+  })
   .refine((g) => g.plan !== undefined || g.amount !== undefined, 'give a plan or an amount');
 
 export function mountAdminRoutes(app: Express, d: BillingDeps, token: string): void {
-  const json = (res: Parameters<typeof sendJson>[0], status: number, value: unknown, requestId: string) => sendJson(res, status, JSON.stringify(value), requestId);
+  const json = (res: Parameters<typeof sendJson>[0], status: number, value: unknown, requestId: string) =>
+    sendJson(res, status, JSON.stringify(value), requestId);
   app.use('/admin', requireToken(token), express.json({ limit: '16kb' }));
-  app.post('/admin/accounts', route(async (req, res) => json(res, 201, await createAccount(d, body(NewAccount, req.body)), req.requestId)));
+  app.post(
+    '/admin/accounts',
+    route(async (req, res) => json(res, 201, await createAccount(d, body(NewAccount, req.body)), req.requestId)),
+  );
   app.get(
     '/admin/accounts/:account',
     route(async (req, res) => {
       const account = await findAccount(d, String(req.params.account));
-      json(res, 200, { account, usage: await usageReport(d.pool, account.id), keys: await listKeys(d, account.id) }, req.requestId);
+      json(
+        res,
+        200,
+        { account, usage: await usageReport(d.pool, account.id), keys: await listKeys(d, account.id) },
+        req.requestId,
+      );
     }),
   );
   app.post(
     '/admin/accounts/:account/keys',
-    route(async (req, res) => json(res, 201, await issueKey(d, id(req.params.account), body(NewKey, req.body).kind), req.requestId)),
+    route(async (req, res) =>
+      json(res, 201, await issueKey(d, id(req.params.account), body(NewKey, req.body).kind), req.requestId),
+    ),
   );
-  app.get('/admin/accounts/:account/keys', route(async (req, res) => json(res, 200, await listKeys(d, id(req.params.account)), req.requestId)));
+  app.get(
+    '/admin/accounts/:account/keys',
+    route(async (req, res) => json(res, 200, await listKeys(d, id(req.params.account)), req.requestId)),
+  );
   app.post(
     '/admin/accounts/:account/grants',
-    route(async (req, res) => json(res, 201, await grantCredits(d, id(req.params.account), body(NewGrant, req.body)), req.requestId)),
+    route(async (req, res) =>
+      json(res, 201, await grantCredits(d, id(req.params.account), body(NewGrant, req.body)), req.requestId),
+    ),
   );
-  const Limits = z.object({ ratePerMinute: z.number().int().positive().nullable(), dailyQuota: z.number().int().positive().nullable() });
+  const Limits = z.object({
+    ratePerMinute: z.number().int().positive().nullable(),
+    dailyQuota: z.number().int().positive().nullable(),
+  });
   app.post(
     '/admin/accounts/:account/limits',
     route(async (req, res) => {
@@ -66,7 +102,10 @@ export function mountAdminRoutes(app: Express, d: BillingDeps, token: string): v
       json(res, 200, limits, req.requestId);
     }),
   );
-  for (const [action, status] of [['disable', 'disabled'], ['enable', 'active']] as const) {
+  for (const [action, status] of [
+    ['disable', 'disabled'],
+    ['enable', 'active'],
+  ] as const) {
     app.post(
       `/admin/keys/:key/${action}`,
       route(async (req, res) => {

@@ -45,9 +45,16 @@ export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]
     name: 'apply_usage_batch',
     text: APPLY_BATCH,
     values: [
-      unique.map((e) => e.txid), unique.map((e) => e.account), unique.map((e) => e.key || 0), unique.map((e) => e.endpoint),
-      unique.map((e) => e.credits), unique.map((e) => e.streamId), unique.map((e) => new Date(e.at)),
-      consumed.map((c) => c[0]), consumed.map((c) => c[1]), consumed.map((c) => c[2]),
+      unique.map((e) => e.txid),
+      unique.map((e) => e.account),
+      unique.map((e) => e.key || 0),
+      unique.map((e) => e.endpoint),
+      unique.map((e) => e.credits),
+      unique.map((e) => e.streamId),
+      unique.map((e) => new Date(e.at)),
+      consumed.map((c) => c[0]),
+      consumed.map((c) => c[1]),
+      consumed.map((c) => c[2]),
     ],
   });
   return new Set(rows.map((r) => r.txid));
@@ -73,9 +80,10 @@ export async function expireCredits(
       [o.graceSeconds ?? 60, o.oldestPendingMs === undefined ? null : new Date(o.oldestPendingMs)],
     );
     for (const g of rows) {
-      await c.query(`INSERT INTO billing.ledger_entries (account_id, grant_id, kind, amount) VALUES ($1, $2, 'expire', $3)`, [
-        g.account_id, g.id, -g.remaining,
-      ]);
+      await c.query(
+        `INSERT INTO billing.ledger_entries (account_id, grant_id, kind, amount) VALUES ($1, $2, 'expire', $3)`,
+        [g.account_id, g.id, -g.remaining],
+      );
       await c.query('UPDATE billing.credit_grants SET remaining = 0 WHERE id = $1', [g.id]);
     }
     return rows.map((g) => ({ grantId: g.id, accountId: g.account_id, credits: g.remaining }));

@@ -28,7 +28,8 @@ function invalidEvent(e: UsageEvent): string | null {
   if (!Number.isSafeInteger(e.account) || e.account <= 0) return 'no account';
   if (!Number.isSafeInteger(e.credits) || e.credits <= 0) return 'no credits';
   if (!Number.isFinite(e.at)) return 'no time';
-  if (e.consumed.some((c) => !Number.isSafeInteger(c.grantId) || !Number.isSafeInteger(c.credits))) return 'bad grant list';
+  if (e.consumed.some((c) => !Number.isSafeInteger(c.grantId) || !Number.isSafeInteger(c.credits)))
+    return 'bad grant list';
   return null;
 }
 type ReadReply = [string, Entry[]][] | null;
@@ -91,8 +92,20 @@ export class LedgerWriter {
   }
 
   private async read(id: '0' | '>', block: boolean): Promise<Entry[]> {
-    const args = ['GROUP', LEDGER_GROUP, this.consumer, 'COUNT', String(this.batchSize), ...(block ? ['BLOCK', String(this.o.blockMs ?? 20)] : []), 'STREAMS', this.o.layout.outbox, id];
-    const reply = (await (this.o.redis as unknown as { xreadgroup(...a: string[]): Promise<ReadReply> }).xreadgroup(...args)) ?? null;
+    const args = [
+      'GROUP',
+      LEDGER_GROUP,
+      this.consumer,
+      'COUNT',
+      String(this.batchSize),
+      ...(block ? ['BLOCK', String(this.o.blockMs ?? 20)] : []),
+      'STREAMS',
+      this.o.layout.outbox,
+      id,
+    ];
+    const reply =
+      (await (this.o.redis as unknown as { xreadgroup(...a: string[]): Promise<ReadReply> }).xreadgroup(...args)) ??
+      null;
     return reply?.[0]?.[1] ?? [];
   }
 
@@ -102,7 +115,15 @@ export class LedgerWriter {
     const now = Date.now();
     if (now - this.lastClaimAt < Math.min(idle / 2, 5_000) && this.claimCursor === '0-0') return [];
     this.lastClaimAt = now;
-    const [next, entries] = (await this.o.redis.xautoclaim(this.o.layout.outbox, LEDGER_GROUP, this.consumer, idle, this.claimCursor, 'COUNT', this.batchSize)) as [string, (Entry | null)[]];
+    const [next, entries] = (await this.o.redis.xautoclaim(
+      this.o.layout.outbox,
+      LEDGER_GROUP,
+      this.consumer,
+      idle,
+      this.claimCursor,
+      'COUNT',
+      this.batchSize,
+    )) as [string, (Entry | null)[]];
     this.claimCursor = next;
     return entries.filter((e): e is Entry => e !== null);
   }
@@ -130,17 +151,34 @@ export class LedgerWriter {
     const ids = entries.map(([id]) => id);
     const m = this.o.redis.multi();
     for (const d of dead) m.xadd(`${this.o.layout.outbox}:dead`, '*', 'id', d.id, 'reason', d.reason, ...d.fields);
-    await m.xack(this.o.layout.outbox, LEDGER_GROUP, ...ids).xdel(this.o.layout.outbox, ...ids).exec();
-    for (const d of dead) this.o.log({ msg: 'outbox entry is not a usage event: moved to the dead-letter stream', id: d.id, reason: d.reason, stream: `${this.o.layout.outbox}:dead` });
+    await m
+      .xack(this.o.layout.outbox, LEDGER_GROUP, ...ids)
+      .xdel(this.o.layout.outbox, ...ids)
+      .exec();
+    for (const d of dead)
+      this.o.log({
+        msg: 'outbox entry is not a usage event: moved to the dead-letter stream',
+        id: d.id,
+        reason: d.reason,
+        stream: `${this.o.layout.outbox}:dead`,
+      });
     return entries.length;
   }
 
   /** One ledger write for many requests: a span under the first traced event's trace, linked to every one. */
   private write(events: UsageEvent[]): Promise<Set<string>> {
-    const contexts = events.flatMap((e) => (e.trace ? [trace.getSpanContext(contextFromTraceparent(e.trace))].filter((c) => c !== undefined) : []));
+    const contexts = events.flatMap((e) =>
+      e.trace ? [trace.getSpanContext(contextFromTraceparent(e.trace))].filter((c) => c !== undefined) : [],
+    );
     const parent = contexts[0] ? trace.setSpanContext(ROOT_CONTEXT, contexts[0]) : ROOT_CONTEXT;
-    return inSpan('usage ledger write', { attributes: { 'pra.usage.batch.size': events.length }, links: contexts.map((context) => ({ context })), parent }, () =>
-      applyUsageEvents(this.o.pool, events),
+    return inSpan(
+      'usage ledger write',
+      {
+        attributes: { 'pra.usage.batch.size': events.length },
+        links: contexts.map((context) => ({ context })),
+        parent,
+      },
+      () => applyUsageEvents(this.o.pool, events),
     );
   }
 
@@ -160,7 +198,12 @@ export class LedgerWriter {
         this.retryOwn = true;
         const delay = Math.min(10_000, 250 * 2 ** Math.min(this.failures - 1, 6));
         const waiting = await this.backlog().catch(() => undefined);
-        this.o.log({ msg: 'ledger write failed; the events stay in the outbox and are retried', err: String(err), retryInMs: delay, ...waiting });
+        this.o.log({
+          msg: 'ledger write failed; the events stay in the outbox and are retried',
+          err: String(err),
+          retryInMs: delay,
+          ...waiting,
+        });
         await this.sleep(delay);
       }
     }
@@ -168,7 +211,10 @@ export class LedgerWriter {
 
   /** How many events wait for the ledger, and the age of the oldest (seconds). */
   async backlog(): Promise<{ waiting: number; oldestSeconds: number }> {
-    const [length, head] = await Promise.all([this.o.redis.xlen(this.o.layout.outbox), this.o.redis.xrange(this.o.layout.outbox, '-', '+', 'COUNT', 1)]);
+    const [length, head] = await Promise.all([
+      this.o.redis.xlen(this.o.layout.outbox),
+      this.o.redis.xrange(this.o.layout.outbox, '-', '+', 'COUNT', 1),
+    ]);
     const oldest = head[0] ? Number(head[0][0].split('-')[0]) : Date.now();
     return { waiting: length, oldestSeconds: Math.max(0, (Date.now() - oldest) / 1000) };
   }

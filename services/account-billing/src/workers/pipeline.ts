@@ -47,7 +47,11 @@ export class UsagePipeline {
   private reloading = false;
 
   constructor(private readonly o: PipelineOptions) {
-    this.maintenanceQueue = new Queue(MAINTENANCE_QUEUE, { connection: this.connection(), prefix: o.layout.queuePrefix, telemetry: queueTelemetry() });
+    this.maintenanceQueue = new Queue(MAINTENANCE_QUEUE, {
+      connection: this.connection(),
+      prefix: o.layout.queuePrefix,
+      telemetry: queueTelemetry(),
+    });
   }
 
   private connection(): Redis {
@@ -90,8 +94,16 @@ export class UsagePipeline {
     // Finished jobs are not kept: the last 100 completions and a day of failures, for the logs' sake.
     const opts = { removeOnComplete: 100, removeOnFail: { age: 86_400 } };
     await q.upsertJobScheduler('reconcile', { every: this.o.reconcileEveryMs ?? 60_000 }, { name: 'reconcile', opts });
-    await q.upsertJobScheduler('expire-credits', { every: this.o.expireEveryMs ?? 60_000 }, { name: 'expire-credits', opts });
-    await q.upsertJobScheduler('rebuild-key-cache', { every: this.o.keyCacheEveryMs ?? 300_000 }, { name: 'rebuild-key-cache', opts });
+    await q.upsertJobScheduler(
+      'expire-credits',
+      { every: this.o.expireEveryMs ?? 60_000 },
+      { name: 'expire-credits', opts },
+    );
+    await q.upsertJobScheduler(
+      'rebuild-key-cache',
+      { every: this.o.keyCacheEveryMs ?? 300_000 },
+      { name: 'rebuild-key-cache', opts },
+    );
   }
 
   /** Reloads balances and the key cache when Redis has lost them (until then: charging 503, unknown keys 503). */
@@ -116,7 +128,14 @@ export class UsagePipeline {
       return true;
     } finally {
       this.reloading = false;
-      await redis.eval("if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0", 1, lock, token).catch(() => {});
+      await redis
+        .eval(
+          "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+          1,
+          lock,
+          token,
+        )
+        .catch(() => {});
     }
   }
 
@@ -132,10 +151,14 @@ export class UsagePipeline {
       case 'expire-credits': {
         // Charges still in the outbox must reach PostgreSQL before a grant that expired after them is written off.
         const [head] = (await redis.xrange(layout.outbox, '-', '+', 'COUNT', 1)) as [string, string[]][];
-        const expired = await expireCredits(pool, { graceSeconds: this.o.expiryGraceSeconds, oldestPendingMs: head ? Number(head[0].split('-')[0]) : undefined });
+        const expired = await expireCredits(pool, {
+          graceSeconds: this.o.expiryGraceSeconds,
+          oldestPendingMs: head ? Number(head[0].split('-')[0]) : undefined,
+        });
         if (expired.length > 0) {
           const m = redis.multi();
-          for (const e of expired) m.hdel(layout.grants(e.accountId), String(e.grantId)).zrem(layout.expiry(e.accountId), String(e.grantId));
+          for (const e of expired)
+            m.hdel(layout.grants(e.accountId), String(e.grantId)).zrem(layout.expiry(e.accountId), String(e.grantId));
           await m.exec();
           log({ msg: 'credits expired', grants: expired.length, credits: expired.reduce((s, e) => s + e.credits, 0) });
         }
@@ -152,16 +175,35 @@ export class UsagePipeline {
   private observeBacklog(redis: Redis): () => void {
     return observeGauges(
       [
-        { name: 'pra.usage.outbox.length', description: 'Charges in the Redis outbox not yet written to the ledger', unit: '{event}' },
-        { name: 'pra.usage.pending', description: 'Charges read by a ledger writer and not yet acknowledged (in flight, or held by a writer that failed)', unit: '{event}' },
-        { name: 'pra.usage.lag', description: 'Age of the oldest charge not yet written to the ledger (0 when caught up)', unit: 's' },
+        {
+          name: 'pra.usage.outbox.length',
+          description: 'Charges in the Redis outbox not yet written to the ledger',
+          unit: '{event}',
+        },
+        {
+          name: 'pra.usage.pending',
+          description:
+            'Charges read by a ledger writer and not yet acknowledged (in flight, or held by a writer that failed)',
+          unit: '{event}',
+        },
+        {
+          name: 'pra.usage.lag',
+          description: 'Age of the oldest charge not yet written to the ledger (0 when caught up)',
+          unit: 's',
+        },
       ],
       async () => {
         const [backlog, pending] = await Promise.all([
           this.writer!.backlog(),
-          (redis.xpending(this.o.layout.outbox, LEDGER_GROUP) as Promise<[number, ...unknown[]]>).catch(() => [0] as [number]),
+          (redis.xpending(this.o.layout.outbox, LEDGER_GROUP) as Promise<[number, ...unknown[]]>).catch(
+            () => [0] as [number],
+          ),
         ]);
-        return { 'pra.usage.outbox.length': backlog.waiting, 'pra.usage.pending': Number(pending[0]) || 0, 'pra.usage.lag': backlog.waiting > 0 ? backlog.oldestSeconds : 0 };
+        return {
+          'pra.usage.outbox.length': backlog.waiting,
+          'pra.usage.pending': Number(pending[0]) || 0,
+          'pra.usage.lag': backlog.waiting > 0 ? backlog.oldestSeconds : 0,
+        };
       },
     );
   }

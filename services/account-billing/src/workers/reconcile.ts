@@ -17,7 +17,11 @@ export interface Drift {
   expected: number;
 }
 
-export async function reconcile(pool: Pool, redis: Redis, layout: RedisLayout): Promise<{ checked: number; drift: Drift[] }> {
+export async function reconcile(
+  pool: Pool,
+  redis: Redis,
+  layout: RedisLayout,
+): Promise<{ checked: number; drift: Drift[] }> {
   if (!(await redis.exists(layout.loaded))) return { checked: 0, drift: [] }; // the reload owns an empty Redis
   const { rows: grants } = await pool.query<{ id: number; account_id: number; expires_at: Date }>(
     'SELECT id, account_id, expires_at FROM billing.credit_grants WHERE expires_at > now()',
@@ -37,7 +41,9 @@ export async function reconcile(pool: Pool, redis: Redis, layout: RedisLayout): 
     const h = (replies[i]?.[1] ?? {}) as Record<string, string>;
     for (const [g, v] of Object.entries(h)) redisRemaining.set(Number(g), Number(v));
   });
-  const outbox = ((replies[accounts.length]?.[1] ?? []) as [string, string[]][]).map(([id, f]) => eventFromStream(id, f));
+  const outbox = ((replies[accounts.length]?.[1] ?? []) as [string, string[]][]).map(([id, f]) =>
+    eventFromStream(id, f),
+  );
   const info = replies[accounts.length + 1];
   const infoFields = (info && !info[0] ? (info[1] as unknown[]) : []) as unknown[];
   const lastIdIndex = infoFields.indexOf('last-generated-id');
@@ -72,7 +78,8 @@ export async function reconcile(pool: Pool, redis: Redis, layout: RedisLayout): 
         WHERE e.recorded_at >= $1::timestamptz - interval '10 seconds'`,
       [snapshotAt],
     );
-    for (const r of later) if (streamIdAfter(r.stream_id, watermark)) adjust.set(r.grant_id, (adjust.get(r.grant_id) ?? 0) + r.credits);
+    for (const r of later)
+      if (streamIdAfter(r.stream_id, watermark)) adjust.set(r.grant_id, (adjust.get(r.grant_id) ?? 0) + r.credits);
     await client.query('COMMIT');
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
@@ -80,7 +87,8 @@ export async function reconcile(pool: Pool, redis: Redis, layout: RedisLayout): 
   } finally {
     client.release();
   }
-  for (const e of pending.values()) for (const c of e.consumed) adjust.set(c.grantId, (adjust.get(c.grantId) ?? 0) - c.credits);
+  for (const e of pending.values())
+    for (const c of e.consumed) adjust.set(c.grantId, (adjust.get(c.grantId) ?? 0) - c.credits);
 
   const drift: Drift[] = [];
   const fix = redis.multi();

@@ -38,7 +38,10 @@ const COLUMNS = 'property_id, line_key, unit_key, city_key, zip, house_number, d
 
 export class PostgresSearchIndex implements SearchIndex {
   readonly backend = 'postgres';
-  constructor(private readonly pool: Pool, private readonly table = 'search.address_suggestions') {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly table = 'search.address_suggestions',
+  ) {}
 
   /** One statement for all candidate prefixes: each part reads the first rows of its index range. */
   private async byLine(prefixes: readonly string[], f: SearchFilters): Promise<Row[]> {
@@ -68,7 +71,10 @@ export class PostgresSearchIndex implements SearchIndex {
     if (q.houseNumber === null) {
       rows = await this.byStreet(q.streetPrefixes, f.zip!, f.limit);
     } else if (q.streetPrefixes.length > 0) {
-      rows = await this.byLine(q.streetPrefixes.map((p) => `${q.houseNumber} ${p}`), f);
+      rows = await this.byLine(
+        q.streetPrefixes.map((p) => `${q.houseNumber} ${p}`),
+        f,
+      );
     } else if (q.numberComplete) {
       rows = await this.byLine([`${q.houseNumber} `], f);
     } else {
@@ -92,14 +98,22 @@ export class PostgresSearchIndex implements SearchIndex {
          street_key = EXCLUDED.street_key, unit_key = EXCLUDED.unit_key, zip = EXCLUDED.zip, state = EXCLUDED.state,
          city_key = EXCLUDED.city_key, doc = EXCLUDED.doc, indexed_at = now()`,
       [
-        docs.map((d) => d.propertyId), docs.map((d) => d.houseNumber), docs.map((d) => d.lineKey), docs.map((d) => d.streetKey),
-        docs.map((d) => d.unitKey), docs.map((d) => d.zip), docs.map((d) => d.state), docs.map((d) => d.cityKey), docs.map((d) => d.doc),
+        docs.map((d) => d.propertyId),
+        docs.map((d) => d.houseNumber),
+        docs.map((d) => d.lineKey),
+        docs.map((d) => d.streetKey),
+        docs.map((d) => d.unitKey),
+        docs.map((d) => d.zip),
+        docs.map((d) => d.state),
+        docs.map((d) => d.cityKey),
+        docs.map((d) => d.doc),
       ],
     );
   }
 
   async remove(propertyIds: readonly number[]): Promise<void> {
-    if (propertyIds.length > 0) await this.pool.query(`DELETE FROM ${this.table} WHERE property_id = ANY($1)`, [propertyIds]);
+    if (propertyIds.length > 0)
+      await this.pool.query(`DELETE FROM ${this.table} WHERE property_id = ANY($1)`, [propertyIds]);
   }
 
   /** A full rebuild upserts everything and then drops what was not seen: readers always see a complete index. */

@@ -65,12 +65,21 @@ const quote = (s: string) => `\`${s.replace(/`/g, '')}\``;
 
 export class TypesenseSearchIndex implements SearchIndex {
   readonly backend = 'typesense';
-  constructor(private readonly client: Client, private readonly alias: string) {}
+  constructor(
+    private readonly client: Client,
+    private readonly alias: string,
+  ) {}
 
   static connect(url: string, apiKey: string, alias = 'addresses'): TypesenseSearchIndex {
     const u = new URL(url);
     const client = new Typesense.Client({
-      nodes: [{ host: u.hostname, port: Number(u.port || (u.protocol === 'https:' ? 443 : 8108)), protocol: u.protocol.replace(':', '') }],
+      nodes: [
+        {
+          host: u.hostname,
+          port: Number(u.port || (u.protocol === 'https:' ? 443 : 8108)),
+          protocol: u.protocol.replace(':', ''),
+        },
+      ],
       apiKey,
       connectionTimeoutSeconds: 5,
     });
@@ -99,7 +108,10 @@ export class TypesenseSearchIndex implements SearchIndex {
     if (docs.length === 0) return;
     let results: { success: boolean; error?: string; id?: string }[];
     try {
-      results = await this.client.collections<TsDoc>(collection).documents().import(docs.map(toTs), { action: 'upsert' });
+      results = await this.client
+        .collections<TsDoc>(collection)
+        .documents()
+        .import(docs.map(toTs), { action: 'upsert' });
     } catch (err) {
       // The client throws ImportError when a line fails; its results say which.
       results = (err as { importResults?: typeof results }).importResults ?? [];
@@ -107,7 +119,9 @@ export class TypesenseSearchIndex implements SearchIndex {
     }
     const failed = results.filter((r) => !r.success);
     if (failed.length > 0) {
-      throw new Error(`Typesense import: ${failed.length} of ${docs.length} documents failed, first: ${failed[0]!.error ?? 'unknown error'}`);
+      throw new Error(
+        `Typesense import: ${failed.length} of ${docs.length} documents failed, first: ${failed[0]!.error ?? 'unknown error'}`,
+      );
     }
   }
 
@@ -117,7 +131,10 @@ export class TypesenseSearchIndex implements SearchIndex {
 
   async remove(propertyIds: readonly number[]): Promise<void> {
     if (propertyIds.length === 0) return;
-    await this.client.collections(this.alias).documents().delete({ filter_by: `property_id:[${propertyIds.join(',')}]` });
+    await this.client
+      .collections(this.alias)
+      .documents()
+      .delete({ filter_by: `property_id:[${propertyIds.join(',')}]` });
   }
 
   async beginRebuild() {
@@ -139,17 +156,20 @@ export class TypesenseSearchIndex implements SearchIndex {
   }
 
   private async searchOne(q: string, queryBy: string, filters: string[], limit: number): Promise<TsDoc[]> {
-    const result = await this.client.collections<TsDoc>(this.alias).documents().search({
-      q: q === '' ? '*' : q,
-      query_by: queryBy,
-      filter_by: filters.join(' && ') || undefined,
-      prefix: true,
-      num_typos: 1,
-      typo_tokens_threshold: 1,
-      drop_tokens_threshold: 0,
-      sort_by: '_text_match:desc,house_number_int:asc,line_key:asc,unit_len:asc',
-      per_page: limit * 4,
-    });
+    const result = await this.client
+      .collections<TsDoc>(this.alias)
+      .documents()
+      .search({
+        q: q === '' ? '*' : q,
+        query_by: queryBy,
+        filter_by: filters.join(' && ') || undefined,
+        prefix: true,
+        num_typos: 1,
+        typo_tokens_threshold: 1,
+        drop_tokens_threshold: 0,
+        sort_by: '_text_match:desc,house_number_int:asc,line_key:asc,unit_len:asc',
+        per_page: limit * 4,
+      });
     return (result.hits ?? []).map((h) => h.document);
   }
 
@@ -164,7 +184,8 @@ export class TypesenseSearchIndex implements SearchIndex {
       const exact = [...filters, `house_number:=${quote(q.houseNumber)}`];
       const prefixes = q.streetPrefixes.length > 0 ? q.streetPrefixes : [''];
       batches = await Promise.all(prefixes.map((p) => this.searchOne(p, 'street_key', exact, f.limit)));
-      if (!q.numberComplete) batches.push(await this.searchOne('*', 'street_key', [...filters, `house_number:${q.houseNumber}*`], f.limit));
+      if (!q.numberComplete)
+        batches.push(await this.searchOne('*', 'street_key', [...filters, `house_number:${q.houseNumber}*`], f.limit));
     }
     const exactNumber = (d: TsDoc) => (q.houseNumber !== null && d.house_number === q.houseNumber ? 0 : 1);
     const seen = new Set<number>();

@@ -15,8 +15,16 @@ export async function suggest(index: SearchIndex, q: AutocompleteQuery): Promise
     throw badRequest("Invalid parameter 'q': it must contain letters or digits");
   }
   const started = performance.now();
-  const found = await index.search(typed, { zip: q.zip ? splitZip(q.zip).zip5 : undefined, state: q.state, limit: q.limit });
+  const found = await index.search(typed, {
+    zip: q.zip ? splitZip(q.zip).zip5 : undefined,
+    state: q.state,
+    limit: q.limit,
+  });
   telemetryMetrics.searched((performance.now() - started) / 1000, index.backend);
-  annotateRequest({ 'pra.endpoint': '/property/autocomplete', 'pra.records.returned': found.length, 'pra.credits.charged': 0 });
+  annotateRequest({
+    'pra.endpoint': '/property/autocomplete',
+    'pra.records.returned': found.length,
+    'pra.credits.charged': 0,
+  });
   return found;
 }

@@ -21,8 +21,10 @@ function completions(partial: string): string[] {
   const own = SUFFIX_ABBREVIATIONS.get(partial) ?? DIRECTIONALS.get(partial);
   if (own !== undefined) out.add(own);
   if (partial.length >= 2) {
-    for (const [word, abbr] of SUFFIX_ABBREVIATIONS) if (word.startsWith(partial) && word.length > partial.length) out.add(abbr);
-    for (const [word, abbr] of DIRECTIONALS) if (word.startsWith(partial) && word.length > partial.length) out.add(abbr);
+    for (const [word, abbr] of SUFFIX_ABBREVIATIONS)
+      if (word.startsWith(partial) && word.length > partial.length) out.add(abbr);
+    for (const [word, abbr] of DIRECTIONALS)
+      if (word.startsWith(partial) && word.length > partial.length) out.add(abbr);
   }
   return [...out].slice(0, 6);
 }
@@ -42,7 +44,10 @@ export function parseTypedQuery(q: string): TypedQuery {
   const partial = endsWithSpace ? null : rest[rest.length - 1]!;
   // Normalise the complete words as a street that goes on (a trailing placeholder word keeps "NORTH" a directional).
   const PLACEHOLDER = 'QQQPLACEHOLDER';
-  const normalised = complete.length > 0 ? parseStreetLine([...complete, PLACEHOLDER].join(' ')).streetKey.replace(new RegExp(`\\s*${PLACEHOLDER}$`), '') : '';
+  const normalised =
+    complete.length > 0
+      ? parseStreetLine([...complete, PLACEHOLDER].join(' ')).streetKey.replace(new RegExp(`\\s*${PLACEHOLDER}$`), '')
+      : '';
   if (partial === null) {
     const full = parseStreetLine(complete.join(' ')).streetKey;
     return { houseNumber, numberComplete, streetPrefixes: [...new Set([full, normalised])].filter(Boolean) };

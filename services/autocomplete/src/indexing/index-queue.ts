@@ -23,11 +23,16 @@ export interface IndexerOptions {
 
 /** Highest property id the index holds (0 when empty); the catch-up starts after it. */
 export async function lastIndexedId(pool: Pool): Promise<number> {
-  const { rows } = await pool.query<{ id: number | null }>('SELECT max(property_id) AS id FROM search.address_suggestions');
+  const { rows } = await pool.query<{ id: number | null }>(
+    'SELECT max(property_id) AS id FROM search.address_suggestions',
+  );
   return rows[0]?.id ?? 0;
 }
 
-export async function runRebuild(o: Pick<IndexerOptions, 'pool' | 'index'>, progress: (done: number, total: number) => Promise<void> | void = () => {}): Promise<number> {
+export async function runRebuild(
+  o: Pick<IndexerOptions, 'pool' | 'index'>,
+  progress: (done: number, total: number) => Promise<void> | void = () => {},
+): Promise<number> {
   const { rows } = await o.pool.query<{ n: number }>('SELECT count(*)::bigint AS n FROM records.properties');
   const total = rows[0]!.n;
   const rebuild = await o.index.beginRebuild();
@@ -63,7 +68,11 @@ export class Indexer {
   private readonly connections: Redis[] = [];
 
   constructor(private readonly o: IndexerOptions) {
-    this.queue = new Queue(INDEX_QUEUE, { connection: this.connection(), prefix: o.queuePrefix, telemetry: queueTelemetry() });
+    this.queue = new Queue(INDEX_QUEUE, {
+      connection: this.connection(),
+      prefix: o.queuePrefix,
+      telemetry: queueTelemetry(),
+    });
   }
 
   private connection(): Redis {
@@ -75,15 +84,36 @@ export class Indexer {
 
   async start(): Promise<void> {
     const { log } = this.o;
-    this.worker = new Worker(INDEX_QUEUE, (job: Job) => this.process(job), { connection: this.connection(), prefix: this.o.queuePrefix, concurrency: 1, telemetry: queueTelemetry() });
-    this.worker.on('failed', (job, err) => log({ msg: 'index job failed', job: job?.name, attempts: job?.attemptsMade, err: String(err) }));
+    this.worker = new Worker(INDEX_QUEUE, (job: Job) => this.process(job), {
+      connection: this.connection(),
+      prefix: this.o.queuePrefix,
+      concurrency: 1,
+      telemetry: queueTelemetry(),
+    });
+    this.worker.on('failed', (job, err) =>
+      log({ msg: 'index job failed', job: job?.name, attempts: job?.attemptsMade, err: String(err) }),
+    );
     this.worker.on('error', (err) => log({ msg: 'index worker error', err: String(err) }));
-    await this.queue.upsertJobScheduler('catch-up', { every: this.o.catchUpEveryMs ?? 5_000 }, { name: 'catch-up', opts: { attempts: 5, backoff: { type: 'exponential', delay: 1_000 } } });
+    await this.queue.upsertJobScheduler(
+      'catch-up',
+      { every: this.o.catchUpEveryMs ?? 5_000 },
+      { name: 'catch-up', opts: { attempts: 5, backoff: { type: 'exponential', delay: 1_000 } } },
+    );
   }
 
   /** Asks for a full rebuild (one at a time: a second request while one waits is the same job). */
   async requestRebuild(): Promise<void> {
-    await this.queue.add('rebuild', {}, { jobId: 'rebuild', attempts: 5, backoff: { type: 'exponential', delay: 2_000 }, removeOnComplete: true, removeOnFail: 100 });
+    await this.queue.add(
+      'rebuild',
+      {},
+      {
+        jobId: 'rebuild',
+        attempts: 5,
+        backoff: { type: 'exponential', delay: 2_000 },
+        removeOnComplete: true,
+        removeOnFail: 100,
+      },
+    );
   }
 
   private async process(job: Job): Promise<unknown> {
@@ -97,7 +127,8 @@ export class Indexer {
     }
     if (job.name === 'catch-up') {
       const rebuild = await this.queue.getJob('rebuild');
-      if (rebuild && !(await rebuild.isCompleted()) && !(await rebuild.isFailed())) return { documents: 0, deferredTo: 'rebuild' };
+      if (rebuild && !(await rebuild.isCompleted()) && !(await rebuild.isFailed()))
+        return { documents: 0, deferredTo: 'rebuild' };
       const n = await runCatchUp(this.o, await lastIndexedId(this.o.pool));
       if (n > 0) this.o.log({ msg: 'index caught up', documents: n });
       return { documents: n };

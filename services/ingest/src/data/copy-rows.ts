@@ -18,7 +18,8 @@ export type TableName = (typeof TABLES)[number];
 export const COLUMNS: Record<TableName, string> = {
   properties:
     'id, parcel_id, apn, apn_orig, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, census_tract, source, last_modified, body',
-  owners: 'property_id, seq, first_name, last_name, full_name, owner_type, last_name_key, first_name_key, state, city_key',
+  owners:
+    'property_id, seq, first_name, last_name, full_name, owner_type, last_name_key, first_name_key, state, city_key',
   owner_mailing: 'property_id, line1, locality, country_subd, postal1',
   assessments:
     'property_id, tax_year, land, improvements, total, market_total, avm_value, avm_date, equity, rental_estimate, rental_source, tax_amount',
@@ -41,7 +42,7 @@ function cell(v: Cell): string {
 /** One COPY text line: cells escaped, tab-separated. */
 export function copyLine(cells: Cell[]): string {
   // join() yields flat strings; `+=` chains would be flattened later at a much higher cost.
-  return cells.map(cell).join('\t') + '\n';
+  return `${cells.map(cell).join('\t')}\n`;
 }
 
 /** Stable 48-bit parcel id from the county and the stripped APN (the same parcel keeps its id across reloads). */
@@ -61,7 +62,13 @@ export type CopyChunks = Record<TableName, string>;
 
 export function buildCopyChunks(startId: number, items: readonly PropertyInput[], source: string): CopyChunks {
   const out: Record<TableName, string[]> = {
-    properties: [], owners: [], owner_mailing: [], assessments: [], assessment_history: [], sales: [], mortgages: [],
+    properties: [],
+    owners: [],
+    owner_mailing: [],
+    assessments: [],
+    assessment_history: [],
+    sales: [],
+    mortgages: [],
   };
   items.forEach((p, i) => {
     const id = startId + i;
@@ -71,39 +78,79 @@ export function buildCopyChunks(startId: number, items: readonly PropertyInput[]
     const body = JSON.stringify(renderRecord(id, parcelId, p));
     out.properties.push(
       copyLine([
-        id, parcelId, p.apn, p.apnOrig, apnKey(p.apn), p.taxParcelId ? apnKey(p.taxParcelId) : null, p.fips, p.state,
-        countyKey(p.county), cityKey, p.zip, street.lineKey, street.streetKey, street.unitKey, p.censusTract, source,
-        p.lastModified, body,
+        id,
+        parcelId,
+        p.apn,
+        p.apnOrig,
+        apnKey(p.apn),
+        p.taxParcelId ? apnKey(p.taxParcelId) : null,
+        p.fips,
+        p.state,
+        countyKey(p.county),
+        cityKey,
+        p.zip,
+        street.lineKey,
+        street.streetKey,
+        street.unitKey,
+        p.censusTract,
+        source,
+        p.lastModified,
+        body,
       ]),
     );
     [p.owner1, p.owner2].forEach((o, k) => {
       if (!o) return;
       out.owners.push(
         copyLine([
-          id, k + 1, o.firstName, o.lastName, o.fullName, o.type, o.lastName ? nameKey(o.lastName) : null,
-          o.firstName ? nameKey(o.firstName) : null, p.state, cityKey,
+          id,
+          k + 1,
+          o.firstName,
+          o.lastName,
+          o.fullName,
+          o.type,
+          o.lastName ? nameKey(o.lastName) : null,
+          o.firstName ? nameKey(o.firstName) : null,
+          p.state,
+          cityKey,
         ]),
       );
     });
-    if (p.mailing) out.owner_mailing.push(copyLine([id, p.mailing.line1, p.mailing.city, p.mailing.state, p.mailing.zip]));
+    if (p.mailing)
+      out.owner_mailing.push(copyLine([id, p.mailing.line1, p.mailing.city, p.mailing.state, p.mailing.zip]));
     const a = p.assessment;
     if (a) {
       const equity = equityOf(p);
       out.assessments.push(
         copyLine([
-          id, a.taxYear, a.land, a.improvements, a.total, a.marketTotal, a.avmValue, a.avmDate, equity, a.rentalEstimate,
-          a.rentalSource, a.taxAmount,
+          id,
+          a.taxYear,
+          a.land,
+          a.improvements,
+          a.total,
+          a.marketTotal,
+          a.avmValue,
+          a.avmDate,
+          equity,
+          a.rentalEstimate,
+          a.rentalSource,
+          a.taxAmount,
         ]),
       );
-      out.assessment_history.push(copyLine([id, a.taxYear, a.land, a.improvements, a.total, a.marketTotal, a.taxAmount]));
+      out.assessment_history.push(
+        copyLine([id, a.taxYear, a.land, a.improvements, a.total, a.marketTotal, a.taxAmount]),
+      );
     }
     for (const h of p.assessmentHistory) {
-      out.assessment_history.push(copyLine([id, h.taxYear, h.land, h.improvements, h.total, h.marketTotal, h.taxAmount]));
+      out.assessment_history.push(
+        copyLine([id, h.taxYear, h.land, h.improvements, h.total, h.marketTotal, h.taxAmount]),
+      );
     }
     p.sales.forEach((s, k) => {
-      out.sales.push(copyLine([id, k + 1, s.date, s.price, s.documentType, s.recordingDate, s.buyerName, s.sellerName]));
+      out.sales.push(
+        copyLine([id, k + 1, s.date, s.price, s.documentType, s.recordingDate, s.buyerName, s.sellerName]),
+      );
     });
-    p.mortgages.forEach((m, k) => out.mortgages.push(copyLine([id, k + 1, m.amount, m.date, m.lender])));
+    for (const [k, m] of p.mortgages.entries()) out.mortgages.push(copyLine([id, k + 1, m.amount, m.date, m.lender]));
   });
   return Object.fromEntries(TABLES.map((t) => [t, out[t].join('')])) as CopyChunks;
 }

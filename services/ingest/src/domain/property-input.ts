@@ -62,7 +62,14 @@ export interface PropertyInput {
   owner2: OwnerInput | null;
   mailing: { line1: string; city: string; state: string; zip: string } | null;
   /** Current assessment; null when the county has none for this parcel. */
-  assessment: (AssessmentYearInput & { avmValue: number | null; avmDate: string | null; rentalEstimate: number | null; rentalSource: 'property' | 'area_median_acs_2024' | null }) | null;
+  assessment:
+    | (AssessmentYearInput & {
+        avmValue: number | null;
+        avmDate: string | null;
+        rentalEstimate: number | null;
+        rentalSource: 'property' | 'area_median_acs_2024' | null;
+      })
+    | null;
   /** Older years, newest first (the current year is not repeated here). */
   assessmentHistory: AssessmentYearInput[];
   /** Newest first; sales[0] is the last sale. */

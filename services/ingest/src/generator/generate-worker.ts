@@ -6,7 +6,13 @@ import { buildCopyChunks } from '../data/copy-rows.js';
 import { PropertyGenerator } from './generate.js';
 
 const { seed, count, states, batchSize, startId, workerIndex, workerCount } = workerData as {
-  seed: number; count: number; states: string[]; batchSize: number; startId: number; workerIndex: number; workerCount: number;
+  seed: number;
+  count: number;
+  states: string[];
+  batchSize: number;
+  startId: number;
+  workerIndex: number;
+  workerCount: number;
 };
 const generator = new PropertyGenerator({ seed, states, shard: { index: workerIndex, count: workerCount } });
 const MAX_AHEAD = 3;

@@ -12,25 +12,108 @@ const SUFFIXES = new Weighted(
   ['ST', 'AVE', 'DR', 'RD', 'LN', 'CT', 'WAY', 'PL', 'BLVD', 'CIR', 'TRL', 'PKWY', 'TER', 'LOOP'],
   [30, 18, 16, 12, 8, 6, 4, 3, 2, 2, 1, 1, 1, 1],
 );
-const DIRECTIONALS = new Weighted(['', 'N', 'S', 'E', 'W', 'NE', 'NW', 'SE', 'SW'], [80, 5, 5, 4, 4, 0.5, 0.5, 0.5, 0.5]);
+const DIRECTIONALS = new Weighted(
+  ['', 'N', 'S', 'E', 'W', 'NE', 'NW', 'SE', 'SW'],
+  [80, 5, 5, 4, 4, 0.5, 0.5, 0.5, 0.5],
+);
 const LENDERS = [
-  'WELLS FARGO BANK NA', 'ROCKET MORTGAGE LLC', 'JPMORGAN CHASE BANK NA', 'BANK OF AMERICA NA', 'UNITED WHOLESALE MORTGAGE LLC',
-  'US BANK NA', 'PENNYMAC LOAN SERVICES LLC', 'LOANDEPOT COM LLC', 'GUILD MORTGAGE CO', 'FAIRWAY INDEPENDENT MORTGAGE CORP',
-  'NAVY FEDERAL CREDIT UNION', 'CROSSCOUNTRY MORTGAGE LLC', 'TRUIST BANK', 'CITIZENS BANK NA', 'FREEDOM MORTGAGE CORP',
+  'WELLS FARGO BANK NA',
+  'ROCKET MORTGAGE LLC',
+  'JPMORGAN CHASE BANK NA',
+  'BANK OF AMERICA NA',
+  'UNITED WHOLESALE MORTGAGE LLC',
+  'US BANK NA',
+  'PENNYMAC LOAN SERVICES LLC',
+  'LOANDEPOT COM LLC',
+  'GUILD MORTGAGE CO',
+  'FAIRWAY INDEPENDENT MORTGAGE CORP',
+  'NAVY FEDERAL CREDIT UNION',
+  'CROSSCOUNTRY MORTGAGE LLC',
+  'TRUIST BANK',
+  'CITIZENS BANK NA',
+  'FREEDOM MORTGAGE CORP',
 ];
-const SUBDIVISION_WORDS = ['OAK', 'RIDGE', 'MEADOW', 'CREEK', 'HILLS', 'PARK', 'ESTATES', 'GROVE', 'VALLEY', 'POINTE', 'LAKE', 'FARMS'];
+const SUBDIVISION_WORDS = [
+  'OAK',
+  'RIDGE',
+  'MEADOW',
+  'CREEK',
+  'HILLS',
+  'PARK',
+  'ESTATES',
+  'GROVE',
+  'VALLEY',
+  'POINTE',
+  'LAKE',
+  'FARMS',
+];
 /** States whose deeds do not disclose sale prices. */
 const NON_DISCLOSURE = new Set(['AK', 'ID', 'KS', 'LA', 'MS', 'MO', 'MT', 'NM', 'ND', 'TX', 'UT', 'WY']);
 /** Rough price level by state (1 = national median). */
 const STATE_PRICE: Record<string, number> = {
-  CA: 2.3, HI: 2.6, MA: 1.9, WA: 1.8, NY: 1.6, NJ: 1.6, CO: 1.7, DC: 2.2, OR: 1.5, MD: 1.3, CT: 1.3, UT: 1.5, VA: 1.3,
-  NH: 1.4, RI: 1.4, AZ: 1.3, NV: 1.3, FL: 1.2, ID: 1.4, MT: 1.4, MS: 0.6, WV: 0.55, AR: 0.65, OK: 0.65, KY: 0.7, AL: 0.7,
-  LA: 0.7, OH: 0.75, IA: 0.75, KS: 0.75, MI: 0.8, IN: 0.8, MO: 0.8, NE: 0.85, ND: 0.85, SD: 0.9, PR: 0.45,
+  CA: 2.3,
+  HI: 2.6,
+  MA: 1.9,
+  WA: 1.8,
+  NY: 1.6,
+  NJ: 1.6,
+  CO: 1.7,
+  DC: 2.2,
+  OR: 1.5,
+  MD: 1.3,
+  CT: 1.3,
+  UT: 1.5,
+  VA: 1.3,
+  NH: 1.4,
+  RI: 1.4,
+  AZ: 1.3,
+  NV: 1.3,
+  FL: 1.2,
+  ID: 1.4,
+  MT: 1.4,
+  MS: 0.6,
+  WV: 0.55,
+  AR: 0.65,
+  OK: 0.65,
+  KY: 0.7,
+  AL: 0.7,
+  LA: 0.7,
+  OH: 0.75,
+  IA: 0.75,
+  KS: 0.75,
+  MI: 0.8,
+  IN: 0.8,
+  MO: 0.8,
+  NE: 0.85,
+  ND: 0.85,
+  SD: 0.9,
+  PR: 0.45,
 };
 /** Effective property tax rate by state (share of assessed value). */
-const TAX_RATE: Record<string, number> = { NJ: 0.022, IL: 0.021, TX: 0.018, NH: 0.018, CT: 0.017, CA: 0.0075, HI: 0.003, AL: 0.004, CO: 0.005 };
+const TAX_RATE: Record<string, number> = {
+  NJ: 0.022,
+  IL: 0.021,
+  TX: 0.018,
+  NH: 0.018,
+  CT: 0.017,
+  CA: 0.0075,
+  HI: 0.003,
+  AL: 0.004,
+  CO: 0.005,
+};
 /** Assessment ratio (assessed / market) by state. */
-const ASSESS_RATIO: Record<string, number> = { CA: 0.62, AZ: 0.1, CO: 0.07, IL: 0.33, SC: 0.06, LA: 0.1, MS: 0.1, AL: 0.1, IN: 1, NY: 0.45 };
+const ASSESS_RATIO: Record<string, number> = {
+  CA: 0.62,
+  AZ: 0.1,
+  CO: 0.07,
+  IL: 0.33,
+  SC: 0.06,
+  LA: 0.1,
+  MS: 0.1,
+  AL: 0.1,
+  IN: 1,
+  NY: 0.45,
+};
 
 export const CURRENT_TAX_YEAR = 2025;
 export const DEMOGRAPHICS_SOURCE = 'ACS 2019-2023 5-year';
@@ -78,7 +161,9 @@ export class PropertyGenerator {
     // Each shard has its own stream; shard 0 of 1 is the plain seed.
     this.r = new Random((options.seed ^ Math.imul(shard.index, 0x9e3779b9)) >>> 0);
     const wanted = new Set(options.states ?? []);
-    this.places = loadZipPlaces().filter((p, i) => (wanted.size === 0 || wanted.has(p.state)) && i % shard.count === shard.index);
+    this.places = loadZipPlaces().filter(
+      (p, i) => (wanted.size === 0 || wanted.has(p.state)) && i % shard.count === shard.index,
+    );
     if (this.places.length === 0) throw new Error(`No ZIP codes for states ${[...wanted].join(', ')}`);
   }
 
@@ -167,7 +252,9 @@ export class PropertyGenerator {
     const x = r.next();
     if (x < 0.02) return [null, null];
     if (x < 0.1) {
-      const base = r.chance(0.5) ? this.surnames.sample(r) : b.street.split(' ').find((w) => w.length > 2) ?? 'PACIFIC';
+      const base = r.chance(0.5)
+        ? this.surnames.sample(r)
+        : (b.street.split(' ').find((w) => w.length > 2) ?? 'PACIFIC');
       const kind = r.pick(['HOLDINGS LLC', 'PROPERTIES LLC', 'INVESTMENTS INC', 'REALTY LLC', 'CAPITAL LP']);
       return [{ firstName: null, lastName: null, fullName: `${base} ${kind}`, type: 'Corporation' }, null];
     }
@@ -175,7 +262,8 @@ export class PropertyGenerator {
       const last = this.surnames.sample(r);
       return [{ firstName: null, lastName: last, fullName: `${last} FAMILY TRUST`, type: 'Trust' }, null];
     }
-    if (x < 0.17) return [{ firstName: null, lastName: null, fullName: `CITY OF ${b.place.city}`, type: 'Government' }, null];
+    if (x < 0.17)
+      return [{ firstName: null, lastName: null, fullName: `CITY OF ${b.place.city}`, type: 'Government' }, null];
     const o1 = this.person();
     const o2 = r.chance(0.36) ? this.person(r.chance(0.75) ? o1.lastName! : undefined) : null;
     return [o1, o2];
@@ -199,12 +287,23 @@ export class PropertyGenerator {
       b.nextNumber += b.step;
       b.left--;
       const t = r.next();
-      proptype = t < 0.82 ? 'SFR' : t < 0.9 ? 'TOWNHOUSE/ROWHOUSE' : t < 0.95 ? 'DUPLEX' : t < 0.98 ? 'MOBILE HOME' : 'VACANT LAND';
+      proptype =
+        t < 0.82
+          ? 'SFR'
+          : t < 0.9
+            ? 'TOWNHOUSE/ROWHOUSE'
+            : t < 0.95
+              ? 'DUPLEX'
+              : t < 0.98
+                ? 'MOBILE HOME'
+                : 'VACANT LAND';
     }
     const land = proptype === 'VACANT LAND';
     const unitLike = proptype === 'CONDOMINIUM' || proptype === 'APARTMENT';
     const yearBuilt = land ? null : clamp(b.yearBase + r.int(-3, 3), 1850, 2025);
-    const sqft = land ? null : Math.round(clamp(r.logNormal(unitLike ? 950 : proptype === 'SFR' ? 1_850 : 1_300, 0.32), 350, 9_000));
+    const sqft = land
+      ? null
+      : Math.round(clamp(r.logNormal(unitLike ? 950 : proptype === 'SFR' ? 1_850 : 1_300, 0.32), 350, 9_000));
     const beds = sqft === null ? null : clamp(Math.round(sqft / 620 + r.normal() * 0.6), 0, 8);
     const bathsTotal = beds === null ? null : clamp(Math.round((1 + beds * 0.55 + r.normal() * 0.4) * 2) / 2, 1, 7);
     const bathsPartial = bathsTotal === null ? null : bathsTotal % 1 === 0.5 ? 1 : 0;
@@ -212,18 +311,27 @@ export class PropertyGenerator {
     const lotSqft = unitLike ? null : Math.round(clamp(r.logNormal(land ? 12_000 : 7_200, 0.55), 1_000, 400_000));
     const ageFactor = yearBuilt === null ? 1 : 0.75 + 0.35 * ((yearBuilt - 1900) / 125);
     const market = round(
-      land ? (lotSqft ?? 8_000) * 6 * b.priceLevel * r.logNormal(1, 0.3) : sqft! * 165 * b.priceLevel * ageFactor * r.logNormal(1, 0.18),
+      land
+        ? (lotSqft ?? 8_000) * 6 * b.priceLevel * r.logNormal(1, 0.3)
+        : sqft! * 165 * b.priceLevel * ageFactor * r.logNormal(1, 0.18),
       100,
     );
     const ratio = ASSESS_RATIO[place.state] ?? 0.9;
     const taxRate = TAX_RATE[place.state] ?? 0.011;
     const landShare = land ? 1 : clamp(0.25 + r.normal() * 0.08, 0.1, 0.6);
     const assessYear = (year: number) => {
-      const f = Math.pow(1.045, year - CURRENT_TAX_YEAR);
+      const f = 1.045 ** (year - CURRENT_TAX_YEAR);
       const mt = round(market * f, 100);
       const total = round(mt * ratio, 10);
       const l = round(total * landShare, 10);
-      return { taxYear: year, land: l, improvements: total - l, total, marketTotal: mt, taxAmount: Math.round(mt * taxRate * 100) / 100 };
+      return {
+        taxYear: year,
+        land: l,
+        improvements: total - l,
+        total,
+        marketTotal: mt,
+        taxAmount: Math.round(mt * taxRate * 100) / 100,
+      };
     };
     const [owner1, owner2] = this.owners(b);
     const sales = this.sales(b, market, yearBuilt, owner1, owner2);
@@ -231,7 +339,13 @@ export class PropertyGenerator {
     const mortgageCoverage = 0.35 + (hash32(place.state) % 45) / 100;
     const mortgages =
       lastSale && owner1?.type === 'Individual' && r.chance(mortgageCoverage)
-        ? [{ amount: round((lastSale.price ?? market * 0.8) * clamp(0.8 + r.normal() * 0.08, 0.5, 0.97), 1_000), date: lastSale.recordingDate, lender: r.pick(LENDERS) }]
+        ? [
+            {
+              amount: round((lastSale.price ?? market * 0.8) * clamp(0.8 + r.normal() * 0.08, 0.5, 0.97), 1_000),
+              date: lastSale.recordingDate,
+              lender: r.pick(LENDERS),
+            },
+          ]
         : [];
     const assessed = r.chance(0.99);
     const current = assessed ? assessYear(CURRENT_TAX_YEAR) : null;
@@ -276,7 +390,12 @@ export class PropertyGenerator {
         owner1 === null
           ? null
           : mailPlace
-            ? { line1: `${r.int(10, 9_999)} ${numericOrdinals([this.streetNames.sample(r)]).join(' ')} ${SUFFIXES.sample(r)}`, city: mailPlace.city, state: mailPlace.state, zip: mailPlace.zip }
+            ? {
+                line1: `${r.int(10, 9_999)} ${numericOrdinals([this.streetNames.sample(r)]).join(' ')} ${SUFFIXES.sample(r)}`,
+                city: mailPlace.city,
+                state: mailPlace.state,
+                zip: mailPlace.zip,
+              }
             : { line1: streetWithUnit({ line1, line2 }), city: place.city, state: place.state, zip: place.zip },
       assessment: current && {
         ...current,
@@ -293,7 +412,13 @@ export class PropertyGenerator {
   }
 
   /** 0-4 sales from construction to 2025, newest first; prices follow a 4.5%/year index back from today's value. */
-  private sales(b: Block, market: number, yearBuilt: number | null, owner1: OwnerInput | null, owner2: OwnerInput | null): SaleInput[] {
+  private sales(
+    b: Block,
+    market: number,
+    yearBuilt: number | null,
+    owner1: OwnerInput | null,
+    owner2: OwnerInput | null,
+  ): SaleInput[] {
     const r = this.r;
     const count = r.chance(0.12) ? 0 : r.int(1, 4);
     const first = Math.max(yearBuilt ?? 1985, 1985);
@@ -305,13 +430,22 @@ export class PropertyGenerator {
     dates.sort((x, y) => y.year - x.year || y.month - x.month || y.day - x.day);
     return dates.map(({ year, month, day }) => {
       const quitclaim = r.chance(0.08);
-      const price = nonDisclosure || quitclaim || r.chance(0.03) ? null : round(market * Math.pow(1.045, year - 2025) * r.logNormal(1, 0.08), 500);
+      const price =
+        nonDisclosure || quitclaim || r.chance(0.03)
+          ? null
+          : round(market * 1.045 ** (year - 2025) * r.logNormal(1, 0.08), 500);
       const seller = this.person().fullName;
       const recDay = clamp(day + r.int(1, 20), 1, 28);
       const sale: SaleInput = {
         date: isoDate(year, month, day),
         price,
-        documentType: quitclaim ? 'QUITCLAIM DEED' : r.chance(0.04) ? "TRUSTEE'S DEED" : b.place.state === 'CA' ? 'GRANT DEED' : 'WARRANTY DEED',
+        documentType: quitclaim
+          ? 'QUITCLAIM DEED'
+          : r.chance(0.04)
+            ? "TRUSTEE'S DEED"
+            : b.place.state === 'CA'
+              ? 'GRANT DEED'
+              : 'WARRANTY DEED',
         recordingDate: isoDate(year, month, recDay),
         buyerName: buyer,
         sellerName: seller,

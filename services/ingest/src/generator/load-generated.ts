@@ -24,7 +24,11 @@ export interface BatchMessage {
 /** Seconds include rebuilding the indexes when the load went into an empty store. */
 export async function loadGenerated(pool: Pool, opts: GenerateOptions): Promise<{ seconds: number; rows: number }> {
   const started = performance.now();
-  const { rows } = await withBulkLoadIndexes(pool, () => generateAndWrite(pool, opts), opts.quiet ? undefined : (l) => console.error(l));
+  const { rows } = await withBulkLoadIndexes(
+    pool,
+    () => generateAndWrite(pool, opts),
+    opts.quiet ? undefined : (l) => console.error(l),
+  );
   return { seconds: (performance.now() - started) / 1000, rows };
 }
 
@@ -43,7 +47,13 @@ async function generateAndWrite(pool: Pool, opts: GenerateOptions): Promise<{ ro
     (_, workerIndex) =>
       new Worker(new URL('./generate-worker.mjs', import.meta.url), {
         workerData: {
-          seed: opts.seed, count: opts.count, states: opts.states ?? [], batchSize, startId, workerIndex, workerCount: GENERATOR_WORKERS,
+          seed: opts.seed,
+          count: opts.count,
+          states: opts.states ?? [],
+          batchSize,
+          startId,
+          workerIndex,
+          workerCount: GENERATOR_WORKERS,
         },
       }),
   );

@@ -16,7 +16,10 @@ export class Random {
 
   /** Uniform in [0, 1). */
   next(): number {
-    this.a >>>= 0; this.b >>>= 0; this.c >>>= 0; this.d >>>= 0;
+    this.a >>>= 0;
+    this.b >>>= 0;
+    this.c >>>= 0;
+    this.d >>>= 0;
     let t = (this.a + this.b) | 0;
     this.a = this.b ^ (this.b >>> 9);
     this.b = (this.c + (this.c << 3)) | 0;
@@ -54,7 +57,10 @@ export class Random {
 /** Samples items in proportion to their weights (cumulative table + binary search). */
 export class Weighted<T> {
   private readonly cumulative: number[];
-  constructor(private readonly items: readonly T[], weights: readonly number[]) {
+  constructor(
+    private readonly items: readonly T[],
+    weights: readonly number[],
+  ) {
     let sum = 0;
     this.cumulative = weights.map((w) => (sum += w));
   }

@@ -61,14 +61,20 @@ function parseCsvLine(line: string): string[] {
 
 export function loadSurnames(): Weighted<string> {
   const rows = read('census-2010-surnames-top1000.csv').trim().split(/\r?\n/).slice(1).map(parseCsvLine);
-  return new Weighted(rows.map((r) => r[0]!), rows.map((r) => Number(r[2]!.replace(/,/g, ''))));
+  return new Weighted(
+    rows.map((r) => r[0]!),
+    rows.map((r) => Number(r[2]!.replace(/,/g, ''))),
+  );
 }
 
 export function loadFirstNames(): { male: Weighted<string>; female: Weighted<string> } {
   const rows = read('ssa-2010-first-names-top1000.csv').trim().split(/\r?\n/).slice(1).map(parseCsvLine);
   const bySex = (sex: string) => {
     const r = rows.filter((x) => x[2] === sex);
-    return new Weighted(r.map((x) => x[0]!.toUpperCase()), r.map((x) => Number.parseFloat(x[1]!)));
+    return new Weighted(
+      r.map((x) => x[0]!.toUpperCase()),
+      r.map((x) => Number.parseFloat(x[1]!)),
+    );
   };
   return { male: bySex('M'), female: bySex('F') };
 }

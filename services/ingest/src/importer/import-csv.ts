@@ -107,7 +107,12 @@ export function toProperty(v: Values, now: string): PropertyInput {
     bathsTotal: num(v.bathsTotal),
     bathsPartial: null,
     owner1: ownerName
-      ? { firstName: null, lastName: null, fullName: ownerName, type: (str(v.ownerType) as 'Individual' | null) ?? 'Individual' }
+      ? {
+          firstName: null,
+          lastName: null,
+          fullName: ownerName,
+          type: (str(v.ownerType) as 'Individual' | null) ?? 'Individual',
+        }
       : null,
     owner2: null,
     mailing: null,
@@ -128,7 +133,16 @@ export function toProperty(v: Values, now: string): PropertyInput {
           },
     assessmentHistory: [],
     sales: saleDate
-      ? [{ date: saleDate, price: num(v.salePrice), documentType: 'DEED', recordingDate: saleDate, buyerName: ownerName, sellerName: null }]
+      ? [
+          {
+            date: saleDate,
+            price: num(v.salePrice),
+            documentType: 'DEED',
+            recordingDate: saleDate,
+            buyerName: ownerName,
+            sellerName: null,
+          },
+        ]
       : [],
     mortgages: [],
     lastModified: now,
@@ -187,11 +201,23 @@ export async function importCsv(
   opts: { batchSize?: number; onBatch?: (rowsRead: number) => void } = {},
 ): Promise<ImportSummary> {
   const batchSize = opts.batchSize ?? 1_000;
-  const summary: ImportSummary = { mapping: mapping.name, rowsRead: 0, loaded: 0, alreadyLoaded: 0, skipped: 0, errors: [] };
+  const summary: ImportSummary = {
+    mapping: mapping.name,
+    rowsRead: 0,
+    loaded: 0,
+    alreadyLoaded: 0,
+    skipped: 0,
+    errors: [],
+  };
   const source = `import:${mapping.name}`;
   const now = new Date().toISOString();
   const parser = createReadStream(file).pipe(
-    parse({ columns: (h: string[]) => h.map((c) => c.replace(/^\uFEFF/, '').trim()), delimiter: mapping.delimiter, relax_column_count: true, info: true }),
+    parse({
+      columns: (h: string[]) => h.map((c) => c.replace(/^\uFEFF/, '').trim()),
+      delimiter: mapping.delimiter,
+      relax_column_count: true,
+      info: true,
+    }),
   );
   let properties: PropertyInput[] = [];
   let tracts: TractInput[] = [];
@@ -213,7 +239,10 @@ export async function importCsv(
     }
     opts.onBatch?.(summary.rowsRead);
   };
-  for await (const { record, info } of parser as AsyncIterable<{ record: Record<string, string>; info: { lines: number } }>) {
+  for await (const { record, info } of parser as AsyncIterable<{
+    record: Record<string, string>;
+    info: { lines: number };
+  }>) {
     summary.rowsRead++;
     try {
       const values = applyRules(mapping.fields, record);

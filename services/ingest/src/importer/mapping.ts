@@ -5,18 +5,59 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 
 export const VALUE_FORMATS = [
-  'text', 'upper', 'integer', 'number', 'zip5', 'zip4', 'state', 'date-iso', 'date-us', 'date-js', 'percent-complement',
+  'text',
+  'upper',
+  'integer',
+  'number',
+  'zip5',
+  'zip4',
+  'state',
+  'date-iso',
+  'date-us',
+  'date-js',
+  'percent-complement',
 ] as const;
 
 export const PROPERTY_TARGETS = [
-  'apn', 'taxParcelId', 'line1', 'line2', 'city', 'state', 'zip', 'zip4', 'county', 'latitude', 'longitude', 'censusTract',
-  'proptype', 'yearBuilt', 'lotSqft', 'buildingSqft', 'beds', 'bathsTotal', 'ownerName', 'ownerType', 'saleDate', 'salePrice',
-  'assessedTotal', 'marketTotal', 'taxYear',
+  'apn',
+  'taxParcelId',
+  'line1',
+  'line2',
+  'city',
+  'state',
+  'zip',
+  'zip4',
+  'county',
+  'latitude',
+  'longitude',
+  'censusTract',
+  'proptype',
+  'yearBuilt',
+  'lotSqft',
+  'buildingSqft',
+  'beds',
+  'bathsTotal',
+  'ownerName',
+  'ownerType',
+  'saleDate',
+  'salePrice',
+  'assessedTotal',
+  'marketTotal',
+  'taxYear',
 ] as const;
 
 export const TRACT_TARGETS = [
-  'tract', 'vintageYear', 'medianAge', 'medianGrossRent', 'medianHomeValue', 'medianHouseholdIncome', 'ownerOccupiedRate',
-  'povertyRate', 'totalPopulation', 'unemploymentRate', 'vacancyRate',
+  'tract',
+  'vintageYear',
+  'medianAge',
+  'medianGrossRent',
+  'medianHomeValue',
+  'medianHouseholdIncome',
+  'ownerOccupiedRate',
+  'povertyRate',
+  'totalPopulation',
+  'unemploymentRate',
+  'vacancyRate',
 ] as const;
 
 const FieldRule = z.union([
@@ -74,7 +115,18 @@ export function loadMapping(path: string): Mapping {
 }
 
 const MONTHS: Record<string, string> = {
-  JAN: '01', FEB: '02', MAR: '03', APR: '04', MAY: '05', JUN: '06', JUL: '07', AUG: '08', SEP: '09', OCT: '10', NOV: '11', DEC: '12',
+  JAN: '01',
+  FEB: '02',
+  MAR: '03',
+  APR: '04',
+  MAY: '05',
+  JUN: '06',
+  JUL: '07',
+  AUG: '08',
+  SEP: '09',
+  OCT: '10',
+  NOV: '11',
+  DEC: '12',
 };
 
 function validDate(y: string, m: string, d: string): string {

@@ -28,7 +28,11 @@ const ADDRESS_BY_ZIP = {
 };
 const ADDRESS_BY_CITY = {
   name: 'address_by_city',
-  text: addressPage(`p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND ($4 = '' OR p.unit_key = $4)`, '$5', '$6'),
+  text: addressPage(
+    `p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND ($4 = '' OR p.unit_key = $4)`,
+    '$5',
+    '$6',
+  ),
 };
 
 // Streets that extend a line given without its suffix ("123 W 5TH" -> "123 W 5TH ST"), at most a few.
@@ -111,9 +115,10 @@ export class RecordStore {
 
   /** One page of the records at an address, and how many there are in all (also when the page is past the end). */
   async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<PagedRows> {
-    const q = c.zip !== null
-      ? { ...ADDRESS_BY_ZIP, values: [c.lineKey, c.zip, c.unitKey, limit, offset] }
-      : { ...ADDRESS_BY_CITY, values: [c.lineKey, c.state, c.cityKey, c.unitKey, limit, offset] };
+    const q =
+      c.zip !== null
+        ? { ...ADDRESS_BY_ZIP, values: [c.lineKey, c.zip, c.unitKey, limit, offset] }
+        : { ...ADDRESS_BY_CITY, values: [c.lineKey, c.state, c.cityKey, c.unitKey, limit, offset] };
     const { rows } = await this.pool.query<RecordRow & { rn: number }>(q);
     return { rows: rows.filter((r) => r.rn > offset), total: rows[0]?.total ?? 0 };
   }
@@ -121,9 +126,10 @@ export class RecordStore {
   /** Lines that start with `c.lineKey` followed by more words, in the same ZIP or city. */
   async extendedLines(c: AddressCriteria): Promise<string[]> {
     const prefix = `${c.lineKey.replace(/[\\%_]/g, '\\$&')} %`;
-    const q = c.zip !== null
-      ? { ...EXTENDED_LINES_BY_ZIP, values: [c.zip, prefix] }
-      : { ...EXTENDED_LINES_BY_CITY, values: [c.state, c.cityKey, prefix] };
+    const q =
+      c.zip !== null
+        ? { ...EXTENDED_LINES_BY_ZIP, values: [c.zip, prefix] }
+        : { ...EXTENDED_LINES_BY_CITY, values: [c.state, c.cityKey, prefix] };
     return (await this.pool.query<{ line_key: string }>(q)).rows.map((r) => r.line_key);
   }
 

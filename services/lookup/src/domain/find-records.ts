@@ -14,7 +14,9 @@ export function addressCriteria(q: AddressQuery): AddressCriteria {
   if (q.number !== undefined) {
     if (given.houseNumber === null) line = `${q.number} ${line}`;
     else if (given.houseNumber.toUpperCase() !== q.number.toUpperCase()) {
-      throw badRequest(`Parameter 'number' (${q.number}) conflicts with the house number in 'address' (${given.houseNumber})`);
+      throw badRequest(
+        `Parameter 'number' (${q.number}) conflicts with the house number in 'address' (${given.houseNumber})`,
+      );
     }
   }
   const parsed = q.number !== undefined && given.houseNumber === null ? parseStreetLine(line) : given;
@@ -55,10 +57,14 @@ export async function findByAddress(store: RecordStore, q: AddressQuery): Promis
       ({ rows, total } = await store.byAddress(c, q.pagesize, offset));
     } else if (lines.length > 1) {
       const names = lines.slice(0, 3).join("', '");
-      throw notFound(`No properties found at '${c.lineKey}'; did you mean '${names}'${lines.length > 3 ? ', ...' : ''}? Give the street suffix.`);
+      throw notFound(
+        `No properties found at '${c.lineKey}'; did you mean '${names}'${lines.length > 3 ? ', ...' : ''}? Give the street suffix.`,
+      );
     }
   }
-  const where = c.zip ? `${c.lineKey}${c.unitKey ? ` #${c.unitKey}` : ''} in ${c.zip}` : `${c.lineKey}${c.unitKey ? ` #${c.unitKey}` : ''}, ${c.cityKey}, ${c.state}`;
+  const where = c.zip
+    ? `${c.lineKey}${c.unitKey ? ` #${c.unitKey}` : ''} in ${c.zip}`
+    : `${c.lineKey}${c.unitKey ? ` #${c.unitKey}` : ''}, ${c.cityKey}, ${c.state}`;
   return pageOrNotFound(rows, total, q.page, q.pagesize, `address '${where}'`);
 }
 
@@ -71,7 +77,13 @@ export async function findByOwner(store: RecordStore, q: OwnerQuery): Promise<Re
   };
   if (c.lastNameKey === '') throw badRequest("Invalid parameter 'lastName': it must contain letters");
   const { rows, total } = await store.byOwner(c, q.pagesize, (q.page - 1) * q.pagesize);
-  return pageOrNotFound(rows, total, q.page, q.pagesize, `owner '${[q.firstName, q.lastName].filter(Boolean).join(' ')}'`);
+  return pageOrNotFound(
+    rows,
+    total,
+    q.page,
+    q.pagesize,
+    `owner '${[q.firstName, q.lastName].filter(Boolean).join(' ')}'`,
+  );
 }
 
 export async function findByParcel(store: RecordStore, q: ParcelQuery): Promise<RecordPage> {
@@ -84,5 +96,11 @@ export async function findByParcel(store: RecordStore, q: ParcelQuery): Promise<
 export async function findHistory(store: RecordStore, id: number, kind: 'sale' | 'assessment'): Promise<RecordPage> {
   const row = kind === 'sale' ? await store.saleHistory(id) : await store.assessmentHistory(id);
   if (!row) throw notFound(`No property with id ${id}`);
-  return { rows: [row], total: 1, page: 1, pagesize: 1, historyField: kind === 'sale' ? 'saleHistory' : 'assessmentHistory' };
+  return {
+    rows: [row],
+    total: 1,
+    page: 1,
+    pagesize: 1,
+    historyField: kind === 'sale' ? 'saleHistory' : 'assessmentHistory',
+  };
 }

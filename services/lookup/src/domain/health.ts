@@ -4,7 +4,10 @@ import type { RecordStore } from '../data/record-queries.js';
 
 export class HealthCheck {
   private cached: { at: number; value: HealthResponse } | null = null;
-  constructor(private readonly store: RecordStore, private readonly ttlMs = 1_000) {}
+  constructor(
+    private readonly store: RecordStore,
+    private readonly ttlMs = 1_000,
+  ) {}
 
   async check(): Promise<HealthResponse> {
     const now = Date.now();
@@ -13,7 +16,12 @@ export class HealthCheck {
     try {
       value = { status: 'ok', db: 'connected', records: await this.store.recordCount(), version: API_VERSION };
     } catch {
-      value = { status: 'degraded', db: 'disconnected', records: this.cached?.value.records ?? 0, version: API_VERSION };
+      value = {
+        status: 'degraded',
+        db: 'disconnected',
+        records: this.cached?.value.records ?? 0,
+        version: API_VERSION,
+      };
     }
     this.cached = { at: now, value };
     return value;

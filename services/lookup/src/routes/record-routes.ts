@@ -2,7 +2,17 @@
 import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { ENDPOINTS } from '@pra/core/contracts';
-import { IDEMPOTENCY_KEY_TTL_SECONDS, idempotencyKeyOf, keyedTransactionId, parseQuery, resolveIdentity, route, sendJson, type CallerAuth, type EndpointHandlers } from '@pra/platform';
+import {
+  IDEMPOTENCY_KEY_TTL_SECONDS,
+  idempotencyKeyOf,
+  keyedTransactionId,
+  parseQuery,
+  resolveIdentity,
+  route,
+  sendJson,
+  type CallerAuth,
+  type EndpointHandlers,
+} from '@pra/platform';
 import { chargePage, type CreditMeter } from '@pra/account-billing/client';
 import type { RecordStore } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
@@ -26,7 +36,14 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
         if (key !== undefined) req.requestId = keyedTransactionId(who.accountId, key);
         const page = await find(parseQuery(schema, req.query));
         const keepSeconds = key !== undefined ? IDEMPOTENCY_KEY_TTL_SECONDS : undefined;
-        const billing = await chargePage(d.meter, { who, transactionId: req.requestId, endpoint, query: req.url, records: page.rows.length, keepSeconds });
+        const billing = await chargePage(d.meter, {
+          who,
+          transactionId: req.requestId,
+          endpoint,
+          query: req.url,
+          records: page.rows.length,
+          keepSeconds,
+        });
         sendJson(res, 200, renderPropertyResponse(page, req.requestId, billing), req.requestId);
       });
   return {

@@ -16,7 +16,11 @@ export interface StreetLine {
   unitKey: string;
 }
 
-const NAME_ABBREVIATIONS = new Map([['SAINT', 'ST'], ['MOUNT', 'MT'], ['FORT', 'FT']]);
+const NAME_ABBREVIATIONS = new Map([
+  ['SAINT', 'ST'],
+  ['MOUNT', 'MT'],
+  ['FORT', 'FT'],
+]);
 const HOUSE_NUMBER = /^\d+[A-Z]?(-\d+[A-Z]?)?$/;
 const FRACTION = /^\d\/\d$/;
 
@@ -26,9 +30,9 @@ export function tokenize(text: string): string[] {
     .toUpperCase()
     .replace(/#/g, ' # ')
     .replace(/[.'’]/g, '')
-    .replace(/(\d)-(\d)/g, '$1\u0000$2')
-    .replace(/[^A-Z0-9#/\u0000]+/g, ' ')
-    .replace(/\u0000/g, '-')
+    .replace(/(\d)-(\d)/g, '$1\uE000$2')
+    .replace(/[^A-Z0-9#/\uE000]+/g, ' ')
+    .replace(/\uE000/g, '-')
     .trim()
     .split(' ')
     .filter((t) => t !== '');
@@ -39,7 +43,10 @@ function unitKeyOf(tokens: readonly string[]): string {
 }
 
 /** Finds where a unit starts: a designator after the number and at least one street word. */
-function splitUnit(tokens: string[], streetStart: number): { street: string[]; designator: string | null; unit: string[] } {
+function splitUnit(
+  tokens: string[],
+  streetStart: number,
+): { street: string[]; designator: string | null; unit: string[] } {
   for (let i = streetStart + 1; i < tokens.length; i++) {
     const designator = UNIT_DESIGNATORS.get(tokens[i]!);
     if (designator === undefined) continue;
@@ -111,7 +118,12 @@ export function parseStreetLine(input: string): StreetLine {
   };
 }
 
-const CITY_ABBREVIATIONS = new Map([['ST', 'SAINT'], ['STE', 'SAINTE'], ['FT', 'FORT'], ['MT', 'MOUNT']]);
+const CITY_ABBREVIATIONS = new Map([
+  ['ST', 'SAINT'],
+  ['STE', 'SAINTE'],
+  ['FT', 'FORT'],
+  ['MT', 'MOUNT'],
+]);
 
 /** "St. Louis" and "SAINT LOUIS" -> "SAINT LOUIS"; punctuation and case removed. */
 export function normalizeCity(city: string): string {
@@ -133,7 +145,9 @@ export function apnKey(apn: string): string {
 
 /** Person or company name for matching: "O'Brien-Smith" -> "OBRIEN SMITH". */
 export function nameKey(name: string): string {
-  return tokenize(name).filter((t) => t !== '#').join(' ');
+  return tokenize(name)
+    .filter((t) => t !== '#')
+    .join(' ');
 }
 
 /** "Sacramento County" and "SACRAMENTO" -> "SACRAMENTO". */

@@ -1,8 +1,39 @@
 // Spelled-out ordinals (FIRST, TWENTY FIRST, ONE HUNDREDTH) -> numeric ordinals (1ST, 21ST, 100TH).
 
-const UNITS = ['', 'FIRST', 'SECOND', 'THIRD', 'FOURTH', 'FIFTH', 'SIXTH', 'SEVENTH', 'EIGHTH', 'NINTH', 'TENTH',
-  'ELEVENTH', 'TWELFTH', 'THIRTEENTH', 'FOURTEENTH', 'FIFTEENTH', 'SIXTEENTH', 'SEVENTEENTH', 'EIGHTEENTH', 'NINETEENTH'];
-const TENS_ORDINAL = ['', '', 'TWENTIETH', 'THIRTIETH', 'FORTIETH', 'FIFTIETH', 'SIXTIETH', 'SEVENTIETH', 'EIGHTIETH', 'NINETIETH'];
+const UNITS = [
+  '',
+  'FIRST',
+  'SECOND',
+  'THIRD',
+  'FOURTH',
+  'FIFTH',
+  'SIXTH',
+  'SEVENTH',
+  'EIGHTH',
+  'NINTH',
+  'TENTH',
+  'ELEVENTH',
+  'TWELFTH',
+  'THIRTEENTH',
+  'FOURTEENTH',
+  'FIFTEENTH',
+  'SIXTEENTH',
+  'SEVENTEENTH',
+  'EIGHTEENTH',
+  'NINETEENTH',
+];
+const TENS_ORDINAL = [
+  '',
+  '',
+  'TWENTIETH',
+  'THIRTIETH',
+  'FORTIETH',
+  'FIFTIETH',
+  'SIXTIETH',
+  'SEVENTIETH',
+  'EIGHTIETH',
+  'NINETIETH',
+];
 const TENS_CARDINAL = ['', '', 'TWENTY', 'THIRTY', 'FORTY', 'FIFTY', 'SIXTY', 'SEVENTY', 'EIGHTY', 'NINETY'];
 
 export function ordinalSuffix(n: number): string {
@@ -12,11 +43,11 @@ export function ordinalSuffix(n: number): string {
 }
 
 const SINGLE = new Map<string, number>();
-UNITS.forEach((w, i) => w && SINGLE.set(w, i));
-TENS_ORDINAL.forEach((w, i) => w && SINGLE.set(w, i * 10));
+for (const [i, w] of UNITS.entries()) if (w) SINGLE.set(w, i);
+for (const [i, w] of TENS_ORDINAL.entries()) if (w) SINGLE.set(w, i * 10);
 SINGLE.set('HUNDREDTH', 100);
 const TENS = new Map<string, number>();
-TENS_CARDINAL.forEach((w, i) => w && TENS.set(w, i * 10));
+for (const [i, w] of TENS_CARDINAL.entries()) if (w) TENS.set(w, i * 10);
 
 /**
  * Rewrites spelled ordinals inside a token list. Returns a new list; "TWENTY FIRST" becomes one token "21ST".

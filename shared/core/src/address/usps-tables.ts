@@ -15,12 +15,41 @@ function readPairs(file: string): [string, string][] {
 
 /** Common spellings seen in county files that Pub 28's primary table does not list. */
 const EXTRA_SUFFIX_VARIANTS: [string, string][] = [
-  ['AV', 'AVE'], ['AVEN', 'AVE'], ['AVENU', 'AVE'], ['AVN', 'AVE'], ['AVNUE', 'AVE'],
-  ['BOUL', 'BLVD'], ['BOULV', 'BLVD'], ['BLV', 'BLVD'], ['CIRC', 'CIR'], ['CIRCL', 'CIR'], ['CRCL', 'CIR'],
-  ['CRT', 'CT'], ['DRIV', 'DR'], ['DRV', 'DR'], ['HIWAY', 'HWY'], ['HIWY', 'HWY'], ['HWAY', 'HWY'],
-  ['LA', 'LN'], ['PKY', 'PKWY'], ['PARKWY', 'PKWY'], ['PKWAY', 'PKWY'], ['PLZA', 'PLZ'], ['STR', 'ST'], ['STRT', 'ST'],
-  ['TERR', 'TER'], ['TR', 'TRL'], ['TRAILS', 'TRL'], ['WY', 'WAY'], ['CNTR', 'CTR'], ['CENTRE', 'CTR'], ['EXPRESS', 'EXPY'],
-  ['FREEWY', 'FWY'], ['SQR', 'SQ'], ['HOLLOWS', 'HOLW'], ['CRESENT', 'CRES'],
+  ['AV', 'AVE'],
+  ['AVEN', 'AVE'],
+  ['AVENU', 'AVE'],
+  ['AVN', 'AVE'],
+  ['AVNUE', 'AVE'],
+  ['BOUL', 'BLVD'],
+  ['BOULV', 'BLVD'],
+  ['BLV', 'BLVD'],
+  ['CIRC', 'CIR'],
+  ['CIRCL', 'CIR'],
+  ['CRCL', 'CIR'],
+  ['CRT', 'CT'],
+  ['DRIV', 'DR'],
+  ['DRV', 'DR'],
+  ['HIWAY', 'HWY'],
+  ['HIWY', 'HWY'],
+  ['HWAY', 'HWY'],
+  ['LA', 'LN'],
+  ['PKY', 'PKWY'],
+  ['PARKWY', 'PKWY'],
+  ['PKWAY', 'PKWY'],
+  ['PLZA', 'PLZ'],
+  ['STR', 'ST'],
+  ['STRT', 'ST'],
+  ['TERR', 'TER'],
+  ['TR', 'TRL'],
+  ['TRAILS', 'TRL'],
+  ['WY', 'WAY'],
+  ['CNTR', 'CTR'],
+  ['CENTRE', 'CTR'],
+  ['EXPRESS', 'EXPY'],
+  ['FREEWY', 'FWY'],
+  ['SQR', 'SQ'],
+  ['HOLLOWS', 'HOLW'],
+  ['CRESENT', 'CRES'],
 ];
 
 /** Any suffix spelling -> its standard abbreviation (standard abbreviations map to themselves). */
@@ -36,7 +65,14 @@ export const SUFFIX_ABBREVIATIONS: ReadonlyMap<string, string> = (() => {
 
 /** Unit designator spelling -> standard abbreviation; `#` is a designator too. */
 export const UNIT_DESIGNATORS: ReadonlyMap<string, string> = (() => {
-  const map = new Map<string, string>([['#', '#'], ['APARTMENT', 'APT'], ['NO', '#'], ['NUM', '#'], ['SUITE', 'STE'], ['SPACE', 'SPC']]);
+  const map = new Map<string, string>([
+    ['#', '#'],
+    ['APARTMENT', 'APT'],
+    ['NO', '#'],
+    ['NUM', '#'],
+    ['SUITE', 'STE'],
+    ['SPACE', 'SPC'],
+  ]);
   for (const [full, abbr] of readPairs('usps-pub28-secondary-designators.csv')) {
     map.set(full, abbr);
     map.set(abbr, abbr);
@@ -46,10 +82,33 @@ export const UNIT_DESIGNATORS: ReadonlyMap<string, string> = (() => {
 })();
 
 /** Designators that stand alone, with no number after them (Pub 28: "REAR", "UPPR", ...). */
-export const STANDALONE_DESIGNATORS: ReadonlySet<string> = new Set(['BSMT', 'FRNT', 'LBBY', 'LOWR', 'OFC', 'PH', 'REAR', 'SIDE', 'UPPR']);
+export const STANDALONE_DESIGNATORS: ReadonlySet<string> = new Set([
+  'BSMT',
+  'FRNT',
+  'LBBY',
+  'LOWR',
+  'OFC',
+  'PH',
+  'REAR',
+  'SIDE',
+  'UPPR',
+]);
 
 export const DIRECTIONALS: ReadonlyMap<string, string> = new Map([
-  ['NORTH', 'N'], ['SOUTH', 'S'], ['EAST', 'E'], ['WEST', 'W'],
-  ['NORTHEAST', 'NE'], ['NORTHWEST', 'NW'], ['SOUTHEAST', 'SE'], ['SOUTHWEST', 'SW'],
-  ['N', 'N'], ['S', 'S'], ['E', 'E'], ['W', 'W'], ['NE', 'NE'], ['NW', 'NW'], ['SE', 'SE'], ['SW', 'SW'],
+  ['NORTH', 'N'],
+  ['SOUTH', 'S'],
+  ['EAST', 'E'],
+  ['WEST', 'W'],
+  ['NORTHEAST', 'NE'],
+  ['NORTHWEST', 'NW'],
+  ['SOUTHEAST', 'SE'],
+  ['SOUTHWEST', 'SW'],
+  ['N', 'N'],
+  ['S', 'S'],
+  ['E', 'E'],
+  ['W', 'W'],
+  ['NE', 'NE'],
+  ['NW', 'NW'],
+  ['SE', 'SE'],
+  ['SW', 'SW'],
 ]);

@@ -42,7 +42,8 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 /** True when the request carries any credential at all. */
-export const presentsCredentials = (c: PresentedCredentials) => Boolean(c.authorization || c.marketplaceSecret || c.marketplaceKey);
+export const presentsCredentials = (c: PresentedCredentials) =>
+  Boolean(c.authorization || c.marketplaceSecret || c.marketplaceKey);
 
 /**
  * The key a request presents: a Bearer key, or the marketplace key behind the proxy's secret (refused unless the
@@ -62,7 +63,11 @@ export function presentedKey(c: PresentedCredentials, marketplaceSecret: string 
 }
 
 /** The active key record behind the presented credentials; a 401 for an unknown key, a 403 for a disabled one. */
-export async function authorizeKey(c: PresentedCredentials, keys: KeyLookup, marketplaceSecret?: string): Promise<KeyRecord> {
+export async function authorizeKey(
+  c: PresentedCredentials,
+  keys: KeyLookup,
+  marketplaceSecret?: string,
+): Promise<KeyRecord> {
   const entry = await keys.lookup(presentedKey(c, marketplaceSecret));
   if (!entry) throw new ApiError('UNAUTHORIZED', 'Invalid API key');
   if (entry.status !== 'active') throw new ApiError('FORBIDDEN', 'API key disabled');

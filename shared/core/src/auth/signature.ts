@@ -53,8 +53,16 @@ function signedText(id: Identity, requestId: string, target: SignedTarget, times
 }
 
 /** `t=<unix seconds>,v1=<hex HMAC-SHA256>` over the identity, the request id and the request itself. */
-export function signIdentity(id: Identity, requestId: string, target: SignedTarget, hmacKey: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
-  const mac = createHmac('sha256', hmacKey).update(signedText(id, requestId, target, nowSeconds)).digest('hex');
+export function signIdentity(
+  id: Identity,
+  requestId: string,
+  target: SignedTarget,
+  hmacKey: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+): string {
+  const mac = createHmac('sha256', hmacKey)
+    .update(signedText(id, requestId, target, nowSeconds))
+    .digest('hex');
   return `t=${nowSeconds},v1=${mac}`;
 }
 
@@ -72,7 +80,11 @@ export function verifyIdentitySignature(
   if (!m) return false;
   const t = Number(m[1]);
   if (Math.abs(nowSeconds - t) > maxAgeSeconds) return false;
-  const expected = Buffer.from(createHmac('sha256', hmacKey).update(signedText(id, requestId, target, t)).digest('hex'));
+  const expected = Buffer.from(
+    createHmac('sha256', hmacKey)
+      .update(signedText(id, requestId, target, t))
+      .digest('hex'),
+  );
   const given = Buffer.from(m[2]!);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }

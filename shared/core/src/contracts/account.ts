@@ -17,7 +17,11 @@ export const UsageResponse = z
       expires: z.string().datetime().nullable(),
     }),
     daily_usage: z.array(
-      z.object({ day: z.string().openapi({ format: 'date' }), calls: z.number().int(), credits_used: z.number().int() }),
+      z.object({
+        day: z.string().openapi({ format: 'date' }),
+        calls: z.number().int(),
+        credits_used: z.number().int(),
+      }),
     ),
   })
   .openapi('UsageResponse');

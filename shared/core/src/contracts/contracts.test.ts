@@ -4,9 +4,20 @@ import { AddressQuery, buildOpenApiDocument, OwnerQuery } from './index.js';
 describe('OpenAPI document', () => {
   const doc = buildOpenApiDocument() as any;
   const specPaths = [
-    '/property/address', '/property/detail', '/property/detailowner', '/property/detailmortgage', '/property/detailmortgageowner',
-    '/sale/detail', '/property/owner', '/property/parcel', '/sale/history', '/assessment/detail', '/property/autocomplete',
-    '/usage', '/health', '/plans',
+    '/property/address',
+    '/property/detail',
+    '/property/detailowner',
+    '/property/detailmortgage',
+    '/property/detailmortgageowner',
+    '/sale/detail',
+    '/property/owner',
+    '/property/parcel',
+    '/sale/history',
+    '/assessment/detail',
+    '/property/autocomplete',
+    '/usage',
+    '/health',
+    '/plans',
   ];
   it('is OpenAPI 3.0.3, version 2.0.0, with every path of SPEC 4', () => {
     expect(doc.openapi).toBe('3.0.3');
@@ -14,21 +25,40 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths).sort()).toEqual([...specPaths].sort());
   });
   it('declares the auth schemes, public endpoints and error responses', () => {
-    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual(['bearerAuth', 'marketplaceKey', 'marketplaceSecret']);
+    expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
+      'bearerAuth',
+      'marketplaceKey',
+      'marketplaceSecret',
+    ]);
     expect(doc.paths['/health'].get.security).toEqual([]);
     expect(doc.paths['/plans'].get.security).toEqual([]);
     for (const p of specPaths.filter((x) => x.startsWith('/property/') && x !== '/property/autocomplete')) {
       const responses = Object.keys(doc.paths[p].get.responses);
       expect(responses, p).toEqual(expect.arrayContaining(['200', '400', '401', '402', '403', '404', '429', '503']));
       expect(Object.keys(doc.paths[p].get.responses['503'].headers), p).toEqual(['Retry-After']);
-      expect(Object.keys(doc.paths[p].get.responses['200'].headers), p).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+      expect(Object.keys(doc.paths[p].get.responses['200'].headers), p).toEqual(
+        expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
+      );
     }
     expect(Object.keys(doc.paths['/usage'].get.responses)).toEqual(['200', '401', '403', '429', '503']);
     const page = doc.paths['/property/owner'].get.parameters.find((x: any) => x.name === 'page');
     expect(page.schema).toMatchObject({ minimum: 1, maximum: 10000 });
     expect(page.description).toMatch(/page x pagesize may be at most 10,000/);
     const params = doc.paths['/property/address'].get.parameters.map((x: any) => x.name);
-    expect(params).toEqual(expect.arrayContaining(['address', 'city', 'locality', 'state', 'countrySubd', 'zip', 'postal1', 'number', 'page', 'pagesize']));
+    expect(params).toEqual(
+      expect.arrayContaining([
+        'address',
+        'city',
+        'locality',
+        'state',
+        'countrySubd',
+        'zip',
+        'postal1',
+        'number',
+        'page',
+        'pagesize',
+      ]),
+    );
   });
 });
 

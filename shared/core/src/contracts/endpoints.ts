@@ -54,9 +54,21 @@ export const ENDPOINTS = {
     // SPEC 4.1: the incumbent's paths, answered alike.
     aliases: [
       ['/property/detail', 'getPropertyDetail', 'Compatibility alias of /property/address'],
-      ['/property/detailowner', 'getPropertyDetailOwner', 'Compatibility alias of /property/address (owner data included)'],
-      ['/property/detailmortgage', 'getPropertyDetailMortgage', 'Compatibility alias of /property/address (mortgage data included)'],
-      ['/property/detailmortgageowner', 'getPropertyDetailMortgageOwner', 'Compatibility alias of /property/address (mortgage and owner data included)'],
+      [
+        '/property/detailowner',
+        'getPropertyDetailOwner',
+        'Compatibility alias of /property/address (owner data included)',
+      ],
+      [
+        '/property/detailmortgage',
+        'getPropertyDetailMortgage',
+        'Compatibility alias of /property/address (mortgage data included)',
+      ],
+      [
+        '/property/detailmortgageowner',
+        'getPropertyDetailMortgageOwner',
+        'Compatibility alias of /property/address (mortgage and owner data included)',
+      ],
       ['/sale/detail', 'getSaleDetail', 'Compatibility alias of /property/address (sale fields included)'],
     ],
   },
@@ -65,7 +77,7 @@ export const ENDPOINTS = {
     operationId: 'getPropertyByOwner',
     tag: 'Property',
     summary: 'Properties by owner name',
-    description: 'Matches the last name of the primary and the secondary owner; firstName, city and state narrow. ' + BILLING_NOTE,
+    description: `Matches the last name of the primary and the secondary owner; firstName, city and state narrow. ${BILLING_NOTE}`,
     query: OwnerQuery,
     response: PropertyResponse,
     okText: 'Properties owned by the named owner',
@@ -92,7 +104,7 @@ export const ENDPOINTS = {
     operationId: 'getSaleHistory',
     tag: 'Sale',
     summary: 'Full sale history of one property',
-    description: 'One record with `saleHistory[]`, newest first. Costs 1 credit. ' + BILLING_NOTE,
+    description: `One record with \`saleHistory[]\`, newest first. Costs 1 credit. ${BILLING_NOTE}`,
     query: PropertyIdQuery,
     response: SaleHistoryResponse,
     okText: 'The property with its sale history',
@@ -104,7 +116,7 @@ export const ENDPOINTS = {
     operationId: 'getAssessmentDetail',
     tag: 'Assessment',
     summary: 'Assessment and tax history of one property',
-    description: 'One record with `assessmentHistory[]`, newest tax year first. Costs 1 credit. ' + BILLING_NOTE,
+    description: `One record with \`assessmentHistory[]\`, newest tax year first. Costs 1 credit. ${BILLING_NOTE}`,
     query: PropertyIdQuery,
     response: AssessmentHistoryResponse,
     okText: 'The property with its assessment history',
@@ -162,7 +174,9 @@ export const ENDPOINTS = {
 
 export type EndpointKey = keyof typeof ENDPOINTS;
 /** The endpoints one service serves. */
-export type EndpointKeyOf<S extends ServiceName> = { [K in EndpointKey]: (typeof ENDPOINTS)[K]['service'] extends S ? K : never }[EndpointKey];
+export type EndpointKeyOf<S extends ServiceName> = {
+  [K in EndpointKey]: (typeof ENDPOINTS)[K]['service'] extends S ? K : never;
+}[EndpointKey];
 
 /** The generated OpenAPI document, public, served by plans (SPEC 9), at the root and below BASE_PATH. */
 export const DOCUMENT_PATHS = ['/openapi.yaml', `${BASE_PATH}/openapi.yaml`] as const;
@@ -187,7 +201,9 @@ export function servedPaths(): ServedPath[] {
 
 /** Full paths the gateway lets through without a key: the public endpoints and the OpenAPI document. */
 export function publicPaths(): Set<string> {
-  const endpoints = servedPaths().filter((p) => p.endpoint.access === 'public').map((p) => BASE_PATH + p.path);
+  const endpoints = servedPaths()
+    .filter((p) => p.endpoint.access === 'public')
+    .map((p) => BASE_PATH + p.path);
   return new Set([...endpoints, ...DOCUMENT_PATHS]);
 }
 

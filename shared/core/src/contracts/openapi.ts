@@ -24,13 +24,20 @@ const RATE_LIMIT = {
   'RateLimit-Remaining': header('Requests left in the current 60 s window'),
   'RateLimit-Reset': header('Seconds until a request slot frees (until the next UTC day for the daily quota)'),
 };
-const HEADERS_BY_CODE: Record<number, Record<string, ReturnType<typeof header>>> = { 429: { ...RETRY_AFTER, ...RATE_LIMIT }, 503: RETRY_AFTER };
+const HEADERS_BY_CODE: Record<number, Record<string, ReturnType<typeof header>>> = {
+  429: { ...RETRY_AFTER, ...RATE_LIMIT },
+  503: RETRY_AFTER,
+};
 
 function errors(codes: number[]) {
   return Object.fromEntries(
     codes.map((c) => [
       c,
-      { description: ERROR_TEXT[c] ?? 'Error', ...(HEADERS_BY_CODE[c] ? { headers: HEADERS_BY_CODE[c] } : {}), content: { 'application/json': { schema: ErrorResponse } } },
+      {
+        description: ERROR_TEXT[c] ?? 'Error',
+        ...(HEADERS_BY_CODE[c] ? { headers: HEADERS_BY_CODE[c] } : {}),
+        content: { 'application/json': { schema: ErrorResponse } },
+      },
     ]),
   );
 }
@@ -73,11 +80,16 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
       summary,
       ...(e.description ? { description: e.description } : {}),
       security: isPublic ? [] : AUTH,
-      ...(e.query ? { request: { query: e.query, ...(e.access === 'metered' ? { headers: IdempotencyHeaders } : {}) } } : {}),
+      ...(e.query
+        ? { request: { query: e.query, ...(e.access === 'metered' ? { headers: IdempotencyHeaders } : {}) } }
+        : {}),
       responses: {
         200: {
           description: e.okText,
-          headers: { 'X-Request-Id': { description: 'Equals status.transactionID', schema: { type: 'string' } }, ...(isPublic ? {} : RATE_LIMIT) },
+          headers: {
+            'X-Request-Id': { description: 'Equals status.transactionID', schema: { type: 'string' } },
+            ...(isPublic ? {} : RATE_LIMIT),
+          },
           content: { 'application/json': { schema: e.response } },
         },
         ...errors(errorCodes(e)),

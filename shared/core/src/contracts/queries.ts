@@ -53,7 +53,13 @@ const pagesize = z.coerce
   .min(1, 'must be at least 1')
   .max(PAGE_SIZE_MAX, `must be at most ${PAGE_SIZE_MAX}`)
   .default(PAGE_SIZE_DEFAULT)
-  .openapi({ description: 'Records per page', type: 'integer', default: PAGE_SIZE_DEFAULT, minimum: 1, maximum: PAGE_SIZE_MAX });
+  .openapi({
+    description: 'Records per page',
+    type: 'integer',
+    default: PAGE_SIZE_DEFAULT,
+    minimum: 1,
+    maximum: PAGE_SIZE_MAX,
+  });
 
 /** Parameters that name the same thing; the alternative wins only when the main one is absent. */
 export const ADDRESS_ALIASES = { locality: 'city', countrySubd: 'state', postal1: 'zip' } as const;
@@ -77,7 +83,10 @@ export const AddressQuery = z
     pagesize,
   })
   .superRefine((q, ctx) => {
-    for (const [alt, main] of Object.entries(ADDRESS_ALIASES) as [keyof typeof ADDRESS_ALIASES, 'city' | 'state' | 'zip'][]) {
+    for (const [alt, main] of Object.entries(ADDRESS_ALIASES) as [
+      keyof typeof ADDRESS_ALIASES,
+      'city' | 'state' | 'zip',
+    ][]) {
       const a = q[alt];
       const m = q[main];
       if (a !== undefined && m !== undefined && a.toUpperCase() !== m.toUpperCase()) {
@@ -90,8 +99,17 @@ export const AddressQuery = z
     if (q.address === undefined) {
       ctx.addIssue({ code: 'custom', path: ['address'], message: 'is required (with city and state, or with zip)' });
     } else if (zipCode === undefined && (city === undefined || state === undefined)) {
-      const missing = city === undefined && state === undefined ? 'city and state, or zip' : city === undefined ? 'city (or zip)' : 'state (or zip)';
-      ctx.addIssue({ code: 'custom', path: [city === undefined ? 'city' : 'state'], message: `is required: give ${missing}` });
+      const missing =
+        city === undefined && state === undefined
+          ? 'city and state, or zip'
+          : city === undefined
+            ? 'city (or zip)'
+            : 'state (or zip)';
+      ctx.addIssue({
+        code: 'custom',
+        path: [city === undefined ? 'city' : 'state'],
+        message: `is required: give ${missing}`,
+      });
     }
     boundPagingDepth(q, ctx);
   });
@@ -124,7 +142,11 @@ export const PropertyIdQuery = z.object({
     .trim()
     .regex(/^\d{1,15}$/, 'must be a property ID (digits), as in identifier.Id')
     .transform((s) => Number(s))
-    .openapi({ description: 'Property ID from `identifier.Id` of an earlier lookup', type: 'string', example: '6000000123' }),
+    .openapi({
+      description: 'Property ID from `identifier.Id` of an earlier lookup',
+      type: 'string',
+      example: '6000000123',
+    }),
 });
 export type PropertyIdQuery = z.infer<typeof PropertyIdQuery>;
 

@@ -8,10 +8,16 @@ const nnum = z.number().nullable();
 const yesNo = z.enum(['Y', 'N']);
 
 export const Identifier = z.object({
-  Id: z.number().int().openapi({ description: "The service's property ID; the `id` of /sale/history and /assessment/detail", example: 6000000123 }),
+  Id: z.number().int().openapi({
+    description: "The service's property ID; the `id` of /sale/history and /assessment/detail",
+    example: 6000000123,
+  }),
   apn: z.string().openapi({ description: 'Assessor Parcel Number', example: '015-0123-004-0000' }),
   apnOrig: z.string().openapi({ description: 'APN as the county writes it' }),
-  fips: z.string().regex(/^\d{5}$/).openapi({ description: 'State + county FIPS code', example: '06067' }),
+  fips: z
+    .string()
+    .regex(/^\d{5}$/)
+    .openapi({ description: 'State + county FIPS code', example: '06067' }),
   parcelId: z.number().int().openapi({ description: "The service's parcel ID" }),
 });
 
@@ -52,13 +58,12 @@ export const Building = z.object({
   rooms: z.object({ beds: nint, bathstotal: nnum, bathspartial: nint }),
 });
 
-export const OwnerName = z
-  .object({
-    firstName: nstr,
-    lastName: nstr,
-    fullName: nstr,
-    type: nstr.openapi({ description: 'Individual, Corporation, Trust, Government' }),
-  });
+export const OwnerName = z.object({
+  firstName: nstr,
+  lastName: nstr,
+  fullName: nstr,
+  type: nstr.openapi({ description: 'Individual, Corporation, Trust, Government' }),
+});
 
 export const Owner = z.object({
   owner1: OwnerName,
@@ -154,6 +159,13 @@ export const AssessmentHistoryRecord = PropertyRecord.extend({
 export const Suggestion = z
   .object({
     identifier: z.object({ Id: z.number().int() }),
-    address: Address.pick({ line1: true, line2: true, locality: true, countrySubd: true, postal1: true, oneLine: true }),
+    address: Address.pick({
+      line1: true,
+      line2: true,
+      locality: true,
+      countrySubd: true,
+      postal1: true,
+      oneLine: true,
+    }),
   })
   .openapi('Suggestion');

@@ -17,7 +17,9 @@ export async function startInternalServer(o: InternalServerOptions): Promise<Ser
     if (path === '/metrics') {
       const telemetry = activeTelemetry();
       if (telemetry) return telemetry.scrape(req, res);
-      res.writeHead(503, { 'content-type': 'text/plain' }).end('telemetry not started: run with --import ./shared/platform/src/telemetry/register.ts\n');
+      res
+        .writeHead(503, { 'content-type': 'text/plain' })
+        .end('telemetry not started: run with --import ./shared/platform/src/telemetry/register.ts\n');
       return;
     }
     if (path === '/livez') return void res.writeHead(200, { 'content-type': 'text/plain' }).end('ok\n');
@@ -37,6 +39,9 @@ export async function startInternalServer(o: InternalServerOptions): Promise<Ser
   });
   server.unref();
   const a = server.address();
-  logger.info({ host: o.host, internalPort: typeof a === 'object' && a ? a.port : o.port }, 'internal endpoints: /metrics /livez /readyz');
+  logger.info(
+    { host: o.host, internalPort: typeof a === 'object' && a ? a.port : o.port },
+    'internal endpoints: /metrics /livez /readyz',
+  );
   return server;
 }

@@ -5,8 +5,21 @@ import pino, { type Logger } from 'pino';
 import { trace } from '@opentelemetry/api';
 
 export const REDACTED_FIELDS = [
-  'authorization', '*.authorization', 'headers', '*.headers', 'apiKey', '*.apiKey', 'key', 'token', '*.token',
-  'secret', '*.secret', 'hmacKey', '*.hmacKey', 'password', '*.password',
+  'authorization',
+  '*.authorization',
+  'headers',
+  '*.headers',
+  'apiKey',
+  '*.apiKey',
+  'key',
+  'token',
+  '*.token',
+  'secret',
+  '*.secret',
+  'hmacKey',
+  '*.hmacKey',
+  'password',
+  '*.password',
 ];
 
 type Write = (line: string) => void;

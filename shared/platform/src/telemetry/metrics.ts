@@ -17,12 +17,23 @@ const requestDuration = once<Histogram>(() =>
     advice: { explicitBucketBoundaries: LATENCY_BUCKETS },
   }),
 );
-const creditsCharged = once<Counter>(() => meter().createCounter('pra.billing.credits.charged', { description: 'Credits charged (one per record returned)', unit: '{credit}' }));
+const creditsCharged = once<Counter>(() =>
+  meter().createCounter('pra.billing.credits.charged', {
+    description: 'Credits charged (one per record returned)',
+    unit: '{credit}',
+  }),
+);
 const refusals = once<Counter>(() =>
-  meter().createCounter('pra.requests.refused', { description: 'Requests refused for credits (402) or rate limits (429)', unit: '{request}' }),
+  meter().createCounter('pra.requests.refused', {
+    description: 'Requests refused for credits (402) or rate limits (429)',
+    unit: '{request}',
+  }),
 );
 const truncations = once<Counter>(() =>
-  meter().createCounter('pra.billing.truncations', { description: 'Pages cut short because the balance ran out', unit: '{request}' }),
+  meter().createCounter('pra.billing.truncations', {
+    description: 'Pages cut short because the balance ran out',
+    unit: '{request}',
+  }),
 );
 const searchDuration = once<Histogram>(() =>
   meter().createHistogram('pra.autocomplete.search.duration', {
@@ -32,10 +43,16 @@ const searchDuration = once<Histogram>(() =>
   }),
 );
 const keyCacheLookups = once<Counter>(() =>
-  meter().createCounter('pra.keycache.lookups', { description: 'API key lookups by where they were answered (local, redis, miss)', unit: '{lookup}' }),
+  meter().createCounter('pra.keycache.lookups', {
+    description: 'API key lookups by where they were answered (local, redis, miss)',
+    unit: '{lookup}',
+  }),
 );
 const reconcileRepairs = once<Counter>(() =>
-  meter().createCounter('pra.billing.reconcile.repairs', { description: 'Grants whose Redis balance reconciliation corrected', unit: '{grant}' }),
+  meter().createCounter('pra.billing.reconcile.repairs', {
+    description: 'Grants whose Redis balance reconciliation corrected',
+    unit: '{grant}',
+  }),
 );
 const reconcileDrift = once<Histogram>(() =>
   meter().createHistogram('pra.billing.reconcile.drift', {
@@ -47,7 +64,11 @@ const reconcileDrift = once<Histogram>(() =>
 
 export const telemetryMetrics = {
   request(seconds: number, attrs: { method: string; route: string; status: number }): void {
-    requestDuration().record(seconds, { 'http.request.method': attrs.method, 'http.route': attrs.route, 'http.response.status_code': attrs.status });
+    requestDuration().record(seconds, {
+      'http.request.method': attrs.method,
+      'http.route': attrs.route,
+      'http.response.status_code': attrs.status,
+    });
   },
   charged(credits: number, attrs: { endpoint: string; tier: string }): void {
     if (credits > 0) creditsCharged().add(credits, attrs);
@@ -78,7 +99,9 @@ export function observeGauges(
   collect: () => Promise<Record<string, number>>,
 ): () => void {
   const m = meter();
-  const instruments = gauges.map((g) => [g.name, m.createObservableGauge(g.name, { description: g.description, unit: g.unit })] as const);
+  const instruments = gauges.map(
+    (g) => [g.name, m.createObservableGauge(g.name, { description: g.description, unit: g.unit })] as const,
+  );
   const callback = async (batch: import('@opentelemetry/api').BatchObservableResult) => {
     let values: Record<string, number>;
     try {
@@ -86,9 +109,17 @@ export function observeGauges(
     } catch {
       return; // Redis down: no reading rather than a wrong one
     }
-    for (const [name, instrument] of instruments) if (values[name] !== undefined) batch.observe(instrument, values[name]!);
+    for (const [name, instrument] of instruments)
+      if (values[name] !== undefined) batch.observe(instrument, values[name]!);
   };
-  m.addBatchObservableCallback(callback, instruments.map(([, i]) => i));
-  return () => m.removeBatchObservableCallback(callback, instruments.map(([, i]) => i));
+  m.addBatchObservableCallback(
+    callback,
+    instruments.map(([, i]) => i),
+  );
+  return () =>
+    m.removeBatchObservableCallback(
+      callback,
+      instruments.map(([, i]) => i),
+    );
 }
 export type { ObservableResult };

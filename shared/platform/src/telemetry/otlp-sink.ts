@@ -16,12 +16,32 @@ export interface SinkSpan {
   attributes: Record<string, unknown>;
 }
 
-interface OtlpValue { stringValue?: string; intValue?: string | number; doubleValue?: number; boolValue?: boolean }
-interface OtlpAttr { key: string; value: OtlpValue }
-interface OtlpSpan { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; startTimeUnixNano: string | number; endTimeUnixNano: string | number; attributes?: OtlpAttr[] }
-interface OtlpTraces { resourceSpans?: { resource?: { attributes?: OtlpAttr[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[] }
+interface OtlpValue {
+  stringValue?: string;
+  intValue?: string | number;
+  doubleValue?: number;
+  boolValue?: boolean;
+}
+interface OtlpAttr {
+  key: string;
+  value: OtlpValue;
+}
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  startTimeUnixNano: string | number;
+  endTimeUnixNano: string | number;
+  attributes?: OtlpAttr[];
+}
+interface OtlpTraces {
+  resourceSpans?: { resource?: { attributes?: OtlpAttr[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
+}
 
-const value = (v: OtlpValue): unknown => v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue;
+const value = (v: OtlpValue): unknown =>
+  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : undefined) ?? v.doubleValue ?? v.boolValue;
 const attrs = (list: OtlpAttr[] = []) => Object.fromEntries(list.map((a) => [a.key, value(a.value)]));
 
 /** Spans from one OTLP/HTTP JSON export request. */
@@ -32,8 +52,15 @@ export function spansFromOtlp(body: OtlpTraces): SinkSpan[] {
     for (const ss of rs.scopeSpans ?? []) {
       for (const s of ss.spans ?? []) {
         out.push({
-          traceId: s.traceId, spanId: s.spanId, parentSpanId: s.parentSpanId || undefined, name: s.name, kind: s.kind, service,
-          startNs: BigInt(s.startTimeUnixNano), endNs: BigInt(s.endTimeUnixNano), attributes: attrs(s.attributes),
+          traceId: s.traceId,
+          spanId: s.spanId,
+          parentSpanId: s.parentSpanId || undefined,
+          name: s.name,
+          kind: s.kind,
+          service,
+          startNs: BigInt(s.startTimeUnixNano),
+          endNs: BigInt(s.endTimeUnixNano),
+          attributes: attrs(s.attributes),
         });
       }
     }
@@ -41,7 +68,16 @@ export function spansFromOtlp(body: OtlpTraces): SinkSpan[] {
   return out;
 }
 
-const SHOWN_ATTRIBUTES = ['http.response.status_code', 'pra.account.id', 'pra.tier', 'pra.records.returned', 'pra.credits.charged', 'pra.truncated', 'pra.usage.batch.size', 'db.query.summary'];
+const SHOWN_ATTRIBUTES = [
+  'http.response.status_code',
+  'pra.account.id',
+  'pra.tier',
+  'pra.records.returned',
+  'pra.credits.charged',
+  'pra.truncated',
+  'pra.usage.batch.size',
+  'db.query.summary',
+];
 
 /** A trace as an indented tree: service, span name, duration, and the attributes an SRE looks at first. */
 export function renderTrace(spans: SinkSpan[]): string {
@@ -51,13 +87,18 @@ export function renderTrace(spans: SinkSpan[]): string {
     const parent = s.parentSpanId && ids.has(s.parentSpanId) ? s.parentSpanId : undefined;
     byParent.set(parent, [...(byParent.get(parent) ?? []), s]);
   }
+  // biome-ignore lint/complexity/useMathMinMax: bigint nanoseconds (Math.min takes numbers)
   const t0 = spans.reduce((m, s) => (s.startNs < m ? s.startNs : m), spans[0]!.startNs);
   const lines = [`trace ${spans[0]!.traceId} (${spans.length} spans)`];
   const walk = (parent: string | undefined, depth: number) => {
     for (const s of (byParent.get(parent) ?? []).sort((a, b) => (a.startNs < b.startNs ? -1 : 1))) {
       const ms = (n: bigint) => (Number(n) / 1e6).toFixed(2);
-      const shown = SHOWN_ATTRIBUTES.filter((k) => s.attributes[k] !== undefined).map((k) => `${k.replace(/^pra\./, '')}=${s.attributes[k]}`);
-      lines.push(`${'  '.repeat(depth + 1)}${s.service} | ${s.name}  ${ms(s.endNs - s.startNs)} ms (at +${Math.round(Number(s.startNs - t0) / 1e6)} ms)${shown.length ? `  [${shown.join(' ')}]` : ''}`);
+      const shown = SHOWN_ATTRIBUTES.filter((k) => s.attributes[k] !== undefined).map(
+        (k) => `${k.replace(/^pra\./, '')}=${s.attributes[k]}`,
+      );
+      lines.push(
+        `${'  '.repeat(depth + 1)}${s.service} | ${s.name}  ${ms(s.endNs - s.startNs)} ms (at +${Math.round(Number(s.startNs - t0) / 1e6)} ms)${shown.length ? `  [${shown.join(' ')}]` : ''}`,
+      );
       walk(s.spanId, depth + 1);
     }
   };
@@ -76,7 +117,9 @@ export interface OtlpSink {
  * Listens on 127.0.0.1. With `onTrace`, a trace is handed over once no span of it has arrived for `quietMs`
  * (spans come from several processes, each on its own export schedule).
  */
-export async function startOtlpSink(o: { onTrace?: (spans: SinkSpan[]) => void; quietMs?: number; port?: number } = {}): Promise<OtlpSink> {
+export async function startOtlpSink(
+  o: { onTrace?: (spans: SinkSpan[]) => void; quietMs?: number; port?: number } = {},
+): Promise<OtlpSink> {
   let count = 0;
   const pending = new Map<string, { spans: SinkSpan[]; timer: NodeJS.Timeout }>();
   const quietMs = o.quietMs ?? 1_500;
@@ -102,7 +145,9 @@ export async function startOtlpSink(o: { onTrace?: (spans: SinkSpan[]) => void; 
         try {
           take(spansFromOtlp(JSON.parse(Buffer.concat(chunks).toString('utf8')) as OtlpTraces));
         } catch {
-          res.writeHead(400, { 'content-type': 'application/json' }).end('{"message":"send OTLP/HTTP JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json)"}');
+          res
+            .writeHead(400, { 'content-type': 'application/json' })
+            .end('{"message":"send OTLP/HTTP JSON (OTEL_EXPORTER_OTLP_PROTOCOL=http/json)"}');
           return;
         }
       }

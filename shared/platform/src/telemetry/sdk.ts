@@ -34,13 +34,15 @@ export const activeTelemetry = (): Telemetry | undefined => current;
 export function instrumentations(env: NodeJS.ProcessEnv = process.env) {
   const enabled = enabledInstrumentations(env);
   const all = {
-    http: () => new HttpInstrumentation({
-      // Probes and scrapes are not requests anyone wants to see in a trace.
-      ignoreIncomingRequestHook: (req) => /^\/(metrics|livez|readyz)\b/.test(req.url ?? ''),
-    }),
+    http: () =>
+      new HttpInstrumentation({
+        // Probes and scrapes are not requests anyone wants to see in a trace.
+        ignoreIncomingRequestHook: (req) => /^\/(metrics|livez|readyz)\b/.test(req.url ?? ''),
+      }),
     // Middleware spans (query parsing, request id) and pool checkouts say little and cost a span each per request.
     express: () => new ExpressInstrumentation({ ignoreLayersType: [ExpressLayerType.MIDDLEWARE] }),
-    pg: () => new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false, ignoreConnectSpans: true }),
+    pg: () =>
+      new PgInstrumentation({ requireParentSpan: true, enhancedDatabaseReporting: false, ignoreConnectSpans: true }),
     ioredis: () => new IORedisInstrumentation({ requireParentSpan: true }),
   };
   return Object.entries(all)
@@ -78,7 +80,10 @@ export function startTelemetry(o: StartOptions = {}): Telemetry {
     // metrics and spans already say what they would.
     for (const i of insts) i.setMeterProvider(NOOP_METER_PROVIDER);
   } else if (!settings.disabled) {
-    meterProvider = new MeterProvider({ resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }), readers });
+    meterProvider = new MeterProvider({
+      resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: settings.serviceName }),
+      readers,
+    });
     metrics.setGlobalMeterProvider(meterProvider);
   }
   // Resident memory, for soak tests and alerts on leaks (process.memory.usage, as in the semantic conventions).

@@ -9,17 +9,35 @@ export interface TelemetrySettings {
 }
 
 const set = (v: string | undefined) => v !== undefined && v.trim() !== '';
-const lists = (v: string | undefined, name: string) => (v ?? '').split(',').map((s) => s.trim()).includes(name);
+const lists = (v: string | undefined, name: string) =>
+  (v ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .includes(name);
 
-export function telemetrySettings(env: NodeJS.ProcessEnv = process.env, fallbackName = 'property-api'): TelemetrySettings {
+export function telemetrySettings(
+  env: NodeJS.ProcessEnv = process.env,
+  fallbackName = 'property-api',
+): TelemetrySettings {
   const disabled = env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true';
   const endpoint = set(env.OTEL_EXPORTER_OTLP_ENDPOINT);
   const tracesExporter = env.OTEL_TRACES_EXPORTER;
   const metricsExporter = env.OTEL_METRICS_EXPORTER;
-  const tracing = !disabled && !lists(tracesExporter, 'none') && (set(tracesExporter) || endpoint || set(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT));
+  const tracing =
+    !disabled &&
+    !lists(tracesExporter, 'none') &&
+    (set(tracesExporter) || endpoint || set(env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT));
   const otlpMetrics =
-    !disabled && !lists(metricsExporter, 'none') && (lists(metricsExporter, 'otlp') || ((endpoint || set(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT)) && !set(metricsExporter)));
-  return { serviceName: env.OTEL_SERVICE_NAME?.trim() || fallbackName, tracing: Boolean(tracing), otlpMetrics: Boolean(otlpMetrics), disabled };
+    !disabled &&
+    !lists(metricsExporter, 'none') &&
+    (lists(metricsExporter, 'otlp') ||
+      ((endpoint || set(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT)) && !set(metricsExporter)));
+  return {
+    serviceName: env.OTEL_SERVICE_NAME?.trim() || fallbackName,
+    tracing: Boolean(tracing),
+    otlpMetrics: Boolean(otlpMetrics),
+    disabled,
+  };
 }
 
 /** The node arguments that start OpenTelemetry before a TypeScript entry point (paths from the repository root). */
@@ -30,7 +48,11 @@ export const TELEMETRY_NODE_ARGS = ['--import', 'tsx', '--import', './shared/pla
  * OTEL_NODE_ENABLED_INSTRUMENTATIONS (as in auto-instrumentations-node, e.g. "pg,ioredis,http") chooses.
  */
 export function enabledInstrumentations(env: NodeJS.ProcessEnv = process.env): string[] {
-  return env.OTEL_NODE_ENABLED_INSTRUMENTATIONS?.split(',').map((s) => s.trim()).filter(Boolean) ?? ['pg', 'ioredis'];
+  return (
+    env.OTEL_NODE_ENABLED_INSTRUMENTATIONS?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean) ?? ['pg', 'ioredis']
+  );
 }
 
 const PATCHED_MODULES: Record<string, string[]> = {

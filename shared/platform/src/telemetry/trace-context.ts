@@ -1,6 +1,16 @@
 // Small helpers over the OpenTelemetry API for application code: name the request's span attributes, carry the
 // trace context through Redis and BullMQ, start a span. All are no-ops when tracing is off.
-import { context, propagation, ROOT_CONTEXT, SpanKind, trace, type Attributes, type Context, type Link, type Span } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  trace,
+  type Attributes,
+  type Context,
+  type Link,
+  type Span,
+} from '@opentelemetry/api';
 import { getRPCMetadata, RPCType, setRPCMetadata } from '@opentelemetry/core';
 import { BullMQOtel } from 'bullmq-otel';
 
@@ -23,8 +33,14 @@ export function annotateRequest(attrs: Attributes): void {
  */
 export function serverSpan(method: string, path: string, headers: Record<string, string | string[] | undefined>) {
   const parent = propagation.extract(ROOT_CONTEXT, headers);
-  const span = tracer().startSpan(method, { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } }, parent);
-  const ctx = span.isRecording() ? setRPCMetadata(trace.setSpan(parent, span), { type: RPCType.HTTP, span }) : trace.setSpan(parent, span);
+  const span = tracer().startSpan(
+    method,
+    { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
+    parent,
+  );
+  const ctx = span.isRecording()
+    ? setRPCMetadata(trace.setSpan(parent, span), { type: RPCType.HTTP, span })
+    : trace.setSpan(parent, span);
   return {
     run: <T>(fn: () => T): T => context.with(ctx, fn),
     end(status: number, route?: string): void {
@@ -63,7 +79,11 @@ export async function inSpan<T>(
   o: { kind?: SpanKind; attributes?: Attributes; parent?: Context; links?: Link[] },
   fn: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const span = tracer().startSpan(name, { kind: o.kind ?? SpanKind.INTERNAL, attributes: o.attributes, links: o.links }, o.parent ?? context.active());
+  const span = tracer().startSpan(
+    name,
+    { kind: o.kind ?? SpanKind.INTERNAL, attributes: o.attributes, links: o.links },
+    o.parent ?? context.active(),
+  );
   try {
     return await context.with(trace.setSpan(o.parent ?? context.active(), span), () => fn(span));
   } catch (err) {

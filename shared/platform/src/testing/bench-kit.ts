@@ -7,7 +7,9 @@ import { TELEMETRY_NODE_ARGS } from '../telemetry/settings.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url)); // the repository root
 const children: ChildProcess[] = [];
-process.on('exit', () => children.forEach((c) => c.kill()));
+process.on('exit', () => {
+  for (const c of children) c.kill();
+});
 
 export interface Started {
   port: number;
@@ -25,16 +27,25 @@ export function startProcess(
   opts: { waitForPort?: boolean; telemetry?: boolean; nodeArgs?: string[] } = {},
 ): Promise<Started> {
   // With telemetry, as deployed: OpenTelemetry started by --import before the entry point.
-  const child = spawn(process.execPath, [...(opts.telemetry ? TELEMETRY_NODE_ARGS : ['--import', 'tsx']), ...(opts.nodeArgs ?? []), entry], {
-    cwd: root,
-    // Internal ports on 0 (several services run at once); request logs off unless a benchmark asks for them;
-    // development mode (a benchmark may call a service with its API key, without a gateway).
-    env: { ...process.env, INTERNAL_PORT: '0', LOG_LEVEL: 'warn', PRA_DEVELOPMENT: '1', ...env },
-    stdio: ['ignore', opts.waitForPort === false ? 'ignore' : 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(opts.telemetry ? TELEMETRY_NODE_ARGS : ['--import', 'tsx']), ...(opts.nodeArgs ?? []), entry],
+    {
+      cwd: root,
+      // Internal ports on 0 (several services run at once); request logs off unless a benchmark asks for them;
+      // development mode (a benchmark may call a service with its API key, without a gateway).
+      env: { ...process.env, INTERNAL_PORT: '0', LOG_LEVEL: 'warn', PRA_DEVELOPMENT: '1', ...env },
+      stdio: ['ignore', opts.waitForPort === false ? 'ignore' : 'pipe', 'inherit'],
+    },
+  );
   children.push(child);
   const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const handle = (port: number): Started => ({ port, stop: () => child.kill('SIGTERM'), kill: (signal) => child.kill(signal), exited: () => ended });
+  const handle = (port: number): Started => ({
+    port,
+    stop: () => child.kill('SIGTERM'),
+    kill: (signal) => child.kill(signal),
+    exited: () => ended,
+  });
   if (opts.waitForPort === false) return Promise.resolve(handle(0));
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
@@ -55,7 +66,8 @@ export interface LoadResult {
   service?: { p50: number; p99: number };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 /** Replays `paths` round-robin for `duration` seconds at `connections`. */
 export async function replay(
@@ -75,11 +87,20 @@ export async function replay(
     connections: o.connections,
     duration: o.duration,
     headers: o.key ? { authorization: `Bearer ${o.key}` } : {},
-    requests: [{ setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }), ...(o.serverTiming ? { onResponse } : {}) }],
+    requests: [
+      {
+        setupRequest: (req: any) => ({ ...req, path: paths[i++ % paths.length] }),
+        ...(o.serverTiming ? { onResponse } : {}),
+      },
+    ],
   });
   inService.sort((a, b) => a - b);
   return {
-    name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.non2xx + r.errors,
+    name,
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.non2xx + r.errors,
     ...(o.serverTiming ? { service: { p50: percentile(inService, 50), p99: percentile(inService, 99) } } : {}),
   };
 }
@@ -105,5 +126,12 @@ export function reportFigure(f: BenchFigure): void {
 
 /** The request-rate figure of a load result. */
 export const loadFigure = (bench: string, r: LoadResult): BenchFigure => ({
-  bench, name: r.name, unit: 'req/s', rate: r.rps, p50: r.p50, p99: r.p99, serviceP50: r.service?.p50, serviceP99: r.service?.p99,
+  bench,
+  name: r.name,
+  unit: 'req/s',
+  rate: r.rps,
+  p50: r.p50,
+  p99: r.p99,
+  serviceP50: r.service?.p50,
+  serviceP99: r.service?.p99,
 });

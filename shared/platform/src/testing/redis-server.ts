@@ -32,7 +32,13 @@ async function answering(url: string): Promise<void> {
   probe.on('error', () => {});
   try {
     for (let i = 0; i < 100; i++) {
-      if (await probe.ping().then(() => true, () => false)) return;
+      if (
+        await probe.ping().then(
+          () => true,
+          () => false,
+        )
+      )
+        return;
       await new Promise((r) => setTimeout(r, 50));
     }
     await probe.ping();
@@ -44,7 +50,10 @@ async function answering(url: string): Promise<void> {
 export async function startRedisServer(): Promise<OwnRedis> {
   const port = await freePort();
   const url = `redis://127.0.0.1:${port}`;
-  const start = () => spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const start = () =>
+    spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+      stdio: 'ignore',
+    });
   let child = start();
   await answering(url);
   return {

@@ -35,7 +35,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   return {
     port: (server.address() as { port: number }).port,
-    stall: () => void (mode = 'stall'),
+    stall: () => {
+      mode = 'stall';
+    },
     cut: () => {
       mode = 'cut';
       for (const s of open) s.destroy();

@@ -206,26 +206,27 @@ describe('owner, parcel and id lookups', () => {
   });
 
   it('returns sale history newest first and assessment history newest year first, by id', async () => {
+    const SALES = [
+      {
+        date: '2020-03-01',
+        price: 400000,
+        documentType: 'GRANT DEED',
+        recordingDate: '2020-03-09',
+        buyerName: 'JANE DOE',
+        sellerName: 'JOHN ROE',
+      },
+      {
+        date: '2011-07-15',
+        price: 210000,
+        documentType: 'GRANT DEED',
+        recordingDate: '2011-07-20',
+        buyerName: 'JOHN ROE',
+        sellerName: 'ACME LLC',
+      },
+    ];
     const [id] = await insertProperties(ctx.pool, [
       makeProperty({
-        sales: [
-          {
-            date: '2020-03-01',
-            price: 400000,
-            documentType: 'GRANT DEED',
-            recordingDate: '2020-03-09',
-            buyerName: 'JANE DOE',
-            sellerName: 'JOHN ROE',
-          },
-          {
-            date: '2011-07-15',
-            price: 210000,
-            documentType: 'GRANT DEED',
-            recordingDate: '2011-07-20',
-            buyerName: 'JOHN ROE',
-            sellerName: 'ACME LLC',
-          },
-        ],
+        sales: SALES,
         assessment: {
           taxYear: 2025,
           land: 100,
@@ -245,24 +246,7 @@ describe('owner, parcel and id lookups', () => {
     ]);
     const sales = await ctx.get(`/api/v1/sale/history?id=${id}`);
     expect(sales.status).toBe(200);
-    expect(sales.body.property[0].saleHistory).toEqual([
-      {
-        date: '2020-03-01',
-        price: 400000,
-        documentType: 'GRANT DEED',
-        recordingDate: '2020-03-09',
-        buyerName: 'JANE DOE',
-        sellerName: 'JOHN ROE',
-      },
-      {
-        date: '2011-07-15',
-        price: 210000,
-        documentType: 'GRANT DEED',
-        recordingDate: '2011-07-20',
-        buyerName: 'JOHN ROE',
-        sellerName: 'ACME LLC',
-      },
-    ]);
+    expect(sales.body.property[0].saleHistory).toEqual(SALES);
     expect(sales.body.property[0].sale.lastSale).toEqual({ date: '2020-03-01', price: 400000 });
     const assessment = await ctx.get(`/api/v1/assessment/detail?id=${id}`);
     expect(assessment.status).toBe(200);

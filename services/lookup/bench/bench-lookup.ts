@@ -5,12 +5,9 @@
 // (d) the address lookup again with OpenTelemetry tracing on, every request sampled and exported to a local OTLP
 // receiver, against (b) in the same run: the cost of tracing. Services run with the telemetry --import (metrics
 // on) and LOG_LEVEL=warn in both, so the difference is tracing alone.
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/platform/bench';
+import { loadFigure, pgbench, replay, reportFigure, startProcess, type LoadResult } from '@pra/platform/bench';
 import { sinkEnv, startOtlpSink } from '@pra/platform/telemetry';
 import { createPool, ensureDatabase, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
@@ -87,51 +84,6 @@ async function prepareData() {
   };
 }
 
-function pgbench(name: string, sql: string): Result {
-  const dir = mkdtempSync(join(tmpdir(), 'pgbench-'));
-  const file = join(dir, 'q.sql');
-  writeFileSync(file, sql);
-  const u = new URL(dbUrl);
-  const out = execFileSync(
-    'pgbench',
-    [
-      '-n',
-      '-M',
-      'prepared',
-      '-f',
-      file,
-      '-c',
-      String(connections),
-      '-j',
-      '2',
-      '-T',
-      String(duration),
-      '-h',
-      u.hostname,
-      '-p',
-      u.port || '5432',
-      '-U',
-      decodeURIComponent(u.username || 'postgres'),
-      u.pathname.slice(1),
-      '--log',
-      '--log-prefix',
-      join(dir, 'log'),
-    ],
-    { encoding: 'utf8', env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) } },
-  );
-  const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
-  const latencies = execFileSync('sh', ['-c', `cat ${join(dir, 'log')}* | awk '{print $3}' | sort -n`], {
-    encoding: 'utf8',
-    maxBuffer: 1 << 30,
-  })
-    .trim()
-    .split('\n')
-    .map(Number);
-  const pct = (p: number) =>
-    (latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? 0) / 1000;
-  return { name, rps: tps, p50: pct(50), p99: pct(99), errors: 0 };
-}
-
 async function main() {
   const keys = await prepareData();
   const enc = encodeURIComponent;
@@ -191,18 +143,22 @@ async function main() {
   const n = keys.addr.length;
   results.push(
     pgbench(
+      dbUrl,
       '(c) pgbench address query',
       `\\set r random(1, ${n})\nSELECT p.body, t.body, count(*) OVER () FROM records.properties p LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract ` +
         `WHERE (p.line_key, p.zip) = (SELECT line_key, zip FROM public.bench_keys WHERE n = :r) AND p.unit_key = (SELECT unit_key FROM public.bench_keys WHERE n = :r) ORDER BY p.unit_key, p.id LIMIT 25 OFFSET 0;\n`,
+      { connections, duration },
     ),
   );
   results.push(
     pgbench(
+      dbUrl,
       '(c) pgbench owner query',
       `\\set r random(1, ${keys.owners.length})\nWITH k AS (SELECT last_name_key, state FROM public.bench_owner_keys WHERE n = :r), ` +
         `m AS (SELECT DISTINCT o.property_id FROM records.owners o, k WHERE o.last_name_key = k.last_name_key AND o.state = k.state), ` +
         `page AS (SELECT property_id FROM m ORDER BY property_id LIMIT 25) SELECT p.body, t.body, (SELECT count(*) FROM m) FROM page ` +
         `JOIN records.properties p ON p.id = page.property_id LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract ORDER BY p.id;\n`,
+      { connections, duration },
     ),
   );
 

@@ -1,5 +1,8 @@
 // What every benchmark here needs: services started as child processes on port 0, and autocannon replaying paths.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
@@ -135,3 +138,100 @@ export const loadFigure = (bench: string, r: LoadResult): BenchFigure => ({
   serviceP50: r.service?.p50,
   serviceP99: r.service?.p99,
 });
+
+/** pgbench with a custom script on the prepared protocol: the database's own rate for a query, and its latencies. */
+export function pgbench(
+  dbUrl: string,
+  name: string,
+  sql: string,
+  o: { connections: number; duration: number; threads?: number },
+): LoadResult {
+  const dir = mkdtempSync(join(tmpdir(), 'pgbench-'));
+  const file = join(dir, 'q.sql');
+  writeFileSync(file, sql);
+  const u = new URL(dbUrl);
+  const args = ['-n', '-M', 'prepared', '-f', file, '-c', String(o.connections), '-j', String(o.threads ?? 2)];
+  args.push('-T', String(o.duration), '-h', u.hostname, '-p', u.port || '5432');
+  args.push(
+    '-U',
+    decodeURIComponent(u.username || 'postgres'),
+    u.pathname.slice(1),
+    '--log',
+    '--log-prefix',
+    join(dir, 'log'),
+  );
+  const out = execFileSync('pgbench', args, {
+    encoding: 'utf8',
+    env: { ...process.env, PGPASSWORD: decodeURIComponent(u.password) },
+  });
+  const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? 0);
+  const latencies = execFileSync('sh', ['-c', `cat ${join(dir, 'log')}* | awk '{print $3}' | sort -n`], {
+    encoding: 'utf8',
+    maxBuffer: 1 << 30,
+  })
+    .trim()
+    .split('\n')
+    .map(Number);
+  rmSync(dir, { recursive: true, force: true });
+  const pct = (p: number) => percentile(latencies, p) / 1000;
+  return { name, rps: tps, p50: pct(50), p99: pct(99), errors: 0 };
+}
+
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined once it is gone. */
+export function processCpuSeconds(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may hold spaces: fields are counted after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond();
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every process whose command name is `name` (e.g. every PostgreSQL backend): their pids. */
+export function pidsNamed(name: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number)
+    .filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
+      } catch {
+        return false;
+      }
+    });
+}
+
+let clockTicks: number | undefined;
+const ticksPerSecond = () =>
+  (clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100);
+
+/**
+ * CPU used by groups of processes between start() and stop(): each group is a function giving its pids now (a
+ * group whose processes come and go, like PostgreSQL backends, is counted from the pids alive at both ends).
+ */
+export function cpuMeter(groups: Record<string, () => number[]>) {
+  let before = new Map<number, number>();
+  const read = () => {
+    const m = new Map<number, number>();
+    for (const pids of Object.values(groups)) for (const pid of pids()) m.set(pid, processCpuSeconds(pid) ?? 0);
+    return m;
+  };
+  return {
+    start(): void {
+      before = read();
+    },
+    /** CPU seconds per group since start(). */
+    stop(): Record<string, number> {
+      const result: Record<string, number> = {};
+      for (const [group, pids] of Object.entries(groups)) {
+        result[group] = pids().reduce(
+          (sum, pid) => sum + Math.max(0, (processCpuSeconds(pid) ?? 0) - (before.get(pid) ?? 0)),
+          0,
+        );
+      }
+      return result;
+    },
+  };
+}

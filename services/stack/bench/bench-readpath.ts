@@ -1,0 +1,182 @@
+// npm run bench:readpath [-- --records 100000 --duration 15 --connections 32]
+// The read path as a client meets it, against the store's ceiling, in one run:
+// - pgbench point reads (`SELECT body FROM records.properties WHERE id = :id`, prepared, 16 clients): the most this
+//   machine's PostgreSQL answers;
+// - address lookups through the local gateway, as npm start runs the system (account-billing with its ledger writer,
+//   lookup, the gateway; processes under startSystem), with a metered enterprise key whose limits are lifted, round
+//   robin over 500 real addresses; once with request logs at the default level (info) and once at warn;
+// - the same lookups on 1 connection (the latency of an idle system);
+// - for each 32-connection run, the CPU each process used per request (from /proc: the gateway, lookup,
+//   account-billing, Redis, every PostgreSQL backend, and this load generator).
+import { randomUUID } from 'node:crypto';
+import { cpus, totalmem } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { DEFAULT_REDIS_URL } from '@pra/core/config';
+import { createRedis } from '@pra/platform';
+import { cpuMeter, loadFigure, pgbench, pidsNamed, replay, reportFigure, type LoadResult } from '@pra/platform/bench';
+import { freePort } from '@pra/platform/testing';
+import { billingFixture } from '@pra/account-billing/testing';
+import { setAccountLimits } from '@pra/account-billing/domain';
+import { prepareBenchDatabase } from '@pra/lookup/bench-database';
+import { Supervisor } from '../src/supervisor.js';
+import { startSystem } from '../src/system.js';
+
+const { values } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '15' },
+    connections: { type: 'string', default: '32' },
+  },
+});
+const records = Number(values.records);
+const duration = Number(values.duration);
+const connections = Number(values.connections);
+const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+const prefix = `pra_bench_rp_${Date.now().toString(36)}:`;
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const log = (l: string) => console.error(`[bench:readpath] ${l}`);
+
+const PROCESSES = ['gateway', 'lookup', 'account-billing'] as const;
+
+interface Run {
+  load: LoadResult;
+  /** CPU milliseconds per request, by process group. */
+  cpuMsPerRequest: Record<string, number>;
+}
+
+async function redisPid(): Promise<number[]> {
+  const redis = createRedis(redisUrl, 'worker');
+  try {
+    const info = await redis.info('server');
+    const pid = Number(/process_id:(\d+)/.exec(info)?.[1]);
+    return pid ? [pid] : [];
+  } finally {
+    redis.disconnect();
+  }
+}
+
+async function main() {
+  const { url: dbUrl, pool } = await prepareBenchDatabase(records, 4);
+  const billing = await billingFixture(pool, redisUrl, prefix);
+  const { key, accountId } = await billing.fundedAccount(1_000_000_000, { tier: 'enterprise' });
+  await setAccountLimits(billing.deps, accountId, { ratePerMinute: 100_000_000, dailyQuota: null });
+  const { rows } = await pool.query<{ line_key: string; unit_key: string; zip: string }>(
+    `SELECT line_key, unit_key, zip FROM records.properties TABLESAMPLE BERNOULLI (2) REPEATABLE (11)
+      WHERE source LIKE 'synthetic:%' LIMIT 500`,
+  );
+  const paths = rows.map(
+    (r) =>
+      `/api/v1/property/address?address=${encodeURIComponent(r.line_key + (r.unit_key ? ` APT ${r.unit_key}` : ''))}&zip=${r.zip}`,
+  );
+  const { rows: idRows } = await pool.query<{ max: number }>('SELECT max(id)::int AS max FROM records.properties');
+  const redisPids = await redisPid();
+
+  const runSystem = async (
+    logLevel: string,
+    measure: (gatewayUrl: string, pids: Record<string, number[]>) => Promise<void>,
+  ) => {
+    const supervisor = new Supervisor({ cwd: root, nodeArgs: ['--import', 'tsx'], log, stdout: 'ignore' });
+    const ports = {
+      gateway: await freePort(),
+      lookup: await freePort(),
+      billing: await freePort(),
+      admin: await freePort(),
+    };
+    try {
+      const system = await startSystem({
+        supervisor,
+        only: PROCESSES,
+        ports: { ...ports, autocomplete: 0, plans: 0 },
+        firstInternalPort: 0,
+        databaseUrl: dbUrl,
+        redisUrl,
+        redisPrefix: prefix,
+        gatewayKey: randomUUID() + randomUUID(),
+        adminToken: randomUUID(),
+        publicBaseUrl: '/api/v1',
+        // Request logs as deployed (stdout, here /dev/null); at `warn` only what goes wrong.
+        env: () => ({ LOG_LEVEL: logLevel }),
+      });
+      const pids = Object.fromEntries(PROCESSES.map((p) => [p, [supervisor.status(p).pid!]]));
+      await replay('warm-up', system.gatewayUrl, paths, { connections, duration: 3, key });
+      await measure(system.gatewayUrl, pids);
+    } finally {
+      await supervisor.stop();
+    }
+  };
+
+  const measured = async (name: string, url: string, pids: Record<string, number[]>): Promise<Run> => {
+    const meter = cpuMeter({
+      ...Object.fromEntries(Object.entries(pids).map(([n, p]) => [n, () => p])),
+      redis: () => redisPids,
+      postgres: () => pidsNamed('postgres'),
+      'load generator': () => [process.pid],
+    });
+    meter.start();
+    const load = await replay(name, url, paths, { connections, duration, key });
+    const cpu = meter.stop();
+    const requests = load.rps * duration;
+    const cpuMsPerRequest = Object.fromEntries(Object.entries(cpu).map(([n, s]) => [n, (s * 1000) / requests]));
+    return { load, cpuMsPerRequest };
+  };
+
+  const runs: Run[] = [];
+  let idle: LoadResult | undefined;
+  log(`through the gateway, logs at info: ${connections} connections, ${duration} s`);
+  await runSystem('info', async (url, pids) => {
+    runs.push(await measured('address lookups through the gateway, logs at info', url, pids));
+    idle = await replay('address lookups through the gateway, 1 connection', url, paths, {
+      connections: 1,
+      duration: 5,
+      key,
+    });
+  });
+  log('the same, logs at warn');
+  await runSystem('warn', async (url, pids) => {
+    runs.push(await measured('address lookups through the gateway, logs at warn', url, pids));
+  });
+  log('pgbench point reads (16 clients)');
+  const store = pgbench(
+    dbUrl,
+    'pgbench point reads (SELECT body ... WHERE id = :id)',
+    `\\set id random(1, ${idRows[0]!.max})\nSELECT body FROM records.properties WHERE id = :id;\n`,
+    { connections: 16, duration },
+  );
+  await billing.close();
+  await pool.end();
+
+  for (const r of [store, ...runs.map((x) => x.load), idle!]) reportFigure(loadFigure('readpath', r));
+  const pct = (r: LoadResult) => `${((r.rps / store.rps) * 100).toFixed(1)}%`;
+  console.log(`\n### bench:readpath, ${records.toLocaleString('en-US')} records, ${duration} s each`);
+  console.log(
+    `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
+  );
+  console.log('| | req/s | p50 ms | p99 ms | vs pgbench point reads |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const r of [store, ...runs.map((x) => x.load), idle!]) {
+    console.log(
+      `| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${pct(r)} |`,
+    );
+  }
+  const [info, warn] = runs as [Run, Run];
+  console.log(
+    `\nrequest logs at info cost ${((1 - info.load.rps / warn.load.rps) * 100).toFixed(1)}% of throughput against warn`,
+  );
+  console.log('\nCPU milliseconds per request, by process (process CPU time over the run / requests answered):\n');
+  const groups = Object.keys(info.cpuMsPerRequest);
+  console.log(`| process | logs at info | logs at warn |`);
+  console.log('|---|---:|---:|');
+  for (const g of groups)
+    console.log(`| ${g} | ${info.cpuMsPerRequest[g]!.toFixed(3)} | ${warn.cpuMsPerRequest[g]!.toFixed(3)} |`);
+  const total = (r: Run) => Object.values(r.cpuMsPerRequest).reduce((s, x) => s + x, 0);
+  console.log(`| **all** | **${total(info).toFixed(3)}** | **${total(warn).toFixed(3)}** |`);
+  process.exit(0);
+}
+
+main().catch((err) => {
+  console.error(
+    `bench failed: ${err.stack ?? err}\nIs PostgreSQL (with pgbench) and Redis running? npm start brings both up.`,
+  );
+  process.exit(1);
+});

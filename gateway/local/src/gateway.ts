@@ -7,7 +7,6 @@
 // malformed, escapes a handler: the worst answer is a 4xx or a 503 with Retry-After.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { pipeline } from 'node:stream/promises';
 import { Pool } from 'undici';
 import { access, type AccessDeps, type KongPdk } from '@pra/gateway-plugin';
 import { createHardenedServer, sendError } from '@pra/platform';
@@ -144,19 +143,25 @@ export function createGateway(o: GatewayOptions): Server {
         { kind: SpanKind.CLIENT, attributes: { 'pra.service': route.service, 'server.address': route.upstream } },
         async (span) => {
           Object.assign(pdk.upstreamHeaders, traceHeaders());
-          const upstream = await pool(route).request({
-            method: req.method === 'HEAD' ? 'HEAD' : 'GET',
-            path: target.query ? `${target.path}?${target.query}` : target.path,
-            headers: pdk.upstreamHeaders,
-          });
-          span.setAttribute('http.response.status_code', upstream.statusCode);
-          const headers: Record<string, string | string[]> = { ...pdk.responseHeaders };
-          for (const [k, v] of Object.entries(upstream.headers))
-            if (v != null && !HOP_BY_HOP.has(k)) headers[k] = v as string | string[];
-          // The service's own id wins: a keyed request's transaction id comes from its Idempotency-Key.
-          headers['x-request-id'] ??= requestId;
-          res.writeHead(upstream.statusCode, headers);
-          await pipeline(upstream.body, res);
+          // undici's stream(): the upstream body is written straight into the client's response (no Readable in
+          // between, and none of stream.pipeline's per-request AbortController).
+          await pool(route).stream(
+            {
+              method: req.method === 'HEAD' ? 'HEAD' : 'GET',
+              path: target.query ? `${target.path}?${target.query}` : target.path,
+              headers: pdk.upstreamHeaders,
+            },
+            ({ statusCode, headers: upstreamHeaders }) => {
+              span.setAttribute('http.response.status_code', statusCode);
+              const headers: Record<string, string | string[]> = { ...pdk.responseHeaders };
+              for (const [k, v] of Object.entries(upstreamHeaders))
+                if (v != null && !HOP_BY_HOP.has(k)) headers[k] = v as string | string[];
+              // The service's own id wins: a keyed request's transaction id comes from its Idempotency-Key.
+              headers['x-request-id'] ??= requestId;
+              res.writeHead(statusCode, headers);
+              return res;
+            },
+          );
         },
       );
     } catch (err) {

@@ -22,17 +22,20 @@ const addressPage = (where: string, limit: string, offset: string) =>
    LEFT JOIN records.tract_profiles t ON t.tract = x.census_tract
    WHERE (x.rn > ${offset} AND x.rn <= ${offset} + ${limit}) OR x.rn = 1
    ORDER BY x.rn`;
-const ADDRESS_BY_ZIP = {
-  name: 'address_by_zip',
-  text: addressPage(`p.line_key = $1 AND p.zip = $2 AND ($3 = '' OR p.unit_key = $3)`, '$4', '$5'),
+// One statement with a unit and one without: a `($3 = '' OR unit_key = $3)` form would be planned once, generically,
+// for both, and could not use the unit column of the index under a generic plan.
+const ADDRESS_BY_ZIP = { name: 'address_by_zip', text: addressPage(`p.line_key = $1 AND p.zip = $2`, '$3', '$4') };
+const ADDRESS_UNIT_BY_ZIP = {
+  name: 'address_unit_by_zip',
+  text: addressPage(`p.line_key = $1 AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5'),
 };
 const ADDRESS_BY_CITY = {
   name: 'address_by_city',
-  text: addressPage(
-    `p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND ($4 = '' OR p.unit_key = $4)`,
-    '$5',
-    '$6',
-  ),
+  text: addressPage(`p.line_key = $1 AND p.state = $2 AND p.city_key = $3`, '$4', '$5'),
+};
+const ADDRESS_UNIT_BY_CITY = {
+  name: 'address_unit_by_city',
+  text: addressPage(`p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`, '$5', '$6'),
 };
 
 // Streets that extend a line given without its suffix ("123 W 5TH" -> "123 W 5TH ST"), at most a few.
@@ -115,10 +118,16 @@ export class RecordStore {
 
   /** One page of the records at an address, and how many there are in all (also when the page is past the end). */
   async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<PagedRows> {
-    const q =
+    const where = c.zip !== null ? [c.lineKey, c.zip] : [c.lineKey, c.state, c.cityKey];
+    const statement =
       c.zip !== null
-        ? { ...ADDRESS_BY_ZIP, values: [c.lineKey, c.zip, c.unitKey, limit, offset] }
-        : { ...ADDRESS_BY_CITY, values: [c.lineKey, c.state, c.cityKey, c.unitKey, limit, offset] };
+        ? c.unitKey === ''
+          ? ADDRESS_BY_ZIP
+          : ADDRESS_UNIT_BY_ZIP
+        : c.unitKey === ''
+          ? ADDRESS_BY_CITY
+          : ADDRESS_UNIT_BY_CITY;
+    const q = { ...statement, values: [...where, ...(c.unitKey === '' ? [] : [c.unitKey]), limit, offset] };
     const { rows } = await this.pool.query<RecordRow & { rn: number }>(q);
     return { rows: rows.filter((r) => r.rn > offset), total: rows[0]?.total ?? 0 };
   }

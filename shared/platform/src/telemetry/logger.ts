@@ -1,6 +1,6 @@
 // JSON logs with pino: one line per request and per notable event, each carrying trace_id and span_id of the
 // active span so a log line leads to its trace. Secrets never reach a line: request logs hold no headers or query
-// strings, and the fields below are redacted wherever they appear.
+// strings, and the fields below are redacted wherever they appear (the request line, whose fields are fixed, excepted).
 import pino, { type Logger } from 'pino';
 import { trace } from '@opentelemetry/api';
 
@@ -32,27 +32,38 @@ export function captureLogs(to: Write, level: pino.LevelWithSilent = 'info'): ()
   const previousLevel = logger.level;
   write = to;
   logger.level = level;
+  requestLogger.level = level;
   return () => {
     write = previous;
     logger.level = previousLevel;
+    requestLogger.level = previousLevel;
   };
 }
 
-export const logger: Logger = pino(
-  {
-    level: process.env.LOG_LEVEL ?? 'info',
-    base: { service: process.env.OTEL_SERVICE_NAME ?? 'property-api' },
-    timestamp: pino.stdTimeFunctions.isoTime,
-    messageKey: 'msg',
-    formatters: { level: (label) => ({ level: label }) },
-    redact: { paths: REDACTED_FIELDS, censor: '[redacted]' },
-    mixin() {
-      const ctx = trace.getActiveSpan()?.spanContext();
-      return ctx ? { trace_id: ctx.traceId, span_id: ctx.spanId } : {};
+const makeLogger = (redact: boolean): Logger =>
+  pino(
+    {
+      level: process.env.LOG_LEVEL ?? 'info',
+      base: { service: process.env.OTEL_SERVICE_NAME ?? 'property-api' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      messageKey: 'msg',
+      formatters: { level: (label) => ({ level: label }) },
+      ...(redact ? { redact: { paths: REDACTED_FIELDS, censor: '[redacted]' } } : {}),
+      mixin() {
+        const ctx = trace.getActiveSpan()?.spanContext();
+        return ctx ? { trace_id: ctx.traceId, span_id: ctx.spanId } : {};
+      },
     },
-  },
-  { write: (line: string) => write(line) },
-);
+    { write: (line: string) => write(line) },
+  );
+
+export const logger: Logger = makeLogger(true);
+
+/**
+ * The one line per request (request-record.ts): its fields are fixed and never hold a secret (ids, route, status,
+ * timing, account id, tier), so it skips the redaction pass every other line gets.
+ */
+export const requestLogger: Logger = makeLogger(false);
 
 /** Where a process listens: always printed, whatever LOG_LEVEL says (the benchmarks read the port from it). */
 export function logListening(fields: Record<string, unknown>, msg: string): void {

@@ -1,16 +1,7 @@
 // account-billing: the public /usage app, the internal admin API, and the usage pipeline with its jobs.
-import {
-  callerAuth,
-  createPool,
-  createRedis,
-  listenServer,
-  redisReady,
-  runInternalServer,
-  runServer,
-  storesReady,
-} from '@pra/platform';
-import { clientTimeouts, requestPoolLimits } from '@pra/core/config';
-import { KeyCache } from './client/key-cache.js';
+import { createPool, listenServer, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
+import { clientTimeouts } from '@pra/core/config';
+import { requestPathClients } from './client/service-clients.js';
 import { logTo } from '@pra/platform/telemetry';
 import { createAdminApp } from './admin-app.js';
 import { createBillingApp } from './app.js';
@@ -21,12 +12,8 @@ import { UsagePipeline } from './workers/pipeline.js';
 
 const config = loadBillingConfig();
 const log = logTo();
-const redis = createRedis(config.REDIS_URL, 'producer');
-redis.on('error', () => {});
-const keys = new KeyCache(redis, config.REDIS_PREFIX);
-const auth = callerAuth(config, keys);
 // /usage and the admin API get a pool whose every wait has a limit; the pipeline's batches and jobs their own.
-const pool = createPool(config.DATABASE_URL, config.DB_POOL_SIZE, 'account-billing', requestPoolLimits(config));
+const { redis, auth, pool } = requestPathClients(config, 'account-billing');
 const workPool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'account-billing-worker');
 await migrateBilling(workPool, (l) => log({ msg: l }));
 await redisReady(redis);

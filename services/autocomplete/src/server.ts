@@ -1,17 +1,8 @@
 // The autocomplete service: the HTTP app and the indexer (rebuild when the index is empty, catch-up on a schedule).
-import {
-  callerAuth,
-  createPool,
-  createRedis,
-  redisReady,
-  runInternalServer,
-  runServer,
-  storesReady,
-} from '@pra/platform';
-import { clientTimeouts, requestPoolLimits } from '@pra/core/config';
-import { KeyCache } from '@pra/account-billing/client';
+import { createPool, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
+import { clientTimeouts } from '@pra/core/config';
 import { logTo } from '@pra/platform/telemetry';
-import { RedisCreditMeter, redisLayout } from '@pra/account-billing/client';
+import { RedisCreditMeter, redisLayout, requestPathClients } from '@pra/account-billing/client';
 import { createAutocompleteApp } from './app.js';
 import { loadAutocompleteConfig } from './config.js';
 import { migrateSearch } from './data/migrate.js';
@@ -22,11 +13,8 @@ import { Indexer, lastIndexedId } from './indexing/index-queue.js';
 
 const config = loadAutocompleteConfig();
 const log = logTo();
-const redis = createRedis(config.REDIS_URL, 'producer');
-redis.on('error', () => {});
-const auth = callerAuth(config, new KeyCache(redis, config.REDIS_PREFIX));
 // Requests get a pool whose every wait has a limit; the indexer's long statements get their own, without.
-const pool = createPool(config.DATABASE_URL, config.DB_POOL_SIZE, 'autocomplete', requestPoolLimits(config));
+const { redis, auth, pool } = requestPathClients(config, 'autocomplete');
 const indexPool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'autocomplete-indexer');
 await migrateSearch(indexPool, (l) => log({ msg: l }));
 // The index the requests search, and the one the indexer writes (the same one for Typesense).

@@ -3,9 +3,8 @@
 // replaced by a new key.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRedis, redisReady, type Pool } from '@pra/platform';
-import { KeyCache } from '@pra/account-billing/client';
+import { KeyCache, redisLayout } from '@pra/account-billing/client';
 import { createAccount, findAccount, grantCredits, issueKey } from '@pra/account-billing/domain';
-import { redisLayout } from '@pra/account-billing/client';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_CREDITS = 10_000;

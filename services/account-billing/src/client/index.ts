@@ -3,3 +3,4 @@
 export * from './credit-meter.js';
 export * from './charge-page.js';
 export * from './key-cache.js';
+export * from './service-clients.js';

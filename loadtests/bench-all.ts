@@ -1,9 +1,10 @@
 // npm run bench:all [-- --records 100000,1000000 --duration 10 --connections 32]
 // For each data-set size, in one run: the ingest rate (generated records into a fresh database), pgbench's raw
-// baseline for the lookup queries, the lookup service direct, through the local gateway, the type-ahead, and the
-// usage pipeline; then one markdown table with absolute figures and each request rate as a share of the pgbench
-// baseline of the same size. The benchmarks are the bench:* scripts, run one after the other (never two loads at
-// once on the same cores); their figures come back as `##result` lines.
+// baseline for the lookup queries, the lookup service direct, through the local gateway, the read path against
+// pgbench point reads with CPU per request by process (bench:readpath), the type-ahead, and the usage pipeline;
+// then one markdown table with absolute figures and each request rate as a share of the pgbench baseline of the
+// same size, and the read path's own table. The benchmarks are the bench:* scripts, run one after the other (never
+// two loads at once on the same cores); their figures come back as `##result` lines.
 import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -109,7 +110,31 @@ function table(records: number, figures: BenchFigure[]): string {
       `| ${r.name} | ${Math.round(r.rate).toLocaleString('en-US')} ${r.unit} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${service} | ${ratio} |`,
     );
   }
+  lines.push(...readPathTable(figures));
   return lines.join('\n');
+}
+
+/** bench:readpath's figures: through-gateway lookups against pgbench point reads, and CPU per request by process. */
+function readPathTable(figures: BenchFigure[]): string[] {
+  const rp = figures.filter((f) => f.bench === 'readpath');
+  const store = rp.find((f) => f.name.startsWith('pgbench point reads'));
+  if (!store) return [];
+  const lines = ['', '| read path | rate | p50 ms | p99 ms | vs pgbench point reads |', '|---|---:|---:|---:|---:|'];
+  for (const f of rp) {
+    const ratio = `${((100 * f.rate) / store.rate).toFixed(1)}%`;
+    lines.push(
+      `| ${f.name} | ${Math.round(f.rate).toLocaleString('en-US')} ${f.unit} | ${fmt(f.p50)} | ${fmt(f.p99)} | ${ratio} |`,
+    );
+  }
+  const measured = rp.filter((f) => f.cpuMsPerRequest);
+  if (measured.length === 0) return lines;
+  const groups = Object.keys(measured[0]!.cpuMsPerRequest!);
+  lines.push('', `| CPU ms per request | ${measured.map((f) => f.name.replace(/.*, /, '')).join(' | ')} |`);
+  lines.push(`|---|${measured.map(() => '---:').join('|')}|`);
+  for (const g of groups) lines.push(`| ${g} | ${measured.map((f) => fmt(f.cpuMsPerRequest![g], 3)).join(' | ')} |`);
+  const total = (f: BenchFigure) => Object.values(f.cpuMsPerRequest!).reduce((a, b) => a + b, 0);
+  lines.push(`| **all** | ${measured.map((f) => `**${fmt(total(f), 3)}**`).join(' | ')} |`);
+  return lines;
 }
 
 async function main(): Promise<void> {
@@ -122,6 +147,7 @@ async function main(): Promise<void> {
     figures.push(
       ...(await run('services/lookup/bench/bench-lookup.ts', ['--records', n, '--duration', d, '--connections', c])),
     );
+    figures.push(...(await run('services/stack/bench/bench-readpath.ts', ['--records', n, '--duration', d])));
     figures.push(
       ...(await run('services/stack/bench/bench-gateway.ts', ['--records', n, '--duration', d, '--connections', c])),
     );

@@ -175,7 +175,9 @@ async function main() {
   await billing.close();
   await pool.end();
 
-  for (const r of [store, ...runs.map((x) => x.load), idle!]) reportFigure(loadFigure('readpath', r));
+  reportFigure(loadFigure('readpath', store));
+  for (const r of runs) reportFigure({ ...loadFigure('readpath', r.load), cpuMsPerRequest: r.cpuMsPerRequest });
+  reportFigure(loadFigure('readpath', idle!));
   const pct = (r: LoadResult) => `${((r.rps / store.rps) * 100).toFixed(1)}%`;
   console.log(`\n### bench:readpath, ${records.toLocaleString('en-US')} records, ${duration} s each`);
   console.log(

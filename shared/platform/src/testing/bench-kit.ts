@@ -119,6 +119,8 @@ export interface BenchFigure {
   /** Time spent in the service (Server-Timing), where measured. */
   serviceP50?: number;
   serviceP99?: number;
+  /** CPU milliseconds per request by process, where measured (bench:readpath). */
+  cpuMsPerRequest?: Record<string, number>;
 }
 
 export const FIGURE_PREFIX = '##result ';

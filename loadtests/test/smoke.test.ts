@@ -1,4 +1,4 @@
-// CI's k6 smoke run: the whole system in this process (startSystemInProcess: gateway, every service, the admin API)
+// CI's k6 smoke run: the whole system in this process (startSystem in-process: gateway, every service, the admin API)
 // on this run's database and Redis prefix, and `npm run loadtest -- smoke` for 20 s against it, so the scenarios,
 // the runner and the provisioning cannot rot. Passes only if every k6 threshold holds.
 import { spawn } from 'node:child_process';
@@ -13,7 +13,7 @@ import { billingFixture, type BillingFixture } from '@pra/account-billing/testin
 import { PostgresSearchIndex } from '@pra/autocomplete/postgres-index';
 import { migrateSearch } from '@pra/autocomplete/migrate';
 import { runCatchUp } from '@pra/autocomplete/indexing';
-import { startSystemInProcess, type InProcessSystem } from '@pra/stack/in-process';
+import { startSystem, type RunningSystem } from '@pra/stack/system';
 import { findK6, K6_MODULE, K6_VERSION } from '../src/k6-binary.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -29,7 +29,7 @@ const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
 const ADMIN_TOKEN = randomBytes(24).toString('base64url');
 let pool: Pool;
 let f: BillingFixture;
-let system: InProcessSystem;
+let system: RunningSystem;
 
 beforeAll(async () => {
   if (!k6) return;
@@ -37,7 +37,8 @@ beforeAll(async () => {
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}k6${randomBytes(3).toString('hex')}:`);
   await migrateSearch(pool);
   await runCatchUp({ pool, index: new PostgresSearchIndex(pool) }, 0);
-  system = await startSystemInProcess({
+  system = await startSystem({
+    placement: 'in-process',
     pool,
     billing: f,
     gatewayKey: HMAC,

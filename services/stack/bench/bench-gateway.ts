@@ -68,6 +68,7 @@ async function main() {
     admin: 0,
   };
   await startSystem({
+    placement: 'processes',
     supervisor,
     only: ['lookup', 'gateway'],
     ports,

@@ -94,6 +94,7 @@ async function main() {
     };
     try {
       const system = await startSystem({
+        placement: 'processes',
         supervisor,
         only: PROCESSES,
         ports: { ...ports, autocomplete: 0, plans: 0 },

@@ -1,4 +1,4 @@
-// The system in one process, for component tests that need to reach inside (a fixture's accounts, an in-memory
+// startSystem's in-process placement: the system in one process, for component tests that need to reach inside (a fixture's accounts, an in-memory
 // span exporter): the same apps the services run, in gateway auth mode, on port 0, behind the local gateway with the
 // kong.yml routes and the pra-gateway plugin. A part not started is routed to a closed port (the gateway's 503).
 import type { Redis } from 'ioredis';
@@ -18,6 +18,7 @@ import { createGateway } from '@pra/gateway-local';
 import { loadRoutes } from '@pra/gateway-local/routes';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { RunningSystem } from './system.js';
 
 export interface InProcessOptions {
   pool: Pool;
@@ -33,15 +34,10 @@ export interface InProcessOptions {
   interpose?: (service: ServiceName, url: string) => Promise<string> | string;
 }
 
-export interface InProcessSystem {
-  gatewayUrl: string;
-  urls: Partial<Record<ServiceName | 'admin', string>>;
-  stop(): Promise<void>;
-}
-
 const CLOSED_PORT = 'http://127.0.0.1:9';
 
-export async function startSystemInProcess(o: InProcessOptions): Promise<InProcessSystem> {
+/** startSystem({ placement: 'in-process' }): the apps on port 0 behind the local gateway. */
+export async function startInProcess(o: InProcessOptions): Promise<RunningSystem> {
   const auth = { gatewayKey: o.gatewayKey };
   const makers: Record<ServiceName, () => Parameters<typeof startApp>[0]> = {
     lookup: () => createLookupApp({ pool: o.pool, meter: o.billing.meter, auth }),
@@ -51,7 +47,7 @@ export async function startSystemInProcess(o: InProcessOptions): Promise<InProce
   };
   const names = o.only ?? (Object.keys(makers) as ServiceName[]);
   const running: RunningApp[] = [];
-  const urls: InProcessSystem['urls'] = {};
+  const urls: RunningSystem['urls'] = {};
   const upstreams: Record<string, string> = {
     lookup: CLOSED_PORT,
     autocomplete: CLOSED_PORT,

@@ -122,6 +122,7 @@ async function main() {
   };
   const local = (p: number) => `http://127.0.0.1:${p}`;
   await startSystem({
+    placement: 'processes',
     supervisor,
     ports,
     firstInternalPort: firstInternal,

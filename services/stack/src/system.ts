@@ -2,6 +2,8 @@
 // order it starts and how each part is known to be ready. startSystem is the one way to bring it up: npm start, the
 // fault tests and bench:gateway run it as processes under the Supervisor; the component tests (gateway e2e, trace,
 // k6 smoke) run the same apps in their own process (in-process.ts), wired by the same routes.
+import type { ServiceName } from '@pra/core/contracts';
+import type { InProcessOptions } from './in-process.js';
 import type { ChildSpec, Supervisor } from './supervisor.js';
 
 export interface SystemPorts {
@@ -88,10 +90,24 @@ export function systemProcesses(s: SystemSettings): ChildSpec[] {
 export type SystemPart = ChildSpec['name'];
 
 export interface RunningSystem {
-  ports: SystemPorts;
   /** http://127.0.0.1:<port> of the gateway. */
   gatewayUrl: string;
+  /** The services' own URLs (behind the gateway). */
+  urls: Partial<Record<ServiceName | 'admin', string>>;
+  stop(): Promise<void>;
 }
+
+/**
+ * Where the system runs. `processes`: every part a supervised child process, as npm start runs it. `in-process`:
+ * the same apps in this process on port 0, for tests that reach inside (a fixture's accounts, a span exporter).
+ */
+export type StartSystemOptions =
+  | ({ placement: 'processes' } & SystemSettings & {
+        supervisor: Supervisor;
+        only?: readonly string[];
+        readyTimeoutMs?: number;
+      })
+  | ({ placement: 'in-process' } & InProcessOptions);
 
 /** How each process is known to be ready: a path and the statuses that count (a 401 says the auth is up). */
 const READY: Record<string, { port: keyof SystemPorts; path: string; statuses: number[] }> = {
@@ -103,26 +119,40 @@ const READY: Record<string, { port: keyof SystemPorts; path: string; statuses: n
 };
 
 /**
- * Starts the system's processes under the supervisor and resolves once every one answers: account-billing first
- * (it loads the balances and the key cache the others read), then the rest. `only` runs a subset (the gateway is
- * always wired to every service's port; a service not started is answered 503 by it).
+ * Starts the system and resolves once every part answers. As processes: account-billing first (it loads the
+ * balances and the key cache the others read), then the rest; `only` runs a subset (the gateway is always wired to
+ * every service's port; a service not started is answered 503 by it).
  */
-export async function startSystem(
-  s: SystemSettings & { supervisor: Supervisor; only?: readonly string[]; readyTimeoutMs?: number },
-): Promise<RunningSystem> {
-  const chosen = systemProcesses(s).filter((c) => !s.only || s.only.includes(c.name));
+export async function startSystem(o: StartSystemOptions): Promise<RunningSystem> {
+  if (o.placement === 'in-process') {
+    // Loaded on demand: npm start's own process never loads the apps.
+    const { startInProcess } = await import('./in-process.js');
+    return startInProcess(o);
+  }
+  const chosen = systemProcesses(o).filter((c) => !o.only || o.only.includes(c.name));
   const ready = (c: ChildSpec) => {
     const r = READY[c.name]!;
-    return waitForHealth(`http://127.0.0.1:${s.ports[r.port]}${r.path}`, r.statuses, s.readyTimeoutMs);
+    return waitForHealth(`http://127.0.0.1:${o.ports[r.port]}${r.path}`, r.statuses, o.readyTimeoutMs);
   };
   const [first, ...rest] = chosen;
   if (first?.name === 'account-billing') {
-    s.supervisor.start(first);
+    o.supervisor.start(first);
     await ready(first);
   } else if (first) rest.unshift(first);
-  for (const c of rest) s.supervisor.start(c);
+  for (const c of rest) o.supervisor.start(c);
   await Promise.all(rest.map(ready));
-  return { ports: s.ports, gatewayUrl: `http://127.0.0.1:${s.ports.gateway}` };
+  const url = (p: number) => `http://127.0.0.1:${p}`;
+  return {
+    gatewayUrl: url(o.ports.gateway),
+    urls: {
+      lookup: url(o.ports.lookup),
+      autocomplete: url(o.ports.autocomplete),
+      'account-billing': url(o.ports.billing),
+      plans: url(o.ports.plans),
+      admin: url(o.ports.admin),
+    },
+    stop: () => o.supervisor.stop(),
+  };
 }
 
 /** Waits until a URL answers (2xx, or one of `alsoReady`); a clear error after `timeoutMs`. */

@@ -42,6 +42,7 @@ beforeAll(async () => {
     backoff: { initialMs: 200, maxMs: 2_000, stableAfterMs: 60_000 },
   });
   await startSystem({
+    placement: 'processes',
     supervisor,
     ports,
     firstInternalPort: 0,

@@ -12,12 +12,12 @@ import { rebuildKeyCache } from '@pra/account-billing/key-cache-writer';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { setKeyStatus } from '@pra/account-billing/domain';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { startSystemInProcess, type InProcessSystem } from '../src/in-process.js';
+import { startSystem, type RunningSystem } from '../src/system.js';
 
 const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
 let pool: Pool;
 let f: BillingFixture;
-let system: InProcessSystem;
+let system: RunningSystem;
 let lookupUrl: string;
 const taps: Server[] = [];
 let base: string;
@@ -45,7 +45,8 @@ async function tapInFront(to: string): Promise<string> {
 beforeAll(async () => {
   pool = createPool(inject('databaseUrl'), 4);
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}gwe${randomBytes(3).toString('hex')}:`);
-  system = await startSystemInProcess({
+  system = await startSystem({
+    placement: 'in-process',
     pool,
     billing: f,
     gatewayKey: HMAC,

@@ -24,7 +24,7 @@ const { createPool } = await import('@pra/platform');
 const { billingFixture } = await import('@pra/account-billing/testing');
 const { UsagePipeline } = await import('@pra/account-billing/pipeline');
 const { insertProperties, makeProperty, uniqueStreet } = await import('@pra/ingest/testing');
-const { startSystemInProcess } = await import('../src/in-process.js');
+const { startSystem } = await import('../src/system.js');
 
 const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
 const MARKETPLACE_SECRET = `mkt-${randomBytes(16).toString('hex')}`;
@@ -33,7 +33,7 @@ const logLines: string[] = [];
 let stopCapture: () => void;
 let pool: ReturnType<typeof createPool>;
 let f: Awaited<ReturnType<typeof billingFixture>>;
-let system: Awaited<ReturnType<typeof startSystemInProcess>>;
+let system: Awaited<ReturnType<typeof startSystem>>;
 let pipeline: InstanceType<typeof UsagePipeline>;
 let base: string;
 let path: string;
@@ -50,7 +50,8 @@ beforeAll(async () => {
     roles: { ledgerWriter: true, maintenance: false },
   });
   await pipeline.start();
-  system = await startSystemInProcess({
+  system = await startSystem({
+    placement: 'in-process',
     pool,
     billing: f,
     gatewayKey: HMAC,

@@ -48,8 +48,11 @@ export async function reconcile(
   const infoFields = (info && !info[0] ? (info[1] as unknown[]) : []) as unknown[];
   const lastIdIndex = infoFields.indexOf('last-generated-id');
   const streamWatermark = lastIdIndex >= 0 ? String(infoFields[lastIdIndex + 1]) : '0-0';
+  // Redis emptied between the check above and the snapshot: the reload owns it (nothing to compare against).
+  const loadedMarker = replies[accounts.length + 2]?.[1] as string | null | undefined;
+  if (!loadedMarker) return { checked: 0, drift: [] };
   // After a wipe the stream's ids restart at 0: events charged before the reload are older than its start.
-  const loadedAtMs = Number(replies[accounts.length + 2]?.[1]) || 0;
+  const loadedAtMs = Number(loadedMarker) || 0;
   const reloadWatermark = `${loadedAtMs}-${Number.MAX_SAFE_INTEGER}`;
   const watermark = streamIdAfter(reloadWatermark, streamWatermark) ? reloadWatermark : streamWatermark;
 
@@ -91,16 +94,30 @@ export async function reconcile(
     for (const c of e.consumed) adjust.set(c.grantId, (adjust.get(c.grantId) ?? 0) - c.credits);
 
   const drift: Drift[] = [];
-  const fix = redis.multi();
+  const keys: string[] = [layout.loaded];
+  const args: (string | number)[] = [loadedMarker];
   for (const g of grants) {
     const expected = (pg.get(g.id) ?? 0) + (adjust.get(g.id) ?? 0);
     const actual = redisRemaining.get(g.id) ?? 0;
     if (expected !== actual) {
       drift.push({ accountId: g.account_id, grantId: g.id, redis: actual, expected });
-      fix.hincrby(layout.grants(g.account_id), String(g.id), expected - actual);
-      fix.zadd(layout.expiry(g.account_id), g.expires_at.getTime(), String(g.id));
+      keys.push(layout.grants(g.account_id), layout.expiry(g.account_id));
+      args.push(String(g.id), expected - actual, g.expires_at.getTime());
     }
   }
-  if (drift.length > 0) await fix.exec();
-  return { checked: grants.length, drift };
+  if (drift.length === 0) return { checked: grants.length, drift };
+  // Applied only if Redis is still the one the snapshot read (same `loaded` marker): a repair computed before a wipe
+  // must not be added on top of the reload that followed it.
+  const applied = (await redis.eval(APPLY_REPAIRS, keys.length, ...keys, ...args)) as number;
+  return { checked: grants.length, drift: applied < 0 ? [] : drift };
 }
+
+const APPLY_REPAIRS = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return -1 end
+for i = 2, #KEYS, 2 do
+  local j = (i - 2) / 2 * 3 + 2
+  redis.call('HINCRBY', KEYS[i], ARGV[j], ARGV[j + 1])
+  redis.call('ZADD', KEYS[i + 1], ARGV[j + 2], ARGV[j])
+end
+return (#KEYS - 1) / 2
+`;

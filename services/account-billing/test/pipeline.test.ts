@@ -10,6 +10,7 @@ import { billingFixture, type BillingFixture } from './billing-fixtures.js';
 import { UsagePipeline } from '../src/workers/pipeline.js';
 import { applyUsageEvents } from '../src/workers/apply-usage.js';
 import { reconcile } from '../src/workers/reconcile.js';
+import { reloadBalances } from '../src/data/balances.js';
 import { usageReport } from '../src/domain/usage-report.js';
 import { grantCredits } from '../src/domain/accounts.js';
 import type { UsageEvent } from '../src/domain/usage-event.js';
@@ -236,6 +237,34 @@ describe('reconcile', () => {
     const again = await reconcile(pool, f.redis, f.layout);
     expect(again.drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
   }, 60_000);
+
+  it('never adds a repair computed before Redis was emptied on top of the reload that followed', async () => {
+    const g = await billingFixture(
+      pool,
+      inject('redisUrl'),
+      `${inject('redisPrefix')}rcw${randomBytes(3).toString('hex')}:`,
+    );
+    try {
+      const a = await g.fundedAccount(40);
+      const { rows } = await pool.query('SELECT id FROM billing.credit_grants WHERE account_id = $1', [a.accountId]);
+      await g.redis.hincrby(g.layout.grants(a.accountId), String(rows[0].id), -10); // drift: the snapshot reads 30
+      // Between reconcile's Redis snapshot and its repair (it opens its PostgreSQL transaction in between), Redis is
+      // emptied and reloaded from PostgreSQL: 40 again.
+      const wipedBetween = {
+        query: pool.query.bind(pool),
+        connect: async () => {
+          const keys = await g.redis.keys(`${g.layout.prefix}*`);
+          await g.redis.del(...keys);
+          await reloadBalances(pool, g.redis, g.layout);
+          return pool.connect();
+        },
+      } as unknown as Pool;
+      await reconcile(wipedBetween, g.redis, g.layout);
+      expect(await g.meter.balance(a.accountId)).toBe(40); // not 50: the +10 repair was for the Redis before the wipe
+    } finally {
+      await g.close();
+    }
+  });
 });
 
 describe('expiry', () => {

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, errorBody, JSON_CONTENT_TYPE, methodNotAllowed } from '@pra/core/errors';
 import {
   authorizeKey,
+  bearerKey,
   IDEMPOTENCY_KEY_HEADER,
   IDENTITY_HEADERS,
   SIGNATURE_HEADER,
@@ -70,11 +71,15 @@ async function decide(
   if (method !== 'GET') return exit(405, methodNotAllowed(method), { allow: 'GET' });
 
   const header = async (name: string) => (await kong.request.get_header(name)) ?? undefined;
-  const credentials = {
-    authorization: await header('authorization'),
-    marketplaceSecret: await header('x-marketplace-proxy-secret'),
-    marketplaceKey: await header('x-marketplace-key'),
-  };
+  // Each header is a call to Kong: the marketplace pair is read only when there is no Bearer key.
+  const authorization = await header('authorization');
+  const credentials = bearerKey(authorization)
+    ? { authorization }
+    : {
+        authorization,
+        marketplaceSecret: await header('x-marketplace-proxy-secret'),
+        marketplaceKey: await header('x-marketplace-key'),
+      };
   const entry = await authorizeKey(credentials, d.keys, d.marketplaceSecret);
 
   const tier = TIER_LIMITS[entry.tier];

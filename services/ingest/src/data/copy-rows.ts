@@ -17,7 +17,7 @@ export type TableName = (typeof TABLES)[number];
 
 export const COLUMNS: Record<TableName, string> = {
   properties:
-    'id, parcel_id, apn, apn_orig, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, census_tract, source, last_modified, body',
+    'id, parcel_id, apn, apn_orig, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, loose_key, street_type, census_tract, source, last_modified, body',
   owners:
     'property_id, seq, first_name, last_name, full_name, owner_type, last_name_key, first_name_key, state, city_key',
   owner_mailing: 'property_id, line1, locality, country_subd, postal1',
@@ -60,7 +60,12 @@ export function parcelIdOf(fips: string, apn: string): number {
 
 export type CopyChunks = Record<TableName, string>;
 
-export function buildCopyChunks(startId: number, items: readonly PropertyInput[], source: string): CopyChunks {
+/** COPY text for `items`; ids are consecutive from a first id, or given one per item (an update keeps its ids). */
+export function buildCopyChunks(
+  ids: number | readonly number[],
+  items: readonly PropertyInput[],
+  source: string,
+): CopyChunks {
   const out: Record<TableName, string[]> = {
     properties: [],
     owners: [],
@@ -71,7 +76,7 @@ export function buildCopyChunks(startId: number, items: readonly PropertyInput[]
     mortgages: [],
   };
   items.forEach((p, i) => {
-    const id = startId + i;
+    const id = typeof ids === 'number' ? ids + i : ids[i]!;
     const parcelId = parcelIdOf(p.fips, p.apn);
     const street = parseStreetLine(streetWithUnit(p));
     const cityKey = normalizeCity(p.city);
@@ -92,6 +97,8 @@ export function buildCopyChunks(startId: number, items: readonly PropertyInput[]
         street.lineKey,
         street.streetKey,
         street.unitKey,
+        street.looseKey,
+        street.streetType,
         p.censusTract,
         source,
         p.lastModified,

@@ -38,17 +38,44 @@ const ADDRESS_UNIT_BY_CITY = {
   text: addressPage(`p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`, '$5', '$6'),
 };
 
-// Streets that extend a line given without its suffix ("123 W 5TH" -> "123 W 5TH ST"), at most a few.
-const EXTENDED_LINES_BY_ZIP = {
-  name: 'extended_lines_by_zip',
-  text: `SELECT DISTINCT line_key COLLATE "C" AS line_key FROM records.properties
-         WHERE zip = $1 AND line_key COLLATE "C" LIKE $2 LIMIT 4`,
+// The loose fallback, when the exact line finds nothing (see AddressResolution in find-records.ts).
+// The same pages over several spellings of one address ("201 W 21ST ST" and "201 W 21ST").
+const LINES_BY_ZIP = { name: 'lines_by_zip', text: addressPage(`p.line_key = ANY($1) AND p.zip = $2`, '$3', '$4') };
+const LINES_UNIT_BY_ZIP = {
+  name: 'lines_unit_by_zip',
+  text: addressPage(`p.line_key = ANY($1) AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5'),
 };
-const EXTENDED_LINES_BY_CITY = {
-  name: 'extended_lines_by_city',
-  text: `SELECT DISTINCT line_key COLLATE "C" AS line_key FROM records.properties
-         WHERE state = $1 AND city_key = $2 AND line_key COLLATE "C" LIKE $3 LIMIT 4`,
+const LINES_BY_CITY = {
+  name: 'lines_by_city',
+  text: addressPage(`p.line_key = ANY($1) AND p.state = $2 AND p.city_key = $3`, '$4', '$5'),
 };
+const LINES_UNIT_BY_CITY = {
+  name: 'lines_unit_by_city',
+  text: addressPage(`p.line_key = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`, '$5', '$6'),
+};
+// The stored spellings at one loose key, with whether they hold the asked unit and a building-level record.
+const spellings = (place: string) =>
+  `SELECT line_key, street_type, bool_or(unit_key = $1) AS has_unit, bool_or(unit_key = '') AS has_building
+     FROM records.properties WHERE loose_key COLLATE "C" = $2 AND ${place} GROUP BY 1, 2 LIMIT 20`;
+const SPELLINGS_BY_ZIP = { name: 'spellings_by_zip', text: spellings('zip = $3') };
+const SPELLINGS_BY_CITY = { name: 'spellings_by_city', text: spellings('state = $3 AND city_key = $4') };
+// The street types one street name has in a ZIP or city ("W21ST %": every house of it).
+const streetTypes = (place: string) =>
+  `SELECT DISTINCT street_type FROM records.properties
+    WHERE ${place} AND loose_key COLLATE "C" LIKE $1 AND street_type <> '' LIMIT 5`;
+const STREET_TYPES_BY_ZIP = { name: 'street_types_by_zip', text: streetTypes('zip = $2') };
+const STREET_TYPES_BY_CITY = { name: 'street_types_by_city', text: streetTypes('state = $2 AND city_key = $3') };
+// Every street with a given house number in a ZIP or city (for a misspelt name), at most a few hundred.
+const numbered = (place: string) =>
+  `SELECT DISTINCT line_key COLLATE "C" AS line_key, loose_key, street_type FROM records.properties
+    WHERE ${place} AND line_key COLLATE "C" LIKE $1 LIMIT 300`;
+const NUMBERED_BY_ZIP = { name: 'numbered_by_zip', text: numbered('zip = $2') };
+const NUMBERED_BY_CITY = { name: 'numbered_by_city', text: numbered('state = $2 AND city_key = $3') };
+// Units at an address (to name them when the asked one is not there).
+const units = (place: string) =>
+  `SELECT DISTINCT unit_key FROM records.properties WHERE line_key = ANY($1) AND ${place} ORDER BY 1 LIMIT 6`;
+const UNITS_BY_ZIP = { name: 'units_by_zip', text: units('zip = $2') };
+const UNITS_BY_CITY = { name: 'units_by_city', text: units('state = $2 AND city_key = $3') };
 
 // Owners: distinct properties whose owner1 or owner2 matches. The count and the page come from one statement;
 // a page past the end is one row with the count and no body.
@@ -100,11 +127,25 @@ export interface PagedRows {
 
 export interface AddressCriteria {
   lineKey: string;
+  looseKey: string;
+  streetType: string;
   unitKey: string;
   zip: string | null;
   state: string | null;
   cityKey: string | null;
 }
+
+/** One stored spelling of an address. */
+export interface Spelling {
+  lineKey: string;
+  streetType: string;
+  /** Some record of this spelling has the asked unit. */
+  hasUnit: boolean;
+  /** Some record of this spelling has no unit (the building, or a house). */
+  hasBuilding: boolean;
+}
+
+const likeEscape = (s: string) => s.replace(/[\\%_]/g, '\\$&');
 
 export interface OwnerCriteria {
   lastNameKey: string;
@@ -132,14 +173,71 @@ export class RecordStore {
     return { rows: rows.filter((r) => r.rn > offset), total: rows[0]?.total ?? 0 };
   }
 
-  /** Lines that start with `c.lineKey` followed by more words, in the same ZIP or city. */
-  async extendedLines(c: AddressCriteria): Promise<string[]> {
-    const prefix = `${c.lineKey.replace(/[\\%_]/g, '\\$&')} %`;
-    const q =
+  /** One page of the records stored under any of `lines` (spellings of one address); a unit of '' is the building. */
+  async byLines(
+    c: AddressCriteria,
+    lines: readonly string[],
+    unitKey: string | null,
+    limit: number,
+    offset: number,
+  ): Promise<PagedRows> {
+    const statement =
       c.zip !== null
-        ? { ...EXTENDED_LINES_BY_ZIP, values: [c.zip, prefix] }
-        : { ...EXTENDED_LINES_BY_CITY, values: [c.state, c.cityKey, prefix] };
-    return (await this.pool.query<{ line_key: string }>(q)).rows.map((r) => r.line_key);
+        ? unitKey === null
+          ? LINES_BY_ZIP
+          : LINES_UNIT_BY_ZIP
+        : unitKey === null
+          ? LINES_BY_CITY
+          : LINES_UNIT_BY_CITY;
+    const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey]), limit, offset];
+    const { rows } = await this.pool.query<RecordRow & { rn: number }>({ ...statement, values });
+    return { rows: rows.filter((r) => r.rn > offset), total: rows[0]?.total ?? 0 };
+  }
+
+  /** The stored spellings of the address at `c.looseKey`, in the ZIP or city. */
+  async spellings(c: AddressCriteria): Promise<Spelling[]> {
+    const statement = c.zip !== null ? SPELLINGS_BY_ZIP : SPELLINGS_BY_CITY;
+    const { rows } = await this.pool.query<{
+      line_key: string;
+      street_type: string;
+      has_unit: boolean;
+      has_building: boolean;
+    }>({ ...statement, values: [c.unitKey, c.looseKey, ...this.place(c)] });
+    return rows.map((r) => ({
+      lineKey: r.line_key,
+      streetType: r.street_type,
+      hasUnit: r.has_unit,
+      hasBuilding: r.has_building,
+    }));
+  }
+
+  /** The street types a street name (a loose key without its number) has in the ZIP or city. */
+  async streetTypes(c: AddressCriteria, name: string): Promise<string[]> {
+    const statement = c.zip !== null ? STREET_TYPES_BY_ZIP : STREET_TYPES_BY_CITY;
+    const values = [`${likeEscape(name)} %`, ...this.place(c)];
+    return (await this.pool.query<{ street_type: string }>({ ...statement, values })).rows.map((r) => r.street_type);
+  }
+
+  /** The streets with a house number starting `houseNumber`, in the ZIP or city. */
+  async numberedLines(c: AddressCriteria, houseNumber: string) {
+    const statement = c.zip !== null ? NUMBERED_BY_ZIP : NUMBERED_BY_CITY;
+    const values = [`${likeEscape(houseNumber)}%`, ...this.place(c)];
+    const { rows } = await this.pool.query<{ line_key: string; loose_key: string; street_type: string }>({
+      ...statement,
+      values,
+    });
+    return rows.map((r) => ({ lineKey: r.line_key, looseKey: r.loose_key, streetType: r.street_type }));
+  }
+
+  /** Units stored at an address (at most 6). */
+  async unitsAt(c: AddressCriteria, lines: readonly string[]): Promise<string[]> {
+    const statement = c.zip !== null ? UNITS_BY_ZIP : UNITS_BY_CITY;
+    const { rows } = await this.pool.query<{ unit_key: string }>({ ...statement, values: [lines, ...this.place(c)] });
+    return rows.map((r) => r.unit_key);
+  }
+
+  private place(c: AddressCriteria): (string | null)[] {
+    return c.zip !== null ? [c.zip] : [c.state, c.cityKey];
   }
 
   /** One page of an owner's properties, and how many there are in all (also when the page is past the end). */

@@ -2,7 +2,8 @@
 import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine, splitZip } from '@pra/core/address';
 import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts';
 import { badRequest, notFound } from '@pra/core/errors';
-import type { AddressCriteria, RecordRow, RecordStore } from '../data/record-queries.js';
+import type { AddressCriteria, RecordRow, RecordStore, Spelling } from '../data/record-queries.js';
+import { chooseSpellings, MIN_FUZZY_NAME, splitLooseKey, withinOneEdit } from './address-resolution.js';
 import type { RecordPage } from './record-page.js';
 
 /** At most this many records answer a parcel lookup (the endpoint has no page parameters). */
@@ -28,6 +29,8 @@ export function addressCriteria(q: AddressQuery): AddressCriteria {
   const city = q.city ?? q.locality;
   return {
     lineKey: parsed.lineKey,
+    looseKey: parsed.looseKey,
+    streetType: parsed.streetType,
     unitKey: parsed.unitKey,
     zip: zip !== undefined ? splitZip(zip).zip5 : null,
     state: zip !== undefined ? null : (q.state ?? q.countrySubd)!,
@@ -44,28 +47,65 @@ function pageOrNotFound(rows: RecordRow[], total: number, page: number, pagesize
   return { rows, total, page, pagesize };
 }
 
+const describe = (c: AddressCriteria, line = c.lineKey) =>
+  c.zip
+    ? `${line}${c.unitKey ? ` #${c.unitKey}` : ''} in ${c.zip}`
+    : `${line}${c.unitKey ? ` #${c.unitKey}` : ''}, ${c.cityKey}, ${c.state}`;
+
+function didYouMean(c: AddressCriteria, candidates: readonly string[]): never {
+  const names = candidates.slice(0, 3).join("', '");
+  throw notFound(
+    `No properties found at '${c.lineKey}'; did you mean '${names}'${candidates.length > 3 ? ', ...' : ''}? Give the street type as stored.`,
+  );
+}
+
+/** The stored spellings a query means: at its loose key, or at one street name a letter away with that number. */
+async function resolveSpellings(store: RecordStore, c: AddressCriteria): Promise<Spelling[]> {
+  const placeTypes = (looseKey: string) => () => store.streetTypes(c, splitLooseKey(looseKey).name);
+  const found = await chooseSpellings(c.streetType, await store.spellings(c), placeTypes(c.looseKey));
+  if (found.kind === 'lines') return found.spellings;
+  if (found.kind === 'ambiguous') didYouMean(c, found.candidates);
+  // Nothing at the loose key: a street name one letter off ("BEVERLEY RD" for "BEVERLY RD"), with the same number.
+  const { name, house } = splitLooseKey(c.looseKey);
+  if (name.length < MIN_FUZZY_NAME || house === '') return [];
+  const near = new Map<string, string[]>();
+  for (const l of await store.numberedLines(c, house)) {
+    const other = splitLooseKey(l.looseKey);
+    if (other.house !== house || other.name.length < MIN_FUZZY_NAME || !withinOneEdit(name, other.name)) continue;
+    if (c.streetType !== '' && l.streetType !== '' && l.streetType !== c.streetType) continue;
+    near.set(l.looseKey, [...(near.get(l.looseKey) ?? []), l.lineKey]);
+  }
+  if (near.size > 1) didYouMean(c, [...near.values()].flat().sort());
+  const [looseKey] = [...near.keys()];
+  if (looseKey === undefined) return [];
+  const nearC = { ...c, looseKey };
+  const again = await chooseSpellings(c.streetType, await store.spellings(nearC), placeTypes(looseKey));
+  if (again.kind === 'ambiguous') didYouMean(c, again.candidates);
+  return again.kind === 'lines' ? again.spellings : [];
+}
+
 export async function findByAddress(store: RecordStore, q: AddressQuery): Promise<RecordPage> {
-  let c = addressCriteria(q);
+  const c = addressCriteria(q);
   const offset = (q.page - 1) * q.pagesize;
-  let { rows, total } = await store.byAddress(c, q.pagesize, offset);
-  if (total === 0) {
-    // Nothing at exactly that line: it may lack its suffix ("123 W 5th" for "123 W 5TH ST"). One street that
-    // extends it is the answer; several are named, so the caller can say which.
-    const lines = await store.extendedLines(c);
-    if (lines.length === 1) {
-      c = { ...c, lineKey: lines[0]! };
-      ({ rows, total } = await store.byAddress(c, q.pagesize, offset));
-    } else if (lines.length > 1) {
-      const names = lines.slice(0, 3).join("', '");
+  const exact = await store.byAddress(c, q.pagesize, offset);
+  if (exact.total > 0) return pageOrNotFound(exact.rows, exact.total, q.page, q.pagesize, `address '${describe(c)}'`);
+  // Nothing at exactly that line (and unit): other spellings of the address, then the building of a unit.
+  const spellings = await resolveSpellings(store, c);
+  if (spellings.length === 0) throw notFound(`No properties found for address '${describe(c)}'`);
+  const lines = spellings.map((s) => s.lineKey);
+  let unit: string | null = c.unitKey === '' ? null : c.unitKey;
+  if (unit !== null && !spellings.some((s) => s.hasUnit)) {
+    // The unit is not a record of its own: the record of the whole building holds it (a co-op, a house).
+    if (!spellings.some((s) => s.hasBuilding)) {
+      const units = await store.unitsAt(c, lines);
       throw notFound(
-        `No properties found at '${c.lineKey}'; did you mean '${names}'${lines.length > 3 ? ', ...' : ''}? Give the street suffix.`,
+        `No unit '${c.unitKey}' at '${lines[0]}' in ${c.zip ?? `${c.cityKey}, ${c.state}`}; units there: ${units.join(', ')}${units.length > 5 ? ', ...' : ''}`,
       );
     }
+    unit = '';
   }
-  const where = c.zip
-    ? `${c.lineKey}${c.unitKey ? ` #${c.unitKey}` : ''} in ${c.zip}`
-    : `${c.lineKey}${c.unitKey ? ` #${c.unitKey}` : ''}, ${c.cityKey}, ${c.state}`;
-  return pageOrNotFound(rows, total, q.page, q.pagesize, `address '${where}'`);
+  const { rows, total } = await store.byLines(c, lines, unit, q.pagesize, offset);
+  return pageOrNotFound(rows, total, q.page, q.pagesize, `address '${describe(c, lines[0])}'`);
 }
 
 export async function findByOwner(store: RecordStore, q: OwnerQuery): Promise<RecordPage> {

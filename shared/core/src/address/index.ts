@@ -1,4 +1,13 @@
-export { parseStreetLine, normalizeCity, splitZip, apnKey, nameKey, countyKey, tokenize } from './normalize.js';
+export {
+  ADDRESS_KEYS_VERSION,
+  parseStreetLine,
+  normalizeCity,
+  splitZip,
+  apnKey,
+  nameKey,
+  countyKey,
+  tokenize,
+} from './normalize.js';
 export type { StreetLine } from './normalize.js';
 export { ordinalSuffix, numericOrdinals } from './ordinals.js';
 export { SUFFIX_ABBREVIATIONS, UNIT_DESIGNATORS, DIRECTIONALS } from './usps-tables.js';

@@ -1,7 +1,14 @@
 // Address normalisation shared by ingest (keys stored with each record), lookup and autocomplete (keys of the query):
 // both sides go through the same functions, so `123 North Main Street Apt 4` and `123 N MAIN ST #4` meet.
 import { DIRECTIONALS, STANDALONE_DESIGNATORS, SUFFIX_ABBREVIATIONS, UNIT_DESIGNATORS } from './usps-tables.js';
-import { numericOrdinals } from './ordinals.js';
+import { numericOrdinals, ordinalSuffix } from './ordinals.js';
+import { STATE_FIPS } from './states.js';
+
+/**
+ * The version of the address keys this code computes. Raise it with any change to what parseStreetLine returns for
+ * a stored line: the records migration step then recomputes the keys of every stored row (`rekeyAddresses`).
+ */
+export const ADDRESS_KEYS_VERSION = 2;
 
 export interface StreetLine {
   /** House number as written after clean-up ("123", "123A", "12-34", "123 1/2"); null when the line has none. */
@@ -10,6 +17,14 @@ export interface StreetLine {
   streetKey: string;
   /** Normalised number + street: "123 N MAIN ST" (the lookup key). */
   lineKey: string;
+  /** Standard street type ("ST", "AVE") when the street has one; "" for "201 W 21ST" or "AVE J". */
+  streetType: string;
+  /**
+   * The key that folds the spellings the line key keeps apart: the street name without its type and without spaces,
+   * then the house number, the low end of a range ("223-225" -> "223"): "W21ST 201", "BAYRIDGE 130". Lookups fall back
+   * to it when the line key finds nothing, and then check the street type (see `streetTypesAgree`).
+   */
+  looseKey: string;
   /** Standard designator ("APT", "STE", "#") or null. */
   unitDesignator: string | null;
   /** Normalised unit id ("4", "4B", "REAR"); "" when there is no unit. Designators are not part of it. */
@@ -23,6 +38,8 @@ const NAME_ABBREVIATIONS = new Map([
 ]);
 const HOUSE_NUMBER = /^\d+[A-Z]?(-\d+[A-Z]?)?$/;
 const FRACTION = /^\d\/\d$/;
+/** A directional written onto a numbered street: "EAST78TH", "E13". */
+const GLUED_DIRECTIONAL = /^(NORTH|SOUTH|EAST|WEST|N|S|E|W)(\d{1,3}(?:ST|ND|RD|TH)?)$/;
 
 /** Uppercase, `#` split off, periods and apostrophes dropped, other punctuation to spaces. */
 export function tokenize(text: string): string[] {
@@ -64,8 +81,25 @@ function splitUnit(
   return { street: tokens.slice(streetStart), designator: null, unit: [] };
 }
 
-function normalizeStreetWords(words: string[]): string[] {
-  const w = numericOrdinals(words);
+/**
+ * Bare numbers that name a street become ordinals: before a street type ("250 WEST 15 STREET", "77 7 AVENUE") or
+ * last after a directional ("201 WEST 16"). Other numbers ("COUNTY ROAD 12", "ROUTE 9", "AVENUE 3") stay.
+ */
+function numberedStreets(words: string[]): string[] {
+  return words.map((t, i) => {
+    if (!/^\d{1,3}$/.test(t)) return t;
+    const next = words[i + 1];
+    const prev = words[i - 1];
+    const beforeType = next !== undefined && SUFFIX_ABBREVIATIONS.has(next);
+    const afterDirectional = next === undefined && prev !== undefined && DIRECTIONALS.has(prev);
+    return beforeType || afterDirectional ? ordinalSuffix(Number(t)) : t;
+  });
+}
+
+function normalizeStreetWords(input: string[]): string[] {
+  const glued = input.length > 0 ? GLUED_DIRECTIONAL.exec(input[0]!) : null;
+  const words = glued ? [glued[1]!, glued[2]!, ...input.slice(1)] : input;
+  const w = numberedStreets(numericOrdinals(words));
   // "NORTH EAST" written apart is one directional.
   for (let i = 0; i + 1 < w.length; i++) {
     if ((w[i] === 'NORTH' || w[i] === 'SOUTH') && (w[i + 1] === 'EAST' || w[i + 1] === 'WEST') && w.length > 2) {
@@ -87,15 +121,46 @@ function normalizeStreetWords(words: string[]): string[] {
   });
 }
 
+/**
+ * Whether the part after a comma is a unit: it starts with a designator ("APT 4", "#2H"), or it is a short id
+ * ("2C", "4-F", "307 A", "BSMT", "LE"). A city, a state ("CA") or a ZIP ("CA 95814") is not.
+ */
+function isUnitPart(tokens: readonly string[]): boolean {
+  const first = tokens[0];
+  if (first === undefined) return false;
+  if (UNIT_DESIGNATORS.has(first)) return true;
+  if (tokens.length > 2 || !tokens.every((t) => /^[A-Z0-9-]+$/.test(t))) return false;
+  const joined = tokens.join('');
+  if (/\d/.test(joined)) return joined.length <= 6 && !/^\d{5}$/.test(joined);
+  return tokens.length === 1 && joined.length <= 3 && STATE_FIPS[joined] === undefined;
+}
+
+/** The street's type and its name without it (a post-directional stays with the name): "PENNSYLVANIA AVE NW". */
+function splitStreetType(words: readonly string[]): { type: string; name: string[] } {
+  const standard = new Set(SUFFIX_ABBREVIATIONS.values());
+  const last = words.length - 1;
+  const postDirectional = last >= 2 && DIRECTIONALS.has(words[last]!) ? 1 : 0;
+  const typeAt = last - postDirectional;
+  if (typeAt >= 1 && standard.has(words[typeAt]!)) {
+    return { type: words[typeAt]!, name: words.filter((_, i) => i !== typeAt) };
+  }
+  return { type: '', name: [...words] };
+}
+
+/** The low end of a house-number range ("223-225" -> "223"); a Queens-style "37-15" (not rising) stays whole. */
+function houseNumberLow(houseNumber: string): string {
+  const range = /^(\d+)-(\d+)$/.exec(houseNumber);
+  return range && Number(range[2]) > Number(range[1]) ? range[1]! : houseNumber;
+}
+
 /** Parses one street line ("123 North Main Street Apt 4", "123 N MAIN ST #4") into its lookup keys. */
 export function parseStreetLine(input: string): StreetLine {
-  // A comma-separated unit part ("123 Main St, Apt 4") joins the line; other parts (city, state) are dropped.
+  // A comma-separated unit part ("123 Main St, Apt 4", "345 W 21ST ST, 2C") joins the line as a unit; other parts
+  // (city, state) are dropped.
   const parts = input.split(',');
   let text = parts[0] ?? '';
-  for (const part of parts.slice(1)) {
-    const first = tokenize(part)[0];
-    if (first !== undefined && UNIT_DESIGNATORS.has(first)) text += ` ${part}`;
-  }
+  const second = parts[1] === undefined ? [] : tokenize(parts[1]);
+  if (isUnitPart(second)) text += UNIT_DESIGNATORS.has(second[0]!) ? ` ${parts[1]}` : ` # ${parts[1]}`;
   const tokens = tokenize(text);
   let streetStart = 0;
   let houseNumber: string | null = null;
@@ -108,11 +173,15 @@ export function parseStreetLine(input: string): StreetLine {
     }
   }
   const { street, designator, unit } = splitUnit(tokens, streetStart);
-  const streetKey = normalizeStreetWords(street).join(' ');
+  const words = normalizeStreetWords(street);
+  const streetKey = words.join(' ');
+  const { type, name } = splitStreetType(words);
   return {
     houseNumber,
     streetKey,
     lineKey: houseNumber === null ? streetKey : `${houseNumber} ${streetKey}`.trim(),
+    streetType: type,
+    looseKey: `${name.join('')} ${houseNumber === null ? '' : houseNumberLow(houseNumber)}`.trim(),
     unitDesignator: designator,
     unitKey: unitKeyOf(unit),
   };

@@ -1,0 +1,61 @@
+// Which stored spellings of an address a query means, when its exact line key finds nothing. The rule is never to
+// answer with a property of another street: a street type missing on one side is filled only when the street name
+// has that one type in the ZIP or city; a different type, several types, or several near names are a 404 that names
+// the candidates.
+import type { Spelling } from '../data/record-queries.js';
+
+export type Resolution =
+  | { kind: 'lines'; spellings: Spelling[] }
+  | { kind: 'ambiguous'; candidates: string[] }
+  | { kind: 'none' };
+
+/** The street name part of a loose key ("W21ST" of "W21ST 201") and its house number part. */
+export function splitLooseKey(looseKey: string): { name: string; house: string } {
+  const i = looseKey.indexOf(' ');
+  return i < 0 ? { name: looseKey, house: '' } : { name: looseKey.slice(0, i), house: looseKey.slice(i + 1) };
+}
+
+/**
+ * Chooses among the stored spellings at the query's loose key. `placeTypes` reads the street types the name has in
+ * the ZIP or city; it is called only when a side lacks its type.
+ */
+export async function chooseSpellings(
+  queryType: string,
+  spellings: readonly Spelling[],
+  placeTypes: () => Promise<string[]>,
+): Promise<Resolution> {
+  if (spellings.length === 0) return { kind: 'none' };
+  const types = new Set(spellings.map((s) => s.streetType).filter((t) => t !== ''));
+  const bare = spellings.filter((s) => s.streetType === '');
+  const ambiguous = (): Resolution => ({ kind: 'ambiguous', candidates: spellings.map((s) => s.lineKey).sort() });
+  const onlyTypes = async (allowed: ReadonlySet<string>) => (await placeTypes()).every((t) => allowed.has(t));
+  if (queryType !== '') {
+    const typed = spellings.filter((s) => s.streetType === queryType);
+    if (typed.length > 0) {
+      // Spellings without a type join only if the street has no other type here.
+      const withBare = bare.length > 0 && types.size === 1 && (await onlyTypes(new Set([queryType])));
+      return { kind: 'lines', spellings: withBare ? [...typed, ...bare] : typed };
+    }
+    if (types.size > 0) return ambiguous(); // stored under another type: another street, or a mistake to confirm
+    return (await onlyTypes(new Set([queryType]))) ? { kind: 'lines', spellings: bare } : ambiguous();
+  }
+  if (types.size === 0) return { kind: 'lines', spellings: [...spellings] };
+  if (types.size > 1) return ambiguous();
+  return (await onlyTypes(types)) ? { kind: 'lines', spellings: [...spellings] } : ambiguous();
+}
+
+/** Optimal string alignment distance, stopping early above 1 (only "one letter off" matters here). */
+export function withinOneEdit(a: string, b: string): boolean {
+  if (a === b) return true;
+  if (Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  const restA = a.slice(i);
+  const restB = b.slice(i);
+  if (restA.slice(1) === restB.slice(1)) return true; // one substituted
+  if (restA.slice(1) === restB || restA === restB.slice(1)) return true; // one inserted or deleted
+  return restA.length >= 2 && restA[0] === restB[1] && restA[1] === restB[0] && restA.slice(2) === restB.slice(2);
+}
+
+/** Street names long enough for a one-letter slip to be told from another street ("BEVERLEY" / "BEVERLY"). */
+export const MIN_FUZZY_NAME = 6;

@@ -1,7 +1,8 @@
 // npm run ingest -- <command>
 //   migrate                                  apply the records schema migrations
 //   generate --count N [--seed S] [--states CA,NV] [--batch N]
-//   import --mapping FILE --file CSV         load a county extract through a mapping
+//   import --mapping FILE --file CSV         load a county extract through a mapping (again: update what changed)
+//   remove --source SOURCE                   delete every record of one source ("import:<mapping name>")
 //   sample [--count N]                       the npm start sample: DC tracts, Sacramento, N synthetic records
 //   validate-mapping FILE                    check a mapping file without loading anything
 import { parseArgs } from 'node:util';
@@ -12,9 +13,10 @@ import { loadGenerated } from './generator/load-generated.js';
 import { importCsv } from './importer/import-csv.js';
 import { loadMapping } from './importer/mapping.js';
 import { loadSampleDataset, propertyCount } from './load-sample.js';
-import { Progress } from './progress.js';
+import { FileProgress } from './progress.js';
+import { removeSource } from './data/remove-source.js';
 
-const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV | sample [--count N] | validate-mapping FILE>`;
+const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV | remove --source SOURCE | sample [--count N] | validate-mapping FILE>`;
 
 async function main() {
   const { positionals, values } = parseArgs({
@@ -26,6 +28,7 @@ async function main() {
       batch: { type: 'string' },
       mapping: { type: 'string' },
       file: { type: 'string' },
+      source: { type: 'string' },
     },
   });
   const command = positionals[0];
@@ -61,13 +64,31 @@ async function main() {
       case 'import': {
         if (!values.mapping || !values.file) throw new Error('import needs --mapping FILE and --file CSV');
         const mapping = loadMapping(values.mapping);
-        const progress = new Progress(`import ${mapping.name}`, 0);
-        const s = await importCsv(pool, mapping, values.file, { onBatch: (n) => progress.update(n) });
+        const progress = new FileProgress(`import ${mapping.name}`);
+        let last = { rowsRead: 0, bytesRead: 0, totalBytes: null as number | null };
+        const s = await importCsv(pool, mapping, values.file, {
+          onProgress: (p) => {
+            last = p;
+            progress.update(p);
+          },
+        });
+        progress.update(last, true);
         for (const e of s.errors.slice(0, 50)) console.error(`line ${e.line}: ${e.reason}`);
         if (s.errors.length > 50) console.error(`... and ${s.errors.length - 50} more bad rows`);
+        const what = mapping.kind === 'property' ? 'properties' : 'tract vintages';
         console.log(
-          `${s.mapping}: ${s.rowsRead} rows read, ${s.loaded} loaded, ${s.alreadyLoaded} already loaded, ${s.skipped} skipped`,
+          `${s.mapping}: ${s.rowsRead.toLocaleString('en-US')} rows read; ${what}: ${s.added.toLocaleString('en-US')} new, ` +
+            `${s.updated.toLocaleString('en-US')} updated, ${s.unchanged.toLocaleString('en-US')} unchanged; ` +
+            `${s.skipped.toLocaleString('en-US')} rows skipped`,
         );
+        if (s.skipped > 0)
+          console.log('Skipped rows are listed above by line; fix them in the file and import it again.');
+        break;
+      }
+      case 'remove': {
+        if (!values.source) throw new Error('remove needs --source SOURCE (e.g. import:sacramento-2008-sales)');
+        const n = await removeSource(pool, values.source);
+        console.log(`removed ${n.toLocaleString('en-US')} records of ${values.source}`);
         break;
       }
       case 'sample': {

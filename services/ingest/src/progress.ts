@@ -1,32 +1,86 @@
-// A progress line with rate and ETA on stderr: redrawn in place on a terminal, every 10% otherwise (CI logs).
-export class Progress {
+// Progress lines on stderr: redrawn in place on a terminal; in a log (CI), a line every 10% (or every 10 s when the
+// total is not known) and one at the end.
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+
+abstract class ProgressLine {
   private readonly started = performance.now();
   private lastPercent = -10;
+  private lastLogged = 0;
+
+  constructor(private readonly stream: NodeJS.WriteStream) {}
+
+  protected elapsed(): number {
+    return (performance.now() - this.started) / 1000;
+  }
+
+  /** Draws `text`; `percent` is null when the total is not known. */
+  protected draw(text: string, percent: number | null, final: boolean): void {
+    if (this.stream.isTTY) {
+      this.stream.write(`\r${text}\x1b[K${final ? '\n' : ''}`);
+      return;
+    }
+    const now = this.elapsed();
+    const due = percent === null ? now - this.lastLogged >= 10 : percent >= this.lastPercent + 10;
+    if (due || final) {
+      if (percent !== null) this.lastPercent = percent;
+      this.lastLogged = now;
+      this.stream.write(`${text}\n`);
+    }
+  }
+}
+
+/** Items done out of a known total: `label [#####...] 40% 4,000/10,000 1,200/s ETA 5s`. */
+export class Progress extends ProgressLine {
+  private finished = false;
 
   constructor(
     private readonly label: string,
     private readonly total: number,
-    private readonly stream: NodeJS.WriteStream = process.stderr,
-  ) {}
+    stream: NodeJS.WriteStream = process.stderr,
+  ) {
+    super(stream);
+  }
 
-  update(done: number): void {
-    const elapsed = (performance.now() - this.started) / 1000;
-    const rate = done / Math.max(elapsed, 0.001);
-    const percent = this.total > 0 ? Math.floor((done / this.total) * 100) : 100;
-    const eta = rate > 0 ? (this.total - done) / rate : 0;
-    const width = 24;
-    const filled = Math.round((percent / 100) * width);
-    const text = `${this.label} [${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${percent}% ${done.toLocaleString('en-US')}/${this.total.toLocaleString('en-US')} ${Math.round(rate).toLocaleString('en-US')}/s ETA ${eta.toFixed(0)}s`;
-    if (this.stream.isTTY) this.stream.write(`\r${text}`);
-    else if (percent >= this.lastPercent + 10 || done === this.total) {
-      this.lastPercent = percent;
-      this.stream.write(`${text}\n`);
-    }
+  update(done: number, final = false): void {
+    const rate = done / Math.max(this.elapsed(), 0.001);
+    const percent = this.total > 0 ? Math.min(100, Math.floor((done / this.total) * 100)) : 100;
+    const eta = rate > 0 ? Math.max(0, this.total - done) / rate : 0;
+    const filled = Math.round((percent / 100) * 24);
+    const bar = `[${'#'.repeat(filled)}${'.'.repeat(24 - filled)}]`;
+    this.draw(
+      `${this.label} ${bar} ${percent}% ${fmt(done)}/${fmt(this.total)} ${fmt(rate)}/s ETA ${eta.toFixed(0)}s`,
+      percent,
+      final || done === this.total,
+    );
+    this.finished ||= final || done === this.total;
   }
 
   done(done: number): number {
-    if (this.stream.isTTY || this.lastPercent < 100) this.update(done);
-    if (this.stream.isTTY) this.stream.write('\n');
-    return (performance.now() - this.started) / 1000;
+    if (!this.finished) this.update(done, true);
+    return this.elapsed();
+  }
+}
+
+/** Rows of a file read so far: `label: 12,000 rows, 8,100 rows/s, 1.4 of 2.9 MB (48%), ETA 2s`. */
+export class FileProgress extends ProgressLine {
+  constructor(
+    private readonly label: string,
+    stream: NodeJS.WriteStream = process.stderr,
+  ) {
+    super(stream);
+  }
+
+  update(p: { rowsRead: number; bytesRead: number; totalBytes: number | null }, final = false): void {
+    const seconds = Math.max(this.elapsed(), 0.001);
+    const parts = [`${this.label}: ${fmt(p.rowsRead)} rows`, `${fmt(p.rowsRead / seconds)} rows/s`];
+    let percent: number | null = null;
+    if (p.totalBytes !== null && p.totalBytes > 0) {
+      percent = Math.min(100, Math.floor((p.bytesRead / p.totalBytes) * 100));
+      const bytesPerSecond = p.bytesRead / seconds;
+      const eta = bytesPerSecond > 0 ? (p.totalBytes - p.bytesRead) / bytesPerSecond : 0;
+      parts.push(`${mb(p.bytesRead)} of ${mb(p.totalBytes)} (${percent}%)`, `ETA ${Math.max(0, eta).toFixed(0)}s`);
+    } else parts.push(`${mb(p.bytesRead)} read`);
+    this.draw(parts.join(', '), percent, final);
   }
 }

@@ -15,6 +15,9 @@ export const TABLES = [
 ] as const;
 export type TableName = (typeof TABLES)[number];
 
+/** The column of each table that holds the property id. */
+export const ID_COLUMN = (t: TableName) => (t === 'properties' ? 'id' : 'property_id');
+
 export const COLUMNS: Record<TableName, string> = {
   properties:
     'id, parcel_id, apn, apn_orig, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, loose_key, street_type, census_tract, source, last_modified, body',

@@ -6,7 +6,7 @@ import copyStreams from 'pg-copy-streams';
 import type { Pool, PoolClient } from '@pra/platform';
 import { withTransaction } from '@pra/platform';
 import type { TractInput } from '../domain/property-input.js';
-import { COLUMNS, copyLine, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
+import { COLUMNS, copyLine, ID_COLUMN, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
 
 /** Reserves `count` consecutive property ids; returns the first. */
 export async function reserveIds(pool: Pool, count: number): Promise<number> {
@@ -31,16 +31,26 @@ export async function copyText(
   await pipeline(Readable.from([text]), stream);
 }
 
-/** Writes one batch of pre-built COPY text (strings, or UTF-8 bytes from a worker) to every table in one transaction. */
+/**
+ * Writes one batch of pre-built COPY text (strings, or UTF-8 bytes from a worker) to every table in one transaction.
+ * `added` new properties are counted; `replaceIds` are properties rewritten in place (their old rows go first);
+ * `inTransaction` writes what else must commit with the batch.
+ */
 export async function writeBatch(
   pool: Pool,
   chunks: CopyChunks | Record<keyof CopyChunks, Uint8Array>,
-  rows: number,
+  added: number,
+  opts: { replaceIds?: readonly number[]; inTransaction?: (c: PoolClient) => Promise<void> } = {},
 ): Promise<void> {
   await withTransaction(pool, async (c) => {
     await c.query('SET LOCAL synchronous_commit = off');
+    if (opts.replaceIds && opts.replaceIds.length > 0) {
+      for (const t of TABLES)
+        await c.query(`DELETE FROM records.${t} WHERE ${ID_COLUMN(t)} = ANY($1)`, [opts.replaceIds]);
+    }
     for (const t of TABLES) await copyText(c, t, COLUMNS[t], chunks[t]);
-    await c.query('UPDATE records.dataset_stats SET property_count = property_count + $1, updated_at = now()', [rows]);
+    await opts.inTransaction?.(c);
+    await c.query('UPDATE records.dataset_stats SET property_count = property_count + $1, updated_at = now()', [added]);
   });
 }
 

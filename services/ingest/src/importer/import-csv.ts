@@ -1,16 +1,17 @@
 // Loads a county extract (CSV) through a mapping. Bad rows are reported with their line number and reason and
-// skipped; good rows are written in batches, each batch one transaction, so a failure never half-commits one.
-import { createReadStream } from 'node:fs';
-import { parse } from 'csv-parse';
-import { apnKey, parseStreetLine, STATE_FIPS } from '@pra/core/address';
+// skipped; good rows become properties (one per parcel: see import-merge.ts) written in batches, each batch one
+// transaction, so a failure never half-commits one. A re-import updates what changed and adds nothing twice.
+import { statSync } from 'node:fs';
+import { apnKey, parseStreetLine, STATE_FIPS, UNIT_DESIGNATORS } from '@pra/core/address';
 import type { Pool } from '@pra/platform';
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
-import { buildCopyChunks } from '../data/copy-rows.js';
-import { streetWithUnit } from '../domain/render-record.js';
-import { reserveIds, writeBatch, writeTracts } from '../data/loader.js';
+import { writeTracts } from '../data/loader.js';
 import { hash32 } from '../generator/random.js';
 import { loadZipPlaces, type ZipPlace } from '../generator/reference-data.js';
-import { convert, type FieldRule, type Mapping } from './mapping.js';
+import { readCsvRecords, readHeader } from './csv-records.js';
+import { parcelIdentity, mergeParcel } from './import-merge.js';
+import { checkImportState, writeImportBatch } from './import-store.js';
+import { convert, fillTemplate, mappingColumns, type FieldRule, type Mapping } from './mapping.js';
 
 export interface RowError {
   line: number;
@@ -20,9 +21,13 @@ export interface RowError {
 export interface ImportSummary {
   mapping: string;
   rowsRead: number;
-  loaded: number;
-  /** Rows already loaded by an earlier run of the same mapping (a re-import adds nothing twice). */
-  alreadyLoaded: number;
+  /** Properties (or tract vintages) not in the store before. */
+  added: number;
+  /** Properties already in the store whose record changed: a new sale, another owner, a new assessment... */
+  updated: number;
+  /** Properties already in the store exactly as this file has them. */
+  unchanged: number;
+  /** Rows that could not be read or converted; each is in `errors` with its line. */
   skipped: number;
   errors: RowError[];
 }
@@ -38,18 +43,18 @@ function applyRules(fields: Partial<Record<string, FieldRule>>, row: Record<stri
       out[target] = rule.value;
       continue;
     }
-    if (!(rule.column in row)) throw new Error(`column '${rule.column}' (for ${target}) is missing from the file`);
-    let raw = row[rule.column]!.trim();
+    const source = 'column' in rule ? `'${rule.column}'` : `'${rule.template}'`;
+    let raw = 'column' in rule ? row[rule.column]!.trim() : fillTemplate(rule.template, row);
     if (raw === '' || rule.nullIf.includes(raw)) {
-      if (rule.required) throw new Error(`${target} ('${rule.column}') is empty`);
+      if (rule.required) throw new Error(`${target} (${source}) is empty`);
       out[target] = null;
       continue;
     }
-    if (rule.map) raw = rule.map[raw] ?? raw;
+    if ('map' in rule && rule.map) raw = rule.map[raw] ?? raw;
     try {
       out[target] = convert(raw, rule.format);
     } catch (err) {
-      throw new Error(`${target} ('${rule.column}'): ${(err as Error).message}`);
+      throw new Error(`${target} (${source}): ${(err as Error).message}`);
     }
   }
   return out;
@@ -64,16 +69,71 @@ function placeOf(zip: string): ZipPlace | undefined {
   return zipIndex.get(zip);
 }
 
+/** A unit as shown in line2: "APT 4" stays, a bare id gets the "#" designator ("2C" -> "# 2C"). */
+function unitLine(unit: string): string {
+  const u = unit.trim().toUpperCase().replace(/\s+/g, ' ');
+  const first = u.split(/[\s\d]/)[0] ?? '';
+  return u.startsWith('#') || UNIT_DESIGNATORS.has(first) ? u : `# ${u}`;
+}
+
+/**
+ * Moves a unit written into the address line ("345 WEST 21ST STREET, 2C", "12 MAIN ST APT 4") into line2, so that
+ * imported records have the shape of every other record; a unit column fills it when the line has none.
+ */
+export function splitAddressLine(line: string, unitColumn: string | null): { line1: string; line2: string } {
+  const whole = line.trim().replace(/\s+/g, ' ');
+  const parsed = parseStreetLine(whole);
+  let line1 = whole;
+  let written = '';
+  if (parsed.unitKey !== '') {
+    // The shortest start of the line that is the same street line without a unit.
+    for (let i = 0; i < whole.length; i++) {
+      if (whole[i] !== ' ' && whole[i] !== ',') continue;
+      const head = whole.slice(0, i).replace(/,\s*$/, '').trim();
+      const p = parseStreetLine(head);
+      if (p.lineKey === parsed.lineKey && p.unitKey === '') {
+        line1 = head;
+        written = whole.slice(i).replace(/^[\s,]+/, '');
+        break;
+      }
+    }
+  }
+  // Both given and different ("9 ARGYLE ROAD, 4C" with 16 in the unit column): the line is what clients write.
+  const unit = written || unitColumn?.trim() || '';
+  return { line1, line2: unit === '' ? '' : unitLine(unit) };
+}
+
+const INT4 = 2_147_483_647;
+const INTEGER_TARGETS = ['salePrice', 'assessedTotal', 'marketTotal', 'taxYear', 'yearBuilt', 'beds', 'buildingSqft'];
+
+/** Values the store cannot hold are the row's error, not the batch's. */
+function checkRanges(v: Values): void {
+  for (const t of INTEGER_TARGETS) {
+    const n = num(v[t]);
+    if (n !== null && Math.abs(n) > INT4) throw new Error(`${t} ${n} is out of range`);
+  }
+  const lat = num(v.latitude);
+  const lon = num(v.longitude);
+  if (lat !== null && Math.abs(lat) > 90) throw new Error(`latitude ${lat} is out of range`);
+  if (lon !== null && Math.abs(lon) > 180) throw new Error(`longitude ${lon} is out of range`);
+}
+
 /** Builds a property from mapped values; geography the file lacks comes from the ZIP data set. */
 export function toProperty(v: Values, now: string): PropertyInput {
+  checkRanges(v);
   const zip = str(v.zip)!;
   const place = placeOf(zip);
   const state = str(v.state) ?? place?.state;
   if (!state || !STATE_FIPS[state]) throw new Error(`unknown state for ZIP ${zip}`);
   if (place && place.state !== state) throw new Error(`ZIP ${zip} is in ${place.state}, not ${state}`);
-  const line1 = str(v.line1)!;
-  const parsed = parseStreetLine(line1);
-  if (parsed.houseNumber === null) throw new Error(`line1 '${line1}' has no house number`);
+  // "N/A FULTON STREET": a parcel without a house number (vacant land, a lot behind others).
+  const written = str(v.line1)!.replace(/^(N\/A|N\.A\.|UNKNOWN|NONE)\s+/i, '');
+  const { line1, line2 } = str(v.line2)
+    ? { line1: written, line2: str(v.line2)! }
+    : splitAddressLine(written, str(v.unit));
+  const parsed = parseStreetLine(line2 ? `${line1} ${line2}` : line1);
+  // Without an APN the address is the parcel, so it needs its number; with one, the parcel is found by its APN.
+  if (parsed.houseNumber === null && str(v.apn) === null) throw new Error(`line1 '${line1}' has no house number`);
   const fips = place?.fips ?? `${STATE_FIPS[state]}000`;
   const derivedApn = String(hash32(`${fips}|${parsed.lineKey}|${parsed.unitKey}`)).padStart(10, '0');
   const apn = str(v.apn) ?? `${derivedApn.slice(0, 3)}-${derivedApn.slice(3, 7)}-${derivedApn.slice(7)}`;
@@ -88,7 +148,7 @@ export function toProperty(v: Values, now: string): PropertyInput {
     state,
     county: str(v.county) ?? place?.county ?? 'UNKNOWN',
     line1,
-    line2: str(v.line2) ?? '',
+    line2,
     city: str(v.city) ?? place?.city ?? 'UNKNOWN',
     zip,
     zip4: str(v.zip4) ?? '',
@@ -168,92 +228,106 @@ export function toTract(v: Values, source: string): TractInput {
   };
 }
 
-const addressKey = (p: PropertyInput) => {
-  const s = parseStreetLine(streetWithUnit(p));
-  return `${s.lineKey}|${p.zip}|${s.unitKey}`;
-};
-
-/** Rows of one file at the same address are one property with several sales (newest first). */
-function mergeRepeatedAddresses(items: PropertyInput[]): PropertyInput[] {
-  const byKey = new Map<string, PropertyInput>();
-  for (const p of items) {
-    const k = addressKey(p);
-    const prior = byKey.get(k);
-    if (!prior) byKey.set(k, p);
-    else prior.sales = [...prior.sales, ...p.sales].sort((a, b) => b.date.localeCompare(a.date));
-  }
-  return [...byKey.values()];
+export interface ImportProgressEvent {
+  rowsRead: number;
+  bytesRead: number;
+  /** The file's size in bytes, when it could be read (not for a pipe). */
+  totalBytes: number | null;
 }
 
-async function withoutLoaded(pool: Pool, source: string, items: PropertyInput[]): Promise<PropertyInput[]> {
-  const { rows } = await pool.query<{ k: string }>(
-    `SELECT line_key || '|' || zip || '|' || unit_key AS k FROM records.properties WHERE source = $1 AND line_key = ANY($2)`,
-    [source, items.map((p) => addressKey(p).split('|')[0])],
-  );
-  const loaded = new Set(rows.map((r) => r.k));
-  return items.filter((p) => !loaded.has(addressKey(p)));
+function fileSize(file: string): number | null {
+  try {
+    const st = statSync(file);
+    return st.isFile() ? st.size : null;
+  } catch {
+    return null;
+  }
 }
 
 export async function importCsv(
   pool: Pool,
   mapping: Mapping,
   file: string,
-  opts: { batchSize?: number; onBatch?: (rowsRead: number) => void } = {},
+  opts: { batchSize?: number; onProgress?: (p: ImportProgressEvent) => void } = {},
 ): Promise<ImportSummary> {
   const batchSize = opts.batchSize ?? 1_000;
   const summary: ImportSummary = {
     mapping: mapping.name,
     rowsRead: 0,
-    loaded: 0,
-    alreadyLoaded: 0,
+    added: 0,
+    updated: 0,
+    unchanged: 0,
     skipped: 0,
     errors: [],
   };
   const source = `import:${mapping.name}`;
   const now = new Date().toISOString();
-  const parser = createReadStream(file).pipe(
-    parse({
-      columns: (h: string[]) => h.map((c) => c.replace(/^\uFEFF/, '').trim()),
-      delimiter: mapping.delimiter,
-      relax_column_count: true,
-      info: true,
-    }),
-  );
-  let properties: PropertyInput[] = [];
-  let tracts: TractInput[] = [];
-  const flush = async () => {
-    if (properties.length > 0) {
-      const fresh = await withoutLoaded(pool, source, mergeRepeatedAddresses(properties));
-      summary.alreadyLoaded += properties.length - fresh.length;
-      if (fresh.length > 0) {
-        const start = await reserveIds(pool, fresh.length);
-        await writeBatch(pool, buildCopyChunks(start, fresh, source), fresh.length);
-      }
-      summary.loaded += fresh.length;
-      properties = [];
-    }
-    if (tracts.length > 0) {
-      await writeTracts(pool, tracts);
-      summary.loaded += tracts.length;
-      tracts = [];
-    }
-    opts.onBatch?.(summary.rowsRead);
-  };
-  for await (const { record, info } of parser as AsyncIterable<{
-    record: Record<string, string>;
-    info: { lines: number };
-  }>) {
-    summary.rowsRead++;
-    try {
-      const values = applyRules(mapping.fields, record);
-      if (mapping.kind === 'property') properties.push(toProperty(values, now));
-      else tracts.push(toTract(values, mapping.source));
-    } catch (err) {
-      summary.skipped++;
-      summary.errors.push({ line: info.lines, reason: (err as Error).message });
-    }
-    if (properties.length + tracts.length >= batchSize) await flush();
+  const byApn = mapping.kind === 'property' && mapping.fields.apn !== undefined;
+  const header = new Set(await readHeader(file, mapping.delimiter));
+  const missing = mappingColumns(mapping).filter((c) => !header.has(c));
+  if (missing.length > 0) {
+    throw new Error(
+      `${file} has no column ${missing.map((c) => `'${c}'`).join(', ')} that mapping ${mapping.name} reads; its columns are: ${[...header].join(', ')}`,
+    );
   }
-  await flush();
+  const totalBytes = fileSize(file);
+  // One import of a source at a time: two would both take a parcel for new.
+  const lock = await pool.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [source]);
+    if (mapping.kind === 'property') await checkImportState(pool, source);
+    let parcels = new Map<string, PropertyInput>();
+    let tracts: TractInput[] = [];
+    let tractsAdded = 0;
+    let bytesRead = 0;
+    // What happened to each parcel over the whole file: one whose rows span batches is added once, not then updated.
+    const seen = { added: new Set<string>(), updated: new Set<string>(), unchanged: new Set<string>() };
+    const flush = async () => {
+      if (parcels.size > 0) {
+        const outcome = await writeImportBatch(
+          pool,
+          source,
+          [...parcels].map(([identity, input]) => ({ identity, input })),
+          now,
+        );
+        for (const id of outcome.added) seen.added.add(id);
+        for (const id of outcome.updated) if (!seen.added.has(id)) seen.updated.add(id);
+        for (const id of outcome.unchanged) if (!seen.added.has(id) && !seen.updated.has(id)) seen.unchanged.add(id);
+        summary.added = seen.added.size + tractsAdded;
+        summary.updated = seen.updated.size;
+        summary.unchanged = seen.unchanged.size;
+        parcels = new Map();
+      }
+      if (tracts.length > 0) {
+        await writeTracts(pool, tracts);
+        tractsAdded += tracts.length;
+        summary.added = seen.added.size + tractsAdded;
+        tracts = [];
+      }
+      opts.onProgress?.({ rowsRead: summary.rowsRead, bytesRead, totalBytes });
+    };
+    for await (const item of readCsvRecords(file, mapping.delimiter)) {
+      summary.rowsRead++;
+      bytesRead = item.bytes;
+      try {
+        if ('error' in item) throw new Error(item.error);
+        const values = applyRules(mapping.fields, item.fields);
+        if (mapping.kind === 'property') {
+          const p = toProperty(values, now);
+          const identity = parcelIdentity(p, byApn);
+          const prior = parcels.get(identity);
+          parcels.set(identity, prior ? mergeParcel(prior, p) : p);
+        } else tracts.push(toTract(values, mapping.source));
+      } catch (err) {
+        summary.skipped++;
+        summary.errors.push({ line: item.line, reason: (err as Error).message });
+      }
+      if (parcels.size + tracts.length >= batchSize) await flush();
+    }
+    await flush();
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [source]).catch(() => {});
+    lock.release();
+  }
   return summary;
 }

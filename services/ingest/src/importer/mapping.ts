@@ -23,6 +23,7 @@ export const PROPERTY_TARGETS = [
   'taxParcelId',
   'line1',
   'line2',
+  'unit',
   'city',
   'state',
   'zip',
@@ -72,8 +73,46 @@ const FieldRule = z.union([
       required: z.boolean().default(false),
     })
     .strict(),
+  z
+    .object({
+      /**
+       * A value built from several columns: "{BOROUGH}-{BLOCK}-{LOT}"; "{BLOCK:05}" pads a value with zeros to 5
+       * characters. Empty when any column in it is empty.
+       */
+      template: z.string().regex(/\{[^}]+\}/, 'a template names at least one {COLUMN}'),
+      format: z.enum(VALUE_FORMATS).default('text'),
+      nullIf: z.array(z.string()).default([]),
+      required: z.boolean().default(false),
+    })
+    .strict(),
   z.object({ value: z.union([z.string(), z.number()]) }).strict(),
 ]);
+
+const TEMPLATE_PART = /\{([^}:]+)(?::0(\d+))?\}/g;
+
+/** The columns a template reads, in order: "{BOROUGH}-{BLOCK:05}" -> ["BOROUGH", "BLOCK"]. */
+export function templateColumns(template: string): string[] {
+  return [...template.matchAll(TEMPLATE_PART)].map((m) => m[1]!);
+}
+
+/** Fills a template from a row; '' when any of its columns is empty. */
+export function fillTemplate(template: string, row: Record<string, string>): string {
+  if (templateColumns(template).some((c) => (row[c] ?? '').trim() === '')) return '';
+  return template.replace(TEMPLATE_PART, (_, c: string, width?: string) =>
+    width ? row[c]!.trim().padStart(Number(width), '0') : row[c]!.trim(),
+  );
+}
+
+/** Every column a mapping reads (to check a file's header before any row is read). */
+export function mappingColumns(mapping: Mapping): string[] {
+  const out = new Set<string>();
+  for (const rule of Object.values(mapping.fields) as (FieldRule | undefined)[]) {
+    if (!rule) continue;
+    if ('column' in rule) out.add(rule.column);
+    if ('template' in rule) for (const c of templateColumns(rule.template)) out.add(c);
+  }
+  return [...out];
+}
 export type FieldRule = z.infer<typeof FieldRule>;
 
 export const Mapping = z.discriminatedUnion('kind', [
@@ -145,13 +184,15 @@ export function convert(raw: string, format: (typeof VALUE_FORMATS)[number]): st
     case 'upper':
       return v.toUpperCase();
     case 'integer': {
-      const n = Number(v.replace(/,/g, ''));
-      if (!Number.isFinite(n)) throw new Error(`'${raw}' is not a number`);
+      const digits = v.replace(/[,$\s]/g, '');
+      const n = Number(digits);
+      if (digits === '' || !Number.isFinite(n)) throw new Error(`'${raw}' is not a number`);
       return Math.round(n);
     }
     case 'number': {
-      const n = Number(v.replace(/,/g, ''));
-      if (!Number.isFinite(n)) throw new Error(`'${raw}' is not a number`);
+      const digits = v.replace(/[,$\s]/g, '');
+      const n = Number(digits);
+      if (digits === '' || !Number.isFinite(n)) throw new Error(`'${raw}' is not a number`);
       return n;
     }
     case 'percent-complement': {

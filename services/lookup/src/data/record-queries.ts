@@ -128,6 +128,8 @@ export interface PagedRows {
 export interface AddressCriteria {
   lineKey: string;
   looseKey: string;
+  /** The loose key with the last word read as part of the name rather than as the street type. */
+  looseKeyUntyped: string | null;
   streetType: string;
   unitKey: string;
   zip: string | null;

@@ -30,6 +30,7 @@ export function addressCriteria(q: AddressQuery): AddressCriteria {
   return {
     lineKey: parsed.lineKey,
     looseKey: parsed.looseKey,
+    looseKeyUntyped: parsed.looseKeyUntyped,
     streetType: parsed.streetType,
     unitKey: parsed.unitKey,
     zip: zip !== undefined ? splitZip(zip).zip5 : null,
@@ -65,6 +66,13 @@ async function resolveSpellings(store: RecordStore, c: AddressCriteria): Promise
   const found = await chooseSpellings(c.streetType, await store.spellings(c), placeTypes(c.looseKey));
   if (found.kind === 'lines') return found.spellings;
   if (found.kind === 'ambiguous') didYouMean(c, found.candidates);
+  if (c.looseKeyUntyped !== null) {
+    // "7957 VALLEY GREEN" for "7957 VALLEY GREEN CIR": the last word was the name's, not a street type.
+    const untyped = { ...c, looseKey: c.looseKeyUntyped, streetType: '' };
+    const asName = await chooseSpellings('', await store.spellings(untyped), placeTypes(c.looseKeyUntyped));
+    if (asName.kind === 'lines') return asName.spellings;
+    if (asName.kind === 'ambiguous') didYouMean(c, asName.candidates);
+  }
   // Nothing at the loose key: a street name one letter off ("BEVERLEY RD" for "BEVERLY RD"), with the same number.
   const { name, house } = splitLooseKey(c.looseKey);
   if (name.length < MIN_FUZZY_NAME || house === '') return [];

@@ -1,6 +1,12 @@
 // Address normalisation shared by ingest (keys stored with each record), lookup and autocomplete (keys of the query):
 // both sides go through the same functions, so `123 North Main Street Apt 4` and `123 N MAIN ST #4` meet.
-import { DIRECTIONALS, STANDALONE_DESIGNATORS, SUFFIX_ABBREVIATIONS, UNIT_DESIGNATORS } from './usps-tables.js';
+import {
+  DIRECTIONALS,
+  STANDALONE_DESIGNATORS,
+  SUFFIX_ABBREVIATIONS,
+  SUFFIX_WORDS,
+  UNIT_DESIGNATORS,
+} from './usps-tables.js';
 import { numericOrdinals, ordinalSuffix } from './ordinals.js';
 import { STATE_FIPS } from './states.js';
 
@@ -8,7 +14,7 @@ import { STATE_FIPS } from './states.js';
  * The version of the address keys this code computes. Raise it with any change to what parseStreetLine returns for
  * a stored line: the records migration step then recomputes the keys of every stored row (`rekeyAddresses`).
  */
-export const ADDRESS_KEYS_VERSION = 2;
+export const ADDRESS_KEYS_VERSION = 3;
 
 export interface StreetLine {
   /** House number as written after clean-up ("123", "123A", "12-34", "123 1/2"); null when the line has none. */
@@ -25,6 +31,11 @@ export interface StreetLine {
    * to it when the line key finds nothing, and then check the street type (see `streetTypesAgree`).
    */
   looseKey: string;
+  /**
+   * When the line ends in a word that may be a street type or the end of the name ("7957 VALLEY GREEN"), the loose
+   * key read with that word in the name ("VALLEYGREEN 7957"); otherwise null.
+   */
+  looseKeyUntyped: string | null;
   /** Standard designator ("APT", "STE", "#") or null. */
   unitDesignator: string | null;
   /** Normalised unit id ("4", "4B", "REAR"); "" when there is no unit. Designators are not part of it. */
@@ -36,6 +47,11 @@ const NAME_ABBREVIATIONS = new Map([
   ['MOUNT', 'MT'],
   ['FORT', 'FT'],
 ]);
+const NAME_WORDS = new Map([...NAME_ABBREVIATIONS].map(([word, abbr]) => [abbr, word]));
+/** A name's words as one word, abbreviations written out: "BAY RDG" and "BAYRIDGE" -> "BAYRIDGE". */
+const looseName = (words: readonly string[]) =>
+  words.map((w) => NAME_WORDS.get(w) ?? SUFFIX_WORDS.get(w) ?? w).join('');
+
 const HOUSE_NUMBER = /^\d+[A-Z]?(-\d+[A-Z]?)?$/;
 const FRACTION = /^\d\/\d$/;
 /** A directional written onto a numbered street: "EAST78TH", "E13". */
@@ -162,6 +178,11 @@ export function parseStreetLine(input: string): StreetLine {
   const second = parts[1] === undefined ? [] : tokenize(parts[1]);
   if (isUnitPart(second)) text += UNIT_DESIGNATORS.has(second[0]!) ? ` ${parts[1]}` : ` # ${parts[1]}`;
   const tokens = tokenize(text);
+  // "104/106 22ND ST" is a range; "187GATES AVE" is a number glued to its street's name.
+  const slashRange = tokens.length > 1 ? /^(\d{2,})\/(\d+)$/.exec(tokens[0]!) : null;
+  if (slashRange && Number(slashRange[2]) > Number(slashRange[1])) tokens[0] = `${slashRange[1]}-${slashRange[2]}`;
+  const glued = tokens.length > 1 ? /^(\d+)([A-Z]{3,})$/.exec(tokens[0]!) : null;
+  if (glued) tokens.splice(0, 1, glued[1]!, glued[2]!);
   let streetStart = 0;
   let houseNumber: string | null = null;
   if (tokens.length > 1 && HOUSE_NUMBER.test(tokens[0]!)) {
@@ -176,12 +197,14 @@ export function parseStreetLine(input: string): StreetLine {
   const words = normalizeStreetWords(street);
   const streetKey = words.join(' ');
   const { type, name } = splitStreetType(words);
+  const house = houseNumber === null ? '' : houseNumberLow(houseNumber);
   return {
     houseNumber,
     streetKey,
     lineKey: houseNumber === null ? streetKey : `${houseNumber} ${streetKey}`.trim(),
     streetType: type,
-    looseKey: `${name.join('')} ${houseNumber === null ? '' : houseNumberLow(houseNumber)}`.trim(),
+    looseKey: `${looseName(name)} ${house}`.trim(),
+    looseKeyUntyped: type === '' ? null : `${looseName(words)} ${house}`.trim(),
     unitDesignator: designator,
     unitKey: unitKeyOf(unit),
   };

@@ -72,6 +72,13 @@ export const SUFFIX_ABBREVIATIONS: ReadonlyMap<string, string> = (() => {
   return map;
 })();
 
+/** Standard suffix abbreviation -> the word it stands for ("RDG" -> "RIDGE"), from Pub 28's primary names. */
+export const SUFFIX_WORDS: ReadonlyMap<string, string> = (() => {
+  const map = new Map<string, string>();
+  for (const [full, abbr] of readPairs('usps-pub28-street-suffixes.csv')) if (!map.has(abbr)) map.set(abbr, full);
+  return map;
+})();
+
 /** Unit designator spelling -> standard abbreviation; `#` is a designator too. */
 export const UNIT_DESIGNATORS: ReadonlyMap<string, string> = (() => {
   const map = new Map<string, string>([

@@ -1,0 +1,20 @@
+// Deletes every record of one source ("import:<mapping>", "synthetic:<seed>") with its import state, in one
+// transaction, and keeps the record count exact.
+import type { Pool } from '@pra/platform';
+import { withTransaction } from '@pra/platform';
+import { ID_COLUMN, TABLES } from './copy-rows.js';
+
+export async function removeSource(pool: Pool, source: string): Promise<number> {
+  return withTransaction(pool, async (c) => {
+    const { rows } = await c.query<{ id: string }>('SELECT id FROM records.properties WHERE source = $1', [source]);
+    const ids = rows.map((r) => r.id);
+    for (const t of TABLES) {
+      await c.query(`DELETE FROM records.${t} WHERE ${ID_COLUMN(t)} = ANY($1)`, [ids]);
+    }
+    await c.query('DELETE FROM records.import_state WHERE source = $1', [source]);
+    await c.query('UPDATE records.dataset_stats SET property_count = property_count - $1, updated_at = now()', [
+      ids.length,
+    ]);
+    return ids.length;
+  });
+}

@@ -1,0 +1,147 @@
+// Reads a delimited file record by record, with its line number and the bytes read so far. A malformed record (an
+// unclosed quote, text after a closing quote, more or fewer fields than the header) is yielded as an error for its
+// line, and reading goes on at the next line: one bad row never stops an import. Quoted fields may span lines.
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+
+export type CsvItem =
+  | { line: number; bytes: number; fields: Record<string, string> }
+  | { line: number; bytes: number; error: string };
+
+/** How many following lines a quoted field may take before its opening line is called unclosed. */
+const MAX_CONTINUATION_LINES = 5;
+
+type Parsed = { fields: string[] } | { error: 'unclosed' | string };
+
+/** RFC 4180 fields of one record; a quote inside an unquoted field is taken as a character. */
+export function parseRecord(text: string, delimiter: string): Parsed {
+  const fields: string[] = [];
+  let i = 0;
+  for (;;) {
+    if (text[i] === '"') {
+      let value = '';
+      let j = i + 1;
+      for (;;) {
+        const q = text.indexOf('"', j);
+        if (q < 0) return { error: 'unclosed' };
+        value += text.slice(j, q);
+        if (text[q + 1] === '"') {
+          value += '"';
+          j = q + 2;
+          continue;
+        }
+        j = q + 1;
+        break;
+      }
+      // Spaces after a closing quote are tolerated; anything else is not.
+      while (text[j] === ' ') j++;
+      if (j < text.length && text[j] !== delimiter) {
+        return { error: `text after a closing quote in field ${fields.length + 1}` };
+      }
+      fields.push(value);
+      if (j >= text.length) return { fields };
+      i = j + 1;
+    } else {
+      const d = text.indexOf(delimiter, i);
+      fields.push(d < 0 ? text.slice(i) : text.slice(i, d));
+      if (d < 0) return { fields };
+      i = d + 1;
+    }
+  }
+}
+
+async function* physicalLines(file: string): AsyncGenerator<{ text: string; bytes: number }> {
+  const decoder = new StringDecoder('utf8');
+  let bytes = 0;
+  let rest = '';
+  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 16 })) {
+    bytes += (chunk as Buffer).length;
+    const text = rest + decoder.write(chunk as Buffer);
+    const parts = text.split('\n');
+    rest = parts.pop()!;
+    for (const p of parts) yield { text: p.endsWith('\r') ? p.slice(0, -1) : p, bytes };
+  }
+  rest += decoder.end();
+  if (rest !== '') yield { text: rest.endsWith('\r') ? rest.slice(0, -1) : rest, bytes };
+}
+
+/** The records of `file` after its header row, as objects keyed by the header's column names (trimmed). */
+export async function* readCsvRecords(file: string, delimiter: string): AsyncGenerator<CsvItem, void, undefined> {
+  let header: string[] | null = null;
+  let lineNo = 0;
+  // Lines read but not yet consumed: a record that may continue over them, or lines to re-read after a bad one.
+  const pending: { text: string; bytes: number; line: number }[] = [];
+  const source = physicalLines(file);
+  let exhausted = false;
+  const fill = async (n: number) => {
+    while (pending.length < n && !exhausted) {
+      const next = await source.next();
+      if (next.done) exhausted = true;
+      else pending.push({ ...next.value, line: ++lineNo });
+    }
+    return pending.length >= n;
+  };
+  while (await fill(1)) {
+    const first = pending[0]!;
+    if (first.text.trim() === '') {
+      pending.shift();
+      continue;
+    }
+    let parsed: Parsed = parseRecord(first.text, delimiter);
+    let used = 1;
+    if ('error' in parsed && parsed.error === 'unclosed') {
+      // A quoted field may go on over the next lines; the record must then have the header's field count.
+      let accepted: Parsed | null = null;
+      for (let k = 2; k <= MAX_CONTINUATION_LINES + 1 && (await fill(k)); k++) {
+        const joined = pending
+          .slice(0, k)
+          .map((l) => l.text)
+          .join('\n');
+        const attempt = parseRecord(joined, delimiter);
+        if ('fields' in attempt && (header === null || attempt.fields.length === header.length)) {
+          accepted = attempt;
+          used = k;
+          break;
+        }
+      }
+      parsed = accepted ?? parsed;
+    }
+    if ('error' in parsed) {
+      pending.shift(); // only the opening line is bad; the lines after it are read again as records
+      yield {
+        line: first.line,
+        bytes: first.bytes,
+        error: parsed.error === 'unclosed' ? 'unclosed quote' : parsed.error,
+      };
+      continue;
+    }
+    const last = pending[used - 1]!;
+    pending.splice(0, used);
+    if (header === null) {
+      header = parsed.fields.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim());
+      continue;
+    }
+    if (parsed.fields.length !== header.length) {
+      yield {
+        line: first.line,
+        bytes: last.bytes,
+        error: `${parsed.fields.length} fields where the header has ${header.length}`,
+      };
+      continue;
+    }
+    const fields: Record<string, string> = {};
+    for (let i = 0; i < header.length; i++) fields[header[i]!] = parsed.fields[i]!;
+    yield { line: first.line, bytes: last.bytes, fields };
+  }
+}
+
+/** The header row's column names (to check a mapping against a file before any row is read). */
+export async function readHeader(file: string, delimiter: string): Promise<string[]> {
+  for await (const { text } of physicalLines(file)) {
+    if (text.trim() === '') continue;
+    const parsed = parseRecord(text, delimiter);
+    if ('error' in parsed) throw new Error(`the header row of ${file} is malformed (${parsed.error})`);
+    return parsed.fields.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim());
+  }
+  throw new Error(`${file} is empty`);
+}

@@ -1,0 +1,13 @@
+// The county-file importer, for other packages' tests and tools: importCsv with a mapping, and the shipped mappings.
+import { fileURLToPath } from 'node:url';
+
+export { importCsv, type ImportSummary, type RowError } from './import-csv.js';
+export { loadMapping, type Mapping } from './mapping.js';
+
+const mapping = (name: string) => fileURLToPath(new URL(`../../mappings/${name}.json`, import.meta.url));
+/** The mappings shipped in services/ingest/mappings. */
+export const SHIPPED_MAPPINGS = {
+  nycRollingSales: mapping('nyc-rolling-sales'),
+  sacramento: mapping('sacramento-2008-sales'),
+  dcTracts: mapping('dc-tract-demographics'),
+};

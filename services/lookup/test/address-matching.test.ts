@@ -1,0 +1,125 @@
+// Address matching on real data: the Brooklyn rolling-sales file and the Sacramento sales, imported with their
+// shipped mappings into a database of this test's own, then every labelled query of matching/address-variants.csv
+// (real spellings of real addresses, see build-address-variants.ts) looked up as the API looks it up.
+// Found: the labelled property is among the answers. Wrong: properties came back, and not the labelled one.
+// Target: >= 98% found, 0 wrong. The figures are printed by class.
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'csv-parse/sync';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { ApiError } from '@pra/core/errors';
+import { AddressQuery } from '@pra/core/contracts';
+import { createPool, dropDatabase, ensureDatabase, withDatabase, type Pool } from '@pra/platform';
+import type {} from '@pra/platform/testing';
+import { migrateRecords } from '@pra/ingest/migrate';
+import { importCsv, loadMapping, SHIPPED_MAPPINGS } from '@pra/ingest/import';
+import { RecordStore } from '../src/data/record-queries.js';
+import { findByAddress } from '../src/domain/find-records.js';
+
+const REFERENCE = fileURLToPath(new URL('../../../../shared/data/reference/', import.meta.url));
+const BROOKLYN = `${REFERENCE}nyc-brooklyn-rolling-sales-2019.csv`;
+const SACRAMENTO = `${REFERENCE}sacramento-2008-sales.csv`;
+
+interface Labelled {
+  class: string;
+  expect: string;
+  zip: string;
+  city: string;
+  state: string;
+  address: string;
+}
+const VARIANTS = parse(readFileSync(new URL('matching/address-variants.csv', import.meta.url)), {
+  columns: true,
+}) as Labelled[];
+
+let url: string;
+let pool: Pool;
+beforeAll(async () => {
+  url = withDatabase(inject('databaseUrl'), `pra_match_${randomBytes(4).toString('hex')}`);
+  await ensureDatabase(url);
+  pool = createPool(url, 4);
+  await migrateRecords(pool);
+}, 60_000);
+afterAll(async () => {
+  await pool?.end();
+  if (url) await dropDatabase(url);
+});
+
+const distinctParcels = () => {
+  const rows = parse(readFileSync(BROOKLYN), { columns: (h: string[]) => h.map((c) => c.trim()) }) as Record<
+    string,
+    string
+  >[];
+  return new Set(rows.map((r) => `${r.BOROUGH}-${r.BLOCK}-${r.LOT}`)).size;
+};
+
+describe('real county files', () => {
+  it('imports the Brooklyn file as one property per BOROUGH-BLOCK-LOT, and Sacramento by address', async () => {
+    const nyc = await importCsv(pool, loadMapping(SHIPPED_MAPPINGS.nycRollingSales), BROOKLYN);
+    expect(nyc).toMatchObject({ rowsRead: 23_006, skipped: 0, updated: 0, unchanged: 0 });
+    expect(nyc.added).toBe(distinctParcels());
+    const { rows } = await pool.query(
+      "SELECT count(*)::int AS n, count(DISTINCT apn_key)::int AS apns FROM records.properties WHERE source = 'import:nyc-rolling-sales'",
+    );
+    expect(rows[0]).toEqual({ n: nyc.added, apns: nyc.added });
+    const sac = await importCsv(pool, loadMapping(SHIPPED_MAPPINGS.sacramento), SACRAMENTO);
+    expect(sac.skipped).toBe(0);
+    expect(sac.added).toBeGreaterThan(230);
+  }, 120_000);
+
+  it(`finds >= 98% of ${VARIANTS.length} labelled real spellings, and never a wrong property`, async () => {
+    const store = new RecordStore(pool);
+    const tally = new Map<string, { n: number; found: number; wrong: number; missed: string[] }>();
+    const wrongs: string[] = [];
+    for (const v of VARIANTS) {
+      const t = tally.get(v.class) ?? { n: 0, found: 0, wrong: 0, missed: [] };
+      tally.set(v.class, t);
+      t.n++;
+      const q = AddressQuery.parse({
+        address: v.address,
+        ...(v.zip ? { zip: v.zip } : { city: v.city, state: v.state }),
+        pagesize: '100',
+      });
+      let bodies: any[] = [];
+      try {
+        bodies = (await findByAddress(store, q)).rows.map((r) => JSON.parse(r.body));
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 404) throw err;
+      }
+      const matches = (b: any) =>
+        v.expect.startsWith('apn:')
+          ? b.identifier.apn === v.expect.slice(4)
+          : `latlon:${b.location.latitude},${b.location.longitude}` === v.expect;
+      if (bodies.some(matches)) t.found++;
+      else if (bodies.length > 0) {
+        t.wrong++;
+        wrongs.push(
+          `${v.address} (${v.zip || `${v.city}, ${v.state}`}) -> ${bodies.map((b) => b.address.oneLine).join(' | ')}`,
+        );
+      } else t.missed.push(`${v.address} (${v.zip || `${v.city}, ${v.state}`})`);
+    }
+    const all = [...tally.values()].reduce(
+      (a, t) => ({ n: a.n + t.n, found: a.found + t.found, wrong: a.wrong + t.wrong }),
+      {
+        n: 0,
+        found: 0,
+        wrong: 0,
+      },
+    );
+    const lines = [...tally].map(
+      ([cls, t]) =>
+        `  ${cls.padEnd(22)} ${String(t.found).padStart(5)}/${String(t.n).padEnd(5)} found  ${t.wrong} wrong`,
+    );
+    console.log(
+      [
+        `address matching: ${all.found}/${all.n} found (${((100 * all.found) / all.n).toFixed(2)}%), ${all.wrong} wrong`,
+        ...lines,
+        ...[...tally.values()].flatMap((t) => t.missed.slice(0, 8).map((m) => `  missed: ${m}`)),
+        ...wrongs.slice(0, 20).map((w) => `  WRONG: ${w}`),
+      ].join('\n'),
+    );
+    expect(wrongs).toEqual([]);
+    expect(all.found / all.n).toBeGreaterThanOrEqual(0.98);
+  }, 300_000);
+});

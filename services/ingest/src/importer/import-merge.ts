@@ -15,7 +15,11 @@ export function parcelIdentity(p: PropertyInput, byApn: boolean): string {
 }
 
 const saleKey = (s: SaleInput) => `${s.date}|${s.price}|${s.documentType}`;
-const latestSale = (p: PropertyInput) => p.sales.map((s) => s.date).sort().at(-1) ?? '';
+const latestSale = (p: PropertyInput) =>
+  p.sales
+    .map((s) => s.date)
+    .sort()
+    .at(-1) ?? '';
 
 function unionSales(a: readonly SaleInput[], b: readonly SaleInput[]): SaleInput[] {
   const byKey = new Map<string, SaleInput>();

@@ -11,7 +11,8 @@ export type CsvItem =
 /** How many following lines a quoted field may take before its opening line is called unclosed. */
 const MAX_CONTINUATION_LINES = 5;
 
-type Parsed = { fields: string[] } | { error: 'unclosed' | string };
+/** A record's fields, or what is wrong with it; `unclosed` when a quoted field runs to the end of the text. */
+type Parsed = { fields: string[] } | { error: string; unclosed?: boolean };
 
 /** RFC 4180 fields of one record; a quote inside an unquoted field is taken as a character. */
 export function parseRecord(text: string, delimiter: string): Parsed {
@@ -23,7 +24,7 @@ export function parseRecord(text: string, delimiter: string): Parsed {
       let j = i + 1;
       for (;;) {
         const q = text.indexOf('"', j);
-        if (q < 0) return { error: 'unclosed' };
+        if (q < 0) return { error: `unclosed quote in field ${fields.length + 1}`, unclosed: true };
         value += text.slice(j, q);
         if (text[q + 1] === '"') {
           value += '"';
@@ -36,7 +37,9 @@ export function parseRecord(text: string, delimiter: string): Parsed {
       // Spaces after a closing quote are tolerated; anything else is not.
       while (text[j] === ' ') j++;
       if (j < text.length && text[j] !== delimiter) {
-        return { error: `text after a closing quote in field ${fields.length + 1}` };
+        return {
+          error: `the quote of field ${fields.length + 1} closes before the field ends (an unclosed or stray quote)`,
+        };
       }
       fields.push(value);
       if (j >= text.length) return { fields };
@@ -89,7 +92,7 @@ export async function* readCsvRecords(file: string, delimiter: string): AsyncGen
     }
     let parsed: Parsed = parseRecord(first.text, delimiter);
     let used = 1;
-    if ('error' in parsed && parsed.error === 'unclosed') {
+    if ('error' in parsed && parsed.unclosed) {
       // A quoted field may go on over the next lines; the record must then have the header's field count.
       let accepted: Parsed | null = null;
       for (let k = 2; k <= MAX_CONTINUATION_LINES + 1 && (await fill(k)); k++) {
@@ -108,11 +111,7 @@ export async function* readCsvRecords(file: string, delimiter: string): AsyncGen
     }
     if ('error' in parsed) {
       pending.shift(); // only the opening line is bad; the lines after it are read again as records
-      yield {
-        line: first.line,
-        bytes: first.bytes,
-        error: parsed.error === 'unclosed' ? 'unclosed quote' : parsed.error,
-      };
+      yield { line: first.line, bytes: first.bytes, error: parsed.error };
       continue;
     }
     const last = pending[used - 1]!;

@@ -168,10 +168,11 @@ const MONTHS: Record<string, string> = {
   DEC: '12',
 };
 
-function validDate(y: string, m: string, d: string): string {
+function validDate(raw: string, y: string, m: string, d: string): string {
   const iso = `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
   const t = new Date(`${iso}T00:00:00Z`);
-  if (Number.isNaN(t.getTime()) || t.toISOString().slice(0, 10) !== iso) throw new Error(`not a calendar date`);
+  if (Number.isNaN(t.getTime()) || t.toISOString().slice(0, 10) !== iso)
+    throw new Error(`'${raw}' is not a calendar date`);
   return iso;
 }
 
@@ -216,19 +217,19 @@ export function convert(raw: string, format: (typeof VALUE_FORMATS)[number]): st
     case 'date-iso': {
       const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
       if (!m) throw new Error(`'${raw}' is not a YYYY-MM-DD date`);
-      return validDate(m[1]!, m[2]!, m[3]!);
+      return validDate(raw, m[1]!, m[2]!, m[3]!);
     }
     case 'date-us': {
       const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v);
       if (!m) throw new Error(`'${raw}' is not an MM/DD/YYYY date`);
-      return validDate(m[3]!, m[1]!, m[2]!);
+      return validDate(raw, m[3]!, m[1]!, m[2]!);
     }
     case 'date-js': {
       // "Wed May 21 00:00:00 EDT 2008": the calendar date as written, whatever the zone.
       const m = /^[A-Za-z]{3} ([A-Za-z]{3}) (\d{1,2}) [\d:]+ [A-Z]{2,5} (\d{4})$/.exec(v);
       const month = m ? MONTHS[m[1]!.toUpperCase()] : undefined;
       if (!m || !month) throw new Error(`'${raw}' is not a date like 'Wed May 21 00:00:00 EDT 2008'`);
-      return validDate(m[3]!, month, m[2]!);
+      return validDate(raw, m[3]!, month, m[2]!);
     }
   }
 }

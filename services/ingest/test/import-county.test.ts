@@ -1,0 +1,274 @@
+// County files as they come: parcels by APN (built from several columns), units in the address line or a column,
+// re-imports that update the store, malformed rows skipped by line, progress by bytes. Each test imports through a
+// mapping of its own name, so its records are a source of their own in the run's database.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, type Pool } from '@pra/platform';
+import type {} from '@pra/platform/testing';
+import { importCsv } from '../src/importer/import-csv.js';
+import { loadMapping } from '../src/importer/mapping.js';
+import { removeSource } from '../src/data/remove-source.js';
+import { FileProgress } from '../src/progress.js';
+import { SHIPPED_MAPPINGS } from '../src/importer/index.js';
+import { insertProperties, makeProperty, uniqueStreet } from './make-property.js';
+
+let pool: Pool;
+beforeAll(() => {
+  pool = createPool(inject('databaseUrl'), 4);
+});
+afterAll(() => pool.end());
+
+const dir = mkdtempSync(join(tmpdir(), 'pra-county-'));
+let files = 0;
+const write = (text: string) => {
+  const file = join(dir, `f${++files}.csv`);
+  writeFileSync(file, text);
+  return file;
+};
+/** A mapping file with a name of its own (and so a source of its own). */
+const mappingNamed = (base: object, name: string) => {
+  const file = join(dir, `${name}.json`);
+  writeFileSync(file, JSON.stringify({ ...base, name }));
+  return loadMapping(file);
+};
+const tagged = () =>
+  uniqueStreet()
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, '');
+
+const NYC_HEADER =
+  'BOROUGH,NEIGHBORHOOD,BUILDING CLASS CATEGORY,TAX CLASS AT PRESENT,BLOCK,LOT,EASE-MENT,BUILDING CLASS AT PRESENT,ADDRESS,APARTMENT NUMBER,ZIP CODE,RESIDENTIAL UNITS,COMMERCIAL UNITS,TOTAL UNITS,LAND SQUARE FEET,GROSS SQUARE FEET,YEAR BUILT,TAX CLASS AT TIME OF SALE,BUILDING CLASS AT TIME OF SALE, SALE PRICE ,SALE DATE';
+const nycRow = (r: {
+  block: string;
+  lot: string;
+  address: string;
+  apt?: string;
+  price?: string;
+  date: string;
+  sqft?: string;
+}) =>
+  [
+    '3',
+    'BATH BEACH',
+    '13 CONDOS - ELEVATOR APARTMENTS',
+    '2',
+    r.block,
+    r.lot,
+    '',
+    'R4',
+    `"${r.address}"`,
+    r.apt ?? '',
+    '11214',
+    '1',
+    '0',
+    '1',
+    '"2,058"',
+    `"${r.sqft ?? '1,492'}"`,
+    '1930',
+    '2',
+    'R4',
+    `"${r.price ?? '0'}"`,
+    r.date,
+  ].join(',');
+
+const recordsOf = async (source: string) =>
+  (
+    await pool.query<{ id: string; body: string; last_modified: Date }>(
+      'SELECT id, body, last_modified FROM records.properties WHERE source = $1 ORDER BY apn',
+      [source],
+    )
+  ).rows.map((r) => ({ id: Number(r.id), modified: r.last_modified.toISOString(), ...JSON.parse(r.body) }));
+
+const saleHistory = async (id: number) =>
+  (
+    await pool.query<{ sale_date: Date; price: number | null }>(
+      'SELECT sale_date, price FROM records.sales WHERE property_id = $1 ORDER BY sale_date DESC',
+      [id],
+    )
+  ).rows.map((r) => [r.sale_date.toISOString().slice(0, 10), r.price]);
+
+describe('parcels by APN (the NYC rolling-sales layout)', () => {
+  it('merges the sales of one BOROUGH-BLOCK-LOT, keeps lots at one address apart with their units', async () => {
+    const street = uniqueStreet();
+    const file = write(
+      [
+        NYC_HEADER,
+        nycRow({ block: '100', lot: '1', address: `10 ${street} STREET`, price: '1,250,000', date: '1/15/2019' }),
+        nycRow({ block: '100', lot: '1', address: `10 ${street} ST`, price: '1,300,000', date: '6/1/2019' }),
+        nycRow({ block: '100', lot: '1001', address: `20 ${street} STREET, 1A`, price: '500,000', date: '3/3/2019' }),
+        nycRow({ block: '100', lot: '1002', address: `20 ${street} STREET`, apt: '2B', date: '4/4/2019' }),
+      ].join('\n'),
+    );
+    const mapping = mappingNamed(loadMapping(SHIPPED_MAPPINGS.nycRollingSales), `nyc-${tagged()}`);
+    const s = await importCsv(pool, mapping, file);
+    expect(s).toMatchObject({ rowsRead: 4, added: 3, updated: 0, unchanged: 0, skipped: 0 });
+    const records = await recordsOf(`import:${mapping.name}`);
+    expect(records.map((r) => [r.identifier.apn, r.address.line1, r.address.line2])).toEqual([
+      ['3-00100-0001', `10 ${street} ST`, ''],
+      ['3-00100-1001', `20 ${street} STREET`, '# 1A'],
+      ['3-00100-1002', `20 ${street} STREET`, '# 2B'],
+    ]);
+    // The row with the latest sale gives the address; both sales are in the history, thousands separators read.
+    expect(records[0].sale.lastSale).toEqual({ date: '2019-06-01', price: 1_300_000 });
+    expect(await saleHistory(records[0].id)).toEqual([
+      ['2019-06-01', 1_300_000],
+      ['2019-01-15', 1_250_000],
+    ]);
+    expect(records[2].sale.lastSale).toEqual({ date: '2019-04-04', price: null });
+  });
+});
+
+describe('re-imports update the store', () => {
+  const HEADER = 'BOOK,PAGE,SITUS,UNIT,ZIP,OWNER,ASSESSED,SALE DATE,SALE PRICE,YEAR';
+  const base = {
+    kind: 'property',
+    fields: {
+      apn: { template: '{BOOK}-{PAGE:03}', required: true },
+      line1: { column: 'SITUS', format: 'upper', required: true },
+      unit: { column: 'UNIT' },
+      zip: { column: 'ZIP', format: 'zip5', required: true },
+      ownerName: { column: 'OWNER' },
+      assessedTotal: { column: 'ASSESSED', format: 'integer' },
+      saleDate: { column: 'SALE DATE', format: 'date-us' },
+      salePrice: { column: 'SALE PRICE', format: 'integer' },
+      yearBuilt: { column: 'YEAR', format: 'integer' },
+    },
+  };
+
+  it('changes nothing on an identical file; updates owner, assessment and characteristics, appends sales, keeps ids', async () => {
+    const street = uniqueStreet();
+    const mapping = mappingNamed(base, `county-${tagged()}`);
+    const source = `import:${mapping.name}`;
+    const first = write(
+      [
+        HEADER,
+        `12,7,1 ${street} ST,,95814,ANN LEE,"300,000",1/2/2020,"$410,000",1950`,
+        `12,8,2 ${street} ST,,95814,BOB RAY,250000,2/3/2020,390000,1960`,
+        `12,9,3 ${street} ST,4,95814,CAT POE,150000,3/4/2020,200000,1970`,
+      ].join('\n'),
+    );
+    expect(await importCsv(pool, mapping, first)).toMatchObject({ added: 3, updated: 0, unchanged: 0, skipped: 0 });
+    const before = await recordsOf(source);
+    expect(before.map((r) => [r.identifier.apn, r.address.line2])).toEqual([
+      ['12-007', ''],
+      ['12-008', ''],
+      ['12-009', '# 4'],
+    ]);
+
+    expect(await importCsv(pool, mapping, first)).toMatchObject({ added: 0, updated: 0, unchanged: 3 });
+    expect(await recordsOf(source)).toEqual(before);
+
+    const changed = write(
+      [
+        HEADER,
+        `12,7,1 ${street} ST,,95814,ANN LEE,"300,000",1/2/2020,"$410,000",1950`, // as before
+        `12,8,2 ${street} ST,,95814,DAN ORR,250000,6/7/2021,455000,1960`, // sold again: a new owner
+        `12,9,3 ${street} ST,4,95814,CAT POE,175000,3/4/2020,200000,1971`, // reassessed, year corrected
+        `12,10,4 ${street} ST,,95814,EVE FOX,100000,1/1/2021,150000,1980`, // a new parcel
+      ].join('\n'),
+    );
+    expect(await importCsv(pool, mapping, changed)).toMatchObject({ added: 1, updated: 2, unchanged: 1, skipped: 0 });
+    const after = await recordsOf(source);
+    expect(after.slice(0, 3).map((r) => r.id)).toEqual(before.map((r) => r.id));
+    expect(after[0]).toEqual(before[0]);
+    expect(after[1].owner.owner1.fullName).toBe('DAN ORR');
+    expect(after[1].sale.lastSale).toEqual({ date: '2021-06-07', price: 455_000 });
+    expect(await saleHistory(after[1].id)).toEqual([
+      ['2021-06-07', 455_000],
+      ['2020-02-03', 390_000],
+    ]);
+    expect(after[2].assessment.assessed.total).toBe(175_000);
+    expect(after[2].summary.yearbuilt).toBe(1971);
+    for (const r of [after[1], after[2]]) {
+      expect(r.modified > before[0].modified).toBe(true);
+      expect(r.vintage.lastModified > before[0].vintage.lastModified).toBe(true);
+    }
+    const count = await pool.query('SELECT count(*)::int AS n FROM records.properties WHERE source = $1', [source]);
+    expect(count.rows[0].n).toBe(4);
+  });
+
+  it('refuses to re-import over records loaded before imports kept their state, and says how to go on', async () => {
+    const street = uniqueStreet();
+    const mapping = mappingNamed(base, `legacy-${tagged()}`);
+    const source = `import:${mapping.name}`;
+    await insertProperties(pool, [makeProperty({ line1: `5 ${street} ST` })], source);
+    const file = write([HEADER, `1,1,5 ${street} ST,,95814,ANN LEE,1,1/2/2020,1,1950`].join('\n'));
+    await expect(importCsv(pool, mapping, file)).rejects.toThrow(/Remove them first \(npm run ingest -- remove/);
+    const stats = await pool.query('SELECT property_count FROM records.dataset_stats');
+    expect(await removeSource(pool, source)).toBe(1);
+    const after = await pool.query('SELECT property_count FROM records.dataset_stats');
+    expect(Number(after.rows[0].property_count)).toBe(Number(stats.rows[0].property_count) - 1);
+    expect(await importCsv(pool, mapping, file)).toMatchObject({ added: 1 });
+  });
+
+  it('names the columns a file lacks before reading any row', async () => {
+    const mapping = mappingNamed(base, `short-${tagged()}`);
+    const file = write(['BOOK,PAGE,ADDRESS,ZIP', '1,2,3 MAIN ST,95814'].join('\n'));
+    await expect(importCsv(pool, mapping, file)).rejects.toThrow(/no column 'SITUS', 'UNIT', 'OWNER'/);
+  });
+});
+
+describe('malformed rows', () => {
+  it('reports an unclosed quote, an overflow, a bad date and a row of extra fields by line, and loads the rest', async () => {
+    const street = uniqueStreet();
+    const mapping = mappingNamed(loadMapping(SHIPPED_MAPPINGS.nycRollingSales), `bad-${tagged()}`);
+    const good = (lot: string, n: number) =>
+      nycRow({ block: '200', lot, address: `${n} ${street} STREET`, price: '100', date: '5/5/2019' });
+    const file = write(
+      [
+        NYC_HEADER,
+        good('1', 1), // line 2
+        // line 3: the quote never closes (the next quote, of the size field, is taken as its end)
+        good('2', 2).replace(`"2 ${street} STREET"`, `"2 ${street} STREET`),
+        good('3', 3), // line 4
+        good('4', 4).replace('"100"', '"99,999,999,999"'), // line 5: more than the store holds
+        good('5', 5).replace('5/5/2019', '2/30/2019'), // line 6
+        `${good('6', 6)},EXTRA`, // line 7
+        good('7', 7).replace(`"7 ${street} STREET"`, `"7 ${street}\nSTREET"`), // lines 8-9: a quoted field on two lines
+        good('8', 8), // line 10
+        good('9', 9)
+          .replace(`"9 ${street} STREET"`, `"9 ${street} STREET`)
+          .replace(/"/g, (q, i, all) => (i > all.indexOf('STREET') ? '' : q)), // line 11: no quote after it at all
+        good('10', 10), // line 12
+      ].join('\r\n'),
+    );
+    const s = await importCsv(pool, mapping, file);
+    expect(s.errors).toEqual([
+      { line: 3, reason: 'the quote of field 9 closes before the field ends (an unclosed or stray quote)' },
+      { line: 5, reason: 'salePrice 99999999999 is out of range' },
+      { line: 6, reason: "saleDate ('SALE DATE'): '2/30/2019' is not a calendar date" },
+      { line: 7, reason: '22 fields where the header has 21' },
+      { line: 11, reason: 'unclosed quote in field 9' },
+    ]);
+    expect(s).toMatchObject({ rowsRead: 10, added: 5, skipped: 5 });
+    const lines = (await recordsOf(`import:${mapping.name}`)).map((r) => r.address.line1);
+    // The quoted field over two lines is one field; its line break is a space in the address.
+    expect(lines).toEqual([1, 3, 7, 8, 10].map((n) => `${n} ${street} STREET`));
+  });
+});
+
+describe('progress', () => {
+  const sink = () => {
+    const lines: string[] = [];
+    return { lines, stream: { isTTY: false, write: (s: string) => lines.push(s) } as unknown as NodeJS.WriteStream };
+  };
+
+  it('shows rows read, their rate, bytes of the file and the time left', () => {
+    const { lines, stream } = sink();
+    const p = new FileProgress('import x', stream);
+    p.update({ rowsRead: 1_000, bytesRead: 1_500_000, totalBytes: 3_000_000 });
+    p.update({ rowsRead: 1_500, bytesRead: 1_600_000, totalBytes: 3_000_000 }); // under 10% more: not logged
+    p.update({ rowsRead: 2_000, bytesRead: 3_000_000, totalBytes: 3_000_000 }, true);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^import x: 1,000 rows, [\d,]+ rows\/s, 1\.5 MB of 3\.0 MB \(50%\), ETA \d+s\n$/);
+    expect(lines[1]).toMatch(/^import x: 2,000 rows, .*3\.0 MB of 3\.0 MB \(100%\), ETA 0s\n$/);
+  });
+
+  it('without a known size (a pipe) shows what was read', () => {
+    const { lines, stream } = sink();
+    new FileProgress('import y', stream).update({ rowsRead: 10, bytesRead: 2_000_000, totalBytes: null }, true);
+    expect(lines[0]).toMatch(/^import y: 10 rows, [\d,]+ rows\/s, 2\.0 MB read\n$/);
+  });
+});

@@ -158,6 +158,77 @@ describe('address lookup', () => {
   });
 });
 
+describe('real spellings: found when the address is one, a 404 with candidates when in doubt', () => {
+  const ids = (res: { body: any }) => res.body.property?.map((p: any) => p.identifier.Id);
+  const at = (address: string, zip = '95814') => ctx.get(`/api/v1/property/address?${q({ address, zip })}`);
+
+  /** A house number no other test uses, for real street names ("W 15TH ST") that other tests may also use. */
+  const uniqueNumber = () => String(100_000 + Math.floor(Math.random() * 899_999));
+
+  it('numbered streets written bare, spelled or as ordinals meet', async () => {
+    const [n, m] = [uniqueNumber(), uniqueNumber()];
+    const [a, b] = await insertProperties(ctx.pool, [
+      makeProperty({ line1: `${n} WEST 15 STREET` }),
+      makeProperty({ line1: `${m} 7 AVENUE` }),
+    ]);
+    for (const address of [`${n} W 15TH ST`, `${n} West Fifteenth Street`, `${n} W. 15 St.`, `${n} WEST 15`])
+      expect(ids(await at(address)), address).toEqual([a]);
+    for (const address of [`${m} SEVENTH AVENUE`, `${m} 7th Ave`]) expect(ids(await at(address))).toEqual([b]);
+  });
+
+  it('a street type missing on the stored side is filled when the name has that one type in the ZIP', async () => {
+    const name = uniqueStreet();
+    const [id] = await insertProperties(ctx.pool, [makeProperty({ line1: `201 W ${name}` })]);
+    expect(ids(await at(`201 WEST ${name} STREET`))).toEqual([id]);
+    // Another street of that name with another type appears in the ZIP: the untyped record is no longer sure.
+    await insertProperties(ctx.pool, [
+      makeProperty({ line1: `9 W ${name} AVE` }),
+      makeProperty({ line1: `8 W ${name} ST` }),
+    ]);
+    const doubt = await at(`201 WEST ${name} STREET`);
+    expect(doubt.status).toBe(404);
+    expect(doubt.body.status.msg).toMatch(new RegExp(`did you mean '201 W ${name}'`));
+  });
+
+  it('a different street type is another street: a 404 that names the stored one', async () => {
+    const name = uniqueStreet();
+    await insertProperties(ctx.pool, [makeProperty({ line1: `7 ${name} ST` })]);
+    const res = await at(`7 ${name} AVENUE`);
+    expect(res.status).toBe(404);
+    expect(res.body.status.msg).toMatch(new RegExp(`did you mean '7 ${name} ST'`));
+  });
+
+  it('ranges, glued names and one-letter slips of long names are found; short names are never guessed', async () => {
+    const name = uniqueStreet();
+    const n = uniqueNumber();
+    const [range, slip, short] = await insertProperties(ctx.pool, [
+      makeProperty({ line1: `223-225 EAST ${name} STREET` }),
+      makeProperty({ line1: `10 ${name}BEVERLY ROAD` }),
+      makeProperty({ line1: `${n} ELK ST` }),
+    ]);
+    expect(ids(await at(`223 E ${name} ST`))).toEqual([range]);
+    expect(ids(await at(`10 ${name}BEVERLEY RD`))).toEqual([slip]);
+    expect(ids(await at(`10 ${name} BEVERLY RD`))).toEqual([slip]); // the name written in two words
+    expect((await at(`${n} ELM ST`)).status).toBe(404);
+    expect(ids(await at(`${n} ELK STREET`))).toEqual([short]);
+  });
+
+  it('a unit after a comma narrows to it; a unit of a building without unit records gives the building', async () => {
+    const name = uniqueStreet();
+    const [a2c, b3a, coop] = await insertProperties(ctx.pool, [
+      makeProperty({ line1: `345 W ${name} ST`, line2: '# 2C' }),
+      makeProperty({ line1: `345 W ${name} ST`, line2: '# 3A' }),
+      makeProperty({ line1: `131 ${name} ST` }),
+    ]);
+    expect(ids(await at(`345 WEST ${name} STREET, 2C`))).toEqual([a2c]);
+    expect(ids(await at(`345 W ${name} ST APT 3A`))).toEqual([b3a]);
+    expect(ids(await at(`131 ${name} STREET, 2L`))).toEqual([coop]);
+    const none = await at(`345 W ${name} ST, 9Z`);
+    expect(none.status).toBe(404);
+    expect(none.body.status.msg).toMatch(/No unit '9Z' at .*; units there: 2C, 3A/);
+  });
+});
+
 describe('owner, parcel and id lookups', () => {
   it('matches owner1 and owner2 by last name; first name, city and state narrow', async () => {
     const last = uniqueStreet();

@@ -104,6 +104,61 @@ describe('parseStreetLine: variants of one address meet on one key', () => {
   });
 });
 
+describe('parseStreetLine: real county spellings (NYC rolling sales) fold to one key', () => {
+  const keys = (s: string) => {
+    const p = parseStreetLine(s);
+    return [p.lineKey, p.streetType, p.looseKey, p.unitKey];
+  };
+  it.each([
+    ['250 WEST 15 STREET', ['250 W 15TH ST', 'ST', 'W15TH 250', '']],
+    ['250 WEST 15TH STREET', ['250 W 15TH ST', 'ST', 'W15TH 250', '']],
+    ['77 7 AVENUE', ['77 7TH AVE', 'AVE', '7TH 77', '']],
+    ['77 SEVENTH AVENUE', ['77 7TH AVE', 'AVE', '7TH 77', '']],
+    ['161 W 16 ST', ['161 W 16TH ST', 'ST', 'W16TH 161', '']],
+    ['201 WEST 16', ['201 W 16TH', '', 'W16TH 201', '']],
+    ['201 W 21ST', ['201 W 21ST', '', 'W21ST 201', '']],
+    ['32 W. 40TH ST', ['32 W 40TH ST', 'ST', 'W40TH 32', '']],
+    ['1175 YORK AVE.', ['1175 YORK AVE', 'AVE', 'YORK 1175', '']],
+    ['223-225 EAST 4TH STREET', ['223-225 E 4TH ST', 'ST', 'E4TH 223', '']],
+    ['104/106 22ND STREET', ['104-106 22ND ST', 'ST', '22ND 104', '']],
+    ['37-15 81ST ST', ['37-15 81ST ST', 'ST', '81ST 37-15', '']], // Queens: one number, not a range
+    ['345 WEST 21ST STREET, 2C', ['345 W 21ST ST', 'ST', 'W21ST 345', '2C']],
+    ['760 67 STREET, #2H', ['760 67TH ST', 'ST', '67TH 760', '2H']],
+    ['6802 RIDGE BOULEVARD, 1-O', ['6802 RDG BLVD', 'BLVD', 'RIDGE 6802', '1O']],
+    ['307 BAY 19TH STREET, 307 A', ['307 BAY 19TH ST', 'ST', 'BAY19TH 307', '307A']],
+    ['255 79 STREET, BSMT', ['255 79TH ST', 'ST', '79TH 255', 'BSMT']],
+    ['100 Main St, PH', ['100 MAIN ST', 'ST', 'MAIN 100', 'PH']],
+    ['100 Main St, FL 3', ['100 MAIN ST', 'ST', 'MAIN 100', '3']],
+    ['1840 E13 STREET', ['1840 E 13TH ST', 'ST', 'E13TH 1840', '']],
+    ['708 EAST78TH STREET', ['708 E 78TH ST', 'ST', 'E78TH 708', '']],
+    ['187GATES AVENUE', ['187 GATES AVE', 'AVE', 'GATES 187', '']],
+    ['1315 EAST 85TH STREE', ['1315 E 85TH ST', 'ST', 'E85TH 1315', '']],
+    ['130 BAYRIDGE PARKWAY', ['130 BAYRIDGE PKWY', 'PKWY', 'BAYRIDGE 130', '']],
+    ['130 BAY RIDGE PARKWAY', ['130 BAY RDG PKWY', 'PKWY', 'BAYRIDGE 130', '']],
+    ['1620 AVENUE I', ['1620 AVE I', '', 'AVENUEI 1620', '']],
+    ['12 1/2 Oak Lane', ['12 1/2 OAK LN', 'LN', 'OAK 12 1/2', '']],
+  ])('%s', (input, expected) => expect(keys(input)).toEqual(expected));
+
+  it('keeps a city, state and ZIP after a comma out of the unit', () => {
+    expect(parseStreetLine('123 Main St, Sacramento, CA 95814').unitKey).toBe('');
+    expect(parseStreetLine('123 Main St, CA').unitKey).toBe('');
+    expect(parseStreetLine('123 Main St, 95814').unitKey).toBe('');
+  });
+
+  it('leaves numbers that are not numbered streets alone', () => {
+    expect(parseStreetLine('5 BEACH 9').lineKey).toBe('5 BCH 9');
+    expect(parseStreetLine('5 AVENUE 3').lineKey).toBe('5 AVE 3');
+  });
+
+  it('reads a last word that may be a type as the name, too', () => {
+    expect(parseStreetLine('7957 VALLEY GREEN')).toMatchObject({
+      looseKey: 'VALLEY 7957',
+      looseKeyUntyped: 'VALLEYGREEN 7957',
+    });
+    expect(parseStreetLine('7957 VLY GRN CIR').looseKey).toBe('VALLEYGREEN 7957');
+  });
+});
+
 describe('other normalisers', () => {
   it('normalizeCity', () => {
     expect(normalizeCity('St. Louis')).toBe('SAINT LOUIS');

@@ -9,7 +9,9 @@ import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { importCsv } from '../src/importer/import-csv.js';
 import { loadMapping } from '../src/importer/mapping.js';
+import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 import { removeSource } from '../src/data/remove-source.js';
+import { rekeyAddresses } from '../src/data/rekey.js';
 import { FileProgress } from '../src/progress.js';
 import { SHIPPED_MAPPINGS } from '../src/importer/index.js';
 import { insertProperties, makeProperty, uniqueStreet } from './make-property.js';
@@ -270,5 +272,28 @@ describe('progress', () => {
     const { lines, stream } = sink();
     new FileProgress('import y', stream).update({ rowsRead: 10, bytesRead: 2_000_000, totalBytes: null }, true);
     expect(lines[0]).toMatch(/^import y: 10 rows, [\d,]+ rows\/s, 2\.0 MB read\n$/);
+  });
+});
+
+describe('address keys after a normaliser change', () => {
+  it('are recomputed for every stored record by the records migration step, once per version', async () => {
+    const street = uniqueStreet();
+    const [id] = await insertProperties(pool, [
+      makeProperty({ line1: `131 74 STREET`, line2: `# ${street.slice(-6)}` }),
+    ]);
+    // As a store written by an older normaliser holds it: the old line key, no loose key.
+    await pool.query(
+      "UPDATE records.properties SET line_key = '131 74 ST', loose_key = '', street_type = '' WHERE id = $1",
+      [id],
+    );
+    await pool.query('UPDATE records.dataset_stats SET address_keys_version = 0');
+    expect(await rekeyAddresses(pool)).toBeGreaterThanOrEqual(1);
+    const { rows } = await pool.query('SELECT line_key, loose_key, street_type FROM records.properties WHERE id = $1', [
+      id,
+    ]);
+    expect(rows[0]).toEqual({ line_key: '131 74TH ST', loose_key: '74TH 131', street_type: 'ST' });
+    const stats = await pool.query('SELECT address_keys_version AS v FROM records.dataset_stats');
+    expect(stats.rows[0].v).toBe(ADDRESS_KEYS_VERSION);
+    expect(await rekeyAddresses(pool)).toBe(0); // nothing to do at the current version
   });
 });

@@ -22,7 +22,9 @@ abstract class ProgressLine {
     }
     const now = this.elapsed();
     const due = percent === null ? now - this.lastLogged >= 10 : percent >= this.lastPercent + 10;
-    if (due || final) {
+    // The closing line, unless the line at 100% was just written.
+    const closing = final && !(percent === 100 && this.lastPercent === 100);
+    if (due || closing) {
       if (percent !== null) this.lastPercent = percent;
       this.lastLogged = now;
       this.stream.write(`${text}\n`);

@@ -123,7 +123,7 @@ describe('parcels by APN (the NYC rolling-sales layout)', () => {
 });
 
 describe('re-imports update the store', () => {
-  const HEADER = 'BOOK,PAGE,SITUS,UNIT,ZIP,OWNER,ASSESSED,SALE DATE,SALE PRICE,YEAR';
+  const HEADER = 'BOOK,PAGE,SITUS,UNIT,ZIP,OWNER,ASSESSED,SALE DATE,SALE PRICE,YEAR,LOAN,LENDER';
   const base = {
     kind: 'property',
     fields: {
@@ -136,6 +136,8 @@ describe('re-imports update the store', () => {
       saleDate: { column: 'SALE DATE', format: 'date-us' },
       salePrice: { column: 'SALE PRICE', format: 'integer' },
       yearBuilt: { column: 'YEAR', format: 'integer' },
+      mortgageAmount: { column: 'LOAN', format: 'number' },
+      mortgageLender: { column: 'LENDER' },
     },
   };
 
@@ -146,9 +148,9 @@ describe('re-imports update the store', () => {
     const first = write(
       [
         HEADER,
-        `12,7,1 ${street} ST,,95814,ANN LEE,"300,000",1/2/2020,"$410,000",1950`,
-        `12,8,2 ${street} ST,,95814,BOB RAY,250000,2/3/2020,390000,1960`,
-        `12,9,3 ${street} ST,4,95814,CAT POE,150000,3/4/2020,200000,1970`,
+        `12,7,1 ${street} ST,,95814,ANN LEE,"300,000",1/2/2020,"$410,000",1950,,`,
+        `12,8,2 ${street} ST,,95814,BOB RAY,250000,2/3/2020,390000,1960,300000,FIRST BANK`,
+        `12,9,3 ${street} ST,4,95814,CAT POE,150000,3/4/2020,200000,1970,,`,
       ].join('\n'),
     );
     expect(await importCsv(pool, mapping, first)).toMatchObject({ added: 3, updated: 0, unchanged: 0, skipped: 0 });
@@ -165,10 +167,10 @@ describe('re-imports update the store', () => {
     const changed = write(
       [
         HEADER,
-        `12,7,1 ${street} ST,,95814,ANN LEE,"300,000",1/2/2020,"$410,000",1950`, // as before
-        `12,8,2 ${street} ST,,95814,DAN ORR,250000,6/7/2021,455000,1960`, // sold again: a new owner
-        `12,9,3 ${street} ST,4,95814,CAT POE,175000,3/4/2020,200000,1971`, // reassessed, year corrected
-        `12,10,4 ${street} ST,,95814,EVE FOX,100000,1/1/2021,150000,1980`, // a new parcel
+        `12,7,1 ${street} ST,,95814,ANN LEE,"300,000",1/2/2020,"$410,000",1950,,`, // as before
+        `12,8,2 ${street} ST,,95814,DAN ORR,250000,6/7/2021,455000,1960,360000,CITY CU`, // sold again: owner, loan
+        `12,9,3 ${street} ST,4,95814,CAT POE,175000,3/4/2020,200000,1971,,`, // reassessed, year corrected
+        `12,10,4 ${street} ST,,95814,EVE FOX,100000,1/1/2021,150000,1980,,`, // a new parcel
       ].join('\n'),
     );
     expect(await importCsv(pool, mapping, changed)).toMatchObject({ added: 1, updated: 2, unchanged: 1, skipped: 0 });
@@ -176,6 +178,8 @@ describe('re-imports update the store', () => {
     expect(after.slice(0, 3).map((r) => r.id)).toEqual(before.map((r) => r.id));
     expect(after[0]).toEqual(before[0]);
     expect(after[1].owner.owner1.fullName).toBe('DAN ORR');
+    expect(before[1].mortgage.amount).toBe('300000');
+    expect(after[1].mortgage).toMatchObject({ amount: '360000', lender: { companyname: 'CITY CU' } });
     expect(after[1].sale.lastSale).toEqual({ date: '2021-06-07', price: 455_000 });
     expect(await saleHistory(after[1].id)).toEqual([
       ['2021-06-07', 455_000],
@@ -196,7 +200,7 @@ describe('re-imports update the store', () => {
     const mapping = mappingNamed(base, `legacy-${tagged()}`);
     const source = `import:${mapping.name}`;
     await insertProperties(pool, [makeProperty({ line1: `5 ${street} ST` })], source);
-    const file = write([HEADER, `1,1,5 ${street} ST,,95814,ANN LEE,1,1/2/2020,1,1950`].join('\n'));
+    const file = write([HEADER, `1,1,5 ${street} ST,,95814,ANN LEE,1,1/2/2020,1,1950,,`].join('\n'));
     await expect(importCsv(pool, mapping, file)).rejects.toThrow(/Remove them first \(npm run ingest -- remove/);
     const stats = await pool.query('SELECT property_count FROM records.dataset_stats');
     expect(await removeSource(pool, source)).toBe(1);
@@ -208,7 +212,9 @@ describe('re-imports update the store', () => {
   it('names the columns a file lacks before reading any row', async () => {
     const mapping = mappingNamed(base, `short-${tagged()}`);
     const file = write(['BOOK,PAGE,ADDRESS,ZIP', '1,2,3 MAIN ST,95814'].join('\n'));
-    await expect(importCsv(pool, mapping, file)).rejects.toThrow(/no column 'SITUS', 'UNIT', 'OWNER'/);
+    await expect(importCsv(pool, mapping, file)).rejects.toThrow(
+      /no column 'SITUS', 'UNIT', 'OWNER'.*; its columns are: BOOK, PAGE, ADDRESS, ZIP/,
+    );
   });
 });
 

@@ -105,6 +105,8 @@ export function splitAddressLine(line: string, unitColumn: string | null): { lin
 
 const INT4 = 2_147_483_647;
 const INTEGER_TARGETS = ['salePrice', 'assessedTotal', 'marketTotal', 'taxYear', 'yearBuilt', 'beds', 'buildingSqft'];
+/** numeric(14, 2) */
+const MAX_AMOUNT = 1e12;
 
 /** Values the store cannot hold are the row's error, not the batch's. */
 function checkRanges(v: Values): void {
@@ -112,6 +114,8 @@ function checkRanges(v: Values): void {
     const n = num(v[t]);
     if (n !== null && Math.abs(n) > INT4) throw new Error(`${t} ${n} is out of range`);
   }
+  const amount = num(v.mortgageAmount);
+  if (amount !== null && Math.abs(amount) >= MAX_AMOUNT) throw new Error(`mortgageAmount ${amount} is out of range`);
   const lat = num(v.latitude);
   const lon = num(v.longitude);
   if (lat !== null && Math.abs(lat) > 90) throw new Error(`latitude ${lat} is out of range`);
@@ -204,7 +208,10 @@ export function toProperty(v: Values, now: string): PropertyInput {
           },
         ]
       : [],
-    mortgages: [],
+    mortgages:
+      v.mortgageAmount == null && v.mortgageDate == null && v.mortgageLender == null
+        ? []
+        : [{ amount: num(v.mortgageAmount), date: str(v.mortgageDate), lender: str(v.mortgageLender) }],
     lastModified: now,
   };
 }

@@ -48,6 +48,7 @@ export function mergeParcel(older: PropertyInput, newer: PropertyInput): Propert
   const other = base === older ? newer : older;
   const merged: PropertyInput = { ...base, sales: unionSales(base.sales, other.sales) };
   for (const f of FILLABLE) if (merged[f] === null) (merged as unknown as Record<string, unknown>)[f] = other[f];
+  if (merged.mortgages.length === 0) merged.mortgages = other.mortgages;
   // Rows of one parcel naming different units (a co-op's apartments) are sales within the building: the parcel has no unit.
   const unitOf = (p: PropertyInput) => parseStreetLine(streetWithUnit(p)).unitKey;
   if (unitOf(older) !== unitOf(newer)) merged.line2 = '';

@@ -45,6 +45,9 @@ export const PROPERTY_TARGETS = [
   'assessedTotal',
   'marketTotal',
   'taxYear',
+  'mortgageAmount',
+  'mortgageDate',
+  'mortgageLender',
 ] as const;
 
 export const TRACT_TARGETS = [

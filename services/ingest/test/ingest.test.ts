@@ -100,6 +100,7 @@ describe('bulk load into an empty store', () => {
     );
     expect(rows.map((r) => r.indexname)).toEqual([
       'owners_name',
+      'owners_name_words',
       'owners_pkey',
       'properties_apn',
       'properties_city_line_prefix',

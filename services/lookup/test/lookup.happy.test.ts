@@ -258,6 +258,40 @@ describe('owner, parcel and id lookups', () => {
     expect(page2.body.status.total).toBe(3);
   });
 
+  it('finds companies, trusts, government and full-name owners by a word of their name through lastName', async () => {
+    const word = uniqueStreet();
+    const [acme, trust, city, imported, reno] = await insertProperties(ctx.pool, [
+      makeProperty({
+        owner1: { firstName: null, lastName: null, fullName: `${word} HOLDINGS LLC`, type: 'Corporation' },
+      }),
+      makeProperty({
+        owner1: { firstName: null, lastName: 'LEE', fullName: `LEE ${word} FAMILY TRUST`, type: 'Trust' },
+      }),
+      makeProperty({ owner1: { firstName: null, lastName: null, fullName: `CITY OF ${word}`, type: 'Government' } }),
+      makeProperty({ owner1: { firstName: null, lastName: null, fullName: `JOHN Q ${word}`, type: 'Individual' } }),
+      makeProperty({
+        state: 'NV',
+        city: 'RENO',
+        zip: '89501',
+        owner1: { firstName: null, lastName: null, fullName: `${word} HOLDINGS LLC`, type: 'Corporation' },
+      }),
+    ]);
+    const owner = (params: Record<string, string>) => ctx.get(`/api/v1/property/owner?${q(params)}`);
+    const ids = (res: { body: any }) =>
+      res.body.property.map((p: any) => p.identifier.Id).sort((a: number, b: number) => a - b);
+    expect(ids(await owner({ lastName: word }))).toEqual([acme, trust, city, imported, reno]);
+    expect(ids(await owner({ lastName: `${word} holdings` }))).toEqual([acme, reno]);
+    expect(ids(await owner({ lastName: word, state: 'NV' }))).toEqual([reno]);
+    expect(ids(await owner({ lastName: word, state: 'CA', city: 'Sacramento' }))).toEqual([
+      acme,
+      trust,
+      city,
+      imported,
+    ]);
+    // A first name asks for a person: entities do not answer it.
+    expect((await owner({ lastName: word, firstName: 'JOHN' })).status).toBe(404);
+  });
+
   it('matches an APN with or without special characters, and the tax parcel id', async () => {
     const tag = String(Date.now()).slice(-7);
     const [id] = await insertProperties(ctx.pool, [

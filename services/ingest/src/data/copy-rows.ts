@@ -22,7 +22,7 @@ export const COLUMNS: Record<TableName, string> = {
   properties:
     'id, parcel_id, apn, apn_orig, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, loose_key, street_type, census_tract, source, last_modified, body',
   owners:
-    'property_id, seq, first_name, last_name, full_name, owner_type, last_name_key, first_name_key, state, city_key',
+    'property_id, seq, first_name, last_name, full_name, owner_type, last_name_key, first_name_key, state, city_key, name_words',
   owner_mailing: 'property_id, line1, locality, country_subd, postal1',
   assessments:
     'property_id, tax_year, land, improvements, total, market_total, avm_value, avm_date, equity, rental_estimate, rental_source, tax_amount',
@@ -62,6 +62,15 @@ export function parcelIdOf(fips: string, apn: string): number {
 }
 
 export type CopyChunks = Record<TableName, string>;
+
+/** An entity's (or a full name's) words as a PostgreSQL array literal, so any word finds it; null for a person. */
+export function ownerNameWords(o: { lastName: string | null; fullName: string; type: string }): string | null {
+  if (o.lastName && o.type === 'Individual') return null;
+  const words = nameKey(o.fullName)
+    .split(' ')
+    .filter((w) => w !== '');
+  return words.length === 0 ? null : `{${words.map((w) => `"${w}"`).join(',')}}`;
+}
 
 /** COPY text for `items`; ids are consecutive from a first id, or given one per item (an update keeps its ids). */
 export function buildCopyChunks(
@@ -122,6 +131,7 @@ export function buildCopyChunks(
           o.firstName ? nameKey(o.firstName) : null,
           p.state,
           cityKey,
+          ownerNameWords(o),
         ]),
       );
     });

@@ -77,13 +77,18 @@ const units = (place: string) =>
 const UNITS_BY_ZIP = { name: 'units_by_zip', text: units('zip = $2') };
 const UNITS_BY_CITY = { name: 'units_by_city', text: units('state = $2 AND city_key = $3') };
 
-// Owners: distinct properties whose owner1 or owner2 matches. The count and the page come from one statement;
+// Owners: distinct properties whose owner1 or owner2 matches: a person by last name (and first name), an entity
+// (or a full name without a last name) by the words of its name. The count and the page come from one statement;
 // a page past the end is one row with the count and no body.
 const BY_OWNER = {
   name: 'by_owner',
   text: `WITH m AS (
-           SELECT DISTINCT o.property_id FROM records.owners o
+           SELECT o.property_id FROM records.owners o
            WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2)
+             AND ($3::text IS NULL OR o.state = $3) AND ($4::text IS NULL OR o.city_key = $4)
+           UNION
+           SELECT o.property_id FROM records.owners o
+           WHERE $2::text IS NULL AND o.name_words @> $7::text[]
              AND ($3::text IS NULL OR o.state = $3) AND ($4::text IS NULL OR o.city_key = $4)),
          page AS (SELECT property_id FROM m ORDER BY property_id LIMIT $5 OFFSET $6)
          SELECT r.body, r.demo, c.total FROM (SELECT count(*) AS total FROM m) c
@@ -244,7 +249,8 @@ export class RecordStore {
 
   /** One page of an owner's properties, and how many there are in all (also when the page is past the end). */
   async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
-    const values = [c.lastNameKey, c.firstNameKey, c.state, c.cityKey, limit, offset];
+    const words = c.lastNameKey.split(' ');
+    const values = [c.lastNameKey, c.firstNameKey, c.state, c.cityKey, limit, offset, words];
     const { rows } = await this.pool.query<Omit<RecordRow, 'body'> & { body: string | null }>({ ...BY_OWNER, values });
     return { rows: rows.filter((r): r is RecordRow => r.body !== null), total: rows[0]?.total ?? 0 };
   }

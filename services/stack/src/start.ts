@@ -1,12 +1,12 @@
 // npm start: the whole system on one machine. PostgreSQL and Redis found or started, migrations, the sample
 // data set on first run, every service; then the base URL and curl commands that work. Ctrl-C stops everything.
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createPool } from '@pra/platform';
 import { migrateAll } from './migrate-all.js';
 import { ensureDemoAccount } from './demo-account.js';
+import { installationSecrets } from './installation-secrets.js';
 import { loadSampleDataset, propertyCount } from '@pra/ingest/load';
 import { findPostgres, findRedis } from './infrastructure.js';
 import { Supervisor } from './supervisor.js';
@@ -83,14 +83,8 @@ async function main() {
   const apiKey = await ensureDemoAccount(pool, redis.url, prefix, `${dataDir}/demo-api-key`, log);
   await pool.end();
 
-  // The admin token of this installation: made once, kept beside the data (never printed in full).
-  const tokenFile = `${dataDir}/admin-token`;
-  if (!existsSync(tokenFile)) writeFileSync(tokenFile, `${randomBytes(24).toString('base64url')}\n`, { mode: 0o600 });
-  const adminToken = readFileSync(tokenFile, 'utf8').trim();
-  // The key the gateway signs identity headers with; services accept nothing else.
-  const hmacFile = `${dataDir}/gateway-hmac-key`;
-  if (!existsSync(hmacFile)) writeFileSync(hmacFile, `${randomBytes(32).toString('hex')}\n`, { mode: 0o600 });
-  const gatewayKey = readFileSync(hmacFile, 'utf8').trim();
+  // The admin token, the gateway's signing key and the marketplace proxy's secret of this installation.
+  const { adminToken, gatewayKey, marketplaceSecret } = installationSecrets(dataDir);
 
   if (values.trace) {
     const sink = await startOtlpSink({
@@ -131,6 +125,7 @@ async function main() {
     redisPrefix: prefix,
     gatewayKey,
     adminToken,
+    marketplaceSecret,
     publicBaseUrl: `${local(ports.gateway)}/api/v1`,
     env: telemetryEnv,
   });
@@ -157,6 +152,11 @@ BASE_URL=${base}
   }
   curl -s ${auth} '${base}/property/autocomplete?q=3526%20hi&zip=95838'
   curl -s ${auth} '${base}/usage'
+
+  # The same API as a marketplace's customers call it (SPEC 5): the marketplace's secret and the customer's key.
+  export MARKETPLACE_SECRET=${marketplaceSecret}
+  curl -s -H "X-Marketplace-Proxy-Secret: $MARKETPLACE_SECRET" -H "X-Marketplace-Key: $API_KEY" '${base}/property/address?address=3526%20High%20Street&city=Sacramento&state=CA'
+
   curl -s '${base}/health'
   curl -s '${base}/plans'
   curl -s '${local(ports.gateway)}/openapi.yaml'

@@ -24,6 +24,8 @@ export interface SystemSettings {
   redisPrefix: string;
   gatewayKey: string;
   adminToken: string;
+  /** The marketplace proxy's secret (SPEC 5); without it, marketplace headers are refused. */
+  marketplaceSecret?: string;
   /** The base URL the plans service writes into the OpenAPI document. */
   publicBaseUrl: string;
   /** Extra environment for every process (telemetry, timeouts). */
@@ -76,6 +78,7 @@ export function systemProcesses(s: SystemSettings): ChildSpec[] {
       REDIS_URL: s.redisUrl,
       REDIS_PREFIX: s.redisPrefix,
       GATEWAY_HMAC_KEY: s.gatewayKey,
+      ...(s.marketplaceSecret ? { MARKETPLACE_PROXY_SECRET: s.marketplaceSecret } : {}),
       GATEWAY_PORT: String(ports.gateway),
       UPSTREAM_LOOKUP: local(ports.lookup),
       UPSTREAM_AUTOCOMPLETE: local(ports.autocomplete),

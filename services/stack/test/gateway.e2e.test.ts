@@ -15,6 +15,7 @@ import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testin
 import { startSystem, type RunningSystem } from '../src/system.js';
 
 const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
+const MARKETPLACE = `mkt-${randomBytes(16).toString('hex')}`;
 let pool: Pool;
 let f: BillingFixture;
 let system: RunningSystem;
@@ -50,6 +51,7 @@ beforeAll(async () => {
     pool,
     billing: f,
     gatewayKey: HMAC,
+    marketplaceSecret: MARKETPLACE,
     only: ['lookup', 'account-billing'],
     interpose: (_service, url) => tapInFront(url),
   });
@@ -160,6 +162,39 @@ describe('through the local gateway', () => {
     expect(head.headers.get('allow')).toBe('GET');
     expect(await f.meter.balance(a.accountId)).toBe(10);
     expect((await fetch(`${base}/api/v1/health`, { method: 'HEAD' })).status).toBe(200); // public paths answer HEAD
+  });
+});
+
+describe('marketplace calls (SPEC 5): the proxy secret and the customer key', () => {
+  const marketplace = (key: string, secret = MARKETPLACE) => ({
+    'x-marketplace-proxy-secret': secret,
+    'x-marketplace-key': key,
+  });
+
+  it('a marketplace customer is served and charged like a Bearer caller', async () => {
+    const a = await f.fundedAccount(10, { tier: 'growth' });
+    const res = await get(base + path, marketplace(a.key));
+    expect(res.status).toBe(200);
+    expect(PropertyResponse.parse(res.body).status).toMatchObject({ records_returned: 2, credits_remaining: 8 });
+    expect(await f.meter.balance(a.accountId)).toBe(8); // charged to the account of the key
+    expect((await get(`${base}/api/v1/usage`, marketplace(a.key))).status).toBe(200);
+  });
+
+  it('a wrong secret is a 401 (even with a valid key), an unknown key a 401, a disabled key a 403; none is charged', async () => {
+    const a = await f.fundedAccount(10, { tier: 'growth' });
+    const wrong = await get(base + path, marketplace(a.key, `${MARKETPLACE}x`));
+    expect(wrong.status).toBe(401);
+    expect(ErrorResponse.parse(wrong.body).status.msg).toBe('Invalid marketplace proxy secret');
+    const unknown = await get(base + path, marketplace(`pra_live_${randomBytes(16).toString('hex')}`));
+    expect(unknown.status).toBe(401);
+    expect(ErrorResponse.parse(unknown.body).status.msg).toBe('Invalid API key');
+    const disabled = await f.fundedAccount(10, { tier: 'growth' });
+    await setKeyStatus(f.deps, disabled.keyId, 'disabled');
+    const off = await get(base + path, marketplace(disabled.key));
+    expect(off.status).toBe(403);
+    expect(ErrorResponse.parse(off.body).status.msg).toBe('API key disabled');
+    expect(await f.meter.balance(a.accountId)).toBe(10);
+    expect(await f.meter.balance(disabled.accountId)).toBe(10);
   });
 });
 

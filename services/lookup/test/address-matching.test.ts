@@ -4,8 +4,8 @@
 // Found: the labelled property is among the answers. Wrong: properties came back, and not the labelled one.
 // Target: >= 98% found, 0 wrong. The figures are printed by class.
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiError } from '@pra/core/errors';
@@ -13,13 +13,13 @@ import { AddressQuery } from '@pra/core/contracts';
 import { createPool, dropDatabase, ensureDatabase, withDatabase, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { migrateRecords } from '@pra/ingest/migrate';
-import { importCsv, loadMapping, SHIPPED_MAPPINGS } from '@pra/ingest/import';
+import { importCsv, loadMapping, SAMPLE_FILES, SHIPPED_MAPPINGS } from '@pra/ingest/import';
 import { RecordStore } from '../src/data/record-queries.js';
 import { findByAddress } from '../src/domain/find-records.js';
 
-const REFERENCE = fileURLToPath(new URL('../../../../shared/data/reference/', import.meta.url));
-const BROOKLYN = `${REFERENCE}nyc-brooklyn-rolling-sales-2019.csv`;
-const SACRAMENTO = `${REFERENCE}sacramento-2008-sales.csv`;
+// The hand-out's reference files, as shipped with the importer (the Brooklyn file gzipped).
+const BROOKLYN = SAMPLE_FILES.brooklynSales;
+const SACRAMENTO = SAMPLE_FILES.sacramentoSales;
 
 interface Labelled {
   class: string;
@@ -47,10 +47,9 @@ afterAll(async () => {
 });
 
 const distinctParcels = () => {
-  const rows = parse(readFileSync(BROOKLYN), { columns: (h: string[]) => h.map((c) => c.trim()) }) as Record<
-    string,
-    string
-  >[];
+  const rows = parse(gunzipSync(readFileSync(BROOKLYN)), {
+    columns: (h: string[]) => h.map((c) => c.trim()),
+  }) as Record<string, string>[];
   return new Set(rows.map((r) => `${r.BOROUGH}-${r.BLOCK}-${r.LOT}`)).size;
 };
 

@@ -26,6 +26,7 @@ export function useLookupApp(credits = 10_000_000): LookupContext {
       createLookupApp({
         pool: ctx.pool,
         meter: ctx.billing.meter,
+        calls: ctx.billing.calls,
         auth: { development: true, keys: ctx.billing.keys },
       }),
     );

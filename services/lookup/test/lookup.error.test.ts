@@ -106,7 +106,12 @@ describe('a page past the end', () => {
       },
     });
     const app = await startApp(
-      createLookupApp({ pool: counted, meter: ctx.billing.meter, auth: { development: true, keys: ctx.billing.keys } }),
+      createLookupApp({
+        pool: counted,
+        meter: ctx.billing.meter,
+        calls: ctx.billing.calls,
+        auth: { development: true, keys: ctx.billing.keys },
+      }),
     );
     try {
       const street = uniqueStreet();

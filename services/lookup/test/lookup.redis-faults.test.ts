@@ -24,7 +24,9 @@ beforeAll(async () => {
   own = await startRedisServer();
   admin = createRedis(own.url, 'worker');
   f = await billingFixture(pool, own.url, `rf${randomBytes(3).toString('hex')}:`);
-  app = await startApp(createLookupApp({ pool, meter: f.meter, auth: { development: true, keys: f.keys } }));
+  app = await startApp(
+    createLookupApp({ pool, meter: f.meter, calls: f.calls, auth: { development: true, keys: f.keys } }),
+  );
   const street = uniqueStreet();
   await insertProperties(pool, [makeProperty({ line1: `7 ${street} ST`, zip: '95814' })]);
   path = `/api/v1/property/address?address=7%20${street}%20ST&zip=95814`;

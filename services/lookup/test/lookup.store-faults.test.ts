@@ -31,7 +31,9 @@ beforeAll(async () => {
   const a = await f.fundedAccount(100);
   auth = { authorization: `Bearer ${a.key}` };
   accountId = a.accountId;
-  app = await startApp(createLookupApp({ pool: proxied, meter: f.meter, auth: { development: true, keys: f.keys } }));
+  app = await startApp(
+    createLookupApp({ pool: proxied, meter: f.meter, calls: f.calls, auth: { development: true, keys: f.keys } }),
+  );
   const street = uniqueStreet();
   await insertProperties(pool, [makeProperty({ line1: `12 ${street} ST`, zip: '95814' })]);
   path = `/api/v1/property/address?address=12%20${street}%20ST&zip=95814`;

@@ -3,6 +3,7 @@
 // line, and reading goes on at the next line: one bad row never stops an import. Quoted fields may span lines.
 import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
+import { createGunzip } from 'node:zlib';
 
 export type CsvItem =
   | { line: number; bytes: number; fields: Record<string, string> }
@@ -53,12 +54,17 @@ export function parseRecord(text: string, delimiter: string): Parsed {
   }
 }
 
+/** The file's lines, and how many bytes of the file (compressed, for a .gz) were read when each was. */
 async function* physicalLines(file: string): AsyncGenerator<{ text: string; bytes: number }> {
   const decoder = new StringDecoder('utf8');
   let bytes = 0;
   let rest = '';
-  for await (const chunk of createReadStream(file, { highWaterMark: 1 << 16 })) {
-    bytes += (chunk as Buffer).length;
+  const raw = createReadStream(file, { highWaterMark: 1 << 16 });
+  raw.on('data', (chunk) => {
+    bytes += chunk.length;
+  });
+  const decoded = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  for await (const chunk of decoded) {
     const text = rest + decoder.write(chunk as Buffer);
     const parts = text.split('\n');
     rest = parts.pop()!;

@@ -1,4 +1,5 @@
-// Builds the labelled address-matching set (address-variants.csv) from the real files in ../shared/data/reference:
+// Builds the labelled address-matching set (address-variants.csv) from the real files of the hand-out's
+// data/reference, as shipped in services/ingest/samples (the Brooklyn file gzipped):
 //   npx tsx services/lookup/test/matching/build-address-variants.ts
 // Every row is a query as a client could send it and the property it must find:
 // - Brooklyn (NYC rolling sales): each parcel (BOROUGH-BLOCK-LOT) that the county itself wrote several ways with one
@@ -9,14 +10,18 @@
 //   ordinal, a unit after "#", "APT" or a comma), labelled by the sale's coordinates.
 // The labels never come from the normaliser under test: they are the county's parcel or the file's own row.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 
-const REFERENCE = new URL('../../../../../shared/data/reference/', import.meta.url);
+const SAMPLES = new URL('../../../ingest/samples/', import.meta.url);
 const read = (name: string) =>
-  parse(readFileSync(new URL(name, REFERENCE)), {
-    columns: (h: string[]) => h.map((c) => c.trim()),
-    relax_column_count: true,
-  }) as Record<string, string>[];
+  parse(
+    name.endsWith('.gz') ? gunzipSync(readFileSync(new URL(name, SAMPLES))) : readFileSync(new URL(name, SAMPLES)),
+    {
+      columns: (h: string[]) => h.map((c) => c.trim()),
+      relax_column_count: true,
+    },
+  ) as Record<string, string>[];
 
 interface Variant {
   cls: string;
@@ -48,7 +53,7 @@ const query = (r: Record<string, string>) => {
   const address = squash(r.ADDRESS!);
   return apt !== '' && !address.includes(',') ? `${address}, ${apt}` : address;
 };
-const brooklyn = read('nyc-brooklyn-rolling-sales-2019.csv').filter((r) => /^\d{5}$/.test(r['ZIP CODE']!.trim()));
+const brooklyn = read('nyc-brooklyn-rolling-sales-2019.csv.gz').filter((r) => /^\d{5}$/.test(r['ZIP CODE']!.trim()));
 const byParcel = new Map<string, Record<string, string>[]>();
 for (const r of brooklyn) byParcel.set(bbl(r), [...(byParcel.get(bbl(r)) ?? []), r]);
 

@@ -5,7 +5,7 @@ import type { Express } from 'express';
 import type {} from '@pra/platform/testing';
 import { BASE_PATH, buildOpenApiDocument, DOCUMENT_PATHS, routedPaths } from '@pra/core/contracts';
 import { createPool, createRedis } from '@pra/platform';
-import { KeyCache, RedisCreditMeter } from '@pra/account-billing/client';
+import { KeyCache, RedisCallCounter, RedisCreditMeter } from '@pra/account-billing/client';
 import { createLookupApp } from '@pra/lookup/app';
 import { createAutocompleteApp } from '@pra/autocomplete/app';
 import { PostgresSearchIndex } from '@pra/autocomplete/postgres-index';
@@ -29,10 +29,11 @@ describe('served routes', () => {
   });
   const auth = { development: true as const, keys: new KeyCache(redis, inject('redisPrefix')) };
   const meter = new RedisCreditMeter(redis, inject('redisPrefix'));
+  const calls = new RedisCallCounter(redis, inject('redisPrefix'));
   const apps = {
-    lookup: createLookupApp({ pool, meter, auth }),
-    autocomplete: createAutocompleteApp({ index: new PostgresSearchIndex(pool), meter, auth }),
-    'account-billing': createBillingApp({ pool, auth }),
+    lookup: createLookupApp({ pool, meter, calls, auth }),
+    autocomplete: createAutocompleteApp({ index: new PostgresSearchIndex(pool), meter, calls, auth }),
+    'account-billing': createBillingApp({ pool, calls, auth }),
     plans: createPlansApp({ purchaseUrl: 'https://example.com/buy', publicBaseUrl: BASE_PATH }),
   };
 

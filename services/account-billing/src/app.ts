@@ -11,9 +11,11 @@ import {
   type Pool,
 } from '@pra/platform';
 import { usageReport } from './domain/usage-report.js';
+import { countCalls, type CallCounter } from './client/call-counter.js';
 
-export function createBillingApp(deps: { pool: Pool; auth: CallerAuth }): Express {
+export function createBillingApp(deps: { pool: Pool; calls: CallCounter; auth: CallerAuth }): Express {
   const app = createBaseApp();
+  app.use(countCalls(deps.calls));
   mountEndpoints(app, 'account-billing', {
     usage: () =>
       route(async (req, res) => {

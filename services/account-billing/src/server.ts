@@ -2,6 +2,7 @@
 import { createPool, listenServer, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
 import { clientTimeouts } from '@pra/core/config';
 import { requestPathClients } from './client/service-clients.js';
+import { RedisCallCounter } from './client/call-counter.js';
 import { logTo } from '@pra/platform/telemetry';
 import { createAdminApp } from './admin-app.js';
 import { createBillingApp } from './app.js';
@@ -36,7 +37,7 @@ const admin = await listenServer(
   timeouts,
 );
 await runServer(
-  createBillingApp({ pool, auth }),
+  createBillingApp({ pool, calls: new RedisCallCounter(redis, config.REDIS_PREFIX), auth }),
   config.BILLING_PORT,
   config.BILLING_HOST,
   'account-billing',

@@ -5,6 +5,7 @@ import { createRedis, redisReady, type Pool } from '@pra/platform';
 import { KeyCache, keyCacheLoadedKey } from '@pra/account-billing/client';
 import type { TierName } from '@pra/core/tiers';
 import { RedisCreditMeter } from '../src/client/credit-meter.js';
+import { RedisCallCounter } from '../src/client/call-counter.js';
 import { redisLayout, type RedisLayout } from '../src/data/redis-layout.js';
 import { createAccount, grantCredits, issueKey, type BillingDeps } from '../src/domain/accounts.js';
 
@@ -13,6 +14,7 @@ export interface BillingFixture {
   layout: RedisLayout;
   deps: BillingDeps;
   meter: RedisCreditMeter;
+  calls: RedisCallCounter;
   keys: KeyCache;
   /** A new account with a key and (unless 0) one grant of `credits`. */
   fundedAccount(
@@ -34,6 +36,7 @@ export async function billingFixture(pool: Pool, redisUrl: string, prefix: strin
     layout,
     deps,
     meter: new RedisCreditMeter(redis, prefix),
+    calls: new RedisCallCounter(redis, prefix),
     keys: new KeyCache(redis, prefix, 0),
     async fundedAccount(credits, opts = {}) {
       const tag = randomBytes(6).toString('hex');

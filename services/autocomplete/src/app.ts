@@ -12,12 +12,18 @@ import {
   sendJson,
   type CallerAuth,
 } from '@pra/platform';
-import type { CreditMeter } from '@pra/account-billing/client';
+import { countCalls, type CallCounter, type CreditMeter } from '@pra/account-billing/client';
 import type { SearchIndex } from './domain/search-index.js';
 import { suggest } from './domain/suggest.js';
 
-export function createAutocompleteApp(deps: { index: SearchIndex; meter: CreditMeter; auth: CallerAuth }): Express {
+export function createAutocompleteApp(deps: {
+  index: SearchIndex;
+  meter: CreditMeter;
+  calls: CallCounter;
+  auth: CallerAuth;
+}): Express {
   const app = createBaseApp();
+  app.use(countCalls(deps.calls));
   mountEndpoints(app, 'autocomplete', {
     autocomplete: () =>
       route(async (req, res) => {

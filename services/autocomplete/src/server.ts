@@ -2,7 +2,7 @@
 import { createPool, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
 import { clientTimeouts } from '@pra/core/config';
 import { logTo } from '@pra/platform/telemetry';
-import { RedisCreditMeter, redisLayout, requestPathClients } from '@pra/account-billing/client';
+import { RedisCallCounter, RedisCreditMeter, redisLayout, requestPathClients } from '@pra/account-billing/client';
 import { createAutocompleteApp } from './app.js';
 import { loadAutocompleteConfig } from './config.js';
 import { migrateSearch } from './data/migrate.js';
@@ -41,7 +41,12 @@ if (config.SEARCH_BACKEND === 'postgres' && (await lastIndexedId(indexPool)) ===
   log({ msg: 'index empty: full rebuild requested' });
   await indexer.requestRebuild();
 }
-const app = createAutocompleteApp({ index, meter: new RedisCreditMeter(redis, config.REDIS_PREFIX), auth });
+const app = createAutocompleteApp({
+  index,
+  meter: new RedisCreditMeter(redis, config.REDIS_PREFIX),
+  calls: new RedisCallCounter(redis, config.REDIS_PREFIX),
+  auth,
+});
 await runInternalServer(config, storesReady(pool, redis));
 await runServer(
   app,

@@ -30,10 +30,20 @@ beforeAll(async () => {
   const { key } = await billing.fundedAccount(1_000);
   auth = { authorization: `Bearer ${key}` };
   ac = await startApp(
-    createAutocompleteApp({ index, meter: billing.meter, auth: { development: true, keys: billing.keys } }),
+    createAutocompleteApp({
+      index,
+      meter: billing.meter,
+      calls: billing.calls,
+      auth: { development: true, keys: billing.keys },
+    }),
   );
   lookup = await startApp(
-    createLookupApp({ pool, meter: billing.meter, auth: { development: true, keys: billing.keys } }),
+    createLookupApp({
+      pool,
+      meter: billing.meter,
+      calls: billing.calls,
+      auth: { development: true, keys: billing.keys },
+    }),
   );
 });
 afterAll(async () => {

@@ -3,6 +3,7 @@
 import { createPool, createRedis, redisReady } from '@pra/platform';
 import {
   KeyCache,
+  RedisCallCounter,
   RedisCreditMeter,
   type ChargeRequest,
   type ChargeResult,
@@ -21,11 +22,13 @@ const pool = createPool(process.env.DATABASE_URL!, 16, 'bench-lookup');
 const redis = createRedis(process.env.REDIS_URL!, 'producer');
 await redisReady(redis);
 const meter = process.env.BENCH_CHARGING === 'off' ? noCharge : new RedisCreditMeter(redis, prefix);
-const server = createLookupApp({ pool, meter, auth: { development: true, keys: new KeyCache(redis, prefix) } }).listen(
-  0,
-  '127.0.0.1',
-  () => {
-    const a = server.address();
-    console.log(JSON.stringify({ port: typeof a === 'object' && a ? a.port : 0 }));
-  },
-);
+const calls = new RedisCallCounter(redis, prefix);
+const server = createLookupApp({
+  pool,
+  meter,
+  calls,
+  auth: { development: true, keys: new KeyCache(redis, prefix) },
+}).listen(0, '127.0.0.1', () => {
+  const a = server.address();
+  console.log(JSON.stringify({ port: typeof a === 'object' && a ? a.port : 0 }));
+});

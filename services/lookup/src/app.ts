@@ -1,13 +1,19 @@
 // Builds the lookup app from its dependencies; server.ts runs it, tests start it on port 0.
 import type { Express } from 'express';
 import { createBaseApp, finishApp, mountEndpoints, route, sendJson, type CallerAuth, type Pool } from '@pra/platform';
-import type { CreditMeter } from '@pra/account-billing/client';
+import { countCalls, type CallCounter, type CreditMeter } from '@pra/account-billing/client';
 import { RecordStore } from './data/record-queries.js';
 import { HealthCheck } from './domain/health.js';
 import { recordHandlers } from './routes/record-routes.js';
 
-export function createLookupApp(deps: { pool: Pool; meter: CreditMeter; auth: CallerAuth }): Express {
+export function createLookupApp(deps: {
+  pool: Pool;
+  meter: CreditMeter;
+  calls: CallCounter;
+  auth: CallerAuth;
+}): Express {
   const app = createBaseApp();
+  app.use(countCalls(deps.calls));
   const store = new RecordStore(deps.pool);
   const health = new HealthCheck(store);
   mountEndpoints(app, 'lookup', {

@@ -1,13 +1,18 @@
 import { redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
 import { clientTimeouts } from '@pra/core/config';
-import { RedisCreditMeter, requestPathClients } from '@pra/account-billing/client';
+import { RedisCallCounter, RedisCreditMeter, requestPathClients } from '@pra/account-billing/client';
 import { createLookupApp } from './app.js';
 import { loadLookupConfig } from './config.js';
 
 const config = loadLookupConfig();
 const { redis, auth, pool } = requestPathClients(config, 'lookup');
 await redisReady(redis);
-const app = createLookupApp({ pool, meter: new RedisCreditMeter(redis, config.REDIS_PREFIX), auth });
+const app = createLookupApp({
+  pool,
+  meter: new RedisCreditMeter(redis, config.REDIS_PREFIX),
+  calls: new RedisCallCounter(redis, config.REDIS_PREFIX),
+  auth,
+});
 await runInternalServer(config, storesReady(pool, redis));
 await runServer(
   app,

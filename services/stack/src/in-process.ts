@@ -4,7 +4,7 @@
 import type { Redis } from 'ioredis';
 import type { Pool } from '@pra/platform';
 import { startApp, type RunningApp } from '@pra/platform/testing';
-import type { CreditMeter, KeyCache } from '@pra/account-billing/client';
+import { RedisCallCounter, type CreditMeter, type KeyCache } from '@pra/account-billing/client';
 import type { ServiceName } from '@pra/core/contracts';
 import { createBillingApp } from '@pra/account-billing/app';
 import { createAdminApp } from '@pra/account-billing/admin-app';
@@ -39,10 +39,12 @@ const CLOSED_PORT = 'http://127.0.0.1:9';
 /** startSystem({ placement: 'in-process' }): the apps on port 0 behind the local gateway. */
 export async function startInProcess(o: InProcessOptions): Promise<RunningSystem> {
   const auth = { gatewayKey: o.gatewayKey };
+  const calls = new RedisCallCounter(o.billing.redis, o.billing.layout.prefix);
   const makers: Record<ServiceName, () => Parameters<typeof startApp>[0]> = {
-    lookup: () => createLookupApp({ pool: o.pool, meter: o.billing.meter, auth }),
-    autocomplete: () => createAutocompleteApp({ index: new PostgresSearchIndex(o.pool), meter: o.billing.meter, auth }),
-    'account-billing': () => createBillingApp({ pool: o.pool, auth }),
+    lookup: () => createLookupApp({ pool: o.pool, meter: o.billing.meter, calls, auth }),
+    autocomplete: () =>
+      createAutocompleteApp({ index: new PostgresSearchIndex(o.pool), meter: o.billing.meter, calls, auth }),
+    'account-billing': () => createBillingApp({ pool: o.pool, calls, auth }),
     plans: () => createPlansApp({ purchaseUrl: 'https://example.com/pricing', publicBaseUrl: '/api/v1' }),
   };
   const names = o.only ?? (Object.keys(makers) as ServiceName[]);

@@ -23,6 +23,8 @@ declare module 'express-serve-static-core' {
     requestId: string;
     /** Who called, once resolveIdentity has answered (for the request log line). */
     identity?: Identity;
+    /** True once this request was charged: its charge event counts the call in /usage. */
+    charged?: boolean;
   }
 }
 

@@ -39,7 +39,11 @@ SELECT transaction_id::text AS txid FROM ev`;
 
 /** Applies a batch of events in one statement; returns the transaction ids that were new (the rest were known). */
 export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]): Promise<Set<string>> {
-  const unique = [...new Map(events.map((e) => [e.txid, e])).values()];
+  // One event per transaction id; a charge wins over a 0-credit call event of the same transaction (never the reverse,
+  // which would drop its ledger entries).
+  const byTx = new Map<string, UsageEvent>();
+  for (const e of events) if (!byTx.has(e.txid) || e.credits > byTx.get(e.txid)!.credits) byTx.set(e.txid, e);
+  const unique = [...byTx.values()];
   const consumed = unique.flatMap((e) => e.consumed.map((c) => [e.txid, c.grantId, c.credits] as const));
   const { rows } = await pool.query<{ txid: string }>({
     name: 'apply_usage_batch',

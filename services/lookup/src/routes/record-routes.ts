@@ -44,6 +44,7 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
           records: page.rows.length,
           keepSeconds,
         });
+        req.charged = true;
         sendJson(res, 200, renderPropertyResponse(page, req.requestId, billing), req.requestId);
       });
   return {

@@ -1,0 +1,128 @@
+// /usage counts every authenticated call that reached a service, whatever its status and whether it was charged
+// (type-ahead and /usage itself included), and agrees with the daily quota the gateway counts; credits_used stays
+// per credit. Through the local gateway, with the real usage pipeline writing the ledger.
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, type Pool } from '@pra/platform';
+import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { UsagePipeline } from '@pra/account-billing/pipeline';
+import { migrateSearch } from '@pra/autocomplete/migrate';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { UsageResponse } from '@pra/core/contracts';
+import { startSystem, type RunningSystem } from '../src/system.js';
+
+let pool: Pool;
+let f: BillingFixture;
+let pipeline: UsagePipeline;
+let system: RunningSystem;
+let address: string;
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 4);
+  await migrateSearch(pool);
+  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}use${randomBytes(3).toString('hex')}:`);
+  pipeline = new UsagePipeline({
+    pool,
+    redisUrl: inject('redisUrl'),
+    layout: f.layout,
+    log: () => {},
+    reconcileEveryMs: 3_600_000,
+    expireEveryMs: 3_600_000,
+  });
+  await pipeline.start();
+  system = await startSystem({
+    placement: 'in-process',
+    pool,
+    billing: f,
+    gatewayKey: randomBytes(16).toString('hex'),
+  });
+  const s = uniqueStreet();
+  await insertProperties(pool, [
+    makeProperty({ line1: `5 ${s} ST`, line2: 'APT 1', zip: '95814' }),
+    makeProperty({ line1: `5 ${s} ST`, line2: 'APT 2', zip: '95814' }),
+  ]);
+  address = `address=${encodeURIComponent(`5 ${s} ST`)}&zip=95814`;
+}, 60_000);
+afterAll(async () => {
+  await system?.stop();
+  await pipeline?.stop();
+  await f?.close();
+  await pool?.end();
+});
+
+const get = (key: string, path: string) =>
+  fetch(`${system.gatewayUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
+
+/** The account's row of today in PostgreSQL, once the pipeline has written `calls` calls. */
+async function today(accountId: number, calls: number) {
+  for (let i = 0; i < 100; i++) {
+    const { rows } = await pool.query(
+      `SELECT calls, credits_used FROM billing.daily_usage WHERE account_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`,
+      [accountId],
+    );
+    if (rows[0] && rows[0].calls >= calls) return rows[0] as { calls: number; credits_used: number };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  const { rows } = await pool.query('SELECT * FROM billing.daily_usage WHERE account_id = $1', [accountId]);
+  throw new Error(`the pipeline did not write ${calls} calls of account ${accountId}: ${JSON.stringify(rows)}`);
+}
+
+/** What the gateway's daily quota has counted for the account today. */
+async function quotaCount(accountId: number): Promise<number> {
+  const v = await f.redis.get(`${f.layout.prefix}quota:${accountId}`);
+  return Number(v?.split(':')[1] ?? 0);
+}
+
+describe('/usage counts every authenticated call', () => {
+  it('charged or not, any status, type-ahead and /usage included; calls.today agrees with the daily quota', async () => {
+    const a = await f.fundedAccount(10, { tier: 'growth' });
+    const statuses = [];
+    for (const path of [
+      `/property/address?${address}`, // 200, 2 credits
+      `/property/address?${address}`, // 200, 2 credits
+      '/property/owner?lastName=Qqzzxyw', // 404, uncharged
+      '/property/address?address=1%20Main%20St', // 400 (no zip or city), uncharged
+      '/property/autocomplete?q=5%20main&zip=95814', // type-ahead, never charged
+      '/usage', // 200
+    ]) {
+      statuses.push((await get(a.key, path)).status);
+    }
+    expect(statuses).toEqual([200, 200, 404, 400, 200, 200]);
+    expect(await today(a.accountId, 6)).toEqual({ calls: 6, credits_used: 4 });
+
+    const res = await get(a.key, '/usage');
+    const usage = UsageResponse.parse(await res.json());
+    expect(usage.calls.today).toBe(6); // the calls before this one
+    expect(usage.calls.total).toBe(6);
+    expect(usage.calls.last_used).not.toBeNull();
+    expect(usage.daily_usage[0]).toMatchObject({ calls: 6, credits_used: 4 });
+    expect(usage.credits).toMatchObject({ used: 4, balance: 6 });
+    // This /usage call counts too: the quota and the usage agree on 7.
+    expect(await today(a.accountId, 7)).toEqual({ calls: 7, credits_used: 4 });
+    expect(await quotaCount(a.accountId)).toBe(7);
+  });
+
+  it('a 402 counts as a call and uses no credit; a call refused at the edge (401) counts nowhere', async () => {
+    const broke = await f.fundedAccount(0, { tier: 'growth' });
+    expect((await get(broke.key, `/property/address?${address}`)).status).toBe(402);
+    expect((await get(`${broke.key}x`, `/property/address?${address}`)).status).toBe(401);
+    expect(await today(broke.accountId, 1)).toEqual({ calls: 1, credits_used: 0 });
+    expect(await quotaCount(broke.accountId)).toBe(1);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM billing.ledger_entries WHERE account_id = $1', [
+      broke.accountId,
+    ]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('a request replayed with its Idempotency-Key is charged once and counted once', async () => {
+    const a = await f.fundedAccount(10, { tier: 'growth' });
+    const key = `k-${randomBytes(8).toString('hex')}`;
+    for (let i = 0; i < 3; i++) {
+      const res = await fetch(`${system.gatewayUrl}/api/v1/property/address?${address}`, {
+        headers: { authorization: `Bearer ${a.key}`, 'idempotency-key': key },
+      });
+      expect(res.status).toBe(200);
+    }
+    expect(await today(a.accountId, 1)).toEqual({ calls: 1, credits_used: 2 });
+  });
+});

@@ -12,6 +12,7 @@ import {
   sendJson,
   type CallerAuth,
 } from '@pra/platform';
+import { ApiError } from '@pra/core/errors';
 import { countCalls, type CallCounter, type CreditMeter } from '@pra/account-billing/client';
 import type { SearchIndex } from './domain/search-index.js';
 import { suggest } from './domain/suggest.js';
@@ -33,12 +34,16 @@ export function createAutocompleteApp(deps: {
           suggest(deps.index, q),
           deps.meter.balance(who.accountId).catch(() => null),
         ]);
+        // Every envelope carries credits_remaining (SPEC 2.2); while balances are being reloaded there is none to say.
+        if (balance === null) {
+          throw new ApiError('UNAVAILABLE', 'Credit balances are being reloaded; retry shortly (type-ahead is free)');
+        }
         const body = renderEnvelope(items, {
           total: items.length,
           page: 1,
           pagesize: q.limit,
           transactionId: req.requestId,
-          creditsRemaining: balance ?? undefined,
+          creditsRemaining: balance,
           recordsReturned: items.length,
           truncatedByCredits: false,
         });

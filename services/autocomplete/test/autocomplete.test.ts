@@ -131,6 +131,18 @@ describe('autocomplete service', () => {
     expect((await ac.get('/api/v1/property/autocomplete?q=123%20Main')).status).toBe(401);
   });
 
+  it('always carries credits_remaining: while balances are being reloaded it is a 503 with Retry-After', async () => {
+    await billing.redis.del(billing.layout.loaded);
+    try {
+      const res = await ac.get(`/api/v1/property/autocomplete?q=${encodeURIComponent('99999 Qqzzxx St')}`, auth);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+      expect(res.body.status.msg).toMatch(/balances are being reloaded/);
+    } finally {
+      await billing.redis.set(billing.layout.loaded, 'test');
+    }
+  });
+
   it.each([
     ['q=12', /'q'.*at least 3/],
     ['', /Missing required parameter 'q'/],

@@ -12,6 +12,8 @@ export default defineConfig({
       'gateway/*/test/**/*.test.ts',
     ],
     globalSetup: ['test/global-setup.ts'],
+    // Every JSON response a test receives over fetch is checked against the served OpenAPI document.
+    setupFiles: ['test/check-responses.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',

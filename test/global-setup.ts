@@ -1,7 +1,8 @@
 // Vitest global setup: one PostgreSQL database per test run (created, migrated, loaded with a small fixed data set,
 // dropped at the end), so runs on one machine never collide. Tests read its URL with inject('databaseUrl').
 import { randomBytes } from 'node:crypto';
-import type {} from '@pra/platform/testing';
+import { startApp } from '@pra/platform/testing';
+import { createPlansApp } from '@pra/plans/app';
 import type { TestProject } from 'vitest/node';
 import { createPool, createRedis, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
@@ -29,6 +30,17 @@ export default async function setup(project: TestProject) {
   project.provide('databaseUrl', url);
   project.provide('redisUrl', redisUrl);
   project.provide('redisPrefix', redisPrefix);
+  // The document every response of the suite is checked against: fetched from the plans service, as clients get it.
+  const plans = await startApp(
+    createPlansApp({ purchaseUrl: 'https://example.com/pricing', publicBaseUrl: '/api/v1' }),
+  );
+  try {
+    const res = await fetch(`${plans.url}/openapi.yaml`);
+    if (res.status !== 200) throw new Error(`/openapi.yaml answered ${res.status}`);
+    project.provide('servedOpenApi', await res.text());
+  } finally {
+    await plans.close();
+  }
   return async () => {
     if (process.env.KEEP_TEST_DATABASE) return;
     await dropDatabase(url);

@@ -67,8 +67,8 @@ describe.skipIf(!k6)('k6 smoke run (20 s) through the local gateway', () => {
       target,
       '--admin',
       admin,
-      '--admin-token',
-      ADMIN_TOKEN,
+      // '=' form: a random token may start with '-', which parseArgs would take for an option.
+      `--admin-token=${ADMIN_TOKEN}`,
       '--database-url',
       inject('databaseUrl'),
       '--duration',

@@ -18,7 +18,8 @@ function kept(file: string, make: () => string): string {
 export function installationSecrets(dataDir: string): InstallationSecrets {
   mkdirSync(dataDir, { recursive: true });
   return {
-    adminToken: kept(`${dataDir}/admin-token`, () => randomBytes(24).toString('base64url')),
+    // Prefixed: a base64url token may start with '-', which a command line would take for an option.
+    adminToken: kept(`${dataDir}/admin-token`, () => `adm_${randomBytes(24).toString('base64url')}`),
     gatewayKey: kept(`${dataDir}/gateway-hmac-key`, () => randomBytes(32).toString('hex')),
     marketplaceSecret: kept(
       `${dataDir}/marketplace-proxy-secret`,

@@ -7,7 +7,7 @@ import type { CreditMeter } from './credit-meter.js';
 
 /** What the response says of billing: the balance left, the records billed (= returned), whether credits cut the page. */
 export interface PageBilling {
-  creditsRemaining?: number;
+  creditsRemaining: number;
   recordsReturned: number;
   truncatedByCredits: boolean;
 }

@@ -10,7 +10,7 @@ export const SuccessStatus = z
     page: z.number().int(),
     pagesize: z.number().int(),
     transactionID: z.string().uuid(),
-    credits_remaining: z.number().int().optional().openapi({ description: 'Credit balance after the call' }),
+    credits_remaining: z.number().int().openapi({ description: 'Credit balance after the call' }),
     records_returned: z.number().int().openapi({ description: 'Records returned (and billed) by this call' }),
     truncated_by_credits: z.boolean().openapi({ description: 'True when credits ran out before the page was full' }),
   })

@@ -145,6 +145,7 @@ export const PropertyIdQuery = z.object({
     .openapi({
       description: 'Property ID from `identifier.Id` of an earlier lookup',
       type: 'string',
+      pattern: '^\\d{1,15}$',
       example: '6000000123',
     }),
 });
@@ -163,7 +164,7 @@ export const AutocompleteQuery = z.object({
     .min(1, 'must be at least 1')
     .max(10, 'must be at most 10')
     .default(8)
-    .openapi({ type: 'integer', default: 8 }),
+    .openapi({ type: 'integer', default: 8, minimum: 1, maximum: 10, description: 'Suggestions to return' }),
 });
 export type AutocompleteQuery = z.infer<typeof AutocompleteQuery>;
 

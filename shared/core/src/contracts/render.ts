@@ -5,16 +5,15 @@ export interface EnvelopeStatus {
   page: number;
   pagesize: number;
   transactionId: string;
-  creditsRemaining?: number;
+  creditsRemaining: number;
   recordsReturned: number;
   truncatedByCredits: boolean;
 }
 
 export function renderEnvelope(items: readonly string[], s: EnvelopeStatus): string {
-  const credits = s.creditsRemaining === undefined ? '' : `,"credits_remaining":${s.creditsRemaining}`;
   return (
     `{"property":[${items.join(',')}],"status":{"code":0,"msg":"SuccessWithResult","total":${s.total},` +
-    `"page":${s.page},"pagesize":${s.pagesize},"transactionID":"${s.transactionId}"${credits},` +
+    `"page":${s.page},"pagesize":${s.pagesize},"transactionID":"${s.transactionId}","credits_remaining":${s.creditsRemaining},` +
     `"records_returned":${s.recordsReturned},"truncated_by_credits":${s.truncatedByCredits}}}`
   );
 }

@@ -13,6 +13,8 @@ declare module 'vitest' {
     redisUrl: string;
     /** This run's Redis key prefix (balances, key cache, outbox, queues): runs never see each other's keys. */
     redisPrefix: string;
+    /** The OpenAPI document as the plans service serves it at /openapi.yaml (test/check-responses.ts). */
+    servedOpenApi: string;
   }
 }
 

@@ -1,0 +1,40 @@
+// The response check of the suite (check-responses.ts) can fail: a body off the served document, an undeclared
+// status and a catch-all answer that is not an ErrorResponse are each refused; a declared one passes.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+let server: Server;
+let base: string;
+const answers: Record<string, [number, unknown]> = {
+  '/api/v1/plans': [200, { plans: 'not a list' }],
+  '/api/v1/health': [418, { property: [], status: { code: 418, msg: 'teapot', total: 0 } }],
+  '/api/v1/nowhere': [404, { error: 'not found' }],
+  '/api/v1/usage': [401, { property: [], status: { code: 401, msg: 'Missing API key', total: 0 } }],
+};
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const [status, body] = answers[req.url!] ?? [500, {}];
+    res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+
+describe('every response checked against the served OpenAPI document', () => {
+  it('refuses a body that does not match', async () => {
+    await expect(fetch(`${base}/api/v1/plans`)).rejects.toThrow(/GET \/api\/v1\/plans 200: the body does not match/);
+  });
+  it('refuses a status the document does not declare for the path', async () => {
+    await expect(fetch(`${base}/api/v1/health`)).rejects.toThrow(
+      /answered 418, which the served OpenAPI document does not declare/,
+    );
+  });
+  it('refuses a catch-all answer that is not an ErrorResponse', async () => {
+    await expect(fetch(`${base}/api/v1/nowhere`)).rejects.toThrow(/not an ErrorResponse/);
+  });
+  it('passes a declared status with a matching body', async () => {
+    expect((await fetch(`${base}/api/v1/usage`)).status).toBe(401);
+  });
+});

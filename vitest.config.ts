@@ -10,6 +10,7 @@ export default defineConfig({
       'services/*/src/**/*.test.ts',
       'services/*/test/**/*.test.ts',
       'gateway/*/test/**/*.test.ts',
+      'clients/*/test/**/*.test.ts',
     ],
     globalSetup: ['test/global-setup.ts'],
     // Every JSON response a test receives over fetch is checked against the served OpenAPI document.

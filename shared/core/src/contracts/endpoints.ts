@@ -77,7 +77,7 @@ export const ENDPOINTS = {
     operationId: 'getPropertyByOwner',
     tag: 'Property',
     summary: 'Properties by owner name',
-    description: `Matches the last name of the primary and the secondary owner; firstName, city and state narrow. ${BILLING_NOTE}`,
+    description: `Matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (\`lastName=ACME\` finds \`ACME HOLDINGS LLC\`). firstName (people only), city and state narrow. ${BILLING_NOTE}`,
     query: OwnerQuery,
     response: PropertyResponse,
     okText: 'Properties owned by the named owner',

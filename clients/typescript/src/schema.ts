@@ -1,0 +1,2047 @@
+// Generated from the OpenAPI document by `npm run client:generate`; do not edit. CI fails when it is not current.
+export interface paths {
+    "/property/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Property records at a street address
+         * @description Requires `address` with `city`+`state` or with `zip` (alternative names `locality`, `countrySubd`, `postal1`). Addresses are matched after USPS Publication 28 normalisation (suffixes, directionals, ordinals, unit designators, case, punctuation, ZIP+4). An address without a unit returns every unit at it, paginated. Every alias returns the full record. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getPropertyByAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/property/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compatibility alias of /property/address
+         * @description Requires `address` with `city`+`state` or with `zip` (alternative names `locality`, `countrySubd`, `postal1`). Addresses are matched after USPS Publication 28 normalisation (suffixes, directionals, ordinals, unit designators, case, punctuation, ZIP+4). An address without a unit returns every unit at it, paginated. Every alias returns the full record. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getPropertyDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/property/detailowner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compatibility alias of /property/address (owner data included)
+         * @description Requires `address` with `city`+`state` or with `zip` (alternative names `locality`, `countrySubd`, `postal1`). Addresses are matched after USPS Publication 28 normalisation (suffixes, directionals, ordinals, unit designators, case, punctuation, ZIP+4). An address without a unit returns every unit at it, paginated. Every alias returns the full record. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getPropertyDetailOwner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/property/detailmortgage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compatibility alias of /property/address (mortgage data included)
+         * @description Requires `address` with `city`+`state` or with `zip` (alternative names `locality`, `countrySubd`, `postal1`). Addresses are matched after USPS Publication 28 normalisation (suffixes, directionals, ordinals, unit designators, case, punctuation, ZIP+4). An address without a unit returns every unit at it, paginated. Every alias returns the full record. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getPropertyDetailMortgage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/property/detailmortgageowner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compatibility alias of /property/address (mortgage and owner data included)
+         * @description Requires `address` with `city`+`state` or with `zip` (alternative names `locality`, `countrySubd`, `postal1`). Addresses are matched after USPS Publication 28 normalisation (suffixes, directionals, ordinals, unit designators, case, punctuation, ZIP+4). An address without a unit returns every unit at it, paginated. Every alias returns the full record. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getPropertyDetailMortgageOwner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sale/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Compatibility alias of /property/address (sale fields included)
+         * @description Requires `address` with `city`+`state` or with `zip` (alternative names `locality`, `countrySubd`, `postal1`). Addresses are matched after USPS Publication 28 normalisation (suffixes, directionals, ordinals, unit designators, case, punctuation, ZIP+4). An address without a unit returns every unit at it, paginated. Every alias returns the full record. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getSaleDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/property/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Properties by owner name
+         * @description Matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (`lastName=ACME` finds `ACME HOLDINGS LLC`). firstName (people only), city and state narrow. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getPropertyByOwner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/property/parcel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Properties by Assessor Parcel Number
+         * @description Matches the APN as given and without special characters against the county parcel ID and the tax parcel ID; state and county narrow. No page parameters: up to 100 matches are returned. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getPropertyByParcel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sale/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Full sale history of one property
+         * @description One record with `saleHistory[]`, newest first. Costs 1 credit. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getSaleHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assessment/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Assessment and tax history of one property
+         * @description One record with `assessmentHistory[]`, newest tax year first. Costs 1 credit. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getAssessmentDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/property/autocomplete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Address type-ahead suggestions
+         * @description Not credit-metered (the balance is reported unchanged). No suggestion is 200 with an empty list. Feed a suggestion's `line1` and `postal1` to /property/detail for the full record.
+         */
+        get: operations["autocompleteAddress"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Credit balance, usage and account details
+         * @description SPEC 4.7 lists 401 only; a disabled key is refused with 403 here as on every endpoint (SPEC 5). Read from PostgreSQL: a charge shows up within about a second.
+         */
+        get: operations["getUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Service status */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/plans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Pricing plans and credit packs */
+        get: operations["getPlans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        PropertyResponse: {
+            property: components["schemas"]["PropertyRecord"][];
+            status: components["schemas"]["Status"];
+        };
+        PropertyRecord: {
+            identifier: {
+                /**
+                 * @description The service's property ID; the `id` of /sale/history and /assessment/detail
+                 * @example 6000000123
+                 */
+                Id: number;
+                /**
+                 * @description Assessor Parcel Number
+                 * @example 015-0123-004-0000
+                 */
+                apn: string;
+                /** @description APN as the county writes it */
+                apnOrig: string;
+                /**
+                 * @description State + county FIPS code
+                 * @example 06067
+                 */
+                fips: string;
+                /** @description The service's parcel ID */
+                parcelId: number;
+            };
+            address: {
+                /** @example US */
+                country: string;
+                /**
+                 * @description State, 2 letters
+                 * @example CA
+                 */
+                countrySubd: string;
+                /** @example 3526 HIGH ST */
+                line1: string;
+                /**
+                 * @description Unit (e.g. `APT 4`); empty when the address has none
+                 * @example
+                 */
+                line2: string;
+                /**
+                 * @description City
+                 * @example SACRAMENTO
+                 */
+                locality: string;
+                /** @example 3526 HIGH ST, SACRAMENTO, CA 95838 */
+                oneLine: string;
+                /**
+                 * @description ZIP code
+                 * @example 95838
+                 */
+                postal1: string;
+                /**
+                 * @description ZIP+4 add-on; empty when unknown
+                 * @example 1234
+                 */
+                postal2: string;
+            };
+            location: {
+                /** @description 11-digit census tract GEOID (state+county+tract) */
+                censustract: string | null;
+                county: string;
+                latitude: number | null;
+                longitude: number | null;
+            };
+            summary: {
+                /**
+                 * @description `Y` when the owner mailing address differs from the property address
+                 * @enum {string}
+                 */
+                absenteeInd: "Y" | "N";
+                /** @example SFR */
+                proptype: string;
+                /** @enum {string} */
+                vacantInd: "Y" | "N";
+                yearbuilt: number | null;
+            };
+            lot: {
+                /** @description Square feet */
+                lotsize1: number | null;
+                /** @description Acres */
+                lotsize2: number | null;
+                subdivision: string | null;
+                /** @description `Y` when the lot has a pool (sample-payload field, kept for compatibility) */
+                pooltype: string | null;
+            };
+            building: {
+                size: {
+                    /** @description Building area, square feet */
+                    universalsize: number | null;
+                };
+                rooms: {
+                    beds: number | null;
+                    bathstotal: number | null;
+                    bathspartial: number | null;
+                };
+            };
+            owner: {
+                owner1: {
+                    firstName: string | null;
+                    lastName: string | null;
+                    fullName: string | null;
+                    /** @description Individual, Corporation, Trust, Government */
+                    type: string | null;
+                };
+                owner2: {
+                    firstName: string | null;
+                    lastName: string | null;
+                    fullName: string | null;
+                    /** @description Individual, Corporation, Trust, Government */
+                    type: string | null;
+                } | null;
+                mailingAddress: {
+                    line1: string | null;
+                    locality: string | null;
+                    countrySubd: string | null;
+                    postal1: string | null;
+                };
+            };
+            assessment: {
+                assessed: {
+                    land: number | null;
+                    improvements: number | null;
+                    total: number | null;
+                };
+                market: {
+                    total: number | null;
+                };
+                avm: {
+                    value: number | null;
+                    date: string | null;
+                };
+                equity: number | null;
+                rental: {
+                    estimate: number | null;
+                    /** @enum {string|null} */
+                    estimateSource: "property" | "area_median_acs_2024" | null;
+                };
+            };
+            sale: {
+                lastSale: {
+                    /** Format: date */
+                    date: string | null;
+                    price: number | null;
+                };
+            };
+            mortgage: {
+                /**
+                 * @description Loan amount as a decimal string (formal schema: string)
+                 * @example 320000
+                 */
+                amount: string | null;
+                /** Format: date */
+                date: string | null;
+                lender: {
+                    companyname: string | null;
+                };
+            };
+            /** @description Area-level census data for the property's tract */
+            demographics: {
+                medianAge: number | null;
+                medianGrossRent: number | null;
+                medianHomeValue: number | null;
+                medianHouseholdIncome: number | null;
+                /** @description Percentage 0-100 */
+                ownerOccupiedRate: number | null;
+                /** @description Percentage 0-100 */
+                povertyRate: number | null;
+                /**
+                 * @description Census data vintage
+                 * @example ACS 2019-2023 5-year
+                 */
+                source: string;
+                totalPopulation: number | null;
+                /** @description Percentage 0-100 */
+                unemploymentRate: number | null;
+                /** @description Percentage 0-100 */
+                vacancyRate: number | null;
+            } | null;
+            vintage: {
+                /** Format: date-time */
+                lastModified: string | null;
+            };
+        };
+        Status: {
+            /**
+             * @description 0 = success
+             * @enum {number}
+             */
+            code: 0;
+            /** @example SuccessWithResult */
+            msg: string;
+            /** @description Total matching records; may exceed pagesize */
+            total: number;
+            page: number;
+            pagesize: number;
+            /** Format: uuid */
+            transactionID: string;
+            /** @description Credit balance after the call */
+            credits_remaining: number;
+            /** @description Records returned (and billed) by this call */
+            records_returned: number;
+            /** @description True when credits ran out before the page was full */
+            truncated_by_credits: boolean;
+        };
+        ErrorResponse: {
+            /** @description Always empty */
+            property: Record<string, never>[];
+            status: {
+                /**
+                 * @description The HTTP status code
+                 * @example 400
+                 */
+                code: number;
+                /** @example Invalid parameter 'pagesize': must be at most 100 */
+                msg: string;
+                total: number;
+                /**
+                 * Format: uuid
+                 * @description Same as the X-Request-Id header
+                 */
+                transactionID?: string;
+            };
+        };
+        SaleHistoryResponse: {
+            property: components["schemas"]["SaleHistoryRecord"][];
+            status: components["schemas"]["Status"];
+        };
+        SaleHistoryRecord: components["schemas"]["PropertyRecord"] & {
+            /** @description Newest first */
+            saleHistory: components["schemas"]["SaleHistoryEntry"][];
+        };
+        SaleHistoryEntry: {
+            /** Format: date */
+            date: string;
+            price: number | null;
+            /** @example GRANT DEED */
+            documentType: string;
+            /** Format: date */
+            recordingDate: string;
+            buyerName: string | null;
+            sellerName: string | null;
+        };
+        AssessmentHistoryResponse: {
+            property: components["schemas"]["AssessmentHistoryRecord"][];
+            status: components["schemas"]["Status"];
+        };
+        AssessmentHistoryRecord: components["schemas"]["PropertyRecord"] & {
+            /** @description Newest tax year first */
+            assessmentHistory: components["schemas"]["AssessmentHistoryEntry"][];
+        };
+        AssessmentHistoryEntry: {
+            taxYear: number;
+            assessed: {
+                land: number | null;
+                improvements: number | null;
+                total: number | null;
+            };
+            market: {
+                total: number | null;
+            };
+            tax: {
+                amount: number | null;
+            };
+        };
+        SuggestionResponse: {
+            property: components["schemas"]["Suggestion"][];
+            status: components["schemas"]["Status"];
+        };
+        Suggestion: {
+            identifier: {
+                Id: number;
+            };
+            address: {
+                /** @example 3526 HIGH ST */
+                line1: string;
+                /**
+                 * @description Unit (e.g. `APT 4`); empty when the address has none
+                 * @example
+                 */
+                line2: string;
+                /**
+                 * @description City
+                 * @example SACRAMENTO
+                 */
+                locality: string;
+                /**
+                 * @description State, 2 letters
+                 * @example CA
+                 */
+                countrySubd: string;
+                /**
+                 * @description ZIP code
+                 * @example 95838
+                 */
+                postal1: string;
+                /** @example 3526 HIGH ST, SACRAMENTO, CA 95838 */
+                oneLine: string;
+            };
+        };
+        UsageResponse: {
+            account: {
+                email: string;
+                name: string;
+                /** @enum {string} */
+                tier: "free" | "basic" | "starter" | "growth" | "pro" | "scale" | "enterprise";
+            };
+            calls: {
+                today: number;
+                total: number;
+                /** Format: date-time */
+                last_used: string | null;
+            };
+            credits: {
+                balance: number;
+                purchased: number;
+                used: number;
+                /** Format: date-time */
+                expires: string | null;
+            };
+            daily_usage: {
+                /** Format: date */
+                day: string;
+                calls: number;
+                credits_used: number;
+            }[];
+        };
+        HealthResponse: {
+            /**
+             * @description `degraded` when the database cannot be reached
+             * @enum {string}
+             */
+            status: "ok" | "degraded";
+            /** @enum {string} */
+            db: "connected" | "disconnected";
+            records: number;
+            /** @example 2.0.0 */
+            version: string;
+        };
+        PlansResponse: {
+            plans: components["schemas"]["Plan"][];
+            marketplace_plans: components["schemas"]["Plan"][];
+            /** Format: uri */
+            purchase_url: string;
+        };
+        Plan: {
+            plan: string;
+            name: string;
+            /** @description Records per period; 0 means custom */
+            records: number;
+            price: string;
+            per_record: string;
+            valid_days: number;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getPropertyByAddress: {
+        parameters: {
+            query?: {
+                /** @description Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit) */
+                address?: string;
+                /** @description City; pair with state */
+                city?: string;
+                /** @description Alternative name of `city` */
+                locality?: string;
+                /** @description Two-letter state code */
+                state?: string;
+                /** @description Alternative name of `state` */
+                countrySubd?: string;
+                /** @description 5-digit ZIP (ZIP+4 accepted; the add-on is ignored) */
+                zip?: string;
+                /** @description Alternative name of `zip` */
+                postal1?: string;
+                /** @description Street number, when `address` holds the street only */
+                number?: string;
+                /** @description Page number, from 1. page x pagesize may be at most 10,000 (a 400 beyond): narrow the search with state or city instead of paging deeper. */
+                page?: number;
+                /** @description Records per page */
+                pagesize?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching property records */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPropertyDetail: {
+        parameters: {
+            query?: {
+                /** @description Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit) */
+                address?: string;
+                /** @description City; pair with state */
+                city?: string;
+                /** @description Alternative name of `city` */
+                locality?: string;
+                /** @description Two-letter state code */
+                state?: string;
+                /** @description Alternative name of `state` */
+                countrySubd?: string;
+                /** @description 5-digit ZIP (ZIP+4 accepted; the add-on is ignored) */
+                zip?: string;
+                /** @description Alternative name of `zip` */
+                postal1?: string;
+                /** @description Street number, when `address` holds the street only */
+                number?: string;
+                /** @description Page number, from 1. page x pagesize may be at most 10,000 (a 400 beyond): narrow the search with state or city instead of paging deeper. */
+                page?: number;
+                /** @description Records per page */
+                pagesize?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching property records */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPropertyDetailOwner: {
+        parameters: {
+            query?: {
+                /** @description Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit) */
+                address?: string;
+                /** @description City; pair with state */
+                city?: string;
+                /** @description Alternative name of `city` */
+                locality?: string;
+                /** @description Two-letter state code */
+                state?: string;
+                /** @description Alternative name of `state` */
+                countrySubd?: string;
+                /** @description 5-digit ZIP (ZIP+4 accepted; the add-on is ignored) */
+                zip?: string;
+                /** @description Alternative name of `zip` */
+                postal1?: string;
+                /** @description Street number, when `address` holds the street only */
+                number?: string;
+                /** @description Page number, from 1. page x pagesize may be at most 10,000 (a 400 beyond): narrow the search with state or city instead of paging deeper. */
+                page?: number;
+                /** @description Records per page */
+                pagesize?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching property records */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPropertyDetailMortgage: {
+        parameters: {
+            query?: {
+                /** @description Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit) */
+                address?: string;
+                /** @description City; pair with state */
+                city?: string;
+                /** @description Alternative name of `city` */
+                locality?: string;
+                /** @description Two-letter state code */
+                state?: string;
+                /** @description Alternative name of `state` */
+                countrySubd?: string;
+                /** @description 5-digit ZIP (ZIP+4 accepted; the add-on is ignored) */
+                zip?: string;
+                /** @description Alternative name of `zip` */
+                postal1?: string;
+                /** @description Street number, when `address` holds the street only */
+                number?: string;
+                /** @description Page number, from 1. page x pagesize may be at most 10,000 (a 400 beyond): narrow the search with state or city instead of paging deeper. */
+                page?: number;
+                /** @description Records per page */
+                pagesize?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching property records */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPropertyDetailMortgageOwner: {
+        parameters: {
+            query?: {
+                /** @description Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit) */
+                address?: string;
+                /** @description City; pair with state */
+                city?: string;
+                /** @description Alternative name of `city` */
+                locality?: string;
+                /** @description Two-letter state code */
+                state?: string;
+                /** @description Alternative name of `state` */
+                countrySubd?: string;
+                /** @description 5-digit ZIP (ZIP+4 accepted; the add-on is ignored) */
+                zip?: string;
+                /** @description Alternative name of `zip` */
+                postal1?: string;
+                /** @description Street number, when `address` holds the street only */
+                number?: string;
+                /** @description Page number, from 1. page x pagesize may be at most 10,000 (a 400 beyond): narrow the search with state or city instead of paging deeper. */
+                page?: number;
+                /** @description Records per page */
+                pagesize?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching property records */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSaleDetail: {
+        parameters: {
+            query?: {
+                /** @description Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit) */
+                address?: string;
+                /** @description City; pair with state */
+                city?: string;
+                /** @description Alternative name of `city` */
+                locality?: string;
+                /** @description Two-letter state code */
+                state?: string;
+                /** @description Alternative name of `state` */
+                countrySubd?: string;
+                /** @description 5-digit ZIP (ZIP+4 accepted; the add-on is ignored) */
+                zip?: string;
+                /** @description Alternative name of `zip` */
+                postal1?: string;
+                /** @description Street number, when `address` holds the street only */
+                number?: string;
+                /** @description Page number, from 1. page x pagesize may be at most 10,000 (a 400 beyond): narrow the search with state or city instead of paging deeper. */
+                page?: number;
+                /** @description Records per page */
+                pagesize?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching property records */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPropertyByOwner: {
+        parameters: {
+            query: {
+                /** @description Owner last name; matches primary and secondary owners */
+                lastName: string;
+                /** @description Owner first name */
+                firstName?: string;
+                /** @description Two-letter state code */
+                state?: string;
+                /** @description City */
+                city?: string;
+                /** @description Page number, from 1. page x pagesize may be at most 10,000 (a 400 beyond): narrow the search with state or city instead of paging deeper. */
+                page?: number;
+                /** @description Records per page */
+                pagesize?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Properties owned by the named owner */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPropertyByParcel: {
+        parameters: {
+            query: {
+                /** @description Assessor Parcel Number, with or without special characters */
+                apn: string;
+                /** @description Two-letter state code */
+                state?: string;
+                /** @description County name, e.g. `Sacramento` or `Sacramento County` */
+                county?: string;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Properties with that parcel number */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getSaleHistory: {
+        parameters: {
+            query: {
+                /** @description Property ID from `identifier.Id` of an earlier lookup */
+                id: string;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The property with its sale history */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SaleHistoryResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getAssessmentDetail: {
+        parameters: {
+            query: {
+                /** @description Property ID from `identifier.Id` of an earlier lookup */
+                id: string;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The property with its assessment history */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AssessmentHistoryResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    autocompleteAddress: {
+        parameters: {
+            query: {
+                /** @description Partial address starting with a house number, or a street name when zip is given */
+                q: string;
+                /** @description 5-digit ZIP (ZIP+4 accepted; the add-on is ignored) */
+                zip?: string;
+                /** @description Two-letter state code */
+                state?: string;
+                /** @description Suggestions to return */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Suggestions, best first */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SuggestionResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Usage of the calling account */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["UsageResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Service status, database state, record count and version */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthResponse"];
+                };
+            };
+        };
+    };
+    getPlans: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Published plans */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlansResponse"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,101 @@
+// @pra/client against the system through the local gateway: an address lookup, an owner search paged to its end,
+// /usage, a marketplace customer, a refusal as a typed error; and `npm run example:client` runs to its end.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, type Pool } from '@pra/platform';
+import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { createPropertyRecordsClient, ownerPages, PropertyRecordsError } from '@pra/client';
+import { startSystem, type RunningSystem } from '../src/system.js';
+
+const MARKETPLACE = `mkt-${randomBytes(16).toString('hex')}`;
+let pool: Pool;
+let f: BillingFixture;
+let system: RunningSystem;
+let baseUrl: string;
+let owner: string;
+let ids: number[];
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 4);
+  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}cli${randomBytes(3).toString('hex')}:`);
+  system = await startSystem({
+    placement: 'in-process',
+    pool,
+    billing: f,
+    gatewayKey: randomBytes(16).toString('hex'),
+    marketplaceSecret: MARKETPLACE,
+    only: ['lookup', 'account-billing'],
+  });
+  baseUrl = `${system.gatewayUrl}/api/v1`;
+  owner = uniqueStreet();
+  ids = await insertProperties(
+    pool,
+    Array.from({ length: 7 }, (_, i) =>
+      makeProperty({
+        line1: `${i + 1} ${owner} ST`,
+        owner1: { firstName: 'ANN', lastName: owner, fullName: `ANN ${owner}`, type: 'Individual' },
+      }),
+    ),
+  );
+});
+afterAll(async () => {
+  await system?.stop();
+  await f?.close();
+  await pool?.end();
+});
+
+describe('@pra/client', () => {
+  it('looks an address up, pages an owner search to its end and reads /usage, typed', async () => {
+    const a = await f.fundedAccount(100, { tier: 'growth' });
+    const api = createPropertyRecordsClient({ baseUrl, apiKey: a.key });
+    const found = await api.GET('/property/address', {
+      params: { query: { address: `3 ${owner} Street`, zip: '95814' } },
+    });
+    expect(found.response.status).toBe(200);
+    expect(found.data!.property.map((p) => p.identifier.Id)).toEqual([ids[2]]);
+    const pages = [];
+    for await (const page of ownerPages(api, { lastName: owner, pagesize: 3 })) pages.push(page);
+    expect(pages.map((p) => p.status.page)).toEqual([1, 2, 3]);
+    expect(pages.flatMap((p) => p.property.map((r) => r.identifier.Id))).toEqual(ids);
+    const usage = await api.GET('/usage');
+    expect(usage.response.status).toBe(200);
+    expect(usage.data!.account).toBeDefined();
+  });
+
+  it('calls as a marketplace customer; a refusal comes back as the ErrorResponse', async () => {
+    const a = await f.fundedAccount(5, { tier: 'growth' });
+    const mkt = createPropertyRecordsClient({ baseUrl, marketplace: { proxySecret: MARKETPLACE, key: a.key } });
+    expect(
+      (await mkt.GET('/property/address', { params: { query: { address: `1 ${owner} ST`, zip: '95814' } } })).response
+        .status,
+    ).toBe(200);
+    const nobody = createPropertyRecordsClient({ baseUrl, apiKey: 'pra_live_unknown' });
+    const refused = await nobody.GET('/usage');
+    expect(refused.response.status).toBe(401);
+    expect(refused.error!.status.msg).toBe('Invalid API key');
+    const pages = ownerPages(nobody, { lastName: owner });
+    await expect(pages.next()).rejects.toThrow(PropertyRecordsError);
+  });
+
+  it('npm run example:client runs against the system and prints the lookup, the owner pages and the usage', async () => {
+    const a = await f.fundedAccount(100, { tier: 'growth' });
+    const cwd = fileURLToPath(new URL('../../../clients/typescript/', import.meta.url));
+    const { code, out } = await new Promise<{ code: number; out: string }>((resolve) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', 'examples/lookup-owner-usage.ts'], {
+        cwd,
+        env: { ...process.env, API_KEY: a.key, BASE_URL: baseUrl, OWNER: owner },
+      });
+      let out = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (out += d));
+      child.on('exit', (c) => resolve({ code: c ?? 1, out }));
+    });
+    expect(code, out).toBe(0);
+    expect(out).toMatch(/^address: 3526 HIGH ST, SACRAMENTO, CA 95838/m);
+    expect(out).toMatch(new RegExp(`^owner ${owner}, page 1 of 2: ANN ${owner}`, 'm'));
+    expect(out).toMatch(/^usage: \d+ calls today/m);
+  });
+});

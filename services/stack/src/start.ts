@@ -161,6 +161,8 @@ BASE_URL=${base}
   curl -s '${base}/plans'
   curl -s '${local(ports.gateway)}/openapi.yaml'
 
+API reference, to read and try in a browser: ${local(ports.gateway)}/docs
+
 Everything goes through the gateway at ${local(ports.gateway)} (services refuse calls that bypass it).
 A process that dies is restarted (with backoff); this console says which and why.
 Admin (internal, port ${ports.admin}, never routed by the gateway): npm run admin -- show --account demo@example.com

@@ -179,7 +179,15 @@ export type EndpointKeyOf<S extends ServiceName> = {
 }[EndpointKey];
 
 /** The generated OpenAPI document, public, served by plans (SPEC 9), at the root and below BASE_PATH. */
-export const DOCUMENT_PATHS = ['/openapi.yaml', `${BASE_PATH}/openapi.yaml`] as const;
+/** The interactive API reference (Swagger UI, served by plans from its npm package) and its assets. */
+export const REFERENCE_PAGE = '/docs';
+export const REFERENCE_ASSETS = ['/docs/swagger-ui.css', '/docs/swagger-ui-bundle.js', '/docs/init.js'] as const;
+export const DOCUMENT_PATHS = [
+  '/openapi.yaml',
+  `${BASE_PATH}/openapi.yaml`,
+  REFERENCE_PAGE,
+  ...REFERENCE_ASSETS,
+] as const;
 
 /** One served path: an endpoint's own or one of its aliases, with the operation it is documented as. */
 export interface ServedPath {

@@ -48,7 +48,8 @@ function pageOrNotFound(rows: RecordRow[], total: number, page: number, pagesize
   return { rows, total, page, pagesize };
 }
 
-const describe = (c: AddressCriteria, line = c.lineKey) =>
+/** The address as the 404 names it: "201 W 21ST ST #2C in 11209". */
+const addressText = (c: AddressCriteria, line = c.lineKey) =>
   c.zip
     ? `${line}${c.unitKey ? ` #${c.unitKey}` : ''} in ${c.zip}`
     : `${line}${c.unitKey ? ` #${c.unitKey}` : ''}, ${c.cityKey}, ${c.state}`;
@@ -96,10 +97,11 @@ export async function findByAddress(store: RecordStore, q: AddressQuery): Promis
   const c = addressCriteria(q);
   const offset = (q.page - 1) * q.pagesize;
   const exact = await store.byAddress(c, q.pagesize, offset);
-  if (exact.total > 0) return pageOrNotFound(exact.rows, exact.total, q.page, q.pagesize, `address '${describe(c)}'`);
+  if (exact.total > 0)
+    return pageOrNotFound(exact.rows, exact.total, q.page, q.pagesize, `address '${addressText(c)}'`);
   // Nothing at exactly that line (and unit): other spellings of the address, then the building of a unit.
   const spellings = await resolveSpellings(store, c);
-  if (spellings.length === 0) throw notFound(`No properties found for address '${describe(c)}'`);
+  if (spellings.length === 0) throw notFound(`No properties found for address '${addressText(c)}'`);
   const lines = spellings.map((s) => s.lineKey);
   let unit: string | null = c.unitKey === '' ? null : c.unitKey;
   if (unit !== null && !spellings.some((s) => s.hasUnit)) {
@@ -113,7 +115,7 @@ export async function findByAddress(store: RecordStore, q: AddressQuery): Promis
     unit = '';
   }
   const { rows, total } = await store.byLines(c, lines, unit, q.pagesize, offset);
-  return pageOrNotFound(rows, total, q.page, q.pagesize, `address '${describe(c, lines[0])}'`);
+  return pageOrNotFound(rows, total, q.page, q.pagesize, `address '${addressText(c, lines[0])}'`);
 }
 
 export async function findByOwner(store: RecordStore, q: OwnerQuery): Promise<RecordPage> {

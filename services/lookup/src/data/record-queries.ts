@@ -38,7 +38,7 @@ const ADDRESS_UNIT_BY_CITY = {
   text: addressPage(`p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`, '$5', '$6'),
 };
 
-// The loose fallback, when the exact line finds nothing (see AddressResolution in find-records.ts).
+// The loose fallback, when the exact line finds nothing (the rules are in domain/address-resolution.ts).
 // The same pages over several spellings of one address ("201 W 21ST ST" and "201 W 21ST").
 const LINES_BY_ZIP = { name: 'lines_by_zip', text: addressPage(`p.line_key = ANY($1) AND p.zip = $2`, '$3', '$4') };
 const LINES_UNIT_BY_ZIP = {

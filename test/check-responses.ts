@@ -29,14 +29,14 @@ function validator(path: string, status: string): ValidateFunction {
   }
   return v;
 }
-const errorResponse = () => ajv.compile({ $ref: 'served#/components/schemas/ErrorResponse' });
+const errorResponse = ajv.compile({ $ref: 'served#/components/schemas/ErrorResponse' });
 
 export class ServedDocumentMismatch extends Error {}
 
 function check(path: string, status: number, body: unknown): void {
   const op = document.paths[path]?.get;
   if (!op) {
-    if (status >= 400 && !errorResponse()(body)) {
+    if (status >= 400 && !errorResponse(body)) {
       throw new ServedDocumentMismatch(`GET ${BASE}${path} ${status}: not an ErrorResponse`);
     }
     return;

@@ -151,13 +151,15 @@ function isUnitPart(tokens: readonly string[]): boolean {
   return tokens.length === 1 && joined.length <= 3 && STATE_FIPS[joined] === undefined;
 }
 
+/** The standard street types ("ST", "AVE"): what a line's type can be once normalised. */
+const STANDARD_TYPES: ReadonlySet<string> = new Set(SUFFIX_ABBREVIATIONS.values());
+
 /** The street's type and its name without it (a post-directional stays with the name): "PENNSYLVANIA AVE NW". */
 function splitStreetType(words: readonly string[]): { type: string; name: string[] } {
-  const standard = new Set(SUFFIX_ABBREVIATIONS.values());
   const last = words.length - 1;
   const postDirectional = last >= 2 && DIRECTIONALS.has(words[last]!) ? 1 : 0;
   const typeAt = last - postDirectional;
-  if (typeAt >= 1 && standard.has(words[typeAt]!)) {
+  if (typeAt >= 1 && STANDARD_TYPES.has(words[typeAt]!)) {
     return { type: words[typeAt]!, name: words.filter((_, i) => i !== typeAt) };
   }
   return { type: '', name: [...words] };

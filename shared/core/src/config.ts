@@ -74,6 +74,11 @@ export const storeEnv = {
   REDIS_URL: z.string().url().default(DEFAULT_REDIS_URL),
   /** Prefix of every Redis key and BullMQ queue: one per deployment (and per test run). */
   REDIS_PREFIX: z.string().min(1).default('pra:'),
+  /**
+   * The usage outbox's high-water mark (entries): past it every charge is refused with a 503 and Retry-After, so a
+   * long PostgreSQL outage can never fill Redis (noeviction) and fail every write. About 300 bytes an entry.
+   */
+  BILLING_OUTBOX_LIMIT: z.coerce.number().int().min(1).default(200_000),
 };
 
 /** A yes/no variable: 1, true or yes (any case) is yes; unset, 0, false or no is no. */

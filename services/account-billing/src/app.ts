@@ -1,4 +1,5 @@
-// The public account-billing app: GET /api/v1/usage for the calling account.
+// The account-billing app: GET /api/v1/usage for the calling account; and, for the gateways only (signed with the
+// gateway's key, on a path no gateway route leads to), the key lookup of keys their cache does not hold.
 import type { Express } from 'express';
 import {
   createBaseApp,
@@ -12,9 +13,20 @@ import {
 } from '@pra/platform';
 import { usageReport } from './domain/usage-report.js';
 import { countCalls, type CallCounter } from './client/call-counter.js';
+import { mountKeyLookup, type KeyLookupService } from './routes/key-lookup.js';
 
-export function createBillingApp(deps: { pool: Pool; calls: CallCounter; auth: CallerAuth }): Express {
+export { KEY_LOOKUP_LIMITS, KeyLookupService } from './routes/key-lookup.js';
+
+export function createBillingApp(deps: {
+  pool: Pool;
+  calls: CallCounter;
+  auth: CallerAuth;
+  /** The key lookup; served only with the gateway's key (it authenticates the callers). */
+  keyLookup?: KeyLookupService;
+}): Express {
   const app = createBaseApp();
+  // Before the call counter: a key lookup is not a client's call.
+  if (deps.keyLookup && 'gatewayKey' in deps.auth) mountKeyLookup(app, deps.keyLookup, deps.auth.gatewayKey);
   app.use(countCalls(deps.calls));
   mountEndpoints(app, 'account-billing', {
     usage: () =>

@@ -10,6 +10,7 @@ import { loadBillingConfig } from './config.js';
 import { migrateBilling } from './data/migrate.js';
 import { redisLayout } from './data/redis-layout.js';
 import { UsagePipeline } from './workers/pipeline.js';
+import { KeyLookupService } from './routes/key-lookup.js';
 
 const config = loadBillingConfig();
 const log = logTo();
@@ -37,7 +38,12 @@ const admin = await listenServer(
   timeouts,
 );
 await runServer(
-  createBillingApp({ pool, calls: new RedisCallCounter(redis, config.REDIS_PREFIX), auth }),
+  createBillingApp({
+    pool,
+    calls: new RedisCallCounter(redis, config.REDIS_PREFIX),
+    auth,
+    keyLookup: new KeyLookupService({ pool, redis, prefix: config.REDIS_PREFIX }),
+  }),
   config.BILLING_PORT,
   config.BILLING_HOST,
   'account-billing',

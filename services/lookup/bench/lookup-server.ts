@@ -13,7 +13,13 @@ import { createLookupApp } from '../src/app.js';
 
 /** Grants every record without asking Redis: what the lookup costs without its charge. */
 const noCharge: CreditMeter = {
-  charge: async (r: ChargeRequest): Promise<ChargeResult> => ({ granted: r.wanted, remaining: 0, repeated: false }),
+  charge: async (r: ChargeRequest): Promise<ChargeResult> => ({
+    granted: r.wanted,
+    remaining: 0,
+    repeated: false,
+    receipt: '',
+  }),
+  precheck: async () => null,
   balance: async () => null,
 };
 

@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import { createBaseApp, finishApp, mountEndpoints, route, sendJson, type CallerAuth, type Pool } from '@pra/platform';
 import { countCalls, type CallCounter, type CreditMeter } from '@pra/account-billing/client';
 import { RecordStore } from './data/record-queries.js';
+import { recordsByIds } from './data/paid-records.js';
 import { HealthCheck } from './domain/health.js';
 import { recordHandlers } from './routes/record-routes.js';
 
@@ -17,7 +18,12 @@ export function createLookupApp(deps: {
   const store = new RecordStore(deps.pool);
   const health = new HealthCheck(store);
   mountEndpoints(app, 'lookup', {
-    ...recordHandlers({ store, meter: deps.meter, auth: deps.auth }),
+    ...recordHandlers({
+      store,
+      meter: deps.meter,
+      auth: deps.auth,
+      recordsByIds: (ids) => recordsByIds(deps.pool, ids),
+    }),
     health: () => route(async (req, res) => sendJson(res, 200, JSON.stringify(await health.check()), req.requestId)),
   });
   finishApp(app);

@@ -9,8 +9,8 @@ const { redis, auth, pool } = requestPathClients(config, 'lookup');
 await redisReady(redis);
 const app = createLookupApp({
   pool,
-  meter: new RedisCreditMeter(redis, config.REDIS_PREFIX),
-  calls: new RedisCallCounter(redis, config.REDIS_PREFIX),
+  meter: new RedisCreditMeter(redis, config.REDIS_PREFIX, { outboxLimit: config.BILLING_OUTBOX_LIMIT }),
+  calls: new RedisCallCounter(redis, config.REDIS_PREFIX, Date.now, config.BILLING_OUTBOX_LIMIT),
   auth,
 });
 await runInternalServer(config, storesReady(pool, redis));

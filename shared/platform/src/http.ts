@@ -25,6 +25,8 @@ declare module 'express-serve-static-core' {
     identity?: Identity;
     /** True once this request was charged: its charge event counts the call in /usage. */
     charged?: boolean;
+    /** The transaction a metered request is charged under, when not its request id (from an Idempotency-Key). */
+    transactionId?: string;
   }
 }
 

@@ -2,15 +2,19 @@
 // daily_usage[].calls), as the daily quota counts every admitted call: a charged call through its charge event, any
 // other (type-ahead, /usage itself, a 400, 404 or 402) through an event of 0 credits on the same outbox, written
 // once the response is sent. The ledger writer counts both alike; a 0-credit event moves no credit.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Identity } from '@pra/core/auth';
 import { BASE_PATH } from '@pra/core/endpoints';
 import { currentTraceparent, logger } from '@pra/platform/telemetry';
 import { redisLayout, type RedisLayout } from '../data/redis-layout.js';
-import { IDEMPOTENCY_TTL_SECONDS } from './credit-meter.js';
+import { IDEMPOTENCY_TTL_SECONDS, OUTBOX_LIMIT } from './credit-meter.js';
 
 export interface CallRecord {
+  /** The call's own request id (the gateway's): a replay of this very request is counted once. */
+  requestId: string;
+  /** The transaction whose charge, if any, counts this call (a keyed request's comes from its Idempotency-Key). */
   transactionId: string;
   accountId: number;
   keyId: number;
@@ -24,14 +28,18 @@ export interface CallCounter {
 }
 
 /**
- * KEYS: the transaction's charge record, its call marker, the outbox. ARGV: txid, account, key, endpoint, now ms,
- * marker ttl s, traceparent. A charged transaction, or one counted already, adds nothing.
+ * KEYS: the transaction's charge record, the request's call marker, the outbox. ARGV: event id, request id,
+ * account, key, endpoint, now ms, marker ttl s, traceparent, outbox limit. A charged transaction, a request counted
+ * already, or an outbox past its high-water mark (an outage of the ledger: charges are refused then too) adds
+ * nothing. The event has an id of its own, never the transaction's: a 0-credit event can never take the place of
+ * a charge of the same transaction in the ledger (PostgreSQL writes each event id once).
  */
 const RECORD_CALL_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-if not redis.call('SET', KEYS[2], '1', 'NX', 'EX', tonumber(ARGV[6])) then return 0 end
-redis.call('XADD', KEYS[3], '*', 'txid', ARGV[1], 'account', ARGV[2], 'key', ARGV[3], 'endpoint', ARGV[4],
-  'credits', 0, 'at', ARGV[5], 'consumed', '', 'trace', ARGV[7])
+if redis.call('XLEN', KEYS[3]) >= tonumber(ARGV[9]) then return -1 end
+if not redis.call('SET', KEYS[2], '1', 'NX', 'EX', tonumber(ARGV[7])) then return 0 end
+redis.call('XADD', KEYS[3], '*', 'txid', ARGV[1], 'request', ARGV[2], 'account', ARGV[3], 'key', ARGV[4],
+  'endpoint', ARGV[5], 'credits', 0, 'at', ARGV[6], 'consumed', '', 'trace', ARGV[8])
 return 1
 `;
 
@@ -45,6 +53,7 @@ export class RedisCallCounter implements CallCounter {
     redis: Redis,
     prefix: string,
     private readonly now: () => number = Date.now,
+    private readonly outboxLimit = OUTBOX_LIMIT,
   ) {
     this.layout = redisLayout(prefix);
     if (!('pra_record_call' in redis))
@@ -54,24 +63,29 @@ export class RedisCallCounter implements CallCounter {
 
   async recordCall(c: CallRecord): Promise<void> {
     const l = this.layout;
-    await this.redis.pra_record_call(
+    const counted = await this.redis.pra_record_call(
       l.charged(c.transactionId),
-      l.called(c.transactionId),
+      l.called(c.requestId),
       l.outbox,
-      c.transactionId,
+      randomUUID(),
+      c.requestId,
       c.accountId,
       c.keyId,
       c.endpoint,
       this.now(),
       IDEMPOTENCY_TTL_SECONDS,
       currentTraceparent() ?? '',
+      this.outboxLimit,
     );
+    if (counted < 0) throw new Error('the usage outbox is past its high-water mark (the ledger is catching up)');
   }
 }
 
 type CountedRequest = IncomingMessage & {
   identity?: Identity;
   requestId: string;
+  /** A keyed request's transaction id (from its Idempotency-Key); unset: the request id. */
+  transactionId?: string;
   route?: { path?: unknown };
   /** Set by a route that charged this request: its charge event counts the call. */
   charged?: boolean;
@@ -92,7 +106,8 @@ export function countCalls(
       const path = typeof r.route?.path === 'string' ? r.route.path : (r.url ?? '').split('?')[0]!;
       counter
         .recordCall({
-          transactionId: r.requestId,
+          requestId: r.requestId,
+          transactionId: r.transactionId ?? r.requestId,
           accountId: r.identity.accountId,
           keyId: r.identity.keyId,
           endpoint: path.startsWith(BASE_PATH) ? path.slice(BASE_PATH.length) : path,

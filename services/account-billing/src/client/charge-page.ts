@@ -3,7 +3,7 @@
 import { ApiError } from '@pra/core/errors';
 import type { Identity } from '@pra/core/auth';
 import { annotateRequest, telemetryMetrics } from '@pra/platform/telemetry';
-import type { CreditMeter } from './credit-meter.js';
+import type { CreditMeter, PaidTransaction } from './credit-meter.js';
 
 /** What the response says of billing: the balance left, the records billed (= returned), whether credits cut the page. */
 export interface PageBilling {
@@ -23,10 +23,18 @@ export interface PageCharge {
   records: number;
   /** How long the charge is remembered for retries (keyed requests: 24 h). */
   keepSeconds?: number;
+  /** What a repeat needs to answer with the records paid for (stored with the charge). */
+  receipt?: string;
 }
 
-/** Charges for a page; the caller returns the first `recordsReturned` records. */
-export async function chargePage(meter: CreditMeter, r: PageCharge): Promise<PageBilling> {
+/**
+ * Charges for a page; the caller returns the first `recordsReturned` records. `repeat` is set when the transaction
+ * was charged before (a retry racing its first call): the caller answers with what that charge paid for.
+ */
+export async function chargePage(
+  meter: CreditMeter,
+  r: PageCharge,
+): Promise<PageBilling & { repeat?: PaidTransaction }> {
   const result = await meter.charge({
     transactionId: r.transactionId,
     accountId: r.who.accountId,
@@ -35,17 +43,22 @@ export async function chargePage(meter: CreditMeter, r: PageCharge): Promise<Pag
     wanted: r.records,
     fingerprint: r.query,
     keepSeconds: r.keepSeconds,
+    receipt: r.receipt,
   });
+  if (result.repeated) {
+    annotateRequest({ 'pra.endpoint': r.endpoint, 'pra.charge.repeated': true, 'pra.credits.charged': 0 });
+    return { creditsRemaining: result.remaining, recordsReturned: 0, truncatedByCredits: false, repeat: result };
+  }
   const truncated = result.granted < r.records;
   annotateRequest({
     'pra.endpoint': r.endpoint,
     'pra.records.returned': result.granted,
-    'pra.credits.charged': result.repeated ? 0 : result.granted,
+    'pra.credits.charged': result.granted,
     'pra.credits.remaining': result.remaining,
     'pra.truncated': truncated,
-    'pra.charge.repeated': result.repeated,
+    'pra.charge.repeated': false,
   });
-  if (!result.repeated) telemetryMetrics.charged(result.granted, { endpoint: r.endpoint, tier: r.who.tier });
+  telemetryMetrics.charged(result.granted, { endpoint: r.endpoint, tier: r.who.tier });
   if (result.granted === 0) {
     telemetryMetrics.refused('credits', { endpoint: r.endpoint });
     throw new ApiError('PAYMENT_REQUIRED', 'No credits remaining, or every credit grant has expired');

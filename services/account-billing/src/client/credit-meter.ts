@@ -1,11 +1,11 @@
 // The billing client of the services: charge credits for the records a request returns (SPEC 4.10) and read a
 // balance. Services and benchmarks depend on the CreditMeter interface; RedisCreditMeter is the real one (one Lua
 // script in Redis per charge; account-billing's ledger writer makes it durable).
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { ApiError } from '@pra/core/errors';
 import { currentTraceparent } from '@pra/platform/telemetry';
-import { CHARGE_SCRIPT } from '../data/charge-script.js';
+import { BALANCE_SCRIPT, CHARGE_SCRIPT, PRECHECK_SCRIPT } from '../data/charge-script.js';
 import { redisLayout, type RedisLayout } from '../data/redis-layout.js';
 
 export { redisLayout, type RedisLayout } from '../data/redis-layout.js';
@@ -21,6 +21,18 @@ export interface ChargeRequest {
   fingerprint: string;
   /** How long the result is remembered for retries (default IDEMPOTENCY_TTL_SECONDS; keyed requests: 24 h). */
   keepSeconds?: number;
+  /** What a repeat needs to answer with the records this charge paid for (opaque here; no '|'). */
+  receipt?: string;
+}
+
+/** A transaction that was charged: what the pre-check or charge answers a repeat with. */
+export interface PaidTransaction {
+  /** Credits charged = records returned by the first call. */
+  granted: number;
+  /** The balance after the first call. */
+  remaining: number;
+  /** The receipt the first call stored ('' when it stored none). */
+  receipt: string;
 }
 
 export interface ChargeResult {
@@ -30,6 +42,16 @@ export interface ChargeResult {
   remaining: number;
   /** True when this transaction id was charged before; nothing was charged again. */
   repeated: boolean;
+  /** A repeat's receipt, as the first charge stored it ('' for a new charge). */
+  receipt: string;
+}
+
+/** Who asks, before anything is read: the transaction and the request it belongs to. */
+export interface PrecheckRequest {
+  transactionId: string;
+  accountId: number;
+  /** As in ChargeRequest. */
+  fingerprint: string;
 }
 
 /**
@@ -45,25 +67,61 @@ export const requestFingerprint = (request: string) =>
   createHash('sha256').update(request).digest('base64url').slice(0, 22);
 
 type ChargeRedis = Redis & {
-  pra_charge(...args: (string | number)[]): Promise<[number, string]>;
+  pra_charge(...args: (string | number)[]): Promise<[number, string, string]>;
+  pra_precheck(...args: (string | number)[]): Promise<[number, string, string?]>;
   pra_balance(...args: (string | number)[]): Promise<number>;
 };
 
-/** The unexpired balance in one call (-1 while balances are not loaded). */
-const BALANCE_SCRIPT = `
-if redis.call('EXISTS', KEYS[3]) == 0 then return -1 end
-local total = 0
-for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '(' .. ARGV[1], '+inf')) do
-  local r = tonumber(redis.call('HGET', KEYS[1], id) or '0')
-  if r > 0 then total = total + r end
-end
-return total
-`;
+/** The outbox's default high-water mark (BILLING_OUTBOX_LIMIT). */
+export const OUTBOX_LIMIT = 200_000;
+
+export interface MeterOptions {
+  now?: () => number;
+  /** How long an unknown outcome (a timeout) is worked out by asking again before the request gives up. */
+  resolveWithinMs?: number;
+  /** The outbox's high-water mark: past it charges are refused (503, Retry-After) until the ledger catches up. */
+  outboxLimit?: number;
+}
+
+/** A script's refusal as the client's ApiError (the statuses are the scripts', data/charge-script.ts). */
+function refusal(status: number): ApiError | undefined {
+  switch (status) {
+    case 2:
+      return new ApiError(
+        'BAD_REQUEST',
+        'This Idempotency-Key (or request id) was already used for a different request: use a new key for a new request',
+      );
+    case -1:
+      return new ApiError('UNAVAILABLE', 'Balances are being reloaded; the request was not charged. Retry shortly.');
+    case -2:
+      return new ApiError(
+        'UNAVAILABLE',
+        'Billing is catching up on its ledger; the request was not charged. Retry after the time in Retry-After.',
+        0,
+        { 'retry-after': '30' },
+      );
+    case 3:
+      return new ApiError('PAYMENT_REQUIRED', 'No credits remaining, or every credit grant has expired');
+    default:
+      return undefined;
+  }
+}
+
+const paid = (text: string, receipt: string | undefined): PaidTransaction => {
+  const [granted, remaining] = text.split(':').map(Number) as [number, number];
+  return { granted, remaining, receipt: receipt ?? '' };
+};
 
 /** What a metered service needs of billing. */
 export interface CreditMeter {
   /** Charges up to `wanted` credits once per transaction id; a repeat answers as the first did. */
   charge(r: ChargeRequest): Promise<ChargeResult>;
+  /**
+   * Before any store read: the first result of a transaction charged before (a repeat), or null to go ahead.
+   * Refuses what the charge would refuse without reading anything: a 402 when the balance is 0, a 503 while
+   * balances are not loaded or the outbox is past its mark, a 400 for a transaction id of another request.
+   */
+  precheck(r: PrecheckRequest): Promise<PaidTransaction | null>;
   /** The live balance (unexpired credits); null while balances are not loaded. */
   balance(accountId: number): Promise<number | null>;
 }
@@ -72,17 +130,43 @@ export class RedisCreditMeter implements CreditMeter {
   readonly layout: RedisLayout;
   private readonly redis: ChargeRedis;
 
-  constructor(
-    redis: Redis,
-    prefix: string,
-    private readonly now: () => number = Date.now,
-    /** How long an unknown outcome (a timeout) is worked out by asking again before the request gives up. */
-    private readonly resolveWithinMs = 5_000,
-  ) {
+  private readonly now: () => number;
+  private readonly resolveWithinMs: number;
+  private readonly outboxLimit: number;
+
+  constructor(redis: Redis, prefix: string, o: MeterOptions = {}) {
     this.layout = redisLayout(prefix);
+    this.now = o.now ?? Date.now;
+    this.resolveWithinMs = o.resolveWithinMs ?? 5_000;
+    this.outboxLimit = o.outboxLimit ?? OUTBOX_LIMIT;
     if (!('pra_charge' in redis)) redis.defineCommand('pra_charge', { numberOfKeys: 5, lua: CHARGE_SCRIPT });
+    if (!('pra_precheck' in redis)) redis.defineCommand('pra_precheck', { numberOfKeys: 5, lua: PRECHECK_SCRIPT });
     if (!('pra_balance' in redis)) redis.defineCommand('pra_balance', { numberOfKeys: 3, lua: BALANCE_SCRIPT });
     this.redis = redis as ChargeRedis;
+  }
+
+  private keys(accountId: number, transactionId: string): string[] {
+    const l = this.layout;
+    return [l.grants(accountId), l.expiry(accountId), l.loaded, l.charged(transactionId), l.outbox];
+  }
+
+  async precheck(r: PrecheckRequest): Promise<PaidTransaction | null> {
+    let reply: [number, string, string?];
+    try {
+      reply = await this.redis.pra_precheck(
+        ...this.keys(r.accountId, r.transactionId),
+        this.now(),
+        requestFingerprint(r.fingerprint),
+        this.outboxLimit,
+      );
+    } catch {
+      // A read: nothing was charged, whatever happened to it.
+      throw new ApiError('UNAVAILABLE', 'Billing is unavailable; the request was not charged. Retry shortly.');
+    }
+    const [status, text, receipt] = reply;
+    const refused = refusal(status);
+    if (refused) throw refused;
+    return status === 1 ? paid(text, receipt) : null;
   }
 
   /**
@@ -92,12 +176,13 @@ export class RedisCreditMeter implements CreditMeter {
    * that was never sent (no connection) is reported as not charged.
    */
   async charge(r: ChargeRequest): Promise<ChargeResult> {
-    const l = this.layout;
-    const keys = [l.grants(r.accountId), l.expiry(r.accountId), l.loaded, l.charged(r.transactionId), l.outbox];
+    const keys = this.keys(r.accountId, r.transactionId);
     const fingerprint = requestFingerprint(r.fingerprint);
     const traceparent = currentTraceparent();
     const keep = r.keepSeconds ?? IDEMPOTENCY_TTL_SECONDS;
-    let reply: [number, string] | undefined;
+    // One id for this charge's usage event, whatever the number of attempts (the script charges once anyway).
+    const eventId = randomUUID();
+    let reply: [number, string, string] | undefined;
     let mayHaveRun = false;
     const giveUpAt = Date.now() + this.resolveWithinMs;
     for (let attempt = 0; reply === undefined; attempt++) {
@@ -113,6 +198,9 @@ export class RedisCreditMeter implements CreditMeter {
           keep,
           fingerprint,
           traceparent,
+          eventId,
+          r.receipt ?? '',
+          this.outboxLimit,
         );
       } catch (err) {
         // ioredis refuses at once, without sending, when it has no connection (no offline queue); anything else
@@ -131,18 +219,10 @@ export class RedisCreditMeter implements CreditMeter {
         await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 100 * 2 ** attempt)));
       }
     }
-    const [status, text] = reply;
-    if (status === 2) {
-      throw new ApiError(
-        'BAD_REQUEST',
-        'This Idempotency-Key (or request id) was already used for a different request: use a new key for a new request',
-      );
-    }
-    if (status === -1) {
-      throw new ApiError('UNAVAILABLE', 'Balances are being reloaded; the request was not charged. Retry shortly.');
-    }
-    const [granted, remaining] = text.split(':').map(Number) as [number, number];
-    return { granted, remaining, repeated: status === 1 };
+    const [status, text, receipt] = reply;
+    const refused = refusal(status);
+    if (refused) throw refused;
+    return { ...paid(text, receipt), repeated: status === 1 };
   }
 
   /** The live balance (unexpired credits), as the next charge would see it; null while balances are not loaded. */

@@ -1,15 +1,25 @@
 // The writer of the API key cache in Redis (the gateway and the services read it through KeyCache). Each entry
-// carries its row's version and a write never replaces a newer entry; a change to keys is mirrored before it
-// commits, so when Redis cannot take it nothing changes; the `keys:loaded` marker says the cache holds every key.
+// carries its row's version and a write never replaces a newer entry. A change that takes access away is mirrored
+// before it commits (when Redis cannot take it nothing changes); a change that gives access is mirrored only after
+// it committed (a rolled-back enable never reaches the cache). Where a mirror may be wrong, the entry is deleted
+// instead: a key missing from the cache is looked up in PostgreSQL (restoreKey). The `keys:loaded` marker says the
+// cache holds every key.
 import type { Redis } from 'ioredis';
 import { ApiError } from '@pra/core/errors';
-import { keyCacheKey, keyCacheLoadedKey, type KeyCacheEntry } from '../client/key-cache.js';
+import {
+  KEY_MISS_TTL_MS,
+  keyCacheKey,
+  keyCacheLoadedKey,
+  keyMissKey,
+  type KeyCacheEntry,
+} from '../client/key-cache.js';
 import { withTransaction, type Pool, type PoolClient } from '@pra/platform';
 
 interface KeyRow {
   id: number;
   account_id: number;
   key_hash: string;
+  kind: string;
   status: string;
   tier: string;
   account_status: string;
@@ -18,7 +28,7 @@ interface KeyRow {
   cache_version: number;
 }
 
-const KEY_COLUMNS = `k.id, k.account_id, k.key_hash, k.status, k.cache_version, a.tier, a.status AS account_status,
+const KEY_COLUMNS = `k.id, k.account_id, k.key_hash, k.kind, k.status, k.cache_version, a.tier, a.status AS account_status,
     a.rate_limit_override, a.daily_quota_override`;
 
 function keyCacheEntry(r: KeyRow): KeyCacheEntry {
@@ -27,6 +37,7 @@ function keyCacheEntry(r: KeyRow): KeyCacheEntry {
     accountId: r.account_id,
     tier: r.tier as KeyCacheEntry['tier'],
     status: r.status === 'active' && r.account_status === 'active' ? 'active' : 'disabled',
+    kind: r.kind === 'marketplace' ? 'marketplace' : 'standard',
     ...(r.rate_limit_override !== null ? { ratePerMinute: r.rate_limit_override } : {}),
     ...(r.daily_quota_override !== null ? { dailyQuota: r.daily_quota_override } : {}),
     v: r.cache_version,
@@ -66,6 +77,57 @@ async function putEntries(redis: Redis, prefix: string, rows: readonly KeyRow[])
   return written;
 }
 
+/**
+ * KEYS: the entry key. ARGV: version, entry text. Writes the entry over an older one (or none); returns the entry
+ * the cache holds afterwards (a newer one, written meanwhile by a change, wins).
+ */
+const PUT_ONE_IF_NEWER = `
+local current = redis.call('GET', KEYS[1])
+if current then
+  local ok, entry = pcall(cjson.decode, current)
+  if ok and type(entry) == 'table' and tonumber(entry.v) and tonumber(entry.v) >= tonumber(ARGV[1]) then
+    return current
+  end
+end
+redis.call('SET', KEYS[1], ARGV[2])
+return ARGV[2]
+`;
+
+type PutOneRedis = Redis & { pra_put_key(key: string, version: number, text: string): Promise<string> };
+
+/**
+ * Looks one key up in PostgreSQL by its hash and restores its entry in the cache (never over a newer one), or, for
+ * a key that does not exist, writes the negative cache entry (KEY_MISS_TTL_MS). The row is read FOR SHARE and held
+ * until the entry is written, so a change to the key (which updates the row) cannot commit and mirror itself in
+ * between: a restore never puts back what a change just replaced, even if the entry was deleted meanwhile.
+ */
+export async function restoreKey(
+  pool: Pool,
+  redis: Redis,
+  prefix: string,
+  keyHash: string,
+): Promise<KeyCacheEntry | null> {
+  if (!('pra_put_key' in redis)) redis.defineCommand('pra_put_key', { numberOfKeys: 1, lua: PUT_ONE_IF_NEWER });
+  return withTransaction(pool, async (c) => {
+    const { rows } = await c.query<KeyRow>(
+      `SELECT ${KEY_COLUMNS} FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id
+       WHERE k.key_hash = $1 FOR SHARE OF k`,
+      [keyHash],
+    );
+    const row = rows[0];
+    if (!row) {
+      await redis.set(keyMissKey(prefix, keyHash), '1', 'PX', KEY_MISS_TTL_MS);
+      return null;
+    }
+    const text = await (redis as PutOneRedis).pra_put_key(
+      keyCacheKey(prefix, keyHash),
+      row.cache_version,
+      JSON.stringify(keyCacheEntry(row)),
+    );
+    return JSON.parse(text) as KeyCacheEntry;
+  });
+}
+
 /** Rewrites the whole key cache from PostgreSQL (a suspended account's keys count as disabled), then marks it loaded. */
 export async function rebuildKeyCache(db: Pick<Pool, 'query'>, redis: Redis, prefix: string): Promise<number> {
   const { rows } = await db.query<KeyRow>(
@@ -77,9 +139,30 @@ export async function rebuildKeyCache(db: Pick<Pool, 'query'>, redis: Redis, pre
 }
 
 /**
- * Applies a change to an account or its keys in one transaction, gives every key of the account a new version and
- * writes their entries to the cache before committing. If Redis cannot take the write, the change is rolled back
- * and the caller is told (503): a disabled key is never left active in the cache.
+ * How a change to an account's keys reaches the cache. 'revoke' (a disable, a limit change): written before COMMIT,
+ * so it is in force everywhere when the change is; if Redis cannot take it, the change is rolled back (503).
+ * 'grant' (an enable, a new key): written only after COMMIT, so a change that did not commit never gives access.
+ */
+export type KeyChangeEffect = 'revoke' | 'grant';
+
+const cacheUnreachable = (message: string) => new ApiError('UNAVAILABLE', message, 0, { 'retry-after': '2' });
+
+/** Deletes entries (they are then looked up in PostgreSQL on their next use); false when Redis did not take it. */
+async function forgetEntries(redis: Redis, prefix: string, rows: readonly KeyRow[]): Promise<boolean> {
+  if (rows.length === 0) return true;
+  return redis.del(...rows.map((r) => keyCacheKey(prefix, r.key_hash))).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Applies a change to an account or its keys in one transaction and gives every key of the account a new version;
+ * their entries reach the cache as `effect` says. Whenever the cache may be left saying something the database
+ * does not (a revoke written, then the commit failed; a grant committed, then its write failed), the entries are
+ * deleted, to be looked up again in PostgreSQL. A grant whose entries could be neither written nor deleted is a 503
+ * (the change is saved; the cache still says what it said before, which never gives more access; a retry or the
+ * next rebuild brings it in) unless `grantWriteOptional` (a new key: it has no entry to be stale).
  */
 export async function changeAccountKeys<T>(
   pool: Pool,
@@ -87,21 +170,47 @@ export async function changeAccountKeys<T>(
   prefix: string,
   accountId: number,
   change: (c: PoolClient) => Promise<T>,
+  effect: KeyChangeEffect = 'revoke',
+  grantWriteOptional = false,
 ): Promise<T> {
-  return withTransaction(pool, async (c) => {
-    const result = await change(c);
-    const { rows } = await c.query<KeyRow>(
-      `WITH k AS (UPDATE billing.api_keys SET cache_version = nextval('billing.key_cache_version') WHERE account_id = $1 RETURNING *)
-       SELECT ${KEY_COLUMNS} FROM k JOIN billing.accounts a ON a.id = k.account_id`,
-      [accountId],
+  let rows: KeyRow[] = [];
+  let written = false;
+  let result: T;
+  try {
+    result = await withTransaction(pool, async (c) => {
+      const out = await change(c);
+      rows = (
+        await c.query<KeyRow>(
+          `WITH k AS (UPDATE billing.api_keys SET cache_version = nextval('billing.key_cache_version') WHERE account_id = $1 RETURNING *)
+           SELECT ${KEY_COLUMNS} FROM k JOIN billing.accounts a ON a.id = k.account_id`,
+          [accountId],
+        )
+      ).rows;
+      if (effect === 'revoke') {
+        try {
+          await putEntries(redis, prefix, rows);
+          written = true;
+        } catch {
+          throw cacheUnreachable('The key cache is unreachable, so nothing was changed; retry shortly');
+        }
+      }
+      return out;
+    });
+  } catch (err) {
+    // Written, then not committed: the cache must not keep a change the database does not have.
+    if (written) await forgetEntries(redis, prefix, rows);
+    throw err;
+  }
+  if (effect === 'grant') {
+    const mirrored = await putEntries(redis, prefix, rows).then(
+      () => true,
+      () => forgetEntries(redis, prefix, rows),
     );
-    try {
-      await putEntries(redis, prefix, rows);
-    } catch {
-      throw new ApiError('UNAVAILABLE', 'The key cache is unreachable, so nothing was changed; retry shortly', 0, {
-        'retry-after': '2',
-      });
+    if (!mirrored && !grantWriteOptional) {
+      throw cacheUnreachable(
+        'The change is saved, but the key cache is unreachable, so it is not in effect yet; retry shortly (or it takes effect at the next key-cache rebuild)',
+      );
     }
-    return result;
-  });
+  }
+  return result;
 }

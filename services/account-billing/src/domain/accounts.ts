@@ -1,4 +1,5 @@
-// Accounts, keys and credit grants: written to PostgreSQL and mirrored into Redis (a key change before it commits).
+// Accounts, keys and credit grants: written to PostgreSQL and mirrored into Redis (a key change that takes access
+// away before it commits, one that gives access after; see changeAccountKeys).
 import type { Redis } from 'ioredis';
 import { findPlan, TIER_NAMES, type TierName } from '@pra/core/tiers';
 import { ApiError } from '@pra/core/errors';
@@ -54,13 +55,22 @@ export async function findAccount(d: BillingDeps, idOrEmail: string | number): P
 export async function issueKey(d: BillingDeps, accountId: number, kind: 'standard' | 'marketplace' = 'standard') {
   const account = await findAccount(d, accountId);
   const { key, prefix, hash } = generateApiKey();
-  const keyId = await changeAccountKeys(d.pool, d.redis, d.layout.prefix, account.id, async (c) => {
-    const { rows } = await c.query<{ id: number }>(
-      'INSERT INTO billing.api_keys (account_id, kind, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING id',
-      [account.id, kind, prefix, hash],
-    );
-    return rows[0]!.id;
-  });
+  // In the cache only once committed; if Redis cannot take it then, the key is found in PostgreSQL on first use.
+  const keyId = await changeAccountKeys(
+    d.pool,
+    d.redis,
+    d.layout.prefix,
+    account.id,
+    async (c) => {
+      const { rows } = await c.query<{ id: number }>(
+        'INSERT INTO billing.api_keys (account_id, kind, prefix, key_hash) VALUES ($1, $2, $3, $4) RETURNING id',
+        [account.id, kind, prefix, hash],
+      );
+      return rows[0]!.id;
+    },
+    'grant',
+    true,
+  );
   return { keyId, key, prefix };
 }
 
@@ -72,17 +82,26 @@ export async function listKeys(d: BillingDeps, accountId: number) {
   return rows;
 }
 
-/** Enables or disables a key: in effect everywhere within a second (the gateways' local cache), or not at all (503). */
+/**
+ * Enables or disables a key: in effect everywhere within a second (the gateways' local cache), or not at all (503).
+ * A disable reaches the cache before it commits, an enable only after.
+ */
 export async function setKeyStatus(d: BillingDeps, keyId: number, status: 'active' | 'disabled') {
   const { rows } = await d.pool.query<{ account_id: number }>('SELECT account_id FROM billing.api_keys WHERE id = $1', [
     keyId,
   ]);
   if (!rows[0]) throw new ApiError('NOT_FOUND', `No key ${keyId}`);
-  await changeAccountKeys(d.pool, d.redis, d.layout.prefix, rows[0].account_id, (c) =>
-    c.query(
-      `UPDATE billing.api_keys SET status = $2, disabled_at = CASE WHEN $2 = 'disabled' THEN now() END WHERE id = $1`,
-      [keyId, status],
-    ),
+  await changeAccountKeys(
+    d.pool,
+    d.redis,
+    d.layout.prefix,
+    rows[0].account_id,
+    (c) =>
+      c.query(
+        `UPDATE billing.api_keys SET status = $2, disabled_at = CASE WHEN $2 = 'disabled' THEN now() END WHERE id = $1`,
+        [keyId, status],
+      ),
+    status === 'active' ? 'grant' : 'revoke',
   );
 }
 
@@ -96,6 +115,7 @@ export async function setAccountLimits(
     if (v !== null && (!Number.isInteger(v) || v <= 0))
       throw badInput(`${name} must be a positive whole number or none, not ${v}`);
   }
+  // May lower limits: in the cache before it commits (a failed commit deletes the entries, reloaded from PostgreSQL).
   await changeAccountKeys(d.pool, d.redis, d.layout.prefix, accountId, async (c) => {
     const { rowCount } = await c.query(
       'UPDATE billing.accounts SET rate_limit_override = $2, daily_quota_override = $3 WHERE id = $1',

@@ -1,6 +1,9 @@
 // A usage event as the charge script writes it to the outbox, and as the usage job carries it.
 export interface UsageEvent {
+  /** The event's own id: new for every charge and every counted call (written once by it). */
   txid: string;
+  /** The client's transactionID it belongs to (absent in events written before it was carried). */
+  request?: string;
   account: number;
   key: number;
   endpoint: string;
@@ -20,6 +23,7 @@ export function eventFromStream(streamId: string, fields: string[]): UsageEvent 
   for (let i = 0; i + 1 < fields.length; i += 2) f[fields[i]!] = fields[i + 1]!;
   return {
     txid: f.txid!,
+    ...(f.request ? { request: f.request } : {}),
     account: Number(f.account),
     key: Number(f.key),
     endpoint: f.endpoint!,

@@ -1,17 +1,20 @@
-// Writes usage events to PostgreSQL: per event (insert-if-absent on the transaction id, so a duplicated or retried
-// delivery is a no-op) the charge per grant in the append-only ledger, the grants' remaining credits, the daily rollup
+// Writes usage events to PostgreSQL: per event (insert-if-absent on the event's own id, so a duplicated or retried
+// delivery is a no-op; it is new for every charge, never the client's transaction id) the charge per grant in the append-only ledger, the grants' remaining credits, the daily rollup
 // and the account's call counters. A whole batch is ONE statement (atomic, one round trip, one commit): every
 // event of an account updates the same counter rows, so one-event transactions would queue on their locks.
 import { withTransaction, type Pool } from '@pra/platform';
 import type { UsageEvent } from '../domain/usage-event.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const APPLY_BATCH = `
 WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::text[], $7::timestamptz[])
-    AS t(txid, account_id, key_id, endpoint, credits, stream_id, at)),
+  SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::text[], $7::timestamptz[],
+    $11::uuid[]) AS t(txid, account_id, key_id, endpoint, credits, stream_id, at, request_id)),
 ev AS (
-  INSERT INTO billing.usage_events (transaction_id, account_id, key_id, endpoint, credits, stream_id, occurred_at)
-  SELECT txid, account_id, NULLIF(key_id, 0), endpoint, credits, stream_id, at FROM input
+  INSERT INTO billing.usage_events
+    (transaction_id, request_id, account_id, key_id, endpoint, credits, stream_id, occurred_at)
+  SELECT txid, request_id, account_id, NULLIF(key_id, 0), endpoint, credits, stream_id, at FROM input
   ON CONFLICT (transaction_id) DO NOTHING
   RETURNING transaction_id, account_id, credits, occurred_at),
 cons AS (
@@ -59,6 +62,7 @@ export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]
       consumed.map((c) => c[0]),
       consumed.map((c) => c[1]),
       consumed.map((c) => c[2]),
+      unique.map((e) => (e.request && UUID.test(e.request) ? e.request : null)),
     ],
   });
   return new Set(rows.map((r) => r.txid));

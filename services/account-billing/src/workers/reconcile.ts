@@ -1,6 +1,6 @@
 // Reconciles Redis balances against PostgreSQL without stopping traffic. One atomic Redis snapshot (MULTI) takes
-// the balances, the outbox (every charge not yet in the ledger: an entry leaves it only after its write commits,
-// however long PostgreSQL is away) and the stream's last id L. Then, per grant:
+// the balances and the stream's last id L; the outbox (every charge not yet in the ledger: an entry leaves it only
+// after its write commits, however long PostgreSQL is away) is then read up to L in chunks. Then, per grant:
 //   expected Redis remaining = PostgreSQL remaining
 //     + credits of events already in PostgreSQL but charged after L (the snapshot predates them)
 //     - credits of events charged up to L that PostgreSQL does not have yet (still in the outbox)
@@ -17,10 +17,33 @@ export interface Drift {
   expected: number;
 }
 
+/** Outbox entries read, and transaction ids looked up, per round trip: memory stays flat whatever the outbox. */
+export const RECONCILE_CHUNK = 2_000;
+
+/** The credits taken by each charge up to `watermark` still in the outbox, by event id, read `chunk` at a time. */
+async function pendingCharges(
+  redis: Redis,
+  layout: RedisLayout,
+  watermark: string,
+  chunk: number,
+): Promise<Map<string, UsageEvent['consumed']>> {
+  const pending = new Map<string, UsageEvent['consumed']>();
+  for (let start = '-'; ; ) {
+    const entries = (await redis.xrange(layout.outbox, start, watermark, 'COUNT', chunk)) as [string, string[]][];
+    for (const [id, fields] of entries) {
+      const e = eventFromStream(id, fields);
+      if (e.credits > 0) pending.set(e.txid, e.consumed);
+    }
+    if (entries.length < chunk) return pending;
+    start = `(${entries[entries.length - 1]![0]}`;
+  }
+}
+
 export async function reconcile(
   pool: Pool,
   redis: Redis,
   layout: RedisLayout,
+  chunk = RECONCILE_CHUNK,
 ): Promise<{ checked: number; drift: Drift[] }> {
   if (!(await redis.exists(layout.loaded))) return { checked: 0, drift: [] }; // the reload owns an empty Redis
   const { rows: grants } = await pool.query<{ id: number; account_id: number; expires_at: Date }>(
@@ -32,7 +55,6 @@ export async function reconcile(
   const snapshotAt = new Date();
   const m = redis.multi();
   for (const a of accounts) m.hgetall(layout.grants(a));
-  m.xrange(layout.outbox, '-', '+');
   m.xinfo('STREAM', layout.outbox);
   m.get(layout.loaded);
   const replies = (await m.exec()) ?? [];
@@ -41,24 +63,22 @@ export async function reconcile(
     const h = (replies[i]?.[1] ?? {}) as Record<string, string>;
     for (const [g, v] of Object.entries(h)) redisRemaining.set(Number(g), Number(v));
   });
-  const outbox = ((replies[accounts.length]?.[1] ?? []) as [string, string[]][]).map(([id, f]) =>
-    eventFromStream(id, f),
-  );
-  const info = replies[accounts.length + 1];
+  const info = replies[accounts.length];
   const infoFields = (info && !info[0] ? (info[1] as unknown[]) : []) as unknown[];
   const lastIdIndex = infoFields.indexOf('last-generated-id');
   const streamWatermark = lastIdIndex >= 0 ? String(infoFields[lastIdIndex + 1]) : '0-0';
   // Redis emptied between the check above and the snapshot: the reload owns it (nothing to compare against).
-  const loadedMarker = replies[accounts.length + 2]?.[1] as string | null | undefined;
+  const loadedMarker = replies[accounts.length + 1]?.[1] as string | null | undefined;
   if (!loadedMarker) return { checked: 0, drift: [] };
   // After a wipe the stream's ids restart at 0: events charged before the reload are older than its start.
   const loadedAtMs = Number(loadedMarker) || 0;
   const reloadWatermark = `${loadedAtMs}-${Number.MAX_SAFE_INTEGER}`;
   const watermark = streamIdAfter(reloadWatermark, streamWatermark) ? reloadWatermark : streamWatermark;
 
-  // Events charged up to the watermark that may not be in PostgreSQL yet: still in the outbox.
-  const pending = new Map<string, UsageEvent>();
-  for (const e of outbox) if (!streamIdAfter(e.streamId, watermark)) pending.set(e.txid, e);
+  // Charges up to the watermark that may not be in PostgreSQL yet: still in the outbox. Read in chunks, after the
+  // snapshot and before PostgreSQL's: an entry gone by the time its chunk is read was committed before that, so
+  // PostgreSQL's snapshot below has it. Calls (0 credits) take no credit and are not kept.
+  const pending = await pendingCharges(redis, layout, watermark, chunk);
 
   const client = await pool.connect();
   const adjust = new Map<number, number>();
@@ -70,11 +90,14 @@ export async function reconcile(
       [grants.map((g) => g.id)],
     );
     for (const r of remaining) pg.set(r.id, r.remaining);
-    const { rows: applied } = await client.query<{ transaction_id: string }>(
-      'SELECT transaction_id FROM billing.usage_events WHERE transaction_id = ANY($1::uuid[])',
-      [[...pending.keys()]],
-    );
-    for (const r of applied) pending.delete(r.transaction_id);
+    const ids = [...pending.keys()];
+    for (let i = 0; i < ids.length; i += chunk) {
+      const { rows: applied } = await client.query<{ transaction_id: string }>(
+        'SELECT transaction_id FROM billing.usage_events WHERE transaction_id = ANY($1::uuid[])',
+        [ids.slice(i, i + chunk)],
+      );
+      for (const r of applied) pending.delete(r.transaction_id);
+    }
     const { rows: later } = await client.query<{ grant_id: number; credits: number; stream_id: string }>(
       `SELECT l.grant_id, -l.amount AS credits, e.stream_id FROM billing.usage_events e
          JOIN billing.ledger_entries l ON l.transaction_id = e.transaction_id AND l.kind = 'charge'
@@ -90,8 +113,8 @@ export async function reconcile(
   } finally {
     client.release();
   }
-  for (const e of pending.values())
-    for (const c of e.consumed) adjust.set(c.grantId, (adjust.get(c.grantId) ?? 0) - c.credits);
+  for (const consumed of pending.values())
+    for (const c of consumed) adjust.set(c.grantId, (adjust.get(c.grantId) ?? 0) - c.credits);
 
   const drift: Drift[] = [];
   const keys: string[] = [layout.loaded];

@@ -1,0 +1,14 @@
+// Records read again by id, to answer a repeat with the records it paid for (domain/paid-page.ts).
+import type { Pool } from '@pra/platform';
+import type { RecordRow } from './record-queries.js';
+
+const BY_IDS = {
+  name: 'records_by_ids',
+  text: `SELECT p.body, t.body AS demo, 0 AS total FROM records.properties p
+           LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract
+          WHERE p.id = ANY($1::bigint[])`,
+};
+
+export async function recordsByIds(pool: Pool, ids: readonly number[]): Promise<RecordRow[]> {
+  return (await pool.query<RecordRow>({ ...BY_IDS, values: [ids] })).rows;
+}

@@ -37,6 +37,131 @@ const mappingNamed = (base: object, name: string) => {
   return loadMapping(file);
 };
 
+const HEADER = 'BOOK,PAGE,SITUS,ZIP,OWNER,ASSESSED,SALE DATE,SALE PRICE,YEAR,LOAN,LENDER';
+const FIELDS = {
+  apn: { template: '{BOOK}-{PAGE:03}', required: true },
+  line1: { column: 'SITUS', format: 'upper', required: true },
+  zip: { column: 'ZIP', format: 'zip5', required: true },
+  ownerName: { column: 'OWNER' },
+  assessedTotal: { column: 'ASSESSED', format: 'integer' },
+  saleDate: { column: 'SALE DATE', format: 'date-us' },
+  salePrice: { column: 'SALE PRICE', format: 'integer' },
+  yearBuilt: { column: 'YEAR', format: 'integer' },
+  mortgageAmount: { column: 'LOAN', format: 'number' },
+  mortgageLender: { column: 'LENDER' },
+};
+const base = { kind: 'property', fields: FIELDS };
+
+const recordsOf = async (p: Pool, source: string) =>
+  (
+    await p.query<{ id: string; body: string }>(
+      'SELECT id, body FROM records.properties WHERE source = $1 ORDER BY apn, id',
+      [source],
+    )
+  ).rows.map((r) => ({ id: Number(r.id), ...JSON.parse(r.body) }));
+
+const saleHistory = async (id: number) =>
+  (
+    await pool.query<{ sale_date: Date; price: number | null }>(
+      'SELECT sale_date, price FROM records.sales WHERE property_id = $1 ORDER BY sale_date DESC, price',
+      [id],
+    )
+  ).rows.map((r) => [r.sale_date.toISOString().slice(0, 10), r.price]);
+
+describe('a newer file over the stored state', () => {
+  it('clears a field whose mapped column is empty in the newer file; keeps one whose column the mapping dropped', async () => {
+    const street = uniqueStreet();
+    const name = `clear-${tagged()}`;
+    const source = `import:${name}`;
+    const mapping = mappingNamed(base, name);
+    const first = write([
+      HEADER,
+      `1,1,1 ${street} ST,95814,ANN LEE,300000,1/2/2020,410000,1950,300000,FIRST BANK`,
+      `1,2,2 ${street} ST,95814,BOB RAY,250000,2/3/2020,390000,1960,,`,
+    ]);
+    expect(await importCsv(pool, mapping, first)).toMatchObject({ added: 2, updated: 0, skipped: 0 });
+    const [before] = await recordsOf(pool, source);
+    expect(before.summary.yearbuilt).toBe(1950);
+    expect(before.mortgage.amount).toBe('300000');
+
+    // The county no longer knows the year built, the loan was paid off, the owner is not recorded: empty cells.
+    const cleared = write([
+      HEADER,
+      `1,1,1 ${street} ST,95814,,300000,1/2/2020,410000,,,`,
+      `1,2,2 ${street} ST,95814,BOB RAY,250000,2/3/2020,390000,1960,,`,
+    ]);
+    expect(await importCsv(pool, mapping, cleared)).toMatchObject({ added: 0, updated: 1, unchanged: 1 });
+    const [after] = await recordsOf(pool, source);
+    expect(after.id).toBe(before.id);
+    expect(after.summary.yearbuilt).toBeNull();
+    expect(after.mortgage.amount).toBeNull();
+    expect(after.owner.owner1.fullName).toBeNull();
+    expect(after.assessment.assessed.total).toBe(300_000); // still given
+    expect(await importCsv(pool, mapping, cleared)).toMatchObject({ added: 0, updated: 0, unchanged: 2 });
+
+    // A mapping that no longer reads the year built or the owner says nothing about them: the stored values stay.
+    const refilled = write([HEADER, `1,1,1 ${street} ST,95814,CAT POE,300000,1/2/2020,410000,1955,,`]);
+    expect(await importCsv(pool, mapping, refilled)).toMatchObject({ updated: 1 });
+    const { yearBuilt: _y, ownerName: _o, ...narrower } = FIELDS;
+    const dropped = mappingNamed({ kind: 'property', fields: narrower }, name);
+    const silent = write([HEADER, `1,1,1 ${street} ST,95814,,300000,1/2/2020,410000,,,`]);
+    expect(await importCsv(pool, dropped, silent)).toMatchObject({ added: 0, updated: 0, unchanged: 1 });
+    const [kept] = await recordsOf(pool, source);
+    expect(kept.summary.yearbuilt).toBe(1955);
+    expect(kept.owner.owner1.fullName).toBe('CAT POE');
+  });
+
+  it('replaces a sale whose price a newer file corrects instead of adding a second sale', async () => {
+    const street = uniqueStreet();
+    const mapping = mappingNamed(base, `corrected-${tagged()}`);
+    const source = `import:${mapping.name}`;
+    const first = write([HEADER, `2,1,1 ${street} ST,95814,ANN LEE,300000,1/2/2020,410000,1950,,`]);
+    expect(await importCsv(pool, mapping, first)).toMatchObject({ added: 1 });
+    const fixed = write([HEADER, `2,1,1 ${street} ST,95814,ANN LEE,300000,1/2/2020,415000,1950,,`]);
+    expect(await importCsv(pool, mapping, fixed)).toMatchObject({ added: 0, updated: 1, unchanged: 0 });
+    const [record] = await recordsOf(pool, source);
+    expect(record.sale.lastSale).toEqual({ date: '2020-01-02', price: 415_000 });
+    expect(await saleHistory(record.id)).toEqual([['2020-01-02', 415_000]]);
+    // A later sale in a later file is added; the corrected one stays corrected.
+    const later = write([HEADER, `2,1,1 ${street} ST,95814,DAN ORR,300000,6/7/2021,455000,1950,,`]);
+    expect(await importCsv(pool, mapping, later)).toMatchObject({ updated: 1 });
+    expect(await saleHistory(record.id)).toEqual([
+      ['2021-06-07', 455_000],
+      ['2020-01-02', 415_000],
+    ]);
+    expect(await importCsv(pool, mapping, fixed)).toMatchObject({ unchanged: 1 });
+  });
+
+  it('reads rows of one parcel in different batches of one file as one file: same-day sales kept, nothing cleared', async () => {
+    const street = uniqueStreet();
+    const mapping = mappingNamed(base, `batches-${tagged()}`);
+    const source = `import:${mapping.name}`;
+    // One co-op lot: two apartments sold on one day, the second row without the year built; a batch per parcel.
+    const file = write([
+      HEADER,
+      `3,1,1 ${street} ST,95814,ANN LEE,300000,1/2/2020,410000,1950,,`,
+      `3,2,2 ${street} ST,95814,BOB RAY,300000,1/2/2020,390000,1960,,`,
+      `3,1,1 ${street} ST,95814,CAT POE,300000,1/2/2020,500000,,,`,
+    ]);
+    expect(await importCsv(pool, mapping, file, { batchSize: 1 })).toMatchObject({ added: 2, updated: 0 });
+    const [lot] = await recordsOf(pool, source);
+    expect(await saleHistory(lot.id)).toEqual([
+      ['2020-01-02', 410_000],
+      ['2020-01-02', 500_000],
+    ]);
+    expect(lot.summary.yearbuilt).toBe(1950);
+    // Again: the lot ends as it was (its first row alone replaces the day's sales, its third row adds one back).
+    expect(await importCsv(pool, mapping, file, { batchSize: 1 })).toMatchObject({ added: 0 });
+    const [again] = await recordsOf(pool, source);
+    expect(again.id).toBe(lot.id);
+    expect(await saleHistory(lot.id)).toEqual([
+      ['2020-01-02', 410_000],
+      ['2020-01-02', 500_000],
+    ]);
+    expect(again.summary.yearbuilt).toBe(1950);
+  });
+});
+
 describe('a normaliser change (ADDRESS_KEYS_VERSION) between two imports of a mapping without an APN', () => {
   const url = withDatabase(inject('databaseUrl'), `${new URL(inject('databaseUrl')).pathname.slice(1)}_rekey`);
   let own: Pool;

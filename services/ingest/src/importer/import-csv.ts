@@ -9,7 +9,7 @@ import { writeTracts } from '../data/loader.js';
 import { hash32 } from '../generator/random.js';
 import { loadZipPlaces, type ZipPlace } from '../generator/reference-data.js';
 import { readCsvRecords, readHeader } from './csv-records.js';
-import { parcelIdentity, mergeParcel } from './import-merge.js';
+import { mappedFields, mergeParcel, parcelIdentity } from './import-merge.js';
 import { checkImportState, writeImportBatch } from './import-store.js';
 import { convert, fillTemplate, mappingColumns, type FieldRule, type Mapping } from './mapping.js';
 
@@ -270,6 +270,8 @@ export async function importCsv(
   const source = `import:${mapping.name}`;
   const now = new Date().toISOString();
   const byApn = mapping.kind === 'property' && mapping.fields.apn !== undefined;
+  // What this file speaks for: an empty cell in a mapped column clears the stored value; an unmapped one keeps it.
+  const mapped = mappedFields(Object.keys(mapping.fields));
   const header = new Set(await readHeader(file, mapping.delimiter));
   const missing = mappingColumns(mapping).filter((c) => !header.has(c));
   if (missing.length > 0) {
@@ -291,11 +293,13 @@ export async function importCsv(
     const seen = { added: new Set<string>(), updated: new Set<string>(), unchanged: new Set<string>() };
     const flush = async () => {
       if (parcels.size > 0) {
+        const written = (id: string) => seen.added.has(id) || seen.updated.has(id) || seen.unchanged.has(id);
         const outcome = await writeImportBatch(
           pool,
           source,
-          [...parcels].map(([identity, input]) => ({ identity, input })),
+          [...parcels].map(([identity, input]) => ({ identity, input, continued: written(identity) })),
           now,
+          mapped,
         );
         for (const id of outcome.added) seen.added.add(id);
         for (const id of outcome.updated) if (!seen.added.has(id)) seen.updated.add(id);

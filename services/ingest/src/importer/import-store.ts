@@ -4,11 +4,16 @@ import type { Pool, PoolClient } from '@pra/platform';
 import { buildCopyChunks } from '../data/copy-rows.js';
 import { reserveIds, writeBatch } from '../data/loader.js';
 import type { PropertyInput } from '../domain/property-input.js';
-import { contentDigest, mergeParcel } from './import-merge.js';
+import { contentDigest, mergeParcel, type MappedField, reimportParcel } from './import-merge.js';
 
 export interface ParcelRow {
   identity: string;
   input: PropertyInput;
+  /**
+   * An earlier batch of this same import wrote the parcel (its rows span batches): the stored state is then rows of
+   * the same file, merged as such, not an older file this one corrects.
+   */
+  continued?: boolean;
 }
 
 /** The identities of the batch by what happened to them. */
@@ -38,6 +43,8 @@ export async function writeImportBatch(
   source: string,
   parcels: readonly ParcelRow[],
   now: string,
+  /** The fields the file's mapping fills: an empty one clears the stored value (see reimportParcel). */
+  mapped: ReadonlySet<MappedField> = new Set(),
 ): Promise<BatchOutcome> {
   const { rows: stored } = await pool.query<{
     identity: string;
@@ -58,7 +65,7 @@ export async function writeImportBatch(
       added.push(p);
       continue;
     }
-    const merged = mergeParcel(prior.input, p.input);
+    const merged = p.continued ? mergeParcel(prior.input, p.input) : reimportParcel(prior.input, p.input, mapped);
     if (contentDigest(merged) === prior.digest) {
       unchanged.push(p.identity);
       continue;

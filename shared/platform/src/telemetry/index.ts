@@ -1,5 +1,6 @@
 export * from './settings.js';
 export * from './sdk.js';
+export * from './sampling.js';
 export * from './metrics.js';
 export * from './trace-context.js';
 export * from './logger.js';

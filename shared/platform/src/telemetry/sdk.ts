@@ -17,6 +17,7 @@ import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { enabledInstrumentations, telemetrySettings, type TelemetrySettings } from './settings.js';
+import { samplerFromEnv } from './sampling.js';
 
 export interface Telemetry {
   settings: TelemetrySettings;
@@ -70,6 +71,8 @@ export function startTelemetry(o: StartOptions = {}): Telemetry {
     const insts = instrumentations(o.env);
     sdk = new NodeSDK({
       serviceName: settings.serviceName,
+      // The standard sampler variables, except at the edge: a client's sampled flag never raises the rate.
+      sampler: samplerFromEnv(o.env ?? process.env),
       instrumentations: insts,
       metricReaders: readers,
       logRecordProcessors: [],

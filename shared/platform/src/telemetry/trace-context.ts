@@ -2,6 +2,7 @@
 // trace context through Redis and BullMQ, start a span. All are no-ops when tracing is off.
 import {
   context,
+  createContextKey,
   propagation,
   ROOT_CONTEXT,
   SpanKind,
@@ -16,6 +17,9 @@ import { BullMQOtel } from 'bullmq-otel';
 
 export const tracer = () => trace.getTracer('property-api');
 
+/** Set on the parent context of a span whose remote parent came from outside the system (a client): sampling.ts. */
+export const UNTRUSTED_PARENT = createContextKey('pra.untrusted-parent');
+
 /** The span of the HTTP request being served (the server span, not a middleware's), if any. */
 export function requestSpan(): Span | undefined {
   return getRPCMetadata(context.active())?.span ?? trace.getActiveSpan();
@@ -26,17 +30,35 @@ export function annotateRequest(attrs: Attributes): void {
   requestSpan()?.setAttributes(attrs);
 }
 
+/** A client's context as the edge keeps it: its trace id and span id only (no trace state, no baggage). */
+function ownedByUs(extracted: Context): Context {
+  const client = trace.getSpanContext(extracted);
+  const bare = propagation.deleteBaggage(extracted);
+  return client?.traceState ? trace.setSpanContext(bare, { ...client, traceState: undefined }) : bare;
+}
+
 /**
  * The server span of one incoming request, continuing the caller's traceparent. Ours rather than the http and
  * express instrumentations': those cost 30-40% of a lookup's throughput on Node 20 (measured, README), this costs
  * one span. `run` executes the handler inside the span's context; `end` names it by route and status.
+ * With `edge` (the gateway: the caller is a client), the trace id is kept but the client's sampled flag is not
+ * obeyed: the span is sampled at the configured ratio by our own draw (sampling.ts), and its children and the
+ * services behind follow that decision.
  */
-export function serverSpan(method: string, path: string, headers: Record<string, string | string[] | undefined>) {
-  const parent = propagation.extract(ROOT_CONTEXT, headers);
+export function serverSpan(
+  method: string,
+  path: string,
+  headers: Record<string, string | string[] | undefined>,
+  o: { edge?: boolean } = {},
+) {
+  const parent = o.edge
+    ? ownedByUs(propagation.extract(ROOT_CONTEXT, headers))
+    : propagation.extract(ROOT_CONTEXT, headers);
   const span = tracer().startSpan(
     method,
     { kind: SpanKind.SERVER, attributes: { 'http.request.method': method, 'url.path': path } },
-    parent,
+    // The mark is on this span's decision only: its children see the plain parent and follow the span.
+    o.edge ? parent.setValue(UNTRUSTED_PARENT, true) : parent,
   );
   const ctx = span.isRecording()
     ? setRPCMetadata(trace.setSpan(parent, span), { type: RPCType.HTTP, span })

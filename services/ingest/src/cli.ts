@@ -67,6 +67,7 @@ async function main() {
         const progress = new FileProgress(`import ${mapping.name}`);
         let last = { rowsRead: 0, bytesRead: 0, totalBytes: null as number | null };
         const s = await importCsv(pool, mapping, values.file, {
+          onWait: (m) => console.error(m),
           onProgress: (p) => {
             last = p;
             progress.update(p);
@@ -87,7 +88,7 @@ async function main() {
       }
       case 'remove': {
         if (!values.source) throw new Error('remove needs --source SOURCE (e.g. import:sacramento-2008-sales)');
-        const n = await removeSource(pool, values.source);
+        const n = await removeSource(pool, values.source, { onWait: (m) => console.error(m) });
         console.log(`removed ${n.toLocaleString('en-US')} records of ${values.source}`);
         break;
       }

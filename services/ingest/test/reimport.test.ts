@@ -9,6 +9,7 @@ import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } fro
 import type {} from '@pra/platform/testing';
 import { migrateRecords } from '../src/data/migrate.js';
 import { rekeyAddresses } from '../src/data/rekey.js';
+import { removeSource } from '../src/data/remove-source.js';
 import { importCsv } from '../src/importer/import-csv.js';
 import { loadMapping } from '../src/importer/mapping.js';
 import { uniqueStreet } from './make-property.js';
@@ -159,6 +160,43 @@ describe('a newer file over the stored state', () => {
       ['2020-01-02', 500_000],
     ]);
     expect(again.summary.yearbuilt).toBe(1950);
+  });
+});
+
+describe('remove and import of one source', () => {
+  it('remove takes the import lock: it waits, saying so, while an import of the source holds it', async () => {
+    const street = uniqueStreet();
+    const mapping = mappingNamed(base, `locked-${tagged()}`);
+    const source = `import:${mapping.name}`;
+    const file = write([HEADER, `4,1,1 ${street} ST,95814,ANN LEE,300000,1/2/2020,410000,1950,,`]);
+    expect(await importCsv(pool, mapping, file)).toMatchObject({ added: 1 });
+    // The lock an import of the source holds while it runs, taken here on a connection of the test's own.
+    const holder = await pool.connect();
+    const waits: string[] = [];
+    let settled = false;
+    try {
+      await holder.query('SELECT pg_advisory_lock(hashtext($1))', [source]);
+      const removing = removeSource(pool, source, { onWait: (m) => waits.push(m) }).finally(() => {
+        settled = true;
+      });
+      const importing = importCsv(pool, mapping, file, { onWait: (m) => waits.push(m) });
+      await new Promise((r) => setTimeout(r, 600));
+      expect(settled).toBe(false);
+      expect((await recordsOf(pool, source)).length).toBe(1);
+      expect(waits).toEqual([
+        `another import or remove of ${source} is running: waiting for it to finish`,
+        `another import or remove of ${source} is running: waiting for it to finish`,
+      ]);
+      await holder.query('SELECT pg_advisory_unlock(hashtext($1))', [source]);
+      // One after the other, in whichever order they got the lock: never interleaved.
+      const [removed, imported] = await Promise.all([removing, importing]);
+      const left = (await recordsOf(pool, source)).length;
+      if (removed === 1) expect([imported.added, left]).toEqual([1, 1]);
+      else expect([removed, imported.unchanged, left]).toEqual([1, 1, 0]);
+    } finally {
+      await holder.query('SELECT pg_advisory_unlock_all()');
+      holder.release();
+    }
   });
 });
 

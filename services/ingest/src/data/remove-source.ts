@@ -1,10 +1,20 @@
 // Deletes every record of one source ("import:<mapping>", "synthetic:<seed>") with its import state, in one
-// transaction, and keeps the record count exact.
+// transaction, and keeps the record count exact. It holds the source's lock, as an import does, so a remove and an
+// import of one source never interleave: the later one waits (and `onWait` is told so).
 import type { Pool } from '@pra/platform';
 import { withTransaction } from '@pra/platform';
 import { ID_COLUMN, TABLES } from './copy-rows.js';
+import { withSourceLock } from './source-lock.js';
 
-export async function removeSource(pool: Pool, source: string): Promise<number> {
+export async function removeSource(
+  pool: Pool,
+  source: string,
+  opts: { onWait?: (message: string) => void } = {},
+): Promise<number> {
+  return withSourceLock(pool, source, () => removeLocked(pool, source), opts.onWait);
+}
+
+function removeLocked(pool: Pool, source: string): Promise<number> {
   return withTransaction(pool, async (c) => {
     const { rows } = await c.query<{ id: string }>('SELECT id FROM records.properties WHERE source = $1', [source]);
     const ids = rows.map((r) => r.id);

@@ -6,6 +6,7 @@ import { apnKey, parseStreetLine, STATE_FIPS, UNIT_DESIGNATORS } from '@pra/core
 import type { Pool } from '@pra/platform';
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
 import { writeTracts } from '../data/loader.js';
+import { withSourceLock } from '../data/source-lock.js';
 import { hash32 } from '../generator/random.js';
 import { loadZipPlaces, type ZipPlace } from '../generator/reference-data.js';
 import { readCsvRecords, readHeader } from './csv-records.js';
@@ -255,7 +256,12 @@ export async function importCsv(
   pool: Pool,
   mapping: Mapping,
   file: string,
-  opts: { batchSize?: number; onProgress?: (p: ImportProgressEvent) => void } = {},
+  opts: {
+    batchSize?: number;
+    onProgress?: (p: ImportProgressEvent) => void;
+    /** Told when another import or remove of the source holds its lock, before this one waits for it. */
+    onWait?: (message: string) => void;
+  } = {},
 ): Promise<ImportSummary> {
   const batchSize = opts.batchSize ?? 1_000;
   const summary: ImportSummary = {
@@ -280,65 +286,65 @@ export async function importCsv(
     );
   }
   const totalBytes = fileSize(file);
-  // One import of a source at a time: two would both take a parcel for new.
-  const lock = await pool.connect();
-  try {
-    await lock.query('SELECT pg_advisory_lock(hashtext($1))', [source]);
-    if (mapping.kind === 'property') await checkImportState(pool, source);
-    let parcels = new Map<string, PropertyInput>();
-    let tracts: TractInput[] = [];
-    let tractsAdded = 0;
-    let bytesRead = 0;
-    // What happened to each parcel over the whole file: one whose rows span batches is added once, not then updated.
-    const seen = { added: new Set<string>(), updated: new Set<string>(), unchanged: new Set<string>() };
-    const flush = async () => {
-      if (parcels.size > 0) {
-        const written = (id: string) => seen.added.has(id) || seen.updated.has(id) || seen.unchanged.has(id);
-        const outcome = await writeImportBatch(
-          pool,
-          source,
-          [...parcels].map(([identity, input]) => ({ identity, input, continued: written(identity) })),
-          now,
-          mapped,
-        );
-        for (const id of outcome.added) seen.added.add(id);
-        for (const id of outcome.updated) if (!seen.added.has(id)) seen.updated.add(id);
-        for (const id of outcome.unchanged) if (!seen.added.has(id) && !seen.updated.has(id)) seen.unchanged.add(id);
-        summary.added = seen.added.size + tractsAdded;
-        summary.updated = seen.updated.size;
-        summary.unchanged = seen.unchanged.size;
-        parcels = new Map();
+  // One import or remove of a source at a time: two imports would both take a parcel for new.
+  await withSourceLock(
+    pool,
+    source,
+    async () => {
+      if (mapping.kind === 'property') await checkImportState(pool, source);
+      let parcels = new Map<string, PropertyInput>();
+      let tracts: TractInput[] = [];
+      let tractsAdded = 0;
+      let bytesRead = 0;
+      // What happened to each parcel over the whole file: one whose rows span batches is added once, not then updated.
+      const seen = { added: new Set<string>(), updated: new Set<string>(), unchanged: new Set<string>() };
+      const flush = async () => {
+        if (parcels.size > 0) {
+          const written = (id: string) => seen.added.has(id) || seen.updated.has(id) || seen.unchanged.has(id);
+          const outcome = await writeImportBatch(
+            pool,
+            source,
+            [...parcels].map(([identity, input]) => ({ identity, input, continued: written(identity) })),
+            now,
+            mapped,
+          );
+          for (const id of outcome.added) seen.added.add(id);
+          for (const id of outcome.updated) if (!seen.added.has(id)) seen.updated.add(id);
+          for (const id of outcome.unchanged) if (!seen.added.has(id) && !seen.updated.has(id)) seen.unchanged.add(id);
+          summary.added = seen.added.size + tractsAdded;
+          summary.updated = seen.updated.size;
+          summary.unchanged = seen.unchanged.size;
+          parcels = new Map();
+        }
+        if (tracts.length > 0) {
+          await writeTracts(pool, tracts);
+          tractsAdded += tracts.length;
+          summary.added = seen.added.size + tractsAdded;
+          tracts = [];
+        }
+        opts.onProgress?.({ rowsRead: summary.rowsRead, bytesRead, totalBytes });
+      };
+      for await (const item of readCsvRecords(file, mapping.delimiter)) {
+        summary.rowsRead++;
+        bytesRead = item.bytes;
+        try {
+          if ('error' in item) throw new Error(item.error);
+          const values = applyRules(mapping.fields, item.fields);
+          if (mapping.kind === 'property') {
+            const p = toProperty(values, now);
+            const identity = parcelIdentity(p, byApn);
+            const prior = parcels.get(identity);
+            parcels.set(identity, prior ? mergeParcel(prior, p) : p);
+          } else tracts.push(toTract(values, mapping.source));
+        } catch (err) {
+          summary.skipped++;
+          summary.errors.push({ line: item.line, reason: (err as Error).message });
+        }
+        if (parcels.size + tracts.length >= batchSize) await flush();
       }
-      if (tracts.length > 0) {
-        await writeTracts(pool, tracts);
-        tractsAdded += tracts.length;
-        summary.added = seen.added.size + tractsAdded;
-        tracts = [];
-      }
-      opts.onProgress?.({ rowsRead: summary.rowsRead, bytesRead, totalBytes });
-    };
-    for await (const item of readCsvRecords(file, mapping.delimiter)) {
-      summary.rowsRead++;
-      bytesRead = item.bytes;
-      try {
-        if ('error' in item) throw new Error(item.error);
-        const values = applyRules(mapping.fields, item.fields);
-        if (mapping.kind === 'property') {
-          const p = toProperty(values, now);
-          const identity = parcelIdentity(p, byApn);
-          const prior = parcels.get(identity);
-          parcels.set(identity, prior ? mergeParcel(prior, p) : p);
-        } else tracts.push(toTract(values, mapping.source));
-      } catch (err) {
-        summary.skipped++;
-        summary.errors.push({ line: item.line, reason: (err as Error).message });
-      }
-      if (parcels.size + tracts.length >= batchSize) await flush();
-    }
-    await flush();
-  } finally {
-    await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [source]).catch(() => {});
-    lock.release();
-  }
+      await flush();
+    },
+    opts.onWait,
+  );
   return summary;
 }

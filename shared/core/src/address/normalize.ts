@@ -1,5 +1,8 @@
 // Address normalisation shared by ingest (keys stored with each record), lookup and autocomplete (keys of the query):
 // both sides go through the same functions, so `123 North Main Street Apt 4` and `123 N MAIN ST #4` meet.
+// Linear in the input, whatever it holds (normalize.adversarial.test.ts): every pattern is anchored or a single
+// character class, and none has two quantifiers that can match the same characters; every loop reads the tokens
+// once (no splice, slice or search of the rest inside a loop over them).
 import {
   DIRECTIONALS,
   STANDALONE_DESIGNATORS,
@@ -75,16 +78,27 @@ function unitKeyOf(tokens: readonly string[]): string {
   return tokens.map((t) => (/^\d+$/.test(t) ? String(Number(t)) : t)).join('');
 }
 
-/** Finds where a unit starts: a designator after the number and at least one street word. */
+/** A token that can be (part of) a unit id: anything but a designator, or a designator with a digit ("4B" is not). */
+const isUnitIdToken = (t: string) => !UNIT_DESIGNATORS.has(t) || /\d/.test(t);
+
+/**
+ * Finds where a unit starts: a designator after the number and at least one street word. One pass over the tokens
+ * (and one more to collect the unit): where a designator is followed by nothing but designators ("# # # #"), the
+ * next one is tried without reading the rest again.
+ */
 function splitUnit(
   tokens: string[],
   streetStart: number,
 ): { street: string[]; designator: string | null; unit: string[] } {
+  // The last token that can be a unit id: a designator before it has a unit after it; one past it has none.
+  let lastUnitId = tokens.length - 1;
+  while (lastUnitId >= 0 && !isUnitIdToken(tokens[lastUnitId]!)) lastUnitId--;
   for (let i = streetStart + 1; i < tokens.length; i++) {
     const designator = UNIT_DESIGNATORS.get(tokens[i]!);
     if (designator === undefined) continue;
-    const rest = tokens.slice(i + 1).filter((t) => !UNIT_DESIGNATORS.has(t) || /\d/.test(t));
-    if (rest.length > 0) return { street: tokens.slice(streetStart, i), designator, unit: rest };
+    if (lastUnitId > i) {
+      return { street: tokens.slice(streetStart, i), designator, unit: tokens.slice(i + 1).filter(isUnitIdToken) };
+    }
     if (STANDALONE_DESIGNATORS.has(designator) && i === tokens.length - 1) {
       return { street: tokens.slice(streetStart, i), designator, unit: [designator] };
     }
@@ -115,12 +129,20 @@ function numberedStreets(words: string[]): string[] {
 function normalizeStreetWords(input: string[]): string[] {
   const glued = input.length > 0 ? GLUED_DIRECTIONAL.exec(input[0]!) : null;
   const words = glued ? [glued[1]!, glued[2]!, ...input.slice(1)] : input;
-  const w = numberedStreets(numericOrdinals(words));
-  // "NORTH EAST" written apart is one directional.
-  for (let i = 0; i + 1 < w.length; i++) {
-    if ((w[i] === 'NORTH' || w[i] === 'SOUTH') && (w[i + 1] === 'EAST' || w[i + 1] === 'WEST') && w.length > 2) {
-      w.splice(i, 2, w[i]! + w[i + 1]!);
-    }
+  const numbered = numberedStreets(numericOrdinals(words));
+  // "NORTH EAST" written apart is one directional, unless the two are the whole street ("NORTH EAST" stays). Built
+  // in one pass (a splice per pair would move the rest of the line each time); `length` is the line's length
+  // with the pairs joined so far.
+  const w: string[] = [];
+  let length = numbered.length;
+  for (let i = 0; i < numbered.length; i++) {
+    const t = numbered[i]!;
+    const next = numbered[i + 1];
+    if ((t === 'NORTH' || t === 'SOUTH') && (next === 'EAST' || next === 'WEST') && length > 2) {
+      w.push(t + next);
+      length--;
+      i++;
+    } else w.push(t);
   }
   const n = w.length;
   return w.map((t, i) => {
@@ -244,9 +266,13 @@ export function nameKey(name: string): string {
     .join(' ');
 }
 
+/** What a county's name may end in, longest first ("CITY AND BOROUGH" before "BOROUGH"). */
+const COUNTY_WORDS = ['CITY AND BOROUGH', 'MUNICIPALITY', 'CENSUS AREA', 'BOROUGH', 'COUNTY', 'PARISH'];
+
 /** "Sacramento County" and "SACRAMENTO" -> "SACRAMENTO". */
 export function countyKey(county: string): string {
-  return nameKey(county)
-    .replace(/\b(COUNTY|PARISH|BOROUGH|CENSUS AREA|MUNICIPALITY|CITY AND BOROUGH)$/, '')
-    .trim();
+  const key = nameKey(county);
+  // A word at the end, after a word boundary (as /\b(COUNTY|...)$/ read it, without trying every position).
+  const word = COUNTY_WORDS.find((w) => key.endsWith(w) && !/\w/.test(key.charAt(key.length - w.length - 1)));
+  return (word === undefined ? key : key.slice(0, key.length - word.length)).trim();
 }

@@ -49,6 +49,24 @@ SINGLE.set('HUNDREDTH', 100);
 const TENS = new Map<string, number>();
 for (const [i, w] of TENS_CARDINAL.entries()) if (w) TENS.set(w, i * 10);
 
+const ORDINAL_ENDINGS = ['ST', 'ND', 'RD', 'TH', 'D'];
+const DIGITS = /^\d+$/;
+
+/**
+ * The number of a digit ordinal ("21ST" -> 21, "05TH" -> 5, "2D" -> 2), or null. What /^0*(\d+)(ST|ND|RD|TH|D)$/
+ * matched, read without a regex whose two digit runs (`0*` and `\d+`) backtrack against each other: that one is
+ * quadratic in a run of zeros ("000...0X").
+ */
+function digitOrdinal(t: string): number | null {
+  for (const ending of ORDINAL_ENDINGS) {
+    if (t.length > ending.length && t.endsWith(ending)) {
+      const digits = t.slice(0, t.length - ending.length);
+      if (DIGITS.test(digits)) return Number(digits);
+    }
+  }
+  return null;
+}
+
 /**
  * Rewrites spelled ordinals inside a token list. Returns a new list; "TWENTY FIRST" becomes one token "21ST".
  * Digit ordinals are canonicalised too ("01ST" -> "1ST", "2D" -> "2ND").
@@ -69,9 +87,9 @@ export function numericOrdinals(tokens: readonly string[]): string[] {
       out.push(ordinalSuffix(single));
       continue;
     }
-    const digits = /^0*(\d+)(ST|ND|RD|TH|D)$/.exec(t);
-    if (digits) {
-      out.push(ordinalSuffix(Number(digits[1])));
+    const number = digitOrdinal(t);
+    if (number !== null) {
+      out.push(ordinalSuffix(number));
       continue;
     }
     out.push(t);

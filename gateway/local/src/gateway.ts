@@ -1,10 +1,12 @@
 // The embedded-default gateway: a proxy, not an application. node:http in front (hardened like every server of
-// ours), undici keep-alive pools behind with the timeouts kong.yml gives each service, and the same pra-gateway
-// plugin Kong runs, through a small PDK adapter. X-Request-Id is added to every response. With tracing on, the
-// request's server span (from the client's traceparent) gets a child span for the plugin and one for the upstream
-// call, whose context replaces the client's traceparent on the way to the service; with tracing off the client's
-// traceparent passes through untouched. One log line and one metric sample per request. No request, however
-// malformed, escapes a handler: the worst answer is a 4xx or a 503 with Retry-After.
+// ours), undici keep-alive pools behind with the timeouts and retries kong.yml gives each service, and the same
+// pra-gateway plugin Kong runs, through a small PDK adapter. X-Request-Id is added to every response.
+// Tracing: the request's server span keeps the client's trace id but not its sampled flag (the configured ratio
+// decides, sampling.ts), and gets a child span for the plugin and one for the upstream call, whose context is the
+// only trace context a service receives (the client's traceparent, tracestate and baggage never pass). One log line
+// and one metric sample per request, without the query string. No request, however malformed, escapes a handler:
+// the worst answer is a 4xx or a 503 with Retry-After, and a 503 says "not charged" only when no byte of the
+// request reached a service.
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
@@ -27,6 +29,9 @@ const HOP_BY_HOP = new Set([
   'host',
   'content-length',
 ]);
+/** Request headers a service never receives from the client: hop-by-hop ones, and the client's trace context (the
+ * gateway's own context, and its sampling decision, is what the services follow). */
+const NOT_FORWARDED = new Set([...HOP_BY_HOP, 'traceparent', 'tracestate', 'baggage']);
 
 /** The path and query of a request target: origin-form as sent, absolute-form reduced to it; null for anything else. */
 export function requestTarget(raw: string): { path: string; query: string } | null {
@@ -54,7 +59,7 @@ class LocalPdk implements KongPdk {
     private readonly target: { path: string; query: string },
   ) {
     for (const [k, v] of Object.entries(req.headers))
-      if (v !== undefined && !HOP_BY_HOP.has(k)) this.upstreamHeaders[k] = v;
+      if (v !== undefined && !NOT_FORWARDED.has(k)) this.upstreamHeaders[k] = v;
   }
   request = {
     get_header: async (name: string) => {
@@ -98,6 +103,36 @@ export interface GatewayOptions {
 
 /** An upstream failure the client caused (a request undici refuses to send) is a 400; ours are 503s. */
 const refusedByClient = (err: unknown) => (err as { code?: string })?.code === 'UND_ERR_INVALID_ARG';
+
+/**
+ * Errors that can only happen before a connection to the service exists: no byte of the request reached it, so it
+ * cannot have been charged, and trying again is safe (Kong's `proxy_next_upstream error` retries these too).
+ * Everything else (the socket reset or closed after the request was written, a read timeout) may have come after
+ * the service charged.
+ */
+const NEVER_CONNECTED = new Set([
+  'ECONNREFUSED',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EADDRNOTAVAIL',
+]);
+export function neverReachedService(err: unknown): boolean {
+  const e = err as { code?: string; errors?: unknown[] } | undefined;
+  // Node's happy-eyeballs connect reports every address it tried in an AggregateError.
+  if (Array.isArray(e?.errors) && e.errors.length > 0) return e.errors.every(neverReachedService);
+  return e?.code !== undefined && NEVER_CONNECTED.has(e.code);
+}
+
+/** The 503 for an upstream that failed: what it means for the client's money, in the client's words. */
+export function upstreamFailureMessage(service: string, reached: boolean): string {
+  return reached
+    ? `Service ${service} failed after the request reached it: the request may have been charged. ` +
+        'Retrying it with the same Idempotency-Key is never charged twice (without one, a retry is a new request).'
+    : `Service ${service} unavailable; the request was not charged. Retry shortly.`;
+}
 
 export function createGateway(o: GatewayOptions): Server {
   const pools = new Map<string, Pool>();
@@ -143,38 +178,42 @@ export function createGateway(o: GatewayOptions): Server {
         { kind: SpanKind.CLIENT, attributes: { 'pra.service': route.service, 'server.address': route.upstream } },
         async (span) => {
           Object.assign(pdk.upstreamHeaders, traceHeaders());
-          // undici's stream(): the upstream body is written straight into the client's response (no Readable in
-          // between, and none of stream.pipeline's per-request AbortController).
-          await pool(route).stream(
-            {
-              method: req.method === 'HEAD' ? 'HEAD' : 'GET',
-              path: target.query ? `${target.path}?${target.query}` : target.path,
-              headers: pdk.upstreamHeaders,
-            },
-            ({ statusCode, headers: upstreamHeaders }) => {
-              span.setAttribute('http.response.status_code', statusCode);
-              const headers: Record<string, string | string[]> = { ...pdk.responseHeaders };
-              for (const [k, v] of Object.entries(upstreamHeaders))
-                if (v != null && !HOP_BY_HOP.has(k)) headers[k] = v as string | string[];
-              // The service's own id wins: a keyed request's transaction id comes from its Idempotency-Key.
-              headers['x-request-id'] ??= requestId;
-              res.writeHead(statusCode, headers);
-              return res;
-            },
-          );
+          const options = {
+            method: req.method === 'HEAD' ? ('HEAD' as const) : ('GET' as const),
+            path: target.query ? `${target.path}?${target.query}` : target.path,
+            headers: pdk.upstreamHeaders,
+          };
+          // As Kong does (`retries`, `proxy_next_upstream error`), but only for a connection that never opened (a
+          // request that reached the service is never sent twice by this gateway), after a short pause.
+          for (let attempt = 0; ; attempt++) {
+            try {
+              // undici's stream(): the upstream body is written straight into the client's response (no Readable
+              // in between, and none of stream.pipeline's per-request AbortController).
+              await pool(route).stream(options, ({ statusCode, headers: upstreamHeaders }) => {
+                span.setAttribute('http.response.status_code', statusCode);
+                const headers: Record<string, string | string[]> = { ...pdk.responseHeaders };
+                for (const [k, v] of Object.entries(upstreamHeaders))
+                  if (v != null && !HOP_BY_HOP.has(k)) headers[k] = v as string | string[];
+                // The service's own id wins: a keyed request's transaction id comes from its Idempotency-Key.
+                headers['x-request-id'] ??= requestId;
+                res.writeHead(statusCode, headers);
+                return res;
+              });
+              return;
+            } catch (err) {
+              if (attempt >= route.retries || res.headersSent || !neverReachedService(err)) throw err;
+              span.setAttribute('pra.upstream.retries', attempt + 1);
+              await new Promise((r) => setTimeout(r, 50 * 2 ** attempt)); // a restarting service: 50 ms, 100 ms
+            }
+          }
         },
       );
     } catch (err) {
       if (res.headersSent) return void res.destroy();
       if (refusedByClient(err)) return sendError(res, 400, 'Malformed request target', requestId);
-      o.log?.({ msg: 'upstream unavailable', service: route.service, err: String(err) });
-      sendError(
-        res,
-        503,
-        `Service ${route.service} unavailable; the request was not charged. Retry shortly.`,
-        requestId,
-        { 'retry-after': '1' },
-      );
+      const reached = !neverReachedService(err);
+      o.log?.({ msg: 'upstream unavailable', service: route.service, reached, err: String(err) });
+      sendError(res, 503, upstreamFailureMessage(route.service, reached), requestId, { 'retry-after': '1' });
     }
   };
   const server = createHardenedServer((req, res) => {
@@ -184,7 +223,7 @@ export function createGateway(o: GatewayOptions): Server {
       return sendError(res, 400, 'Malformed request target: send a path such as /api/v1/health', randomUUID());
     const route = matchRoute(o.routes, target.path);
     const identity: { accountId?: number; tier?: string } = {};
-    const span = serverSpan(req.method ?? 'GET', target.path, req.headers);
+    const span = serverSpan(req.method ?? 'GET', target.path, req.headers, { edge: true });
     res.once('finish', () => {
       span.end(res.statusCode, route?.prefix);
       recordRequest({
@@ -200,6 +239,7 @@ export function createGateway(o: GatewayOptions): Server {
     });
     span.run(() =>
       handle(req, res, target, route, identity).catch((err) => {
+        // Only the plugin (before any upstream call) and the answer itself can throw here: nothing was proxied.
         o.log?.({ msg: 'gateway error', err: String(err) });
         if (!res.headersSent)
           sendError(res, 503, 'Gateway error; the request was not charged. Retry shortly.', randomUUID(), {

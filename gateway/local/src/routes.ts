@@ -38,6 +38,8 @@ export interface Route {
   methods: ReadonlySet<string>;
   connectTimeoutMs: number;
   readTimeoutMs: number;
+  /** Further tries of a connection that could not be opened (Kong's `retries`); never of a request that was sent. */
+  retries: number;
 }
 
 export const KONG_YML = fileURLToPath(new URL('../../kong/kong.yml', import.meta.url));
@@ -56,6 +58,7 @@ export function loadRoutes(upstreams: Record<string, string> = {}, file = KONG_Y
           methods: new Set(r.methods ?? ['GET', 'HEAD']),
           connectTimeoutMs: s.connect_timeout,
           readTimeoutMs: s.read_timeout,
+          retries: s.retries,
         })),
       ),
     )

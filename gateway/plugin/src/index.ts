@@ -3,7 +3,7 @@
 // barrels of the services' I/O): the bundle Kong loads carries neither express, pg nor the OpenTelemetry SDK.
 import { z } from 'zod';
 import { createRedis, type RedisClient } from '@pra/platform/redis';
-import { KeyCache } from '@pra/account-billing/key-cache';
+import { httpKeyResolver, KeyCache } from '@pra/account-billing/key-cache';
 import { parseConfig, storeEnv } from '@pra/core/config';
 import { access, type AccessDeps } from './access.js';
 import type { KongPdk } from './pdk.js';
@@ -18,6 +18,12 @@ const GatewayEnv = z.object({
   REDIS_PREFIX: storeEnv.REDIS_PREFIX,
   GATEWAY_HMAC_KEY: z.string().min(32, 'GATEWAY_HMAC_KEY must be at least 32 characters'),
   MARKETPLACE_PROXY_SECRET: z.string().min(16).optional(),
+  /**
+   * account-billing's service URL (e.g. http://account-billing:8083): where a key the Redis cache does not hold is
+   * looked up in PostgreSQL (never from this process). Unset: such a key is refused as unknown (401) once the cache
+   * is loaded, and answered 503 while it is not.
+   */
+  KEY_LOOKUP_URL: z.string().url().optional(),
 });
 
 /** The plugin's clients and keys from the environment (Kong's plugin server and the local gateway alike). */
@@ -27,7 +33,12 @@ export function accessDepsFromEnv(environment: NodeJS.ProcessEnv = process.env):
   redis.on('error', () => {});
   return {
     redis,
-    keys: new KeyCache(redis, env.REDIS_PREFIX),
+    keys: new KeyCache(
+      redis,
+      env.REDIS_PREFIX,
+      undefined,
+      env.KEY_LOOKUP_URL ? httpKeyResolver(env.KEY_LOOKUP_URL, env.GATEWAY_HMAC_KEY) : undefined,
+    ),
     limiter: new RateLimiter(redis, env.REDIS_PREFIX),
     hmacKey: env.GATEWAY_HMAC_KEY,
     marketplaceSecret: env.MARKETPLACE_PROXY_SECRET,

@@ -7,7 +7,10 @@ import { IDENTITY_HEADERS, SIGNATURE_HEADER, verifyIdentitySignature } from '@pr
 import { KeyCache, keyCacheLoadedKey } from '@pra/account-billing/client';
 import { TIER_LIMITS } from '@pra/core/tiers';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import { setAccountLimits, setKeyStatus } from '@pra/account-billing/domain';
+import { issueKey, setAccountLimits, setKeyStatus } from '@pra/account-billing/domain';
+import { httpKeyResolver, keyCacheKey } from '@pra/account-billing/key-cache';
+import { KeyLookupService } from '@pra/account-billing/app';
+import { hashApiKey } from '@pra/core/auth';
 import { access, type AccessDeps } from '../src/access.js';
 import { RateLimiter } from '../src/rate-limit.js';
 import { FakeKong } from './fake-pdk.js';
@@ -171,12 +174,14 @@ describe('gateway access phase', () => {
     expect((await call('/api/v1/usage', { 'x-marketplace-proxy-secret': SECRET })).exited?.body.status.msg).toMatch(
       /X-Marketplace-Key/,
     );
+    const m = await issueKey(f.deps, a.accountId, 'marketplace');
     const viaMarketplace = await call('/api/v1/usage', {
       'x-marketplace-proxy-secret': SECRET,
-      'x-marketplace-key': a.key,
+      'x-marketplace-key': m.key,
     });
     expect(viaMarketplace.exited).toBeNull();
     expect(viaMarketplace.upstream.get(IDENTITY_HEADERS.account)).toBe(String(a.accountId));
+    expect(viaMarketplace.upstream.get(IDENTITY_HEADERS.key)).toBe(String(m.keyId));
     await setKeyStatus(f.deps, a.keyId, 'disabled');
     expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toMatchObject({
       status: 403,
@@ -185,6 +190,52 @@ describe('gateway access phase', () => {
     // Nothing brings a disabled key back but enabling it: not a key-cache rebuild that read the database before.
     await setKeyStatus(f.deps, a.keyId, 'active');
     expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+  });
+
+  it("enforces a key's kind: a marketplace key only through the marketplace, a standard key only as Bearer (403)", async () => {
+    const a = await f.fundedAccount(1);
+    const m = await issueKey(f.deps, a.accountId, 'marketplace');
+    const asBearer = await call('/api/v1/usage', { authorization: `Bearer ${m.key}` });
+    expect(asBearer.exited).toMatchObject({ status: 403, body: { property: [], status: { code: 403 } } });
+    expect(asBearer.exited?.body.status.msg).toMatch(/marketplace key: it is accepted only through the marketplace/);
+    expect(asBearer.upstream.has(IDENTITY_HEADERS.account)).toBe(false);
+    const standardViaMarketplace = await call('/api/v1/usage', {
+      'x-marketplace-proxy-secret': SECRET,
+      'x-marketplace-key': a.key,
+    });
+    expect(standardViaMarketplace.exited).toMatchObject({ status: 403, body: { status: { code: 403 } } });
+    expect(standardViaMarketplace.exited?.body.status.msg).toMatch(
+      /not a marketplace key: X-Marketplace-Key takes marketplace keys only; send it as Authorization: Bearer/,
+    );
+    // Each, presented its own way, is served.
+    expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    expect(
+      (await call('/api/v1/usage', { 'x-marketplace-proxy-secret': SECRET, 'x-marketplace-key': m.key })).exited,
+    ).toBeNull();
+    // An entry written before kinds were cached (no kind) counts as a standard key.
+    const entryKey = keyCacheKey(f.layout.prefix, hashApiKey(m.key));
+    const { kind: _kind, ...legacy } = JSON.parse((await f.redis.get(entryKey))!);
+    await f.redis.set(entryKey, JSON.stringify(legacy));
+    expect((await call('/api/v1/usage', { authorization: `Bearer ${m.key}` })).exited).toBeNull();
+  });
+
+  it('a key missing from the cache is looked up through account-billing; unreachable, it is a 503, never a 401', async () => {
+    const a = await f.fundedAccount(1);
+    await f.redis.del(keyCacheKey(f.layout.prefix, hashApiKey(a.key)));
+    const lookups = new KeyLookupService({ pool, redis: f.redis, prefix: f.layout.prefix });
+    const restoring = { ...deps, keys: new KeyCache(f.redis, f.layout.prefix, 0, (h) => lookups.lookup(h)) };
+    const served = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` }, 'GET', restoring);
+    expect(served.exited).toBeNull();
+    expect(served.upstream.get(IDENTITY_HEADERS.account)).toBe(String(a.accountId));
+    expect(await f.redis.exists(keyCacheKey(f.layout.prefix, hashApiKey(a.key)))).toBe(1);
+    await f.redis.del(keyCacheKey(f.layout.prefix, hashApiKey(a.key)));
+    const cut = {
+      ...deps,
+      keys: new KeyCache(f.redis, f.layout.prefix, 0, httpKeyResolver('http://127.0.0.1:9', HMAC)),
+    };
+    const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` }, 'GET', cut);
+    expect(refused.exited).toMatchObject({ status: 503, body: { status: { code: 503 } } });
+    expect(Number(refused.exited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
   it('429 past the tier limit, with Retry-After and RateLimit headers', async () => {

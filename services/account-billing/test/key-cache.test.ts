@@ -4,8 +4,9 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createPool, createRedis, type Pool } from '@pra/platform';
 import { KeyCache } from '@pra/account-billing/client';
-import { setKeyStatus } from '../src/domain/accounts.js';
+import { issueKey, setKeyStatus } from '../src/domain/accounts.js';
 import { rebuildKeyCache } from '../src/data/key-cache.js';
+import { KeyLookupService } from '../src/routes/key-lookup.js';
 import { billingFixture, type BillingFixture } from './billing-fixtures.js';
 
 let pool: Pool;
@@ -75,5 +76,80 @@ describe('key cache', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+/**
+ * Runs `body` while every transaction that touches the rows `where` picks fails at COMMIT (a deferred constraint
+ * trigger of this test's own): after the point where a key change writes the cache before committing.
+ */
+async function failingCommit(event: 'UPDATE' | 'INSERT', where: string, body: () => Promise<void>): Promise<void> {
+  const name = `test_fail_commit_${randomBytes(4).toString('hex')}`;
+  await pool.query(
+    `CREATE FUNCTION billing.${name}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'the commit fails (test)'; END $$`,
+  );
+  await pool.query(
+    `CREATE CONSTRAINT TRIGGER ${name} AFTER ${event} ON billing.api_keys DEFERRABLE INITIALLY DEFERRED
+     FOR EACH ROW WHEN (${where}) EXECUTE FUNCTION billing.${name}()`,
+  );
+  try {
+    await body();
+  } finally {
+    await pool.query(`DROP TRIGGER ${name} ON billing.api_keys`);
+    await pool.query(`DROP FUNCTION billing.${name}()`);
+  }
+}
+
+describe('key-cache writes cannot outlive a rolled-back change', () => {
+  /** A gateway's view: the cache, and for a key it does not hold, the database through the key lookup. */
+  const gateway = () => {
+    const lookups = new KeyLookupService({ pool, redis: f.redis, prefix: f.layout.prefix });
+    return new KeyCache(f.redis, f.layout.prefix, 0, (hash) => lookups.lookup(hash));
+  };
+
+  it('an enable whose commit fails leaves the key disabled in the cache', async () => {
+    const a = await f.fundedAccount(1);
+    await setKeyStatus(f.deps, a.keyId, 'disabled');
+    await failingCommit('UPDATE', `NEW.id = ${a.keyId}`, async () => {
+      await expect(setKeyStatus(f.deps, a.keyId, 'active')).rejects.toThrow(/the commit fails/);
+    });
+    expect(await status(a.keyId)).toBe('disabled');
+    expect((await f.keys.lookup(a.key))?.status).not.toBe('active');
+    expect((await gateway().lookup(a.key))?.status).toBe('disabled');
+    // The enable, done again, works.
+    await setKeyStatus(f.deps, a.keyId, 'active');
+    expect((await gateway().lookup(a.key))?.status).toBe('active');
+  });
+
+  it('a disable whose commit fails does not lock the key out: its entry is dropped and reloaded as active', async () => {
+    const a = await f.fundedAccount(1);
+    await failingCommit('UPDATE', `NEW.id = ${a.keyId}`, async () => {
+      await expect(setKeyStatus(f.deps, a.keyId, 'disabled')).rejects.toThrow(/the commit fails/);
+    });
+    expect(await status(a.keyId)).toBe('active');
+    expect((await gateway().lookup(a.key))?.status).toBe('active');
+    // And a rebuild agrees (the entry restored carries the committed version, not the rolled-back one).
+    await rebuildKeyCache(pool, f.redis, f.layout.prefix);
+    expect((await f.keys.lookup(a.key))?.status).toBe('active');
+  });
+
+  it('a new key whose creation fails to commit never reaches the cache', async () => {
+    const a = await f.fundedAccount(1);
+    const entriesOfAccount = async () => {
+      let n = 0;
+      let cursor = '0';
+      do {
+        const [next, keys] = await f.redis.scan(cursor, 'MATCH', `${f.layout.prefix}key:*`, 'COUNT', 1000);
+        for (const text of keys.length ? await f.redis.mget(...keys) : [])
+          if (text && JSON.parse(text).accountId === a.accountId) n++;
+        cursor = next;
+      } while (cursor !== '0');
+      return n;
+    };
+    expect(await entriesOfAccount()).toBe(1);
+    await failingCommit('INSERT', `NEW.account_id = ${a.accountId}`, async () => {
+      await expect(issueKey(f.deps, a.accountId)).rejects.toThrow(/the commit fails/);
+    });
+    expect(await entriesOfAccount()).toBe(1);
   });
 });

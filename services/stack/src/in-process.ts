@@ -4,9 +4,9 @@
 import type { Redis } from 'ioredis';
 import type { Pool } from '@pra/platform';
 import { startApp, type RunningApp } from '@pra/platform/testing';
-import { RedisCallCounter, type CreditMeter, type KeyCache } from '@pra/account-billing/client';
+import { httpKeyResolver, KeyCache, RedisCallCounter, type CreditMeter } from '@pra/account-billing/client';
 import type { ServiceName } from '@pra/core/contracts';
-import { createBillingApp } from '@pra/account-billing/app';
+import { createBillingApp, KeyLookupService } from '@pra/account-billing/app';
 import { createAdminApp } from '@pra/account-billing/admin-app';
 import type { BillingDeps } from '@pra/account-billing/domain';
 import { createLookupApp } from '@pra/lookup/app';
@@ -44,7 +44,13 @@ export async function startInProcess(o: InProcessOptions): Promise<RunningSystem
     lookup: () => createLookupApp({ pool: o.pool, meter: o.billing.meter, calls, auth }),
     autocomplete: () =>
       createAutocompleteApp({ index: new PostgresSearchIndex(o.pool), meter: o.billing.meter, calls, auth }),
-    'account-billing': () => createBillingApp({ pool: o.pool, calls, auth }),
+    'account-billing': () =>
+      createBillingApp({
+        pool: o.pool,
+        calls,
+        auth,
+        keyLookup: new KeyLookupService({ pool: o.pool, redis: o.billing.redis, prefix: o.billing.layout.prefix }),
+      }),
     plans: () => createPlansApp({ purchaseUrl: 'https://example.com/pricing', publicBaseUrl: '/api/v1' }),
   };
   const names = o.only ?? (Object.keys(makers) as ServiceName[]);
@@ -67,8 +73,13 @@ export async function startInProcess(o: InProcessOptions): Promise<RunningSystem
     running.push(admin);
     urls.admin = admin.url;
   }
+  // As the gateway process is wired: a key missing from Redis is looked up through account-billing, when it runs.
+  const billingUrl = urls['account-billing'];
+  const keys = billingUrl
+    ? new KeyCache(o.billing.redis, o.billing.layout.prefix, 0, httpKeyResolver(billingUrl, o.gatewayKey))
+    : o.billing.keys;
   const plugin = {
-    keys: o.billing.keys,
+    keys,
     limiter: new RateLimiter(o.billing.redis, o.billing.layout.prefix),
     hmacKey: o.gatewayKey,
     marketplaceSecret: o.marketplaceSecret,

@@ -84,6 +84,8 @@ export function systemProcesses(s: SystemSettings): ChildSpec[] {
       UPSTREAM_AUTOCOMPLETE: local(ports.autocomplete),
       UPSTREAM_ACCOUNT_BILLING: local(ports.billing),
       UPSTREAM_PLANS: local(ports.plans),
+      // A key missing from the Redis key cache is looked up in PostgreSQL by account-billing.
+      KEY_LOOKUP_URL: local(ports.billing),
       INTERNAL_PORT: internal(0),
     }),
   ];

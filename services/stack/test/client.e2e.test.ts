@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { issueKey } from '@pra/account-billing/domain';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createPropertyRecordsClient, ownerPages, PropertyRecordsError } from '@pra/client';
 import { startSystem, type RunningSystem } from '../src/system.js';
@@ -67,7 +68,8 @@ describe('@pra/client', () => {
 
   it('calls as a marketplace customer; a refusal comes back as the ErrorResponse', async () => {
     const a = await f.fundedAccount(5, { tier: 'growth' });
-    const mkt = createPropertyRecordsClient({ baseUrl, marketplace: { proxySecret: MARKETPLACE, key: a.key } });
+    const { key } = await issueKey(f.deps, a.accountId, 'marketplace');
+    const mkt = createPropertyRecordsClient({ baseUrl, marketplace: { proxySecret: MARKETPLACE, key } });
     expect(
       (await mkt.GET('/property/address', { params: { query: { address: `1 ${owner} ST`, zip: '95814' } } })).response
         .status,

@@ -10,7 +10,7 @@ import { IDENTITY_HEADERS, hashApiKey } from '@pra/core/auth';
 import { keyCacheKey, keyCacheLoadedKey } from '@pra/account-billing/client';
 import { rebuildKeyCache } from '@pra/account-billing/key-cache-writer';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import { setKeyStatus } from '@pra/account-billing/domain';
+import { issueKey, setKeyStatus } from '@pra/account-billing/domain';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { startSystem, type RunningSystem } from '../src/system.js';
 
@@ -173,11 +173,24 @@ describe('marketplace calls (SPEC 5): the proxy secret and the customer key', ()
 
   it('a marketplace customer is served and charged like a Bearer caller', async () => {
     const a = await f.fundedAccount(10, { tier: 'growth' });
-    const res = await get(base + path, marketplace(a.key));
+    const m = await issueKey(f.deps, a.accountId, 'marketplace');
+    const res = await get(base + path, marketplace(m.key));
     expect(res.status).toBe(200);
     expect(PropertyResponse.parse(res.body).status).toMatchObject({ records_returned: 2, credits_remaining: 8 });
     expect(await f.meter.balance(a.accountId)).toBe(8); // charged to the account of the key
-    expect((await get(`${base}/api/v1/usage`, marketplace(a.key))).status).toBe(200);
+    expect((await get(`${base}/api/v1/usage`, marketplace(m.key))).status).toBe(200);
+  });
+
+  it('a key is accepted only the way its kind allows (403 otherwise), and the refusal is not charged', async () => {
+    const a = await f.fundedAccount(10, { tier: 'growth' });
+    const m = await issueKey(f.deps, a.accountId, 'marketplace');
+    const asBearer = await get(base + path, bearer(m.key));
+    expect(asBearer.status).toBe(403);
+    expect(ErrorResponse.parse(asBearer.body).status.msg).toMatch(/marketplace key: it is accepted only through/);
+    const standard = await get(base + path, marketplace(a.key));
+    expect(standard.status).toBe(403);
+    expect(ErrorResponse.parse(standard.body).status.msg).toMatch(/not a marketplace key/);
+    expect(await f.meter.balance(a.accountId)).toBe(10);
   });
 
   it('a wrong secret is a 401 (even with a valid key), an unknown key a 401, a disabled key a 403; none is charged', async () => {
@@ -299,20 +312,29 @@ describe('Idempotency-Key', () => {
   });
 });
 
-describe('our outages are ours', () => {
-  it('when Redis lost the key cache, a valid key is answered 503 with Retry-After, never 401; after the rebuild, 200', async () => {
+describe('a lost key-cache entry is not a verdict', () => {
+  it('keys whose entries were deleted (with the loaded marker) are served, looked up through account-billing, and restored', async () => {
     const a = await f.fundedAccount(10);
-    await f.redis.del(keyCacheKey(f.layout.prefix, hashApiKey(a.key)), keyCacheLoadedKey(f.layout.prefix));
+    const b = await f.fundedAccount(10);
+    const prefix = f.layout.prefix;
+    const entries = await f.redis.keys(`${prefix}key:*`);
+    expect(entries.length).toBeGreaterThanOrEqual(2);
+    const before = await f.redis.get(keyCacheKey(prefix, hashApiKey(a.key)));
+    // An operator's DEL of every entry (the marker too: as a Redis that lost its data).
+    await f.redis.del(...entries, keyCacheLoadedKey(prefix));
     try {
       const res = await get(base + path, bearer(a.key));
-      expect(res.status).toBe(503);
-      expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
-      expect(ErrorResponse.parse(res.body).status.code).toBe(503);
-      expect(await f.meter.balance(a.accountId)).toBe(10);
+      expect(res.status).toBe(200);
+      expect(await f.meter.balance(a.accountId)).toBe(8);
+      expect(await f.redis.get(keyCacheKey(prefix, hashApiKey(a.key)))).toBe(before); // restored, same version
+      // With the marker back (a cache thought whole), a lost entry is still looked up, not refused.
+      await f.redis.set(keyCacheLoadedKey(prefix), 'test');
+      expect((await get(`${base}/api/v1/usage`, bearer(b.key))).status).toBe(200);
+      expect(await f.redis.exists(keyCacheKey(prefix, hashApiKey(b.key)))).toBe(1);
+      // A key the database does not know is a 401, as before.
+      expect((await get(base + path, bearer('pra_live_not-a-key'))).status).toBe(401);
     } finally {
       await rebuildKeyCache(pool, f.redis, f.layout.prefix);
     }
-    expect((await get(base + path, bearer(a.key))).status).toBe(200);
-    expect((await get(base + path, bearer('pra_live_not-a-key'))).status).toBe(401);
   });
 });

@@ -1,9 +1,17 @@
 // The one decision on a presented API key, made alike by the gateway plugin and by a service in development mode:
 // which key was presented (Bearer, or the marketplace proxy's pair of headers), whether it exists, whether it is
-// active. Every refusal is an ApiError (401 or 403); an unreadable key store is the lookup's own 503.
+// active, whether its kind may come that way. Every refusal is an ApiError (401 or 403); an unreadable key store is
+// the lookup's own 503.
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import type { TierName } from '../tiers/index.js';
+
+/**
+ * How a key may be presented: a 'standard' key as `Authorization: Bearer`, a 'marketplace' key only as
+ * X-Marketplace-Key behind the marketplace's proxy secret (the marketplace bills its customers; a marketplace key
+ * sent straight to us would bypass it, and a direct customer's key is not the marketplace's to proxy).
+ */
+export type KeyKind = 'standard' | 'marketplace';
 
 /** What a key resolves to: its account, tier and state, and the account's own limits when it has them. */
 export interface KeyRecord {
@@ -11,6 +19,8 @@ export interface KeyRecord {
   accountId: number;
   tier: TierName;
   status: 'active' | 'disabled';
+  /** Absent in entries written before kinds were enforced: those count as 'standard'. */
+  kind?: KeyKind;
   /** Per-account overrides of the tier's limits (enterprise contracts); absent: the tier's. */
   ratePerMinute?: number;
   dailyQuota?: number;
@@ -46,30 +56,49 @@ export const presentsCredentials = (c: PresentedCredentials) =>
   Boolean(c.authorization || c.marketplaceSecret || c.marketplaceKey);
 
 /**
- * The key a request presents: a Bearer key, or the marketplace key behind the proxy's secret (refused unless the
- * secret is configured and matches). Throws a 401 naming what is wrong.
+ * The key a request presents and how: a Bearer key, or the marketplace key behind the proxy's secret (refused
+ * unless the secret is configured and matches). Throws a 401 naming what is wrong.
  */
-export function presentedKey(c: PresentedCredentials, marketplaceSecret: string | undefined): string {
+export function presentedCredential(
+  c: PresentedCredentials,
+  marketplaceSecret: string | undefined,
+): { key: string; via: KeyKind } {
   const bearer = bearerKey(c.authorization);
-  if (bearer) return bearer;
+  if (bearer) return { key: bearer, via: 'standard' };
   if (c.marketplaceSecret || c.marketplaceKey) {
     if (!marketplaceSecret || !c.marketplaceSecret || !sameSecret(c.marketplaceSecret, marketplaceSecret)) {
       throw new ApiError('UNAUTHORIZED', 'Invalid marketplace proxy secret');
     }
     if (!c.marketplaceKey) throw new ApiError('UNAUTHORIZED', 'Missing X-Marketplace-Key');
-    return c.marketplaceKey;
+    return { key: c.marketplaceKey, via: 'marketplace' };
   }
   throw new ApiError('UNAUTHORIZED', MISSING_KEY_MESSAGE);
 }
 
-/** The active key record behind the presented credentials; a 401 for an unknown key, a 403 for a disabled one. */
+export const MARKETPLACE_KEY_AS_BEARER_MESSAGE =
+  'This API key is a marketplace key: it is accepted only through the marketplace (X-Marketplace-Key behind its proxy secret), not as Authorization: Bearer';
+export const STANDARD_KEY_VIA_MARKETPLACE_MESSAGE =
+  'This API key is not a marketplace key: X-Marketplace-Key takes marketplace keys only; send it as Authorization: Bearer <API_KEY>';
+
+/**
+ * The active key record behind the presented credentials: a 401 for an unknown key, a 403 for a disabled one and
+ * for a key presented the way its kind does not allow (a marketplace key as Bearer, a standard key as
+ * X-Marketplace-Key).
+ */
 export async function authorizeKey(
   c: PresentedCredentials,
   keys: KeyLookup,
   marketplaceSecret?: string,
 ): Promise<KeyRecord> {
-  const entry = await keys.lookup(presentedKey(c, marketplaceSecret));
+  const { key, via } = presentedCredential(c, marketplaceSecret);
+  const entry = await keys.lookup(key);
   if (!entry) throw new ApiError('UNAUTHORIZED', 'Invalid API key');
   if (entry.status !== 'active') throw new ApiError('FORBIDDEN', 'API key disabled');
+  if ((entry.kind ?? 'standard') !== via) {
+    throw new ApiError(
+      'FORBIDDEN',
+      via === 'standard' ? MARKETPLACE_KEY_AS_BEARER_MESSAGE : STANDARD_KEY_VIA_MARKETPLACE_MESSAGE,
+    );
+  }
   return entry;
 }

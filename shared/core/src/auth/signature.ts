@@ -88,3 +88,35 @@ export function verifyIdentitySignature(
   const given = Buffer.from(m[2]!);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }
+
+/** The header that carries a key-lookup request's signature (the gateway asking account-billing about a key). */
+export const KEY_LOOKUP_SIGNATURE_HEADER = 'x-pra-key-lookup-signature';
+
+const keyLookupText = (keyHash: string, timestamp: number) => `key-lookup\n${timestamp}\n${keyHash}`;
+
+/**
+ * `t=<unix seconds>,v1=<hex HMAC-SHA256>` over a key hash, with the gateway's key: what lets account-billing tell a
+ * gateway's (or a service's) key lookup from anyone else's. Its text differs from an identity signature's, so
+ * neither can stand for the other.
+ */
+export function signKeyLookup(keyHash: string, hmacKey: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
+  const mac = createHmac('sha256', hmacKey).update(keyLookupText(keyHash, nowSeconds)).digest('hex');
+  return `t=${nowSeconds},v1=${mac}`;
+}
+
+/** True when the signature is the gateway key's for this key hash, and recent enough. */
+export function verifyKeyLookup(
+  keyHash: string,
+  signature: string,
+  hmacKey: string,
+  nowSeconds = Math.floor(Date.now() / 1000),
+  maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS,
+): boolean {
+  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature);
+  if (!m) return false;
+  const t = Number(m[1]);
+  if (Math.abs(nowSeconds - t) > maxAgeSeconds) return false;
+  const expected = Buffer.from(createHmac('sha256', hmacKey).update(keyLookupText(keyHash, t)).digest('hex'));
+  const given = Buffer.from(m[2]!);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}

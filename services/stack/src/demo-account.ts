@@ -1,13 +1,33 @@
-// The demo account of the embedded default: starter tier, 10,000 credits on first run. Its key is kept in
-// .data/ (git-ignored, mode 0600) so that every npm start can print a key that works; a lost or disabled one is
-// replaced by a new key.
+// The demo account of the embedded default: starter tier, 10,000 credits on first run. Its keys (a standard key, and
+// a marketplace key for the marketplace example) are kept in .data/ (git-ignored, mode 0600) so that every npm
+// start can print keys that work; a lost or disabled one is replaced by a new key. Whether a kept key still works
+// is read from PostgreSQL, not from the Redis key cache: on a Redis that lost its data (or a new one) the cache is
+// empty until account-billing reloads it, which happens after this runs.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRedis, redisReady, type Pool } from '@pra/platform';
-import { KeyCache, redisLayout } from '@pra/account-billing/client';
+import { redisLayout } from '@pra/account-billing/client';
 import { createAccount, findAccount, grantCredits, issueKey } from '@pra/account-billing/domain';
+import { hashApiKey, type KeyKind } from '@pra/core/auth';
 
 export const DEMO_EMAIL = 'demo@example.com';
 export const DEMO_CREDITS = 10_000;
+
+export interface DemoKeys {
+  /** The standard key: Authorization: Bearer. */
+  apiKey: string;
+  /** The marketplace key: X-Marketplace-Key behind the marketplace's proxy secret. */
+  marketplaceKey: string;
+}
+
+/** True when the key exists in PostgreSQL, is active, of this kind, and the account's (itself active). */
+async function keyWorks(pool: Pool, key: string, accountId: number, kind: KeyKind): Promise<boolean> {
+  const { rows } = await pool.query(
+    `SELECT 1 FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id
+     WHERE k.key_hash = $1 AND k.account_id = $2 AND k.kind = $3 AND k.status = 'active' AND a.status = 'active'`,
+    [hashApiKey(key), accountId, kind],
+  );
+  return rows.length > 0;
+}
 
 export async function ensureDemoAccount(
   pool: Pool,
@@ -15,7 +35,8 @@ export async function ensureDemoAccount(
   prefix: string,
   keyFile: string,
   log: (l: string) => void,
-): Promise<string> {
+  marketplaceKeyFile = `${keyFile.replace(/-api-key$/, '')}-marketplace-key`,
+): Promise<DemoKeys> {
   const redis = createRedis(redisUrl, 'producer');
   redis.on('error', () => {});
   try {
@@ -27,15 +48,18 @@ export async function ensureDemoAccount(
       await grantCredits(d, account.id, { amount: DEMO_CREDITS, validDays: 30 });
       log(`created the demo account (starter tier, ${DEMO_CREDITS.toLocaleString('en-US')} credits)`);
     }
-    if (existsSync(keyFile)) {
-      const saved = readFileSync(keyFile, 'utf8').trim();
-      const entry = await new KeyCache(redis, prefix, 0).lookup(saved);
-      if (entry?.status === 'active' && entry.accountId === account.id) return saved;
-    }
-    const { key } = await issueKey(d, account.id);
-    writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
-    log('issued a new demo API key');
-    return key;
+    const accountId = account.id;
+    const kept = async (file: string, kind: KeyKind): Promise<string> => {
+      if (existsSync(file)) {
+        const saved = readFileSync(file, 'utf8').trim();
+        if (await keyWorks(pool, saved, accountId, kind)) return saved;
+      }
+      const { key } = await issueKey(d, accountId, kind);
+      writeFileSync(file, `${key}\n`, { mode: 0o600 });
+      log(`issued a new demo ${kind === 'marketplace' ? 'marketplace ' : ''}API key`);
+      return key;
+    };
+    return { apiKey: await kept(keyFile, 'standard'), marketplaceKey: await kept(marketplaceKeyFile, 'marketplace') };
   } finally {
     redis.disconnect();
   }

@@ -80,7 +80,7 @@ async function main() {
   const dataDir = `${root}.data`;
   mkdirSync(dataDir, { recursive: true });
   const prefix = values['redis-prefix']!;
-  const apiKey = await ensureDemoAccount(pool, redis.url, prefix, `${dataDir}/demo-api-key`, log);
+  const { apiKey, marketplaceKey } = await ensureDemoAccount(pool, redis.url, prefix, `${dataDir}/demo-api-key`, log);
   await pool.end();
 
   // The admin token, the gateway's signing key and the marketplace proxy's secret of this installation.
@@ -153,9 +153,10 @@ BASE_URL=${base}
   curl -s ${auth} '${base}/property/autocomplete?q=3526%20hi&zip=95838'
   curl -s ${auth} '${base}/usage'
 
-  # The same API as a marketplace's customers call it (SPEC 5): the marketplace's secret and the customer's key.
-  export MARKETPLACE_SECRET=${marketplaceSecret}
-  curl -s -H "X-Marketplace-Proxy-Secret: $MARKETPLACE_SECRET" -H "X-Marketplace-Key: $API_KEY" '${base}/property/address?address=3526%20High%20Street&city=Sacramento&state=CA'
+  # The same API as a marketplace's customers call it (SPEC 5): the marketplace's secret and the customer's key
+  # (a marketplace key: accepted only this way, as a standard key only as Bearer).
+  export MARKETPLACE_SECRET=${marketplaceSecret} MARKETPLACE_KEY=${marketplaceKey}
+  curl -s -H "X-Marketplace-Proxy-Secret: $MARKETPLACE_SECRET" -H "X-Marketplace-Key: $MARKETPLACE_KEY" '${base}/property/address?address=3526%20High%20Street&city=Sacramento&state=CA'
 
   curl -s '${base}/health'
   curl -s '${base}/plans'

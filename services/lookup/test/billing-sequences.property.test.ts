@@ -1,0 +1,311 @@
+// The money invariant over generated sequences (issue 22): whatever calls any accounts make, keyed or not, with any
+// mix of outcomes (200, truncated, 400, 402, 404, 503), with grants, forgotten idempotency records, records rewritten,
+// ledger writes and reconciliations between them: once the pipeline has drained and reconcile has run, for every
+// account the ledger's used credits = the records returned to it = Redis's debit, and /usage agrees; a repeat is
+// answered with the records it paid for; an account that cannot pay learns nothing about the store.
+//
+// Real lookup app on port 0, real Redis (a prefix of this file's own) and PostgreSQL, the real ledger writer and
+// reconcile. The outbox's high-water mark is 8 entries and the ledger writer runs only at `drain` steps, so the
+// outbox fills and charges are refused with 503 in many sequences, as in a PostgreSQL outage.
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, keyedTransactionId, type Pool } from '@pra/platform';
+import { startApp, type RunningApp } from '@pra/platform/testing';
+import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { RedisCallCounter, RedisCreditMeter } from '@pra/account-billing/client';
+import { grantCredits } from '@pra/account-billing/domain';
+import { LEDGER_GROUP, LedgerWriter } from '@pra/account-billing/ledger-writer';
+import { reconcile } from '@pra/account-billing/reconcile';
+import { usageReport } from '@pra/account-billing/usage-report';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { createLookupApp } from '../src/app.js';
+
+const OUTBOX_LIMIT = 8;
+const KEYS = ['k1', 'k2', 'k3'] as const;
+const REQUESTS = ['building', 'owner', 'history', 'missing', 'bad'] as const;
+
+type Step =
+  | { kind: 'call'; account: number; request: (typeof REQUESTS)[number]; key: string | null; pagesize: number }
+  | { kind: 'grant'; account: number; amount: number }
+  | { kind: 'forget'; account: number; key: string }
+  | { kind: 'rewrite' }
+  | { kind: 'drain' }
+  | { kind: 'reconcile' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constant('call' as const),
+      account: fc.nat(2),
+      request: fc.constantFrom(...REQUESTS),
+      key: fc.option(fc.constantFrom(...KEYS), { nil: null, freq: 2 }),
+      pagesize: fc.constantFrom(2, 5),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant('grant' as const),
+      account: fc.nat(2),
+      amount: fc.integer({ min: 1, max: 6 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('forget' as const), account: fc.nat(2), key: fc.constantFrom(...KEYS) }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: 'rewrite' as const }) },
+  { weight: 2, arbitrary: fc.constant({ kind: 'drain' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'reconcile' as const }) },
+);
+const run = fc.record({
+  credits: fc.tuple(fc.nat(8), fc.nat(8), fc.nat(8)),
+  steps: fc.array(step, { minLength: 1, maxLength: 16 }),
+});
+type Run = { credits: [number, number, number]; steps: Step[] };
+
+let pool: Pool;
+let f: BillingFixture;
+let app: RunningApp;
+let writer: LedgerWriter;
+const paths = {} as Record<(typeof REQUESTS)[number], (pagesize: number) => string>;
+let unitIds: number[] = [];
+let rewrites = 0;
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 4);
+  // A prefix of its own: reconcile and the outbox here are this file's alone.
+  const prefix = `${inject('redisPrefix')}seq${randomBytes(3).toString('hex')}:`;
+  f = await billingFixture(pool, inject('redisUrl'), prefix);
+  await f.redis.xgroup('CREATE', f.layout.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
+  writer = new LedgerWriter({ pool, redis: f.redis, layout: f.layout, log: () => {}, blockMs: 1 });
+  app = await startApp(
+    createLookupApp({
+      pool,
+      meter: new RedisCreditMeter(f.redis, prefix, { outboxLimit: OUTBOX_LIMIT }),
+      calls: new RedisCallCounter(f.redis, prefix, Date.now, OUTBOX_LIMIT),
+      auth: { development: true, keys: f.keys },
+    }),
+  );
+  const street = uniqueStreet();
+  const owner = `ZQ${randomBytes(4).toString('hex').replace(/\d/g, 'X').toUpperCase()}`;
+  unitIds = await insertProperties(
+    pool,
+    Array.from({ length: 6 }, (_, i) =>
+      makeProperty({ line1: `10 ${street} ST`, line2: `APT ${i + 1}`, zip: '95814' }),
+    ),
+  );
+  const owned = await insertProperties(
+    pool,
+    Array.from({ length: 4 }, (_, i) =>
+      makeProperty({
+        line1: `${20 + i} ${street} ST`,
+        zip: '95814',
+        owner1: { firstName: 'PAT', lastName: owner, fullName: `PAT ${owner}`, type: 'Individual' },
+        sales: [
+          {
+            date: '2020-01-02',
+            price: 100_000 + i,
+            documentType: 'GRANT DEED',
+            recordingDate: '2020-01-03',
+            buyerName: `PAT ${owner}`,
+            sellerName: 'SELLER',
+          },
+        ],
+      }),
+    ),
+  );
+  const address = encodeURIComponent(`10 ${street} ST`);
+  paths.building = (n) => `/api/v1/property/address?address=${address}&zip=95814&pagesize=${n}`;
+  paths.owner = (n) => `/api/v1/property/owner?lastName=${owner}&state=CA&pagesize=${n}`;
+  paths.history = () => `/api/v1/sale/history?id=${owned[0]}`;
+  paths.missing = () => `/api/v1/property/address?address=${encodeURIComponent(`99 ${street} ST`)}&zip=95814`;
+  paths.bad = () => `/api/v1/property/owner?state=CA`;
+}, 60_000);
+
+afterAll(async () => {
+  await app.close();
+  await f.close();
+  await pool.end();
+});
+
+async function drain(): Promise<void> {
+  for (let i = 0; i < 1_000 && (await f.redis.xlen(f.layout.outbox)) > 0; i++) await writer.writeOnce();
+  expect(await f.redis.xlen(f.layout.outbox)).toBe(0);
+}
+
+/** Reconcile finds nothing to repair on these accounts (drift would be money created or lost). */
+async function reconcileClean(accountIds: number[]): Promise<void> {
+  const { drift } = await reconcile(pool, f.redis, f.layout);
+  expect(drift.filter((d) => accountIds.includes(d.accountId))).toEqual([]);
+}
+
+const idsOf = (body: { property: { identifier: { Id: number } }[] }) => body.property.map((p) => p.identifier.Id);
+
+async function play(r: Run): Promise<void> {
+  const accounts = await Promise.all(r.credits.map((c) => f.fundedAccount(c)));
+  const ids = accounts.map((a) => a.accountId);
+  const granted = [...r.credits];
+  const returned = [0, 0, 0];
+  // What each transaction paid for, as its first answer gave it: a repeat must give the same.
+  const paid = new Map<string, { ids: number[]; recordsReturned: number; records: string }>();
+
+  for (const s of r.steps) {
+    if (s.kind === 'grant') {
+      await grantCredits(f.deps, ids[s.account]!, { amount: s.amount });
+      granted[s.account]! += s.amount;
+    } else if (s.kind === 'forget') {
+      // What 24 h does to an idempotency record (or an eviction): the key then starts a new transaction.
+      const tx = keyedTransactionId(ids[s.account]!, s.key);
+      await f.redis.del(f.layout.charged(tx));
+      paid.delete(tx);
+    } else if (s.kind === 'rewrite') {
+      // A re-import rewrites one of the building's records in place.
+      rewrites++;
+      await pool.query(
+        `UPDATE records.properties SET body = regexp_replace(body, '"yearbuilt":\\d+', $2) WHERE id = $1`,
+        [unitIds[rewrites % unitIds.length], `"yearbuilt":${1900 + (rewrites % 100)}`],
+      );
+    } else if (s.kind === 'drain') {
+      await drain();
+    } else if (s.kind === 'reconcile') {
+      await reconcileClean(ids);
+    } else {
+      const a = accounts[s.account]!;
+      const balance = granted[s.account]! - returned[s.account]!;
+      const headers: Record<string, string> = { authorization: `Bearer ${a.key}` };
+      if (s.key) headers['idempotency-key'] = s.key;
+      const res = await app.get(paths[s.request](s.pagesize), headers);
+      const txid = res.body.status.transactionID as string;
+      expect([200, 400, 402, 404, 503], JSON.stringify(res.body.status)).toContain(res.status);
+      if (s.request === 'bad') expect(res.status).toBe(400);
+      const known = s.key ? paid.get(keyedTransactionId(a.accountId, s.key)) : undefined;
+      if (res.status === 200) {
+        const got = {
+          ids: idsOf(res.body),
+          recordsReturned: res.body.status.records_returned as number,
+          records: JSON.stringify(res.body.property),
+        };
+        expect(got.ids).toHaveLength(got.recordsReturned);
+        const first = paid.get(txid);
+        if (first) {
+          expect(got).toEqual(first); // a repeat: the records it paid for, as they were, charged nothing more
+        } else {
+          expect(got.recordsReturned).toBeGreaterThan(0);
+          expect(got.recordsReturned).toBeLessThanOrEqual(balance);
+          expect(res.body.status.credits_remaining).toBe(balance - got.recordsReturned);
+          paid.set(txid, got);
+          returned[s.account]! += got.recordsReturned;
+        }
+      } else if (!known && s.request !== 'bad') {
+        // No data before money: an account that cannot pay hears 402 (or 503), never whether the search would find.
+        if (balance === 0) expect([402, 503]).toContain(res.status);
+        else if (s.request === 'missing') expect([404, 503]).toContain(res.status);
+        else expect(res.status).toBe(503);
+      }
+    }
+  }
+
+  await new Promise((resolve) => setTimeout(resolve, 30)); // calls are counted once their response is sent
+  await drain();
+  await reconcileClean(ids);
+  for (const [i, accountId] of ids.entries()) {
+    const { rows } = await pool.query<{ used: number; charged_events: number }>(
+      `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge') AS used,
+              (SELECT coalesce(sum(credits), 0)::int FROM billing.usage_events WHERE account_id = $1) AS charged_events`,
+      [accountId],
+    );
+    const usage = await usageReport(pool, accountId);
+    const money = {
+      ledgerUsed: rows[0]!.used,
+      eventCredits: rows[0]!.charged_events,
+      redisDebit: granted[i]! - (await f.meter.balance(accountId))!,
+      usageUsed: usage.credits.used,
+      usageBalance: usage.credits.balance,
+    };
+    const r0 = returned[i]!;
+    expect(money, `account ${i}`).toEqual({
+      ledgerUsed: r0,
+      eventCredits: r0,
+      redisDebit: r0,
+      usageUsed: r0,
+      usageBalance: granted[i]! - r0,
+    });
+  }
+}
+
+// The sequences the review found, as they were reported, run first.
+const call = (account: number, request: (typeof REQUESTS)[number], key: string | null, pagesize = 5): Step => ({
+  kind: 'call',
+  account,
+  request,
+  key,
+  pagesize,
+});
+const EXAMPLES: [Run][] = [
+  // A free 400 then a paid call under one Idempotency-Key: the records must be paid for.
+  [
+    {
+      credits: [8, 0, 0],
+      steps: [
+        call(0, 'bad', 'k1'),
+        { kind: 'drain' },
+        call(0, 'owner', 'k1'),
+        { kind: 'drain' },
+        { kind: 'reconcile' },
+      ],
+    },
+  ],
+  // A 402, credits bought, then the retry with the same key.
+  [
+    {
+      credits: [0, 0, 0],
+      steps: [
+        call(0, 'building', 'k1'),
+        { kind: 'drain' },
+        { kind: 'grant', account: 0, amount: 4 },
+        call(0, 'building', 'k1'),
+      ],
+    },
+  ],
+  // A 404 under a key, then a search that finds under the same key.
+  [{ credits: [5, 0, 0], steps: [call(0, 'missing', 'k2'), { kind: 'drain' }, call(0, 'building', 'k2', 2)] }],
+  // A key whose record expired, used again for another request.
+  [
+    {
+      credits: [8, 0, 0],
+      steps: [
+        call(0, 'building', 'k1', 2),
+        { kind: 'drain' },
+        { kind: 'forget', account: 0, key: 'k1' },
+        call(0, 'owner', 'k1', 2),
+      ],
+    },
+  ],
+  // A replay after the record it paid for was rewritten: a 400, never newer data free, never a 500.
+  [{ credits: [8, 0, 0], steps: [call(0, 'building', 'k3', 5), { kind: 'rewrite' }, call(0, 'building', 'k3', 5)] }],
+  // Polling a history with one key: the same answer, charged once.
+  [{ credits: [3, 0, 0], steps: [call(0, 'history', 'k1'), call(0, 'history', 'k1'), call(0, 'history', 'k1')] }],
+  // The outbox past its mark (the ledger away): refused, then written and accepted again.
+  [
+    {
+      credits: [8, 8, 8],
+      steps: [
+        ...Array.from({ length: 10 }, (_, i) => call(i % 3, 'history', null)),
+        { kind: 'drain' },
+        call(0, 'history', null),
+      ],
+    },
+  ],
+];
+
+describe('billing over generated sequences of calls', () => {
+  it('ledger used = records returned = Redis debit = /usage, per account, for any sequence', async () => {
+    await fc.assert(
+      fc.asyncProperty(run, (r) => play(r as Run)),
+      { numRuns: 40, examples: EXAMPLES, endOnFailure: true },
+    );
+  }, 300_000);
+});

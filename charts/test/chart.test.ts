@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CHART, findHelm, helm, KUBE_VERSION, render, type K8sObject } from './helm.js';
+import { CHART, findHelm, helm, KUBE_VERSION, parseStrict, render, renderText, type K8sObject } from './helm.js';
 import { schemaProblems } from './kube-schemas.js';
 
 const bin = findHelm();
@@ -43,7 +43,12 @@ describe.skipIf(!bin)('charts/property-api', () => {
   });
 
   describe.each(valueSets)('%s', (_name, values) => {
-    const objs = bin ? render(bin, values) : [];
+    const rendered = bin ? parseStrict(renderText(bin, values)) : { objects: [], errors: [] };
+    const objs = rendered.objects;
+
+    it('renders YAML that a strict parser reads: no duplicate key, no syntax error, in any document', () => {
+      expect(rendered.errors).toEqual([]);
+    });
 
     it('passes helm lint --strict', () => {
       const r = helm(bin!, [

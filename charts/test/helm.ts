@@ -38,8 +38,26 @@ export type K8sObject = {
   data?: any;
 };
 
-/** `helm template` of the chart with a values file (or none): the rendered objects. */
-export function render(bin: string, valuesFile?: string, extra: string[] = []): K8sObject[] {
+/**
+ * Every document of a YAML stream, read as strictly as a Kubernetes API server reads a manifest: a duplicate key, a
+ * syntax error or anything else the parser reports is an error (never a silently dropped value).
+ */
+export function parseStrict(text: string): { objects: K8sObject[]; errors: string[] } {
+  const docs = parseAllDocuments(text, { uniqueKeys: true, strict: true, prettyErrors: true });
+  const errors: string[] = [];
+  const objects: K8sObject[] = [];
+  // A stream without documents carries its own errors.
+  if ('empty' in docs) for (const e of [...docs.errors, ...docs.warnings]) errors.push(e.message);
+  docs.forEach((d, i) => {
+    for (const e of [...d.errors, ...d.warnings]) errors.push(`document ${i + 1}: ${e.message}`);
+    const o = d.toJSON();
+    if (o && typeof o === 'object' && 'kind' in o) objects.push(o as K8sObject);
+  });
+  return { objects, errors };
+}
+
+/** `helm template` of the chart with a values file (or none): its text. */
+export function renderText(bin: string, valuesFile?: string, extra: string[] = []): string {
   const args = [
     'template',
     'pra',
@@ -51,8 +69,12 @@ export function render(bin: string, valuesFile?: string, extra: string[] = []): 
     ...(valuesFile ? ['-f', valuesFile] : []),
     ...extra,
   ];
-  const out = execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return parseAllDocuments(out)
-    .map((d) => d.toJSON())
-    .filter((o): o is K8sObject => o && typeof o === 'object' && 'kind' in o);
+  return execFileSync(bin, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+}
+
+/** `helm template` of the chart with a values file (or none): the rendered objects; throws on any YAML error. */
+export function render(bin: string, valuesFile?: string, extra: string[] = []): K8sObject[] {
+  const { objects, errors } = parseStrict(renderText(bin, valuesFile, extra));
+  if (errors.length > 0) throw new Error(`helm template rendered YAML a strict parser refuses:\n${errors.join('\n')}`);
+  return objects;
 }

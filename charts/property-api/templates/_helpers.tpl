@@ -38,8 +38,12 @@ seccompProfile:
   type: RuntimeDefault
 {{- end -}}
 {{- define "property-api.containerSecurityContext" -}}
+{{ include "property-api.containerSecurityContextAs" 1000 }}
+{{- end -}}
+{{/* The same for another user id (the argument): a container that runs as its image's own user, such as Typesense. */}}
+{{- define "property-api.containerSecurityContextAs" -}}
 runAsNonRoot: true
-runAsUser: 1000
+runAsUser: {{ . }}
 allowPrivilegeEscalation: false
 readOnlyRootFilesystem: true
 privileged: false

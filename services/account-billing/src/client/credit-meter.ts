@@ -73,7 +73,7 @@ type ChargeRedis = Redis & {
 };
 
 /** The outbox's default high-water mark (BILLING_OUTBOX_LIMIT). */
-export const OUTBOX_LIMIT = 200_000;
+export const OUTBOX_LIMIT = 100_000;
 
 export interface MeterOptions {
   now?: () => number;

@@ -4,6 +4,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { CHART, findHelm, helm, KUBE_VERSION, parseStrict, render, renderText, type K8sObject } from './helm.js';
 import { schemaProblems } from './kube-schemas.js';
 
@@ -32,6 +33,47 @@ type PodOwner = K8sObject & { spec: { template: { spec: any } } };
 const podOwners = (objs: K8sObject[]) =>
   objs.filter((o): o is PodOwner => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind));
 const ofKind = (objs: K8sObject[], kind: string) => objs.filter((o) => o.kind === kind);
+
+/** The namespace render() installs the release into. */
+const RELEASE_NAMESPACE = 'property-api';
+type Selector = {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: { key: string; operator: string; values?: string[] }[];
+};
+type Peer = { podSelector?: Selector; namespaceSelector?: Selector; ipBlock?: unknown };
+/** A label selector as Kubernetes evaluates it ({} selects everything). */
+function selects(sel: Selector, labels: Record<string, string>): boolean {
+  for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (labels[k] !== v) return false;
+  for (const e of sel.matchExpressions ?? []) {
+    const has = e.key in labels;
+    const ok =
+      e.operator === 'In'
+        ? has && (e.values ?? []).includes(labels[e.key]!)
+        : e.operator === 'NotIn'
+          ? !has || !(e.values ?? []).includes(labels[e.key]!)
+          : e.operator === 'Exists'
+            ? has
+            : !has;
+    if (!ok) return false;
+  }
+  return true;
+}
+/**
+ * Whether an ingress rule's `from` list admits a pod, as Kubernetes reads it: the list's peers are ORed; one peer's
+ * namespaceSelector and podSelector are ANDed; a podSelector alone selects in the policy's own namespace, a
+ * namespaceSelector alone every pod of the namespaces it selects. Namespaces carry their name as the label
+ * kubernetes.io/metadata.name.
+ */
+function admits(from: Peer[], pod: { namespace: string; labels: Record<string, string> }): boolean {
+  const nsLabels = { 'kubernetes.io/metadata.name': pod.namespace };
+  return from.some((peer) => {
+    if (peer.ipBlock) return false;
+    const inNamespace = peer.namespaceSelector
+      ? selects(peer.namespaceSelector, nsLabels)
+      : pod.namespace === RELEASE_NAMESPACE;
+    return inNamespace && selects(peer.podSelector ?? {}, pod.labels);
+  });
+}
 
 describe.skipIf(!bin)('charts/property-api', () => {
   it('keeps files/kong.yml identical to gateway/kong/kong.yml', () => {
@@ -133,6 +175,34 @@ describe.skipIf(!bin)('charts/property-api', () => {
         expect(rule.to.length, 'no egress rule open to everywhere').toBeGreaterThan(0);
     });
 
+    it('admits to the service ports only pods with the gateway’s labels in the gateway’s namespace', () => {
+      const given = values ? parseYaml(readFileSync(values, 'utf8'))?.networkPolicy?.gateway?.namespace : undefined;
+      const gatewayNamespace: string = given || RELEASE_NAMESPACE;
+      const kong = { 'app.kubernetes.io/name': 'kong' };
+      const policies = ofKind(objs, 'NetworkPolicy');
+      let checked = 0;
+      for (const d of ofKind(objs, 'Deployment')) {
+        const component = d.metadata.labels!['app.kubernetes.io/component']!;
+        const http = (d.spec.template.spec.containers[0].ports ?? []).find((p: { name: string }) => p.name === 'http');
+        if (!http) continue;
+        const ingress = policies.find((p) => p.metadata.name.endsWith(`-${component}-ingress`))!;
+        const rule = (ingress.spec.ingress as { from: Peer[]; ports: { port: number }[] }[]).find((r) =>
+          r.ports.some((p) => p.port === http.containerPort),
+        )!;
+        const where = `${component} port ${http.containerPort}`;
+        expect(admits(rule.from, { namespace: gatewayNamespace, labels: kong }), where).toBe(true);
+        expect(
+          admits(rule.from, { namespace: 'another-tenant', labels: kong }),
+          `${where}: Kong's labels elsewhere`,
+        ).toBe(false);
+        expect(admits(rule.from, { namespace: gatewayNamespace, labels: { app: 'other' } }), where).toBe(false);
+        if (gatewayNamespace !== RELEASE_NAMESPACE)
+          expect(admits(rule.from, { namespace: RELEASE_NAMESPACE, labels: kong }), where).toBe(false);
+        checked++;
+      }
+      expect(checked).toBeGreaterThan(2);
+    });
+
     it('takes secrets by reference only: no Secret object, no secret value', () => {
       expect(ofKind(objs, 'Secret')).toEqual([]);
       for (const o of podOwners(objs)) {
@@ -226,12 +296,31 @@ describe.skipIf(!bin)('charts/property-api', () => {
     expect(raised.status, raised.stderr).toBe(0);
   });
 
+  it('admits the gateway from the namespace networkPolicy.gateway.namespace names', () => {
+    const objs = render(bin!, undefined, ['--set', 'networkPolicy.gateway.namespace=edge']);
+    const lookup = ofKind(objs, 'NetworkPolicy').find((p) => p.metadata.name.endsWith('-lookup-ingress'))!;
+    const from: Peer[] = lookup.spec.ingress[0].from;
+    expect(from).toEqual([
+      {
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'edge' } },
+        podSelector: { matchLabels: { 'app.kubernetes.io/name': 'kong' } },
+      },
+    ]);
+    expect(admits(from, { namespace: 'edge', labels: { 'app.kubernetes.io/name': 'kong' } })).toBe(true);
+    expect(admits(from, { namespace: RELEASE_NAMESPACE, labels: { 'app.kubernetes.io/name': 'kong' } })).toBe(false);
+  });
+
   it.each([
     ['a replica count that is not a number', ['--set', 'defaults.replicas=two']],
     ['an unknown component setting', ['--set', 'components.lookup.prot=8081']],
     ['an unknown component', ['--set', 'components.billing.enabled=true']],
     ['a secret reference without a name', ['--set', 'secrets.databaseUrl.existingSecret=']],
     ['a Typesense cluster of 2 (no quorum)', ['--set', 'typesense.enabled=true', '--set', 'typesense.replicas=2']],
+    [
+      'a gateway namespaceSelector (the namespace is networkPolicy.gateway.namespace)',
+      ['--set-json', 'networkPolicy.gateway.namespaceSelector={}'],
+    ],
+    ['a gateway namespace that is not a namespace name', ['--set', 'networkPolicy.gateway.namespace=Not_A_Name']],
   ])('refuses %s at install time', (_what, args) => {
     const r = helm(bin!, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, ...args]);
     expect(r.status).not.toBe(0);

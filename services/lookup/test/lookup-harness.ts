@@ -52,3 +52,19 @@ export function useLookupApp(credits = 10_000_000): LookupContext {
     get: (path, headers = {}) => ctx.app.get(path, { ...ctx.auth, ...headers }),
   };
 }
+
+/** The pool, recording the name (or text) of every statement run through it. */
+export function countingPool(pool: Pool, statements: string[]): Pool {
+  return new Proxy(pool, {
+    get(target, prop) {
+      if (prop === 'query') {
+        return (q: string | { name?: string; text: string }, ...rest: unknown[]) => {
+          statements.push(typeof q === 'string' ? q : (q.name ?? q.text));
+          return (target.query as (...a: unknown[]) => unknown)(q, ...rest);
+        };
+      }
+      const v = Reflect.get(target, prop);
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
+}

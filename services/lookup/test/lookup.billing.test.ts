@@ -5,7 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { ErrorResponse, PropertyResponse } from '@pra/core/contracts';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { setKeyStatus } from '@pra/account-billing/domain';
-import { useLookupApp } from './lookup-harness.js';
+import { startApp } from '@pra/platform/testing';
+import { createLookupApp } from '../src/app.js';
+import { countingPool, useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
 
@@ -99,6 +101,79 @@ describe('charging', () => {
     expect(res.body.status.msg).toMatch(/No credits remaining|expired/);
     const none = await account(0);
     expect((await ctx.app.get(path, none.headers)).status).toBe(402);
+  });
+
+  it('answers an account that cannot pay 402 before any store read: found or not, it learns nothing', async () => {
+    const found = await building(2);
+    const missing = `/api/v1/property/address?address=${encodeURIComponent(`10 ${uniqueStreet()} ST`)}&zip=95814`;
+    const statements: string[] = [];
+    const app = await startApp(
+      createLookupApp({
+        pool: countingPool(ctx.pool, statements),
+        meter: ctx.billing.meter,
+        calls: ctx.billing.calls,
+        auth: { development: true, keys: ctx.billing.keys },
+      }),
+    );
+    try {
+      const none = await account(0);
+      for (const path of [found, missing, '/api/v1/property/owner?lastName=SMITH', '/api/v1/sale/history?id=1']) {
+        const res = await app.get(path, none.headers);
+        expect(res.status, path).toBe(402);
+      }
+      expect(statements).toEqual([]);
+      // With credits, the same two requests are a 200 and a 404.
+      const some = await account(5);
+      expect((await app.get(found, some.headers)).status).toBe(200);
+      expect((await app.get(missing, some.headers)).status).toBe(404);
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('repeats of a charged request (Idempotency-Key)', () => {
+  it('answer with the records paid for, as they were, whatever was added since; charged once', async () => {
+    const street = uniqueStreet();
+    const unit = (i: number) => makeProperty({ line1: `12 ${street} ST`, line2: `APT ${i}`, zip: '95814' });
+    await insertProperties(ctx.pool, [1, 2, 3].map(unit));
+    const path = `/api/v1/property/address?address=${encodeURIComponent(`12 ${street} ST`)}&zip=95814&pagesize=10`;
+    const a = await account(100);
+    const headers = { ...a.headers, 'idempotency-key': `poll-${street}` };
+    const first = await ctx.app.get(path, headers);
+    expect(first.status).toBe(200);
+    expect(first.body.status).toMatchObject({ total: 3, records_returned: 3 });
+    await insertProperties(ctx.pool, [4, 5].map(unit));
+    const again = await ctx.app.get(path, headers);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body); // the same records, total and billing: no fresh search for free
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(97);
+    // Without the key the search is new (and charged).
+    expect((await ctx.app.get(path, a.headers)).body.status).toMatchObject({ total: 5, records_returned: 5 });
+  });
+
+  it('is a 400 naming the change, never a 500 or newer data, when a paid record was removed or rewritten', async () => {
+    const street = uniqueStreet();
+    const ids = await insertProperties(
+      ctx.pool,
+      [1, 2, 3].map((i) => makeProperty({ line1: `14 ${street} ST`, line2: `APT ${i}`, zip: '95814' })),
+    );
+    const path = `/api/v1/property/address?address=${encodeURIComponent(`14 ${street} ST`)}&zip=95814`;
+    const a = await account(100);
+    const shrunk = { ...a.headers, 'idempotency-key': `shrink-${street}` };
+    const rewritten = { ...a.headers, 'idempotency-key': `rewrite-${street}` };
+    expect((await ctx.app.get(path, shrunk)).status).toBe(200);
+    expect((await ctx.app.get(path, rewritten)).status).toBe(200);
+    await ctx.pool.query(`UPDATE records.properties SET body = replace(body, '"APT 2"', '"APT 2B"') WHERE id = $1`, [
+      ids[1],
+    ]);
+    const changed = await ctx.app.get(path, rewritten);
+    expect(changed.status).toBe(400);
+    expect(changed.body.status.msg).toMatch(/changed or been removed since it was charged.*new Idempotency-Key/);
+    await ctx.pool.query('DELETE FROM records.properties WHERE id = $1', [ids[2]]);
+    const gone = await ctx.app.get(path, shrunk);
+    expect(gone.status).toBe(400);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(94);
   });
 });
 

@@ -11,6 +11,7 @@ import { hashApiKey, KEY_LOOKUP_SIGNATURE_HEADER, signKeyLookup } from '@pra/cor
 import {
   httpKeyResolver,
   KEY_MISS_TTL_MS,
+  KEY_RESOLVES_PER_SECOND,
   KeyCache,
   keyCacheKey,
   keyCacheLoadedKey,
@@ -223,5 +224,22 @@ describe('the bound on lookups', () => {
     const a = await f.fundedAccount(1);
     expect((await processes[0]!.lookup(hashApiKey(a.key)))?.keyId).toBe(a.keyId);
     expect(await f.redis.exists(keyLookupBucketKey(prefix))).toBe(1);
+  });
+
+  it(`a gateway asks account-billing about at most ${KEY_RESOLVES_PER_SECOND} keys a second; past it, a 503 with Retry-After`, async () => {
+    let asked = 0;
+    const cache = new KeyCache(f.redis, f.layout.prefix, 0, async () => {
+      asked++;
+      return null;
+    });
+    const started = Date.now();
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 300 }, () => cache.lookup(`pra_live_${randomBytes(16).toString('hex')}`)),
+    );
+    const seconds = (Date.now() - started) / 1000;
+    expect(asked).toBeLessThanOrEqual(KEY_RESOLVES_PER_SECOND + Math.ceil(KEY_RESOLVES_PER_SECOND * seconds));
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(refused.length).toBe(300 - asked);
+    for (const o of refused) expect(o.reason).toMatchObject({ status: 503, headers: { 'retry-after': '1' } });
   });
 });

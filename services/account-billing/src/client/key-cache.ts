@@ -20,6 +20,9 @@ export const keyMissKey = (prefix: string, keyHash: string) => `${prefix}key-mis
 /** How long PostgreSQL's "no such key" is remembered in Redis. */
 export const KEY_MISS_TTL_MS = 5_000;
 
+/** How many keys one reader process asks account-billing about a second at most (past it: 503, Retry-After 1). */
+export const KEY_RESOLVES_PER_SECOND = 50;
+
 /** The path of account-billing's key lookup (on its service port, behind no gateway route), by key hash. */
 export const keyLookupPath = (keyHash: string) => `/internal/keys/${keyHash}`;
 
@@ -64,18 +67,24 @@ export function httpKeyResolver(baseUrl: string, hmacKey: string, timeoutMs = 2_
 /**
  * Reads the Redis key cache (one MGET: the entry, the loaded marker and the negative cache), with a short in-process
  * cache (a change takes effect within ttlMs). A key missing from Redis is asked of the resolver when there is one
- * (one request per key at a time in this process); without one, a miss in a loaded cache is an unknown key and a
+ * (one request per key at a time in this process, at most resolvesPerSecond a second: a flood of random keys costs
+ * account-billing no more than that per gateway); without one, a miss in a loaded cache is an unknown key and a
  * miss in a cold cache a 503 (our outage is not answered 401). Answers, unknown keys included, are remembered ttlMs.
  */
 export class KeyCache implements KeyLookup {
   private readonly local = new Map<string, { at: number; entry: KeyCacheEntry | null }>();
   private readonly inFlight = new Map<string, Promise<KeyCacheEntry | null>>();
+  private tokens: number;
+  private tokensAt = Date.now();
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
     private readonly ttlMs = 1_000,
     private readonly resolver?: KeyMissResolver,
-  ) {}
+    private readonly resolvesPerSecond = KEY_RESOLVES_PER_SECOND,
+  ) {
+    this.tokens = resolvesPerSecond;
+  }
 
   async lookup(rawKey: string): Promise<KeyCacheEntry | null> {
     const hash = hashApiKey(rawKey);
@@ -118,6 +127,12 @@ export class KeyCache implements KeyLookup {
   private resolve(hash: string): Promise<KeyCacheEntry | null> {
     let pending = this.inFlight.get(hash);
     if (!pending) {
+      const now = Date.now();
+      const rate = this.resolvesPerSecond;
+      this.tokens = Math.min(rate, this.tokens + ((now - this.tokensAt) * rate) / 1000);
+      this.tokensAt = now;
+      if (this.tokens < 1) return Promise.reject(keyCacheUnavailable(1));
+      this.tokens -= 1;
       pending = this.resolver!(hash).finally(() => this.inFlight.delete(hash));
       this.inFlight.set(hash, pending);
     }

@@ -1,7 +1,8 @@
 // Client retries without double charges (the Stripe convention): a metered request may carry an Idempotency-Key.
 // The key, scoped to the account, chooses the transaction id, so a retry of the same request with the same key is
-// charged once and answered as the first was (same transactionID, same records_returned); the same key on another
-// request is refused; the charge's idempotency record of a keyed request is kept for 24 hours.
+// charged once and answered with the records the first call paid for (same transactionID, same records_returned);
+// the same key on another request is refused; the charge's idempotency record of a keyed request is kept for 24
+// hours. A keyed call that was not charged (400, 402, 404, 503) stores nothing: the key may be used again.
 import { createHash } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { badRequest } from '@pra/core/errors';

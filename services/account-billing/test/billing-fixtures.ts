@@ -1,7 +1,8 @@
 // Billing for tests: real PostgreSQL and Redis under this run's prefix; accounts made through the domain code.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createRedis, redisReady, type Pool } from '@pra/platform';
+import { createPool, createRedis, redisReady, type Pool } from '@pra/platform';
+import { startTcpProxy, type TcpProxy } from '@pra/platform/testing';
 import { KeyCache, keyCacheLoadedKey } from '@pra/account-billing/client';
 import type { TierName } from '@pra/core/tiers';
 import { RedisCreditMeter } from '../src/client/credit-meter.js';
@@ -54,4 +55,13 @@ export async function billingFixture(pool: Pool, redisUrl: string, prefix: strin
       await redis.quit();
     },
   };
+}
+
+/** A pool that reaches PostgreSQL through a TCP proxy the test can cut (an outage of the database for that pool). */
+export async function poolThroughProxy(databaseUrl: string, name: string): Promise<{ pool: Pool; proxy: TcpProxy }> {
+  const url = new URL(databaseUrl);
+  const proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return { pool: createPool(url.toString(), 2, name), proxy };
 }

@@ -6,8 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, createRedis, type Pool, type RedisClient } from '@pra/platform';
 import { startProcess, type Started } from '@pra/platform/bench';
-import { startTcpProxy } from '@pra/platform/testing';
-import { billingFixture, type BillingFixture } from './billing-fixtures.js';
+import { billingFixture, poolThroughProxy, type BillingFixture } from './billing-fixtures.js';
 import { LEDGER_GROUP, LedgerWriter } from '../src/workers/ledger-writer.js';
 import { applyUsageEvents } from '../src/workers/apply-usage.js';
 import { eventFromStream } from '../src/domain/usage-event.js';
@@ -162,11 +161,7 @@ describe('ledger writer', () => {
   it('keeps every charge while PostgreSQL is unreachable (longer than any retry budget): nothing refunded, then written once', async () => {
     const f = await fixture();
     const a = await f.fundedAccount(1_000);
-    const url = new URL(inject('databaseUrl'));
-    const proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
-    const cutOff = createPool(url.toString(), 2, 'ledger-writer-cut');
+    const { pool: cutOff, proxy } = await poolThroughProxy(inject('databaseUrl'), 'ledger-writer-cut');
     proxy.cut();
     const w = writerOf(f, { pool: cutOff });
     w.start();

@@ -6,8 +6,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiError } from '@pra/core/errors';
 import { createPool, createRedis, type Pool } from '@pra/platform';
-import { startTcpProxy } from '@pra/platform/testing';
-import { billingFixture, type BillingFixture } from './billing-fixtures.js';
+import { billingFixture, poolThroughProxy, type BillingFixture } from './billing-fixtures.js';
 import { RedisCreditMeter } from '../src/client/credit-meter.js';
 import { RedisCallCounter } from '../src/client/call-counter.js';
 import { LedgerWriter } from '../src/workers/ledger-writer.js';
@@ -32,11 +31,7 @@ describe('the usage outbox under a long PostgreSQL outage', () => {
     const meter = new RedisCreditMeter(f.redis, f.layout.prefix, { outboxLimit: LIMIT });
     const calls = new RedisCallCounter(f.redis, f.layout.prefix, Date.now, LIMIT);
     const a = await f.fundedAccount(10_000);
-    const url = new URL(inject('databaseUrl'));
-    const proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
-    const cutOff = createPool(url.toString(), 2, 'outbox-limit-cut');
+    const { pool: cutOff, proxy } = await poolThroughProxy(inject('databaseUrl'), 'outbox-limit-cut');
     proxy.cut();
     const writer = new LedgerWriter({
       pool: cutOff,

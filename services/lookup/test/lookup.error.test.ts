@@ -4,7 +4,7 @@ import { ErrorResponse } from '@pra/core/contracts';
 import { startApp } from '@pra/platform/testing';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '../src/app.js';
-import { useLookupApp } from './lookup-harness.js';
+import { countingPool, useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
 
@@ -93,18 +93,7 @@ describe('404 and other refusals', () => {
 describe('a page past the end', () => {
   it('is a 404 with the total, from one statement (not a second count)', async () => {
     const statements: string[] = [];
-    const counted = new Proxy(ctx.pool, {
-      get(target, prop) {
-        if (prop === 'query') {
-          return (q: string | { name?: string; text: string }, ...rest: unknown[]) => {
-            statements.push(typeof q === 'string' ? q : (q.name ?? q.text));
-            return (target.query as (...a: unknown[]) => unknown)(q, ...rest);
-          };
-        }
-        const v = Reflect.get(target, prop);
-        return typeof v === 'function' ? v.bind(target) : v;
-      },
-    });
+    const counted = countingPool(ctx.pool, statements);
     const app = await startApp(
       createLookupApp({
         pool: counted,

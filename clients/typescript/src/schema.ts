@@ -129,7 +129,7 @@ export interface paths {
         };
         /**
          * Properties by owner name
-         * @description Matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (`lastName=ACME` finds `ACME HOLDINGS LLC`). firstName (people only), city and state narrow. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         * @description Matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (`lastName=ACME` finds `ACME HOLDINGS LLC`). firstName (people only), city and state narrow. `status.total` counts at most 10,000 properties: 10,000 means that many or more (pages reach no deeper either; narrow with state or city). Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
          */
         get: operations["getPropertyByOwner"];
         put?: never;
@@ -692,7 +692,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -817,7 +817,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -942,7 +942,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1067,7 +1067,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1192,7 +1192,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1317,7 +1317,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1434,7 +1434,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1545,7 +1545,7 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1652,7 +1652,7 @@ export interface operations {
                     "application/json": components["schemas"]["SaleHistoryResponse"];
                 };
             };
-            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1759,7 +1759,7 @@ export interface operations {
                     "application/json": components["schemas"]["AssessmentHistoryResponse"];
                 };
             };
-            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1869,7 +1869,7 @@ export interface operations {
                     "application/json": components["schemas"]["SuggestionResponse"];
                 };
             };
-            /** @description Missing or invalid parameters; the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;

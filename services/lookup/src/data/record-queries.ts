@@ -2,6 +2,7 @@
 // Every query returns pre-rendered bodies plus the tract's demographics body; nothing is re-serialised. A paged
 // lookup counts its matches in the same statement, and still returns the count when the page is past the end
 // (one count, never a second query for it).
+import { PAGING_DEPTH_MAX } from '@pra/core/contracts';
 import type { Pool } from '@pra/platform';
 
 export interface RecordRow {
@@ -80,16 +81,26 @@ const UNITS_BY_CITY = { name: 'units_by_city', text: units('state = $2 AND city_
 // Owners: distinct properties whose owner1 or owner2 matches: a person by last name (and first name), an entity
 // (or a full name without a last name) by the words of its name. The count and the page come from one statement;
 // a page past the end is one row with the count and no body.
+// Bounded whatever the word (LLC, TRUST, SMITH): only the first OWNER_COUNT_CAP matches in id order are counted and
+// paged (deeper pages are refused anyway: page x pagesize <= PAGING_DEPTH_MAX), so `total` is at most the cap and
+// the cap means "that many or more". Each way of matching keeps its first 2 x cap rows by id (a top-N sort in bounded
+// memory; a property can match twice, as owner1 and owner2), and only those few are merged, counted and paged:
+// never a UNION, a hash or a count over every owner with that word.
+export const OWNER_COUNT_CAP = PAGING_DEPTH_MAX;
 const BY_OWNER = {
   name: 'by_owner',
-  text: `WITH m AS (
+  text: `WITH named AS (
            SELECT o.property_id FROM records.owners o
            WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2)
              AND ($3::text IS NULL OR o.state = $3) AND ($4::text IS NULL OR o.city_key = $4)
-           UNION
+           ORDER BY o.property_id LIMIT ${2 * OWNER_COUNT_CAP}),
+         worded AS (
            SELECT o.property_id FROM records.owners o
            WHERE $2::text IS NULL AND o.name_words @> $7::text[]
-             AND ($3::text IS NULL OR o.state = $3) AND ($4::text IS NULL OR o.city_key = $4)),
+             AND ($3::text IS NULL OR o.state = $3) AND ($4::text IS NULL OR o.city_key = $4)
+           ORDER BY o.property_id LIMIT ${2 * OWNER_COUNT_CAP}),
+         m AS (SELECT property_id FROM named UNION SELECT property_id FROM worded
+               ORDER BY property_id LIMIT ${OWNER_COUNT_CAP}),
          page AS (SELECT property_id FROM m ORDER BY property_id LIMIT $5 OFFSET $6)
          SELECT r.body, r.demo, c.total FROM (SELECT count(*) AS total FROM m) c
          LEFT JOIN (SELECT p.id, p.body, t.body AS demo FROM page JOIN ${FROM_WITH_DEMOGRAPHICS} ON p.id = page.property_id) r ON true
@@ -247,7 +258,10 @@ export class RecordStore {
     return c.zip !== null ? [c.zip] : [c.state, c.cityKey];
   }
 
-  /** One page of an owner's properties, and how many there are in all (also when the page is past the end). */
+  /**
+   * One page of an owner's properties, and how many there are in all up to OWNER_COUNT_CAP (also when the page is
+   * past the end).
+   */
   async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
     const words = c.lastNameKey.split(' ');
     const values = [c.lastNameKey, c.firstNameKey, c.state, c.cityKey, limit, offset, words];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AddressQuery, buildOpenApiDocument, OwnerQuery } from './index.js';
+import { AddressQuery, AutocompleteQuery, buildOpenApiDocument, OwnerQuery, ParcelQuery, TEXT_MAX } from './index.js';
 
 describe('OpenAPI document', () => {
   const doc = buildOpenApiDocument() as any;
@@ -71,5 +71,63 @@ describe('query schemas', () => {
     expect(AddressQuery.safeParse({ address: '1 Main St', zip: '95814', pagesize: '100' }).success).toBe(true);
     expect(AddressQuery.safeParse({ address: '1 Main St', zip: '95814', pagesize: '101' }).success).toBe(false);
     expect(OwnerQuery.safeParse({}).success).toBe(false);
+  });
+});
+
+describe('every text parameter has a maximum length', () => {
+  const doc = buildOpenApiDocument() as any;
+  it('that the OpenAPI document states for every string query parameter of every path', () => {
+    let checked = 0;
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const p of item.get.parameters ?? []) {
+        if (p.in !== 'query' || p.schema.type !== 'string') continue;
+        expect(p.schema.maxLength, `${path} ${p.name}`).toBeGreaterThan(0);
+        expect(p.schema.maxLength, `${path} ${p.name}`).toBeLessThanOrEqual(200);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThan(20);
+    const address = doc.paths['/property/address'].get.parameters.find((x: any) => x.name === 'address');
+    expect(address.schema.maxLength).toBe(TEXT_MAX.address);
+  });
+
+  it("says what an owner search's status.total means past the count cap", () => {
+    expect(doc.paths['/property/owner'].get.description).toContain(
+      '`status.total` counts at most 10,000 properties: 10,000 means that many or more',
+    );
+  });
+
+  const long = (n: number) => 'A'.repeat(n);
+  it.each([
+    ['address', AddressQuery, { address: long(TEXT_MAX.address + 1), zip: '95814' }, TEXT_MAX.address],
+    ['city', AddressQuery, { address: '1 Main St', city: long(TEXT_MAX.city + 1), state: 'CA' }, TEXT_MAX.city],
+    ['locality', AddressQuery, { address: '1 Main St', locality: long(TEXT_MAX.city + 1), state: 'CA' }, TEXT_MAX.city],
+    [
+      'number',
+      AddressQuery,
+      { address: 'Main St', zip: '95814', number: '1'.repeat(TEXT_MAX.number + 1) },
+      TEXT_MAX.number,
+    ],
+    ['lastName', OwnerQuery, { lastName: long(TEXT_MAX.lastName + 1) }, TEXT_MAX.lastName],
+    ['firstName', OwnerQuery, { lastName: 'SMITH', firstName: long(TEXT_MAX.firstName + 1) }, TEXT_MAX.firstName],
+    ['city', OwnerQuery, { lastName: 'SMITH', city: long(TEXT_MAX.city + 1) }, TEXT_MAX.city],
+    ['apn', ParcelQuery, { apn: '1'.repeat(TEXT_MAX.apn + 1) }, TEXT_MAX.apn],
+    ['county', ParcelQuery, { apn: '1', county: long(TEXT_MAX.county + 1) }, TEXT_MAX.county],
+    ['q', AutocompleteQuery, { q: `1 ${long(TEXT_MAX.q)}` }, TEXT_MAX.q],
+  ] as const)('%s (%#): past its maximum, refused naming the maximum', (name, schema, query, max) => {
+    const result = (schema as any).safeParse(query);
+    expect(result.success).toBe(false);
+    expect(result.error.issues).toContainEqual(
+      expect.objectContaining({ path: [name], message: `must be at most ${max} characters` }),
+    );
+    // At the maximum (surrounding spaces not counted) the length is no reason to refuse.
+    const atMax = { ...query, [name]: ` ${(query as any)[name].slice(0, max)} ` };
+    const again = (schema as any).safeParse(atMax);
+    for (const issue of again.success ? [] : again.error.issues) expect(issue.message).not.toMatch(/at most/);
+  });
+
+  it('keeps the longest real values (the labelled county spellings are at most 32 characters)', () => {
+    expect(AddressQuery.safeParse({ address: '6802 RIDGE BOULEVARD, APT 1-O', zip: '11220' }).success).toBe(true);
+    expect(OwnerQuery.safeParse({ lastName: 'ACME HOLDINGS LLC', city: 'Sacramento' }).success).toBe(true);
   });
 });

@@ -3,7 +3,14 @@
 // document, the gateway plugin's public paths and the kong.yml check are all derived from this table.
 import { HealthResponse, PlansResponse, UsageResponse } from './account.js';
 import { AssessmentHistoryResponse, PropertyResponse, SaleHistoryResponse, SuggestionResponse } from './envelopes.js';
-import { AddressQuery, AutocompleteQuery, OwnerQuery, ParcelQuery, PropertyIdQuery } from './queries.js';
+import {
+  AddressQuery,
+  AutocompleteQuery,
+  OwnerQuery,
+  PAGING_DEPTH_MAX,
+  ParcelQuery,
+  PropertyIdQuery,
+} from './queries.js';
 import type { z } from './zod.js';
 
 export const BASE_PATH = '/api/v1';
@@ -77,7 +84,7 @@ export const ENDPOINTS = {
     operationId: 'getPropertyByOwner',
     tag: 'Property',
     summary: 'Properties by owner name',
-    description: `Matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (\`lastName=ACME\` finds \`ACME HOLDINGS LLC\`). firstName (people only), city and state narrow. ${BILLING_NOTE}`,
+    description: `Matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (\`lastName=ACME\` finds \`ACME HOLDINGS LLC\`). firstName (people only), city and state narrow. \`status.total\` counts at most ${PAGING_DEPTH_MAX.toLocaleString('en-US')} properties: ${PAGING_DEPTH_MAX.toLocaleString('en-US')} means that many or more (pages reach no deeper either; narrow with state or city). ${BILLING_NOTE}`,
     query: OwnerQuery,
     response: PropertyResponse,
     okText: 'Properties owned by the named owner',

@@ -8,7 +8,7 @@ import { BASE_PATH, servedPaths, type EndpointDef } from './endpoints.js';
 export const API_VERSION = '2.0.0';
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Missing or invalid parameters; the message names the parameter. 0 credits.',
+  400: 'Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits.',
   401: 'Missing or invalid API key. 0 credits.',
   402: 'No credits remaining, or every credit grant has expired. 0 credits.',
   403: 'API key disabled. 0 credits.',

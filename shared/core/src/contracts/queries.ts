@@ -1,21 +1,40 @@
 // Query parameters of every endpoint (SPEC 4). The same schemas validate requests and describe them in OpenAPI.
 import { z } from './zod.js';
 
+/**
+ * The longest value (in characters, after surrounding spaces are trimmed) each text parameter takes: a value past
+ * it is a 400 naming the parameter and its maximum, before any work is done on it. The longest values in the real
+ * county files we test with are far below (addresses 32 characters, cities 15).
+ */
+export const TEXT_MAX = {
+  address: 200,
+  city: 64,
+  number: 16,
+  lastName: 100,
+  firstName: 100,
+  apn: 64,
+  county: 64,
+  q: 200,
+} as const;
+
+const atMost = (max: number) => `must be at most ${max} characters`;
+
 /** A single query-string value: repeated parameters arrive as arrays and are refused by name. */
-const text = (description: string) => z.string().trim().min(1, 'must not be empty').openapi({ description });
+const text = (description: string, max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, atMost(max)).openapi({ description });
 
 const stateCode = z
   .string()
   .trim()
   .regex(/^[A-Za-z]{2}$/, 'must be a two-letter state code')
   .transform((s) => s.toUpperCase())
-  .openapi({ description: 'Two-letter state code', example: 'CA' });
+  .openapi({ description: 'Two-letter state code', example: 'CA', minLength: 2, maxLength: 2 });
 
 const zip = z
   .string()
   .trim()
   .regex(/^\d{5}(-?\d{4})?$/, 'must be a 5-digit ZIP code (ZIP+4 accepted)')
-  .openapi({ description: '5-digit ZIP (ZIP+4 accepted; the add-on is ignored)', example: '95838' });
+  .openapi({ description: '5-digit ZIP (ZIP+4 accepted; the add-on is ignored)', example: '95838', maxLength: 10 });
 
 export const PAGE_SIZE_DEFAULT = 25;
 export const PAGE_SIZE_MAX = 100;
@@ -66,9 +85,12 @@ export const ADDRESS_ALIASES = { locality: 'city', countrySubd: 'state', postal1
 
 export const AddressQuery = z
   .object({
-    address: text('Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit)').optional(),
-    city: text('City; pair with state').optional(),
-    locality: text('Alternative name of `city`').optional(),
+    address: text(
+      'Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit)',
+      TEXT_MAX.address,
+    ).optional(),
+    city: text('City; pair with state', TEXT_MAX.city).optional(),
+    locality: text('Alternative name of `city`', TEXT_MAX.city).optional(),
     state: stateCode.optional(),
     countrySubd: stateCode.optional().openapi({ description: 'Alternative name of `state`' }),
     zip: zip.optional(),
@@ -76,6 +98,7 @@ export const AddressQuery = z
     number: z
       .string()
       .trim()
+      .max(TEXT_MAX.number, atMost(TEXT_MAX.number))
       .regex(/^\d+[A-Za-z]?(-\d+)?$/, 'must be a street number such as 123 or 123A')
       .optional()
       .openapi({ description: 'Street number, when `address` holds the street only' }),
@@ -117,10 +140,10 @@ export type AddressQuery = z.infer<typeof AddressQuery>;
 
 export const OwnerQuery = z
   .object({
-    lastName: text('Owner last name; matches primary and secondary owners'),
-    firstName: text('Owner first name').optional(),
+    lastName: text('Owner last name; matches primary and secondary owners', TEXT_MAX.lastName),
+    firstName: text('Owner first name', TEXT_MAX.firstName).optional(),
     state: stateCode.optional(),
-    city: text('City').optional(),
+    city: text('City', TEXT_MAX.city).optional(),
     page,
     pagesize,
   })
@@ -128,11 +151,14 @@ export const OwnerQuery = z
 export type OwnerQuery = z.infer<typeof OwnerQuery>;
 
 export const ParcelQuery = z.object({
-  apn: text('Assessor Parcel Number, with or without special characters').refine((s) => /[0-9A-Za-z]/.test(s), {
-    message: 'must contain letters or digits',
-  }),
+  apn: text('Assessor Parcel Number, with or without special characters', TEXT_MAX.apn).refine(
+    (s) => /[0-9A-Za-z]/.test(s),
+    {
+      message: 'must contain letters or digits',
+    },
+  ),
   state: stateCode.optional(),
-  county: text('County name, e.g. `Sacramento` or `Sacramento County`').optional(),
+  county: text('County name, e.g. `Sacramento` or `Sacramento County`', TEXT_MAX.county).optional(),
 });
 export type ParcelQuery = z.infer<typeof ParcelQuery>;
 
@@ -146,13 +172,14 @@ export const PropertyIdQuery = z.object({
       description: 'Property ID from `identifier.Id` of an earlier lookup',
       type: 'string',
       pattern: '^\\d{1,15}$',
+      maxLength: 15,
       example: '6000000123',
     }),
 });
 export type PropertyIdQuery = z.infer<typeof PropertyIdQuery>;
 
 export const AutocompleteQuery = z.object({
-  q: z.string().trim().min(3, 'must be at least 3 characters').max(200, 'must be at most 200 characters').openapi({
+  q: z.string().trim().min(3, 'must be at least 3 characters').max(TEXT_MAX.q, atMost(TEXT_MAX.q)).openapi({
     description: 'Partial address starting with a house number, or a street name when zip is given',
     example: '3526 HIG',
   }),

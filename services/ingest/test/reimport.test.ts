@@ -12,7 +12,7 @@ import { rekeyAddresses } from '../src/data/rekey.js';
 import { removeSource } from '../src/data/remove-source.js';
 import { importCsv } from '../src/importer/import-csv.js';
 import { loadMapping } from '../src/importer/mapping.js';
-import { uniqueStreet } from './make-property.js';
+import { makeProperty, uniqueStreet } from './make-property.js';
 
 let pool: Pool;
 beforeAll(() => {
@@ -255,5 +255,28 @@ describe('a normaliser change (ADDRESS_KEYS_VERSION) between two imports of a ma
     expect(await count()).toBe(2);
     const stats = await own.query('SELECT property_count::int AS n FROM records.dataset_stats');
     expect(stats.rows[0].n).toBe(2);
+  });
+
+  it('gives an identity two stored parcels now share to the lower property id; the other keeps its own', async () => {
+    const source = `import:collide-${tagged()}`;
+    const input = JSON.stringify(makeProperty({ line1: '131 74 STREET', zip: '11209' }));
+    const current = 'addr:131 74TH ST|11209|';
+    await own.query(
+      `INSERT INTO records.import_state (source, identity, property_id, digest, input)
+       VALUES ($1, 'addr:written by v1', 900002, 'd', $2), ($1, 'addr:written by v2', 900001, 'd', $2),
+              ($1, 'addr:written by v0', 900003, 'd', $2)`,
+      [source, input],
+    );
+    await own.query('UPDATE records.dataset_stats SET address_keys_version = 0');
+    await rekeyAddresses(own);
+    const { rows } = await own.query(
+      'SELECT property_id::int AS id, identity FROM records.import_state WHERE source = $1 ORDER BY property_id',
+      [source],
+    );
+    expect(rows).toEqual([
+      { id: 900001, identity: current },
+      { id: 900002, identity: 'addr:written by v1' },
+      { id: 900003, identity: 'addr:written by v0' },
+    ]);
   });
 });

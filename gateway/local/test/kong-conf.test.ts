@@ -4,9 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 
 const KONG_CONF = fileURLToPath(new URL('../../kong/kong.conf', import.meta.url));
 const DOCKERFILE = fileURLToPath(new URL('../../kong/Dockerfile', import.meta.url));
+const KONG_VALUES = fileURLToPath(new URL('../../../charts/kong-values.yaml', import.meta.url));
 
 /** nginx variables an access line may hold: none is the request line, the query string, an argument or a header. */
 const SAFE_VARIABLES = [
@@ -65,6 +67,13 @@ describe('gateway/kong/kong.conf', () => {
     for (const v of ['$request', '$request_uri', '$args', '$query_string', '$is_args', '$http_referer'])
       expect(variables, v).not.toContain(v);
     expect(logFormat).toMatch(/\$uri\b/); // the path, which never holds a query string
+  });
+
+  it("is not undone by the chart's Kong values (an env value overrides kong.conf)", () => {
+    const values = parse(readFileSync(KONG_VALUES, 'utf8')) as { env: Record<string, string> };
+    expect(values.env.proxy_access_log).toBe(conf.get('proxy_access_log'));
+    for (const name of ['nginx_http_log_format', 'nginx_proxy_proxy_next_upstream'])
+      expect(values.env[name] ?? conf.get(name), name).toBe(conf.get(name));
   });
 
   it('is the configuration the Kong image runs with', () => {

@@ -1,4 +1,6 @@
-// Lookup service configuration, parsed once at start.
+// Lookup service configuration, parsed once at start. DB_STATEMENT_TIMEOUT_MS (requestPoolEnv, 4 s by default) also
+// bounds a whole lookup, all its statements together (lookupDeadlineMs in data/record-queries.ts): past it the
+// lookup is a 503 with Retry-After, uncharged.
 import { z } from 'zod';
 import { authEnv, internalEnv, parseConfig, port, requestPoolEnv, serverEnv, storeEnv } from '@pra/core/config';
 

@@ -1,9 +1,17 @@
-// Bounded work per request (issue 22 point 4): text parameters have a maximum length, and an owner search counts
-// at most OWNER_COUNT_CAP matches whatever the word.
-import { describe, expect, it } from 'vitest';
+// Bounded work per request (issue 22 points 4 and 6): text parameters have a maximum length, an owner search counts
+// at most OWNER_COUNT_CAP matches whatever the word, and a lookup ends within one deadline however many statements
+// it runs.
+import { connect, createServer, type Socket } from 'node:net';
+import { describe, expect, inject, it } from 'vitest';
+import { DEFAULT_REQUEST_POOL_LIMITS } from '@pra/core/config';
 import { ErrorResponse, PAGING_DEPTH_MAX, TEXT_MAX } from '@pra/core/contracts';
+import { ApiError } from '@pra/core/errors';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { OWNER_COUNT_CAP } from '../src/data/record-queries.js';
+import { createPool } from '@pra/platform';
+import { startApp } from '@pra/platform/testing';
+import { createLookupApp } from '../src/app.js';
+import { OWNER_COUNT_CAP, RecordStore } from '../src/data/record-queries.js';
+import { LookupDeadline } from '../src/domain/find-records.js';
 import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
@@ -85,5 +93,112 @@ describe('owner searches count at most OWNER_COUNT_CAP matches', () => {
     const people = await owner({ firstName: 'zed', pagesize: 10 });
     expect(people.body.status.total).toBe(Math.ceil(count / 3));
     expect(ids(people)).toEqual(inserted.filter((_, i) => i % 3 === 0).slice(0, 10));
+  });
+});
+
+/** A TCP proxy to PostgreSQL that delays every answer by `delayMs`: a database that is slow, and still answers. */
+async function slowProxy(delayMs: number) {
+  const target = new URL(inject('databaseUrl'));
+  const open = new Set<Socket>();
+  const server = createServer((client) => {
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    for (const s of [client, upstream]) {
+      open.add(s);
+      s.on('error', () => {});
+      s.on('close', () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (d) => upstream.write(d));
+    // Timers of one duration fire in the order they were set: the bytes keep their order.
+    upstream.on('data', (d) => setTimeout(() => client.writable && client.write(d), delayMs));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const url = new URL(target);
+  url.hostname = '127.0.0.1';
+  url.port = String((server.address() as { port: number }).port);
+  return {
+    url: url.toString(),
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of open) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+describe('a lookup ends within one deadline, all its statements together', () => {
+  it("is the pool's statement timeout (4 s unless configured)", () => {
+    expect(new RecordStore(ctx.pool).deadlineMs).toBe(DEFAULT_REQUEST_POOL_LIMITS.statementTimeoutMs);
+    const limited = createPool(inject('databaseUrl'), 1, 'deadline', {
+      ...DEFAULT_REQUEST_POOL_LIMITS,
+      statementTimeoutMs: 1_234,
+    });
+    expect(new RecordStore(limited).deadlineMs).toBe(1_234);
+    return limited.end();
+  });
+
+  it('starts no statement past the deadline, and answers 503 with Retry-After', async () => {
+    let now = 0;
+    const deadline = new LookupDeadline(1_000, () => now);
+    expect(await deadline.run(async () => 'in time')).toBe('in time');
+    now = 1_000;
+    let started = false;
+    const refused = await deadline
+      .run(async () => {
+        started = true;
+      })
+      .catch((e: unknown) => e);
+    expect(started).toBe(false);
+    expect(refused).toBeInstanceOf(ApiError);
+    expect(refused).toMatchObject({ status: 503, headers: { 'retry-after': '2' } });
+  });
+
+  it('answers 503, uncharged, when the address fallback would pass it (each statement gets the time left)', async () => {
+    // Every answer of PostgreSQL 600 ms late; the deadline (the pool's statement timeout) 2 s. The exact line is one
+    // statement (in time); the fallback for a line without its street type is four (2.4 s at least: past it).
+    const deadlineMs = 2_000;
+    const proxy = await slowProxy(600);
+    const pool = createPool(proxy.url, 2, 'slow-lookup', {
+      ...DEFAULT_REQUEST_POOL_LIMITS,
+      statementTimeoutMs: deadlineMs,
+    });
+    const app = await startApp(
+      createLookupApp({
+        pool,
+        meter: ctx.billing.meter,
+        calls: ctx.billing.calls,
+        auth: { development: true, keys: ctx.billing.keys },
+      }),
+    );
+    try {
+      const street = uniqueStreet();
+      await insertProperties(ctx.pool, [makeProperty({ line1: `201 W ${street} ST`, zip: '95814' })]);
+      const { accountId, key } = await ctx.billing.fundedAccount(100);
+      const auth = { authorization: `Bearer ${key}` };
+
+      const exact = await app.get(
+        `/api/v1/property/address?${q({ address: `201 W ${street} ST`, zip: '95814' })}`,
+        auth,
+      );
+      expect(exact.status).toBe(200);
+      expect(await ctx.billing.meter.balance(accountId)).toBe(99);
+
+      const fallback = await app.get(
+        `/api/v1/property/address?${q({ address: `201 W ${street}`, zip: '95814' })}`,
+        auth,
+      );
+      expect(fallback.status).toBe(503);
+      expect(fallback.headers.get('retry-after')).toBe('2');
+      expect(ErrorResponse.parse(fallback.body).status.msg).toMatch(
+        /longer than its 2000 ms limit; the request was not charged/,
+      );
+      expect(await ctx.billing.meter.balance(accountId)).toBe(99);
+    } finally {
+      await app.close();
+      await pool.end();
+      await proxy.close();
+    }
   });
 });

@@ -2,6 +2,7 @@
 // Every query returns pre-rendered bodies plus the tract's demographics body; nothing is re-serialised. A paged
 // lookup counts its matches in the same statement, and still returns the count when the page is past the end
 // (one count, never a second query for it).
+import { DEFAULT_REQUEST_POOL_LIMITS } from '@pra/core/config';
 import { PAGING_DEPTH_MAX } from '@pra/core/contracts';
 import type { Pool } from '@pra/platform';
 
@@ -172,8 +173,22 @@ export interface OwnerCriteria {
   cityKey: string | null;
 }
 
+/**
+ * How long one lookup may take, all its statements together (the address fallback runs up to ~9): the pool's
+ * statement timeout (DB_STATEMENT_TIMEOUT_MS, 4 s by default), so a lookup of many statements takes no longer than
+ * one statement could. A pool without limits (batch work, tests) gets the default.
+ */
+export function lookupDeadlineMs(pool: Pool): number {
+  const configured = (pool as { options?: { statement_timeout?: unknown } }).options?.statement_timeout;
+  return typeof configured === 'number' && configured > 0 ? configured : DEFAULT_REQUEST_POOL_LIMITS.statementTimeoutMs;
+}
+
 export class RecordStore {
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    /** The time one lookup may take in all (see lookupDeadlineMs). */
+    readonly deadlineMs = lookupDeadlineMs(pool),
+  ) {}
 
   /** One page of the records at an address, and how many there are in all (also when the page is past the end). */
   async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<PagedRows> {

@@ -1,10 +1,60 @@
 // The record lookups of SPEC 4.1-4.5, on normalised keys. No req/res here: criteria in, a page or an ApiError out.
 import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine, splitZip } from '@pra/core/address';
 import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts';
-import { badRequest, notFound } from '@pra/core/errors';
+import { ApiError, badRequest, notFound } from '@pra/core/errors';
 import type { AddressCriteria, RecordRow, RecordStore, Spelling } from '../data/record-queries.js';
 import { chooseSpellings, MIN_FUZZY_NAME, splitLooseKey, withinOneEdit } from './address-resolution.js';
 import type { RecordPage } from './record-page.js';
+
+/**
+ * One lookup's deadline, across all its statements: each statement gets the time left (its own statement timeout
+ * still applies), and a lookup past it is a 503 with Retry-After. Nothing is charged: the charge comes after the
+ * lookup. A statement cut short runs on in PostgreSQL until it ends or reaches its statement timeout, its result
+ * unread; no further statement of that lookup starts.
+ */
+export class LookupDeadline {
+  private readonly endsAt: number;
+
+  constructor(
+    readonly ms: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.endsAt = now() + ms;
+  }
+
+  /** Milliseconds left (0 or less: past the deadline). */
+  left(): number {
+    return this.endsAt - this.now();
+  }
+
+  /** Runs one statement within the time left, or refuses to start it when none is left. */
+  async run<T>(statement: () => Promise<T>): Promise<T> {
+    const left = this.left();
+    if (left <= 0) throw this.exceeded();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(this.exceeded()), left);
+    });
+    const work = statement();
+    try {
+      return await Promise.race([work, late]);
+    } finally {
+      clearTimeout(timer);
+      work.catch(() => {}); // a statement cut short may fail later: nobody waits for it any more
+    }
+  }
+
+  exceeded(): ApiError {
+    return new ApiError(
+      'UNAVAILABLE',
+      `The lookup took longer than its ${this.ms} ms limit; the request was not charged. Retry shortly.`,
+      0,
+      { 'retry-after': '2' },
+    );
+  }
+}
+
+type Run = LookupDeadline['run'];
 
 /** At most this many records answer a parcel lookup (the endpoint has no page parameters). */
 export const PARCEL_MATCH_LIMIT = 100;
@@ -62,15 +112,16 @@ function didYouMean(c: AddressCriteria, candidates: readonly string[]): never {
 }
 
 /** The stored spellings a query means: at its loose key, or at one street name a letter away with that number. */
-async function resolveSpellings(store: RecordStore, c: AddressCriteria): Promise<Spelling[]> {
-  const placeTypes = (looseKey: string) => () => store.streetTypes(c, splitLooseKey(looseKey).name);
-  const found = await chooseSpellings(c.streetType, await store.spellings(c), placeTypes(c.looseKey));
+async function resolveSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[]> {
+  const placeTypes = (looseKey: string) => () => run(() => store.streetTypes(c, splitLooseKey(looseKey).name));
+  const spellingsAt = (at: AddressCriteria) => run(() => store.spellings(at));
+  const found = await chooseSpellings(c.streetType, await spellingsAt(c), placeTypes(c.looseKey));
   if (found.kind === 'lines') return found.spellings;
   if (found.kind === 'ambiguous') didYouMean(c, found.candidates);
   if (c.looseKeyUntyped !== null) {
     // "7957 VALLEY GREEN" for "7957 VALLEY GREEN CIR": the last word was the name's, not a street type.
     const untyped = { ...c, looseKey: c.looseKeyUntyped, streetType: '' };
-    const asName = await chooseSpellings('', await store.spellings(untyped), placeTypes(c.looseKeyUntyped));
+    const asName = await chooseSpellings('', await spellingsAt(untyped), placeTypes(c.looseKeyUntyped));
     if (asName.kind === 'lines') return asName.spellings;
     if (asName.kind === 'ambiguous') didYouMean(c, asName.candidates);
   }
@@ -78,7 +129,7 @@ async function resolveSpellings(store: RecordStore, c: AddressCriteria): Promise
   const { name, house } = splitLooseKey(c.looseKey);
   if (name.length < MIN_FUZZY_NAME || house === '') return [];
   const near = new Map<string, string[]>();
-  for (const l of await store.numberedLines(c, house)) {
+  for (const l of await run(() => store.numberedLines(c, house))) {
     const other = splitLooseKey(l.looseKey);
     if (other.house !== house || other.name.length < MIN_FUZZY_NAME || !withinOneEdit(name, other.name)) continue;
     if (c.streetType !== '' && l.streetType !== '' && l.streetType !== c.streetType) continue;
@@ -88,37 +139,50 @@ async function resolveSpellings(store: RecordStore, c: AddressCriteria): Promise
   const [looseKey] = [...near.keys()];
   if (looseKey === undefined) return [];
   const nearC = { ...c, looseKey };
-  const again = await chooseSpellings(c.streetType, await store.spellings(nearC), placeTypes(looseKey));
+  const again = await chooseSpellings(c.streetType, await spellingsAt(nearC), placeTypes(looseKey));
   if (again.kind === 'ambiguous') didYouMean(c, again.candidates);
   return again.kind === 'lines' ? again.spellings : [];
 }
 
-export async function findByAddress(store: RecordStore, q: AddressQuery): Promise<RecordPage> {
+/**
+ * The records at an address: the exact line, else its other stored spellings (up to ~9 statements), all within one
+ * deadline (`store.deadlineMs` unless given).
+ */
+export async function findByAddress(
+  store: RecordStore,
+  q: AddressQuery,
+  deadline = new LookupDeadline(store.deadlineMs),
+): Promise<RecordPage> {
+  const run: Run = (statement) => deadline.run(statement);
   const c = addressCriteria(q);
   const offset = (q.page - 1) * q.pagesize;
-  const exact = await store.byAddress(c, q.pagesize, offset);
+  const exact = await run(() => store.byAddress(c, q.pagesize, offset));
   if (exact.total > 0)
     return pageOrNotFound(exact.rows, exact.total, q.page, q.pagesize, `address '${addressText(c)}'`);
   // Nothing at exactly that line (and unit): other spellings of the address, then the building of a unit.
-  const spellings = await resolveSpellings(store, c);
+  const spellings = await resolveSpellings(store, c, run);
   if (spellings.length === 0) throw notFound(`No properties found for address '${addressText(c)}'`);
   const lines = spellings.map((s) => s.lineKey);
   let unit: string | null = c.unitKey === '' ? null : c.unitKey;
   if (unit !== null && !spellings.some((s) => s.hasUnit)) {
     // The unit is not a record of its own: the record of the whole building holds it (a co-op, a house).
     if (!spellings.some((s) => s.hasBuilding)) {
-      const units = await store.unitsAt(c, lines);
+      const units = await run(() => store.unitsAt(c, lines));
       throw notFound(
         `No unit '${c.unitKey}' at '${lines[0]}' in ${c.zip ?? `${c.cityKey}, ${c.state}`}; units there: ${units.join(', ')}${units.length > 5 ? ', ...' : ''}`,
       );
     }
     unit = '';
   }
-  const { rows, total } = await store.byLines(c, lines, unit, q.pagesize, offset);
+  const { rows, total } = await run(() => store.byLines(c, lines, unit, q.pagesize, offset));
   return pageOrNotFound(rows, total, q.page, q.pagesize, `address '${addressText(c, lines[0])}'`);
 }
 
-export async function findByOwner(store: RecordStore, q: OwnerQuery): Promise<RecordPage> {
+export async function findByOwner(
+  store: RecordStore,
+  q: OwnerQuery,
+  deadline = new LookupDeadline(store.deadlineMs),
+): Promise<RecordPage> {
   const c = {
     lastNameKey: nameKey(q.lastName),
     firstNameKey: q.firstName ? nameKey(q.firstName) : null,
@@ -126,7 +190,7 @@ export async function findByOwner(store: RecordStore, q: OwnerQuery): Promise<Re
     cityKey: q.city ? normalizeCity(q.city) : null,
   };
   if (c.lastNameKey === '') throw badRequest("Invalid parameter 'lastName': it must contain letters");
-  const { rows, total } = await store.byOwner(c, q.pagesize, (q.page - 1) * q.pagesize);
+  const { rows, total } = await deadline.run(() => store.byOwner(c, q.pagesize, (q.page - 1) * q.pagesize));
   return pageOrNotFound(
     rows,
     total,
@@ -136,15 +200,25 @@ export async function findByOwner(store: RecordStore, q: OwnerQuery): Promise<Re
   );
 }
 
-export async function findByParcel(store: RecordStore, q: ParcelQuery): Promise<RecordPage> {
+export async function findByParcel(
+  store: RecordStore,
+  q: ParcelQuery,
+  deadline = new LookupDeadline(store.deadlineMs),
+): Promise<RecordPage> {
   const key = apnKey(q.apn);
-  const rows = await store.byParcel(key, q.state ?? null, q.county ? countyKey(q.county) : null, PARCEL_MATCH_LIMIT);
+  const county = q.county ? countyKey(q.county) : null;
+  const rows = await deadline.run(() => store.byParcel(key, q.state ?? null, county, PARCEL_MATCH_LIMIT));
   if (rows.length === 0) throw notFound(`No properties found for APN '${q.apn}'`);
   return { rows, total: rows[0]!.total, page: 1, pagesize: PARCEL_MATCH_LIMIT };
 }
 
-export async function findHistory(store: RecordStore, id: number, kind: 'sale' | 'assessment'): Promise<RecordPage> {
-  const row = kind === 'sale' ? await store.saleHistory(id) : await store.assessmentHistory(id);
+export async function findHistory(
+  store: RecordStore,
+  id: number,
+  kind: 'sale' | 'assessment',
+  deadline = new LookupDeadline(store.deadlineMs),
+): Promise<RecordPage> {
+  const row = await deadline.run(() => (kind === 'sale' ? store.saleHistory(id) : store.assessmentHistory(id)));
   if (!row) throw notFound(`No property with id ${id}`);
   return {
     rows: [row],

@@ -4,13 +4,16 @@ import { Redis } from 'ioredis';
 
 export type RedisClient = Redis;
 
+/** How long a request-path command may wait for Redis's answer (a producer's commandTimeout). */
+export const PRODUCER_COMMAND_TIMEOUT_MS = 2_000;
+
 export function createRedis(url: string, role: 'producer' | 'worker'): Redis {
   return role === 'worker'
     ? new Redis(url, { maxRetriesPerRequest: null, enableReadyCheck: true })
     : new Redis(url, {
         maxRetriesPerRequest: 1,
         connectTimeout: 2_000,
-        commandTimeout: 2_000,
+        commandTimeout: PRODUCER_COMMAND_TIMEOUT_MS,
         enableOfflineQueue: false,
       });
 }

@@ -75,6 +75,17 @@ type ChargeRedis = Redis & {
 /** The outbox's default high-water mark (BILLING_OUTBOX_LIMIT). */
 export const OUTBOX_LIMIT = 100_000;
 
+/** How long a charge's unknown outcome is worked out by asking again (the default of resolveWithinMs). */
+export const CHARGE_RESOLVE_WITHIN_MS = 5_000;
+/** The longest pause between two attempts at a charge whose outcome is unknown. */
+export const CHARGE_RETRY_PAUSE_MAX_MS = 1_000;
+/**
+ * The longest a charge can take, its outcome worked out: the last attempt may start one pause after the resolve
+ * window closes and wait out the Redis command timeout (gateway/kong/kong.yml's read_timeout must cover it).
+ */
+export const chargeWorstCaseMs = (resolveWithinMs: number, commandTimeoutMs: number) =>
+  resolveWithinMs + CHARGE_RETRY_PAUSE_MAX_MS + commandTimeoutMs;
+
 export interface MeterOptions {
   now?: () => number;
   /** How long an unknown outcome (a timeout) is worked out by asking again before the request gives up. */
@@ -137,7 +148,7 @@ export class RedisCreditMeter implements CreditMeter {
   constructor(redis: Redis, prefix: string, o: MeterOptions = {}) {
     this.layout = redisLayout(prefix);
     this.now = o.now ?? Date.now;
-    this.resolveWithinMs = o.resolveWithinMs ?? 5_000;
+    this.resolveWithinMs = o.resolveWithinMs ?? CHARGE_RESOLVE_WITHIN_MS;
     this.outboxLimit = o.outboxLimit ?? OUTBOX_LIMIT;
     if (!('pra_charge' in redis)) redis.defineCommand('pra_charge', { numberOfKeys: 5, lua: CHARGE_SCRIPT });
     if (!('pra_precheck' in redis)) redis.defineCommand('pra_precheck', { numberOfKeys: 5, lua: PRECHECK_SCRIPT });
@@ -216,7 +227,7 @@ export class RedisCreditMeter implements CreditMeter {
             { 'retry-after': '2' },
           );
         }
-        await new Promise((resolve) => setTimeout(resolve, Math.min(1_000, 100 * 2 ** attempt)));
+        await new Promise((resolve) => setTimeout(resolve, Math.min(CHARGE_RETRY_PAUSE_MAX_MS, 100 * 2 ** attempt)));
       }
     }
     const [status, text, receipt] = reply;

@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ErrorResponse, routedPaths } from '@pra/core/contracts';
 import { DEFAULT_REQUEST_POOL_LIMITS } from '@pra/core/config';
+import { PRODUCER_COMMAND_TIMEOUT_MS } from '@pra/platform';
+import { CHARGE_RESOLVE_WITHIN_MS, chargeWorstCaseMs } from '@pra/account-billing/client';
 import { KONG_YML, loadRoutes, matchRoute, readKongConfig } from '../src/routes.js';
 
 describe('gateway/kong/kong.yml', () => {
@@ -46,12 +48,24 @@ describe('gateway/kong/kong.yml', () => {
     expect(catchAll!.plugins!.map((p) => p.name)).not.toContain('pra-gateway');
   });
 
-  it('gives up on a service only after the service has given up on PostgreSQL (its own 503 arrives first)', () => {
-    const longestStoreWait =
-      DEFAULT_REQUEST_POOL_LIMITS.connectTimeoutMs + DEFAULT_REQUEST_POOL_LIMITS.statementTimeoutMs + 1_000;
+  it('gives up on a service only after the slowest bounded request has been answered (its own 503 arrives first)', () => {
+    const pool = DEFAULT_REQUEST_POOL_LIMITS;
+    // A statement's longest wait: a connection, the statement timeout, and the pool's client-side slack of 1 s
+    // (shared/platform/src/db.ts: query_timeout = statement timeout + 1 s).
+    const storeRead = pool.connectTimeoutMs + pool.statementTimeoutMs + 1_000;
+    const slowestLookup =
+      PRODUCER_COMMAND_TIMEOUT_MS + // the billing pre-check: one Redis command
+      pool.statementTimeoutMs + // the lookup: one deadline for all its statements (services/lookup lookupDeadlineMs)
+      chargeWorstCaseMs(CHARGE_RESOLVE_WITHIN_MS, PRODUCER_COMMAND_TIMEOUT_MS) + // the charge, its outcome worked out
+      storeRead; // a charge that was a repeat: the records it paid for, read again
+    expect(slowestLookup).toBe(21_000);
+    const margin = 2_000; // the service's own work around the waits, and the network
     for (const s of readKongConfig().services) {
-      expect(s.read_timeout, s.name).toBeGreaterThan(longestStoreWait);
+      expect(s.read_timeout, s.name).toBeGreaterThanOrEqual(slowestLookup + margin);
+      expect(s.read_timeout, s.name).toBeGreaterThan(storeRead);
       expect(s.retries, s.name).toBeLessThanOrEqual(2);
     }
+    // The local gateway takes its upstream timeouts from the same file.
+    for (const r of routes) expect(r.readTimeoutMs, r.prefix).toBeGreaterThanOrEqual(slowestLookup + margin);
   });
 });

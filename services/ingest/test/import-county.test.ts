@@ -15,6 +15,7 @@ import { rekeyAddresses } from '../src/data/rekey.js';
 import { FileProgress } from '../src/progress.js';
 import { SHIPPED_MAPPINGS } from '../src/importer/index.js';
 import { insertProperties, makeProperty, uniqueStreet } from './make-property.js';
+import { recordsOf, saleHistory } from './stored-records.js';
 
 let pool: Pool;
 beforeAll(() => {
@@ -75,22 +76,6 @@ const nycRow = (r: {
     r.date,
   ].join(',');
 
-const recordsOf = async (source: string) =>
-  (
-    await pool.query<{ id: string; body: string; last_modified: Date }>(
-      'SELECT id, body, last_modified FROM records.properties WHERE source = $1 ORDER BY apn',
-      [source],
-    )
-  ).rows.map((r) => ({ id: Number(r.id), modified: r.last_modified.toISOString(), ...JSON.parse(r.body) }));
-
-const saleHistory = async (id: number) =>
-  (
-    await pool.query<{ sale_date: Date; price: number | null }>(
-      'SELECT sale_date, price FROM records.sales WHERE property_id = $1 ORDER BY sale_date DESC',
-      [id],
-    )
-  ).rows.map((r) => [r.sale_date.toISOString().slice(0, 10), r.price]);
-
 describe('parcels by APN (the NYC rolling-sales layout)', () => {
   it('merges the sales of one BOROUGH-BLOCK-LOT, keeps lots at one address apart with their units', async () => {
     const street = uniqueStreet();
@@ -106,7 +91,7 @@ describe('parcels by APN (the NYC rolling-sales layout)', () => {
     const mapping = mappingNamed(loadMapping(SHIPPED_MAPPINGS.nycRollingSales), `nyc-${tagged()}`);
     const s = await importCsv(pool, mapping, file);
     expect(s).toMatchObject({ rowsRead: 4, added: 3, updated: 0, unchanged: 0, skipped: 0 });
-    const records = await recordsOf(`import:${mapping.name}`);
+    const records = await recordsOf(pool, `import:${mapping.name}`);
     expect(records.map((r) => [r.identifier.apn, r.address.line1, r.address.line2])).toEqual([
       ['3-00100-0001', `10 ${street} ST`, ''],
       ['3-00100-1001', `20 ${street} STREET`, '# 1A'],
@@ -114,7 +99,7 @@ describe('parcels by APN (the NYC rolling-sales layout)', () => {
     ]);
     // The row with the latest sale gives the address; both sales are in the history, thousands separators read.
     expect(records[0].sale.lastSale).toEqual({ date: '2019-06-01', price: 1_300_000 });
-    expect(await saleHistory(records[0].id)).toEqual([
+    expect(await saleHistory(pool, records[0].id)).toEqual([
       ['2019-06-01', 1_300_000],
       ['2019-01-15', 1_250_000],
     ]);
@@ -154,7 +139,7 @@ describe('re-imports update the store', () => {
       ].join('\n'),
     );
     expect(await importCsv(pool, mapping, first)).toMatchObject({ added: 3, updated: 0, unchanged: 0, skipped: 0 });
-    const before = await recordsOf(source);
+    const before = await recordsOf(pool, source);
     expect(before.map((r) => [r.identifier.apn, r.address.line2])).toEqual([
       ['12-007', ''],
       ['12-008', ''],
@@ -162,7 +147,7 @@ describe('re-imports update the store', () => {
     ]);
 
     expect(await importCsv(pool, mapping, first)).toMatchObject({ added: 0, updated: 0, unchanged: 3 });
-    expect(await recordsOf(source)).toEqual(before);
+    expect(await recordsOf(pool, source)).toEqual(before);
 
     const changed = write(
       [
@@ -174,14 +159,14 @@ describe('re-imports update the store', () => {
       ].join('\n'),
     );
     expect(await importCsv(pool, mapping, changed)).toMatchObject({ added: 1, updated: 2, unchanged: 1, skipped: 0 });
-    const after = await recordsOf(source);
+    const after = await recordsOf(pool, source);
     expect(after.slice(0, 3).map((r) => r.id)).toEqual(before.map((r) => r.id));
     expect(after[0]).toEqual(before[0]);
     expect(after[1].owner.owner1.fullName).toBe('DAN ORR');
     expect(before[1].mortgage.amount).toBe('300000');
     expect(after[1].mortgage).toMatchObject({ amount: '360000', lender: { companyname: 'CITY CU' } });
     expect(after[1].sale.lastSale).toEqual({ date: '2021-06-07', price: 455_000 });
-    expect(await saleHistory(after[1].id)).toEqual([
+    expect(await saleHistory(pool, after[1].id)).toEqual([
       ['2021-06-07', 455_000],
       ['2020-02-03', 390_000],
     ]);
@@ -251,7 +236,7 @@ describe('malformed rows', () => {
       { line: 11, reason: 'unclosed quote in field 9' },
     ]);
     expect(s).toMatchObject({ rowsRead: 10, added: 5, skipped: 5 });
-    const lines = (await recordsOf(`import:${mapping.name}`)).map((r) => r.address.line1);
+    const lines = (await recordsOf(pool, `import:${mapping.name}`)).map((r) => r.address.line1);
     // The quoted field over two lines is one field; its line break is a space in the address.
     expect(lines).toEqual([1, 3, 7, 8, 10].map((n) => `${n} ${street} STREET`));
   });

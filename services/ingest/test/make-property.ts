@@ -1,8 +1,11 @@
-// Builds a complete PropertyInput for tests, and writes properties through the real loader.
+// Builds a complete PropertyInput for tests, and writes properties through the real loader; reads back what an
+// import stored (stored-records.ts). Exported as @pra/ingest/testing.
 import type { Pool } from '@pra/platform';
 import type { PropertyInput } from '../src/domain/property-input.js';
 import { buildCopyChunks } from '../src/data/copy-rows.js';
 import { reserveIds, writeBatch } from '../src/data/loader.js';
+
+export { recordsOf, saleHistory } from './stored-records.js';
 
 export function makeProperty(overrides: Partial<PropertyInput> = {}): PropertyInput {
   return {

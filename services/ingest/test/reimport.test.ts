@@ -4,7 +4,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { migrateRecords } from '../src/data/migrate.js';
@@ -13,6 +13,7 @@ import { removeSource } from '../src/data/remove-source.js';
 import { importCsv } from '../src/importer/import-csv.js';
 import { loadMapping } from '../src/importer/mapping.js';
 import { makeProperty, uniqueStreet } from './make-property.js';
+import { recordsOf, saleHistory } from './stored-records.js';
 
 let pool: Pool;
 beforeAll(() => {
@@ -52,22 +53,6 @@ const FIELDS = {
   mortgageLender: { column: 'LENDER' },
 };
 const base = { kind: 'property', fields: FIELDS };
-
-const recordsOf = async (p: Pool, source: string) =>
-  (
-    await p.query<{ id: string; body: string }>(
-      'SELECT id, body FROM records.properties WHERE source = $1 ORDER BY apn, id',
-      [source],
-    )
-  ).rows.map((r) => ({ id: Number(r.id), ...JSON.parse(r.body) }));
-
-const saleHistory = async (id: number) =>
-  (
-    await pool.query<{ sale_date: Date; price: number | null }>(
-      'SELECT sale_date, price FROM records.sales WHERE property_id = $1 ORDER BY sale_date DESC, price',
-      [id],
-    )
-  ).rows.map((r) => [r.sale_date.toISOString().slice(0, 10), r.price]);
 
 describe('a newer file over the stored state', () => {
   it('clears a field whose mapped column is empty in the newer file; keeps one whose column the mapping dropped', async () => {
@@ -122,11 +107,11 @@ describe('a newer file over the stored state', () => {
     expect(await importCsv(pool, mapping, fixed)).toMatchObject({ added: 0, updated: 1, unchanged: 0 });
     const [record] = await recordsOf(pool, source);
     expect(record.sale.lastSale).toEqual({ date: '2020-01-02', price: 415_000 });
-    expect(await saleHistory(record.id)).toEqual([['2020-01-02', 415_000]]);
+    expect(await saleHistory(pool, record.id)).toEqual([['2020-01-02', 415_000]]);
     // A later sale in a later file is added; the corrected one stays corrected.
     const later = write([HEADER, `2,1,1 ${street} ST,95814,DAN ORR,300000,6/7/2021,455000,1950,,`]);
     expect(await importCsv(pool, mapping, later)).toMatchObject({ updated: 1 });
-    expect(await saleHistory(record.id)).toEqual([
+    expect(await saleHistory(pool, record.id)).toEqual([
       ['2021-06-07', 455_000],
       ['2020-01-02', 415_000],
     ]);
@@ -146,7 +131,7 @@ describe('a newer file over the stored state', () => {
     ]);
     expect(await importCsv(pool, mapping, file, { batchSize: 1 })).toMatchObject({ added: 2, updated: 0 });
     const [lot] = await recordsOf(pool, source);
-    expect(await saleHistory(lot.id)).toEqual([
+    expect(await saleHistory(pool, lot.id)).toEqual([
       ['2020-01-02', 410_000],
       ['2020-01-02', 500_000],
     ]);
@@ -155,7 +140,7 @@ describe('a newer file over the stored state', () => {
     expect(await importCsv(pool, mapping, file, { batchSize: 1 })).toMatchObject({ added: 0 });
     const [again] = await recordsOf(pool, source);
     expect(again.id).toBe(lot.id);
-    expect(await saleHistory(lot.id)).toEqual([
+    expect(await saleHistory(pool, lot.id)).toEqual([
       ['2020-01-02', 410_000],
       ['2020-01-02', 500_000],
     ]);
@@ -180,7 +165,19 @@ describe('remove and import of one source', () => {
         settled = true;
       });
       const importing = importCsv(pool, mapping, file, { onWait: (m) => waits.push(m) });
-      await new Promise((r) => setTimeout(r, 600));
+      // Both are told that they wait, and both do: PostgreSQL shows them blocked behind the holder's lock.
+      const holderPid = (await holder.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      await vi.waitFor(
+        async () => {
+          expect(waits).toHaveLength(2);
+          const { rows } = await pool.query<{ n: number }>(
+            'SELECT count(*)::int AS n FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+            [holderPid],
+          );
+          expect(rows[0]!.n).toBe(2);
+        },
+        { timeout: 20_000, interval: 50 },
+      );
       expect(settled).toBe(false);
       expect((await recordsOf(pool, source)).length).toBe(1);
       expect(waits).toEqual([

@@ -44,7 +44,7 @@ if (config.SEARCH_BACKEND === 'postgres' && (await lastIndexedId(indexPool)) ===
 const app = createAutocompleteApp({
   index,
   meter: new RedisCreditMeter(redis, config.REDIS_PREFIX, { outboxLimit: config.BILLING_OUTBOX_LIMIT }),
-  calls: new RedisCallCounter(redis, config.REDIS_PREFIX, Date.now, config.BILLING_OUTBOX_LIMIT),
+  calls: new RedisCallCounter(redis, config.REDIS_PREFIX, { outboxLimit: config.BILLING_OUTBOX_LIMIT }),
   auth,
 });
 await runInternalServer(config, storesReady(pool, redis));

@@ -19,7 +19,7 @@ const noCharge: CreditMeter = {
     repeated: false,
     receipt: '',
   }),
-  precheck: async () => null,
+  precheck: async () => ({ kind: 'new', balance: Number.MAX_SAFE_INTEGER }),
   balance: async () => null,
 };
 

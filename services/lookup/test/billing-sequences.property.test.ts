@@ -85,7 +85,7 @@ beforeAll(async () => {
     createLookupApp({
       pool,
       meter: new RedisCreditMeter(f.redis, prefix, { outboxLimit: OUTBOX_LIMIT }),
-      calls: new RedisCallCounter(f.redis, prefix, Date.now, OUTBOX_LIMIT),
+      calls: new RedisCallCounter(f.redis, prefix, { outboxLimit: OUTBOX_LIMIT }),
       auth: { development: true, keys: f.keys },
     }),
   );

@@ -130,6 +130,43 @@ describe('charging', () => {
       await app.close();
     }
   });
+  it('an account on its last credit cannot learn from many searches at once which exist: a 404 once it is spent is a 402', async () => {
+    const found = await building(1);
+    const missing = `/api/v1/property/address?address=${encodeURIComponent(`10 ${uniqueStreet()} ST`)}&zip=95814`;
+    // The search for the missing address is held in the store until another call has spent the last credit.
+    let hold: Promise<void> | undefined;
+    let release = () => {};
+    let held = 0;
+    const app = await startApp(
+      createLookupApp({
+        pool: countingPool(ctx.pool, [], async () => {
+          if (!hold) return;
+          held++;
+          await hold;
+        }),
+        meter: ctx.billing.meter,
+        calls: ctx.billing.calls,
+        auth: { development: true, keys: ctx.billing.keys },
+      }),
+    );
+    try {
+      const a = await account(1);
+      hold = new Promise((resolve) => {
+        release = resolve;
+      });
+      const probe = app.get(missing, a.headers);
+      for (let i = 0; i < 500 && held === 0; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(held).toBeGreaterThan(0);
+      hold = undefined;
+      expect((await app.get(found, a.headers)).status).toBe(200); // the last credit
+      release();
+      const res = await probe;
+      expect(res.status).toBe(402); // not 404: "402 = found, 404 = not" would tell it for free
+    } finally {
+      release();
+      await app.close();
+    }
+  });
 });
 
 describe('repeats of a charged request (Idempotency-Key)', () => {

@@ -69,6 +69,9 @@ export const clientTimeouts = (c: {
 });
 
 /** The stores every service connects to, with the embedded defaults. */
+/** The usage outbox's high-water mark by default (BILLING_OUTBOX_LIMIT). */
+export const DEFAULT_BILLING_OUTBOX_LIMIT = 100_000;
+
 export const storeEnv = {
   DATABASE_URL: z.string().url().default(DEFAULT_DATABASE_URL),
   REDIS_URL: z.string().url().default(DEFAULT_REDIS_URL),
@@ -79,7 +82,7 @@ export const storeEnv = {
    * long PostgreSQL outage can never fill Redis (noeviction) and fail every write. Under 1 KB an entry (measured:
    * ~800 B): the default holds at most about 80 MB, some minutes of charges at full load.
    */
-  BILLING_OUTBOX_LIMIT: z.coerce.number().int().min(1).default(100_000),
+  BILLING_OUTBOX_LIMIT: z.coerce.number().int().min(1).default(DEFAULT_BILLING_OUTBOX_LIMIT),
 };
 
 /** A yes/no variable: 1, true or yes (any case) is yes; unset, 0, false or no is no. */

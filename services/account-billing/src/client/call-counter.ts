@@ -9,7 +9,8 @@ import type { Identity } from '@pra/core/auth';
 import { BASE_PATH } from '@pra/core/endpoints';
 import { currentTraceparent, logger } from '@pra/platform/telemetry';
 import { redisLayout, type RedisLayout } from '../data/redis-layout.js';
-import { IDEMPOTENCY_TTL_SECONDS, OUTBOX_LIMIT } from './credit-meter.js';
+import { DEFAULT_BILLING_OUTBOX_LIMIT } from '@pra/core/config';
+import { IDEMPOTENCY_TTL_SECONDS } from './credit-meter.js';
 
 export interface CallRecord {
   /** The call's own request id (the gateway's): a replay of this very request is counted once. */
@@ -49,13 +50,13 @@ export class RedisCallCounter implements CallCounter {
   private readonly layout: RedisLayout;
   private readonly redis: CallRedis;
 
-  constructor(
-    redis: Redis,
-    prefix: string,
-    private readonly now: () => number = Date.now,
-    private readonly outboxLimit = OUTBOX_LIMIT,
-  ) {
+  private readonly now: () => number;
+  private readonly outboxLimit: number;
+
+  constructor(redis: Redis, prefix: string, o: { now?: () => number; outboxLimit?: number } = {}) {
     this.layout = redisLayout(prefix);
+    this.now = o.now ?? Date.now;
+    this.outboxLimit = o.outboxLimit ?? DEFAULT_BILLING_OUTBOX_LIMIT;
     if (!('pra_record_call' in redis))
       redis.defineCommand('pra_record_call', { numberOfKeys: 3, lua: RECORD_CALL_SCRIPT });
     this.redis = redis as CallRedis;
@@ -92,13 +93,27 @@ type CountedRequest = IncomingMessage & {
 };
 
 /**
+ * A warning for calls that could not be counted, at most once per `everyMs` with how many it stands for: while the
+ * outbox is past its mark (a long outage of the ledger) every call fails alike, and a line per call would flood.
+ */
+function warnEvery(everyMs: number): (err: Error) => void {
+  let last = 0;
+  let dropped = 0;
+  return (err) => {
+    dropped++;
+    const now = Date.now();
+    if (now - last < everyMs) return;
+    logger.warn({ err: err.message, calls: dropped }, 'calls were not counted in /usage');
+    last = now;
+    dropped = 0;
+  };
+}
+
+/**
  * Express middleware: once a response is sent, counts the call if it was authenticated (resolveIdentity answered)
  * and not charged. Counting never delays or fails a response; a count that could not be written is logged.
  */
-export function countCalls(
-  counter: CallCounter,
-  onError: (err: Error) => void = (err) => logger.warn({ err: err.message }, 'a call was not counted in /usage'),
-) {
+export function countCalls(counter: CallCounter, onError: (err: Error) => void = warnEvery(10_000)) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     res.once('finish', () => {
       const r = req as CountedRequest;

@@ -3,6 +3,7 @@
 // script in Redis per charge; account-billing's ledger writer makes it durable).
 import { createHash, randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { DEFAULT_BILLING_OUTBOX_LIMIT } from '@pra/core/config';
 import { ApiError } from '@pra/core/errors';
 import { currentTraceparent } from '@pra/platform/telemetry';
 import { BALANCE_SCRIPT, CHARGE_SCRIPT, PRECHECK_SCRIPT } from '../data/charge-script.js';
@@ -46,6 +47,9 @@ export interface ChargeResult {
   receipt: string;
 }
 
+/** What the pre-check says: a repeat of a charged transaction, or a new one and the balance it may spend. */
+export type Precheck = { kind: 'repeat'; paid: PaidTransaction } | { kind: 'new'; balance: number };
+
 /** Who asks, before anything is read: the transaction and the request it belongs to. */
 export interface PrecheckRequest {
   transactionId: string;
@@ -57,8 +61,9 @@ export interface PrecheckRequest {
 /**
  * How long a transaction id's result is remembered: a replay or retry of the same signed request is accepted for
  * SIGNATURE_MAX_AGE_SECONDS (30 s), so two minutes covers it with clock skew to spare. Each record takes about
- * 170 bytes of Redis memory (measured by the tests: the key, the counts, a 22-character hash of the request): at
- * 1,000 charged requests a second, about 20 MB at any time, flat.
+ * 170 bytes of Redis memory (measured by the tests: the key, the counts, a 22-character hash of the request) plus
+ * the page's receipt, about 8 bytes a record (~1 KB for 100): at 1,000 charged requests a second of 10 records, about
+ * 30 MB at any time, flat. Keyed requests keep theirs 24 h: that is what an Idempotency-Key costs.
  */
 export const IDEMPOTENCY_TTL_SECONDS = 120;
 
@@ -71,9 +76,6 @@ type ChargeRedis = Redis & {
   pra_precheck(...args: (string | number)[]): Promise<[number, string, string?]>;
   pra_balance(...args: (string | number)[]): Promise<number>;
 };
-
-/** The outbox's default high-water mark (BILLING_OUTBOX_LIMIT). */
-export const OUTBOX_LIMIT = 100_000;
 
 /** How long a charge's unknown outcome is worked out by asking again (the default of resolveWithinMs). */
 export const CHARGE_RESOLVE_WITHIN_MS = 5_000;
@@ -128,11 +130,12 @@ export interface CreditMeter {
   /** Charges up to `wanted` credits once per transaction id; a repeat answers as the first did. */
   charge(r: ChargeRequest): Promise<ChargeResult>;
   /**
-   * Before any store read: the first result of a transaction charged before (a repeat), or null to go ahead.
+   * Before any store read: the first result of a transaction charged before (a repeat), or the balance to go ahead
+   * with.
    * Refuses what the charge would refuse without reading anything: a 402 when the balance is 0, a 503 while
    * balances are not loaded or the outbox is past its mark, a 400 for a transaction id of another request.
    */
-  precheck(r: PrecheckRequest): Promise<PaidTransaction | null>;
+  precheck(r: PrecheckRequest): Promise<Precheck>;
   /** The live balance (unexpired credits); null while balances are not loaded. */
   balance(accountId: number): Promise<number | null>;
 }
@@ -149,7 +152,7 @@ export class RedisCreditMeter implements CreditMeter {
     this.layout = redisLayout(prefix);
     this.now = o.now ?? Date.now;
     this.resolveWithinMs = o.resolveWithinMs ?? CHARGE_RESOLVE_WITHIN_MS;
-    this.outboxLimit = o.outboxLimit ?? OUTBOX_LIMIT;
+    this.outboxLimit = o.outboxLimit ?? DEFAULT_BILLING_OUTBOX_LIMIT;
     if (!('pra_charge' in redis)) redis.defineCommand('pra_charge', { numberOfKeys: 5, lua: CHARGE_SCRIPT });
     if (!('pra_precheck' in redis)) redis.defineCommand('pra_precheck', { numberOfKeys: 5, lua: PRECHECK_SCRIPT });
     if (!('pra_balance' in redis)) redis.defineCommand('pra_balance', { numberOfKeys: 3, lua: BALANCE_SCRIPT });
@@ -161,7 +164,7 @@ export class RedisCreditMeter implements CreditMeter {
     return [l.grants(accountId), l.expiry(accountId), l.loaded, l.charged(transactionId), l.outbox];
   }
 
-  async precheck(r: PrecheckRequest): Promise<PaidTransaction | null> {
+  async precheck(r: PrecheckRequest): Promise<Precheck> {
     let reply: [number, string, string?];
     try {
       reply = await this.redis.pra_precheck(
@@ -177,7 +180,7 @@ export class RedisCreditMeter implements CreditMeter {
     const [status, text, receipt] = reply;
     const refused = refusal(status);
     if (refused) throw refused;
-    return status === 1 ? paid(text, receipt) : null;
+    return status === 1 ? { kind: 'repeat', paid: paid(text, receipt) } : { kind: 'new', balance: Number(text) };
   }
 
   /**

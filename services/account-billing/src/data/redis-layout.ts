@@ -12,8 +12,8 @@ export interface RedisLayout {
   loaded: string;
   /** Result of a charged transaction, for idempotency. */
   charged(transactionId: string): string;
-  /** Marks a transaction counted as a call without a charge (once per transaction id). */
-  called(transactionId: string): string;
+  /** Marks a request counted as a call without a charge (once per request id: a replay of it counts once). */
+  called(requestId: string): string;
   /** The usage outbox stream, appended by the charge itself. */
   outbox: string;
   /** BullMQ key prefix. */
@@ -27,7 +27,7 @@ export function redisLayout(prefix: string): RedisLayout {
     expiry: (id) => `${prefix}acct:${id}:expiry`,
     loaded: `${prefix}billing:loaded`,
     charged: (tx) => `${prefix}charged:${tx}`,
-    called: (tx) => `${prefix}called:${tx}`,
+    called: (requestId) => `${prefix}called:${requestId}`,
     outbox: `${prefix}usage:outbox`,
     queuePrefix: `${prefix}bull`,
   };

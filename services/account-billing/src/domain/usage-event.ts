@@ -2,7 +2,10 @@
 export interface UsageEvent {
   /** The event's own id: new for every charge and every counted call (written once by it). */
   txid: string;
-  /** The client's transactionID it belongs to (absent in events written before it was carried). */
+  /**
+   * The id the client was answered with: a charge's transactionID (from an Idempotency-Key or the request id), an
+   * uncharged call's request id. Absent in events written before it was carried.
+   */
   request?: string;
   account: number;
   key: number;

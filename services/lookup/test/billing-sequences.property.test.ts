@@ -132,8 +132,13 @@ afterAll(async () => {
 });
 
 async function drain(): Promise<void> {
-  for (let i = 0; i < 1_000 && (await f.redis.xlen(f.layout.outbox)) > 0; i++) await writer.writeOnce();
-  expect(await f.redis.xlen(f.layout.outbox)).toBe(0);
+  // Charges are in the outbox before their response is sent; a call counted after it may land later, and takes no
+  // credit either way.
+  for (let i = 0; i < 1_000; i++) {
+    if ((await f.redis.xlen(f.layout.outbox)) === 0) return;
+    await writer.writeOnce();
+  }
+  throw new Error('the outbox did not drain');
 }
 
 /** Reconcile finds nothing to repair on these accounts (drift would be money created or lost). */
@@ -208,7 +213,6 @@ async function play(r: Run): Promise<void> {
     }
   }
 
-  await new Promise((resolve) => setTimeout(resolve, 30)); // calls are counted once their response is sent
   await drain();
   await reconcileClean(ids);
   for (const [i, accountId] of ids.entries()) {

@@ -48,6 +48,18 @@ describe('gateway/kong/kong.yml', () => {
     expect(catchAll!.plugins!.map((p) => p.name)).not.toContain('pra-gateway');
   });
 
+  it("starts its own traces: a client's traceparent never decides sampling", () => {
+    const doc = parse(readFileSync(KONG_YML, 'utf8'));
+    const otel = (doc.plugins as { name: string; config: Record<string, unknown> }[]).find(
+      (p) => p.name === 'opentelemetry',
+    );
+    const propagation = otel?.config.propagation as { extract?: string[]; clear?: string[]; inject?: string[] };
+    // Extracting w3c would make Kong obey the client's sampled flag.
+    expect(propagation.extract).toEqual([]);
+    expect(propagation.inject).toEqual(['w3c']);
+    expect(propagation.clear).toEqual(expect.arrayContaining(['tracestate', 'baggage']));
+  });
+
   it('gives up on a service only after the slowest bounded request has been answered (its own 503 arrives first)', () => {
     const pool = DEFAULT_REQUEST_POOL_LIMITS;
     // A statement's longest wait: a connection, the statement timeout, and the pool's client-side slack of 1 s

@@ -11,6 +11,7 @@ import { migrateRecords } from '../src/data/migrate.js';
 import { rekeyAddresses } from '../src/data/rekey.js';
 import { removeSource } from '../src/data/remove-source.js';
 import { importCsv } from '../src/importer/import-csv.js';
+import { parcelIdentity } from '../src/importer/import-merge.js';
 import { loadMapping } from '../src/importer/mapping.js';
 import { makeProperty, uniqueStreet } from './make-property.js';
 import { recordsOf, saleHistory } from './stored-records.js';
@@ -254,26 +255,73 @@ describe('a normaliser change (ADDRESS_KEYS_VERSION) between two imports of a ma
     expect(stats.rows[0].n).toBe(2);
   });
 
-  it('gives an identity two stored parcels now share to the lower property id; the other keeps its own', async () => {
-    const source = `import:collide-${tagged()}`;
-    const input = JSON.stringify(makeProperty({ line1: '131 74 STREET', zip: '11209' }));
-    const current = 'addr:131 74TH ST|11209|';
-    await own.query(
-      `INSERT INTO records.import_state (source, identity, property_id, digest, input)
+  // Read in one batch, or a batch each: the lower id wins however the rows fall (the lowest id is read last).
+  it.each([
+    ['read in one batch', undefined],
+    ['each read in a batch of its own', 1],
+  ])(
+    'gives an identity two stored parcels now share to the lower property id; the other keeps its own (%s)',
+    async (_how, batchSize) => {
+      const source = `import:collide-${tagged()}`;
+      const input = JSON.stringify(makeProperty({ line1: '131 74 STREET', zip: '11209' }));
+      const current = 'addr:131 74TH ST|11209|';
+      await own.query(
+        `INSERT INTO records.import_state (source, identity, property_id, digest, input)
        VALUES ($1, 'addr:written by v1', 900002, 'd', $2), ($1, 'addr:written by v2', 900001, 'd', $2),
               ($1, 'addr:written by v0', 900003, 'd', $2)`,
-      [source, input],
-    );
-    await own.query('UPDATE records.dataset_stats SET address_keys_version = 0');
-    await rekeyAddresses(own);
-    const { rows } = await own.query(
-      'SELECT property_id::int AS id, identity FROM records.import_state WHERE source = $1 ORDER BY property_id',
-      [source],
-    );
-    expect(rows).toEqual([
-      { id: 900001, identity: current },
-      { id: 900002, identity: 'addr:written by v1' },
-      { id: 900003, identity: 'addr:written by v0' },
-    ]);
-  });
+        [source, input],
+      );
+      await own.query('UPDATE records.dataset_stats SET address_keys_version = 0');
+      await rekeyAddresses(own, undefined, { batchSize });
+      const { rows } = await own.query(
+        'SELECT property_id::int AS id, identity FROM records.import_state WHERE source = $1 ORDER BY property_id',
+        [source],
+      );
+      expect(rows).toEqual([
+        { id: 900001, identity: current },
+        { id: 900002, identity: 'addr:written by v1' },
+        { id: 900003, identity: 'addr:written by v0' },
+      ]);
+    },
+  );
+
+  it.each([
+    ['read in one batch', undefined],
+    ['each read in a batch of its own', 1],
+  ])(
+    'moves a parcel onto an identity another parcel moves away from; a parcel already under its identity keeps it (%s)',
+    async (_how, batchSize) => {
+      const source = `import:chain-${tagged()}`;
+      const ocean = makeProperty({ line1: '9 OCEAN AVE', zip: '11209' });
+      const elm = makeProperty({ line1: '1 ELM ST', zip: '11209' });
+      const street = makeProperty({ line1: '131 74 STREET', zip: '11209' });
+      const [oceanId, elmId, streetId] = [ocean, elm, street].map((p) => parcelIdentity(p, false));
+      const state = [
+        // Holds the identity the Ocean Ave parcel now has, but is the Elm St parcel: it moves away first ...
+        { id: 900012, identity: oceanId, input: elm },
+        // ... and the Ocean Ave parcel, stored under an older spelling, takes the identity it leaves.
+        { id: 900011, identity: 'addr:written by v1', input: ocean },
+        // Already under its identity: it keeps it, though a parcel of a lower id now has it too.
+        { id: 900019, identity: streetId, input: street },
+        { id: 900010, identity: 'addr:written by v0', input: street },
+      ];
+      await own.query(
+        `INSERT INTO records.import_state (source, identity, property_id, digest, input)
+       SELECT $1, identity, id, 'd', input FROM unnest($2::text[], $3::bigint[], $4::jsonb[]) AS u(identity, id, input)`,
+        [source, state.map((r) => r.identity), state.map((r) => r.id), state.map((r) => JSON.stringify(r.input))],
+      );
+      await own.query('UPDATE records.dataset_stats SET address_keys_version = 0');
+      await rekeyAddresses(own, undefined, { batchSize });
+      const { rows } = await own.query(
+        'SELECT property_id::int AS id, identity FROM records.import_state WHERE source = $1 ORDER BY property_id',
+        [source],
+      );
+      expect(rows).toEqual([
+        { id: 900010, identity: 'addr:written by v0' },
+        { id: 900011, identity: oceanId },
+        { id: 900012, identity: elmId },
+        { id: 900019, identity: streetId },
+      ]);
+    },
+  );
 });

@@ -10,7 +10,16 @@ import { parcelIdentity } from '../importer/import-merge.js';
 
 const BATCH = 5_000;
 
-export async function rekeyAddresses(pool: Pool, log: (line: string) => void = () => {}): Promise<number> {
+export interface RekeyOptions {
+  /** Rows read per statement (records, then import state); 5,000 unless a test wants several batches of a few. */
+  batchSize?: number;
+}
+
+export async function rekeyAddresses(
+  pool: Pool,
+  log: (line: string) => void = () => {},
+  { batchSize = BATCH }: RekeyOptions = {},
+): Promise<number> {
   const client = await pool.connect();
   try {
     await client.query("SELECT pg_advisory_lock(hashtext('records.rekey'))");
@@ -31,8 +40,8 @@ export async function rekeyAddresses(pool: Pool, log: (line: string) => void = (
     for (;;) {
       const { rows: batch } = await client.query<{ id: string; line1: string; line2: string | null }>(
         `SELECT id, body::jsonb -> 'address' ->> 'line1' AS line1, body::jsonb -> 'address' ->> 'line2' AS line2
-           FROM records.properties WHERE id > $1 ORDER BY id LIMIT ${BATCH}`,
-        [after],
+           FROM records.properties WHERE id > $1 ORDER BY id LIMIT $2`,
+        [after, batchSize],
       );
       if (batch.length === 0) break;
       const keys = batch.map((r) => parseStreetLine(streetWithUnit({ line1: r.line1, line2: r.line2 ?? '' })));
@@ -55,14 +64,14 @@ export async function rekeyAddresses(pool: Pool, log: (line: string) => void = (
       changed += rowCount ?? 0;
       done += batch.length;
       after = Number(batch[batch.length - 1]!.id);
-      if (done % 100_000 < BATCH) {
+      if (done % 100_000 < batchSize) {
         const rate = done / ((performance.now() - started) / 1000);
         log(
           `address keys: ${done.toLocaleString('en-US')}/${total.toLocaleString('en-US')} records, ${Math.round(rate).toLocaleString('en-US')}/s`,
         );
       }
     }
-    const identities = await rekeyImportState(client);
+    const identities = await rekeyImportState(client, batchSize);
     if (identities.moved + identities.kept > 0)
       log(
         `address keys: ${identities.moved.toLocaleString('en-US')} import parcel identities recomputed` +
@@ -85,51 +94,76 @@ export async function rekeyAddresses(pool: Pool, log: (line: string) => void = (
  * too: each is recomputed from the parcel it stores, with the keys of this normaliser, as an import now computes it.
  * Left as it was, a re-import would not find the parcel and would add it a second time. Where the new keys make two
  * stored parcels of one source one (the normaliser now reads two spellings alike), the one with the lower property
- * id takes the identity and the other keeps its old one: both records stay, as they were, and later imports update
- * the first.
+ * id takes the identity, whichever batch each was read in, and the other keeps its old one: both records stay, as
+ * they were, and later imports update the first. A parcel already stored under the identity (its keys did not
+ * change) keeps it.
+ *
+ * The new identities are computed batch by batch into a temporary table; the moves are then made set-based over all
+ * of them, the lowest property id per (source, new identity) first. A move whose identity another parcel still holds
+ * waits for a later round: that parcel may be moving away itself (a chain), and then the lowest waiting id takes it.
  */
-async function rekeyImportState(client: PoolClient): Promise<{ moved: number; kept: number }> {
-  let after: [string, string] = ['', ''];
-  let moved = 0;
-  let kept = 0;
-  for (;;) {
-    const { rows } = await client.query<{
-      source: string;
-      identity: string;
-      property_id: string;
-      input: PropertyInput;
-    }>(
-      `SELECT source, identity, property_id, input FROM records.import_state
-        WHERE (source, identity) > ($1::text, $2::text) ORDER BY source, identity LIMIT ${BATCH}`,
-      after,
-    );
-    if (rows.length === 0) break;
-    after = [rows[rows.length - 1]!.source, rows[rows.length - 1]!.identity];
-    const moves = new Map<string, { source: string; from: string; to: string; id: number }>();
-    for (const r of rows) {
-      const to = parcelIdentity(r.input, r.identity.startsWith('apn:'));
-      if (to === r.identity) continue;
-      const key = `${r.source}\n${to}`;
-      const prior = moves.get(key);
-      if (prior && prior.id < Number(r.property_id)) {
-        kept++;
-        continue;
-      }
-      if (prior) kept++;
-      moves.set(key, { source: r.source, from: r.identity, to, id: Number(r.property_id) });
+async function rekeyImportState(client: PoolClient, batchSize: number): Promise<{ moved: number; kept: number }> {
+  await client.query('DROP TABLE IF EXISTS pg_temp.rekey_moves');
+  await client.query(
+    'CREATE TEMP TABLE rekey_moves (source text, from_identity text, to_identity text, property_id bigint)',
+  );
+  try {
+    let after: [string, string] = ['', ''];
+    let planned = 0;
+    for (;;) {
+      const { rows } = await client.query<{
+        source: string;
+        identity: string;
+        property_id: string;
+        input: PropertyInput;
+      }>(
+        `SELECT source, identity, property_id, input FROM records.import_state
+          WHERE (source, identity) > ($1::text, $2::text) ORDER BY source, identity LIMIT $3`,
+        [...after, batchSize],
+      );
+      if (rows.length === 0) break;
+      after = [rows[rows.length - 1]!.source, rows[rows.length - 1]!.identity];
+      const moves = rows
+        .map((r) => ({ ...r, to: parcelIdentity(r.input, r.identity.startsWith('apn:')) }))
+        .filter((r) => r.to !== r.identity);
+      if (moves.length === 0) continue;
+      await client.query(
+        `INSERT INTO rekey_moves (source, from_identity, to_identity, property_id)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[])`,
+        [
+          moves.map((m) => m.source),
+          moves.map((m) => m.identity),
+          moves.map((m) => m.to),
+          moves.map((m) => m.property_id),
+        ],
+      );
+      planned += moves.length;
     }
-    if (moves.size === 0) continue;
-    const list = [...moves.values()];
-    // A target some other stored parcel already has is left alone (that parcel keeps it).
-    const { rowCount } = await client.query(
-      `UPDATE records.import_state s SET identity = u.to_identity
-         FROM unnest($1::text[], $2::text[], $3::text[]) AS u(source, from_identity, to_identity)
-        WHERE s.source = u.source AND s.identity = u.from_identity
-          AND NOT EXISTS (SELECT 1 FROM records.import_state t WHERE t.source = u.source AND t.identity = u.to_identity)`,
-      [list.map((m) => m.source), list.map((m) => m.from), list.map((m) => m.to)],
-    );
-    moved += rowCount ?? 0;
-    kept += list.length - (rowCount ?? 0);
+    let moved = 0;
+    for (;;) {
+      // Per (source, new identity) no parcel holds yet, the lowest property id moves to it.
+      const { rows } = await client.query<{ source: string; from_identity: string }>(
+        `WITH pick AS (
+           SELECT DISTINCT ON (m.source, m.to_identity) m.source, m.from_identity, m.to_identity
+             FROM rekey_moves m
+            WHERE NOT EXISTS (SELECT 1 FROM records.import_state t WHERE t.source = m.source AND t.identity = m.to_identity)
+            ORDER BY m.source, m.to_identity, m.property_id
+         )
+         UPDATE records.import_state s SET identity = p.to_identity
+           FROM pick p
+          WHERE s.source = p.source AND s.identity = p.from_identity
+         RETURNING s.source, p.from_identity`,
+      );
+      if (rows.length === 0) break;
+      moved += rows.length;
+      await client.query(
+        `DELETE FROM rekey_moves m USING unnest($1::text[], $2::text[]) AS d(source, from_identity)
+          WHERE m.source = d.source AND m.from_identity = d.from_identity`,
+        [rows.map((r) => r.source), rows.map((r) => r.from_identity)],
+      );
+    }
+    return { moved, kept: planned - moved };
+  } finally {
+    await client.query('DROP TABLE IF EXISTS pg_temp.rekey_moves').catch(() => {});
   }
-  return { moved, kept };
 }

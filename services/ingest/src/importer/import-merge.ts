@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { apnKey, parseStreetLine } from '@pra/core/address';
 import type { PropertyInput, SaleInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
+import type { PROPERTY_TARGETS } from './mapping.js';
 
 /** The parcel a property is: "apn:<fips>:<stripped APN>" or "addr:<line key>|<zip>|<unit key>". */
 export function parcelIdentity(p: PropertyInput, byApn: boolean): string {
@@ -52,30 +53,50 @@ export type OptionalField = (typeof FILLABLE)[number] | 'mortgages';
 /** What a file may speak for or not: the optional fields, and the price of its sales. */
 export type MappedField = OptionalField | 'salePrice';
 
-/** The fields each mapping target fills (targets not listed are always written from the file's row). */
-const TARGET_FIELDS: Readonly<Record<string, readonly MappedField[]>> = {
+type PropertyTarget = (typeof PROPERTY_TARGETS)[number];
+
+/**
+ * The optional fields each mapping target fills. Every target of a property mapping is listed (the compiler asks for
+ * a new one): [] for a target whose field is always written from the file's row (the address, the sale date, ...).
+ */
+const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = {
+  apn: [],
+  taxParcelId: ['taxParcelId'],
+  line1: [],
+  line2: [],
+  unit: [],
+  city: [],
+  state: [],
+  zip: [],
+  zip4: [],
+  county: [],
+  latitude: ['latitude'],
+  longitude: ['longitude'],
+  censusTract: ['censusTract'],
+  proptype: [],
   yearBuilt: ['yearBuilt'],
   lotSqft: ['lotSqft', 'lotAcres'],
   buildingSqft: ['buildingSqft'],
   beds: ['beds'],
   bathsTotal: ['bathsTotal'],
-  censusTract: ['censusTract'],
-  latitude: ['latitude'],
-  longitude: ['longitude'],
-  taxParcelId: ['taxParcelId'],
   ownerName: ['owner1'],
+  ownerType: [],
+  saleDate: [],
   salePrice: ['salePrice'],
   assessedTotal: ['assessment'],
   marketTotal: ['assessment'],
+  taxYear: [],
   mortgageAmount: ['mortgages'],
   mortgageDate: ['mortgages'],
   mortgageLender: ['mortgages'],
 };
 
+const isPropertyTarget = (t: string): t is PropertyTarget => Object.hasOwn(TARGET_FIELDS, t);
+
 /** The optional fields a mapping's targets fill: the ones a newer file can clear with an empty cell. */
 export function mappedFields(targets: Iterable<string>): ReadonlySet<MappedField> {
   const out = new Set<MappedField>();
-  for (const t of targets) for (const f of TARGET_FIELDS[t] ?? []) out.add(f);
+  for (const t of targets) if (isPropertyTarget(t)) for (const f of TARGET_FIELDS[t]) out.add(f);
   return out;
 }
 

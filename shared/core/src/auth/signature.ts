@@ -48,6 +48,31 @@ export function canonicalTarget(t: SignedTarget): string {
   return `${t.method.toUpperCase()} ${path}?${query}\n${t.idempotencyKey ?? ''}`;
 }
 
+/** `t=<unix seconds>,v1=<hex HMAC-SHA256 of text(t)>`: the form of every signature the gateway's key makes. */
+function signTimedMac(text: (timestamp: number) => string, hmacKey: string, nowSeconds: number): string {
+  return `t=${nowSeconds},v1=${createHmac('sha256', hmacKey).update(text(nowSeconds)).digest('hex')}`;
+}
+
+/**
+ * True when `signature` is signTimedMac's for this text and key, made at most maxAgeSeconds from now (either way:
+ * clock skew), compared in constant time.
+ */
+function verifyTimedMac(
+  text: (timestamp: number) => string,
+  signature: string,
+  hmacKey: string,
+  nowSeconds: number,
+  maxAgeSeconds: number,
+): boolean {
+  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature);
+  if (!m) return false;
+  const t = Number(m[1]);
+  if (Math.abs(nowSeconds - t) > maxAgeSeconds) return false;
+  const expected = Buffer.from(createHmac('sha256', hmacKey).update(text(t)).digest('hex'));
+  const given = Buffer.from(m[2]!);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
 function signedText(id: Identity, requestId: string, target: SignedTarget, timestamp: number): string {
   return `${timestamp}\n${id.accountId}\n${id.tier}\n${id.keyId}\n${requestId}\n${canonicalTarget(target)}`;
 }
@@ -60,10 +85,7 @@ export function signIdentity(
   hmacKey: string,
   nowSeconds = Math.floor(Date.now() / 1000),
 ): string {
-  const mac = createHmac('sha256', hmacKey)
-    .update(signedText(id, requestId, target, nowSeconds))
-    .digest('hex');
-  return `t=${nowSeconds},v1=${mac}`;
+  return signTimedMac((t) => signedText(id, requestId, target, t), hmacKey, nowSeconds);
 }
 
 /** True when the signature is the gateway's for this identity, request id and request, and recent enough. */
@@ -76,17 +98,7 @@ export function verifyIdentitySignature(
   nowSeconds = Math.floor(Date.now() / 1000),
   maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS,
 ): boolean {
-  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature);
-  if (!m) return false;
-  const t = Number(m[1]);
-  if (Math.abs(nowSeconds - t) > maxAgeSeconds) return false;
-  const expected = Buffer.from(
-    createHmac('sha256', hmacKey)
-      .update(signedText(id, requestId, target, t))
-      .digest('hex'),
-  );
-  const given = Buffer.from(m[2]!);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return verifyTimedMac((t) => signedText(id, requestId, target, t), signature, hmacKey, nowSeconds, maxAgeSeconds);
 }
 
 /** The header that carries a key-lookup request's signature (the gateway asking account-billing about a key). */
@@ -100,8 +112,7 @@ const keyLookupText = (keyHash: string, timestamp: number) => `key-lookup\n${tim
  * neither can stand for the other.
  */
 export function signKeyLookup(keyHash: string, hmacKey: string, nowSeconds = Math.floor(Date.now() / 1000)): string {
-  const mac = createHmac('sha256', hmacKey).update(keyLookupText(keyHash, nowSeconds)).digest('hex');
-  return `t=${nowSeconds},v1=${mac}`;
+  return signTimedMac((t) => keyLookupText(keyHash, t), hmacKey, nowSeconds);
 }
 
 /** True when the signature is the gateway key's for this key hash, and recent enough. */
@@ -112,11 +123,5 @@ export function verifyKeyLookup(
   nowSeconds = Math.floor(Date.now() / 1000),
   maxAgeSeconds = SIGNATURE_MAX_AGE_SECONDS,
 ): boolean {
-  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(signature);
-  if (!m) return false;
-  const t = Number(m[1]);
-  if (Math.abs(nowSeconds - t) > maxAgeSeconds) return false;
-  const expected = Buffer.from(createHmac('sha256', hmacKey).update(keyLookupText(keyHash, t)).digest('hex'));
-  const given = Buffer.from(m[2]!);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return verifyTimedMac((t) => keyLookupText(keyHash, t), signature, hmacKey, nowSeconds, maxAgeSeconds);
 }

@@ -1,7 +1,8 @@
 // The Helm chart, checked offline: helm lint and helm template for the default values and every ci/*.yaml, every
 // rendered object validated against the Kubernetes API schemas, the security properties asserted, and bad values
 // refused by values.schema.json.
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
@@ -311,15 +312,54 @@ describe.skipIf(!bin)('charts/property-api', () => {
   });
 
   it.each([
+    ['the old default, {}', '{}'],
+    ['a selector of its own', '{"matchLabels":{"kubernetes.io/metadata.name":"edge"}}'],
+  ])(
+    'fails an upgrade whose values still set networkPolicy.gateway.namespaceSelector (%s), naming the replacement',
+    (_what, selector) => {
+      // As a values file written for the chart before networkPolicy.gateway.namespace carries it (helm upgrade -f).
+      const dir = mkdtempSync(join(tmpdir(), 'pra-chart-'));
+      const file = join(dir, 'old-values.yaml');
+      writeFileSync(
+        file,
+        `networkPolicy:\n  gateway:\n    namespaceSelector: ${selector}\n    podSelector:\n      matchLabels:\n        app.kubernetes.io/name: kong\n`,
+      );
+      try {
+        const r = helm(bin!, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, '-f', file]);
+        expect(r.status).not.toBe(0);
+        expect(r.stderr).not.toMatch(/schema/);
+        expect(r.stderr).toMatch(
+          /networkPolicy\.gateway\.namespaceSelector was removed .*: set networkPolicy\.gateway\.namespace to the namespace Kong runs in .* and delete networkPolicy\.gateway\.namespaceSelector/,
+        );
+        // Also with the NetworkPolicies off: the key means nothing any more, whatever else the values say.
+        const off = helm(bin!, [
+          'template',
+          'pra',
+          CHART,
+          '--kube-version',
+          KUBE_VERSION,
+          '-f',
+          file,
+          '--set',
+          'networkPolicy.enabled=false',
+        ]);
+        expect(off.status).not.toBe(0);
+        expect(off.stderr).toMatch(/set networkPolicy\.gateway\.namespace/);
+        // What charts/README.md tells a --reuse-values upgrade to add: the key set to null is gone, and it renders.
+        const removed = render(bin!, file, ['--set', 'networkPolicy.gateway.namespaceSelector=null']);
+        expect(ofKind(removed, 'NetworkPolicy').length).toBeGreaterThan(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
+
+  it.each([
     ['a replica count that is not a number', ['--set', 'defaults.replicas=two']],
     ['an unknown component setting', ['--set', 'components.lookup.prot=8081']],
     ['an unknown component', ['--set', 'components.billing.enabled=true']],
     ['a secret reference without a name', ['--set', 'secrets.databaseUrl.existingSecret=']],
     ['a Typesense cluster of 2 (no quorum)', ['--set', 'typesense.enabled=true', '--set', 'typesense.replicas=2']],
-    [
-      'a gateway namespaceSelector (the namespace is networkPolicy.gateway.namespace)',
-      ['--set-json', 'networkPolicy.gateway.namespaceSelector={}'],
-    ],
     ['a gateway namespace that is not a namespace name', ['--set', 'networkPolicy.gateway.namespace=Not_A_Name']],
   ])('refuses %s at install time', (_what, args) => {
     const r = helm(bin!, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, ...args]);

@@ -7,7 +7,7 @@ import { createRequire, register } from 'node:module';
 import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@pra/platform/telemetry/testing';
 import { captureLogs, instrumentedModules, SpanKind, startTelemetry } from '@pra/platform/telemetry';
 
@@ -93,7 +93,33 @@ afterAll(async () => {
 });
 
 const spansOf = (traceId: string) => exporter.getFinishedSpans().filter((s) => s.spanContext().traceId === traceId);
-const settle = () => new Promise((r) => setTimeout(r, 300));
+/** Retries `check` (it throws until it holds) until it holds, or fails with its last error at the deadline. */
+const eventually = <T>(check: () => T | Promise<T>) => vi.waitFor(check, { timeout: 15_000, interval: 20 });
+
+/**
+ * A request the system must trace (the tap marks the gateway's context sampled; lookup follows it), and its lookup
+ * server span exported: the positive marker an assertion that something was NOT exported waits for. Spans of the
+ * requests sent before it have ended and been exported by then, so "none" cannot pass for being asked too early.
+ */
+async function tracedMarker(key: string): Promise<string> {
+  const traceId = randomBytes(16).toString('hex');
+  markSampled = true;
+  try {
+    const res = await fetch(base + addressPath, {
+      headers: { authorization: `Bearer ${key}`, traceparent: `00-${traceId}-${randomBytes(8).toString('hex')}-01` },
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+  } finally {
+    markSampled = false;
+  }
+  await eventually(() =>
+    expect(spansOf(traceId).some((s) => s.kind === SpanKind.SERVER && s.name === 'GET /api/v1/property/address')).toBe(
+      true,
+    ),
+  );
+  return traceId;
+}
 
 describe('the edge decides what is traced', () => {
   it("a client's sampled traceparent does not make its request traced (ratio 0), nor reach the service", async () => {
@@ -112,14 +138,22 @@ describe('the edge decides what is traced', () => {
       expect(res.status).toBe(200);
       await res.text();
     }
-    await settle();
+    const forwarded = received;
+    // Once a request the system does trace has been exported, the client's five have had every chance to be.
+    const marker = await tracedMarker(a.key);
     expect(spansOf(traceId)).toEqual([]);
-    expect(exporter.getFinishedSpans().map((s) => s.name)).toEqual([]); // nothing sampled anywhere
+    // Nothing sampled anywhere but the marker.
+    expect(
+      exporter
+        .getFinishedSpans()
+        .filter((s) => s.spanContext().traceId !== marker)
+        .map((s) => s.name),
+    ).toEqual([]);
     // The service got the gateway's context (the client's trace id, kept for correlation), marked not sampled,
     // and none of the client's own trace state.
-    expect(received.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
-    expect(received.tracestate).toBeUndefined();
-    expect(received.baggage).toBeUndefined();
+    expect(forwarded.traceparent).toMatch(new RegExp(`^00-${traceId}-[0-9a-f]{16}-00$`));
+    expect(forwarded.tracestate).toBeUndefined();
+    expect(forwarded.baggage).toBeUndefined();
   });
 
   it("inside the system a service follows the gateway's decision: sampled, it traces at ratio 0", async () => {
@@ -139,12 +173,15 @@ describe('the edge decides what is traced', () => {
     } finally {
       markSampled = false;
     }
-    await settle();
-    const spans = spansOf(traceId);
-    expect(spans.some((s) => s.kind === SpanKind.SERVER && s.name === 'GET /api/v1/property/address')).toBe(true);
-    expect(spans.some((s) => s.name.startsWith('pg.query'))).toBe(true);
-    // The gateway's own spans were not sampled: it decided, with ratio 0, not to trace.
-    expect(spans.some((s) => s.name === 'pra-gateway access' || s.name === 'proxy lookup')).toBe(false);
+    await eventually(() => {
+      const spans = spansOf(traceId);
+      expect(spans.some((s) => s.kind === SpanKind.SERVER && s.name === 'GET /api/v1/property/address')).toBe(true);
+      expect(spans.some((s) => s.name.startsWith('pg.query'))).toBe(true);
+    });
+    // The gateway's own spans were not sampled: it decided, with ratio 0, not to trace (asked once a later request
+    // has been traced, so that they had every chance to be exported).
+    await tracedMarker(a.key);
+    expect(spansOf(traceId).some((s) => s.name === 'pra-gateway access' || s.name === 'proxy lookup')).toBe(false);
   });
 });
 
@@ -165,10 +202,12 @@ describe('no owner name in any log line', () => {
     const down = await fetch(`${base}/api/v1/property/autocomplete?q=${SECRET}`, { headers: auth });
     expect(down.status).toBe(503);
     await down.text();
-    await settle();
-    const requestLines = logLines.filter((l) => l.includes('"msg":"request"'));
-    expect(requestLines.length).toBeGreaterThanOrEqual(5); // the gateway's and lookup's lines were captured
-    expect(requestLines.some((l) => l.includes('"route":"/api/v1/property/owner"'))).toBe(true);
+    // The gateway's three request lines and lookup's two, each written when its response finished.
+    await eventually(() => {
+      const requestLines = logLines.filter((l) => l.includes('"msg":"request"'));
+      expect(requestLines.length).toBeGreaterThanOrEqual(5);
+      expect(requestLines.some((l) => l.includes('"route":"/api/v1/property/owner"'))).toBe(true);
+    });
     expect(logLines.join('')).not.toContain('SECRETNAME');
   });
 });

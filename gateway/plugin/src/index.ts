@@ -33,12 +33,9 @@ export function accessDepsFromEnv(environment: NodeJS.ProcessEnv = process.env):
   redis.on('error', () => {});
   return {
     redis,
-    keys: new KeyCache(
-      redis,
-      env.REDIS_PREFIX,
-      undefined,
-      env.KEY_LOOKUP_URL ? httpKeyResolver(env.KEY_LOOKUP_URL, env.GATEWAY_HMAC_KEY) : undefined,
-    ),
+    keys: new KeyCache(redis, env.REDIS_PREFIX, {
+      resolver: env.KEY_LOOKUP_URL ? httpKeyResolver(env.KEY_LOOKUP_URL, env.GATEWAY_HMAC_KEY) : undefined,
+    }),
     limiter: new RateLimiter(redis, env.REDIS_PREFIX),
     hmacKey: env.GATEWAY_HMAC_KEY,
     marketplaceSecret: env.MARKETPLACE_PROXY_SECRET,

@@ -124,7 +124,7 @@ describe('gateway access phase', () => {
     const a = await f.fundedAccount(1);
     // Redis lost the key cache (emptied): the marker is gone and so is the key's entry.
     const prefix = `${f.layout.prefix}cold:`;
-    const cold = { ...deps, keys: new KeyCache(f.redis, prefix, 0) };
+    const cold = { ...deps, keys: new KeyCache(f.redis, prefix, { ttlMs: 0 }) };
     const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` }, 'GET', cold);
     expect(refused.exited).toMatchObject({ status: 503, body: { status: { code: 503 } } });
     expect(Number(refused.exited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -137,7 +137,7 @@ describe('gateway access phase', () => {
     const down = createRedis('redis://127.0.0.1:1', 'producer');
     down.on('error', () => {});
     try {
-      const unreachable = { ...deps, keys: new KeyCache(down, prefix, 0) };
+      const unreachable = { ...deps, keys: new KeyCache(down, prefix, { ttlMs: 0 }) };
       const out = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` }, 'GET', unreachable);
       expect(out.exited).toMatchObject({ status: 503, body: { status: { code: 503 } } });
       expect(out.exited?.headers['retry-after']).toBeDefined();
@@ -212,9 +212,29 @@ describe('gateway access phase', () => {
     expect(
       (await call('/api/v1/usage', { 'x-marketplace-proxy-secret': SECRET, 'x-marketplace-key': m.key })).exited,
     ).toBeNull();
-    // An entry written before kinds were cached (no kind) counts as a standard key.
+    // An entry written before kinds were cached (no kind, same version), as a deploy finds the cache: the gateway
+    // asks account-billing, which rewrites it with its kind, and the marketplace key is served as one.
     const entryKey = keyCacheKey(f.layout.prefix, hashApiKey(m.key));
     const { kind: _kind, ...legacy } = JSON.parse((await f.redis.get(entryKey))!);
+    await f.redis.set(entryKey, JSON.stringify(legacy));
+    const lookups = new KeyLookupService({ pool, redis: f.redis, prefix: f.layout.prefix });
+    const gateway = {
+      ...deps,
+      keys: new KeyCache(f.redis, f.layout.prefix, { ttlMs: 0, resolver: (h) => lookups.lookup(h) }),
+    };
+    const upgraded = await call(
+      '/api/v1/usage',
+      { 'x-marketplace-proxy-secret': SECRET, 'x-marketplace-key': m.key },
+      'GET',
+      gateway,
+    );
+    expect(upgraded.exited).toBeNull();
+    expect(upgraded.upstream.get(IDENTITY_HEADERS.key)).toBe(String(m.keyId));
+    expect(JSON.parse((await f.redis.get(entryKey))!)).toMatchObject({ kind: 'marketplace', v: legacy.v });
+    expect((await call('/api/v1/usage', { authorization: `Bearer ${m.key}` }, 'GET', gateway)).exited?.status).toBe(
+      403,
+    );
+    // Without a key lookup configured, such an entry still counts as a standard key (a rebuild rewrites it).
     await f.redis.set(entryKey, JSON.stringify(legacy));
     expect((await call('/api/v1/usage', { authorization: `Bearer ${m.key}` })).exited).toBeNull();
   });
@@ -223,7 +243,10 @@ describe('gateway access phase', () => {
     const a = await f.fundedAccount(1);
     await f.redis.del(keyCacheKey(f.layout.prefix, hashApiKey(a.key)));
     const lookups = new KeyLookupService({ pool, redis: f.redis, prefix: f.layout.prefix });
-    const restoring = { ...deps, keys: new KeyCache(f.redis, f.layout.prefix, 0, (h) => lookups.lookup(h)) };
+    const restoring = {
+      ...deps,
+      keys: new KeyCache(f.redis, f.layout.prefix, { ttlMs: 0, resolver: (h) => lookups.lookup(h) }),
+    };
     const served = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` }, 'GET', restoring);
     expect(served.exited).toBeNull();
     expect(served.upstream.get(IDENTITY_HEADERS.account)).toBe(String(a.accountId));
@@ -231,7 +254,10 @@ describe('gateway access phase', () => {
     await f.redis.del(keyCacheKey(f.layout.prefix, hashApiKey(a.key)));
     const cut = {
       ...deps,
-      keys: new KeyCache(f.redis, f.layout.prefix, 0, httpKeyResolver('http://127.0.0.1:9', HMAC)),
+      keys: new KeyCache(f.redis, f.layout.prefix, {
+        ttlMs: 0,
+        resolver: httpKeyResolver('http://127.0.0.1:9', HMAC, { warn: () => {} }),
+      }),
     };
     const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` }, 'GET', cut);
     expect(refused.exited).toMatchObject({ status: 503, body: { status: { code: 503 } } });

@@ -13,9 +13,11 @@ import {
 } from '@pra/platform';
 import { usageReport } from './domain/usage-report.js';
 import { countCalls, type CallCounter } from './client/call-counter.js';
-import { mountKeyLookup, type KeyLookupService } from './routes/key-lookup.js';
+import { mountKeyLookup } from './routes/key-lookup.js';
+import type { KeyLookupService } from './domain/key-lookup.js';
 
-export { KEY_LOOKUP_LIMITS, KeyLookupService } from './routes/key-lookup.js';
+/** What createBillingApp's keyLookup is made of (the in-process system and the tests make one). */
+export { KEY_LOOKUP_LIMITS, KeyLookupService } from './domain/key-lookup.js';
 
 export function createBillingApp(deps: {
   pool: Pool;

@@ -10,7 +10,7 @@ import { loadBillingConfig } from './config.js';
 import { migrateBilling } from './data/migrate.js';
 import { redisLayout } from './data/redis-layout.js';
 import { UsagePipeline } from './workers/pipeline.js';
-import { KeyLookupService } from './routes/key-lookup.js';
+import { KeyLookupService } from './domain/key-lookup.js';
 
 const config = loadBillingConfig();
 const log = logTo();

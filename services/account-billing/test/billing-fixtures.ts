@@ -38,7 +38,7 @@ export async function billingFixture(pool: Pool, redisUrl: string, prefix: strin
     deps,
     meter: new RedisCreditMeter(redis, prefix),
     calls: new RedisCallCounter(redis, prefix),
-    keys: new KeyCache(redis, prefix, 0),
+    keys: new KeyCache(redis, prefix, { ttlMs: 0 }),
     async fundedAccount(credits, opts = {}) {
       const tag = randomBytes(6).toString('hex');
       const account = await createAccount(deps, {

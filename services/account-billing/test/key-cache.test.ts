@@ -3,10 +3,13 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { createPool, createRedis, type Pool } from '@pra/platform';
-import { KeyCache } from '@pra/account-billing/client';
+import { KeyCache, keyCacheKey, keyCacheLoadedKey } from '@pra/account-billing/client';
+import { redisLayout } from '../src/data/redis-layout.js';
+import { hashApiKey } from '@pra/core/auth';
+import { UsagePipeline } from '../src/workers/pipeline.js';
 import { issueKey, setKeyStatus } from '../src/domain/accounts.js';
 import { rebuildKeyCache } from '../src/data/key-cache.js';
-import { KeyLookupService } from '../src/routes/key-lookup.js';
+import { KeyLookupService } from '../src/domain/key-lookup.js';
 import { billingFixture, type BillingFixture } from './billing-fixtures.js';
 
 let pool: Pool;
@@ -100,11 +103,36 @@ async function failingCommit(event: 'UPDATE' | 'INSERT', where: string, body: ()
   }
 }
 
+describe('a cache of the format before kinds', () => {
+  it('is rebuilt by the first account-billing of the new format: its entries get their kinds', async () => {
+    const a = await f.fundedAccount(1);
+    const m = await issueKey(f.deps, a.accountId, 'marketplace');
+    const prefix = `${f.layout.prefix}fmt${randomBytes(2).toString('hex')}:`;
+    const layout = redisLayout(prefix);
+    await rebuildKeyCache(pool, f.redis, prefix);
+    // As the previous version left it: the marker it knew (`keys:loaded`), entries without a kind.
+    const entryKey = keyCacheKey(prefix, hashApiKey(m.key));
+    const { kind: _kind, ...old } = JSON.parse((await f.redis.get(entryKey))!);
+    await f.redis.set(entryKey, JSON.stringify(old));
+    await f.redis.del(keyCacheLoadedKey(prefix));
+    await f.redis.set(`${prefix}keys:loaded`, 'format 1');
+    await f.redis.set(layout.loaded, 'test'); // balances are loaded: only the keys are rebuilt
+    const pipeline = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout, log: () => {} });
+    try {
+      expect(await pipeline.ensureLoaded(f.redis)).toBe(true);
+    } finally {
+      await pipeline.stop();
+    }
+    expect(JSON.parse((await f.redis.get(entryKey))!)).toMatchObject({ kind: 'marketplace', v: old.v });
+    expect(await f.redis.exists(keyCacheLoadedKey(prefix))).toBe(1);
+  });
+});
+
 describe('key-cache writes cannot outlive a rolled-back change', () => {
   /** A gateway's view: the cache, and for a key it does not hold, the database through the key lookup. */
   const gateway = () => {
     const lookups = new KeyLookupService({ pool, redis: f.redis, prefix: f.layout.prefix });
-    return new KeyCache(f.redis, f.layout.prefix, 0, (hash) => lookups.lookup(hash));
+    return new KeyCache(f.redis, f.layout.prefix, { ttlMs: 0, resolver: (hash) => lookups.lookup(hash) });
   };
 
   it('an enable whose commit fails leaves the key disabled in the cache', async () => {

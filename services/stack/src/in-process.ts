@@ -76,7 +76,10 @@ export async function startInProcess(o: InProcessOptions): Promise<RunningSystem
   // As the gateway process is wired: a key missing from Redis is looked up through account-billing, when it runs.
   const billingUrl = urls['account-billing'];
   const keys = billingUrl
-    ? new KeyCache(o.billing.redis, o.billing.layout.prefix, 0, httpKeyResolver(billingUrl, o.gatewayKey))
+    ? new KeyCache(o.billing.redis, o.billing.layout.prefix, {
+        ttlMs: 0,
+        resolver: httpKeyResolver(billingUrl, o.gatewayKey),
+      })
     : o.billing.keys;
   const plugin = {
     keys,

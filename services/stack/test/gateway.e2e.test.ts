@@ -337,4 +337,17 @@ describe('a lost key-cache entry is not a verdict', () => {
       await rebuildKeyCache(pool, f.redis, f.layout.prefix);
     }
   });
+
+  it('a marketplace key whose entry was written before kinds (no kind) is served behind the marketplace secret', async () => {
+    const a = await f.fundedAccount(10);
+    const m = await issueKey(f.deps, a.accountId, 'marketplace');
+    const entryKey = keyCacheKey(f.layout.prefix, hashApiKey(m.key));
+    // As a deploy finds an entry the previous version wrote: the same version, no kind.
+    const { kind: _kind, ...old } = JSON.parse((await f.redis.get(entryKey))!);
+    await f.redis.set(entryKey, JSON.stringify(old));
+    const res = await get(base + path, { 'x-marketplace-proxy-secret': MARKETPLACE, 'x-marketplace-key': m.key });
+    expect(res.status).toBe(200);
+    expect(await f.meter.balance(a.accountId)).toBe(8);
+    expect(JSON.parse((await f.redis.get(entryKey))!)).toMatchObject({ kind: 'marketplace', v: old.v }); // rewritten
+  });
 });

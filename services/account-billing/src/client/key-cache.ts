@@ -1,10 +1,11 @@
 // The key cache in Redis: its format (account-billing writes it, data/key-cache.ts) and its reader (the gateway and
 // services in development mode authenticate through nothing else). A key the cache does not hold is not a verdict:
-// the reader asks account-billing, which looks it up in PostgreSQL and restores the entry (routes/key-lookup.ts).
+// the reader asks account-billing, which looks it up in PostgreSQL and restores the entry (domain/key-lookup.ts).
 import type { Redis } from 'ioredis';
 import { ApiError } from '@pra/core/errors';
 import { hashApiKey, KEY_LOOKUP_SIGNATURE_HEADER, signKeyLookup, type KeyLookup, type KeyRecord } from '@pra/core/auth';
 import { telemetryMetrics } from '@pra/platform/telemetry/metrics';
+import { TokenBucket } from '../domain/token-bucket.js';
 
 /** What account-billing writes for every key. */
 export interface KeyCacheEntry extends KeyRecord {
@@ -12,9 +13,24 @@ export interface KeyCacheEntry extends KeyRecord {
   v?: number;
 }
 
+/**
+ * The cache's format. 2: every entry carries its key's kind. An entry without one was written before kinds were
+ * enforced (format 1) and is not trusted to say what kind its key is: a reader with a resolver looks the key up
+ * again (account-billing rewrites the entry with its kind), and every writer replaces it whatever its version.
+ * The loaded marker names the format, so the first account-billing of a new format rebuilds the whole cache.
+ */
+export const KEY_CACHE_FORMAT = 2;
+/** True when the entry is in the current format (it says its key's kind). */
+export const isCurrentEntry = (entry: KeyCacheEntry): boolean =>
+  entry.kind === 'standard' || entry.kind === 'marketplace';
+
 export const keyCacheKey = (prefix: string, keyHash: string) => `${prefix}key:${keyHash}`;
-/** Present while the key cache holds every key (set at the end of a rebuild); gone after Redis lost its data. */
-export const keyCacheLoadedKey = (prefix: string) => `${prefix}keys:loaded`;
+/**
+ * Present while the key cache holds every key in format KEY_CACHE_FORMAT (set at the end of a rebuild); gone after
+ * Redis lost its data, and never set for a new format until a rebuild wrote it (the marker of format 1 was
+ * `keys:loaded`).
+ */
+export const keyCacheLoadedKey = (prefix: string) => `${prefix}keys:loaded:v${KEY_CACHE_FORMAT}`;
 /** The negative cache: present for KEY_MISS_TTL_MS after PostgreSQL said a key does not exist (every gateway reads it). */
 export const keyMissKey = (prefix: string, keyHash: string) => `${prefix}key-miss:${keyHash}`;
 /** How long PostgreSQL's "no such key" is remembered in Redis. */
@@ -41,12 +57,73 @@ export const keyCacheUnavailable = (retryAfterSeconds = 2) =>
  */
 export type KeyMissResolver = (keyHash: string) => Promise<KeyCacheEntry | null>;
 
+/** Why a key lookup through account-billing gave no answer. */
+export type KeyResolveFailure = 'unreachable' | 'timeout' | 'status' | 'bad-answer';
+
+/** A warning line about failed key lookups: what, why, how many were not logged since; never a key or its hash. */
+export interface KeyResolveWarning {
+  msg: string;
+  reason: KeyResolveFailure;
+  /** account-billing's HTTP status, for 'status'. */
+  status?: number;
+  /** The connection error's code (ECONNREFUSED, ENOTFOUND: a KEY_LOOKUP_URL that does not resolve...). */
+  error?: string;
+  /** The lookup's base URL (KEY_LOOKUP_URL). */
+  url: string;
+  /** Failures of this kind since the last line about it that were counted but not logged. */
+  suppressed: number;
+}
+
+/** How often a failure of one kind (reason and status) is logged at most. */
+export const KEY_RESOLVE_LOG_EVERY_MS = 10_000;
+
+/** The default warning sink: a JSON line on stderr (Kong's plugin server sends it to Kong's error log). */
+const warnToStderr = (w: KeyResolveWarning) => {
+  if (process.env.LOG_LEVEL === 'silent') return;
+  process.stderr.write(`${JSON.stringify({ level: 'warn', time: new Date().toISOString(), ...w })}\n`);
+};
+
+export interface HttpKeyResolverOptions {
+  /** How long one lookup may take (default 2 s). */
+  timeoutMs?: number;
+  /** Where failures are logged (at most one line per kind of failure every KEY_RESOLVE_LOG_EVERY_MS). */
+  warn?: (w: KeyResolveWarning) => void;
+  now?: () => number;
+}
+
 /**
  * Asks account-billing's key lookup over HTTP, signed with the gateway's key. Anything but its answer (unreachable,
- * slow, refused) is a 503 with Retry-After: a key we could not check is never called invalid.
+ * slow, refused) is a 503 with Retry-After: a key we could not check is never called invalid. Every failure is
+ * counted (pra.keycache.resolve.failures, by reason and status) and logged, at most once every 10 s per reason and
+ * status, never with the key.
  */
-export function httpKeyResolver(baseUrl: string, hmacKey: string, timeoutMs = 2_000): KeyMissResolver {
+export function httpKeyResolver(
+  baseUrl: string,
+  hmacKey: string,
+  options: HttpKeyResolverOptions = {},
+): KeyMissResolver {
   const base = baseUrl.replace(/\/+$/, '');
+  const { timeoutMs = 2_000, warn = warnToStderr, now = Date.now } = options;
+  const lastLogged = new Map<string, { at: number; suppressed: number }>();
+  const failed = (reason: KeyResolveFailure, detail: { status?: number; error?: string }, retryAfter = 2) => {
+    telemetryMetrics.keyResolveFailed(reason, detail.status);
+    const kind = `${reason}:${detail.status ?? ''}`;
+    const t = now();
+    const last = lastLogged.get(kind);
+    if (last && t - last.at < KEY_RESOLVE_LOG_EVERY_MS) {
+      last.suppressed++;
+    } else {
+      lastLogged.set(kind, { at: t, suppressed: 0 });
+      warn({
+        msg: 'A key the cache does not hold could not be looked up through account-billing (answered 503)',
+        reason,
+        ...detail,
+        url: base,
+        suppressed: last?.suppressed ?? 0,
+      });
+    }
+    return keyCacheUnavailable(retryAfter);
+  };
   return async (keyHash) => {
     let res: Response;
     try {
@@ -54,36 +131,57 @@ export function httpKeyResolver(baseUrl: string, hmacKey: string, timeoutMs = 2_
         headers: { [KEY_LOOKUP_SIGNATURE_HEADER]: signKeyLookup(keyHash, hmacKey) },
         signal: AbortSignal.timeout(timeoutMs),
       });
-    } catch {
-      throw keyCacheUnavailable();
+    } catch (err) {
+      const e = err as { name?: string; cause?: unknown };
+      if (e.name === 'TimeoutError' || e.name === 'AbortError') throw failed('timeout', {});
+      const cause = e.cause as { code?: unknown; message?: unknown } | undefined;
+      const what =
+        typeof cause?.code === 'string' ? cause.code : typeof cause?.message === 'string' ? cause.message : '';
+      // A connection error names a host and port, never the path; a key hash is blanked all the same.
+      throw failed('unreachable', what ? { error: what.replace(/[0-9a-f]{64}/gi, '<hash>').slice(0, 200) } : {});
     }
     const body = (await res.json().catch(() => undefined)) as { key?: KeyCacheEntry | null } | undefined;
     if (res.status === 200 && body && 'key' in body) return body.key ?? null;
     const retryAfter = Number(res.headers.get('retry-after'));
-    throw keyCacheUnavailable(Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : 2);
+    const wait = Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : 2;
+    throw res.status === 200
+      ? failed('bad-answer', { status: 200 }, wait)
+      : failed('status', { status: res.status }, wait);
   };
+}
+
+export interface KeyCacheOptions {
+  /** How long an answer is remembered in this process (default 1 s: a change takes effect within it; 0: never). */
+  ttlMs?: number;
+  /** Where a key Redis does not hold is looked up (account-billing); without one, see KeyCache. */
+  resolver?: KeyMissResolver;
+  /** How many keys this process asks the resolver about a second at most (default KEY_RESOLVES_PER_SECOND). */
+  resolvesPerSecond?: number;
 }
 
 /**
  * Reads the Redis key cache (one MGET: the entry, the loaded marker and the negative cache), with a short in-process
  * cache (a change takes effect within ttlMs). A key missing from Redis is asked of the resolver when there is one
  * (one request per key at a time in this process, at most resolvesPerSecond a second: a flood of random keys costs
- * account-billing no more than that per gateway); without one, a miss in a loaded cache is an unknown key and a
- * miss in a cold cache a 503 (our outage is not answered 401). Answers, unknown keys included, are remembered ttlMs.
+ * account-billing no more than that per gateway); without one, a miss in a loaded cache is an unknown key and a miss
+ * in a cold cache a 503 (our outage is not answered 401). An entry of the old format (without its kind) is asked of
+ * the resolver too, which rewrites it with its kind; without a resolver, or while it cannot answer, it counts as a
+ * standard key, as it did. Answers, unknown keys included, are remembered ttlMs.
  */
 export class KeyCache implements KeyLookup {
   private readonly local = new Map<string, { at: number; entry: KeyCacheEntry | null }>();
   private readonly inFlight = new Map<string, Promise<KeyCacheEntry | null>>();
-  private tokens: number;
-  private tokensAt = Date.now();
+  private readonly ttlMs: number;
+  private readonly resolver?: KeyMissResolver;
+  private readonly bucket: TokenBucket;
   constructor(
     private readonly redis: Redis,
     private readonly prefix: string,
-    private readonly ttlMs = 1_000,
-    private readonly resolver?: KeyMissResolver,
-    private readonly resolvesPerSecond = KEY_RESOLVES_PER_SECOND,
+    options: KeyCacheOptions = {},
   ) {
-    this.tokens = resolvesPerSecond;
+    this.ttlMs = options.ttlMs ?? 1_000;
+    this.resolver = options.resolver;
+    this.bucket = new TokenBucket(options.resolvesPerSecond ?? KEY_RESOLVES_PER_SECOND);
   }
 
   async lookup(rawKey: string): Promise<KeyCacheEntry | null> {
@@ -106,16 +204,25 @@ export class KeyCache implements KeyLookup {
     } catch {
       throw keyCacheUnavailable();
     }
+    const held = text ? (JSON.parse(text) as KeyCacheEntry) : null;
     let entry: KeyCacheEntry | null;
-    if (text) {
+    if (held && (isCurrentEntry(held) || !this.resolver)) {
       telemetryMetrics.keyLookup('redis');
-      entry = JSON.parse(text) as KeyCacheEntry;
-    } else if (missed || (loaded && !this.resolver)) {
-      telemetryMetrics.keyLookup('miss');
+      entry = held;
+    } else if (held) {
+      // The old format: asked again, so that the entry gets its kind; when that cannot be done now, it is answered
+      // as before (a standard key) rather than refused, since the key exists.
+      telemetryMetrics.keyLookup('resolved');
+      entry = await this.resolve(hash).catch(() => held);
+    } else if (missed) {
+      telemetryMetrics.keyLookup('negative');
       entry = null;
     } else if (this.resolver) {
-      telemetryMetrics.keyLookup('miss');
+      telemetryMetrics.keyLookup('resolved');
       entry = await this.resolve(hash);
+    } else if (loaded) {
+      telemetryMetrics.keyLookup('miss');
+      entry = null;
     } else {
       throw keyCacheUnavailable();
     }
@@ -127,12 +234,10 @@ export class KeyCache implements KeyLookup {
   private resolve(hash: string): Promise<KeyCacheEntry | null> {
     let pending = this.inFlight.get(hash);
     if (!pending) {
-      const now = Date.now();
-      const rate = this.resolvesPerSecond;
-      this.tokens = Math.min(rate, this.tokens + ((now - this.tokensAt) * rate) / 1000);
-      this.tokensAt = now;
-      if (this.tokens < 1) return Promise.reject(keyCacheUnavailable(1));
-      this.tokens -= 1;
+      if (!this.bucket.take()) {
+        telemetryMetrics.keyResolveFailed('bounded');
+        return Promise.reject(keyCacheUnavailable(1));
+      }
       pending = this.resolver!(hash).finally(() => this.inFlight.delete(hash));
       this.inFlight.set(hash, pending);
     }

@@ -2,8 +2,8 @@
 // carries its row's version and a write never replaces a newer entry. A change that takes access away is mirrored
 // before it commits (when Redis cannot take it nothing changes); a change that gives access is mirrored only after
 // it committed (a rolled-back enable never reaches the cache). Where a mirror may be wrong, the entry is deleted
-// instead: a key missing from the cache is looked up in PostgreSQL (restoreKey). The `keys:loaded` marker says the
-// cache holds every key.
+// instead: a key missing from the cache is looked up in PostgreSQL (restoreKey). The loaded marker
+// (keyCacheLoadedKey, named by the cache's format) says the cache holds every key in the current format.
 import type { Redis } from 'ioredis';
 import { ApiError } from '@pra/core/errors';
 import {
@@ -31,6 +31,9 @@ interface KeyRow {
 const KEY_COLUMNS = `k.id, k.account_id, k.key_hash, k.kind, k.status, k.cache_version, a.tier, a.status AS account_status,
     a.rate_limit_override, a.daily_quota_override`;
 
+const KEY_BY_HASH = `SELECT ${KEY_COLUMNS} FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id
+  WHERE k.key_hash = $1`;
+
 function keyCacheEntry(r: KeyRow): KeyCacheEntry {
   return {
     keyId: r.id,
@@ -44,7 +47,10 @@ function keyCacheEntry(r: KeyRow): KeyCacheEntry {
   };
 }
 
-/** KEYS: entry keys. ARGV: version, entry text, for each key. Writes an entry only over an older one (or none). */
+/**
+ * KEYS: entry keys. ARGV: version, entry text, for each key. Writes an entry only over an older one (or none); an
+ * entry of the old format (without its kind, KEY_CACHE_FORMAT) counts as older than any.
+ */
 const PUT_IF_NEWER = `
 local written = 0
 for i, key in ipairs(KEYS) do
@@ -53,7 +59,7 @@ for i, key in ipairs(KEYS) do
   local currentVersion = -1
   if current then
     local ok, entry = pcall(cjson.decode, current)
-    if ok and type(entry) == 'table' and tonumber(entry.v) then currentVersion = tonumber(entry.v) end
+    if ok and type(entry) == 'table' and tonumber(entry.v) and entry.kind then currentVersion = tonumber(entry.v) end
   end
   if version > currentVersion then
     redis.call('SET', key, ARGV[2 * i])
@@ -78,14 +84,14 @@ async function putEntries(redis: Redis, prefix: string, rows: readonly KeyRow[])
 }
 
 /**
- * KEYS: the entry key. ARGV: version, entry text. Writes the entry over an older one (or none); returns the entry
- * the cache holds afterwards (a newer one, written meanwhile by a change, wins).
+ * KEYS: the entry key. ARGV: version, entry text. Writes the entry over an older one (or none, or one of the old
+ * format); returns the entry the cache holds afterwards (a newer one, written meanwhile by a change, wins).
  */
 const PUT_ONE_IF_NEWER = `
 local current = redis.call('GET', KEYS[1])
 if current then
   local ok, entry = pcall(cjson.decode, current)
-  if ok and type(entry) == 'table' and tonumber(entry.v) and tonumber(entry.v) >= tonumber(ARGV[1]) then
+  if ok and type(entry) == 'table' and entry.kind and tonumber(entry.v) and tonumber(entry.v) >= tonumber(ARGV[1]) then
     return current
   end
 end
@@ -94,6 +100,15 @@ return ARGV[2]
 `;
 
 type PutOneRedis = Redis & { pra_put_key(key: string, version: number, text: string): Promise<string> };
+
+/**
+ * What the cache entry of a key says, read from PostgreSQL by the key's hash (not from the cache): its account,
+ * tier, kind, and whether it is active (a key of a suspended account is not). Null when no such key exists.
+ */
+export async function keyEntryFromDatabase(db: Pick<Pool, 'query'>, keyHash: string): Promise<KeyCacheEntry | null> {
+  const { rows } = await db.query<KeyRow>(KEY_BY_HASH, [keyHash]);
+  return rows[0] ? keyCacheEntry(rows[0]) : null;
+}
 
 /**
  * Looks one key up in PostgreSQL by its hash and restores its entry in the cache (never over a newer one), or, for
@@ -109,11 +124,7 @@ export async function restoreKey(
 ): Promise<KeyCacheEntry | null> {
   if (!('pra_put_key' in redis)) redis.defineCommand('pra_put_key', { numberOfKeys: 1, lua: PUT_ONE_IF_NEWER });
   return withTransaction(pool, async (c) => {
-    const { rows } = await c.query<KeyRow>(
-      `SELECT ${KEY_COLUMNS} FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id
-       WHERE k.key_hash = $1 FOR SHARE OF k`,
-      [keyHash],
-    );
+    const { rows } = await c.query<KeyRow>(`${KEY_BY_HASH} FOR SHARE OF k`, [keyHash]);
     const row = rows[0];
     if (!row) {
       await redis.set(keyMissKey(prefix, keyHash), '1', 'PX', KEY_MISS_TTL_MS);

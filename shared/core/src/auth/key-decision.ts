@@ -19,7 +19,10 @@ export interface KeyRecord {
   accountId: number;
   tier: TierName;
   status: 'active' | 'disabled';
-  /** Absent in entries written before kinds were enforced: those count as 'standard'. */
+  /**
+   * Absent in key-cache entries written before kinds were enforced: a gateway with a key lookup looks such a key up
+   * again (account-billing rewrites the entry with its kind); a reader without one counts it as 'standard'.
+   */
   kind?: KeyKind;
   /** Per-account overrides of the tier's limits (enterprise contracts); absent: the tier's. */
   ratePerMinute?: number;

@@ -44,7 +44,15 @@ const searchDuration = once<Histogram>(() =>
 );
 const keyCacheLookups = once<Counter>(() =>
   meter().createCounter('pra.keycache.lookups', {
-    description: 'API key lookups by where they were answered (local, redis, miss)',
+    description:
+      'API key lookups by where they were answered: local (in-process), redis (the entry), negative (the negative cache), resolved (asked of account-billing), miss (unknown in a loaded cache, no lookup configured)',
+    unit: '{lookup}',
+  }),
+);
+const keyResolveFailures = once<Counter>(() =>
+  meter().createCounter('pra.keycache.resolve.failures', {
+    description:
+      'Key lookups through account-billing that gave no answer (a 503), by reason (unreachable, timeout, status, bad-answer, bounded) and status',
     unit: '{lookup}',
   }),
 );
@@ -82,8 +90,11 @@ export const telemetryMetrics = {
   searched(seconds: number, backend: string): void {
     searchDuration().record(seconds, { backend });
   },
-  keyLookup(result: 'local' | 'redis' | 'miss'): void {
+  keyLookup(result: 'local' | 'redis' | 'negative' | 'resolved' | 'miss'): void {
     keyCacheLookups().add(1, { result });
+  },
+  keyResolveFailed(reason: 'unreachable' | 'timeout' | 'status' | 'bad-answer' | 'bounded', status?: number): void {
+    keyResolveFailures().add(1, status === undefined ? { reason } : { reason, 'http.response.status_code': status });
   },
   reconciled(drifts: number[]): void {
     for (const d of drifts) {

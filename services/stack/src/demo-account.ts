@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRedis, redisReady, type Pool } from '@pra/platform';
 import { redisLayout } from '@pra/account-billing/client';
 import { createAccount, findAccount, grantCredits, issueKey } from '@pra/account-billing/domain';
+import { keyEntryFromDatabase } from '@pra/account-billing/key-cache-writer';
 import { hashApiKey, type KeyKind } from '@pra/core/auth';
 
 export const DEMO_EMAIL = 'demo@example.com';
@@ -19,14 +20,10 @@ export interface DemoKeys {
   marketplaceKey: string;
 }
 
-/** True when the key exists in PostgreSQL, is active, of this kind, and the account's (itself active). */
+/** True when the key exists in PostgreSQL, is active (its account too), of this kind, and the account's. */
 async function keyWorks(pool: Pool, key: string, accountId: number, kind: KeyKind): Promise<boolean> {
-  const { rows } = await pool.query(
-    `SELECT 1 FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id
-     WHERE k.key_hash = $1 AND k.account_id = $2 AND k.kind = $3 AND k.status = 'active' AND a.status = 'active'`,
-    [hashApiKey(key), accountId, kind],
-  );
-  return rows.length > 0;
+  const entry = await keyEntryFromDatabase(pool, hashApiKey(key));
+  return entry?.accountId === accountId && entry.kind === kind && entry.status === 'active';
 }
 
 export async function ensureDemoAccount(

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { ErrorResponse } from '@pra/core/contracts';
 import { createPool, type Pool } from '@pra/platform';
 import { freePort } from '@pra/platform/testing';
@@ -144,11 +144,30 @@ describe('an upstream that failed: the 503 tells the truth about the money', () 
     expect(received).toBe(1);
   });
 
-  it('logs each failure with whether the request reached the service, and never the query string', () => {
+  it('logs each failure with whether the request reached the service, and never the query string', async () => {
+    // Two failures of its own: a refused connection (nothing reached the service), then a dropped one (it did).
+    const refused = await gatewayTo(`http://127.0.0.1:${await freePort()}`);
+    const { url } = await upstreamServer((req) => req.socket.destroy());
+    const dropped = await gatewayTo(url);
+    logLines.length = 0;
+    const answers = [await call(refused), await call(dropped)];
+    expect(answers.map((r) => r.status)).toEqual([503, 503]);
     const failures = logLines.filter((l) => l.includes('"msg":"upstream unavailable"')).map((l) => JSON.parse(l));
-    expect(failures.map((l) => l.reached)).toEqual(expect.arrayContaining([true, false]));
-    expect(failures.every((l) => l.service === 'lookup')).toBe(true);
-    expect(logLines.some((l) => l.includes('"msg":"request"'))).toBe(true);
+    expect(failures.map((l) => [l.service, l.reached])).toEqual([
+      ['lookup', false],
+      ['lookup', true],
+    ]);
+    // Each request's line, written when its answer finished.
+    await vi.waitFor(
+      () => {
+        const requests = logLines.filter((l) => l.includes('"msg":"request"')).map((l) => JSON.parse(l));
+        expect(requests.map((l) => [l.upstream, l.status])).toEqual([
+          ['lookup', 503],
+          ['lookup', 503],
+        ]);
+      },
+      { timeout: 10_000, interval: 20 },
+    );
     expect(logLines.join('')).not.toContain(OWNER);
   });
 

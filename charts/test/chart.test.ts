@@ -297,6 +297,26 @@ describe.skipIf(!bin)('charts/property-api', () => {
     expect(raised.status, raised.stderr).toBe(0);
   });
 
+  it("kong-values.yaml's KEY_LOOKUP_URL names account-billing's Service of the documented install, fully qualified", () => {
+    // charts/README.md installs the release "pra" in RELEASE_NAMESPACE, as render() does.
+    const values = parseYaml(readFileSync(join(CHART, '..', 'kong-values.yaml'), 'utf8')) as {
+      customEnv: Record<string, unknown>;
+    };
+    const url = new URL(String(values.customEnv.KEY_LOOKUP_URL));
+    const objs = render(bin!);
+    const service = ofKind(objs, 'Service').find(
+      (s) => s.metadata.labels?.['app.kubernetes.io/component'] === 'account-billing',
+    )!;
+    const port = (service.spec.ports as { name: string; port: number }[]).find((p) => p.name === 'http')!.port;
+    // A short name resolves only from the release's own namespace; Kong may run in another (production: kong).
+    expect(url.host).toBe(`${service.metadata.name}.${RELEASE_NAMESPACE}.svc:${port}`);
+    expect(url.protocol).toBe('http:');
+    expect(url.pathname).toBe('/');
+    // The same address the rendered Kong config routes account-billing to.
+    const kong = ofKind(objs, 'ConfigMap').find((c) => c.metadata.name.endsWith('-kong-config'))!;
+    expect(kong.data['kong.yml']).toContain(`url: http://${url.host}`);
+  });
+
   it('admits the gateway from the namespace networkPolicy.gateway.namespace names', () => {
     const objs = render(bin!, undefined, ['--set', 'networkPolicy.gateway.namespace=edge']);
     const lookup = ofKind(objs, 'NetworkPolicy').find((p) => p.metadata.name.endsWith('-lookup-ingress'))!;

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROOT_CONTEXT, SpanKind, TraceFlags, trace, type Context } from '@opentelemetry/api';
 import { SamplingDecision } from '@opentelemetry/sdk-trace-base';
-import { rootSamplingRatio, samplerFromEnv } from './sampling.js';
+import { EdgeAwareSampler, rootSamplingRatio, samplerFromEnv } from './sampling.js';
 import { UNTRUSTED_PARENT } from './trace-context.js';
 
 const remoteParent = (traceId: string, sampled: boolean): Context =>
@@ -15,8 +15,18 @@ const remoteParent = (traceId: string, sampled: boolean): Context =>
   });
 const LOW_TRACE_ID = '00000000000000000000000000000001'; // what a trace-id ratio sampler keeps at any ratio > 0
 
+/** n draws spread evenly over [0, 1), in a fixed order: a ratio r samples exactly r of every n (no Math.random). */
+function evenDraws(n: number): () => number {
+  let i = 0;
+  return () => (((i++ * 7_919) % n) + 0.5) / n;
+}
+
+/**
+ * The share of n spans sampled by the sampler an environment configures: samplerFromEnv's, with its edge draw made
+ * from evenDraws instead of Math.random (the decision for a trusted parent is samplerFromEnv's own).
+ */
 function sampledShare(env: NodeJS.ProcessEnv, parent: Context, traceId: string, n = 2_000): number {
-  const sampler = samplerFromEnv(env);
+  const sampler = new EdgeAwareSampler(samplerFromEnv(env), rootSamplingRatio(env), evenDraws(n));
   let sampled = 0;
   for (let i = 0; i < n; i++)
     if (sampler.shouldSample(parent, traceId, 'GET', SpanKind.SERVER, {}, []).decision !== SamplingDecision.NOT_RECORD)
@@ -36,9 +46,9 @@ describe('sampling', () => {
         LOW_TRACE_ID,
       ),
     ).toBe(0);
-    const share = sampledShare(tenth, edge, LOW_TRACE_ID);
-    expect(share).toBeGreaterThan(0.05);
-    expect(share).toBeLessThan(0.15);
+    // At 0.1 the edge decision is our draw against the ratio: with draws spread evenly, exactly a tenth (a trace-id
+    // ratio sampler or the client's flag would have sampled every one).
+    expect(sampledShare(tenth, edge, LOW_TRACE_ID)).toBe(0.1);
     // Nor can it lower the rate by sending an unsampled one.
     const unsampled = remoteParent(LOW_TRACE_ID, false).setValue(UNTRUSTED_PARENT, true);
     expect(sampledShare({}, unsampled, LOW_TRACE_ID)).toBe(1);
@@ -55,6 +65,7 @@ describe('sampling', () => {
     expect(rootSamplingRatio({ OTEL_TRACES_SAMPLER: 'always_off' })).toBe(0);
     expect(rootSamplingRatio({ OTEL_TRACES_SAMPLER: 'parentbased_always_off' })).toBe(0);
     expect(rootSamplingRatio(tenth)).toBe(0.1);
+    expect(samplerFromEnv(tenth).toString()).toContain('edgeRatio=0.1'); // the edge draws against it
     expect(rootSamplingRatio({ OTEL_TRACES_SAMPLER: 'traceidratio', OTEL_TRACES_SAMPLER_ARG: '2' })).toBe(1);
     expect(rootSamplingRatio({ OTEL_TRACES_SAMPLER: 'traceidratio' })).toBe(1);
   });

@@ -161,6 +161,44 @@ describe('key-cache writes cannot outlive a rolled-back change', () => {
     expect((await f.keys.lookup(a.key))?.status).toBe('active');
   });
 
+  it('a disable whose Redis write landed but whose reply was lost (rolled back) does not lock the key out', async () => {
+    const a = await f.fundedAccount(1);
+    // The write reaches Redis, then the client gives up on the reply (a command timeout on a slow Redis).
+    const lossy = new Proxy(f.redis, {
+      get(target, prop) {
+        if (prop === 'pra_put_keys') {
+          return async (...args: unknown[]) => {
+            await (target as unknown as { pra_put_keys(...a: unknown[]): Promise<number> }).pra_put_keys(...args);
+            throw new Error('Command timed out');
+          };
+        }
+        const v = Reflect.get(target, prop);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+      has: (target, prop) => prop === 'pra_put_keys' || Reflect.has(target, prop),
+    });
+    await expect(setKeyStatus({ ...f.deps, redis: lossy }, a.keyId, 'disabled')).rejects.toMatchObject({
+      status: 503,
+    });
+    expect(await status(a.keyId)).toBe('active');
+    expect((await gateway().lookup(a.key))?.status).toBe('active');
+    await rebuildKeyCache(pool, f.redis, f.layout.prefix);
+    expect((await f.keys.lookup(a.key))?.status).toBe('active');
+
+    // The same, and the delete that follows fails too: the keys get newer versions, and a rebuild replaces the entry.
+    const b = await f.fundedAccount(1);
+    const deaf = new Proxy(lossy, {
+      get(target, prop) {
+        if (prop === 'del') return async () => Promise.reject(new Error('Connection is closed'));
+        return Reflect.get(target, prop);
+      },
+    });
+    await expect(setKeyStatus({ ...f.deps, redis: deaf }, b.keyId, 'disabled')).rejects.toMatchObject({ status: 503 });
+    expect((await f.keys.lookup(b.key))?.status).toBe('disabled'); // what the lost write left
+    await rebuildKeyCache(pool, f.redis, f.layout.prefix);
+    expect((await f.keys.lookup(b.key))?.status).toBe('active');
+  });
+
   it('a new key whose creation fails to commit never reaches the cache', async () => {
     const a = await f.fundedAccount(1);
     const entriesOfAccount = async () => {

@@ -167,6 +167,15 @@ async function forgetEntries(redis: Redis, prefix: string, rows: readonly KeyRow
   );
 }
 
+/** New versions for an account's keys, so that whatever the cache holds of them is replaced at the next write. */
+async function outdateEntries(pool: Pool, accountId: number): Promise<void> {
+  await pool
+    .query(`UPDATE billing.api_keys SET cache_version = nextval('billing.key_cache_version') WHERE account_id = $1`, [
+      accountId,
+    ])
+    .catch(() => {}); // PostgreSQL away too: the entry stays until the key is changed again (docs/known-gaps.md)
+}
+
 /**
  * Applies a change to an account or its keys in one transaction and gives every key of the account a new version;
  * their entries reach the cache as `effect` says. Whenever the cache may be left saying something the database
@@ -198,9 +207,10 @@ export async function changeAccountKeys<T>(
         )
       ).rows;
       if (effect === 'revoke') {
+        // Counted as written once sent: a write whose reply is lost (a timeout) may still have landed.
+        written = true;
         try {
           await putEntries(redis, prefix, rows);
-          written = true;
         } catch {
           throw cacheUnreachable('The key cache is unreachable, so nothing was changed; retry shortly');
         }
@@ -208,8 +218,10 @@ export async function changeAccountKeys<T>(
       return out;
     });
   } catch (err) {
-    // Written, then not committed: the cache must not keep a change the database does not have.
-    if (written) await forgetEntries(redis, prefix, rows);
+    // Written (or perhaps written), then not committed: the cache must not keep a change the database does not
+    // have. If even the delete fails, the keys get versions newer than the one written, so that the next restore
+    // or rebuild replaces it (a revoke's own version was taken from the sequence, which a rollback does not undo).
+    if (written && !(await forgetEntries(redis, prefix, rows))) await outdateEntries(pool, accountId);
     throw err;
   }
   if (effect === 'grant') {

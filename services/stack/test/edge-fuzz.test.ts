@@ -7,10 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
-import { freePort } from '@pra/platform/testing';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { Supervisor } from '../src/supervisor.js';
+import { freeSystemPorts } from './free-ports.js';
 import { startSystem, waitForHealth, type SystemPorts } from '../src/system.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -26,14 +26,7 @@ beforeAll(async () => {
   await migrateRecords(pool);
   await migrateBilling(pool);
   await pool.end();
-  ports = {
-    gateway: await freePort(),
-    lookup: await freePort(),
-    autocomplete: await freePort(),
-    billing: await freePort(),
-    plans: await freePort(),
-    admin: await freePort(),
-  };
+  ports = await freeSystemPorts();
   supervisor = new Supervisor({
     cwd: root,
     nodeArgs: ['--import', 'tsx'],

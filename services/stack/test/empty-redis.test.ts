@@ -10,13 +10,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, createRedis, dropDatabase, ensureDatabase, withDatabase, type Pool } from '@pra/platform';
-import { freePort, startRedisServer, type OwnRedis } from '@pra/platform/testing';
+import { startRedisServer, type OwnRedis } from '@pra/platform/testing';
 import { hashApiKey } from '@pra/core/auth';
 import { keyCacheKey, keyCacheLoadedKey } from '@pra/account-billing/client';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { migrateAll } from '../src/migrate-all.js';
 import { ensureDemoAccount, type DemoKeys } from '../src/demo-account.js';
 import { Supervisor } from '../src/supervisor.js';
+import { freeSystemPorts } from './free-ports.js';
 import { startSystem, type RunningSystem, type SystemPorts } from '../src/system.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -41,14 +42,7 @@ beforeAll(async () => {
   await insertProperties(pool, [makeProperty({ line1: `7 ${s} ST`, zip: '95814' })]);
   path = `/api/v1/property/address?address=${encodeURIComponent(`7 ${s} ST`)}&zip=95814`;
   dataDir = mkdtempSync(join(tmpdir(), 'pra-empty-redis-'));
-  ports = {
-    gateway: await freePort(),
-    lookup: await freePort(),
-    autocomplete: await freePort(),
-    billing: await freePort(),
-    plans: await freePort(),
-    admin: await freePort(),
-  };
+  ports = await freeSystemPorts();
   supervisor = new Supervisor({
     cwd: root,
     nodeArgs: ['--import', 'tsx'],

@@ -1,7 +1,7 @@
 // County files as they come: parcels by APN (built from several columns), units in the address line or a column,
 // re-imports that update the store, malformed rows skipped by line, progress by bytes. Each test imports through a
 // mapping of its own name, so its records are a source of their own in the run's database.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -21,7 +21,10 @@ let pool: Pool;
 beforeAll(() => {
   pool = createPool(inject('databaseUrl'), 4);
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await pool.end();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const dir = mkdtempSync(join(tmpdir(), 'pra-county-'));
 let files = 0;

@@ -1,7 +1,7 @@
 // A newer file over what an import stored: an empty cell clears what its column mapped, a corrected sale price
 // replaces the sale, a normaliser change (rekey) leaves re-imports finding their parcels, and a remove never
 // interleaves with an import of its source. Issue 22, point 8.
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
@@ -20,7 +20,10 @@ let pool: Pool;
 beforeAll(() => {
   pool = createPool(inject('databaseUrl'), 4);
 });
-afterAll(() => pool.end());
+afterAll(async () => {
+  await pool.end();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const dir = mkdtempSync(join(tmpdir(), 'pra-reimport-'));
 let files = 0;

@@ -102,8 +102,11 @@ describe('ledger writer', () => {
     await redis.xadd(f.layout.outbox, '*', 'probe', '1');
     await charges(f, a.accountId, 2);
     const w = writerOf(f);
+    expect(await w.backlog()).toMatchObject({ waiting: 3, deadLetters: 0 });
     w.start();
     await drained(f);
+    // What pra_usage_dead_letters reports (the alert PraUsageDeadLetter fires on it).
+    expect(await w.backlog()).toMatchObject({ waiting: 0, deadLetters: 1 });
     await w.stop();
     expect(await ledger(a.accountId)).toMatchObject({ events: 2 });
     const dead = (await redis.xrange(`${f.layout.outbox}:dead`, '-', '+')) as [string, string[]][];

@@ -211,14 +211,18 @@ export class LedgerWriter {
     }
   }
 
-  /** How many events wait for the ledger, and the age of the oldest (seconds). */
-  async backlog(): Promise<{ waiting: number; oldestSeconds: number }> {
-    const [length, head] = await Promise.all([
+  /**
+   * How many events wait for the ledger, the age of the oldest (seconds), and how many entries the dead-letter
+   * stream holds (each one a charge that never reached the ledger: someone must look at it).
+   */
+  async backlog(): Promise<{ waiting: number; oldestSeconds: number; deadLetters: number }> {
+    const [length, head, deadLetters] = await Promise.all([
       this.o.redis.xlen(this.o.layout.outbox),
       this.o.redis.xrange(this.o.layout.outbox, '-', '+', 'COUNT', 1),
+      this.o.redis.xlen(`${this.o.layout.outbox}:dead`),
     ]);
     const oldest = head[0] ? Number(head[0][0].split('-')[0]) : Date.now();
-    return { waiting: length, oldestSeconds: Math.max(0, (Date.now() - oldest) / 1000) };
+    return { waiting: length, oldestSeconds: Math.max(0, (Date.now() - oldest) / 1000), deadLetters };
   }
 
   private sleep(ms: number): Promise<void> {

@@ -191,18 +191,32 @@ export class UsagePipeline {
           description: 'Age of the oldest charge not yet written to the ledger (0 when caught up)',
           unit: 's',
         },
+        {
+          name: 'pra.usage.dead.letters',
+          description: 'Entries in the dead-letter stream (<prefix>usage:outbox:dead): outbox entries never written',
+          unit: '{event}',
+        },
+        {
+          name: 'pra.billing.loaded',
+          description:
+            'Whether balances and the key cache are loaded in Redis (1), or a reload is due or running (0: charges 503)',
+          unit: '1',
+        },
       ],
       async () => {
-        const [backlog, pending] = await Promise.all([
+        const [backlog, pending, markers] = await Promise.all([
           this.writer!.backlog(),
           (redis.xpending(this.o.layout.outbox, LEDGER_GROUP) as Promise<[number, ...unknown[]]>).catch(
             () => [0] as [number],
           ),
+          redis.mget(this.o.layout.loaded, keyCacheLoadedKey(this.o.layout.prefix)),
         ]);
         return {
           'pra.usage.outbox.length': backlog.waiting,
           'pra.usage.pending': Number(pending[0]) || 0,
           'pra.usage.lag': backlog.waiting > 0 ? backlog.oldestSeconds : 0,
+          'pra.usage.dead.letters': backlog.deadLetters,
+          'pra.billing.loaded': markers.every((m) => m !== null) ? 1 : 0,
         };
       },
     );

@@ -95,6 +95,15 @@ export function startTelemetry(o: StartOptions = {}): Telemetry {
       .getMeter('property-api')
       .createObservableGauge('process.memory.usage', { description: 'Resident set size of the process', unit: 'By' })
       .addCallback((r) => r.observe(process.memoryUsage.rss()));
+    // CPU time, user and system (process.cpu.time, as in the semantic conventions): per-service CPU on dashboards.
+    metrics
+      .getMeter('property-api')
+      .createObservableCounter('process.cpu.time', { description: 'CPU time the process used', unit: 's' })
+      .addCallback((r) => {
+        const { user, system } = process.cpuUsage();
+        r.observe(user / 1e6, { 'cpu.mode': 'user' });
+        r.observe(system / 1e6, { 'cpu.mode': 'system' });
+      });
   }
   current = {
     settings: { ...settings, tracing },

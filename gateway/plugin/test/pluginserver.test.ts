@@ -1,145 +1,37 @@
 // The real kong-js-pluginserver (kong-pdk 0.6.0) driven over its Unix socket with msgpack RPC, the way Kong 3.9
-// does it: plugin info, instance start, an access event, PDK call round trips (Step), response.exit. It loads the
-// plugin bundle the Kong image ships. It also proves the kong-pdk patch: an event that ended (in `ret`, or in
-// kong.response.exit, which Kong never steps again) is forgotten by the server instead of kept forever.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// does it (./pluginserver-harness.ts): plugin info, instance start, an access event, PDK call round trips (Step),
+// response.exit. It loads the plugin bundle the Kong image ships. It also proves the kong-pdk patch: an event that
+// ended (in `ret`, or in kong.response.exit, which Kong never steps again) is forgotten by the server instead of kept
+// forever.
 import { randomBytes } from 'node:crypto';
-import { decodeMultiStream, encode } from '@msgpack/msgpack';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '@pra/platform/testing';
 import { createPool, type Pool } from '@pra/platform';
 import { IDENTITY_HEADERS, SIGNATURE_HEADER } from '@pra/core/auth';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import { bundlePlugin } from '../src/bundle.js';
+import { accessEvent as playAccess, startPluginServer, type PluginServer } from './pluginserver-harness.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
 const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
-let bundleInputs: string[] = [];
-let server: ChildProcess;
-let socket: Socket;
+let server: PluginServer;
 let pool: Pool;
 let f: BillingFixture;
-let nextId = 0;
-const pending = new Map<number, { resolve: (v: any) => void; reject: (e: Error) => void }>();
 
-function rpc(method: string, ...args: unknown[]): Promise<any> {
-  const id = nextId++;
-  return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject });
-    socket.write(encode([0, id, method, args]));
-  });
-}
+const rpc = (method: string, ...args: unknown[]) => server.rpc(method, ...args);
+const accessEvent = (instanceId: number, target: string, headers: Record<string, string>, method = 'GET') =>
+  playAccess(server, instanceId, target, headers, method);
 
 beforeAll(async () => {
   pool = createPool(inject('databaseUrl'), 2);
   const prefix = `${inject('redisPrefix')}ps${randomBytes(3).toString('hex')}:`;
   f = await billingFixture(pool, inject('redisUrl'), prefix);
-  const dir = mkdtempSync(join(tmpdir(), 'pra-plugins-'));
-  bundleInputs = (await bundlePlugin(dir)).inputs;
-  const kongPrefix = mkdtempSync(join(tmpdir(), 'pra-kong-'));
-  server = spawn(
-    process.execPath,
-    [
-      join(root, 'node_modules/kong-pdk/bin/kong-js-pluginserver'),
-      '--plugins-directory',
-      dir,
-      '--kong-prefix',
-      kongPrefix,
-      '--sock-name',
-      'js.sock',
-    ],
-    {
-      env: { ...process.env, REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: HMAC },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    },
-  );
-  const sock = join(kongPrefix, 'js.sock');
-  for (let i = 0; i < 100 && !existsSync(sock); i++) await new Promise((r) => setTimeout(r, 100));
-  socket = connect(sock);
-  await new Promise<void>((r) => socket.once('connect', () => r()));
-  void (async () => {
-    for await (const msg of decodeMultiStream(socket) as AsyncIterable<[number, number, string | null, unknown]>) {
-      const [, id, error, result] = msg;
-      const p = pending.get(id);
-      pending.delete(id);
-      if (error) p?.reject(new Error(error));
-      else p?.resolve(result);
-    }
-  })().catch(() => {}); // the socket closes at teardown
+  server = await startPluginServer({ REDIS_URL: inject('redisUrl'), REDIS_PREFIX: prefix, GATEWAY_HMAC_KEY: HMAC });
 }, 60_000);
 
 afterAll(async () => {
-  socket?.destroy();
-  server?.kill();
+  await server?.close();
   await f.close();
   await pool.end();
 });
-
-interface Outcome {
-  eventId: number;
-  exit?: { status: number; body: any; headers: Record<string, string> };
-  upstream: Map<string, string | null>;
-  /** Headers the plugin set on the client's response. */
-  response: Map<string, string>;
-}
-
-/** Plays Kong's side of one access phase: answers each PDK call from the request, until `ret` or an exit. */
-async function accessEvent(
-  instanceId: number,
-  target: string,
-  headers: Record<string, string>,
-  method = 'GET',
-): Promise<Outcome> {
-  const [path, query = ''] = target.split('?') as [string, string?];
-  const upstream = new Map<string, string | null>();
-  const response = new Map<string, string>();
-  let reply = await rpc('plugin.HandleEvent', { InstanceId: instanceId, EventName: 'access' });
-  for (;;) {
-    const { Data, EventId } = reply;
-    if (Data === 'ret') return { eventId: EventId, upstream, response };
-    const { Method, Args } = Data as { Method: string; Args: any[] };
-    let value: unknown = null;
-    switch (Method) {
-      case 'kong.request.get_header':
-        value = headers[String(Args[0]).toLowerCase()] ?? null;
-        break;
-      case 'kong.request.get_path':
-        value = path;
-        break;
-      case 'kong.request.get_method':
-        value = method;
-        break;
-      case 'kong.request.get_raw_query':
-        value = query;
-        break;
-      case 'kong.response.set_header':
-        response.set(Args[0], Args[1]);
-        break;
-      case 'kong.service.request.set_header':
-        upstream.set(Args[0], Args[1]);
-        break;
-      case 'kong.service.request.clear_header':
-        upstream.set(Args[0], null);
-        break;
-      case 'kong.response.exit':
-        // Kong ends the request here and never steps this event again.
-        return {
-          eventId: EventId,
-          upstream,
-          response,
-          exit: { status: Args[0], body: JSON.parse(Args[1]), headers: Args[2] },
-        };
-      default:
-        throw new Error(`unexpected PDK call ${Method}`);
-    }
-    reply = await rpc('plugin.Step', { Data: value, EventId });
-  }
-}
 
 describe('kong-js-pluginserver over its socket', () => {
   let instanceId: number;
@@ -188,8 +80,8 @@ describe('kong-js-pluginserver over its socket', () => {
   });
 
   it("bundles only what the plugin uses: its pure code and ioredis, never express or pg (the services' I/O)", () => {
-    expect(bundleInputs.some((f) => f.includes('node_modules/ioredis/'))).toBe(true);
-    const heavy = bundleInputs.filter((f) =>
+    expect(server.bundleInputs.some((f) => f.includes('node_modules/ioredis/'))).toBe(true);
+    const heavy = server.bundleInputs.filter((f) =>
       /node_modules\/(express|pg|pg-pool|body-parser|@opentelemetry\/sdk-node)\//.test(f),
     );
     expect(heavy).toEqual([]);

@@ -66,6 +66,7 @@ class LocalPdk implements KongPdk {
       const v = this.req.headers[name.toLowerCase()];
       return Array.isArray(v) ? v[0] : v;
     },
+    get_headers: async () => ({ ...this.req.headers }),
     get_method: async () => this.req.method ?? 'GET',
     get_path: async () => this.target.path,
     get_raw_query: async () => this.target.query,
@@ -83,11 +84,17 @@ class LocalPdk implements KongPdk {
     set_header: async (name: string, value: string) => {
       this.responseHeaders[name.toLowerCase()] = value;
     },
+    set_headers: async (headers: Record<string, string>) => {
+      for (const [name, value] of Object.entries(headers)) this.responseHeaders[name.toLowerCase()] = value;
+    },
   };
   service = {
     request: {
       set_header: async (name: string, value: string) => {
         this.upstreamHeaders[name.toLowerCase()] = value;
+      },
+      set_headers: async (headers: Record<string, string>) => {
+        for (const [name, value] of Object.entries(headers)) this.upstreamHeaders[name.toLowerCase()] = value;
       },
       clear_header: async (name: string) => void delete this.upstreamHeaders[name.toLowerCase()],
     },

@@ -55,30 +55,38 @@ export async function access(kong: KongPdk, d: AccessDeps): Promise<void> {
   }
 }
 
+/** The headers a client may not send: identity comes from the gateway only. */
+const IDENTITY = [...Object.values(IDENTITY_HEADERS), SIGNATURE_HEADER];
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+// Each PDK call is a round trip between Kong and the pluginserver: an admitted request makes six (path, method,
+// headers, the response's headers, query, the service's headers), a refused one four (path, method, headers, exit).
+// test/pdk-calls.test.ts holds these counts.
 async function decide(
   kong: KongPdk,
   d: AccessDeps,
   requestId: string,
   exit: (status: number, msg: string, headers?: Record<string, string>) => Promise<void>,
 ) {
-  // Identity comes from the gateway only: whatever a client sent is removed first.
-  for (const h of [...Object.values(IDENTITY_HEADERS), SIGNATURE_HEADER]) await kong.service.request.clear_header(h);
-  await kong.service.request.set_header('x-request-id', requestId);
   const path = await kong.request.get_path();
-  if (PUBLIC_PATHS.has(path)) return;
+  if (PUBLIC_PATHS.has(path)) {
+    // Served without a key: whatever identity a client sent is removed.
+    for (const h of IDENTITY) await kong.service.request.clear_header(h);
+    return kong.service.request.set_headers({ 'x-request-id': requestId });
+  }
   // Every other endpoint is GET: a HEAD would be charged and return no records, so it never reaches a service.
   const method = await kong.request.get_method();
   if (method !== 'GET') return exit(405, methodNotAllowed(method), { allow: 'GET' });
 
-  const header = async (name: string) => (await kong.request.get_header(name)) ?? undefined;
-  // Each header is a call to Kong: the marketplace pair is read only when there is no Bearer key.
-  const authorization = await header('authorization');
+  const headers = await kong.request.get_headers();
+  const authorization = first(headers.authorization);
   const credentials = bearerKey(authorization)
     ? { authorization }
     : {
         authorization,
-        marketplaceSecret: await header('x-marketplace-proxy-secret'),
-        marketplaceKey: await header('x-marketplace-key'),
+        marketplaceSecret: first(headers['x-marketplace-proxy-secret']),
+        marketplaceKey: first(headers['x-marketplace-key']),
       };
   const entry = await authorizeKey(credentials, d.keys, d.marketplaceSecret);
 
@@ -101,13 +109,21 @@ async function decide(
         : `Rate limit of ${a.limit} requests per minute exceeded`;
     return exit(429, msg, { ...rateHeaders, 'retry-after': String(a.retryAfterSeconds) });
   }
-  for (const [name, value] of Object.entries(rateHeaders)) await kong.response.set_header(name, value);
+  await kong.response.set_headers(rateHeaders);
   const identity = { accountId: entry.accountId, tier: entry.tier, keyId: entry.keyId };
   const query = await kong.request.get_raw_query();
-  const idempotencyKey = (await kong.request.get_header(IDEMPOTENCY_KEY_HEADER)) ?? undefined;
-  const target = { method, url: query ? `${path}?${query}` : path, idempotencyKey };
-  await kong.service.request.set_header(IDENTITY_HEADERS.account, String(identity.accountId));
-  await kong.service.request.set_header(IDENTITY_HEADERS.tier, identity.tier);
-  await kong.service.request.set_header(IDENTITY_HEADERS.key, String(identity.keyId));
-  await kong.service.request.set_header(SIGNATURE_HEADER, signIdentity(identity, requestId, target, d.hmacKey));
+  const target = {
+    method,
+    url: query ? `${path}?${query}` : path,
+    idempotencyKey: first(headers[IDEMPOTENCY_KEY_HEADER]),
+  };
+  // Setting a header replaces whatever the client sent under that name: every identity header is set here, so none
+  // of the client's reaches the service. A refused request never reaches it, so nothing needs clearing before.
+  await kong.service.request.set_headers({
+    'x-request-id': requestId,
+    [IDENTITY_HEADERS.account]: String(identity.accountId),
+    [IDENTITY_HEADERS.tier]: identity.tier,
+    [IDENTITY_HEADERS.key]: String(identity.keyId),
+    [SIGNATURE_HEADER]: signIdentity(identity, requestId, target, d.hmacKey),
+  });
 }

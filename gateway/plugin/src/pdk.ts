@@ -1,8 +1,13 @@
-// The part of Kong's PDK the plugin uses (kong-pdk exposes these as async RPC calls to Kong). The local gateway
-// implements the same interface over node:http, and the tests with a fake.
+// The part of Kong's PDK the plugin uses (kong-pdk exposes these as async RPC calls to Kong, each a round trip over
+// the pluginserver's socket: the plugin makes as few as it can). The local gateway implements the same interface
+// over node:http, and the tests with a fake.
+/** Request headers as Kong's kong.request.get_headers() answers them: lower-cased names, a repeated one as an array. */
+export type RequestHeaders = Record<string, string | string[] | undefined>;
+
 export interface KongPdk {
   request: {
-    get_header(name: string): Promise<string | undefined | null>;
+    /** Every header of the request in one call (Kong's default limit: 100 headers). */
+    get_headers(): Promise<RequestHeaders>;
     get_method(): Promise<string>;
     get_path(): Promise<string>;
     /** The query string as sent, without the `?` ('' when there is none). */
@@ -10,12 +15,13 @@ export interface KongPdk {
   };
   response: {
     exit(status: number, body?: string, headers?: Record<string, string>): Promise<void>;
-    /** A header of the response the client gets, whether Kong or the upstream service answers. */
-    set_header(name: string, value: string): Promise<void>;
+    /** Headers of the response the client gets, whether Kong or the upstream service answers (one call). */
+    set_headers(headers: Record<string, string>): Promise<void>;
   };
   service: {
     request: {
-      set_header(name: string, value: string): Promise<void>;
+      /** Sets (replaces) headers of the request to the service, in one call. */
+      set_headers(headers: Record<string, string>): Promise<void>;
       clear_header(name: string): Promise<void>;
     };
   };

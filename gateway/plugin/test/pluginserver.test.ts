@@ -48,13 +48,32 @@ describe('kong-js-pluginserver over its socket', () => {
     const out = await accessEvent(instanceId, '/api/v1/property/owner', {});
     expect(out.exit?.status).toBe(401);
     expect(out.exit?.body).toMatchObject({ property: [], status: { code: 401 } });
-    expect(out.upstream.get(IDENTITY_HEADERS.account)).toBeNull(); // cleared
+    // Refused before any header was set: the request never reaches a service.
+    expect(out.calls).toEqual([
+      'kong.request.get_path',
+      'kong.request.get_method',
+      'kong.request.get_headers',
+      'kong.response.exit',
+    ]);
+    expect(out.upstream.size).toBe(0);
   });
 
   it('forwards an authenticated request with signed identity headers, the event ending in ret', async () => {
     const a = await f.fundedAccount(5, { tier: 'pro' });
-    const out = await accessEvent(instanceId, '/api/v1/property/owner', { authorization: `Bearer ${a.key}` });
+    const out = await accessEvent(instanceId, '/api/v1/property/owner', {
+      authorization: `Bearer ${a.key}`,
+      [IDENTITY_HEADERS.account]: '1',
+    });
     expect(out.exit).toBeUndefined();
+    // Six round trips to Kong, each header table in one call (kong.service.request.set_headers, response.set_headers).
+    expect(out.calls).toEqual([
+      'kong.request.get_path',
+      'kong.request.get_method',
+      'kong.request.get_headers',
+      'kong.response.set_headers',
+      'kong.request.get_raw_query',
+      'kong.service.request.set_headers',
+    ]);
     expect(out.upstream.get(IDENTITY_HEADERS.account)).toBe(String(a.accountId));
     expect(out.upstream.get(IDENTITY_HEADERS.tier)).toBe('pro');
     expect(out.upstream.get(SIGNATURE_HEADER)).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);

@@ -3,13 +3,17 @@
 // charged look-up and a 402 through the local gateway, the usage pipeline writes the charge, and the
 // internal server's /metrics (on port 0) is scraped. Every metric name in every rule expression and panel query
 // must be in that scrape (a typo, or a metric renamed in the code, fails here).
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startInternalServer, startTelemetry } from '@pra/platform/telemetry';
+import { freePort } from '@pra/platform/testing';
 
 const telemetry = startTelemetry({ env: { OTEL_SERVICE_NAME: 'monitoring-test' } });
 
@@ -74,9 +78,9 @@ afterAll(async () => {
   await telemetry.shutdown();
 });
 
-describe('alerts and dashboard name exported metrics', () => {
-  let exported: Set<string>;
+let exported = new Set<string>();
 
+describe('alerts and dashboard name exported metrics', () => {
   it('a real scrape after a charged look-up and a 402 holds the metrics the alerts and the dashboard read', async () => {
     const s = uniqueStreet();
     await insertProperties(pool, [makeProperty({ line1: `9 ${s} AVE`, zip: '95814' })]);
@@ -150,5 +154,151 @@ describe('alerts and dashboard name exported metrics', () => {
         'sum by (le, http_route) (rate(pra_http_server_request_duration_buckets{http_route=~"/x"}[5m])) * on (job) group_left (service_name) target_info > 0.25',
       ).sort(),
     ).toEqual(['pra_http_server_request_duration_buckets', 'target_info']);
+  });
+});
+
+// A real Prometheus (go install github.com/prometheus/prometheus/cmd/prometheus@v0.316.0), when one is installed:
+// it scrapes the same /metrics, loads the rules file, evaluates every rule without error, and answers every
+// dashboard query from what it scraped.
+const PROMETHEUS_VERSION = 'v0.316.0';
+function findPrometheus(): string | null {
+  const gopath = process.env.GOPATH ?? join(homedir(), 'go');
+  for (const c of [process.env.PROMETHEUS, join(gopath, 'bin', 'prometheus')]) if (c && existsSync(c)) return c;
+  return null;
+}
+const prometheusBin = findPrometheus();
+if (!prometheusBin)
+  console.log(
+    `[alerts] SKIP: prometheus not installed, the real scrape is skipped (go install github.com/prometheus/prometheus/cmd/prometheus@${PROMETHEUS_VERSION})`,
+  );
+
+describe.skipIf(!prometheusBin)('a real Prometheus scraping the running system', () => {
+  let prom: ChildProcess;
+  let promUrl: string;
+  let dir: string;
+  const output: string[] = [];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'pra-prometheus-'));
+    const target = new URL(metricsUrl).host;
+    writeFileSync(
+      join(dir, 'prometheus.yml'),
+      [
+        'global: { scrape_interval: 1s, evaluation_interval: 1s }',
+        `rule_files: [${JSON.stringify(`${CHART_FILES}alerts.rules.yaml`)}]`,
+        'scrape_configs:',
+        '  - job_name: property-api',
+        `    static_configs: [{ targets: [${JSON.stringify(target)}] }]`,
+      ].join('\n'),
+    );
+    const port = await freePort();
+    promUrl = `http://127.0.0.1:${port}`;
+    prom = spawn(
+      prometheusBin!,
+      [
+        `--config.file=${join(dir, 'prometheus.yml')}`,
+        `--storage.tsdb.path=${join(dir, 'data')}`,
+        `--web.listen-address=127.0.0.1:${port}`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    prom.stdout!.on('data', (d) => output.push(String(d)));
+    prom.stderr!.on('data', (d) => output.push(String(d)));
+  });
+  afterAll(async () => {
+    if (prom && prom.exitCode === null) {
+      const exited = new Promise((r) => prom.once('exit', r));
+      prom.kill('SIGTERM');
+      await exited;
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const api = async (path: string): Promise<{ status: string; data: any; error?: string }> => {
+    const res = await fetch(promUrl + path);
+    return (await res.json()) as { status: string; data: any; error?: string };
+  };
+  /** Polls until check passes (the scrape and the rule evaluations run every second); the test timeout is the bound. */
+  async function eventually<T>(get: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+    for (;;) {
+      const v = await get().catch(() => undefined);
+      if (v !== undefined && ok(v)) return v;
+      if (prom.exitCode !== null) throw new Error(`prometheus exited ${prom.exitCode}:\n${output.join('')}`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+
+  it('scrapes the system, and every metric the alerts and the dashboard read is stored', {
+    timeout: 60_000,
+  }, async () => {
+    await eventually(
+      () => api('/api/v1/query?query=up'),
+      (r) => r.data?.result?.[0]?.value?.[1] === '1',
+    );
+    const names = await eventually(
+      () => api('/api/v1/label/__name__/values'),
+      (r) => r.status === 'success' && r.data.includes('pra_usage_lag'),
+    );
+    for (const n of [...exported].filter((n) => /^(pra_|process_|target_info)/.test(n)))
+      expect(names.data, n).toContain(n);
+  });
+
+  it('loads every rule and evaluates each without error', { timeout: 60_000 }, async () => {
+    const rules = await eventually(
+      () => api('/api/v1/rules'),
+      (r) =>
+        r.status === 'success' &&
+        r.data.groups
+          .flatMap((g: any) => g.rules)
+          .every((x: any) => x.lastEvaluation && !x.lastEvaluation.startsWith('0001')),
+    );
+    const all = rules.data.groups.flatMap((g: any) => g.rules) as {
+      name: string;
+      health: string;
+      lastError?: string;
+    }[];
+    expect(all.map((r) => r.name).sort()).toEqual(
+      parseYaml(readFileSync(`${CHART_FILES}alerts.rules.yaml`, 'utf8'))
+        .groups.flatMap((g: { rules: { alert: string }[] }) => g.rules.map((r) => r.alert))
+        .sort(),
+    );
+    for (const r of all)
+      expect({ name: r.name, health: r.health, lastError: r.lastError ?? '' }).toEqual({
+        name: r.name,
+        health: 'ok',
+        lastError: '',
+      });
+    // The system is healthy: no alert fires or is pending (billing loaded, nothing lags, no dead letter).
+    const firing = await api('/api/v1/alerts');
+    expect(
+      firing.data.alerts.map(
+        (a: { labels: { alertname: string }; state: string }) => `${a.labels.alertname} ${a.state}`,
+      ),
+    ).toEqual([]);
+  });
+
+  it('answers every dashboard query with data from the scrape', { timeout: 60_000 }, async () => {
+    const dashboard = JSON.parse(readFileSync(`${CHART_FILES}dashboard.json`, 'utf8')) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+    };
+    for (const p of dashboard.panels)
+      for (const t of p.targets) {
+        const q = encodeURIComponent(t.expr.replaceAll('$__rate_interval', '1m'));
+        const r = await api(`/api/v1/query?query=${q}`);
+        expect({ title: p.title, status: r.status, error: r.error ?? '' }).toEqual({
+          title: p.title,
+          status: 'success',
+          error: '',
+        });
+      }
+    // The panels that read gauges and the per-service CPU join have series (the others need two scrapes of traffic).
+    const cpu = dashboard.panels
+      .find((p) => /CPU per service/.test(p.title))!
+      .targets[0]!.expr.replaceAll('$__rate_interval', '1m');
+    const r = await eventually(
+      () => api(`/api/v1/query?query=${encodeURIComponent(cpu)}`),
+      (x) => x.data?.result?.length > 0,
+    );
+    expect(r.data.result[0].metric).toEqual({ service_name: 'monitoring-test' });
   });
 });

@@ -118,6 +118,8 @@ describe('alerts and dashboard name exported metrics', () => {
       'target_info',
     ])
       expect(exported, name).toContain(name);
+    // The 402 is counted (it is refused by the pre-check, before any store read).
+    expect(text).toMatch(/^pra_requests_refused_total\{[^}]*reason="credits"[^}]*\} [1-9]/m);
     // The service name the dashboard groups CPU by (joined from target_info).
     expect(text).toMatch(/^target_info\{[^}]*service_name="monitoring-test"/m);
   });

@@ -2,6 +2,7 @@
 // what it paid for, 1 credit per record returned. The route gives who asks and what; this returns the page to send.
 import type { Identity } from '@pra/core/auth';
 import { ApiError } from '@pra/core/errors';
+import { telemetryMetrics } from '@pra/platform/telemetry';
 import { chargePage, type CreditMeter, type PageBilling } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
 import { receiptOf, repaidPage } from './paid-page.js';
@@ -33,13 +34,11 @@ export async function answerMeteredPage(
   source: PageSource,
 ): Promise<{ page: RecordPage; billing: PageBilling }> {
   // Before any store read: a repeat, a 402 (balance 0), a 503, or a transaction id used for another request.
-  const before = await meter.precheck({
-    transactionId: r.transactionId,
-    accountId: r.who.accountId,
-    fingerprint: r.fingerprint,
-  });
+  const before = await meter
+    .precheck({ transactionId: r.transactionId, accountId: r.who.accountId, fingerprint: r.fingerprint })
+    .catch(countRefusal(r.endpoint));
   if (before.kind === 'repeat') return repaidPage(before.paid, source.reread, source.historyField);
-  const page = await findUnlessBroke(meter, r.who.accountId, source);
+  const page = await findUnlessBroke(meter, r.who.accountId, source).catch(countRefusal(r.endpoint));
   const billing = await chargePage(meter, {
     who: r.who,
     transactionId: r.transactionId,
@@ -54,6 +53,14 @@ export async function answerMeteredPage(
   if (billing.repeat) return repaidPage(billing.repeat, source.reread, source.historyField);
   return { page, billing };
 }
+
+/** Counts a 402 refused here (the charge counts its own) in pra_requests_refused_total, and rethrows. */
+const countRefusal =
+  (endpoint: string) =>
+  (err: unknown): never => {
+    if (err instanceof ApiError && err.status === 402) telemetryMetrics.refused('credits', { endpoint });
+    throw err;
+  };
 
 /**
  * The search; a 404 is answered 402 when the balance has run out meanwhile (concurrent calls took it): otherwise

@@ -62,10 +62,6 @@ class LocalPdk implements KongPdk {
       if (v !== undefined && !NOT_FORWARDED.has(k)) this.upstreamHeaders[k] = v;
   }
   request = {
-    get_header: async (name: string) => {
-      const v = this.req.headers[name.toLowerCase()];
-      return Array.isArray(v) ? v[0] : v;
-    },
     get_headers: async () => ({ ...this.req.headers }),
     get_method: async () => this.req.method ?? 'GET',
     get_path: async () => this.target.path,
@@ -81,18 +77,12 @@ class LocalPdk implements KongPdk {
       });
       this.res.end(body ?? '');
     },
-    set_header: async (name: string, value: string) => {
-      this.responseHeaders[name.toLowerCase()] = value;
-    },
     set_headers: async (headers: Record<string, string>) => {
       for (const [name, value] of Object.entries(headers)) this.responseHeaders[name.toLowerCase()] = value;
     },
   };
   service = {
     request: {
-      set_header: async (name: string, value: string) => {
-        this.upstreamHeaders[name.toLowerCase()] = value;
-      },
       set_headers: async (headers: Record<string, string>) => {
         for (const [name, value] of Object.entries(headers)) this.upstreamHeaders[name.toLowerCase()] = value;
       },

@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ErrorResponse, PropertyResponse } from '@pra/core/contracts';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { setKeyStatus } from '@pra/account-billing/domain';
+import { grantCredits, setKeyStatus } from '@pra/account-billing/domain';
+import type { CreditMeter } from '@pra/account-billing/client';
 import { startApp } from '@pra/platform/testing';
 import { createLookupApp } from '../src/app.js';
 import { countingPool, useLookupApp } from './lookup-harness.js';
@@ -187,6 +188,46 @@ describe('repeats of a charged request (Idempotency-Key)', () => {
     expect(await ctx.billing.meter.balance(a.accountId)).toBe(97);
     // Without the key the search is new (and charged).
     expect((await ctx.app.get(path, a.headers)).body.status).toMatchObject({ total: 5, records_returned: 5 });
+  });
+
+  it('answers the records paid for when credits were granted between the pre-check and the charge', async () => {
+    const street = uniqueStreet();
+    await insertProperties(
+      ctx.pool,
+      [1, 2, 3, 4, 5].map((i) => makeProperty({ line1: `16 ${street} ST`, line2: `APT ${i}`, zip: '95814' })),
+    );
+    const path = `/api/v1/property/address?address=${encodeURIComponent(`16 ${street} ST`)}&zip=95814`;
+    const a = await account(2);
+    // A top-up lands right after this request's pre-check (which saw 2 credits): its charge takes 5.
+    let topUp = true;
+    const meter: CreditMeter = {
+      precheck: async (r) => {
+        const answer = await ctx.billing.meter.precheck(r);
+        if (topUp) await grantCredits(ctx.billing.deps, a.accountId, { amount: 10 });
+        topUp = false;
+        return answer;
+      },
+      charge: (r) => ctx.billing.meter.charge(r),
+      balance: (id) => ctx.billing.meter.balance(id),
+    };
+    const app = await startApp(
+      createLookupApp({
+        pool: ctx.pool,
+        meter,
+        calls: ctx.billing.calls,
+        auth: { development: true, keys: ctx.billing.keys },
+      }),
+    );
+    try {
+      const headers = { ...a.headers, 'idempotency-key': `topup-${street}` };
+      const first = await app.get(path, headers);
+      expect(first.body.status).toMatchObject({ records_returned: 5, truncated_by_credits: false });
+      const again = await app.get(path, headers);
+      expect(again.status).toBe(200);
+      expect(again.body).toEqual(first.body);
+    } finally {
+      await app.close();
+    }
   });
 
   it('is a 400 naming the change, never a 500 or newer data, when a paid record was removed or rewritten', async () => {

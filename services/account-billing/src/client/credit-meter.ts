@@ -62,7 +62,7 @@ export interface PrecheckRequest {
  * How long a transaction id's result is remembered: a replay or retry of the same signed request is accepted for
  * SIGNATURE_MAX_AGE_SECONDS (30 s), so two minutes covers it with clock skew to spare. Each record takes about
  * 170 bytes of Redis memory (measured by the tests: the key, the counts, a 22-character hash of the request) plus
- * the page's receipt, about 8 bytes a record (~1 KB for 100): at 1,000 charged requests a second of 10 records, about
+ * the page's receipt, about 18 bytes a record (id and digest; ~2 KB for 100): at 1,000 charged requests a second of 10 records, about
  * 30 MB at any time, flat. Keyed requests keep theirs 24 h: that is what an Idempotency-Key costs.
  */
 export const IDEMPOTENCY_TTL_SECONDS = 120;

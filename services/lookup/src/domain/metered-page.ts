@@ -46,8 +46,8 @@ export async function answerMeteredPage(
     query: r.fingerprint,
     records: page.rows.length,
     keepSeconds: r.keepSeconds,
-    // What the charge will pay for: as many records as the balance allows (a concurrent call may take some first).
-    receipt: receiptOf(page, Math.min(before.balance, page.rows.length)),
+    // Every row: the charge decides how many are paid for (a grant or a concurrent call may change the balance).
+    receipt: receiptOf(page),
   });
   // A repeat racing its first call: answered with what that call paid for.
   if (billing.repeat) return repaidPage(billing.repeat, source.reread, source.historyField);

@@ -3,10 +3,10 @@
 // results under one key, and never a page that shrank under a repeat.
 //
 // The receipt, stored with the charge in Redis (data/charge-script.ts of account-billing), is
-// `total:page:pagesize:rows:digest:id,id,...`: the rows the search found for the page, and of those the balance
-// paid for, their ids in order and a digest of their stored bodies (and histories). A repeat reads those ids again;
-// if any was removed or rewritten since (a re-import), the repeat is a 400 asking for a new key, never newer data
-// for free and never a 500.
+// `total:page:pagesize:id.digest,id.digest,...`: every row of the page in order, with a short digest of its stored
+// body (and history). A repeat reads again the rows its charge paid for (the first `granted`); if any was removed
+// or rewritten since (a re-import), the repeat is a 400 asking for a new key, never newer data for free and never
+// a 500. A row the charge did not pay for (credits ran out) is never checked.
 import { createHash } from 'node:crypto';
 import { ApiError } from '@pra/core/errors';
 import type { PageBilling, PaidTransaction } from '@pra/account-billing/client';
@@ -20,21 +20,23 @@ export function recordId(body: string): number {
   return Number((JSON.parse(body) as { identifier: { Id: number } }).identifier.Id);
 }
 
-function digestOf(rows: readonly RecordRow[]): string {
-  const h = createHash('sha1');
-  for (const r of rows)
-    h.update(r.body)
-      .update('\0')
-      .update(r.hist ?? '')
-      .update('\0');
-  return h.digest('base64url').slice(0, 16);
+/** A short digest of one stored record (its body and history): a rewrite changes it. */
+function digestOf(r: RecordRow): string {
+  return createHash('sha1')
+    .update(r.body)
+    .update('\0')
+    .update(r.hist ?? '')
+    .digest('base64url')
+    .slice(0, 8);
 }
 
-/** The receipt of a page about to be charged for its first `paying` rows (those the balance pays for). */
-export function receiptOf(p: RecordPage, paying: number): string {
-  const rows = p.rows.slice(0, paying);
-  const ids = rows.map((r) => recordId(r.body)).join(',');
-  return `${p.total}:${p.page}:${p.pagesize}:${p.rows.length}:${digestOf(rows)}:${ids}`;
+/**
+ * The receipt of a page about to be charged: every row's id and digest (the charge decides how many are paid for;
+ * a repeat checks and answers only those).
+ */
+export function receiptOf(p: RecordPage): string {
+  const rows = p.rows.map((r) => `${recordId(r.body)}.${digestOf(r)}`).join(',');
+  return `${p.total}:${p.page}:${p.pagesize}:${rows}`;
 }
 
 const cannotRepeat = () =>
@@ -60,20 +62,21 @@ export async function repaidPage(
   reread: (ids: number[]) => Promise<RecordRow[]>,
   historyField: RecordPage['historyField'],
 ): Promise<{ page: RecordPage; billing: PageBilling }> {
-  const m = /^(\d+):(\d+):(\d+):(\d+):([\w-]+):([\d,]+)$/.exec(paid.receipt);
+  const m = /^(\d+):(\d+):(\d+):((?:\d+\.[\w-]+,)*\d+\.[\w-]+)$/.exec(paid.receipt);
   if (!m) throw cannotRepeat(); // charged before receipts were kept (an upgrade): nothing to answer it with
-  const ids = m[6]!.split(',').map(Number);
-  // A grant that arrived between the pre-check and the charge paid for more than the receipt holds.
-  if (ids.length < paid.granted) throw cannotRepeat();
+  const entries = m[4]!.split(',').map((e) => e.split('.') as [string, string]);
+  if (entries.length < paid.granted) throw cannotRepeat(); // cannot happen: a charge never grants more than its rows
+  const paidFor = entries.slice(0, paid.granted);
+  const ids = paidFor.map(([id]) => Number(id));
   const byId = new Map((await reread(ids)).map((r) => [recordId(r.body), r]));
-  const rows = ids.map((id) => byId.get(id)).filter((r): r is RecordRow => r !== undefined);
-  if (rows.length !== ids.length || digestOf(rows) !== m[5]) throw changedSince();
+  const rows = paidFor.map(([id]) => byId.get(Number(id))).filter((r): r is RecordRow => r !== undefined);
+  if (rows.length !== paidFor.length || rows.some((r, i) => digestOf(r) !== paidFor[i]![1])) throw changedSince();
   return {
     page: { rows, total: Number(m[1]), page: Number(m[2]), pagesize: Number(m[3]), historyField },
     billing: {
       creditsRemaining: paid.remaining,
       recordsReturned: paid.granted,
-      truncatedByCredits: paid.granted < Number(m[4]),
+      truncatedByCredits: paid.granted < entries.length,
     },
   };
 }

@@ -5,12 +5,12 @@
 # The services run compiled JavaScript (npm run build: one esbuild bundle per entry point) with OpenTelemetry
 # started by --import; neither tsx nor the TypeScript compiler is in the image.
 
-FROM node:20.19-bookworm-slim AS build
+FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app
 COPY . .
 RUN npm ci --ignore-scripts --no-audit --no-fund && npm run build
 
-FROM node:20.19-bookworm-slim AS deps
+FROM node:24.21.0-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY shared/core/package.json shared/core/
@@ -27,7 +27,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
       -w services/plans -w services/ingest --include-workspace-root \
  && npm cache clean --force
 
-FROM node:20.19-bookworm-slim
+FROM node:24.21.0-bookworm-slim
 ENV NODE_ENV=production \
     INTERNAL_HOST=0.0.0.0 \
     INTERNAL_PORT=9464

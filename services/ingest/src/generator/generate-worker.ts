@@ -16,6 +16,7 @@ const { seed, count, states, batchSize, startId, workerIndex, workerCount } = wo
 };
 const generator = new PropertyGenerator({ seed, states, shard: { index: workerIndex, count: workerCount } });
 const MAX_AHEAD = 3;
+const utf8 = new TextEncoder();
 let inFlight = 0;
 let waiting: (() => void) | null = null;
 
@@ -32,11 +33,13 @@ async function run() {
     const items = Array.from({ length: n }, () => generator.next());
     const text = buildCopyChunks(startId + offset, items, `synthetic:${seed}`);
     // UTF-8 bytes moved to the main thread without a copy; strings would be cloned, then encoded again there.
-    const chunks = Object.fromEntries(Object.entries(text).map(([t, s]) => [t, Buffer.from(s)]));
+    // TextEncoder gives each chunk an ArrayBuffer of its own: a small Buffer.from() lives in Node's shared pool,
+    // which Node 24 refuses to transfer (DataCloneError), and transferring it would detach its neighbours.
+    const chunks = Object.fromEntries(Object.entries(text).map(([t, s]) => [t, utf8.encode(s)]));
     inFlight++;
     parentPort!.postMessage(
       { chunks, rows: n, tracts: generator.drainNewTracts() },
-      Object.values(chunks).map((b) => b.buffer as ArrayBuffer),
+      Object.values(chunks).map((b) => b.buffer),
     );
   }
   parentPort!.postMessage({ end: true });

@@ -5,6 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, createRedis, type Pool, type RedisClient } from '@pra/platform';
+import { countingPool } from '@pra/platform/testing';
 import { startProcess, type Started } from '@pra/platform/bench';
 import { billingFixture, poolThroughProxy, type BillingFixture } from './billing-fixtures.js';
 import { LEDGER_GROUP, LedgerWriter } from '../src/workers/ledger-writer.js';
@@ -29,7 +30,10 @@ afterAll(async () => {
 const fixture = () =>
   billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}lw${randomBytes(3).toString('hex')}:`);
 const log: Record<string, unknown>[] = [];
-const writerOf = (f: BillingFixture, o: { claimIdleMs?: number; consumer?: string; pool?: Pool } = {}) =>
+const writerOf = (
+  f: BillingFixture,
+  o: { claimIdleMs?: number; consumer?: string; pool?: Pool; lingerMs?: number; blockMs?: number } = {},
+) =>
   new LedgerWriter({
     pool: o.pool ?? pool,
     redis: createRedis(inject('redisUrl'), 'worker'),
@@ -93,6 +97,24 @@ describe('ledger writer', () => {
     await w.stop();
     expect(await ledger(a.accountId)).toMatchObject({ events: 3 });
     expect(await redis.xlen(f.layout.outbox)).toBe(0);
+    await f.close();
+  });
+
+  it('after a small batch, waits lingerMs before reading: the charges that arrive meanwhile are one statement', async () => {
+    const f = await fixture();
+    const a = await f.fundedAccount(100);
+    const statements: string[] = [];
+    const w = writerOf(f, { pool: countingPool(pool, statements), lingerMs: 1_500, blockMs: 1 });
+    w.start();
+    await charges(f, a.accountId, 1);
+    const until = Date.now() + 10_000;
+    while ((await ledger(a.accountId)).events < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    // The writer wrote a batch of one and lingers: the next 20 charges, made one by one, wait for one write.
+    for (let i = 0; i < 20; i++) await charges(f, a.accountId, 1);
+    await drained(f);
+    await w.stop();
+    expect(await ledger(a.accountId)).toMatchObject({ events: 21 });
+    expect(statements.filter((s) => s === 'apply_usage_batch')).toHaveLength(2);
     await f.close();
   });
 

@@ -8,7 +8,8 @@ import { grantCredits, setKeyStatus } from '@pra/account-billing/domain';
 import type { CreditMeter } from '@pra/account-billing/client';
 import { startApp } from '@pra/platform/testing';
 import { createLookupApp } from '../src/app.js';
-import { countingPool, useLookupApp } from './lookup-harness.js';
+import { countingPool } from '@pra/platform/testing';
+import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
 

@@ -4,7 +4,8 @@ import { ErrorResponse } from '@pra/core/contracts';
 import { startApp } from '@pra/platform/testing';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '../src/app.js';
-import { countingPool, useLookupApp } from './lookup-harness.js';
+import { countingPool } from '@pra/platform/testing';
+import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
 

@@ -49,6 +49,14 @@ export interface LedgerWriterOptions {
   blockMs?: number;
   /** Entries another consumer has held this long without acknowledging are taken over. */
   claimIdleMs?: number;
+  /**
+   * After a batch smaller than batchSize, how long the writer waits before reading again, so that the next batch
+   * gathers what arrives meanwhile (default 10 ms). Each batch costs three Redis round trips and one PostgreSQL
+   * statement whatever its size: at 1,000 charges a second a writer that read again at once wrote batches of two or
+   * three events, and spent 0.15 ms of its CPU, and more of PostgreSQL's and Redis's, on every request. The price
+   * is up to this much more ledger lag; a full batch is followed by the next read at once.
+   */
+  lingerMs?: number;
 }
 
 export class LedgerWriter {
@@ -185,10 +193,12 @@ export class LedgerWriter {
   }
 
   private async run(): Promise<void> {
+    const linger = this.o.lingerMs ?? 10;
     while (this.running) {
       try {
-        await this.writeOnce();
+        const written = await this.writeOnce();
         this.failures = 0;
+        if (written > 0 && written < this.batchSize && linger > 0 && this.running) await this.sleep(linger);
       } catch (err) {
         if (String(err).includes('NOGROUP')) {
           // First start, or Redis came back empty: the group is made again (entries lost with Redis are the

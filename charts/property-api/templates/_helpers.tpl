@@ -69,9 +69,10 @@ capabilities:
 {{- define "property-api.commonEnv" -}}
 - name: OTEL_SERVICE_NAME
   value: {{ .name | quote }}
-{{- if .root.Values.telemetry.otlpEndpoint }}
+{{- $otlp := include "property-api.otlpEndpoint" .root }}
+{{- if $otlp }}
 - name: OTEL_EXPORTER_OTLP_ENDPOINT
-  value: {{ .root.Values.telemetry.otlpEndpoint | quote }}
+  value: {{ $otlp | quote }}
 - name: OTEL_TRACES_SAMPLER
   value: {{ .root.Values.telemetry.tracesSampler | quote }}
 - name: OTEL_TRACES_SAMPLER_ARG

@@ -178,8 +178,23 @@ describe.skipIf(!bin)('charts/property-api: the collector', () => {
 
     const own = policies.find((p) => p.metadata.name === COLLECTOR)!;
     expect(own.spec.policyTypes).toEqual(['Ingress', 'Egress']);
-    expect(own.spec.ingress).toHaveLength(1);
+    expect(own.spec.ingress).toHaveLength(2);
     expect(own.spec.ingress[0].ports.map((p: { port: number }) => p.port)).toEqual([4317, 4318]);
+    // Kong's opentelemetry plugin: the gateway's pods, in the gateway's namespace (one peer, both selectors).
+    expect(own.spec.ingress[1]).toEqual({
+      from: [
+        {
+          namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': RELEASE_NAMESPACE } },
+          podSelector: { matchLabels: { 'app.kubernetes.io/name': 'kong' } },
+        },
+      ],
+      ports: [{ port: 4318, protocol: 'TCP' }],
+    });
+    // ... and the Kong config the release renders sends Kong's spans to it.
+    const kongYml = ofKind(objs, 'ConfigMap').find((c) => c.metadata.name === 'pra-property-api-kong-config')!.data[
+      'kong.yml'
+    ];
+    expect(kongYml).toContain(`endpoint: http://${COLLECTOR}.${RELEASE_NAMESPACE}.svc:4318/v1/traces`);
     const from = own.spec.ingress[0].from;
     expect(from).toHaveLength(1);
     expect(from[0].namespaceSelector).toBeUndefined(); // this namespace only

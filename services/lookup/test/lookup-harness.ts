@@ -52,4 +52,3 @@ export function useLookupApp(credits = 10_000_000): LookupContext {
     get: (path, headers = {}) => ctx.app.get(path, { ...ctx.auth, ...headers }),
   };
 }
-

@@ -63,7 +63,14 @@ export function startTelemetry(o: StartOptions = {}): Telemetry {
   const settings = telemetrySettings(o.env, o.serviceName);
   const prometheus = new PrometheusExporter({ preventServerStart: true });
   const readers: MetricReader[] = [prometheus];
-  if (settings.otlpMetrics) readers.push(new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter() }));
+  if (settings.otlpMetrics) readers.push(
+      new PeriodicExportingMetricReader({
+        exporter: new OTLPMetricExporter(),
+        // The SDK's reader does not read OTEL_METRIC_EXPORT_INTERVAL itself.
+        exportIntervalMillis: settings.metricExportIntervalMs,
+        exportTimeoutMillis: Math.min(30_000, settings.metricExportIntervalMs),
+      }),
+    );
   const tracing = settings.tracing || o.spanProcessors !== undefined;
   let sdk: NodeSDK | undefined;
   let meterProvider: MeterProvider | undefined;

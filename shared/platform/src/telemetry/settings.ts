@@ -5,6 +5,8 @@ export interface TelemetrySettings {
   serviceName: string;
   tracing: boolean;
   otlpMetrics: boolean;
+  /** How often metrics are pushed over OTLP (OTEL_METRIC_EXPORT_INTERVAL, ms; the specification's default 60 s). */
+  metricExportIntervalMs: number;
   disabled: boolean;
 }
 
@@ -32,10 +34,12 @@ export function telemetrySettings(
     !lists(metricsExporter, 'none') &&
     (lists(metricsExporter, 'otlp') ||
       ((endpoint || set(env.OTEL_EXPORTER_OTLP_METRICS_ENDPOINT)) && !set(metricsExporter)));
+  const interval = Number(env.OTEL_METRIC_EXPORT_INTERVAL?.trim() || Number.NaN);
   return {
     serviceName: env.OTEL_SERVICE_NAME?.trim() || fallbackName,
     tracing: Boolean(tracing),
     otlpMetrics: Boolean(otlpMetrics),
+    metricExportIntervalMs: Number.isInteger(interval) && interval > 0 ? interval : 60_000,
     disabled,
   };
 }

@@ -63,7 +63,8 @@ export function startTelemetry(o: StartOptions = {}): Telemetry {
   const settings = telemetrySettings(o.env, o.serviceName);
   const prometheus = new PrometheusExporter({ preventServerStart: true });
   const readers: MetricReader[] = [prometheus];
-  if (settings.otlpMetrics) readers.push(
+  if (settings.otlpMetrics)
+    readers.push(
       new PeriodicExportingMetricReader({
         exporter: new OTLPMetricExporter(),
         // The SDK's reader does not read OTEL_METRIC_EXPORT_INTERVAL itself.

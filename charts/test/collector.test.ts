@@ -4,12 +4,13 @@
 // OTEL_EXPORTER_OTLP_ENDPOINT pointing at it. The rendered config is then given to the real collector built from
 // that manifest (`pra-otelcol validate`), which refuses an unknown component or a bad setting.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { findCollector } from '@pra/platform/testing';
 import { CHART, findHelm, helm, KUBE_VERSION, render, type K8sObject } from './helm.js';
 import { schemaProblems } from './kube-schemas.js';
 
@@ -17,13 +18,6 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MANIFEST = join(ROOT, 'observability', 'collector', 'builder-config.yaml');
 const RELEASE_NAMESPACE = 'property-api';
 const COLLECTOR = 'pra-property-api-collector';
-
-/** The collector observability/collector/build.sh builds (.ci/run calls it), or PRA_OTELCOL. */
-function findCollector(): string | null {
-  const gopath = process.env.GOPATH ?? join(homedir(), 'go');
-  for (const c of [process.env.PRA_OTELCOL, join(gopath, 'bin', 'pra-otelcol')]) if (c && existsSync(c)) return c;
-  return null;
-}
 
 const bin = findHelm();
 if (!bin) console.log('[collector] SKIP: helm not found (go install helm.sh/helm/v3/cmd/helm@v3.22.0, or set HELM)');

@@ -1,11 +1,16 @@
 // npm run bench:tracing [-- --records 100000 --duration 8 --rounds 3 --connections 32]
-// What tracing costs the lookup, by part: the address lookup with tracing off, on as deployed (the app's server
-// spans plus the pg and ioredis instrumentations), and on with the app's spans only; every request sampled and
-// exported over OTLP to a local receiver. The variants alternate for several rounds so that this machine's drift
-// falls on all of them alike; the means are compared.
+// What tracing costs the lookup, by part: the address lookup with tracing off; on as the chart deploys it (the
+// app's server spans plus the pg and ioredis instrumentations, sampled as charts/property-api/values.yaml sets
+// telemetry.tracesSampler and tracesSamplerArg); the same with every request sampled; and every request sampled
+// with the app's spans only. Spans are exported over OTLP to a local receiver. The variants alternate for several
+// rounds so that this machine's drift falls on all of them alike; the means are compared.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { parse } from 'yaml';
 import { replay, startProcess } from '@pra/platform/bench';
+import { join } from 'node:path';
 import { sinkEnv, startOtlpSink } from '@pra/platform/telemetry';
+import { COLLECTOR_CONFIGS, findCollector, startCollector } from '@pra/platform/testing';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
 import { billingFixture } from '@pra/account-billing/testing';
 import { prepareBenchDatabase } from './bench-database.js';
@@ -29,7 +34,19 @@ async function main(): Promise<void> {
     `SELECT line_key, zip FROM records.properties TABLESAMPLE BERNOULLI (1) REPEATABLE (7) WHERE unit_key = '' LIMIT 2000`,
   );
   const paths = rows.map((r) => `/api/v1/property/address?address=${encodeURIComponent(r.line_key)}&zip=${r.zip}`);
-  const sink = await startOtlpSink();
+  // As deployed: OTLP/HTTP with protobuf (the SDK's default) to a real collector when one is built; else the in-repo
+  // receiver, which reads OTLP JSON only.
+  const otelcol = findCollector();
+  const collector = otelcol ? await startCollector(otelcol, join(COLLECTOR_CONFIGS, 'bench-config.yaml')) : undefined;
+  const sink = collector ? undefined : await startOtlpSink();
+  const receiver = collector
+    ? { ...sinkEnv(collector.endpoint, 'lookup', 1_000), OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }
+    : sinkEnv(sink!.url, 'lookup', 1_000);
+  console.error(
+    collector
+      ? `spans go to pra-otelcol (${otelcol}) over OTLP/HTTP protobuf, as deployed`
+      : 'pra-otelcol not built (observability/collector/build.sh): spans go to the in-repo receiver over OTLP/HTTP JSON',
+  );
   const env = {
     DATABASE_URL: dbUrl,
     REDIS_URL: redisUrl,
@@ -39,14 +56,19 @@ async function main(): Promise<void> {
   };
   const traced = {
     ...env,
-    ...sinkEnv(sink.url, 'lookup', 1_000),
+    ...receiver,
     OTEL_BSP_MAX_QUEUE_SIZE: '100000',
     OTEL_BSP_MAX_EXPORT_BATCH_SIZE: '2048',
   };
+  const chart = chartSampling();
   const variants: [string, Record<string, string>][] = [
     ['tracing off', env],
-    ['tracing on, as deployed (server spans + pg + ioredis)', traced],
-    ["tracing on, the app's server spans only", { ...traced, OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'none' }],
+    [
+      `as the chart deploys it: server spans + pg + ioredis, ${chart.OTEL_TRACES_SAMPLER} ${chart.OTEL_TRACES_SAMPLER_ARG}`,
+      { ...traced, ...chart },
+    ],
+    ['every request sampled: server spans + pg + ioredis', traced],
+    ["every request sampled: the app's server spans only", { ...traced, OTEL_NODE_ENABLED_INSTRUMENTATIONS: 'none' }],
   ];
   const load = { connections: Number(values.connections), duration: Number(values.duration), key };
   const rates = new Map<string, number[]>();
@@ -77,8 +99,20 @@ async function main(): Promise<void> {
   }
   await billing.close();
   await pool.end();
-  await sink.close();
+  await sink?.close();
+  await collector?.stop();
   process.exit(0);
+}
+
+/** The sampler the chart's default values give every process. */
+function chartSampling(): { OTEL_TRACES_SAMPLER: string; OTEL_TRACES_SAMPLER_ARG: string } {
+  const values = parse(readFileSync(new URL('../../../charts/property-api/values.yaml', import.meta.url), 'utf8')) as {
+    telemetry: { tracesSampler: string; tracesSamplerArg: string };
+  };
+  return {
+    OTEL_TRACES_SAMPLER: values.telemetry.tracesSampler,
+    OTEL_TRACES_SAMPLER_ARG: String(values.telemetry.tracesSamplerArg),
+  };
 }
 
 main().catch((err: Error) => {

@@ -1,15 +1,6 @@
 // Reading what a real OpenTelemetry Collector's file exporter wrote: one OTLP JSON export request per line
 // (resourceSpans or resourceMetrics), as the collector's pdata JSON marshaler writes it (trace and span ids in hex).
 import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-
-/** The collector observability/collector/build.sh builds (.ci/run calls it), or PRA_OTELCOL. */
-export function findCollector(): string | null {
-  const gopath = process.env.GOPATH ?? join(homedir(), 'go');
-  for (const c of [process.env.PRA_OTELCOL, join(gopath, 'bin', 'pra-otelcol')]) if (c && existsSync(c)) return c;
-  return null;
-}
 
 interface AnyValue {
   stringValue?: string;

@@ -8,7 +8,6 @@
 // exporters send to it (protobuf). One look-up through the gateway with a client's traceparent must come out of
 // the collector as one trace: the gateway's spans, the lookup service's, and account-billing's ledger write under
 // the span that charged; and the services' metrics (request durations, credits charged, the usage gauges) too.
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, dropDatabase, ensureDatabase, withDatabase, type Pool } from '@pra/platform';
-import { freePort } from '@pra/platform/testing';
+import { COLLECTOR_CONFIGS, findCollector, startCollector, type RunningCollector } from '@pra/platform/testing';
 import { TELEMETRY_NODE_ARGS } from '@pra/platform/telemetry';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { migrateAll } from '../src/migrate-all.js';
@@ -24,16 +23,10 @@ import { ensureDemoAccount } from '../src/demo-account.js';
 import { Supervisor } from '../src/supervisor.js';
 import { startSystem, type RunningSystem } from '../src/system.js';
 import { freeSystemPorts } from './free-ports.js';
-import {
-  type CollectedPoint,
-  type CollectedSpan,
-  findCollector,
-  readMetricPoints,
-  readSpans,
-} from './collector-output.js';
+import { type CollectedPoint, type CollectedSpan, readMetricPoints, readSpans } from './collector-output.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
-const CONFIG = join(root, 'observability', 'collector', 'e2e-config.yaml');
+const CONFIG = join(COLLECTOR_CONFIGS, 'e2e-config.yaml');
 const otelcol = findCollector();
 if (!otelcol)
   console.log(
@@ -56,10 +49,9 @@ describe.skipIf(!otelcol)('a real OpenTelemetry Collector receiving from the sys
   const TRACE_ID = randomBytes(16).toString('hex');
   const CLIENT_SPAN = randomBytes(8).toString('hex');
   const prefix = `${inject('redisPrefix')}col${randomBytes(3).toString('hex')}:`;
-  const collectorOutput: string[] = [];
   const logged: string[] = [];
   let out: string;
-  let collector: ChildProcess;
+  let collector: RunningCollector;
   let databaseUrl: string;
   let pool: Pool;
   let supervisor: Supervisor;
@@ -67,37 +59,12 @@ describe.skipIf(!otelcol)('a real OpenTelemetry Collector receiving from the sys
   let apiKey: string;
   let path: string;
 
-  const collectorAlive = () => {
-    if (collector.exitCode !== null || collector.signalCode !== null)
-      throw new Error(
-        `the collector exited (${collector.exitCode ?? collector.signalCode}):\n${collectorOutput.join('')}`,
-      );
-  };
+  const collectorAlive = () => collector.alive();
 
   beforeAll(async () => {
     out = mkdtempSync(join(tmpdir(), 'pra-collector-'));
-    const port = await freePort();
-    collector = spawn(otelcol!, [`--config=${CONFIG}`], {
-      env: { ...process.env, PRA_COLLECTOR_OTLP_HTTP: `127.0.0.1:${port}`, PRA_COLLECTOR_OUT: out },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    collector.stdout!.on('data', (d) => collectorOutput.push(String(d)));
-    collector.stderr!.on('data', (d) => collectorOutput.push(String(d)));
-    const endpoint = `http://127.0.0.1:${port}`;
-    // Up when its OTLP/HTTP receiver answers an empty export.
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      collectorAlive();
-      const res = await fetch(`${endpoint}/v1/traces`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: '{}',
-      }).catch(() => undefined);
-      if (res?.ok) break;
-      if (Date.now() > deadline)
-        throw new Error(`the collector did not answer on ${endpoint}:\n${collectorOutput.join('')}`);
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    collector = await startCollector(otelcol!, CONFIG, { PRA_COLLECTOR_OUT: out });
+    const endpoint = collector.endpoint;
 
     databaseUrl = withDatabase(inject('databaseUrl'), `pra_collector_${randomBytes(4).toString('hex')}`);
     await ensureDatabase(databaseUrl);
@@ -147,12 +114,7 @@ describe.skipIf(!otelcol)('a real OpenTelemetry Collector receiving from the sys
     await supervisor?.stop();
     await pool?.end();
     if (databaseUrl) await dropDatabase(databaseUrl);
-    if (collector && collector.exitCode === null && collector.signalCode === null) {
-      const exited = new Promise((r) => collector.once('exit', r));
-      collector.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
-      if (collector.exitCode === null) collector.kill('SIGKILL');
-    }
+    await collector?.stop();
     if (out) rmSync(out, { recursive: true, force: true });
   });
 

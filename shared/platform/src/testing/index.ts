@@ -27,6 +27,7 @@ export interface RunningApp {
 
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { freePort, startRedisServer, type OwnRedis } from './redis-server.js';
+export { COLLECTOR_CONFIGS, findCollector, startCollector, type RunningCollector } from './collector.js';
 
 /** Starts the app on port 0 in the same hardened server the services run in. */
 export async function startApp(app: Express, timeouts?: ClientTimeouts): Promise<RunningApp> {

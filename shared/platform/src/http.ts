@@ -131,8 +131,22 @@ export const meteredHeadNotAllowed: RequestHandler = (req, res) => {
 /** Wraps an async handler so a rejection reaches the error handler. */
 export function route(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
   return (req, res, next) => {
-    handler(req, res).catch(next);
+    inFlight++;
+    handler(req, res)
+      .catch(next)
+      .finally(() => {
+        if (--inFlight === 0) for (const wake of drained.splice(0)) wake();
+      });
   };
+}
+
+/** Handlers still running: a client that hangs up does not stop its handler, which may still use the pools. */
+let inFlight = 0;
+const drained: (() => void)[] = [];
+
+/** Resolves once no route handler is running (shutdown closes the pools after this, not when the sockets close). */
+export function handlersDone(): Promise<void> {
+  return inFlight === 0 ? Promise.resolve() : new Promise((resolve) => drained.push(resolve));
 }
 
 export type Logger = Pick<Console, 'error' | 'warn' | 'info'>;

@@ -4,7 +4,7 @@ import type { Express } from 'express';
 import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import type { ClientTimeouts } from '@pra/core/config';
-import { createHardenedServer } from './http.js';
+import { createHardenedServer, handlersDone } from './http.js';
 import { logListening } from './telemetry/logger.js';
 import { startInternalServer } from './telemetry/internal-server.js';
 
@@ -63,7 +63,8 @@ export async function runServer(
     closing = true;
     const closed = [server, ...also].map((s) => new Promise<void>((r) => s.close(() => r())));
     for (const s of [server, ...also]) s.closeIdleConnections();
-    void Promise.all(closed).then(() => onClose().finally(() => process.exit(0)));
+    // Sockets close when clients hang up, while their handlers may still run: the pools close after both.
+    void Promise.all([...closed, handlersDone()]).then(() => onClose().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once('SIGINT', stop);

@@ -4,14 +4,14 @@
 // Grafana's sidecar. That every query names a metric the services export is checked against a real scrape in
 // services/stack/test/monitoring-metrics.e2e.test.ts.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { CHART, findHelm, render, type K8sObject } from './helm.js';
 import { schemaProblems } from './kube-schemas.js';
+import { findGoBinary } from '@pra/platform/testing';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RULES_FILE = join(CHART, 'files', 'alerts.rules.yaml');
@@ -20,14 +20,7 @@ const RULES_TEST = join(ROOT, 'observability', 'alerts.test.yaml');
 /** The promtool .ci/run installs (go install github.com/prometheus/prometheus/cmd/promtool@PROMTOOL_VERSION). */
 const PROMTOOL_VERSION = 'v0.316.0';
 
-function findPromtool(): string | null {
-  const gopath = process.env.GOPATH ?? join(homedir(), 'go');
-  for (const c of [process.env.PROMTOOL, join(gopath, 'bin', 'promtool')]) if (c && existsSync(c)) return c;
-  const which = spawnSync('sh', ['-c', 'command -v promtool'], { encoding: 'utf8' });
-  return which.status === 0 ? which.stdout.trim() : null;
-}
-
-const promtool = findPromtool();
+const promtool = findGoBinary('promtool', 'PROMTOOL');
 if (!promtool)
   console.log(
     `[alerts] SKIP: promtool not installed (go install github.com/prometheus/prometheus/cmd/promtool@${PROMTOOL_VERSION})`,

@@ -150,7 +150,7 @@ describe.skipIf(!bin)('charts/property-api: the collector', () => {
         OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
       });
 
-    // OTLP in on both ports, batched, out to the debug exporter by default, traces and metrics.
+    // OTLP in on both ports, memory-limited then batched, out to the debug exporter by default, traces and metrics.
     const config = collectorConfig(objs);
     expect(config.receivers.otlp.protocols).toEqual({
       grpc: { endpoint: '0.0.0.0:4317' },
@@ -158,7 +158,17 @@ describe.skipIf(!bin)('charts/property-api: the collector', () => {
     });
     expect(Object.keys(config.exporters)).toEqual(['debug']);
     for (const p of ['traces', 'metrics'])
-      expect(config.service.pipelines[p]).toEqual({ receivers: ['otlp'], processors: ['batch'], exporters: ['debug'] });
+      expect(config.service.pipelines[p]).toEqual({
+        receivers: ['otlp'],
+        processors: ['memory_limiter', 'batch'],
+        exporters: ['debug'],
+      });
+    // The memory limiter refuses data at a share of the container's limit, which the Go runtime also knows.
+    expect(config.processors.memory_limiter).toMatchObject({ limit_percentage: 80, spike_limit_percentage: 20 });
+    expect(container.env).toContainEqual({
+      name: 'GOMEMLIMIT',
+      valueFrom: { resourceFieldRef: { containerName: 'collector', resource: 'limits.memory' } },
+    });
   });
 
   it('on, with NetworkPolicies: only this release’s processes reach its OTLP ports, and they may', () => {

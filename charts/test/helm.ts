@@ -1,23 +1,15 @@
 // Finds and runs helm (installed by .ci/run with `go install helm.sh/helm/v3/cmd/helm@v3.22.0`).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
+import { findGoBinary } from '@pra/platform/testing';
 
 export const CHART = fileURLToPath(new URL('../property-api', import.meta.url));
 /** The Kubernetes version the chart is rendered and validated for. */
 export const KUBE_VERSION = '1.31.0';
 
-export function findHelm(): string | null {
-  const candidates = [process.env.HELM, join(process.env.GOPATH ?? join(homedir(), 'go'), 'bin', 'helm')].filter(
-    (c): c is string => !!c,
-  );
-  for (const c of candidates) if (existsSync(c)) return c;
-  const which = spawnSync('sh', ['-c', 'command -v helm'], { encoding: 'utf8' });
-  return which.status === 0 ? which.stdout.trim() : null;
-}
+export const findHelm = (): string | null => findGoBinary('helm', 'HELM');
 
 export interface HelmRun {
   status: number;

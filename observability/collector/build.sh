@@ -40,6 +40,9 @@ mkdir -p "$work"
 rm -rf "$work/stubs" "$work/pra-otelcol-build"
 cp -R "$here/stubs" "$work/stubs"
 log "building $bin from $manifest in $work (a few minutes the first time)"
+# An out-of-date binary goes first: a build that fails leaves none (the tests then print their SKIP line), never a
+# binary of another manifest that the tests would take for this one.
+rm -f "$bin" "$stamp"
 start=$(date +%s)
 (cd "$work" && "$builder" --config "$manifest")
 mkdir -p "$(dirname "$bin")"

@@ -115,3 +115,24 @@ plus the migration job) must fit in postgres.maxConnections less postgres.reserv
 {{- fail (printf "PostgreSQL connection budget exceeded: %s = %d connections, but postgres.maxConnections %d less postgres.reservedConnections %d leaves %d. Lower maxReplicas or the components' database.pool/workerPool, raise postgres.maxConnections to what your server allows, or put PgBouncer in front (charts/README.md)." (join ", " $parts) (int $total) (int .Values.postgres.maxConnections) (int .Values.postgres.reservedConnections) (int $budget)) -}}
 {{- end -}}
 {{- end -}}
+
+{{- /*
+The OTLP endpoint every process sends traces and metrics to: telemetry.otlpEndpoint, or this release's collector
+when collector.enabled; empty: nothing is exported. Used by property-api.commonEnv (_helpers.tpl).
+*/}}
+{{- define "property-api.otlpEndpoint" -}}
+{{- if (.Values.collector | default dict).enabled -}}
+{{- if .Values.telemetry.otlpEndpoint -}}
+{{- fail (printf "collector.enabled and telemetry.otlpEndpoint (%s) are both set: the services send to one place. Either leave telemetry.otlpEndpoint empty (the services send to this release's collector, which forwards to collector.exporters: charts/README.md), or turn the collector off." .Values.telemetry.otlpEndpoint) -}}
+{{- end -}}
+{{- printf "http://%s-collector.%s.svc:%d" (include "property-api.fullname" .) .Release.Namespace (int .Values.collector.ports.otlpHttp) -}}
+{{- else -}}
+{{- .Values.telemetry.otlpEndpoint -}}
+{{- end -}}
+{{- end -}}
+
+{{/* The components that run this release's code (every process that talks to PostgreSQL, Redis or the collector), as
+a YAML flow list for NetworkPolicy matchExpressions. A new component goes here, or it misses its policies. */}}
+{{- define "property-api.processComponents" -}}
+[lookup, autocomplete, account-billing, usage-worker, plans, migrate]
+{{- end -}}

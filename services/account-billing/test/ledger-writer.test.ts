@@ -104,13 +104,16 @@ describe('ledger writer', () => {
     const f = await fixture();
     const a = await f.fundedAccount(100);
     const statements: string[] = [];
-    const w = writerOf(f, { pool: countingPool(pool, statements), lingerMs: 1_500, blockMs: 1 });
+    const w = writerOf(f, { pool: countingPool(pool, statements), lingerMs: 5_000, blockMs: 1 });
     w.start();
     await charges(f, a.accountId, 1);
     const until = Date.now() + 10_000;
-    while ((await ledger(a.accountId)).events < 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
-    // The writer wrote a batch of one and lingers: the next 20 charges, made one by one, wait for one write.
-    for (let i = 0; i < 20; i++) await charges(f, a.accountId, 1);
+    while ((await ledger(a.accountId)).events < 1) {
+      if (Date.now() > until) throw new Error('the first charge never reached the ledger');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    // The writer wrote a batch of one and lingers: the next 20 charges wait for one write.
+    await charges(f, a.accountId, 20);
     await drained(f);
     await w.stop();
     expect(await ledger(a.accountId)).toMatchObject({ events: 21 });

@@ -5,10 +5,10 @@
 // with the app's spans only. Spans are exported over OTLP to a local receiver. The variants alternate for several
 // rounds so that this machine's drift falls on all of them alike; the means are compared.
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
 import { replay, startProcess } from '@pra/platform/bench';
-import { join } from 'node:path';
 import { sinkEnv, startOtlpSink } from '@pra/platform/telemetry';
 import { COLLECTOR_CONFIGS, findCollector, startCollector } from '@pra/platform/testing';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
@@ -87,7 +87,7 @@ async function main(): Promise<void> {
   const mean = (a: number[]) => a.reduce((s, x) => s + x, 0) / a.length;
   const off = mean(rates.get('tracing off')!);
   console.log(
-    `\n### bench:tracing, ${Number(values.records).toLocaleString('en-US')} records, ${values.rounds} rounds of ${values.duration} s, ${values.connections} connections\n`,
+    `\n### bench:tracing, ${Number(values.records).toLocaleString('en-US')} records, ${values.rounds} rounds of ${values.duration} s, ${values.connections} connections, node ${process.version}; spans to ${collector ? 'pra-otelcol over OTLP/HTTP protobuf' : 'the in-repo receiver over OTLP/HTTP JSON'}\n`,
   );
   console.log('| lookup /property/address | mean req/s | rounds | cost |');
   console.log('|---|---:|---|---:|');

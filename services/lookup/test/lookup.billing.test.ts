@@ -6,9 +6,8 @@ import { ErrorResponse, PropertyResponse } from '@pra/core/contracts';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { grantCredits, setKeyStatus } from '@pra/account-billing/domain';
 import type { CreditMeter } from '@pra/account-billing/client';
-import { startApp } from '@pra/platform/testing';
+import { countingPool, startApp } from '@pra/platform/testing';
 import { createLookupApp } from '../src/app.js';
-import { countingPool } from '@pra/platform/testing';
 import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();

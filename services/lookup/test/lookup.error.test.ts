@@ -1,10 +1,9 @@
 // Bad input gets a 4xx ErrorResponse that names the problem; never a 5xx.
 import { describe, expect, it } from 'vitest';
 import { ErrorResponse } from '@pra/core/contracts';
-import { startApp } from '@pra/platform/testing';
+import { countingPool, startApp } from '@pra/platform/testing';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '../src/app.js';
-import { countingPool } from '@pra/platform/testing';
 import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();

@@ -96,7 +96,7 @@ describe.skipIf(!otelcol)('a real OpenTelemetry Collector receiving from the sys
       adminToken: randomBytes(24).toString('hex'),
       publicBaseUrl: '/api/v1',
       only: ['account-billing', 'lookup', 'gateway'],
-      // The standard variables only, as the chart sets them. OTEL_BSP_SCHEDULE_DELAY shortens the span batches'
+      // The standard variables only, as the chart sets them (every request sampled here, where the chart keeps 1 in 10). OTEL_BSP_SCHEDULE_DELAY shortens the span batches'
       // wait, OTEL_METRIC_EXPORT_INTERVAL the metric exports' (60 s by default).
       env: (service) => ({
         OTEL_SERVICE_NAME: service,

@@ -5,15 +5,15 @@
 // must be in that scrape (a typo, or a metric renamed in the code, fails here).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { startInternalServer, startTelemetry } from '@pra/platform/telemetry';
-import { freePort } from '@pra/platform/testing';
+import { findGoBinary, freePort } from '@pra/platform/testing';
 
 const telemetry = startTelemetry({ env: { OTEL_SERVICE_NAME: 'monitoring-test' } });
 
@@ -163,12 +163,7 @@ describe('alerts and dashboard name exported metrics', () => {
 // it scrapes the same /metrics, loads the rules file, evaluates every rule without error, and answers every
 // dashboard query from what it scraped.
 const PROMETHEUS_VERSION = 'v0.316.0';
-function findPrometheus(): string | null {
-  const gopath = process.env.GOPATH ?? join(homedir(), 'go');
-  for (const c of [process.env.PROMETHEUS, join(gopath, 'bin', 'prometheus')]) if (c && existsSync(c)) return c;
-  return null;
-}
-const prometheusBin = findPrometheus();
+const prometheusBin = findGoBinary('prometheus', 'PROMETHEUS');
 if (!prometheusBin)
   console.log(
     `[alerts] SKIP: prometheus not installed, the real scrape is skipped (go install github.com/prometheus/prometheus/cmd/prometheus@${PROMETHEUS_VERSION})`,

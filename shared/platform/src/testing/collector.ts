@@ -1,21 +1,16 @@
 // A real OpenTelemetry Collector for tests and benchmarks: pra-otelcol, built from
 // observability/collector/builder-config.yaml by observability/collector/build.sh (.ci/run calls it).
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findGoBinary } from './go-binaries.js';
 import { freePort } from './redis-server.js';
 
 /** The collector configs of the repository (observability/collector/*-config.yaml). */
 export const COLLECTOR_CONFIGS = fileURLToPath(new URL('../../../../observability/collector/', import.meta.url));
 
-/** The built collector (PRA_OTELCOL, or GOPATH/bin/pra-otelcol), or null when it has not been built. */
-export function findCollector(): string | null {
-  const gopath = process.env.GOPATH ?? join(homedir(), 'go');
-  for (const c of [process.env.PRA_OTELCOL, join(gopath, 'bin', 'pra-otelcol')]) if (c && existsSync(c)) return c;
-  return null;
-}
+/** The built collector (PRA_OTELCOL, or GOPATH/bin/pra-otelcol), or null when it has not been built (build.sh removes
+ * an out-of-date binary before it rebuilds, so a failed rebuild leaves none rather than a stale one). */
+export const findCollector = (): string | null => findGoBinary('pra-otelcol', 'PRA_OTELCOL');
 
 export interface RunningCollector {
   /** Its OTLP/HTTP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT). */

@@ -5,7 +5,6 @@ import type { Express } from 'express';
 import type {} from 'vitest';
 import type { ClientTimeouts } from '@pra/core/config';
 import { createHardenedServer } from '../http.js';
-import type { Pool } from '../db.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -28,6 +27,8 @@ export interface RunningApp {
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { freePort, startRedisServer, type OwnRedis } from './redis-server.js';
 export { COLLECTOR_CONFIGS, findCollector, startCollector, type RunningCollector } from './collector.js';
+export { findGoBinary, goPath } from './go-binaries.js';
+export { countingPool } from './counting-pool.js';
 
 /** Starts the app on port 0 in the same hardened server the services run in. */
 export async function startApp(app: Express, timeouts?: ClientTimeouts): Promise<RunningApp> {
@@ -53,30 +54,4 @@ export async function startApp(app: Express, timeouts?: ClientTimeouts): Promise
         server.close(() => resolve());
       }),
   };
-}
-
-/**
- * The pool, recording the name (or text) of every statement run through it, and every connection taken from it
- * (as 'connect'). `before`, when given, runs before each statement is sent (a test may hold statements there).
- */
-export function countingPool(pool: Pool, statements: string[], before?: () => Promise<void>): Pool {
-  return new Proxy(pool, {
-    get(target, prop) {
-      if (prop === 'query') {
-        return async (q: string | { name?: string; text: string }, ...rest: unknown[]) => {
-          statements.push(typeof q === 'string' ? q : (q.name ?? q.text));
-          await before?.();
-          return (target.query as (...a: unknown[]) => unknown)(q, ...rest);
-        };
-      }
-      if (prop === 'connect') {
-        return (...a: unknown[]) => {
-          statements.push('connect');
-          return (target.connect as (...a: unknown[]) => unknown)(...a);
-        };
-      }
-      const v = Reflect.get(target, prop);
-      return typeof v === 'function' ? v.bind(target) : v;
-    },
-  });
 }

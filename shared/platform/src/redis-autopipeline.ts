@@ -3,13 +3,15 @@
 // the client instance (ioredis internals: checked against ioredis 6.0):
 // - trace context: the batch is sent in the context of its first command, so the ioredis instrumentation would put
 //   every command of a batch under the span of whichever request came first. Each command keeps the context it was
-//   issued in and is sent (and traced) in it;
+//   issued in and is sent (and traced) in it; inside a request that is not sampled, without its span
+//   (storeCallContext: the instrumentation then skips the command);
 // - scripts defined late: ioredis copies a client's scripts into a pipeline when it builds it, so a script defined
 //   (defineCommand) while a batch is collecting is missing from that batch; calling it then pairs every later reply
 //   of the batch with the wrong caller and crashes the process (redis/ioredis#1931). A script defined now is added
 //   to the batches collecting;
 // - shutdown: disconnect() drops the commands still collecting; closeRedis sends them first.
 import { context, type Context } from '@opentelemetry/api';
+import { storeCallContext } from './telemetry/store-context.js';
 import { Redis } from 'ioredis';
 
 const CONTEXT = Symbol('pra.command.context');
@@ -34,7 +36,7 @@ export function autoPipelined(redis: Redis): Redis {
     const pipeline = makePipeline(...a);
     const queue = pipeline.sendCommand.bind(pipeline);
     pipeline.sendCommand = (command) => {
-      command[CONTEXT] = context.active();
+      command[CONTEXT] = storeCallContext();
       return queue(command);
     };
     return pipeline;
@@ -42,10 +44,8 @@ export function autoPipelined(redis: Redis): Redis {
   internals.sendCommand = function (this: Redis, command: Sendable, ...rest: unknown[]) {
     // Looked up on each call: the instrumentation wraps the prototype's method.
     const send = (Redis.prototype as unknown as Internals).sendCommand;
-    const ctx = command[CONTEXT];
-    return ctx === undefined
-      ? send.call(this, command, ...rest)
-      : context.with(ctx, () => send.call(this, command, ...rest));
+    const ctx = command[CONTEXT] ?? storeCallContext();
+    return context.with(ctx, () => send.call(this, command, ...rest));
   };
   const define = internals.defineCommand.bind(redis);
   internals.defineCommand = (name: string, definition: unknown) => {

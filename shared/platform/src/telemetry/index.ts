@@ -3,6 +3,7 @@ export * from './sdk.js';
 export * from './sampling.js';
 export * from './metrics.js';
 export * from './trace-context.js';
+export { storeCallContext } from './store-context.js';
 export * from './logger.js';
 export * from './request-record.js';
 export * from './internal-server.js';

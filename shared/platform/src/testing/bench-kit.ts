@@ -16,6 +16,7 @@ process.on('exit', () => {
 
 export interface Started {
   port: number;
+  pid: number;
   stop(): void;
   /** Sends a signal (fault tests: SIGKILL, SIGTERM). */
   kill(signal: NodeJS.Signals): void;
@@ -45,6 +46,7 @@ export function startProcess(
   const ended = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const handle = (port: number): Started => ({
     port,
+    pid: child.pid!,
     stop: () => child.kill('SIGTERM'),
     kill: (signal) => child.kill(signal),
     exited: () => ended,

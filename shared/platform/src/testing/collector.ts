@@ -15,6 +15,7 @@ export const findCollector = (): string | null => findGoBinary('pra-otelcol', 'P
 export interface RunningCollector {
   /** Its OTLP/HTTP endpoint (OTEL_EXPORTER_OTLP_ENDPOINT). */
   endpoint: string;
+  pid: number;
   /** Throws, with what the collector printed, once it has exited. */
   alive(): void;
   stop(): Promise<void>;
@@ -57,7 +58,7 @@ export async function startCollector(
       headers: { 'content-type': 'application/json' },
       body: '{}',
     }).catch(() => undefined);
-    if (res?.ok) return { endpoint, alive, stop };
+    if (res?.ok) return { endpoint, pid: child.pid!, alive, stop };
     if (Date.now() > deadline) {
       await stop();
       throw new Error(`the collector did not answer on ${endpoint}:\n${output.join('')}`);

@@ -6,7 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { CHART, findHelm, helm, KUBE_VERSION, parseStrict, render, renderText, type K8sObject } from './helm.js';
+import {
+  CHART,
+  findHelm,
+  helm,
+  helmTemplate,
+  KUBE_VERSION,
+  parseStrict,
+  render,
+  renderText,
+  type K8sObject,
+} from './helm.js';
 import { schemaProblems } from './kube-schemas.js';
 
 const bin = findHelm();
@@ -270,25 +280,12 @@ describe.skipIf(!bin)('charts/property-api', () => {
   });
 
   it('fails at install time, naming the numbers, when replicas x pools pass postgres.maxConnections', () => {
-    const r = helm(bin!, [
-      'template',
-      'pra',
-      CHART,
-      '--kube-version',
-      KUBE_VERSION,
-      '--set',
-      'defaults.autoscaling.maxReplicas=20',
-    ]);
+    const r = helmTemplate(bin!, ['--set', 'defaults.autoscaling.maxReplicas=20']);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(
       /PostgreSQL connection budget exceeded: .*lookup \(20\+1 pods x 4\) 84.* = 206 connections, but postgres.maxConnections 100 less postgres.reservedConnections 10 leaves 90.*PgBouncer/,
     );
-    const raised = helm(bin!, [
-      'template',
-      'pra',
-      CHART,
-      '--kube-version',
-      KUBE_VERSION,
+    const raised = helmTemplate(bin!, [
       '--set',
       'defaults.autoscaling.maxReplicas=20',
       '--set',
@@ -345,24 +342,14 @@ describe.skipIf(!bin)('charts/property-api', () => {
         `networkPolicy:\n  gateway:\n    namespaceSelector: ${selector}\n    podSelector:\n      matchLabels:\n        app.kubernetes.io/name: kong\n`,
       );
       try {
-        const r = helm(bin!, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, '-f', file]);
+        const r = helmTemplate(bin!, ['-f', file]);
         expect(r.status).not.toBe(0);
         expect(r.stderr).not.toMatch(/schema/);
         expect(r.stderr).toMatch(
           /networkPolicy\.gateway\.namespaceSelector was removed .*: set networkPolicy\.gateway\.namespace to the namespace Kong runs in .* and delete networkPolicy\.gateway\.namespaceSelector/,
         );
         // Also with the NetworkPolicies off: the key means nothing any more, whatever else the values say.
-        const off = helm(bin!, [
-          'template',
-          'pra',
-          CHART,
-          '--kube-version',
-          KUBE_VERSION,
-          '-f',
-          file,
-          '--set',
-          'networkPolicy.enabled=false',
-        ]);
+        const off = helmTemplate(bin!, ['-f', file, '--set', 'networkPolicy.enabled=false']);
         expect(off.status).not.toBe(0);
         expect(off.stderr).toMatch(/set networkPolicy\.gateway\.namespace/);
         // What charts/README.md tells a --reuse-values upgrade to add: the key set to null is gone, and it renders.
@@ -382,7 +369,7 @@ describe.skipIf(!bin)('charts/property-api', () => {
     ['a Typesense cluster of 2 (no quorum)', ['--set', 'typesense.enabled=true', '--set', 'typesense.replicas=2']],
     ['a gateway namespace that is not a namespace name', ['--set', 'networkPolicy.gateway.namespace=Not_A_Name']],
   ])('refuses %s at install time', (_what, args) => {
-    const r = helm(bin!, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, ...args]);
+    const r = helmTemplate(bin!, [...args]);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/values don't meet the specifications of the schema/);
   });

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { findCollector } from '@pra/platform/testing';
-import { CHART, findHelm, helm, KUBE_VERSION, render, type K8sObject } from './helm.js';
+import { CHART, findHelm, helm, helmTemplate, KUBE_VERSION, render, type K8sObject } from './helm.js';
 import { schemaProblems } from './kube-schemas.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -250,12 +250,7 @@ describe.skipIf(!bin)('charts/property-api: the collector', () => {
   });
 
   it('fails naming the fix when both the collector and telemetry.otlpEndpoint are set', () => {
-    const r = helm(bin!, [
-      'template',
-      'pra',
-      CHART,
-      '--kube-version',
-      KUBE_VERSION,
+    const r = helmTemplate(bin!, [
       '--set',
       'collector.enabled=true',
       '--set',
@@ -270,7 +265,7 @@ describe.skipIf(!bin)('charts/property-api: the collector', () => {
     ['a port that is not a port', ['--set', 'collector.ports.otlpHttp=0']],
     ['an exporter id that is not one', ['--set', 'collector.exporters.BAD.x=1']],
   ])('refuses %s at install time', (_what, args) => {
-    const r = helm(bin!, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, ...args]);
+    const r = helmTemplate(bin!, [...args]);
     expect(r.status).not.toBe(0);
     expect(r.stderr).toMatch(/values don't meet the specifications of the schema/);
   });

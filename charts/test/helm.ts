@@ -17,6 +17,10 @@ export interface HelmRun {
   stderr: string;
 }
 
+/** `helm template pra <chart> --kube-version <KUBE_VERSION> ...args`, its status and output (a failing render too). */
+export const helmTemplate = (bin: string, args: string[]): HelmRun =>
+  helm(bin, ['template', 'pra', CHART, '--kube-version', KUBE_VERSION, ...args]);
+
 export function helm(bin: string, args: string[]): HelmRun {
   const r = spawnSync(bin, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
   return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };

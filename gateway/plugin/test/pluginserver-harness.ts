@@ -176,3 +176,13 @@ export async function accessEvent(
     reply = await server.rpc('plugin.Step', { Data: value, EventId });
   }
 }
+
+/** The PDK calls of an admitted request, in order: six round trips to Kong, each header table read or set in one. */
+export const ADMITTED_PDK_CALLS = [
+  'kong.request.get_path',
+  'kong.request.get_method',
+  'kong.request.get_headers',
+  'kong.response.set_headers',
+  'kong.request.get_raw_query',
+  'kong.service.request.set_headers',
+];

@@ -22,6 +22,7 @@ const { billingFixture } = await import('@pra/account-billing/testing');
 const { UsagePipeline } = await import('@pra/account-billing/pipeline');
 const { insertProperties, makeProperty, uniqueStreet } = await import('@pra/ingest/testing');
 const { startSystem } = await import('../src/system.js');
+const { startInProcessLookup } = await import('./in-process-lookup.js');
 
 const CHART_FILES = fileURLToPath(new URL('../../../charts/property-api/files/', import.meta.url));
 
@@ -44,37 +45,20 @@ let pool: ReturnType<typeof createPool>;
 let f: Awaited<ReturnType<typeof billingFixture>>;
 let system: Awaited<ReturnType<typeof startSystem>>;
 let pipeline: InstanceType<typeof UsagePipeline>;
+let lookup: Awaited<ReturnType<typeof startInProcessLookup>>;
 let metricsUrl: string;
 let close: () => void;
 
 beforeAll(async () => {
-  pool = createPool(inject('databaseUrl'), 4);
-  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}mon${randomBytes(3).toString('hex')}:`);
-  pipeline = new UsagePipeline({
-    pool,
-    redisUrl: inject('redisUrl'),
-    layout: f.layout,
-    log: () => {},
-    roles: { ledgerWriter: true, maintenance: false },
-  });
-  await pipeline.start();
-  system = await startSystem({
-    placement: 'in-process',
-    pool,
-    billing: f,
-    gatewayKey: `hmac-${randomBytes(8).toString('hex')}`,
-    only: ['lookup'],
-  });
+  lookup = await startInProcessLookup('mon', { gatewayKey: `hmac-${randomBytes(8).toString('hex')}` });
+  ({ pool, f, pipeline, system } = lookup);
   const internal = await startInternalServer({ port: 0, host: '127.0.0.1' });
   metricsUrl = `http://127.0.0.1:${(internal.address() as AddressInfo).port}/metrics`;
   close = () => internal.close();
 });
 afterAll(async () => {
   close?.();
-  await system?.stop();
-  await pipeline?.stop();
-  await f?.close();
-  await pool?.end();
+  await lookup?.stop();
   await telemetry.shutdown();
 });
 

@@ -25,6 +25,7 @@ const { billingFixture } = await import('@pra/account-billing/testing');
 const { UsagePipeline } = await import('@pra/account-billing/pipeline');
 const { insertProperties, makeProperty, uniqueStreet } = await import('@pra/ingest/testing');
 const { startSystem } = await import('../src/system.js');
+const { startInProcessLookup } = await import('./in-process-lookup.js');
 
 const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
 const MARKETPLACE_SECRET = `mkt-${randomBytes(16).toString('hex')}`;
@@ -35,29 +36,14 @@ let pool: ReturnType<typeof createPool>;
 let f: Awaited<ReturnType<typeof billingFixture>>;
 let system: Awaited<ReturnType<typeof startSystem>>;
 let pipeline: InstanceType<typeof UsagePipeline>;
+let lookup: Awaited<ReturnType<typeof startInProcessLookup>>;
 let base: string;
 let path: string;
 
 beforeAll(async () => {
   stopCapture = captureLogs((line) => logLines.push(line));
-  pool = createPool(inject('databaseUrl'), 4);
-  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}trace${randomBytes(3).toString('hex')}:`);
-  pipeline = new UsagePipeline({
-    pool,
-    redisUrl: inject('redisUrl'),
-    layout: f.layout,
-    log: () => {},
-    roles: { ledgerWriter: true, maintenance: false },
-  });
-  await pipeline.start();
-  system = await startSystem({
-    placement: 'in-process',
-    pool,
-    billing: f,
-    gatewayKey: HMAC,
-    marketplaceSecret: MARKETPLACE_SECRET,
-    only: ['lookup'],
-  });
+  lookup = await startInProcessLookup('trace', { gatewayKey: HMAC, marketplaceSecret: MARKETPLACE_SECRET });
+  ({ pool, f, pipeline, system } = lookup);
   base = system.gatewayUrl;
   const s = uniqueStreet();
   await insertProperties(pool, [makeProperty({ line1: `7 ${s} AVE`, zip: '95814' })]);
@@ -65,10 +51,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   stopCapture?.();
-  await system?.stop();
-  await pipeline?.stop();
-  await f?.close();
-  await pool?.end();
+  await lookup?.stop();
   await telemetry.shutdown();
 });
 

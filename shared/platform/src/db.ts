@@ -42,7 +42,9 @@ class BoundedPool extends pg.Pool {
       if (cb) return cb(err, undefined, () => {});
       return Promise.reject(err);
     }
-    return cb ? super.connect(cb) : super.connect();
+    // A waiter's callback runs when another request releases a client: bound to the waiter's own context, so its
+    // query is traced (or not) as its own request is, not as the releasing one.
+    return cb ? super.connect(context.bind(context.active(), cb)) : super.connect();
   }
 }
 

@@ -16,7 +16,7 @@ const telemetry = startTelemetry({
   spanProcessors: [new SimpleSpanProcessor(exporter)],
 });
 createRequire(import.meta.url)('ioredis');
-const { trace } = await import('@opentelemetry/api');
+const { context, trace } = await import('@opentelemetry/api');
 const { createRedis, redisReady } = await import('../redis.js');
 
 const redis = createRedis(inject('redisUrl'), 'producer');
@@ -47,5 +47,17 @@ describe('auto-pipelined Redis commands', () => {
     expect(incr).toHaveLength(3);
     // One per request, each under its own parent (not all three under the first).
     expect(incr.map((s) => s.parentSpanContext?.spanId).sort()).toEqual([...parents].sort());
+  });
+
+  it('a sampled request whose span has ended (a call counted as its response finished) still parents its commands', async () => {
+    const key = `${inject('redisPrefix')}ctx:${randomBytes(4).toString('hex')}`;
+    const tracer = trace.getTracer('redis-contexts-test');
+    const span = tracer.startSpan('finished request');
+    span.end();
+    await context.with(trace.setSpan(context.active(), span), () => redis.incr(key));
+    const incr = exporter
+      .getFinishedSpans()
+      .filter((s) => s.name === 'incr' && s.parentSpanContext?.spanId === span.spanContext().spanId);
+    expect(incr).toHaveLength(1);
   });
 });

@@ -1,6 +1,6 @@
 // The trace context a store call (PostgreSQL, Redis) is made in. Only @opentelemetry/api: the Redis client and the
 // pool use it, and so does the gateway plugin's bundle.
-import { type Context, context, trace } from '@opentelemetry/api';
+import { type Context, context, TraceFlags, trace } from '@opentelemetry/api';
 
 /**
  * The given context, or, inside a request that is not sampled, the same without its span: the pg and ioredis
@@ -10,5 +10,8 @@ import { type Context, context, trace } from '@opentelemetry/api';
  */
 export function storeCallContext(ctx: Context = context.active()): Context {
   const span = trace.getSpan(ctx);
-  return span === undefined || span.isRecording() ? ctx : trace.deleteSpan(ctx);
+  // The sampled flag, not isRecording(): a sampled request's span that has ended (a call counted as its response
+  // finished) still parents the calls made in its context.
+  const sampled = span !== undefined && (span.spanContext().traceFlags & TraceFlags.SAMPLED) !== 0;
+  return span === undefined || sampled ? ctx : trace.deleteSpan(ctx);
 }

@@ -6,6 +6,7 @@ import copyStreams from 'pg-copy-streams';
 import type { Pool, PoolClient } from '@pra/platform';
 import { withTransaction } from '@pra/platform';
 import type { TractInput } from '../domain/property-input.js';
+import { copiedIds, recordChanges } from './change-feed.js';
 import { COLUMNS, copyLine, ID_COLUMN, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
 
 /** Reserves `count` consecutive property ids; returns the first. */
@@ -49,6 +50,8 @@ export async function writeBatch(
         await c.query(`DELETE FROM records.${t} WHERE ${ID_COLUMN(t)} = ANY($1)`, [opts.replaceIds]);
     }
     for (const t of TABLES) await copyText(c, t, COLUMNS[t], chunks[t]);
+    // The change feed row commits with the batch: the indexer sees the write exactly when lookups do.
+    await recordChanges(c, [...copiedIds(chunks.properties), ...(opts.replaceIds ?? [])], 'write');
     await opts.inTransaction?.(c);
     await c.query('UPDATE records.dataset_stats SET property_count = property_count + $1, updated_at = now()', [added]);
   });

@@ -1,8 +1,10 @@
 // Deletes every record of one source ("import:<mapping>", "synthetic:<seed>") with its import state, in one
 // transaction, and keeps the record count exact. It holds the source's lock, as an import does, so a remove and an
-// import of one source never interleave: the later one waits (and `onWait` is told so).
+// import of one source never interleave: the later one waits (and `onWait` is told so). A removal may run while
+// address keys are being recomputed (it only deletes), unlike an import of a source with import state.
 import type { Pool } from '@pra/platform';
 import { withTransaction } from '@pra/platform';
+import { recordChanges } from './change-feed.js';
 import { ID_COLUMN, TABLES } from './copy-rows.js';
 import { withSourceLock } from './source-lock.js';
 
@@ -11,7 +13,7 @@ export async function removeSource(
   source: string,
   opts: { onWait?: (message: string) => void } = {},
 ): Promise<number> {
-  return withSourceLock(pool, source, () => removeLocked(pool, source), opts.onWait);
+  return withSourceLock(pool, source, () => removeLocked(pool, source), opts.onWait, { duringRekey: true });
 }
 
 function removeLocked(pool: Pool, source: string): Promise<number> {
@@ -22,6 +24,8 @@ function removeLocked(pool: Pool, source: string): Promise<number> {
       await c.query(`DELETE FROM records.${t} WHERE ${ID_COLUMN(t)} = ANY($1)`, [ids]);
     }
     await c.query('DELETE FROM records.import_state WHERE source = $1', [source]);
+    // The removal reaches the type-ahead index through the feed, committed with it (a row per 10,000 ids).
+    await recordChanges(c, ids, 'remove');
     await c.query('UPDATE records.dataset_stats SET property_count = property_count - $1, updated_at = now()', [
       ids.length,
     ]);

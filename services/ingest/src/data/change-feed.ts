@@ -1,0 +1,58 @@
+// The writer's side of the change feed (records.changes, migration 0005): every write, removal and rekey of
+// properties adds the ids it touched, in its own transaction, so the row exists exactly when the write committed.
+// Readers of the feed (the type-ahead indexer) apply the current state of those ids, so the feed says only which.
+import type { PoolClient } from '@pra/platform';
+
+/** Ids per feed row: a 5M-record load is a few hundred rows, and a consumer reads one row's array at once. */
+export const IDS_PER_CHANGE = 10_000;
+
+export type ChangeOrigin = 'write' | 'remove' | 'rekey';
+
+/** Adds feed rows for `propertyIds` (duplicates dropped) in the caller's transaction. */
+export async function recordChanges(
+  client: PoolClient,
+  propertyIds: Iterable<number | string>,
+  origin: ChangeOrigin,
+): Promise<void> {
+  const ids = [...new Set([...propertyIds].map(Number))];
+  for (let i = 0; i < ids.length; i += IDS_PER_CHANGE) {
+    const chunk = ids.slice(i, i + IDS_PER_CHANGE);
+    await client.query('INSERT INTO records.changes (property_ids, id_count, origin) VALUES ($1::bigint[], $2, $3)', [
+      chunk,
+      chunk.length,
+      origin,
+    ]);
+  }
+}
+
+const TAB = 9;
+const NEWLINE = 10;
+
+/**
+ * The property ids of a `records.properties` COPY text (the id is each line's first cell), as the loader holds it:
+ * a string, or UTF-8 bytes from a generator worker. Only tabs and newlines are looked for (COPY escapes both inside
+ * values), so this is two native searches a line, not a parse of the record.
+ */
+export function copiedIds(text: string | Uint8Array): number[] {
+  const ids: number[] = [];
+  if (typeof text === 'string') {
+    for (let at = 0; at < text.length; ) {
+      const tab = text.indexOf('\t', at);
+      if (tab < 0) break;
+      ids.push(Number(text.slice(at, tab)));
+      const end = text.indexOf('\n', tab);
+      at = end < 0 ? text.length : end + 1;
+    }
+    return ids;
+  }
+  for (let at = 0; at < text.length; ) {
+    const tab = text.indexOf(TAB, at);
+    if (tab < 0) break;
+    let id = 0;
+    for (let i = at; i < tab; i++) id = id * 10 + (text[i]! - 48);
+    ids.push(id);
+    const end = text.indexOf(NEWLINE, tab);
+    at = end < 0 ? text.length : end + 1;
+  }
+  return ids;
+}

@@ -3,6 +3,7 @@
 //   generate --count N [--seed S] [--states CA,NV] [--batch N]
 //   import --mapping FILE --file CSV         load a county extract through a mapping (again: update what changed)
 //   remove --source SOURCE                   delete every record of one source ("import:<mapping name>")
+//   rekey [--batch N]                        recompute stored address keys after a normaliser change (resumable)
 //   sample [--count N]                       the npm start sample: DC tracts, Sacramento, N synthetic records
 //   validate-mapping FILE                    check a mapping file without loading anything
 import { parseArgs } from 'node:util';
@@ -15,8 +16,10 @@ import { loadMapping } from './importer/mapping.js';
 import { loadSampleDataset, propertyCount } from './load-sample.js';
 import { FileProgress } from './progress.js';
 import { removeSource } from './data/remove-source.js';
+import { rekeyAddresses } from './data/rekey.js';
+import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 
-const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV | remove --source SOURCE | sample [--count N] | validate-mapping FILE>`;
+const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV | remove --source SOURCE | rekey [--batch N] | sample [--count N] | validate-mapping FILE>`;
 
 async function main() {
   const { positionals, values } = parseArgs({
@@ -90,6 +93,18 @@ async function main() {
         if (!values.source) throw new Error('remove needs --source SOURCE (e.g. import:sacramento-2008-sales)');
         const n = await removeSource(pool, values.source, { onWait: (m) => console.error(m) });
         console.log(`removed ${n.toLocaleString('en-US')} records of ${values.source}`);
+        break;
+      }
+      case 'rekey': {
+        // Address keys after a normaliser change, online and resumable (data/rekey.ts); REKEY_PAUSE_MS spares a busy primary.
+        const changed = await rekeyAddresses(pool, (l) => console.error(l), {
+          batchSize: values.batch ? Number(values.batch) : undefined,
+          pauseMs: Number(process.env.REKEY_PAUSE_MS ?? 0),
+          progressEveryMs: 2_000,
+        });
+        console.log(
+          `address keys are v${ADDRESS_KEYS_VERSION}: ${changed.toLocaleString('en-US')} records changed keys`,
+        );
         break;
       }
       case 'sample': {

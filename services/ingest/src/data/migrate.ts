@@ -1,12 +1,34 @@
-// Applies the records schema migrations (services/ingest/migrations).
+// Applies the records schema migrations (services/ingest/migrations). Recomputing stored address keys after a
+// normaliser change is not a migration step: at full scale it takes hours, so it runs online (rekey.ts), from
+// `npm run ingest -- rekey`, in the background of npm start, and as the chart's rekey Job.
 import { fileURLToPath } from 'node:url';
-import { migrate, readMigrations, type Pool } from '@pra/platform';
-import { rekeyAddresses } from './rekey.js';
+import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
+import { createPool, migrate, readMigrations, type Pool } from '@pra/platform';
+import { pendingKeysVersion } from './rekey-gate.js';
+import { recordKeysVersionIfEmpty, rekeyAddresses } from './rekey.js';
 
 export const RECORDS_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 
-/** The SQL migrations, then the address keys of stored records if the normaliser changed since they were written. */
-export async function migrateRecords(pool: Pool, log?: (line: string) => void): Promise<void> {
+/** The SQL migrations; a new (empty) store takes this normaliser's version, and a stale one is named. */
+export async function migrateRecords(pool: Pool, log: (line: string) => void = () => {}): Promise<void> {
   await migrate(pool, 'records', readMigrations(RECORDS_MIGRATIONS_DIR), log);
-  await rekeyAddresses(pool, log);
+  if (await recordKeysVersionIfEmpty(pool)) return;
+  const stored = await pendingKeysVersion(pool);
+  if (stored !== null)
+    log(
+      `address keys: the stored ones are of normaliser v${stored}, this code's are v${ADDRESS_KEYS_VERSION}: until ` +
+        'the rekey finishes (npm run ingest -- rekey; npm start and the chart run it in the background), lookups of ' +
+        'addresses whose keys changed may miss, and imports of sources with import state are refused',
+    );
+}
+
+/**
+ * Runs a due rekey in the background of this process with a pool of its own (npm start), logging its progress and
+ * any failure; never throws. Killed with the process, it resumes at its checkpoint the next time.
+ */
+export function rekeyInBackground(databaseUrl: string, log: (line: string) => void): void {
+  const pool = createPool(databaseUrl, 2, 'rekey');
+  void rekeyAddresses(pool, log, { progressEveryMs: 30_000 })
+    .catch((err: Error) => log(`address keys: the rekey failed (${err.message}); npm run ingest -- rekey resumes it`))
+    .finally(() => pool.end().catch(() => {}));
 }

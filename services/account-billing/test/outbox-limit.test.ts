@@ -1,7 +1,8 @@
 // A long PostgreSQL outage under load (issue 22 point 5): the ledger writer's connection is cut through a TCP proxy
 // while charges keep coming. The outbox stops at its high-water mark: every charge past it is refused with a 503
-// and Retry-After, before Redis could fill; reconcile reads the full outbox in chunks and refunds nothing; once
-// PostgreSQL is back every accepted charge is written once, /usage agrees, and charges are accepted again.
+// and Retry-After, before Redis could fill; calls without a charge are still counted (a counter, not an outbox
+// entry: nothing grows); reconcile reads the full outbox in chunks and refunds nothing; once PostgreSQL is back every
+// accepted charge is written once, the calls are flushed once, /usage agrees, and charges are accepted again.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ApiError } from '@pra/core/errors';
@@ -10,6 +11,7 @@ import { billingFixture, poolThroughProxy, type BillingFixture } from './billing
 import { RedisCreditMeter } from '../src/client/credit-meter.js';
 import { RedisCallCounter } from '../src/client/call-counter.js';
 import { LedgerWriter } from '../src/workers/ledger-writer.js';
+import { CallFlusher, callBucketsWaiting } from '../src/workers/call-flusher.js';
 import { reconcile } from '../src/workers/reconcile.js';
 import { usageReport } from '../src/domain/usage-report.js';
 
@@ -40,6 +42,14 @@ describe('the usage outbox under a long PostgreSQL outage', () => {
       log: () => {},
     });
     writer.start();
+    const flusher = new CallFlusher({
+      pool: cutOff,
+      redis: createRedis(inject('redisUrl'), 'worker'),
+      layout: f.layout,
+      log: () => {},
+      everyMs: 50,
+    });
+    flusher.start();
     let credits = 0;
     let accepted = 0;
     const refusals: ApiError[] = [];
@@ -75,19 +85,18 @@ describe('the usage outbox under a long PostgreSQL outage', () => {
         expect(e.headers['retry-after']).toBe('30');
         expect(e.message).toMatch(/not charged/);
       }
-      // The pre-check refuses too (before any store read), and calls are not counted past the mark.
+      // The pre-check refuses too (before any store read); a call without a charge is still counted.
       await expect(
         meter.precheck({ transactionId: randomUUID(), accountId: a.accountId, fingerprint: 'x' }),
       ).rejects.toMatchObject({ status: 503 });
-      await expect(
-        calls.recordCall({
+      for (let i = 0; i < 3; i++)
+        await calls.recordCall({
           requestId: randomUUID(),
           transactionId: randomUUID(),
           accountId: a.accountId,
           keyId: 0,
           endpoint: '/usage',
-        }),
-      ).rejects.toThrow(/high-water mark/);
+        });
       // Memory: the outbox holds exactly the mark, a few hundred bytes an entry.
       expect(await f.redis.xlen(f.layout.outbox)).toBe(LIMIT);
       const bytes = Number(await f.redis.memory('USAGE', f.layout.outbox));
@@ -101,18 +110,19 @@ describe('the usage outbox under a long PostgreSQL outage', () => {
       expect(await meter.balance(a.accountId)).toBe(10_000 - credits);
 
       proxy.restore();
-      for (let i = 0; i < 600 && (await f.redis.xlen(f.layout.outbox)) > 0; i++)
-        await new Promise((r) => setTimeout(r, 50));
-      expect(await f.redis.xlen(f.layout.outbox)).toBe(0);
+      const waiting = async () => (await f.redis.xlen(f.layout.outbox)) + (await callBucketsWaiting(f.redis, f.layout));
+      for (let i = 0; i < 600 && (await waiting()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(await waiting()).toBe(0);
       const usage = await usageReport(pool, a.accountId);
       expect(usage.credits).toMatchObject({ used: credits, balance: 10_000 - credits });
-      expect(usage.calls.total).toBe(accepted);
+      expect(usage.calls.total).toBe(accepted + 3);
       // Accepted again once the ledger has caught up.
       const before = accepted;
       await charge();
       expect(accepted).toBe(before + 1);
     } finally {
       await writer.stop();
+      await flusher.stop();
       await cutOff.end().catch(() => {});
       await proxy.close();
     }

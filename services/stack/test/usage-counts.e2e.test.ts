@@ -56,14 +56,21 @@ const get = (key: string, path: string) =>
 /** The account's row of today in PostgreSQL, once the pipeline has written `calls` calls. */
 async function today(accountId: number, calls: number) {
   for (let i = 0; i < 100; i++) {
+    // Charged calls are in daily_usage, the others in call_counts (billing migration 0005).
     const { rows } = await pool.query(
-      `SELECT calls, credits_used FROM billing.daily_usage WHERE account_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date`,
+      `SELECT sum(calls)::int AS calls, sum(credits_used)::int AS credits_used FROM (
+         SELECT calls, credits_used FROM billing.daily_usage WHERE account_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date
+         UNION ALL
+         SELECT calls, 0 FROM billing.call_counts WHERE account_id = $1 AND day = (now() AT TIME ZONE 'UTC')::date) t`,
       [accountId],
     );
     if (rows[0] && rows[0].calls >= calls) return rows[0] as { calls: number; credits_used: number };
     await new Promise((r) => setTimeout(r, 100));
   }
-  const { rows } = await pool.query('SELECT * FROM billing.daily_usage WHERE account_id = $1', [accountId]);
+  const { rows } = await pool.query(
+    'SELECT day, calls, credits_used FROM billing.daily_usage WHERE account_id = $1 UNION ALL SELECT day, calls, 0 FROM billing.call_counts WHERE account_id = $1',
+    [accountId],
+  );
   throw new Error(`the pipeline did not write ${calls} calls of account ${accountId}: ${JSON.stringify(rows)}`);
 }
 

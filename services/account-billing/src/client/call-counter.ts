@@ -1,15 +1,16 @@
 // /usage counts every authenticated call that reached a service (SPEC 2.4: calls.today, calls.total, last_used,
 // daily_usage[].calls), as the daily quota counts every admitted call: a charged call through its charge event, any
-// other (type-ahead, /usage itself, a 400, 404 or 402) through an event of 0 credits on the same outbox, written
-// once the response is sent. The ledger writer counts both alike; a 0-credit event moves no credit.
-import { randomUUID } from 'node:crypto';
+// other (type-ahead, /usage itself, a 400, 404 or 402) here, once the response is sent, as one HINCRBY on a
+// per-account, per-day, per-endpoint counter in Redis (data/call-count-scripts.ts). The ledger writers' flusher
+// moves the counters to PostgreSQL (workers/call-flusher.ts). Type-ahead traffic is many calls per lookup: a row
+// per keystroke in the ledger, as calls were before (0-credit usage events), would be most of its writes.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Identity } from '@pra/core/auth';
-import { BASE_PATH } from '@pra/core/endpoints';
-import { currentTraceparent, logger } from '@pra/platform/telemetry';
-import { redisLayout, type RedisLayout } from '../data/redis-layout.js';
-import { DEFAULT_BILLING_OUTBOX_LIMIT } from '@pra/core/config';
+import { BASE_PATH, servedPaths } from '@pra/core/endpoints';
+import { logger } from '@pra/platform/telemetry';
+import { RECORD_CALL_SCRIPT } from '../data/call-count-scripts.js';
+import { callBucket, redisLayout, type RedisLayout } from '../data/redis-layout.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './credit-meter.js';
 
 export interface CallRecord {
@@ -22,27 +23,15 @@ export interface CallRecord {
   endpoint: string;
 }
 
-/** Where calls are counted (account-billing's outbox). */
+/** Where calls are counted (account-billing's call counters). */
 export interface CallCounter {
-  /** Counts a call once per transaction id, unless that transaction was charged (its charge counts it). */
+  /** Counts a call once per request id, unless its transaction was charged (its charge counts it). */
   recordCall(c: CallRecord): Promise<void>;
 }
 
-/**
- * KEYS: the transaction's charge record, the request's call marker, the outbox. ARGV: event id, request id,
- * account, key, endpoint, now ms, marker ttl s, traceparent, outbox limit. A charged transaction, a request counted
- * already, or an outbox past its high-water mark (an outage of the ledger: charges are refused then too) adds
- * nothing. The event has an id of its own, never the transaction's: a 0-credit event can never take the place of
- * a charge of the same transaction in the ledger (PostgreSQL writes each event id once).
- */
-const RECORD_CALL_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-if redis.call('XLEN', KEYS[3]) >= tonumber(ARGV[9]) then return -1 end
-if not redis.call('SET', KEYS[2], '1', 'NX', 'EX', tonumber(ARGV[7])) then return 0 end
-redis.call('XADD', KEYS[3], '*', 'txid', ARGV[1], 'request', ARGV[2], 'account', ARGV[3], 'key', ARGV[4],
-  'endpoint', ARGV[5], 'credits', 0, 'at', ARGV[6], 'consumed', '', 'trace', ARGV[8])
-return 1
-`;
+/** What a counter is kept under: a path of the API, or "other" (a path a client made up is not a new counter). */
+const KNOWN_PATHS = new Set(servedPaths().map((p) => p.path));
+export const counterEndpoint = (endpoint: string) => (KNOWN_PATHS.has(endpoint) ? endpoint : 'other');
 
 type CallRedis = Redis & { pra_record_call(...args: (string | number)[]): Promise<number> };
 
@@ -51,12 +40,14 @@ export class RedisCallCounter implements CallCounter {
   private readonly redis: CallRedis;
 
   private readonly now: () => number;
-  private readonly outboxLimit: number;
 
+  /**
+   * `outboxLimit` is accepted and ignored: calls are counters now, not outbox entries, so they take no room that
+   * grows while the ledger is away, and are counted through an outage of PostgreSQL too.
+   */
   constructor(redis: Redis, prefix: string, o: { now?: () => number; outboxLimit?: number } = {}) {
     this.layout = redisLayout(prefix);
     this.now = o.now ?? Date.now;
-    this.outboxLimit = o.outboxLimit ?? DEFAULT_BILLING_OUTBOX_LIMIT;
     if (!('pra_record_call' in redis))
       redis.defineCommand('pra_record_call', { numberOfKeys: 3, lua: RECORD_CALL_SCRIPT });
     this.redis = redis as CallRedis;
@@ -64,21 +55,15 @@ export class RedisCallCounter implements CallCounter {
 
   async recordCall(c: CallRecord): Promise<void> {
     const l = this.layout;
-    const counted = await this.redis.pra_record_call(
+    await this.redis.pra_record_call(
       l.charged(c.transactionId),
       l.called(c.requestId),
-      l.outbox,
-      randomUUID(),
-      c.requestId,
+      l.pendingCalls(callBucket(c.accountId)),
       c.accountId,
-      c.keyId,
-      c.endpoint,
+      counterEndpoint(c.endpoint),
       this.now(),
       IDEMPOTENCY_TTL_SECONDS,
-      currentTraceparent() ?? '',
-      this.outboxLimit,
     );
-    if (counted < 0) throw new Error('the usage outbox is past its high-water mark (the ledger is catching up)');
   }
 }
 
@@ -94,7 +79,7 @@ type CountedRequest = IncomingMessage & {
 
 /**
  * A warning for calls that could not be counted, at most once per `everyMs` with how many it stands for: while the
- * outbox is past its mark (a long outage of the ledger) every call fails alike, and a line per call would flood.
+ * Redis is away every call fails alike, and a line per call would flood.
  */
 function warnEvery(everyMs: number): (err: Error) => void {
   let last = 0;

@@ -26,7 +26,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 function invalidEvent(e: UsageEvent): string | null {
   if (!UUID.test(e.txid ?? '')) return 'no transaction id';
   if (!Number.isSafeInteger(e.account) || e.account <= 0) return 'no account';
-  // 0 credits: a call counted in /usage without a charge (type-ahead, /usage, a 400/404/402); it takes no credit.
+  // 0 credits: a call without a charge, as call counters wrote them before billing migration 0005 (calls are counted
+  // in billing.call_counts now: workers/call-flusher.ts). Still written, so that an entry of a process that ran the
+  // older code (a rolling deploy) is counted; it takes no credit.
   if (!Number.isSafeInteger(e.credits) || e.credits < 0) return 'no credits';
   if (e.credits === 0 && e.consumed.length > 0) return 'credits taken by a call without a charge';
   if (!Number.isFinite(e.at)) return 'no time';

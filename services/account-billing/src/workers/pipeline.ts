@@ -1,5 +1,6 @@
 // The usage pipeline and the maintenance jobs of account-billing:
 //   outbox stream --ledger writers (one consumer group, batches)--> PostgreSQL (applyUsageEvents)
+//   call counters (Redis hashes) --call flusher, beside each ledger writer--> PostgreSQL (applyCallFlushes)
 //   job schedulers on `billing-maintenance` (BullMQ): reconcile, expire-credits, rebuild-key-cache
 //   a watchdog: when Redis comes back empty (no `loaded` marker) it reloads balances and the key cache, and
 //   re-creates the schedulers (they lived in Redis too); charging fails closed until the reload is done.
@@ -15,6 +16,7 @@ import { reloadBalances } from '../data/balances.js';
 import { rebuildKeyCache } from '../data/key-cache.js';
 import type { RedisLayout } from '../data/redis-layout.js';
 import { expireCredits } from './apply-usage.js';
+import { CallFlusher, callBucketsWaiting } from './call-flusher.js';
 import { LEDGER_GROUP, LedgerWriter } from './ledger-writer.js';
 import { reconcile } from './reconcile.js';
 
@@ -27,6 +29,8 @@ export interface PipelineOptions {
   log: (obj: Record<string, unknown>) => void;
   /** Entries a dead writer held are taken over after this long (ms): short in tests that kill a writer. */
   claimIdleMs?: number;
+  /** How often the call counters are flushed to PostgreSQL (ms; the lag of /usage's uncharged calls). */
+  flushEveryMs?: number;
   reconcileEveryMs?: number;
   expireEveryMs?: number;
   /** Clock slack between machines when deciding that a charge came before a grant's expiry (seconds). */
@@ -41,6 +45,7 @@ export class UsagePipeline {
   readonly maintenanceQueue: Queue;
   private readonly connections: Redis[] = [];
   private writer?: LedgerWriter;
+  private flusher?: CallFlusher;
   private workers: Worker[] = [];
   private watchdog?: NodeJS.Timeout;
   private stopObserving?: () => void;
@@ -69,6 +74,15 @@ export class UsagePipeline {
     if (roles.ledgerWriter) {
       this.writer = new LedgerWriter({ pool, redis: this.connection(), layout, log, claimIdleMs: this.o.claimIdleMs });
       this.writer.start();
+      this.flusher = new CallFlusher({
+        pool,
+        redis: this.connection(),
+        layout,
+        log,
+        leaseMs: this.o.claimIdleMs,
+        everyMs: this.o.flushEveryMs,
+      });
+      this.flusher.start();
       this.stopObserving = this.observeBacklog(redis);
     }
     if (roles.maintenance) {
@@ -222,13 +236,15 @@ export class UsagePipeline {
     );
   }
 
-  /** Waits until every charge in the outbox is in the ledger (tests, benchmarks, shutdown). */
+  /** Waits until every charge in the outbox is in the ledger, and every call counted in PostgreSQL (tests, benchmarks). */
   async drained(redis: Redis, timeoutMs = 30_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     for (;;) {
       const outbox = await redis.xlen(this.o.layout.outbox);
-      if (outbox === 0) return;
-      if (Date.now() > until) throw new Error(`usage pipeline not drained: ${outbox} events in the outbox`);
+      const buckets = outbox === 0 ? await callBucketsWaiting(redis, this.o.layout) : 0;
+      if (outbox === 0 && buckets === 0) return;
+      if (Date.now() > until)
+        throw new Error(`usage pipeline not drained: ${outbox} events in the outbox, ${buckets} buckets of calls`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
@@ -236,7 +252,7 @@ export class UsagePipeline {
   async stop(): Promise<void> {
     if (this.watchdog) clearInterval(this.watchdog);
     this.stopObserving?.();
-    await this.writer?.stop();
+    await Promise.all([this.writer?.stop(), this.flusher?.stop()]);
     await Promise.all(this.workers.map((w) => w.close()));
     await this.maintenanceQueue.close();
     await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())));

@@ -1,0 +1,135 @@
+// npm run bench:import [-- --copies 10 --batch 1000 --keep]
+// County-import speed at steady state. The Brooklyn sample (23,006 rows) is too short for that, so this builds a
+// larger file from it in a temp dir: the sample repeated `copies` times, each copy with distinct parcels (its BLOCK
+// moved by 10,000 per copy) and distinct addresses (its house numbers prefixed with the copy's number). It then
+// imports that file into a fresh database three times, as a county's monthly files would come:
+//   1. first import: every parcel new;
+//   2. the same file again: every parcel unchanged;
+//   3. the file with 1 row in 20 given another sale price (a corrected sale): those parcels updated.
+// and prints rows/s for each with the target beside it. The time is importCsv's alone (not the database's creation
+// or migration); the file is read from disk as the CLI reads it. The database is dropped at the end (--keep keeps it).
+import { gunzipSync } from 'node:zlib';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
+import { DEFAULT_DATABASE_URL } from '@pra/core/config';
+import { migrateRecords } from '../src/data/migrate.js';
+import { parseRecord } from '../src/importer/csv-records.js';
+import { importCsv, type ImportSummary, loadMapping, SAMPLE_FILES, SHIPPED_MAPPINGS } from '../src/importer/index.js';
+
+const TARGET_ROWS_PER_SECOND = 20_000;
+
+const { values } = parseArgs({
+  options: {
+    copies: { type: 'string', default: '10' },
+    batch: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const copies = Number(values.copies);
+if (!Number.isInteger(copies) || copies < 1) throw new Error('--copies must be a positive integer');
+
+const csvField = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+
+/** The sample `copies` times over with distinct parcels and addresses; `changed` gives 1 row in 20 a new price. */
+function buildFile(sample: string, changed: boolean): string {
+  const lines = sample.split(/\r?\n/).filter((l) => l.trim() !== '');
+  const header = parseRecord(lines[0]!, ',');
+  if (!('fields' in header)) throw new Error('the sample has no header');
+  const col = (name: string) => header.fields.findIndex((h) => h.trim() === name);
+  const [block, address, price] = [col('BLOCK'), col('ADDRESS'), col('SALE PRICE')];
+  const rows = lines.slice(1).map((l) => {
+    const r = parseRecord(l, ',');
+    if (!('fields' in r)) throw new Error(`the sample has a malformed row: ${l}`);
+    return r.fields;
+  });
+  const out: string[] = [lines[0]!];
+  let n = 0;
+  for (let c = 0; c < copies; c++) {
+    for (const r of rows) {
+      const f = [...r];
+      f[block] = String(Number(f[block]) + c * 10_000);
+      if (c > 0) f[address] = f[address]!.replace(/^(\d)/, `${c}$1`);
+      if (changed && n % 20 === 7) {
+        const was = Number(f[price]!.replace(/[,\s]/g, '')) || 0;
+        f[price] = String(was + 1_000);
+      }
+      out.push(f.map(csvField).join(','));
+      n++;
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+async function main() {
+  const sample = gunzipSync(readFileSync(SAMPLE_FILES.brooklynSales)).toString('utf8');
+  const dir = mkdtempSync(join(tmpdir(), 'pra-bench-import-'));
+  const base = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  const url = withDatabase(base, `pra_bench_import_${process.pid}`);
+  const mapping = loadMapping(SHIPPED_MAPPINGS.nycRollingSales);
+  try {
+    const file = join(dir, 'brooklyn-x.csv');
+    const changedFile = join(dir, 'brooklyn-x-changed.csv');
+    writeFileSync(file, buildFile(sample, false));
+    writeFileSync(changedFile, buildFile(sample, true));
+    await dropDatabase(url);
+    await ensureDatabase(url);
+    // As the CLI opens it.
+    const pool = createPool(url, 4, 'bench-import');
+    try {
+      await migrateRecords(pool);
+      const batchSize = values.batch ? Number(values.batch) : undefined;
+      const results: { pass: string; s: ImportSummary; seconds: number }[] = [];
+      for (const [pass, f] of [
+        ['first import', file],
+        ['same file again', file],
+        ['1 row in 20 changed', changedFile],
+      ] as const) {
+        const started = performance.now();
+        const s = await importCsv(pool, mapping, f, { batchSize });
+        const seconds = (performance.now() - started) / 1000;
+        results.push({ pass, s, seconds });
+        console.error(`${pass}: ${Math.round(s.rowsRead / seconds).toLocaleString('en-US')} rows/s`);
+      }
+      const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+      console.log(
+        `\nimport of the Brooklyn sample x${copies} (${fmt(results[0]!.s.rowsRead)} rows), ${mapping.name} mapping, ` +
+          `batch ${batchSize ?? 'default'}; target ${fmt(TARGET_ROWS_PER_SECOND)} rows/s\n`,
+      );
+      console.log(
+        `${'pass'.padEnd(22)}${'rows/s'.padStart(9)}${'target'.padStart(9)}${'seconds'.padStart(9)}  new / updated / unchanged / skipped`,
+      );
+      for (const { pass, s, seconds } of results) {
+        const rate = s.rowsRead / seconds;
+        const mark = rate >= TARGET_ROWS_PER_SECOND ? 'ok' : 'below';
+        console.log(
+          `${pass.padEnd(22)}${fmt(rate).padStart(9)}${fmt(TARGET_ROWS_PER_SECOND).padStart(9)}${seconds.toFixed(1).padStart(9)}  ` +
+            `${fmt(s.added)} / ${fmt(s.updated)} / ${fmt(s.unchanged)} / ${fmt(s.skipped)}  ${mark}`,
+        );
+      }
+      const { rows } = await pool.query<{ parcels: number; total: string; input: string }>(
+        `SELECT count(*)::int AS parcels, pg_total_relation_size('records.import_state') AS total,
+                avg(pg_column_size(input)) AS input
+           FROM records.import_state`,
+      );
+      const st = rows[0]!;
+      console.log(
+        `\nimport_state: ${fmt(st.parcels)} parcels, ${fmt(Number(st.total) / st.parcels)} bytes each on disk ` +
+          `(table, TOAST and index), of which the stored input ${fmt(Number(st.input))} bytes`,
+      );
+    } finally {
+      await pool.end();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+    if (values.keep) console.error(`kept ${url}`);
+    else await dropDatabase(url);
+  }
+}
+
+main().catch((err: Error) => {
+  console.error(`bench:import failed: ${err.stack ?? err.message}`);
+  process.exit(1);
+});

@@ -6,6 +6,7 @@ import { buildCopyChunks } from '../src/data/copy-rows.js';
 import { reserveIds, writeBatch } from '../src/data/loader.js';
 
 export { recordsOf, saleHistory } from './stored-records.js';
+export { holdBatchOpen, removeSource, rewriteProperties, type HeldBatch } from './feed-writers.js';
 
 export function makeProperty(overrides: Partial<PropertyInput> = {}): PropertyInput {
   return {

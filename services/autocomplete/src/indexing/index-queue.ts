@@ -1,13 +1,16 @@
 // Keeps the type-ahead index in step with the records store through the BullMQ `autocomplete-index` queue:
 //   rebuild   full re-index (after a bulk load, or when the index is empty); readers keep the old index meanwhile
-//   catch-up  upserts records added since the index last saw one (a job scheduler runs it every few seconds)
-// A failed batch fails its job, which is retried with backoff; nothing is skipped silently. Progress is reported.
+//   catch-up  applies the records change feed (inserts, in-place rewrites, removals, rekeys: change-feed.ts);
+//             a job scheduler runs it every few seconds
+// Both hold the feed's consumer lock, so neither runs beside the other, on any replica. A failed batch fails its
+// job, which is retried with backoff; nothing is skipped silently. Progress is reported.
 import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { createRedis, type Pool } from '@pra/platform';
 import type { SearchIndex } from '../domain/search-index.js';
 import { readSuggestionDocs } from '../data/suggestion-source.js';
 import { queueTelemetry } from '@pra/platform/telemetry';
+import { applyChanges, dropSeenChanges, feedSnapshot, withFeedLock } from './change-feed.js';
 
 export const INDEX_QUEUE = 'autocomplete-index';
 const BATCH = 5_000;
@@ -21,7 +24,7 @@ export interface IndexerOptions {
   catchUpEveryMs?: number;
 }
 
-/** Highest property id the index holds (0 when empty); the catch-up starts after it. */
+/** Highest property id the index holds (0 when empty: the service then asks for a rebuild). */
 export async function lastIndexedId(pool: Pool): Promise<number> {
   const { rows } = await pool.query<{ id: number | null }>(
     'SELECT max(property_id) AS id FROM search.address_suggestions',
@@ -29,37 +32,44 @@ export async function lastIndexedId(pool: Pool): Promise<number> {
   return rows[0]?.id ?? 0;
 }
 
+/**
+ * Re-indexes every record. The feed rows committed before it starts are dropped at the end (what they changed is in
+ * the pages it read after); rows committed while it runs stay, and the next catch-up applies them, so a write
+ * committed during a rebuild is never lost. It waits for a running catch-up, and catch-ups wait for it.
+ */
 export async function runRebuild(
   o: Pick<IndexerOptions, 'pool' | 'index'>,
   progress: (done: number, total: number) => Promise<void> | void = () => {},
 ): Promise<number> {
-  const { rows } = await o.pool.query<{ n: number }>('SELECT count(*)::bigint AS n FROM records.properties');
-  const total = rows[0]!.n;
-  const rebuild = await o.index.beginRebuild();
-  let after = 0;
-  let done = 0;
-  for (;;) {
-    const docs = await readSuggestionDocs(o.pool, after, BATCH);
-    if (docs.length === 0) break;
-    await rebuild.write(docs);
-    after = docs[docs.length - 1]!.propertyId;
-    done += docs.length;
-    await progress(done, total);
-  }
-  await rebuild.finish();
-  return done;
+  const done = await withFeedLock(o.pool, true, async (c) => {
+    const snapshot = await feedSnapshot(c);
+    const { rows } = await c.query<{ n: number }>('SELECT count(*)::bigint AS n FROM records.properties');
+    const total = rows[0]!.n;
+    const rebuild = await o.index.beginRebuild();
+    let after = 0;
+    let done = 0;
+    for (;;) {
+      const docs = await readSuggestionDocs(c, after, BATCH);
+      if (docs.length === 0) break;
+      await rebuild.write(docs);
+      after = docs[docs.length - 1]!.propertyId;
+      done += docs.length;
+      await progress(done, total);
+    }
+    await rebuild.finish();
+    await dropSeenChanges(c, snapshot);
+    return done;
+  });
+  return done ?? 0;
 }
 
-export async function runCatchUp(o: Pick<IndexerOptions, 'pool' | 'index'>, from: number): Promise<number> {
-  let after = from;
-  let done = 0;
-  for (;;) {
-    const docs = await readSuggestionDocs(o.pool, after, BATCH);
-    if (docs.length === 0) return done;
-    await o.index.upsert(docs);
-    after = docs[docs.length - 1]!.propertyId;
-    done += docs.length;
-  }
+/**
+ * Applies the change feed; returns how many properties it applied (0 when another consumer, a catch-up or a
+ * rebuild, holds the feed: that one applies the same rows). `_from` is ignored: it was the id the catch-up once
+ * started after, before the feed told it what changed.
+ */
+export async function runCatchUp(o: Pick<IndexerOptions, 'pool' | 'index'>, _from?: number): Promise<number> {
+  return (await withFeedLock(o.pool, false, (c) => applyChanges(o.index, c))) ?? 0;
 }
 
 export class Indexer {
@@ -129,8 +139,8 @@ export class Indexer {
       const rebuild = await this.queue.getJob('rebuild');
       if (rebuild && !(await rebuild.isCompleted()) && !(await rebuild.isFailed()))
         return { documents: 0, deferredTo: 'rebuild' };
-      const n = await runCatchUp(this.o, await lastIndexedId(this.o.pool));
-      if (n > 0) this.o.log({ msg: 'index caught up', documents: n });
+      const n = await runCatchUp(this.o);
+      if (n > 0) this.o.log({ msg: 'index caught up', properties: n });
       return { documents: n };
     }
     throw new Error(`unknown index job ${job.name}`);

@@ -8,6 +8,7 @@ import { migrateAll } from './migrate-all.js';
 import { ensureDemoAccount } from './demo-account.js';
 import { installationSecrets } from './installation-secrets.js';
 import { loadSampleDataset, propertyCount } from '@pra/ingest/load';
+import { rekeyInBackground } from '@pra/ingest/migrate';
 import { findPostgres, findRedis } from './infrastructure.js';
 import { Supervisor } from './supervisor.js';
 import { startSystem } from './system.js';
@@ -60,6 +61,7 @@ async function main() {
   if (redis.stop) stops.push(redis.stop);
   const pool = createPool(databaseUrl, 4, 'start');
   await migrateAll(pool, log);
+  rekeyInBackground(databaseUrl, log); // address keys after a normaliser change: online, resumable (ingest data/rekey.ts)
   let records = await propertyCount(pool);
   if (records === 0) {
     log(

@@ -120,14 +120,23 @@ describe.skipIf(!bin)('charts/property-api', () => {
       expect(objs.map(schemaProblems).filter(Boolean)).toEqual([]);
     });
 
-    it('renders every component, a migration hook, and the Kong config with this release’s service addresses', () => {
+    it('renders every component, a migration hook, a rekey Job, and the Kong config with this release’s service addresses', () => {
       const deployments = ofKind(objs, 'Deployment').map((d) => d.metadata.labels?.['app.kubernetes.io/component']);
       expect(deployments.sort()).toEqual(['account-billing', 'autocomplete', 'lookup', 'plans', 'usage-worker']);
       const worker = ofKind(objs, 'Deployment').find((d) => d.metadata.name.endsWith('-usage-worker'))!;
       expect(worker.spec.template.spec.containers[0].args).toEqual(['dist/billing-worker.js']);
-      const job = ofKind(objs, 'Job')[0]!;
+      const jobs = ofKind(objs, 'Job');
+      const job = jobs.find((j) => j.metadata.labels?.['app.kubernetes.io/component'] === 'migrate')!;
       expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
       expect(job.spec.template.spec.containers[0].args).toEqual(['dist/migrate.js']);
+      // The address-key rekey: beside the new pods, not a hook, without the hook's deadline, one Job per revision.
+      const rekey = jobs.find((j) => j.metadata.labels?.['app.kubernetes.io/component'] === 'rekey')!;
+      expect(rekey.metadata.annotations?.['helm.sh/hook']).toBeUndefined();
+      expect(rekey.metadata.name).toBe('pra-property-api-rekey-1');
+      expect(rekey.spec.activeDeadlineSeconds).toBeUndefined();
+      expect(rekey.spec.template.spec.containers[0].args).toEqual(['dist/ingest.js', 'rekey']);
+      const egress = ofKind(objs, 'NetworkPolicy').find((p) => p.metadata.name.endsWith('-egress'))!;
+      expect(JSON.stringify(egress.spec.podSelector)).toContain('"rekey"');
       const kong = ofKind(objs, 'ConfigMap').find((c) => c.metadata.name.endsWith('-kong-config'))!;
       expect(kong.data['kong.yml']).toContain('url: http://pra-property-api-lookup.property-api.svc:8081');
       expect(kong.data['kong.yml']).not.toMatch(/url: http:\/\/lookup:/);

@@ -7,6 +7,7 @@
 // One consumer at a time, replicas included: two could apply states of one property out of order. A session
 // advisory lock on a connection of the consumer's own, which PostgreSQL drops with the connection if the process
 // dies; the reads go through that connection too, so a consumer whose connection broke stops at its next step.
+// (So the PostgreSQL index, which writes through the pool, needs a pool of two: the lock's and its own.)
 import type { Pool, PoolClient } from '@pra/platform';
 import type { SearchIndex } from '../domain/search-index.js';
 import { readSuggestionDocsByIds } from '../data/suggestion-source.js';

@@ -1,4 +1,4 @@
-// npm run bench:import [-- --copies 10 --batch 1000 --keep]
+// npm run bench:import [-- --copies 10 --batch 2000 --workers 2 --keep]
 // County-import speed at steady state. The Brooklyn sample (23,006 rows) is too short for that, so this builds a
 // larger file from it in a temp dir: the sample repeated `copies` times, each copy with distinct parcels (its BLOCK
 // moved by 10,000 per copy) and distinct addresses (its house numbers prefixed with the copy's number). It then
@@ -10,10 +10,10 @@
 // or migration); the file is read from disk as the CLI reads it. The database is dropped at the end (--keep keeps it).
 import { gunzipSync } from 'node:zlib';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
+import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '../src/data/migrate.js';
 import { parseRecord } from '../src/importer/csv-records.js';
@@ -26,6 +26,7 @@ const { values } = parseArgs({
     copies: { type: 'string', default: '10' },
     batch: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    workers: { type: 'string' },
   },
 });
 const copies = Number(values.copies);
@@ -63,6 +64,25 @@ function buildFile(sample: string, changed: boolean): string {
   return `${out.join('\n')}\n`;
 }
 
+/** CPU milliseconds of each PostgreSQL backend of this database, from /proc (empty when the server is elsewhere). */
+async function backendCpu(pool: Pool): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>(
+    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
+  );
+  const out = new Map<number, number>();
+  const tick = 1000 / 100; // USER_HZ
+  for (const { pid } of rows) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(pid, (Number(f[11]) + Number(f[12])) * tick);
+    } catch {
+      // not on this host, or gone
+    }
+  }
+  return out;
+}
+
 async function main() {
   const sample = gunzipSync(readFileSync(SAMPLE_FILES.brooklynSales)).toString('utf8');
   const dir = mkdtempSync(join(tmpdir(), 'pra-bench-import-'));
@@ -81,16 +101,23 @@ async function main() {
     try {
       await migrateRecords(pool);
       const batchSize = values.batch ? Number(values.batch) : undefined;
-      const results: { pass: string; s: ImportSummary; seconds: number }[] = [];
+      const workers = values.workers === undefined ? undefined : Number(values.workers);
+      const results: { pass: string; s: ImportSummary; seconds: number; nodeMs: number; pgMs: number }[] = [];
       for (const [pass, f] of [
         ['first import', file],
         ['same file again', file],
         ['1 row in 20 changed', changedFile],
       ] as const) {
+        const pgBefore = await backendCpu(pool);
+        const cpuBefore = process.cpuUsage();
         const started = performance.now();
-        const s = await importCsv(pool, mapping, f, { batchSize });
+        const s = await importCsv(pool, mapping, f, { batchSize, workers });
         const seconds = (performance.now() - started) / 1000;
-        results.push({ pass, s, seconds });
+        const cpu = process.cpuUsage(cpuBefore);
+        const pgAfter = await backendCpu(pool);
+        let pg = 0;
+        for (const [pid, ms] of pgAfter) pg += ms - (pgBefore.get(pid) ?? 0);
+        results.push({ pass, s, seconds, nodeMs: (cpu.user + cpu.system) / 1000, pgMs: pg });
         console.error(`${pass}: ${Math.round(s.rowsRead / seconds).toLocaleString('en-US')} rows/s`);
       }
       const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -99,16 +126,28 @@ async function main() {
           `batch ${batchSize ?? 'default'}; target ${fmt(TARGET_ROWS_PER_SECOND)} rows/s\n`,
       );
       console.log(
-        `${'pass'.padEnd(22)}${'rows/s'.padStart(9)}${'target'.padStart(9)}${'seconds'.padStart(9)}  new / updated / unchanged / skipped`,
+        `${'pass'.padEnd(22)}${'rows/s'.padStart(9)}${'target'.padStart(9)}${'seconds'.padStart(9)}` +
+          `${'node us'.padStart(9)}${'pg us'.padStart(7)}${'cpu-bound'.padStart(11)}  new / updated / unchanged / skipped`,
       );
-      for (const { pass, s, seconds } of results) {
+      for (const { pass, s, seconds, nodeMs, pgMs } of results) {
         const rate = s.rowsRead / seconds;
         const mark = rate >= TARGET_ROWS_PER_SECOND ? 'ok' : 'below';
+        const perRow = (ms: number) => ((ms * 1000) / s.rowsRead).toFixed(0);
+        // The rate if this import had the machine's cores to itself: its CPU (node threads and PostgreSQL) spread
+        // over them. The wall-clock rate is lower when others use the cores, or when the pipeline leaves one idle.
+        const bound = (s.rowsRead / (nodeMs + pgMs)) * 1000 * availableParallelism();
         console.log(
-          `${pass.padEnd(22)}${fmt(rate).padStart(9)}${fmt(TARGET_ROWS_PER_SECOND).padStart(9)}${seconds.toFixed(1).padStart(9)}  ` +
+          `${pass.padEnd(22)}${fmt(rate).padStart(9)}${fmt(TARGET_ROWS_PER_SECOND).padStart(9)}${seconds.toFixed(1).padStart(9)}` +
+            `${perRow(nodeMs).padStart(9)}${perRow(pgMs).padStart(7)}${fmt(bound).padStart(11)}  ` +
             `${fmt(s.added)} / ${fmt(s.updated)} / ${fmt(s.unchanged)} / ${fmt(s.skipped)}  ${mark}`,
         );
       }
+      const [load1] = loadavg();
+      console.log(
+        `\nnode us, pg us: CPU time per row of this process (all threads) and of its PostgreSQL backends (read from ` +
+          `/proc, so only when the server runs here); cpu-bound: rows/s with ${availableParallelism()} cores to itself. ` +
+          `Load average now ${load1!.toFixed(1)}: above ${availableParallelism()}, others share the cores and rows/s is lower.`,
+      );
       const { rows } = await pool.query<{ parcels: number; total: string; input: string }>(
         `SELECT count(*)::int AS parcels, pg_total_relation_size('records.import_state') AS total,
                 avg(pg_column_size(input)) AS input

@@ -1,7 +1,8 @@
 // County files as they come: parcels by APN (built from several columns), units in the address line or a column,
 // re-imports that update the store, malformed rows skipped by line, progress by bytes. Each test imports through a
 // mapping of its own name, so its records are a source of their own in the run's database.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -13,7 +14,7 @@ import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 import { removeSource } from '../src/data/remove-source.js';
 import { rekeyAddresses } from '../src/data/rekey.js';
 import { FileProgress } from '../src/progress.js';
-import { SHIPPED_MAPPINGS } from '../src/importer/index.js';
+import { SAMPLE_FILES, SHIPPED_MAPPINGS } from '../src/importer/index.js';
 import { insertProperties, makeProperty, uniqueStreet } from './make-property.js';
 import { recordsOf, saleHistory } from './stored-records.js';
 
@@ -243,6 +244,35 @@ describe('malformed rows', () => {
     // The quoted field over two lines is one field; its line break is a space in the address.
     expect(lines).toEqual([1, 3, 7, 8, 10].map((n) => `${n} ${street} STREET`));
   });
+});
+
+describe('worker threads', () => {
+  it('import a real county file as the main thread does: the same records, in batches of either; again unchanged', async () => {
+    // The first 1,500 sales of the Brooklyn sample: condos with units in the address, co-ops, rows of one lot.
+    const lines = gunzipSync(readFileSync(SAMPLE_FILES.brooklynSales)).toString('utf8').split('\n');
+    const file = write(lines.slice(0, 1_501).join('\n'));
+    const base = loadMapping(SHIPPED_MAPPINGS.nycRollingSales);
+    const inline = mappingNamed(base, `inline-${tagged()}`);
+    const threaded = mappingNamed(base, `threaded-${tagged()}`);
+    const a = await importCsv(pool, inline, file, { workers: 0, batchSize: 400 });
+    const b = await importCsv(pool, threaded, file, { workers: 2, batchSize: 150 });
+    expect(a.added).toBeGreaterThan(1_000);
+    expect({ ...b, mapping: '' }).toEqual({ ...a, mapping: '' });
+    const same = (r: { id: number; modified: string; identifier: object; vintage: object }) => ({
+      ...r,
+      id: 0,
+      modified: '',
+      identifier: { ...r.identifier, Id: 0 },
+      vintage: {},
+    });
+    const [ra, rb] = [await recordsOf(pool, `import:${inline.name}`), await recordsOf(pool, `import:${threaded.name}`)];
+    expect(rb.map(same)).toEqual(ra.map(same));
+    expect(await importCsv(pool, threaded, file, { workers: 2, batchSize: 500 })).toMatchObject({
+      added: 0,
+      updated: 0,
+      unchanged: a.added,
+    });
+  }, 60_000);
 });
 
 describe('progress', () => {

@@ -76,6 +76,28 @@ async function* physicalLines(file: string): AsyncGenerator<{ text: string; byte
 
 /** The records of `file` after its header row, as objects keyed by the header's column names (trimmed). */
 export async function* readCsvRecords(file: string, delimiter: string): AsyncGenerator<CsvItem, void, undefined> {
+  let header: string[] = [];
+  for await (const item of readCsvValues(file, delimiter)) {
+    if ('header' in item) header = item.header;
+    else if ('error' in item) yield item;
+    else {
+      const fields: Record<string, string> = {};
+      for (let i = 0; i < header.length; i++) fields[header[i]!] = item.values[i]!;
+      yield { line: item.line, bytes: item.bytes, fields };
+    }
+  }
+}
+
+export type CsvValuesItem =
+  | { header: string[] }
+  | { line: number; bytes: number; values: string[] }
+  | { line: number; bytes: number; error: string };
+
+/**
+ * The header row (trimmed column names), then the records of `file` as cells in header order (an import sends them
+ * to worker threads as they are), or the error of a malformed one.
+ */
+export async function* readCsvValues(file: string, delimiter: string): AsyncGenerator<CsvValuesItem, void, undefined> {
   let header: string[] | null = null;
   let lineNo = 0;
   // Lines read but not yet consumed: a record that may continue over them, or lines to re-read after a bad one.
@@ -124,6 +146,7 @@ export async function* readCsvRecords(file: string, delimiter: string): AsyncGen
     pending.splice(0, used);
     if (header === null) {
       header = parsed.fields.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim());
+      yield { header };
       continue;
     }
     if (parsed.fields.length !== header.length) {
@@ -134,9 +157,7 @@ export async function* readCsvRecords(file: string, delimiter: string): AsyncGen
       };
       continue;
     }
-    const fields: Record<string, string> = {};
-    for (let i = 0; i < header.length; i++) fields[header[i]!] = parsed.fields[i]!;
-    yield { line: first.line, bytes: last.bytes, fields };
+    yield { line: first.line, bytes: last.bytes, values: parsed.fields };
   }
 }
 

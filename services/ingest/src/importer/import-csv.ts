@@ -1,23 +1,37 @@
 // Loads a county extract (CSV) through a mapping. Bad rows are reported with their line number and reason and
 // skipped; good rows become properties (one per parcel: see import-merge.ts) written in batches, each batch one
 // transaction, so a failure never half-commits one. A re-import updates what changed and adds nothing twice.
+//
+// A property import is a pipeline. The main thread reads the file's records and sends them, a batch at a time, to
+// worker threads (for a large file; in the main thread for a small one), which turn rows into parcels (import-work.ts);
+// it then reads each batch's stored state (import-store.ts), has the worker build the batch's records and state, and
+// writes them, one batch after the other, while the workers parse the batches ahead. A batch whose parcels the batch
+// being written also has waits for that write, so every batch reads the state the batches before it left.
 import { statSync } from 'node:fs';
-import { apnKey, parseStreetLine, STATE_FIPS, UNIT_DESIGNATORS } from '@pra/core/address';
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
 import type { Pool } from '@pra/platform';
-import type { PropertyInput, TractInput } from '../domain/property-input.js';
-import { writeTracts } from '../data/loader.js';
+import { reserveIds, writeTracts } from '../data/loader.js';
 import { withSourceLock } from '../data/source-lock.js';
-import { hash32 } from '../generator/random.js';
-import { loadZipPlaces, type ZipPlace } from '../generator/reference-data.js';
-import { readCsvRecords, readHeader } from './csv-records.js';
-import { mappedFields, mergeParcel, parcelIdentity } from './import-merge.js';
-import { checkImportState, writeImportBatch } from './import-store.js';
-import { convert, fillTemplate, mappingColumns, type FieldRule, type Mapping } from './mapping.js';
+import type { TractInput } from '../domain/property-input.js';
+import { readCsvRecords, readCsvValues, readHeader } from './csv-records.js';
+import { mappedFields } from './import-merge.js';
+import { applyRules, toTract } from './import-row.js';
+import { checkImportState, readBatchState, writeBuiltBatch } from './import-store.js';
+import {
+  type BuildRequest,
+  type BuiltBatch,
+  ImportWork,
+  type ParsedBatch,
+  type RowError,
+  type RowValues,
+  type WorkSetup,
+} from './import-work.js';
+import type { WorkerRequest } from './import-worker.js';
+import { mappingColumns, type Mapping } from './mapping.js';
 
-export interface RowError {
-  line: number;
-  reason: string;
-}
+export { splitAddressLine, toProperty, toTract } from './import-row.js';
+export type { RowError } from './import-work.js';
 
 export interface ImportSummary {
   mapping: string;
@@ -31,209 +45,6 @@ export interface ImportSummary {
   /** Rows that could not be read or converted; each is in `errors` with its line. */
   skipped: number;
   errors: RowError[];
-}
-
-type Value = string | number | null | undefined;
-type Values = Record<string, Value>;
-
-function applyRules(fields: Partial<Record<string, FieldRule>>, row: Record<string, string>): Values {
-  const out: Values = {};
-  for (const [target, rule] of Object.entries(fields)) {
-    if (!rule) continue;
-    if ('value' in rule) {
-      out[target] = rule.value;
-      continue;
-    }
-    const source = 'column' in rule ? `'${rule.column}'` : `'${rule.template}'`;
-    let raw = 'column' in rule ? row[rule.column]!.trim() : fillTemplate(rule.template, row);
-    if (raw === '' || rule.nullIf.includes(raw)) {
-      if (rule.required) throw new Error(`${target} (${source}) is empty`);
-      out[target] = null;
-      continue;
-    }
-    if ('map' in rule && rule.map) raw = rule.map[raw] ?? raw;
-    try {
-      out[target] = convert(raw, rule.format);
-    } catch (err) {
-      throw new Error(`${target} (${source}): ${(err as Error).message}`);
-    }
-  }
-  return out;
-}
-
-const str = (v: Value) => (v === null || v === undefined ? null : String(v));
-const num = (v: Value) => (v === null || v === undefined ? null : Number(v));
-
-let zipIndex: Map<string, ZipPlace> | null = null;
-function placeOf(zip: string): ZipPlace | undefined {
-  zipIndex ??= new Map(loadZipPlaces().map((p) => [p.zip, p]));
-  return zipIndex.get(zip);
-}
-
-/** A unit as shown in line2: "APT 4" stays, a bare id gets the "#" designator ("2C" -> "# 2C"). */
-function unitLine(unit: string): string {
-  const u = unit.trim().toUpperCase().replace(/\s+/g, ' ');
-  const first = u.split(/[\s\d]/)[0] ?? '';
-  return u.startsWith('#') || UNIT_DESIGNATORS.has(first) ? u : `# ${u}`;
-}
-
-/**
- * Moves a unit written into the address line ("345 WEST 21ST STREET, 2C", "12 MAIN ST APT 4") into line2, so that
- * imported records have the shape of every other record; a unit column fills it when the line has none.
- */
-export function splitAddressLine(line: string, unitColumn: string | null): { line1: string; line2: string } {
-  const whole = line.trim().replace(/\s+/g, ' ');
-  const parsed = parseStreetLine(whole);
-  let line1 = whole;
-  let written = '';
-  if (parsed.unitKey !== '') {
-    // The shortest start of the line that is the same street line without a unit.
-    for (let i = 0; i < whole.length; i++) {
-      if (whole[i] !== ' ' && whole[i] !== ',') continue;
-      const head = whole.slice(0, i).replace(/,\s*$/, '').trim();
-      const p = parseStreetLine(head);
-      if (p.lineKey === parsed.lineKey && p.unitKey === '') {
-        line1 = head;
-        written = whole.slice(i).replace(/^[\s,]+/, '');
-        break;
-      }
-    }
-  }
-  // Both given and different ("9 ARGYLE ROAD, 4C" with 16 in the unit column): the line is what clients write.
-  const unit = written || unitColumn?.trim() || '';
-  return { line1, line2: unit === '' ? '' : unitLine(unit) };
-}
-
-const INT4 = 2_147_483_647;
-const INTEGER_TARGETS = ['salePrice', 'assessedTotal', 'marketTotal', 'taxYear', 'yearBuilt', 'beds', 'buildingSqft'];
-/** numeric(14, 2) */
-const MAX_AMOUNT = 1e12;
-
-/** Values the store cannot hold are the row's error, not the batch's. */
-function checkRanges(v: Values): void {
-  for (const t of INTEGER_TARGETS) {
-    const n = num(v[t]);
-    if (n !== null && Math.abs(n) > INT4) throw new Error(`${t} ${n} is out of range`);
-  }
-  const amount = num(v.mortgageAmount);
-  if (amount !== null && Math.abs(amount) >= MAX_AMOUNT) throw new Error(`mortgageAmount ${amount} is out of range`);
-  const lat = num(v.latitude);
-  const lon = num(v.longitude);
-  if (lat !== null && Math.abs(lat) > 90) throw new Error(`latitude ${lat} is out of range`);
-  if (lon !== null && Math.abs(lon) > 180) throw new Error(`longitude ${lon} is out of range`);
-}
-
-/** Builds a property from mapped values; geography the file lacks comes from the ZIP data set. */
-export function toProperty(v: Values, now: string): PropertyInput {
-  checkRanges(v);
-  const zip = str(v.zip)!;
-  const place = placeOf(zip);
-  const state = str(v.state) ?? place?.state;
-  if (!state || !STATE_FIPS[state]) throw new Error(`unknown state for ZIP ${zip}`);
-  if (place && place.state !== state) throw new Error(`ZIP ${zip} is in ${place.state}, not ${state}`);
-  // "N/A FULTON STREET": a parcel without a house number (vacant land, a lot behind others).
-  const written = str(v.line1)!.replace(/^(N\/A|N\.A\.|UNKNOWN|NONE)\s+/i, '');
-  const { line1, line2 } = str(v.line2)
-    ? { line1: written, line2: str(v.line2)! }
-    : splitAddressLine(written, str(v.unit));
-  const parsed = parseStreetLine(line2 ? `${line1} ${line2}` : line1);
-  // Without an APN the address is the parcel, so it needs its number; with one, the parcel is found by its APN.
-  if (parsed.houseNumber === null && str(v.apn) === null) throw new Error(`line1 '${line1}' has no house number`);
-  const fips = place?.fips ?? `${STATE_FIPS[state]}000`;
-  const derivedApn = String(hash32(`${fips}|${parsed.lineKey}|${parsed.unitKey}`)).padStart(10, '0');
-  const apn = str(v.apn) ?? `${derivedApn.slice(0, 3)}-${derivedApn.slice(3, 7)}-${derivedApn.slice(7)}`;
-  const ownerName = str(v.ownerName);
-  const saleDate = str(v.saleDate);
-  const assessedTotal = num(v.assessedTotal);
-  return {
-    apn,
-    apnOrig: str(v.apn) ?? apnKey(apn),
-    taxParcelId: str(v.taxParcelId),
-    fips,
-    state,
-    county: str(v.county) ?? place?.county ?? 'UNKNOWN',
-    line1,
-    line2,
-    city: str(v.city) ?? place?.city ?? 'UNKNOWN',
-    zip,
-    zip4: str(v.zip4) ?? '',
-    latitude: num(v.latitude) ?? place?.latitude ?? null,
-    longitude: num(v.longitude) ?? place?.longitude ?? null,
-    censusTract: str(v.censusTract),
-    proptype: str(v.proptype) ?? 'UNKNOWN',
-    yearBuilt: num(v.yearBuilt),
-    lotSqft: num(v.lotSqft),
-    lotAcres: num(v.lotSqft) === null ? null : +(num(v.lotSqft)! / 43_560).toFixed(4),
-    subdivision: null,
-    pool: null,
-    vacant: false,
-    buildingSqft: num(v.buildingSqft),
-    beds: num(v.beds),
-    bathsTotal: num(v.bathsTotal),
-    bathsPartial: null,
-    owner1: ownerName
-      ? {
-          firstName: null,
-          lastName: null,
-          fullName: ownerName,
-          type: (str(v.ownerType) as 'Individual' | null) ?? 'Individual',
-        }
-      : null,
-    owner2: null,
-    mailing: null,
-    assessment:
-      assessedTotal === null && num(v.marketTotal) === null
-        ? null
-        : {
-            taxYear: num(v.taxYear) ?? new Date(now).getUTCFullYear(),
-            land: null,
-            improvements: null,
-            total: assessedTotal,
-            marketTotal: num(v.marketTotal),
-            taxAmount: null,
-            avmValue: null,
-            avmDate: null,
-            rentalEstimate: null,
-            rentalSource: null,
-          },
-    assessmentHistory: [],
-    sales: saleDate
-      ? [
-          {
-            date: saleDate,
-            price: num(v.salePrice),
-            documentType: 'DEED',
-            recordingDate: saleDate,
-            buyerName: ownerName,
-            sellerName: null,
-          },
-        ]
-      : [],
-    mortgages:
-      v.mortgageAmount == null && v.mortgageDate == null && v.mortgageLender == null
-        ? []
-        : [{ amount: num(v.mortgageAmount), date: str(v.mortgageDate), lender: str(v.mortgageLender) }],
-    lastModified: now,
-  };
-}
-
-export function toTract(v: Values, source: string): TractInput {
-  const tract = str(v.tract)!;
-  if (!/^\d{11}$/.test(tract)) throw new Error(`tract '${tract}' is not an 11-digit census tract GEOID`);
-  return {
-    tract,
-    vintageYear: num(v.vintageYear)!,
-    source: `${source}, ${num(v.vintageYear)}`,
-    medianAge: num(v.medianAge),
-    medianGrossRent: num(v.medianGrossRent),
-    medianHomeValue: num(v.medianHomeValue),
-    medianHouseholdIncome: num(v.medianHouseholdIncome),
-    ownerOccupiedRate: num(v.ownerOccupiedRate),
-    povertyRate: num(v.povertyRate),
-    totalPopulation: num(v.totalPopulation),
-    unemploymentRate: num(v.unemploymentRate),
-    vacancyRate: num(v.vacancyRate),
-  };
 }
 
 export interface ImportProgressEvent {
@@ -252,18 +63,85 @@ function fileSize(file: string): number | null {
   }
 }
 
+/** The CPU side of an import: in worker threads, or in the main thread (a small file, or `workers: 0`). */
+interface Executor {
+  parse(batch: number, rows: RowValues[]): Promise<ParsedBatch>;
+  build(req: BuildRequest): Promise<BuiltBatch>;
+  close(): Promise<void>;
+}
+
+function inlineExecutor(setup: WorkSetup): Executor {
+  const work = new ImportWork(setup);
+  return {
+    parse: async (batch, rows) => work.parse(batch, rows),
+    build: async (req) => work.build(req),
+    close: async () => {},
+  };
+}
+
+type WorkerReply =
+  | { batch: number; kind: 'parsed'; result: ParsedBatch }
+  | { batch: number; kind: 'built'; result: BuiltBatch }
+  | { batch: number; kind: 'error'; message: string };
+
+function workerExecutor(setup: WorkSetup): Executor {
+  const worker = new Worker(new URL('./import-worker.mjs', import.meta.url), { workerData: setup });
+  const waiting = new Map<string, { resolve: (v: never) => void; reject: (e: Error) => void }>();
+  const failAll = (err: Error) => {
+    for (const w of waiting.values()) w.reject(err);
+    waiting.clear();
+  };
+  worker.on('message', (msg: WorkerReply) => {
+    const key = `${msg.kind === 'parsed' ? 'parse' : msg.kind === 'built' ? 'build' : ''}:${msg.batch}`;
+    if (msg.kind === 'error') {
+      failAll(new Error(`import worker failed on batch ${msg.batch}: ${msg.message}`));
+      return;
+    }
+    const w = waiting.get(key);
+    waiting.delete(key);
+    w?.resolve(msg.result as never);
+  });
+  worker.on('error', failAll);
+  worker.on('exit', (code) => failAll(new Error(`import worker exited with code ${code}`)));
+  const ask = <T>(req: WorkerRequest) =>
+    new Promise<T>((resolve, reject) => {
+      waiting.set(`${req.kind}:${req.batch}`, { resolve: resolve as (v: never) => void, reject });
+      worker.postMessage(req);
+    });
+  return {
+    parse: (batch, rows) => ask<ParsedBatch>({ kind: 'parse', batch, rows }),
+    build: (req) => ask<BuiltBatch>({ kind: 'build', ...req }),
+    close: async () => {
+      worker.removeAllListeners('exit');
+      await worker.terminate();
+    },
+  };
+}
+
+/** Worker threads for a file of this size: none for a small one (starting them costs more than they save). */
+const WORKERS_FROM_BYTES = 8_000_000;
+function defaultWorkers(file: string, totalBytes: number | null): number {
+  // A gzipped county file is about a sixth of its text.
+  const text = totalBytes === null ? Number.POSITIVE_INFINITY : totalBytes * (file.endsWith('.gz') ? 6 : 1);
+  const cores = availableParallelism();
+  return text >= WORKERS_FROM_BYTES && cores >= 2 ? Math.min(2, cores) : 0;
+}
+
 export async function importCsv(
   pool: Pool,
   mapping: Mapping,
   file: string,
   opts: {
+    /** Rows per batch (a transaction each). */
     batchSize?: number;
     onProgress?: (p: ImportProgressEvent) => void;
     /** Told when another import or remove of the source holds its lock, before this one waits for it. */
     onWait?: (message: string) => void;
+    /** Worker threads that parse rows and build records; by default 2 for a large file, none for a small one. */
+    workers?: number;
   } = {},
 ): Promise<ImportSummary> {
-  const batchSize = opts.batchSize ?? 1_000;
+  const batchSize = opts.batchSize ?? 2_000;
   const summary: ImportSummary = {
     mapping: mapping.name,
     rowsRead: 0,
@@ -275,10 +153,8 @@ export async function importCsv(
   };
   const source = `import:${mapping.name}`;
   const now = new Date().toISOString();
-  const byApn = mapping.kind === 'property' && mapping.fields.apn !== undefined;
-  // What this file speaks for: an empty cell in a mapped column clears the stored value; an unmapped one keeps it.
-  const mapped = mappedFields(Object.keys(mapping.fields));
-  const header = new Set(await readHeader(file, mapping.delimiter));
+  const headerColumns = await readHeader(file, mapping.delimiter);
+  const header = new Set(headerColumns);
   const missing = mappingColumns(mapping).filter((c) => !header.has(c));
   if (missing.length > 0) {
     throw new Error(
@@ -286,65 +162,189 @@ export async function importCsv(
     );
   }
   const totalBytes = fileSize(file);
+  const progress = (rowsRead: number, bytesRead: number) => opts.onProgress?.({ rowsRead, bytesRead, totalBytes });
   // One import or remove of a source at a time: two imports would both take a parcel for new.
   await withSourceLock(
     pool,
     source,
     async () => {
-      if (mapping.kind === 'property') await checkImportState(pool, source);
-      let parcels = new Map<string, PropertyInput>();
-      let tracts: TractInput[] = [];
-      let tractsAdded = 0;
-      let bytesRead = 0;
-      // What happened to each parcel over the whole file: one whose rows span batches is added once, not then updated.
-      const seen = { added: new Set<string>(), updated: new Set<string>(), unchanged: new Set<string>() };
-      const flush = async () => {
-        if (parcels.size > 0) {
-          const written = (id: string) => seen.added.has(id) || seen.updated.has(id) || seen.unchanged.has(id);
-          const outcome = await writeImportBatch(
-            pool,
-            source,
-            [...parcels].map(([identity, input]) => ({ identity, input, continued: written(identity) })),
-            now,
-            mapped,
-          );
-          for (const id of outcome.added) seen.added.add(id);
-          for (const id of outcome.updated) if (!seen.added.has(id)) seen.updated.add(id);
-          for (const id of outcome.unchanged) if (!seen.added.has(id) && !seen.updated.has(id)) seen.unchanged.add(id);
-          summary.added = seen.added.size + tractsAdded;
-          summary.updated = seen.updated.size;
-          summary.unchanged = seen.unchanged.size;
-          parcels = new Map();
-        }
-        if (tracts.length > 0) {
-          await writeTracts(pool, tracts);
-          tractsAdded += tracts.length;
-          summary.added = seen.added.size + tractsAdded;
-          tracts = [];
-        }
-        opts.onProgress?.({ rowsRead: summary.rowsRead, bytesRead, totalBytes });
-      };
-      for await (const item of readCsvRecords(file, mapping.delimiter)) {
-        summary.rowsRead++;
-        bytesRead = item.bytes;
-        try {
-          if ('error' in item) throw new Error(item.error);
-          const values = applyRules(mapping.fields, item.fields);
-          if (mapping.kind === 'property') {
-            const p = toProperty(values, now);
-            const identity = parcelIdentity(p, byApn);
-            const prior = parcels.get(identity);
-            parcels.set(identity, prior ? mergeParcel(prior, p) : p);
-          } else tracts.push(toTract(values, mapping.source));
-        } catch (err) {
-          summary.skipped++;
-          summary.errors.push({ line: item.line, reason: (err as Error).message });
-        }
-        if (parcels.size + tracts.length >= batchSize) await flush();
+      if (mapping.kind === 'tract') {
+        await importTracts(pool, mapping, file, batchSize, summary, progress);
+        return;
       }
-      await flush();
+      await checkImportState(pool, source);
+      const setup: WorkSetup = {
+        mapping,
+        header: headerColumns,
+        source,
+        now,
+        // What this file speaks for: an empty cell in a mapped column clears the stored value; an unmapped one keeps it.
+        mapped: [...mappedFields(Object.keys(mapping.fields))],
+      };
+      const workers = opts.workers ?? defaultWorkers(file, totalBytes);
+      const executors =
+        workers > 0 ? Array.from({ length: workers }, () => workerExecutor(setup)) : [inlineExecutor(setup)];
+      try {
+        await importProperties(pool, file, mapping.delimiter, source, batchSize, executors, summary, progress);
+      } finally {
+        await Promise.all(executors.map((e) => e.close()));
+      }
     },
     opts.onWait,
   );
   return summary;
+}
+
+/** A batch read from the file and sent to be parsed. */
+interface ReadBatch {
+  batch: number;
+  executor: Executor;
+  parsed: Promise<ParsedBatch>;
+  /** Records the reader could not read (malformed CSV), by line. */
+  unreadable: RowError[];
+  /** Rows read up to the end of this batch, and the bytes of the file read then. */
+  rowsRead: number;
+  bytesRead: number;
+}
+
+async function importProperties(
+  pool: Pool,
+  file: string,
+  delimiter: string,
+  source: string,
+  batchSize: number,
+  executors: Executor[],
+  summary: ImportSummary,
+  progress: (rowsRead: number, bytesRead: number) => void,
+): Promise<void> {
+  // Batches read and sent to be parsed, not yet taken by the writer; the reader stays at most this far ahead.
+  const ahead = executors.length * 2 + 1;
+  const queue: ReadBatch[] = [];
+  let readDone = false;
+  let stopped = false;
+  let readFailed: Error | null = null;
+  let wakeWriter: (() => void) | null = null;
+  let wakeReader: (() => void) | null = null;
+  const wake = (w: (() => void) | null) => w?.();
+
+  const reader = (async () => {
+    let rows: RowValues[] = [];
+    let unreadable: RowError[] = [];
+    let batch = 0;
+    let rowsRead = 0;
+    let bytesRead = 0;
+    const send = async () => {
+      while (queue.length >= ahead && !stopped) await new Promise<void>((r) => (wakeReader = r));
+      if (stopped) return;
+      const executor = executors[batch % executors.length]!;
+      const parsed = executor.parse(batch, rows);
+      parsed.catch(() => {}); // a failure is reported by the writer when it takes the batch
+      queue.push({ batch, executor, parsed, unreadable, rowsRead, bytesRead });
+      batch++;
+      rows = [];
+      unreadable = [];
+      const w = wakeWriter;
+      wakeWriter = null;
+      wake(w);
+    };
+    try {
+      for await (const item of readCsvValues(file, delimiter)) {
+        if ('header' in item) continue;
+        rowsRead++;
+        bytesRead = item.bytes;
+        if ('error' in item) unreadable.push({ line: item.line, reason: item.error });
+        else rows.push({ line: item.line, values: item.values });
+        if (rows.length >= batchSize) await send();
+        if (stopped) return;
+      }
+      if (rows.length > 0 || unreadable.length > 0) await send();
+    } catch (err) {
+      readFailed = err as Error;
+    } finally {
+      readDone = true;
+      const w = wakeWriter;
+      wakeWriter = null;
+      wake(w);
+    }
+  })();
+
+  // What happened to each parcel over the whole file: one whose rows span batches is added once, not then updated.
+  const seen = { added: new Set<string>(), updated: new Set<string>(), unchanged: new Set<string>() };
+  const written = (id: string) => seen.added.has(id) || seen.updated.has(id) || seen.unchanged.has(id);
+  let writing: Promise<void> = Promise.resolve();
+  let writingIds: ReadonlySet<string> = new Set();
+  try {
+    for (;;) {
+      while (queue.length === 0 && !readDone) await new Promise<void>((r) => (wakeWriter = r));
+      const next = queue.shift();
+      const w = wakeReader;
+      wakeReader = null;
+      wake(w);
+      if (!next) break;
+      const parsed = await next.parsed;
+      summary.rowsRead = next.rowsRead;
+      summary.errors.push(...[...next.unreadable, ...parsed.errors].sort((a, b) => a.line - b.line));
+      summary.skipped = summary.errors.length;
+      // The batch being written has some of these parcels: its state must be committed before it is read here.
+      if (parsed.identities.some((id) => writingIds.has(id))) await writing;
+      const continued = parsed.identities.map(written);
+      const state = await readBatchState(pool, source, parsed.identities, parsed.fileDigests, continued);
+      const firstId = state.added.length > 0 ? await reserveIds(pool, state.added.length) : 0;
+      const built = await next.executor.build({ batch: next.batch, added: state.added, firstId, stored: state.stored });
+      for (const id of built.added) seen.added.add(id);
+      for (const id of built.updated) if (!seen.added.has(id)) seen.updated.add(id);
+      for (const id of [...state.unchanged, ...built.unchanged])
+        if (!seen.added.has(id) && !seen.updated.has(id)) seen.unchanged.add(id);
+      // One write at a time, in the file's order.
+      await writing;
+      writingIds = new Set(parsed.identities);
+      writing = writeBuiltBatch(pool, source, built).then(() => progress(next.rowsRead, next.bytesRead));
+      writing.catch(() => {}); // awaited below or before the next write
+    }
+    await writing;
+  } finally {
+    // On a failure, the reader stops where it is.
+    stopped = true;
+    const w = wakeReader;
+    wakeReader = null;
+    wake(w);
+    await writing.catch(() => {});
+  }
+  await reader;
+  if (readFailed) throw readFailed;
+  summary.added = seen.added.size;
+  summary.updated = seen.updated.size;
+  summary.unchanged = seen.unchanged.size;
+}
+
+/** Tract vintages: small files, read and written in the main thread, a batch at a time. */
+async function importTracts(
+  pool: Pool,
+  mapping: Mapping & { kind: 'tract' },
+  file: string,
+  batchSize: number,
+  summary: ImportSummary,
+  progress: (rowsRead: number, bytesRead: number) => void,
+): Promise<void> {
+  let tracts: TractInput[] = [];
+  let bytesRead = 0;
+  const flush = async () => {
+    await writeTracts(pool, tracts);
+    summary.added += tracts.length;
+    tracts = [];
+    progress(summary.rowsRead, bytesRead);
+  };
+  for await (const item of readCsvRecords(file, mapping.delimiter)) {
+    summary.rowsRead++;
+    bytesRead = item.bytes;
+    try {
+      if ('error' in item) throw new Error(item.error);
+      tracts.push(toTract(applyRules(mapping.fields, item.fields), mapping.source));
+    } catch (err) {
+      summary.skipped++;
+      summary.errors.push({ line: item.line, reason: (err as Error).message });
+    }
+    if (tracts.length >= batchSize) await flush();
+  }
+  await flush();
 }

@@ -4,16 +4,19 @@
 // a field that row lacks is filled from the others. A re-import (a newer file over the stored state) merges the
 // same way, except that the file speaks for what it maps: its sale of a date replaces the stored sale of that date
 // (a corrected price), and an empty cell in a column it maps clears the stored value (see `reimportParcel`).
-import { createHash } from 'node:crypto';
-import { apnKey, parseStreetLine } from '@pra/core/address';
+import { hash } from 'node:crypto';
+import { apnKey, parseStreetLine, type StreetLine } from '@pra/core/address';
 import type { PropertyInput, SaleInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
 import type { PROPERTY_TARGETS } from './mapping.js';
 
-/** The parcel a property is: "apn:<fips>:<stripped APN>" or "addr:<line key>|<zip>|<unit key>". */
-export function parcelIdentity(p: PropertyInput, byApn: boolean): string {
+/**
+ * The parcel a property is: "apn:<fips>:<stripped APN>" or "addr:<line key>|<zip>|<unit key>". `street` is the
+ * parsed street line of the property (line1 with line2) when the caller has it, so that it is not parsed again.
+ */
+export function parcelIdentity(p: PropertyInput, byApn: boolean, street?: StreetLine): string {
   if (byApn) return `apn:${p.fips}:${apnKey(p.apn)}`;
-  const s = parseStreetLine(streetWithUnit(p));
+  const s = street ?? parseStreetLine(streetWithUnit(p));
   return `addr:${s.lineKey}|${p.zip}|${s.unitKey}`;
 }
 
@@ -119,8 +122,9 @@ export function mergeParcel(
     if (merged[f] === null && !keep.has(f)) (merged as unknown as Record<string, unknown>)[f] = other[f];
   if (merged.mortgages.length === 0 && !keep.has('mortgages')) merged.mortgages = other.mortgages;
   // Rows of one parcel naming different units (a co-op's apartments) are sales within the building: the parcel has no unit.
-  const unitOf = (p: PropertyInput) => parseStreetLine(streetWithUnit(p)).unitKey;
-  if (unitOf(older) !== unitOf(newer)) merged.line2 = '';
+  // The same written line is the same unit: parsed only when the two are written differently.
+  const [a, b] = [streetWithUnit(older), streetWithUnit(newer)];
+  if (a !== b && parseStreetLine(a).unitKey !== parseStreetLine(b).unitKey) merged.line2 = '';
   merged.lastModified = [older.lastModified, newer.lastModified].sort()[1]!;
   return merged;
 }
@@ -152,21 +156,103 @@ export function reimportParcel(
   return mergeParcel(kept, { ...file, sales }, mapped);
 }
 
-/** JSON with object keys sorted, so a value read back from jsonb (which reorders keys) digests the same. */
-function canonicalJson(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const entries = Object.entries(v as Record<string, unknown>)
-      .filter(([, x]) => x !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
+/**
+ * Whether two values are the same JSON, key order and undefined members aside (as jsonb keeps them): a value read
+ * back from the import state compares equal to the one written.
+ */
+function sameJson(a: unknown, b: unknown, skip?: string): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
+    return JSON.stringify(a) === JSON.stringify(b);
   }
-  return JSON.stringify(v);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], other[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  let members = 0;
+  for (const k in x) {
+    if (k === skip || x[k] === undefined) continue;
+    members++;
+    if (!sameJson(x[k], y[k])) return false;
+  }
+  for (const k in y) if (k !== skip && y[k] !== undefined) members--;
+  return members === 0;
 }
 
-/** What a property is, apart from when it was written: equal digests mean a re-import changes nothing. */
-export function contentDigest(p: PropertyInput): string {
-  return createHash('sha1')
-    .update(canonicalJson({ ...p, lastModified: null }))
-    .digest('base64url');
+/** What a property is, apart from when it was written: the same content means a re-import changes nothing. */
+export function sameContent(a: PropertyInput, b: PropertyInput): boolean {
+  return sameJson(a, b, 'lastModified');
+}
+
+/**
+ * What one file said about a parcel, under a mapping's mapped fields: stored with the state it produced (when a
+ * re-import of that same parcel over that state is known to change nothing), so that a re-import of an unchanged
+ * file tells its parcels unchanged without reading the stored state. Not canonical: the property comes from
+ * toProperty (fixed key order); a mismatch only sends the parcel the long way (merge and compare).
+ */
+/** Bumped when the merge rules change: a file digest kept under other rules no longer says "unchanged". */
+const FILE_DIGEST_VERSION = 1;
+
+export function fileDigest(p: PropertyInput, mapped: ReadonlySet<MappedField>): string {
+  const written = p.lastModified;
+  p.lastModified = '';
+  try {
+    return hash('sha1', `${FILE_DIGEST_VERSION}|${[...mapped].sort().join(',')}|${JSON.stringify(p)}`, 'base64url');
+  } finally {
+    p.lastModified = written;
+  }
+}
+
+/** Top-level fields a stored state leaves out when they hold their default (most imported parcels lack most). */
+const STATE_DEFAULTS: Readonly<Partial<Record<keyof PropertyInput, unknown>>> = {
+  taxParcelId: null,
+  line2: '',
+  zip4: '',
+  latitude: null,
+  longitude: null,
+  censusTract: null,
+  yearBuilt: null,
+  lotSqft: null,
+  lotAcres: null,
+  subdivision: null,
+  pool: null,
+  vacant: false,
+  buildingSqft: null,
+  beds: null,
+  bathsTotal: null,
+  bathsPartial: null,
+  owner1: null,
+  owner2: null,
+  mailing: null,
+  assessment: null,
+  assessmentHistory: [],
+  sales: [],
+  mortgages: [],
+};
+const isDefault = (v: unknown, d: unknown) => v === d || (Array.isArray(v) && Array.isArray(d) && v.length === 0);
+
+/**
+ * The import state's `input` as stored: the property without its default-valued fields and without lastModified
+ * (a merge over the stored state sets it anew). About half the size of the whole property as jsonb.
+ */
+export function encodeState(p: PropertyInput): string {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(p)) {
+    if (k === 'lastModified' || v === undefined) continue;
+    if (Object.hasOwn(STATE_DEFAULTS, k) && isDefault(v, STATE_DEFAULTS[k as keyof PropertyInput])) continue;
+    out[k] = v;
+  }
+  return JSON.stringify(out);
+}
+
+/** A stored state (slim, or a whole property as stored before migration 0007) as the property it is. */
+export function decodeState(stored: Record<string, unknown>, lastModified = ''): PropertyInput {
+  const p: Record<string, unknown> = {};
+  for (const [k, d] of Object.entries(STATE_DEFAULTS)) p[k] = Array.isArray(d) ? [] : d;
+  return { ...p, lastModified, ...stored } as unknown as PropertyInput;
 }

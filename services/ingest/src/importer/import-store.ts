@@ -1,27 +1,12 @@
-// Writes one batch of imported parcels: new ones get fresh ids, changed ones are rewritten under their own id,
-// unchanged ones are left alone. The records, the import state and the record count change in one transaction.
+// The import's side of the database, batch by batch: the stored state of a batch's parcels, then the batch's
+// records and import state written in one transaction (with writeBatch), so that a batch is never half-committed.
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import copyStreams from 'pg-copy-streams';
 import type { Pool, PoolClient } from '@pra/platform';
-import { buildCopyChunks } from '../data/copy-rows.js';
-import { reserveIds, writeBatch } from '../data/loader.js';
-import type { PropertyInput } from '../domain/property-input.js';
-import { contentDigest, mergeParcel, type MappedField, reimportParcel } from './import-merge.js';
-
-export interface ParcelRow {
-  identity: string;
-  input: PropertyInput;
-  /**
-   * An earlier batch of this same import wrote the parcel (its rows span batches): the stored state is then rows of
-   * the same file, merged as such, not an older file this one corrects.
-   */
-  continued?: boolean;
-}
-
-/** The identities of the batch by what happened to them. */
-export interface BatchOutcome {
-  added: string[];
-  updated: string[];
-  unchanged: string[];
-}
+import type { CopyChunks } from '../data/copy-rows.js';
+import { writeBatch } from '../data/loader.js';
+import { type BuiltBatch, STATE_COLUMNS, type StoredParcel } from './import-work.js';
 
 /** Refuses a source whose records were loaded before imports kept their state: a re-import would double them. */
 export async function checkImportState(pool: Pool, source: string): Promise<void> {
@@ -38,74 +23,105 @@ export async function checkImportState(pool: Pool, source: string): Promise<void
   }
 }
 
-export async function writeImportBatch(
+/** A batch's parcels by what their stored state says. */
+export interface BatchState {
+  /** Not in the store. */
+  added: string[];
+  /** Stored, and the file says of them what it said when their state was written: nothing to do. */
+  unchanged: string[];
+  /** Stored, to be merged over their state (the file changed them, or an earlier batch of this import wrote them). */
+  stored: StoredParcel[];
+}
+
+/**
+ * Reads the stored state of a batch's parcels: the stored input only of those the file digest does not settle.
+ * Each identity is looked up through the primary key (a lateral join: the plan does not depend on the table's
+ * statistics, which a first import leaves behind).
+ */
+export async function readBatchState(
   pool: Pool,
   source: string,
-  parcels: readonly ParcelRow[],
-  now: string,
-  /** The fields the file's mapping fills: an empty one clears the stored value (see reimportParcel). */
-  mapped: ReadonlySet<MappedField> = new Set(),
-): Promise<BatchOutcome> {
-  const { rows: stored } = await pool.query<{
+  identities: readonly string[],
+  fileDigests: readonly string[],
+  continued: readonly boolean[],
+): Promise<BatchState> {
+  const { rows } = await pool.query<{
     identity: string;
     property_id: string;
-    digest: string;
-    input: PropertyInput;
-  }>('SELECT identity, property_id, digest, input FROM records.import_state WHERE source = $1 AND identity = ANY($2)', [
-    source,
-    parcels.map((p) => p.identity),
-  ]);
-  const known = new Map(stored.map((r) => [r.identity, r]));
-  const added: ParcelRow[] = [];
-  const updated: { row: ParcelRow; id: number }[] = [];
-  const unchanged: string[] = [];
-  for (const p of parcels) {
-    const prior = known.get(p.identity);
-    if (!prior) {
-      added.push(p);
-      continue;
-    }
-    const merged = p.continued ? mergeParcel(prior.input, p.input) : reimportParcel(prior.input, p.input, mapped);
-    if (contentDigest(merged) === prior.digest) {
-      unchanged.push(p.identity);
-      continue;
-    }
-    merged.lastModified = now;
-    updated.push({ row: { identity: p.identity, input: merged }, id: Number(prior.property_id) });
-  }
-  const outcome = {
-    added: added.map((a) => a.identity),
-    updated: updated.map((u) => u.row.identity),
-    unchanged,
-  };
-  if (added.length + updated.length === 0) return outcome;
-  const first = added.length > 0 ? await reserveIds(pool, added.length) : 0;
-  const ids = [...added.map((_, i) => first + i), ...updated.map((u) => u.id)];
-  const rows = [...added, ...updated.map((u) => u.row)];
-  const saveState = async (c: PoolClient) => {
-    await c.query(
-      `INSERT INTO records.import_state (source, identity, property_id, digest, input)
-       SELECT $1, * FROM unnest($2::text[], $3::bigint[], $4::text[], $5::jsonb[])
-       ON CONFLICT (source, identity) DO UPDATE SET property_id = EXCLUDED.property_id, digest = EXCLUDED.digest,
-         input = EXCLUDED.input`,
-      [
-        source,
-        rows.map((r) => r.identity),
-        ids,
-        rows.map((r) => contentDigest(r.input)),
-        rows.map((r) => JSON.stringify(r.input)),
-      ],
-    );
-  };
-  await writeBatch(
-    pool,
-    buildCopyChunks(
-      ids,
-      rows.map((r) => r.input),
-      source,
-    ),
-    added.length,
-    { replaceIds: updated.map((u) => u.id), inTransaction: saveState },
+    settled: boolean;
+    input: string | null;
+  }>(
+    `SELECT u.identity, s.property_id, s.settled, s.input
+       FROM unnest($2::text[], $3::text[], $4::boolean[]) AS u(identity, file_digest, continued)
+       CROSS JOIN LATERAL (
+         SELECT t.property_id, (NOT u.continued AND t.file_digest = u.file_digest) AS settled,
+                CASE WHEN u.continued OR t.file_digest IS DISTINCT FROM u.file_digest THEN t.input::text END AS input
+           FROM records.import_state t WHERE t.source = $1 AND t.identity = u.identity LIMIT 1) s`,
+    [source, identities, fileDigests, continued],
   );
-  return outcome;
+  const known = new Map(rows.map((r) => [r.identity, r]));
+  const out: BatchState = { added: [], unchanged: [], stored: [] };
+  identities.forEach((identity, i) => {
+    const r = known.get(identity);
+    if (!r) out.added.push(identity);
+    else if (r.settled) out.unchanged.push(identity);
+    else
+      out.stored.push({
+        identity,
+        propertyId: Number(r.property_id),
+        input: r.input!,
+        continued: continued[i]!,
+      });
+  });
+  return out;
+}
+
+async function copyState(c: PoolClient, text: string | Uint8Array): Promise<void> {
+  if (text.length === 0) return;
+  const stream = c.query(copyStreams.from(`COPY records.import_state (${STATE_COLUMNS}) FROM STDIN`));
+  await pipeline(Readable.from([text]), stream);
+}
+
+/** Writes a built batch: its records, its import state and the record count, in one transaction. */
+export async function writeBuiltBatch(pool: Pool, source: string, b: BuiltBatch): Promise<void> {
+  const saveState = async (c: PoolClient) => {
+    await copyState(c, b.newState);
+    if (b.stateUpdates.length > 0) {
+      const u = b.stateUpdates;
+      await c.query(
+        `UPDATE records.import_state t SET property_id = u.property_id, digest = NULL, file_digest = u.file_digest,
+                input = u.input::jsonb
+           FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[]) AS u(identity, property_id, file_digest, input)
+          WHERE t.source = $1 AND t.identity = u.identity`,
+        [
+          source,
+          u.map((r) => r.identity),
+          u.map((r) => r.propertyId),
+          u.map((r) => r.fileDigest),
+          u.map((r) => r.input),
+        ],
+      );
+    }
+    if (b.fileDigestUpdates.length > 0) {
+      await c.query(
+        `UPDATE records.import_state t SET file_digest = u.file_digest
+           FROM unnest($2::text[], $3::text[]) AS u(identity, file_digest)
+          WHERE t.source = $1 AND t.identity = u.identity`,
+        [source, b.fileDigestUpdates.map((r) => r.identity), b.fileDigestUpdates.map((r) => r.fileDigest)],
+      );
+    }
+  };
+  if (b.chunks) {
+    // All strings (built in this thread) or all bytes (from a worker): writeBatch takes either.
+    const chunks = b.chunks as CopyChunks | Record<keyof CopyChunks, Uint8Array>;
+    await writeBatch(pool, chunks, b.added.length, { replaceIds: b.replaceIds, inTransaction: saveState });
+  } else if (b.fileDigestUpdates.length > 0) {
+    // Nothing to write but what is now known of unchanged parcels.
+    const c = await pool.connect();
+    try {
+      await saveState(c);
+    } finally {
+      c.release();
+    }
+  }
 }

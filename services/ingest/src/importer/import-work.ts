@@ -1,0 +1,199 @@
+// The CPU side of an import, batch by batch, in a worker thread (or in the main thread for a small file): rows to
+// parcels (each address parsed once), then, once the main thread has read the batch's import state, the batch's
+// records as COPY text and its new import state. The main thread only reads the file's records and talks to the
+// database; see import-csv.ts for the order of things.
+import { buildCopyChunks, copyLine, type CopyChunks, TABLES } from '../data/copy-rows.js';
+import type { PropertyInput } from '../domain/property-input.js';
+import {
+  decodeState,
+  encodeState,
+  fileDigest,
+  type MappedField,
+  mergeParcel,
+  parcelIdentity,
+  reimportParcel,
+  sameContent,
+} from './import-merge.js';
+import { applyRules, toParcel } from './import-row.js';
+import type { Mapping } from './mapping.js';
+
+export interface WorkSetup {
+  mapping: Mapping & { kind: 'property' };
+  header: string[];
+  source: string;
+  now: string;
+  /** The fields the mapping fills (see reimportParcel). */
+  mapped: MappedField[];
+}
+
+/** A record of the file: its first line and its cells in header order. */
+export interface RowValues {
+  line: number;
+  values: string[];
+}
+
+export interface RowError {
+  line: number;
+  reason: string;
+}
+
+/** A batch's parcels as the main thread needs them to read their state: identity and what the file says. */
+export interface ParsedBatch {
+  identities: string[];
+  fileDigests: string[];
+  errors: RowError[];
+}
+
+/** A parcel of the batch whose stored state must be read: the file changed it, or an earlier batch wrote it. */
+export interface StoredParcel {
+  identity: string;
+  propertyId: number;
+  /** The stored input as jsonb text. */
+  input: string;
+  /** An earlier batch of this import wrote it (rows of one parcel span batches): merged as rows of one file. */
+  continued: boolean;
+}
+
+export interface BuildRequest {
+  batch: number;
+  /** Parcels not in the store, with the ids reserved for them (consecutive from `firstId`). */
+  added: string[];
+  firstId: number;
+  stored: StoredParcel[];
+}
+
+/** What a batch writes; text is UTF-8 bytes when it comes from a worker thread (transferred, not copied). */
+export interface BuiltBatch<T extends string | Uint8Array = string | Uint8Array> {
+  added: string[];
+  updated: string[];
+  unchanged: string[];
+  /** Ids of the updated properties: their rows are replaced. */
+  replaceIds: number[];
+  /** Records of the added and updated properties; null when the batch writes none. */
+  chunks: Record<keyof CopyChunks, T> | null;
+  /** COPY text of records.import_state rows for the added parcels (see STATE_COLUMNS). */
+  newState: T;
+  /** Import state of the updated parcels, and of unchanged ones whose file digest is now known. */
+  stateUpdates: { identity: string; propertyId: number; fileDigest: string | null; input: string }[];
+  fileDigestUpdates: { identity: string; fileDigest: string }[];
+}
+
+export const STATE_COLUMNS = 'source, identity, property_id, file_digest, input';
+
+interface Parcel {
+  input: PropertyInput;
+  fileDigest: string;
+}
+
+export class ImportWork {
+  private readonly batches = new Map<number, Map<string, Parcel>>();
+  private readonly byApn: boolean;
+  private readonly mapped: ReadonlySet<MappedField>;
+
+  constructor(private readonly setup: WorkSetup) {
+    this.byApn = setup.mapping.fields.apn !== undefined;
+    this.mapped = new Set(setup.mapping.kind === 'property' ? setup.mapped : []);
+  }
+
+  /** Rows to parcels: rows of one parcel merge; a row that cannot be converted is an error of its line. */
+  parse(batch: number, rows: readonly RowValues[]): ParsedBatch {
+    const { header, mapping, now } = this.setup;
+    const parcels = new Map<string, Parcel>();
+    const errors: RowError[] = [];
+    for (const row of rows) {
+      try {
+        const record: Record<string, string> = {};
+        for (let i = 0; i < header.length; i++) record[header[i]!] = row.values[i]!;
+        const { input, street } = toParcel(applyRules(mapping.fields, record), now);
+        const identity = parcelIdentity(input, this.byApn, street);
+        const prior = parcels.get(identity);
+        parcels.set(identity, { input: prior ? mergeParcel(prior.input, input) : input, fileDigest: '' });
+      } catch (err) {
+        errors.push({ line: row.line, reason: (err as Error).message });
+      }
+    }
+    for (const p of parcels.values()) p.fileDigest = fileDigest(p.input, this.mapped);
+    this.batches.set(batch, parcels);
+    return { identities: [...parcels.keys()], fileDigests: [...parcels.values()].map((p) => p.fileDigest), errors };
+  }
+
+  /**
+   * The batch's writes, given its stored state: added parcels as they are; a stored one merged over its state
+   * (unchanged when that changes nothing). A written state keeps the file's digest when a re-import of the same
+   * parcel over it would change nothing, so that the next import of an unchanged file need not read it.
+   */
+  build(req: BuildRequest): BuiltBatch<string> {
+    const parcels = this.batches.get(req.batch);
+    if (!parcels) throw new Error(`import batch ${req.batch} was not parsed`);
+    this.batches.delete(req.batch);
+    const { source, now } = this.setup;
+    const out: BuiltBatch<string> = {
+      added: req.added,
+      updated: [],
+      unchanged: [],
+      replaceIds: [],
+      chunks: null,
+      newState: '',
+      stateUpdates: [],
+      fileDigestUpdates: [],
+    };
+    const ids: number[] = [];
+    const inputs: PropertyInput[] = [];
+    const newState: string[] = [];
+    req.added.forEach((identity, i) => {
+      const parcel = parcels.get(identity)!;
+      ids.push(req.firstId + i);
+      inputs.push(parcel.input);
+      newState.push(
+        copyLine([source, identity, req.firstId + i, this.settled(parcel.input, parcel), encodeState(parcel.input)]),
+      );
+    });
+    for (const s of req.stored) {
+      const parcel = parcels.get(s.identity)!;
+      const stored = decodeState(JSON.parse(s.input) as Record<string, unknown>);
+      const merged = s.continued
+        ? mergeParcel(stored, parcel.input)
+        : reimportParcel(stored, parcel.input, this.mapped);
+      if (sameContent(merged, stored)) {
+        out.unchanged.push(s.identity);
+        // Known now to change nothing: the next import of this file finds it unchanged without reading the state.
+        if (!s.continued) out.fileDigestUpdates.push({ identity: s.identity, fileDigest: parcel.fileDigest });
+        continue;
+      }
+      merged.lastModified = now;
+      out.updated.push(s.identity);
+      out.replaceIds.push(s.propertyId);
+      ids.push(s.propertyId);
+      inputs.push(merged);
+      out.stateUpdates.push({
+        identity: s.identity,
+        propertyId: s.propertyId,
+        fileDigest: this.settled(merged, parcel),
+        input: encodeState(merged),
+      });
+    }
+    out.newState = newState.join('');
+    if (inputs.length > 0) out.chunks = buildCopyChunks(ids, inputs, source);
+    return out;
+  }
+
+  /** The file digest to keep with a written state: only when importing the parcel again over it changes nothing. */
+  private settled(state: PropertyInput, file: Parcel): string | null {
+    return sameContent(reimportParcel(state, file.input, this.mapped), state) ? file.fileDigest : null;
+  }
+}
+
+/** A built batch with its text as UTF-8 bytes, to transfer out of a worker thread. */
+export function encodeBuilt(b: BuiltBatch<string>): { built: BuiltBatch<Uint8Array>; transfer: ArrayBuffer[] } {
+  const utf8 = new TextEncoder();
+  const transfer: ArrayBuffer[] = [];
+  const bytes = (s: string) => {
+    const u = utf8.encode(s);
+    transfer.push(u.buffer as ArrayBuffer);
+    return u;
+  };
+  const chunks = b.chunks
+    ? (Object.fromEntries(TABLES.map((t) => [t, bytes(b.chunks![t])])) as Record<keyof CopyChunks, Uint8Array>)
+    : null;
+  return { built: { ...b, chunks, newState: bytes(b.newState) }, transfer };
+}

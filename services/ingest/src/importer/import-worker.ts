@@ -1,0 +1,21 @@
+// Worker thread of an import: parses the batches the main thread sends it and builds their writes (import-work.ts).
+// Messages are handled in arrival order; the main thread sends a batch's build only after its parse.
+import { parentPort, workerData } from 'node:worker_threads';
+import { type BuildRequest, encodeBuilt, ImportWork, type RowValues, type WorkSetup } from './import-work.js';
+
+export type WorkerRequest = { kind: 'parse'; batch: number; rows: RowValues[] } | ({ kind: 'build' } & BuildRequest);
+
+const work = new ImportWork(workerData as WorkSetup);
+const port = parentPort!;
+port.on('message', (msg: WorkerRequest) => {
+  try {
+    if (msg.kind === 'parse') {
+      port.postMessage({ batch: msg.batch, kind: 'parsed', result: work.parse(msg.batch, msg.rows) });
+    } else {
+      const { built, transfer } = encodeBuilt(work.build(msg));
+      port.postMessage({ batch: msg.batch, kind: 'built', result: built }, transfer);
+    }
+  } catch (err) {
+    port.postMessage({ batch: msg.batch, kind: 'error', message: (err as Error).stack ?? String(err) });
+  }
+});

@@ -214,6 +214,28 @@ describe('batched writes', () => {
     );
     expect(daily).toEqual([{ calls: 3, credits_used: 6 }]);
   });
+  it("refuse a batch that names a grant that is not there, or another account's (in place of foreign keys)", async () => {
+    const a = await f.fundedAccount(10);
+    const b = await f.fundedAccount(10);
+    const { rows } = await pool.query('SELECT id FROM billing.credit_grants WHERE account_id = $1', [b.accountId]);
+    const event = (grantId: number): UsageEvent => ({
+      txid: randomUUID(),
+      account: a.accountId,
+      key: a.keyId,
+      endpoint: '/x',
+      credits: 1,
+      at: Date.now(),
+      consumed: [{ grantId, credits: 1 }],
+      streamId: `${Date.now()}-0`,
+    });
+    await expect(applyUsageEvents(pool, [event(Number(rows[0].id))])).rejects.toThrow(/usage batch refused/);
+    await expect(applyUsageEvents(pool, [event(2 ** 40)])).rejects.toThrow(/usage batch refused/);
+    expect(await ledger(a.accountId)).toEqual({ charged: 0, events: 0, remaining: 10 });
+    expect(await ledger(b.accountId)).toEqual({ charged: 0, events: 0, remaining: 10 });
+    await expect(pool.query('DELETE FROM billing.credit_grants WHERE id = $1', [rows[0].id])).rejects.toThrow(
+      /never deleted/,
+    );
+  });
 });
 
 describe('reconcile', () => {

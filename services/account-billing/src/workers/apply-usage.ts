@@ -1,7 +1,12 @@
 // Writes usage events to PostgreSQL: per event (insert-if-absent on the event's own id, so a duplicated or retried
-// delivery is a no-op; it is new for every charge, never the client's transaction id) the charge per grant in the append-only ledger, the grants' remaining credits, the daily rollup
-// and the account's call counters. A whole batch is ONE statement (atomic, one round trip, one commit): every
-// event of an account updates the same counter rows, so one-event transactions would queue on their locks.
+// delivery is a no-op; it is new for every charge, never the client's transaction id) the charge per grant in the
+// append-only ledger, the grants' remaining credits, the daily rollup and the account's call counters. A whole batch
+// is ONE statement (atomic, one round trip, one commit): every event of an account updates the same counter rows, so
+// one-event transactions would queue on their locks.
+//
+// The statement checks what its events name instead of foreign keys (billing migration 0006): every account and
+// grant is updated by it (so found, and locked until the commit), and a grant is its event's account's; a batch
+// that names one that is not there raises and is rolled back (retried, as a foreign key violation was).
 import { withTransaction, type Pool } from '@pra/platform';
 import type { UsageEvent } from '../domain/usage-event.js';
 
@@ -9,22 +14,24 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const APPLY_BATCH = `
 WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::text[], $7::timestamptz[],
-    $11::uuid[]) AS t(txid, account_id, key_id, endpoint, credits, stream_id, at, request_id)),
+  SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::text[], $7::float8[],
+    $11::uuid[]) AS t(txid, account_id, key_id, endpoint, credits, stream_id, at_ms, request_id)),
 ev AS (
   INSERT INTO billing.usage_events
     (transaction_id, request_id, account_id, key_id, endpoint, credits, stream_id, occurred_at)
-  SELECT txid, request_id, account_id, NULLIF(key_id, 0), endpoint, credits, stream_id, at FROM input
+  SELECT txid, request_id, account_id, NULLIF(key_id, 0), endpoint, credits, stream_id, to_timestamp(at_ms / 1000)
+    FROM input
   ON CONFLICT (transaction_id) DO NOTHING
   RETURNING transaction_id, account_id, credits, occurred_at),
 cons AS (
   SELECT c.txid, c.grant_id, c.credits, ev.account_id, ev.occurred_at
     FROM unnest($8::uuid[], $9::bigint[], $10::int[]) AS c(txid, grant_id, credits)
     JOIN ev ON ev.transaction_id = c.txid),
+used AS (SELECT grant_id, account_id, sum(credits)::int AS credits FROM cons GROUP BY 1, 2),
 grants AS (
-  UPDATE billing.credit_grants g SET remaining = g.remaining - LEAST(g.remaining, s.credits)
-    FROM (SELECT grant_id, sum(credits)::int AS credits FROM cons GROUP BY grant_id) s
-   WHERE g.id = s.grant_id RETURNING 1),
+  UPDATE billing.credit_grants g SET remaining = g.remaining - LEAST(g.remaining, u.credits)
+    FROM used u
+   WHERE g.id = u.grant_id AND g.account_id = u.account_id RETURNING 1),
 ledger AS (
   INSERT INTO billing.ledger_entries (account_id, grant_id, kind, amount, transaction_id, at)
   SELECT account_id, grant_id, 'charge', -credits, txid, occurred_at FROM cons RETURNING 1),
@@ -34,11 +41,24 @@ daily AS (
   ON CONFLICT (account_id, day) DO UPDATE
     SET calls = daily_usage.calls + EXCLUDED.calls, credits_used = daily_usage.credits_used + EXCLUDED.credits_used
   RETURNING 1),
+callers AS (SELECT account_id, count(*) AS calls, max(occurred_at) AS last_used FROM ev GROUP BY 1),
 accounts AS (
   UPDATE billing.accounts a SET calls_total = a.calls_total + s.calls, last_used = GREATEST(a.last_used, s.last_used)
-    FROM (SELECT account_id, count(*) AS calls, max(occurred_at) AS last_used FROM ev GROUP BY 1) s
-   WHERE a.id = s.account_id RETURNING 1)
-SELECT transaction_id::text AS txid FROM ev`;
+    FROM callers s
+   WHERE a.id = s.account_id RETURNING 1),
+refused AS (
+  SELECT billing.refuse_batch('an event names an account or a grant (of its account) that is not there')
+   WHERE (SELECT count(*) FROM grants) <> (SELECT count(*) FROM used)
+      OR (SELECT count(*) FROM accounts) <> (SELECT count(*) FROM callers))
+SELECT transaction_id::text AS txid FROM ev WHERE NOT EXISTS (SELECT 1 FROM refused)`;
+
+/**
+ * Array parameters as PostgreSQL array literals, built here: the driver quotes and escapes every element on its own,
+ * which was a tenth of the writer's CPU. Plain arrays hold what needs no quoting (uuids and NULL, numbers, stream
+ * ids, all checked before they get here); text is quoted.
+ */
+const plainArray = (xs: readonly (string | number)[]) => `{${xs.join(',')}}`;
+const textArray = (xs: readonly string[]) => `{${xs.map((x) => `"${x.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
 /** Applies a batch of events in one statement; returns the transaction ids that were new (the rest were known). */
 export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]): Promise<Set<string>> {
@@ -52,17 +72,17 @@ export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]
     name: 'apply_usage_batch',
     text: APPLY_BATCH,
     values: [
-      unique.map((e) => e.txid),
-      unique.map((e) => e.account),
-      unique.map((e) => e.key || 0),
-      unique.map((e) => e.endpoint),
-      unique.map((e) => e.credits),
-      unique.map((e) => e.streamId),
-      unique.map((e) => new Date(e.at)),
-      consumed.map((c) => c[0]),
-      consumed.map((c) => c[1]),
-      consumed.map((c) => c[2]),
-      unique.map((e) => (e.request && UUID.test(e.request) ? e.request : null)),
+      plainArray(unique.map((e) => e.txid)),
+      plainArray(unique.map((e) => e.account)),
+      plainArray(unique.map((e) => e.key || 0)),
+      textArray(unique.map((e) => e.endpoint)),
+      plainArray(unique.map((e) => e.credits)),
+      plainArray(unique.map((e) => e.streamId)),
+      plainArray(unique.map((e) => e.at)),
+      plainArray(consumed.map((c) => c[0])),
+      plainArray(consumed.map((c) => c[1])),
+      plainArray(consumed.map((c) => c[2])),
+      plainArray(unique.map((e) => (e.request && UUID.test(e.request) ? e.request : 'NULL'))),
     ],
   });
   return new Set(rows.map((r) => r.txid));

@@ -11,6 +11,7 @@
 // Progress on stderr.
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
+import type { Redis } from 'ioredis';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
 import { createPool, withDatabase, type Pool } from '@pra/platform';
 import { billingFixture } from '@pra/account-billing/testing';
@@ -116,8 +117,19 @@ async function measureSize(store: Store): Promise<SizeResult> {
       return { records: store.records, load: store.load, index, footprint: fp, calls, paths: counts };
     });
   } finally {
+    await dropKeys(billing.redis, prefix);
     await billing.close();
   }
+}
+
+/** This size's Redis keys (balances, key cache, queues: thousands a run), once its system has stopped. */
+async function dropKeys(redis: Redis, prefix: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, found] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    if (found.length > 0) await redis.unlink(...found);
+    cursor = next;
+  } while (cursor !== '0');
 }
 
 async function main() {

@@ -9,7 +9,11 @@ export async function recordsOf(pool: Pool, source: string) {
     'SELECT id, body, last_modified FROM records.properties WHERE source = $1 ORDER BY apn, id',
     [source],
   );
-  return rows.map((r) => ({ id: Number(r.id), modified: r.last_modified.toISOString(), ...JSON.parse(decodeStoredJson(r.body)) }));
+  return rows.map((r) => ({
+    id: Number(r.id),
+    modified: r.last_modified.toISOString(),
+    ...JSON.parse(decodeStoredJson(r.body)),
+  }));
 }
 
 /** A property's sales as [date, price] pairs: the latest first, sales of one day by price (a missing price last). */
@@ -18,16 +22,18 @@ export async function saleHistory(pool: Pool, propertyId: number): Promise<[stri
     'SELECT sales FROM records.histories WHERE property_id = $1',
     [propertyId],
   );
-  const sales: { date: string; price: number | null }[] = rows[0]?.sales ? JSON.parse(decodeStoredJson(rows[0].sales)) : [];
+  const sales: { date: string; price: number | null }[] = rows[0]?.sales
+    ? JSON.parse(decodeStoredJson(rows[0].sales))
+    : [];
   const byPrice = (a: number | null, b: number | null) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : a - b);
-  return sales
-    .sort((a, b) => b.date.localeCompare(a.date) || byPrice(a.price, b.price))
-    .map((s) => [s.date, s.price]);
+  return sales.sort((a, b) => b.date.localeCompare(a.date) || byPrice(a.price, b.price)).map((s) => [s.date, s.price]);
 }
 
 /** Rewrites a stored body in place, as a re-import of a changed record would (`edit` gets and returns its JSON). */
 export async function rewriteBody(pool: Pool, propertyId: number, edit: (json: string) => string): Promise<void> {
-  const { rows } = await pool.query<{ body: Buffer }>('SELECT body FROM records.properties WHERE id = $1', [propertyId]);
+  const { rows } = await pool.query<{ body: Buffer }>('SELECT body FROM records.properties WHERE id = $1', [
+    propertyId,
+  ]);
   if (!rows[0]) throw new Error(`no property ${propertyId}`);
   const json = edit(decodeStoredJson(rows[0].body));
   await pool.query('UPDATE records.properties SET body = $2 WHERE id = $1', [propertyId, encodeStoredJson(json)]);

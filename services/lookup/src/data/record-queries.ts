@@ -44,7 +44,10 @@ const addressPage = (where: string, limit: string, offset: string) =>
    ORDER BY x.rn`;
 // One statement with a unit and one without: a `($3 = '' OR unit_key = $3)` form would be planned once, generically,
 // for both, and could not use the unit column of the index under a generic plan.
-const ADDRESS_BY_ZIP = { name: 'address_by_zip', text: addressPage(`p.line_key COLLATE "C" = $1 AND p.zip = $2`, '$3', '$4') };
+const ADDRESS_BY_ZIP = {
+  name: 'address_by_zip',
+  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.zip = $2`, '$3', '$4'),
+};
 const ADDRESS_UNIT_BY_ZIP = {
   name: 'address_unit_by_zip',
   text: addressPage(`p.line_key COLLATE "C" = $1 AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5'),
@@ -60,7 +63,10 @@ const ADDRESS_UNIT_BY_CITY = {
 
 // The loose fallback, when the exact line finds nothing (the rules are in domain/address-resolution.ts).
 // The same pages over several spellings of one address ("201 W 21ST ST" and "201 W 21ST").
-const LINES_BY_ZIP = { name: 'lines_by_zip', text: addressPage(`p.line_key COLLATE "C" = ANY($1) AND p.zip = $2`, '$3', '$4') };
+const LINES_BY_ZIP = {
+  name: 'lines_by_zip',
+  text: addressPage(`p.line_key COLLATE "C" = ANY($1) AND p.zip = $2`, '$3', '$4'),
+};
 const LINES_UNIT_BY_ZIP = {
   name: 'lines_unit_by_zip',
   text: addressPage(`p.line_key COLLATE "C" = ANY($1) AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5'),
@@ -71,7 +77,11 @@ const LINES_BY_CITY = {
 };
 const LINES_UNIT_BY_CITY = {
   name: 'lines_unit_by_city',
-  text: addressPage(`p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`, '$5', '$6'),
+  text: addressPage(
+    `p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
+    '$5',
+    '$6',
+  ),
 };
 // The stored spellings at one loose key, with whether they hold the asked unit and a building-level record.
 const spellings = (place: string) =>
@@ -297,7 +307,10 @@ export class RecordStore {
   }
 
   async byParcel(apnKey: string, state: string | null, countyKey: string | null, limit: number): Promise<RecordRow[]> {
-    const { rows } = await this.pool.query<StoredRecordRow>({ ...BY_PARCEL, values: [apnKey, state, countyKey, limit] });
+    const { rows } = await this.pool.query<StoredRecordRow>({
+      ...BY_PARCEL,
+      values: [apnKey, state, countyKey, limit],
+    });
     return rows.map(decodeRecordRow);
   }
 

@@ -2,6 +2,7 @@
 // concurrent import whose lower ids commit later, a re-imported (corrected) address, a removed source, writes
 // committed while a full rebuild runs, and random sequences of all of them with the indexer running in between.
 // A database of its own: the feed is one per store, and another test file's indexer would consume this one's rows.
+import { decodeStoredJson } from '@pra/core/stored';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
@@ -49,7 +50,7 @@ async function suggested(typed: string, zip = '95814'): Promise<number[]> {
 
 /** The index's documents and the store's, by property id: equal once the feed is applied. */
 async function indexAndStore(): Promise<{ indexed: Map<number, string>; stored: Map<number, string> }> {
-  const { rows } = await pool.query<{ id: number; doc: string }>(
+  const { rows } = await pool.query<{ id: number; doc: Buffer }>(
     'SELECT property_id AS id, doc FROM search.address_suggestions',
   );
   const stored = new Map<number, string>();
@@ -59,7 +60,7 @@ async function indexAndStore(): Promise<{ indexed: Map<number, string>; stored: 
     for (const d of docs) stored.set(d.propertyId, d.doc);
     after = docs[docs.length - 1]!.propertyId;
   }
-  return { indexed: new Map(rows.map((r) => [r.id, r.doc])), stored };
+  return { indexed: new Map(rows.map((r) => [r.id, decodeStoredJson(r.doc)])), stored };
 }
 
 const feedRows = async () =>

@@ -5,7 +5,7 @@ import type { PropertyInput } from '../src/domain/property-input.js';
 import { buildCopyChunks } from '../src/data/copy-rows.js';
 import { reserveIds, writeBatch } from '../src/data/loader.js';
 
-export { recordsOf, saleHistory } from './stored-records.js';
+export { recordsOf, rewriteBody, saleHistory } from './stored-records.js';
 export { holdBatchOpen, removeSource, rewriteProperties, type HeldBatch } from './feed-writers.js';
 
 export function makeProperty(overrides: Partial<PropertyInput> = {}): PropertyInput {

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, keyedTransactionId, type Pool } from '@pra/platform';
 import { startApp, type RunningApp } from '@pra/platform/testing';
+import { rewriteBody } from '@pra/ingest/testing';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { RedisCallCounter, RedisCreditMeter } from '@pra/account-billing/client';
 import { grantCredits } from '@pra/account-billing/domain';
@@ -169,9 +170,8 @@ async function play(r: Run): Promise<void> {
     } else if (s.kind === 'rewrite') {
       // A re-import rewrites one of the building's records in place.
       rewrites++;
-      await pool.query(
-        `UPDATE records.properties SET body = regexp_replace(body, '"yearbuilt":\\d+', $2) WHERE id = $1`,
-        [unitIds[rewrites % unitIds.length], `"yearbuilt":${1900 + (rewrites % 100)}`],
+      await rewriteBody(pool, unitIds[rewrites % unitIds.length]!, (json) =>
+        json.replace(/"yearbuilt":\d+/, `"yearbuilt":${1900 + (rewrites % 100)}`),
       );
     } else if (s.kind === 'drain') {
       await drain();

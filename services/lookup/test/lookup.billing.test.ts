@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { ErrorResponse, PropertyResponse } from '@pra/core/contracts';
-import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { insertProperties, makeProperty, rewriteBody, uniqueStreet } from '@pra/ingest/testing';
 import { grantCredits, setKeyStatus } from '@pra/account-billing/domain';
 import type { CreditMeter } from '@pra/account-billing/client';
 import { countingPool, startApp } from '@pra/platform/testing';
@@ -242,9 +242,7 @@ describe('repeats of a charged request (Idempotency-Key)', () => {
     const rewritten = { ...a.headers, 'idempotency-key': `rewrite-${street}` };
     expect((await ctx.app.get(path, shrunk)).status).toBe(200);
     expect((await ctx.app.get(path, rewritten)).status).toBe(200);
-    await ctx.pool.query(`UPDATE records.properties SET body = replace(body, '"APT 2"', '"APT 2B"') WHERE id = $1`, [
-      ids[1],
-    ]);
+    await rewriteBody(ctx.pool, ids[1]!, (json) => json.replace('"APT 2"', '"APT 2B"'));
     const changed = await ctx.app.get(path, rewritten);
     expect(changed.status).toBe(400);
     expect(changed.body.status.msg).toMatch(/changed or been removed since it was charged.*new Idempotency-Key/);

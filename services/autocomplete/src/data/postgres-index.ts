@@ -1,5 +1,6 @@
 // The PostgreSQL SearchIndex: prefix range scans on the normalised line (text_pattern_ops btree), one small query
 // per candidate prefix, merged in ranking order: the exact house number first, then the street, then locality.
+import { decodeStoredJson, encodeStoredJson } from '@pra/core/stored';
 import type { Pool } from '@pra/platform';
 import type { SearchFilters, SearchIndex, SuggestionDoc } from '../domain/search-index.js';
 import type { TypedQuery } from '../domain/typed-query.js';
@@ -11,7 +12,8 @@ interface Row {
   city_key: string;
   zip: string;
   house_number: string | null;
-  doc: string;
+  /** The suggestion JSON in its stored form (@pra/core/stored). */
+  doc: Buffer;
 }
 
 const likePrefix = (s: string) => `${s.replace(/[\\%_]/g, '\\$&')}%`;
@@ -86,14 +88,14 @@ export class PostgresSearchIndex implements SearchIndex {
       .sort(compare(q.houseNumber))
       .filter((r) => !seen.has(r.property_id) && seen.add(r.property_id))
       .slice(0, f.limit)
-      .map((r) => r.doc);
+      .map((r) => decodeStoredJson(r.doc));
   }
 
   async upsert(docs: readonly SuggestionDoc[]): Promise<void> {
     if (docs.length === 0) return;
     await this.pool.query(
       `INSERT INTO ${this.table} (property_id, house_number, line_key, street_key, unit_key, zip, state, city_key, doc)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[])
+       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::bytea[])
        ON CONFLICT (property_id) DO UPDATE SET house_number = EXCLUDED.house_number, line_key = EXCLUDED.line_key,
          street_key = EXCLUDED.street_key, unit_key = EXCLUDED.unit_key, zip = EXCLUDED.zip, state = EXCLUDED.state,
          city_key = EXCLUDED.city_key, doc = EXCLUDED.doc, indexed_at = now()`,
@@ -106,7 +108,7 @@ export class PostgresSearchIndex implements SearchIndex {
         docs.map((d) => d.zip),
         docs.map((d) => d.state),
         docs.map((d) => d.cityKey),
-        docs.map((d) => d.doc),
+        docs.map((d) => encodeStoredJson(d.doc)),
       ],
     );
   }

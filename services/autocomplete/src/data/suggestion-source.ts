@@ -1,5 +1,6 @@
 // Reads properties from the records store as suggestion documents: in id order (keyset pages, for a rebuild), or
 // the current state of given ids (for the change feed: an id not returned is a property that is gone).
+import { decodeStoredJson } from '@pra/core/stored';
 import type { Pool, PoolClient } from '@pra/platform';
 import type { SuggestionDoc } from '../domain/search-index.js';
 
@@ -13,10 +14,11 @@ interface Row {
   zip: string;
   state: string;
   city_key: string;
-  address: string;
+  /** The record body in its stored form (@pra/core/stored). */
+  body: Buffer;
 }
 
-const SELECT = `SELECT id, line_key, street_key, unit_key, zip, state, city_key, (body::jsonb -> 'address')::text AS address
+const SELECT = `SELECT id, line_key, street_key, unit_key, zip, state, city_key, body
                   FROM records.properties`;
 
 export async function readSuggestionDocs(
@@ -36,7 +38,7 @@ export async function readSuggestionDocsByIds(db: Pool | PoolClient, ids: readon
 }
 
 function toDoc(r: Row): SuggestionDoc {
-  const a = JSON.parse(r.address);
+  const a = JSON.parse(decodeStoredJson(r.body)).address;
   const id = Number(r.id);
   const first = r.line_key.split(' ')[0] ?? '';
   return {

@@ -2,17 +2,11 @@
 // normalisers. Pure and synchronous, so it runs in a worker thread during large loads.
 import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine } from '@pra/core/address';
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
-import { equityOf, renderDemographics, renderRecord, streetWithUnit } from '../domain/render-record.js';
+import { encodeStoredJson, storedCopyCell } from '@pra/core/stored';
+import { renderDemographics, renderRecord, streetWithUnit } from '../domain/render-record.js';
+import { renderAssessmentHistory, renderSaleHistory } from '../domain/render-history.js';
 
-export const TABLES = [
-  'properties',
-  'owners',
-  'owner_mailing',
-  'assessments',
-  'assessment_history',
-  'sales',
-  'mortgages',
-] as const;
+export const TABLES = ['properties', 'owners', 'histories'] as const;
 export type TableName = (typeof TABLES)[number];
 
 /** The column of each table that holds the property id. */
@@ -20,15 +14,9 @@ export const ID_COLUMN = (t: TableName) => (t === 'properties' ? 'id' : 'propert
 
 export const COLUMNS: Record<TableName, string> = {
   properties:
-    'id, parcel_id, apn, apn_orig, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, loose_key, street_type, census_tract, source, last_modified, body',
-  owners:
-    'property_id, seq, first_name, last_name, full_name, owner_type, last_name_key, first_name_key, state, city_key, name_words',
-  owner_mailing: 'property_id, line1, locality, country_subd, postal1',
-  assessments:
-    'property_id, tax_year, land, improvements, total, market_total, avm_value, avm_date, equity, rental_estimate, rental_source, tax_amount',
-  assessment_history: 'property_id, tax_year, land, improvements, total, market_total, tax_amount',
-  sales: 'property_id, seq, sale_date, price, document_type, recording_date, buyer_name, seller_name',
-  mortgages: 'property_id, seq, amount, recording_date, lender',
+    'id, apn, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, loose_key, street_type, census_tract, source, last_modified, body',
+  owners: 'property_id, seq, last_name_key, first_name_key, state, city_key, name_words',
+  histories: 'property_id, sales, assessments',
 };
 
 type Cell = string | number | null | undefined;
@@ -78,27 +66,16 @@ export function buildCopyChunks(
   items: readonly PropertyInput[],
   source: string,
 ): CopyChunks {
-  const out: Record<TableName, string[]> = {
-    properties: [],
-    owners: [],
-    owner_mailing: [],
-    assessments: [],
-    assessment_history: [],
-    sales: [],
-    mortgages: [],
-  };
+  const out: Record<TableName, string[]> = { properties: [], owners: [], histories: [] };
   items.forEach((p, i) => {
     const id = typeof ids === 'number' ? ids + i : ids[i]!;
-    const parcelId = parcelIdOf(p.fips, p.apn);
     const street = parseStreetLine(streetWithUnit(p));
     const cityKey = normalizeCity(p.city);
-    const body = JSON.stringify(renderRecord(id, parcelId, p));
+    const body = storedCopyCell(encodeStoredJson(JSON.stringify(renderRecord(id, parcelIdOf(p.fips, p.apn), p))));
     out.properties.push(
       copyLine([
         id,
-        parcelId,
         p.apn,
-        p.apnOrig,
         apnKey(p.apn),
         p.taxParcelId ? apnKey(p.taxParcelId) : null,
         p.fips,
@@ -114,8 +91,7 @@ export function buildCopyChunks(
         p.censusTract,
         source,
         p.lastModified,
-        body,
-      ]),
+      ]).slice(0, -1) + `\t${body}\n`,
     );
     [p.owner1, p.owner2].forEach((o, k) => {
       if (!o) return;
@@ -123,10 +99,6 @@ export function buildCopyChunks(
         copyLine([
           id,
           k + 1,
-          o.firstName,
-          o.lastName,
-          o.fullName,
-          o.type,
           o.lastName ? nameKey(o.lastName) : null,
           o.firstName ? nameKey(o.firstName) : null,
           p.state,
@@ -135,42 +107,12 @@ export function buildCopyChunks(
         ]),
       );
     });
-    if (p.mailing)
-      out.owner_mailing.push(copyLine([id, p.mailing.line1, p.mailing.city, p.mailing.state, p.mailing.zip]));
-    const a = p.assessment;
-    if (a) {
-      const equity = equityOf(p);
-      out.assessments.push(
-        copyLine([
-          id,
-          a.taxYear,
-          a.land,
-          a.improvements,
-          a.total,
-          a.marketTotal,
-          a.avmValue,
-          a.avmDate,
-          equity,
-          a.rentalEstimate,
-          a.rentalSource,
-          a.taxAmount,
-        ]),
-      );
-      out.assessment_history.push(
-        copyLine([id, a.taxYear, a.land, a.improvements, a.total, a.marketTotal, a.taxAmount]),
-      );
+    const sales = renderSaleHistory(p);
+    const assessments = renderAssessmentHistory(p);
+    if (sales !== null || assessments !== null) {
+      const stored = (json: string | null) => (json === null ? '\\N' : storedCopyCell(encodeStoredJson(json)));
+      out.histories.push(`${id}\t${stored(sales)}\t${stored(assessments)}\n`);
     }
-    for (const h of p.assessmentHistory) {
-      out.assessment_history.push(
-        copyLine([id, h.taxYear, h.land, h.improvements, h.total, h.marketTotal, h.taxAmount]),
-      );
-    }
-    p.sales.forEach((s, k) => {
-      out.sales.push(
-        copyLine([id, k + 1, s.date, s.price, s.documentType, s.recordingDate, s.buyerName, s.sellerName]),
-      );
-    });
-    for (const [k, m] of p.mortgages.entries()) out.mortgages.push(copyLine([id, k + 1, m.amount, m.date, m.lender]));
   });
   return Object.fromEntries(TABLES.map((t) => [t, out[t].join('')])) as CopyChunks;
 }

@@ -12,6 +12,7 @@
 // only records the version. Until the version is set, imports of sources with import state are refused
 // (rekey-gate.ts), since they would look their parcels up by identities not yet moved.
 import { ADDRESS_KEYS_VERSION, parseStreetLine } from '@pra/core/address';
+import { decodeStoredJson } from '@pra/core/stored';
 import type { Pool, PoolClient } from '@pra/platform';
 import { withTransaction } from '@pra/platform';
 import type { PropertyInput } from '../domain/property-input.js';
@@ -205,11 +206,14 @@ async function rekeyRecords(pool: Pool, cp: Checkpoint, s: Step): Promise<void> 
  * read of its address and the update of its keys. Lookups read on: row locks do not block readers.
  */
 async function rekeyBatch(c: PoolClient, after: number, limit: number): Promise<{ read: number; last: number } | null> {
-  const { rows: batch } = await c.query<{ id: string; line1: string; line2: string | null }>(
-    `SELECT id, body::jsonb -> 'address' ->> 'line1' AS line1, body::jsonb -> 'address' ->> 'line2' AS line2
-       FROM records.properties WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE NOWAIT`,
+  const { rows: stored } = await c.query<{ id: string; body: Buffer }>(
+    'SELECT id, body FROM records.properties WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE NOWAIT',
     [after, limit],
   );
+  const batch = stored.map((r) => {
+    const a = JSON.parse(decodeStoredJson(r.body)).address as { line1: string; line2: string | null };
+    return { id: r.id, line1: a.line1, line2: a.line2 };
+  });
   if (batch.length === 0) return null;
   const keys = batch.map((r) => parseStreetLine(streetWithUnit({ line1: r.line1, line2: r.line2 ?? '' })));
   const { rows: changed } = await c.query<{ id: string }>(

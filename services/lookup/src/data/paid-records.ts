@@ -1,6 +1,6 @@
 // Records read again by id, to answer a repeat with the records it paid for (domain/paid-page.ts).
 import type { Pool } from '@pra/platform';
-import type { RecordRow } from './record-queries.js';
+import { decodeRecordRow, type RecordRow, type StoredRecordRow } from './record-queries.js';
 
 const BY_IDS = {
   name: 'records_by_ids',
@@ -10,5 +10,5 @@ const BY_IDS = {
 };
 
 export async function recordsByIds(pool: Pool, ids: readonly number[]): Promise<RecordRow[]> {
-  return (await pool.query<RecordRow>({ ...BY_IDS, values: [ids] })).rows;
+  return (await pool.query<StoredRecordRow>({ ...BY_IDS, values: [ids] })).rows.map(decodeRecordRow);
 }

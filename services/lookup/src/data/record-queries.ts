@@ -5,12 +5,30 @@
 import { DEFAULT_REQUEST_POOL_LIMITS } from '@pra/core/config';
 import { PAGING_DEPTH_MAX } from '@pra/core/contracts';
 import type { Pool } from '@pra/platform';
+import { decodeStoredJson } from '@pra/core/stored';
 
 export interface RecordRow {
   body: string;
   demo: string | null;
   total: number;
   hist?: string;
+}
+
+/** A row as PostgreSQL returns it: the body and the history in their stored form (@pra/core/stored). */
+export interface StoredRecordRow {
+  body: Buffer;
+  demo: string | null;
+  total: number;
+  hist?: Buffer | null;
+}
+
+/** The row with its documents as JSON text, as pages render them. */
+export function decodeRecordRow<T extends StoredRecordRow>(r: T): Omit<T, 'body' | 'hist'> & RecordRow {
+  return {
+    ...r,
+    body: decodeStoredJson(r.body),
+    hist: r.hist === undefined ? undefined : r.hist === null ? '[]' : decodeStoredJson(r.hist),
+  };
 }
 
 const FROM_WITH_DEMOGRAPHICS = `records.properties p LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract`;
@@ -26,34 +44,44 @@ const addressPage = (where: string, limit: string, offset: string) =>
    ORDER BY x.rn`;
 // One statement with a unit and one without: a `($3 = '' OR unit_key = $3)` form would be planned once, generically,
 // for both, and could not use the unit column of the index under a generic plan.
-const ADDRESS_BY_ZIP = { name: 'address_by_zip', text: addressPage(`p.line_key = $1 AND p.zip = $2`, '$3', '$4') };
+const ADDRESS_BY_ZIP = {
+  name: 'address_by_zip',
+  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.zip = $2`, '$3', '$4'),
+};
 const ADDRESS_UNIT_BY_ZIP = {
   name: 'address_unit_by_zip',
-  text: addressPage(`p.line_key = $1 AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5'),
+  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5'),
 };
 const ADDRESS_BY_CITY = {
   name: 'address_by_city',
-  text: addressPage(`p.line_key = $1 AND p.state = $2 AND p.city_key = $3`, '$4', '$5'),
+  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3`, '$4', '$5'),
 };
 const ADDRESS_UNIT_BY_CITY = {
   name: 'address_unit_by_city',
-  text: addressPage(`p.line_key = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`, '$5', '$6'),
+  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`, '$5', '$6'),
 };
 
 // The loose fallback, when the exact line finds nothing (the rules are in domain/address-resolution.ts).
 // The same pages over several spellings of one address ("201 W 21ST ST" and "201 W 21ST").
-const LINES_BY_ZIP = { name: 'lines_by_zip', text: addressPage(`p.line_key = ANY($1) AND p.zip = $2`, '$3', '$4') };
+const LINES_BY_ZIP = {
+  name: 'lines_by_zip',
+  text: addressPage(`p.line_key COLLATE "C" = ANY($1) AND p.zip = $2`, '$3', '$4'),
+};
 const LINES_UNIT_BY_ZIP = {
   name: 'lines_unit_by_zip',
-  text: addressPage(`p.line_key = ANY($1) AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5'),
+  text: addressPage(`p.line_key COLLATE "C" = ANY($1) AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5'),
 };
 const LINES_BY_CITY = {
   name: 'lines_by_city',
-  text: addressPage(`p.line_key = ANY($1) AND p.state = $2 AND p.city_key = $3`, '$4', '$5'),
+  text: addressPage(`p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3`, '$4', '$5'),
 };
 const LINES_UNIT_BY_CITY = {
   name: 'lines_unit_by_city',
-  text: addressPage(`p.line_key = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`, '$5', '$6'),
+  text: addressPage(
+    `p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
+    '$5',
+    '$6',
+  ),
 };
 // The stored spellings at one loose key, with whether they hold the asked unit and a building-level record.
 const spellings = (place: string) =>
@@ -75,7 +103,7 @@ const NUMBERED_BY_ZIP = { name: 'numbered_by_zip', text: numbered('zip = $2') };
 const NUMBERED_BY_CITY = { name: 'numbered_by_city', text: numbered('state = $2 AND city_key = $3') };
 // Units at an address (to name them when the asked one is not there).
 const units = (place: string) =>
-  `SELECT DISTINCT unit_key FROM records.properties WHERE line_key = ANY($1) AND ${place} ORDER BY 1 LIMIT 6`;
+  `SELECT DISTINCT unit_key FROM records.properties WHERE line_key COLLATE "C" = ANY($1) AND ${place} ORDER BY 1 LIMIT 6`;
 const UNITS_BY_ZIP = { name: 'units_by_zip', text: units('zip = $2') };
 const UNITS_BY_CITY = { name: 'units_by_city', text: units('state = $2 AND city_key = $3') };
 
@@ -116,26 +144,14 @@ const BY_PARCEL = {
          ORDER BY p.id LIMIT $4`,
 };
 
-const SALE_HISTORY = {
-  name: 'sale_history',
-  text: `SELECT p.body, t.body AS demo, 1 AS total, COALESCE((
-           SELECT json_agg(json_build_object('date', s.sale_date, 'price', s.price, 'documentType', s.document_type,
-                    'recordingDate', s.recording_date, 'buyerName', s.buyer_name, 'sellerName', s.seller_name)
-                  ORDER BY s.sale_date DESC, s.seq)
-           FROM records.sales s WHERE s.property_id = p.id), '[]')::text AS hist
-         FROM ${FROM_WITH_DEMOGRAPHICS} WHERE p.id = $1`,
-};
-
-const ASSESSMENT_HISTORY = {
-  name: 'assessment_history',
-  text: `SELECT p.body, t.body AS demo, 1 AS total, COALESCE((
-           SELECT json_agg(json_build_object('taxYear', h.tax_year,
-                    'assessed', json_build_object('land', h.land, 'improvements', h.improvements, 'total', h.total),
-                    'market', json_build_object('total', h.market_total), 'tax', json_build_object('amount', h.tax_amount))
-                  ORDER BY h.tax_year DESC)
-           FROM records.assessment_history h WHERE h.property_id = p.id), '[]')::text AS hist
-         FROM ${FROM_WITH_DEMOGRAPHICS} WHERE p.id = $1`,
-};
+// The histories are stored as the JSON these endpoints return (records.histories), read with the record.
+const HISTORY = (column: 'sales' | 'assessments', name: string) => ({
+  name,
+  text: `SELECT p.body, t.body AS demo, 1 AS total, h.${column} AS hist
+         FROM ${FROM_WITH_DEMOGRAPHICS} LEFT JOIN records.histories h ON h.property_id = p.id WHERE p.id = $1`,
+});
+const SALE_HISTORY = HISTORY('sales', 'sale_history');
+const ASSESSMENT_HISTORY = HISTORY('assessments', 'assessment_history');
 
 export interface PagedRows {
   rows: RecordRow[];
@@ -202,8 +218,8 @@ export class RecordStore {
           ? ADDRESS_BY_CITY
           : ADDRESS_UNIT_BY_CITY;
     const q = { ...statement, values: [...where, ...(c.unitKey === '' ? [] : [c.unitKey]), limit, offset] };
-    const { rows } = await this.pool.query<RecordRow & { rn: number }>(q);
-    return { rows: rows.filter((r) => r.rn > offset), total: rows[0]?.total ?? 0 };
+    const { rows } = await this.pool.query<StoredRecordRow & { rn: number }>(q);
+    return { rows: rows.filter((r) => r.rn > offset).map(decodeRecordRow), total: rows[0]?.total ?? 0 };
   }
 
   /** One page of the records stored under any of `lines` (spellings of one address); a unit of '' is the building. */
@@ -223,8 +239,8 @@ export class RecordStore {
           ? LINES_BY_CITY
           : LINES_UNIT_BY_CITY;
     const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey]), limit, offset];
-    const { rows } = await this.pool.query<RecordRow & { rn: number }>({ ...statement, values });
-    return { rows: rows.filter((r) => r.rn > offset), total: rows[0]?.total ?? 0 };
+    const { rows } = await this.pool.query<StoredRecordRow & { rn: number }>({ ...statement, values });
+    return { rows: rows.filter((r) => r.rn > offset).map(decodeRecordRow), total: rows[0]?.total ?? 0 };
   }
 
   /** The stored spellings of the address at `c.looseKey`, in the ZIP or city. */
@@ -280,20 +296,32 @@ export class RecordStore {
   async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
     const words = c.lastNameKey.split(' ');
     const values = [c.lastNameKey, c.firstNameKey, c.state, c.cityKey, limit, offset, words];
-    const { rows } = await this.pool.query<Omit<RecordRow, 'body'> & { body: string | null }>({ ...BY_OWNER, values });
-    return { rows: rows.filter((r): r is RecordRow => r.body !== null), total: rows[0]?.total ?? 0 };
+    const { rows } = await this.pool.query<Omit<StoredRecordRow, 'body'> & { body: Buffer | null }>({
+      ...BY_OWNER,
+      values,
+    });
+    return {
+      rows: rows.filter((r): r is StoredRecordRow => r.body !== null).map(decodeRecordRow),
+      total: rows[0]?.total ?? 0,
+    };
   }
 
   async byParcel(apnKey: string, state: string | null, countyKey: string | null, limit: number): Promise<RecordRow[]> {
-    return (await this.pool.query<RecordRow>({ ...BY_PARCEL, values: [apnKey, state, countyKey, limit] })).rows;
+    const { rows } = await this.pool.query<StoredRecordRow>({
+      ...BY_PARCEL,
+      values: [apnKey, state, countyKey, limit],
+    });
+    return rows.map(decodeRecordRow);
   }
 
   async saleHistory(id: number): Promise<RecordRow | undefined> {
-    return (await this.pool.query<RecordRow>({ ...SALE_HISTORY, values: [id] })).rows[0];
+    const row = (await this.pool.query<StoredRecordRow>({ ...SALE_HISTORY, values: [id] })).rows[0];
+    return row && decodeRecordRow(row);
   }
 
   async assessmentHistory(id: number): Promise<RecordRow | undefined> {
-    return (await this.pool.query<RecordRow>({ ...ASSESSMENT_HISTORY, values: [id] })).rows[0];
+    const row = (await this.pool.query<StoredRecordRow>({ ...ASSESSMENT_HISTORY, values: [id] })).rows[0];
+    return row && decodeRecordRow(row);
   }
 
   async recordCount(): Promise<number> {

@@ -1,0 +1,1 @@
+export { decodeStoredJson, encodeStoredJson, storedCopyCell } from './stored-json.js';

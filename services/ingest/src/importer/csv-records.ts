@@ -90,7 +90,7 @@ export async function* readCsvRecords(file: string, delimiter: string): AsyncGen
 
 export type CsvValuesItem =
   | { header: string[] }
-  | { line: number; bytes: number; values: string[] }
+  | { line: number; bytes: number; values: string[] /** The record as written (its lines joined). */; text: string }
   | { line: number; bytes: number; error: string };
 
 /**
@@ -120,9 +120,11 @@ export async function* readCsvValues(file: string, delimiter: string): AsyncGene
     }
     let parsed: Parsed = parseRecord(first.text, delimiter);
     let used = 1;
+    let joinedText = '';
     if ('error' in parsed && parsed.unclosed) {
       // A quoted field may go on over the next lines; the record must then have the header's field count.
       let accepted: Parsed | null = null;
+      let acceptedText = '';
       for (let k = 2; k <= MAX_CONTINUATION_LINES + 1 && (await fill(k)); k++) {
         const joined = pending
           .slice(0, k)
@@ -131,11 +133,13 @@ export async function* readCsvValues(file: string, delimiter: string): AsyncGene
         const attempt = parseRecord(joined, delimiter);
         if ('fields' in attempt && (header === null || attempt.fields.length === header.length)) {
           accepted = attempt;
+          acceptedText = joined;
           used = k;
           break;
         }
       }
       parsed = accepted ?? parsed;
+      joinedText = acceptedText;
     }
     if ('error' in parsed) {
       pending.shift(); // only the opening line is bad; the lines after it are read again as records
@@ -157,7 +161,8 @@ export async function* readCsvValues(file: string, delimiter: string): AsyncGene
       };
       continue;
     }
-    yield { line: first.line, bytes: last.bytes, values: parsed.fields };
+    const text = used === 1 ? first.text : joinedText;
+    yield { line: first.line, bytes: last.bytes, values: parsed.fields, text };
   }
 }
 

@@ -24,7 +24,7 @@ import {
   ImportWork,
   type ParsedBatch,
   type RowError,
-  type RowValues,
+  type RowBatch,
   type WorkSetup,
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
@@ -65,7 +65,7 @@ function fileSize(file: string): number | null {
 
 /** The CPU side of an import: in worker threads, or in the main thread (a small file, or `workers: 0`). */
 interface Executor {
-  parse(batch: number, rows: RowValues[]): Promise<ParsedBatch>;
+  parse(batch: number, rows: RowBatch): Promise<ParsedBatch>;
   build(req: BuildRequest): Promise<BuiltBatch>;
   close(): Promise<void>;
 }
@@ -228,7 +228,10 @@ async function importProperties(
   const wake = (w: (() => void) | null) => w?.();
 
   const reader = (async () => {
-    let rows: RowValues[] = [];
+    let texts: string[] = [];
+    let ends: number[] = [];
+    let lines: number[] = [];
+    let length = 0;
     let unreadable: RowError[] = [];
     let batch = 0;
     let rowsRead = 0;
@@ -237,11 +240,15 @@ async function importProperties(
       while (queue.length >= ahead && !stopped) await new Promise<void>((r) => (wakeReader = r));
       if (stopped) return;
       const executor = executors[batch % executors.length]!;
+      const rows: RowBatch = { text: texts.join(''), ends: Int32Array.from(ends), lines: Int32Array.from(lines) };
       const parsed = executor.parse(batch, rows);
       parsed.catch(() => {}); // a failure is reported by the writer when it takes the batch
       queue.push({ batch, executor, parsed, unreadable, rowsRead, bytesRead });
       batch++;
-      rows = [];
+      texts = [];
+      ends = [];
+      lines = [];
+      length = 0;
       unreadable = [];
       const w = wakeWriter;
       wakeWriter = null;
@@ -253,11 +260,16 @@ async function importProperties(
         rowsRead++;
         bytesRead = item.bytes;
         if ('error' in item) unreadable.push({ line: item.line, reason: item.error });
-        else rows.push({ line: item.line, values: item.values });
-        if (rows.length >= batchSize) await send();
+        else {
+          texts.push(item.text);
+          length += item.text.length;
+          ends.push(length);
+          lines.push(item.line);
+        }
+        if (lines.length >= batchSize) await send();
         if (stopped) return;
       }
-      if (rows.length > 0 || unreadable.length > 0) await send();
+      if (lines.length > 0 || unreadable.length > 0) await send();
     } catch (err) {
       readFailed = err as Error;
     } finally {

@@ -4,6 +4,7 @@
 // database; see import-csv.ts for the order of things.
 import { buildCopyChunks, copyLine, type CopyChunks, TABLES } from '../data/copy-rows.js';
 import type { PropertyInput } from '../domain/property-input.js';
+import { parseRecord } from './csv-records.js';
 import {
   decodeState,
   encodeState,
@@ -26,10 +27,14 @@ export interface WorkSetup {
   mapped: MappedField[];
 }
 
-/** A record of the file: its first line and its cells in header order. */
-export interface RowValues {
-  line: number;
-  values: string[];
+/**
+ * A batch's records as the reader read them: their text end to end (record i ends at ends[i]) and the line each
+ * starts on. Three values to send to a worker thread, not a string per cell.
+ */
+export interface RowBatch {
+  text: string;
+  ends: Int32Array;
+  lines: Int32Array;
 }
 
 export interface RowError {
@@ -96,20 +101,24 @@ export class ImportWork {
   }
 
   /** Rows to parcels: rows of one parcel merge; a row that cannot be converted is an error of its line. */
-  parse(batch: number, rows: readonly RowValues[]): ParsedBatch {
+  parse(batch: number, rows: RowBatch): ParsedBatch {
     const { header, mapping, now } = this.setup;
     const parcels = new Map<string, Parcel>();
     const errors: RowError[] = [];
-    for (const row of rows) {
+    for (let r = 0; r < rows.ends.length; r++) {
+      const line = rows.lines[r]!;
       try {
+        // The reader checked the record: it parses, with the header's number of cells.
+        const parsed = parseRecord(rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]), mapping.delimiter);
+        if (!('fields' in parsed)) throw new Error(parsed.error);
         const record: Record<string, string> = {};
-        for (let i = 0; i < header.length; i++) record[header[i]!] = row.values[i]!;
+        for (let i = 0; i < header.length; i++) record[header[i]!] = parsed.fields[i]!;
         const { input, street } = toParcel(applyRules(mapping.fields, record), now);
         const identity = parcelIdentity(input, this.byApn, street);
         const prior = parcels.get(identity);
         parcels.set(identity, { input: prior ? mergeParcel(prior.input, input) : input, fileDigest: '' });
       } catch (err) {
-        errors.push({ line: row.line, reason: (err as Error).message });
+        errors.push({ line, reason: (err as Error).message });
       }
     }
     for (const p of parcels.values()) p.fileDigest = fileDigest(p.input, this.mapped);

@@ -1,9 +1,9 @@
 // Worker thread of an import: parses the batches the main thread sends it and builds their writes (import-work.ts).
 // Messages are handled in arrival order; the main thread sends a batch's build only after its parse.
 import { parentPort, workerData } from 'node:worker_threads';
-import { type BuildRequest, encodeBuilt, ImportWork, type RowValues, type WorkSetup } from './import-work.js';
+import { type BuildRequest, encodeBuilt, ImportWork, type RowBatch, type WorkSetup } from './import-work.js';
 
-export type WorkerRequest = { kind: 'parse'; batch: number; rows: RowValues[] } | ({ kind: 'build' } & BuildRequest);
+export type WorkerRequest = { kind: 'parse'; batch: number; rows: RowBatch } | ({ kind: 'build' } & BuildRequest);
 
 const work = new ImportWork(workerData as WorkSetup);
 const port = parentPort!;

@@ -20,7 +20,7 @@ export async function exportFixtures(pool: Pool, size = 500): Promise<Fixtures> 
     ),
     q<{
       id: string;
-    }>(`SELECT s.property_id AS id FROM (SELECT property_id FROM records.histories WHERE sales IS NOT NULL
+    }>(`SELECT s.property_id AS id FROM (SELECT property_id FROM records.histories
        ORDER BY random() LIMIT $1) s JOIN records.properties p ON p.id = s.property_id WHERE p.source <> 'test'`),
   ]);
   const addresses = stored.map((r) => {

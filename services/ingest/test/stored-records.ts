@@ -1,6 +1,6 @@
 // What the store holds for a source, as the import tests read it back: its records (by APN, then id) and a
 // property's sale history. One copy for every test file (exported with @pra/ingest/testing).
-import { decodeStoredJson, encodeStoredJson } from '@pra/core/stored';
+import { decodeStoredJson, encodeStoredJson, splitHistories } from '@pra/core/stored';
 import type { Pool } from '@pra/platform';
 
 /** The records of a source, by APN then id: each body as served, with its id and when it was last written. */
@@ -18,13 +18,11 @@ export async function recordsOf(pool: Pool, source: string) {
 
 /** A property's sales as [date, price] pairs: the latest first, sales of one day by price (a missing price last). */
 export async function saleHistory(pool: Pool, propertyId: number): Promise<[string, number | null][]> {
-  const { rows } = await pool.query<{ sales: Buffer | null }>(
-    'SELECT sales FROM records.histories WHERE property_id = $1',
-    [propertyId],
-  );
-  const sales: { date: string; price: number | null }[] = rows[0]?.sales
-    ? JSON.parse(decodeStoredJson(rows[0].sales))
-    : [];
+  const { rows } = await pool.query<{ doc: Buffer }>('SELECT doc FROM records.histories WHERE property_id = $1', [
+    propertyId,
+  ]);
+  const stored = rows[0] ? decodeStoredJson(rows[0].doc) : null;
+  const sales: { date: string; price: number | null }[] = JSON.parse(splitHistories(stored).sales);
   const byPrice = (a: number | null, b: number | null) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : a - b);
   return sales.sort((a, b) => b.date.localeCompare(a.date) || byPrice(a.price, b.price)).map((s) => [s.date, s.price]);
 }

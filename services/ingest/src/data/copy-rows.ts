@@ -4,7 +4,7 @@ import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine } from '@pra
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
 import { encodeStoredJson, storedCopyCell } from '@pra/core/stored';
 import { renderDemographics, renderRecord, streetWithUnit } from '../domain/render-record.js';
-import { renderAssessmentHistory, renderSaleHistory } from '../domain/render-history.js';
+import { renderHistories } from '../domain/render-history.js';
 
 export const TABLES = ['properties', 'owners', 'histories'] as const;
 export type TableName = (typeof TABLES)[number];
@@ -16,7 +16,7 @@ export const COLUMNS: Record<TableName, string> = {
   properties:
     'id, apn, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, loose_key, street_type, census_tract, source, last_modified, body',
   owners: 'property_id, seq, last_name_key, first_name_key, state, city_key, name_words',
-  histories: 'property_id, sales, assessments',
+  histories: 'property_id, doc',
 };
 
 type Cell = string | number | null | undefined;
@@ -107,12 +107,8 @@ export function buildCopyChunks(
         ]),
       );
     });
-    const sales = renderSaleHistory(p);
-    const assessments = renderAssessmentHistory(p);
-    if (sales !== null || assessments !== null) {
-      const stored = (json: string | null) => (json === null ? '\\N' : storedCopyCell(encodeStoredJson(json)));
-      out.histories.push(`${id}\t${stored(sales)}\t${stored(assessments)}\n`);
-    }
+    const histories = renderHistories(p);
+    if (histories !== null) out.histories.push(`${id}\t${storedCopyCell(encodeStoredJson(histories))}\n`);
   });
   return Object.fromEntries(TABLES.map((t) => [t, out[t].join('')])) as CopyChunks;
 }

@@ -38,3 +38,13 @@ export function renderAssessmentHistory(p: Pick<PropertyInput, 'assessment' | 'a
     }));
   return JSON.stringify(rows);
 }
+
+/**
+ * Both histories as one stored value: the sale history, a newline, the assessment history ('[]' for none); null
+ * when the property has neither. JSON.stringify never writes a newline, so the first one is the separator.
+ */
+export function renderHistories(p: Pick<PropertyInput, 'sales' | 'assessment' | 'assessmentHistory'>): string | null {
+  const sales = renderSaleHistory(p);
+  const assessments = renderAssessmentHistory(p);
+  return sales === null && assessments === null ? null : `${sales ?? '[]'}\n${assessments ?? '[]'}`;
+}

@@ -5,7 +5,7 @@
 import { DEFAULT_REQUEST_POOL_LIMITS } from '@pra/core/config';
 import { PAGING_DEPTH_MAX } from '@pra/core/contracts';
 import type { Pool } from '@pra/platform';
-import { decodeStoredJson } from '@pra/core/stored';
+import { decodeStoredJson, splitHistories } from '@pra/core/stored';
 
 export interface RecordRow {
   body: string;
@@ -14,21 +14,16 @@ export interface RecordRow {
   hist?: string;
 }
 
-/** A row as PostgreSQL returns it: the body and the history in their stored form (@pra/core/stored). */
+/** A row as PostgreSQL returns it: the body in its stored form (@pra/core/stored). */
 export interface StoredRecordRow {
   body: Buffer;
   demo: string | null;
   total: number;
-  hist?: Buffer | null;
 }
 
-/** The row with its documents as JSON text, as pages render them. */
-export function decodeRecordRow<T extends StoredRecordRow>(r: T): Omit<T, 'body' | 'hist'> & RecordRow {
-  return {
-    ...r,
-    body: decodeStoredJson(r.body),
-    hist: r.hist === undefined ? undefined : r.hist === null ? '[]' : decodeStoredJson(r.hist),
-  };
+/** The row with its body as JSON text, as pages render it. */
+export function decodeRecordRow<T extends StoredRecordRow>(r: T): Omit<T, 'body'> & RecordRow {
+  return { ...r, body: decodeStoredJson(r.body) };
 }
 
 const FROM_WITH_DEMOGRAPHICS = `records.properties p LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract`;
@@ -144,14 +139,13 @@ const BY_PARCEL = {
          ORDER BY p.id LIMIT $4`,
 };
 
-// The histories are stored as the JSON these endpoints return (records.histories), read with the record.
-const HISTORY = (column: 'sales' | 'assessments', name: string) => ({
-  name,
-  text: `SELECT p.body, t.body AS demo, 1 AS total, h.${column} AS hist
+// The histories are stored as the JSON these endpoints return (records.histories: sales and assessments in one
+// value), read with the record.
+const WITH_HISTORIES = {
+  name: 'with_histories',
+  text: `SELECT p.body, t.body AS demo, 1 AS total, h.doc AS histories
          FROM ${FROM_WITH_DEMOGRAPHICS} LEFT JOIN records.histories h ON h.property_id = p.id WHERE p.id = $1`,
-});
-const SALE_HISTORY = HISTORY('sales', 'sale_history');
-const ASSESSMENT_HISTORY = HISTORY('assessments', 'assessment_history');
+};
 
 export interface PagedRows {
   rows: RecordRow[];
@@ -315,13 +309,24 @@ export class RecordStore {
   }
 
   async saleHistory(id: number): Promise<RecordRow | undefined> {
-    const row = (await this.pool.query<StoredRecordRow>({ ...SALE_HISTORY, values: [id] })).rows[0];
-    return row && decodeRecordRow(row);
+    const row = await this.withHistories(id);
+    return row && { ...row, hist: row.histories.sales };
   }
 
   async assessmentHistory(id: number): Promise<RecordRow | undefined> {
-    const row = (await this.pool.query<StoredRecordRow>({ ...ASSESSMENT_HISTORY, values: [id] })).rows[0];
-    return row && decodeRecordRow(row);
+    const row = await this.withHistories(id);
+    return row && { ...row, hist: row.histories.assessments };
+  }
+
+  private async withHistories(id: number) {
+    const { rows } = await this.pool.query<StoredRecordRow & { histories: Buffer | null }>({
+      ...WITH_HISTORIES,
+      values: [id],
+    });
+    const r = rows[0];
+    if (!r) return undefined;
+    const { histories, ...record } = r;
+    return { ...decodeRecordRow(record), histories: splitHistories(histories && decodeStoredJson(histories)) };
   }
 
   async recordCount(): Promise<number> {

@@ -1,1 +1,1 @@
-export { decodeStoredJson, encodeStoredJson, storedCopyCell } from './stored-json.js';
+export { decodeStoredJson, encodeStoredJson, splitHistories, storedCopyCell } from './stored-json.js';

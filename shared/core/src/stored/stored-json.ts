@@ -41,3 +41,10 @@ export function decodeStoredJson(stored: Uint8Array): string {
 export function storedCopyCell(stored: Buffer): string {
   return `\\\\x${stored.toString('hex')}`;
 }
+
+/** The two parts of a stored history value ("<sales>\n<assessments>"); both '[]' when there is none. */
+export function splitHistories(text: string | null): { sales: string; assessments: string } {
+  if (text === null) return { sales: '[]', assessments: '[]' };
+  const cut = text.indexOf('\n');
+  return { sales: text.slice(0, cut), assessments: text.slice(cut + 1) };
+}

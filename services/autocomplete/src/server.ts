@@ -36,11 +36,13 @@ const indexer = new Indexer({
   queuePrefix: redisLayout(config.REDIS_PREFIX).queuePrefix,
   log,
 });
-await indexer.start();
+// The rebuild is asked for before the catch-up schedule starts: a catch-up defers to a waiting rebuild, so a store
+// loaded in bulk (its change feed naming every record) is indexed once, not by the feed and then again.
 if (config.SEARCH_BACKEND === 'postgres' && (await lastIndexedId(indexPool)) === 0) {
   log({ msg: 'index empty: full rebuild requested' });
   await indexer.requestRebuild();
 }
+await indexer.start();
 const app = createAutocompleteApp({
   index,
   meter: new RedisCreditMeter(redis, config.REDIS_PREFIX, { outboxLimit: config.BILLING_OUTBOX_LIMIT }),

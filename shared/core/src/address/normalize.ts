@@ -15,7 +15,7 @@ import { STATE_FIPS } from './states.js';
 
 /**
  * The version of the address keys this code computes. Raise it with any change to what parseStreetLine returns for
- * a stored line: the records migration step then recomputes the keys of every stored row (`rekeyAddresses`).
+ * a stored line: the online rekey (services/ingest/src/data/rekey.ts) then recomputes the keys of every stored row.
  */
 export const ADDRESS_KEYS_VERSION = 3;
 

@@ -204,9 +204,8 @@ describe('batched writes', () => {
       streamId: `${Date.now()}-0`,
     });
     const [e1, e2, e3] = [event(1), event(2), event(3)];
-    expect(await applyUsageEvents(pool, [e1])).toEqual(new Set([e1.txid]));
-    const second = await applyUsageEvents(pool, [e1, e2, e2, e3, e3]);
-    expect(second).toEqual(new Set([e2.txid, e3.txid]));
+    expect(await applyUsageEvents(pool, [e1])).toBe(1);
+    expect(await applyUsageEvents(pool, [e1, e2, e2, e3, e3])).toBe(2); // e2 and e3, once each
     expect(await ledger(a.accountId)).toEqual({ charged: 6, events: 3, remaining: 94 });
     const { rows: daily } = await pool.query(
       'SELECT calls, credits_used FROM billing.daily_usage WHERE account_id = $1',

@@ -204,10 +204,11 @@ async function main() {
     console.log(
       `| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`,
     );
-  console.log(
-    `| charging on vs off, request path (means) | ${((avg(on.map((r) => r.rps)) / avg(off.map((r) => r.rps)) - 1) * 100).toFixed(1)}% | ` +
-      `${(avg(on.map((r) => r.p50)) - avg(off.map((r) => r.p50))).toFixed(1)} | ${(avg(on.map((r) => r.p99)) - avg(off.map((r) => r.p99))).toFixed(1)} | |`,
-  );
+  if (on.length > 0 && off.length > 0)
+    console.log(
+      `| charging on vs off, request path (means) | ${((avg(on.map((r) => r.rps)) / avg(off.map((r) => r.rps)) - 1) * 100).toFixed(1)}% | ` +
+        `${(avg(on.map((r) => r.p50)) - avg(off.map((r) => r.p50))).toFixed(1)} | ${(avg(on.map((r) => r.p99)) - avg(off.map((r) => r.p99))).toFixed(1)} | |`,
+    );
   const running = results.find((r) => r.pipeline);
   if (running && on.length > 0)
     console.log(

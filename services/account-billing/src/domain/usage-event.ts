@@ -1,4 +1,17 @@
 // A usage event as the charge script writes it to the outbox, and as the usage job carries it.
+import { randomUUID } from 'node:crypto';
+
+/**
+ * A new event id: a UUID of version 7 (RFC 9562), the time in ms first, then 74 random bits. The ledger's two
+ * indexes on it (usage_events' primary key, ledger_entries' one charge per grant) then take each batch at their
+ * right edge, as they arrive; random ids put every one of a batch's thousands of entries on a page of its own, all
+ * over indexes that outgrow memory (each page dirtied, and written whole to the WAL after a checkpoint).
+ */
+export function newEventId(now = Date.now()): string {
+  const r = randomUUID(); // xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx: keep the random part and the variant
+  const ms = Math.max(0, Math.floor(now)).toString(16).padStart(12, '0').slice(-12);
+  return `${ms.slice(0, 8)}-${ms.slice(8)}-7${r.slice(15)}`;
+}
 export interface UsageEvent {
   /** The event's own id: new for every charge and every counted call (written once by it). */
   txid: string;

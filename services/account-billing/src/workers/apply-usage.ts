@@ -50,7 +50,7 @@ refused AS (
   SELECT billing.refuse_batch('an event names an account or a grant (of its account) that is not there')
    WHERE (SELECT count(*) FROM grants) <> (SELECT count(*) FROM used)
       OR (SELECT count(*) FROM accounts) <> (SELECT count(*) FROM callers))
-SELECT transaction_id::text AS txid FROM ev WHERE NOT EXISTS (SELECT 1 FROM refused)`;
+SELECT count(*)::int AS written FROM ev WHERE NOT EXISTS (SELECT 1 FROM refused)`;
 
 /**
  * Array parameters as PostgreSQL array literals, built here: the driver quotes and escapes every element on its own,
@@ -60,15 +60,18 @@ SELECT transaction_id::text AS txid FROM ev WHERE NOT EXISTS (SELECT 1 FROM refu
 const plainArray = (xs: readonly (string | number)[]) => `{${xs.join(',')}}`;
 const textArray = (xs: readonly string[]) => `{${xs.map((x) => `"${x.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
 
-/** Applies a batch of events in one statement; returns the transaction ids that were new (the rest were known). */
-export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]): Promise<Set<string>> {
+/**
+ * Applies a batch of events in one statement; returns how many were new (the rest were known). Only the count comes
+ * back: the ids of a batch of thousands were as much work to send and parse as to write.
+ */
+export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]): Promise<number> {
   // One event per transaction id; a charge wins over a 0-credit call event of the same transaction (never the reverse,
   // which would drop its ledger entries).
   const byTx = new Map<string, UsageEvent>();
   for (const e of events) if (!byTx.has(e.txid) || e.credits > byTx.get(e.txid)!.credits) byTx.set(e.txid, e);
   const unique = [...byTx.values()];
   const consumed = unique.flatMap((e) => e.consumed.map((c) => [e.txid, c.grantId, c.credits] as const));
-  const { rows } = await pool.query<{ txid: string }>({
+  const { rows } = await pool.query<{ written: number }>({
     name: 'apply_usage_batch',
     text: APPLY_BATCH,
     values: [
@@ -85,7 +88,7 @@ export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]
       plainArray(unique.map((e) => (e.request && UUID.test(e.request) ? e.request : 'NULL'))),
     ],
   });
-  return new Set(rows.map((r) => r.txid));
+  return rows[0]?.written ?? 0;
 }
 
 /**

@@ -40,7 +40,7 @@ export interface CallFlusherOptions {
   log: (o: Record<string, unknown>) => void;
   /** This flusher's name (unique per process by default). */
   consumer?: string;
-  /** Pause between rounds (ms): the lag of /usage's call counts. Default 200. */
+  /** Pause between rounds (ms): the lag of /usage's call counts. Default 250. */
   everyMs?: number;
   /** A flushing hash untouched this long is taken over by another flusher (ms). Default 30 s. */
   leaseMs?: number;
@@ -148,7 +148,7 @@ export class CallFlusher {
       try {
         await this.flushOnce();
         this.failures = 0;
-        await this.sleep(this.o.everyMs ?? 200);
+        await this.sleep(this.o.everyMs ?? 250);
       } catch (err) {
         this.failures++;
         const delay = Math.min(10_000, 250 * 2 ** Math.min(this.failures - 1, 6));

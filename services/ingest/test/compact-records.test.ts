@@ -3,7 +3,7 @@
 // them. And the stored-JSON encoding round-trips whatever the text.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { decodeStoredJson, encodeStoredJson, splitHistories } from '@pra/core/stored';
+import { decodeRecordDoc, decodeStoredJson, encodeRecordDoc, encodeStoredJson } from '@pra/core/stored';
 import {
   createPool,
   dropDatabase,
@@ -30,9 +30,14 @@ describe('stored JSON', () => {
     expect(() => decodeStoredJson(Buffer.from([7, 1, 2]))).toThrow(/unknown encoding \(first byte 7\)/);
   });
 
-  it('splits a history value at its first newline, and gives empty histories for none', () => {
-    expect(splitHistories('[{"a":"x"}]\n[]')).toEqual({ sales: '[{"a":"x"}]', assessments: '[]' });
-    expect(splitHistories(null)).toEqual({ sales: '[]', assessments: '[]' });
+  it('keeps a body and its histories apart in one stored value, and gives empty histories for none', () => {
+    const histories = { sales: '[{"a":"x\\ny"}]', assessments: '[]' };
+    expect(decodeRecordDoc(encodeRecordDoc('{"b":1}', histories))).toEqual({ body: '{"b":1}', ...histories });
+    expect(decodeRecordDoc(encodeRecordDoc('{"b":1}', null))).toEqual({
+      body: '{"b":1}',
+      sales: '[]',
+      assessments: '[]',
+    });
   });
 });
 
@@ -71,11 +76,10 @@ describe('migration 0006 on a store in the old layout', () => {
     const { rows } = await pool.query<{ id: string; body: Buffer }>(
       'SELECT id, body FROM records.properties ORDER BY id',
     );
-    expect(decodeStoredJson(rows[0]!.body)).toBe(body);
-    expect(decodeStoredJson(rows[1]!.body)).toBe('{"identifier":{"Id":2}}');
-    const h = await pool.query<{ property_id: string; doc: Buffer }>('SELECT property_id, doc FROM records.histories');
-    expect(h.rows.map((r) => Number(r.property_id))).toEqual([1]);
-    const { sales, assessments } = splitHistories(decodeStoredJson(h.rows[0]!.doc));
+    const [first, second] = rows.map((r) => decodeRecordDoc(r.body));
+    expect(first!.body).toBe(body);
+    expect(second).toEqual({ body: '{"identifier":{"Id":2}}', sales: '[]', assessments: '[]' });
+    const { sales, assessments } = first!;
     expect(JSON.parse(sales)).toEqual([
       {
         date: '2019-02-03',

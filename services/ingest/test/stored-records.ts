@@ -1,6 +1,6 @@
 // What the store holds for a source, as the import tests read it back: its records (by APN, then id) and a
 // property's sale history. One copy for every test file (exported with @pra/ingest/testing).
-import { decodeStoredJson, encodeStoredJson, splitHistories } from '@pra/core/stored';
+import { decodeRecordDoc, encodeRecordDoc } from '@pra/core/stored';
 import type { Pool } from '@pra/platform';
 
 /** The records of a source, by APN then id: each body as served, with its id and when it was last written. */
@@ -12,17 +12,18 @@ export async function recordsOf(pool: Pool, source: string) {
   return rows.map((r) => ({
     id: Number(r.id),
     modified: r.last_modified.toISOString(),
-    ...JSON.parse(decodeStoredJson(r.body)),
+    ...JSON.parse(decodeRecordDoc(r.body).body),
   }));
 }
 
 /** A property's sales as [date, price] pairs: the latest first, sales of one day by price (a missing price last). */
 export async function saleHistory(pool: Pool, propertyId: number): Promise<[string, number | null][]> {
-  const { rows } = await pool.query<{ doc: Buffer }>('SELECT doc FROM records.histories WHERE property_id = $1', [
+  const { rows } = await pool.query<{ body: Buffer }>('SELECT body FROM records.properties WHERE id = $1', [
     propertyId,
   ]);
-  const stored = rows[0] ? decodeStoredJson(rows[0].doc) : null;
-  const sales: { date: string; price: number | null }[] = JSON.parse(splitHistories(stored).sales);
+  const sales: { date: string; price: number | null }[] = rows[0]
+    ? JSON.parse(decodeRecordDoc(rows[0].body).sales)
+    : [];
   const byPrice = (a: number | null, b: number | null) => (a === null ? (b === null ? 0 : 1) : b === null ? -1 : a - b);
   return sales.sort((a, b) => b.date.localeCompare(a.date) || byPrice(a.price, b.price)).map((s) => [s.date, s.price]);
 }
@@ -33,6 +34,7 @@ export async function rewriteBody(pool: Pool, propertyId: number, edit: (json: s
     propertyId,
   ]);
   if (!rows[0]) throw new Error(`no property ${propertyId}`);
-  const json = edit(decodeStoredJson(rows[0].body));
-  await pool.query('UPDATE records.properties SET body = $2 WHERE id = $1', [propertyId, encodeStoredJson(json)]);
+  const { body, sales, assessments } = decodeRecordDoc(rows[0].body);
+  const stored = encodeRecordDoc(edit(body), { sales, assessments });
+  await pool.query('UPDATE records.properties SET body = $2 WHERE id = $1', [propertyId, stored]);
 }

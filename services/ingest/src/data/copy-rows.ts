@@ -2,11 +2,11 @@
 // normalisers. Pure and synchronous, so it runs in a worker thread during large loads.
 import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine } from '@pra/core/address';
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
-import { encodeStoredJson, storedCopyCell } from '@pra/core/stored';
+import { encodeRecordDoc, storedCopyCell } from '@pra/core/stored';
 import { renderDemographics, renderRecord, streetWithUnit } from '../domain/render-record.js';
 import { renderHistories } from '../domain/render-history.js';
 
-export const TABLES = ['properties', 'owners', 'histories'] as const;
+export const TABLES = ['properties', 'owners'] as const;
 export type TableName = (typeof TABLES)[number];
 
 /** The column of each table that holds the property id. */
@@ -16,7 +16,6 @@ export const COLUMNS: Record<TableName, string> = {
   properties:
     'id, apn, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, loose_key, street_type, census_tract, source, last_modified, body',
   owners: 'property_id, seq, last_name_key, first_name_key, state, city_key, name_words',
-  histories: 'property_id, doc',
 };
 
 type Cell = string | number | null | undefined;
@@ -66,12 +65,13 @@ export function buildCopyChunks(
   items: readonly PropertyInput[],
   source: string,
 ): CopyChunks {
-  const out: Record<TableName, string[]> = { properties: [], owners: [], histories: [] };
+  const out: Record<TableName, string[]> = { properties: [], owners: [] };
   items.forEach((p, i) => {
     const id = typeof ids === 'number' ? ids + i : ids[i]!;
     const street = parseStreetLine(streetWithUnit(p));
     const cityKey = normalizeCity(p.city);
-    const body = storedCopyCell(encodeStoredJson(JSON.stringify(renderRecord(id, parcelIdOf(p.fips, p.apn), p))));
+    const record = JSON.stringify(renderRecord(id, parcelIdOf(p.fips, p.apn), p));
+    const body = storedCopyCell(encodeRecordDoc(record, renderHistories(p)));
     out.properties.push(
       copyLine([
         id,
@@ -107,8 +107,6 @@ export function buildCopyChunks(
         ]),
       );
     });
-    const histories = renderHistories(p);
-    if (histories !== null) out.histories.push(`${id}\t${storedCopyCell(encodeStoredJson(histories))}\n`);
   });
   return Object.fromEntries(TABLES.map((t) => [t, out[t].join('')])) as CopyChunks;
 }

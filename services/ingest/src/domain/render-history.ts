@@ -1,5 +1,6 @@
 // Renders the sale and assessment histories as /sale/history and /assessment/detail return them (SPEC 2.1): the
-// store keeps them as this JSON (records.histories), so the endpoints read one row instead of a row per event.
+// store keeps them as this JSON beside the body (@pra/core/stored), so the endpoints read one row instead of a row
+// per event.
 // Values are the ones the columns they replaced held: whole dollars, tax to the cent, dates without a time.
 import type { PropertyInput } from './property-input.js';
 
@@ -39,12 +40,11 @@ export function renderAssessmentHistory(p: Pick<PropertyInput, 'assessment' | 'a
   return JSON.stringify(rows);
 }
 
-/**
- * Both histories as one stored value: the sale history, a newline, the assessment history ('[]' for none); null
- * when the property has neither. JSON.stringify never writes a newline, so the first one is the separator.
- */
-export function renderHistories(p: Pick<PropertyInput, 'sales' | 'assessment' | 'assessmentHistory'>): string | null {
+/** Both histories, or null when the property has neither (its stored document is then the body alone). */
+export function renderHistories(
+  p: Pick<PropertyInput, 'sales' | 'assessment' | 'assessmentHistory'>,
+): { sales: string; assessments: string } | null {
   const sales = renderSaleHistory(p);
   const assessments = renderAssessmentHistory(p);
-  return sales === null && assessments === null ? null : `${sales ?? '[]'}\n${assessments ?? '[]'}`;
+  return sales === null && assessments === null ? null : { sales: sales ?? '[]', assessments: assessments ?? '[]' };
 }

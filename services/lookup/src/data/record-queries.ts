@@ -5,7 +5,7 @@
 import { DEFAULT_REQUEST_POOL_LIMITS } from '@pra/core/config';
 import { PAGING_DEPTH_MAX } from '@pra/core/contracts';
 import type { Pool } from '@pra/platform';
-import { decodeStoredJson, splitHistories } from '@pra/core/stored';
+import { decodeRecordDoc } from '@pra/core/stored';
 
 export interface RecordRow {
   body: string;
@@ -14,7 +14,7 @@ export interface RecordRow {
   hist?: string;
 }
 
-/** A row as PostgreSQL returns it: the body in its stored form (@pra/core/stored). */
+/** A row as PostgreSQL returns it: the body in its stored form (@pra/core/stored: with the histories). */
 export interface StoredRecordRow {
   body: Buffer;
   demo: string | null;
@@ -23,7 +23,7 @@ export interface StoredRecordRow {
 
 /** The row with its body as JSON text, as pages render it. */
 export function decodeRecordRow<T extends StoredRecordRow>(r: T): Omit<T, 'body'> & RecordRow {
-  return { ...r, body: decodeStoredJson(r.body) };
+  return { ...r, body: decodeRecordDoc(r.body).body };
 }
 
 const FROM_WITH_DEMOGRAPHICS = `records.properties p LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract`;
@@ -139,12 +139,10 @@ const BY_PARCEL = {
          ORDER BY p.id LIMIT $4`,
 };
 
-// The histories are stored as the JSON these endpoints return (records.histories: sales and assessments in one
-// value), read with the record.
+// The histories are stored with the body, as the JSON these endpoints return (@pra/core/stored).
 const WITH_HISTORIES = {
   name: 'with_histories',
-  text: `SELECT p.body, t.body AS demo, 1 AS total, h.doc AS histories
-         FROM ${FROM_WITH_DEMOGRAPHICS} LEFT JOIN records.histories h ON h.property_id = p.id WHERE p.id = $1`,
+  text: `SELECT p.body, t.body AS demo, 1 AS total FROM ${FROM_WITH_DEMOGRAPHICS} WHERE p.id = $1`,
 };
 
 export interface PagedRows {
@@ -310,23 +308,17 @@ export class RecordStore {
 
   async saleHistory(id: number): Promise<RecordRow | undefined> {
     const row = await this.withHistories(id);
-    return row && { ...row, hist: row.histories.sales };
+    return row && { body: row.doc.body, demo: row.demo, total: row.total, hist: row.doc.sales };
   }
 
   async assessmentHistory(id: number): Promise<RecordRow | undefined> {
     const row = await this.withHistories(id);
-    return row && { ...row, hist: row.histories.assessments };
+    return row && { body: row.doc.body, demo: row.demo, total: row.total, hist: row.doc.assessments };
   }
 
   private async withHistories(id: number) {
-    const { rows } = await this.pool.query<StoredRecordRow & { histories: Buffer | null }>({
-      ...WITH_HISTORIES,
-      values: [id],
-    });
-    const r = rows[0];
-    if (!r) return undefined;
-    const { histories, ...record } = r;
-    return { ...decodeRecordRow(record), histories: splitHistories(histories && decodeStoredJson(histories)) };
+    const r = (await this.pool.query<StoredRecordRow>({ ...WITH_HISTORIES, values: [id] })).rows[0];
+    return r && { doc: decodeRecordDoc(r.body), demo: r.demo, total: r.total };
   }
 
   async recordCount(): Promise<number> {

@@ -1,1 +1,8 @@
-export { decodeStoredJson, encodeStoredJson, splitHistories, storedCopyCell } from './stored-json.js';
+export {
+  decodeRecordDoc,
+  decodeStoredJson,
+  encodeRecordDoc,
+  encodeStoredJson,
+  type RecordDoc,
+  storedCopyCell,
+} from './stored-json.js';

@@ -36,7 +36,7 @@ beforeAll(async () => {
   pool = createPool(inject('databaseUrl'), 6);
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}k6${randomBytes(3).toString('hex')}:`);
   await migrateSearch(pool);
-  await runCatchUp({ pool, index: new PostgresSearchIndex(pool) }, 0);
+  await runCatchUp({ pool, index: new PostgresSearchIndex(pool) });
   system = await startSystem({
     placement: 'in-process',
     pool,

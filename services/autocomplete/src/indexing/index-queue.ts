@@ -65,10 +65,9 @@ export async function runRebuild(
 
 /**
  * Applies the change feed; returns how many properties it applied (0 when another consumer, a catch-up or a
- * rebuild, holds the feed: that one applies the same rows). `_from` is ignored: it was the id the catch-up once
- * started after, before the feed told it what changed.
+ * rebuild, holds the feed: that one applies the same rows).
  */
-export async function runCatchUp(o: Pick<IndexerOptions, 'pool' | 'index'>, _from?: number): Promise<number> {
+export async function runCatchUp(o: Pick<IndexerOptions, 'pool' | 'index'>): Promise<number> {
   return (await withFeedLock(o.pool, false, (c) => applyChanges(o.index, c))) ?? 0;
 }
 

@@ -1,7 +1,7 @@
 // The data the scenarios ask for, drawn at random from the target's own records (so every lookup can succeed).
 // Addresses are the display line as a person reads it, and the unit apart where the source keeps it apart (line2);
 // where the display line already holds the unit (Sacramento's), unit is '' so it is never sent twice. Records the test suite writes (source 'test') are left out: tests change and delete them while they run.
-import { decodeRecordDoc } from '@pra/core/stored';
+import { storedAddress } from '@pra/core/stored';
 import type { Pool } from '@pra/platform';
 import type { Fixtures } from '../k6/lib/types.js';
 
@@ -23,7 +23,7 @@ export async function exportFixtures(pool: Pool, size = 500): Promise<Fixtures> 
     }>(`SELECT id FROM records.properties WHERE source <> 'test' ORDER BY random() LIMIT $1`),
   ]);
   const addresses = stored.map((r) => {
-    const a = JSON.parse(decodeRecordDoc(r.body).body).address;
+    const a = storedAddress(r.body);
     return { line1: a.line1, unit: a.line2 ? r.unit_key : '', city: a.locality, state: r.state, zip: r.zip };
   });
   if (addresses.length === 0)

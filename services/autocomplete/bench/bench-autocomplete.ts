@@ -2,7 +2,7 @@
 // For each size: the PostgreSQL index is (re)built (timed), then type-ahead sequences are replayed: sampled
 // addresses typed from 3 characters to the full line, unit included. Reports req/s, client latency, and the time
 // spent in the service (its Server-Timing header), which is what the targets (p50 <= 2 ms, p99 <= 8 ms) are about.
-import { decodeRecordDoc } from '@pra/core/stored';
+import { storedAddress } from '@pra/core/stored';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
@@ -42,7 +42,7 @@ async function benchSize(
     `SELECT body FROM records.properties TABLESAMPLE BERNOULLI (0.5) REPEATABLE (11) WHERE source LIKE 'synthetic:%' LIMIT 300`,
   );
   const rows = bodies.map((r) => {
-    const a = JSON.parse(decodeRecordDoc(r.body).body).address;
+    const a = storedAddress(r.body);
     return { line: a.line2 ? `${a.line1} ${a.line2}` : a.line1 };
   });
   const paths = rows.flatMap((r) =>

@@ -3,7 +3,7 @@
 // them. And the stored-JSON encoding round-trips whatever the text.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { decodeRecordDoc, decodeStoredJson, encodeRecordDoc, encodeStoredJson } from '@pra/core/stored';
+import { decodeRecordDoc, decodeStoredJson, encodeRecordDoc, encodeStoredJson, storedAddress } from '@pra/core/stored';
 import {
   createPool,
   dropDatabase,
@@ -38,6 +38,13 @@ describe('stored JSON', () => {
       sales: '[]',
       assessments: '[]',
     });
+  });
+
+  it('reads the address of a stored record, histories or none', () => {
+    const body = JSON.stringify({ identifier: { Id: 1 }, address: { line1: '1 MAIN ST', line2: '# 2C' } });
+    const histories = { sales: '[{"address":{"line1":"NOT IT"}}]', assessments: '[]' };
+    expect(storedAddress(encodeRecordDoc(body, histories))).toEqual({ line1: '1 MAIN ST', line2: '# 2C' });
+    expect(storedAddress(encodeRecordDoc(body, null)).line1).toBe('1 MAIN ST');
   });
 });
 

@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createPool } from '@pra/platform';
-import { decodeRecordDoc } from '@pra/core/stored';
+import { storedAddress } from '@pra/core/stored';
 import { migrateAll } from './migrate-all.js';
 import { ensureDemoAccount } from './demo-account.js';
 import { installationSecrets } from './installation-secrets.js';
@@ -76,10 +76,7 @@ async function main() {
   const { rows: unitBodies } = await pool.query<{ body: Buffer; zip: string }>(
     `SELECT body, zip FROM records.properties WHERE unit_key <> '' AND source LIKE 'synthetic:%' ORDER BY id LIMIT 1`,
   );
-  const unitRows = unitBodies.map((r) => ({
-    line1: JSON.parse(decodeRecordDoc(r.body).body).address.line1,
-    zip: r.zip,
-  }));
+  const unitRows = unitBodies.map((r) => ({ line1: storedAddress(r.body).line1, zip: r.zip }));
   const { rows: idRows } = await pool.query<{ id: number; apn: string; last: string; state: string }>(
     `SELECT p.id, p.apn, o.last_name_key AS last, p.state FROM records.properties p JOIN records.owners o ON o.property_id = p.id AND o.seq = 1
      WHERE o.last_name_key IS NOT NULL AND p.source LIKE 'synthetic:%' ORDER BY p.id LIMIT 1`,

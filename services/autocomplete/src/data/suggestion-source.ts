@@ -1,6 +1,6 @@
 // Reads properties from the records store as suggestion documents: in id order (keyset pages, for a rebuild), or
 // the current state of given ids (for the change feed: an id not returned is a property that is gone).
-import { decodeRecordDoc } from '@pra/core/stored';
+import { storedAddress } from '@pra/core/stored';
 import type { Pool, PoolClient } from '@pra/platform';
 import type { SuggestionDoc } from '../domain/search-index.js';
 
@@ -38,7 +38,7 @@ export async function readSuggestionDocsByIds(db: Pool | PoolClient, ids: readon
 }
 
 function toDoc(r: Row): SuggestionDoc {
-  const a = JSON.parse(decodeRecordDoc(r.body).body).address;
+  const a = storedAddress(r.body);
   const id = Number(r.id);
   const first = r.line_key.split(' ')[0] ?? '';
   return {

@@ -12,7 +12,7 @@
 // only records the version. Until the version is set, imports of sources with import state are refused
 // (rekey-gate.ts), since they would look their parcels up by identities not yet moved.
 import { ADDRESS_KEYS_VERSION, parseStreetLine } from '@pra/core/address';
-import { decodeRecordDoc } from '@pra/core/stored';
+import { storedAddress } from '@pra/core/stored';
 import type { Pool, PoolClient } from '@pra/platform';
 import { withTransaction } from '@pra/platform';
 import type { PropertyInput } from '../domain/property-input.js';
@@ -210,10 +210,7 @@ async function rekeyBatch(c: PoolClient, after: number, limit: number): Promise<
     'SELECT id, body FROM records.properties WHERE id > $1 ORDER BY id LIMIT $2 FOR UPDATE NOWAIT',
     [after, limit],
   );
-  const batch = stored.map((r) => {
-    const a = JSON.parse(decodeRecordDoc(r.body).body).address as { line1: string; line2: string | null };
-    return { id: r.id, line1: a.line1, line2: a.line2 };
-  });
+  const batch = stored.map((r) => ({ id: r.id, ...storedAddress(r.body) }));
   if (batch.length === 0) return null;
   const keys = batch.map((r) => parseStreetLine(streetWithUnit({ line1: r.line1, line2: r.line2 ?? '' })));
   const { rows: changed } = await c.query<{ id: string }>(

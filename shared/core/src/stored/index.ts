@@ -4,5 +4,7 @@ export {
   encodeRecordDoc,
   encodeStoredJson,
   type RecordDoc,
+  storedAddress,
+  type StoredAddress,
   storedCopyCell,
 } from './stored-json.js';

@@ -69,3 +69,19 @@ export function decodeRecordDoc(stored: Uint8Array): RecordDoc {
   const second = text.indexOf('\n', first + 1);
   return { body: text.slice(0, first), sales: text.slice(first + 1, second), assessments: text.slice(second + 1) };
 }
+
+/** The address of a stored record, as its body renders it (SPEC 2.1); the fields the callers outside lookups read. */
+export interface StoredAddress {
+  line1: string;
+  /** The unit ('' or, in bodies written by older loaders, null when there is none). */
+  line2: string | null;
+  locality: string;
+  countrySubd: string;
+  postal1: string;
+  oneLine: string;
+}
+
+/** The address of a stored record: what the rekey, the type-ahead index, fixtures and benchmarks read of a body. */
+export function storedAddress(stored: Uint8Array): StoredAddress {
+  return (JSON.parse(decodeRecordDoc(stored).body) as { address: StoredAddress }).address;
+}

@@ -300,7 +300,7 @@ describe('progress', () => {
 });
 
 describe('address keys after a normaliser change', () => {
-  it('are recomputed for every stored record by the records migration step, once per version', async () => {
+  it('are recomputed for every stored record by the rekey, once per version', async () => {
     const street = uniqueStreet();
     const [id] = await insertProperties(pool, [
       makeProperty({ line1: `131 74 STREET`, line2: `# ${street.slice(-6)}` }),

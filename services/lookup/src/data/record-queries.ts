@@ -6,6 +6,7 @@ import { DEFAULT_REQUEST_POOL_LIMITS } from '@pra/core/config';
 import { PAGING_DEPTH_MAX } from '@pra/core/contracts';
 import type { Pool } from '@pra/platform';
 import { decodeRecordDoc } from '@pra/core/stored';
+import { decodeRecordBody } from '@pra/core/stored/body';
 
 export interface RecordRow {
   body: string;
@@ -21,9 +22,9 @@ export interface StoredRecordRow {
   total: number;
 }
 
-/** The row with its body as JSON text, as pages render it. */
+/** The row with its body as JSON text, as pages render it (the histories stored after it are not inflated). */
 export function decodeRecordRow<T extends StoredRecordRow>(r: T): Omit<T, 'body'> & RecordRow {
-  return { ...r, body: decodeRecordDoc(r.body).body };
+  return { ...r, body: decodeRecordBody(r.body) };
 }
 
 const FROM_WITH_DEMOGRAPHICS = `records.properties p LEFT JOIN records.tract_profiles t ON t.tract = p.census_tract`;

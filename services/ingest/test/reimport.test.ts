@@ -271,9 +271,9 @@ describe('a normaliser change (ADDRESS_KEYS_VERSION) between two imports of a ma
       const input = JSON.stringify(makeProperty({ line1: '131 74 STREET', zip: '11209' }));
       const current = 'addr:131 74TH ST|11209|';
       await own.query(
-        `INSERT INTO records.import_state (source, identity, property_id, digest, input)
-       VALUES ($1, 'addr:written by v1', 900002, 'd', $2), ($1, 'addr:written by v2', 900001, 'd', $2),
-              ($1, 'addr:written by v0', 900003, 'd', $2)`,
+        `INSERT INTO records.import_state (source, identity, property_id, input)
+       VALUES ($1, 'addr:written by v1', 900002, $2), ($1, 'addr:written by v2', 900001, $2),
+              ($1, 'addr:written by v0', 900003, $2)`,
         [source, input],
       );
       await own.query('UPDATE records.dataset_stats SET address_keys_version = 0');
@@ -311,8 +311,8 @@ describe('a normaliser change (ADDRESS_KEYS_VERSION) between two imports of a ma
         { id: 900010, identity: 'addr:written by v0', input: street },
       ];
       await own.query(
-        `INSERT INTO records.import_state (source, identity, property_id, digest, input)
-       SELECT $1, identity, id, 'd', input FROM unnest($2::text[], $3::bigint[], $4::jsonb[]) AS u(identity, id, input)`,
+        `INSERT INTO records.import_state (source, identity, property_id, input)
+       SELECT $1, identity, id, input FROM unnest($2::text[], $3::bigint[], $4::jsonb[]) AS u(identity, id, input)`,
         [source, state.map((r) => r.identity), state.map((r) => r.id), state.map((r) => JSON.stringify(r.input))],
       );
       await own.query('UPDATE records.dataset_stats SET address_keys_version = 0');

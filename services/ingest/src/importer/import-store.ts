@@ -89,7 +89,7 @@ export async function writeBuiltBatch(pool: Pool, source: string, b: BuiltBatch)
     if (b.stateUpdates.length > 0) {
       const u = b.stateUpdates;
       await c.query(
-        `UPDATE records.import_state t SET property_id = u.property_id, digest = NULL, file_digest = u.file_digest,
+        `UPDATE records.import_state t SET property_id = u.property_id, file_digest = u.file_digest,
                 input = u.input::jsonb
            FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[]) AS u(identity, property_id, file_digest, input)
           WHERE t.source = $1 AND t.identity = u.identity`,

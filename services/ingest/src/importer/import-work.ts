@@ -97,7 +97,7 @@ export class ImportWork {
 
   constructor(private readonly setup: WorkSetup) {
     this.byApn = setup.mapping.fields.apn !== undefined;
-    this.mapped = new Set(setup.mapping.kind === 'property' ? setup.mapped : []);
+    this.mapped = new Set(setup.mapped);
   }
 
   /** Rows to parcels: rows of one parcel merge; a row that cannot be converted is an error of its line. */

@@ -9,6 +9,7 @@
 // The dictionary is part of the stored format: never change it; add a version.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { DICTIONARY_V1 } from './dictionary-v1.js';
+import { decodeRecordBody } from './record-body.js';
 
 const RAW = 0x00;
 const DEFLATE_V1 = 0x01;
@@ -81,7 +82,10 @@ export interface StoredAddress {
   oneLine: string;
 }
 
-/** The address of a stored record: what the rekey, the type-ahead index, fixtures and benchmarks read of a body. */
+/**
+ * The address of a stored record: what the rekey, the type-ahead index, fixtures and benchmarks read of a body. The
+ * body alone is inflated (record-body.ts): the rekey and a rebuild read every record, histories of any length.
+ */
 export function storedAddress(stored: Uint8Array): StoredAddress {
-  return (JSON.parse(decodeRecordDoc(stored).body) as { address: StoredAddress }).address;
+  return (JSON.parse(decodeRecordBody(stored)) as { address: StoredAddress }).address;
 }

@@ -84,10 +84,14 @@ type WorkerReply =
   | { batch: number; kind: 'built'; result: BuiltBatch }
   | { batch: number; kind: 'error'; message: string };
 
-function workerExecutor(setup: WorkSetup): Executor {
+export function workerExecutor(setup: WorkSetup): Executor {
   const worker = new Worker(new URL('./import-worker.mjs', import.meta.url), { workerData: setup });
   const waiting = new Map<string, { resolve: (v: never) => void; reject: (e: Error) => void }>();
+  // Once the worker has failed or exited, every later request fails at once: posted to a dead worker it would never
+  // be answered, and the import would hang holding its source's lock.
+  let dead: Error | null = null;
   const failAll = (err: Error) => {
+    dead ??= err;
     for (const w of waiting.values()) w.reject(err);
     waiting.clear();
   };
@@ -105,6 +109,7 @@ function workerExecutor(setup: WorkSetup): Executor {
   worker.on('exit', (code) => failAll(new Error(`import worker exited with code ${code}`)));
   const ask = <T>(req: WorkerRequest) =>
     new Promise<T>((resolve, reject) => {
+      if (dead) return reject(dead);
       waiting.set(`${req.kind}:${req.batch}`, { resolve: resolve as (v: never) => void, reject });
       worker.postMessage(req);
     });

@@ -25,9 +25,9 @@
 // Redis restarted without its data loses the counts not flushed yet (as it loses charges still in the outbox,
 // documented in docs/billing.md); with AOF everysec, about a second. Reconciliation is about credits and never
 // reads these counters. A bucket's keys share a hash tag: each script touches one Redis Cluster slot.
-import { hostname } from 'node:os';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { StoppableLoop } from './stoppable-loop.js';
 import type { Pool } from '@pra/platform';
 import { callGroups, END_FLUSH_SCRIPT, TAKE_CALLS_SCRIPT } from '../data/call-count-scripts.js';
 import { CALL_BUCKETS, type RedisLayout } from '../data/redis-layout.js';
@@ -66,37 +66,17 @@ export async function callBucketsWaiting(redis: Redis, layout: RedisLayout): Pro
   return replies.filter(([err, n]) => err || Number(n) > 0).length;
 }
 
-export class CallFlusher {
-  readonly consumer: string;
+export class CallFlusher extends StoppableLoop {
   private readonly redis: FlushRedis;
-  private running = false;
-  private loop: Promise<void> = Promise.resolve();
   private failures = 0;
   private lastPruneAt = 0;
-  private sleeping?: { timer: NodeJS.Timeout; wake: () => void };
 
   constructor(private readonly o: CallFlusherOptions) {
-    this.consumer = o.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+    super(o.consumer);
     const r = o.redis;
     if (!('pra_take_calls' in r)) r.defineCommand('pra_take_calls', { numberOfKeys: 2, lua: TAKE_CALLS_SCRIPT });
     if (!('pra_end_flush' in r)) r.defineCommand('pra_end_flush', { numberOfKeys: 1, lua: END_FLUSH_SCRIPT });
     this.redis = r as FlushRedis;
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  /** Stops; the round in flight is finished first (a flush cut short would only wait for its lease). */
-  async stop(): Promise<void> {
-    this.running = false;
-    if (this.sleeping) {
-      clearTimeout(this.sleeping.timer);
-      this.sleeping.wake();
-    }
-    await this.loop;
   }
 
   /**
@@ -143,7 +123,7 @@ export class CallFlusher {
     return flushes.reduce((n, f) => n + f.groups.reduce((s, g) => s + g.calls, 0), 0);
   }
 
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     while (this.running) {
       try {
         await this.flushOnce();
@@ -160,16 +140,5 @@ export class CallFlusher {
         await this.sleep(delay);
       }
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (!this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.sleeping = undefined;
-        resolve();
-      }, ms);
-      this.sleeping = { timer, wake: resolve };
-    });
   }
 }

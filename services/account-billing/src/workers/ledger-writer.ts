@@ -13,9 +13,8 @@
 // PostgreSQL's time added up (a drain spent ~75% in the statement and the rest reading, decoding and acknowledging,
 // each waiting for the other); a batch is still acknowledged only after its own commit, and a failure waits for the
 // batch in flight, then reads this writer's pending entries again from the first.
-import { hostname } from 'node:os';
-import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { StoppableLoop } from './stoppable-loop.js';
 import type { Pool } from '@pra/platform';
 import { contextFromTraceparent, inSpan, ROOT_CONTEXT, trace } from '@pra/platform/telemetry';
 import type { RedisLayout } from '../data/redis-layout.js';
@@ -79,36 +78,16 @@ export interface LedgerWriterOptions {
   lingerMs?: number;
 }
 
-export class LedgerWriter {
-  readonly consumer: string;
-  private running = false;
-  private loop: Promise<void> = Promise.resolve();
+export class LedgerWriter extends StoppableLoop {
   private retryOwn = true;
   /** Where re-reading this writer's own pending entries continues (they are paged, never read twice in a round). */
   private ownCursor = '0';
   private claimCursor = '0-0';
   private lastClaimAt = 0;
   private failures = 0;
-  private sleeping?: { timer: NodeJS.Timeout; wake: () => void };
 
   constructor(private readonly o: LedgerWriterOptions) {
-    this.consumer = o.consumer ?? `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
-  }
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
-  }
-
-  /** Stops reading; the batch in flight is written and acknowledged first. */
-  async stop(): Promise<void> {
-    this.running = false;
-    if (this.sleeping) {
-      clearTimeout(this.sleeping.timer);
-      this.sleeping.wake();
-    }
-    await this.loop;
+    super(o.consumer);
   }
 
   private get batchSize() {
@@ -227,7 +206,7 @@ export class LedgerWriter {
     );
   }
 
-  private async run(): Promise<void> {
+  protected async run(): Promise<void> {
     const linger = this.o.lingerMs ?? 100;
     // The batch being written while the next is read (at most one: statements of one writer never overlap).
     let writing: Promise<number> | undefined;
@@ -285,15 +264,5 @@ export class LedgerWriter {
     ]);
     const oldest = head[0] ? Number(head[0][0].split('-')[0]) : Date.now();
     return { waiting: length, oldestSeconds: Math.max(0, (Date.now() - oldest) / 1000), deadLetters };
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.sleeping = undefined;
-        resolve();
-      }, ms);
-      this.sleeping = { timer, wake: resolve };
-    });
   }
 }

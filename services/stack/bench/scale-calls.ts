@@ -121,9 +121,9 @@ export async function samplePaths(pool: Pool, records: number, keys: number): Pr
       WHERE source LIKE 'synthetic:%' ORDER BY md5(id::text) LIMIT $2`,
     [pct, keys],
   );
-  const { rows: owners } = await pool.query<{ last_name: string; state: string }>(
-    `SELECT last_name, state FROM records.owners TABLESAMPLE SYSTEM ($1) REPEATABLE (11)
-      WHERE coalesce(last_name, '') <> '' ORDER BY md5(property_id::text || ':' || seq) LIMIT $2`,
+  const { rows: owners } = await pool.query<{ last_name_key: string; state: string }>(
+    `SELECT last_name_key, state FROM records.owners TABLESAMPLE SYSTEM ($1) REPEATABLE (11)
+      WHERE coalesce(last_name_key, '') <> '' ORDER BY md5(property_id::text || ':' || seq) LIMIT $2`,
     [pct, keys],
   );
   const q = encodeURIComponent;
@@ -136,7 +136,7 @@ export async function samplePaths(pool: Pool, records: number, keys: number): Pr
       (r) =>
         `/api/v1/property/address?address=${q(r.line_key + (r.unit_key ? ` APT ${r.unit_key}` : ''))}&zip=${r.zip}`,
     ),
-    owner: owners.map((r) => `/api/v1/property/owner?lastName=${q(r.last_name)}&state=${r.state}`),
+    owner: owners.map((r) => `/api/v1/property/owner?lastName=${q(r.last_name_key)}&state=${r.state}`),
     parcel: props.map((r) => `/api/v1/property/parcel?apn=${q(r.apn)}`),
     'type-ahead': typed.map((t) => `/api/v1/property/autocomplete?q=${q(t)}`),
   };

@@ -112,25 +112,30 @@ const UNITS_BY_CITY = { name: 'units_by_city', text: units('state = $2 AND city_
 // memory; a property can match twice, as owner1 and owner2), and only those few are merged, counted and paged:
 // never a UNION, a hash or a count over every owner with that word.
 export const OWNER_COUNT_CAP = PAGING_DEPTH_MAX;
-const BY_OWNER = {
-  name: 'by_owner',
-  text: `WITH named AS (
+// One statement per place given (none, state, city, both): a `($3 IS NULL OR state = $3)` form is planned once,
+// generically, for every case, and then the state and city cannot bound the name index's range: at 5M records a
+// common surname read every owner of that name in the country, row by row (2 s a lookup, bench:scale).
+const byOwner = (state: boolean, city: boolean) => {
+  const place = [state ? 'AND o.state = $6' : '', city ? `AND o.city_key = $${state ? 7 : 6}` : ''].join(' ');
+  return {
+    name: `by_owner${state ? '_state' : ''}${city ? '_city' : ''}`,
+    text: `WITH named AS (
            SELECT o.property_id FROM records.owners o
-           WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2)
-             AND ($3::text IS NULL OR o.state = $3) AND ($4::text IS NULL OR o.city_key = $4)
+           WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2) ${place}
            ORDER BY o.property_id LIMIT ${2 * OWNER_COUNT_CAP}),
          worded AS (
            SELECT o.property_id FROM records.owners o
-           WHERE $2::text IS NULL AND o.name_words @> $7::text[]
-             AND ($3::text IS NULL OR o.state = $3) AND ($4::text IS NULL OR o.city_key = $4)
+           WHERE $2::text IS NULL AND o.name_words @> $5::text[] ${place}
            ORDER BY o.property_id LIMIT ${2 * OWNER_COUNT_CAP}),
          m AS (SELECT property_id FROM named UNION SELECT property_id FROM worded
                ORDER BY property_id LIMIT ${OWNER_COUNT_CAP}),
-         page AS (SELECT property_id FROM m ORDER BY property_id LIMIT $5 OFFSET $6)
+         page AS (SELECT property_id FROM m ORDER BY property_id LIMIT $3 OFFSET $4)
          SELECT r.body, r.demo, c.total FROM (SELECT count(*) AS total FROM m) c
          LEFT JOIN (SELECT p.id, p.body, t.body AS demo FROM page JOIN ${FROM_WITH_DEMOGRAPHICS} ON p.id = page.property_id) r ON true
          ORDER BY r.id`,
+  };
 };
+const BY_OWNER = [byOwner(false, false), byOwner(false, true), byOwner(true, false), byOwner(true, true)] as const;
 
 const BY_PARCEL = {
   name: 'by_parcel',
@@ -288,9 +293,11 @@ export class RecordStore {
    */
   async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
     const words = c.lastNameKey.split(' ');
-    const values = [c.lastNameKey, c.firstNameKey, c.state, c.cityKey, limit, offset, words];
+    const statement = BY_OWNER[(c.state !== null ? 2 : 0) + (c.cityKey !== null ? 1 : 0)]!;
+    const place = [c.state, c.cityKey].filter((v) => v !== null);
+    const values = [c.lastNameKey, c.firstNameKey, limit, offset, words, ...place];
     const { rows } = await this.pool.query<Omit<StoredRecordRow, 'body'> & { body: Buffer | null }>({
-      ...BY_OWNER,
+      ...statement,
       values,
     });
     return {

@@ -5,25 +5,21 @@
 // whole history, synchronously, on the event loop. This inflates a growing prefix of the deflated bytes (a partial
 // inflate gives a prefix of the text) until the body's end is in it, so the work is bounded by the body.
 import { constants, inflateRawSync } from 'node:zlib';
-import { DICTIONARY_V1 } from './dictionary-v1.js';
+import { asBuffer, DEFLATE_V1, dictionary, RAW, unknownEncoding, WINDOW_BITS } from './stored-format.js';
 
-const RAW = 0x00;
-const DEFLATE_V1 = 0x01;
-const WINDOW_BITS = 13;
 const NEWLINE = 0x0a;
-const dictionary = Buffer.from(DICTIONARY_V1, 'utf8');
 /** Deflated bytes inflated first: a whole typical body (~0.3 KB deflated) and more. */
 const FIRST_PREFIX = 2_048;
 
 /** The body of a stored record document (either encoding), without inflating the histories after it. */
 export function decodeRecordBody(stored: Uint8Array): string {
-  const buf = Buffer.isBuffer(stored) ? stored : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  const buf = asBuffer(stored);
   if (buf[0] === RAW) {
     // A newline byte is never part of a multi-byte UTF-8 sequence: the body's end is the first one.
     const end = buf.indexOf(NEWLINE, 1);
     return buf.toString('utf8', 1, end < 0 ? buf.length : end);
   }
-  if (buf[0] !== DEFLATE_V1) throw new Error(`stored JSON has an unknown encoding (first byte ${buf[0]})`);
+  if (buf[0] !== DEFLATE_V1) throw unknownEncoding(buf[0]);
   const packed = buf.subarray(1);
   for (let take = Math.min(FIRST_PREFIX, packed.length); ; take = Math.min(take * 4, packed.length)) {
     const whole = take === packed.length;

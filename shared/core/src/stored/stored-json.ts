@@ -8,13 +8,8 @@
 //   0x01  deflate (raw) with DICTIONARY_V1, 8 KB window
 // The dictionary is part of the stored format: never change it; add a version.
 import { deflateRawSync, inflateRawSync } from 'node:zlib';
-import { DICTIONARY_V1 } from './dictionary-v1.js';
 import { decodeRecordBody } from './record-body.js';
-
-const RAW = 0x00;
-const DEFLATE_V1 = 0x01;
-const WINDOW_BITS = 13;
-const dictionary = Buffer.from(DICTIONARY_V1, 'utf8');
+import { asBuffer, DEFLATE_V1, dictionary, RAW, unknownEncoding, WINDOW_BITS } from './stored-format.js';
 
 /** The stored form of a JSON text. */
 export function encodeStoredJson(json: string): Buffer {
@@ -27,14 +22,14 @@ export function encodeStoredJson(json: string): Buffer {
 
 /** The JSON text of a stored value (either encoding). */
 export function decodeStoredJson(stored: Uint8Array): string {
-  const buf = Buffer.isBuffer(stored) ? stored : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  const buf = asBuffer(stored);
   switch (buf[0]) {
     case DEFLATE_V1:
       return inflateRawSync(buf.subarray(1), { dictionary, windowBits: WINDOW_BITS }).toString('utf8');
     case RAW:
       return buf.toString('utf8', 1);
     default:
-      throw new Error(`stored JSON has an unknown encoding (first byte ${buf[0]})`);
+      throw unknownEncoding(buf[0]);
   }
 }
 

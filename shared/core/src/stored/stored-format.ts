@@ -1,0 +1,20 @@
+// The stored format's constants, shared by the whole-value decoder (stored-json.ts) and the body-only one
+// (record-body.ts): the first byte says how the rest is encoded (see stored-json.ts).
+import { DICTIONARY_V1 } from './dictionary-v1.js';
+
+export const RAW = 0x00;
+export const DEFLATE_V1 = 0x01;
+export const WINDOW_BITS = 13;
+export const dictionary = Buffer.from(DICTIONARY_V1, 'utf8');
+
+/** The value as a Buffer without a copy (pg gives Buffers; a worker may hand over a Uint8Array). */
+export function asBuffer(stored: Uint8Array): Buffer {
+  return Buffer.isBuffer(stored) ? stored : Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+}
+
+export function unknownEncoding(first: number | undefined): Error {
+  return new Error(
+    `stored JSON has an unknown encoding (first byte ${first}): this code reads 0 (raw) and 1 (deflate v1), so a ` +
+      'newer version wrote it or the value is damaged',
+  );
+}

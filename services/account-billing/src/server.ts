@@ -48,7 +48,7 @@ const admin = await listenServer(
 await runServer(
   createBillingApp({
     pool,
-    calls: new RedisCallCounter(redis, config.REDIS_PREFIX, { outboxLimit: config.BILLING_OUTBOX_LIMIT }),
+    calls: new RedisCallCounter(redis, config.REDIS_PREFIX),
     auth,
     keyLookup: new KeyLookupService({ pool, redis, prefix: config.REDIS_PREFIX }),
   }),

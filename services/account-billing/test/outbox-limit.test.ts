@@ -31,7 +31,7 @@ afterAll(async () => {
 describe('the usage outbox under a long PostgreSQL outage', () => {
   it('stops at its high-water mark with 503 + Retry-After, reconciles in chunks, loses nothing, recovers', async () => {
     const meter = new RedisCreditMeter(f.redis, f.layout.prefix, { outboxLimit: LIMIT });
-    const calls = new RedisCallCounter(f.redis, f.layout.prefix, { outboxLimit: LIMIT });
+    const calls = new RedisCallCounter(f.redis, f.layout.prefix);
     const a = await f.fundedAccount(10_000);
     const { pool: cutOff, proxy } = await poolThroughProxy(inject('databaseUrl'), 'outbox-limit-cut');
     proxy.cut();

@@ -46,7 +46,7 @@ await indexer.start();
 const app = createAutocompleteApp({
   index,
   meter: new RedisCreditMeter(redis, config.REDIS_PREFIX, { outboxLimit: config.BILLING_OUTBOX_LIMIT }),
-  calls: new RedisCallCounter(redis, config.REDIS_PREFIX, { outboxLimit: config.BILLING_OUTBOX_LIMIT }),
+  calls: new RedisCallCounter(redis, config.REDIS_PREFIX),
   auth,
 });
 await runInternalServer(config, storesReady(pool, redis));

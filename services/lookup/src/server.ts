@@ -10,7 +10,7 @@ await redisReady(redis);
 const app = createLookupApp({
   pool,
   meter: new RedisCreditMeter(redis, config.REDIS_PREFIX, { outboxLimit: config.BILLING_OUTBOX_LIMIT }),
-  calls: new RedisCallCounter(redis, config.REDIS_PREFIX, { outboxLimit: config.BILLING_OUTBOX_LIMIT }),
+  calls: new RedisCallCounter(redis, config.REDIS_PREFIX),
   auth,
 });
 await runInternalServer(config, storesReady(pool, redis));

@@ -86,7 +86,7 @@ beforeAll(async () => {
     createLookupApp({
       pool,
       meter: new RedisCreditMeter(f.redis, prefix, { outboxLimit: OUTBOX_LIMIT }),
-      calls: new RedisCallCounter(f.redis, prefix, { outboxLimit: OUTBOX_LIMIT }),
+      calls: new RedisCallCounter(f.redis, prefix),
       auth: { development: true, keys: f.keys },
     }),
   );

@@ -42,10 +42,10 @@ export class RedisCallCounter implements CallCounter {
   private readonly now: () => number;
 
   /**
-   * `outboxLimit` is accepted and ignored: calls are counters now, not outbox entries, so they take no room that
-   * grows while the ledger is away, and are counted through an outage of PostgreSQL too.
+   * No outbox limit: calls are counters, not outbox entries, so they take no room that grows while the ledger is
+   * away, and are counted through an outage of PostgreSQL too.
    */
-  constructor(redis: Redis, prefix: string, o: { now?: () => number; outboxLimit?: number } = {}) {
+  constructor(redis: Redis, prefix: string, o: { now?: () => number } = {}) {
     this.layout = redisLayout(prefix);
     this.now = o.now ?? Date.now;
     if (!('pra_record_call' in redis))

@@ -20,7 +20,11 @@ export interface SystemSettings {
   /** First internal port (/metrics, /livez, /readyz), one per process from there; 0: any free port. */
   firstInternalPort: number;
   databaseUrl: string;
+  /** Where reads that may lag go (a streaming replica): DATABASE_READ_URL of every service; unset: the primary. */
+  databaseReadUrl?: string;
   redisUrl: string;
+  /** Redis Cluster seeds (REDIS_CLUSTER_NODES of every process); unset: the single Redis at redisUrl. */
+  redisClusterNodes?: string;
   redisPrefix: string;
   gatewayKey: string;
   adminToken: string;
@@ -38,10 +42,15 @@ const local = (p: number) => `http://127.0.0.1:${p}`;
 export function systemProcesses(s: SystemSettings): ChildSpec[] {
   const internal = (i: number) => String(s.firstInternalPort === 0 ? 0 : s.firstInternalPort + i);
   // PRA_DEVELOPMENT: a development machine (a service may also run alone without the gateway's key, set here).
+  const redis = {
+    REDIS_URL: s.redisUrl,
+    ...(s.redisClusterNodes ? { REDIS_CLUSTER_NODES: s.redisClusterNodes } : {}),
+    REDIS_PREFIX: s.redisPrefix,
+  };
   const stores = {
     DATABASE_URL: s.databaseUrl,
-    REDIS_URL: s.redisUrl,
-    REDIS_PREFIX: s.redisPrefix,
+    ...(s.databaseReadUrl ? { DATABASE_READ_URL: s.databaseReadUrl } : {}),
+    ...redis,
     GATEWAY_HMAC_KEY: s.gatewayKey,
     PRA_DEVELOPMENT: '1',
   };
@@ -75,8 +84,7 @@ export function systemProcesses(s: SystemSettings): ChildSpec[] {
       INTERNAL_PORT: internal(4),
     }),
     spec('gateway', 'gateway/local/src/server.ts', {
-      REDIS_URL: s.redisUrl,
-      REDIS_PREFIX: s.redisPrefix,
+      ...redis,
       GATEWAY_HMAC_KEY: s.gatewayKey,
       ...(s.marketplaceSecret ? { MARKETPLACE_PROXY_SECRET: s.marketplaceSecret } : {}),
       GATEWAY_PORT: String(ports.gateway),

@@ -74,7 +74,23 @@ export const DEFAULT_BILLING_OUTBOX_LIMIT = 100_000;
 
 export const storeEnv = {
   DATABASE_URL: z.string().url().default(DEFAULT_DATABASE_URL),
+  /**
+   * Where reads that may lag a little go (lookups, type-ahead fallbacks, /usage): a streaming replica (CloudNativePG's
+   * `-ro` service). Unset: every read goes to DATABASE_URL. Writes, imports, migrations and the ledger never use it.
+   */
+  DATABASE_READ_URL: z.string().url().optional(),
   REDIS_URL: z.string().url().default(DEFAULT_REDIS_URL),
+  /**
+   * Redis Cluster mode: comma-separated `host:port` seed nodes (any few of the cluster's nodes). Set, it wins over
+   * REDIS_URL's host; REDIS_URL's user, password and scheme (rediss:// for TLS) still apply to every node.
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .optional()
+    .refine(
+      (v) => v === undefined || v === '' || v.split(',').every((n) => /^[^\s,:]+:\d{1,5}$/.test(n.trim())),
+      'must be comma-separated host:port seeds, e.g. redis-0:6379,redis-1:6379',
+    ),
   /** Prefix of every Redis key and BullMQ queue: one per deployment (and per test run). */
   REDIS_PREFIX: z.string().min(1).default('pra:'),
   /**
@@ -84,6 +100,16 @@ export const storeEnv = {
    */
   BILLING_OUTBOX_LIMIT: z.coerce.number().int().min(1).default(DEFAULT_BILLING_OUTBOX_LIMIT),
 };
+
+/**
+ * The one string every Redis client is made from (createRedis): REDIS_URL for a single Redis, or
+ * `redis-cluster://<seeds>?url=<REDIS_URL>` in cluster mode, so that it travels through one setting to every part.
+ */
+export function redisTarget(c: { REDIS_URL: string; REDIS_CLUSTER_NODES?: string }): string {
+  const seeds = c.REDIS_CLUSTER_NODES?.trim();
+  if (!seeds) return c.REDIS_URL;
+  return `redis-cluster://${seeds.split(',').map((n) => n.trim()).join(',')}?url=${encodeURIComponent(c.REDIS_URL)}`;
+}
 
 /** A yes/no variable: 1, true or yes (any case) is yes; unset, 0, false or no is no. */
 export const flag = () =>

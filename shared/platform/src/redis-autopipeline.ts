@@ -12,7 +12,7 @@
 // - shutdown: disconnect() drops the commands still collecting; closeRedis sends them first.
 import { context, type Context } from '@opentelemetry/api';
 import { storeCallContext } from './telemetry/store-context.js';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 const CONTEXT = Symbol('pra.command.context');
 type Sendable = { [CONTEXT]?: Context };
@@ -42,8 +42,8 @@ export function autoPipelined(redis: Redis): Redis {
     return pipeline;
   };
   internals.sendCommand = function (this: Redis, command: Sendable, ...rest: unknown[]) {
-    // Looked up on each call: the instrumentation wraps the prototype's method.
-    const send = (Redis.prototype as unknown as Internals).sendCommand;
+    // Looked up on each call: the instrumentation wraps the prototype's method (a Cluster's is its own class's).
+    const send = (Object.getPrototypeOf(redis) as Internals).sendCommand;
     const ctx = command[CONTEXT] ?? storeCallContext();
     return context.with(ctx, () => send.call(this, command, ...rest));
   };

@@ -1,7 +1,7 @@
 // What every API service opens for its requests: a Redis client that fails fast, the caller auth over the key
 // cache, and a PostgreSQL pool whose every wait has a limit (a slow store is a quick 503, never a hung request).
 import { z } from 'zod';
-import { authEnv, requestPoolEnv, requestPoolLimits, storeEnv } from '@pra/core/config';
+import { authEnv, redisTarget, requestPoolEnv, requestPoolLimits, storeEnv } from '@pra/core/config';
 import { callerAuth, createPool, createRedis, type CallerAuth, type Pool, type RedisClient } from '@pra/platform';
 import { KeyCache } from './key-cache.js';
 
@@ -17,7 +17,7 @@ export interface RequestPathClients {
 
 /** The clients of a service's request path, named `name` in PostgreSQL's application_name. */
 export function requestPathClients(config: RequestPathConfig, name: string): RequestPathClients {
-  const redis = createRedis(config.REDIS_URL, 'producer');
+  const redis = createRedis(redisTarget(config), 'producer');
   redis.on('error', () => {}); // a failing call answers 503; the client reconnects by itself
   const keys = new KeyCache(redis, config.REDIS_PREFIX);
   const pool = createPool(config.DATABASE_URL, config.DB_POOL_SIZE, name, requestPoolLimits(config));

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { createRedis, type RedisClient } from '@pra/platform/redis';
 import { httpKeyResolver, KeyCache } from '@pra/account-billing/key-cache';
-import { parseConfig, storeEnv } from '@pra/core/config';
+import { parseConfig, redisTarget, storeEnv } from '@pra/core/config';
 import { access, type AccessDeps } from './access.js';
 import type { KongPdk } from './pdk.js';
 import { RateLimiter } from './rate-limit.js';
@@ -15,6 +15,7 @@ export type { KongPdk } from './pdk.js';
 
 const GatewayEnv = z.object({
   REDIS_URL: storeEnv.REDIS_URL,
+  REDIS_CLUSTER_NODES: storeEnv.REDIS_CLUSTER_NODES,
   REDIS_PREFIX: storeEnv.REDIS_PREFIX,
   GATEWAY_HMAC_KEY: z.string().min(32, 'GATEWAY_HMAC_KEY must be at least 32 characters'),
   MARKETPLACE_PROXY_SECRET: z.string().min(16).optional(),
@@ -29,7 +30,7 @@ const GatewayEnv = z.object({
 /** The plugin's clients and keys from the environment (Kong's plugin server and the local gateway alike). */
 export function accessDepsFromEnv(environment: NodeJS.ProcessEnv = process.env): AccessDeps & { redis: RedisClient } {
   const env = parseConfig(GatewayEnv, environment);
-  const redis = createRedis(env.REDIS_URL, 'producer');
+  const redis = createRedis(redisTarget(env), 'producer');
   redis.on('error', () => {});
   return {
     redis,

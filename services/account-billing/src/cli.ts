@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { ApiError } from '@pra/core/errors';
 import { createPool, createRedis, ensureDatabase, redisReady } from '@pra/platform';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, redisTarget } from '@pra/core/config';
 import { migrateBilling } from './data/migrate.js';
 import { redisLayout } from './data/redis-layout.js';
 import {
@@ -52,7 +52,13 @@ async function main() {
   const dbUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   await ensureDatabase(dbUrl);
   const pool = createPool(dbUrl, 2, 'admin-cli');
-  const redis = createRedis(process.env.REDIS_URL ?? DEFAULT_REDIS_URL, 'producer');
+  const redis = createRedis(
+    redisTarget({
+      REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
+      REDIS_CLUSTER_NODES: process.env.REDIS_CLUSTER_NODES,
+    }),
+    'producer',
+  );
   redis.on('error', () => {});
   try {
     await migrateBilling(pool);

@@ -8,7 +8,7 @@ import {
   runServer,
   storesReady,
 } from '@pra/platform';
-import { clientTimeouts } from '@pra/core/config';
+import { clientTimeouts, redisTarget } from '@pra/core/config';
 import { requestPathClients } from './client/service-clients.js';
 import { RedisCallCounter } from './client/call-counter.js';
 import { logTo } from '@pra/platform/telemetry';
@@ -28,7 +28,7 @@ const workPool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'ac
 await migrateBilling(workPool, (l) => log({ msg: l }));
 await redisReady(redis);
 const layout = redisLayout(config.REDIS_PREFIX);
-const pipeline = new UsagePipeline({ pool: workPool, redisUrl: config.REDIS_URL, layout, log });
+const pipeline = new UsagePipeline({ pool: workPool, redisUrl: redisTarget(config), layout, log });
 await pipeline.start();
 const close = async () => {
   await pipeline.stop();

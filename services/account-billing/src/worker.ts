@@ -3,7 +3,7 @@
 // written and acknowledged, then the process exits; a writer that is killed leaves its batch to the others.
 import { z } from 'zod';
 import { createPool, runInternalServer, storesReady } from '@pra/platform';
-import { internalEnv, parseConfig, storeEnv, workerPoolEnv } from '@pra/core/config';
+import { internalEnv, parseConfig, redisTarget, storeEnv, workerPoolEnv } from '@pra/core/config';
 import { logTo } from '@pra/platform/telemetry';
 import { redisLayout } from './data/redis-layout.js';
 import { UsagePipeline } from './workers/pipeline.js';
@@ -21,7 +21,7 @@ const log = logTo();
 const pool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'usage-worker');
 const pipeline = new UsagePipeline({
   pool,
-  redisUrl: config.REDIS_URL,
+  redisUrl: redisTarget(config),
   layout: redisLayout(config.REDIS_PREFIX),
   log,
   roles: { ledgerWriter: true, maintenance: false },

@@ -1,6 +1,6 @@
 // The autocomplete service: the HTTP app and the indexer (rebuild when the index is empty, catch-up on a schedule).
 import { closeRedis, createPool, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
-import { clientTimeouts } from '@pra/core/config';
+import { clientTimeouts, redisTarget } from '@pra/core/config';
 import { logTo } from '@pra/platform/telemetry';
 import { RedisCallCounter, RedisCreditMeter, redisLayout, requestPathClients } from '@pra/account-billing/client';
 import { createAutocompleteApp } from './app.js';
@@ -32,7 +32,7 @@ await redisReady(redis);
 const indexer = new Indexer({
   pool: indexPool,
   index: writeIndex,
-  redisUrl: config.REDIS_URL,
+  redisUrl: redisTarget(config),
   queuePrefix: redisLayout(config.REDIS_PREFIX).queuePrefix,
   log,
 });

@@ -203,8 +203,22 @@ async function ready(url: string, log: (l: string) => void): Promise<string> {
 export async function findRedis(
   log: (l: string) => void,
   dataDir: string,
-): Promise<{ url: string; stop?: () => void }> {
+): Promise<{ url: string; clusterNodes?: string; stop?: () => void }> {
   const url = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+  const clusterNodes = process.env.REDIS_CLUSTER_NODES?.trim();
+  if (clusterNodes) {
+    // A cluster is the operator's: found, never started here.
+    const seeds = clusterNodes.split(',').map((n) => n.trim());
+    for (const seed of seeds) {
+      if (await redisAnswers(`redis://${seed}`)) {
+        log(`Redis Cluster: seeds ${seeds.join(', ')}`);
+        return { url, clusterNodes };
+      }
+    }
+    throw new Error(
+      `No node of REDIS_CLUSTER_NODES (${clusterNodes}) answers. Start the cluster, or unset REDIS_CLUSTER_NODES to use a single Redis.`,
+    );
+  }
   if (await redisAnswers(url)) {
     log(`Redis: ${url}`);
     return { url };

@@ -4,6 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createPool } from '@pra/platform';
+import { redisTarget } from '@pra/core/config';
 import { storedAddress } from '@pra/core/stored';
 import { migrateAll } from './migrate-all.js';
 import { ensureDemoAccount } from './demo-account.js';
@@ -84,7 +85,8 @@ async function main() {
   const dataDir = `${root}.data`;
   mkdirSync(dataDir, { recursive: true });
   const prefix = values['redis-prefix']!;
-  const { apiKey, marketplaceKey } = await ensureDemoAccount(pool, redis.url, prefix, `${dataDir}/demo-api-key`, log);
+  const redisStore = redisTarget({ REDIS_URL: redis.url, REDIS_CLUSTER_NODES: redis.clusterNodes });
+  const { apiKey, marketplaceKey } = await ensureDemoAccount(pool, redisStore, prefix, `${dataDir}/demo-api-key`, log);
   await pool.end();
 
   // The admin token, the gateway's signing key and the marketplace proxy's secret of this installation.
@@ -126,6 +128,9 @@ async function main() {
     firstInternalPort: firstInternal,
     databaseUrl,
     redisUrl: redis.url,
+    redisClusterNodes: redis.clusterNodes,
+    // A streaming replica for reads, when the operator has one (the embedded default has none).
+    databaseReadUrl: process.env.DATABASE_READ_URL || undefined,
     redisPrefix: prefix,
     gatewayKey,
     adminToken,

@@ -108,7 +108,10 @@ export const storeEnv = {
 export function redisTarget(c: { REDIS_URL: string; REDIS_CLUSTER_NODES?: string }): string {
   const seeds = c.REDIS_CLUSTER_NODES?.trim();
   if (!seeds) return c.REDIS_URL;
-  return `redis-cluster://${seeds.split(',').map((n) => n.trim()).join(',')}?url=${encodeURIComponent(c.REDIS_URL)}`;
+  return `redis-cluster://${seeds
+    .split(',')
+    .map((n) => n.trim())
+    .join(',')}?url=${encodeURIComponent(c.REDIS_URL)}`;
 }
 
 /** A yes/no variable: 1, true or yes (any case) is yes; unset, 0, false or no is no. */

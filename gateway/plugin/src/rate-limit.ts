@@ -3,6 +3,7 @@
 // clock says, counts on the same time line. Tests may pass a clock instead, to pace requests exactly.
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
+import { isClusterClient } from '@pra/platform/redis';
 
 export const WINDOW_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -68,21 +69,32 @@ type AdmitRedis = Redis & { pra_admit(...a: (string | number)[]): Promise<[numbe
 const PROCESS_ID = randomBytes(8).toString('hex');
 let sequence = 0;
 
+/**
+ * An account's window and quota counter. In a Redis Cluster both carry the account's hash tag, so the one script
+ * that decides on them runs on one node; on a single Redis, the names the limits have always had.
+ */
+export function rateLimitKeys(prefix: string, accountId: number, cluster: boolean): [string, string] {
+  return cluster
+    ? [`${prefix}rl:{a${accountId}}`, `${prefix}quota:{a${accountId}}`]
+    : [`${prefix}rl:${accountId}`, `${prefix}quota:${accountId}`];
+}
+
 export class RateLimiter {
   private readonly redis: AdmitRedis;
+  private readonly cluster: boolean;
   constructor(
     redis: Redis,
     private readonly prefix: string,
   ) {
     if (!('pra_admit' in redis)) redis.defineCommand('pra_admit', { numberOfKeys: 2, lua: ADMIT });
     this.redis = redis as AdmitRedis;
+    this.cluster = isClusterClient(redis);
   }
 
   /** Admits one call of the account, or says why not; `nowMs` overrides Redis's clock (tests only). */
   async admit(accountId: number, limit: number, dailyQuota: number | null, nowMs?: number): Promise<Admission> {
     const [ok, remaining, waitMs, , reason] = await this.redis.pra_admit(
-      `${this.prefix}rl:${accountId}`,
-      `${this.prefix}quota:${accountId}`,
+      ...rateLimitKeys(this.prefix, accountId, this.cluster),
       nowMs ?? '',
       limit,
       dailyQuota ?? 0,

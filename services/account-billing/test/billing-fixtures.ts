@@ -29,7 +29,7 @@ export async function billingFixture(pool: Pool, redisUrl: string, prefix: strin
   const redis = createRedis(redisUrl, 'producer');
   await redisReady(redis);
   const layout = redisLayout(prefix);
-  await redis.set(layout.loaded, 'test'); // as after the pipeline's first load
+  await redis.set(layout.shards[0]!.loaded, 'test'); // as after the pipeline's first load
   await redis.set(keyCacheLoadedKey(prefix), 'test');
   const deps = { pool, redis, layout };
   return {

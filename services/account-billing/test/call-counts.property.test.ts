@@ -87,7 +87,7 @@ beforeAll(async () => {
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}cc${randomBytes(3).toString('hex')}:`);
   meter = new RedisCreditMeter(f.redis, f.layout.prefix, { now: () => clock });
   counter = new RedisCallCounter(f.redis, f.layout.prefix, { now: () => clock });
-  await f.redis.xgroup('CREATE', f.layout.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
+  await f.redis.xgroup('CREATE', f.layout.shards[0]!.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
   // Takes over any entry another consumer holds at once (claimIdleMs 0): the dead writer's batch comes back.
   writer = new LedgerWriter({ pool, redis: f.redis, layout: f.layout, log: () => {}, blockMs: 1, claimIdleMs: 0 });
   // Lease 0: each takes over a flush another left at once, as after the lease when its flusher died.
@@ -103,12 +103,12 @@ const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 async function drain(): Promise<void> {
   for (let i = 0; i < 1_000; i++) {
-    const pending = Number(((await f.redis.xpending(f.layout.outbox, LEDGER_GROUP)) as [number])[0]);
-    if ((await f.redis.xlen(f.layout.outbox)) === 0 && pending === 0) break;
+    const pending = Number(((await f.redis.xpending(f.layout.shards[0]!.outbox, LEDGER_GROUP)) as [number])[0]);
+    if ((await f.redis.xlen(f.layout.shards[0]!.outbox)) === 0 && pending === 0) break;
     await writer.writeOnce();
   }
   for (let i = 0; i < 100 && (await callBucketsWaiting(f.redis, f.layout)) > 0; i++) await flushers[0]!.flushOnce();
-  expect(await f.redis.xlen(f.layout.outbox)).toBe(0);
+  expect(await f.redis.xlen(f.layout.shards[0]!.outbox)).toBe(0);
   expect(await callBucketsWaiting(f.redis, f.layout)).toBe(0);
 }
 
@@ -178,7 +178,7 @@ async function play(r: Run): Promise<void> {
         'COUNT',
         5,
         'STREAMS',
-        f.layout.outbox,
+        f.layout.shards[0]!.outbox,
         '>',
       )) as [string, [string, string[]][]][] | null;
       const entries = reply?.[0]?.[1] ?? [];
@@ -188,8 +188,8 @@ async function play(r: Run): Promise<void> {
           entries.map(([id, fl]) => eventFromStream(id, fl)),
         );
     } else if (s.kind === 'redeliver') {
-      const [first] = (await f.redis.xrange(f.layout.outbox, '-', '+', 'COUNT', 1)) as [string, string[]][];
-      if (first) await f.redis.xadd(f.layout.outbox, '*', ...first[1]);
+      const [first] = (await f.redis.xrange(f.layout.shards[0]!.outbox, '-', '+', 'COUNT', 1)) as [string, string[]][];
+      if (first) await f.redis.xadd(f.layout.shards[0]!.outbox, '*', ...first[1]);
     } else if (s.kind === 'flush') {
       await flushers[0]!.flushOnce();
     } else if (s.kind === 'flushDies') {

@@ -116,7 +116,7 @@ describe('a cache of the format before kinds', () => {
     await f.redis.set(entryKey, JSON.stringify(old));
     await f.redis.del(keyCacheLoadedKey(prefix));
     await f.redis.set(`${prefix}keys:loaded`, 'format 1');
-    await f.redis.set(layout.loaded, 'test'); // balances are loaded: only the keys are rebuilt
+    await f.redis.set(layout.shards[0]!.loaded, 'test'); // balances are loaded: only the keys are rebuilt
     const pipeline = new UsagePipeline({ pool, redisUrl: inject('redisUrl'), layout, log: () => {} });
     try {
       expect(await pipeline.ensureLoaded(f.redis)).toBe(true);

@@ -78,8 +78,8 @@ async function ledger(accountId: number) {
 
 async function drained(f: BillingFixture, timeoutMs = 60_000) {
   const until = Date.now() + timeoutMs;
-  while ((await redis.xlen(f.layout.outbox)) > 0) {
-    if (Date.now() > until) throw new Error(`outbox not drained: ${await redis.xlen(f.layout.outbox)} left`);
+  while ((await redis.xlen(f.layout.shards[0]!.outbox)) > 0) {
+    if (Date.now() > until) throw new Error(`outbox not drained: ${await redis.xlen(f.layout.shards[0]!.outbox)} left`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }
@@ -89,14 +89,14 @@ describe('ledger writer', () => {
     const f = await fixture();
     const a = await f.fundedAccount(10);
     await charges(f, a.accountId, 3);
-    const [first] = (await redis.xrange(f.layout.outbox, '-', '+', 'COUNT', 1)) as [string, string[]][];
-    await redis.xadd(f.layout.outbox, '*', ...first![1]); // the same charge again, as a redelivery would bring it
+    const [first] = (await redis.xrange(f.layout.shards[0]!.outbox, '-', '+', 'COUNT', 1)) as [string, string[]][];
+    await redis.xadd(f.layout.shards[0]!.outbox, '*', ...first![1]); // the same charge again, as a redelivery would bring it
     const w = writerOf(f);
     w.start();
     await drained(f);
     await w.stop();
     expect(await ledger(a.accountId)).toMatchObject({ events: 3 });
-    expect(await redis.xlen(f.layout.outbox)).toBe(0);
+    expect(await redis.xlen(f.layout.shards[0]!.outbox)).toBe(0);
     await f.close();
   });
 
@@ -124,7 +124,7 @@ describe('ledger writer', () => {
   it('moves an entry that is not a usage event to a dead-letter stream, and writes the events behind it', async () => {
     const f = await fixture();
     const a = await f.fundedAccount(10);
-    await redis.xadd(f.layout.outbox, '*', 'probe', '1');
+    await redis.xadd(f.layout.shards[0]!.outbox, '*', 'probe', '1');
     await charges(f, a.accountId, 2);
     const w = writerOf(f);
     expect(await w.backlog()).toMatchObject({ waiting: 3, deadLetters: 0 });
@@ -134,7 +134,7 @@ describe('ledger writer', () => {
     expect(await w.backlog()).toMatchObject({ waiting: 0, deadLetters: 1 });
     await w.stop();
     expect(await ledger(a.accountId)).toMatchObject({ events: 2 });
-    const dead = (await redis.xrange(`${f.layout.outbox}:dead`, '-', '+')) as [string, string[]][];
+    const dead = (await redis.xrange(`${f.layout.shards[0]!.outbox}:dead`, '-', '+')) as [string, string[]][];
     expect(dead).toHaveLength(1);
     expect(dead[0]![1]).toEqual(expect.arrayContaining(['reason', 'no transaction id', 'probe', '1']));
     expect(log.some((l) => String(l.msg).includes('dead-letter'))).toBe(true);
@@ -145,15 +145,19 @@ describe('ledger writer', () => {
     const f = await fixture();
     const a = await f.fundedAccount(10);
     await charges(f, a.accountId, 1);
-    await redis.xgroup('CREATE', f.layout.outbox, LEDGER_GROUP, '0', 'MKSTREAM').catch(() => {});
-    await redis.xreadgroup('GROUP', LEDGER_GROUP, 'gone', 'COUNT', 10, 'STREAMS', f.layout.outbox, '>');
-    await redis.xtrim(f.layout.outbox, 'MAXLEN', 0); // deleted while pending
+    await redis.xgroup('CREATE', f.layout.shards[0]!.outbox, LEDGER_GROUP, '0', 'MKSTREAM').catch(() => {});
+    await redis.xreadgroup('GROUP', LEDGER_GROUP, 'gone', 'COUNT', 10, 'STREAMS', f.layout.shards[0]!.outbox, '>');
+    await redis.xtrim(f.layout.shards[0]!.outbox, 'MAXLEN', 0); // deleted while pending
     const w = writerOf(f, { claimIdleMs: 100 });
     w.start();
-    for (let i = 0; i < 100 && Number(((await redis.xpending(f.layout.outbox, LEDGER_GROUP)) as [number])[0]) > 0; i++)
+    for (
+      let i = 0;
+      i < 100 && Number(((await redis.xpending(f.layout.shards[0]!.outbox, LEDGER_GROUP)) as [number])[0]) > 0;
+      i++
+    )
       await new Promise((r) => setTimeout(r, 50));
     await w.stop();
-    expect(Number(((await redis.xpending(f.layout.outbox, LEDGER_GROUP)) as [number])[0])).toBe(0);
+    expect(Number(((await redis.xpending(f.layout.shards[0]!.outbox, LEDGER_GROUP)) as [number])[0])).toBe(0);
     await f.close();
   });
 
@@ -162,7 +166,7 @@ describe('ledger writer', () => {
     const a = await f.fundedAccount(100);
     const charged = await charges(f, a.accountId, 30);
     // The doomed writer reads the batch and writes it, then dies before acknowledging.
-    await redis.xgroup('CREATE', f.layout.outbox, LEDGER_GROUP, '0', 'MKSTREAM').catch(() => {});
+    await redis.xgroup('CREATE', f.layout.shards[0]!.outbox, LEDGER_GROUP, '0', 'MKSTREAM').catch(() => {});
     const reply = (await redis.xreadgroup(
       'GROUP',
       LEDGER_GROUP,
@@ -170,7 +174,7 @@ describe('ledger writer', () => {
       'COUNT',
       100,
       'STREAMS',
-      f.layout.outbox,
+      f.layout.shards[0]!.outbox,
       '>',
     )) as [string, [string, string[]][]][];
     await applyUsageEvents(
@@ -182,7 +186,7 @@ describe('ledger writer', () => {
     await drained(f);
     await survivor.stop();
     expect(await ledger(a.accountId)).toEqual({ charged: charged.credits, events: charged.calls });
-    expect(((await redis.xpending(f.layout.outbox, LEDGER_GROUP)) as [number])[0]).toBe(0);
+    expect(((await redis.xpending(f.layout.shards[0]!.outbox, LEDGER_GROUP)) as [number])[0]).toBe(0);
     await f.close();
   });
 
@@ -197,7 +201,7 @@ describe('ledger writer', () => {
       const charged = await charges(f, a.accountId, 300);
       // Well past several failed attempts (they back off: 0.25 s, 0.5 s, 1 s, 2 s ...).
       await new Promise((r) => setTimeout(r, 3_000));
-      expect(await redis.xlen(f.layout.outbox)).toBe(charged.calls);
+      expect(await redis.xlen(f.layout.shards[0]!.outbox)).toBe(charged.calls);
       expect(log.some((l) => String(l.msg).startsWith('ledger write failed') && Number(l.waiting) > 0)).toBe(true);
       // Reconciliation sees the charges waiting in the outbox: no drift, no refund.
       const report = await reconcile(pool, f.redis, f.layout);
@@ -242,12 +246,12 @@ describe('Redis memory', () => {
     } while (cursor !== '0');
     const perRequest = bytes / charged.calls;
     console.log(
-      `[memory] ${charged.calls} charged requests: ${bytes} bytes of idempotency records (${perRequest.toFixed(0)} B a request, TTL ${longestTtl} s); outbox ${await redis.xlen(f.layout.outbox)} entries`,
+      `[memory] ${charged.calls} charged requests: ${bytes} bytes of idempotency records (${perRequest.toFixed(0)} B a request, TTL ${longestTtl} s); outbox ${await redis.xlen(f.layout.shards[0]!.outbox)} entries`,
     );
     expect(records).toBe(charged.calls);
     expect(perRequest).toBeLessThan(200); // ~170 B measured, with this run's 30-character key prefix
     expect(longestTtl).toBeLessThanOrEqual(120);
-    expect(await redis.xlen(f.layout.outbox)).toBe(0);
+    expect(await redis.xlen(f.layout.shards[0]!.outbox)).toBe(0);
     await f.close();
   }, 60_000);
 });
@@ -273,7 +277,7 @@ describe('ledger writer processes', () => {
       return p;
     });
   const pendingCount = async (f: BillingFixture) =>
-    Number(((await redis.xpending(f.layout.outbox, LEDGER_GROUP).catch(() => [0])) as [number])[0]);
+    Number(((await redis.xpending(f.layout.shards[0]!.outbox, LEDGER_GROUP).catch(() => [0])) as [number])[0]);
 
   it('a writer killed with SIGKILL mid-batch: a new writer under another name applies every event exactly once', async () => {
     const f = await fixture();
@@ -281,10 +285,10 @@ describe('ledger writer processes', () => {
     const charged = await charges(f, a.accountId, 6_000);
     const doomed = await writerProcess(f);
     // Kill it once it has started writing: some events are in the ledger, some still in the outbox.
-    for (let i = 0; i < 300 && (await redis.xlen(f.layout.outbox)) === charged.calls; i++)
+    for (let i = 0; i < 300 && (await redis.xlen(f.layout.shards[0]!.outbox)) === charged.calls; i++)
       await new Promise((r) => setTimeout(r, 20));
     doomed.kill('SIGKILL');
-    const left = await redis.xlen(f.layout.outbox);
+    const left = await redis.xlen(f.layout.shards[0]!.outbox);
     expect(left).toBeGreaterThan(0);
     await writerProcess(f);
     await drained(f, 60_000);

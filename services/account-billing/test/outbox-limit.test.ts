@@ -98,8 +98,8 @@ describe('the usage outbox under a long PostgreSQL outage', () => {
           endpoint: '/usage',
         });
       // Memory: the outbox holds exactly the mark, a few hundred bytes an entry.
-      expect(await f.redis.xlen(f.layout.outbox)).toBe(LIMIT);
-      const bytes = Number(await f.redis.memory('USAGE', f.layout.outbox));
+      expect(await f.redis.xlen(f.layout.shards[0]!.outbox)).toBe(LIMIT);
+      const bytes = Number(await f.redis.memory('USAGE', f.layout.shards[0]!.outbox));
       console.log(
         `[outbox at its mark] ${LIMIT} entries, ${bytes} bytes (${(bytes / LIMIT).toFixed(0)} B an entry); ${refusals.length} refused`,
       );
@@ -110,7 +110,8 @@ describe('the usage outbox under a long PostgreSQL outage', () => {
       expect(await meter.balance(a.accountId)).toBe(10_000 - credits);
 
       proxy.restore();
-      const waiting = async () => (await f.redis.xlen(f.layout.outbox)) + (await callBucketsWaiting(f.redis, f.layout));
+      const waiting = async () =>
+        (await f.redis.xlen(f.layout.shards[0]!.outbox)) + (await callBucketsWaiting(f.redis, f.layout));
       for (let i = 0; i < 600 && (await waiting()) > 0; i++) await new Promise((r) => setTimeout(r, 50));
       expect(await waiting()).toBe(0);
       const usage = await usageReport(pool, a.accountId);

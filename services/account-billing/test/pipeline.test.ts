@@ -104,14 +104,14 @@ describe('usage pipeline', () => {
       expect(refused).toBeInstanceOf(ApiError);
       expect((refused as ApiError).status).toBe(503);
     }
-    for (let i = 0; i < 50 && !(await f.redis.exists(f.layout.loaded)); i++)
+    for (let i = 0; i < 50 && !(await f.redis.exists(f.layout.shards[0]!.loaded)); i++)
       await new Promise((r) => setTimeout(r, 100));
     expect(await f.meter.balance(a.accountId)).toBe(13);
     // Reconciliation right after the reload must not count the pre-wipe charge again (the stream restarted).
     const report = await reconcile(pool, f.redis, f.layout);
     expect(report.drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
-    await f.redis.xadd(f.layout.outbox, '*', 'probe', '1'); // a recreated stream with ids from 0-0 upwards
-    await f.redis.xtrim(f.layout.outbox, 'MAXLEN', 0);
+    await f.redis.xadd(f.layout.shards[0]!.outbox, '*', 'probe', '1'); // a recreated stream with ids from 0-0 upwards
+    await f.redis.xtrim(f.layout.shards[0]!.outbox, 'MAXLEN', 0);
     expect((await reconcile(pool, f.redis, f.layout)).drift.filter((d) => d.accountId === a.accountId)).toEqual([]);
     expect(await f.meter.balance(a.accountId)).toBe(13);
     const r = await charge(a.accountId, 20);
@@ -125,7 +125,7 @@ describe('usage pipeline', () => {
     const a = await f.fundedAccount(50);
     await pipeline.stop();
     try {
-      await f.redis.del(f.layout.loaded);
+      await f.redis.del(f.layout.shards[0]!.loaded);
       await expect(charge(a.accountId, 1)).rejects.toMatchObject({ status: 503 });
       expect(
         await f.redis.hget(

@@ -134,14 +134,14 @@ describe('autocomplete service', () => {
   });
 
   it('always carries credits_remaining: while balances are being reloaded it is a 503 with Retry-After', async () => {
-    await billing.redis.del(billing.layout.loaded);
+    await billing.redis.del(billing.layout.shards[0]!.loaded);
     try {
       const res = await ac.get(`/api/v1/property/autocomplete?q=${encodeURIComponent('99999 Qqzzxx St')}`, auth);
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
       expect(res.body.status.msg).toMatch(/balances are being reloaded/);
     } finally {
-      await billing.redis.set(billing.layout.loaded, 'test');
+      await billing.redis.set(billing.layout.shards[0]!.loaded, 'test');
     }
   });
 

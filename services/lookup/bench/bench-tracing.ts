@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     for (const [name, e] of variants) {
       // No ledger writer runs here: the outbox is emptied before each run, or it would reach its high-water mark
       // (BILLING_OUTBOX_LIMIT) and every charge would be a quick 503.
-      await billing.redis.del(billing.layout.outbox);
+      await billing.redis.del(billing.layout.shards[0]!.outbox);
       const profile = values.profile
         ? ['--cpu-prof', `--cpu-prof-dir=${join(values.profile, name.replace(/[^a-z0-9]+/gi, '-'))}`]
         : [];

@@ -80,7 +80,7 @@ beforeAll(async () => {
   // A prefix of its own: reconcile and the outbox here are this file's alone.
   const prefix = `${inject('redisPrefix')}seq${randomBytes(3).toString('hex')}:`;
   f = await billingFixture(pool, inject('redisUrl'), prefix);
-  await f.redis.xgroup('CREATE', f.layout.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
+  await f.redis.xgroup('CREATE', f.layout.shards[0]!.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
   writer = new LedgerWriter({ pool, redis: f.redis, layout: f.layout, log: () => {}, blockMs: 1 });
   app = await startApp(
     createLookupApp({
@@ -136,7 +136,7 @@ async function drain(): Promise<void> {
   // Charges are in the outbox before their response is sent; a call counted after it may land later, and takes no
   // credit either way.
   for (let i = 0; i < 1_000; i++) {
-    if ((await f.redis.xlen(f.layout.outbox)) === 0) return;
+    if ((await f.redis.xlen(f.layout.shards[0]!.outbox)) === 0) return;
     await writer.writeOnce();
   }
   throw new Error('the outbox did not drain');
@@ -165,7 +165,7 @@ async function play(r: Run): Promise<void> {
     } else if (s.kind === 'forget') {
       // What 24 h does to an idempotency record (or an eviction): the key then starts a new transaction.
       const tx = keyedTransactionId(ids[s.account]!, s.key);
-      await f.redis.del(f.layout.charged(tx));
+      await f.redis.del(f.layout.charged(ids[s.account]!, tx));
       paid.delete(tx);
     } else if (s.kind === 'rewrite') {
       // A re-import rewrites one of the building's records in place.

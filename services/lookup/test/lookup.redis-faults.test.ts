@@ -100,7 +100,7 @@ describe('Redis paused during charges', () => {
     expect(answers.filter((r) => r.status === 200).length).toBeGreaterThan(0);
     // Each transaction at most once: every credit taken is one charged record and one outbox event, and is either
     // records a client received or a charge its client was told may have happened.
-    const events = (await admin.xrange(f.layout.outbox, '-', '+')) as [string, string[]][];
+    const events = (await admin.xrange(f.layout.shards[0]!.outbox, '-', '+')) as [string, string[]][];
     const txids = events
       .filter(([, fields]) => Number(fields[fields.indexOf('credits') + 1]) > 0) // not the calls counted as such
       .map(([, fields]) => fields[fields.indexOf('request') + 1]);
@@ -151,12 +151,12 @@ describe('Redis restarted empty under load', () => {
       for (let i = 0; i < 200 && returned.length < 8; i++) await new Promise((r) => setTimeout(r, 10));
       // What Redis holds that PostgreSQL may not have yet, taken with writes paused, just before it is lost.
       await admin.call('CLIENT', 'PAUSE', '5000', 'WRITE');
-      const atRestart = ((await admin.xrange(f.layout.outbox, '-', '+')) as [string, string[]][]).map(
+      const atRestart = ((await admin.xrange(f.layout.shards[0]!.outbox, '-', '+')) as [string, string[]][]).map(
         ([, fl]) => fl[fl.indexOf('txid') + 1]!,
       );
       const reloadsBefore = logs.filter((l) => l.msg === 'loaded from PostgreSQL into Redis').length;
       await own.restartEmpty();
-      for (let i = 0; i < 200 && !(await admin.exists(f.layout.loaded).catch(() => 0)); i++)
+      for (let i = 0; i < 200 && !(await admin.exists(f.layout.shards[0]!.loaded).catch(() => 0)); i++)
         await new Promise((r) => setTimeout(r, 25));
       // Load goes on until the credits are gone (402) or a while has passed.
       for (let i = 0; i < 100 && !(statuses.get(402) ?? 0); i++) await new Promise((r) => setTimeout(r, 30));

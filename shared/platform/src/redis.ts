@@ -79,6 +79,9 @@ function createCluster(c: { seeds: { host: string; port: number }[]; url: string
   );
 }
 
+/** True when the client talks to a Redis Cluster (ioredis's Cluster says so): key layouts follow it. */
+export const isClusterClient = (redis: object): boolean => (redis as { isCluster?: boolean }).isCluster === true;
+
 /** A client of a single Redis (a redis:// URL) or of a Redis Cluster (a redis-cluster:// target). */
 export function createRedis(target: string, role: 'producer' | 'worker'): Redis {
   const cluster = clusterTarget(target);

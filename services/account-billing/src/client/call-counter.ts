@@ -10,7 +10,7 @@ import type { Identity } from '@pra/core/auth';
 import { BASE_PATH, servedPaths } from '@pra/core/endpoints';
 import { logger } from '@pra/platform/telemetry';
 import { RECORD_CALL_SCRIPT } from '../data/call-count-scripts.js';
-import { callBucket, redisLayout, type RedisLayout } from '../data/redis-layout.js';
+import { callBucket, layoutFor, type RedisLayout } from '../data/redis-layout.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './credit-meter.js';
 
 export interface CallRecord {
@@ -46,7 +46,7 @@ export class RedisCallCounter implements CallCounter {
    * away, and are counted through an outage of PostgreSQL too.
    */
   constructor(redis: Redis, prefix: string, o: { now?: () => number } = {}) {
-    this.layout = redisLayout(prefix);
+    this.layout = layoutFor(redis, prefix);
     this.now = o.now ?? Date.now;
     if (!('pra_record_call' in redis))
       redis.defineCommand('pra_record_call', { numberOfKeys: 3, lua: RECORD_CALL_SCRIPT });
@@ -56,8 +56,8 @@ export class RedisCallCounter implements CallCounter {
   async recordCall(c: CallRecord): Promise<void> {
     const l = this.layout;
     await this.redis.pra_record_call(
-      l.charged(c.transactionId),
-      l.called(c.requestId),
+      l.charged(c.accountId, c.transactionId),
+      l.called(c.accountId, c.requestId),
       l.pendingCalls(callBucket(c.accountId)),
       c.accountId,
       counterEndpoint(c.endpoint),

@@ -7,7 +7,7 @@ import { DEFAULT_BILLING_OUTBOX_LIMIT } from '@pra/core/config';
 import { ApiError } from '@pra/core/errors';
 import { currentTraceparent } from '@pra/platform/telemetry';
 import { BALANCE_SCRIPT, CHARGE_SCRIPT, PRECHECK_SCRIPT } from '../data/charge-script.js';
-import { redisLayout, type RedisLayout } from '../data/redis-layout.js';
+import { layoutFor, type RedisLayout } from '../data/redis-layout.js';
 import { newEventId } from '../domain/usage-event.js';
 
 export { redisLayout, type RedisLayout } from '../data/redis-layout.js';
@@ -150,7 +150,7 @@ export class RedisCreditMeter implements CreditMeter {
   private readonly outboxLimit: number;
 
   constructor(redis: Redis, prefix: string, o: MeterOptions = {}) {
-    this.layout = redisLayout(prefix);
+    this.layout = layoutFor(redis, prefix);
     this.now = o.now ?? Date.now;
     this.resolveWithinMs = o.resolveWithinMs ?? CHARGE_RESOLVE_WITHIN_MS;
     this.outboxLimit = o.outboxLimit ?? DEFAULT_BILLING_OUTBOX_LIMIT;
@@ -160,9 +160,11 @@ export class RedisCreditMeter implements CreditMeter {
     this.redis = redis as ChargeRedis;
   }
 
+  /** The charge's keys: all of one slot in a cluster (data/redis-layout.ts). */
   private keys(accountId: number, transactionId: string): string[] {
     const l = this.layout;
-    return [l.grants(accountId), l.expiry(accountId), l.loaded, l.charged(transactionId), l.outbox];
+    const shard = l.shard(accountId);
+    return [l.grants(accountId), l.expiry(accountId), shard.loaded, l.charged(accountId, transactionId), shard.outbox];
   }
 
   async precheck(r: PrecheckRequest): Promise<Precheck> {
@@ -244,7 +246,12 @@ export class RedisCreditMeter implements CreditMeter {
   /** The live balance (unexpired credits), as the next charge would see it; null while balances are not loaded. */
   async balance(accountId: number): Promise<number | null> {
     const l = this.layout;
-    const total = await this.redis.pra_balance(l.grants(accountId), l.expiry(accountId), l.loaded, this.now());
+    const total = await this.redis.pra_balance(
+      l.grants(accountId),
+      l.expiry(accountId),
+      l.shard(accountId).loaded,
+      this.now(),
+    );
     return total < 0 ? null : total;
   }
 }

@@ -6,13 +6,7 @@
 // (keyCacheLoadedKey, named by the cache's format) says the cache holds every key in the current format.
 import type { Redis } from 'ioredis';
 import { ApiError } from '@pra/core/errors';
-import {
-  KEY_MISS_TTL_MS,
-  keyCacheKey,
-  keyCacheLoadedKey,
-  keyMissKey,
-  type KeyCacheEntry,
-} from '../client/key-cache.js';
+import { KEY_MISS_TTL_MS, keyCacheLayoutFor, type KeyCacheEntry } from '../client/key-cache.js';
 import { withTransaction, type Pool, type PoolClient } from '@pra/platform';
 
 interface KeyRow {
@@ -73,12 +67,17 @@ type PutRedis = Redis & { pra_put_keys(numKeys: number, ...args: (string | numbe
 
 async function putEntries(redis: Redis, prefix: string, rows: readonly KeyRow[]): Promise<number> {
   if (!('pra_put_keys' in redis)) redis.defineCommand('pra_put_keys', { lua: PUT_IF_NEWER });
+  const l = keyCacheLayoutFor(redis, prefix);
+  const byHash = new Map(rows.map((r) => [r.key_hash, r]));
   let written = 0;
-  for (let i = 0; i < rows.length; i += 500) {
-    const chunk = rows.slice(i, i + 500);
-    const keys = chunk.map((r) => keyCacheKey(prefix, r.key_hash));
-    const args = chunk.flatMap((r) => [r.cache_version, JSON.stringify(keyCacheEntry(r))]);
-    written += await (redis as PutRedis).pra_put_keys(keys.length, ...keys, ...args);
+  // One script names keys of one group (one slot in a cluster), 500 at most.
+  for (const group of l.group(rows.map((r) => r.key_hash))) {
+    for (let i = 0; i < group.length; i += 500) {
+      const chunk = group.slice(i, i + 500).map((h) => byHash.get(h)!);
+      const keys = chunk.map((r) => l.entry(r.key_hash));
+      const args = chunk.flatMap((r) => [r.cache_version, JSON.stringify(keyCacheEntry(r))]);
+      written += await (redis as PutRedis).pra_put_keys(keys.length, ...keys, ...args);
+    }
   }
   return written;
 }
@@ -126,12 +125,13 @@ export async function restoreKey(
   return withTransaction(pool, async (c) => {
     const { rows } = await c.query<KeyRow>(`${KEY_BY_HASH} FOR SHARE OF k`, [keyHash]);
     const row = rows[0];
+    const l = keyCacheLayoutFor(redis, prefix);
     if (!row) {
-      await redis.set(keyMissKey(prefix, keyHash), '1', 'PX', KEY_MISS_TTL_MS);
+      await redis.set(l.miss(keyHash), '1', 'PX', KEY_MISS_TTL_MS);
       return null;
     }
     const text = await (redis as PutOneRedis).pra_put_key(
-      keyCacheKey(prefix, keyHash),
+      l.entry(keyHash),
       row.cache_version,
       JSON.stringify(keyCacheEntry(row)),
     );
@@ -145,7 +145,8 @@ export async function rebuildKeyCache(db: Pick<Pool, 'query'>, redis: Redis, pre
     `SELECT ${KEY_COLUMNS} FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id ORDER BY k.id`,
   );
   await putEntries(redis, prefix, rows);
-  await redis.set(keyCacheLoadedKey(prefix), new Date().toISOString());
+  const loadedAt = new Date().toISOString();
+  await Promise.all(keyCacheLayoutFor(redis, prefix).loadedMarkers.map((m) => redis.set(m, loadedAt)));
   return rows.length;
 }
 
@@ -161,7 +162,8 @@ const cacheUnreachable = (message: string) => new ApiError('UNAVAILABLE', messag
 /** Deletes entries (they are then looked up in PostgreSQL on their next use); false when Redis did not take it. */
 async function forgetEntries(redis: Redis, prefix: string, rows: readonly KeyRow[]): Promise<boolean> {
   if (rows.length === 0) return true;
-  return redis.del(...rows.map((r) => keyCacheKey(prefix, r.key_hash))).then(
+  const l = keyCacheLayoutFor(redis, prefix);
+  return Promise.all(l.group(rows.map((r) => r.key_hash)).map((g) => redis.del(...g.map((h) => l.entry(h))))).then(
     () => true,
     () => false,
   );

@@ -2,8 +2,9 @@
 // admission of a look-up in PostgreSQL against the system's budget (a token bucket in Redis, on Redis's clock, shared
 // by every account-billing process).
 import type { Redis } from 'ioredis';
-import { isCurrentEntry, keyCacheKey, keyMissKey, type KeyCacheEntry } from '../client/key-cache.js';
+import { isCurrentEntry, keyCacheLayoutFor, type KeyCacheEntry } from '../client/key-cache.js';
 
+/** The system's lookup budget on a single Redis (a cluster has one per key bucket: keyCacheLayout). */
 export const keyLookupBucketKey = (prefix: string) => `${prefix}key-lookups:bucket`;
 
 /** What the cache says about a key: its entry, that it does not exist (the negative cache), or nothing. */
@@ -14,7 +15,8 @@ export type CacheSays = { held: KeyCacheEntry } | { unknown: true } | null;
  * its kind) is not an answer: the key is looked up again.
  */
 export async function whatTheCacheSays(redis: Redis, prefix: string, keyHash: string): Promise<CacheSays> {
-  const [text, missed] = await redis.mget(keyCacheKey(prefix, keyHash), keyMissKey(prefix, keyHash));
+  const l = keyCacheLayoutFor(redis, prefix);
+  const [text, missed] = await redis.mget(l.entry(keyHash), l.miss(keyHash));
   const entry = text ? (JSON.parse(text) as KeyCacheEntry) : null;
   if (entry && isCurrentEntry(entry)) return { held: entry };
   return missed ? { unknown: true } : null;
@@ -69,11 +71,14 @@ export async function admitLookup(
 ): Promise<Admission> {
   if (!('pra_admit_key_lookup' in redis))
     redis.defineCommand('pra_admit_key_lookup', { numberOfKeys: 3, lua: ADMIT_LOOKUP });
+  const l = keyCacheLayoutFor(redis, prefix);
+  // In a cluster the budget is split among the key buckets (a random key falls in each alike): the system's total
+  // stays systemPerSecond.
   const [verdict, text] = await (redis as AdmitRedis).pra_admit_key_lookup(
-    keyCacheKey(prefix, keyHash),
-    keyMissKey(prefix, keyHash),
-    keyLookupBucketKey(prefix),
-    systemPerSecond,
+    l.entry(keyHash),
+    l.miss(keyHash),
+    l.lookupBudget(keyHash),
+    systemPerSecond / l.budgets,
   );
   if (verdict === 1) return { held: JSON.parse(text!) as KeyCacheEntry };
   if (verdict === 2) return { unknown: true };

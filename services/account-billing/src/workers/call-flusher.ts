@@ -50,20 +50,22 @@ type FlushRedis = Redis & {
   pra_take_calls(...a: (string | number)[]): Promise<[number, string[] | string | undefined]>;
   pra_end_flush(...a: string[]): Promise<number>;
 };
-/** A pipeline of the scripts above (ioredis adds a defined command to pipelines too). */
-type FlushPipeline = ReturnType<Redis['pipeline']> & {
-  pra_take_calls(...a: (string | number)[]): FlushPipeline;
-  pra_end_flush(...a: string[]): FlushPipeline;
-};
+const BUCKETS = Array.from({ length: CALL_BUCKETS }, (_, b) => b);
 
 const PRUNE_EVERY_MS = 3_600_000;
 
 /** Buckets whose calls are not all in PostgreSQL yet (a pending or a flushing hash): 0 once flushed. */
 export async function callBucketsWaiting(redis: Redis, layout: RedisLayout): Promise<number> {
-  const p = redis.pipeline();
-  for (let b = 0; b < CALL_BUCKETS; b++) p.exists(layout.pendingCalls(b), layout.flushingCalls(b));
-  const replies = (await p.exec()) ?? [];
-  return replies.filter(([err, n]) => err || Number(n) > 0).length;
+  // One command per bucket, sent together: a bucket's keys are of one slot, different buckets' are not.
+  const waiting = await Promise.all(
+    BUCKETS.map((b) =>
+      redis.exists(layout.pendingCalls(b), layout.flushingCalls(b)).then(
+        (n) => n > 0,
+        () => true,
+      ),
+    ),
+  );
+  return waiting.filter(Boolean).length;
 }
 
 export class CallFlusher extends StoppableLoop {
@@ -85,16 +87,23 @@ export class CallFlusher extends StoppableLoop {
    */
   async flushOnce(o: { stopAfter?: 'take' | 'apply' } = {}): Promise<number> {
     const { layout } = this.o;
-    const take = this.redis.pipeline() as FlushPipeline;
-    for (let b = 0; b < CALL_BUCKETS; b++)
-      take.pra_take_calls(
-        layout.pendingCalls(b),
-        layout.flushingCalls(b),
-        randomUUID(),
-        this.consumer,
-        this.o.leaseMs ?? 30_000,
-      );
-    const replies = (await take.exec()) ?? [];
+    // Every bucket at once (one round trip per Redis node): a bucket's keys share a slot, different buckets' do not.
+    const replies = await Promise.all(
+      BUCKETS.map((b) =>
+        this.redis
+          .pra_take_calls(
+            layout.pendingCalls(b),
+            layout.flushingCalls(b),
+            randomUUID(),
+            this.consumer,
+            this.o.leaseMs ?? 30_000,
+          )
+          .then(
+            (reply): [Error | null, unknown] => [null, reply],
+            (err: Error): [Error | null, unknown] => [err, undefined],
+          ),
+      ),
+    );
     const flushes: CallFlush[] = [];
     const live: string[] = [];
     for (const [b, [err, reply]] of replies.entries()) {
@@ -113,9 +122,7 @@ export class CallFlusher extends StoppableLoop {
     if (flushes.length === 0 || o.stopAfter === 'take') return 0;
     await applyCallFlushes(this.o.pool, flushes);
     if (o.stopAfter === 'apply') return 0;
-    const end = this.redis.pipeline() as FlushPipeline;
-    for (const f of flushes) end.pra_end_flush(layout.flushingCalls(f.bucket), f.id);
-    for (const [err] of (await end.exec()) ?? []) if (err) throw err;
+    await Promise.all(flushes.map((f) => this.redis.pra_end_flush(layout.flushingCalls(f.bucket), f.id)));
     if (Date.now() - this.lastPruneAt > PRUNE_EVERY_MS) {
       this.lastPruneAt = Date.now();
       await pruneCallFlushes(this.o.pool, live);

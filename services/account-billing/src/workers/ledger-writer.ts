@@ -1,5 +1,6 @@
-// Writes the usage outbox into PostgreSQL. The charge script appends each charged request to a Redis stream; every
-// ledger writer reads it through one consumer group, in batches (up to `batchSize` events, or what arrived within a
+// Writes the usage outbox into PostgreSQL. The charge script appends each charged request to a Redis stream (one per
+// shard: one on a single Redis, one per bucket in a cluster, data/redis-layout.ts); every ledger writer reads every
+// stream through one consumer group each, in batches (up to `batchSize` events, or what arrived within a
 // few ms), writes a batch in ONE statement (idempotent on the transaction id) and only then acknowledges and deletes
 // its entries. So an entry leaves the stream only once it is in the ledger:
 // - a batch that cannot be written stays pending and is retried (with backoff) until it is; nothing is given up;
@@ -17,7 +18,7 @@ import type { Redis } from 'ioredis';
 import { StoppableLoop } from './stoppable-loop.js';
 import type { Pool } from '@pra/platform';
 import { contextFromTraceparent, inSpan, ROOT_CONTEXT, trace } from '@pra/platform/telemetry';
-import type { RedisLayout } from '../data/redis-layout.js';
+import type { BillingShard, RedisLayout } from '../data/redis-layout.js';
 import { eventFromStream, type UsageEvent } from '../domain/usage-event.js';
 import { applyUsageEvents } from './apply-usage.js';
 
@@ -46,11 +47,12 @@ function invalidEvent(e: UsageEvent): string | null {
   return null;
 }
 type ReadReply = [string, Entry[]][] | null;
-/** Entries read for one write: their ids (all acknowledged once written), the events, and what is not an event. */
+/** Entries read for one write: per stream, their ids (all acknowledged once written) and what is not an event. */
 interface Batch {
-  ids: string[];
+  parts: Part[];
   events: UsageEvent[];
-  dead: { id: string; fields: string[]; reason: string }[];
+  /** Entries in all (events, dead letters and deleted entries). */
+  size: number;
 }
 
 export interface LedgerWriterOptions {
@@ -78,40 +80,68 @@ export interface LedgerWriterOptions {
   lingerMs?: number;
 }
 
-export class LedgerWriter extends StoppableLoop {
-  private retryOwn = true;
+/** What a writer keeps per outbox stream (one per shard: data/redis-layout.ts). */
+interface StreamState {
+  shard: BillingShard;
+  /** After a failure, this writer's own unacknowledged entries are read again first. */
+  retryOwn: boolean;
   /** Where re-reading this writer's own pending entries continues (they are paged, never read twice in a round). */
-  private ownCursor = '0';
-  private claimCursor = '0-0';
-  private lastClaimAt = 0;
+  ownCursor: string;
+  claimCursor: string;
+  lastClaimAt: number;
+  /** The last read filled its share: the stream has a backlog and gets a bigger share of the next batch. */
+  full: boolean;
+}
+
+/** The entries of one stream in a batch: acknowledged together once the batch is written. */
+interface Part {
+  stream: StreamState;
+  ids: string[];
+  dead: { id: string; fields: string[]; reason: string }[];
+}
+
+export class LedgerWriter extends StoppableLoop {
+  private readonly streams: StreamState[];
   private failures = 0;
 
   constructor(private readonly o: LedgerWriterOptions) {
     super(o.consumer);
+    this.streams = o.layout.shards.map((shard) => ({
+      shard,
+      retryOwn: true,
+      ownCursor: '0',
+      claimCursor: '0-0',
+      lastClaimAt: 0,
+      full: false,
+    }));
   }
 
   private get batchSize() {
     return this.o.batchSize ?? DEFAULT_BATCH_SIZE;
   }
 
-  private async ensureGroup(): Promise<void> {
-    try {
-      await this.o.redis.xgroup('CREATE', this.o.layout.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
-    } catch (err) {
-      if (!String(err).includes('BUSYGROUP')) throw err;
-    }
+  private async ensureGroups(): Promise<void> {
+    await Promise.all(
+      this.streams.map(async (s) => {
+        try {
+          await this.o.redis.xgroup('CREATE', s.shard.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
+        } catch (err) {
+          if (!String(err).includes('BUSYGROUP')) throw err;
+        }
+      }),
+    );
   }
 
-  private async read(id: string, block: boolean): Promise<Entry[]> {
+  private async read(s: StreamState, id: string, count: number, block: boolean): Promise<Entry[]> {
     const args = [
       'GROUP',
       LEDGER_GROUP,
       this.consumer,
       'COUNT',
-      String(this.batchSize),
+      String(count),
       ...(block ? ['BLOCK', String(this.o.blockMs ?? 20)] : []),
       'STREAMS',
-      this.o.layout.outbox,
+      s.shard.outbox,
       id,
     ];
     const reply =
@@ -121,67 +151,92 @@ export class LedgerWriter extends StoppableLoop {
   }
 
   /** Entries a dead (or stuck) consumer holds, taken over once they have been idle for claimIdleMs. */
-  private async claim(): Promise<Entry[]> {
+  private async claim(s: StreamState, count: number): Promise<Entry[]> {
     const idle = this.o.claimIdleMs ?? 30_000;
     const now = Date.now();
-    if (now - this.lastClaimAt < Math.min(idle / 2, 5_000) && this.claimCursor === '0-0') return [];
-    this.lastClaimAt = now;
+    if (now - s.lastClaimAt < Math.min(idle / 2, 5_000) && s.claimCursor === '0-0') return [];
+    s.lastClaimAt = now;
     const [next, entries] = (await this.o.redis.xautoclaim(
-      this.o.layout.outbox,
+      s.shard.outbox,
       LEDGER_GROUP,
       this.consumer,
       idle,
-      this.claimCursor,
+      s.claimCursor,
       'COUNT',
-      this.batchSize,
+      count,
     )) as [string, (Entry | null)[]];
-    this.claimCursor = next;
+    s.claimCursor = next;
     return entries.filter((e): e is Entry => e !== null);
   }
 
-  /** The next batch: this writer's own unacknowledged entries after a failure, else claimed ones, else new ones. */
-  private async take(): Promise<Batch> {
+  /** A stream's share of the next batch: its own unacknowledged entries after a failure, else claimed, else new. */
+  private async takeFrom(s: StreamState, count: number, block: boolean): Promise<Entry[]> {
     let entries: Entry[] = [];
-    if (this.retryOwn) {
-      entries = await this.read(this.ownCursor, false);
+    if (s.retryOwn) {
+      entries = await this.read(s, s.ownCursor, count, false);
       if (entries.length === 0) {
-        this.retryOwn = false;
-        this.ownCursor = '0';
-      } else this.ownCursor = entries[entries.length - 1]![0];
+        s.retryOwn = false;
+        s.ownCursor = '0';
+      } else s.ownCursor = entries[entries.length - 1]![0];
     }
-    if (entries.length === 0) entries = await this.claim();
-    if (entries.length === 0) entries = await this.read('>', true);
-    const events: UsageEvent[] = [];
-    const dead: { id: string; fields: string[]; reason: string }[] = [];
-    for (const [id, fields] of entries) {
-      if (!fields) continue; // deleted while pending: nothing to write, only to acknowledge
-      const event = eventFromStream(id, fields);
-      const reason = invalidEvent(event);
-      if (reason) dead.push({ id, fields, reason });
-      else events.push(event);
-    }
-    return { ids: entries.map(([id]) => id), events, dead };
+    if (entries.length === 0) entries = await this.claim(s, count);
+    if (entries.length === 0) entries = await this.read(s, '>', count, block);
+    s.full = entries.length >= count;
+    return entries;
   }
 
-  /** Writes a batch, then (only then) acknowledges and deletes its entries. */
+  /**
+   * The next batch, from every stream at once (one round trip per Redis node). A stream whose last read filled its
+   * share gets a bigger one, so that one busy account's stream drains in big batches; a single stream (a single
+   * Redis) is read with BLOCK, as it always was, and many are read without it (the caller lingers instead).
+   */
+  private async take(): Promise<Batch> {
+    const n = this.streams.length;
+    const busy = this.streams.filter((s) => s.full).length;
+    const share = (s: StreamState) => Math.ceil(this.batchSize / (busy > 0 && s.full ? busy : n));
+    const read = await Promise.all(this.streams.map((s) => this.takeFrom(s, share(s), n === 1)));
+    const events: UsageEvent[] = [];
+    const parts: Part[] = [];
+    read.forEach((entries, i) => {
+      if (entries.length === 0) return;
+      const part: Part = { stream: this.streams[i]!, ids: [], dead: [] };
+      for (const [id, fields] of entries) {
+        part.ids.push(id);
+        if (!fields) continue; // deleted while pending: nothing to write, only to acknowledge
+        const event = eventFromStream(id, fields);
+        const reason = invalidEvent(event);
+        if (reason) part.dead.push({ id, fields, reason });
+        else events.push(event);
+      }
+      parts.push(part);
+    });
+    return { parts, events, size: parts.reduce((n, p) => n + p.ids.length, 0) };
+  }
+
+  /** Writes a batch, then (only then) acknowledges and deletes its entries: one MULTI per stream (one slot each). */
   private async commit(batch: Batch): Promise<number> {
-    const { ids, events, dead } = batch;
-    if (ids.length === 0) return 0;
+    const { parts, events } = batch;
+    if (batch.size === 0) return 0;
     if (events.length > 0) await this.write(events);
-    const m = this.o.redis.multi();
-    for (const d of dead) m.xadd(`${this.o.layout.outbox}:dead`, '*', 'id', d.id, 'reason', d.reason, ...d.fields);
-    await m
-      .xack(this.o.layout.outbox, LEDGER_GROUP, ...ids)
-      .xdel(this.o.layout.outbox, ...ids)
-      .exec();
-    for (const d of dead)
-      this.o.log({
-        msg: 'outbox entry is not a usage event: moved to the dead-letter stream',
-        id: d.id,
-        reason: d.reason,
-        stream: `${this.o.layout.outbox}:dead`,
-      });
-    return ids.length;
+    await Promise.all(
+      parts.map(async ({ stream, ids, dead }) => {
+        const { outbox, deadLetters } = stream.shard;
+        const m = this.o.redis.multi();
+        for (const d of dead) m.xadd(deadLetters, '*', 'id', d.id, 'reason', d.reason, ...d.fields);
+        await m
+          .xack(outbox, LEDGER_GROUP, ...ids)
+          .xdel(outbox, ...ids)
+          .exec();
+        for (const d of dead)
+          this.o.log({
+            msg: 'outbox entry is not a usage event: moved to the dead-letter stream',
+            id: d.id,
+            reason: d.reason,
+            stream: deadLetters,
+          });
+      }),
+    );
+    return batch.size;
   }
 
   /** One batch, read, written and acknowledged before it returns (tests, and tools that drive a writer by hand). */
@@ -220,22 +275,29 @@ export class LedgerWriter extends StoppableLoop {
         const batch = await this.take();
         await settle();
         this.failures = 0;
-        if (batch.ids.length === 0) continue;
+        if (batch.size === 0) {
+          // Many streams are read without BLOCK: an empty round waits before the next one.
+          if (this.streams.length > 1 && this.running) await this.sleep(Math.max(this.o.blockMs ?? 20, linger));
+          continue;
+        }
         writing = this.commit(batch);
         writing.catch(() => {}); // seen by settle()
-        if (batch.ids.length < this.batchSize && linger > 0 && this.running) await this.sleep(linger);
+        if (!this.streams.some((s) => s.full) && linger > 0 && this.running) await this.sleep(linger);
       } catch (err) {
         // The batch in flight first: its failure is this one, its success is kept.
         await settle().catch(() => {});
+        // Entries other streams delivered in the failed round are this writer's own pending ones: read again first.
+        for (const s of this.streams) {
+          s.retryOwn = true;
+          s.ownCursor = '0';
+        }
         if (String(err).includes('NOGROUP')) {
-          // First start, or Redis came back empty: the group is made again (entries lost with Redis are the
-          // reload's business: balances come back from PostgreSQL).
-          await this.ensureGroup().catch(() => {});
+          // First start, or Redis (or the node of a stream) came back empty: the groups are made again (entries
+          // lost with Redis are the reload's business: balances come back from PostgreSQL).
+          await this.ensureGroups().catch(() => {});
           continue;
         }
         this.failures++;
-        this.retryOwn = true;
-        this.ownCursor = '0';
         const delay = Math.min(10_000, 250 * 2 ** Math.min(this.failures - 1, 6));
         const waiting = await this.backlog().catch(() => undefined);
         this.o.log({
@@ -257,12 +319,24 @@ export class LedgerWriter extends StoppableLoop {
    * stream holds (each one a charge that never reached the ledger: someone must look at it).
    */
   async backlog(): Promise<{ waiting: number; oldestSeconds: number; deadLetters: number }> {
-    const [length, head, deadLetters] = await Promise.all([
-      this.o.redis.xlen(this.o.layout.outbox),
-      this.o.redis.xrange(this.o.layout.outbox, '-', '+', 'COUNT', 1),
-      this.o.redis.xlen(`${this.o.layout.outbox}:dead`),
-    ]);
-    const oldest = head[0] ? Number(head[0][0].split('-')[0]) : Date.now();
-    return { waiting: length, oldestSeconds: Math.max(0, (Date.now() - oldest) / 1000), deadLetters };
+    const perStream = await Promise.all(
+      this.streams.map(({ shard }) =>
+        Promise.all([
+          this.o.redis.xlen(shard.outbox),
+          this.o.redis.xrange(shard.outbox, '-', '+', 'COUNT', 1),
+          this.o.redis.xlen(shard.deadLetters),
+        ]),
+      ),
+    );
+    const now = Date.now();
+    let waiting = 0;
+    let deadLetters = 0;
+    let oldest = now;
+    for (const [length, head, dead] of perStream) {
+      waiting += length;
+      deadLetters += dead;
+      if (head[0]) oldest = Math.min(oldest, Number(head[0][0].split('-')[0]));
+    }
+    return { waiting, oldestSeconds: Math.max(0, (now - oldest) / 1000), deadLetters };
   }
 }

@@ -10,11 +10,11 @@ import { Queue, Worker, type Job } from 'bullmq';
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createRedis, type Pool } from '@pra/platform';
-import { keyCacheLoadedKey } from '../client/key-cache.js';
+import { keyCacheLayoutFor } from '../client/key-cache.js';
 import { observeGauges, queueTelemetry, telemetryMetrics } from '@pra/platform/telemetry';
-import { reloadBalances } from '../data/balances.js';
+import { byShard, reloadBalances } from '../data/balances.js';
 import { rebuildKeyCache } from '../data/key-cache.js';
-import type { RedisLayout } from '../data/redis-layout.js';
+import type { BillingShard, RedisLayout } from '../data/redis-layout.js';
 import { expireCredits } from './apply-usage.js';
 import { CallFlusher, callBucketsWaiting } from './call-flusher.js';
 import { LEDGER_GROUP, LedgerWriter } from './ledger-writer.js';
@@ -94,7 +94,7 @@ export class UsagePipeline {
           concurrency: 1,
         }),
       );
-      await this.upsertSchedulers();
+      await this.upsertSchedulers(redis);
       this.watchdog = setInterval(() => void this.ensureLoaded(redis).catch(() => {}), this.o.watchdogEveryMs ?? 1_000);
     }
     for (const w of this.workers) {
@@ -103,8 +103,10 @@ export class UsagePipeline {
     }
   }
 
-  private async upsertSchedulers(): Promise<void> {
+  private async upsertSchedulers(redis: Redis): Promise<void> {
     const q = this.maintenanceQueue;
+    // Set first: should the schedulers be lost after this (a wipe), the marker is lost with them (same slot).
+    await redis.set(this.o.layout.schedulersMarker, new Date().toISOString());
     // Finished jobs are not kept: the last 100 completions and a day of failures, for the logs' sake.
     const opts = { removeOnComplete: 100, removeOnFail: { age: 86_400 } };
     await q.upsertJobScheduler('reconcile', { every: this.o.reconcileEveryMs ?? 60_000 }, { name: 'reconcile', opts });
@@ -120,25 +122,45 @@ export class UsagePipeline {
     );
   }
 
-  /** Reloads balances and the key cache when Redis has lost them (until then: charging 503, unknown keys 503). */
+  /** What Redis has lost: the shards whose balances are not loaded, whether any key-cache bucket is not. */
+  private async missing(redis: Redis): Promise<{ shards: BillingShard[]; keys: boolean }> {
+    const l = this.o.layout;
+    const keyMarkers = keyCacheLayoutFor(redis, l.prefix).loadedMarkers;
+    // One GET per marker, sent together: in a cluster the markers sit on the nodes whose data they speak for.
+    const [shards, keys] = await Promise.all([
+      Promise.all(l.shards.map((s) => redis.get(s.loaded))),
+      Promise.all(keyMarkers.map((k) => redis.get(k))),
+    ]);
+    return { shards: l.shards.filter((_, i) => !shards[i]), keys: keys.some((k) => !k) };
+  }
+
+  /**
+   * Reloads balances and the key cache when Redis (or a node of a cluster) has lost them; until then charging the
+   * accounts of a lost shard is a 503, and an unknown key a lookup. Re-creates the maintenance schedulers when they
+   * are gone too (they lived in Redis).
+   */
   async ensureLoaded(redis: Redis): Promise<boolean> {
     if (this.reloading) return false;
-    const markers = [this.o.layout.loaded, keyCacheLoadedKey(this.o.layout.prefix)];
-    const [balancesLoadedBefore, keysLoadedBefore] = await redis.mget(...markers);
-    if (balancesLoadedBefore && keysLoadedBefore) return false;
+    const l = this.o.layout;
+    if (this.watchdog && !(await redis.exists(l.schedulersMarker))) await this.upsertSchedulers(redis);
+    const before = await this.missing(redis);
+    if (before.shards.length === 0 && !before.keys) return false;
     // Single flight across every process: one reload holds the lock; the others find the markers set after it.
     // A second reload after the first would overwrite balances that charges have changed since.
     const token = randomUUID();
-    const lock = `${this.o.layout.prefix}billing:reload-lock`;
-    if ((await redis.set(lock, token, 'PX', 120_000, 'NX')) !== 'OK') return false;
+    if ((await redis.set(l.reloadLock, token, 'PX', 120_000, 'NX')) !== 'OK') return false;
     this.reloading = true;
     try {
-      const [balancesLoaded, keysLoaded] = await redis.mget(...markers);
-      if (balancesLoaded && keysLoaded) return false;
-      const keys = keysLoaded ? undefined : await rebuildKeyCache(this.o.pool, redis, this.o.layout.prefix);
-      const grants = balancesLoaded ? undefined : await reloadBalances(this.o.pool, redis, this.o.layout);
-      if (this.watchdog && !balancesLoaded) await this.upsertSchedulers();
-      this.o.log({ msg: 'loaded from PostgreSQL into Redis', grants, keys });
+      const now = await this.missing(redis);
+      if (now.shards.length === 0 && !now.keys) return false;
+      const keys = now.keys ? await rebuildKeyCache(this.o.pool, redis, l.prefix) : undefined;
+      const grants = now.shards.length > 0 ? await reloadBalances(this.o.pool, redis, l, now.shards) : undefined;
+      this.o.log({
+        msg: 'loaded from PostgreSQL into Redis',
+        grants,
+        keys,
+        ...(l.cluster ? { shards: now.shards.map((s) => s.index) } : {}),
+      });
       return true;
     } finally {
       this.reloading = false;
@@ -146,7 +168,7 @@ export class UsagePipeline {
         .eval(
           "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
           1,
-          lock,
+          l.reloadLock,
           token,
         )
         .catch(() => {});
@@ -164,16 +186,27 @@ export class UsagePipeline {
       }
       case 'expire-credits': {
         // Charges still in the outbox must reach PostgreSQL before a grant that expired after them is written off.
-        const [head] = (await redis.xrange(layout.outbox, '-', '+', 'COUNT', 1)) as [string, string[]][];
+        const heads = (await Promise.all(layout.shards.map((s) => redis.xrange(s.outbox, '-', '+', 'COUNT', 1)))) as [
+          string,
+          string[],
+        ][][];
+        const oldest = heads.flatMap(([head]) => (head ? [Number(head[0].split('-')[0])] : []));
         const expired = await expireCredits(pool, {
           graceSeconds: this.o.expiryGraceSeconds,
-          oldestPendingMs: head ? Number(head[0].split('-')[0]) : undefined,
+          oldestPendingMs: oldest.length > 0 ? Math.min(...oldest) : undefined,
         });
         if (expired.length > 0) {
-          const m = redis.multi();
-          for (const e of expired)
-            m.hdel(layout.grants(e.accountId), String(e.grantId)).zrem(layout.expiry(e.accountId), String(e.grantId));
-          await m.exec();
+          await Promise.all(
+            [...byShard(layout, expired, (e) => e.accountId).values()].map((group) => {
+              const m = redis.multi();
+              for (const e of group)
+                m.hdel(layout.grants(e.accountId), String(e.grantId)).zrem(
+                  layout.expiry(e.accountId),
+                  String(e.grantId),
+                );
+              return m.exec();
+            }),
+          );
           log({ msg: 'credits expired', grants: expired.length, credits: expired.reduce((s, e) => s + e.credits, 0) });
         }
         return { expired: expired.length };
@@ -207,7 +240,8 @@ export class UsagePipeline {
         },
         {
           name: 'pra.usage.dead.letters',
-          description: 'Entries in the dead-letter stream (<prefix>usage:outbox:dead): outbox entries never written',
+          description:
+            'Entries in the dead-letter streams (<prefix>usage:outbox:dead; one per bucket in a cluster): outbox entries never written',
           unit: '{event}',
         },
         {
@@ -218,19 +252,24 @@ export class UsagePipeline {
         },
       ],
       async () => {
-        const [backlog, pending, markers] = await Promise.all([
+        const [backlog, pending, missing] = await Promise.all([
           this.writer!.backlog(),
-          (redis.xpending(this.o.layout.outbox, LEDGER_GROUP) as Promise<[number, ...unknown[]]>).catch(
-            () => [0] as [number],
+          Promise.all(
+            this.o.layout.shards.map((s) =>
+              (redis.xpending(s.outbox, LEDGER_GROUP) as Promise<[number, ...unknown[]]>).then(
+                (p) => Number(p[0]) || 0,
+                () => 0,
+              ),
+            ),
           ),
-          redis.mget(this.o.layout.loaded, keyCacheLoadedKey(this.o.layout.prefix)),
+          this.missing(redis),
         ]);
         return {
           'pra.usage.outbox.length': backlog.waiting,
-          'pra.usage.pending': Number(pending[0]) || 0,
+          'pra.usage.pending': pending.reduce((a, b) => a + b, 0),
           'pra.usage.lag': backlog.waiting > 0 ? backlog.oldestSeconds : 0,
           'pra.usage.dead.letters': backlog.deadLetters,
-          'pra.billing.loaded': markers.every((m) => m !== null) ? 1 : 0,
+          'pra.billing.loaded': missing.shards.length === 0 && !missing.keys ? 1 : 0,
         };
       },
     );
@@ -240,7 +279,8 @@ export class UsagePipeline {
   async drained(redis: Redis, timeoutMs = 30_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     for (;;) {
-      const outbox = await redis.xlen(this.o.layout.outbox);
+      const lengths = await Promise.all(this.o.layout.shards.map((s) => redis.xlen(s.outbox)));
+      const outbox = lengths.reduce((a, b) => a + b, 0);
       const buckets = outbox === 0 ? await callBucketsWaiting(redis, this.o.layout) : 0;
       if (outbox === 0 && buckets === 0) return;
       if (Date.now() > until)

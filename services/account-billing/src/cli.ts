@@ -12,7 +12,7 @@ import { ApiError } from '@pra/core/errors';
 import { createPool, createRedis, ensureDatabase, redisReady } from '@pra/platform';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, redisTarget } from '@pra/core/config';
 import { migrateBilling } from './data/migrate.js';
-import { redisLayout } from './data/redis-layout.js';
+import { layoutFor } from './data/redis-layout.js';
 import {
   createAccount,
   findAccount,
@@ -63,7 +63,7 @@ async function main() {
   try {
     await migrateBilling(pool);
     await redisReady(redis);
-    const d = { pool, redis, layout: redisLayout(process.env.REDIS_PREFIX ?? 'pra:') };
+    const d = { pool, redis, layout: layoutFor(redis, process.env.REDIS_PREFIX ?? 'pra:') };
     const account = async () => (await findAccount(d, need('account', v.account))).id;
     switch (positionals[0]) {
       case 'create-account': {

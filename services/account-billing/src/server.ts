@@ -16,7 +16,7 @@ import { createAdminApp } from './admin-app.js';
 import { createBillingApp } from './app.js';
 import { loadBillingConfig } from './config.js';
 import { migrateBilling } from './data/migrate.js';
-import { redisLayout } from './data/redis-layout.js';
+import { layoutFor } from './data/redis-layout.js';
 import { UsagePipeline } from './workers/pipeline.js';
 import { KeyLookupService } from './domain/key-lookup.js';
 
@@ -27,7 +27,7 @@ const { redis, auth, pool } = requestPathClients(config, 'account-billing');
 const workPool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'account-billing-worker');
 await migrateBilling(workPool, (l) => log({ msg: l }));
 await redisReady(redis);
-const layout = redisLayout(config.REDIS_PREFIX);
+const layout = layoutFor(redis, config.REDIS_PREFIX);
 const pipeline = new UsagePipeline({ pool: workPool, redisUrl: redisTarget(config), layout, log });
 await pipeline.start();
 const close = async () => {

@@ -22,7 +22,7 @@ const pool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'usage-
 const pipeline = new UsagePipeline({
   pool,
   redisUrl: redisTarget(config),
-  layout: redisLayout(config.REDIS_PREFIX),
+  layout: redisLayout(config.REDIS_PREFIX, { cluster: Boolean(config.REDIS_CLUSTER_NODES) }),
   log,
   roles: { ledgerWriter: true, maintenance: false },
   claimIdleMs: config.LEDGER_CLAIM_IDLE_MS,

@@ -2,7 +2,7 @@
 import { closeRedis, createPool, redisReady, runInternalServer, runServer, storesReady } from '@pra/platform';
 import { clientTimeouts, redisTarget } from '@pra/core/config';
 import { logTo } from '@pra/platform/telemetry';
-import { RedisCallCounter, RedisCreditMeter, redisLayout, requestPathClients } from '@pra/account-billing/client';
+import { RedisCallCounter, RedisCreditMeter, layoutFor, requestPathClients } from '@pra/account-billing/client';
 import { createAutocompleteApp } from './app.js';
 import { loadAutocompleteConfig } from './config.js';
 import { migrateSearch } from './data/migrate.js';
@@ -33,7 +33,7 @@ const indexer = new Indexer({
   pool: indexPool,
   index: writeIndex,
   redisUrl: redisTarget(config),
-  queuePrefix: redisLayout(config.REDIS_PREFIX).queuePrefix,
+  queuePrefix: layoutFor(redis, config.REDIS_PREFIX).queuePrefix,
   log,
 });
 // The rebuild is asked for before the catch-up schedule starts: a catch-up defers to a waiting rebuild, so a store

@@ -5,7 +5,7 @@
 // empty until account-billing reloads it, which happens after this runs.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRedis, redisReady, type Pool } from '@pra/platform';
-import { redisLayout } from '@pra/account-billing/client';
+import { layoutFor } from '@pra/account-billing/client';
 import { createAccount, findAccount, grantCredits, issueKey } from '@pra/account-billing/domain';
 import { keyEntryFromDatabase } from '@pra/account-billing/key-cache-writer';
 import { hashApiKey, type KeyKind } from '@pra/core/auth';
@@ -38,7 +38,7 @@ export async function ensureDemoAccount(
   redis.on('error', () => {});
   try {
     await redisReady(redis);
-    const d = { pool, redis, layout: redisLayout(prefix) };
+    const d = { pool, redis, layout: layoutFor(redis, prefix) };
     let account = await findAccount(d, DEMO_EMAIL).catch(() => null);
     if (!account) {
       account = await createAccount(d, { email: DEMO_EMAIL, name: 'Demo account', tier: 'starter' });

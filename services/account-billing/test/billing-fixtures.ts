@@ -3,11 +3,11 @@ import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createPool, createRedis, redisReady, type Pool } from '@pra/platform';
 import { startTcpProxy, type TcpProxy } from '@pra/platform/testing';
-import { KeyCache, keyCacheLoadedKey } from '@pra/account-billing/client';
+import { KeyCache, keyCacheLayoutFor } from '@pra/account-billing/client';
 import type { TierName } from '@pra/core/tiers';
 import { RedisCreditMeter } from '../src/client/credit-meter.js';
 import { RedisCallCounter } from '../src/client/call-counter.js';
-import { redisLayout, type RedisLayout } from '../src/data/redis-layout.js';
+import { layoutFor, type RedisLayout } from '../src/data/redis-layout.js';
 import { createAccount, grantCredits, issueKey, type BillingDeps } from '../src/domain/accounts.js';
 
 export interface BillingFixture {
@@ -25,12 +25,17 @@ export interface BillingFixture {
   close(): Promise<void>;
 }
 
+/** Billing on the Redis at redisUrl: a redis:// URL, or a cluster's target (redis-cluster://, see redisTarget). */
 export async function billingFixture(pool: Pool, redisUrl: string, prefix: string): Promise<BillingFixture> {
   const redis = createRedis(redisUrl, 'producer');
   await redisReady(redis);
-  const layout = redisLayout(prefix);
-  await redis.set(layout.shards[0]!.loaded, 'test'); // as after the pipeline's first load
-  await redis.set(keyCacheLoadedKey(prefix), 'test');
+  // The layout of this Redis (a cluster's when redisUrl is a cluster target); loaded as after the pipeline's first load.
+  const layout = layoutFor(redis, prefix);
+  await Promise.all(
+    [...layout.shards.map((s) => s.loaded), ...keyCacheLayoutFor(redis, prefix).loadedMarkers].map((m) =>
+      redis.set(m, 'test'),
+    ),
+  );
   const deps = { pool, redis, layout };
   return {
     redis,

@@ -1,0 +1,309 @@
+// Billing on a real Redis Cluster of this test's own (three masters, one of them with a replica: testing's
+// startRedisCluster), never the machine's Redis. The lookup app and the usage pipeline run in cluster mode (the
+// cluster target of REDIS_CLUSTER_NODES), two real gateway processes share the cluster, and faults happen to real
+// nodes: a master comes back empty, a master is failed over to its replica under load. What must hold is what holds
+// on one Redis: records returned = credits charged, exactly; a retried Idempotency-Key is charged once; the rate
+// limit and the daily quota admit exactly their number across gateways; a node that comes back empty is reloaded
+// (its shards only) and every record returned is in the ledger or was a charge lost with the node's data.
+import { randomBytes } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, createRedis, type Pool, type RedisClient } from '@pra/platform';
+import { startApp, startRedisCluster, type OwnRedisCluster, type RunningApp } from '@pra/platform/testing';
+import { startProcess, type Started } from '@pra/platform/bench';
+import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { setAccountLimits } from '@pra/account-billing/domain';
+import { UsagePipeline } from '@pra/account-billing/pipeline';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { createLookupApp } from '@pra/lookup/app';
+
+let cluster: OwnRedisCluster;
+let pool: Pool;
+let admin: RedisClient;
+let f: BillingFixture;
+let app: RunningApp;
+let pipeline: UsagePipeline;
+let prefix: string;
+const logs: Record<string, unknown>[] = [];
+/** Three records at one address: a page of up to three, so that a small balance ends in a partial page. */
+let threeUnits: string;
+let oneRecord: string;
+
+beforeAll(async () => {
+  cluster = await startRedisCluster();
+  pool = createPool(inject('databaseUrl'), 6);
+  admin = createRedis(cluster.target, 'worker');
+  admin.on('error', () => {});
+  prefix = `cl${randomBytes(3).toString('hex')}:`;
+  f = await billingFixture(pool, cluster.target, prefix);
+  expect(f.layout.cluster).toBe(true);
+  app = await startApp(
+    createLookupApp({ pool, meter: f.meter, calls: f.calls, auth: { development: true, keys: f.keys } }),
+  );
+  pipeline = new UsagePipeline({
+    pool,
+    redisUrl: cluster.target,
+    layout: f.layout,
+    log: (o) => logs.push(o),
+    watchdogEveryMs: 50,
+    claimIdleMs: 2_000,
+    reconcileEveryMs: 3_600_000,
+    expireEveryMs: 3_600_000,
+  });
+  await pipeline.start();
+  const street = uniqueStreet();
+  await insertProperties(pool, [
+    ...[1, 2, 3].map((i) => makeProperty({ line1: `9 ${street} ST`, line2: `UNIT ${i}`, zip: '95814' })),
+    makeProperty({ line1: `7 ${street} ST`, zip: '95814' }),
+  ]);
+  threeUnits = `/api/v1/property/address?address=9%20${street}%20ST&zip=95814&pagesize=3`;
+  oneRecord = `/api/v1/property/address?address=7%20${street}%20ST&zip=95814`;
+}, 60_000);
+
+afterAll(async () => {
+  await pipeline?.stop();
+  await app?.close();
+  await f?.close();
+  admin?.disconnect();
+  await cluster?.stop();
+  await pool?.end();
+});
+
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+/** Credits the ledger charged an account (after the pipeline drained). */
+async function ledgerUsed(accountId: number): Promise<number> {
+  await pipeline.drained(admin, 30_000);
+  const { rows } = await pool.query<{ used: number }>(
+    `SELECT coalesce(-sum(amount), 0)::int AS used FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge'`,
+    [accountId],
+  );
+  return rows[0]!.used;
+}
+
+/** An account whose billing keys live on the given master (or on any other master than it). */
+async function accountOn(credits: number, wanted: { on?: number; notOn?: number }) {
+  for (;;) {
+    const a = await f.fundedAccount(credits);
+    const port = await cluster.masterOf(f.layout.grants(a.accountId));
+    if ((wanted.on === undefined || port === wanted.on) && (wanted.notOn === undefined || port !== wanted.notOn))
+      return { ...a, port };
+  }
+}
+
+describe('billing on Redis Cluster', () => {
+  it('every key of an account is in one slot, and the shards spread over the masters', async () => {
+    const a = await f.fundedAccount(1);
+    const l = f.layout;
+    const shard = l.shard(a.accountId);
+    const keys = [
+      l.grants(a.accountId),
+      l.expiry(a.accountId),
+      shard.loaded,
+      l.charged(a.accountId, 'x'),
+      shard.outbox,
+    ];
+    const slots = await Promise.all(keys.map((k) => admin.cluster('KEYSLOT', k)));
+    expect(new Set(slots).size).toBe(1);
+    const masters = await Promise.all(l.shards.map((s) => cluster.masterOf(s.outbox)));
+    expect(new Set(masters).size).toBe(3);
+  });
+
+  it('a race of concurrent lookups on a small balance: records returned = credits charged, exactly', async () => {
+    const a = await f.fundedAccount(20);
+    const results = await Promise.all(
+      Array.from({ length: 16 }, () => app.get(threeUnits, bearer(a.key)).then((r) => r)),
+    );
+    const returned = results
+      .filter((r) => r.status === 200)
+      .reduce((s, r) => s + (r.body.status.records_returned as number), 0);
+    expect(results.every((r) => r.status === 200 || r.status === 402)).toBe(true);
+    expect(returned).toBe(20);
+    expect(await ledgerUsed(a.accountId)).toBe(20);
+    expect(await f.meter.balance(a.accountId)).toBe(0);
+  });
+
+  it('Idempotency-Key retries, at once and after, are charged once and answer the same records', async () => {
+    const a = await f.fundedAccount(100);
+    const headers = { ...bearer(a.key), 'idempotency-key': `retry-${randomBytes(4).toString('hex')}` };
+    const burst = await Promise.all(Array.from({ length: 6 }, () => app.get(threeUnits, headers)));
+    const later = await app.get(threeUnits, headers);
+    for (const r of [...burst, later]) expect(r.status).toBe(200);
+    const ids = new Set([...burst, later].map((r) => r.body.status.transactionID));
+    expect(ids.size).toBe(1);
+    expect(new Set([...burst, later].map((r) => JSON.stringify(r.body.property))).size).toBe(1);
+    expect(await ledgerUsed(a.accountId)).toBe(3);
+    // The same key for another request is refused, and charges nothing.
+    expect((await app.get(oneRecord, headers)).status).toBe(400);
+    expect(await ledgerUsed(a.accountId)).toBe(3);
+  });
+});
+
+describe('rate limit and daily quota across two gateways on the cluster', () => {
+  let upstream: Server;
+  let gateways: Started[] = [];
+  beforeAll(async () => {
+    upstream = createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
+    const env = {
+      REDIS_URL: 'redis://127.0.0.1:1', // REDIS_CLUSTER_NODES wins; its user and password would come from here
+      REDIS_CLUSTER_NODES: cluster.seeds,
+      REDIS_PREFIX: prefix,
+      GATEWAY_HMAC_KEY: randomBytes(32).toString('hex'),
+      GATEWAY_PORT: '0',
+      UPSTREAM_ACCOUNT_BILLING: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      LOG_LEVEL: 'silent',
+    };
+    gateways = await Promise.all([
+      startProcess('gateway/local/src/server.ts', env),
+      startProcess('gateway/local/src/server.ts', env),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    for (const g of gateways) g.stop();
+    await new Promise((r) => upstream?.close(r));
+  });
+
+  /** `n` calls at once, alternating between the gateways: how many each status got. */
+  async function burst(key: string, n: number): Promise<Map<number, number>> {
+    const statuses = new Map<number, number>();
+    await Promise.all(
+      Array.from({ length: n }, async (_, i) => {
+        const res = await fetch(`http://127.0.0.1:${gateways[i % 2]!.port}/api/v1/usage`, { headers: bearer(key) });
+        await res.arrayBuffer();
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }),
+    );
+    return statuses;
+  }
+
+  it('admits exactly the limit per minute, whichever gateway is asked', async () => {
+    const a = await f.fundedAccount(0, { tier: 'enterprise' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 12, dailyQuota: null });
+    const statuses = await burst(a.key, 40);
+    expect(Object.fromEntries(statuses)).toEqual({ 204: 12, 429: 28 });
+  });
+
+  it('admits exactly the daily quota, whichever gateway is asked', async () => {
+    const a = await f.fundedAccount(0, { tier: 'enterprise' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 1_000, dailyQuota: 9 });
+    const statuses = await burst(a.key, 30);
+    expect(Object.fromEntries(statuses)).toEqual({ 204: 9, 429: 21 });
+  });
+});
+
+/** Load on one account's lookups until stopped: the records each 200 returned, by transaction id, and the statuses. */
+function loadOn(key: string, path: string, clients = 4) {
+  const returned: string[] = [];
+  const statuses = new Map<number, number>();
+  let running = true;
+  const client = async () => {
+    while (running) {
+      const res = await fetch(app.url + path, { headers: bearer(key), signal: AbortSignal.timeout(20_000) });
+      const body = JSON.parse(await res.text());
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      if (res.status === 200)
+        for (let i = 0; i < body.status.records_returned; i++) returned.push(body.status.transactionID);
+      await new Promise((r) => setTimeout(r, 15));
+    }
+  };
+  const all = Array.from({ length: clients }, client);
+  return {
+    returned,
+    statuses,
+    stop: async () => {
+      running = false;
+      await Promise.all(all);
+    },
+  };
+}
+
+const reloads = () => logs.filter((l) => l.msg === 'loaded from PostgreSQL into Redis');
+
+describe('a master comes back empty', () => {
+  it('reloads only its shards; its accounts are refused until then, every record returned is accounted for', async () => {
+    // An account on a master that has no replica (a replica would sync the empty data set anyway), another elsewhere.
+    const withReplica = cluster.nodes.find((n) => n.role === 'replica')!;
+    const masters = cluster.nodes.filter((n) => n.role === 'master').map((n) => n.port);
+    const victim = masters.find((p) => p !== withReplica.masterPort)!;
+    const hit = await accountOn(30, { on: victim });
+    const spared = await accountOn(1_000, { notOn: victim });
+    const hitLoad = loadOn(hit.key, oneRecord);
+    const sparedLoad = loadOn(spared.key, oneRecord, 2);
+    try {
+      for (let i = 0; i < 200 && hitLoad.returned.length < 8; i++) await new Promise((r) => setTimeout(r, 10));
+      // What the victim holds that PostgreSQL may not have yet, taken with its writes paused, just before the loss.
+      const node = createRedis(`redis://127.0.0.1:${victim}`, 'worker');
+      await node.call('CLIENT', 'PAUSE', '5000', 'WRITE');
+      const outbox = f.layout.shard(hit.accountId).outbox;
+      const atLoss = ((await node.xrange(outbox, '-', '+')) as [string, string[]][]).map(
+        ([, fl]) => fl[fl.indexOf('txid') + 1]!,
+      );
+      node.disconnect();
+      const before = reloads().length;
+      await cluster.restartEmpty(victim);
+      for (let i = 0; i < 400 && reloads().length === before; i++) await new Promise((r) => setTimeout(r, 25));
+      for (let i = 0; i < 200 && !(hitLoad.statuses.get(402) ?? 0); i++) await new Promise((r) => setTimeout(r, 30));
+      await hitLoad.stop();
+      await sparedLoad.stop();
+      const after = reloads().slice(before);
+      // One reload, of the shards the victim served: never a shard another master holds.
+      expect(after).toHaveLength(1);
+      const reloaded = after[0]!.shards as number[];
+      const onVictim = [];
+      for (const s of f.layout.shards) if ((await cluster.masterOf(s.loaded)) === victim) onVictim.push(s.index);
+      expect(reloaded.sort((x, y) => x - y)).toEqual(onVictim.sort((x, y) => x - y));
+      expect(reloaded).toContain(f.layout.shard(hit.accountId).index);
+      expect(after[0]!.keys).toBeGreaterThan(0); // the key-cache buckets the node held were rebuilt too
+      const used = await ledgerUsed(hit.accountId);
+      const { rows: written } = await pool.query<{ transaction_id: string }>(
+        'SELECT transaction_id FROM billing.usage_events WHERE transaction_id = ANY($1::uuid[])',
+        [atLoss],
+      );
+      const lost = atLoss.filter((tx) => !written.some((w) => w.transaction_id === tx));
+      console.log(
+        `[cluster node back empty] hit ${JSON.stringify(Object.fromEntries(hitLoad.statuses))}, spared ${JSON.stringify(Object.fromEntries(sparedLoad.statuses))}; ` +
+          `${hitLoad.returned.length} records returned, ledger ${used}, ${lost.length} charges lost with the node, shards reloaded ${reloaded.join(',')}`,
+      );
+      expect([...hitLoad.statuses.keys()].every((s) => [200, 402, 503].includes(s))).toBe(true);
+      expect(used + lost.length).toBe(hitLoad.returned.length);
+      expect(used).toBeLessThanOrEqual(30);
+      // The account on another master was served throughout, and charged exactly what it got.
+      expect([...sparedLoad.statuses.keys()]).toEqual([200]);
+      expect(await ledgerUsed(spared.accountId)).toBe(sparedLoad.returned.length);
+    } finally {
+      await hitLoad.stop();
+      await sparedLoad.stop();
+    }
+  }, 90_000);
+});
+
+describe('failover of the master that holds an account', () => {
+  it('under load: every record returned is in the ledger, none charged twice or past the balance', async () => {
+    const replica = cluster.nodes.find((n) => n.role === 'replica')!;
+    const a = await accountOn(400, { on: replica.masterPort });
+    const load = loadOn(a.key, oneRecord);
+    try {
+      for (let i = 0; i < 200 && load.returned.length < 10; i++) await new Promise((r) => setTimeout(r, 10));
+      const atStart = load.returned.length;
+      await cluster.failover(replica.masterPort!);
+      const atEnd = load.returned.length;
+      expect(await cluster.masterOf(f.layout.grants(a.accountId))).toBe(replica.port);
+      // The switch happened under load: charges before it, and after it on the new master.
+      expect(atEnd).toBeLessThan(400);
+      for (let i = 0; i < 300 && !(load.statuses.get(402) ?? 0); i++) await new Promise((r) => setTimeout(r, 30));
+      await load.stop();
+      const used = await ledgerUsed(a.accountId);
+      console.log(
+        `[cluster failover] ${JSON.stringify(Object.fromEntries(load.statuses))}; ${load.returned.length} records returned (${atStart} when the failover began, ${atEnd} when it ended), ledger ${used}`,
+      );
+      expect([...load.statuses.keys()].every((s) => [200, 402, 503].includes(s))).toBe(true);
+      // A failover asked of the replica waits until it has every write of its master: nothing is lost.
+      expect(used).toBe(load.returned.length);
+      expect(used).toBe(400);
+    } finally {
+      await load.stop();
+    }
+  }, 90_000);
+});

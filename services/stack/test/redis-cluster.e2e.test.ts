@@ -5,7 +5,7 @@
 // on one Redis: records returned = credits charged, exactly; a retried Idempotency-Key is charged once; the rate
 // limit and the daily quota admit exactly their number across gateways; a node that comes back empty is reloaded
 // (its shards only) and every record returned is in the ledger or was a charge lost with the node's data.
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -15,6 +15,7 @@ import { startProcess, type Started } from '@pra/platform/bench';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { setAccountLimits } from '@pra/account-billing/domain';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
+import { LEDGER_GROUP, LedgerWriter } from '@pra/account-billing/ledger-writer';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '@pra/lookup/app';
 
@@ -137,6 +138,22 @@ describe('billing on Redis Cluster', () => {
     // The same key for another request is refused, and charges nothing.
     expect((await app.get(oneRecord, headers)).status).toBe(400);
     expect(await ledgerUsed(a.accountId)).toBe(3);
+  });
+});
+
+describe('maintenance on the cluster', () => {
+  it('the schedulers live in the braced queue prefix, and reconcile finds every shard as the ledger says', async () => {
+    expect(f.layout.queuePrefix).toMatch(/^\{.*\}$/);
+    const schedulers = await pipeline.maintenanceQueue.getJobSchedulers();
+    expect(schedulers.map((s) => s.key).sort()).toEqual(['expire-credits', 'rebuild-key-cache', 'reconcile']);
+    const a = await f.fundedAccount(50);
+    await app.get(threeUnits, bearer(a.key));
+    // One grant wrong in Redis: reconcile repairs exactly it, on its shard, and nothing else.
+    await admin.hincrby(f.layout.grants(a.accountId), (await admin.hkeys(f.layout.grants(a.accountId)))[0]!, 7);
+    const report = (await pipeline.maintenance('reconcile', admin)) as { checked: number; repaired: number };
+    expect(report.repaired).toBe(1);
+    expect(await f.meter.balance(a.accountId)).toBe(47);
+    expect(((await pipeline.maintenance('reconcile', admin)) as { repaired: number }).repaired).toBe(0);
   });
 });
 
@@ -306,4 +323,64 @@ describe('failover of the master that holds an account', () => {
       await load.stop();
     }
   }, 90_000);
+});
+
+describe('ledger writers on the shard streams', () => {
+  it("take over a dead writer's entries on every shard, dead-letter junk on its own shard, and write each charge once", async () => {
+    // A prefix of its own, with no pipeline running: only the writers of this test read its streams.
+    const g = await billingFixture(pool, cluster.target, `lw${randomBytes(3).toString('hex')}:`);
+    const worker = createRedis(cluster.target, 'worker');
+    worker.on('error', () => {});
+    try {
+      const accounts = [];
+      for (let i = 0; i < 4; i++) accounts.push(await g.fundedAccount(100));
+      const shards = [...new Set(accounts.map((a) => g.layout.shard(a.accountId)))];
+      expect(shards.length).toBeGreaterThan(1);
+      let charged = 0;
+      for (const a of accounts)
+        for (let i = 0; i < 5; i++) {
+          const tx = randomUUID();
+          const r = await g.meter.charge({
+            transactionId: tx,
+            accountId: a.accountId,
+            keyId: a.keyId,
+            endpoint: '/property/address',
+            wanted: 2,
+            fingerprint: tx,
+          });
+          charged += r.granted;
+        }
+      // A writer reads every shard's entries, then dies before writing or acknowledging them.
+      for (const s of shards) {
+        await worker.xgroup('CREATE', s.outbox, LEDGER_GROUP, '0', 'MKSTREAM').catch(() => {});
+        await worker.xreadgroup('GROUP', LEDGER_GROUP, 'doomed', 'COUNT', 100, 'STREAMS', s.outbox, '>');
+      }
+      // An entry the charge script cannot have written.
+      await worker.xadd(shards[0]!.outbox, '*', 'junk', '1');
+      const survivor = new LedgerWriter({ pool, redis: worker, layout: g.layout, log: () => {}, claimIdleMs: 300 });
+      survivor.start();
+      try {
+        for (let i = 0; i < 400; i++) {
+          const b = await survivor.backlog();
+          if (b.waiting === 0) break;
+          await new Promise((r) => setTimeout(r, 25));
+        }
+        const backlog = await survivor.backlog();
+        expect(backlog).toMatchObject({ waiting: 0, deadLetters: 1 });
+      } finally {
+        await survivor.stop();
+      }
+      expect(await worker.xlen(shards[0]!.deadLetters)).toBe(1);
+      for (const s of shards) expect(((await worker.xpending(s.outbox, LEDGER_GROUP)) as [number])[0]).toBe(0);
+      const { rows } = await pool.query<{ used: number; events: number }>(
+        `SELECT coalesce(-sum(amount), 0)::int AS used, count(DISTINCT transaction_id)::int AS events
+           FROM billing.ledger_entries WHERE account_id = ANY($1) AND kind = 'charge'`,
+        [accounts.map((a) => a.accountId)],
+      );
+      expect(rows[0]).toEqual({ used: charged, events: 20 });
+    } finally {
+      worker.disconnect();
+      await g.close();
+    }
+  }, 60_000);
 });

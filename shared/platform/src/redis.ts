@@ -4,7 +4,8 @@
 // redis-cluster://<seeds>?url=<REDIS_URL> for Redis Cluster. A cluster client is typed as a Redis: every key a
 // command or script of this code base names in one call shares a hash tag (ioredis routes it to that slot's master,
 // and follows MOVED/ASK through resharding and failover); commands that would span slots (SCAN, FLUSHDB, KEYS) are
-// not used on the request path, and tools that need them go through clusterNodes().
+// not used. A command that spans slots would fail, in a producer, every command auto-pipelined with it to that node
+// (ioredis checks a batch's slots before sending): none does, by the layouts (data/redis-layout.ts).
 import { Cluster, Redis, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { autoPipelined } from './redis-autopipeline.js';
 
@@ -58,6 +59,9 @@ function createCluster(c: { seeds: { host: string; port: number }[]; url: string
   if (role === 'worker') {
     return new Cluster(c.seeds, {
       ...base,
+      // Workers wait out a failover rather than fail (BullMQ expects it): a dead master's slots move to its replica
+      // after the node timeout; 150 redirections of 200 ms cover 30 s of MOVED and CLUSTERDOWN.
+      maxRedirections: 150,
       enableReadyCheck: true,
       redisOptions: { ...nodeOptions(c.url), maxRetriesPerRequest: null },
     });

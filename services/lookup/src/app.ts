@@ -1,6 +1,15 @@
 // Builds the lookup app from its dependencies; server.ts runs it, tests start it on port 0.
 import type { Express } from 'express';
-import { createBaseApp, finishApp, mountEndpoints, route, sendJson, type CallerAuth, type Pool } from '@pra/platform';
+import {
+  createBaseApp,
+  finishApp,
+  mountEndpoints,
+  readsFor,
+  route,
+  sendJson,
+  type CallerAuth,
+  type Pool,
+} from '@pra/platform';
 import { countCalls, type CallCounter, type CreditMeter } from '@pra/account-billing/client';
 import { RecordStore } from './data/record-queries.js';
 import { recordsByIds } from './data/paid-records.js';
@@ -8,6 +17,7 @@ import { HealthCheck } from './domain/health.js';
 import { recordHandlers } from './routes/record-routes.js';
 
 export function createLookupApp(deps: {
+  /** The request pool; lookups read through readsFor(pool) (the replica of DATABASE_READ_URL, when attached). */
   pool: Pool;
   meter: CreditMeter;
   calls: CallCounter;
@@ -15,13 +25,15 @@ export function createLookupApp(deps: {
 }): Express {
   const app = createBaseApp();
   app.use(countCalls(deps.calls));
-  const store = new RecordStore(deps.pool);
+  const store = new RecordStore(readsFor(deps.pool));
   const health = new HealthCheck(store);
   mountEndpoints(app, 'lookup', {
     ...recordHandlers({
       store,
       meter: deps.meter,
       auth: deps.auth,
+      // A repeat must find exactly what its first call was charged for, which may have been read on the primary
+      // (a replica down or lagging then): it reads the primary (repeats are rare; the replica may be behind).
       recordsByIds: (ids) => recordsByIds(deps.pool, ids),
     }),
     health: () => route(async (req, res) => sendJson(res, 200, JSON.stringify(await health.check()), req.requestId)),

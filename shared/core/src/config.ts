@@ -79,6 +79,12 @@ export const storeEnv = {
    * `-ro` service). Unset: every read goes to DATABASE_URL. Writes, imports, migrations and the ledger never use it.
    */
   DATABASE_READ_URL: z.string().url().optional(),
+  /**
+   * How far behind the primary (seconds) the replica of DATABASE_READ_URL may be and still serve reads. It is measured
+   * on the replica every second (the pra.db.replica.lag gauge); further behind, reads go to DATABASE_URL until it has
+   * caught up. Ignored without DATABASE_READ_URL.
+   */
+  DATABASE_READ_MAX_LAG_SECONDS: z.coerce.number().positive().max(86_400).default(30),
   REDIS_URL: z.string().url().default(DEFAULT_REDIS_URL),
   /**
    * Redis Cluster mode: comma-separated `host:port` seed nodes (any few of the cluster's nodes). Set, it wins over

@@ -52,7 +52,8 @@ export function createPool(
   connectionString: string,
   max = 10,
   applicationName = 'property-records',
-  limits?: RequestPoolLimits,
+  /** queryTimeoutMs (optional): the client-side wait for an answer; the statement timeout + 1 s unless given. */
+  limits?: RequestPoolLimits & { queryTimeoutMs?: number },
 ): pg.Pool {
   const base: pg.PoolConfig = { connectionString, max, application_name: applicationName, idleTimeoutMillis: 30_000 };
   const pool = limits
@@ -63,7 +64,7 @@ export function createPool(
           statement_timeout: limits.statementTimeoutMs,
           idle_in_transaction_session_timeout: limits.idleInTransactionTimeoutMs,
           // The server enforces the statement timeout; this one ends a wait on a server that stopped answering.
-          query_timeout: limits.statementTimeoutMs + 1_000,
+          query_timeout: limits.queryTimeoutMs ?? limits.statementTimeoutMs + 1_000,
         },
         limits.maxWaiting,
       )
@@ -92,6 +93,11 @@ const SOCKET_ERRORS = new Set([
 ]);
 const UNAVAILABLE_MESSAGE =
   /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection timeout|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|database pool queue full/i;
+
+/** True when the error is a request pool's refusal to queue one more checkout (its wait queue is full). */
+export function isPoolQueueFull(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === STORE_BUSY;
+}
 
 /** True when a database error means the store is unreachable, overloaded or too slow: a 503, not a 500. */
 export function isStoreUnavailable(err: unknown): boolean {

@@ -69,7 +69,11 @@ export function mountAdminRoutes(app: Express, d: BillingDeps, token: string): v
       json(
         res,
         200,
-        { account, usage: await usageReport(d.pool, account.id), keys: await listKeys(d, account.id) },
+        {
+          account,
+          usage: await usageReport(d.pool, account.id, { fromPrimary: true }),
+          keys: await listKeys(d, account.id),
+        },
         req.requestId,
       );
     }),

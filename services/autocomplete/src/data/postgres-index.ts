@@ -1,7 +1,7 @@
 // The PostgreSQL SearchIndex: prefix range scans on the normalised line (text_pattern_ops btree), one small query
 // per candidate prefix, merged in ranking order: the exact house number first, then the street, then locality.
 import { decodeStoredJson, encodeStoredJson } from '@pra/core/stored';
-import type { Pool } from '@pra/platform';
+import { readsFor, type Pool, type Queryable } from '@pra/platform';
 import type { SearchFilters, SearchIndex, SuggestionDoc } from '../domain/search-index.js';
 import type { TypedQuery } from '../domain/typed-query.js';
 
@@ -40,10 +40,17 @@ const COLUMNS = 'property_id, line_key, unit_key, city_key, zip, house_number, d
 
 export class PostgresSearchIndex implements SearchIndex {
   readonly backend = 'postgres';
+  /**
+   * Where searches read: readsFor(pool), the replica of DATABASE_READ_URL when the request pool has one attached.
+   * Writes (the indexer's instance, on a pool of its own) stay on the pool.
+   */
+  private readonly reads: Queryable;
   constructor(
     private readonly pool: Pool,
     private readonly table = 'search.address_suggestions',
-  ) {}
+  ) {
+    this.reads = readsFor(pool);
+  }
 
   /** One statement for all candidate prefixes: each part reads the first rows of its index range. */
   private async byLine(prefixes: readonly string[], f: SearchFilters): Promise<Row[]> {
@@ -56,7 +63,7 @@ export class PostgresSearchIndex implements SearchIndex {
       const cond = [`line_key LIKE $${values.push(likePrefix(p))}`, ...filters].join(' AND ');
       return `(SELECT ${COLUMNS} FROM ${this.table} WHERE ${cond} ORDER BY line_key, unit_key LIMIT ${limit})`;
     });
-    return (await this.pool.query<Row>(parts.join(' UNION ALL '), values)).rows;
+    return (await this.reads.query<Row>(parts.join(' UNION ALL '), values)).rows;
   }
 
   private async byStreet(prefixes: readonly string[], zip: string, limit: number): Promise<Row[]> {
@@ -65,7 +72,7 @@ export class PostgresSearchIndex implements SearchIndex {
       (p) => `(SELECT ${COLUMNS} FROM ${this.table} WHERE zip = $1 AND street_key LIKE $${values.push(likePrefix(p))}
         ORDER BY street_key, house_number, unit_key LIMIT $2)`,
     );
-    return (await this.pool.query<Row>(parts.join(' UNION ALL '), values)).rows;
+    return (await this.reads.query<Row>(parts.join(' UNION ALL '), values)).rows;
   }
 
   async search(q: TypedQuery, f: SearchFilters): Promise<string[]> {

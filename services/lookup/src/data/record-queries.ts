@@ -4,7 +4,7 @@
 // (one count, never a second query for it).
 import { DEFAULT_REQUEST_POOL_LIMITS } from '@pra/core/config';
 import { PAGING_DEPTH_MAX } from '@pra/core/contracts';
-import type { Pool } from '@pra/platform';
+import type { Queryable } from '@pra/platform';
 import { decodeRecordDoc } from '@pra/core/stored';
 import { decodeRecordBody } from '@pra/core/stored/body';
 
@@ -190,16 +190,18 @@ export interface OwnerCriteria {
 /**
  * How long one lookup may take, all its statements together (the address fallback runs up to ~9): the pool's
  * statement timeout (DB_STATEMENT_TIMEOUT_MS, 4 s by default), so a lookup of many statements takes no longer than
- * one statement could. A pool without limits (batch work, tests) gets the default.
+ * one statement could. A pool without limits (batch work, tests) gets the default. A ReadPool gives its primary's:
+ * the replica's own, shorter, timeout leaves the rest to a fallback on the primary (read-pool.ts).
  */
-export function lookupDeadlineMs(pool: Pool): number {
+export function lookupDeadlineMs(pool: Queryable): number {
   const configured = (pool as { options?: { statement_timeout?: unknown } }).options?.statement_timeout;
   return typeof configured === 'number' && configured > 0 ? configured : DEFAULT_REQUEST_POOL_LIMITS.statementTimeoutMs;
 }
 
 export class RecordStore {
   constructor(
-    private readonly pool: Pool,
+    /** What the lookups read: readsFor(the request pool), the replica when one is attached. */
+    private readonly pool: Queryable,
     /** The time one lookup may take in all (see lookupDeadlineMs). */
     readonly deadlineMs = lookupDeadlineMs(pool),
   ) {}

@@ -18,6 +18,14 @@ import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { LEDGER_GROUP, LedgerWriter } from '@pra/account-billing/ledger-writer';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '@pra/lookup/app';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ensureDemoAccount } from '../src/demo-account.js';
+import { Supervisor } from '../src/supervisor.js';
+import { startSystem } from '../src/system.js';
+import { freeSystemPorts } from './free-ports.js';
 
 let cluster: OwnRedisCluster;
 let pool: Pool;
@@ -383,4 +391,64 @@ describe('ledger writers on the shard streams', () => {
       await g.close();
     }
   }, 60_000);
+});
+
+describe('npm start on the cluster', () => {
+  it('every process runs in cluster mode: keys, lookups, type-ahead and /usage through the gateway', async () => {
+    const logged: string[] = [];
+    const supervisor = new Supervisor({
+      cwd: fileURLToPath(new URL('../../../', import.meta.url)),
+      nodeArgs: ['--import', 'tsx'],
+      log: (l) => logged.push(l),
+      stdout: 'ignore',
+    });
+    const sysPrefix = `ns${randomBytes(3).toString('hex')}:`;
+    try {
+      const keys = await ensureDemoAccount(
+        pool,
+        cluster.target,
+        sysPrefix,
+        join(mkdtempSync(join(tmpdir(), 'pra-cluster-start-')), 'demo-api-key'),
+        () => {},
+      );
+      const system = await startSystem({
+        placement: 'processes',
+        supervisor,
+        ports: await freeSystemPorts(),
+        firstInternalPort: 0,
+        databaseUrl: inject('databaseUrl'),
+        redisUrl: 'redis://127.0.0.1:1',
+        redisClusterNodes: cluster.seeds,
+        redisPrefix: sysPrefix,
+        gatewayKey: randomBytes(32).toString('hex'),
+        adminToken: randomBytes(24).toString('hex'),
+        publicBaseUrl: '/api/v1',
+        env: () => ({ LOG_LEVEL: 'silent' }),
+        readyTimeoutMs: 90_000,
+      });
+      const get = (p: string) =>
+        fetch(system.gatewayUrl + p, { headers: bearer(keys.apiKey) }).then(async (r) => ({
+          status: r.status,
+          body: JSON.parse(await r.text()),
+        }));
+      const lookup = await get(oneRecord);
+      expect(lookup.status, JSON.stringify(lookup.body)).toBe(200);
+      expect(lookup.body.status.records_returned).toBe(1);
+      expect((await get('/api/v1/property/autocomplete?q=7%20te&zip=95814')).status).toBe(200);
+      expect((await get('/api/v1/usage')).status).toBe(200);
+      // The charge reaches the ledger through the system's own ledger writer (on the shard streams).
+      let written = 0;
+      for (let i = 0; i < 100 && written === 0; i++) {
+        const { rows } = await pool.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM billing.usage_events WHERE request_id = $1`,
+          [lookup.body.status.transactionID],
+        );
+        written = rows[0]!.n;
+        if (written === 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(written).toBe(1);
+    } finally {
+      await supervisor.stop();
+    }
+  }, 120_000);
 });

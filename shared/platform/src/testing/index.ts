@@ -30,6 +30,14 @@ export { startRedisCluster, CLUSTER_NODE_TIMEOUT_MS, type ClusterNode, type OwnR
 export { COLLECTOR_CONFIGS, findCollector, startCollector, type RunningCollector } from './collector.js';
 export { findGoBinary, goPath } from './go-binaries.js';
 export { countingPool } from './counting-pool.js';
+export {
+  hasPgStatStatements,
+  installMetricsReader,
+  postgresBinDir,
+  startReplicatedPostgres,
+  type ReplicatedPostgres,
+  type ReplicatedPostgresOptions,
+} from './postgres-replica.js';
 
 /** Starts the app on port 0 in the same hardened server the services run in. */
 export async function startApp(app: Express, timeouts?: ClientTimeouts): Promise<RunningApp> {

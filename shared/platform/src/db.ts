@@ -35,7 +35,9 @@ class BoundedPool extends pg.Pool {
     cb?: (err: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void,
     // biome-ignore lint/suspicious/noConfusingVoidType: the implementation of pg's two overloads (promise, or callback and void)
   ): Promise<pg.PoolClient> | void {
-    if (this.waitingCount >= this.maxWaiting && this.idleCount === 0) {
+    // Refused only when the checkout would have to wait (no idle client, no room for a new one) and the queue is full:
+    // with maxWaiting 0, a pool still opens its connections up to its size.
+    if (this.waitingCount >= this.maxWaiting && this.idleCount === 0 && this.totalCount >= (this.options.max ?? 10)) {
       const err = Object.assign(new Error(`database pool queue full (${this.maxWaiting} waiting)`), {
         code: STORE_BUSY,
       });

@@ -1,0 +1,40 @@
+// The bounded wait queue of a request pool, against the real PostgreSQL: a checkout is refused only when it would
+// have to wait and the queue is full, never while the pool may still open a connection.
+import { describe, expect, inject, it } from 'vitest';
+import { createPool } from './db.js';
+
+const limits = (maxWaiting: number) => ({
+  connectTimeoutMs: 2_000,
+  statementTimeoutMs: 2_000,
+  idleInTransactionTimeoutMs: 5_000,
+  maxWaiting,
+});
+
+describe('BoundedPool', () => {
+  it('with no wait queue (maxWaiting 0) still opens connections up to its size, then refuses at once', async () => {
+    const pool = createPool(inject('databaseUrl'), 2, 'bounded-pool-test', limits(0));
+    try {
+      const [a, b] = await Promise.all([pool.connect(), pool.connect()]);
+      await expect(pool.connect()).rejects.toThrow(/queue full/);
+      a.release();
+      const c = await pool.connect();
+      c.release();
+      b.release();
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('queues up to maxWaiting checkouts while every connection is busy, and refuses the next', async () => {
+    const pool = createPool(inject('databaseUrl'), 1, 'bounded-pool-test', limits(1));
+    try {
+      const a = await pool.connect();
+      const waiting = pool.connect();
+      await expect(pool.connect()).rejects.toThrow(/queue full/);
+      a.release();
+      (await waiting).release();
+    } finally {
+      await pool.end();
+    }
+  });
+});

@@ -7,12 +7,17 @@ import { loadGenerated } from '@pra/ingest/generate';
 import { propertyCount } from '@pra/ingest/load';
 import { migrateBilling } from '@pra/account-billing/migrate';
 
-export function benchDatabaseUrl(records: number): string {
-  return withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, `property_records_bench_${records}`);
+export function benchDatabaseUrl(records: number, server = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): string {
+  return withDatabase(server, `property_records_bench_${records}`);
 }
 
-export async function prepareBenchDatabase(records: number, poolSize = 8): Promise<{ url: string; pool: Pool }> {
-  const url = benchDatabaseUrl(records);
+/** The bench database on `server` (a PostgreSQL URL; DATABASE_URL or the embedded default when not given). */
+export async function prepareBenchDatabase(
+  records: number,
+  poolSize = 8,
+  server?: string,
+): Promise<{ url: string; pool: Pool }> {
+  const url = benchDatabaseUrl(records, server);
   await ensureDatabase(url);
   const pool = createPool(url, poolSize, 'bench');
   await migrateRecords(pool);

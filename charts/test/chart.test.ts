@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { parse as parsePostgresUrl } from 'pg-connection-string';
 import {
   CHART,
   findHelm,
@@ -33,6 +34,7 @@ const valueSets: [string, string | undefined][] = [
 
 const SECRET_ENV = new Set([
   'DATABASE_URL',
+  'DATABASE_READ_URL',
   'REDIS_URL',
   'GATEWAY_HMAC_KEY',
   'ADMIN_TOKEN',
@@ -44,6 +46,15 @@ type PodOwner = K8sObject & { spec: { template: { spec: any } } };
 const podOwners = (objs: K8sObject[]) =>
   objs.filter((o): o is PodOwner => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind));
 const ofKind = (objs: K8sObject[], kind: string) => objs.filter((o) => o.kind === kind);
+
+/** The pattern of a DATABASE_READ_URL built in the pod from DATABASE_URL (CloudNativePG's uri, another host). */
+const READ_URL_FROM_DATABASE_URL = /^\$\(DATABASE_URL\)\?host=[a-z0-9][-a-z0-9.]*$/;
+
+/** A container's env as name -> value, or the valueFrom when there is no value. */
+const envOf = (container: { env?: { name: string; value?: string; valueFrom?: unknown }[] }) =>
+  Object.fromEntries((container.env ?? []).map((e) => [e.name, e.value ?? e.valueFrom])) as Record<string, any>;
+const deploymentOf = (objs: K8sObject[], component: string) =>
+  ofKind(objs, 'Deployment').find((d) => d.metadata.labels?.['app.kubernetes.io/component'] === component)!;
 
 /** The namespace render() installs the release into. */
 const RELEASE_NAMESPACE = 'property-api';
@@ -127,7 +138,11 @@ describe.skipIf(!bin)('charts/property-api', () => {
       expect(worker.spec.template.spec.containers[0].args).toEqual(['dist/billing-worker.js']);
       const jobs = ofKind(objs, 'Job');
       const job = jobs.find((j) => j.metadata.labels?.['app.kubernetes.io/component'] === 'migrate')!;
-      expect(job.metadata.annotations?.['helm.sh/hook']).toBe('pre-install,pre-upgrade');
+      // With a CloudNativePG Cluster in the release, the first install's migrations wait for it (post-install).
+      const cnpg = ofKind(objs, 'Cluster').length > 0;
+      expect(job.metadata.annotations?.['helm.sh/hook']).toBe(
+        cnpg ? 'post-install,pre-upgrade' : 'pre-install,pre-upgrade',
+      );
       expect(job.spec.template.spec.containers[0].args).toEqual(['dist/migrate.js']);
       // The address-key rekey: beside the new pods, not a hook, without the hook's deadline, one Job per revision.
       const rekey = jobs.find((j) => j.metadata.labels?.['app.kubernetes.io/component'] === 'rekey')!;
@@ -190,6 +205,7 @@ describe.skipIf(!bin)('charts/property-api', () => {
       const allowed = new Set(
         (egress.spec.egress as { ports: { port: number }[] }[]).flatMap((r) => r.ports.map((p) => p.port)),
       );
+      // Never the Redis Cluster bus (16379): that is between the Redis nodes.
       for (const port of allowed) expect([53, 5432, 6379, 4317, 4318, 8108]).toContain(port);
       for (const rule of egress.spec.egress)
         expect(rule.to.length, 'no egress rule open to everywhere').toBeGreaterThan(0);
@@ -226,12 +242,37 @@ describe.skipIf(!bin)('charts/property-api', () => {
     it('takes secrets by reference only: no Secret object, no secret value', () => {
       expect(ofKind(objs, 'Secret')).toEqual([]);
       for (const o of podOwners(objs)) {
-        for (const c of o.spec.template.spec.containers) {
+        for (const c of [...o.spec.template.spec.containers, ...(o.spec.template.spec.initContainers ?? [])]) {
+          const names: string[] = (c.env ?? []).map((e: { name: string }) => e.name);
           for (const e of c.env ?? []) {
-            if (SECRET_ENV.has(e.name)) {
-              expect(e.valueFrom?.secretKeyRef, `${o.metadata.name} ${e.name}`).toBeTruthy();
+            if (!SECRET_ENV.has(e.name)) continue;
+            const where = `${o.metadata.name} ${e.name}`;
+            if (e.name === 'DATABASE_READ_URL' && e.value !== undefined) {
+              // Built in the pod from DATABASE_URL (a Secret, defined before it), with no credential of its own.
+              expect(e.value, where).toMatch(READ_URL_FROM_DATABASE_URL);
+              expect(names.indexOf('DATABASE_URL'), where).toBeGreaterThanOrEqual(0);
+              expect(names.indexOf('DATABASE_URL'), where).toBeLessThan(names.indexOf('DATABASE_READ_URL'));
+              continue;
             }
+            expect(e.valueFrom?.secretKeyRef, where).toBeTruthy();
           }
+        }
+      }
+    });
+
+    it('gives REDIS_CLUSTER_NODES to every process with REDIS_URL, and the read URL to the readers only', () => {
+      const given = values ? parseYaml(readFileSync(values, 'utf8')) : {};
+      const seeds: string[] = given?.redis?.clusterNodes ?? [];
+      const readers = ['lookup', 'autocomplete', 'account-billing'];
+      const hasReadUrl = given?.secrets?.databaseReadUrl?.existingSecret || ofKind(objs, 'Cluster').length > 0;
+      for (const o of podOwners(objs)) {
+        for (const c of o.spec.template.spec.containers) {
+          const env = envOf(c);
+          const component = o.metadata.labels?.['app.kubernetes.io/component'] ?? '';
+          if (env.REDIS_URL) expect(env.REDIS_CLUSTER_NODES, o.metadata.name).toBe(seeds.join(',') || undefined);
+          else expect(env.REDIS_CLUSTER_NODES, o.metadata.name).toBeUndefined();
+          if (hasReadUrl && readers.includes(component)) expect(env.DATABASE_READ_URL, o.metadata.name).toBeTruthy();
+          else expect(env.DATABASE_READ_URL, o.metadata.name).toBeUndefined();
         }
       }
     });
@@ -271,6 +312,227 @@ describe.skipIf(!bin)('charts/property-api', () => {
     ).toEqual(['autocomplete', 'lookup', 'usage-worker']);
   });
 
+  describe('10,000 lookups a second (ci/production-10k-values.yaml)', () => {
+    const file = join(CHART, 'ci', 'production-10k-values.yaml');
+    const given = parseYaml(readFileSync(file, 'utf8'));
+    const objs = bin ? render(bin, file) : [];
+    const cluster = () => ofKind(objs, 'Cluster')[0]!;
+
+    it('runs a CloudNativePG Cluster of a primary and 3 replicas, with max_connections from the budget', () => {
+      expect(ofKind(objs, 'Cluster')).toHaveLength(1);
+      expect(cluster().apiVersion).toBe('postgresql.cnpg.io/v1');
+      expect(cluster().metadata.name).toBe('pra-property-api-db');
+      expect(cluster().spec).toMatchObject({
+        instances: 4,
+        enableSuperuserAccess: false,
+        bootstrap: { initdb: { database: 'property_records', owner: 'property_api' } },
+        postgresql: { parameters: { max_connections: '250', shared_buffers: '16GB' } },
+        storage: { size: '500Gi' },
+        walStorage: { size: '50Gi' },
+        affinity: { enablePodAntiAffinity: true, podAntiAffinityType: 'required' },
+        monitoring: { enablePodMonitor: true },
+      });
+    });
+
+    it("wires the Cluster's -rw service to DATABASE_URL and its -ro service to DATABASE_READ_URL, by reference", () => {
+      for (const component of ['lookup', 'autocomplete', 'account-billing', 'usage-worker']) {
+        const env = envOf(deploymentOf(objs, component).spec.template.spec.containers[0]);
+        expect(env.DATABASE_URL, component).toEqual({ secretKeyRef: { name: 'pra-property-api-db-app', key: 'uri' } });
+      }
+      const lookup = envOf(deploymentOf(objs, 'lookup').spec.template.spec.containers[0]);
+      expect(lookup.DATABASE_READ_URL).toBe('$(DATABASE_URL)?host=pra-property-api-db-ro.property-api');
+      // What the pod gets: Kubernetes expands $(DATABASE_URL) to the app Secret's uri, which CloudNativePG builds as
+      // postgresql://<user>:<password, URL-escaped>@<cluster>-rw.<namespace>:5432/<database> (pkg/specs/secrets.go).
+      // node-postgres parses it with pg-connection-string, whose host parameter wins over the URL's host.
+      const uri = `postgresql://property_api:${encodeURIComponent('p@ss/w:rd?&=')}@pra-property-api-db-rw.property-api:5432/property_records`;
+      const read = parsePostgresUrl(lookup.DATABASE_READ_URL.replace('$(DATABASE_URL)', uri));
+      expect(read).toMatchObject({
+        host: 'pra-property-api-db-ro.property-api',
+        port: '5432',
+        user: 'property_api',
+        password: 'p@ss/w:rd?&=',
+        database: 'property_records',
+      });
+      expect(parsePostgresUrl(uri).host).toBe('pra-property-api-db-rw.property-api');
+      const worker = envOf(deploymentOf(objs, 'usage-worker').spec.template.spec.containers[0]);
+      expect(worker.DATABASE_READ_URL).toBeUndefined();
+    });
+
+    it('runs the first install’s migrations after the Cluster exists, once its primary accepts connections', () => {
+      const job = ofKind(objs, 'Job').find((j) => j.metadata.labels?.['app.kubernetes.io/component'] === 'migrate')!;
+      expect(job.metadata.annotations?.['helm.sh/hook']).toBe('post-install,pre-upgrade');
+      const wait = job.spec.template.spec.initContainers[0];
+      expect(wait.command.at(-1)).toBe('pra-property-api-db-rw.property-api');
+      expect(wait.securityContext).toMatchObject({ runAsNonRoot: true, readOnlyRootFilesystem: true });
+      expect(envOf(job.spec.template.spec.containers[0]).DATABASE_URL).toEqual({
+        secretKeyRef: { name: 'pra-property-api-db-app', key: 'uri' },
+      });
+    });
+
+    it('lets the processes reach the Redis Cluster nodes and the Cluster instances, and nothing else there', () => {
+      const egress = ofKind(objs, 'NetworkPolicy').find((p) => p.metadata.name.endsWith('-egress'))!;
+      const rules = egress.spec.egress as { to: Peer[]; ports: { port: number }[] }[];
+      const reaches = (pod: { namespace: string; labels: Record<string, string> }, port: number) =>
+        rules.some((r) => r.ports.some((p) => p.port === port) && admits(r.to, pod));
+      const redisNode = { namespace: 'redis', labels: { 'app.kubernetes.io/name': 'redis-cluster' } };
+      for (const seed of given.redis.clusterNodes as string[])
+        expect(reaches(redisNode, Number(seed.split(':')[1]))).toBe(true);
+      expect(reaches(redisNode, 16379), 'the cluster bus').toBe(false);
+      const instance = { namespace: RELEASE_NAMESPACE, labels: { 'cnpg.io/cluster': 'pra-property-api-db' } };
+      expect(reaches(instance, 5432)).toBe(true);
+      expect(reaches({ namespace: RELEASE_NAMESPACE, labels: { 'cnpg.io/cluster': 'another-db' } }, 5432)).toBe(false);
+    });
+
+    it("admits to the instances this release's processes, each other and the operator only", () => {
+      const policy = ofKind(objs, 'NetworkPolicy').find((p) => p.metadata.name === 'pra-property-api-db-instances')!;
+      expect(policy.spec.podSelector).toEqual({ matchLabels: { 'cnpg.io/cluster': 'pra-property-api-db' } });
+      const rules = policy.spec.ingress as { from: Peer[]; ports: { port: number }[] }[];
+      const admitted = (pod: { namespace: string; labels: Record<string, string> }, port: number) =>
+        rules.some((r) => r.ports.some((p) => p.port === port) && admits(r.from, pod));
+      const ours = (component: string) => ({
+        namespace: RELEASE_NAMESPACE,
+        labels: { 'app.kubernetes.io/instance': 'pra', 'app.kubernetes.io/component': component },
+      });
+      for (const c of ['lookup', 'account-billing', 'usage-worker', 'migrate'])
+        expect(admitted(ours(c), 5432), c).toBe(true);
+      expect(
+        admitted({ namespace: RELEASE_NAMESPACE, labels: { 'cnpg.io/cluster': 'pra-property-api-db' } }, 5432),
+      ).toBe(true);
+      const operator = { namespace: 'cnpg-system', labels: { 'app.kubernetes.io/name': 'cloudnative-pg' } };
+      expect(admitted(operator, 8000)).toBe(true);
+      expect(admitted({ namespace: RELEASE_NAMESPACE, labels: { app: 'anything' } }, 5432)).toBe(false);
+      expect(admitted({ ...ours('lookup'), namespace: 'another-tenant' }, 5432)).toBe(false);
+      expect(admitted(ours('lookup'), 8000)).toBe(false);
+    });
+
+    it('scales lookups 10-16 and runs Typesense as 3 nodes on 3 Kubernetes nodes', () => {
+      const hpa = ofKind(objs, 'HorizontalPodAutoscaler').find((h) => h.metadata.name.endsWith('-lookup'))!;
+      expect(hpa.spec).toMatchObject({ minReplicas: 10, maxReplicas: 16 });
+      expect(hpa.spec.metrics[0].resource.target.averageUtilization).toBe(60);
+      expect(deploymentOf(objs, 'lookup').spec.template.spec.containers[0].resources.requests.cpu).toBe('1');
+      const sts = ofKind(objs, 'StatefulSet')[0]!;
+      expect(sts.spec.replicas).toBe(3);
+      const anti = sts.spec.template.spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution;
+      expect(anti[0].topologyKey).toBe('kubernetes.io/hostname');
+      expect(anti[0].labelSelector.matchLabels['app.kubernetes.io/component']).toBe('typesense');
+    });
+
+    it('fits its connection budget with the numbers charts/README.md gives: primary 127, replica 47, promoted 174', () => {
+      // 174 on a promoted replica is the largest: max_connections 194 (less 20 reserved) is the least that renders.
+      expect(helmTemplate(bin!, ['-f', file, '--set', 'postgres.maxConnections=194']).status).toBe(0);
+      const r = helmTemplate(bin!, ['-f', file, '--set', 'postgres.maxConnections=193']);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(
+        /exceeded on a promoted replica: .*the primary's 127 \(migrations 2, account-billing \(3\+1 pods x 5\) 20, autocomplete \(8\+1 pods x 3\) 27, lookup \(16\+1 pods x 4\) 68, usage-worker \(4\+1 pods x 2\) 10\) plus a replica's 47 \(spread over 2 of 3 replicas, one down\) = 174/,
+      );
+    });
+
+    it("matches charts/kong-values-10k.yaml: the gateway plugin uses the services' Redis Cluster and prefix", () => {
+      const kong = parseYaml(readFileSync(join(CHART, '..', 'kong-values-10k.yaml'), 'utf8'));
+      const lookup = envOf(deploymentOf(objs, 'lookup').spec.template.spec.containers[0]);
+      expect(kong.customEnv.REDIS_CLUSTER_NODES).toBe(lookup.REDIS_CLUSTER_NODES);
+      expect(kong.customEnv.REDIS_PREFIX).toBe(lookup.REDIS_PREFIX);
+      expect(kong.autoscaling).toMatchObject({ enabled: true, minReplicas: 6 });
+    });
+  });
+
+  describe('the connection budget, per PostgreSQL node', () => {
+    const manyLookups = ['--set', 'defaults.autoscaling.maxReplicas=20'];
+
+    it('without a read URL, counts every pool on the primary', () => {
+      const r = helmTemplate(bin!, manyLookups);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(
+        /PostgreSQL connection budget exceeded on the primary: .*lookup \(20\+1 pods x 4\) 84.* = 206 connections, but postgres.maxConnections 100 less postgres.reservedConnections 10 leaves 90.*PgBouncer/,
+      );
+      expect(helmTemplate(bin!, [...manyLookups, '--set', 'postgres.maxConnections=300']).status).toBe(0);
+    });
+
+    it('with a read URL, counts the readers’ request pools once more on the replicas, and checks each replica', () => {
+      const readUrl = [
+        ...manyLookups,
+        '--set',
+        'postgres.maxConnections=300',
+        '--set',
+        'secrets.databaseReadUrl.existingSecret=property-api-database-read',
+      ];
+      // The primary keeps every pool (206, within 290); one replica of max_connections 100 takes every read pool:
+      // account-billing 6 + autocomplete 42 + lookup 84 = 132 > 90.
+      const one = helmTemplate(bin!, [...readUrl, '--set', 'postgres.read.maxConnections=100']);
+      expect(one.status).not.toBe(0);
+      expect(one.stderr).toMatch(
+        /exceeded on a replica: account-billing \(2\+1 pods x 2\) 6, autocomplete \(20\+1 pods x 2\) 42, lookup \(20\+1 pods x 4\) 84 = 132 read connections, all on the one replica: 132 a replica, but postgres.read.maxConnections 100 less postgres.reservedConnections 10 leaves 90/,
+      );
+      // Three replicas, one of them down: 132 over 2 = 66 each, within 90.
+      const three = ['--set', 'postgres.read.replicas=3', '--set', 'postgres.read.maxConnections=100'];
+      const objs = render(bin!, undefined, [...readUrl, ...three]);
+      expect(envOf(deploymentOf(objs, 'lookup').spec.template.spec.containers[0]).DATABASE_READ_URL).toEqual({
+        secretKeyRef: { name: 'property-api-database-read', key: 'url' },
+      });
+      expect(objs.map(schemaProblems).filter(Boolean)).toEqual([]);
+      // 66 + 10 reserved needs 76.
+      const r = helmTemplate(bin!, [
+        ...readUrl,
+        '--set',
+        'postgres.read.replicas=3',
+        '--set',
+        'postgres.read.maxConnections=75',
+      ]);
+      expect(r.stderr).toMatch(
+        /66 a replica, but postgres.read.maxConnections 75 less postgres.reservedConnections 10 leaves 65/,
+      );
+      // The replicas' own egress rule (networkPolicy.egress.postgresRead).
+      const egress = ofKind(objs, 'NetworkPolicy').find((p) => p.metadata.name.endsWith('-egress'))!;
+      expect(
+        (egress.spec.egress as { ports: { port: number }[] }[]).filter((e) => e.ports[0]!.port === 5432),
+      ).toHaveLength(2);
+      // The primary's count does not change with a read URL: its request pools stay for writes and the fallback.
+      expect(helmTemplate(bin!, [...readUrl, '--set', 'postgres.maxConnections=215']).stderr).toMatch(
+        /on the primary: .* = 206 connections/,
+      );
+    });
+
+    it('fails charts/test/values/over-budget-cnpg-values.yaml: a promoted replica would carry 80 + 48', () => {
+      const r = helmTemplate(bin!, ['-f', join(CHART, '..', 'test', 'values', 'over-budget-cnpg-values.yaml')]);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(
+        /exceeded on a promoted replica: .*the primary's 80 \(.*lookup \(6\+1 pods x 4\) 28.*\) plus a replica's 48 \(spread over 1 of 2 replicas, one down\) = 128, but postgres.maxConnections 100 less postgres.reservedConnections 10 leaves 90/,
+      );
+      // With a fourth instance the replicas share it: 48 over 2 = 24, and 80 + 24 = 104 still needs 114.
+      const four = [
+        '-f',
+        join(CHART, '..', 'test', 'values', 'over-budget-cnpg-values.yaml'),
+        '--set',
+        'cloudnativepg.instances=4',
+      ];
+      expect(helmTemplate(bin!, [...four, '--set', 'postgres.maxConnections=113']).stderr).toMatch(/= 104,/);
+      expect(helmTemplate(bin!, [...four, '--set', 'postgres.maxConnections=114']).status).toBe(0);
+    });
+
+    it('refuses a read URL of its own beside CloudNativePG (which has its -ro service)', () => {
+      const r = helmTemplate(bin!, [
+        '--set',
+        'cloudnativepg.enabled=true',
+        '--set',
+        'secrets.databaseReadUrl.existingSecret=property-api-database-read',
+      ]);
+      expect(r.status).not.toBe(0);
+      expect(r.stderr).toMatch(/cloudnativepg.enabled and secrets.databaseReadUrl .* are both set/);
+    });
+
+    it('puts every read on the primary with a single-instance Cluster (no replica, no read URL)', () => {
+      const objs = render(bin!, undefined, [
+        '--set',
+        'cloudnativepg.enabled=true',
+        '--set',
+        'cloudnativepg.instances=1',
+      ]);
+      expect(envOf(deploymentOf(objs, 'lookup').spec.template.spec.containers[0]).DATABASE_READ_URL).toBeUndefined();
+      expect(ofKind(objs, 'Cluster')[0]!.spec.instances).toBe(1);
+      expect(objs.map(schemaProblems).filter(Boolean)).toEqual([]);
+    });
+  });
+
   it("gives each pod its pools and keeps the default release inside PostgreSQL's default 100 connections", () => {
     const objs = render(bin!);
     const pools = Object.fromEntries(
@@ -286,21 +548,6 @@ describe.skipIf(!bin)('charts/property-api', () => {
       'usage-worker': [undefined, '2'],
       plans: [undefined, undefined],
     });
-  });
-
-  it('fails at install time, naming the numbers, when replicas x pools pass postgres.maxConnections', () => {
-    const r = helmTemplate(bin!, ['--set', 'defaults.autoscaling.maxReplicas=20']);
-    expect(r.status).not.toBe(0);
-    expect(r.stderr).toMatch(
-      /PostgreSQL connection budget exceeded: .*lookup \(20\+1 pods x 4\) 84.* = 206 connections, but postgres.maxConnections 100 less postgres.reservedConnections 10 leaves 90.*PgBouncer/,
-    );
-    const raised = helmTemplate(bin!, [
-      '--set',
-      'defaults.autoscaling.maxReplicas=20',
-      '--set',
-      'postgres.maxConnections=300',
-    ]);
-    expect(raised.status, raised.stderr).toBe(0);
   });
 
   it("kong-values.yaml's KEY_LOOKUP_URL names account-billing's Service of the documented install, fully qualified", () => {
@@ -376,6 +623,13 @@ describe.skipIf(!bin)('charts/property-api', () => {
     ['an unknown component', ['--set', 'components.billing.enabled=true']],
     ['a secret reference without a name', ['--set', 'secrets.databaseUrl.existingSecret=']],
     ['a Typesense cluster of 2 (no quorum)', ['--set', 'typesense.enabled=true', '--set', 'typesense.replicas=2']],
+    ['a Redis Cluster seed without a port', ['--set', 'redis.clusterNodes={redis-0.redis}']],
+    ['an unknown read mode', ['--set', 'components.lookup.database.reads=sometimes']],
+    [
+      'max_connections among the CloudNativePG parameters (postgres.maxConnections sets it)',
+      ['--set', 'cloudnativepg.enabled=true', '--set-string', 'cloudnativepg.parameters.max_connections=500'],
+    ],
+    ['a CloudNativePG parameter that is not a string', ['--set', 'cloudnativepg.parameters.work_mem=64']],
     ['a gateway namespace that is not a namespace name', ['--set', 'networkPolicy.gateway.namespace=Not_A_Name']],
   ])('refuses %s at install time', (_what, args) => {
     const r = helmTemplate(bin!, [...args]);

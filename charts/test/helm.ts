@@ -1,6 +1,5 @@
 // Finds and runs helm (installed by .ci/run with `go install helm.sh/helm/v3/cmd/helm@v3.22.0`).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseAllDocuments } from 'yaml';
 import { findGoBinary } from '@pra/platform/testing';

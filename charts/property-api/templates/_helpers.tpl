@@ -61,7 +61,7 @@ capabilities:
 {{- end -}}
 
 {{- define "property-api.secretEnvName" -}}
-{{- $names := dict "databaseUrl" "DATABASE_URL" "redisUrl" "REDIS_URL" "gatewayHmacKey" "GATEWAY_HMAC_KEY" "adminToken" "ADMIN_TOKEN" "marketplaceProxySecret" "MARKETPLACE_PROXY_SECRET" "typesenseApiKey" "TYPESENSE_API_KEY" -}}
+{{- $names := dict "databaseUrl" "DATABASE_URL" "databaseReadUrl" "DATABASE_READ_URL" "redisUrl" "REDIS_URL" "gatewayHmacKey" "GATEWAY_HMAC_KEY" "adminToken" "ADMIN_TOKEN" "marketplaceProxySecret" "MARKETPLACE_PROXY_SECRET" "typesenseApiKey" "TYPESENSE_API_KEY" -}}
 {{- get $names . -}}
 {{- end -}}
 
@@ -90,29 +90,123 @@ capabilities:
   value: {{ .root.Values.redisPrefix | quote }}
 {{- end -}}
 
+{{/* The CloudNativePG Cluster's name (cloudnativepg.name, or <fullname>-db). */}}
+{{- define "property-api.cnpgName" -}}
+{{- $cnpg := .Values.cloudnativepg | default dict -}}
+{{- $cnpg.name | default (printf "%s-db" (include "property-api.fullname" .)) -}}
+{{- end -}}
+
 {{/*
-PostgreSQL's connection budget: the most connections this release can open (each enabled component's most pods,
-maxReplicas when autoscaling or replicas otherwise, plus the one surge pod of a rolling update, times its pools;
-plus the migration job) must fit in postgres.maxConnections less postgres.reservedConnections. Fails naming them.
+Where the reads that may lag go: "cnpg" (the Cluster's -ro service, when it has replicas), "external"
+(secrets.databaseReadUrl), or "" (no read URL: every read on the primary). Fails on both at once.
+*/}}
+{{- define "property-api.readUrlSource" -}}
+{{- $cnpg := .Values.cloudnativepg | default dict -}}
+{{- $external := (.Values.secrets.databaseReadUrl | default dict).existingSecret -}}
+{{- if $cnpg.enabled -}}
+{{- if $external -}}
+{{- fail (printf "cloudnativepg.enabled and secrets.databaseReadUrl (%s) are both set: with CloudNativePG the read URL is its -ro service. Leave secrets.databaseReadUrl.existingSecret empty." $external) -}}
+{{- end -}}
+{{- if gt (int $cnpg.instances) 1 -}}cnpg{{- end -}}
+{{- else if $external -}}external{{- end -}}
+{{- end -}}
+
+{{/*
+DATABASE_URL, and DATABASE_READ_URL when the component reads from replicas: dict "root" $ "reads" <none|both>.
+With CloudNativePG, DATABASE_URL is the `uri` of the operator's <name>-app Secret (host <name>-rw, the primary) and
+DATABASE_READ_URL is the same uri with a `host` parameter naming <name>-ro (node-postgres, like libpq, takes the
+host parameter over the URL's host), expanded by Kubernetes from DATABASE_URL in the pod: no credential here.
+*/}}
+{{- define "property-api.databaseEnv" -}}
+{{- $root := .root -}}
+{{- $cnpg := $root.Values.cloudnativepg | default dict -}}
+{{- if $cnpg.enabled }}
+{{- include "property-api.secretEnv" (dict "name" "DATABASE_URL" "ref" (dict "existingSecret" (printf "%s-app" (include "property-api.cnpgName" $root)) "key" "uri")) }}
+{{- else }}
+{{- include "property-api.secretEnv" (dict "name" "DATABASE_URL" "ref" $root.Values.secrets.databaseUrl) }}
+{{- end }}
+{{- $source := include "property-api.readUrlSource" $root -}}
+{{- if and $source (ne (.reads | default "none") "none") }}
+{{- if eq $source "cnpg" }}
+- name: DATABASE_READ_URL
+  value: {{ printf "$(DATABASE_URL)?host=%s-ro.%s" (include "property-api.cnpgName" $root) $root.Release.Namespace | quote }}
+{{- else }}
+{{ include "property-api.secretEnv" (dict "name" "DATABASE_READ_URL" "ref" $root.Values.secrets.databaseReadUrl) }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{/* REDIS_CLUSTER_NODES when redis.clusterNodes names seeds (every process with REDIS_URL gets it). */}}
+{{- define "property-api.redisClusterEnv" -}}
+{{- with (.Values.redis | default dict).clusterNodes }}
+- name: REDIS_CLUSTER_NODES
+  value: {{ join "," . | quote }}
+{{- end }}
+{{- end -}}
+
+{{/*
+PostgreSQL's connection budget, per node. Each enabled component's most pods (maxReplicas when autoscaling, replicas
+otherwise, plus the one surge pod of a rolling update) times its pools:
+- the primary: every pool and the migration job. A process with DATABASE_READ_URL keeps its request pool on the
+  primary (writes, reads that must see them, and the fallback when a replica fails: read-pool.ts);
+- with a read URL, the request pools of the components whose database.reads is both, once more on the replicas,
+  spread evenly over the replicas less one (one down, its clients reconnected to the others; with one replica, all
+  on it). The even spread is an assumption: a Service (CNPG's -ro)
+  or a reader endpoint hands each new connection to some replica, and the reserved connections absorb a small skew;
+- with CloudNativePG, a replica may be promoted while it still holds its read connections (they stay open through a
+  promotion), and every instance has the same max_connections: the primary's share plus one replica's must fit too.
+Each must fit that node's max_connections less postgres.reservedConnections. Fails naming every share.
 */}}
 {{- define "property-api.connectionBudget" -}}
-{{- $total := int .Values.postgres.migrationConnections -}}
-{{- $parts := list (printf "migrations %d" $total) -}}
+{{- $source := include "property-api.readUrlSource" . -}}
+{{- $cnpg := .Values.cloudnativepg | default dict -}}
+{{- $migrations := int .Values.postgres.migrationConnections -}}
+{{- $primary := $migrations -}}
+{{- $primaryParts := list (printf "migrations %d" $migrations) -}}
+{{- $reads := 0 -}}
+{{- $readParts := list -}}
 {{- range $name, $component := .Values.components -}}
 {{- if $component.enabled -}}
 {{- $c := fromYaml (include "property-api.component" (dict "root" $ "component" $component)) -}}
 {{- $pods := int (ternary $c.autoscaling.maxReplicas $c.replicas (and $c.autoscaling $c.autoscaling.enabled | default false)) -}}
-{{- $perPod := add (int ($c.database.pool | default 0)) (int ($c.database.workerPool | default 0)) -}}
-{{- if gt (int $perPod) 0 -}}
-{{- $n := mul (add $pods 1) $perPod -}}
-{{- $total = add $total $n -}}
-{{- $parts = append $parts (printf "%s (%d+1 pods x %d) %d" $name $pods (int $perPod) (int $n)) -}}
+{{- $pool := int ($c.database.pool | default 0) -}}
+{{- $worker := int ($c.database.workerPool | default 0) -}}
+{{- $mode := ternary ($c.database.reads | default "none") "none" (ne $source "") -}}
+{{- $onPrimary := add $pool $worker -}}
+{{- $onReplicas := ternary $pool 0 (eq $mode "both") -}}
+{{- if gt (int $onPrimary) 0 -}}
+{{- $n := mul (add $pods 1) $onPrimary -}}
+{{- $primary = add $primary $n -}}
+{{- $primaryParts = append $primaryParts (printf "%s (%d+1 pods x %d) %d" $name $pods (int $onPrimary) (int $n)) -}}
+{{- end -}}
+{{- if gt (int $onReplicas) 0 -}}
+{{- $n := mul (add $pods 1) $onReplicas -}}
+{{- $reads = add $reads $n -}}
+{{- $readParts = append $readParts (printf "%s (%d+1 pods x %d) %d" $name $pods (int $onReplicas) (int $n)) -}}
 {{- end -}}
 {{- end -}}
 {{- end -}}
-{{- $budget := sub (int .Values.postgres.maxConnections) (int .Values.postgres.reservedConnections) -}}
-{{- if gt (int $total) (int $budget) -}}
-{{- fail (printf "PostgreSQL connection budget exceeded: %s = %d connections, but postgres.maxConnections %d less postgres.reservedConnections %d leaves %d. Lower maxReplicas or the components' database.pool/workerPool, raise postgres.maxConnections to what your server allows, or put PgBouncer in front (charts/README.md)." (join ", " $parts) (int $total) (int .Values.postgres.maxConnections) (int .Values.postgres.reservedConnections) (int $budget)) -}}
+{{- $reserved := int .Values.postgres.reservedConnections -}}
+{{- $max := int .Values.postgres.maxConnections -}}
+{{- $budget := sub $max $reserved -}}
+{{- $advice := "Lower maxReplicas or the components' database.pool/workerPool, raise the node's max_connections (postgres.maxConnections, postgres.read.maxConnections) to what it allows, add replicas, or put PgBouncer in front (charts/README.md)." -}}
+{{- if gt (int $primary) (int $budget) -}}
+{{- fail (printf "PostgreSQL connection budget exceeded on the primary: %s = %d connections, but postgres.maxConnections %d less postgres.reservedConnections %d leaves %d. %s" (join ", " $primaryParts) (int $primary) $max $reserved (int $budget) $advice) -}}
+{{- end -}}
+{{- if $source -}}
+{{- $replicas := ternary (sub (int $cnpg.instances) 1) (int (.Values.postgres.read | default dict).replicas | default 1) (eq $source "cnpg") -}}
+{{- $spread := max 1 (sub $replicas 1) -}}
+{{- $perReplica := div (add $reads (sub $spread 1)) $spread -}}
+{{- $replicaMax := ternary $max (int ((.Values.postgres.read | default dict).maxConnections | default 0) | default $max) (eq $source "cnpg") -}}
+{{- $replicaBudget := sub $replicaMax $reserved -}}
+{{- $setting := ternary "postgres.maxConnections (every CloudNativePG instance's)" (ternary "postgres.read.maxConnections" "postgres.maxConnections" (gt (int ((.Values.postgres.read | default dict).maxConnections | default 0)) 0)) (eq $source "cnpg") -}}
+{{- $how := ternary (printf "spread over %d of %d replicas, one down" $spread $replicas) "all on the one replica" (gt $replicas 1) -}}
+{{- if gt (int $perReplica) (int $replicaBudget) -}}
+{{- fail (printf "PostgreSQL connection budget exceeded on a replica: %s = %d read connections, %s: %d a replica, but %s %d less postgres.reservedConnections %d leaves %d. %s" (join ", " $readParts) (int $reads) $how (int $perReplica) $setting $replicaMax $reserved (int $replicaBudget) $advice) -}}
+{{- end -}}
+{{- if and (eq $source "cnpg") (gt (int (add $primary $perReplica)) (int $budget)) -}}
+{{- fail (printf "PostgreSQL connection budget exceeded on a promoted replica: every CloudNativePG instance may become the primary while it holds its read connections: the primary's %d (%s) plus a replica's %d (%s) = %d, but postgres.maxConnections %d less postgres.reservedConnections %d leaves %d. %s" (int $primary) (join ", " $primaryParts) (int $perReplica) $how (int (add $primary $perReplica)) $max $reserved (int $budget) $advice) -}}
+{{- end -}}
 {{- end -}}
 {{- end -}}
 

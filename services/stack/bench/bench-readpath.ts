@@ -14,7 +14,17 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
 import { createRedis } from '@pra/platform';
-import { cpuMeter, loadFigure, pgbench, pidsNamed, replay, reportFigure, type LoadResult } from '@pra/platform/bench';
+import {
+  averageRuns,
+  cpuMeter,
+  loadFigure,
+  pgbench,
+  pidsNamed,
+  replay,
+  reportFigure,
+  type LoadResult,
+  type MeasuredRun,
+} from '@pra/platform/bench';
 import { freePort } from '@pra/platform/testing';
 import { billingFixture } from '@pra/account-billing/testing';
 import { setAccountLimits } from '@pra/account-billing/domain';
@@ -41,11 +51,7 @@ const log = (l: string) => console.error(`[bench:readpath] ${l}`);
 
 const PROCESSES = ['gateway', 'lookup', 'account-billing'] as const;
 
-interface Run {
-  load: LoadResult;
-  /** CPU milliseconds per request, by process group. */
-  cpuMsPerRequest: Record<string, number>;
-}
+type Run = MeasuredRun;
 
 async function redisPid(): Promise<number[]> {
   const redis = createRedis(redisUrl, 'worker');
@@ -151,22 +157,7 @@ async function main() {
       });
     }
   }
-  const average = (rs: Run[]): Run => {
-    const mean = (f: (r: Run) => number) => rs.reduce((sum, r) => sum + f(r), 0) / rs.length;
-    return {
-      load: {
-        ...rs[0]!.load,
-        rps: mean((r) => r.load.rps),
-        p50: mean((r) => r.load.p50),
-        p99: mean((r) => r.load.p99),
-        errors: rs.reduce((sum, r) => sum + r.load.errors, 0),
-      },
-      cpuMsPerRequest: Object.fromEntries(
-        Object.keys(rs[0]!.cpuMsPerRequest).map((g) => [g, mean((r) => r.cpuMsPerRequest[g]!)]),
-      ),
-    };
-  };
-  const runs = [average(byLevel.info), average(byLevel.warn)];
+  const runs = [averageRuns(byLevel.info), averageRuns(byLevel.warn)];
   log('pgbench point reads (16 clients)');
   const store = pgbench(
     dbUrl,

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { redisTarget } from '@pra/core/config';
 import { createPool, createRedis } from '@pra/platform';
-import { cpuMeter, loadFigure, replay, reportFigure, type LoadResult } from '@pra/platform/bench';
+import { averageRuns, cpuMeter, loadFigure, replay, reportFigure, type MeasuredRun } from '@pra/platform/bench';
 import {
   freePort,
   startRedisCluster,
@@ -107,10 +107,8 @@ interface Topology {
   readUrl?: string;
 }
 
-interface Run {
+interface Run extends MeasuredRun {
   topology: string;
-  load: LoadResult;
-  cpuMsPerRequest: Record<string, number>;
 }
 
 async function main() {
@@ -223,23 +221,10 @@ async function main() {
     }
     await pool.end();
 
-    const mean = (name: string): Run => {
-      const rs = runs.filter((r) => r.topology === name);
-      const m = (f: (r: Run) => number) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
-      return {
-        topology: name,
-        load: {
-          ...rs[0]!.load,
-          rps: m((r) => r.load.rps),
-          p50: m((r) => r.load.p50),
-          p99: m((r) => r.load.p99),
-          errors: rs.reduce((s, r) => s + r.load.errors, 0),
-        },
-        cpuMsPerRequest: Object.fromEntries(
-          Object.keys(rs[0]!.cpuMsPerRequest).map((g) => [g, m((r) => r.cpuMsPerRequest[g]!)]),
-        ),
-      };
-    };
+    const mean = (name: string): Run => ({
+      topology: name,
+      ...averageRuns(runs.filter((r) => r.topology === name)),
+    });
     const [a, b] = topologies.map((t) => mean(t.name)) as [Run, Run];
     for (const r of [a, b]) reportFigure({ ...loadFigure('topology', r.load), cpuMsPerRequest: r.cpuMsPerRequest });
     console.log(`\n### bench:topology, ${records.toLocaleString('en-US')} records, ${duration} s each, alternated`);

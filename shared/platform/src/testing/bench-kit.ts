@@ -74,6 +74,29 @@ export interface LoadResult {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
+/** A load run with the CPU each process group used per request (milliseconds). */
+export interface MeasuredRun {
+  load: LoadResult;
+  cpuMsPerRequest: Record<string, number>;
+}
+
+/** The mean of runs of one kind: rates, latencies and CPU per request averaged, non-2xx answers added up. */
+export function averageRuns(rs: readonly MeasuredRun[]): MeasuredRun {
+  const mean = (f: (r: MeasuredRun) => number) => rs.reduce((sum, r) => sum + f(r), 0) / rs.length;
+  return {
+    load: {
+      ...rs[0]!.load,
+      rps: mean((r) => r.load.rps),
+      p50: mean((r) => r.load.p50),
+      p99: mean((r) => r.load.p99),
+      errors: rs.reduce((sum, r) => sum + r.load.errors, 0),
+    },
+    cpuMsPerRequest: Object.fromEntries(
+      Object.keys(rs[0]!.cpuMsPerRequest).map((g) => [g, mean((r) => r.cpuMsPerRequest[g]!)]),
+    ),
+  };
+}
+
 /** Replays `paths` round-robin for `duration` seconds at `connections`. */
 export async function replay(
   name: string,

@@ -22,6 +22,7 @@ import { createBillingApp } from '@pra/account-billing/app';
 import { usageReport } from '@pra/account-billing/usage-report';
 import { createAutocompleteApp } from '@pra/autocomplete/app';
 import { PostgresSearchIndex } from '@pra/autocomplete/postgres-index';
+import { readSuggestionDocsByIds } from '@pra/autocomplete/suggestion-source';
 import { insertProperties, makeProperty } from '@pra/ingest/testing';
 import { createLookupApp } from '@pra/lookup/app';
 import { migrateAll } from '../src/migrate-all.js';
@@ -103,35 +104,8 @@ beforeAll(async () => {
           'replica-test',
         );
         for (const [i, h] of houses.entries()) idOf.set(h, ids[i]!);
-        // One type-ahead suggestion, written as the indexer writes them.
-        const { rows } = await pool.query(
-          `SELECT line_key, street_key, unit_key, zip, state, city_key FROM records.properties WHERE id = $1`,
-          [idOf.get(7)],
-        );
-        const r = rows[0];
-        await new PostgresSearchIndex(pool).upsert([
-          {
-            propertyId: idOf.get(7)!,
-            houseNumber: '7',
-            lineKey: r.line_key,
-            streetKey: r.street_key,
-            unitKey: r.unit_key,
-            zip: r.zip,
-            state: r.state,
-            cityKey: r.city_key,
-            doc: JSON.stringify({
-              identifier: { Id: idOf.get(7) },
-              address: {
-                line1: `7 ${STREET} ST`,
-                line2: '',
-                locality: 'SACRAMENTO',
-                countrySubd: 'CA',
-                postal1: ZIP,
-                oneLine: `7 ${STREET} ST, SACRAMENTO, CA ${ZIP}`,
-              },
-            }),
-          },
-        ]);
+        // One type-ahead suggestion, read and written as the indexer does.
+        await new PostgresSearchIndex(pool).upsert(await readSuggestionDocsByIds(pool, [idOf.get(7)!]));
       } finally {
         await pool.end();
       }

@@ -16,6 +16,7 @@ import { billingFixture, type BillingFixture } from '@pra/account-billing/testin
 import { setAccountLimits } from '@pra/account-billing/domain';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { LEDGER_GROUP, LedgerWriter } from '@pra/account-billing/ledger-writer';
+import { RedisCreditMeter } from '@pra/account-billing/client';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '@pra/lookup/app';
 import { mkdtempSync } from 'node:fs';
@@ -331,6 +332,35 @@ describe('failover of the master that holds an account', () => {
       await load.stop();
     }
   }, 90_000);
+});
+
+describe('the outbox mark on the cluster', () => {
+  it('is shared by the streams: each refuses (503, not charged) past its part, so the cluster holds no more', async () => {
+    // No ledger writer on this prefix: the outbox only grows.
+    const g = await billingFixture(pool, cluster.target, `om${randomBytes(3).toString('hex')}:`);
+    try {
+      const meter = new RedisCreditMeter(g.redis, g.layout.prefix, { outboxLimit: 32 }); // 2 a stream (16 streams)
+      const a = await g.fundedAccount(100);
+      const charge = () => {
+        const tx = randomUUID();
+        return meter.charge({
+          transactionId: tx,
+          accountId: a.accountId,
+          keyId: a.keyId,
+          endpoint: '/property/address',
+          wanted: 1,
+          fingerprint: tx,
+        });
+      };
+      expect((await charge()).granted).toBe(1);
+      expect((await charge()).granted).toBe(1);
+      await expect(charge()).rejects.toMatchObject({ status: 503, headers: { 'retry-after': '30' } });
+      expect(await g.redis.xlen(g.layout.shard(a.accountId).outbox)).toBe(2);
+      expect(await meter.balance(a.accountId)).toBe(98);
+    } finally {
+      await g.close();
+    }
+  });
 });
 
 describe('ledger writers on the shard streams', () => {

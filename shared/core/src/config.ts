@@ -97,12 +97,21 @@ export const storeEnv = {
       (v) => v === undefined || v === '' || v.split(',').every((n) => /^[^\s,:]+:\d{1,5}$/.test(n.trim())),
       'must be comma-separated host:port seeds, e.g. redis-0:6379,redis-1:6379',
     ),
-  /** Prefix of every Redis key and BullMQ queue: one per deployment (and per test run). */
-  REDIS_PREFIX: z.string().min(1).default('pra:'),
+  /**
+   * Prefix of every Redis key and BullMQ queue: one per deployment (and per test run). No braces: in a cluster the
+   * keys' own hash tags ({c3}, {a42}) decide their slots, and a brace in the prefix would take that over.
+   */
+  REDIS_PREFIX: z
+    .string()
+    .min(1)
+    .regex(/^[^{}]+$/, 'must not contain { or } (Redis Cluster hash tags)')
+    .default('pra:'),
   /**
    * The usage outbox's high-water mark (entries): past it every charge is refused with a 503 and Retry-After, so a
    * long PostgreSQL outage can never fill Redis (noeviction) and fail every write. Under 1 KB an entry (measured:
-   * ~800 B): the default holds at most about 80 MB, some minutes of charges at full load.
+   * ~800 B): the default holds at most about 80 MB, some minutes of charges at full load. In a Redis Cluster the
+   * outbox is one stream per bucket (16) and each stream's mark is an equal part of this one (6,250 by default), so
+   * the cluster as a whole holds no more; a busy bucket meets its part sooner than the others during an outage.
    */
   BILLING_OUTBOX_LIMIT: z.coerce.number().int().min(1).default(DEFAULT_BILLING_OUTBOX_LIMIT),
 };

@@ -93,7 +93,10 @@ export interface MeterOptions {
   now?: () => number;
   /** How long an unknown outcome (a timeout) is worked out by asking again before the request gives up. */
   resolveWithinMs?: number;
-  /** The outbox's high-water mark: past it charges are refused (503, Retry-After) until the ledger catches up. */
+  /**
+   * The outbox's high-water mark (all its streams together: each of a cluster's gets an equal part): past it charges
+   * are refused (503, Retry-After) until the ledger catches up.
+   */
   outboxLimit?: number;
 }
 
@@ -153,7 +156,12 @@ export class RedisCreditMeter implements CreditMeter {
     this.layout = layoutFor(redis, prefix);
     this.now = o.now ?? Date.now;
     this.resolveWithinMs = o.resolveWithinMs ?? CHARGE_RESOLVE_WITHIN_MS;
-    this.outboxLimit = o.outboxLimit ?? DEFAULT_BILLING_OUTBOX_LIMIT;
+    // The mark is for all of the outbox: in a cluster each of its streams (one per shard) gets its part, so that
+    // Redis as a whole never holds more than the mark, whatever the number of streams.
+    this.outboxLimit = Math.max(
+      1,
+      Math.ceil((o.outboxLimit ?? DEFAULT_BILLING_OUTBOX_LIMIT) / this.layout.shards.length),
+    );
     if (!('pra_charge' in redis)) redis.defineCommand('pra_charge', { numberOfKeys: 5, lua: CHARGE_SCRIPT });
     if (!('pra_precheck' in redis)) redis.defineCommand('pra_precheck', { numberOfKeys: 5, lua: PRECHECK_SCRIPT });
     if (!('pra_balance' in redis)) redis.defineCommand('pra_balance', { numberOfKeys: 3, lua: BALANCE_SCRIPT });

@@ -18,6 +18,7 @@ import {
   KEY_RESOLVES_PER_SECOND,
   KeyCache,
   keyCacheKey,
+  keyCacheLayout,
   keyCacheLoadedKey,
   keyLookupPath,
   keyMissKey,
@@ -26,7 +27,6 @@ import {
 } from '@pra/account-billing/client';
 import { createBillingApp } from '../src/app.js';
 import { KEY_LOOKUP_LIMITS, KeyLookupService } from '../src/domain/key-lookup.js';
-import { keyLookupBucketKey } from '../src/data/key-lookup-admission.js';
 import { rebuildKeyCache, restoreKey } from '../src/data/key-cache.js';
 import { issueKey, setKeyStatus } from '../src/domain/accounts.js';
 import { RedisCallCounter } from '../src/client/call-counter.js';
@@ -390,7 +390,7 @@ describe('the bound on lookups', () => {
     await new Promise((r) => setTimeout(r, 1_100));
     const a = await f.fundedAccount(1);
     expect((await processes[0]!.lookup(hashApiKey(a.key)))?.keyId).toBe(a.keyId);
-    expect(await f.redis.exists(keyLookupBucketKey(prefix))).toBe(1);
+    expect(await f.redis.exists(keyCacheLayout(prefix, false).lookupBudget(''))).toBe(1);
   });
 
   it(`a gateway asks account-billing about at most ${KEY_RESOLVES_PER_SECOND} keys a second; past it, a 503 with Retry-After`, async () => {

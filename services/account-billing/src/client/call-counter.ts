@@ -10,7 +10,7 @@ import type { Identity } from '@pra/core/auth';
 import { BASE_PATH, servedPaths } from '@pra/core/endpoints';
 import { logger } from '@pra/platform/telemetry';
 import { RECORD_CALL_SCRIPT } from '../data/call-count-scripts.js';
-import { callBucket, layoutFor, type RedisLayout } from '../data/redis-layout.js';
+import { billingBucket, layoutFor, type RedisLayout } from '../data/redis-layout.js';
 import { IDEMPOTENCY_TTL_SECONDS } from './credit-meter.js';
 
 export interface CallRecord {
@@ -58,7 +58,7 @@ export class RedisCallCounter implements CallCounter {
     await this.redis.pra_record_call(
       l.charged(c.accountId, c.transactionId),
       l.called(c.accountId, c.requestId),
-      l.pendingCalls(callBucket(c.accountId)),
+      l.pendingCalls(billingBucket(c.accountId)),
       c.accountId,
       counterEndpoint(c.endpoint),
       this.now(),

@@ -1,25 +1,13 @@
 // Redis mirror of PostgreSQL's unexpired grant balances (what charging reads). The key cache: key-cache.ts.
 import type { Redis } from 'ioredis';
 import type { Pool } from '@pra/platform';
-import { BILLING_BUCKETS, type BillingShard, type RedisLayout } from './redis-layout.js';
+import { BILLING_BUCKETS, byShard, type BillingShard, type RedisLayout } from './redis-layout.js';
 
 interface GrantRow {
   id: number;
   account_id: number;
   remaining: number;
   expires_at: Date;
-}
-
-/** Groups items by the shard of their account: a shard's keys are of one slot, so one MULTI per group. */
-export function byShard<T>(l: RedisLayout, items: readonly T[], account: (t: T) => number): Map<number, T[]> {
-  const groups = new Map<number, T[]>();
-  for (const item of items) {
-    const index = l.shard(account(item)).index;
-    const group = groups.get(index);
-    if (group) group.push(item);
-    else groups.set(index, [item]);
-  }
-  return groups;
 }
 
 /** Writes grants into Redis (replacing the remaining count of each): one MULTI per shard. */

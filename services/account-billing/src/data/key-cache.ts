@@ -6,7 +6,8 @@
 // (keyCacheLoadedKey, named by the cache's format) says the cache holds every key in the current format.
 import type { Redis } from 'ioredis';
 import { ApiError } from '@pra/core/errors';
-import { KEY_MISS_TTL_MS, keyCacheLayoutFor, type KeyCacheEntry } from '../client/key-cache.js';
+import { KEY_MISS_TTL_MS, type KeyCacheEntry } from '../client/key-cache.js';
+import { keyCacheLayoutFor } from './key-cache-layout.js';
 import { withTransaction, type Pool, type PoolClient } from '@pra/platform';
 
 interface KeyRow {

@@ -2,10 +2,8 @@
 // admission of a look-up in PostgreSQL against the system's budget (a token bucket in Redis, on Redis's clock, shared
 // by every account-billing process).
 import type { Redis } from 'ioredis';
-import { isCurrentEntry, keyCacheLayoutFor, type KeyCacheEntry } from '../client/key-cache.js';
-
-/** The system's lookup budget on a single Redis (a cluster has one per key bucket: keyCacheLayout). */
-export const keyLookupBucketKey = (prefix: string) => `${prefix}key-lookups:bucket`;
+import { isCurrentEntry, type KeyCacheEntry } from '../client/key-cache.js';
+import { keyCacheLayoutFor } from './key-cache-layout.js';
 
 /** What the cache says about a key: its entry, that it does not exist (the negative cache), or nothing. */
 export type CacheSays = { held: KeyCacheEntry } | { unknown: true } | null;

@@ -1,5 +1,4 @@
 // Every Redis key billing uses, under one prefix per deployment (and per test run).
-import { isClusterClient } from '@pra/platform/redis';
 //
 // Two layouts, one per kind of Redis, with the same structure:
 // - a single Redis: the names billing has always used (an upgrade finds its balances, outbox, idempotency records
@@ -10,15 +9,34 @@ import { isClusterClient } from '@pra/platform/redis';
 //   prefix is braced, so that a queue's keys share a slot.
 // A bucket is `accountId % BILLING_BUCKETS`: an account always falls in the same one. On a single Redis the buckets
 // share one outbox and one marker (one "shard"); in a cluster each bucket is a shard of its own.
+//
+// The tag is `{c<bucket>}` ("c" for calls, where it began): the call counters' keys have had it on a single Redis
+// too, and those names must not move, so every key of a bucket took the same tag rather than a new one.
+import { isClusterClient } from '@pra/platform/redis';
 
 /**
  * Accounts fall in a fixed set of buckets. 16: a round over them is one round trip per node whatever the number, up
  * to 16 masters share the load, and up to 16 flushers work in parallel. Changing it moves every key: it is fixed.
  */
 export const BILLING_BUCKETS = 16;
-/** Calls without a charge are counted per bucket (data/call-count-scripts.ts). */
-export const CALL_BUCKETS = BILLING_BUCKETS;
-export const callBucket = (accountId: number) => accountId % BILLING_BUCKETS;
+/** The bucket of an account: its shard in a cluster, and where its calls without a charge are counted. */
+export const billingBucket = (accountId: number) => accountId % BILLING_BUCKETS;
+/** Every bucket, 0 to BILLING_BUCKETS - 1. */
+export const BUCKETS: readonly number[] = Array.from({ length: BILLING_BUCKETS }, (_, b) => b);
+/** The hash tag of a bucket's keys (in a cluster: one slot). */
+export const bucketTag = (bucket: number) => `{c${bucket}}`;
+
+/** Items grouped by a key, in the order each key first appears. */
+export function groupBy<T, K>(items: readonly T[], key: (t: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
+  }
+  return groups;
+}
 
 /** The keys billing keeps per shard: the outbox of its charges, and the marker of its loaded balances. */
 export interface BillingShard {
@@ -68,23 +86,21 @@ export interface RedisLayout {
   reloadLock: string;
 }
 
-const BUCKET_LIST = Array.from({ length: BILLING_BUCKETS }, (_, b) => b);
-
 export function redisLayout(prefix: string, o: { cluster?: boolean } = {}): RedisLayout {
   const cluster = o.cluster ?? false;
-  const tag = (accountId: number) => `{c${callBucket(accountId)}}`;
+  const tag = (accountId: number) => bucketTag(billingBucket(accountId));
   const shards: BillingShard[] = cluster
-    ? BUCKET_LIST.map((b) => ({
+    ? BUCKETS.map((b) => ({
         index: b,
         buckets: [b],
-        outbox: `${prefix}usage:{c${b}}:outbox`,
-        deadLetters: `${prefix}usage:{c${b}}:outbox:dead`,
-        loaded: `${prefix}billing:{c${b}}:loaded`,
+        outbox: `${prefix}usage:${bucketTag(b)}:outbox`,
+        deadLetters: `${prefix}usage:${bucketTag(b)}:outbox:dead`,
+        loaded: `${prefix}billing:${bucketTag(b)}:loaded`,
       }))
     : [
         {
           index: 0,
-          buckets: BUCKET_LIST,
+          buckets: [...BUCKETS],
           outbox: `${prefix}usage:outbox`,
           deadLetters: `${prefix}usage:outbox:dead`,
           loaded: `${prefix}billing:loaded`,
@@ -95,20 +111,22 @@ export function redisLayout(prefix: string, o: { cluster?: boolean } = {}): Redi
     prefix,
     cluster,
     shards,
-    shard: (id) => shards[cluster ? callBucket(id) : 0]!,
+    shard: (id) => shards[cluster ? billingBucket(id) : 0]!,
     grants: cluster ? (id) => `${prefix}acct:${tag(id)}:${id}:grants` : (id) => `${prefix}acct:${id}:grants`,
     expiry: cluster ? (id) => `${prefix}acct:${tag(id)}:${id}:expiry` : (id) => `${prefix}acct:${id}:expiry`,
     charged: cluster ? (id, tx) => `${prefix}charged:${tag(id)}:${tx}` : (_id, tx) => `${prefix}charged:${tx}`,
     called: cluster ? (id, r) => `${prefix}called:${tag(id)}:${r}` : (_id, r) => `${prefix}called:${r}`,
-    pendingCalls: (b) => `${prefix}calls:{c${b}}:pending`,
-    flushingCalls: (b) => `${prefix}calls:{c${b}}:flushing`,
+    pendingCalls: (b) => `${prefix}calls:${bucketTag(b)}:pending`,
+    flushingCalls: (b) => `${prefix}calls:${bucketTag(b)}:flushing`,
     queuePrefix,
     schedulersMarker: `${queuePrefix}:pra-schedulers`,
     reloadLock: `${prefix}billing:reload-lock`,
   };
 }
 
-export { isClusterClient };
+/** Items grouped by the shard of their account (a shard's keys are of one slot: one MULTI or script per group). */
+export const byShard = <T>(l: RedisLayout, items: readonly T[], account: (t: T) => number): Map<number, T[]> =>
+  groupBy(items, (t) => l.shard(account(t)).index);
 
 /** The layout of a client's Redis: the cluster layout when it is a cluster. */
 export const layoutFor = (redis: object, prefix: string): RedisLayout =>

@@ -30,7 +30,7 @@ import type { Redis } from 'ioredis';
 import { StoppableLoop } from './stoppable-loop.js';
 import type { Pool } from '@pra/platform';
 import { callGroups, END_FLUSH_SCRIPT, TAKE_CALLS_SCRIPT } from '../data/call-count-scripts.js';
-import { CALL_BUCKETS, type RedisLayout } from '../data/redis-layout.js';
+import { BUCKETS, type RedisLayout } from '../data/redis-layout.js';
 import { applyCallFlushes, type CallFlush, pruneCallFlushes } from './apply-calls.js';
 
 export interface CallFlusherOptions {
@@ -50,7 +50,6 @@ type FlushRedis = Redis & {
   pra_take_calls(...a: (string | number)[]): Promise<[number, string[] | string | undefined]>;
   pra_end_flush(...a: string[]): Promise<number>;
 };
-const BUCKETS = Array.from({ length: CALL_BUCKETS }, (_, b) => b);
 
 const PRUNE_EVERY_MS = 3_600_000;
 

@@ -1,8 +1,9 @@
 // Writes the usage outbox into PostgreSQL. The charge script appends each charged request to a Redis stream (one per
 // shard: one on a single Redis, one per bucket in a cluster, data/redis-layout.ts); every ledger writer reads every
-// stream through one consumer group each, in batches (up to `batchSize` events, or what arrived within a
-// few ms), writes a batch in ONE statement (idempotent on the transaction id) and only then acknowledges and deletes
-// its entries. So an entry leaves the stream only once it is in the ledger:
+// stream through one consumer group each, in batches (up to `batchSize` events, or what arrived within a few ms;
+// with many streams, up to about twice that when one is busy: see take()), writes a batch in ONE statement
+// (idempotent on the transaction id) and only then acknowledges and deletes its entries. So an entry leaves the
+// stream only once it is in the ledger:
 // - a batch that cannot be written stays pending and is retried (with backoff) until it is; nothing is given up;
 // - a writer that dies leaves its entries pending; after `claimIdleMs` another writer claims them (XAUTOCLAIM);
 // - stop() stops reading, finishes (writes and acknowledges) the batches in flight, then returns;

@@ -8,8 +8,7 @@
 // Drift is repaired with HINCRBY by the difference, so later charges are kept and a second run finds nothing.
 import type { Redis } from 'ioredis';
 import type { Pool } from '@pra/platform';
-import { byShard } from '../data/balances.js';
-import type { BillingShard, RedisLayout } from '../data/redis-layout.js';
+import { byShard, type BillingShard, type RedisLayout } from '../data/redis-layout.js';
 import { eventFromStream, streamIdAfter, type UsageEvent } from '../domain/usage-event.js';
 
 export interface Drift {

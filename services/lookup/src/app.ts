@@ -25,16 +25,21 @@ export function createLookupApp(deps: {
 }): Express {
   const app = createBaseApp();
   app.use(countCalls(deps.calls));
-  const store = new RecordStore(readsFor(deps.pool));
+  const reads = readsFor(deps.pool);
+  const primary = new RecordStore(deps.pool);
+  const store = reads === deps.pool ? primary : new RecordStore(reads);
   const health = new HealthCheck(store);
   mountEndpoints(app, 'lookup', {
     ...recordHandlers({
       store,
       meter: deps.meter,
       auth: deps.auth,
-      // A repeat must find exactly what its first call was charged for, which may have been read on the primary
-      // (a replica down or lagging then): it reads the primary (repeats are rare; the replica may be behind).
-      recordsByIds: (ids) => recordsByIds(deps.pool, ids),
+      // A repeat must find exactly what its first call was charged for, which may have been read on the primary (a
+      // replica down or lagging then) or on the replica (behind the primary): the primary first, then the replica.
+      rereadFrom: [
+        { store: primary, recordsByIds: (ids) => recordsByIds(deps.pool, ids) },
+        ...(store === primary ? [] : [{ store, recordsByIds: (ids: number[]) => recordsByIds(reads, ids) }]),
+      ],
     }),
     health: () => route(async (req, res) => sendJson(res, 200, JSON.stringify(await health.check()), req.requestId)),
   });

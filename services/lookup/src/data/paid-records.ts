@@ -1,5 +1,5 @@
 // Records read again by id, to answer a repeat with the records it paid for (domain/paid-page.ts).
-import type { Pool } from '@pra/platform';
+import type { Queryable } from '@pra/platform';
 import { decodeRecordRow, type RecordRow, type StoredRecordRow } from './record-queries.js';
 
 const BY_IDS = {
@@ -9,6 +9,6 @@ const BY_IDS = {
           WHERE p.id = ANY($1::bigint[])`,
 };
 
-export async function recordsByIds(pool: Pool, ids: readonly number[]): Promise<RecordRow[]> {
+export async function recordsByIds(pool: Queryable, ids: readonly number[]): Promise<RecordRow[]> {
   return (await pool.query<StoredRecordRow>({ ...BY_IDS, values: [ids] })).rows.map(decodeRecordRow);
 }

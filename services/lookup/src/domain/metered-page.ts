@@ -23,8 +23,11 @@ export interface MeteredRequest {
 export interface PageSource {
   /** Searches the store: a page, or an ApiError (404, 400 ...). */
   find(): Promise<RecordPage>;
-  /** Stored records by id, in any order (to answer a repeat). */
-  reread(ids: number[]): Promise<RecordRow[]>;
+  /**
+   * Stored records by id, in any order, from each place the first call may have read them (to answer a repeat):
+   * tried in order until one holds exactly what was paid for.
+   */
+  rereads: readonly ((ids: number[]) => Promise<RecordRow[]>)[];
   historyField?: RecordPage['historyField'];
 }
 
@@ -37,7 +40,7 @@ export async function answerMeteredPage(
   const before = await meter
     .precheck({ transactionId: r.transactionId, accountId: r.who.accountId, fingerprint: r.fingerprint })
     .catch(countRefusal(r.endpoint));
-  if (before.kind === 'repeat') return repaidPage(before.paid, source.reread, source.historyField);
+  if (before.kind === 'repeat') return repaidPage(before.paid, source.rereads, source.historyField);
   const page = await findUnlessBroke(meter, r.who.accountId, source).catch(countRefusal(r.endpoint));
   const billing = await chargePage(meter, {
     who: r.who,
@@ -50,7 +53,7 @@ export async function answerMeteredPage(
     receipt: receiptOf(page),
   });
   // A repeat racing its first call: answered with what that call paid for.
-  if (billing.repeat) return repaidPage(billing.repeat, source.reread, source.historyField);
+  if (billing.repeat) return repaidPage(billing.repeat, source.rereads, source.historyField);
   return { page, billing };
 }
 

@@ -55,11 +55,12 @@ const changedSince = () =>
 
 /**
  * The page a repeat is answered with: the records the first call paid for, read again by id, with its billing.
- * `reread` returns the stored rows of those ids, in any order.
+ * Each of `rereads` returns the stored rows of those ids, in any order, from one place the first call may have read
+ * (the primary, a replica): the first that holds every one of them as it was paid for answers; none: a 400.
  */
 export async function repaidPage(
   paid: PaidTransaction,
-  reread: (ids: number[]) => Promise<RecordRow[]>,
+  rereads: readonly ((ids: number[]) => Promise<RecordRow[]>)[],
   historyField: RecordPage['historyField'],
 ): Promise<{ page: RecordPage; billing: PageBilling }> {
   const m = /^(\d+):(\d+):(\d+):((?:\d+\.[\w-]+,)*\d+\.[\w-]+)$/.exec(paid.receipt);
@@ -68,15 +69,18 @@ export async function repaidPage(
   if (entries.length < paid.granted) throw cannotRepeat(); // cannot happen: a charge never grants more than its rows
   const paidFor = entries.slice(0, paid.granted);
   const ids = paidFor.map(([id]) => Number(id));
-  const byId = new Map((await reread(ids)).map((r) => [recordId(r.body), r]));
-  const rows = paidFor.map(([id]) => byId.get(Number(id))).filter((r): r is RecordRow => r !== undefined);
-  if (rows.length !== paidFor.length || rows.some((r, i) => digestOf(r) !== paidFor[i]![1])) throw changedSince();
-  return {
-    page: { rows, total: Number(m[1]), page: Number(m[2]), pagesize: Number(m[3]), historyField },
-    billing: {
-      creditsRemaining: paid.remaining,
-      recordsReturned: paid.granted,
-      truncatedByCredits: paid.granted < entries.length,
-    },
-  };
+  for (const reread of rereads) {
+    const byId = new Map((await reread(ids)).map((r) => [recordId(r.body), r]));
+    const rows = paidFor.map(([id]) => byId.get(Number(id))).filter((r): r is RecordRow => r !== undefined);
+    if (rows.length !== paidFor.length || rows.some((r, i) => digestOf(r) !== paidFor[i]![1])) continue;
+    return {
+      page: { rows, total: Number(m[1]), page: Number(m[2]), pagesize: Number(m[3]), historyField },
+      billing: {
+        creditsRemaining: paid.remaining,
+        recordsReturned: paid.granted,
+        truncatedByCredits: paid.granted < entries.length,
+      },
+    };
+  }
+  throw changedSince();
 }

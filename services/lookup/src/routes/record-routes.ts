@@ -20,12 +20,22 @@ import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain
 import { answerMeteredPage, type PageSource } from '../domain/metered-page.js';
 import { renderPropertyResponse } from '../domain/record-page.js';
 
+/** One place a repeat may find the records it paid for: stored records by id, and the same store's histories. */
+export interface RereadSource {
+  recordsByIds(ids: number[]): Promise<RecordRow[]>;
+  store: RecordStore;
+}
+
 export interface RecordRouteDeps {
+  /** Where searches read (the replica, when one is attached). */
   store: RecordStore;
   meter: CreditMeter;
   auth: CallerAuth;
-  /** Stored records by id (a repeat is answered with the records it paid for). */
-  recordsByIds(ids: number[]): Promise<RecordRow[]>;
+  /**
+   * Where a repeat is answered from, in order: the primary, then the replica. Its first call may have read either
+   * (the replica down or lagging then, or serving): a repeat finds what it paid for in one of them.
+   */
+  rereadFrom: readonly RereadSource[];
 }
 
 /** The metered endpoints of the lookup, by their key in the endpoint table. */
@@ -56,14 +66,14 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
       });
   const pages = (find: PageSource['find']): PageSource => ({
     find,
-    reread: (ids) => d.recordsByIds(ids),
+    rereads: d.rereadFrom.map((s) => (ids: number[]) => s.recordsByIds(ids)),
   });
   const history = (id: number, kind: 'sale' | 'assessment'): PageSource => ({
     find: () => findHistory(d.store, id, kind),
-    reread: async (ids) => {
-      const read = (i: number) => (kind === 'sale' ? d.store.saleHistory(i) : d.store.assessmentHistory(i));
+    rereads: d.rereadFrom.map(({ store }) => async (ids: number[]) => {
+      const read = (i: number) => (kind === 'sale' ? store.saleHistory(i) : store.assessmentHistory(i));
       return (await Promise.all(ids.map(read))).filter((r): r is RecordRow => r !== undefined);
-    },
+    }),
     historyField: kind === 'sale' ? 'saleHistory' : 'assessmentHistory',
   });
   return {

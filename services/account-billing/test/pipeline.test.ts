@@ -188,6 +188,30 @@ describe('reload after Redis comes back empty', () => {
   }, 30_000);
 });
 
+describe('maintenance schedulers', () => {
+  it('are made again when one is missing, even after an upsert that failed halfway', async () => {
+    const q = pipeline.maintenanceQueue;
+    const ids = async () => (await q.getJobSchedulers()).map((s) => s.key).sort();
+    expect(await ids()).toEqual(['expire-credits', 'rebuild-key-cache', 'reconcile']);
+    // A scheduler lost (its node wiped, or an upsert cut halfway), and the next upsert failing once.
+    await q.removeJobScheduler('expire-credits');
+    await q.removeJobScheduler('rebuild-key-cache');
+    const upsert = q.upsertJobScheduler.bind(q);
+    let failures = 0;
+    q.upsertJobScheduler = ((...a: Parameters<typeof upsert>) => {
+      if (a[0] === 'expire-credits' && failures++ === 0) return Promise.reject(new Error('CLUSTERDOWN (simulated)'));
+      return upsert(...a);
+    }) as typeof q.upsertJobScheduler;
+    try {
+      for (let i = 0; i < 100 && (await ids()).length < 3; i++) await new Promise((r) => setTimeout(r, 50));
+      expect(failures).toBeGreaterThan(1); // it failed once, and was tried again
+      expect(await ids()).toEqual(['expire-credits', 'rebuild-key-cache', 'reconcile']);
+    } finally {
+      q.upsertJobScheduler = upsert;
+    }
+  });
+});
+
 describe('batched writes', () => {
   it('write each event once when a batch repeats events or holds events already written', async () => {
     const a = await f.fundedAccount(100);

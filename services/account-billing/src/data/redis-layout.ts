@@ -80,8 +80,6 @@ export interface RedisLayout {
   flushingCalls(bucket: number): string;
   /** BullMQ key prefix (braced in a cluster: a queue's keys in one slot). */
   queuePrefix: string;
-  /** Present while the maintenance schedulers exist in Redis (in the queues' slot): gone with them. */
-  schedulersMarker: string;
   /** The single-flight lock of a reload (one key). */
   reloadLock: string;
 }
@@ -119,7 +117,6 @@ export function redisLayout(prefix: string, o: { cluster?: boolean } = {}): Redi
     pendingCalls: (b) => `${prefix}calls:${bucketTag(b)}:pending`,
     flushingCalls: (b) => `${prefix}calls:${bucketTag(b)}:flushing`,
     queuePrefix,
-    schedulersMarker: `${queuePrefix}:pra-schedulers`,
     reloadLock: `${prefix}billing:reload-lock`,
   };
 }

@@ -21,6 +21,8 @@ import { LEDGER_GROUP, LedgerWriter } from './ledger-writer.js';
 import { reconcile } from './reconcile.js';
 
 export const MAINTENANCE_QUEUE = 'billing-maintenance';
+/** The maintenance jobs scheduled on it: reconcile, expire-credits, rebuild-key-cache. */
+const SCHEDULERS = 3;
 
 export interface PipelineOptions {
   pool: Pool;
@@ -94,7 +96,7 @@ export class UsagePipeline {
           concurrency: 1,
         }),
       );
-      await this.upsertSchedulers(redis);
+      await this.upsertSchedulers();
       this.watchdog = setInterval(() => void this.ensureLoaded(redis).catch(() => {}), this.o.watchdogEveryMs ?? 1_000);
     }
     for (const w of this.workers) {
@@ -103,10 +105,8 @@ export class UsagePipeline {
     }
   }
 
-  private async upsertSchedulers(redis: Redis): Promise<void> {
+  private async upsertSchedulers(): Promise<void> {
     const q = this.maintenanceQueue;
-    // Set first: should the schedulers be lost after this (a wipe), the marker is lost with them (same slot).
-    await redis.set(this.o.layout.schedulersMarker, new Date().toISOString());
     // Finished jobs are not kept: the last 100 completions and a day of failures, for the logs' sake.
     const opts = { removeOnComplete: 100, removeOnFail: { age: 86_400 } };
     await q.upsertJobScheduler('reconcile', { every: this.o.reconcileEveryMs ?? 60_000 }, { name: 'reconcile', opts });
@@ -142,7 +142,10 @@ export class UsagePipeline {
   async ensureLoaded(redis: Redis): Promise<boolean> {
     if (this.reloading) return false;
     const l = this.o.layout;
-    if (this.watchdog && !(await redis.exists(l.schedulersMarker))) await this.upsertSchedulers(redis);
+    // The schedulers themselves are looked at (not a marker beside them): an upsert that failed halfway, or a wipe
+    // of their node, is seen and made good on the next round.
+    if (this.watchdog && (await this.maintenanceQueue.getJobSchedulersCount()) < SCHEDULERS)
+      await this.upsertSchedulers();
     const before = await this.missing(redis);
     if (before.shards.length === 0 && !before.keys) return false;
     // Single flight across every process: one reload holds the lock; the others find the markers set after it.

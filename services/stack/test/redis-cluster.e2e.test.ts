@@ -13,10 +13,11 @@ import { createPool, createRedis, type Pool, type RedisClient } from '@pra/platf
 import { startApp, startRedisCluster, type OwnRedisCluster, type RunningApp } from '@pra/platform/testing';
 import { startProcess, type Started } from '@pra/platform/bench';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import { setAccountLimits } from '@pra/account-billing/domain';
+import { setAccountLimits, setKeyStatus } from '@pra/account-billing/domain';
+import { hashApiKey } from '@pra/core/auth';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { LEDGER_GROUP, LedgerWriter } from '@pra/account-billing/ledger-writer';
-import { RedisCreditMeter } from '@pra/account-billing/client';
+import { keyCacheLayoutFor, RedisCreditMeter } from '@pra/account-billing/client';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '@pra/lookup/app';
 import { mkdtempSync } from 'node:fs';
@@ -147,6 +148,36 @@ describe('billing on Redis Cluster', () => {
     // The same key for another request is refused, and charges nothing.
     expect((await app.get(oneRecord, headers)).status).toBe(400);
     expect(await ledgerUsed(a.accountId)).toBe(3);
+  });
+});
+
+describe('the key cache on the cluster', () => {
+  it('its writes, batched with commands for another node, land, and so do those commands', async () => {
+    // A key on the node that serves slot("1"). Auto-pipelining once batched the cache's variable-key script by its
+    // first argument (the key count, "1", "2"...) and, its keys being on another node, failed the whole batch.
+    const nodeOf1 = await cluster.masterOf('1');
+    let other = '';
+    for (let i = 0; !other; i++) if ((await cluster.masterOf(`probe:${i}`)) === nodeOf1) other = `probe:${i}`;
+    await admin.set(other, 'v');
+    let a = await f.fundedAccount(0);
+    const entryOf = (key: string) => keyCacheLayoutFor(admin, prefix).entry(hashApiKey(key));
+    while ((await cluster.masterOf(entryOf(a.key))) === nodeOf1) a = await f.fundedAccount(0);
+    // The producer client, with a GET for that node sent in the same turn as every script call.
+    const gets: Promise<string | null>[] = [];
+    const redis = new Proxy(f.redis, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function' || !['eval', 'evalsha', 'pra_put_keys'].includes(String(name))) return value;
+        return (...args: unknown[]) => {
+          gets.push(target.get(other));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+    await setKeyStatus({ ...f.deps, redis }, a.keyId, 'disabled');
+    expect(gets.length).toBeGreaterThan(0);
+    expect(await Promise.all(gets)).toEqual(gets.map(() => 'v'));
+    expect(JSON.parse((await admin.get(entryOf(a.key)))!).status).toBe('disabled');
   });
 });
 

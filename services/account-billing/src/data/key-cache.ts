@@ -64,10 +64,7 @@ end
 return written
 `;
 
-type PutRedis = Redis & { pra_put_keys(numKeys: number, ...args: (string | number)[]): Promise<number> };
-
 async function putEntries(redis: Redis, prefix: string, rows: readonly KeyRow[]): Promise<number> {
-  if (!('pra_put_keys' in redis)) redis.defineCommand('pra_put_keys', { lua: PUT_IF_NEWER });
   const l = keyCacheLayoutFor(redis, prefix);
   const byHash = new Map(rows.map((r) => [r.key_hash, r]));
   let written = 0;
@@ -77,7 +74,9 @@ async function putEntries(redis: Redis, prefix: string, rows: readonly KeyRow[])
       const chunk = group.slice(i, i + 500).map((h) => byHash.get(h)!);
       const keys = chunk.map((r) => l.entry(r.key_hash));
       const args = chunk.flatMap((r) => [r.cache_version, JSON.stringify(keyCacheEntry(r))]);
-      written += await (redis as PutRedis).pra_put_keys(keys.length, ...keys, ...args);
+      // EVAL, not a defined command: its key count varies, and a defined command without numberOfKeys is batched
+      // by auto-pipelining in a cluster as if its first argument (the count) were its key, failing its batch.
+      written += (await redis.eval(PUT_IF_NEWER, keys.length, ...keys, ...args)) as number;
     }
   }
   return written;

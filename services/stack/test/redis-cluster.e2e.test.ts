@@ -17,6 +17,7 @@ import { setAccountLimits, setKeyStatus } from '@pra/account-billing/domain';
 import { hashApiKey } from '@pra/core/auth';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { LEDGER_GROUP, LedgerWriter } from '@pra/account-billing/ledger-writer';
+import { CallFlusher } from '@pra/account-billing/call-flusher';
 import { keyCacheLayoutFor, RedisCreditMeter } from '@pra/account-billing/client';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '@pra/lookup/app';
@@ -512,4 +513,85 @@ describe('npm start on the cluster', () => {
       await supervisor.stop();
     }
   }, 120_000);
+});
+
+describe('a master that hangs', () => {
+  it('holds up only its own shards: charges on other masters reach the ledger meanwhile, its own after', async () => {
+    const g = await billingFixture(pool, cluster.target, `hg${randomBytes(3).toString('hex')}:`);
+    const worker = createRedis(cluster.target, 'worker');
+    worker.on('error', () => {});
+    const logged: Record<string, unknown>[] = [];
+    const writer = new LedgerWriter({
+      pool,
+      redis: worker,
+      layout: g.layout,
+      log: (o) => logged.push(o),
+      answerMs: 300,
+    });
+    // A master without a replica (none can take over while it is stopped), stopped for less than the node timeout.
+    const replica = cluster.nodes.find((n) => n.role === 'replica')!;
+    const hung = cluster.nodes.find((n) => n.role === 'master' && n.port !== replica.masterPort)!.port;
+    const node = createRedis(`redis://127.0.0.1:${hung}`, 'worker');
+    const pid = Number(/process_id:(\d+)/.exec(await node.info('server'))?.[1]);
+    node.disconnect();
+    const accountOnNode = async (wanted: (port: number) => boolean) => {
+      for (;;) {
+        const a = await g.fundedAccount(100);
+        if (wanted(await cluster.masterOf(g.layout.grants(a.accountId)))) return a;
+      }
+    };
+    const healthy = await accountOnNode((p) => p !== hung);
+    const stuck = await accountOnNode((p) => p === hung);
+    const charge = (a: { accountId: number; keyId: number }) => {
+      const tx = randomUUID();
+      return g.meter.charge({
+        transactionId: tx,
+        accountId: a.accountId,
+        keyId: a.keyId,
+        endpoint: '/property/address',
+        wanted: 1,
+        fingerprint: tx,
+      });
+    };
+    const events = async (accountId: number) =>
+      (
+        await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM billing.usage_events WHERE account_id = $1', [
+          accountId,
+        ])
+      ).rows[0]!.n;
+    await charge(stuck); // in its outbox before the node stops
+    writer.start();
+    try {
+      process.kill(pid, 'SIGSTOP');
+      let written = 0;
+      try {
+        for (let i = 0; i < 3; i++) await charge(healthy);
+        for (let i = 0; i < 80 && written < 3; i++) {
+          written = await events(healthy.accountId);
+          if (written < 3) await new Promise((r) => setTimeout(r, 20));
+        }
+        // Calls without a charge too: the flusher flushes the buckets that answer.
+        await g.calls.recordCall({
+          requestId: randomUUID(),
+          transactionId: randomUUID(),
+          accountId: healthy.accountId,
+          keyId: healthy.keyId,
+          endpoint: '/property/autocomplete',
+        });
+        const flusher = new CallFlusher({ pool, redis: worker, layout: g.layout, log: () => {}, answerMs: 300 });
+        expect(await flusher.flushOnce()).toBe(1);
+      } finally {
+        process.kill(pid, 'SIGCONT');
+      }
+      expect(written).toBe(3); // written while the other master was stopped
+      expect(logged.some((l) => String(l.msg).startsWith('an outbox stream did not answer'))).toBe(true);
+      for (let i = 0; i < 200 && (await events(stuck.accountId)) < 1; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await events(stuck.accountId)).toBe(1); // and the stopped one's, once it answers again
+    } finally {
+      process.kill(pid, 'SIGCONT');
+      await writer.stop();
+      worker.disconnect();
+      await g.close();
+    }
+  }, 60_000);
 });

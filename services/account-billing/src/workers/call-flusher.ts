@@ -28,6 +28,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { StoppableLoop } from './stoppable-loop.js';
+import { NODE_ANSWER_MS, within } from './within.js';
 import type { Pool } from '@pra/platform';
 import { callGroups, END_FLUSH_SCRIPT, TAKE_CALLS_SCRIPT } from '../data/call-count-scripts.js';
 import { BUCKETS, type RedisLayout } from '../data/redis-layout.js';
@@ -44,6 +45,8 @@ export interface CallFlusherOptions {
   everyMs?: number;
   /** A flushing hash untouched this long is taken over by another flusher (ms). Default 30 s. */
   leaseMs?: number;
+  /** How long one bucket's node may take to answer before it is left for a later round (NODE_ANSWER_MS). */
+  answerMs?: number;
 }
 
 type FlushRedis = Redis & {
@@ -71,6 +74,7 @@ export class CallFlusher extends StoppableLoop {
   private readonly redis: FlushRedis;
   private failures = 0;
   private lastPruneAt = 0;
+  private failedBuckets = '';
 
   constructor(private readonly o: CallFlusherOptions) {
     super(o.consumer);
@@ -87,26 +91,31 @@ export class CallFlusher extends StoppableLoop {
   async flushOnce(o: { stopAfter?: 'take' | 'apply' } = {}): Promise<number> {
     const { layout } = this.o;
     // Every bucket at once (one round trip per Redis node): a bucket's keys share a slot, different buckets' do not.
+    // A bucket whose node fails or does not answer in time is left for a later round; the others are flushed.
     const replies = await Promise.all(
       BUCKETS.map((b) =>
-        this.redis
-          .pra_take_calls(
+        within(
+          this.redis.pra_take_calls(
             layout.pendingCalls(b),
             layout.flushingCalls(b),
             randomUUID(),
             this.consumer,
             this.o.leaseMs ?? 30_000,
-          )
-          .then(
-            (reply): [Error | null, unknown] => [null, reply],
-            (err: Error): [Error | null, unknown] => [err, undefined],
           ),
+          this.o.answerMs ?? NODE_ANSWER_MS,
+          layout.pendingCalls(b),
+        ).then(
+          (reply): [Error | null, unknown] => [null, reply],
+          (err: Error): [Error | null, unknown] => [err, undefined],
+        ),
       ),
     );
     const flushes: CallFlush[] = [];
     const live: string[] = [];
+    const failed = replies.flatMap(([err], b) => (err ? [b] : []));
+    this.reportFailed(failed, replies.find(([err]) => err)?.[0]);
     for (const [b, [err, reply]] of replies.entries()) {
-      if (err) throw err;
+      if (err) continue;
       const [status, body] = reply as [number, string[] | string | undefined];
       if (status === 0) live.push(body as string);
       if (status !== 1) continue;
@@ -121,12 +130,35 @@ export class CallFlusher extends StoppableLoop {
     if (flushes.length === 0 || o.stopAfter === 'take') return 0;
     await applyCallFlushes(this.o.pool, flushes);
     if (o.stopAfter === 'apply') return 0;
-    await Promise.all(flushes.map((f) => this.redis.pra_end_flush(layout.flushingCalls(f.bucket), f.id)));
-    if (Date.now() - this.lastPruneAt > PRUNE_EVERY_MS) {
+    // A flush whose end does not land is taken again by this flusher next round: applying it again adds nothing.
+    await Promise.all(
+      flushes.map((f) =>
+        within(
+          this.redis.pra_end_flush(layout.flushingCalls(f.bucket), f.id),
+          this.o.answerMs ?? NODE_ANSWER_MS,
+          layout.flushingCalls(f.bucket),
+        ).catch(() => {}),
+      ),
+    );
+    // Flush ids are pruned only when every bucket answered: an id is kept while its hash may still be in Redis.
+    if (failed.length === 0 && Date.now() - this.lastPruneAt > PRUNE_EVERY_MS) {
       this.lastPruneAt = Date.now();
       await pruneCallFlushes(this.o.pool, live);
     }
     return flushes.reduce((n, f) => n + f.groups.reduce((s, g) => s + g.calls, 0), 0);
+  }
+
+  /** One line when the buckets that cannot be flushed change (not one per round while a node is away). */
+  private reportFailed(buckets: number[], err: Error | null | undefined): void {
+    const now = buckets.join(',');
+    if (now === this.failedBuckets) return;
+    this.failedBuckets = now;
+    if (buckets.length > 0)
+      this.o.log({
+        msg: 'call counts of some buckets could not be taken; they stay in Redis, the other buckets are flushed',
+        buckets,
+        err: String(err),
+      });
   }
 
   protected async run(): Promise<void> {

@@ -17,6 +17,7 @@
 // batch in flight, then reads this writer's pending entries again from the first.
 import type { Redis } from 'ioredis';
 import { StoppableLoop } from './stoppable-loop.js';
+import { NODE_ANSWER_MS, within } from './within.js';
 import type { Pool } from '@pra/platform';
 import { contextFromTraceparent, inSpan, ROOT_CONTEXT, trace } from '@pra/platform/telemetry';
 import type { BillingShard, RedisLayout } from '../data/redis-layout.js';
@@ -54,6 +55,8 @@ interface Batch {
   events: UsageEvent[];
   /** Entries in all (events, dead letters and deleted entries). */
   size: number;
+  /** The read waited for entries (BLOCK): an empty batch needs no pause before the next read. */
+  waited: boolean;
 }
 
 export interface LedgerWriterOptions {
@@ -69,6 +72,8 @@ export interface LedgerWriterOptions {
   blockMs?: number;
   /** Entries another consumer has held this long without acknowledging are taken over. */
   claimIdleMs?: number;
+  /** How long one stream's read or acknowledgement may take before its node is taken for hung (NODE_ANSWER_MS). */
+  answerMs?: number;
   /**
    * After a batch smaller than batchSize, how long the writer waits before reading again, so that the next batch
    * gathers what arrives meanwhile (default 100 ms). Each batch costs three Redis round trips and one PostgreSQL
@@ -81,18 +86,27 @@ export interface LedgerWriterOptions {
   lingerMs?: number;
 }
 
-/** What a writer keeps per outbox stream (one per shard: data/redis-layout.ts). */
-interface StreamState {
-  shard: BillingShard;
+/** Where a writer's reading of one stream stands: changed only by a read that answered in time. */
+interface StreamCursor {
   /** After a failure, this writer's own unacknowledged entries are read again first. */
   retryOwn: boolean;
   /** Where re-reading this writer's own pending entries continues (they are paged, never read twice in a round). */
   ownCursor: string;
   claimCursor: string;
   lastClaimAt: number;
+}
+
+/** What a writer keeps per outbox stream (one per shard: data/redis-layout.ts). */
+interface StreamState extends StreamCursor {
+  shard: BillingShard;
   /** The last read filled its share: the stream has a backlog and gets a bigger share of the next batch. */
   full: boolean;
+  /** A stream whose node failed or did not answer is left out of the rounds until then (ms). */
+  pausedUntil: number;
 }
+
+/** How long a stream whose node failed or hung is left out before it is tried again (ms). */
+export const STREAM_PAUSE_MS = 2_000;
 
 /** The entries of one stream in a batch: acknowledged together once the batch is written. */
 interface Part {
@@ -114,6 +128,7 @@ export class LedgerWriter extends StoppableLoop {
       claimCursor: '0-0',
       lastClaimAt: 0,
       full: false,
+      pausedUntil: 0,
     }));
   }
 
@@ -121,19 +136,15 @@ export class LedgerWriter extends StoppableLoop {
     return this.o.batchSize ?? DEFAULT_BATCH_SIZE;
   }
 
-  private async ensureGroups(): Promise<void> {
-    await Promise.all(
-      this.streams.map(async (s) => {
-        try {
-          await this.o.redis.xgroup('CREATE', s.shard.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
-        } catch (err) {
-          if (!String(err).includes('BUSYGROUP')) throw err;
-        }
-      }),
-    );
+  private async ensureGroup(shard: BillingShard): Promise<void> {
+    try {
+      await this.o.redis.xgroup('CREATE', shard.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
+    } catch (err) {
+      if (!String(err).includes('BUSYGROUP')) throw err;
+    }
   }
 
-  private async read(s: StreamState, id: string, count: number, block: boolean): Promise<Entry[]> {
+  private async read(s: BillingShard, id: string, count: number, block: boolean): Promise<Entry[]> {
     const args = [
       'GROUP',
       LEDGER_GROUP,
@@ -142,7 +153,7 @@ export class LedgerWriter extends StoppableLoop {
       String(count),
       ...(block ? ['BLOCK', String(this.o.blockMs ?? 20)] : []),
       'STREAMS',
-      s.shard.outbox,
+      s.outbox,
       id,
     ];
     const reply =
@@ -152,13 +163,13 @@ export class LedgerWriter extends StoppableLoop {
   }
 
   /** Entries a dead (or stuck) consumer holds, taken over once they have been idle for claimIdleMs. */
-  private async claim(s: StreamState, count: number): Promise<Entry[]> {
+  private async claim(shard: BillingShard, s: StreamCursor, count: number): Promise<Entry[]> {
     const idle = this.o.claimIdleMs ?? 30_000;
     const now = Date.now();
     if (now - s.lastClaimAt < Math.min(idle / 2, 5_000) && s.claimCursor === '0-0') return [];
     s.lastClaimAt = now;
     const [next, entries] = (await this.o.redis.xautoclaim(
-      s.shard.outbox,
+      shard.outbox,
       LEDGER_GROUP,
       this.consumer,
       idle,
@@ -171,19 +182,62 @@ export class LedgerWriter extends StoppableLoop {
   }
 
   /** A stream's share of the next batch: its own unacknowledged entries after a failure, else claimed, else new. */
-  private async takeFrom(s: StreamState, count: number, block: boolean): Promise<Entry[]> {
+  private async takeFrom(shard: BillingShard, c: StreamCursor, count: number, block: boolean): Promise<Entry[]> {
     let entries: Entry[] = [];
-    if (s.retryOwn) {
-      entries = await this.read(s, s.ownCursor, count, false);
+    if (c.retryOwn) {
+      entries = await this.read(shard, c.ownCursor, count, false);
       if (entries.length === 0) {
-        s.retryOwn = false;
-        s.ownCursor = '0';
-      } else s.ownCursor = entries[entries.length - 1]![0];
+        c.retryOwn = false;
+        c.ownCursor = '0';
+      } else c.ownCursor = entries[entries.length - 1]![0];
     }
-    if (entries.length === 0) entries = await this.claim(s, count);
-    if (entries.length === 0) entries = await this.read(s, '>', count, block);
-    s.full = entries.length >= count;
+    if (entries.length === 0) entries = await this.claim(shard, c, count);
+    if (entries.length === 0) entries = await this.read(shard, '>', count, block);
     return entries;
+  }
+
+  /**
+   * A stream's share, read within NODE_ANSWER_MS on a copy of its cursor (a read that answers late changes
+   * nothing). A stream that fails or does not answer gives nothing this round and is left out for STREAM_PAUSE_MS:
+   * the other streams go on. What its read may still deliver is this writer's pending entries, read again first.
+   */
+  private async takeWithin(s: StreamState, count: number, block: boolean): Promise<Entry[]> {
+    const c: StreamCursor = {
+      retryOwn: s.retryOwn,
+      ownCursor: s.ownCursor,
+      claimCursor: s.claimCursor,
+      lastClaimAt: s.lastClaimAt,
+    };
+    try {
+      const entries = await within(this.takeFrom(s.shard, c, count, block), this.answerMs, s.shard.outbox);
+      Object.assign(s, c, { full: entries.length >= count });
+      return entries;
+    } catch (err) {
+      this.setBack(s, err);
+      if (String(err).includes('NOGROUP')) await this.ensureGroup(s.shard).catch(() => {});
+      return [];
+    }
+  }
+
+  private get answerMs() {
+    return this.o.answerMs ?? NODE_ANSWER_MS;
+  }
+
+  /** A stream that failed: its pending entries read again first; left out for a while unless its group was gone. */
+  private setBack(s: StreamState, err: unknown): void {
+    s.retryOwn = true;
+    s.ownCursor = '0';
+    s.full = false;
+    if (String(err).includes('NOGROUP')) return; // first start, or its node came back empty: made again at once
+    const first = s.pausedUntil <= Date.now();
+    s.pausedUntil = Date.now() + STREAM_PAUSE_MS;
+    if (first)
+      this.o.log({
+        msg: 'an outbox stream did not answer; the other streams go on, and it is tried again shortly',
+        stream: s.shard.outbox,
+        err: String(err),
+        retryInMs: STREAM_PAUSE_MS,
+      });
   }
 
   /**
@@ -193,14 +247,16 @@ export class LedgerWriter extends StoppableLoop {
    */
   private async take(): Promise<Batch> {
     const n = this.streams.length;
-    const busy = this.streams.filter((s) => s.full).length;
+    const now = Date.now();
+    const live = this.streams.filter((s) => s.pausedUntil <= now);
+    const busy = live.filter((s) => s.full).length;
     const share = (s: StreamState) => Math.ceil(this.batchSize / (busy > 0 && s.full ? busy : n));
-    const read = await Promise.all(this.streams.map((s) => this.takeFrom(s, share(s), n === 1)));
+    const read = await Promise.all(live.map((s) => this.takeWithin(s, share(s), n === 1)));
     const events: UsageEvent[] = [];
     const parts: Part[] = [];
     read.forEach((entries, i) => {
       if (entries.length === 0) return;
-      const part: Part = { stream: this.streams[i]!, ids: [], dead: [] };
+      const part: Part = { stream: live[i]!, ids: [], dead: [] };
       for (const [id, fields] of entries) {
         part.ids.push(id);
         if (!fields) continue; // deleted while pending: nothing to write, only to acknowledge
@@ -211,10 +267,14 @@ export class LedgerWriter extends StoppableLoop {
       }
       parts.push(part);
     });
-    return { parts, events, size: parts.reduce((n, p) => n + p.ids.length, 0) };
+    return { parts, events, size: parts.reduce((k, p) => k + p.ids.length, 0), waited: n === 1 && live.length === 1 };
   }
 
-  /** Writes a batch, then (only then) acknowledges and deletes its entries: one MULTI per stream (one slot each). */
+  /**
+   * Writes a batch, then (only then) acknowledges and deletes its entries: one MULTI per stream (one slot each). A
+   * stream whose acknowledgement fails or does not answer keeps its entries pending: they are read again and written
+   * again, which adds nothing (each event is written once by its id), then acknowledged.
+   */
   private async commit(batch: Batch): Promise<number> {
     const { parts, events } = batch;
     if (batch.size === 0) return 0;
@@ -224,10 +284,16 @@ export class LedgerWriter extends StoppableLoop {
         const { outbox, deadLetters } = stream.shard;
         const m = this.o.redis.multi();
         for (const d of dead) m.xadd(deadLetters, '*', 'id', d.id, 'reason', d.reason, ...d.fields);
-        await m
+        const acknowledged = m
           .xack(outbox, LEDGER_GROUP, ...ids)
           .xdel(outbox, ...ids)
           .exec();
+        try {
+          await within(acknowledged, this.answerMs, outbox);
+        } catch (err) {
+          this.setBack(stream, err);
+          return;
+        }
         for (const d of dead)
           this.o.log({
             msg: 'outbox entry is not a usage event: moved to the dead-letter stream',
@@ -277,8 +343,8 @@ export class LedgerWriter extends StoppableLoop {
         await settle();
         this.failures = 0;
         if (batch.size === 0) {
-          // Many streams are read without BLOCK: an empty round waits before the next one.
-          if (this.streams.length > 1 && this.running) await this.sleep(Math.max(this.o.blockMs ?? 20, linger));
+          // Many streams are read without BLOCK (and a paused one not at all): an empty round waits a little.
+          if (!batch.waited && this.running) await this.sleep(Math.max(this.o.blockMs ?? 20, linger));
           continue;
         }
         writing = this.commit(batch);
@@ -287,16 +353,10 @@ export class LedgerWriter extends StoppableLoop {
       } catch (err) {
         // The batch in flight first: its failure is this one, its success is kept.
         await settle().catch(() => {});
-        // Entries other streams delivered in the failed round are this writer's own pending ones: read again first.
+        // The batch that failed, and the one read meanwhile, are this writer's pending entries: read again first.
         for (const s of this.streams) {
           s.retryOwn = true;
           s.ownCursor = '0';
-        }
-        if (String(err).includes('NOGROUP')) {
-          // First start, or Redis (or the node of a stream) came back empty: the groups are made again (entries
-          // lost with Redis are the reload's business: balances come back from PostgreSQL).
-          await this.ensureGroups().catch(() => {});
-          continue;
         }
         this.failures++;
         const delay = Math.min(10_000, 250 * 2 ** Math.min(this.failures - 1, 6));
@@ -320,13 +380,18 @@ export class LedgerWriter extends StoppableLoop {
    * stream holds (each one a charge that never reached the ledger: someone must look at it).
    */
   async backlog(): Promise<{ waiting: number; oldestSeconds: number; deadLetters: number }> {
+    // A stream whose node does not answer in time counts as empty here (the writer's log says which).
     const perStream = await Promise.all(
       this.streams.map(({ shard }) =>
-        Promise.all([
-          this.o.redis.xlen(shard.outbox),
-          this.o.redis.xrange(shard.outbox, '-', '+', 'COUNT', 1),
-          this.o.redis.xlen(shard.deadLetters),
-        ]),
+        within(
+          Promise.all([
+            this.o.redis.xlen(shard.outbox),
+            this.o.redis.xrange(shard.outbox, '-', '+', 'COUNT', 1),
+            this.o.redis.xlen(shard.deadLetters),
+          ]),
+          this.answerMs,
+          shard.outbox,
+        ).catch((): [number, [string, string[]][], number] => [0, [], 0]),
       ),
     );
     const now = Date.now();

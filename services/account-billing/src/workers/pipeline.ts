@@ -19,6 +19,7 @@ import { expireCredits } from './apply-usage.js';
 import { CallFlusher, callBucketsWaiting } from './call-flusher.js';
 import { LEDGER_GROUP, LedgerWriter } from './ledger-writer.js';
 import { reconcile } from './reconcile.js';
+import { NODE_ANSWER_MS, within } from './within.js';
 
 export const MAINTENANCE_QUEUE = 'billing-maintenance';
 /** The maintenance jobs scheduled on it: reconcile, expire-credits, rebuild-key-cache. */
@@ -127,9 +128,11 @@ export class UsagePipeline {
     const l = this.o.layout;
     const keyMarkers = keyCacheLayoutFor(redis, l.prefix).loadedMarkers;
     // One GET per marker, sent together: in a cluster the markers sit on the nodes whose data they speak for.
+    // A marker whose node does not answer in time is taken as there: another node's loss is reloaded meanwhile.
+    const get = (key: string) => within(redis.get(key), NODE_ANSWER_MS, key).catch(() => 'unknown');
     const [shards, keys] = await Promise.all([
-      Promise.all(l.shards.map((s) => redis.get(s.loaded))),
-      Promise.all(keyMarkers.map((k) => redis.get(k))),
+      Promise.all(l.shards.map((s) => get(s.loaded))),
+      Promise.all(keyMarkers.map(get)),
     ]);
     return { shards: l.shards.filter((_, i) => !shards[i]), keys: keys.some((k) => !k) };
   }
@@ -259,7 +262,11 @@ export class UsagePipeline {
           this.writer!.backlog(),
           Promise.all(
             this.o.layout.shards.map((s) =>
-              (redis.xpending(s.outbox, LEDGER_GROUP) as Promise<[number, ...unknown[]]>).then(
+              within(
+                redis.xpending(s.outbox, LEDGER_GROUP) as Promise<[number, ...unknown[]]>,
+                NODE_ANSWER_MS,
+                s.outbox,
+              ).then(
                 (p) => Number(p[0]) || 0,
                 () => 0,
               ),

@@ -18,6 +18,7 @@ import { hashApiKey } from '@pra/core/auth';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { LEDGER_GROUP, LedgerWriter } from '@pra/account-billing/ledger-writer';
 import { CallFlusher } from '@pra/account-billing/call-flusher';
+import { admitLookup } from '@pra/account-billing/key-lookup-admission';
 import { keyCacheLayoutFor, RedisCreditMeter } from '@pra/account-billing/client';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '@pra/lookup/app';
@@ -179,6 +180,18 @@ describe('the key cache on the cluster', () => {
     expect(gets.length).toBeGreaterThan(0);
     expect(await Promise.all(gets)).toEqual(gets.map(() => 'v'));
     expect(JSON.parse((await admin.get(entryOf(a.key)))!).status).toBe('disabled');
+  });
+});
+
+describe('key lookups on the cluster', () => {
+  it("the system's budget of lookups in PostgreSQL is one, whatever bucket the keys fall in", async () => {
+    // Unknown keys of one key bucket (their hashes start alike): once a sixteenth of the budget stopped them.
+    const budgetPrefix = `kb${randomBytes(3).toString('hex')}:`;
+    const hashes = Array.from({ length: 30 }, () => `a${randomBytes(32).toString('hex').slice(1)}`);
+    const verdicts = await Promise.all(hashes.map((h) => admitLookup(f.redis, budgetPrefix, h, 20)));
+    const admitted = verdicts.filter((v) => v === 'admitted').length;
+    expect(admitted).toBeGreaterThanOrEqual(20);
+    expect(admitted).toBeLessThan(30);
   });
 });
 

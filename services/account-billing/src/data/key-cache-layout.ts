@@ -27,8 +27,7 @@ const KEY_BUCKETS = '0123456789abcdef'.split('');
 
 /**
  * Where the cache keeps a key. On a single Redis: the names above (one loaded marker, one lookup budget). In a
- * cluster: a key's entry, its negative-cache entry, the loaded marker of its bucket and the lookup budget of its
- * bucket share the bucket's hash tag `{k<digit>}`, so that one MGET or one script reads them on one node, and a node
+ * cluster: a key's entry, its negative-cache entry and the loaded marker of its bucket share the bucket's hash tag `{k<digit>}`, so that one MGET or one script reads them on one node, and a node
  * that comes back empty loses the markers of exactly the buckets whose entries it lost.
  */
 export interface KeyCacheLayout {
@@ -38,10 +37,8 @@ export interface KeyCacheLayout {
   loaded(keyHash: string): string;
   /** Every loaded marker (one on a single Redis, 16 in a cluster). */
   loadedMarkers: string[];
-  /** The token bucket of key lookups in PostgreSQL that this key's lookup draws on. */
-  lookupBudget(keyHash: string): string;
-  /** How many budgets the system's lookups per second are shared among (each gets its part). */
-  budgets: number;
+  /** The system's token bucket of key lookups in PostgreSQL (one key, whatever the layout). */
+  lookupBudget: string;
   /** Groups key hashes by what one script or MGET may name together (one group on a single Redis). */
   group(keyHashes: readonly string[]): string[][];
 }
@@ -53,8 +50,7 @@ export function keyCacheLayout(prefix: string, cluster: boolean): KeyCacheLayout
       miss: (h) => keyMissKey(prefix, h),
       loaded: () => keyCacheLoadedKey(prefix),
       loadedMarkers: [keyCacheLoadedKey(prefix)],
-      lookupBudget: () => `${prefix}key-lookups:bucket`,
-      budgets: 1,
+      lookupBudget: `${prefix}key-lookups:bucket`,
       group: (hashes) => (hashes.length > 0 ? [[...hashes]] : []),
     };
   }
@@ -65,8 +61,7 @@ export function keyCacheLayout(prefix: string, cluster: boolean): KeyCacheLayout
     miss: (h) => `${prefix}key-miss:${tag(h)}:${h}`,
     loaded,
     loadedMarkers: KEY_BUCKETS.map(loaded),
-    lookupBudget: (h) => `${prefix}key-lookups:${tag(h)}:bucket`,
-    budgets: KEY_BUCKETS.length,
+    lookupBudget: `${prefix}key-lookups:bucket`,
     group: (hashes) => [...groupBy(hashes, tag).values()],
   };
 }

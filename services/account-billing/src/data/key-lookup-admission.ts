@@ -21,21 +21,14 @@ export async function whatTheCacheSays(redis: Redis, prefix: string, keyHash: st
 }
 
 /**
- * KEYS: the entry, the negative-cache key, the system bucket. ARGV: tokens a second (also the bucket's size).
- * {1, entry}: the cache holds the key now, in the current format (restored by another lookup); {2}: known not to
- * exist; {3}: the system's budget is spent; {0}: a token was taken, look it up.
+ * KEYS: the system's token bucket. ARGV: tokens a second (also the bucket's size). 1: a token was taken; 0: the
+ * budget is spent. On Redis's clock, shared by every account-billing process.
  */
-const ADMIT_LOOKUP = `
-local entry = redis.call('GET', KEYS[1])
-if entry then
-  local ok, e = pcall(cjson.decode, entry)
-  if ok and type(e) == 'table' and (e.kind == 'standard' or e.kind == 'marketplace') then return {1, entry} end
-end
-if redis.call('EXISTS', KEYS[2]) == 1 then return {2} end
+const TAKE_TOKEN = `
 local rate = tonumber(ARGV[1])
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local b = redis.call('HMGET', KEYS[3], 'tokens', 'at')
+local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
 local tokens = tonumber(b[1]) or rate
 local at = tonumber(b[2]) or now
 tokens = math.min(rate, tokens + math.max(0, now - at) * rate / 1000)
@@ -44,22 +37,22 @@ if tokens >= 1 then
   tokens = tokens - 1
   admitted = 1
 end
-redis.call('HSET', KEYS[3], 'tokens', tostring(tokens), 'at', tostring(now))
-redis.call('PEXPIRE', KEYS[3], 10000)
-if admitted == 1 then return {0} end
-return {3}
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], 10000)
+return admitted
 `;
 
-type AdmitRedis = Redis & {
-  pra_admit_key_lookup(entry: string, miss: string, bucket: string, rate: number): Promise<[number, string?]>;
-};
+type AdmitRedis = Redis & { pra_take_lookup_token(bucket: string, rate: number): Promise<number> };
 
 /** What the admission decided: the cache says it now, or the system's budget is spent, or look it up. */
 export type Admission = CacheSays | 'bounded' | 'admitted';
 
 /**
- * Checks the cache again and takes a token of the system's budget (systemPerSecond) in one step: 'admitted' when
- * the key is to be looked up in PostgreSQL, 'bounded' when the budget is spent.
+ * Checks the cache again, then takes a token of the system's budget (systemPerSecond): 'admitted' when the key is to
+ * be looked up in PostgreSQL, 'bounded' when the budget is spent. Two steps, not one script: the budget is one key
+ * for the whole system (in a cluster it cannot share a slot with every key's entry, and one budget per key bucket
+ * could be spent by an attacker choosing keys of one bucket, sixteen times cheaper). A key restored between the two
+ * steps costs a token, no more.
  */
 export async function admitLookup(
   redis: Redis,
@@ -67,18 +60,13 @@ export async function admitLookup(
   keyHash: string,
   systemPerSecond: number,
 ): Promise<Admission> {
-  if (!('pra_admit_key_lookup' in redis))
-    redis.defineCommand('pra_admit_key_lookup', { numberOfKeys: 3, lua: ADMIT_LOOKUP });
-  const l = keyCacheLayoutFor(redis, prefix);
-  // In a cluster the budget is split among the key buckets (a random key falls in each alike): the system's total
-  // stays systemPerSecond.
-  const [verdict, text] = await (redis as AdmitRedis).pra_admit_key_lookup(
-    l.entry(keyHash),
-    l.miss(keyHash),
-    l.lookupBudget(keyHash),
-    systemPerSecond / l.budgets,
+  const says = await whatTheCacheSays(redis, prefix, keyHash);
+  if (says) return says;
+  if (!('pra_take_lookup_token' in redis))
+    redis.defineCommand('pra_take_lookup_token', { numberOfKeys: 1, lua: TAKE_TOKEN });
+  const taken = await (redis as AdmitRedis).pra_take_lookup_token(
+    keyCacheLayoutFor(redis, prefix).lookupBudget,
+    systemPerSecond,
   );
-  if (verdict === 1) return { held: JSON.parse(text!) as KeyCacheEntry };
-  if (verdict === 2) return { unknown: true };
-  return verdict === 3 ? 'bounded' : 'admitted';
+  return taken === 1 ? 'admitted' : 'bounded';
 }

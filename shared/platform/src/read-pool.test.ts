@@ -35,13 +35,15 @@ afterAll(async () => {
   await proxy.close();
 });
 
-async function readPool(opts: { url?: string; size?: number; maxWaiting?: number; probeIntervalMs?: number } = {}) {
+async function readPool(
+  opts: { url?: string; size?: number; maxWaiting?: number; probeIntervalMs?: number; maxLagSeconds?: number } = {},
+) {
   const primary = createPool(inject('databaseUrl'), 2, 'read-pool-test', LIMITS);
   const reads = attachReadReplica(primary, opts.url ?? replicaUrl, {
     size: opts.size ?? 2,
     name: 'read-pool-test',
     limits: { ...LIMITS, maxWaiting: opts.maxWaiting ?? LIMITS.maxWaiting },
-    maxLagSeconds: 30,
+    maxLagSeconds: opts.maxLagSeconds ?? 30,
     downMs: 300,
     probeIntervalMs: opts.probeIntervalMs ?? 100,
   });
@@ -112,6 +114,22 @@ describe('ReadPool', () => {
     expect(await where(reads)).toBe('primary');
     expect(reads.counts.fallbacks).toBe(1);
     expect(reads.state()).toBe('down');
+  });
+
+  it('stops serving a replica it has not measured for longer than the lag bound (its probes refused, busy)', async () => {
+    // One connection and no wait queue: while the test holds it, every probe is refused (queue full).
+    const { reads } = await readPool({ size: 1, maxWaiting: 0, probeIntervalMs: 50, maxLagSeconds: 0.3 });
+    expect(reads.state()).toBe('serving');
+    const held = await reads.replica.connect();
+    try {
+      for (let i = 0; i < 100 && reads.state() === 'serving'; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(reads.state()).toBe('lagging');
+      expect(await where(reads)).toBe('primary');
+    } finally {
+      held.release();
+    }
+    await reads.probe();
+    expect(reads.state()).toBe('serving');
   });
 
   it('sends a read to the primary when the replica pool is full, without marking it down', async () => {

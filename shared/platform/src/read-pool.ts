@@ -137,6 +137,7 @@ export class ReadPool implements Queryable {
   readonly counts = { replica: 0, primary: 0, fallbacks: 0 };
   private readonly maxLagSeconds: number;
   private readonly downMs: number;
+  private readonly probeIntervalMs: number;
   private readonly name: string;
   private downUntil = 0;
   private failedAt = Number.NEGATIVE_INFINITY;
@@ -159,9 +160,10 @@ export class ReadPool implements Queryable {
   ) {
     this.maxLagSeconds = opts.maxLagSeconds;
     this.downMs = opts.downMs ?? READ_POOL_DEFAULTS.downMs;
+    this.probeIntervalMs = opts.probeIntervalMs ?? READ_POOL_DEFAULTS.probeIntervalMs;
     this.name = opts.name ?? 'reads';
     attached.set(primary, this);
-    this.timer = setInterval(() => void this.probe(), opts.probeIntervalMs ?? READ_POOL_DEFAULTS.probeIntervalMs);
+    this.timer = setInterval(() => void this.probe(), this.probeIntervalMs);
     this.timer.unref();
     void this.probe();
     this.stopGauges = observeGauges(
@@ -200,6 +202,9 @@ export class ReadPool implements Queryable {
     if (this.answeredAt === undefined && this.failedAt === Number.NEGATIVE_INFINITY) return 'starting';
     if (this.answeredAt === undefined || this.answeredAt < this.failedAt || now < this.downUntil) return 'down';
     if (this.lag === undefined || this.lag > this.maxLagSeconds) return 'lagging';
+    // Not measured for longer than the bound (its probes refused: its pool is busy): how far behind it is now is
+    // unknown, so it serves nothing until a probe gets through.
+    if (now - this.answeredAt > this.maxLagSeconds * 1000 + this.probeIntervalMs) return 'lagging';
     return 'serving';
   }
 

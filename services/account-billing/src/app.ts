@@ -10,6 +10,7 @@ import {
   sendJson,
   type CallerAuth,
   type Pool,
+  type Queryable,
 } from '@pra/platform';
 import { usageReport } from './domain/usage-report.js';
 import { countCalls, type CallCounter } from './client/call-counter.js';
@@ -21,6 +22,8 @@ export { KEY_LOOKUP_LIMITS, KeyLookupService } from './domain/key-lookup.js';
 
 export function createBillingApp(deps: {
   pool: Pool;
+  /** Where /usage reads (the replica, when there is one); the pool by default. */
+  reads?: Queryable;
   calls: CallCounter;
   auth: CallerAuth;
   /** The key lookup; served only with the gateway's key (it authenticates the callers). */
@@ -34,7 +37,7 @@ export function createBillingApp(deps: {
     usage: () =>
       route(async (req, res) => {
         const who = await resolveIdentity(req, deps.auth);
-        sendJson(res, 200, JSON.stringify(await usageReport(deps.pool, who.accountId)), req.requestId);
+        sendJson(res, 200, JSON.stringify(await usageReport(deps.reads ?? deps.pool, who.accountId)), req.requestId);
       }),
   });
   finishApp(app);

@@ -23,7 +23,7 @@ import { KeyLookupService } from './domain/key-lookup.js';
 const config = loadBillingConfig();
 const log = logTo();
 // /usage and the admin API get a pool whose every wait has a limit; the pipeline's batches and jobs their own.
-const { redis, auth, pool } = requestPathClients(config, 'account-billing');
+const { redis, auth, pool, reads, closePools } = requestPathClients(config, 'account-billing');
 const workPool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'account-billing-worker');
 await migrateBilling(workPool, (l) => log({ msg: l }));
 await redisReady(redis);
@@ -33,7 +33,7 @@ await pipeline.start();
 const close = async () => {
   await pipeline.stop();
   await closeRedis(redis);
-  await Promise.all([pool.end(), workPool.end()]);
+  await Promise.all([closePools(), workPool.end()]);
 };
 const timeouts = clientTimeouts(config);
 await runInternalServer(config, storesReady(pool, redis));
@@ -48,6 +48,7 @@ const admin = await listenServer(
 await runServer(
   createBillingApp({
     pool,
+    reads,
     calls: new RedisCallCounter(redis, config.REDIS_PREFIX),
     auth,
     keyLookup: new KeyLookupService({ pool, redis, prefix: config.REDIS_PREFIX }),

@@ -14,7 +14,7 @@ import { Indexer, lastIndexedId } from './indexing/index-queue.js';
 const config = loadAutocompleteConfig();
 const log = logTo();
 // Requests get a pool whose every wait has a limit; the indexer's long statements get their own, without.
-const { redis, auth, pool } = requestPathClients(config, 'autocomplete');
+const { redis, auth, pool, reads, closePools } = requestPathClients(config, 'autocomplete');
 const indexPool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'autocomplete-indexer');
 await migrateSearch(indexPool, (l) => log({ msg: l }));
 // The index the requests search, and the one the indexer writes (the same one for Typesense).
@@ -25,7 +25,7 @@ if (config.SEARCH_BACKEND === 'typesense') {
   await ts.ensureCollection();
   index = writeIndex = ts;
 } else {
-  index = new PostgresSearchIndex(pool);
+  index = new PostgresSearchIndex(pool, undefined, reads);
   writeIndex = new PostgresSearchIndex(indexPool);
 }
 await redisReady(redis);
@@ -58,7 +58,7 @@ await runServer(
   async () => {
     await indexer.stop();
     await closeRedis(redis);
-    await Promise.all([pool.end(), indexPool.end()]);
+    await Promise.all([closePools(), indexPool.end()]);
   },
   clientTimeouts(config),
 );

@@ -4,30 +4,33 @@ import {
   createBaseApp,
   finishApp,
   mountEndpoints,
-  readsFor,
   route,
   sendJson,
   type CallerAuth,
   type Pool,
+  type Queryable,
 } from '@pra/platform';
 import { countCalls, type CallCounter, type CreditMeter } from '@pra/account-billing/client';
-import { RecordStore } from './data/record-queries.js';
+import { lookupDeadlineMs, RecordStore } from './data/record-queries.js';
 import { recordsByIds } from './data/paid-records.js';
 import { HealthCheck } from './domain/health.js';
 import { recordHandlers } from './routes/record-routes.js';
 
 export function createLookupApp(deps: {
-  /** The request pool; lookups read through readsFor(pool) (the replica of DATABASE_READ_URL, when attached). */
+  /** The request pool (the primary). */
   pool: Pool;
+  /** Where lookups read: the replica of DATABASE_READ_URL (requestPathClients' `reads`); the pool by default. */
+  reads?: Queryable;
   meter: CreditMeter;
   calls: CallCounter;
   auth: CallerAuth;
 }): Express {
   const app = createBaseApp();
   app.use(countCalls(deps.calls));
-  const reads = readsFor(deps.pool);
+  const reads = deps.reads ?? deps.pool;
   const primary = new RecordStore(deps.pool);
-  const store = reads === deps.pool ? primary : new RecordStore(reads);
+  // A lookup's deadline is the primary's statement timeout, whichever server answers it.
+  const store = reads === deps.pool ? primary : new RecordStore(reads, lookupDeadlineMs(deps.pool));
   const health = new HealthCheck(store);
   mountEndpoints(app, 'lookup', {
     ...recordHandlers({

@@ -5,10 +5,11 @@ import { createLookupApp } from './app.js';
 import { loadLookupConfig } from './config.js';
 
 const config = loadLookupConfig();
-const { redis, auth, pool } = requestPathClients(config, 'lookup');
+const { redis, auth, pool, reads, closePools } = requestPathClients(config, 'lookup');
 await redisReady(redis);
 const app = createLookupApp({
   pool,
+  reads,
   meter: new RedisCreditMeter(redis, config.REDIS_PREFIX, { outboxLimit: config.BILLING_OUTBOX_LIMIT }),
   calls: new RedisCallCounter(redis, config.REDIS_PREFIX),
   auth,
@@ -21,7 +22,7 @@ await runServer(
   'lookup',
   async () => {
     await closeRedis(redis);
-    await pool.end();
+    await closePools();
   },
   clientTimeouts(config),
 );

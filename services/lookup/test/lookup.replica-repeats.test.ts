@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
-  attachReadReplica,
   createPool,
+  createReadPool,
   dropDatabase,
   ensureDatabase,
   type Pool,
@@ -58,11 +58,11 @@ beforeAll(async () => {
   proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
   url.hostname = '127.0.0.1';
   url.port = String(proxy.port);
-  reads = attachReadReplica(pool, url.toString(), { size: 2, maxLagSeconds: 30, downMs: 200, probeIntervalMs: 50 });
+  reads = createReadPool(pool, url.toString(), { size: 2, maxLagSeconds: 30, downMs: 200, probeIntervalMs: 50 });
   own = await startRedisServer();
   f = await billingFixture(pool, own.url, `rr${tag}:`);
   app = await startApp(
-    createLookupApp({ pool, meter: f.meter, calls: f.calls, auth: { development: true, keys: f.keys } }),
+    createLookupApp({ pool, reads, meter: f.meter, calls: f.calls, auth: { development: true, keys: f.keys } }),
   );
   paths = {
     history: `/api/v1/sale/history?id=${id}`,
@@ -73,6 +73,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await f?.close();
+  await reads?.end();
   await pool?.end();
   await proxy?.close();
   await own?.stop();

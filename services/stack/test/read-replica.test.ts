@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { z } from 'zod';
 import { authEnv, parseConfig, requestPoolEnv, storeEnv } from '@pra/core/config';
-import { createPool, readsFor, type Pool, ReadPool } from '@pra/platform';
+import { createPool, type Pool, ReadPool } from '@pra/platform';
 import {
   hasPgStatStatements,
   installMetricsReader,
@@ -127,15 +127,16 @@ beforeAll(async () => {
   clients = requestPathClients(config, 'lookup');
   expect(clients.reads).toBeInstanceOf(ReadPool);
   reads = clients.reads as ReadPool;
-  expect(readsFor(clients.pool)).toBe(reads);
   billing = await billingFixture(writer, inject('redisUrl'), prefix);
   const funded = await billing.fundedAccount(1_000_000);
   accountId = funded.accountId;
   auth = { authorization: `Bearer ${funded.key}` };
   const deps = { meter: billing.meter, calls: billing.calls, auth: clients.auth };
-  lookup = await startApp(createLookupApp({ pool: clients.pool, ...deps }));
-  usage = await startApp(createBillingApp({ pool: clients.pool, calls: billing.calls, auth: clients.auth }));
-  typeAhead = await startApp(createAutocompleteApp({ index: new PostgresSearchIndex(clients.pool), ...deps }));
+  lookup = await startApp(createLookupApp({ pool: clients.pool, reads, ...deps }));
+  usage = await startApp(createBillingApp({ pool: clients.pool, reads, calls: billing.calls, auth: clients.auth }));
+  typeAhead = await startApp(
+    createAutocompleteApp({ index: new PostgresSearchIndex(clients.pool, undefined, reads), ...deps }),
+  );
   await pgs.caughtUp(); // the account
   await waitFor('the replica to serve reads', () => reads.state() === 'serving');
 }, 90_000);
@@ -147,7 +148,7 @@ afterAll(async () => {
     () => usage?.close(),
     () => typeAhead?.close(),
     () => billing?.close(),
-    () => clients?.pool.end(),
+    () => clients?.closePools(),
     () => clients?.redis.quit(),
     () => writer?.end(),
     () => primaryStats?.end(),
@@ -190,7 +191,7 @@ describe('reads on a streaming replica (DATABASE_READ_URL)', () => {
     expect(await connections(primaryStats)).toBe(0);
     // The admin API's report reads the primary.
     const primaryBefore = reads.counts.primary;
-    expect((await usageReport(clients.pool, accountId, { fromPrimary: true })).credits.purchased).toBe(1_000_000);
+    expect((await usageReport(clients.pool, accountId)).credits.purchased).toBe(1_000_000);
     expect(reads.counts.primary).toBe(primaryBefore);
     expect(await connections(primaryStats)).toBeGreaterThan(0);
   });

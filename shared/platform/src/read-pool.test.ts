@@ -4,7 +4,7 @@
 // tested on a real primary and standby in services/stack/test/read-replica.test.ts.
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from './db.js';
-import { attachReadReplica, fallbackReason, type ReadPool, readsFor, replicaLimits } from './read-pool.js';
+import { createReadPool, fallbackReason, type ReadPool, replicaLimits } from './read-pool.js';
 import type {} from './testing/index.js';
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.js';
 import { freePort } from './testing/redis-server.js';
@@ -29,7 +29,10 @@ beforeAll(async () => {
 });
 afterEach(async () => {
   proxy.restore();
-  for (const { primary } of open.splice(0)) await primary.end();
+  for (const { primary, reads } of open.splice(0)) {
+    await reads.end();
+    await primary.end();
+  }
 });
 afterAll(async () => {
   await proxy.close();
@@ -39,7 +42,7 @@ async function readPool(
   opts: { url?: string; size?: number; maxWaiting?: number; probeIntervalMs?: number; maxLagSeconds?: number } = {},
 ) {
   const primary = createPool(inject('databaseUrl'), 2, 'read-pool-test', LIMITS);
-  const reads = attachReadReplica(primary, opts.url ?? replicaUrl, {
+  const reads = createReadPool(primary, opts.url ?? replicaUrl, {
     size: opts.size ?? 2,
     name: 'read-pool-test',
     limits: { ...LIMITS, maxWaiting: opts.maxWaiting ?? LIMITS.maxWaiting },
@@ -56,15 +59,6 @@ const where = async (reads: ReadPool) =>
     .role;
 
 describe('ReadPool', () => {
-  it('is attached to its request pool; a pool without one reads itself', async () => {
-    const plain = createPool(inject('databaseUrl'), 1, 'read-pool-test');
-    expect(readsFor(plain)).toBe(plain);
-    await plain.end();
-    const { primary, reads } = await readPool();
-    expect(readsFor(primary)).toBe(reads);
-    expect(reads.options.statement_timeout).toBe(LIMITS.statementTimeoutMs);
-  });
-
   it('reads the replica once measured; a server that is not a standby is 0 s behind', async () => {
     const { reads } = await readPool();
     expect(reads.state()).toBe('serving');
@@ -156,12 +150,11 @@ describe('ReadPool', () => {
     expect(reads.counts).toMatchObject({ replica: 0, fallbacks: 0 });
   });
 
-  it('closes the replica with the request pool', async () => {
+  it('end() closes the replica, not the primary', async () => {
     const { primary, reads } = await readPool();
-    open.pop();
-    await primary.end();
+    await reads.end();
     expect(reads.replica.ended).toBe(true);
-    expect(readsFor(primary)).toBe(primary);
+    expect(primary.ended).toBe(false);
   });
 });
 

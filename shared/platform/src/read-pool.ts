@@ -1,8 +1,8 @@
 // Reads that may lag a little (lookups, the type-ahead's PostgreSQL index, /usage) go to a streaming replica
 // (DATABASE_READ_URL) when there is one; writes, imports, migrations, the ledger, the key lookup and the admin API
-// stay on the primary, because they never ask for the read side. A ReadPool has pg.Pool's `query`, so the code that
-// reads does not change shape: it asks `readsFor(pool)` for its pool and gets the ReadPool attached to that request
-// pool, or the pool itself when there is no replica (everything then behaves as before).
+// stay on the primary, because they are never given the read side. A ReadPool has pg.Pool's `query`, so the code
+// that reads does not change shape: requestPathClients gives each service `reads` (a ReadPool, or the request pool
+// itself when there is no replica: everything then behaves as before), and the service hands it to what reads.
 //
 // Never a wrong answer, never a 5xx the primary could have given:
 // - A read the replica cannot answer (refused, reset, timed out, shutting down, its pool's queue full, canceled by a
@@ -120,17 +120,6 @@ const fallbackCounter = (() => {
     }));
 })();
 
-const attached = new WeakMap<object, ReadPool>();
-
-/**
- * The pool for reads that may lag: the ReadPool attached to this request pool (requestPathClients attaches one
- * when DATABASE_READ_URL is set), or the pool itself. Anything that writes, or must see its own write, uses the
- * pool directly and never asks for this.
- */
-export function readsFor(pool: Queryable): Queryable {
-  return attached.get(pool) ?? pool;
-}
-
 /** Reads on a replica, falling back to the primary (see the top of this file). */
 export class ReadPool implements Queryable {
   /** Reads answered by each (a fallback counts on the primary), and the reads that fell back. */
@@ -152,7 +141,7 @@ export class ReadPool implements Queryable {
   private readonly stopGauges: () => void;
   private ended = false;
 
-  /** The read side of `primary`: from now on `readsFor(primary)` is this. */
+  /** The read side of `primary`, on `replica`. */
   constructor(
     readonly primary: Pool,
     readonly replica: Pool,
@@ -161,8 +150,7 @@ export class ReadPool implements Queryable {
     this.maxLagSeconds = opts.maxLagSeconds;
     this.downMs = opts.downMs ?? READ_POOL_DEFAULTS.downMs;
     this.probeIntervalMs = opts.probeIntervalMs ?? READ_POOL_DEFAULTS.probeIntervalMs;
-    this.name = opts.name ?? 'reads';
-    attached.set(primary, this);
+    this.name = opts.name ?? 'property-records';
     this.timer = setInterval(() => void this.probe(), this.probeIntervalMs);
     this.timer.unref();
     void this.probe();
@@ -192,11 +180,6 @@ export class ReadPool implements Queryable {
 
   /** pg.Pool's query, promise forms only: on the replica when it serves, else (or when it fails) on the primary. */
   readonly query = ((...args: unknown[]) => this.read(args)) as Queryable['query'];
-
-  /** The primary's options: a lookup's deadline is the primary's statement timeout (lookupDeadlineMs). */
-  get options(): pg.Pool['options'] {
-    return this.primary.options;
-  }
 
   state(now = performance.now()): ReplicaState {
     if (this.answeredAt === undefined && this.failedAt === Number.NEGATIVE_INFINITY) return 'starting';
@@ -228,7 +211,6 @@ export class ReadPool implements Queryable {
     this.ended = true;
     clearInterval(this.timer);
     this.stopGauges();
-    if (attached.get(this.primary) === this) attached.delete(this.primary);
     await this.probing;
     await this.replica.end();
   }
@@ -325,18 +307,9 @@ export interface ReadReplicaOptions extends ReadPoolOptions {
   limits?: RequestPoolLimits;
 }
 
-/**
- * Attaches a replica at `url` to a request pool: returns the ReadPool that `readsFor(pool)` now gives, and makes
- * `pool.end()` close the replica's connections and stop its probe as well.
- */
-export function attachReadReplica(pool: Pool, url: string, opts: ReadReplicaOptions): ReadPool {
+/** The read side of a request pool: a pool on the replica at `url` (its limits from the request pool's). */
+export function createReadPool(pool: Pool, url: string, opts: ReadReplicaOptions): ReadPool {
   const name = opts.name ?? 'property-records';
   const replica = createPool(url, opts.size, name, opts.limits ? replicaLimits(opts.limits) : undefined);
-  const reads = new ReadPool(pool, replica, { ...opts, name });
-  const endPrimary = pool.end.bind(pool) as () => Promise<void>;
-  pool.end = (async () => {
-    await reads.end();
-    await endPrimary();
-  }) as Pool['end'];
-  return reads;
+  return new ReadPool(pool, replica, { ...opts, name });
 }

@@ -4,9 +4,9 @@
 import { z } from 'zod';
 import { authEnv, redisTarget, requestPoolEnv, requestPoolLimits, storeEnv } from '@pra/core/config';
 import {
-  attachReadReplica,
   callerAuth,
   createPool,
+  createReadPool,
   createRedis,
   type CallerAuth,
   type Pool,
@@ -26,9 +26,11 @@ export interface RequestPathClients {
   pool: Pool;
   /**
    * Reads that may lag (lookups, the type-ahead's PostgreSQL index, /usage): the replica of DATABASE_READ_URL,
-   * falling back to `pool`, or `pool` itself without one. Also what `readsFor(pool)` gives; `pool.end()` closes it.
+   * falling back to `pool`, or `pool` itself without one. Only what is given it reads there.
    */
   reads: Queryable;
+  /** Closes both pools (not Redis). */
+  closePools(): Promise<void>;
 }
 
 /** The clients of a service's request path, named `name` in PostgreSQL's application_name. */
@@ -38,13 +40,23 @@ export function requestPathClients(config: RequestPathConfig, name: string): Req
   const keys = new KeyCache(redis, config.REDIS_PREFIX);
   const limits = requestPoolLimits(config);
   const pool = createPool(config.DATABASE_URL, config.DB_POOL_SIZE, name, limits);
-  const reads = config.DATABASE_READ_URL
-    ? attachReadReplica(pool, config.DATABASE_READ_URL, {
+  const replica = config.DATABASE_READ_URL
+    ? createReadPool(pool, config.DATABASE_READ_URL, {
         size: config.DB_POOL_SIZE,
         name,
         limits,
         maxLagSeconds: config.DATABASE_READ_MAX_LAG_SECONDS,
       })
-    : pool;
-  return { redis, keys, auth: callerAuth(config, keys), pool, reads };
+    : undefined;
+  return {
+    redis,
+    keys,
+    auth: callerAuth(config, keys),
+    pool,
+    reads: replica ?? pool,
+    closePools: async () => {
+      await replica?.end();
+      await pool.end();
+    },
+  };
 }

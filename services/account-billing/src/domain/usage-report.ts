@@ -3,23 +3,18 @@
 // other call in call_counts, per endpoint, by the call flusher. A report adds the two.
 import type { UsageResponse } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
-import { readsFor, type Pool } from '@pra/platform';
+import type { Queryable } from '@pra/platform';
 
 /** Days of daily_usage in the report, newest first. */
 export const USAGE_DAYS = 30;
 
 /**
- * The report of one account. It reads through readsFor(pool): the replica of DATABASE_READ_URL when the request pool
- * has one (a report may lag it by up to DATABASE_READ_MAX_LAG_SECONDS, as it lags the ledger writer anyway);
- * `fromPrimary` reads the pool itself (the admin API, which must see what it has just written).
+ * The report of one account, read from `db`: /usage gives it the service's reads (the replica of DATABASE_READ_URL
+ * when there is one: a report may lag it by up to DATABASE_READ_MAX_LAG_SECONDS, as it lags the ledger writer
+ * anyway); the admin API gives it the primary (it must see what it has just written).
  */
-export async function usageReport(
-  pool: Pool,
-  accountId: number,
-  opts: { fromPrimary?: boolean } = {},
-): Promise<UsageResponse> {
-  const reads = opts.fromPrimary ? pool : readsFor(pool);
-  const { rows } = await reads.query(
+export async function usageReport(db: Queryable, accountId: number): Promise<UsageResponse> {
+  const { rows } = await db.query(
     `SELECT a.email, a.name, a.tier, a.calls_total + coalesce(c.calls, 0) AS calls_total,
        GREATEST(a.last_used, c.last_at) AS last_used,
        coalesce((SELECT calls FROM billing.daily_usage d WHERE d.account_id = a.id AND d.day = (now() AT TIME ZONE 'UTC')::date), 0)
@@ -36,7 +31,7 @@ export async function usageReport(
   );
   const r = rows[0];
   if (!r) throw new ApiError('UNAUTHORIZED', 'Unknown account');
-  const { rows: days } = await reads.query<{ day: string; calls: number; credits_used: number }>(
+  const { rows: days } = await db.query<{ day: string; calls: number; credits_used: number }>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(calls)::int AS calls, sum(credits_used)::int AS credits_used
        FROM (SELECT day, calls, credits_used FROM billing.daily_usage
               WHERE account_id = $1 AND day > (now() AT TIME ZONE 'UTC')::date - $2::int

@@ -71,7 +71,7 @@ export function mountAdminRoutes(app: Express, d: BillingDeps, token: string): v
         200,
         {
           account,
-          usage: await usageReport(d.pool, account.id, { fromPrimary: true }),
+          usage: await usageReport(d.pool, account.id),
           keys: await listKeys(d, account.id),
         },
         req.requestId,

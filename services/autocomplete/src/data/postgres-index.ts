@@ -1,7 +1,7 @@
 // The PostgreSQL SearchIndex: prefix range scans on the normalised line (text_pattern_ops btree), one small query
 // per candidate prefix, merged in ranking order: the exact house number first, then the street, then locality.
 import { decodeStoredJson, encodeStoredJson } from '@pra/core/stored';
-import { readsFor, type Pool, type Queryable } from '@pra/platform';
+import type { Pool, Queryable } from '@pra/platform';
 import type { SearchFilters, SearchIndex, SuggestionDoc } from '../domain/search-index.js';
 import type { TypedQuery } from '../domain/typed-query.js';
 
@@ -40,17 +40,15 @@ const COLUMNS = 'property_id, line_key, unit_key, city_key, zip, house_number, d
 
 export class PostgresSearchIndex implements SearchIndex {
   readonly backend = 'postgres';
-  /**
-   * Where searches read: readsFor(pool), the replica of DATABASE_READ_URL when the request pool has one attached.
-   * Writes (the indexer's instance, on a pool of its own) stay on the pool.
-   */
-  private readonly reads: Queryable;
   constructor(
     private readonly pool: Pool,
     private readonly table = 'search.address_suggestions',
-  ) {
-    this.reads = readsFor(pool);
-  }
+    /**
+     * Where searches read: the replica of DATABASE_READ_URL (requestPathClients' `reads`) for the requests' index;
+     * the pool by default. Writes (the indexer's instance, on a pool of its own) stay on the pool.
+     */
+    private readonly reads: Queryable = pool,
+  ) {}
 
   /** One statement for all candidate prefixes: each part reads the first rows of its index range. */
   private async byLine(prefixes: readonly string[], f: SearchFilters): Promise<Row[]> {

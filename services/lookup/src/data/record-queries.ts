@@ -200,7 +200,7 @@ export function lookupDeadlineMs(pool: Queryable): number {
 
 export class RecordStore {
   constructor(
-    /** What the lookups read: readsFor(the request pool), the replica when one is attached. */
+    /** What the lookups read: the request pool, or the replica's ReadPool (give it the primary's deadline). */
     private readonly pool: Queryable,
     /** The time one lookup may take in all (see lookupDeadlineMs). */
     readonly deadlineMs = lookupDeadlineMs(pool),

@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { ApiError } from '@pra/core/errors';
 import { createPool, createRedis, ensureDatabase, redisReady } from '@pra/platform';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, redisTarget } from '@pra/core/config';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, redisClusterNodes, redisTarget } from '@pra/core/config';
 import { migrateBilling } from './data/migrate.js';
 import { layoutFor } from './data/redis-layout.js';
 import {
@@ -55,7 +55,7 @@ async function main() {
   const redis = createRedis(
     redisTarget({
       REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
-      REDIS_CLUSTER_NODES: process.env.REDIS_CLUSTER_NODES,
+      REDIS_CLUSTER_NODES: redisClusterNodes(process.env),
     }),
     'producer',
   );

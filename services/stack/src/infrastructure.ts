@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { connect } from 'node:net';
 import pg from 'pg';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, redisClusterNodes } from '@pra/core/config';
 import { ensureDatabase, withDatabase } from '@pra/platform';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -23,14 +23,14 @@ async function postgresAnswers(url: string): Promise<boolean> {
   }
 }
 
-function redisAnswers(url: string): Promise<boolean> {
+function redisAnswers(url: string, ask = 'PING', ok = (reply: string) => reply.startsWith('+PONG')): Promise<boolean> {
   const u = new URL(url);
   return new Promise((resolve) => {
     const socket = connect({ host: u.hostname, port: Number(u.port || 6379), timeout: 1_500 });
-    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('connect', () => socket.write(`${ask}\r\n`));
     socket.once('data', (d) => {
       socket.destroy();
-      resolve(d.toString().startsWith('+PONG') || d.toString().startsWith('-NOAUTH'));
+      resolve(ok(d.toString()) || d.toString().startsWith('-NOAUTH'));
     });
     socket.once('error', () => resolve(false));
     socket.once('timeout', () => {
@@ -205,18 +205,19 @@ export async function findRedis(
   dataDir: string,
 ): Promise<{ url: string; clusterNodes?: string; stop?: () => void }> {
   const url = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
-  const clusterNodes = process.env.REDIS_CLUSTER_NODES?.trim();
+  const clusterNodes = redisClusterNodes(process.env);
   if (clusterNodes) {
-    // A cluster is the operator's: found, never started here.
+    // A cluster is the operator's: found, never started here. A seed must say its cluster is ok (a plain Redis, or a
+    // cluster missing slots, would only fail later, in every child process).
     const seeds = clusterNodes.split(',').map((n) => n.trim());
     for (const seed of seeds) {
-      if (await redisAnswers(`redis://${seed}`)) {
+      if (await redisAnswers(`redis://${seed}`, 'CLUSTER INFO', (reply) => reply.includes('cluster_state:ok'))) {
         log(`Redis Cluster: seeds ${seeds.join(', ')}`);
         return { url, clusterNodes };
       }
     }
     throw new Error(
-      `No node of REDIS_CLUSTER_NODES (${clusterNodes}) answers. Start the cluster, or unset REDIS_CLUSTER_NODES to use a single Redis.`,
+      `No node of REDIS_CLUSTER_NODES (${clusterNodes}) answers with cluster_state:ok. Start the cluster (or finish creating it), or unset REDIS_CLUSTER_NODES to use a single Redis.`,
     );
   }
   if (await redisAnswers(url)) {

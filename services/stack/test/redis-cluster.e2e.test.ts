@@ -19,7 +19,7 @@ import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { LEDGER_GROUP, LedgerWriter } from '@pra/account-billing/ledger-writer';
 import { CallFlusher } from '@pra/account-billing/call-flusher';
 import { admitLookup } from '@pra/account-billing/key-lookup-admission';
-import { keyCacheLayoutFor, RedisCreditMeter } from '@pra/account-billing/client';
+import { billingBucket, keyCacheLayoutFor, RedisCreditMeter } from '@pra/account-billing/client';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '@pra/lookup/app';
 import { mkdtempSync } from 'node:fs';
@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureDemoAccount } from '../src/demo-account.js';
+import { findRedis } from '../src/infrastructure.js';
 import { Supervisor } from '../src/supervisor.js';
 import { startSystem } from '../src/system.js';
 import { freeSystemPorts } from './free-ports.js';
@@ -116,6 +117,10 @@ describe('billing on Redis Cluster', () => {
       shard.loaded,
       l.charged(a.accountId, 'x'),
       shard.outbox,
+      shard.deadLetters,
+      l.called(a.accountId, 'y'),
+      l.pendingCalls(billingBucket(a.accountId)),
+      l.flushingCalls(billingBucket(a.accountId)),
     ];
     const slots = await Promise.all(keys.map((k) => admin.cluster('KEYSLOT', k)));
     expect(new Set(slots).size).toBe(1);
@@ -469,6 +474,23 @@ describe('ledger writers on the shard streams', () => {
 });
 
 describe('npm start on the cluster', () => {
+  it('finds a cluster that says it is ok, and refuses a plain Redis or a seed without a port', async () => {
+    const withSeeds = async (seeds: string) => {
+      const before = process.env.REDIS_CLUSTER_NODES;
+      process.env.REDIS_CLUSTER_NODES = seeds;
+      try {
+        return await findRedis(() => {}, join(tmpdir(), 'pra-unused-redis'));
+      } finally {
+        if (before === undefined) delete process.env.REDIS_CLUSTER_NODES;
+        else process.env.REDIS_CLUSTER_NODES = before;
+      }
+    };
+    expect((await withSeeds(cluster.seeds)).clusterNodes).toBe(cluster.seeds);
+    const plain = new URL(inject('redisUrl'));
+    await expect(withSeeds(`${plain.hostname}:${plain.port || 6379}`)).rejects.toThrow(/cluster_state:ok/);
+    await expect(withSeeds('redis-0')).rejects.toThrow(/host:port/);
+  });
+
   it('every process runs in cluster mode: keys, lookups, type-ahead and /usage through the gateway', async () => {
     const logged: string[] = [];
     const supervisor = new Supervisor({

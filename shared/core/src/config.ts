@@ -129,6 +129,11 @@ export function redisTarget(c: { REDIS_URL: string; REDIS_CLUSTER_NODES?: string
     .join(',')}?url=${encodeURIComponent(c.REDIS_URL)}`;
 }
 
+/** REDIS_CLUSTER_NODES of an environment, checked as every process checks it (for tools without a full config). */
+export const redisClusterNodes = (env: NodeJS.ProcessEnv): string | undefined =>
+  parseConfig(z.object({ REDIS_CLUSTER_NODES: storeEnv.REDIS_CLUSTER_NODES }), env).REDIS_CLUSTER_NODES?.trim() ||
+  undefined;
+
 /** A yes/no variable: 1, true or yes (any case) is yes; unset, 0, false or no is no. */
 export const flag = () =>
   z

@@ -10,7 +10,7 @@ import { BALANCE_SCRIPT, CHARGE_SCRIPT, PRECHECK_SCRIPT } from '../data/charge-s
 import { layoutFor, type RedisLayout } from '../data/redis-layout.js';
 import { newEventId } from '../domain/usage-event.js';
 
-export { layoutFor, redisLayout, type RedisLayout } from '../data/redis-layout.js';
+export { billingBucket, layoutFor, redisLayout, type RedisLayout } from '../data/redis-layout.js';
 
 export interface ChargeRequest {
   transactionId: string;

@@ -4,14 +4,14 @@
 // account the ledger's used credits = the records returned to it = Redis's debit, and /usage agrees; a repeat is
 // answered with the records it paid for; an account that cannot pay learns nothing about the store.
 //
-// Real lookup app on port 0, real Redis (a prefix of this file's own) and PostgreSQL, the real ledger writer and
-// reconcile. The outbox's high-water mark is 8 entries and the ledger writer runs only at `drain` steps, so the
+// Real lookup app on port 0, real Redis (a prefix of this file's own; once on this run's Redis, once on a Redis
+// Cluster of this file's own) and PostgreSQL, the real ledger writer and reconcile. The outbox's high-water mark is 8 entries and the ledger writer runs only at `drain` steps, so the
 // outbox fills and charges are refused with 503 in many sequences, as in a PostgreSQL outage.
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, keyedTransactionId, type Pool } from '@pra/platform';
-import { startApp, type RunningApp } from '@pra/platform/testing';
+import { startApp, startRedisCluster, type RunningApp } from '@pra/platform/testing';
 import { rewriteBody } from '@pra/ingest/testing';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { RedisCallCounter, RedisCreditMeter } from '@pra/account-billing/client';
@@ -77,19 +77,6 @@ let rewrites = 0;
 
 beforeAll(async () => {
   pool = createPool(inject('databaseUrl'), 4);
-  // A prefix of its own: reconcile and the outbox here are this file's alone.
-  const prefix = `${inject('redisPrefix')}seq${randomBytes(3).toString('hex')}:`;
-  f = await billingFixture(pool, inject('redisUrl'), prefix);
-  await f.redis.xgroup('CREATE', f.layout.shards[0]!.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
-  writer = new LedgerWriter({ pool, redis: f.redis, layout: f.layout, log: () => {}, blockMs: 1 });
-  app = await startApp(
-    createLookupApp({
-      pool,
-      meter: new RedisCreditMeter(f.redis, prefix, { outboxLimit: OUTBOX_LIMIT }),
-      calls: new RedisCallCounter(f.redis, prefix),
-      auth: { development: true, keys: f.keys },
-    }),
-  );
   const street = uniqueStreet();
   const owner = `ZQ${randomBytes(4).toString('hex').replace(/\d/g, 'X').toUpperCase()}`;
   unitIds = await insertProperties(
@@ -127,16 +114,40 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  await app.close();
-  await f.close();
   await pool.end();
 });
+
+/**
+ * The billing of one Redis topology for the sequences: its fixture (a prefix of its own: reconcile and the outbox
+ * here are this file's alone), a ledger writer driven by the `drain` steps, and the lookup app.
+ */
+async function startBilling(target: string): Promise<void> {
+  const prefix = `${inject('redisPrefix')}seq${randomBytes(3).toString('hex')}:`;
+  f = await billingFixture(pool, target, prefix);
+  for (const s of f.layout.shards) await f.redis.xgroup('CREATE', s.outbox, LEDGER_GROUP, '0', 'MKSTREAM');
+  writer = new LedgerWriter({ pool, redis: f.redis, layout: f.layout, log: () => {}, blockMs: 1 });
+  app = await startApp(
+    createLookupApp({
+      pool,
+      // The mark is the whole outbox's: in a cluster each of its 16 streams gets a part of it (1 here).
+      meter: new RedisCreditMeter(f.redis, prefix, { outboxLimit: OUTBOX_LIMIT }),
+      calls: new RedisCallCounter(f.redis, prefix),
+      auth: { development: true, keys: f.keys },
+    }),
+  );
+}
+
+async function stopBilling(): Promise<void> {
+  await app?.close();
+  await f?.close();
+}
 
 async function drain(): Promise<void> {
   // Charges are in the outbox before their response is sent; a call counted after it may land later, and takes no
   // credit either way.
   for (let i = 0; i < 1_000; i++) {
-    if ((await f.redis.xlen(f.layout.shards[0]!.outbox)) === 0) return;
+    const lengths = await Promise.all(f.layout.shards.map((s) => f.redis.xlen(s.outbox)));
+    if (lengths.every((n) => n === 0)) return;
     await writer.writeOnce();
   }
   throw new Error('the outbox did not drain');
@@ -305,7 +316,30 @@ const EXAMPLES: [Run][] = [
   ],
 ];
 
-describe('billing over generated sequences of calls', () => {
+/** Where the sequences run: the single Redis of this run, and a Redis Cluster of this file's own. */
+const TOPOLOGIES = [
+  { name: 'one Redis', start: async () => ({ target: inject('redisUrl'), stop: async () => {} }) },
+  {
+    name: 'a Redis Cluster',
+    start: async () => {
+      const cluster = await startRedisCluster();
+      return { target: cluster.target, stop: () => cluster.stop() };
+    },
+  },
+];
+
+describe.each(TOPOLOGIES)('billing over generated sequences of calls, on $name', (topology) => {
+  let stopRedis: () => Promise<void> = async () => {};
+  beforeAll(async () => {
+    const redis = await topology.start();
+    stopRedis = redis.stop;
+    await startBilling(redis.target);
+  }, 60_000);
+  afterAll(async () => {
+    await stopBilling();
+    await stopRedis();
+  });
+
   it('ledger used = records returned = Redis debit = /usage, per account, for any sequence', async () => {
     await fc.assert(
       fc.asyncProperty(run, (r) => play(r as Run)),

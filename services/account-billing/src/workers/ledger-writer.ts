@@ -214,7 +214,8 @@ export class LedgerWriter extends StoppableLoop {
       return entries;
     } catch (err) {
       this.setBack(s, err);
-      if (String(err).includes('NOGROUP')) await this.ensureGroup(s.shard).catch(() => {});
+      if (String(err).includes('NOGROUP'))
+        await within(this.ensureGroup(s.shard), this.answerMs, s.shard.outbox).catch((e) => this.setBack(s, e));
       return [];
     }
   }

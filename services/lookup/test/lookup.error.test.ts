@@ -50,7 +50,25 @@ describe('400: the message names the bad parameter', () => {
     ['/api/v1/sale/history', /Missing required parameter 'id'/],
     ['/api/v1/sale/history?id=abc', /'id'.*property ID/],
     ['/api/v1/assessment/detail?id=-5', /'id'.*property ID/],
+    // A parameter the endpoint does not take is named, with the ones it takes (dropped, it widened the search).
+    [
+      '/api/v1/property/owner?lastName=SMITH&postal1=89501',
+      /Unknown parameter 'postal1': this endpoint takes lastName, firstName, state, city, page, pagesize/,
+    ],
+    ['/api/v1/property/parcel?apn=123&zip=89501&foo=1', /Unknown parameters 'zip', 'foo'.*takes apn, state, county/],
+    ['/api/v1/sale/history?id=5&pagesize=3', /Unknown parameter 'pagesize'.*takes id/],
   ])('%s', (path, msg) => expectError(path, 400, msg));
+
+  it("charges nothing for an unknown parameter, and the spec's alternative names stay accepted", async () => {
+    const { key, accountId } = await ctx.billing.fundedAccount(10);
+    const headers = { authorization: `Bearer ${key}` };
+    const refused = await ctx.app.get('/api/v1/property/owner?lastName=SMITH&postal1=89501', headers);
+    expect(refused.status).toBe(400);
+    expect(await ctx.billing.meter.balance(accountId)).toBe(10);
+    // locality, countrySubd and postal1 name city, state and zip on the address endpoints (SPEC 4.1).
+    const aliased = await ctx.app.get('/api/v1/property/address?address=1%20Nowhere%20St&postal1=89501', headers);
+    expect(aliased.status).toBe(404);
+  });
 });
 
 describe('404 and other refusals', () => {

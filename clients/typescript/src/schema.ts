@@ -285,6 +285,7 @@ export interface components {
         PropertyRecord: {
             identifier: {
                 /**
+                 * Format: int64
                  * @description The service's property ID; the `id` of /sale/history and /assessment/detail
                  * @example 6000000123
                  */
@@ -301,7 +302,10 @@ export interface components {
                  * @example 06067
                  */
                 fips: string;
-                /** @description The service's parcel ID */
+                /**
+                 * Format: int64
+                 * @description The service's parcel ID
+                 */
                 parcelId: number;
             };
             address: {
@@ -550,6 +554,7 @@ export interface components {
         };
         Suggestion: {
             identifier: {
+                /** Format: int64 */
                 Id: number;
             };
             address: {

@@ -24,6 +24,15 @@ describe('OpenAPI document', () => {
     expect(doc.info.version).toBe('2.0.0');
     expect(Object.keys(doc.paths).sort()).toEqual([...specPaths].sort());
   });
+  it('declares the ids int64: past 2^31 at national volume, a generator must not map them to 32 bits', () => {
+    const identifier = doc.components.schemas.PropertyRecord.properties.identifier.properties;
+    expect(identifier.Id).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(identifier.parcelId).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(doc.components.schemas.Suggestion.properties.identifier.properties.Id).toMatchObject({
+      type: 'integer',
+      format: 'int64',
+    });
+  });
   it('declares the auth schemes, public endpoints and error responses', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
       'bearerAuth',

@@ -11,6 +11,8 @@ export const Identifier = z.object({
   Id: z.number().int().openapi({
     description: "The service's property ID; the `id` of /sale/history and /assessment/detail",
     example: 6000000123,
+    // Past 2^31 at national volume: a client generator must not map it to 32 bits.
+    format: 'int64',
   }),
   apn: z.string().openapi({ description: 'Assessor Parcel Number', example: '015-0123-004-0000' }),
   apnOrig: z.string().openapi({ description: 'APN as the county writes it' }),
@@ -18,7 +20,7 @@ export const Identifier = z.object({
     .string()
     .regex(/^\d{5}$/)
     .openapi({ description: 'State + county FIPS code', example: '06067' }),
-  parcelId: z.number().int().openapi({ description: "The service's parcel ID" }),
+  parcelId: z.number().int().openapi({ description: "The service's parcel ID", format: 'int64' }),
 });
 
 export const Address = z.object({
@@ -158,7 +160,7 @@ export const AssessmentHistoryRecord = PropertyRecord.extend({
 
 export const Suggestion = z
   .object({
-    identifier: z.object({ Id: z.number().int() }),
+    identifier: z.object({ Id: z.number().int().openapi({ format: 'int64' }) }),
     address: Address.pick({
       line1: true,
       line2: true,

@@ -415,6 +415,7 @@ export interface components {
                     value: number | null;
                     date: string | null;
                 };
+                /** @description Value (AVM, else market) minus the current mortgage amount; null when either is unknown (no mortgage on record is unknown, not 0) */
                 equity: number | null;
                 rental: {
                     estimate: number | null;

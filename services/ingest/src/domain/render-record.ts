@@ -81,11 +81,16 @@ export function renderRecord(id: number, parcelId: number, p: PropertyInput): St
   };
 }
 
-/** Equity = value (AVM, else market) minus the current mortgage amount; null without a value. */
+/**
+ * Equity = value (AVM, else market) minus the current mortgage amount; null when either is unknown. No mortgage on
+ * record is unknown, not 0: county files carry none, and equity equal to the whole value would be a claim we cannot
+ * make (issue 26).
+ */
 export function equityOf(p: PropertyInput): number | null {
   const value = p.assessment?.avmValue ?? p.assessment?.marketTotal ?? null;
-  if (value === null) return null;
-  return value - Math.round(p.mortgages[0]?.amount ?? 0);
+  const owed = p.mortgages[0]?.amount ?? null;
+  if (value === null || owed === null) return null;
+  return value - Math.round(owed);
 }
 
 export function renderDemographics(t: TractInput): DemographicsRecord {

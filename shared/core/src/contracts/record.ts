@@ -77,7 +77,10 @@ export const Assessment = z.object({
   assessed: z.object({ land: nint, improvements: nint, total: nint }),
   market: z.object({ total: nint }),
   avm: z.object({ value: nint, date: nstr }),
-  equity: nint,
+  equity: nint.openapi({
+    description:
+      'Value (AVM, else market) minus the current mortgage amount; null when either is unknown (no mortgage on record is unknown, not 0)',
+  }),
   rental: z.object({
     estimate: nint,
     estimateSource: z.enum(['property', 'area_median_acs_2024']).nullable(),

@@ -13,13 +13,13 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
-import { createRedis } from '@pra/platform';
 import {
   averageRuns,
   cpuMeter,
   loadFigure,
   pgbench,
   pidsNamed,
+  redisServerPids,
   replay,
   reportFigure,
   type LoadResult,
@@ -53,17 +53,6 @@ const PROCESSES = ['gateway', 'lookup', 'account-billing'] as const;
 
 type Run = MeasuredRun;
 
-async function redisPid(): Promise<number[]> {
-  const redis = createRedis(redisUrl, 'worker');
-  try {
-    const info = await redis.info('server');
-    const pid = Number(/process_id:(\d+)/.exec(info)?.[1]);
-    return pid ? [pid] : [];
-  } finally {
-    redis.disconnect();
-  }
-}
-
 async function main() {
   const { url: dbUrl, pool } = await prepareBenchDatabase(records, 4);
   const billing = await billingFixture(pool, redisUrl, prefix);
@@ -78,7 +67,7 @@ async function main() {
       `/api/v1/property/address?address=${encodeURIComponent(r.line_key + (r.unit_key ? ` APT ${r.unit_key}` : ''))}&zip=${r.zip}`,
   );
   const { rows: idRows } = await pool.query<{ max: number }>('SELECT max(id)::int AS max FROM records.properties');
-  const redisPids = await redisPid();
+  const redisPids = await redisServerPids([redisUrl]);
 
   let warmedUp = false;
   const runSystem = async (

@@ -14,8 +14,17 @@ import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { redisTarget } from '@pra/core/config';
-import { createPool, createRedis } from '@pra/platform';
-import { averageRuns, cpuMeter, loadFigure, replay, reportFigure, type MeasuredRun } from '@pra/platform/bench';
+import { createPool } from '@pra/platform';
+import {
+  averageRuns,
+  cpuMeter,
+  loadFigure,
+  processTree,
+  redisServerPids,
+  replay,
+  reportFigure,
+  type MeasuredRun,
+} from '@pra/platform/bench';
 import {
   freePort,
   startRedisCluster,
@@ -44,28 +53,6 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
 const log = (l: string) => console.error(`[bench:topology] ${l}`);
 const PROCESSES = ['gateway', 'lookup', 'account-billing'] as const;
 
-/** A process and every child of it (a postmaster and its backends), from /proc. */
-function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    out.push(p);
-    for (const c of children.get(p) ?? []) walk(c);
-  };
-  walk(pid);
-  return out;
-}
-
 /** The postmaster of the PostgreSQL at `url`: the process whose command line names its data directory. */
 async function postmasterOf(url: string): Promise<number> {
   const pool = createPool(url, 1, 'bench-topology');
@@ -85,20 +72,6 @@ async function postmasterOf(url: string): Promise<number> {
   } finally {
     await pool.end();
   }
-}
-
-/** The pids of every Redis node behind a target (INFO server of each). */
-async function redisPids(urls: string[]): Promise<number[]> {
-  return Promise.all(
-    urls.map(async (u) => {
-      const r = createRedis(u, 'worker');
-      try {
-        return Number(/process_id:(\d+)/.exec(await r.info('server'))?.[1]);
-      } finally {
-        r.disconnect();
-      }
-    }),
-  );
 }
 
 interface Topology {
@@ -132,13 +105,13 @@ async function main() {
     single = await startRedisServer();
     cluster = await startRedisCluster();
     const topologies: Topology[] = [
-      { name: 'single node', redis: { url: single.url, pids: await redisPids([single.url]) } },
+      { name: 'single node', redis: { url: single.url, pids: await redisServerPids([single.url]) } },
       {
         name: 'Redis Cluster + read replica',
         redis: {
           url: 'redis://127.0.0.1:6379', // the seeds win; a URL only carries credentials (none here)
           clusterNodes: cluster.seeds,
-          pids: await redisPids(cluster.nodes.map((n) => `redis://127.0.0.1:${n.port}`)),
+          pids: await redisServerPids(cluster.nodes.map((n) => `redis://127.0.0.1:${n.port}`)),
         },
         readUrl: replicaUrl,
       },

@@ -114,6 +114,19 @@ async function accountOn(credits: number, wanted: { on?: number; notOn?: number 
   }
 }
 
+/** One charge of a new transaction, straight to the meter (no lookup). */
+function chargeOnce(meter: RedisCreditMeter, a: { accountId: number; keyId: number }, wanted = 1) {
+  const tx = randomUUID();
+  return meter.charge({
+    transactionId: tx,
+    accountId: a.accountId,
+    keyId: a.keyId,
+    endpoint: '/property/address',
+    wanted,
+    fingerprint: tx,
+  });
+}
+
 describe('billing on Redis Cluster', () => {
   it('every key of an account is in one slot, and the shards spread over the masters', async () => {
     const a = await f.fundedAccount(1);
@@ -408,17 +421,7 @@ describe('the outbox mark on the cluster', () => {
     try {
       const meter = new RedisCreditMeter(g.redis, g.layout.prefix, { outboxLimit: 32 }); // 2 a stream (16 streams)
       const a = await g.fundedAccount(100);
-      const charge = () => {
-        const tx = randomUUID();
-        return meter.charge({
-          transactionId: tx,
-          accountId: a.accountId,
-          keyId: a.keyId,
-          endpoint: '/property/address',
-          wanted: 1,
-          fingerprint: tx,
-        });
-      };
+      const charge = () => chargeOnce(meter, a);
       expect((await charge()).granted).toBe(1);
       expect((await charge()).granted).toBe(1);
       await expect(charge()).rejects.toMatchObject({ status: 503, headers: { 'retry-after': '30' } });
@@ -444,16 +447,7 @@ describe('ledger writers on the shard streams', () => {
       let charged = 0;
       for (const a of accounts)
         for (let i = 0; i < 5; i++) {
-          const tx = randomUUID();
-          const r = await g.meter.charge({
-            transactionId: tx,
-            accountId: a.accountId,
-            keyId: a.keyId,
-            endpoint: '/property/address',
-            wanted: 2,
-            fingerprint: tx,
-          });
-          charged += r.granted;
+          charged += (await chargeOnce(g.meter, a, 2)).granted;
         }
       // A writer reads every shard's entries, then dies before writing or acknowledging them.
       for (const s of shards) {
@@ -594,17 +588,7 @@ describe('a master that hangs', () => {
     };
     const healthy = await accountOnNode((p) => p !== hung);
     const stuck = await accountOnNode((p) => p === hung);
-    const charge = (a: { accountId: number; keyId: number }) => {
-      const tx = randomUUID();
-      return g.meter.charge({
-        transactionId: tx,
-        accountId: a.accountId,
-        keyId: a.keyId,
-        endpoint: '/property/address',
-        wanted: 1,
-        fingerprint: tx,
-      });
-    };
+    const charge = (a: { accountId: number; keyId: number }) => chargeOnce(g.meter, a);
     const events = async (accountId: number) =>
       (
         await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM billing.usage_events WHERE account_id = $1', [

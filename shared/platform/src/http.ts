@@ -109,10 +109,15 @@ function describeIssue(issue: z.core.$ZodIssue, query: Query): string {
   return `Invalid parameter '${name}': ${issue.message}`;
 }
 
+const acceptedBySchema = new WeakMap<z.ZodType, string[] | undefined>();
+
 /** The parameters an object schema names (its alternative names included); undefined for any other schema. */
 function acceptedParameters(schema: z.ZodType): string[] | undefined {
+  if (acceptedBySchema.has(schema)) return acceptedBySchema.get(schema);
   const shape = (schema as { shape?: Record<string, unknown> }).shape;
-  return shape && typeof shape === 'object' ? Object.keys(shape) : undefined;
+  const accepted = shape && typeof shape === 'object' ? Object.keys(shape) : undefined;
+  acceptedBySchema.set(schema, accepted);
+  return accepted;
 }
 
 /**

@@ -212,6 +212,29 @@ describe('maintenance schedulers', () => {
   });
 });
 
+describe('the watchdog and a node that hangs', () => {
+  it('reloads lost balances while the schedulers cannot be counted (their node does not answer)', async () => {
+    const q = pipeline.maintenanceQueue;
+    const count = q.getJobSchedulersCount.bind(q);
+    q.getJobSchedulersCount = () => new Promise<number>(() => {}); // never answers
+    try {
+      const a = await f.fundedAccount(12);
+      const before = logs.filter((l) => l.msg === 'loaded from PostgreSQL into Redis').length;
+      await f.redis.del(f.layout.shards[0]!.loaded);
+      for (
+        let i = 0;
+        i < 160 && logs.filter((l) => l.msg === 'loaded from PostgreSQL into Redis').length === before;
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 50));
+      expect(await f.redis.exists(f.layout.shards[0]!.loaded)).toBe(1);
+      expect(await f.meter.balance(a.accountId)).toBe(12);
+    } finally {
+      q.getJobSchedulersCount = count;
+    }
+  }, 20_000);
+});
+
 describe('batched writes', () => {
   it('write each event once when a batch repeats events or holds events already written', async () => {
     const a = await f.fundedAccount(100);

@@ -52,7 +52,7 @@ export class UsagePipeline {
   private workers: Worker[] = [];
   private watchdog?: NodeJS.Timeout;
   private stopObserving?: () => void;
-  private reloading = false;
+  private checking = false;
 
   constructor(private readonly o: PipelineOptions) {
     this.maintenanceQueue = new Queue(MAINTENANCE_QUEUE, {
@@ -143,24 +143,45 @@ export class UsagePipeline {
    * are gone too (they lived in Redis).
    */
   async ensureLoaded(redis: Redis): Promise<boolean> {
-    if (this.reloading) return false;
+    if (this.checking) return false;
+    this.checking = true;
+    try {
+      // Side by side, each bounded: a hung node that holds the queues does not hold up the reload of another node.
+      const [reloaded] = await Promise.all([
+        this.reloadIfLost(redis),
+        this.watchdog ? this.ensureSchedulers().catch(() => {}) : undefined,
+      ]);
+      return reloaded;
+    } finally {
+      this.checking = false;
+    }
+  }
+
+  /**
+   * The schedulers themselves are counted (not a marker beside them): an upsert that failed halfway, or a wipe of
+   * their node, is seen and made good on the next round.
+   */
+  private async ensureSchedulers(): Promise<void> {
+    const q = this.maintenanceQueue;
+    if ((await within(q.getJobSchedulersCount(), NODE_ANSWER_MS, 'maintenance schedulers')) < SCHEDULERS)
+      await within(this.upsertSchedulers(), NODE_ANSWER_MS, 'maintenance schedulers');
+  }
+
+  private async reloadIfLost(redis: Redis): Promise<boolean> {
     const l = this.o.layout;
-    // The schedulers themselves are looked at (not a marker beside them): an upsert that failed halfway, or a wipe
-    // of their node, is seen and made good on the next round.
-    if (this.watchdog && (await this.maintenanceQueue.getJobSchedulersCount()) < SCHEDULERS)
-      await this.upsertSchedulers();
     const before = await this.missing(redis);
     if (before.shards.length === 0 && !before.keys) return false;
     // Single flight across every process: one reload holds the lock; the others find the markers set after it.
     // A second reload after the first would overwrite balances that charges have changed since.
     const token = randomUUID();
-    if ((await redis.set(l.reloadLock, token, 'PX', 120_000, 'NX')) !== 'OK') return false;
-    this.reloading = true;
+    const locked = await within(redis.set(l.reloadLock, token, 'PX', 120_000, 'NX'), NODE_ANSWER_MS, l.reloadLock);
+    if (locked !== 'OK') return false;
     try {
       const now = await this.missing(redis);
       if (now.shards.length === 0 && !now.keys) return false;
-      const keys = now.keys ? await rebuildKeyCache(this.o.pool, redis, l.prefix) : undefined;
+      // Balances first: charging waits on them; a key the cache lost is looked up meanwhile.
       const grants = now.shards.length > 0 ? await reloadBalances(this.o.pool, redis, l, now.shards) : undefined;
+      const keys = now.keys ? await rebuildKeyCache(this.o.pool, redis, l.prefix) : undefined;
       this.o.log({
         msg: 'loaded from PostgreSQL into Redis',
         grants,
@@ -169,15 +190,16 @@ export class UsagePipeline {
       });
       return true;
     } finally {
-      this.reloading = false;
-      await redis
-        .eval(
+      await within(
+        redis.eval(
           "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
           1,
           l.reloadLock,
           token,
-        )
-        .catch(() => {});
+        ),
+        NODE_ANSWER_MS,
+        l.reloadLock,
+      ).catch(() => {}); // a lock not released expires by itself
     }
   }
 

@@ -161,6 +161,64 @@ describe('ledger writer', () => {
     await f.close();
   });
 
+  it('reads again at once the entries of an acknowledgement that failed while its next read was out', async () => {
+    const f = await fixture();
+    const a = await f.fundedAccount(100);
+    const charged = await charges(f, a.accountId, 3);
+    const outbox = f.layout.shards[0]!.outbox;
+    await redis.xgroup('CREATE', outbox, LEDGER_GROUP, '0', 'MKSTREAM').catch(() => {});
+    // The real Redis, with one acknowledgement failing (an EXECABORT) and new reads answering late.
+    const real = createRedis(inject('redisUrl'), 'worker');
+    let failAck = false;
+    let slowRead = false;
+    const faulty = new Proxy(real, {
+      get(target, prop) {
+        if (prop === 'multi')
+          return () => {
+            const m = target.multi();
+            const exec = m.exec.bind(m);
+            m.exec = (async () => {
+              if (!failAck) return exec();
+              failAck = false;
+              m.discard();
+              throw new Error('EXECABORT (simulated)');
+            }) as typeof m.exec;
+            return m;
+          };
+        if (prop === 'xreadgroup')
+          return async (...args: string[]) => {
+            if (slowRead && args.at(-1) === '>') await new Promise((r) => setTimeout(r, 150));
+            return (target.xreadgroup as (...a: string[]) => Promise<unknown>)(...args);
+          };
+        const v = Reflect.get(target, prop);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    // Driven by hand (its loop's two steps: a batch committed while the next is read); no claim within the test.
+    const w = new LedgerWriter({ pool, redis: faulty, layout: f.layout, log: () => {}, claimIdleMs: 600_000 }) as any;
+    try {
+      const first = await w.take();
+      expect(first.size).toBe(charged.calls);
+      failAck = true;
+      slowRead = true;
+      const committing = w.commit(first);
+      const next = w.take();
+      await committing;
+      await next;
+      expect(w.streams[0].retryOwn).toBe(true); // the read that answered after the failure did not undo it
+      slowRead = false;
+      w.streams[0].pausedUntil = 0; // its pause over
+      const again = await w.take();
+      expect(again.size).toBe(charged.calls);
+      await w.commit(again);
+      expect(Number(((await redis.xpending(outbox, LEDGER_GROUP)) as [number])[0])).toBe(0);
+      expect(await ledger(a.accountId)).toEqual({ charged: charged.credits, events: charged.calls });
+    } finally {
+      real.disconnect();
+      await f.close();
+    }
+  });
+
   it('takes over the batch of a writer that died between its write and its acknowledgement; written once', async () => {
     const f = await fixture();
     const a = await f.fundedAccount(100);

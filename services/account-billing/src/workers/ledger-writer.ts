@@ -103,6 +103,8 @@ interface StreamState extends StreamCursor {
   full: boolean;
   /** A stream whose node failed or did not answer is left out of the rounds until then (ms). */
   pausedUntil: number;
+  /** Counts setBack(): a read that answers after one (a failed acknowledgement meanwhile) keeps its retry. */
+  setBacks: number;
 }
 
 /** How long a stream whose node failed or hung is left out before it is tried again (ms). */
@@ -129,6 +131,7 @@ export class LedgerWriter extends StoppableLoop {
       lastClaimAt: 0,
       full: false,
       pausedUntil: 0,
+      setBacks: 0,
     }));
   }
 
@@ -208,9 +211,15 @@ export class LedgerWriter extends StoppableLoop {
       claimCursor: s.claimCursor,
       lastClaimAt: s.lastClaimAt,
     };
+    const setBacks = s.setBacks;
     try {
       const entries = await within(this.takeFrom(s.shard, c, count, block), this.answerMs, s.shard.outbox);
       Object.assign(s, c, { full: entries.length >= count });
+      // A stream set back while this read was out (an acknowledgement that failed) re-reads its pending entries.
+      if (s.setBacks !== setBacks) {
+        s.retryOwn = true;
+        s.ownCursor = '0';
+      }
       return entries;
     } catch (err) {
       this.setBack(s, err);
@@ -226,6 +235,7 @@ export class LedgerWriter extends StoppableLoop {
 
   /** A stream that failed: its pending entries read again first; left out for a while unless its group was gone. */
   private setBack(s: StreamState, err: unknown): void {
+    s.setBacks++;
     s.retryOwn = true;
     s.ownCursor = '0';
     s.full = false;

@@ -55,8 +55,11 @@ export function requestPathClients(config: RequestPathConfig, name: string): Req
     pool,
     reads: replica ?? pool,
     closePools: async () => {
-      await replica?.end();
-      await pool.end();
+      try {
+        await replica?.end();
+      } finally {
+        await pool.end();
+      }
     },
   };
 }

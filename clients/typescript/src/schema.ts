@@ -350,10 +350,10 @@ export interface components {
             };
             summary: {
                 /**
-                 * @description `Y` when the owner mailing address differs from the property address
-                 * @enum {string}
+                 * @description `Y` when the owner mailing address differs from the property address (street with its unit, both normalised, and ZIP5), `N` when it is the property address; null when no mailing address with a ZIP is on record (unknown is not owner-occupied)
+                 * @enum {string|null}
                  */
-                absenteeInd: "Y" | "N";
+                absenteeInd: "Y" | "N" | null;
                 /** @example SFR */
                 proptype: string;
                 /** @enum {string} */

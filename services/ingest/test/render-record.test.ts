@@ -1,6 +1,8 @@
-// What a record says that is computed, not read: equity is never a guess (issue 26).
+// What a record says that is computed, not read: equity and absentee ownership are never a guess (issue 26).
 import { describe, expect, it } from 'vitest';
-import { equityOf } from '../src/domain/render-record.js';
+import type { PropertyInput } from '../src/domain/property-input.js';
+import { equityOf, renderRecord, streetWithUnit } from '../src/domain/render-record.js';
+import { PropertyGenerator } from '../src/generator/generate.js';
 import { makeProperty } from './make-property.js';
 
 const valued = (mortgages: { amount: number | null; date: string | null; lender: string | null }[]) =>
@@ -32,5 +34,62 @@ describe('equity', () => {
   it('is unknown (null) when the mortgage on record has no amount, or there is no value', () => {
     expect(equityOf(valued([{ amount: null, date: '2020-01-01', lender: 'A BANK' }]))).toBeNull();
     expect(equityOf(makeProperty({ mortgages: [{ amount: 1, date: null, lender: null }] }))).toBeNull();
+  });
+});
+
+type Mailing = NonNullable<PropertyInput['mailing']>;
+const mailed = (mailing: Mailing | null, at: Partial<PropertyInput> = {}) =>
+  renderRecord(1, 1, makeProperty({ line1: '500 ELM BLVD', line2: 'UNIT 3', zip: '95814', ...at, mailing }));
+const absentee = (mailing: Mailing | null, at: Partial<PropertyInput> = {}) => mailed(mailing, at).summary.absenteeInd;
+const to = (line1: string, zip = '95814'): Mailing => ({ line1, city: 'SACRAMENTO', state: 'CA', zip });
+
+describe('absenteeInd: the mailing address against the property address with its unit', () => {
+  it('is N when the owner is mailed at the property, however either is spelled', () => {
+    expect(absentee(to('500 ELM BLVD UNIT 3'))).toBe('N');
+    expect(absentee(to('500 Elm Boulevard, Apt 3'))).toBe('N');
+    expect(absentee(to('500 ELM BLVD #3', '95814-1234'))).toBe('N');
+    expect(absentee(to('500 ELM BOULEVARD'), { line2: '' })).toBe('N');
+  });
+
+  it('is Y for another unit of the building, another street, or another ZIP', () => {
+    expect(absentee(to('500 ELM BLVD UNIT 4'))).toBe('Y');
+    expect(absentee(to('500 ELM BLVD'))).toBe('Y');
+    expect(absentee(to('502 ELM BLVD UNIT 3'))).toBe('Y');
+    expect(absentee(to('500 ELM ST UNIT 3'))).toBe('Y');
+    expect(absentee(to('500 ELM BLVD UNIT 3', '95815'))).toBe('Y');
+    expect(absentee(to('PO BOX 12'))).toBe('Y');
+  });
+
+  it('is unknown (null) without a mailing address on record, and no mailing address is made up', () => {
+    const r = mailed(null);
+    expect(r.summary.absenteeInd).toBeNull();
+    expect(r.owner.mailingAddress).toEqual({ line1: null, locality: null, countrySubd: null, postal1: null });
+    expect(mailed(to('9 OAK ST')).owner.mailingAddress).toEqual({
+      line1: '9 OAK ST',
+      locality: 'SACRAMENTO',
+      countrySubd: 'CA',
+      postal1: '95814',
+    });
+  });
+
+  it('reads N for every owner-occupied generated property, units included, and Y for the absentee ones', () => {
+    const g = new PropertyGenerator({ seed: 5 });
+    const count = { N: 0, Y: 0, unknown: 0, unitsN: 0 };
+    for (let i = 0; i < 5_000; i++) {
+      const p = g.next();
+      const ind = renderRecord(i + 1, i + 1, p).summary.absenteeInd;
+      if (!p.mailing) {
+        expect(ind).toBeNull();
+        count.unknown++;
+        continue;
+      }
+      const atProperty = p.mailing.line1 === streetWithUnit(p) && p.mailing.zip === p.zip;
+      expect(ind).toBe(atProperty ? 'N' : 'Y');
+      count[ind!]++;
+      if (atProperty && p.line2 !== '') count.unitsN++;
+    }
+    expect(count.unitsN).toBeGreaterThan(50);
+    expect(count.Y / (count.N + count.Y)).toBeGreaterThan(0.2);
+    expect(count.Y / (count.N + count.Y)).toBeLessThan(0.45);
   });
 });

@@ -1,13 +1,26 @@
 // Renders the API record (SPEC 2.1) of one property. The stored body leaves out demographics: lookups append the
 // tract's current profile, so the record always carries the latest census vintage.
+import { parseStreetLine, splitZip } from '@pra/core/address';
 import type { DemographicsRecord, PropertyRecord } from '@pra/core/contracts';
 import type { PropertyInput, TractInput } from './property-input.js';
 
 export type StoredRecord = Omit<PropertyRecord, 'demographics'>;
 
-function sameAddress(p: PropertyInput): boolean {
-  if (!p.mailing) return true;
-  return p.mailing.line1.toUpperCase() === p.line1.toUpperCase() && p.mailing.zip === p.zip;
+/**
+ * `Y` when the owner is mailed elsewhere than the property, `N` when at the property; null when no mailing address
+ * (with its ZIP) is on record: unknown is not owner-occupied (issue 26). Like is compared with like: the mailing
+ * line, which carries the unit, against the property's street with its unit, both through the lookup keys'
+ * normaliser ("500 Elm Boulevard, Apt 3" is "500 ELM BLVD UNIT 3"; another unit of the building is another
+ * address), and the ZIP5.
+ */
+export function absenteeOf(p: PropertyInput): 'Y' | 'N' | null {
+  const mailZip = p.mailing ? splitZip(p.mailing.zip).zip5 : '';
+  // A mailing address without its ZIP (a county file's empty cell) cannot be compared like with like either.
+  if (!p.mailing || mailZip === '') return null;
+  const mailed = parseStreetLine(p.mailing.line1);
+  const at = parseStreetLine(streetWithUnit(p));
+  const same = mailed.lineKey === at.lineKey && mailed.unitKey === at.unitKey && mailZip === splitZip(p.zip).zip5;
+  return same ? 'N' : 'Y';
 }
 
 function ownerName(o: PropertyInput['owner1']) {
@@ -27,7 +40,7 @@ export function renderRecord(id: number, parcelId: number, p: PropertyInput): St
   const a = p.assessment;
   const lastSale = p.sales[0];
   const mortgage = p.mortgages[0];
-  const mailing = p.mailing ?? { line1: streetWithUnit(p), city: p.city, state: p.state, zip: p.zip };
+  const mailing = p.mailing;
   return {
     identifier: { Id: id, apn: p.apn, apnOrig: p.apnOrig, fips: p.fips, parcelId },
     address: {
@@ -42,7 +55,7 @@ export function renderRecord(id: number, parcelId: number, p: PropertyInput): St
     },
     location: { censustract: p.censusTract, county: p.county, latitude: p.latitude, longitude: p.longitude },
     summary: {
-      absenteeInd: sameAddress(p) ? 'N' : 'Y',
+      absenteeInd: absenteeOf(p),
       proptype: p.proptype,
       vacantInd: p.vacant ? 'Y' : 'N',
       yearbuilt: p.yearBuilt,
@@ -60,8 +73,14 @@ export function renderRecord(id: number, parcelId: number, p: PropertyInput): St
     owner: {
       owner1: ownerName(p.owner1) ?? { firstName: null, lastName: null, fullName: null, type: null },
       owner2: ownerName(p.owner2),
-      mailingAddress: p.owner1
-        ? { line1: mailing.line1, locality: mailing.city, countrySubd: mailing.state, postal1: mailing.zip }
+      // Only what is on record: no mailing address is made up from the property's.
+      mailingAddress: mailing
+        ? {
+            line1: mailing.line1,
+            locality: mailing.city || null,
+            countrySubd: mailing.state || null,
+            postal1: mailing.zip || null,
+          }
         : { line1: null, locality: null, countrySubd: null, postal1: null },
     },
     assessment: {

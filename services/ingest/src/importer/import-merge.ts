@@ -47,6 +47,7 @@ const FILLABLE = [
   'longitude',
   'taxParcelId',
   'owner1',
+  'mailing',
   'assessment',
 ] as const;
 
@@ -92,6 +93,11 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
   mortgageAmount: ['mortgages'],
   mortgageDate: ['mortgages'],
   mortgageLender: ['mortgages'],
+  // The line makes the mailing address (see toParcel): a file that maps it speaks for the owner's mailing address.
+  mailingLine1: ['mailing'],
+  mailingCity: [],
+  mailingState: [],
+  mailingZip: [],
 };
 
 const isPropertyTarget = (t: string): t is PropertyTarget => Object.hasOwn(TARGET_FIELDS, t);

@@ -121,6 +121,16 @@ function checkRanges(v: Values): void {
   if (lon !== null && Math.abs(lon) > 180) throw new Error(`longitude ${lon} is out of range`);
 }
 
+/**
+ * The owner's mailing address as the file writes it, when it gives a line; its ZIP is kept as written (a foreign
+ * postcode is not a row error). Without a ZIP the record shows it and leaves absentee ownership unknown.
+ */
+function mailingOf(v: Values): PropertyInput['mailing'] {
+  const line1 = str(v.mailingLine1)?.replace(/\s+/g, ' ');
+  if (!line1) return null;
+  return { line1, city: str(v.mailingCity) ?? '', state: str(v.mailingState) ?? '', zip: str(v.mailingZip) ?? '' };
+}
+
 /** Builds a property from mapped values; geography the file lacks comes from the ZIP data set. */
 export function toProperty(v: Values, now: string): PropertyInput {
   return toParcel(v, now).input;
@@ -187,7 +197,7 @@ export function toParcel(v: Values, now: string): { input: PropertyInput; street
         }
       : null,
     owner2: null,
-    mailing: null,
+    mailing: mailingOf(v),
     assessment:
       assessedTotal === null && num(v.marketTotal) === null
         ? null

@@ -48,6 +48,11 @@ export const PROPERTY_TARGETS = [
   'mortgageAmount',
   'mortgageDate',
   'mortgageLender',
+  /** The owner's mailing address: absentee ownership is known only when the file gives it (line and ZIP). */
+  'mailingLine1',
+  'mailingCity',
+  'mailingState',
+  'mailingZip',
 ] as const;
 
 export const TRACT_TARGETS = [

@@ -42,7 +42,10 @@ export const Location = z.object({
 });
 
 export const Summary = z.object({
-  absenteeInd: yesNo.openapi({ description: '`Y` when the owner mailing address differs from the property address' }),
+  absenteeInd: yesNo.nullable().openapi({
+    description:
+      '`Y` when the owner mailing address differs from the property address (street with its unit, both normalised, and ZIP5), `N` when it is the property address; null when no mailing address with a ZIP is on record (unknown is not owner-occupied)',
+  }),
   proptype: z.string().openapi({ example: 'SFR' }),
   vacantInd: yesNo,
   yearbuilt: nint,

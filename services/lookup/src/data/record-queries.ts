@@ -31,30 +31,47 @@ const FROM_WITH_DEMOGRAPHICS = `records.properties p LEFT JOIN records.tract_pro
 
 // The matches at an address, numbered: the rows of the page, plus the first match (rn = 1) when the page is past
 // the end, so that its total arrives anyway. Addresses match a handful of records: numbering them all is cheap.
-const addressPage = (where: string, limit: string, offset: string) =>
-  `SELECT x.body, t.body AS demo, x.total, x.rn FROM (
+// `others` (the address pages of the exact line only): whether another spelling of the line is stored at its loose
+// key ("543 W 122ND" beside "543 W 122ND ST"), so that the lookup gathers every spelling of the building.
+const addressPage = (where: string, limit: string, offset: string, others = 'false') =>
+  `SELECT x.body, t.body AS demo, x.total, x.rn, ${others} AS others FROM (
      SELECT p.body, p.census_tract, count(*) OVER () AS total, row_number() OVER (ORDER BY p.unit_key, p.id) AS rn
      FROM records.properties p WHERE ${where}) x
    LEFT JOIN records.tract_profiles t ON t.tract = x.census_tract
    WHERE (x.rn > ${offset} AND x.rn <= ${offset} + ${limit}) OR x.rn = 1
    ORDER BY x.rn`;
+const otherSpellings = (place: string, looseKey: string) =>
+  `EXISTS (SELECT 1 FROM records.properties o
+            WHERE ${place} AND o.loose_key COLLATE "C" = ${looseKey} AND o.line_key COLLATE "C" <> $1)`;
+const OTHERS_IN_ZIP = (k: string) => otherSpellings('o.zip = $2', k);
+const OTHERS_IN_CITY = (k: string) => otherSpellings('o.state = $2 AND o.city_key = $3', k);
 // One statement with a unit and one without: a `($3 = '' OR unit_key = $3)` form would be planned once, generically,
 // for both, and could not use the unit column of the index under a generic plan.
 const ADDRESS_BY_ZIP = {
   name: 'address_by_zip',
-  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.zip = $2`, '$3', '$4'),
+  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.zip = $2`, '$3', '$4', OTHERS_IN_ZIP('$5')),
 };
 const ADDRESS_UNIT_BY_ZIP = {
   name: 'address_unit_by_zip',
-  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5'),
+  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5', OTHERS_IN_ZIP('$6')),
 };
 const ADDRESS_BY_CITY = {
   name: 'address_by_city',
-  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3`, '$4', '$5'),
+  text: addressPage(
+    `p.line_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3`,
+    '$4',
+    '$5',
+    OTHERS_IN_CITY('$6'),
+  ),
 };
 const ADDRESS_UNIT_BY_CITY = {
   name: 'address_unit_by_city',
-  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`, '$5', '$6'),
+  text: addressPage(
+    `p.line_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
+    '$5',
+    '$6',
+    OTHERS_IN_CITY('$7'),
+  ),
 };
 
 // The loose fallback, when the exact line finds nothing (the rules are in domain/address-resolution.ts).
@@ -79,10 +96,10 @@ const LINES_UNIT_BY_CITY = {
     '$6',
   ),
 };
-// The stored spellings at one loose key, with whether they hold the asked unit and a building-level record.
+// The stored spellings at some loose keys, with whether they hold the asked unit and a building-level record.
 const spellings = (place: string) =>
-  `SELECT line_key, street_type, bool_or(unit_key = $1) AS has_unit, bool_or(unit_key = '') AS has_building
-     FROM records.properties WHERE loose_key COLLATE "C" = $2 AND ${place} GROUP BY 1, 2 LIMIT 20`;
+  `SELECT loose_key, line_key, street_type, bool_or(unit_key = $1) AS has_unit, bool_or(unit_key = '') AS has_building
+     FROM records.properties WHERE loose_key COLLATE "C" = ANY($2::text[]) AND ${place} GROUP BY 1, 2, 3 LIMIT 20`;
 const SPELLINGS_BY_ZIP = { name: 'spellings_by_zip', text: spellings('zip = $3') };
 const SPELLINGS_BY_CITY = { name: 'spellings_by_city', text: spellings('state = $3 AND city_key = $4') };
 // The street types one street name has in a ZIP or city ("W21ST %": every house of it).
@@ -156,11 +173,20 @@ export interface PagedRows {
   total: number;
 }
 
+/** An exact address page, and whether other spellings of its line are stored (see `addressPage`). */
+export interface AddressRows extends PagedRows {
+  otherSpellings: boolean;
+}
+
 export interface AddressCriteria {
   lineKey: string;
   looseKey: string;
   /** The loose key with the last word read as part of the name rather than as the street type. */
   looseKeyUntyped: string | null;
+  /** The loose key without the post-directional (the loose key when the line has none). */
+  looseKeyBare: string;
+  /** The post-directional ("E"), or "". */
+  postDirectional: string;
   streetType: string;
   unitKey: string;
   zip: string | null;
@@ -170,6 +196,7 @@ export interface AddressCriteria {
 
 /** One stored spelling of an address. */
 export interface Spelling {
+  looseKey: string;
   lineKey: string;
   streetType: string;
   /** Some record of this spelling has the asked unit. */
@@ -207,7 +234,7 @@ export class RecordStore {
   ) {}
 
   /** One page of the records at an address, and how many there are in all (also when the page is past the end). */
-  async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<PagedRows> {
+  async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<AddressRows> {
     const where = c.zip !== null ? [c.lineKey, c.zip] : [c.lineKey, c.state, c.cityKey];
     const statement =
       c.zip !== null
@@ -217,9 +244,14 @@ export class RecordStore {
         : c.unitKey === ''
           ? ADDRESS_BY_CITY
           : ADDRESS_UNIT_BY_CITY;
-    const q = { ...statement, values: [...where, ...(c.unitKey === '' ? [] : [c.unitKey]), limit, offset] };
-    const { rows } = await this.pool.query<StoredRecordRow & { rn: number }>(q);
-    return { rows: rows.filter((r) => r.rn > offset).map(decodeRecordRow), total: rows[0]?.total ?? 0 };
+    const unit = c.unitKey === '' ? [] : [c.unitKey];
+    const q = { ...statement, values: [...where, ...unit, limit, offset, c.looseKey] };
+    const { rows } = await this.pool.query<StoredRecordRow & { rn: number; others: boolean }>(q);
+    return {
+      rows: rows.filter((r) => r.rn > offset).map(({ others: _, ...r }) => decodeRecordRow(r)),
+      total: rows[0]?.total ?? 0,
+      otherSpellings: rows[0]?.others ?? false,
+    };
   }
 
   /** One page of the records stored under any of `lines` (spellings of one address); a unit of '' is the building. */
@@ -239,20 +271,25 @@ export class RecordStore {
           ? LINES_BY_CITY
           : LINES_UNIT_BY_CITY;
     const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey]), limit, offset];
-    const { rows } = await this.pool.query<StoredRecordRow & { rn: number }>({ ...statement, values });
-    return { rows: rows.filter((r) => r.rn > offset).map(decodeRecordRow), total: rows[0]?.total ?? 0 };
+    const { rows } = await this.pool.query<StoredRecordRow & { rn: number; others: boolean }>({ ...statement, values });
+    return {
+      rows: rows.filter((r) => r.rn > offset).map(({ others: _, ...r }) => decodeRecordRow(r)),
+      total: rows[0]?.total ?? 0,
+    };
   }
 
-  /** The stored spellings of the address at `c.looseKey`, in the ZIP or city. */
-  async spellings(c: AddressCriteria): Promise<Spelling[]> {
+  /** The stored spellings of the address at `looseKeys` (`c.looseKey` unless given), in the ZIP or city. */
+  async spellings(c: AddressCriteria, looseKeys: readonly string[] = [c.looseKey]): Promise<Spelling[]> {
     const statement = c.zip !== null ? SPELLINGS_BY_ZIP : SPELLINGS_BY_CITY;
     const { rows } = await this.pool.query<{
+      loose_key: string;
       line_key: string;
       street_type: string;
       has_unit: boolean;
       has_building: boolean;
-    }>({ ...statement, values: [c.unitKey, c.looseKey, ...this.place(c)] });
+    }>({ ...statement, values: [c.unitKey, looseKeys, ...this.place(c)] });
     return rows.map((r) => ({
+      looseKey: r.loose_key,
       lineKey: r.line_key,
       streetType: r.street_type,
       hasUnit: r.has_unit,

@@ -81,6 +81,8 @@ export function addressCriteria(q: AddressQuery): AddressCriteria {
     lineKey: parsed.lineKey,
     looseKey: parsed.looseKey,
     looseKeyUntyped: parsed.looseKeyUntyped,
+    looseKeyBare: parsed.looseKeyBare,
+    postDirectional: parsed.postDirectional,
     streetType: parsed.streetType,
     unitKey: parsed.unitKey,
     zip: zip !== undefined ? splitZip(zip).zip5 : null,
@@ -111,6 +113,32 @@ function didYouMean(c: AddressCriteria, candidates: readonly string[]): never {
   );
 }
 
+/** The directionals a street can end in (Pub 28), as loose keys end in them. */
+const POST_DIRECTIONALS = ['N', 'S', 'E', 'W', 'NE', 'NW', 'SE', 'SW'];
+
+/**
+ * The stored spellings of an address whose post-directional is on one side only ("20 PLAZA ST EAST" for "20 PLAZA
+ * ST", or the reverse): only when the number is stored on one of the street's variants in the place (with or
+ * without a directional). Where "20 MAIN ST E" and "20 MAIN ST W" are both stored, "20 MAIN ST" is a 404 naming
+ * both. The store holds a county's every parcel: a number stored on one variant only is that variant's.
+ */
+async function postDirectionalSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[] | null> {
+  const { name, house } = splitLooseKey(c.looseKeyBare);
+  if (house === '' || name === '') return null;
+  const keys = [c.looseKeyBare, ...POST_DIRECTIONALS.map((d) => `${name}${d} ${house}`)].filter(
+    (k) => k !== c.looseKey,
+  );
+  const found = await run(() => store.spellings(c, keys));
+  if (found.length === 0) return null;
+  const streets = new Set(found.map((s) => s.looseKey));
+  if (streets.size > 1) didYouMean(c, found.map((s) => s.lineKey).sort());
+  const [looseKey] = streets;
+  const placeTypes = () => run(() => store.streetTypes(c, splitLooseKey(looseKey!).name));
+  const chosen = await chooseSpellings(c.streetType, found, placeTypes);
+  if (chosen.kind === 'ambiguous') didYouMean(c, chosen.candidates);
+  return chosen.kind === 'lines' ? chosen.spellings : null;
+}
+
 /** The stored spellings a query means: at its loose key, or at one street name a letter away with that number. */
 async function resolveSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[]> {
   const placeTypes = (looseKey: string) => () => run(() => store.streetTypes(c, splitLooseKey(looseKey).name));
@@ -125,6 +153,8 @@ async function resolveSpellings(store: RecordStore, c: AddressCriteria, run: Run
     if (asName.kind === 'lines') return asName.spellings;
     if (asName.kind === 'ambiguous') didYouMean(c, asName.candidates);
   }
+  const directional = await postDirectionalSpellings(store, c, run);
+  if (directional !== null) return directional;
   // Nothing at the loose key: a street name one letter off ("BEVERLEY RD" for "BEVERLY RD"), with the same number.
   const { name, house } = splitLooseKey(c.looseKey);
   if (name.length < MIN_FUZZY_NAME || house === '') return [];
@@ -145,8 +175,24 @@ async function resolveSpellings(store: RecordStore, c: AddressCriteria, run: Run
 }
 
 /**
- * The records at an address: the exact line, else its other stored spellings (up to ~9 statements), all within one
- * deadline (`store.deadlineMs` unless given).
+ * The spellings that hold an exact hit's building too ("543 W 122ND" beside "543 W 122ND ST"): null when the exact
+ * line alone is the answer, because no other spelling joins it or the others cannot be told apart (the exact
+ * spelling is then still answered: it exists as asked).
+ */
+async function exactWithOthers(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[] | null> {
+  try {
+    const spellings = await resolveSpellings(store, c, run);
+    return spellings.some((s) => s.lineKey !== c.lineKey) ? spellings : null;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+/**
+ * The records at an address: the exact line, with its other stored spellings when there are any, else its other
+ * spellings (up to ~12 statements), all within one deadline (`store.deadlineMs` unless given). A unit asked that
+ * is not stored answers the building's own record or a 404, never another unit.
  */
 export async function findByAddress(
   store: RecordStore,
@@ -157,10 +203,12 @@ export async function findByAddress(
   const c = addressCriteria(q);
   const offset = (q.page - 1) * q.pagesize;
   const exact = await run(() => store.byAddress(c, q.pagesize, offset));
-  if (exact.total > 0)
-    return pageOrNotFound(exact.rows, exact.total, q.page, q.pagesize, `address '${addressText(c)}'`);
-  // Nothing at exactly that line (and unit): other spellings of the address, then the building of a unit.
-  const spellings = await resolveSpellings(store, c, run);
+  const exactPage = () => pageOrNotFound(exact.rows, exact.total, q.page, q.pagesize, `address '${addressText(c)}'`);
+  if (exact.total > 0 && !exact.otherSpellings) return exactPage();
+  // Other spellings of the same building join an exact hit; without one, other spellings of the address, then the
+  // building of a unit.
+  const spellings = exact.total > 0 ? await exactWithOthers(store, c, run) : await resolveSpellings(store, c, run);
+  if (spellings === null) return exactPage();
   if (spellings.length === 0) throw notFound(`No properties found for address '${addressText(c)}'`);
   const lines = spellings.map((s) => s.lineKey);
   let unit: string | null = c.unitKey === '' ? null : c.unitKey;

@@ -22,8 +22,8 @@ const repeat = (unit: string) => unit.repeat(Math.ceil(SIZE / unit.length));
 describe('the address normaliser on adversarial input (~100 KB each): what it answers', () => {
   it('thousands of unit designators with nothing after them (splitUnit)', () => {
     const p = parseStreetLine(`1 MAIN ST ${repeat('# ')}`);
-    expect(p).toMatchObject({ houseNumber: '1', unitDesignator: null, unitKey: '' });
-    expect(p.lineKey.startsWith('1 MAIN ST # # #')).toBe(true);
+    // A designator with nothing after it is dropped (issue 26: "1615 MIDLAND CT NE UNIT").
+    expect(p).toMatchObject({ houseNumber: '1', lineKey: '1 MAIN ST', unitDesignator: null, unitKey: '' });
   });
 
   it('thousands of unit designators, then a unit (splitUnit keeps the unit)', () => {
@@ -75,6 +75,27 @@ describe('the address normaliser on adversarial input (~100 KB each): what it an
     const p = parseStreetLine(`1 W ${repeat('12 ')}`);
     expect(p.streetKey.endsWith('12 12TH')).toBe(false);
     expect(p.streetKey.startsWith('W 12 12')).toBe(true);
+  });
+
+  it('floors written as ordinals, in a run (floorsAsUnits), then a room (innermostUnit)', () => {
+    const p = parseStreetLine(`1 MAIN ST ${repeat('2ND FLOOR ')}RM 5`);
+    expect(p).toMatchObject({ lineKey: '1 MAIN ST', unitDesignator: 'RM', unitKey: '5' });
+  });
+
+  it('thousands of floor segments (innermostUnit keeps the first)', () => {
+    const p = parseStreetLine(`1 MAIN ST ${repeat('FL 2 ')}`);
+    expect(p).toMatchObject({ lineKey: '1 MAIN ST', unitDesignator: 'FL' });
+    expect(p.unitKey.startsWith('2')).toBe(true);
+  });
+
+  it('a line of single letters after the number (isHouseLetter reads two tokens)', () => {
+    const p = parseStreetLine(`1 ${repeat('A ')}ST`);
+    expect(p.houseNumber).toBe('1A');
+  });
+
+  it('a unit first, then a long line (unitLast moves two tokens)', () => {
+    const p = parseStreetLine(`APT 4 10 ${repeat('MAIN ')}ST`);
+    expect(p).toMatchObject({ houseNumber: '10', unitKey: '4', streetType: 'ST' });
   });
 
   it('a long house number, and one that almost is (HOUSE_NUMBER, the range, the fraction)', () => {
@@ -145,7 +166,7 @@ describe('what the linear rewrite kept (the keys stored with every record do not
   });
   it('a unit is the ids after the first designator that has one after it', () => {
     expect(parseStreetLine('1 Main St Apt # 4')).toMatchObject({ unitDesignator: 'APT', unitKey: '4' });
-    expect(parseStreetLine('1 Main St # Rear')).toMatchObject({ lineKey: '1 MAIN ST #', unitKey: 'REAR' });
-    expect(parseStreetLine('1 Main St Apt Ste')).toMatchObject({ lineKey: '1 MAIN ST APT STE', unitKey: '' });
+    expect(parseStreetLine('1 Main St # Rear')).toMatchObject({ lineKey: '1 MAIN ST', unitKey: 'REAR' });
+    expect(parseStreetLine('1 Main St Apt Ste')).toMatchObject({ lineKey: '1 MAIN ST', unitKey: '' });
   });
 });

@@ -159,6 +159,93 @@ describe('parseStreetLine: real county spellings (NYC rolling sales) fold to one
   });
 });
 
+// Issue 26: the spellings people write in other cities, each class read the same on the stored side (USPS form).
+describe('the spellings of issue 26', () => {
+  const same = (asWritten: string, stored: string) => {
+    const q = parseStreetLine(asWritten);
+    const s = parseStreetLine(stored);
+    expect({ looseKey: q.looseKey, unitKey: q.unitKey }).toEqual({ looseKey: s.looseKey, unitKey: s.unitKey });
+    return q;
+  };
+  it('a unit with no designator after the street name', () => {
+    expect(same('203 N. Wabash 608', '203 N WABASH AVE APT 608')).toMatchObject({
+      lineKey: '203 N WABASH',
+      unitKey: '608',
+    });
+    same('111 W. Monroe 12C', '111 W MONROE ST UNIT 12C');
+    same('223 W Jackson 512', '223 W JACKSON BLVD STE 512');
+    same('223 W Jackson Blvd 512', '223 W JACKSON BLVD STE 512');
+    // A number that names the street or a route stays in it.
+    expect(parseStreetLine('201 West 16')).toMatchObject({ lineKey: '201 W 16TH', unitKey: '' });
+    expect(parseStreetLine('1000 W FM 1960')).toMatchObject({ lineKey: '1000 W FM 1960', unitKey: '' });
+    expect(parseStreetLine('100 Broadway 2nd')).toMatchObject({ unitKey: '' });
+    expect(parseStreetLine('500 Route 9')).toMatchObject({ unitKey: '' });
+  });
+  it('floors and rooms: an ordinal before FLOOR is the floor; a room within a floor is the unit', () => {
+    expect(same('205 N. Michigan Avenue 41st Floor', '205 N MICHIGAN AVE FL 41')).toMatchObject({
+      unitDesignator: 'FL',
+    });
+    same('55 E Monroe- 40th Floor', '55 E MONROE ST FL 40');
+    same('3520 West Broward Boulevard Second Floor', '3520 W BROWARD BLVD FL 2');
+    same('3520 West Broward Boulevard Floor 2', '3520 W BROWARD BLVD FL 2');
+    expect(same('180 Water Street 14th Floor Room 1418', '180 WATER ST RM 1418')).toMatchObject({
+      unitDesignator: 'RM',
+    });
+    expect(parseStreetLine('12 Oak St Apt 4 Fl 2')).toMatchObject({ unitDesignator: 'APT', unitKey: '4' });
+    expect(parseStreetLine('12 Oak St Floor 3 Suite 300')).toMatchObject({ unitDesignator: 'STE', unitKey: '300' });
+    // An ordinal that is the street's own name is not a floor.
+    expect(parseStreetLine('12 W 41st St')).toMatchObject({ lineKey: '12 W 41ST ST', unitKey: '' });
+  });
+  it('descriptors without a number (Pub 28), and a designator with nothing after it', () => {
+    for (const [word, abbr] of [
+      ['Front', 'FRNT'],
+      ['Rear', 'REAR'],
+      ['Lobby', 'LBBY'],
+      ['Basement', 'BSMT'],
+      ['Upper', 'UPPR'],
+      ['Lower', 'LOWR'],
+    ]) {
+      expect(same(`12 Oak Street ${word}`, `12 OAK ST ${abbr}`).unitKey).toBe(abbr);
+    }
+    expect(same('1615 Midland Ct NE Unit', '1615 MIDLAND CT NE')).toMatchObject({ unitKey: '', unitDesignator: null });
+    same('1615 Midland Ct NE Apt #', '1615 MIDLAND CT NE');
+    same('12 Oak St Unit Rear', '12 OAK ST REAR');
+    // A designator that can end a street's name stays in it.
+    expect(parseStreetLine('123 Ocean Pier').lineKey).toBe('123 OCEAN PIER');
+  });
+  it('a house-number letter written apart', () => {
+    expect(same('4922 B South Cornell Avenue', '4922B S CORNELL AVE')).toMatchObject({ houseNumber: '4922B' });
+    expect(same('400 A South Boulevard', '400A SOUTH BLVD')).toMatchObject({ houseNumber: '400A' });
+    same('4922-B S Cornell Ave', '4922B S CORNELL AVE');
+    // A letter that is the street's name, or a directional, is not.
+    expect(parseStreetLine('12 B Street')).toMatchObject({ houseNumber: '12', lineKey: '12 B ST' });
+    expect(parseStreetLine('12 B St NE')).toMatchObject({ houseNumber: '12', lineKey: '12 B ST NE' });
+    expect(parseStreetLine('12 N Main St')).toMatchObject({ houseNumber: '12', lineKey: '12 N MAIN ST' });
+  });
+  it('a post-directional followed by a unit', () => {
+    expect(same('2641 Gately Drive W 707', '2641 GATELY DR W APT 707')).toMatchObject({ postDirectional: 'W' });
+    same('9100 MLK Jr Street North 1001', '9100 MLK JR ST N UNIT 1001');
+  });
+  it('the unit before the address', () => {
+    same('Apt 4 10A Dr. Martin Luther King Blvd', '10A DR MARTIN LUTHER KING BLVD APT 4');
+    same('Apt 4, 10A Dr. Martin Luther King Blvd, Chicago', '10A DR MARTIN LUTHER KING BLVD APT 4');
+    same('#4 10A Dr Martin Luther King Blvd', '10A DR MARTIN LUTHER KING BLVD APT 4');
+    same('Rear 12 Oak St', '12 OAK ST REAR');
+  });
+  it('the post-directional and the loose key without it', () => {
+    expect(parseStreetLine('20 Plaza Street East')).toMatchObject({
+      postDirectional: 'E',
+      looseKey: 'PLAZAE 20',
+      looseKeyBare: 'PLAZA 20',
+    });
+    expect(parseStreetLine('20 Plaza St')).toMatchObject({ postDirectional: '', looseKeyBare: 'PLAZA 20' });
+    expect(parseStreetLine('1615 Midland Ct NE')).toMatchObject({
+      postDirectional: 'NE',
+      looseKeyBare: 'MIDLAND 1615',
+    });
+  });
+});
+
 describe('other normalisers', () => {
   it('normalizeCity', () => {
     expect(normalizeCity('St. Louis')).toBe('SAINT LOUIS');

@@ -17,7 +17,7 @@ import { STATE_FIPS } from './states.js';
  * The version of the address keys this code computes. Raise it with any change to what parseStreetLine returns for
  * a stored line: the online rekey (services/ingest/src/data/rekey.ts) then recomputes the keys of every stored row.
  */
-export const ADDRESS_KEYS_VERSION = 3;
+export const ADDRESS_KEYS_VERSION = 4;
 
 export interface StreetLine {
   /** House number as written after clean-up ("123", "123A", "12-34", "123 1/2"); null when the line has none. */
@@ -39,6 +39,10 @@ export interface StreetLine {
    * key read with that word in the name ("VALLEYGREEN 7957"); otherwise null.
    */
   looseKeyUntyped: string | null;
+  /** The post-directional ("E" of "20 PLAZA ST E"), or "" when the line has none. */
+  postDirectional: string;
+  /** The loose key without the post-directional ("PLAZA 20" for "20 PLAZA ST E"); the loose key when there is none. */
+  looseKeyBare: string;
   /** Standard designator ("APT", "STE", "#") or null. */
   unitDesignator: string | null;
   /** Normalised unit id ("4", "4B", "REAR"); "" when there is no unit. Designators are not part of it. */
@@ -81,10 +85,60 @@ function unitKeyOf(tokens: readonly string[]): string {
 /** A token that can be (part of) a unit id: anything but a designator, or a designator with a digit ("4B" is not). */
 const isUnitIdToken = (t: string) => !UNIT_DESIGNATORS.has(t) || /\d/.test(t);
 
+/** Designators of a part of the building that holds units (a floor, a building of a complex), not of a unit. */
+const CONTAINER_DESIGNATORS: ReadonlySet<string> = new Set(['FL', 'BLDG']);
+/** Words before a number that make it a route's number, not a unit ("FM 1960", "COUNTY 12", "US 1"). */
+const ROUTE_WORDS: ReadonlySet<string> = new Set(['FM', 'CR', 'SR', 'US', 'COUNTY', 'STATE', 'INTERSTATE', 'RR']);
+const DIGIT_ORDINAL = /^\d+(ST|ND|RD|TH)$/;
+
+/**
+ * The unit of a line from its first designator at `from` on: the innermost one written ("14TH FLOOR ROOM 1418" is
+ * room 1418, "APT 4 FL 2" is apartment 4): the last designator with an id that is not a floor or building, else the
+ * first with an id. One pass.
+ */
+function innermostUnit(tokens: readonly string[], from: number): { designator: string; unit: string[] } {
+  let first: { designator: string; unit: string[] } | null = null;
+  let inner: { designator: string; unit: string[] } | null = null;
+  let current: { designator: string; unit: string[] } | null = null;
+  for (let i = from; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const designator = isUnitIdToken(t) ? undefined : UNIT_DESIGNATORS.get(t);
+    if (designator !== undefined) {
+      // "APT # 4": designators written together name one unit, by the first of them.
+      if (current === null || current.unit.length > 0) current = { designator, unit: [] };
+      continue;
+    }
+    if (current === null) continue;
+    if (current.unit.length === 0) {
+      first ??= current;
+      if (!CONTAINER_DESIGNATORS.has(current.designator)) inner = current;
+    }
+    current.unit.push(t);
+  }
+  return inner ?? first ?? { designator: UNIT_DESIGNATORS.get(tokens[from]!)!, unit: [] };
+}
+
+/**
+ * Whether the last token is a unit written without a designator: it holds a digit, is not an ordinal, and follows a
+ * street type ("123 MAIN ST 4B"), a street type and a post-directional ("2641 GATELY DR W 707") or a name word
+ * after at least one other street word ("203 N WABASH 608"); never after a directional alone ("201 W 16" is West
+ * 16th) or a route's word ("1000 W FM 1960").
+ */
+function endsInBareUnit(tokens: readonly string[], streetStart: number): boolean {
+  const last = tokens.length - 1;
+  const unit = tokens[last]!;
+  if (last - streetStart < 2 || !/\d/.test(unit) || DIGIT_ORDINAL.test(unit)) return false;
+  const prev = tokens[last - 1]!;
+  if (SUFFIX_ABBREVIATIONS.has(prev)) return true;
+  if (DIRECTIONALS.has(prev)) return last - 2 > streetStart && SUFFIX_ABBREVIATIONS.has(tokens[last - 2]!);
+  return /[A-Z]/.test(prev) && !ROUTE_WORDS.has(prev) && !UNIT_DESIGNATORS.has(prev);
+}
+
 /**
  * Finds where a unit starts: a designator after the number and at least one street word. One pass over the tokens
  * (and one more to collect the unit): where a designator is followed by nothing but designators ("# # # #"), the
- * next one is tried without reading the rest again.
+ * rest is read once for a standalone one ("UNIT REAR"), and a designator with nothing after it ("1615 MIDLAND CT NE
+ * UNIT") is dropped, unless it can end a street's name ("OCEAN PIER").
  */
 function splitUnit(
   tokens: string[],
@@ -97,18 +151,73 @@ function splitUnit(
     const designator = UNIT_DESIGNATORS.get(tokens[i]!);
     if (designator === undefined) continue;
     if (lastUnitId > i) {
-      return { street: tokens.slice(streetStart, i), designator, unit: tokens.slice(i + 1).filter(isUnitIdToken) };
+      const inner = innermostUnit(tokens, i);
+      return { street: tokens.slice(streetStart, i), designator: inner.designator, unit: inner.unit };
     }
-    if (STANDALONE_DESIGNATORS.has(designator) && i === tokens.length - 1) {
-      return { street: tokens.slice(streetStart, i), designator, unit: [designator] };
+    if (!STANDALONE_DESIGNATORS.has(designator) && !DROPPED_WHEN_EMPTY.has(designator)) continue;
+    // Nothing but designators from here on: the first standalone one is the unit ("REAR"), else there is none.
+    let standalone: string | null = null;
+    for (let j = i; j < tokens.length && standalone === null; j++) {
+      const d = UNIT_DESIGNATORS.get(tokens[j]!);
+      if (d !== undefined && STANDALONE_DESIGNATORS.has(d)) standalone = d;
     }
+    return { street: tokens.slice(streetStart, i), designator: standalone, unit: standalone ? [standalone] : [] };
   }
-  // "123 MAIN ST 4B": a trailing token with a digit right after a suffix is a unit without designator.
-  const last = tokens.length - 1;
-  if (last - streetStart >= 2 && /\d/.test(tokens[last]!) && SUFFIX_ABBREVIATIONS.has(tokens[last - 1]!)) {
+  if (endsInBareUnit(tokens, streetStart)) {
+    const last = tokens.length - 1;
     return { street: tokens.slice(streetStart, last), designator: null, unit: [tokens[last]!] };
   }
   return { street: tokens.slice(streetStart), designator: null, unit: [] };
+}
+
+/**
+ * Designators dropped when nothing follows them ("1615 MIDLAND CT NE UNIT"); the others can end a street's name
+ * ("OCEAN PIER", "BOAT SLIP") and stay in it.
+ */
+const DROPPED_WHEN_EMPTY: ReadonlySet<string> = new Set(['APT', 'UNIT', 'STE', '#', 'RM', 'FL', 'DEPT']);
+
+const FLOOR_WORDS: ReadonlySet<string> = new Set(['FLOOR', 'FL', 'FLR']);
+
+/**
+ * "41ST FLOOR", "SECOND FLOOR" -> "FL 41", "FL 2": a floor written as an ordinal before the word, after at least
+ * one street word. One pass; a new list.
+ */
+function floorsAsUnits(tokens: readonly string[], streetStart: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const floor = i > streetStart ? floorAt(tokens, i) : null;
+    if (floor === null) out.push(tokens[i]!);
+    else {
+      out.push('FL', floor.number);
+      i += floor.words;
+    }
+  }
+  return out;
+}
+
+/** The floor whose ordinal starts at `i`: one word ("41ST", "SECOND") or two ("FORTY FIRST") before the floor word. */
+function floorAt(tokens: readonly string[], i: number): { number: string; words: number } | null {
+  for (const words of [1, 2]) {
+    const floorWord = tokens[i + words];
+    if (floorWord === undefined || !FLOOR_WORDS.has(floorWord)) continue;
+    const ordinal = numericOrdinals(tokens.slice(i, i + words));
+    if (ordinal.length === 1 && DIGIT_ORDINAL.test(ordinal[0]!)) {
+      return { number: String(Number.parseInt(ordinal[0]!, 10)), words };
+    }
+  }
+  return null;
+}
+
+/**
+ * A unit written before the address ("APT 4 10A DR MARTIN LUTHER KING BLVD", "REAR 12 OAK ST") moved after it; the
+ * line otherwise unchanged.
+ */
+function unitLast(tokens: string[]): string[] {
+  const designator = tokens.length > 3 ? UNIT_DESIGNATORS.get(tokens[0]!) : undefined;
+  if (designator === undefined) return tokens;
+  if (STANDALONE_DESIGNATORS.has(designator) && HOUSE_NUMBER.test(tokens[1]!)) return [...tokens.slice(1), tokens[0]!];
+  if (isUnitIdToken(tokens[1]!) && HOUSE_NUMBER.test(tokens[2]!)) return [...tokens.slice(2), tokens[0]!, tokens[1]!];
+  return tokens;
 }
 
 /**
@@ -177,14 +286,15 @@ function isUnitPart(tokens: readonly string[]): boolean {
 const STANDARD_TYPES: ReadonlySet<string> = new Set(SUFFIX_ABBREVIATIONS.values());
 
 /** The street's type and its name without it (a post-directional stays with the name): "PENNSYLVANIA AVE NW". */
-function splitStreetType(words: readonly string[]): { type: string; name: string[] } {
+function splitStreetType(words: readonly string[]): { type: string; name: string[]; postDirectional: string } {
   const last = words.length - 1;
   const postDirectional = last >= 2 && DIRECTIONALS.has(words[last]!) ? 1 : 0;
   const typeAt = last - postDirectional;
   if (typeAt >= 1 && STANDARD_TYPES.has(words[typeAt]!)) {
-    return { type: words[typeAt]!, name: words.filter((_, i) => i !== typeAt) };
+    const post = postDirectional ? words[last]! : '';
+    return { type: words[typeAt]!, name: words.filter((_, i) => i !== typeAt), postDirectional: post };
   }
-  return { type: '', name: [...words] };
+  return { type: '', name: [...words], postDirectional: '' };
 }
 
 /** The low end of a house-number range ("223-225" -> "223"); a Queens-style "37-15" (not rising) stays whole. */
@@ -196,12 +306,16 @@ function houseNumberLow(houseNumber: string): string {
 /** Parses one street line ("123 North Main Street Apt 4", "123 N MAIN ST #4") into its lookup keys. */
 export function parseStreetLine(input: string): StreetLine {
   // A comma-separated unit part ("123 Main St, Apt 4", "345 W 21ST ST, 2C") joins the line as a unit; other parts
-  // (city, state) are dropped.
+  // (city, state) are dropped. A unit part first ("Apt 4, 10A Main St") is read after the street.
   const parts = input.split(',');
+  if (parts.length > 1 && UNIT_DESIGNATORS.has(tokenize(parts[0]!)[0] ?? '')) {
+    const next = tokenize(parts[1]!);
+    if (next.length > 1 && HOUSE_NUMBER.test(next[0]!)) parts.splice(0, 2, parts[1]!, parts[0]!);
+  }
   let text = parts[0] ?? '';
   const second = parts[1] === undefined ? [] : tokenize(parts[1]);
   if (isUnitPart(second)) text += UNIT_DESIGNATORS.has(second[0]!) ? ` ${parts[1]}` : ` # ${parts[1]}`;
-  const tokens = tokenize(text);
+  let tokens = unitLast(tokenize(text));
   // "104/106 22ND ST" is a range; "187GATES AVE" is a number glued to its street's name.
   const slashRange = tokens.length > 1 ? /^(\d{2,})\/(\d+)$/.exec(tokens[0]!) : null;
   if (slashRange && Number(slashRange[2]) > Number(slashRange[1])) tokens[0] = `${slashRange[1]}-${slashRange[2]}`;
@@ -215,23 +329,49 @@ export function parseStreetLine(input: string): StreetLine {
     if (tokens.length > 2 && FRACTION.test(tokens[1]!)) {
       houseNumber += ` ${tokens[1]}`;
       streetStart = 2;
+    } else if (isHouseLetter(tokens, houseNumber)) {
+      houseNumber += tokens[1]; // "4922 B SOUTH CORNELL AVE" is 4922B
+      streetStart = 2;
     }
   }
+  tokens = floorsAsUnits(tokens, streetStart);
   const { street, designator, unit } = splitUnit(tokens, streetStart);
   const words = normalizeStreetWords(street);
   const streetKey = words.join(' ');
-  const { type, name } = splitStreetType(words);
+  const { type, name, postDirectional } = splitStreetType(words);
   const house = houseNumber === null ? '' : houseNumberLow(houseNumber);
+  const looseKey = `${looseName(name)} ${house}`.trim();
   return {
     houseNumber,
     streetKey,
     lineKey: houseNumber === null ? streetKey : `${houseNumber} ${streetKey}`.trim(),
     streetType: type,
-    looseKey: `${looseName(name)} ${house}`.trim(),
+    looseKey,
     looseKeyUntyped: type === '' ? null : `${looseName(words)} ${house}`.trim(),
+    postDirectional,
+    looseKeyBare: postDirectional === '' ? looseKey : `${looseName(name.slice(0, -1))} ${house}`.trim(),
     unitDesignator: designator,
     unitKey: unitKeyOf(unit),
   };
+}
+
+/**
+ * A house number's letter written apart ("4922 B SOUTH CORNELL AVE", "400 A SOUTH BLVD"): one letter that is not a
+ * directional, after a number without one, with at least two words after it of which the first is not a street
+ * type or a designator ("12 B ST" is B Street).
+ */
+function isHouseLetter(tokens: readonly string[], houseNumber: string): boolean {
+  const letter = tokens[1]!;
+  const next = tokens[2];
+  return (
+    tokens.length > 3 &&
+    /^\d+$/.test(houseNumber) &&
+    /^[A-Z]$/.test(letter) &&
+    !DIRECTIONALS.has(letter) &&
+    next !== undefined &&
+    !SUFFIX_ABBREVIATIONS.has(next) &&
+    !UNIT_DESIGNATORS.has(next)
+  );
 }
 
 const CITY_ABBREVIATIONS = new Map([

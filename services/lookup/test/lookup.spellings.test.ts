@@ -1,0 +1,102 @@
+// Issue 26 through the real app: the spellings people write in other cities, one building under two stored
+// spellings, a post-directional on one side only, and units the store lacks (never another unit).
+import { describe, expect, it } from 'vitest';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { useLookupApp } from './lookup-harness.js';
+
+const ctx = useLookupApp();
+const ids = (res: { body: any }) =>
+  res.body.property?.map((p: any) => p.identifier.Id).sort((a: number, b: number) => a - b);
+const at = (address: string, zip = '60604') =>
+  ctx.get(`/api/v1/property/address?${new URLSearchParams({ address, zip, pagesize: '100' })}`);
+const unit = (line1: string, line2: string) =>
+  makeProperty({ line1, line2, zip: '60604', city: 'CHICAGO', state: 'IL' });
+
+describe('the spellings of issue 26, each answering the unit stored in USPS form', () => {
+  it('a unit without designator, a floor, a room, a letter apart, a post-directional and unit, a unit first', async () => {
+    const name = uniqueStreet();
+    const [u608, , fl41, rm, letter, gately, first] = await insertProperties(ctx.pool, [
+      unit(`203 N ${name} AVE`, 'APT 608'),
+      unit(`203 N ${name} AVE`, 'APT 609'),
+      unit(`205 N ${name} AVE`, 'FL 41'),
+      unit(`180 ${name} ST`, 'RM 1418'),
+      unit(`4922B S ${name} AVE`, ''),
+      unit(`2641 ${name} DR W`, 'APT 707'),
+      unit(`10A ${name} BLVD`, 'APT 4'),
+    ]);
+    expect(ids(await at(`203 N. ${name} 608`))).toEqual([u608]);
+    expect(ids(await at(`203 N ${name} Avenue 608`))).toEqual([u608]);
+    expect(ids(await at(`205 N. ${name} Avenue 41st Floor`))).toEqual([fl41]);
+    expect(ids(await at(`205 N ${name} Ave Forty First Floor`))).toEqual([fl41]);
+    expect(ids(await at(`180 ${name} Street 14th Floor Room 1418`))).toEqual([rm]);
+    expect(ids(await at(`4922 B South ${name} Avenue`))).toEqual([letter]);
+    expect(ids(await at(`2641 ${name} Drive W 707`))).toEqual([gately]);
+    expect(ids(await at(`2641 ${name} Drive West, Apt 707`))).toEqual([gately]);
+    expect(ids(await at(`Apt 4 10A ${name} Blvd`))).toEqual([first]);
+    expect(ids(await at(`Apt 4, 10A ${name} Boulevard`))).toEqual([first]);
+  });
+});
+
+describe('one building, one answer', () => {
+  it('two stored spellings of one address (typed and not) answer together, and a unit from either', async () => {
+    const name = uniqueStreet();
+    const [typed, bare, written] = await insertProperties(ctx.pool, [
+      unit(`543 W ${name} ST`, 'UNIT 1'),
+      unit(`543 W ${name}`, 'UNIT 2'),
+      unit(`543 WEST ${name} STREET`, 'UNIT 3'),
+    ]);
+    const all = [typed, bare, written].sort((a, b) => a! - b!);
+    expect(ids(await at(`543 W ${name} ST`))).toEqual(all);
+    expect(ids(await at(`543 West ${name}`))).toEqual(all);
+    expect(ids(await at(`543 W ${name} Street, Unit 2`))).toEqual([bare]);
+    expect(ids(await at(`543 W ${name}, Unit 1`))).toEqual([typed]);
+  });
+
+  it('a spelling without type that another street type could own stays apart from the typed one', async () => {
+    const name = uniqueStreet();
+    const [typed, bare] = await insertProperties(ctx.pool, [
+      unit(`543 W ${name} ST`, 'UNIT 1'),
+      unit(`543 W ${name}`, 'UNIT 2'),
+      unit(`9 W ${name} AVE`, ''),
+    ]);
+    expect(ids(await at(`543 W ${name} ST`))).toEqual([typed]);
+    expect(ids(await at(`543 W ${name}`))).toEqual([bare]);
+  });
+});
+
+describe('a post-directional on one side only', () => {
+  it('is found when the number is on one variant of the street, and a 404 naming them when on several', async () => {
+    const [a, b, c] = [uniqueStreet(), uniqueStreet(), uniqueStreet()];
+    const [east, plain] = await insertProperties(ctx.pool, [
+      unit(`20 ${a} ST E`, 'APT D14'),
+      unit(`20 ${b} ST`, 'APT C2'),
+      unit(`30 ${c} ST E`, ''),
+      unit(`30 ${c} ST W`, ''),
+    ]);
+    expect(ids(await at(`20 ${a} Street, D14`))).toEqual([east]);
+    expect(ids(await at(`20 ${a} Street East, D14`))).toEqual([east]);
+    expect(ids(await at(`20 ${b} Street East, C2`))).toEqual([plain]);
+    const doubt = await at(`30 ${c} Street`);
+    expect(doubt.status).toBe(404);
+    expect(doubt.body.status.msg).toContain(`30 ${c} ST E', '30 ${c} ST W`);
+  });
+});
+
+describe('a unit the store lacks, and a building-level descriptor', () => {
+  it('answers the building record, or a 404 that names the units: never another unit', async () => {
+    const [withBuilding, unitsOnly] = [uniqueStreet(), uniqueStreet()];
+    const [building] = await insertProperties(ctx.pool, [
+      unit(`233 S ${withBuilding} DR`, ''),
+      unit(`233 S ${withBuilding} DR`, 'STE 1200'),
+      unit(`233 S ${withBuilding} DR`, 'STE 1300'),
+      unit(`235 S ${unitsOnly} DR`, 'STE 1200'),
+      unit(`235 S ${unitsOnly} DR`, 'STE 1300'),
+    ]);
+    for (const asked of ['lobby', 'Lobby', 'LBBY', 'Front', 'Suite 9999', '# 77']) {
+      expect(ids(await at(`233 S ${withBuilding} Dr ${asked}`)), asked).toEqual([building]);
+      const none = await at(`235 S ${unitsOnly} Drive ${asked}`);
+      expect(none.status, asked).toBe(404);
+      expect(none.body.status.msg).toMatch(/units there: 1200, 1300/);
+    }
+  });
+});

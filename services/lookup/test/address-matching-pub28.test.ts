@@ -56,10 +56,8 @@ afterAll(async () => {
 const wanted = (expect: string): Set<string> =>
   expect === 'none' ? new Set() : new Set(expect.replace(/^(apn|all):/, '').split('|'));
 
-// Skipped until the lookup passes it, so that main stays green (issue 26): at 71e2174 it finds 552/590 (93.56%) with
-// 25 wrong (floors after a comma or spelled, FL n beside STE n, a post-directional contradicting the stored one);
-// before the folds (9fc8f5c) 353/590 with 43 wrong. Unskip when the folds land; do not lower the target.
-describe.skip('USPS Pub 28 spellings', () => {
+// Before the folds of issue 26 (9fc8f5c) it found 353/590 with 43 wrong.
+describe('USPS Pub 28 spellings', () => {
   it('imports the county file in Pub 28 form, one property per APN', async () => {
     const summary = await importCsv(pool, loadMapping(MAPPING), STORE);
     expect(summary).toMatchObject({ rowsRead: STORED, added: STORED, skipped: 0, updated: 0, unchanged: 0 });

@@ -82,6 +82,16 @@ describe('a post-directional on one side only', () => {
   });
 });
 
+describe('a directional is never guessed', () => {
+  it('one letter off in a pre- or post-directional is another street, not a slip', async () => {
+    const name = `${uniqueStreet()}LONG`;
+    await insertProperties(ctx.pool, [unit(`100 S ${name} AVE`, ''), unit(`816 ${name} PL N`, '')]);
+    expect((await at(`100 N ${name} Ave`)).status).toBe(404);
+    expect((await at(`816 ${name} Pl S`)).status).toBe(404);
+    expect((await at(`816 ${name} Place Southwest`)).status).toBe(404);
+  });
+});
+
 describe('a unit the store lacks, and a building-level descriptor', () => {
   it('answers the building record, or a 404 that names the units: never another unit', async () => {
     const [withBuilding, unitsOnly] = [uniqueStreet(), uniqueStreet()];

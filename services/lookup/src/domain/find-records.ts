@@ -113,6 +113,14 @@ function didYouMean(c: AddressCriteria, candidates: readonly string[]): never {
   );
 }
 
+/** A line's pre- and post-directional ("N|", "|SW", "|"), read from its line key. */
+function directionalsOf(lineKey: string): string {
+  const line = parseStreetLine(lineKey);
+  const words = line.streetKey.split(' ');
+  const pre = words.length > 1 && POST_DIRECTIONALS.includes(words[0]!) ? words[0]! : '';
+  return `${pre}|${line.postDirectional}`;
+}
+
 /** The directionals a street can end in (Pub 28), as loose keys end in them. */
 const POST_DIRECTIONALS = ['N', 'S', 'E', 'W', 'NE', 'NW', 'SE', 'SW'];
 
@@ -125,9 +133,8 @@ const POST_DIRECTIONALS = ['N', 'S', 'E', 'W', 'NE', 'NW', 'SE', 'SW'];
 async function postDirectionalSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[] | null> {
   const { name, house } = splitLooseKey(c.looseKeyBare);
   if (house === '' || name === '') return null;
-  const keys = [c.looseKeyBare, ...POST_DIRECTIONALS.map((d) => `${name}${d} ${house}`)].filter(
-    (k) => k !== c.looseKey,
-  );
+  // A directional asked is found without one, never with another ("20 PLAZA ST SW" is not "20 PLAZA ST NE").
+  const keys = c.postDirectional !== '' ? [c.looseKeyBare] : POST_DIRECTIONALS.map((d) => `${name}${d} ${house}`);
   const found = await run(() => store.spellings(c, keys));
   if (found.length === 0) return null;
   const streets = new Set(found.map((s) => s.looseKey));
@@ -159,9 +166,12 @@ async function resolveSpellings(store: RecordStore, c: AddressCriteria, run: Run
   const { name, house } = splitLooseKey(c.looseKey);
   if (name.length < MIN_FUZZY_NAME || house === '') return [];
   const near = new Map<string, string[]>();
+  const asked = directionalsOf(c.lineKey);
   for (const l of await run(() => store.numberedLines(c, house))) {
     const other = splitLooseKey(l.looseKey);
     if (other.house !== house || other.name.length < MIN_FUZZY_NAME || !withinOneEdit(name, other.name)) continue;
+    // One letter off in a directional is another street ("N BROADWAY" / "S BROADWAY", "STERLING PL N" / "... S").
+    if (directionalsOf(l.lineKey) !== asked) continue;
     if (c.streetType !== '' && l.streetType !== '' && l.streetType !== c.streetType) continue;
     near.set(l.looseKey, [...(near.get(l.looseKey) ?? []), l.lineKey]);
   }

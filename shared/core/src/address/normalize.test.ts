@@ -76,12 +76,12 @@ describe('parseStreetLine: variants of one address meet on one key', () => {
   it.each([
     ['100 Main St Suite 200', '200', 'STE'],
     ['100 Main St Ste 200', '200', 'STE'],
-    ['100 Main St Bldg B', 'B', 'BLDG'],
+    ['100 Main St Bldg B', 'BLDGB', 'BLDG'], // a building of a complex, not unit B of it
     ['100 Main St Rear', 'REAR', 'REAR'],
     ['100 Main St Apt 4B', '4B', 'APT'],
     ['100 Main St #4-B', '4B', '#'],
     ['100 Main St Lot 12', '12', 'LOT'],
-    ['100 Main St Fl 3', '3', 'FL'],
+    ['100 Main St Fl 3', 'FL3', 'FL'], // floor 3, not suite 3
     ['100 Main St', '', null],
   ])('unit %s', (input, unitKey, designator) => {
     const p = parseStreetLine(input);
@@ -128,7 +128,7 @@ describe('parseStreetLine: real county spellings (NYC rolling sales) fold to one
     ['307 BAY 19TH STREET, 307 A', ['307 BAY 19TH ST', 'ST', 'BAY19TH 307', '307A']],
     ['255 79 STREET, BSMT', ['255 79TH ST', 'ST', '79TH 255', 'BSMT']],
     ['100 Main St, PH', ['100 MAIN ST', 'ST', 'MAIN 100', 'PH']],
-    ['100 Main St, FL 3', ['100 MAIN ST', 'ST', 'MAIN 100', '3']],
+    ['100 Main St, FL 3', ['100 MAIN ST', 'ST', 'MAIN 100', 'FL3']],
     ['1840 E13 STREET', ['1840 E 13TH ST', 'ST', 'E13TH 1840', '']],
     ['708 EAST78TH STREET', ['708 E 78TH ST', 'ST', 'E78TH 708', '']],
     ['187GATES AVENUE', ['187 GATES AVE', 'AVE', 'GATES 187', '']],
@@ -180,6 +180,11 @@ describe('the spellings of issue 26', () => {
     expect(parseStreetLine('1000 W FM 1960')).toMatchObject({ lineKey: '1000 W FM 1960', unitKey: '' });
     expect(parseStreetLine('100 Broadway 2nd')).toMatchObject({ unitKey: '' });
     expect(parseStreetLine('500 Route 9')).toMatchObject({ unitKey: '' });
+    // A one-word street then a unit: a name of three letters or more, or an ordinal.
+    same('4516 Kimberly 9', '4516 KIMBERLY ST APT 9');
+    same('425 4th 32', '425 4TH AVE UNIT 32');
+    for (const street of ['500 Highway 50', '12 FM 1960', '7 I 95', '9 County 12'])
+      expect(parseStreetLine(street).unitKey, street).toBe('');
   });
   it('floors and rooms: an ordinal before FLOOR is the floor; a room within a floor is the unit', () => {
     expect(same('205 N. Michigan Avenue 41st Floor', '205 N MICHIGAN AVE FL 41')).toMatchObject({
@@ -209,6 +214,8 @@ describe('the spellings of issue 26', () => {
     }
     expect(same('1615 Midland Ct NE Unit', '1615 MIDLAND CT NE')).toMatchObject({ unitKey: '', unitDesignator: null });
     same('1615 Midland Ct NE Apt #', '1615 MIDLAND CT NE');
+    for (const empty of ['Bldg', 'Spc', 'Lot', 'Trlr', 'Ste'])
+      same(`1615 Midland Ct NE ${empty}`, '1615 MIDLAND CT NE');
     same('12 Oak St Unit Rear', '12 OAK ST REAR');
     // A designator that can end a street's name stays in it.
     expect(parseStreetLine('123 Ocean Pier').lineKey).toBe('123 OCEAN PIER');

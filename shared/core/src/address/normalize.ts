@@ -134,6 +134,15 @@ function endsInBareUnit(tokens: readonly string[], streetStart: number): boolean
   return /[A-Z]/.test(prev) && !ROUTE_WORDS.has(prev) && !UNIT_DESIGNATORS.has(prev);
 }
 
+/** A street of one word then a unit ("4516 KIMBERLY 9", "425 4TH 32"): a name of 3 letters or more, or an ordinal. */
+function isNameThenUnit(tokens: readonly string[], streetStart: number): boolean {
+  const last = tokens.length - 1;
+  const [name, unit] = [tokens[streetStart]!, tokens[last]!];
+  if (last - streetStart !== 1 || !/\d/.test(unit) || DIGIT_ORDINAL.test(unit)) return false;
+  const isName = /^[A-Z]{3,}$/.test(name) && !SUFFIX_ABBREVIATIONS.has(name) && !DIRECTIONALS.has(name);
+  return (isName || DIGIT_ORDINAL.test(name)) && !ROUTE_WORDS.has(name) && !UNIT_DESIGNATORS.has(name);
+}
+
 /**
  * Finds where a unit starts: a designator after the number and at least one street word. One pass over the tokens
  * (and one more to collect the unit): where a designator is followed by nothing but designators ("# # # #"), the
@@ -163,7 +172,7 @@ function splitUnit(
     }
     return { street: tokens.slice(streetStart, i), designator: standalone, unit: standalone ? [standalone] : [] };
   }
-  if (endsInBareUnit(tokens, streetStart)) {
+  if (endsInBareUnit(tokens, streetStart) || isNameThenUnit(tokens, streetStart)) {
     const last = tokens.length - 1;
     return { street: tokens.slice(streetStart, last), designator: null, unit: [tokens[last]!] };
   }
@@ -171,10 +180,22 @@ function splitUnit(
 }
 
 /**
- * Designators dropped when nothing follows them ("1615 MIDLAND CT NE UNIT"); the others can end a street's name
- * ("OCEAN PIER", "BOAT SLIP") and stay in it.
+ * Designators dropped when nothing follows them ("1615 MIDLAND CT NE UNIT", "... BLDG", "... LOT"); the others can
+ * end a street's name ("OCEAN PIER", "BOAT SLIP", "BUS STOP") and stay in it.
  */
-const DROPPED_WHEN_EMPTY: ReadonlySet<string> = new Set(['APT', 'UNIT', 'STE', '#', 'RM', 'FL', 'DEPT']);
+const DROPPED_WHEN_EMPTY: ReadonlySet<string> = new Set([
+  'APT',
+  'UNIT',
+  'STE',
+  '#',
+  'RM',
+  'FL',
+  'DEPT',
+  'BLDG',
+  'LOT',
+  'SPC',
+  'TRLR',
+]);
 
 const FLOOR_WORDS: ReadonlySet<string> = new Set(['FLOOR', 'FL', 'FLR']);
 
@@ -275,7 +296,7 @@ function normalizeStreetWords(input: string[]): string[] {
 function isUnitPart(tokens: readonly string[]): boolean {
   const first = tokens[0];
   if (first === undefined) return false;
-  if (UNIT_DESIGNATORS.has(first)) return true;
+  if (UNIT_DESIGNATORS.has(first) || floorAt(tokens, 0) !== null) return true;
   if (tokens.length > 2 || !tokens.every((t) => /^[A-Z0-9-]+$/.test(t))) return false;
   const joined = tokens.join('');
   if (/\d/.test(joined)) return joined.length <= 6 && !/^\d{5}$/.test(joined);
@@ -313,8 +334,11 @@ export function parseStreetLine(input: string): StreetLine {
     if (next.length > 1 && HOUSE_NUMBER.test(next[0]!)) parts.splice(0, 2, parts[1]!, parts[0]!);
   }
   let text = parts[0] ?? '';
-  const second = parts[1] === undefined ? [] : tokenize(parts[1]);
-  if (isUnitPart(second)) text += UNIT_DESIGNATORS.has(second[0]!) ? ` ${parts[1]}` : ` # ${parts[1]}`;
+  for (const part of parts.slice(1)) {
+    const tokens = tokenize(part);
+    if (!isUnitPart(tokens)) break;
+    text += UNIT_DESIGNATORS.has(tokens[0]!) || floorAt(tokens, 0) !== null ? ` ${part}` : ` # ${part}`;
+  }
   let tokens = unitLast(tokenize(text));
   // "104/106 22ND ST" is a range; "187GATES AVE" is a number glued to its street's name.
   const slashRange = tokens.length > 1 ? /^(\d{2,})\/(\d+)$/.exec(tokens[0]!) : null;
@@ -351,7 +375,8 @@ export function parseStreetLine(input: string): StreetLine {
     postDirectional,
     looseKeyBare: postDirectional === '' ? looseKey : `${looseName(name.slice(0, -1))} ${house}`.trim(),
     unitDesignator: designator,
-    unitKey: unitKeyOf(unit),
+    // Floor 3 and suite 3 are two units of one building: a floor's (or a complex's building's) key says so.
+    unitKey: (designator !== null && CONTAINER_DESIGNATORS.has(designator) ? designator : '') + unitKeyOf(unit),
   };
 }
 

@@ -40,6 +40,7 @@ describe('the change feed, as writers write it', () => {
         makeProperty({ line1: '2 NEW\nLINE ST' }),
         makeProperty({ line1: '3 ÜMLAUT ST' }),
       ],
+      [1, 2, 3],
       'test',
     ).properties;
     expect(copiedIds(text)).toEqual([7, 12, 9_000_000_000_001]);

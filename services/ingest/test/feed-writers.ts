@@ -5,6 +5,7 @@ import type { Pool } from '@pra/platform';
 import type { PropertyInput } from '../src/domain/property-input.js';
 import { buildCopyChunks } from '../src/data/copy-rows.js';
 import { reserveIds, writeBatch } from '../src/data/loader.js';
+import { parcelRefOf, registerParcels } from '../src/data/parcels.js';
 
 export { removeSource } from '../src/data/remove-source.js';
 
@@ -15,7 +16,8 @@ export async function rewriteProperties(
   items: readonly PropertyInput[],
   source = 'test',
 ): Promise<void> {
-  await writeBatch(pool, buildCopyChunks(ids, items, source), 0, { replaceIds: ids });
+  const parcelIds = await registerParcels(pool, items.map(parcelRefOf));
+  await writeBatch(pool, buildCopyChunks(ids, items, parcelIds, source), 0, { replaceIds: ids });
 }
 
 export interface HeldBatch {
@@ -30,6 +32,7 @@ export interface HeldBatch {
 export async function holdBatchOpen(pool: Pool, items: readonly PropertyInput[], source = 'test'): Promise<HeldBatch> {
   const first = await reserveIds(pool, items.length);
   const ids = items.map((_, i) => first + i);
+  const parcelIds = await registerParcels(pool, items.map(parcelRefOf));
   let written!: () => void;
   let release!: () => void;
   const inTransaction = new Promise<void>((r) => {
@@ -38,7 +41,7 @@ export async function holdBatchOpen(pool: Pool, items: readonly PropertyInput[],
   const gate = new Promise<void>((r) => {
     release = r;
   });
-  const done = writeBatch(pool, buildCopyChunks(first, items, source), items.length, {
+  const done = writeBatch(pool, buildCopyChunks(first, items, parcelIds, source), items.length, {
     inTransaction: async () => {
       written();
       await gate;

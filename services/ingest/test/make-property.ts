@@ -4,6 +4,7 @@ import type { Pool } from '@pra/platform';
 import type { PropertyInput } from '../src/domain/property-input.js';
 import { buildCopyChunks } from '../src/data/copy-rows.js';
 import { reserveIds, writeBatch } from '../src/data/loader.js';
+import { parcelRefOf, registerParcels } from '../src/data/parcels.js';
 
 export { recordsOf, rewriteBody, saleHistory } from './stored-records.js';
 export { holdBatchOpen, removeSource, rewriteProperties, type HeldBatch } from './feed-writers.js';
@@ -50,7 +51,8 @@ export function makeProperty(overrides: Partial<PropertyInput> = {}): PropertyIn
 /** Loads properties as the ingest does; returns their ids in order. */
 export async function insertProperties(pool: Pool, items: PropertyInput[], source = 'test'): Promise<number[]> {
   const start = await reserveIds(pool, items.length);
-  await writeBatch(pool, buildCopyChunks(start, items, source), items.length);
+  const parcelIds = await registerParcels(pool, items.map(parcelRefOf));
+  await writeBatch(pool, buildCopyChunks(start, items, parcelIds, source), items.length);
   return items.map((_, i) => start + i);
 }
 

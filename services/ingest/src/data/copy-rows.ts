@@ -35,19 +35,6 @@ export function copyLine(cells: Cell[]): string {
   return `${cells.map(cell).join('\t')}\n`;
 }
 
-/** Stable 48-bit parcel id from the county and the stripped APN (the same parcel keeps its id across reloads). */
-export function parcelIdOf(fips: string, apn: string): number {
-  let h1 = 0x811c9dc5;
-  let h2 = 0x01000193;
-  const s = `${fips}:${apnKey(apn)}`;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    h1 = Math.imul(h1 ^ c, 16777619) >>> 0;
-    h2 = Math.imul(h2 ^ c, 2246822519) >>> 0;
-  }
-  return (h1 % 0x10000) * 0x100000000 + h2;
-}
-
 export type CopyChunks = Record<TableName, string>;
 
 /** An entity's (or a full name's) words as a PostgreSQL array literal, so any word finds it; null for a person. */
@@ -59,18 +46,23 @@ export function ownerNameWords(o: { lastName: string | null; fullName: string; t
   return words.length === 0 ? null : `{${words.map((w) => `"${w}"`).join(',')}}`;
 }
 
-/** COPY text for `items`; ids are consecutive from a first id, or given one per item (an update keeps its ids). */
+/**
+ * COPY text for `items`; ids are consecutive from a first id, or given one per item (an update keeps its ids).
+ * `parcelIds` are the items' registry ids (parcels.ts), one per item.
+ */
 export function buildCopyChunks(
   ids: number | readonly number[],
   items: readonly PropertyInput[],
+  parcelIds: readonly number[],
   source: string,
 ): CopyChunks {
+  if (parcelIds.length !== items.length) throw new Error(`${items.length} items, ${parcelIds.length} parcel ids`);
   const out: Record<TableName, string[]> = { properties: [], owners: [] };
   items.forEach((p, i) => {
     const id = typeof ids === 'number' ? ids + i : ids[i]!;
     const street = parseStreetLine(streetWithUnit(p));
     const cityKey = normalizeCity(p.city);
-    const record = JSON.stringify(renderRecord(id, parcelIdOf(p.fips, p.apn), p));
+    const record = JSON.stringify(renderRecord(id, parcelIds[i]!, p));
     const body = storedCopyCell(encodeRecordDoc(record, renderHistories(p)));
     out.properties.push(
       copyLine([

@@ -1,8 +1,11 @@
 // Worker thread: one shard of the generator. It formats the COPY text of its batches (batch b goes to worker
 // b mod workerCount, with ids from the block reserved for the whole run) and stays at most three batches ahead
-// of the writer so memory stays bounded.
+// of the writer so memory stays bounded. A batch's parcel ids come from the registry, through the main thread, in
+// one request per batch; the next batch is generated while the request is answered.
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildCopyChunks } from '../data/copy-rows.js';
+import { parcelRefOf } from '../data/parcels.js';
+import type { PropertyInput } from '../domain/property-input.js';
 import { PropertyGenerator } from './generate.js';
 
 const { seed, count, states, batchSize, startId, workerIndex, workerCount } = workerData as {
@@ -19,28 +22,59 @@ const MAX_AHEAD = 3;
 const utf8 = new TextEncoder();
 let inFlight = 0;
 let waiting: (() => void) | null = null;
+let parcelsAnswered: ((ids: number[]) => void) | null = null;
 
-parentPort!.on('message', () => {
-  inFlight--;
-  waiting?.();
-  waiting = null;
+/** What the main thread sends: a batch was written, or the parcel ids this worker asked for. */
+export type ToGeneratorWorker = 'ack' | { parcelIds: number[] };
+/** A request for the registry ids of batch `batch`'s parcels (see ParcelRef). */
+export interface ParcelRequest {
+  batch: number;
+  parcels: { fips: string[]; keys: string[] };
+}
+
+parentPort!.on('message', (msg: ToGeneratorWorker) => {
+  if (msg === 'ack') {
+    inFlight--;
+    waiting?.();
+    waiting = null;
+    return;
+  }
+  parcelsAnswered?.(msg.parcelIds);
+  parcelsAnswered = null;
 });
 
+function askParcelIds(batch: number, items: readonly PropertyInput[]): Promise<number[]> {
+  const refs = items.map(parcelRefOf);
+  const request: ParcelRequest = { batch, parcels: { fips: refs.map((r) => r.fips), keys: refs.map((r) => r.key) } };
+  return new Promise((resolve) => {
+    parcelsAnswered = resolve;
+    parentPort!.postMessage(request);
+  });
+}
+
 async function run() {
-  for (let offset = workerIndex * batchSize; offset < count; offset += workerCount * batchSize) {
+  const offsets: number[] = [];
+  for (let offset = workerIndex * batchSize; offset < count; offset += workerCount * batchSize) offsets.push(offset);
+  const itemsAt = (offset: number) =>
+    Array.from({ length: Math.min(batchSize, count - offset) }, () => generator.next());
+  let items = offsets.length > 0 ? itemsAt(offsets[0]!) : [];
+  for (let b = 0; b < offsets.length; b++) {
+    const asked = askParcelIds(offsets[b]! / batchSize, items);
+    // Generated in the shard's order whatever the answer's timing, so a seed always yields the same records.
+    const next = b + 1 < offsets.length ? itemsAt(offsets[b + 1]!) : [];
+    const parcelIds = await asked;
     if (inFlight >= MAX_AHEAD) await new Promise<void>((r) => (waiting = r));
-    const n = Math.min(batchSize, count - offset);
-    const items = Array.from({ length: n }, () => generator.next());
-    const text = buildCopyChunks(startId + offset, items, `synthetic:${seed}`);
+    const text = buildCopyChunks(startId + offsets[b]!, items, parcelIds, `synthetic:${seed}`);
     // UTF-8 bytes moved to the main thread without a copy; strings would be cloned, then encoded again there.
     // TextEncoder gives each chunk an ArrayBuffer of its own: a small Buffer.from() lives in Node's shared pool,
     // which Node 24 refuses to transfer (DataCloneError), and transferring it would detach its neighbours.
     const chunks = Object.fromEntries(Object.entries(text).map(([t, s]) => [t, utf8.encode(s)]));
     inFlight++;
     parentPort!.postMessage(
-      { chunks, rows: n, tracts: generator.drainNewTracts() },
+      { chunks, rows: items.length, tracts: generator.drainNewTracts() },
       Object.values(chunks).map((b) => b.buffer),
     );
+    items = next;
   }
   parentPort!.postMessage({ end: true });
 }

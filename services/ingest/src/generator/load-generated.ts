@@ -4,8 +4,10 @@ import { Worker } from 'node:worker_threads';
 import type { Pool } from '@pra/platform';
 import type { CopyChunks } from '../data/copy-rows.js';
 import { reserveIds, withBulkLoadIndexes, writeBatch, writeTracts } from '../data/loader.js';
+import { registerParcels } from '../data/parcels.js';
 import type { TractInput } from '../domain/property-input.js';
 import { Progress } from '../progress.js';
+import type { ParcelRequest, ToGeneratorWorker } from './generate-worker.js';
 
 export interface GenerateOptions {
   seed: number;
@@ -60,14 +62,20 @@ async function generateAndWrite(pool: Pool, opts: GenerateOptions): Promise<{ ro
   let done = 0;
   // One writer: batches are written one at a time, each in its own transaction, in arrival order.
   let chain: Promise<void> = Promise.resolve();
+  const register = parcelRegistrar(pool);
   try {
     await Promise.all(
       workers.map(
         (worker) =>
           new Promise<void>((resolve, reject) => {
-            worker.on('message', (msg: BatchMessage | { end: true }) => {
+            const answer = (m: ToGeneratorWorker) => worker.postMessage(m);
+            worker.on('message', (msg: BatchMessage | ParcelRequest | { end: true }) => {
               if ('end' in msg) {
                 chain.then(resolve, reject);
+                return;
+              }
+              if ('parcels' in msg) {
+                register(msg).then((parcelIds) => answer({ parcelIds }), reject);
                 return;
               }
               chain = chain.then(async () => {
@@ -75,7 +83,7 @@ async function generateAndWrite(pool: Pool, opts: GenerateOptions): Promise<{ ro
                 await writeBatch(pool, msg.chunks, msg.rows);
                 done += msg.rows;
                 progress?.update(done);
-                worker.postMessage('ack');
+                answer('ack');
               });
               chain.catch(reject);
             });
@@ -91,4 +99,30 @@ async function generateAndWrite(pool: Pool, opts: GenerateOptions): Promise<{ ro
   }
   progress?.done(done);
   return { rows: done };
+}
+
+/**
+ * Registers the batches' parcels in batch order, one statement per batch, beside the writer: into a new store a seed
+ * then always yields the same parcel ids, whichever worker asks first.
+ */
+function parcelRegistrar(pool: Pool): (req: ParcelRequest) => Promise<number[]> {
+  const asked = new Map<number, { req: ParcelRequest; answer: (ids: Promise<number[]>) => void }>();
+  let next = 0;
+  let chain: Promise<unknown> = Promise.resolve();
+  return (req) =>
+    new Promise<number[]>((resolve, reject) => {
+      asked.set(req.batch, { req, answer: (ids) => ids.then(resolve, reject) });
+      for (let a = asked.get(next); a; a = asked.get(next)) {
+        asked.delete(next++);
+        const { fips, keys } = a.req.parcels;
+        const ids = chain.then(() =>
+          registerParcels(
+            pool,
+            fips.map((f, i) => ({ fips: f, key: keys[i]! })),
+          ),
+        );
+        chain = ids.catch(() => {});
+        a.answer(ids);
+      }
+    });
 }

@@ -12,6 +12,7 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import type { Pool } from '@pra/platform';
 import { reserveIds, writeTracts } from '../data/loader.js';
+import { registerParcels } from '../data/parcels.js';
 import { withSourceLock } from '../data/source-lock.js';
 import type { TractInput } from '../domain/property-input.js';
 import { readCsvRecords, readCsvValues, readHeader } from './csv-records.js';
@@ -307,7 +308,20 @@ async function importProperties(
       const continued = parsed.identities.map(written);
       const state = await readBatchState(pool, source, parsed.identities, parsed.fileDigests, continued);
       const firstId = state.added.length > 0 ? await reserveIds(pool, state.added.length) : 0;
-      const built = await next.executor.build({ batch: next.batch, added: state.added, firstId, stored: state.stored });
+      // The parcel ids of the records the batch may write (a stored parcel the merge finds unchanged is not).
+      const parcelOf = new Map(parsed.identities.map((id, i) => [id, parsed.parcels[i]!]));
+      const rendered = [...state.added, ...state.stored.map((s) => s.identity)];
+      const parcelIds = await registerParcels(
+        pool,
+        rendered.map((id) => parcelOf.get(id)!),
+      );
+      const built = await next.executor.build({
+        batch: next.batch,
+        added: state.added,
+        firstId,
+        stored: state.stored,
+        parcelIds,
+      });
       for (const id of built.added) seen.added.add(id);
       for (const id of built.updated) if (!seen.added.has(id)) seen.updated.add(id);
       for (const id of [...state.unchanged, ...built.unchanged])

@@ -3,6 +3,7 @@
 // records as COPY text and its new import state. The main thread only reads the file's records and talks to the
 // database; see import-csv.ts for the order of things.
 import { buildCopyChunks, copyLine, type CopyChunks, TABLES } from '../data/copy-rows.js';
+import { type ParcelRef, parcelRefOf } from '../data/parcels.js';
 import type { PropertyInput } from '../domain/property-input.js';
 import { parseRecord } from './csv-records.js';
 import {
@@ -46,6 +47,8 @@ export interface RowError {
 export interface ParsedBatch {
   identities: string[];
   fileDigests: string[];
+  /** Each parcel as the registry knows it (its parcel id is looked up before its record is built). */
+  parcels: ParcelRef[];
   errors: RowError[];
 }
 
@@ -65,6 +68,8 @@ export interface BuildRequest {
   added: string[];
   firstId: number;
   stored: StoredParcel[];
+  /** The registry's parcel ids of the added parcels, then of the stored ones. */
+  parcelIds: number[];
 }
 
 /** What a batch writes; text is UTF-8 bytes when it comes from a worker thread (transferred, not copied). */
@@ -123,7 +128,20 @@ export class ImportWork {
     }
     for (const p of parcels.values()) p.fileDigest = fileDigest(p.input, this.mapped);
     this.batches.set(batch, parcels);
-    return { identities: [...parcels.keys()], fileDigests: [...parcels.values()].map((p) => p.fileDigest), errors };
+    return {
+      identities: [...parcels.keys()],
+      fileDigests: [...parcels.values()].map((p) => p.fileDigest),
+      parcels: [...parcels].map(([identity, p]) => this.parcelRef(identity, p.input)),
+      errors,
+    };
+  }
+
+  /**
+   * The parcel in the registry: by its county's APN when the mapping reads one; otherwise by its identity (the
+   * address keys), since the APN such a record shows is a 32-bit hash of the address that two parcels may share.
+   */
+  private parcelRef(identity: string, input: PropertyInput): ParcelRef {
+    return this.byApn ? parcelRefOf(input) : { fips: input.fips, key: identity };
   }
 
   /**
@@ -148,16 +166,18 @@ export class ImportWork {
     };
     const ids: number[] = [];
     const inputs: PropertyInput[] = [];
+    const parcelIds: number[] = [];
     const newState: string[] = [];
     req.added.forEach((identity, i) => {
       const parcel = parcels.get(identity)!;
       ids.push(req.firstId + i);
       inputs.push(parcel.input);
+      parcelIds.push(req.parcelIds[i]!);
       newState.push(
         copyLine([source, identity, req.firstId + i, this.settled(parcel.input, parcel), encodeState(parcel.input)]),
       );
     });
-    for (const s of req.stored) {
+    req.stored.forEach((s, i) => {
       const parcel = parcels.get(s.identity)!;
       const stored = decodeState(JSON.parse(s.input) as Record<string, unknown>);
       const merged = s.continued
@@ -167,22 +187,23 @@ export class ImportWork {
         out.unchanged.push(s.identity);
         // Known now to change nothing: the next import of this file finds it unchanged without reading the state.
         if (!s.continued) out.fileDigestUpdates.push({ identity: s.identity, fileDigest: parcel.fileDigest });
-        continue;
+        return;
       }
       merged.lastModified = now;
       out.updated.push(s.identity);
       out.replaceIds.push(s.propertyId);
       ids.push(s.propertyId);
       inputs.push(merged);
+      parcelIds.push(req.parcelIds[req.added.length + i]!);
       out.stateUpdates.push({
         identity: s.identity,
         propertyId: s.propertyId,
         fileDigest: this.settled(merged, parcel),
         input: encodeState(merged),
       });
-    }
+    });
     out.newState = newState.join('');
-    if (inputs.length > 0) out.chunks = buildCopyChunks(ids, inputs, source);
+    if (inputs.length > 0) out.chunks = buildCopyChunks(ids, inputs, parcelIds, source);
     return out;
   }
 

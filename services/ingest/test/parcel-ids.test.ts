@@ -124,6 +124,12 @@ describe('parcel ids', () => {
     expect(new Set(records.map((r) => r.identifier.parcelId)).size).toBe(5);
   });
 
+  it('never equal the hashed id of a record rendered before the registry: they start above 2^48', async () => {
+    const [id] = await registerParcels(pool, [{ fips: '06067', key: `ABOVE${tag()}`.toUpperCase() }]);
+    expect(id).toBeGreaterThanOrEqual(2 ** 48);
+    expect(Number.isSafeInteger(id)).toBe(true);
+  });
+
   it('registered by two importers at once are one id per parcel', async () => {
     const refs = Array.from({ length: 200 }, (_, i) => ({ fips: '06067', key: `RACE${tag()}${i}`.toUpperCase() }));
     // One registration holds its rows uncommitted while the other runs into them, then commits.

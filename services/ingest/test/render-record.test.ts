@@ -49,11 +49,13 @@ describe('absenteeInd: the mailing address against the property address with its
     expect(absentee(to('500 Elm Boulevard, Apt 3'))).toBe('N');
     expect(absentee(to('500 ELM BLVD #3', '95814-1234'))).toBe('N');
     expect(absentee(to('500 ELM BOULEVARD'), { line2: '' })).toBe('N');
+    // A mailing line without the unit is the building's; a type left out is the same street in the same ZIP.
+    expect(absentee(to('500 ELM BLVD'))).toBe('N');
+    expect(absentee(to('500 Elm, Apt 3'))).toBe('N');
   });
 
   it('is Y for another unit of the building, another street, or another ZIP', () => {
     expect(absentee(to('500 ELM BLVD UNIT 4'))).toBe('Y');
-    expect(absentee(to('500 ELM BLVD'))).toBe('Y');
     expect(absentee(to('502 ELM BLVD UNIT 3'))).toBe('Y');
     expect(absentee(to('500 ELM ST UNIT 3'))).toBe('Y');
     expect(absentee(to('500 ELM BLVD UNIT 3', '95815'))).toBe('Y');

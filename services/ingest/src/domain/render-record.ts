@@ -19,8 +19,14 @@ export function absenteeOf(p: PropertyInput): 'Y' | 'N' | null {
   if (!p.mailing || mailZip === '') return null;
   const mailed = parseStreetLine(p.mailing.line1);
   const at = parseStreetLine(streetWithUnit(p));
-  const same = mailed.lineKey === at.lineKey && mailed.unitKey === at.unitKey && mailZip === splitZip(p.zip).zip5;
-  return same ? 'N' : 'Y';
+  // The same street however written (a type left out on one side is the same street: the ZIP is the same), and the
+  // same unit; a mailing line without a unit is the building's, where the owner's mail arrives.
+  const street =
+    mailed.looseKey === at.looseKey &&
+    mailed.postDirectional === at.postDirectional &&
+    (mailed.streetType === '' || at.streetType === '' || mailed.streetType === at.streetType);
+  const unit = mailed.unitKey === '' || mailed.unitKey === at.unitKey;
+  return street && unit && mailZip === splitZip(p.zip).zip5 ? 'N' : 'Y';
 }
 
 function ownerName(o: PropertyInput['owner1']) {

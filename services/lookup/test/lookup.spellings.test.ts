@@ -92,6 +92,38 @@ describe('a directional is never guessed', () => {
   });
 });
 
+describe('a name that ends or starts like a directional is another street', () => {
+  it('GREEN ST is not GREENE ST, and N ASH ST is not NASH ST (review of issue 26)', async () => {
+    // Short names (a one-letter slip is only read in names of 6 letters or more), in a ZIP of this test's own.
+    const zip = String(10_000 + Math.floor(Math.random() * 89_999));
+    const put = (line1: string, line2: string) => makeProperty({ line1, line2, zip, city: 'TESTVILLE', state: 'IL' });
+    const [greene, nash, nAsh] = await insertProperties(ctx.pool, [
+      put('100 GREENE ST', ''),
+      put('200 NASH ST', 'UNIT 1'),
+      put('200 N ASH ST', 'UNIT 2'),
+    ]);
+    expect((await at('100 Green St', zip)).status).toBe(404);
+    expect(ids(await at('100 Greene St', zip))).toEqual([greene]);
+    expect(ids(await at('200 Nash St', zip))).toEqual([nash]);
+    expect(ids(await at('200 North Ash Street', zip))).toEqual([nAsh]);
+  });
+});
+
+describe('the number parameter beside a house letter written apart', () => {
+  it('number=4922 with "4922 B South ... Ave" is house 4922B, not a conflict', async () => {
+    const name = uniqueStreet();
+    const [letter] = await insertProperties(ctx.pool, [unit(`4922B S ${name} AVE`, '')]);
+    const res = await ctx.get(
+      `/api/v1/property/address?${new URLSearchParams({ address: `4922 B South ${name} Avenue`, number: '4922', zip: '60604' })}`,
+    );
+    expect(ids(res)).toEqual([letter]);
+    const conflict = await ctx.get(
+      `/api/v1/property/address?${new URLSearchParams({ address: `4922 B South ${name} Avenue`, number: '4923', zip: '60604' })}`,
+    );
+    expect(conflict.status).toBe(400);
+  });
+});
+
 describe('a unit the store lacks, and a building-level descriptor', () => {
   it('answers the building record, or a 404 that names the units: never another unit', async () => {
     const [withBuilding, unitsOnly] = [uniqueStreet(), uniqueStreet()];

@@ -31,51 +31,47 @@ const FROM_WITH_DEMOGRAPHICS = `records.properties p LEFT JOIN records.tract_pro
 
 // The matches at an address, numbered: the rows of the page, plus the first match (rn = 1) when the page is past
 // the end, so that its total arrives anyway. Addresses match a handful of records: numbering them all is cheap.
-// `others` (the address pages of the exact line only): whether another spelling of the line is stored at its loose
-// key ("543 W 122ND" beside "543 W 122ND ST"), so that the lookup gathers every spelling of the building.
-const addressPage = (where: string, limit: string, offset: string, others = 'false') =>
-  `SELECT x.body, t.body AS demo, x.total, x.rn, ${others} AS others FROM (
+const addressPage = (where: string, limit: string, offset: string, flags: string | null = null) =>
+  `SELECT x.body, t.body AS demo, x.total, x.rn${flags === null ? '' : ', x.has_line, x.only_line'} FROM (
      SELECT p.body, p.census_tract, count(*) OVER () AS total, row_number() OVER (ORDER BY p.unit_key, p.id) AS rn
+            ${flags ?? ''}
      FROM records.properties p WHERE ${where}) x
    LEFT JOIN records.tract_profiles t ON t.tract = x.census_tract
    WHERE (x.rn > ${offset} AND x.rn <= ${offset} + ${limit}) OR x.rn = 1
    ORDER BY x.rn`;
-const otherSpellings = (place: string, looseKey: string) =>
-  `EXISTS (SELECT 1 FROM records.properties o
-            WHERE ${place} AND o.loose_key COLLATE "C" = ${looseKey} AND o.line_key COLLATE "C" <> $1)`;
-const OTHERS_IN_ZIP = (k: string) => otherSpellings('o.zip = $2', k);
-const OTHERS_IN_CITY = (k: string) => otherSpellings('o.state = $2 AND o.city_key = $3', k);
+// The first statement of an address lookup reads the loose key ("W122ND 543": every spelling of the line, one
+// index), and says whether the asked line is among its rows and whether it is all of them: then the page is the
+// line's, in one statement; else another spelling is stored ("543 W 122ND" beside "543 W 122ND ST") and the
+// lookup gathers the building's spellings (domain/address-spellings.ts).
+const lineFlags = (line: string) =>
+  `, bool_or(p.line_key COLLATE "C" = ${line}) OVER () AS has_line,
+     bool_and(p.line_key COLLATE "C" = ${line}) OVER () AS only_line`;
 // One statement with a unit and one without: a `($3 = '' OR unit_key = $3)` form would be planned once, generically,
 // for both, and could not use the unit column of the index under a generic plan.
 const ADDRESS_BY_ZIP = {
   name: 'address_by_zip',
-  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.zip = $2`, '$3', '$4', OTHERS_IN_ZIP('$5')),
+  text: addressPage(`p.loose_key COLLATE "C" = $1 AND p.zip = $2`, '$3', '$4', lineFlags('$5')),
 };
 const ADDRESS_UNIT_BY_ZIP = {
   name: 'address_unit_by_zip',
-  text: addressPage(`p.line_key COLLATE "C" = $1 AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5', OTHERS_IN_ZIP('$6')),
+  text: addressPage(`p.loose_key COLLATE "C" = $1 AND p.zip = $2 AND p.unit_key = $3`, '$4', '$5', lineFlags('$6')),
 };
 const ADDRESS_BY_CITY = {
   name: 'address_by_city',
-  text: addressPage(
-    `p.line_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3`,
-    '$4',
-    '$5',
-    OTHERS_IN_CITY('$6'),
-  ),
+  text: addressPage(`p.loose_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3`, '$4', '$5', lineFlags('$6')),
 };
 const ADDRESS_UNIT_BY_CITY = {
   name: 'address_unit_by_city',
   text: addressPage(
-    `p.line_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
+    `p.loose_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
     '$5',
     '$6',
-    OTHERS_IN_CITY('$7'),
+    lineFlags('$7'),
   ),
 };
 
-// The loose fallback, when the exact line finds nothing (the rules are in domain/address-resolution.ts).
-// The same pages over several spellings of one address ("201 W 21ST ST" and "201 W 21ST").
+// The same pages over several spellings of one address ("201 W 21ST ST" and "201 W 21ST"), chosen by the rules of
+// domain/address-resolution.ts when the line is not the only spelling stored, or not stored.
 const LINES_BY_ZIP = {
   name: 'lines_by_zip',
   text: addressPage(`p.line_key COLLATE "C" = ANY($1) AND p.zip = $2`, '$3', '$4'),
@@ -102,7 +98,7 @@ const spellings = (place: string) =>
      FROM records.properties WHERE loose_key COLLATE "C" = ANY($2::text[]) AND ${place} GROUP BY 1, 2, 3 LIMIT 20`;
 const SPELLINGS_BY_ZIP = { name: 'spellings_by_zip', text: spellings('zip = $3') };
 const SPELLINGS_BY_CITY = { name: 'spellings_by_city', text: spellings('state = $3 AND city_key = $4') };
-// The street types one street name has in a ZIP or city ("W21ST %": every house of it).
+// The street types one street name has in a ZIP or city ("W_21ST %": every house of it).
 const streetTypes = (place: string) =>
   `SELECT DISTINCT street_type FROM records.properties
     WHERE ${place} AND loose_key COLLATE "C" LIKE $1 AND street_type <> '' LIMIT 5`;
@@ -173,9 +169,10 @@ export interface PagedRows {
   total: number;
 }
 
-/** An exact address page, and whether other spellings of its line are stored (see `addressPage`). */
+/** The page at a line's loose key, and whether the line is among its rows and all of them (see `lineFlags`). */
 export interface AddressRows extends PagedRows {
-  otherSpellings: boolean;
+  hasLine: boolean;
+  onlyLine: boolean;
 }
 
 export interface AddressCriteria {
@@ -184,7 +181,7 @@ export interface AddressCriteria {
   /** The loose key with the last word read as part of the name rather than as the street type. */
   looseKeyUntyped: string | null;
   /** The loose key without the post-directional (the loose key when the line has none). */
-  looseKeyBare: string;
+  looseKeyNoPostDir: string;
   /** The post-directional ("E"), or "". */
   postDirectional: string;
   streetType: string;
@@ -215,7 +212,7 @@ export interface OwnerCriteria {
 }
 
 /**
- * How long one lookup may take, all its statements together (the address fallback runs up to ~9): the pool's
+ * How long one lookup may take, all its statements together (the address fallback runs up to ~12): the pool's
  * statement timeout (DB_STATEMENT_TIMEOUT_MS, 4 s by default), so a lookup of many statements takes no longer than
  * one statement could. A pool without limits (batch work, tests) gets the default. A ReadPool gives its primary's:
  * the replica's own, shorter, timeout leaves the rest to a fallback on the primary (read-pool.ts).
@@ -233,9 +230,11 @@ export class RecordStore {
     readonly deadlineMs = lookupDeadlineMs(pool),
   ) {}
 
-  /** One page of the records at an address, and how many there are in all (also when the page is past the end). */
+  /**
+   * One page of the records at an address's loose key, how many there are in all (also when the page is past the
+   * end), and whether they are the asked line's.
+   */
   async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<AddressRows> {
-    const where = c.zip !== null ? [c.lineKey, c.zip] : [c.lineKey, c.state, c.cityKey];
     const statement =
       c.zip !== null
         ? c.unitKey === ''
@@ -245,12 +244,13 @@ export class RecordStore {
           ? ADDRESS_BY_CITY
           : ADDRESS_UNIT_BY_CITY;
     const unit = c.unitKey === '' ? [] : [c.unitKey];
-    const q = { ...statement, values: [...where, ...unit, limit, offset, c.looseKey] };
-    const { rows } = await this.pool.query<StoredRecordRow & { rn: number; others: boolean }>(q);
+    const q = { ...statement, values: [c.looseKey, ...this.place(c), ...unit, limit, offset, c.lineKey] };
+    const { rows } = await this.pool.query<StoredRecordRow & { rn: number; has_line: boolean; only_line: boolean }>(q);
     return {
-      rows: rows.filter((r) => r.rn > offset).map(({ others: _, ...r }) => decodeRecordRow(r)),
+      rows: rows.filter((r) => r.rn > offset).map(({ has_line: _h, only_line: _o, ...r }) => decodeRecordRow(r)),
       total: rows[0]?.total ?? 0,
-      otherSpellings: rows[0]?.others ?? false,
+      hasLine: rows[0]?.has_line ?? false,
+      onlyLine: rows[0]?.only_line ?? false,
     };
   }
 
@@ -271,11 +271,8 @@ export class RecordStore {
           ? LINES_BY_CITY
           : LINES_UNIT_BY_CITY;
     const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey]), limit, offset];
-    const { rows } = await this.pool.query<StoredRecordRow & { rn: number; others: boolean }>({ ...statement, values });
-    return {
-      rows: rows.filter((r) => r.rn > offset).map(({ others: _, ...r }) => decodeRecordRow(r)),
-      total: rows[0]?.total ?? 0,
-    };
+    const { rows } = await this.pool.query<StoredRecordRow & { rn: number }>({ ...statement, values });
+    return { rows: rows.filter((r) => r.rn > offset).map(decodeRecordRow), total: rows[0]?.total ?? 0 };
   }
 
   /** The stored spellings of the address at `looseKeys` (`c.looseKey` unless given), in the ZIP or city. */

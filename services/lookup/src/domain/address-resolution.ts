@@ -9,7 +9,7 @@ export type Resolution =
   | { kind: 'ambiguous'; candidates: string[] }
   | { kind: 'none' };
 
-/** The street name part of a loose key ("W21ST" of "W21ST 201") and its house number part. */
+/** The street name part of a loose key ("W_21ST" of "W_21ST 201") and its house number part. */
 export function splitLooseKey(looseKey: string): { name: string; house: string } {
   const i = looseKey.indexOf(' ');
   return i < 0 ? { name: looseKey, house: '' } : { name: looseKey.slice(0, i), house: looseKey.slice(i + 1) };

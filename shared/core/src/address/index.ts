@@ -7,6 +7,7 @@ export {
   nameKey,
   countyKey,
   tokenize,
+  looseDirectionals,
 } from './normalize.js';
 export type { StreetLine } from './normalize.js';
 export { ordinalSuffix, numericOrdinals } from './ordinals.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine, splitZip } from './index.js';
+import { apnKey, countyKey, looseDirectionals, nameKey, normalizeCity, parseStreetLine, splitZip } from './index.js';
 
 const key = (s: string) => {
   const p = parseStreetLine(s);
@@ -110,29 +110,29 @@ describe('parseStreetLine: real county spellings (NYC rolling sales) fold to one
     return [p.lineKey, p.streetType, p.looseKey, p.unitKey];
   };
   it.each([
-    ['250 WEST 15 STREET', ['250 W 15TH ST', 'ST', 'W15TH 250', '']],
-    ['250 WEST 15TH STREET', ['250 W 15TH ST', 'ST', 'W15TH 250', '']],
+    ['250 WEST 15 STREET', ['250 W 15TH ST', 'ST', 'W_15TH 250', '']],
+    ['250 WEST 15TH STREET', ['250 W 15TH ST', 'ST', 'W_15TH 250', '']],
     ['77 7 AVENUE', ['77 7TH AVE', 'AVE', '7TH 77', '']],
     ['77 SEVENTH AVENUE', ['77 7TH AVE', 'AVE', '7TH 77', '']],
-    ['161 W 16 ST', ['161 W 16TH ST', 'ST', 'W16TH 161', '']],
-    ['201 WEST 16', ['201 W 16TH', '', 'W16TH 201', '']],
-    ['201 W 21ST', ['201 W 21ST', '', 'W21ST 201', '']],
-    ['32 W. 40TH ST', ['32 W 40TH ST', 'ST', 'W40TH 32', '']],
+    ['161 W 16 ST', ['161 W 16TH ST', 'ST', 'W_16TH 161', '']],
+    ['201 WEST 16', ['201 W 16TH', '', 'W_16TH 201', '']],
+    ['201 W 21ST', ['201 W 21ST', '', 'W_21ST 201', '']],
+    ['32 W. 40TH ST', ['32 W 40TH ST', 'ST', 'W_40TH 32', '']],
     ['1175 YORK AVE.', ['1175 YORK AVE', 'AVE', 'YORK 1175', '']],
-    ['223-225 EAST 4TH STREET', ['223-225 E 4TH ST', 'ST', 'E4TH 223', '']],
+    ['223-225 EAST 4TH STREET', ['223-225 E 4TH ST', 'ST', 'E_4TH 223', '']],
     ['104/106 22ND STREET', ['104-106 22ND ST', 'ST', '22ND 104', '']],
     ['37-15 81ST ST', ['37-15 81ST ST', 'ST', '81ST 37-15', '']], // Queens: one number, not a range
-    ['345 WEST 21ST STREET, 2C', ['345 W 21ST ST', 'ST', 'W21ST 345', '2C']],
+    ['345 WEST 21ST STREET, 2C', ['345 W 21ST ST', 'ST', 'W_21ST 345', '2C']],
     ['760 67 STREET, #2H', ['760 67TH ST', 'ST', '67TH 760', '2H']],
     ['6802 RIDGE BOULEVARD, 1-O', ['6802 RDG BLVD', 'BLVD', 'RIDGE 6802', '1O']],
     ['307 BAY 19TH STREET, 307 A', ['307 BAY 19TH ST', 'ST', 'BAY19TH 307', '307A']],
     ['255 79 STREET, BSMT', ['255 79TH ST', 'ST', '79TH 255', 'BSMT']],
     ['100 Main St, PH', ['100 MAIN ST', 'ST', 'MAIN 100', 'PH']],
     ['100 Main St, FL 3', ['100 MAIN ST', 'ST', 'MAIN 100', 'FL3']],
-    ['1840 E13 STREET', ['1840 E 13TH ST', 'ST', 'E13TH 1840', '']],
-    ['708 EAST78TH STREET', ['708 E 78TH ST', 'ST', 'E78TH 708', '']],
+    ['1840 E13 STREET', ['1840 E 13TH ST', 'ST', 'E_13TH 1840', '']],
+    ['708 EAST78TH STREET', ['708 E 78TH ST', 'ST', 'E_78TH 708', '']],
     ['187GATES AVENUE', ['187 GATES AVE', 'AVE', 'GATES 187', '']],
-    ['1315 EAST 85TH STREE', ['1315 E 85TH ST', 'ST', 'E85TH 1315', '']],
+    ['1315 EAST 85TH STREE', ['1315 E 85TH ST', 'ST', 'E_85TH 1315', '']],
     ['130 BAYRIDGE PARKWAY', ['130 BAYRIDGE PKWY', 'PKWY', 'BAYRIDGE 130', '']],
     ['130 BAY RIDGE PARKWAY', ['130 BAY RDG PKWY', 'PKWY', 'BAYRIDGE 130', '']],
     ['1620 AVENUE I', ['1620 AVE I', '', 'AVENUEI 1620', '']],
@@ -183,7 +183,15 @@ describe('the spellings of issue 26', () => {
     // A one-word street then a unit: a name of three letters or more, or an ordinal.
     same('4516 Kimberly 9', '4516 KIMBERLY ST APT 9');
     same('425 4th 32', '425 4TH AVE UNIT 32');
-    for (const street of ['500 Highway 50', '12 FM 1960', '7 I 95', '9 County 12'])
+    for (const street of [
+      '500 Highway 50',
+      '12 FM 1960',
+      '7 I 95',
+      '9 County 12',
+      '100 US Highway 1',
+      '5 County Rd 12',
+      '100 Calle 5',
+    ])
       expect(parseStreetLine(street).unitKey, street).toBe('');
   });
   it('floors and rooms: an ordinal before FLOOR is the floor; a room within a floor is the unit', () => {
@@ -242,14 +250,24 @@ describe('the spellings of issue 26', () => {
   it('the post-directional and the loose key without it', () => {
     expect(parseStreetLine('20 Plaza Street East')).toMatchObject({
       postDirectional: 'E',
-      looseKey: 'PLAZAE 20',
-      looseKeyBare: 'PLAZA 20',
+      looseKey: 'PLAZA_E 20',
+      looseKeyNoPostDir: 'PLAZA 20',
     });
-    expect(parseStreetLine('20 Plaza St')).toMatchObject({ postDirectional: '', looseKeyBare: 'PLAZA 20' });
+    expect(parseStreetLine('20 Plaza St')).toMatchObject({ postDirectional: '', looseKeyNoPostDir: 'PLAZA 20' });
     expect(parseStreetLine('1615 Midland Ct NE')).toMatchObject({
       postDirectional: 'NE',
-      looseKeyBare: 'MIDLAND 1615',
+      looseKeyNoPostDir: 'MIDLAND 1615',
     });
+  });
+  it('keeps a first or last directional apart in the loose key: N ASH is not NASH, GREEN E is not GREENE', () => {
+    expect(parseStreetLine('100 N Ash St').looseKey).toBe('N_ASH 100');
+    expect(parseStreetLine('100 Nash St').looseKey).toBe('NASH 100');
+    expect(parseStreetLine('100 Green St E').looseKey).toBe('GREEN_E 100');
+    expect(parseStreetLine('100 Greene St').looseKey).toBe('GREENE 100');
+    expect(parseStreetLine('201 West 21st').looseKey).toBe('W_21ST 201');
+    expect(looseDirectionals('N_BROADWAY')).toEqual({ pre: 'N', post: '' });
+    expect(looseDirectionals('N_PLAZA_SW')).toEqual({ pre: 'N', post: 'SW' });
+    expect(looseDirectionals('GREENE')).toEqual({ pre: '', post: '' });
   });
 });
 

@@ -39,13 +39,16 @@ export interface StreetLine {
    * key read with that word in the name ("VALLEYGREEN 7957"); otherwise null.
    */
   looseKeyUntyped: string | null;
-  /** The post-directional ("E" of "20 PLAZA ST E"), or "" when the line has none. */
+  /** The post-directional after a street type ("E" of "20 PLAZA ST E"), or "" ("20 PLAZA E" has none: no type). */
   postDirectional: string;
   /** The loose key without the post-directional ("PLAZA 20" for "20 PLAZA ST E"); the loose key when there is none. */
-  looseKeyBare: string;
+  looseKeyNoPostDir: string;
   /** Standard designator ("APT", "STE", "#") or null. */
   unitDesignator: string | null;
-  /** Normalised unit id ("4", "4B", "REAR"); "" when there is no unit. Designators are not part of it. */
+  /**
+   * Normalised unit id ("4", "4B", "REAR"); "" when there is no unit. Designators are not part of it ("APT 4" and
+   * "#4" meet), except a floor's or a complex building's ("FL3", "BLDGB"): floor 3 is not suite 3.
+   */
   unitKey: string;
 }
 
@@ -55,9 +58,37 @@ const NAME_ABBREVIATIONS = new Map([
   ['FORT', 'FT'],
 ]);
 const NAME_WORDS = new Map([...NAME_ABBREVIATIONS].map(([word, abbr]) => [abbr, word]));
-/** A name's words as one word, abbreviations written out: "BAY RDG" and "BAYRIDGE" -> "BAYRIDGE". */
-const looseName = (words: readonly string[]) =>
-  words.map((w) => NAME_WORDS.get(w) ?? SUFFIX_WORDS.get(w) ?? w).join('');
+/** The standard directionals ("N", "SW"), as normalised words are. */
+const STANDARD_DIRECTIONALS: ReadonlySet<string> = new Set(DIRECTIONALS.values());
+
+/**
+ * A name's words as one word, abbreviations written out ("BAY RDG" and "BAYRIDGE" -> "BAYRIDGE"), with a first or
+ * last directional kept apart by "_" ("N_ASH" is not "NASH", "GREEN_E" is not "GREENE"): `looseDirectionals` reads
+ * them back.
+ */
+function looseName(words: readonly string[]): string {
+  const last = words.length - 1;
+  return words
+    .map((w, i) => {
+      const joined = NAME_WORDS.get(w) ?? SUFFIX_WORDS.get(w) ?? w;
+      if (last === 0 || !STANDARD_DIRECTIONALS.has(w)) return joined;
+      return i === 0 ? `${w}_` : i === last ? `_${w}` : joined;
+    })
+    .join('');
+}
+
+/** The pre- and post-directional of a loose key's name ("N_BROADWAY" -> N, ""; "PLAZA_E" -> "", E). */
+export function looseDirectionals(name: string): { pre: string; post: string } {
+  const pre = name.indexOf('_');
+  const post = name.lastIndexOf('_');
+  return {
+    pre: pre > 0 && STANDARD_DIRECTIONALS.has(name.slice(0, pre)) ? name.slice(0, pre) : '',
+    post:
+      post >= 0 && post < name.length - 1 && STANDARD_DIRECTIONALS.has(name.slice(post + 1))
+        ? name.slice(post + 1)
+        : '',
+  };
+}
 
 const HOUSE_NUMBER = /^\d+[A-Z]?(-\d+[A-Z]?)?$/;
 const FRACTION = /^\d\/\d$/;
@@ -87,8 +118,31 @@ const isUnitIdToken = (t: string) => !UNIT_DESIGNATORS.has(t) || /\d/.test(t);
 
 /** Designators of a part of the building that holds units (a floor, a building of a complex), not of a unit. */
 const CONTAINER_DESIGNATORS: ReadonlySet<string> = new Set(['FL', 'BLDG']);
-/** Words before a number that make it a route's number, not a unit ("FM 1960", "COUNTY 12", "US 1"). */
-const ROUTE_WORDS: ReadonlySet<string> = new Set(['FM', 'CR', 'SR', 'US', 'COUNTY', 'STATE', 'INTERSTATE', 'RR']);
+/**
+ * Words before a number, or before the type before it, that make it a route's number, not a unit ("FM 1960",
+ * "COUNTY RD 12", "US HWY 1", "CALLE 5", "CARR 2").
+ */
+const ROUTE_WORDS: ReadonlySet<string> = new Set([
+  'FM',
+  'CR',
+  'SR',
+  'US',
+  'PR',
+  'SH',
+  'HC',
+  'RR',
+  'COUNTY',
+  'STATE',
+  'INTERSTATE',
+  'TOWNSHIP',
+  'TWP',
+  'CALLE',
+  'CARR',
+  'CARRETERA',
+  'RUTA',
+]);
+/** Street types whose number is the road's ("HIGHWAY 50", "ROUTE 9", "RANCH RD 620" is not: a road may have units). */
+const ROUTE_TYPES: ReadonlySet<string> = new Set(['HWY', 'RTE', 'FWY', 'EXPY', 'TPKE', 'SKWY']);
 const DIGIT_ORDINAL = /^\d+(ST|ND|RD|TH)$/;
 
 /**
@@ -122,14 +176,15 @@ function innermostUnit(tokens: readonly string[], from: number): { designator: s
  * Whether the last token is a unit written without a designator: it holds a digit, is not an ordinal, and follows a
  * street type ("123 MAIN ST 4B"), a street type and a post-directional ("2641 GATELY DR W 707") or a name word
  * after at least one other street word ("203 N WABASH 608"); never after a directional alone ("201 W 16" is West
- * 16th) or a route's word ("1000 W FM 1960").
+ * 16th), a route's word or type ("1000 W FM 1960", "100 US HWY 1", "5 COUNTY RD 12").
  */
 function endsInBareUnit(tokens: readonly string[], streetStart: number): boolean {
   const last = tokens.length - 1;
   const unit = tokens[last]!;
   if (last - streetStart < 2 || !/\d/.test(unit) || DIGIT_ORDINAL.test(unit)) return false;
   const prev = tokens[last - 1]!;
-  if (SUFFIX_ABBREVIATIONS.has(prev)) return true;
+  const type = SUFFIX_ABBREVIATIONS.get(prev);
+  if (type !== undefined) return !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[last - 2]!);
   if (DIRECTIONALS.has(prev)) return last - 2 > streetStart && SUFFIX_ABBREVIATIONS.has(tokens[last - 2]!);
   return /[A-Z]/.test(prev) && !ROUTE_WORDS.has(prev) && !UNIT_DESIGNATORS.has(prev);
 }
@@ -163,7 +218,7 @@ function splitUnit(
       const inner = innermostUnit(tokens, i);
       return { street: tokens.slice(streetStart, i), designator: inner.designator, unit: inner.unit };
     }
-    if (!STANDALONE_DESIGNATORS.has(designator) && !DROPPED_WHEN_EMPTY.has(designator)) continue;
+    if (NAME_ENDING_DESIGNATORS.has(designator)) continue;
     // Nothing but designators from here on: the first standalone one is the unit ("REAR"), else there is none.
     let standalone: string | null = null;
     for (let j = i; j < tokens.length && standalone === null; j++) {
@@ -180,24 +235,13 @@ function splitUnit(
 }
 
 /**
- * Designators dropped when nothing follows them ("1615 MIDLAND CT NE UNIT", "... BLDG", "... LOT"); the others can
- * end a street's name ("OCEAN PIER", "BOAT SLIP", "BUS STOP") and stay in it.
+ * Designators that can end a street's name ("OCEAN PIER", "BOAT SLIP", "BUS STOP", "OAK KEY"): kept in the street
+ * when nothing follows them. Every other designator with nothing after it is dropped ("1615 MIDLAND CT NE UNIT").
  */
-const DROPPED_WHEN_EMPTY: ReadonlySet<string> = new Set([
-  'APT',
-  'UNIT',
-  'STE',
-  '#',
-  'RM',
-  'FL',
-  'DEPT',
-  'BLDG',
-  'LOT',
-  'SPC',
-  'TRLR',
-]);
+const NAME_ENDING_DESIGNATORS: ReadonlySet<string> = new Set(['PIER', 'SLIP', 'STOP', 'KEY', 'HNGR']);
 
-const FLOOR_WORDS: ReadonlySet<string> = new Set(['FLOOR', 'FL', 'FLR']);
+/** The spellings of the floor designator ("FLOOR", "FL", "FLR"). */
+const FLOOR_WORDS: ReadonlySet<string> = new Set([...UNIT_DESIGNATORS].filter(([, d]) => d === 'FL').map(([w]) => w));
 
 /**
  * "41ST FLOOR", "SECOND FLOOR" -> "FL 41", "FL 2": a floor written as an ordinal before the word, after at least
@@ -290,8 +334,8 @@ function normalizeStreetWords(input: string[]): string[] {
 }
 
 /**
- * Whether the part after a comma is a unit: it starts with a designator ("APT 4", "#2H"), or it is a short id
- * ("2C", "4-F", "307 A", "BSMT", "LE"). A city, a state ("CA") or a ZIP ("CA 95814") is not.
+ * Whether the part after a comma is a unit: it starts with a designator ("APT 4", "#2H") or a floor ("14TH FLOOR"),
+ * or it is a short id ("2C", "4-F", "307 A", "BSMT", "LE"). A city, a state ("CA") or a ZIP ("CA 95814") is not.
  */
 function isUnitPart(tokens: readonly string[]): boolean {
   const first = tokens[0];
@@ -373,7 +417,7 @@ export function parseStreetLine(input: string): StreetLine {
     looseKey,
     looseKeyUntyped: type === '' ? null : `${looseName(words)} ${house}`.trim(),
     postDirectional,
-    looseKeyBare: postDirectional === '' ? looseKey : `${looseName(name.slice(0, -1))} ${house}`.trim(),
+    looseKeyNoPostDir: postDirectional === '' ? looseKey : `${looseName(name.slice(0, -1))} ${house}`.trim(),
     unitDesignator: designator,
     // Floor 3 and suite 3 are two units of one building: a floor's (or a complex's building's) key says so.
     unitKey: (designator !== null && CONTAINER_DESIGNATORS.has(designator) ? designator : '') + unitKeyOf(unit),

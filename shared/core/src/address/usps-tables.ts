@@ -94,6 +94,7 @@ export const UNIT_DESIGNATORS: ReadonlyMap<string, string> = (() => {
     map.set(abbr, abbr);
   }
   map.set('HANGAR', 'HNGR');
+  map.set('FLR', 'FL');
   return map;
 })();
 

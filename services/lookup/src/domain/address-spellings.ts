@@ -1,0 +1,103 @@
+// Which stored spellings of an address a lookup reads: the statements around the pure rules of
+// address-resolution.ts. Never another street: in doubt, a 404 that names the candidates.
+import { DIRECTIONALS, looseDirectionals } from '@pra/core/address';
+import { notFound } from '@pra/core/errors';
+import type { AddressCriteria, RecordStore, Spelling } from '../data/record-queries.js';
+import { chooseSpellings, MIN_FUZZY_NAME, splitLooseKey, withinOneEdit } from './address-resolution.js';
+import type { Run } from './lookup-deadline.js';
+
+/** The standard directionals ("N", "SW"): what a loose key's name may end in after "_". */
+const STANDARD_DIRECTIONALS = [...new Set(DIRECTIONALS.values())];
+
+function didYouMean(c: AddressCriteria, candidates: readonly string[]): never {
+  const names = candidates.slice(0, 3).join("', '");
+  throw notFound(
+    `No properties found at '${c.lineKey}'; did you mean '${names}'${candidates.length > 3 ? ', ...' : ''}? Give the street type as stored.`,
+  );
+}
+
+const typesOf = (store: RecordStore, c: AddressCriteria, run: Run, looseKey: string) => () =>
+  run(() => store.streetTypes(c, splitLooseKey(looseKey).name));
+
+/**
+ * The spellings of an exact hit's building ("543 W 122ND" beside "543 W 122ND ST"): those at its loose key that are
+ * the same street as the one asked, or null when the others cannot be told apart from another street (the exact
+ * spelling alone is then answered: it exists as asked).
+ */
+export async function buildingSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[] | null> {
+  const found = await chooseSpellings(
+    c.streetType,
+    await run(() => store.spellings(c)),
+    typesOf(store, c, run, c.looseKey),
+  );
+  return found.kind === 'lines' && found.spellings.some((s) => s.lineKey === c.lineKey) ? found.spellings : null;
+}
+
+/**
+ * The stored spellings of an address whose post-directional is on one side only ("20 PLAZA ST EAST" for "20 PLAZA
+ * ST", or the reverse): only when the number is stored on one variant of the street in the place (with or without a
+ * directional). Where "20 MAIN ST E" and "20 MAIN ST W" are both stored, "20 MAIN ST" is a 404 naming both; a
+ * directional asked is never answered by another ("20 PLAZA ST SW" is not "20 PLAZA ST NE"). The store holds a
+ * county's every parcel: a number stored on one variant only is that variant's.
+ */
+async function postDirectionalSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[] | null> {
+  const { name, house } = splitLooseKey(c.looseKeyNoPostDir);
+  if (house === '' || name === '') return null;
+  const keys =
+    c.postDirectional !== '' ? [c.looseKeyNoPostDir] : STANDARD_DIRECTIONALS.map((d) => `${name}_${d} ${house}`);
+  const found = await run(() => store.spellings(c, keys));
+  if (found.length === 0) return null;
+  const streets = new Set(found.map((s) => s.looseKey));
+  if (streets.size > 1) didYouMean(c, found.map((s) => s.lineKey).sort());
+  const [looseKey] = streets;
+  const chosen = await chooseSpellings(c.streetType, found, typesOf(store, c, run, looseKey!));
+  if (chosen.kind === 'ambiguous') didYouMean(c, chosen.candidates);
+  return chosen.kind === 'lines' ? chosen.spellings : null;
+}
+
+/** Stored streets one letter off the asked one ("BEVERLEY RD" for "BEVERLY RD"), with the same number. */
+async function oneLetterOff(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[]> {
+  const { name, house } = splitLooseKey(c.looseKey);
+  if (name.length < MIN_FUZZY_NAME || house === '') return [];
+  const near = new Map<string, string[]>();
+  const asked = looseDirectionals(name);
+  for (const l of await run(() => store.numberedLines(c, house))) {
+    const other = splitLooseKey(l.looseKey);
+    if (other.house !== house || other.name.length < MIN_FUZZY_NAME || !withinOneEdit(name, other.name)) continue;
+    if (c.streetType !== '' && l.streetType !== '' && l.streetType !== c.streetType) continue;
+    // One letter off in a directional is another street ("N_BROADWAY" / "S_BROADWAY", "STERLING_N" / "..._S").
+    const theirs = looseDirectionals(other.name);
+    if (theirs.pre !== asked.pre || theirs.post !== asked.post) continue;
+    near.set(l.looseKey, [...(near.get(l.looseKey) ?? []), l.lineKey]);
+  }
+  if (near.size > 1) didYouMean(c, [...near.values()].flat().sort());
+  const [looseKey] = [...near.keys()];
+  if (looseKey === undefined) return [];
+  const nearC = { ...c, looseKey };
+  const again = await chooseSpellings(
+    c.streetType,
+    await run(() => store.spellings(nearC)),
+    typesOf(store, c, run, looseKey),
+  );
+  if (again.kind === 'ambiguous') didYouMean(c, again.candidates);
+  return again.kind === 'lines' ? again.spellings : [];
+}
+
+/**
+ * The stored spellings a query means when its exact line finds nothing: at its loose key, with its last word read
+ * as the name's, with the post-directional on one side only, or at one street name a letter away with that number.
+ */
+export async function resolveSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[]> {
+  const spellingsAt = (at: AddressCriteria) => run(() => store.spellings(at));
+  const found = await chooseSpellings(c.streetType, await spellingsAt(c), typesOf(store, c, run, c.looseKey));
+  if (found.kind === 'lines') return found.spellings;
+  if (found.kind === 'ambiguous') didYouMean(c, found.candidates);
+  if (c.looseKeyUntyped !== null) {
+    // "7957 VALLEY GREEN" for "7957 VALLEY GREEN CIR": the last word was the name's, not a street type.
+    const untyped = { ...c, looseKey: c.looseKeyUntyped, streetType: '' };
+    const asName = await chooseSpellings('', await spellingsAt(untyped), typesOf(store, c, run, c.looseKeyUntyped));
+    if (asName.kind === 'lines') return asName.spellings;
+    if (asName.kind === 'ambiguous') didYouMean(c, asName.candidates);
+  }
+  return (await postDirectionalSpellings(store, c, run)) ?? (await oneLetterOff(store, c, run));
+}

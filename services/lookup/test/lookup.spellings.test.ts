@@ -109,6 +109,67 @@ describe('a name that ends or starts like a directional is another street', () =
   });
 });
 
+describe('review of issue 26: what an attacker and an unlucky client found', () => {
+  it('apartment 201 of building 3 is not that of building 4', async () => {
+    const name = uniqueStreet();
+    const [b3] = await insertProperties(ctx.pool, [
+      unit(`1000 ${name} ST`, 'BLDG 3 APT 201'),
+      unit(`1000 ${name} ST`, 'BLDG 4 APT 201'),
+    ]);
+    expect(ids(await at(`1000 ${name} St Bldg 3 Apt 201`))).toEqual([b3]);
+    expect(ids(await at(`1000 ${name} St, Apt 201, Bldg 3`))).toEqual([b3]);
+  });
+
+  it('a digit more, less or other is never a one-letter slip: another street, or a unit', async () => {
+    const zip = String(10_000 + Math.floor(Math.random() * 89_999));
+    const put = (line1: string, line2: string) => makeProperty({ line1, line2, zip, city: 'TESTVILLE', state: 'IL' });
+    const [, nine] = await insertProperties(ctx.pool, [put('100 W 31ST ST', ''), put('4516 KIMBERLY COR', 'APT 9')]);
+    await insertProperties(ctx.pool, [put('4516 KIMBERLY COR', 'APT 16')]);
+    expect((await at('100 W 21st St', zip)).status).toBe(404);
+    expect(ids(await at('4516 Kimberly 9', zip))).toEqual([nine]);
+  });
+
+  it('a designator with nothing after it answers the building record, or a 404 naming the units', async () => {
+    const [house, units] = [uniqueStreet(), uniqueStreet()];
+    const [h] = await insertProperties(ctx.pool, [
+      unit(`1615 ${house} CT NE`, ''),
+      unit(`1617 ${units} CT NE`, 'UNIT 1'),
+      unit(`1617 ${units} CT NE`, 'UNIT 2'),
+    ]);
+    expect(ids(await at(`1615 ${house} Ct NE Unit`))).toEqual([h]);
+    const none = await at(`1617 ${units} Ct NE Unit`);
+    expect(none.status).toBe(404);
+    expect(none.body.status.msg).toMatch(/A unit without its number at .*units there: 1, 2/);
+  });
+
+  it('a stored line ending in a route number keeps its building whole', async () => {
+    const name = `IH${Date.now() % 1000}`;
+    const zip = String(10_000 + Math.floor(Math.random() * 89_999));
+    const put = (line1: string, line2: string) => makeProperty({ line1, line2, zip, city: 'AUSTIN', state: 'TX' });
+    const all = await insertProperties(ctx.pool, [
+      put(`6500 N ${name} 35`, ''),
+      put(`6500 N ${name} 35`, 'STE 100'),
+      put(`6500 N ${name} 35`, 'STE 200'),
+    ]);
+    expect(ids(await at(`6500 N ${name} 35`, zip))).toEqual(all);
+    expect(ids(await at(`6500 N ${name} 35 Ste 200`, zip))).toEqual([all[2]]);
+  });
+
+  it('a post-directional asked is never answered by the plain street while another directional holds the number', async () => {
+    const [a, b] = [uniqueStreet(), uniqueStreet()];
+    const [plain] = await insertProperties(ctx.pool, [
+      unit(`20 ${a} ST`, ''),
+      unit(`20 ${a} ST W`, ''),
+      unit(`1200 ${b} W`, ''),
+    ]);
+    const doubt = await at(`20 ${a} Street East`);
+    expect(doubt.status).toBe(404);
+    expect(doubt.body.status.msg).toContain(`20 ${a} ST', '20 ${a} ST W`);
+    expect(ids(await at(`20 ${a} Street`))).toEqual([plain]);
+    expect((await at(`1200 ${b} E`)).status).toBe(404);
+  });
+});
+
 describe('the number parameter beside a house letter written apart', () => {
   it('number=4922 with "4922 B South ... Ave" is house 4922B, not a conflict', async () => {
     const name = uniqueStreet();

@@ -43,12 +43,16 @@ export async function buildingSpellings(store: RecordStore, c: AddressCriteria, 
 async function postDirectionalSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[] | null> {
   const { name, house } = splitLooseKey(c.looseKeyNoPostDir);
   if (house === '' || name === '') return null;
-  const keys =
-    c.postDirectional !== '' ? [c.looseKeyNoPostDir] : STANDARD_DIRECTIONALS.map((d) => `${name}_${d} ${house}`);
+  const directional = (d: string) => `${name}_${d} ${house}`;
+  const others = STANDARD_DIRECTIONALS.filter((d) => d !== c.postDirectional).map(directional);
+  const keys = c.postDirectional !== '' ? [c.looseKeyNoPostDir, ...others] : others;
   const found = await run(() => store.spellings(c, keys));
   if (found.length === 0) return null;
+  // Several variants hold the number, or only another directional than the one asked: a 404 that names them.
   const streets = new Set(found.map((s) => s.looseKey));
-  if (streets.size > 1) didYouMean(c, found.map((s) => s.lineKey).sort());
+  if (streets.size > 1 || (c.postDirectional !== '' && !streets.has(c.looseKeyNoPostDir))) {
+    didYouMean(c, found.map((s) => s.lineKey).sort());
+  }
   const [looseKey] = streets;
   const chosen = await chooseSpellings(c.streetType, found, typesOf(store, c, run, looseKey!));
   if (chosen.kind === 'ambiguous') didYouMean(c, chosen.candidates);
@@ -61,9 +65,12 @@ async function oneLetterOff(store: RecordStore, c: AddressCriteria, run: Run): P
   if (name.length < MIN_FUZZY_NAME || house === '') return [];
   const near = new Map<string, string[]>();
   const asked = looseDirectionals(name);
+  const digits = name.replace(/\D/g, '');
   for (const l of await run(() => store.numberedLines(c, house))) {
     const other = splitLooseKey(l.looseKey);
     if (other.house !== house || other.name.length < MIN_FUZZY_NAME || !withinOneEdit(name, other.name)) continue;
+    // A digit more, less or other is another street or a unit, not a slip ("W_21ST" / "W_31ST", "KIMBERLY9").
+    if (other.name.replace(/\D/g, '') !== digits) continue;
     if (c.streetType !== '' && l.streetType !== '' && l.streetType !== c.streetType) continue;
     // One letter off in a directional is another street ("N_BROADWAY" / "S_BROADWAY", "STERLING_N" / "..._S").
     const theirs = looseDirectionals(other.name);

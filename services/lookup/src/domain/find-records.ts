@@ -1,7 +1,16 @@
 // The record lookups of SPEC 4.1-4.5, on normalised keys. No req/res here: criteria in, a page or an ApiError out.
-import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine, splitZip } from '@pra/core/address';
+import {
+  apnKey,
+  countyKey,
+  nameKey,
+  normalizeCity,
+  parseAskedLine,
+  parseStreetLine,
+  type StreetLine,
+  splitZip,
+} from '@pra/core/address';
 import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts';
-import { badRequest, notFound } from '@pra/core/errors';
+import { ApiError, badRequest, notFound } from '@pra/core/errors';
 import type { AddressCriteria, RecordRow, RecordStore, Spelling } from '../data/record-queries.js';
 import { buildingSpellings, resolveSpellings } from './address-spellings.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
@@ -16,7 +25,14 @@ export const PARCEL_MATCH_LIMIT = 100;
 const sameHouseNumber = (inAddress: string, number: string) =>
   [inAddress, inAddress.replace(/^(\d+)[A-Z]$/, '$1')].includes(number.toUpperCase());
 
-export function addressCriteria(q: AddressQuery): AddressCriteria {
+/** Never a stored unit key: what a designator with nothing after it asks for ("1615 MIDLAND CT NE UNIT"). */
+export const UNNAMED_UNIT = '?';
+
+/**
+ * The criteria of an address query as its line is parsed, and as a query may also mean it (`asked`: a number after
+ * the street read as a unit, see parseAskedLine), or null when that reading is the same.
+ */
+export function addressCriteria(q: AddressQuery): AddressCriteria & { asked: AddressCriteria | null } {
   let line = q.address!;
   const given = parseStreetLine(line);
   if (q.number !== undefined) {
@@ -34,6 +50,17 @@ export function addressCriteria(q: AddressQuery): AddressCriteria {
   if (parsed.streetKey === '') throw badRequest("Invalid parameter 'address': no street name after the house number");
   const zip = q.zip ?? q.postal1;
   const city = q.city ?? q.locality;
+  const place = {
+    zip: zip !== undefined ? splitZip(zip).zip5 : null,
+    state: zip !== undefined ? null : (q.state ?? q.countrySubd)!,
+    cityKey: zip !== undefined ? null : normalizeCity(city!),
+  };
+  const asked = parseAskedLine(line);
+  const differs = asked.lineKey !== parsed.lineKey && asked.streetKey !== '';
+  return { ...criteriaOf(parsed, place), asked: differs ? criteriaOf(asked, place) : null };
+}
+
+function criteriaOf(parsed: StreetLine, place: Pick<AddressCriteria, 'zip' | 'state' | 'cityKey'>): AddressCriteria {
   return {
     lineKey: parsed.lineKey,
     looseKey: parsed.looseKey,
@@ -41,10 +68,8 @@ export function addressCriteria(q: AddressQuery): AddressCriteria {
     looseKeyNoPostDir: parsed.looseKeyNoPostDir,
     postDirectional: parsed.postDirectional,
     streetType: parsed.streetType,
-    unitKey: parsed.unitKey,
-    zip: zip !== undefined ? splitZip(zip).zip5 : null,
-    state: zip !== undefined ? null : (q.state ?? q.countrySubd)!,
-    cityKey: zip !== undefined ? null : normalizeCity(city!),
+    unitKey: parsed.unitUnnamed ? UNNAMED_UNIT : parsed.unitKey,
+    ...place,
   };
 }
 
@@ -57,11 +82,14 @@ function pageOrNotFound(rows: RecordRow[], total: number, page: number, pagesize
   return { rows, total, page, pagesize };
 }
 
+/** The unit as a 404 names it: "#2C", "a unit without its number". */
+const unitText = (c: AddressCriteria) => (c.unitKey === UNNAMED_UNIT ? 'a unit without its number' : `#${c.unitKey}`);
+
 /** The address as the 404 names it: "201 W 21ST ST #2C in 11209". */
 const addressText = (c: AddressCriteria, line = c.lineKey) =>
   c.zip
-    ? `${line}${c.unitKey ? ` #${c.unitKey}` : ''} in ${c.zip}`
-    : `${line}${c.unitKey ? ` #${c.unitKey}` : ''}, ${c.cityKey}, ${c.state}`;
+    ? `${line}${c.unitKey ? ` ${unitText(c)}` : ''} in ${c.zip}`
+    : `${line}${c.unitKey ? ` ${unitText(c)}` : ''}, ${c.cityKey}, ${c.state}`;
 
 /**
  * The records at an address: the exact line when it is the only spelling stored at its loose key (one statement),
@@ -75,7 +103,19 @@ export async function findByAddress(
   deadline = new LookupDeadline(store.deadlineMs),
 ): Promise<RecordPage> {
   const run: Run = (statement) => deadline.run(statement);
-  const c = addressCriteria(q);
+  const { asked, ...c } = addressCriteria(q);
+  if (asked === null) return findAt(store, c, q, run);
+  try {
+    return await findAt(store, c, q, run);
+  } catch (err) {
+    // Nothing as parsed: the number after the street may be a unit ("203 N WABASH 608"). Its 404 is the one given,
+    // naming the units there when the street is found.
+    if (!(err instanceof ApiError) || err.status !== 404 || err.total > 0) throw err;
+    return findAt(store, asked, q, run);
+  }
+}
+
+async function findAt(store: RecordStore, c: AddressCriteria, q: AddressQuery, run: Run): Promise<RecordPage> {
   const offset = (q.page - 1) * q.pagesize;
   const askedUnit = c.unitKey === '' ? null : c.unitKey;
   const exact = await run(() => store.byAddress(c, q.pagesize, offset));
@@ -100,8 +140,9 @@ export async function findByAddress(
     // The unit is not a record of its own: the record of the whole building holds it (a co-op, a house).
     if (!spellings.some((s) => s.hasBuilding)) {
       const units = await run(() => store.unitsAt(c, lines));
+      const asked = c.unitKey === UNNAMED_UNIT ? 'A unit without its number' : `No unit '${c.unitKey}'`;
       throw notFound(
-        `No unit '${c.unitKey}' at '${lines[0]}' in ${c.zip ?? `${c.cityKey}, ${c.state}`}; units there: ${units.join(', ')}${units.length > 5 ? ', ...' : ''}`,
+        `${asked} at '${lines[0]}' in ${c.zip ?? `${c.cityKey}, ${c.state}`}; units there: ${units.join(', ')}${units.length > 5 ? ', ...' : ''}`,
       );
     }
     unit = '';

@@ -1,6 +1,7 @@
 export {
   ADDRESS_KEYS_VERSION,
   parseStreetLine,
+  parseAskedLine,
   normalizeCity,
   splitZip,
   apnKey,

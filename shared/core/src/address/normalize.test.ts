@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { apnKey, countyKey, looseDirectionals, nameKey, normalizeCity, parseStreetLine, splitZip } from './index.js';
+import {
+  apnKey,
+  countyKey,
+  looseDirectionals,
+  nameKey,
+  normalizeCity,
+  parseAskedLine,
+  parseStreetLine,
+  splitZip,
+} from './index.js';
 
 const key = (s: string) => {
   const p = parseStreetLine(s);
@@ -161,8 +170,9 @@ describe('parseStreetLine: real county spellings (NYC rolling sales) fold to one
 
 // Issue 26: the spellings people write in other cities, each class read the same on the stored side (USPS form).
 describe('the spellings of issue 26', () => {
+  // A query as asked (parseAskedLine: the guesses only a query may make) against the stored line.
   const same = (asWritten: string, stored: string) => {
-    const q = parseStreetLine(asWritten);
+    const q = parseAskedLine(asWritten);
     const s = parseStreetLine(stored);
     expect({ looseKey: q.looseKey, unitKey: q.unitKey }).toEqual({ looseKey: s.looseKey, unitKey: s.unitKey });
     return q;
@@ -245,7 +255,8 @@ describe('the spellings of issue 26', () => {
     same('Apt 4 10A Dr. Martin Luther King Blvd', '10A DR MARTIN LUTHER KING BLVD APT 4');
     same('Apt 4, 10A Dr. Martin Luther King Blvd, Chicago', '10A DR MARTIN LUTHER KING BLVD APT 4');
     same('#4 10A Dr Martin Luther King Blvd', '10A DR MARTIN LUTHER KING BLVD APT 4');
-    same('Rear 12 Oak St', '12 OAK ST REAR');
+    // A descriptor first is not moved: "Lower 5 Mile Rd" is a street without a house number.
+    expect(parseStreetLine('Lower 5 Mile Rd').houseNumber).toBeNull();
   });
   it('the post-directional and the loose key without it', () => {
     expect(parseStreetLine('20 Plaza Street East')).toMatchObject({
@@ -258,6 +269,33 @@ describe('the spellings of issue 26', () => {
       postDirectional: 'NE',
       looseKeyNoPostDir: 'MIDLAND 1615',
     });
+  });
+  it('review of issue 26: unit keys keep what tells units apart', () => {
+    const key = (line: string) => parseStreetLine(line).unitKey;
+    expect(key('1000 Oak St Bldg 3 Apt 201')).toBe('BLDG3201');
+    expect(key('1000 Oak St Bldg 4 Apt 201')).toBe('BLDG4201');
+    expect(key('1000 Oak St Apt 201 Bldg 3')).toBe('BLDG3201');
+    expect(key('100 Main St Unit 4 Bldg A')).not.toBe(key('100 Main St Unit 4 Bldg B'));
+    expect(key('100 Main St Ste 200 Rm 5')).not.toBe(key('100 Main St Ste 5'));
+    expect(key('100 Main St, Apt 4, 2')).toBe('4');
+    expect(key('100 Main St, Bldg 3, Apt 201')).toBe('BLDG3201');
+  });
+  it('review of issue 26: a stored line never guesses a unit without designator; a query may, apart', () => {
+    expect(parseStreetLine('6500 N IH 35')).toMatchObject({ lineKey: '6500 N IH 35', unitKey: '' });
+    expect(parseAskedLine('6500 N IH 35')).toMatchObject({ lineKey: '6500 N IH 35', unitKey: '' });
+    expect(parseStreetLine('203 N Wabash 608')).toMatchObject({ lineKey: '203 N WABASH 608', unitKey: '' });
+    expect(parseAskedLine('203 N Wabash 608')).toMatchObject({ lineKey: '203 N WABASH', unitKey: '608' });
+    expect(parseStreetLine('1615 Midland Ct NE Unit')).toMatchObject({ unitKey: '', unitUnnamed: true });
+    expect(parseStreetLine('1615 Midland Ct NE')).toMatchObject({ unitKey: '', unitUnnamed: false });
+  });
+  it('review of issue 26: initials and O/L/D name prefixes are not house letters', () => {
+    for (const line of ['100 O Neal St', '100 J F Kennedy Blvd', '123 M L King Jr Blvd', '100 L Enfant Plz SW'])
+      expect(parseStreetLine(line).houseNumber, line).toMatch(/^\d+$/);
+    expect(parseStreetLine('100 O S Main St').houseNumber).toBe('100O');
+  });
+  it('review of issue 26: a trailing directional without a type is kept apart too', () => {
+    expect(parseStreetLine('1200 Broadway E').looseKey).toBe('BROADWAY_E 1200');
+    expect(parseStreetLine('1200 Broadway W').looseKey).toBe('BROADWAY_W 1200');
   });
   it('keeps a first or last directional apart in the loose key: N ASH is not NASH, GREEN E is not GREENE', () => {
     expect(parseStreetLine('100 N Ash St').looseKey).toBe('N_ASH 100');

@@ -1,0 +1,193 @@
+// The unit part of a street line: where it starts, what its key is. Read the same way for stored and asked lines,
+// except the guesses that only a query may make (a number after the street with no designator: `bareUnit`).
+// Linear in the input: every loop reads the tokens once.
+import { numericOrdinals } from './ordinals.js';
+import { STATE_FIPS } from './states.js';
+import { DIRECTIONALS, STANDALONE_DESIGNATORS, SUFFIX_ABBREVIATIONS, UNIT_DESIGNATORS } from './usps-tables.js';
+
+export const HOUSE_NUMBER = /^\d+[A-Z]?(-\d+[A-Z]?)?$/;
+const DIGIT_ORDINAL = /^\d+(ST|ND|RD|TH)$/;
+
+/** A token that can be (part of) a unit id: anything but a designator, or a designator with a digit ("4B" is not). */
+const isUnitIdToken = (t: string) => !UNIT_DESIGNATORS.has(t) || /\d/.test(t);
+
+/**
+ * Designators that can end a street's name ("OCEAN PIER", "BOAT SLIP", "BUS STOP", "OAK KEY"): kept in the street
+ * when nothing follows them. Every other designator with nothing after it is dropped ("1615 MIDLAND CT NE UNIT").
+ */
+const NAME_ENDING_DESIGNATORS: ReadonlySet<string> = new Set(['PIER', 'SLIP', 'STOP', 'KEY', 'HNGR']);
+
+/**
+ * Words before a number, or before the type before it, that make it a route's number, not a unit ("FM 1960",
+ * "COUNTY RD 12", "US HWY 1", "CALLE 5", "CARR 2", "IH 35").
+ */
+const ROUTE_WORDS: ReadonlySet<string> = new Set(
+  'FM CR SR US PR SH HC RR IH I TX CO COUNTY STATE INTERSTATE TOWNSHIP TWP CALLE CARR CARRETERA RUTA BELTWAY'.split(
+    ' ',
+  ),
+);
+/** Street types whose number is the road's ("HIGHWAY 50", "ROUTE 9"; a road may have units: "RANCH RD 620 4" is 4). */
+const ROUTE_TYPES: ReadonlySet<string> = new Set(['HWY', 'RTE', 'FWY', 'EXPY', 'TPKE', 'SKWY', 'LOOP', 'SPUR']);
+
+export interface UnitSplit {
+  street: string[];
+  /** The designator of the unit ("APT", "STE", "#"), or null. */
+  designator: string | null;
+  /** Normalised unit id, "" when there is none (see StreetLine.unitKey). */
+  unitKey: string;
+  /** A designator with nothing after it ("... UNIT", "... APT #"): a unit was meant, its id not given. */
+  unnamed: boolean;
+}
+
+const idKey = (ids: readonly string[]) => ids.map((t) => (/^\d+$/.test(t) ? String(Number(t)) : t)).join('');
+
+/**
+ * The key of a unit written as designator segments ("BLDG 3 APT 201", "14TH FLOOR ROOM 1418" read as FL 14 RM 1418):
+ * every segment's ids, a complex's building first and named ("BLDG3201": apartment 201 of building 3 is not of
+ * building 4); a floor only when nothing more specific is written ("FL3": floor 3 is not suite 3; "FL 14 RM 1418" is
+ * room 1418). The designator given is the innermost one that is not a floor or building. One pass.
+ */
+function unitOfSegments(tokens: readonly string[], from: number): { designator: string; unitKey: string } {
+  const segments: { designator: string; ids: string[] }[] = [];
+  let current: { designator: string; ids: string[] } | null = null;
+  for (let i = from; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const designator = isUnitIdToken(t) ? undefined : UNIT_DESIGNATORS.get(t);
+    if (designator !== undefined) {
+      // "APT # 4": designators written together name one unit, by the first of them.
+      if (current === null || current.ids.length > 0) current = { designator, ids: [] };
+      continue;
+    }
+    if (current === null) continue;
+    if (current.ids.length === 0) segments.push(current);
+    current.ids.push(t);
+  }
+  const buildings = segments.filter((s) => s.designator === 'BLDG');
+  const units = segments.filter((s) => s.designator !== 'BLDG' && s.designator !== 'FL');
+  const floor = segments.find((s) => s.designator === 'FL');
+  const key = buildings.map((s) => `BLDG${idKey(s.ids)}`).join('') + units.map((s) => idKey(s.ids)).join('');
+  if (units.length === 0 && buildings.length === 0 && floor !== undefined) {
+    return { designator: 'FL', unitKey: `FL${idKey(floor.ids)}` };
+  }
+  return { designator: (units.at(-1) ?? buildings.at(-1) ?? segments[0]!).designator, unitKey: key };
+}
+
+/**
+ * Whether the last token is a unit written without a designator. On both sides: after a street type ("123 MAIN ST
+ * 4B"), unless the type or the word before it makes the number a route's ("100 US HWY 1", "5 COUNTY RD 12"). Only
+ * for a query (`bareUnit`, a guess tried when the line as read finds nothing): after a type and a post-directional
+ * ("2641 GATELY DR W 707"), after a name word that follows another street word ("203 N WABASH 608"), or after a
+ * one-word street ("4516 KIMBERLY 9", "425 4TH 32"); never after a directional alone ("201 W 16" is West 16th), a
+ * route's word ("1000 W FM 1960", "6500 N IH 35"), or when it is an ordinal.
+ */
+function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit: boolean): boolean {
+  const last = tokens.length - 1;
+  const unit = tokens[last]!;
+  const words = last - streetStart;
+  if (words < 1 || !/\d/.test(unit) || DIGIT_ORDINAL.test(unit)) return false;
+  const prev = tokens[last - 1]!;
+  const type = SUFFIX_ABBREVIATIONS.get(prev);
+  if (type !== undefined) return words >= 2 && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[last - 2]!);
+  if (!bareUnit || ROUTE_WORDS.has(prev) || UNIT_DESIGNATORS.has(prev)) return false;
+  if (DIRECTIONALS.has(prev)) return words >= 3 && SUFFIX_ABBREVIATIONS.has(tokens[last - 2]!);
+  if (words >= 2) return /[A-Z]/.test(prev);
+  return /^[A-Z]{3,}$/.test(prev) || DIGIT_ORDINAL.test(prev);
+}
+
+/**
+ * Finds where a unit starts: a designator after the number and at least one street word. One pass over the tokens
+ * (and one more to collect the unit): where a designator is followed by nothing but designators ("# # # #"), the
+ * rest is read once for a standalone one ("UNIT REAR"), and a designator with nothing after it is dropped, unless it
+ * can end a street's name ("OCEAN PIER").
+ */
+export function splitUnit(tokens: readonly string[], streetStart: number, bareUnit: boolean): UnitSplit {
+  // The last token that can be a unit id: a designator before it has a unit after it; one past it has none.
+  let lastUnitId = tokens.length - 1;
+  while (lastUnitId >= 0 && !isUnitIdToken(tokens[lastUnitId]!)) lastUnitId--;
+  for (let i = streetStart + 1; i < tokens.length; i++) {
+    const designator = UNIT_DESIGNATORS.get(tokens[i]!);
+    if (designator === undefined) continue;
+    if (lastUnitId > i) return { street: tokens.slice(streetStart, i), ...unitOfSegments(tokens, i), unnamed: false };
+    if (NAME_ENDING_DESIGNATORS.has(designator)) continue;
+    // Nothing but designators from here on: the first standalone one is the unit ("REAR"), else there is none.
+    let standalone: string | null = null;
+    for (let j = i; j < tokens.length && standalone === null; j++) {
+      const d = UNIT_DESIGNATORS.get(tokens[j]!);
+      if (d !== undefined && STANDALONE_DESIGNATORS.has(d)) standalone = d;
+    }
+    const street = tokens.slice(streetStart, i);
+    return { street, designator: standalone, unitKey: standalone ?? '', unnamed: standalone === null };
+  }
+  if (endsInBareUnit(tokens, streetStart, bareUnit)) {
+    const last = tokens.length - 1;
+    return {
+      street: tokens.slice(streetStart, last),
+      designator: null,
+      unitKey: idKey([tokens[last]!]),
+      unnamed: false,
+    };
+  }
+  return { street: tokens.slice(streetStart), designator: null, unitKey: '', unnamed: false };
+}
+
+/** The spellings of the floor designator ("FLOOR", "FL", "FLR"). */
+const FLOOR_WORDS: ReadonlySet<string> = new Set([...UNIT_DESIGNATORS].filter(([, d]) => d === 'FL').map(([w]) => w));
+
+/** The floor whose ordinal starts at `i`: one word ("41ST", "SECOND") or two ("FORTY FIRST") before the floor word. */
+export function floorAt(tokens: readonly string[], i: number): { number: string; words: number } | null {
+  for (const words of [1, 2]) {
+    const floorWord = tokens[i + words];
+    if (floorWord === undefined || !FLOOR_WORDS.has(floorWord)) continue;
+    const ordinal = numericOrdinals(tokens.slice(i, i + words));
+    if (ordinal.length === 1 && DIGIT_ORDINAL.test(ordinal[0]!)) {
+      return { number: String(Number.parseInt(ordinal[0]!, 10)), words };
+    }
+  }
+  return null;
+}
+
+/**
+ * "41ST FLOOR", "SECOND FLOOR" -> "FL 41", "FL 2": a floor written as an ordinal before the word, after at least
+ * one street word. One pass; a new list.
+ */
+export function floorsAsUnits(tokens: readonly string[], streetStart: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const floor = i > streetStart ? floorAt(tokens, i) : null;
+    if (floor === null) out.push(tokens[i]!);
+    else {
+      out.push('FL', floor.number);
+      i += floor.words;
+    }
+  }
+  return out;
+}
+
+/**
+ * A unit written before the address ("APT 4 10A DR MARTIN LUTHER KING BLVD", "# 4 10A ...") moved after it: a
+ * designator, its id, then a house number and a street. A descriptor first is left ("LOWER 5 MILE RD" is a street).
+ */
+export function unitLast(tokens: string[]): string[] {
+  const designator = tokens.length > 3 ? UNIT_DESIGNATORS.get(tokens[0]!) : undefined;
+  if (designator === undefined || STANDALONE_DESIGNATORS.has(designator)) return tokens;
+  if (isUnitIdToken(tokens[1]!) && HOUSE_NUMBER.test(tokens[2]!)) return [...tokens.slice(2), tokens[0]!, tokens[1]!];
+  return tokens;
+}
+
+/**
+ * What the part after a comma is: a unit when it starts with a designator ("APT 4", "#2H") or a floor ("14TH
+ * FLOOR"), or when it is a short id ("2C", "4-F", "307 A", "BSMT", "LE"); a floor or a complex's building, after
+ * which another unit part may follow ("14th Floor, Room 1418"). A city, a state ("CA") or a ZIP ("CA 95814") is
+ * none.
+ */
+export function unitPart(tokens: readonly string[]): 'unit' | 'container' | null {
+  const first = tokens[0];
+  if (first === undefined) return null;
+  const designator = UNIT_DESIGNATORS.get(first);
+  if (floorAt(tokens, 0) !== null || designator === 'FL' || designator === 'BLDG') return 'container';
+  if (designator !== undefined) return 'unit';
+  if (tokens.length > 2 || !tokens.every((t) => /^[A-Z0-9-]+$/.test(t))) return null;
+  const joined = tokens.join('');
+  if (/\d/.test(joined)) return joined.length <= 6 && !/^\d{5}$/.test(joined) ? 'unit' : null;
+  return tokens.length === 1 && joined.length <= 3 && STATE_FIPS[joined] === undefined ? 'unit' : null;
+}

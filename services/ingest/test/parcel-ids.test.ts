@@ -124,6 +124,34 @@ describe('parcel ids', () => {
     expect(new Set(records.map((r) => r.identifier.parcelId)).size).toBe(5);
   });
 
+  it('of a row without its APN, in a file that has APNs, are not those of the real APN its made-up one equals', async () => {
+    // Such a row shows an APN made from its address (a 32-bit hash): another source's real parcel may have that APN.
+    const street = uniqueStreet();
+    const line = parseStreetLine(`7 ${street} ST`);
+    const derived = String(hash32(`06067|${line.lineKey}|${line.unitKey}`)).padStart(10, '0');
+    const real = mappingOf(`parcels-${tag()}`);
+    await importCsv(pool, real, write('real.csv', [HEADER, `${derived},9 OTHER ${street} AVE,95814,,`].join('\n')));
+    const optional = loadMapping(
+      write(
+        'optional.json',
+        JSON.stringify({
+          name: `parcels-${tag()}`,
+          kind: 'property',
+          fields: {
+            apn: { column: 'PARCEL' },
+            line1: { column: 'SITUS', format: 'upper', required: true },
+            zip: { column: 'ZIP', format: 'zip5', required: true },
+          },
+        }),
+      ),
+    );
+    await importCsv(pool, optional, write('none.csv', [HEADER, `,7 ${street} ST,95814,,`].join('\n')));
+    const [mine] = await recordsOf(pool, `import:${optional.name}`);
+    const [theirs] = await recordsOf(pool, `import:${real.name}`);
+    expect(apnKey(mine.identifier.apn)).toBe(apnKey(theirs.identifier.apn));
+    expect(mine.identifier.parcelId).not.toBe(theirs.identifier.parcelId);
+  });
+
   it('never equal the hashed id of a record rendered before the registry: they start above 2^48', async () => {
     const [id] = await registerParcels(pool, [{ fips: '06067', key: `ABOVE${tag()}`.toUpperCase() }]);
     expect(id).toBeGreaterThanOrEqual(2 ** 48);

@@ -246,11 +246,22 @@ describe('a normaliser change (ADDRESS_KEYS_VERSION) between two imports of a ma
       "UPDATE records.import_state SET identity = 'addr:131 74 ST|11209|' WHERE identity = 'addr:131 74TH ST|11209|'",
     );
     expect(rowCount).toBe(1);
+    // The parcel registry holds the identity as the parcel's key (issue 26): the rekey moves it, the id stays.
+    const registered = await own.query(
+      "UPDATE records.parcels SET parcel_key = 'addr:131 74 ST|11209|' WHERE parcel_key = 'addr:131 74TH ST|11209|' RETURNING parcel_id",
+    );
+    expect(registered.rowCount).toBe(1);
+    const parcelId = registered.rows[0].parcel_id;
     await own.query('UPDATE records.dataset_stats SET address_keys_version = 0');
     const count = async () =>
       (await own.query('SELECT count(*)::int AS n FROM records.properties WHERE source = $1', [source])).rows[0].n;
 
     await rekeyAddresses(own);
+    const moved = await own.query("SELECT parcel_id FROM records.parcels WHERE parcel_key LIKE 'addr:131 74%'");
+    expect(moved.rows).toEqual([{ parcel_id: parcelId }]);
+    expect(
+      (await own.query('SELECT parcel_key FROM records.parcels WHERE parcel_id = $1', [parcelId])).rows[0].parcel_key,
+    ).toBe('addr:131 74TH ST|11209|');
     expect(await importCsv(own, mapping, file)).toMatchObject({ added: 0, updated: 0, unchanged: 2 });
     expect(await count()).toBe(2);
     const sold = write(['ADDRESS,ZIP,OWNER,DATE,PRICE', '131 74TH ST,11209,CAT POE,5/6/2021,900000']);

@@ -320,6 +320,14 @@ async function makeIdentityMoves(pool: Pool, s: Step): Promise<{ moved: number; 
          ), made AS (
            DELETE FROM records.rekey_moves m USING moved d
             WHERE m.source = d.source AND m.from_identity = d.from_identity
+         ), registered AS (
+           -- An address identity is also the parcel's registry key (parcels.ts): it moves with it, keeping its id,
+           -- unless the new key is registered already (then that parcel's id is the one the next render takes).
+           UPDATE records.parcels r SET parcel_key = d.to_identity
+             FROM (SELECT DISTINCT p.from_identity, p.to_identity FROM pick p JOIN moved m
+                     ON m.source = p.source AND m.from_identity = p.from_identity) d
+            WHERE r.parcel_key = d.from_identity AND d.from_identity LIKE 'addr:%'
+              AND NOT EXISTS (SELECT 1 FROM records.parcels q WHERE q.fips = r.fips AND q.parcel_key = d.to_identity)
          ), last AS (
            SELECT source, to_identity FROM grp ORDER BY source DESC, to_identity DESC LIMIT 1
          )

@@ -35,6 +35,8 @@ export interface MortgageInput {
 export interface PropertyInput {
   apn: string;
   apnOrig: string;
+  /** The file gave no APN: `apn` is made up from the address (a 32-bit hash two parcels may share), not a key. */
+  apnDerived?: true;
   taxParcelId: string | null;
   fips: string;
   state: string;

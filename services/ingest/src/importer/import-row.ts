@@ -165,6 +165,7 @@ export function toParcel(v: Values, now: string): { input: PropertyInput; street
   const input: PropertyInput = {
     apn,
     apnOrig: str(v.apn) ?? apnKey(apn),
+    ...(str(v.apn) === null ? { apnDerived: true as const } : {}),
     taxParcelId: str(v.taxParcelId),
     fips,
     state,

@@ -137,11 +137,12 @@ export class ImportWork {
   }
 
   /**
-   * The parcel in the registry: by its county's APN when the mapping reads one; otherwise by its identity (the
-   * address keys), since the APN such a record shows is a 32-bit hash of the address that two parcels may share.
+   * The parcel in the registry: by its county's APN when the row gives one; otherwise by its address identity, since
+   * the APN such a record shows is a 32-bit hash of the address that two parcels (or a real APN) may share.
    */
   private parcelRef(identity: string, input: PropertyInput): ParcelRef {
-    return this.byApn ? parcelRefOf(input) : { fips: input.fips, key: identity };
+    if (this.byApn && !input.apnDerived) return parcelRefOf(input);
+    return { fips: input.fips, key: this.byApn ? parcelIdentity(input, false) : identity };
   }
 
   /**

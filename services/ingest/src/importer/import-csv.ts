@@ -308,7 +308,8 @@ async function importProperties(
       const continued = parsed.identities.map(written);
       const state = await readBatchState(pool, source, parsed.identities, parsed.fileDigests, continued);
       const firstId = state.added.length > 0 ? await reserveIds(pool, state.added.length) : 0;
-      // The parcel ids of the records the batch may write (a stored parcel the merge finds unchanged is not).
+      // The parcel ids of the records the batch may write: every parcel of it is registered (one round trip); those
+      // the merge finds unchanged are not rewritten, and their ids go unused.
       const parcelOf = new Map(parsed.identities.map((id, i) => [id, parsed.parcels[i]!]));
       const rendered = [...state.added, ...state.stored.map((s) => s.identity)];
       const parcelIds = await registerParcels(

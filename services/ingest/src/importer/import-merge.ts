@@ -61,7 +61,8 @@ type PropertyTarget = (typeof PROPERTY_TARGETS)[number];
 
 /**
  * The optional fields each mapping target fills. Every target of a property mapping is listed (the compiler asks for
- * a new one): [] for a target whose field is always written from the file's row (the address, the sale date, ...).
+ * a new one): [] for a target whose field is always written from the file's row (the address, the sale date, ...),
+ * or read only with another (the mailing city, state and ZIP go with `mailingLine1`).
  */
 const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = {
   apn: [],

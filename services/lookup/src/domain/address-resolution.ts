@@ -1,5 +1,6 @@
-// Which stored spellings of an address a query means, when its exact line key finds nothing. The rule is never to
-// answer with a property of another street: a street type missing on one side is filled only when the street name
+// Which stored spellings of an address a query means: when its exact line key finds nothing, or when another
+// spelling of it is stored beside it (one building, one answer). The rule is never to answer with a property of
+// another street: a street type missing on one side is filled only when the street name
 // has that one type in the ZIP or city; a different type, several types, or several near names are a 404 that names
 // the candidates.
 import type { Spelling } from '../data/record-queries.js';

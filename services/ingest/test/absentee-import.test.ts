@@ -1,8 +1,5 @@
 // A county file with the owner's mailing columns gives real absentee values (issue 26); one without them leaves
 // absentee ownership unknown (null), not "owner-occupied".
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
@@ -10,23 +7,16 @@ import { importCsv } from '../src/importer/import-csv.js';
 import { loadMapping } from '../src/importer/mapping.js';
 import { uniqueStreet } from './make-property.js';
 import { recordsOf } from './stored-records.js';
+import { useTempFiles } from './temp-files.js';
 
 let pool: Pool;
-const dir = mkdtempSync(join(tmpdir(), 'pra-absentee-'));
 beforeAll(() => {
   pool = createPool(inject('databaseUrl'), 2);
 });
 afterAll(async () => {
   await pool.end();
-  rmSync(dir, { recursive: true, force: true });
 });
-
-let files = 0;
-const write = (name: string, text: string) => {
-  const file = join(dir, `${++files}-${name}`);
-  writeFileSync(file, text);
-  return file;
-};
+const { write } = useTempFiles('pra-absentee');
 
 const HEADER = 'PARCEL,SITUS,UNIT,ZIP,OWNER,MAIL ADDR,MAIL CITY,MAIL STATE,MAIL ZIP';
 const fields = {

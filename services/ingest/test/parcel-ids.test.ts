@@ -1,8 +1,5 @@
 // Parcel ids come from a registry (records.parcels), collision-free by construction (issue 26): two parcels never
 // share one, the same parcel keeps its id across reloads and sources, and concurrent registrations agree.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apnKey, parseStreetLine } from '@pra/core/address';
 import { createPool, type Pool } from '@pra/platform';
@@ -15,23 +12,16 @@ import { loadMapping } from '../src/importer/mapping.js';
 import { uniqueStreet } from './make-property.js';
 import { oldParcelIdOf } from './old-parcel-id.js';
 import { recordsOf } from './stored-records.js';
+import { useTempFiles } from './temp-files.js';
 
 let pool: Pool;
-const dir = mkdtempSync(join(tmpdir(), 'pra-parcels-'));
 beforeAll(() => {
   pool = createPool(inject('databaseUrl'), 4);
 });
 afterAll(async () => {
   await pool.end();
-  rmSync(dir, { recursive: true, force: true });
 });
-
-let files = 0;
-const write = (name: string, text: string) => {
-  const file = join(dir, `${++files}-${name}`);
-  writeFileSync(file, text);
-  return file;
-};
+const { write } = useTempFiles('pra-parcels');
 const tag = () =>
   uniqueStreet()
     .toLowerCase()

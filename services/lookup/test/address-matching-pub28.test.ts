@@ -12,45 +12,23 @@
 // Target: >= 99.5% found, 0 wrong. The figures are printed by class.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '@pra/core/errors';
 import { AddressQuery } from '@pra/core/contracts';
-import { createPool, dropDatabase, ensureDatabase, withDatabase, type Pool } from '@pra/platform';
-import type {} from '@pra/platform/testing';
-import { migrateRecords } from '@pra/ingest/migrate';
 import { importCsv, loadMapping } from '@pra/ingest/import';
 import { RecordStore } from '../src/data/record-queries.js';
 import { findByAddress } from '../src/domain/find-records.js';
+import { readLabelled, useRecordsDatabase } from './matching/labelled-db.js';
 
 const file = (name: string) => fileURLToPath(new URL(`matching/${name}`, import.meta.url));
 const STORE = file('pub28-store.csv');
 const MAPPING = file('pub28-mapping.json');
 
-interface Labelled {
-  class: string;
-  expect: string;
-  zip: string;
-  city: string;
-  state: string;
-  address: string;
-}
-const VARIANTS = parse(readFileSync(file('pub28-variants.csv')), { columns: true }) as Labelled[];
+const VARIANTS = readLabelled(file('pub28-variants.csv'));
 const STORED = (parse(readFileSync(STORE), { columns: true }) as { APN: string }[]).length;
 
-let url: string;
-let pool: Pool;
-beforeAll(async () => {
-  url = withDatabase(inject('databaseUrl'), `pra_pub28_${randomBytes(4).toString('hex')}`);
-  await ensureDatabase(url);
-  pool = createPool(url, 4);
-  await migrateRecords(pool);
-}, 60_000);
-afterAll(async () => {
-  await pool?.end();
-  if (url) await dropDatabase(url);
-});
+const db = useRecordsDatabase('pra_pub28');
 
 /** What the expectation asks: the records that must be answered (none for `none`). */
 const wanted = (expect: string): Set<string> =>
@@ -59,12 +37,12 @@ const wanted = (expect: string): Set<string> =>
 // Before the folds of issue 26 (9fc8f5c) it found 353/590 with 43 wrong.
 describe('USPS Pub 28 spellings', () => {
   it('imports the county file in Pub 28 form, one property per APN', async () => {
-    const summary = await importCsv(pool, loadMapping(MAPPING), STORE);
+    const summary = await importCsv(db.pool(), loadMapping(MAPPING), STORE);
     expect(summary).toMatchObject({ rowsRead: STORED, added: STORED, skipped: 0, updated: 0, unchanged: 0 });
   }, 60_000);
 
   it(`finds >= 99.5% of ${VARIANTS.length} labelled Pub 28 spellings, and never a wrong property`, async () => {
-    const store = new RecordStore(pool);
+    const store = new RecordStore(db.pool());
     const tally = new Map<string, { n: number; found: number; wrong: number; missed: string[] }>();
     const wrongs: string[] = [];
     for (const v of VARIANTS) {

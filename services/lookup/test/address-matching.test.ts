@@ -5,46 +5,22 @@
 // Target: >= 98% found, 0 wrong. The figures are printed by class.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ApiError } from '@pra/core/errors';
 import { AddressQuery } from '@pra/core/contracts';
-import { createPool, dropDatabase, ensureDatabase, withDatabase, type Pool } from '@pra/platform';
-import type {} from '@pra/platform/testing';
-import { migrateRecords } from '@pra/ingest/migrate';
 import { importCsv, loadMapping, SAMPLE_FILES, SHIPPED_MAPPINGS } from '@pra/ingest/import';
 import { RecordStore } from '../src/data/record-queries.js';
 import { findByAddress } from '../src/domain/find-records.js';
+import { readLabelled, useRecordsDatabase } from './matching/labelled-db.js';
 
 // The hand-out's reference files, as shipped with the importer (the Brooklyn file gzipped).
 const BROOKLYN = SAMPLE_FILES.brooklynSales;
 const SACRAMENTO = SAMPLE_FILES.sacramentoSales;
 
-interface Labelled {
-  class: string;
-  expect: string;
-  zip: string;
-  city: string;
-  state: string;
-  address: string;
-}
-const VARIANTS = parse(readFileSync(new URL('matching/address-variants.csv', import.meta.url)), {
-  columns: true,
-}) as Labelled[];
+const VARIANTS = readLabelled(new URL('matching/address-variants.csv', import.meta.url));
 
-let url: string;
-let pool: Pool;
-beforeAll(async () => {
-  url = withDatabase(inject('databaseUrl'), `pra_match_${randomBytes(4).toString('hex')}`);
-  await ensureDatabase(url);
-  pool = createPool(url, 4);
-  await migrateRecords(pool);
-}, 60_000);
-afterAll(async () => {
-  await pool?.end();
-  if (url) await dropDatabase(url);
-});
+const db = useRecordsDatabase('pra_match');
 
 const distinctParcels = () => {
   const rows = parse(gunzipSync(readFileSync(BROOKLYN)), {
@@ -55,20 +31,22 @@ const distinctParcels = () => {
 
 describe('real county files', () => {
   it('imports the Brooklyn file as one property per BOROUGH-BLOCK-LOT, and Sacramento by address', async () => {
-    const nyc = await importCsv(pool, loadMapping(SHIPPED_MAPPINGS.nycRollingSales), BROOKLYN);
+    const nyc = await importCsv(db.pool(), loadMapping(SHIPPED_MAPPINGS.nycRollingSales), BROOKLYN);
     expect(nyc).toMatchObject({ rowsRead: 23_006, skipped: 0, updated: 0, unchanged: 0 });
     expect(nyc.added).toBe(distinctParcels());
-    const { rows } = await pool.query(
-      "SELECT count(*)::int AS n, count(DISTINCT apn_key)::int AS apns FROM records.properties WHERE source = 'import:nyc-rolling-sales'",
-    );
+    const { rows } = await db
+      .pool()
+      .query(
+        "SELECT count(*)::int AS n, count(DISTINCT apn_key)::int AS apns FROM records.properties WHERE source = 'import:nyc-rolling-sales'",
+      );
     expect(rows[0]).toEqual({ n: nyc.added, apns: nyc.added });
-    const sac = await importCsv(pool, loadMapping(SHIPPED_MAPPINGS.sacramento), SACRAMENTO);
+    const sac = await importCsv(db.pool(), loadMapping(SHIPPED_MAPPINGS.sacramento), SACRAMENTO);
     expect(sac.skipped).toBe(0);
     expect(sac.added).toBeGreaterThan(230);
   }, 120_000);
 
   it(`finds >= 98% of ${VARIANTS.length} labelled real spellings, and never a wrong property`, async () => {
-    const store = new RecordStore(pool);
+    const store = new RecordStore(db.pool());
     const tally = new Map<string, { n: number; found: number; wrong: number; missed: string[] }>();
     const wrongs: string[] = [];
     for (const v of VARIANTS) {

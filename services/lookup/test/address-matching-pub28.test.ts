@@ -19,7 +19,7 @@ import { AddressQuery } from '@pra/core/contracts';
 import { importCsv, loadMapping } from '@pra/ingest/import';
 import { RecordStore } from '../src/data/record-queries.js';
 import { findByAddress } from '../src/domain/find-records.js';
-import { readLabelled, useRecordsDatabase } from './matching/labelled-db.js';
+import { type ClassTally, readLabelled, reportFigures, useRecordsDatabase } from './matching/labelled-db.js';
 
 const file = (name: string) => fileURLToPath(new URL(`matching/${name}`, import.meta.url));
 const STORE = file('pub28-store.csv');
@@ -43,7 +43,7 @@ describe('USPS Pub 28 spellings', () => {
 
   it(`finds >= 99.5% of ${VARIANTS.length} labelled Pub 28 spellings, and never a wrong property`, async () => {
     const store = new RecordStore(db.pool());
-    const tally = new Map<string, { n: number; found: number; wrong: number; missed: string[] }>();
+    const tally = new Map<string, ClassTally>();
     const wrongs: string[] = [];
     for (const v of VARIANTS) {
       const t = tally.get(v.class) ?? { n: 0, found: 0, wrong: 0, missed: [] };
@@ -80,22 +80,7 @@ describe('USPS Pub 28 spellings', () => {
         );
       }
     }
-    const all = [...tally.values()].reduce(
-      (a, t) => ({ n: a.n + t.n, found: a.found + t.found, wrong: a.wrong + t.wrong }),
-      { n: 0, found: 0, wrong: 0 },
-    );
-    const lines = [...tally].map(
-      ([cls, t]) =>
-        `  ${cls.padEnd(28)} ${String(t.found).padStart(5)}/${String(t.n).padEnd(5)} found  ${t.wrong} wrong`,
-    );
-    console.log(
-      [
-        `Pub 28 address matching: ${all.found}/${all.n} found (${((100 * all.found) / all.n).toFixed(2)}%), ${all.wrong} wrong`,
-        ...lines,
-        ...[...tally.values()].flatMap((t) => t.missed.slice(0, 8).map((m) => `  missed: ${m}`)),
-        ...wrongs.slice(0, 20).map((w) => `  WRONG: ${w}`),
-      ].join('\n'),
-    );
+    const all = reportFigures('Pub 28 address matching', tally, wrongs);
     expect(wrongs).toEqual([]);
     expect(all.found / all.n).toBeGreaterThanOrEqual(0.995);
   }, 300_000);

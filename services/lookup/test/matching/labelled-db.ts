@@ -36,3 +36,32 @@ export function useRecordsDatabase(prefix: string): { pool(): Pool } {
   });
   return { pool: () => pool! };
 }
+
+/** One class's figures: queries, found, wrong, and the misses to print. */
+export interface ClassTally {
+  n: number;
+  found: number;
+  wrong: number;
+  missed: string[];
+}
+
+/** Prints the figures by class (with up to 8 misses per class and 20 wrong answers) and gives the totals. */
+export function reportFigures(title: string, tally: ReadonlyMap<string, ClassTally>, wrongs: readonly string[]) {
+  const all = [...tally.values()].reduce(
+    (a, t) => ({ n: a.n + t.n, found: a.found + t.found, wrong: a.wrong + t.wrong }),
+    { n: 0, found: 0, wrong: 0 },
+  );
+  const width = Math.max(...[...tally.keys()].map((k) => k.length)) + 2;
+  console.log(
+    [
+      `${title}: ${all.found}/${all.n} found (${((100 * all.found) / all.n).toFixed(2)}%), ${all.wrong} wrong`,
+      ...[...tally].map(
+        ([cls, t]) =>
+          `  ${cls.padEnd(width)} ${String(t.found).padStart(5)}/${String(t.n).padEnd(5)} found  ${t.wrong} wrong`,
+      ),
+      ...[...tally.values()].flatMap((t) => t.missed.slice(0, 8).map((m) => `  missed: ${m}`)),
+      ...wrongs.slice(0, 20).map((w) => `  WRONG: ${w}`),
+    ].join('\n'),
+  );
+  return all;
+}

@@ -271,6 +271,38 @@ describe('a normaliser change (ADDRESS_KEYS_VERSION) between two imports of a ma
     expect(stats.rows[0].n).toBe(2);
   });
 
+  it('moves the registry key once when two sources held old keys that now fold into one (third review)', async () => {
+    const fields = {
+      line1: { column: 'ADDRESS', format: 'upper', required: true },
+      zip: { column: 'ZIP', format: 'zip5', required: true },
+    };
+    const [a, b] = [0, 1].map(() => mappingNamed({ kind: 'property', fields }, `fold-${tagged()}`));
+    const file = write(['ADDRESS,ZIP', '77 81 STREET,11209']);
+    for (const m of [a!, b!]) expect(await importCsv(own, m, file)).toMatchObject({ added: 1 });
+    const now = 'addr:77 81ST ST|11209|';
+    // As two older normalisers' stores held it: each source's identity, and the registry, under its own old key.
+    await own.query("UPDATE records.import_state SET identity = 'addr:77 81 ST|11209|' WHERE source = $1", [
+      `import:${a!.name}`,
+    ]);
+    await own.query("UPDATE records.import_state SET identity = 'addr:77 81 STREET|11209|' WHERE source = $1", [
+      `import:${b!.name}`,
+    ]);
+    const { rows } = await own.query(
+      "UPDATE records.parcels SET parcel_key = 'addr:77 81 ST|11209|' WHERE parcel_key = $1 RETURNING fips, parcel_id",
+      [now],
+    );
+    const other = await own.query(
+      "INSERT INTO records.parcels (fips, parcel_key) VALUES ($1, 'addr:77 81 STREET|11209|') RETURNING parcel_id",
+      [rows[0].fips],
+    );
+    await own.query('UPDATE records.dataset_stats SET address_keys_version = 0');
+    await rekeyAddresses(own);
+    // No duplicate key (the rekey would fail on it at every resume): one of the two ids moves, the parcel keeps it.
+    const after = await own.query('SELECT parcel_id FROM records.parcels WHERE parcel_key = $1', [now]);
+    expect(after.rows).toHaveLength(1);
+    expect([rows[0].parcel_id, other.rows[0].parcel_id]).toContain(after.rows[0].parcel_id);
+  });
+
   // Read in one batch, or a batch each: the lower id wins however the rows fall (the lowest id is read last).
   it.each([
     ['read in one batch', undefined],

@@ -170,6 +170,44 @@ describe('review of issue 26: what an attacker and an unlucky client found', () 
   });
 });
 
+describe('third review of issue 26', () => {
+  const place = () => {
+    const zip = String(10_000 + Math.floor(Math.random() * 89_999));
+    const put = (line1: string, line2: string) => makeProperty({ line1, line2, zip, city: 'TESTVILLE', state: 'NY' });
+    return { zip, put };
+  };
+
+  it('a letter apart after the number is the house letter, not a slip of another house', async () => {
+    const { zip, put } = place();
+    const [, lettered] = await insertProperties(ctx.pool, [
+      put('100 LANCASTER AVE', 'APT 5'),
+      put('100D LANCASTER AVE', 'APT 5'),
+    ]);
+    expect(ids(await at('100 D Lancaster Ave Apt 5', zip))).toEqual([lettered]);
+  });
+
+  it('two ranges of one low number are two buildings (Queens)', async () => {
+    const { zip, put } = place();
+    const [low, high] = await insertProperties(ctx.pool, [put('31-45 CRESCENT ST', ''), put('31-70 CRESCENT ST', '')]);
+    expect(ids(await at('31-45 Crescent St', zip))).toEqual([low]);
+    expect(ids(await at('31-70 Crescent Street', zip))).toEqual([high]);
+    expect((await at('31-50 Crescent St', zip)).status).toBe(404);
+  });
+
+  it('the number given apart is the house number; the first reading names its candidates', async () => {
+    const { zip, put } = place();
+    const [court, avenue] = await insertProperties(ctx.pool, [put('1299 D NAME CT', ''), put('100 ONAME AVE', '')]);
+    const res = await ctx.get(
+      `/api/v1/property/address?${new URLSearchParams({ address: 'D Name Ct', number: '1299', zip })}`,
+    );
+    expect(ids(res)).toEqual([court]);
+    const doubt = await at('100 O Name St', zip);
+    expect(doubt.status).toBe(404);
+    expect(doubt.body.status.msg).toContain("did you mean '100 ONAME AVE'");
+    expect(ids(await at('100 O Name Ave', zip))).toEqual([avenue]);
+  });
+});
+
 describe('the number parameter beside a house letter written apart', () => {
   it('number=4922 with "4922 B South ... Ave" is house 4922B, not a conflict', async () => {
     const name = uniqueStreet();

@@ -323,9 +323,11 @@ async function makeIdentityMoves(pool: Pool, s: Step): Promise<{ moved: number; 
          ), registered AS (
            -- An address identity is also the parcel's registry key (parcels.ts): it moves with it, keeping its id,
            -- unless the new key is registered already (then that parcel's id is the one the next render takes).
+           -- One old key per new key: two sources' old keys that fold into one would both take it (a duplicate).
            UPDATE records.parcels r SET parcel_key = d.to_identity
-             FROM (SELECT DISTINCT p.from_identity, p.to_identity FROM pick p JOIN moved m
-                     ON m.source = p.source AND m.from_identity = p.from_identity) d
+             FROM (SELECT DISTINCT ON (p.to_identity) p.from_identity, p.to_identity FROM pick p JOIN moved m
+                     ON m.source = p.source AND m.from_identity = p.from_identity
+                    ORDER BY p.to_identity, p.from_identity) d
             WHERE r.parcel_key = d.from_identity AND d.from_identity LIKE 'addr:%'
               AND NOT EXISTS (SELECT 1 FROM records.parcels q WHERE q.fips = r.fips AND q.parcel_key = d.to_identity)
          ), last AS (

@@ -184,6 +184,11 @@ export interface AddressCriteria {
   looseKeyNoPostDir: string;
   /** The post-directional ("E"), or "". */
   postDirectional: string;
+  /**
+   * Whether a street name one letter off may be read: not for a first reading that has a second one (its letter or
+   * number apart is more likely that reading's than a slip: "100 D LANCASTER AVE" is 100D, not 100 LANCASTER).
+   */
+  slips: boolean;
   streetType: string;
   unitKey: string;
   zip: string | null;

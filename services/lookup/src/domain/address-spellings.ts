@@ -16,6 +16,20 @@ function didYouMean(c: AddressCriteria, candidates: readonly string[]): never {
   );
 }
 
+/**
+ * The spellings stored at loose keys, less those of another range of the same low number: "31-45 X ST" and "31-70
+ * X ST" (Queens) are two buildings; "223 X ST" and "223-225 X ST" may be one.
+ */
+async function spellingsAt(store: RecordStore, c: AddressCriteria, run: Run, keys?: readonly string[]) {
+  const house = (lineKey: string) => lineKey.slice(0, lineKey.indexOf(' '));
+  const asked = house(c.lineKey);
+  const found = await run(() => store.spellings(c, keys));
+  return found.filter((s) => {
+    const theirs = house(s.lineKey);
+    return theirs === asked || !theirs.includes('-') || !asked.includes('-');
+  });
+}
+
 const typesOf = (store: RecordStore, c: AddressCriteria, run: Run, looseKey: string) => () =>
   run(() => store.streetTypes(c, splitLooseKey(looseKey).name));
 
@@ -27,7 +41,7 @@ const typesOf = (store: RecordStore, c: AddressCriteria, run: Run, looseKey: str
 export async function buildingSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[] | null> {
   const found = await chooseSpellings(
     c.streetType,
-    await run(() => store.spellings(c)),
+    await spellingsAt(store, c, run),
     typesOf(store, c, run, c.looseKey),
   );
   return found.kind === 'lines' && found.spellings.some((s) => s.lineKey === c.lineKey) ? found.spellings : null;
@@ -46,7 +60,7 @@ async function postDirectionalSpellings(store: RecordStore, c: AddressCriteria, 
   const directional = (d: string) => `${name}_${d} ${house}`;
   const others = STANDARD_DIRECTIONALS.filter((d) => d !== c.postDirectional).map(directional);
   const keys = c.postDirectional !== '' ? [c.looseKeyNoPostDir, ...others] : others;
-  const found = await run(() => store.spellings(c, keys));
+  const found = await spellingsAt(store, c, run, keys);
   if (found.length === 0) return null;
   // Several variants hold the number, or only another directional than the one asked: a 404 that names them.
   const streets = new Set(found.map((s) => s.looseKey));
@@ -83,7 +97,7 @@ async function oneLetterOff(store: RecordStore, c: AddressCriteria, run: Run): P
   const nearC = { ...c, looseKey };
   const again = await chooseSpellings(
     c.streetType,
-    await run(() => store.spellings(nearC)),
+    await spellingsAt(store, nearC, run),
     typesOf(store, c, run, looseKey),
   );
   if (again.kind === 'ambiguous') didYouMean(c, again.candidates);
@@ -95,16 +109,24 @@ async function oneLetterOff(store: RecordStore, c: AddressCriteria, run: Run): P
  * as the name's, with the post-directional on one side only, or at one street name a letter away with that number.
  */
 export async function resolveSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[]> {
-  const spellingsAt = (at: AddressCriteria) => run(() => store.spellings(at));
-  const found = await chooseSpellings(c.streetType, await spellingsAt(c), typesOf(store, c, run, c.looseKey));
+  const found = await chooseSpellings(
+    c.streetType,
+    await spellingsAt(store, c, run),
+    typesOf(store, c, run, c.looseKey),
+  );
   if (found.kind === 'lines') return found.spellings;
   if (found.kind === 'ambiguous') didYouMean(c, found.candidates);
   if (c.looseKeyUntyped !== null) {
     // "7957 VALLEY GREEN" for "7957 VALLEY GREEN CIR": the last word was the name's, not a street type.
     const untyped = { ...c, looseKey: c.looseKeyUntyped, streetType: '' };
-    const asName = await chooseSpellings('', await spellingsAt(untyped), typesOf(store, c, run, c.looseKeyUntyped));
+    const asName = await chooseSpellings(
+      '',
+      await spellingsAt(store, untyped, run),
+      typesOf(store, c, run, c.looseKeyUntyped),
+    );
     if (asName.kind === 'lines') return asName.spellings;
     if (asName.kind === 'ambiguous') didYouMean(c, asName.candidates);
   }
-  return (await postDirectionalSpellings(store, c, run)) ?? (await oneLetterOff(store, c, run));
+  const directional = await postDirectionalSpellings(store, c, run);
+  return directional ?? (c.slips ? await oneLetterOff(store, c, run) : []);
 }

@@ -56,12 +56,19 @@ export function addressCriteria(q: AddressQuery): AddressCriteria & { asked: Add
     cityKey: zip !== undefined ? null : normalizeCity(city!),
   };
   const asked = parseAskedLine(line);
-  const differs = asked.lineKey !== parsed.lineKey && asked.streetKey !== '';
-  return { ...criteriaOf(parsed, place), asked: differs ? criteriaOf(asked, place) : null };
+  // A number given apart is the house number: "number=1299&address=D Name Ct" is D Name Court, not 1299D.
+  const numberKept = q.number === undefined || asked.houseNumber?.toUpperCase() === q.number.toUpperCase();
+  const differs = asked.lineKey !== parsed.lineKey && asked.streetKey !== '' && numberKept;
+  return { ...criteriaOf(parsed, place, !differs), asked: differs ? criteriaOf(asked, place, true) : null };
 }
 
-function criteriaOf(parsed: StreetLine, place: Pick<AddressCriteria, 'zip' | 'state' | 'cityKey'>): AddressCriteria {
+function criteriaOf(
+  parsed: StreetLine,
+  place: Pick<AddressCriteria, 'zip' | 'state' | 'cityKey'>,
+  slips: boolean,
+): AddressCriteria {
   return {
+    slips,
     lineKey: parsed.lineKey,
     looseKey: parsed.looseKey,
     looseKeyUntyped: parsed.looseKeyUntyped,
@@ -108,10 +115,16 @@ export async function findByAddress(
   try {
     return await findAt(store, c, q, run);
   } catch (err) {
-    // Nothing as parsed: the number after the street may be a unit ("203 N WABASH 608"). Its 404 is the one given,
-    // naming the units there when the street is found.
+    // Nothing as parsed: the number after the street may be a unit ("203 N WABASH 608"), the letter after the number
+    // the house's ("1299 D SALEM CT"). When that finds nothing either, the first reading's 404 is the one given (its
+    // "did you mean"), unless the second names the units of the street it found.
     if (!(err instanceof ApiError) || err.status !== 404 || err.total > 0) throw err;
-    return findAt(store, asked, q, run);
+    try {
+      return await findAt(store, asked, q, run);
+    } catch (second) {
+      const namesUnits = second instanceof ApiError && /units there:/.test(second.message);
+      throw namesUnits ? second : err;
+    }
   }
 }
 

@@ -272,13 +272,19 @@ describe('the spellings of issue 26', () => {
   });
   it('review of issue 26: unit keys keep what tells units apart', () => {
     const key = (line: string) => parseStreetLine(line).unitKey;
-    expect(key('1000 Oak St Bldg 3 Apt 201')).toBe('BLDG3201');
-    expect(key('1000 Oak St Bldg 4 Apt 201')).toBe('BLDG4201');
-    expect(key('1000 Oak St Apt 201 Bldg 3')).toBe('BLDG3201');
+    expect(key('1000 Oak St Bldg 3 Apt 201')).toBe('BLDG3/201');
+    expect(key('1000 Oak St Bldg 4 Apt 201')).toBe('BLDG4/201');
+    expect(key('1000 Oak St Apt 201 Bldg 3')).toBe('BLDG3/201');
     expect(key('100 Main St Unit 4 Bldg A')).not.toBe(key('100 Main St Unit 4 Bldg B'));
     expect(key('100 Main St Ste 200 Rm 5')).not.toBe(key('100 Main St Ste 5'));
     expect(key('100 Main St, Apt 4, 2')).toBe('4');
-    expect(key('100 Main St, Bldg 3, Apt 201')).toBe('BLDG3201');
+    // Third review: segments apart, and a building's floor kept.
+    expect(key('1 Oak St Bldg 32 Apt 1')).not.toBe(key('1 Oak St Bldg 3 Apt 21'));
+    expect(key('1 Oak St Ste 1005')).not.toBe(key('1 Oak St Suite 100 Room 5'));
+    expect(key('1 Oak St Bldg 34')).not.toBe(key('1 Oak St, Apt 4, Bldg 3'));
+    expect(key('1 Oak St Bldg 2 Fl 4')).not.toBe(key('1 Oak St Bldg 2 Fl 3'));
+    expect(key('1 Oak St Apt 4 Unit 5')).not.toBe(key('1 Oak St Apt 45'));
+    expect(key('100 Main St, Bldg 3, Apt 201')).toBe('BLDG3/201');
   });
   it('review of issue 26: a stored line never guesses a unit without designator; a query may, apart', () => {
     expect(parseStreetLine('6500 N IH 35')).toMatchObject({ lineKey: '6500 N IH 35', unitKey: '' });

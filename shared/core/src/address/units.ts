@@ -43,9 +43,10 @@ const idKey = (ids: readonly string[]) => ids.map((t) => (/^\d+$/.test(t) ? Stri
 
 /**
  * The key of a unit written as designator segments ("BLDG 3 APT 201", "14TH FLOOR ROOM 1418" read as FL 14 RM 1418):
- * every segment's ids, a complex's building first and named ("BLDG3201": apartment 201 of building 3 is not of
- * building 4); a floor only when nothing more specific is written ("FL3": floor 3 is not suite 3; "FL 14 RM 1418" is
- * room 1418). The designator given is the innermost one that is not a floor or building. One pass.
+ * every segment's ids, apart, a complex's building first and named ("BLDG3/201": apartment 201 of building 3 is not
+ * of building 4; "STE 100 RM 5" is "100/5", not suite 1005); a floor only when no unit is written ("FL3": floor 3 is
+ * not suite 3; "FL 14 RM 1418" is room 1418; "BLDG 2 FL 3" is "BLDG2/FL3"). The designator given is the innermost
+ * one that is not a floor or building. One pass.
  */
 function unitOfSegments(tokens: readonly string[], from: number): { designator: string; unitKey: string } {
   const segments: { designator: string; ids: string[] }[] = [];
@@ -64,12 +65,14 @@ function unitOfSegments(tokens: readonly string[], from: number): { designator: 
   }
   const buildings = segments.filter((s) => s.designator === 'BLDG');
   const units = segments.filter((s) => s.designator !== 'BLDG' && s.designator !== 'FL');
-  const floor = segments.find((s) => s.designator === 'FL');
-  const key = buildings.map((s) => `BLDG${idKey(s.ids)}`).join('') + units.map((s) => idKey(s.ids)).join('');
-  if (units.length === 0 && buildings.length === 0 && floor !== undefined) {
-    return { designator: 'FL', unitKey: `FL${idKey(floor.ids)}` };
-  }
-  return { designator: (units.at(-1) ?? buildings.at(-1) ?? segments[0]!).designator, unitKey: key };
+  const floors = units.length === 0 ? segments.filter((s) => s.designator === 'FL').slice(0, 1) : [];
+  // Segments apart ("BLDG3/21" is not "BLDG32/1", "100/5" is not "1005"); one segment is its ids ("4B").
+  const key = [
+    ...buildings.map((s) => `BLDG${idKey(s.ids)}`),
+    ...floors.map((s) => `FL${idKey(s.ids)}`),
+    ...units.map((s) => idKey(s.ids)),
+  ].join('/');
+  return { designator: (units.at(-1) ?? floors[0] ?? buildings.at(-1) ?? segments[0]!).designator, unitKey: key };
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts';
 import { ApiError, badRequest, notFound } from '@pra/core/errors';
 import type { AddressCriteria, RecordRow, RecordStore, Spelling } from '../data/record-queries.js';
+import { type AskedAddress, describeMatch } from './address-match.js';
 import { buildingSpellings, resolveSpellings } from './address-spellings.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
 import type { RecordPage } from './record-page.js';
@@ -32,7 +33,9 @@ export const UNNAMED_UNIT = '?';
  * The criteria of an address query as its line is parsed, and as a query may also mean it (`asked`: a number after
  * the street read as a unit, see parseAskedLine), or null when that reading is the same.
  */
-export function addressCriteria(q: AddressQuery): AddressCriteria & { asked: AddressCriteria | null } {
+export function addressCriteria(
+  q: AddressQuery,
+): AddressCriteria & { asked: AddressCriteria | null; written: AskedAddress } {
   let line = q.address!;
   const given = parseStreetLine(line);
   if (q.number !== undefined) {
@@ -59,7 +62,12 @@ export function addressCriteria(q: AddressQuery): AddressCriteria & { asked: Add
   // A number given apart is the house number: "number=1299&address=D Name Ct" is D Name Court, not 1299D.
   const numberKept = q.number === undefined || asked.houseNumber?.toUpperCase() === q.number.toUpperCase();
   const differs = asked.lineKey !== parsed.lineKey && asked.streetKey !== '' && numberKept;
-  return { ...criteriaOf(parsed, place, !differs), asked: differs ? criteriaOf(asked, place, true) : null };
+  const first = criteriaOf(parsed, place, !differs);
+  return {
+    ...first,
+    asked: differs ? criteriaOf(asked, place, true) : null,
+    written: { written: line, parsed, unitKey: first.unitKey },
+  };
 }
 
 function criteriaOf(
@@ -110,17 +118,17 @@ export async function findByAddress(
   deadline = new LookupDeadline(store.deadlineMs),
 ): Promise<RecordPage> {
   const run: Run = (statement) => deadline.run(statement);
-  const { asked, ...c } = addressCriteria(q);
-  if (asked === null) return findAt(store, c, q, run);
+  const { asked, written, ...c } = addressCriteria(q);
+  if (asked === null) return findAt(store, c, q, run, written);
   try {
-    return await findAt(store, c, q, run);
+    return await findAt(store, c, q, run, written);
   } catch (err) {
     // Nothing as parsed: the number after the street may be a unit ("203 N WABASH 608"), the letter after the number
     // the house's ("1299 D SALEM CT"). When that finds nothing either, the first reading's 404 is the one given (its
     // "did you mean"), unless the second names the units of the street it found.
     if (!(err instanceof ApiError) || err.status !== 404 || err.total > 0) throw err;
     try {
-      return await findAt(store, asked, q, run);
+      return await findAt(store, asked, q, run, written);
     } catch (second) {
       const namesUnits = second instanceof ApiError && /units there:/.test(second.message);
       throw namesUnits ? second : err;
@@ -128,12 +136,24 @@ export async function findByAddress(
   }
 }
 
-async function findAt(store: RecordStore, c: AddressCriteria, q: AddressQuery, run: Run): Promise<RecordPage> {
+/** The page of one reading `c` of the address `written`, with how it matched. */
+async function findAt(
+  store: RecordStore,
+  c: AddressCriteria,
+  q: AddressQuery,
+  run: Run,
+  written: AskedAddress,
+): Promise<RecordPage> {
   const offset = (q.page - 1) * q.pagesize;
   const askedUnit = c.unitKey === '' ? null : c.unitKey;
+  const matched = (page: RecordPage, line: string, unit: string | null): RecordPage => ({
+    ...page,
+    match: describeMatch(written, line, unit),
+  });
   const exact = await run(() => store.byAddress(c, q.pagesize, offset));
   if (exact.total > 0 && exact.onlyLine) {
-    return pageOrNotFound(exact.rows, exact.total, q.page, q.pagesize, `address '${addressText(c)}'`);
+    const page = pageOrNotFound(exact.rows, exact.total, q.page, q.pagesize, `address '${addressText(c)}'`);
+    return matched(page, c.lineKey, askedUnit);
   }
   let spellings: Spelling[];
   if (exact.hasLine) {
@@ -142,7 +162,11 @@ async function findAt(store: RecordStore, c: AddressCriteria, q: AddressQuery, r
     const building = await buildingSpellings(store, c, run);
     if (building === null) {
       const { rows, total } = await run(() => store.byLines(c, [c.lineKey], askedUnit, q.pagesize, offset));
-      return pageOrNotFound(rows, total, q.page, q.pagesize, `address '${addressText(c)}'`);
+      return matched(
+        pageOrNotFound(rows, total, q.page, q.pagesize, `address '${addressText(c)}'`),
+        c.lineKey,
+        askedUnit,
+      );
     }
     spellings = building;
   } else spellings = await resolveSpellings(store, c, run);
@@ -161,7 +185,9 @@ async function findAt(store: RecordStore, c: AddressCriteria, q: AddressQuery, r
     unit = '';
   }
   const { rows, total } = await run(() => store.byLines(c, lines, unit, q.pagesize, offset));
-  return pageOrNotFound(rows, total, q.page, q.pagesize, `address '${addressText(c, lines[0])}'`);
+  const page = pageOrNotFound(rows, total, q.page, q.pagesize, `address '${addressText(c, lines[0])}'`);
+  // The asked line when it is one of the spellings (one building, one answer), else the one that answered first.
+  return matched(page, lines.includes(c.lineKey) ? c.lineKey : lines[0]!, unit === '' ? null : unit);
 }
 
 export async function findByOwner(

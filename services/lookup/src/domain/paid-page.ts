@@ -3,11 +3,12 @@
 // results under one key, and never a page that shrank under a repeat.
 //
 // The receipt, stored with the charge in Redis (data/charge-script.ts of account-billing), is
-// `total:page:pagesize:id.digest,id.digest,...`: every row of the page in order, with a short digest of its stored
-// body (and history). A repeat reads again the rows its charge paid for (the first `granted`); if any was removed
+// `total:page:pagesize:id.digest,id.digest,...[;match]`: every row of the page in order, with a short digest of its
+// stored body (and history), and an address answer's status.match (base64url JSON): a repeat says how it matched then. A repeat reads again the rows its charge paid for (the first `granted`); if any was removed
 // or rewritten since (a re-import), the repeat is a 400 asking for a new key, never newer data for free and never
 // a 500. A row the charge did not pay for (credits ran out) is never checked.
 import { createHash } from 'node:crypto';
+import { AddressMatch } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
 import type { PageBilling, PaidTransaction } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
@@ -36,7 +37,17 @@ function digestOf(r: RecordRow): string {
  */
 export function receiptOf(p: RecordPage): string {
   const rows = p.rows.map((r) => `${recordId(r.body)}.${digestOf(r)}`).join(',');
-  return `${p.total}:${p.page}:${p.pagesize}:${rows}`;
+  const match = p.match ? `;${Buffer.from(JSON.stringify(p.match)).toString('base64url')}` : '';
+  return `${p.total}:${p.page}:${p.pagesize}:${rows}${match}`;
+}
+
+function matchOf(encoded: string | undefined): AddressMatch | undefined {
+  if (encoded === undefined) return undefined;
+  try {
+    return AddressMatch.parse(JSON.parse(Buffer.from(encoded, 'base64url').toString()));
+  } catch {
+    throw cannotRepeat();
+  }
 }
 
 const cannotRepeat = () =>
@@ -63,18 +74,19 @@ export async function repaidPage(
   rereads: readonly ((ids: number[]) => Promise<RecordRow[]>)[],
   historyField: RecordPage['historyField'],
 ): Promise<{ page: RecordPage; billing: PageBilling }> {
-  const m = /^(\d+):(\d+):(\d+):((?:\d+\.[\w-]+,)*\d+\.[\w-]+)$/.exec(paid.receipt);
+  const m = /^(\d+):(\d+):(\d+):((?:\d+\.[\w-]+,)*\d+\.[\w-]+)(?:;([\w-]+))?$/.exec(paid.receipt);
   if (!m) throw cannotRepeat(); // charged before receipts were kept (an upgrade): nothing to answer it with
   const entries = m[4]!.split(',').map((e) => e.split('.') as [string, string]);
   if (entries.length < paid.granted) throw cannotRepeat(); // cannot happen: a charge never grants more than its rows
   const paidFor = entries.slice(0, paid.granted);
+  const match = matchOf(m[5]);
   const ids = paidFor.map(([id]) => Number(id));
   for (const reread of rereads) {
     const byId = new Map((await reread(ids)).map((r) => [recordId(r.body), r]));
     const rows = paidFor.map(([id]) => byId.get(Number(id))).filter((r): r is RecordRow => r !== undefined);
     if (rows.length !== paidFor.length || rows.some((r, i) => digestOf(r) !== paidFor[i]![1])) continue;
     return {
-      page: { rows, total: Number(m[1]), page: Number(m[2]), pagesize: Number(m[3]), historyField },
+      page: { rows, total: Number(m[1]), page: Number(m[2]), pagesize: Number(m[3]), historyField, match },
       billing: {
         creditsRemaining: paid.remaining,
         recordsReturned: paid.granted,

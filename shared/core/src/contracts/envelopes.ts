@@ -2,6 +2,45 @@
 import { z } from './zod.js';
 import { PropertyRecord, SaleHistoryRecord, AssessmentHistoryRecord, Suggestion } from './record.js';
 
+export const MATCH_TYPES = ['exact', 'standardized', 'type_inferred', 'corrected', 'building'] as const;
+export type MatchType = (typeof MATCH_TYPES)[number];
+
+const part = (description: string) => z.string().nullable().openapi({ description });
+
+export const AddressParts = z
+  .object({
+    number: part('House number ("123", "123A", "12-34")'),
+    predirectional: part('Directional before the name ("N")'),
+    street: z.string().openapi({ description: 'Street name, standardised ("21ST", "MARTIN LUTHER KING JR")' }),
+    suffix: part('Street type, USPS abbreviation ("ST", "AVE")'),
+    postdirectional: part('Directional after the street type ("E")'),
+    unit: part(
+      'Unit id without its designator ("2C"); "" for a designator without its number; null when no unit is named ' +
+        '(in `matched`: the answer holds every unit at the line, or the building\'s own record)',
+    ),
+  })
+  .openapi('AddressParts');
+export type AddressParts = z.infer<typeof AddressParts>;
+
+export const AddressMatch = z
+  .object({
+    type: z.enum(MATCH_TYPES).openapi({
+      description:
+        '`exact`: the line as written is the stored line. `standardized`: the same line once spellings are standardised ' +
+        '(Street/ST, West/W, 21/21ST). `type_inferred`: the street type was missing on one side and is the only type ' +
+        'of that street in the ZIP or city. `corrected`: another part was read differently (a one-letter slip in the ' +
+        'name, a post-directional given on one side only, a number after the street read as the unit). `building`: ' +
+        'the unit asked is not a record of its own; the record of the whole building answers.',
+    }),
+    input: AddressParts.openapi({ description: 'The address as the query was read' }),
+    matched: AddressParts.openapi({ description: 'The stored address that answered' }),
+    differed: z.array(z.enum(['number', 'predirectional', 'street', 'suffix', 'postdirectional', 'unit'])).openapi({
+      description: 'The parts that differ between `input` and `matched` (empty for exact and standardized)',
+    }),
+  })
+  .openapi('AddressMatch');
+export type AddressMatch = z.infer<typeof AddressMatch>;
+
 export const SuccessStatus = z
   .object({
     code: z.literal(0).openapi({ description: '0 = success' }),
@@ -13,6 +52,13 @@ export const SuccessStatus = z
     credits_remaining: z.number().int().openapi({ description: 'Credit balance after the call' }),
     records_returned: z.number().int().openapi({ description: 'Records returned (and billed) by this call' }),
     truncated_by_credits: z.boolean().openapi({ description: 'True when credits ran out before the page was full' }),
+    credits_required: z.number().int().optional().openapi({
+      description:
+        'With `preview=true` only: what the call would cost at this page and page size (the records on that page); nothing is charged',
+    }),
+    match: AddressMatch.optional().openapi({
+      description: 'Address lookups only: how the address asked matched the stored one',
+    }),
   })
   .openapi('Status');
 

@@ -8,12 +8,18 @@ export interface EnvelopeStatus {
   creditsRemaining: number;
   recordsReturned: number;
   truncatedByCredits: boolean;
+  /** A preview's cost of the call (nothing was charged). */
+  creditsRequired?: number;
+  /** How an address answer matched (status.match), as JSON text. */
+  matchJson?: string;
 }
 
 export function renderEnvelope(items: readonly string[], s: EnvelopeStatus): string {
   return (
     `{"property":[${items.join(',')}],"status":{"code":0,"msg":"SuccessWithResult","total":${s.total},` +
     `"page":${s.page},"pagesize":${s.pagesize},"transactionID":"${s.transactionId}","credits_remaining":${s.creditsRemaining},` +
-    `"records_returned":${s.recordsReturned},"truncated_by_credits":${s.truncatedByCredits}}}`
+    `"records_returned":${s.recordsReturned},"truncated_by_credits":${s.truncatedByCredits}` +
+    `${s.creditsRequired !== undefined ? `,"credits_required":${s.creditsRequired}` : ''}` +
+    `${s.matchJson !== undefined ? `,"match":${s.matchJson}` : ''}}}`
   );
 }

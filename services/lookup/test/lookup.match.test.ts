@@ -1,0 +1,110 @@
+// Issue 27: status.match says how an address answer matched, one kind at a time, and a repeat under one
+// Idempotency-Key says what its first call said even when the store has changed how the line would match since.
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { useLookupApp } from './lookup-harness.js';
+
+const ctx = useLookupApp();
+const at = (address: string, headers: Record<string, string> = {}) =>
+  ctx.get(`/api/v1/property/address?${new URLSearchParams({ address, zip: '60604', pagesize: '100' })}`, headers);
+const place = (line1: string, line2 = '') => makeProperty({ line1, line2, zip: '60604', city: 'CHICAGO', state: 'IL' });
+const ids = (res: { body: any }) => res.body.property.map((p: any) => p.identifier.Id).sort((a: number, b: number) => a - b);
+
+describe('status.match on every address answer', () => {
+  it('exact, standardized, type_inferred, corrected and building, each with its parts and what differed', async () => {
+    const name = uniqueStreet();
+    const slip = `${uniqueStreet()}ING`; // long enough for a one-letter slip to be read
+    await insertProperties(ctx.pool, [
+      place(`201 W ${name} ST`, 'APT 2C'),
+      place(`201 W ${name} ST`, 'APT 3D'),
+      place(`77 ${name} AVE`),
+      place(`90 ${slip} RD`),
+      place(`203 N ${name} AVE`, 'APT 608'),
+    ]);
+    const exact = await at(`201 W ${name} ST APT 2C`);
+    expect(exact.status).toBe(200);
+    expect(exact.body.status.match).toEqual({
+      type: 'exact',
+      input: { number: '201', predirectional: 'W', street: name, suffix: 'ST', postdirectional: null, unit: '2C' },
+      matched: { number: '201', predirectional: 'W', street: name, suffix: 'ST', postdirectional: null, unit: '2C' },
+      differed: [],
+    });
+    const standardized = await at(`201 West ${name.toLowerCase()} Street, Apt. 2C`);
+    expect(ids(standardized)).toEqual(ids(exact));
+    expect(standardized.body.status.match).toMatchObject({ type: 'standardized', differed: [] });
+
+    const whole = await at(`201 W ${name} ST`);
+    expect(whole.body.property).toHaveLength(2);
+    expect(whole.body.status.match).toMatchObject({ type: 'exact', matched: { unit: null } });
+
+    const inferred = await at(`77 ${name}`);
+    expect(inferred.status).toBe(200);
+    expect(inferred.body.status.match).toMatchObject({
+      type: 'type_inferred',
+      input: { suffix: null },
+      matched: { suffix: 'AVE' },
+      differed: ['suffix'],
+    });
+
+    const corrected = await at(`90 ${slip.slice(0, -1)}N RD`);
+    expect(corrected.status).toBe(200);
+    expect(corrected.body.status.match).toMatchObject({
+      type: 'corrected',
+      input: { street: `${slip.slice(0, -1)}N` },
+      matched: { street: slip },
+      differed: ['street'],
+    });
+
+    const unitRead = await at(`203 N ${name} 608`);
+    expect(unitRead.status).toBe(200);
+    expect(unitRead.body.status.match).toMatchObject({ type: 'corrected', matched: { unit: '608', suffix: 'AVE' } });
+
+    const building = await at(`77 ${name} Ave Apt 5`);
+    expect(building.status).toBe(200);
+    expect(building.body.status.match).toMatchObject({
+      type: 'building',
+      input: { unit: '5' },
+      matched: { unit: null },
+      differed: ['unit'],
+    });
+  });
+
+  it('no other answer carries it, and an address answer changes in nothing else', async () => {
+    const name = uniqueStreet();
+    const [id] = await insertProperties(ctx.pool, [place(`12 ${name} ST`)]);
+    const res = await at(`12 ${name} ST`);
+    const { match, ...status } = res.body.status;
+    expect(match.type).toBe('exact');
+    expect(Object.keys(status)).toEqual([
+      'code',
+      'msg',
+      'total',
+      'page',
+      'pagesize',
+      'transactionID',
+      'credits_remaining',
+      'records_returned',
+      'truncated_by_credits',
+    ]);
+    const history = await ctx.get(`/api/v1/sale/history?id=${id}`);
+    expect(history.status).toBe(200);
+    expect(history.body.status.match).toBeUndefined();
+  });
+
+  it('a repeat under one Idempotency-Key says how its first call matched, though the store now matches otherwise', async () => {
+    const name = uniqueStreet();
+    const [avenue] = await insertProperties(ctx.pool, [place(`300 ${name} AVE`)]);
+    const key = { 'Idempotency-Key': randomUUID() };
+    const first = await at(`300 ${name}`, key);
+    expect(first.body.status.match.type).toBe('type_inferred');
+    // The bare line stored now: asked again, the line is exact; the repeat still says what the first call paid for.
+    await insertProperties(ctx.pool, [place(`300 ${name}`)]);
+    expect((await at(`300 ${name}`)).body.status.match.type).toBe('exact');
+    const again = await at(`300 ${name}`, key);
+    expect(again.status).toBe(200);
+    expect(ids(again)).toEqual([avenue]);
+    expect(again.body.status.match).toEqual(first.body.status.match);
+    expect(again.body.status.transactionID).toBe(first.body.status.transactionID);
+  });
+});

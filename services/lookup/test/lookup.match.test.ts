@@ -9,7 +9,8 @@ const ctx = useLookupApp();
 const at = (address: string, headers: Record<string, string> = {}) =>
   ctx.get(`/api/v1/property/address?${new URLSearchParams({ address, zip: '60604', pagesize: '100' })}`, headers);
 const place = (line1: string, line2 = '') => makeProperty({ line1, line2, zip: '60604', city: 'CHICAGO', state: 'IL' });
-const ids = (res: { body: any }) => res.body.property.map((p: any) => p.identifier.Id).sort((a: number, b: number) => a - b);
+const ids = (res: { body: any }) =>
+  res.body.property.map((p: any) => p.identifier.Id).sort((a: number, b: number) => a - b);
 
 describe('status.match on every address answer', () => {
   it('exact, standardized, type_inferred, corrected and building, each with its parts and what differed', async () => {

@@ -16,7 +16,7 @@ export const AddressParts = z
     postdirectional: part('Directional after the street type ("E")'),
     unit: part(
       'Unit id without its designator ("2C"); "" for a designator without its number; null when no unit is named ' +
-        '(in `matched`: the answer holds every unit at the line, or the building\'s own record)',
+        "(in `matched`: the answer holds every unit at the line, or the building's own record)",
     ),
   })
   .openapi('AddressParts');

@@ -2,7 +2,8 @@
 // mix of outcomes (200, truncated, 400, 402, 404, 503), with grants, forgotten idempotency records, records rewritten,
 // ledger writes and reconciliations between them: once the pipeline has drained and reconcile has run, for every
 // account the ledger's used credits = the records returned to it = Redis's debit, and /usage agrees; a repeat is
-// answered with the records it paid for; an account that cannot pay learns nothing about the store.
+// answered with the records it paid for; an account that cannot pay learns nothing about the store. Calls may be free
+// previews (issue 27: never charged, the page's cost told) or capped with max_credits (never charged past the cap).
 //
 // Real lookup app on port 0, real Redis (a prefix of this file's own; once on this run's Redis, once on a Redis
 // Cluster of this file's own) and PostgreSQL, the real ledger writer and reconcile. The outbox's high-water mark is 8 entries and the ledger writer runs only at `drain` steps, so the
@@ -25,9 +26,25 @@ import { createLookupApp } from '../src/app.js';
 const OUTBOX_LIMIT = 8;
 const KEYS = ['k1', 'k2', 'k3'] as const;
 const REQUESTS = ['building', 'owner', 'history', 'missing', 'bad'] as const;
+/** How a call treats its cost: as usual, a free preview, or capped at 1 or 3 credits. */
+const COSTS = ['plain', 'preview', 'cap1', 'cap3'] as const;
+type Cost = (typeof COSTS)[number];
+const COST_QUERY: Record<Cost, string> = {
+  plain: '',
+  preview: '&preview=true',
+  cap1: '&max_credits=1',
+  cap3: '&max_credits=3',
+};
 
 type Step =
-  | { kind: 'call'; account: number; request: (typeof REQUESTS)[number]; key: string | null; pagesize: number }
+  | {
+      kind: 'call';
+      account: number;
+      request: (typeof REQUESTS)[number];
+      key: string | null;
+      pagesize: number;
+      cost: Cost;
+    }
   | { kind: 'grant'; account: number; amount: number }
   | { kind: 'forget'; account: number; key: string }
   | { kind: 'rewrite' }
@@ -43,6 +60,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       request: fc.constantFrom(...REQUESTS),
       key: fc.option(fc.constantFrom(...KEYS), { nil: null, freq: 2 }),
       pagesize: fc.constantFrom(2, 5),
+      cost: fc.constantFrom<Cost>('plain', 'plain', 'plain', 'preview', 'cap1', 'cap3'),
     }),
   },
   {
@@ -72,6 +90,14 @@ let f: BillingFixture;
 let app: RunningApp;
 let writer: LedgerWriter;
 const paths = {} as Record<(typeof REQUESTS)[number], (pagesize: number) => string>;
+/** The records the page of each request holds at a page size: what it costs. */
+const PAGE_RECORDS: Record<(typeof REQUESTS)[number], (pagesize: number) => number> = {
+  building: (n) => Math.min(n, 6),
+  owner: (n) => Math.min(n, 4),
+  history: () => 1,
+  missing: () => 0,
+  bad: () => 0,
+};
 let unitIds: number[] = [];
 let rewrites = 0;
 
@@ -193,12 +219,26 @@ async function play(r: Run): Promise<void> {
       const balance = granted[s.account]! - returned[s.account]!;
       const headers: Record<string, string> = { authorization: `Bearer ${a.key}` };
       if (s.key) headers['idempotency-key'] = s.key;
-      const res = await app.get(paths[s.request](s.pagesize), headers);
+      const res = await app.get(paths[s.request](s.pagesize) + COST_QUERY[s.cost], headers);
       const txid = res.body.status.transactionID as string;
       expect([200, 400, 402, 404, 503], JSON.stringify(res.body.status)).toContain(res.status);
       if (s.request === 'bad') expect(res.status).toBe(400);
       const known = s.key ? paid.get(keyedTransactionId(a.accountId, s.key)) : undefined;
-      if (res.status === 200) {
+      const cost = PAGE_RECORDS[s.request](s.pagesize);
+      const cap = s.cost === 'cap1' ? 1 : s.cost === 'cap3' ? 3 : Number.POSITIVE_INFINITY;
+      if (s.cost === 'preview') {
+        // Free whatever the balance or the key: the cost told, nothing returned, nothing charged.
+        if (s.request === 'missing') expect(res.status).toBe(404);
+        else if (s.request !== 'bad') {
+          expect(res.status, JSON.stringify(res.body.status)).toBe(200);
+          expect(res.body.property).toEqual([]);
+          expect(res.body.status).toMatchObject({
+            records_returned: 0,
+            credits_required: cost,
+            credits_remaining: balance,
+          });
+        }
+      } else if (res.status === 200) {
         const got = {
           ids: idsOf(res.body),
           recordsReturned: res.body.status.records_returned as number,
@@ -211,6 +251,8 @@ async function play(r: Run): Promise<void> {
         } else {
           expect(got.recordsReturned).toBeGreaterThan(0);
           expect(got.recordsReturned).toBeLessThanOrEqual(balance);
+          expect(cost).toBeLessThanOrEqual(cap); // a page costing more than its cap is never answered
+          expect(res.body.status.credits_required).toBeUndefined();
           expect(res.body.status.credits_remaining).toBe(balance - got.recordsReturned);
           paid.set(txid, got);
           returned[s.account]! += got.recordsReturned;
@@ -219,7 +261,10 @@ async function play(r: Run): Promise<void> {
         // No data before money: an account that cannot pay hears 402 (or 503), never whether the search would find.
         if (balance === 0) expect([402, 503]).toContain(res.status);
         else if (s.request === 'missing') expect([404, 503]).toContain(res.status);
-        else expect(res.status).toBe(503);
+        else if (cost > cap) {
+          expect([402, 503]).toContain(res.status);
+          if (res.status === 402) expect(res.body.status.msg).toMatch(new RegExp(`would cost ${cost} credits`));
+        } else expect(res.status).toBe(503);
       }
     }
   }
@@ -252,12 +297,19 @@ async function play(r: Run): Promise<void> {
 }
 
 // The sequences the review found, as they were reported, run first.
-const call = (account: number, request: (typeof REQUESTS)[number], key: string | null, pagesize = 5): Step => ({
+const call = (
+  account: number,
+  request: (typeof REQUESTS)[number],
+  key: string | null,
+  pagesize = 5,
+  cost: Cost = 'plain',
+): Step => ({
   kind: 'call',
   account,
   request,
   key,
   pagesize,
+  cost,
 });
 const EXAMPLES: [Run][] = [
   // A free 400 then a paid call under one Idempotency-Key: the records must be paid for.
@@ -301,6 +353,19 @@ const EXAMPLES: [Run][] = [
   ],
   // A replay after the record it paid for was rewritten: a 400, never newer data free, never a 500.
   [{ credits: [8, 0, 0], steps: [call(0, 'building', 'k3', 5), { kind: 'rewrite' }, call(0, 'building', 'k3', 5)] }],
+  // A preview on an empty balance, a capped call refused, then the same capped at its cost under one key.
+  [
+    {
+      credits: [0, 6, 0],
+      steps: [
+        call(0, 'building', 'k1', 5, 'preview'),
+        call(1, 'building', 'k1', 5, 'cap3'),
+        call(1, 'building', 'k2', 2, 'cap3'),
+        call(1, 'building', 'k2', 2, 'cap3'),
+        call(1, 'owner', 'k1', 5, 'preview'),
+      ],
+    },
+  ],
   // Polling a history with one key: the same answer, charged once.
   [{ credits: [3, 0, 0], steps: [call(0, 'history', 'k1'), call(0, 'history', 'k1'), call(0, 'history', 'k1')] }],
   // The outbox past its mark (the ledger away): refused, then written and accepted again.

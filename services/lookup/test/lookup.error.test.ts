@@ -57,6 +57,10 @@ describe('400: the message names the bad parameter', () => {
     ],
     ['/api/v1/property/parcel?apn=123&zip=89501&foo=1', /Unknown parameters 'zip', 'foo'.*takes apn, state, county/],
     ['/api/v1/sale/history?id=5&pagesize=3', /Unknown parameter 'pagesize'.*takes id/],
+    // The cost parameters (issue 27).
+    ['/api/v1/property/owner?lastName=SMITH&preview=yes', /'preview'.*'true' or 'false'/],
+    ['/api/v1/property/owner?lastName=SMITH&max_credits=-1', /'max_credits'.*at least 0/],
+    ['/api/v1/sale/history?id=5&max_credits=two', /'max_credits'.*integer/],
   ])('%s', (path, msg) => expectError(path, 400, msg));
 
   it("charges nothing for an unknown parameter, and the spec's alternative names stay accepted", async () => {

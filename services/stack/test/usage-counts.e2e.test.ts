@@ -1,5 +1,5 @@
 // /usage counts every authenticated call that reached a service, whatever its status and whether it was charged
-// (type-ahead and /usage itself included), and agrees with the daily quota the gateway counts; credits_used stays
+// (type-ahead, /usage itself, free previews and calls refused by their max_credits included), and agrees with the daily quota the gateway counts; credits_used stays
 // per credit. Through the local gateway, with the real usage pipeline writing the ledger.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -91,22 +91,24 @@ describe('/usage counts every authenticated call', () => {
       '/property/address?address=1%20Main%20St', // 400 (no zip or city), uncharged
       '/property/autocomplete?q=5%20main&zip=95814', // type-ahead, never charged
       '/usage', // 200
+      `/property/address?${address}&preview=true`, // a free preview: 200, uncharged
+      `/property/address?${address}&max_credits=1`, // 2 records past the cap: 402, uncharged
     ]) {
       statuses.push((await get(a.key, path)).status);
     }
-    expect(statuses).toEqual([200, 200, 404, 400, 200, 200]);
-    expect(await today(a.accountId, 6)).toEqual({ calls: 6, credits_used: 4 });
+    expect(statuses).toEqual([200, 200, 404, 400, 200, 200, 200, 402]);
+    expect(await today(a.accountId, 8)).toEqual({ calls: 8, credits_used: 4 });
 
     const res = await get(a.key, '/usage');
     const usage = UsageResponse.parse(await res.json());
-    expect(usage.calls.today).toBe(6); // the calls before this one
-    expect(usage.calls.total).toBe(6);
+    expect(usage.calls.today).toBe(8); // the calls before this one
+    expect(usage.calls.total).toBe(8);
     expect(usage.calls.last_used).not.toBeNull();
-    expect(usage.daily_usage[0]).toMatchObject({ calls: 6, credits_used: 4 });
+    expect(usage.daily_usage[0]).toMatchObject({ calls: 8, credits_used: 4 });
     expect(usage.credits).toMatchObject({ used: 4, balance: 6 });
-    // This /usage call counts too: the quota and the usage agree on 7.
-    expect(await today(a.accountId, 7)).toEqual({ calls: 7, credits_used: 4 });
-    expect(await quotaCount(a.accountId)).toBe(7);
+    // This /usage call counts too: the quota and the usage agree on 9.
+    expect(await today(a.accountId, 9)).toEqual({ calls: 9, credits_used: 4 });
+    expect(await quotaCount(a.accountId)).toBe(9);
   });
 
   it('a 402 counts as a call and uses no credit; a call refused at the edge (401) counts nowhere', async () => {

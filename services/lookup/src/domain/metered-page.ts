@@ -18,7 +18,14 @@ export interface MeteredRequest {
   fingerprint: string;
   /** How long the charge is remembered for repeats (keyed requests: 24 h). */
   keepSeconds?: number;
+  /** `preview=true`: answer what the call would cost, charge nothing. */
+  preview?: boolean;
+  /** `max_credits`: a page costing more is refused (402) before any charge. */
+  maxCredits?: number;
 }
+
+/** The billing a response reports; `creditsRequired` only for a preview. */
+export type ReportedBilling = PageBilling & { creditsRequired?: number };
 
 export interface PageSource {
   /** Searches the store: a page, or an ApiError (404, 400 ...). */
@@ -35,13 +42,17 @@ export async function answerMeteredPage(
   meter: CreditMeter,
   r: MeteredRequest,
   source: PageSource,
-): Promise<{ page: RecordPage; billing: PageBilling }> {
+): Promise<{ page: RecordPage; billing: ReportedBilling }> {
+  if (r.preview) return previewPage(meter, r, source);
   // Before any store read: a repeat, a 402 (balance 0), a 503, or a transaction id used for another request.
   const before = await meter
     .precheck({ transactionId: r.transactionId, accountId: r.who.accountId, fingerprint: r.fingerprint })
     .catch(countRefusal(r.endpoint));
   if (before.kind === 'repeat') return repaidPage(before.paid, source.rereads, source.historyField);
   const page = await findUnlessBroke(meter, r.who.accountId, source).catch(countRefusal(r.endpoint));
+  if (r.maxCredits !== undefined && page.rows.length > r.maxCredits) {
+    countRefusal(r.endpoint)(overCap(page, r.maxCredits));
+  }
   const billing = await chargePage(meter, {
     who: r.who,
     transactionId: r.transactionId,
@@ -55,6 +66,38 @@ export async function answerMeteredPage(
   // A repeat racing its first call: answered with what that call paid for.
   if (billing.repeat) return repaidPage(billing.repeat, source.rereads, source.historyField);
   return { page, billing };
+}
+
+/** What a page costs: its records (a balance below that would truncate it, and cost less). */
+const costOf = (page: RecordPage) => page.rows.length;
+
+function overCap(page: RecordPage, maxCredits: number): ApiError {
+  const cost = costOf(page);
+  return new ApiError(
+    'PAYMENT_REQUIRED',
+    `This call would cost ${cost} credits (${cost} records on page ${page.page} of ${page.total} found), more than ` +
+      `max_credits=${maxCredits}; nothing was charged. Raise max_credits or lower pagesize.`,
+  );
+}
+
+/**
+ * A free preview: the search, then the balance, and no charge (no transaction either: a preview under an
+ * Idempotency-Key neither uses nor takes the key). The page is sent without its records.
+ */
+async function previewPage(
+  meter: CreditMeter,
+  r: MeteredRequest,
+  source: PageSource,
+): Promise<{ page: RecordPage; billing: ReportedBilling }> {
+  const page = await source.find();
+  const balance = await meter.balance(r.who.accountId);
+  if (balance === null) {
+    throw new ApiError('UNAVAILABLE', 'Balances are being reloaded; the preview was not answered. Retry shortly.');
+  }
+  return {
+    page: { ...page, rows: [] },
+    billing: { creditsRemaining: balance, recordsReturned: 0, truncatedByCredits: false, creditsRequired: costOf(page) },
+  };
 }
 
 /** Counts a 402 refused here (the charge counts its own) in pra_requests_refused_total, and rethrows. */

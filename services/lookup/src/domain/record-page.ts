@@ -22,7 +22,11 @@ export function renderRecord(row: RecordRow, historyField?: string): string {
 }
 
 /** Renders the PropertyResponse of the first `recordsReturned` rows of a page. */
-export function renderPropertyResponse(p: RecordPage, transactionId: string, billing: PageBilling): string {
+export function renderPropertyResponse(
+  p: RecordPage,
+  transactionId: string,
+  billing: PageBilling & { creditsRequired?: number },
+): string {
   const n = billing.recordsReturned;
   const parts = new Array<string>(n);
   for (let i = 0; i < n; i++) parts[i] = renderRecord(p.rows[i]!, p.historyField);

@@ -20,6 +20,9 @@ import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain
 import { answerMeteredPage, type PageSource } from '../domain/metered-page.js';
 import { renderPropertyResponse } from '../domain/record-page.js';
 
+/** What every metered query holds (meteredOptions): the cost parameters. */
+type MeteredQuery = { preview: boolean; max_credits?: number | undefined };
+
 /** One place a repeat may find the records it paid for: stored records by id, and the same store's histories. */
 export interface RereadSource {
   recordsByIds(ids: number[]): Promise<RecordRow[]>;
@@ -41,7 +44,7 @@ export interface RecordRouteDeps {
 /** The metered endpoints of the lookup, by their key in the endpoint table. */
 export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'lookup'>, 'health'> {
   const metered =
-    <S extends z.ZodType>(schema: S, source: (q: z.infer<S>) => PageSource) =>
+    <S extends z.ZodType<MeteredQuery>>(schema: S, source: (q: z.infer<S>) => PageSource) =>
     (endpoint: string): RequestHandler =>
       route(async (req, res) => {
         const who = await resolveIdentity(req, d.auth);
@@ -58,10 +61,13 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
             endpoint,
             fingerprint: canonicalTarget({ method: 'GET', url: req.url }),
             keepSeconds: key !== undefined ? IDEMPOTENCY_KEY_TTL_SECONDS : undefined,
+            preview: query.preview,
+            maxCredits: query.max_credits,
           },
           source(query),
         );
-        req.charged = true;
+        // A preview is not charged: the call counter counts it as a call.
+        req.charged = !query.preview;
         sendJson(res, 200, renderPropertyResponse(page, transactionId, billing), transactionId);
       });
   const pages = (find: PageSource['find']): PageSource => ({

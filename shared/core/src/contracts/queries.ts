@@ -80,6 +80,41 @@ const pagesize = z.coerce
     maximum: PAGE_SIZE_MAX,
   });
 
+/** The most `max_credits` takes: more than any page costs (PAGE_SIZE_MAX records), with room for batches. */
+export const MAX_CREDITS_MAX = 1_000_000;
+
+/**
+ * The cost parameters of every metered endpoint: a free preview of what the call would cost, and a cap on its cost.
+ * Spread into each metered query (and each batch entry's); read by the metered path, never by a search.
+ */
+export const meteredOptions = {
+  preview: z
+    .enum(['true', 'false'], { error: "must be 'true' or 'false'" })
+    .optional()
+    .transform((v) => v === 'true')
+    .openapi({
+      type: 'boolean',
+      default: false,
+      description:
+        'A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and ' +
+        'page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one.',
+    }),
+  max_credits: z.coerce
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(MAX_CREDITS_MAX, `must be at most ${MAX_CREDITS_MAX}`)
+    .optional()
+    .openapi({
+      type: 'integer',
+      minimum: 0,
+      maximum: MAX_CREDITS_MAX,
+      description:
+        'The most this call may cost: a call whose page holds more records than this is refused with a 402 that names ' +
+        'its cost, and nothing is charged.',
+    }),
+};
+
 /** Parameters that name the same thing; the alternative wins only when the main one is absent. */
 export const ADDRESS_ALIASES = { locality: 'city', countrySubd: 'state', postal1: 'zip' } as const;
 
@@ -104,6 +139,7 @@ export const AddressQuery = z
       .openapi({ description: 'Street number, when `address` holds the street only' }),
     page,
     pagesize,
+    ...meteredOptions,
   })
   .superRefine((q, ctx) => {
     for (const [alt, main] of Object.entries(ADDRESS_ALIASES) as [
@@ -146,6 +182,7 @@ export const OwnerQuery = z
     city: text('City', TEXT_MAX.city).optional(),
     page,
     pagesize,
+    ...meteredOptions,
   })
   .superRefine(boundPagingDepth);
 export type OwnerQuery = z.infer<typeof OwnerQuery>;
@@ -159,6 +196,7 @@ export const ParcelQuery = z.object({
   ),
   state: stateCode.optional(),
   county: text('County name, e.g. `Sacramento` or `Sacramento County`', TEXT_MAX.county).optional(),
+  ...meteredOptions,
 });
 export type ParcelQuery = z.infer<typeof ParcelQuery>;
 
@@ -175,6 +213,7 @@ export const PropertyIdQuery = z.object({
       maxLength: 15,
       example: '6000000123',
     }),
+  ...meteredOptions,
 });
 export type PropertyIdQuery = z.infer<typeof PropertyIdQuery>;
 

@@ -1,6 +1,7 @@
 // /plans (SPEC 2.6) from the one plan table in shared/core/src/tiers.
 import type { Plan, PlansResponse } from '@pra/core/contracts';
 import { PLANS, type PlanDefinition } from '@pra/core/tiers';
+import { MARKETPLACE_PLAN_NAMES } from '@pra/core/auth';
 
 const usd = (n: number, digits = 0) =>
   `$${n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits })}`;
@@ -21,8 +22,9 @@ export function plansResponse(purchaseUrl: string): PlansResponse {
   const plans = PLANS.map(toPlan);
   return {
     plans,
-    // Marketplace subscribers buy the same packs through the marketplace; enterprise is sold directly only.
-    marketplace_plans: plans.filter((p) => p.plan !== 'enterprise'),
+    // Marketplace subscribers buy the same packs through the marketplace (X-Marketplace-Subscription names one; the
+    // key decision accepts exactly these); enterprise is sold directly only.
+    marketplace_plans: plans.filter((p) => (MARKETPLACE_PLAN_NAMES as readonly string[]).includes(p.plan)),
     purchase_url: purchaseUrl,
   };
 }

@@ -9,6 +9,8 @@ import {
   authorizeKey,
   IDEMPOTENCY_KEY_HEADER,
   IDENTITY_HEADERS,
+  MARKETPLACE_SUBSCRIPTION_HEADER,
+  MARKETPLACE_USER_HEADER,
   MISSING_KEY_MESSAGE,
   presentsCredentials,
   SIGNATURE_HEADER,
@@ -53,6 +55,8 @@ export const credentialsOf = (req: IncomingMessage): PresentedCredentials => ({
   authorization: header(req, 'authorization'),
   marketplaceSecret: header(req, 'x-marketplace-proxy-secret'),
   marketplaceKey: header(req, 'x-marketplace-key'),
+  marketplaceUser: header(req, MARKETPLACE_USER_HEADER),
+  marketplaceSubscription: header(req, MARKETPLACE_SUBSCRIPTION_HEADER),
 });
 
 /**

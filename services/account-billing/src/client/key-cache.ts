@@ -1,9 +1,20 @@
 // The key cache in Redis: its format (account-billing writes it, data/key-cache.ts) and its reader (the gateway and
 // services in development mode authenticate through nothing else). A key the cache does not hold is not a verdict:
 // the reader asks account-billing, which looks it up in PostgreSQL and restores the entry (domain/key-lookup.ts).
+// A marketplace subscriber is cached the same way, under a hash derived from its user and plan: a missing entry, or
+// one whose period has ended, is asked of account-billing, which provisions the account on the first call and grants
+// each period's allowance once (domain/marketplace-subscribers.ts).
 import type { Redis } from 'ioredis';
 import { ApiError } from '@pra/core/errors';
-import { hashApiKey, KEY_LOOKUP_SIGNATURE_HEADER, signKeyLookup, type KeyLookup, type KeyRecord } from '@pra/core/auth';
+import {
+  hashApiKey,
+  KEY_LOOKUP_SIGNATURE_HEADER,
+  signKeyLookup,
+  subscriberKeyHash,
+  type KeyLookup,
+  type KeyRecord,
+  type MarketplaceSubscriber,
+} from '@pra/core/auth';
 import { telemetryMetrics } from '@pra/platform/telemetry/metrics';
 import { TokenBucket } from '../domain/token-bucket.js';
 import { keyCacheLayoutFor, type KeyCacheLayout } from '../data/key-cache-layout.js';
@@ -22,11 +33,17 @@ export {
 export interface KeyCacheEntry extends KeyRecord {
   /** Version of the key's row when written: a write never replaces a newer one (a rebuild cannot undo a disable). */
   v?: number;
+  /** A subscriber's: when its current period ends (ms since the epoch); past it the entry is asked again. */
+  periodEnds?: number;
 }
 
 /** True when the entry is in the current format (it says its key's kind). */
 export const isCurrentEntry = (entry: KeyCacheEntry): boolean =>
-  entry.kind === 'standard' || entry.kind === 'marketplace';
+  entry.kind === 'standard' || entry.kind === 'marketplace' || entry.kind === 'subscriber';
+
+/** True when a subscriber's entry speaks for the period `now` falls in (a new period needs its allowance first). */
+export const subscriberEntryCurrent = (entry: KeyCacheEntry, now: number): boolean =>
+  entry.kind === 'subscriber' && entry.periodEnds !== undefined && now < entry.periodEnds;
 
 /** How long PostgreSQL's "no such key" is remembered in Redis. */
 export const KEY_MISS_TTL_MS = 5_000;
@@ -36,6 +53,14 @@ export const KEY_RESOLVES_PER_SECOND = 50;
 
 /** The path of account-billing's key lookup (on its service port, behind no gateway route), by key hash. */
 export const keyLookupPath = (keyHash: string) => `/internal/keys/${keyHash}`;
+
+/**
+ * The path of account-billing's subscriber lookup (POST: it provisions on the first call); the user and the plan go
+ * in the query, the signature is signKeyLookup's over their subscriberKeyHash.
+ */
+export const SUBSCRIBER_LOOKUP_PATH = '/internal/marketplace-subscribers';
+export const subscriberLookupTarget = (s: MarketplaceSubscriber) =>
+  `${SUBSCRIBER_LOOKUP_PATH}?${new URLSearchParams({ plan: s.plan, user: s.user })}`;
 
 /** The key cache cannot say whether a key is valid (Redis unreachable, or emptied and not yet rebuilt). */
 export const keyCacheUnavailable = (retryAfterSeconds = 2) =>
@@ -48,9 +73,14 @@ export const keyCacheUnavailable = (retryAfterSeconds = 2) =>
 
 /**
  * Where a key the cache does not hold is looked up: account-billing, which reads PostgreSQL and restores the entry.
- * Resolves to the entry, or null when no such key exists; throws an ApiError (503) when it cannot tell.
+ * Resolves to the entry, or null when no such key exists; throws an ApiError (503) when it cannot tell. Its
+ * `subscriber`, when it has one, resolves a marketplace subscriber whose entry is missing or of a past period:
+ * account-billing provisions the account (first call) and the period's allowance, and answers the entry.
  */
-export type KeyMissResolver = (keyHash: string) => Promise<KeyCacheEntry | null>;
+export interface KeyMissResolver {
+  (keyHash: string): Promise<KeyCacheEntry | null>;
+  subscriber?: (s: MarketplaceSubscriber) => Promise<KeyCacheEntry>;
+}
 
 /** Why a key lookup through account-billing gave no answer. */
 export type KeyResolveFailure = 'unreachable' | 'timeout' | 'status' | 'bad-answer';
@@ -119,11 +149,13 @@ export function httpKeyResolver(
     }
     return keyCacheUnavailable(retryAfter);
   };
-  return async (keyHash) => {
+  /** Asks account-billing at `target`, signed over `hash`: the entry it answers (null for an unknown key). */
+  const ask = async (method: 'GET' | 'POST', target: string, hash: string): Promise<KeyCacheEntry | null> => {
     let res: Response;
     try {
-      res = await fetch(base + keyLookupPath(keyHash), {
-        headers: { [KEY_LOOKUP_SIGNATURE_HEADER]: signKeyLookup(keyHash, hmacKey) },
+      res = await fetch(base + target, {
+        method,
+        headers: { [KEY_LOOKUP_SIGNATURE_HEADER]: signKeyLookup(hash, hmacKey) },
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (err) {
@@ -143,6 +175,13 @@ export function httpKeyResolver(
       ? failed('bad-answer', { status: 200 }, wait)
       : failed('status', { status: res.status }, wait);
   };
+  const resolver: KeyMissResolver = (keyHash) => ask('GET', keyLookupPath(keyHash), keyHash);
+  resolver.subscriber = async (s) => {
+    const entry = await ask('POST', subscriberLookupTarget(s), subscriberKeyHash(s));
+    if (!entry) throw failed('bad-answer', { status: 200 });
+    return entry;
+  };
+  return resolver;
 }
 
 export interface KeyCacheOptions {
@@ -225,14 +264,59 @@ export class KeyCache implements KeyLookup {
     return entry;
   }
 
+  /**
+   * A marketplace subscriber's entry: from this process's cache or Redis (the same one MGET as a key) while it speaks
+   * for the current period; otherwise (missing: the first call, an eviction, a flushed cache; or its period ended)
+   * asked of account-billing, which provisions the account and the period's allowance once, whoever asks. Without a
+   * resolver, a missing entry is a 503 and an entry of a past period is served as it is (its grant has expired: the
+   * charge answers 402).
+   */
+  async subscriber(s: MarketplaceSubscriber): Promise<KeyCacheEntry> {
+    const hash = subscriberKeyHash(s);
+    const now = Date.now();
+    const hit = this.local.get(hash);
+    if (hit?.entry && now - hit.at < this.ttlMs && subscriberEntryCurrent(hit.entry, now)) {
+      telemetryMetrics.keyLookup('local');
+      return hit.entry;
+    }
+    let text: string | null;
+    try {
+      text = await this.redis.get(this.layout.entry(hash));
+    } catch {
+      throw keyCacheUnavailable();
+    }
+    const held = text ? (JSON.parse(text) as KeyCacheEntry) : null;
+    let entry: KeyCacheEntry;
+    if (held && subscriberEntryCurrent(held, now)) {
+      telemetryMetrics.keyLookup('redis');
+      entry = held;
+    } else if (this.resolver?.subscriber) {
+      telemetryMetrics.keyLookup('resolved');
+      const ask = this.resolver.subscriber;
+      entry = (await this.coalesced(hash, () => ask(s)))!;
+    } else if (held) {
+      entry = held;
+    } else {
+      throw keyCacheUnavailable();
+    }
+    if (this.local.size > 100_000) this.local.clear();
+    this.local.set(hash, { at: now, entry });
+    return entry;
+  }
+
   private resolve(hash: string): Promise<KeyCacheEntry | null> {
+    return this.coalesced(hash, () => this.resolver!(hash));
+  }
+
+  /** One ask of account-billing per hash at a time in this process, at most resolvesPerSecond a second. */
+  private coalesced(hash: string, ask: () => Promise<KeyCacheEntry | null>): Promise<KeyCacheEntry | null> {
     let pending = this.inFlight.get(hash);
     if (!pending) {
       if (!this.bucket.take()) {
         telemetryMetrics.keyResolveFailed('bounded');
         return Promise.reject(keyCacheUnavailable(1));
       }
-      pending = this.resolver!(hash).finally(() => this.inFlight.delete(hash));
+      pending = ask().finally(() => this.inFlight.delete(hash));
       this.inFlight.set(hash, pending);
     }
     return pending;

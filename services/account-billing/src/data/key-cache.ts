@@ -21,13 +21,18 @@ interface KeyRow {
   rate_limit_override: number | null;
   daily_quota_override: number | null;
   cache_version: number;
+  /** A subscriber's: the end of its latest period granted (null for a key). */
+  period_ends: Date | null;
 }
 
 const KEY_COLUMNS = `k.id, k.account_id, k.key_hash, k.kind, k.status, k.cache_version, a.tier, a.status AS account_status,
-    a.rate_limit_override, a.daily_quota_override`;
+    a.rate_limit_override, a.daily_quota_override, s.period_ends`;
 
-const KEY_BY_HASH = `SELECT ${KEY_COLUMNS} FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id
-  WHERE k.key_hash = $1`;
+/** The tables a key's entry is read from (`k` the key rows): its account, and a subscriber's subscription. */
+const KEY_JOINS = `JOIN billing.accounts a ON a.id = k.account_id
+  LEFT JOIN billing.marketplace_subscriptions s ON s.key_id = k.id`;
+
+const KEY_BY_HASH = `SELECT ${KEY_COLUMNS} FROM billing.api_keys k ${KEY_JOINS} WHERE k.key_hash = $1`;
 
 function keyCacheEntry(r: KeyRow): KeyCacheEntry {
   return {
@@ -35,7 +40,8 @@ function keyCacheEntry(r: KeyRow): KeyCacheEntry {
     accountId: r.account_id,
     tier: r.tier as KeyCacheEntry['tier'],
     status: r.status === 'active' && r.account_status === 'active' ? 'active' : 'disabled',
-    kind: r.kind === 'marketplace' ? 'marketplace' : 'standard',
+    kind: r.kind === 'marketplace' || r.kind === 'subscriber' ? r.kind : 'standard',
+    ...(r.period_ends !== null ? { periodEnds: r.period_ends.getTime() } : {}),
     ...(r.rate_limit_override !== null ? { ratePerMinute: r.rate_limit_override } : {}),
     ...(r.daily_quota_override !== null ? { dailyQuota: r.daily_quota_override } : {}),
     v: r.cache_version,
@@ -121,29 +127,35 @@ export async function restoreKey(
   prefix: string,
   keyHash: string,
 ): Promise<KeyCacheEntry | null> {
+  return withTransaction(pool, (c) => restoreKeyIn(c, redis, prefix, keyHash));
+}
+
+/** restoreKey inside a transaction the caller holds open on `c` (and commits). */
+export async function restoreKeyIn(
+  c: Pick<PoolClient, 'query'>,
+  redis: Redis,
+  prefix: string,
+  keyHash: string,
+): Promise<KeyCacheEntry | null> {
   if (!('pra_put_key' in redis)) redis.defineCommand('pra_put_key', { numberOfKeys: 1, lua: PUT_ONE_IF_NEWER });
-  return withTransaction(pool, async (c) => {
-    const { rows } = await c.query<KeyRow>(`${KEY_BY_HASH} FOR SHARE OF k`, [keyHash]);
-    const row = rows[0];
-    const l = keyCacheLayoutFor(redis, prefix);
-    if (!row) {
-      await redis.set(l.miss(keyHash), '1', 'PX', KEY_MISS_TTL_MS);
-      return null;
-    }
-    const text = await (redis as PutOneRedis).pra_put_key(
-      l.entry(keyHash),
-      row.cache_version,
-      JSON.stringify(keyCacheEntry(row)),
-    );
-    return JSON.parse(text) as KeyCacheEntry;
-  });
+  const { rows } = await c.query<KeyRow>(`${KEY_BY_HASH} FOR SHARE OF k`, [keyHash]);
+  const row = rows[0];
+  const l = keyCacheLayoutFor(redis, prefix);
+  if (!row) {
+    await redis.set(l.miss(keyHash), '1', 'PX', KEY_MISS_TTL_MS);
+    return null;
+  }
+  const text = await (redis as PutOneRedis).pra_put_key(
+    l.entry(keyHash),
+    row.cache_version,
+    JSON.stringify(keyCacheEntry(row)),
+  );
+  return JSON.parse(text) as KeyCacheEntry;
 }
 
 /** Rewrites the whole key cache from PostgreSQL (a suspended account's keys count as disabled), then marks it loaded. */
 export async function rebuildKeyCache(db: Pick<Pool, 'query'>, redis: Redis, prefix: string): Promise<number> {
-  const { rows } = await db.query<KeyRow>(
-    `SELECT ${KEY_COLUMNS} FROM billing.api_keys k JOIN billing.accounts a ON a.id = k.account_id ORDER BY k.id`,
-  );
+  const { rows } = await db.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM billing.api_keys k ${KEY_JOINS} ORDER BY k.id`);
   await putEntries(redis, prefix, rows);
   const loadedAt = new Date().toISOString();
   await Promise.all(keyCacheLayoutFor(redis, prefix).loadedMarkers.map((m) => redis.set(m, loadedAt)));
@@ -204,7 +216,7 @@ export async function changeAccountKeys<T>(
       rows = (
         await c.query<KeyRow>(
           `WITH k AS (UPDATE billing.api_keys SET cache_version = nextval('billing.key_cache_version') WHERE account_id = $1 RETURNING *)
-           SELECT ${KEY_COLUMNS} FROM k JOIN billing.accounts a ON a.id = k.account_id`,
+           SELECT ${KEY_COLUMNS} FROM k ${KEY_JOINS}`,
           [accountId],
         )
       ).rows;

@@ -3,7 +3,7 @@
 import type { Redis } from 'ioredis';
 import { findPlan, TIER_NAMES, type TierName } from '@pra/core/tiers';
 import { ApiError } from '@pra/core/errors';
-import { generateApiKey } from '@pra/core/auth';
+import { generateApiKey, type KeyKind } from '@pra/core/auth';
 import { withTransaction, type Pool } from '@pra/platform';
 import { putGrants } from '../data/balances.js';
 import { changeAccountKeys } from '../data/key-cache.js';
@@ -52,7 +52,10 @@ export async function findAccount(d: BillingDeps, idOrEmail: string | number): P
 }
 
 /** Issues a key; the key itself is returned once and never stored. */
-export async function issueKey(d: BillingDeps, accountId: number, kind: 'standard' | 'marketplace' = 'standard') {
+export async function issueKey(d: BillingDeps, accountId: number, kind: KeyKind = 'standard') {
+  // A subscriber's key row is made with its subscription (domain/marketplace-subscribers.ts), never issued.
+  if (kind === 'subscriber')
+    throw badInput('Keys are standard or marketplace: subscribers are made on their first call');
   const account = await findAccount(d, accountId);
   const { key, prefix, hash } = generateApiKey();
   // In the cache only once committed; if Redis cannot take it then, the key is found in PostgreSQL on first use.

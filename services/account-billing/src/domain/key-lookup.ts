@@ -4,12 +4,17 @@
 // unknown key remembered in Redis for KEY_MISS_TTL_MS. Random keys must not reach PostgreSQL at will: look-ups in
 // PostgreSQL are bounded by a token bucket per process and one across the system (in Redis), and past either the
 // answer is a 503 with Retry-After (we could not check; never a 401). An answer from Redis costs no token.
+// A marketplace subscriber whose entry is missing or of a past period is provisioned here
+// (domain/marketplace-subscribers.ts), bounded by the same per-process budget.
 import type { Redis } from 'ioredis';
+import { subscriberKeyHash, type MarketplaceSubscriber } from '@pra/core/auth';
 import { ApiError } from '@pra/core/errors';
 import type { Pool } from '@pra/platform';
-import type { KeyCacheEntry } from '../client/key-cache.js';
+import { subscriberEntryCurrent, type KeyCacheEntry } from '../client/key-cache.js';
 import { restoreKey } from '../data/key-cache.js';
 import { admitLookup, whatTheCacheSays, type CacheSays } from '../data/key-lookup-admission.js';
+import { layoutFor } from '../data/redis-layout.js';
+import { provisionSubscriber } from './marketplace-subscribers.js';
 import { TokenBucket } from './token-bucket.js';
 
 /** How many key lookups may reach PostgreSQL: per account-billing process, and in all (every process together). */
@@ -38,12 +43,41 @@ const answer = (says: CacheSays): KeyCacheEntry | null | undefined =>
 export class KeyLookupService {
   private readonly bucket: TokenBucket;
   private readonly inFlight = new Map<string, Promise<KeyCacheEntry | null>>();
+  private readonly subscribersInFlight = new Map<string, Promise<KeyCacheEntry>>();
   constructor(
     private readonly d: { pool: Pool; redis: Redis; prefix: string },
     private readonly limits: KeyLookupLimits = KEY_LOOKUP_LIMITS,
-    now: () => number = Date.now,
+    private readonly now: () => number = Date.now,
   ) {
     this.bucket = new TokenBucket(limits.perProcessPerSecond, now);
+  }
+
+  /**
+   * A marketplace subscriber's entry for the current period: from Redis when it holds one (no token), else
+   * provisioned (the account on its first call, the period's allowance once); one at a time per subscriber in this
+   * process. A 503 when it cannot be done now.
+   */
+  subscriber(s: MarketplaceSubscriber): Promise<KeyCacheEntry> {
+    const hash = subscriberKeyHash(s);
+    let pending = this.subscribersInFlight.get(hash);
+    if (!pending) {
+      pending = this.subscriberOnce(s, hash).finally(() => this.subscribersInFlight.delete(hash));
+      this.subscribersInFlight.set(hash, pending);
+    }
+    return pending;
+  }
+
+  private async subscriberOnce(s: MarketplaceSubscriber, hash: string): Promise<KeyCacheEntry> {
+    const { pool, redis, prefix } = this.d;
+    const says = await whatTheCacheSays(redis, prefix, hash).catch(() => {
+      throw storeUnreachable();
+    });
+    const now = this.now();
+    if (says && 'held' in says && subscriberEntryCurrent(says.held, now)) return says.held;
+    if (!this.bucket.take()) throw lookupsBounded();
+    return provisionSubscriber({ pool, redis, layout: layoutFor(redis, prefix) }, s, new Date(now)).catch((err) => {
+      throw err instanceof ApiError ? err : storeUnreachable();
+    });
   }
 
   /** The key's entry (restored in the cache), null when no such key exists; a 503 when it cannot be checked now. */

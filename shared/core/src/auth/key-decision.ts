@@ -1,17 +1,22 @@
 // The one decision on a presented API key, made alike by the gateway plugin and by a service in development mode:
-// which key was presented (Bearer, or the marketplace proxy's pair of headers), whether it exists, whether it is
-// active, whether its kind may come that way. Every refusal is an ApiError (401 or 403); an unreadable key store is
-// the lookup's own 503.
+// which key was presented (Bearer, or the marketplace proxy's pair of headers), or which marketplace subscriber
+// (behind the proxy secret, X-Marketplace-User and X-Marketplace-Subscription), whether it exists, whether it is
+// active, whether its kind may come that way. Every refusal is an ApiError (401 or 403; a subscriber header sent
+// malformed, or a plan the marketplace does not sell, is a 401 naming it); an unreadable key store is the lookup's
+// own 503.
 import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../errors.js';
 import type { TierName } from '../tiers/index.js';
+import { marketplaceSubscriber, type MarketplaceSubscriber } from './marketplace-subscriber.js';
 
 /**
  * How a key may be presented: a 'standard' key as `Authorization: Bearer`, a 'marketplace' key only as
  * X-Marketplace-Key behind the marketplace's proxy secret (the marketplace bills its customers; a marketplace key
- * sent straight to us would bypass it, and a direct customer's key is not the marketplace's to proxy).
+ * sent straight to us would bypass it, and a direct customer's key is not the marketplace's to proxy). A
+ * 'subscriber' entry is no key at all: the account provisioned for a marketplace subscriber (user and plan), found
+ * only through the subscriber headers behind the proxy secret.
  */
-export type KeyKind = 'standard' | 'marketplace';
+export type KeyKind = 'standard' | 'marketplace' | 'subscriber';
 
 /** What a key resolves to: its account, tier and state, and the account's own limits when it has them. */
 export interface KeyRecord {
@@ -32,6 +37,11 @@ export interface KeyRecord {
 /** Where keys are looked up (account-billing's key cache): null for a key that does not exist. */
 export interface KeyLookup {
   lookup(rawKey: string): Promise<KeyRecord | null>;
+  /**
+   * The account of a marketplace subscriber, provisioned on its first call on the plan (and given the plan's records
+   * for the current period). Absent: subscribers cannot be served here (a 503).
+   */
+  subscriber?(s: MarketplaceSubscriber): Promise<KeyRecord>;
 }
 
 /** The credential headers of a request, as sent. */
@@ -39,6 +49,10 @@ export interface PresentedCredentials {
   authorization?: string;
   marketplaceSecret?: string;
   marketplaceKey?: string;
+  /** X-Marketplace-User: the marketplace's subscriber, trusted only behind the proxy secret. */
+  marketplaceUser?: string;
+  /** X-Marketplace-Subscription: the subscriber's plan (one of MARKETPLACE_PLANS). */
+  marketplaceSubscription?: string;
 }
 
 export const MISSING_KEY_MESSAGE = 'Missing API key: send Authorization: Bearer <API_KEY>';
@@ -56,24 +70,28 @@ function sameSecret(given: string, expected: string): boolean {
 
 /** True when the request carries any credential at all. */
 export const presentsCredentials = (c: PresentedCredentials) =>
-  Boolean(c.authorization || c.marketplaceSecret || c.marketplaceKey);
+  Boolean(c.authorization || c.marketplaceSecret || c.marketplaceKey || c.marketplaceUser || c.marketplaceSubscription);
+
+/** What a request presents: a key and the way it came, or a marketplace subscriber. */
+export type Presented = { key: string; via: 'standard' | 'marketplace' } | { subscriber: MarketplaceSubscriber };
 
 /**
- * The key a request presents and how: a Bearer key, or the marketplace key behind the proxy's secret (refused
- * unless the secret is configured and matches). Throws a 401 naming what is wrong.
+ * What a request presents, first match wins: a Bearer key (whatever else is sent: a key of ours behind the secret
+ * keeps working), else behind the proxy's secret (refused unless configured and matching) the marketplace key, else
+ * the subscriber its user and subscription headers name. Throws a 401 naming what is wrong (the header, and for a
+ * plan the plans accepted). The subscriber headers are read only once the secret is checked: without it they are a
+ * 401, whatever they say.
  */
-export function presentedCredential(
-  c: PresentedCredentials,
-  marketplaceSecret: string | undefined,
-): { key: string; via: KeyKind } {
+export function presentedCredential(c: PresentedCredentials, marketplaceSecret: string | undefined): Presented {
   const bearer = bearerKey(c.authorization);
   if (bearer) return { key: bearer, via: 'standard' };
-  if (c.marketplaceSecret || c.marketplaceKey) {
+  if (c.marketplaceSecret || c.marketplaceKey || c.marketplaceUser || c.marketplaceSubscription) {
     if (!marketplaceSecret || !c.marketplaceSecret || !sameSecret(c.marketplaceSecret, marketplaceSecret)) {
       throw new ApiError('UNAUTHORIZED', 'Invalid marketplace proxy secret');
     }
-    if (!c.marketplaceKey) throw new ApiError('UNAUTHORIZED', 'Missing X-Marketplace-Key');
-    return { key: c.marketplaceKey, via: 'marketplace' };
+    if (c.marketplaceKey) return { key: c.marketplaceKey, via: 'marketplace' };
+    if (!c.marketplaceUser) throw new ApiError('UNAUTHORIZED', 'Missing X-Marketplace-Key or X-Marketplace-User');
+    return { subscriber: marketplaceSubscriber(c.marketplaceUser, c.marketplaceSubscription) };
   }
   throw new ApiError('UNAUTHORIZED', MISSING_KEY_MESSAGE);
 }
@@ -93,7 +111,9 @@ export async function authorizeKey(
   keys: KeyLookup,
   marketplaceSecret?: string,
 ): Promise<KeyRecord> {
-  const { key, via } = presentedCredential(c, marketplaceSecret);
+  const presented = presentedCredential(c, marketplaceSecret);
+  if ('subscriber' in presented) return authorizeSubscriber(presented.subscriber, keys);
+  const { key, via } = presented;
   const entry = await keys.lookup(key);
   if (!entry) throw new ApiError('UNAUTHORIZED', 'Invalid API key');
   if (entry.status !== 'active') throw new ApiError('FORBIDDEN', 'API key disabled');
@@ -103,5 +123,18 @@ export async function authorizeKey(
       via === 'standard' ? MARKETPLACE_KEY_AS_BEARER_MESSAGE : STANDARD_KEY_VIA_MARKETPLACE_MESSAGE,
     );
   }
+  return entry;
+}
+
+/** The active account of a marketplace subscriber (a 403 when an operator disabled it or suspended its account). */
+async function authorizeSubscriber(s: MarketplaceSubscriber, keys: KeyLookup): Promise<KeyRecord> {
+  if (!keys.subscriber) {
+    throw new ApiError('UNAVAILABLE', 'Marketplace subscribers cannot be served right now; retry shortly', 0, {
+      'retry-after': '2',
+    });
+  }
+  const entry = await keys.subscriber(s);
+  if (entry.kind !== 'subscriber') throw new ApiError('UNAUTHORIZED', 'Invalid marketplace subscriber');
+  if (entry.status !== 'active') throw new ApiError('FORBIDDEN', 'Marketplace subscriber disabled');
   return entry;
 }

@@ -106,6 +106,7 @@ describe('bulk load into an empty store', () => {
       'properties_apn',
       'properties_city_line_prefix',
       'properties_city_loose',
+      'properties_location', // area search (migration 0011)
       'properties_pkey',
       'properties_tax_parcel',
       'properties_zip_line_prefix',

@@ -14,7 +14,7 @@ export const ID_COLUMN = (t: TableName) => (t === 'properties' ? 'id' : 'propert
 
 export const COLUMNS: Record<TableName, string> = {
   properties:
-    'id, apn, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, loose_key, street_type, census_tract, source, last_modified, body',
+    'id, apn, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, loose_key, street_type, census_tract, source, last_modified, location, proptype, body',
   owners: 'property_id, seq, last_name_key, first_name_key, state, city_key, name_words',
 };
 
@@ -44,6 +44,17 @@ export function ownerNameWords(o: { lastName: string | null; fullName: string; t
     .split(' ')
     .filter((w) => w !== '');
   return words.length === 0 ? null : `{${words.map((w) => `"${w}"`).join(',')}}`;
+}
+
+/**
+ * The `location` column (0011): point(longitude, latitude), what area search finds a record by; null when the record
+ * has no coordinates or impossible ones (it is then found by no area search).
+ */
+export function locationCell(p: { latitude: number | null; longitude: number | null }): string | null {
+  const { latitude: lat, longitude: lon } = p;
+  if (lat === null || lon === null || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
+  if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
+  return `(${lon},${lat})`;
 }
 
 /**
@@ -83,6 +94,8 @@ export function buildCopyChunks(
         p.censusTract,
         source,
         p.lastModified,
+        locationCell(p),
+        p.proptype.toUpperCase(), // what the area search type filter compares (case-insensitive)
       ]).slice(0, -1) + `\t${body}\n`,
     );
     [p.owner1, p.owner2].forEach((o, k) => {

@@ -4,6 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 import { createPool, migrate, readMigrations, type Pool } from '@pra/platform';
+import { locationsFilled } from './fill-locations.js';
 import { pendingKeysVersion } from './rekey-gate.js';
 import { recordKeysVersionIfEmpty, rekeyAddresses } from './rekey.js';
 
@@ -12,6 +13,11 @@ export const RECORDS_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/',
 /** The SQL migrations; a new (empty) store takes this normaliser's version, and a stale one is named. */
 export async function migrateRecords(pool: Pool, log: (line: string) => void = () => {}): Promise<void> {
   await migrate(pool, 'records', readMigrations(RECORDS_MIGRATIONS_DIR), log);
+  if (!(await locationsFilled(pool)))
+    log(
+      'locations: records stored before area search have no location column yet: area search answers 503 until the ' +
+        'rekey fills them (npm run ingest -- rekey; npm start and the chart run it in the background)',
+    );
   if (await recordKeysVersionIfEmpty(pool)) return;
   const stored = await pendingKeysVersion(pool);
   if (stored !== null)
@@ -32,3 +38,6 @@ export function rekeyInBackground(databaseUrl: string, log: (line: string) => vo
     .catch((err: Error) => log(`address keys: the rekey failed (${err.message}); npm run ingest -- rekey resumes it`))
     .finally(() => pool.end().catch(() => {}));
 }
+
+/** The online pass itself (address keys, and the location columns of records stored before 0011). */
+export { rekeyAddresses } from './rekey.js';

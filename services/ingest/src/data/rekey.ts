@@ -19,6 +19,7 @@ import type { PropertyInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
 import { parcelIdentity } from '../importer/import-merge.js';
 import { recordChanges } from './change-feed.js';
+import { fillLocations } from './fill-locations.js';
 
 const BATCH = 5_000;
 const LOCK = "hashtext('records.rekey')";
@@ -58,6 +59,9 @@ export async function rekeyAddresses(
       log('address keys: another rekey is running: waiting for it to finish');
       await lock.query(`SELECT pg_advisory_lock(${LOCK})`);
     }
+    // The location columns of records stored before them (0011), the same kind of online pass: first, since it is
+    // due once, at the upgrade, and area search waits for it.
+    await fillLocations(pool, log, { batchSize, pauseMs, progressEveryMs });
     if (await recordKeysVersionIfEmpty(pool)) {
       // Current: what a run for another version left (the normaliser changed back) is of no use.
       await pool.query('DELETE FROM records.rekey_checkpoint');

@@ -229,8 +229,8 @@ export function lookupDeadlineMs(pool: Queryable): number {
 
 export class RecordStore {
   constructor(
-    /** What the lookups read: the request pool, or the replica's ReadPool (give it the primary's deadline). */
-    private readonly pool: Queryable,
+    /** What the lookups read: the request pool, or the replica's ReadPool (give it the primary's deadline); area search reads it too. */
+    readonly pool: Queryable,
     /** The time one lookup may take in all (see lookupDeadlineMs). */
     readonly deadlineMs = lookupDeadlineMs(pool),
   ) {}

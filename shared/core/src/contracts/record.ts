@@ -39,14 +39,40 @@ export const Location = z.object({
   county: z.string(),
   latitude: nnum,
   longitude: nnum,
+  distance: z.number().optional().openapi({
+    description:
+      'Area search only (/property/radius, /property/area): miles from the centre searched, great-circle, rounded to 3 decimals',
+    example: 1.234,
+  }),
 });
+
+/**
+ * The property types records carry (`summary.proptype`): what the generator and the import mappings write. The area
+ * search filter takes these (any case); a county file's own unmapped value is stored as it comes and filtered by none.
+ */
+export const PROPERTY_TYPES = [
+  'SFR',
+  'CONDOMINIUM',
+  'APARTMENT',
+  'COOPERATIVE',
+  'TOWNHOUSE/ROWHOUSE',
+  'DUPLEX',
+  'TRIPLEX',
+  'MOBILE HOME',
+  'VACANT LAND',
+  'COMMERCIAL',
+  'INDUSTRIAL',
+  'CONDOMINIUM PARKING',
+  'OTHER',
+  'UNKNOWN',
+] as const;
 
 export const Summary = z.object({
   absenteeInd: yesNo.nullable().openapi({
     description:
       '`Y` when the owner mailing address differs from the property address (street with its unit, both normalised, and ZIP5), `N` when it is the property address; null when no mailing address with a ZIP is on record (unknown is not owner-occupied)',
   }),
-  proptype: z.string().openapi({ example: 'SFR' }),
+  proptype: z.string().openapi({ description: `Property type: ${PROPERTY_TYPES.join(', ')}`, example: 'SFR' }),
   vacantInd: yesNo,
   yearbuilt: nint,
 });

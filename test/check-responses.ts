@@ -11,7 +11,7 @@ import type {} from '@pra/platform/testing';
 
 const BASE = '/api/v1';
 const document = parse(inject('servedOpenApi')) as {
-  paths: Record<string, { get?: { responses: Record<string, { content?: Record<string, unknown> }> } }>;
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>>;
 };
 const ajv = new Ajv({ strict: false, allErrors: true });
 const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;
@@ -20,8 +20,8 @@ ajv.addSchema(document as object, 'served');
 
 const pointer = (...parts: string[]) => parts.map((p) => p.replace(/~/g, '~0').replace(/\//g, '~1')).join('/');
 const validators = new Map<string, ValidateFunction>();
-function validator(path: string, status: string): ValidateFunction {
-  const ref = `served#/${pointer('paths', path, 'get', 'responses', status, 'content', 'application/json', 'schema')}`;
+function validator(path: string, method: string, status: string): ValidateFunction {
+  const ref = `served#/${pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema')}`;
   let v = validators.get(ref);
   if (!v) {
     v = ajv.compile({ $ref: ref });
@@ -33,24 +33,24 @@ const errorResponse = ajv.compile({ $ref: 'served#/components/schemas/ErrorRespo
 
 export class ServedDocumentMismatch extends Error {}
 
-function check(path: string, status: number, body: unknown): void {
-  const op = document.paths[path]?.get;
+function check(method: string, path: string, status: number, body: unknown): void {
+  const op = document.paths[path]?.[method.toLowerCase()];
   if (!op) {
     if (status >= 400 && !errorResponse(body)) {
-      throw new ServedDocumentMismatch(`GET ${BASE}${path} ${status}: not an ErrorResponse`);
+      throw new ServedDocumentMismatch(`${method} ${BASE}${path} ${status}: not an ErrorResponse`);
     }
     return;
   }
   const declared = op.responses[String(status)];
   if (!declared?.content?.['application/json']) {
     throw new ServedDocumentMismatch(
-      `GET ${BASE}${path} answered ${status}, which the served OpenAPI document does not declare (declared: ${Object.keys(op.responses).join(', ')})`,
+      `${method} ${BASE}${path} answered ${status}, which the served OpenAPI document does not declare (declared: ${Object.keys(op.responses).join(', ')})`,
     );
   }
-  const v = validator(path, String(status));
+  const v = validator(path, method.toLowerCase(), String(status));
   if (!v(body)) {
     throw new ServedDocumentMismatch(
-      `GET ${BASE}${path} ${status}: the body does not match the served OpenAPI document: ${ajv.errorsText(v.errors, { separator: '; ' })}`,
+      `${method} ${BASE}${path} ${status}: the body does not match the served OpenAPI document: ${ajv.errorsText(v.errors, { separator: '; ' })}`,
     );
   }
 }
@@ -62,17 +62,17 @@ globalThis.fetch = async (input: Parameters<typeof fetch>[0], init?: Parameters<
   const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
   const url = new URL(request ? request.url : String(input));
   const json = (res.headers.get('content-type') ?? '').includes('application/json');
-  if (method === 'GET' && json && url.pathname.startsWith(`${BASE}/`)) {
+  if ((method === 'GET' || method === 'POST') && json && url.pathname.startsWith(`${BASE}/`)) {
     const text = await res.clone().text();
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       throw new ServedDocumentMismatch(
-        `GET ${url.pathname} ${res.status}: the body is not JSON: ${text.slice(0, 200)}`,
+        `${method} ${url.pathname} ${res.status}: the body is not JSON: ${text.slice(0, 200)}`,
       );
     }
-    check(url.pathname.slice(BASE.length), res.status, body);
+    check(method, url.pathname.slice(BASE.length), res.status, body);
   }
   return res;
 };

@@ -1,8 +1,8 @@
 // npm run example:client: the typed client against a running system (npm start): one address lookup, an owner
-// search paged to its end (at most 3 pages), and /usage. The key is API_KEY, or the demo key npm start keeps in
+// search paged to its end (at most 3 pages), a batch with its free cost preview, and /usage. The key is API_KEY, or the demo key npm start keeps in
 // .data/demo-api-key; the base URL is BASE_URL or http://127.0.0.1:8080/api/v1.
 import { existsSync, readFileSync } from 'node:fs';
-import { createPropertyRecordsClient, ownerPages, PropertyRecordsError } from '../src/index.js';
+import { batchLookup, createPropertyRecordsClient, ownerPages, PropertyRecordsError } from '../src/index.js';
 
 const keyFile = new URL('../../../.data/demo-api-key', import.meta.url);
 const apiKey = process.env.API_KEY ?? (existsSync(keyFile) ? readFileSync(keyFile, 'utf8').trim() : undefined);
@@ -34,7 +34,23 @@ try {
   }
   if (pages === 0) console.log(`owner ${lastName}: none in CA`);
 
-  // 3. What this key's account has used.
+  // 3. A list of addresses in batches of up to 100 (the client chunks longer lists): first a free preview of what it
+  // would cost, then the lookups, each result with how its address matched.
+  const list = [
+    { id: 'home', address: '3526 High Street', city: 'Sacramento', state: 'CA' },
+    { id: 'typo', address: '3526 Hihg St', city: 'Sacramento', state: 'CA' },
+  ];
+  const cost = await api.POST('/property/batch', { params: { query: { preview: true } }, body: { requests: list } });
+  if (!cost.data) throw new PropertyRecordsError(cost.response.status, cost.error);
+  console.log(`batch: ${list.length} addresses would cost ${cost.data.status.credits_required} credits`);
+  const batch = await batchLookup(api, list, { idempotencyKey: `example-${Date.now()}` });
+  for (const r of batch.results) {
+    console.log(
+      `  ${r.id}: ${r.status.code === 0 ? `${r.property.length} record(s), ${r.match?.type}` : r.status.msg}`,
+    );
+  }
+
+  // 4. What this key's account has used.
   const usage = await api.GET('/usage');
   if (!usage.data) throw new PropertyRecordsError(usage.response.status, usage.error);
   const { calls, credits } = usage.data;

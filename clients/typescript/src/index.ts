@@ -66,3 +66,87 @@ export async function* ownerPages(
     if (page * data.status.pagesize >= data.status.total || data.status.truncated_by_credits) return;
   }
 }
+
+export type BatchEntry = components['schemas']['BatchEntry'];
+export type BatchResult = components['schemas']['BatchResult'];
+export type BatchResponse = components['schemas']['BatchResponse'];
+/** The most entries one batch call takes (the API refuses more). */
+export const BATCH_MAX = 100;
+
+export interface BatchLookupOptions {
+  /** Entries per call, at most BATCH_MAX. */
+  chunkSize?: number;
+  /**
+   * Makes the whole list safe to retry: chunk i is sent with `${idempotencyKey}:${i}`, so a retried list is charged
+   * once per chunk and answered as first answered.
+   */
+  idempotencyKey?: string;
+  /** The most each chunk may cost (max_credits); a chunk costing more is a 402, thrown. */
+  maxCreditsPerChunk?: number;
+}
+
+export interface BatchLookupResult {
+  /** One result per entry of the list, in order; entries never sent (credits ran out before) are 402s. */
+  results: BatchResult[];
+  recordsReturned: number;
+  /** The balance after the last chunk sent. */
+  creditsRemaining: number | null;
+  /** One transaction per chunk sent. */
+  transactionIds: string[];
+}
+
+/**
+ * Any number of address lookups, sent as batches of up to 100, one after the other, their results joined in order.
+ * When a chunk's credits run out, the rest are not sent (they would be 402s): their results say so. Any other error
+ * of a chunk (400 for its body, 429, 503) is thrown as a PropertyRecordsError, with the chunks already answered lost
+ * to the caller unless `idempotencyKey` is given (then a retry of the list is charged nothing more for them).
+ */
+export async function batchLookup(
+  api: PropertyRecordsClient,
+  entries: readonly BatchEntry[],
+  o: BatchLookupOptions = {},
+): Promise<BatchLookupResult> {
+  const size = Math.min(BATCH_MAX, Math.max(1, o.chunkSize ?? BATCH_MAX));
+  const out: BatchLookupResult = { results: [], recordsReturned: 0, creditsRemaining: null, transactionIds: [] };
+  for (let start = 0, i = 0; start < entries.length; start += size, i++) {
+    const chunk = entries.slice(start, start + size);
+    if (out.creditsRemaining === 0) {
+      out.results.push(...chunk.map(notSent));
+      continue;
+    }
+    const query = o.maxCreditsPerChunk !== undefined ? { max_credits: o.maxCreditsPerChunk } : {};
+    const { data, error, response } = await api.POST('/property/batch', {
+      params: {
+        query,
+        ...(o.idempotencyKey ? { header: { 'Idempotency-Key': `${o.idempotencyKey}:${i}` } } : {}),
+      },
+      body: { requests: [...chunk] },
+    });
+    if (!data) {
+      if (response.status === 402 && out.transactionIds.length > 0 && o.maxCreditsPerChunk === undefined) {
+        out.creditsRemaining = 0; // spent by another call meanwhile: the rest would be 402s too
+        out.results.push(...chunk.map(notSent));
+        continue;
+      }
+      throw new PropertyRecordsError(response.status, error as ErrorResponse | undefined);
+    }
+    out.results.push(...data.results);
+    out.recordsReturned += data.status.records_returned;
+    out.creditsRemaining = data.status.truncated_by_credits ? 0 : data.status.credits_remaining;
+    out.transactionIds.push(data.status.transactionID);
+  }
+  return out;
+}
+
+const notSent = (e: BatchEntry): BatchResult => ({
+  id: e.id ?? null,
+  status: {
+    code: 402,
+    msg: 'Not sent: the credits ran out in an earlier batch of this list',
+    total: 0,
+    records_returned: 0,
+    truncated_by_credits: false,
+  },
+  match: null,
+  property: [],
+});

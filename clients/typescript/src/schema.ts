@@ -120,6 +120,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/property/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Up to 100 address lookups in one call
+         * @description A JSON body `{"requests": [{"id": "a1", "address": "...", "zip": "..."}, ...]}` of 1 to 100 entries, each taking the parameters of /property/address (strings; numbers are read as their digits) and your own `id`. One result per entry, in order, with its own status (0, or the 400/404 a single call would have answered), `match` and records. Billed as the single calls would be, 1 credit per record returned, under one transaction: when the credits run out within the batch, the entry where they ran out is truncated and every later entry is answered 402 with no record. The batch is one call for the rate limit and the daily quota. An `Idempotency-Key` covers the whole batch: a repeat is answered with what the first call paid for. `preview=true` and `max_credits` apply to the whole batch. An entry that cannot be read is a 400 in its result; a body that cannot be read is a 400 for the batch.
+         */
+        post: operations["getPropertiesInBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/property/owner": {
         parameters: {
             query?: never;
@@ -152,6 +172,46 @@ export interface paths {
          * @description Matches the APN as given and without special characters against the county parcel ID and the tax parcel ID; state and county narrow. No page parameters: up to 100 matches are returned. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
          */
         get: operations["getPropertyByParcel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/property/radius": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Properties within a radius of a point
+         * @description The properties within `radius` miles (great-circle, at most 10) of `latitude`,`longitude`, nearest first (ties by property ID, so pages never overlap or skip); each record carries `location.distance`, miles from the centre (3 decimals). `proptype` narrows to property types. Paged like /property/owner; records without coordinates are never found by area. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getPropertiesInRadius"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/property/area": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Properties in a bounding box or a GeoJSON polygon
+         * @description Exactly one of `bbox` (`minLon,minLat,maxLon,maxLat`) or `polygon` (a GeoJSON Polygon, URL-encoded; its edges straight in longitude/latitude as RFC 7946 says), at most 20 miles each way. Ordered by distance from the box's centre (a polygon: its bounding box's centre), nearest first, ties by property ID; each record carries `location.distance` in miles from that centre. `proptype` narrows to property types. Paged like /property/owner. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getPropertiesInArea"];
         put?: never;
         post?: never;
         delete?: never;
@@ -347,6 +407,11 @@ export interface components {
                 county: string;
                 latitude: number | null;
                 longitude: number | null;
+                /**
+                 * @description Area search only (/property/radius, /property/area): miles from the centre searched, great-circle, rounded to 3 decimals
+                 * @example 1.234
+                 */
+                distance?: number;
             };
             summary: {
                 /**
@@ -354,7 +419,10 @@ export interface components {
                  * @enum {string|null}
                  */
                 absenteeInd: "Y" | "N" | null;
-                /** @example SFR */
+                /**
+                 * @description Property type: SFR, CONDOMINIUM, APARTMENT, COOPERATIVE, TOWNHOUSE/ROWHOUSE, DUPLEX, TRIPLEX, MOBILE HOME, VACANT LAND, COMMERCIAL, INDUSTRIAL, CONDOMINIUM PARKING, OTHER, UNKNOWN
+                 * @example SFR
+                 */
                 proptype: string;
                 /** @enum {string} */
                 vacantInd: "Y" | "N";
@@ -488,6 +556,36 @@ export interface components {
             records_returned: number;
             /** @description True when credits ran out before the page was full */
             truncated_by_credits: boolean;
+            /** @description With `preview=true` only: what the call would cost at this page and page size (the records on that page); nothing is charged */
+            credits_required?: number;
+            match?: components["schemas"]["AddressMatch"];
+        };
+        /** @description Address lookups only: how the address asked matched the stored one */
+        AddressMatch: {
+            /**
+             * @description `exact`: the line as written is the stored line. `standardized`: the same line once spellings are standardised (Street/ST, West/W, 21/21ST). `type_inferred`: the street type was missing on one side and is the only type of that street in the ZIP or city. `corrected`: another part was read differently (a one-letter slip in the name, a post-directional given on one side only, a number after the street read as the unit). `building`: the unit asked is not a record of its own; the record of the whole building answers.
+             * @enum {string}
+             */
+            type: "exact" | "standardized" | "type_inferred" | "corrected" | "building";
+            input: components["schemas"]["AddressParts"];
+            matched: components["schemas"]["AddressParts"] & unknown;
+            /** @description The parts that differ between `input` and `matched` (empty for exact and standardized) */
+            differed: ("number" | "predirectional" | "street" | "suffix" | "postdirectional" | "unit")[];
+        };
+        /** @description The address as the query was read */
+        AddressParts: {
+            /** @description House number ("123", "123A", "12-34") */
+            number: string | null;
+            /** @description Directional before the name ("N") */
+            predirectional: string | null;
+            /** @description Street name, standardised ("21ST", "MARTIN LUTHER KING JR") */
+            street: string;
+            /** @description Street type, USPS abbreviation ("ST", "AVE") */
+            suffix: string | null;
+            /** @description Directional after the street type ("E") */
+            postdirectional: string | null;
+            /** @description Unit id without its designator ("2C"); "" for a designator without its number; null when no unit is named (in `matched`: the answer holds every unit at the line, or the building's own record) */
+            unit: string | null;
         };
         ErrorResponse: {
             /** @description Always empty */
@@ -507,6 +605,104 @@ export interface components {
                  */
                 transactionID?: string;
             };
+        };
+        BatchResponse: {
+            /** @description One result per entry, in the order of `requests` */
+            results: components["schemas"]["BatchResult"][];
+            status: {
+                /** @enum {number} */
+                code: 0;
+                /** @example SuccessWithResult */
+                msg: string;
+                /** Format: uuid */
+                transactionID: string;
+                credits_remaining: number;
+                /** @description Records returned (and billed) by the whole batch */
+                records_returned: number;
+                /** @description True when the credits ran out within the batch */
+                truncated_by_credits: boolean;
+                /** @description With `preview=true` only: what the whole batch would cost; nothing is charged */
+                credits_required?: number;
+            };
+        };
+        BatchResult: {
+            /** @description The entry's `id`, or null when it gave none */
+            id: string | null;
+            status: {
+                /** @description 0 = records found; else the HTTP status a single call would have had: 400 (the entry is invalid), 404 (nothing found), 402 (the credits ran out before this entry) */
+                code: number;
+                msg: string;
+                total: number;
+                page?: number;
+                pagesize?: number;
+                /** @description Records returned (and billed) for this entry */
+                records_returned: number;
+                truncated_by_credits: boolean;
+                /** @description With `preview=true`: what this entry would cost */
+                credits_required?: number;
+            };
+            /** @description How the address matched, as `status.match` of /property/address (null when nothing did) */
+            match: {
+                /**
+                 * @description `exact`: the line as written is the stored line. `standardized`: the same line once spellings are standardised (Street/ST, West/W, 21/21ST). `type_inferred`: the street type was missing on one side and is the only type of that street in the ZIP or city. `corrected`: another part was read differently (a one-letter slip in the name, a post-directional given on one side only, a number after the street read as the unit). `building`: the unit asked is not a record of its own; the record of the whole building answers.
+                 * @enum {string}
+                 */
+                type: "exact" | "standardized" | "type_inferred" | "corrected" | "building";
+                input: components["schemas"]["AddressParts"];
+                matched: components["schemas"]["AddressParts"] & unknown;
+                /** @description The parts that differ between `input` and `matched` (empty for exact and standardized) */
+                differed: ("number" | "predirectional" | "street" | "suffix" | "postdirectional" | "unit")[];
+            } | null;
+            property: components["schemas"]["PropertyRecord"][];
+        };
+        BatchRequest: {
+            /** @description 1 to 100 address lookups, answered in order */
+            requests: components["schemas"]["BatchEntry"][];
+        };
+        BatchEntry: {
+            /**
+             * @description Your id for this entry, echoed in its result
+             * @example a1
+             */
+            id?: string;
+            /** @description Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit) */
+            address?: string;
+            /** @description City; pair with state */
+            city?: string;
+            /** @description Alternative name of `city` */
+            locality?: string;
+            /**
+             * @description Two-letter state code
+             * @example CA
+             */
+            state?: string;
+            /**
+             * @description Alternative name of `state`
+             * @example CA
+             */
+            countrySubd?: string;
+            /**
+             * @description 5-digit ZIP (ZIP+4 accepted; the add-on is ignored)
+             * @example 95838
+             */
+            zip?: string;
+            /**
+             * @description Alternative name of `zip`
+             * @example 95838
+             */
+            postal1?: string;
+            /** @description Street number, when `address` holds the street only */
+            number?: string;
+            /**
+             * @description Page number, from 1. page x pagesize may be at most 10,000 (a 400 beyond): narrow the search with state or city instead of paging deeper.
+             * @default 1
+             */
+            page?: number;
+            /**
+             * @description Records per page
+             * @default 25
+             */
+            pagesize?: number;
         };
         SaleHistoryResponse: {
             property: components["schemas"]["SaleHistoryRecord"][];
@@ -671,6 +867,10 @@ export interface operations {
                 page?: number;
                 /** @description Records per page */
                 pagesize?: number;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
             };
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
@@ -796,6 +996,10 @@ export interface operations {
                 page?: number;
                 /** @description Records per page */
                 pagesize?: number;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
             };
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
@@ -921,6 +1125,10 @@ export interface operations {
                 page?: number;
                 /** @description Records per page */
                 pagesize?: number;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
             };
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
@@ -1046,6 +1254,10 @@ export interface operations {
                 page?: number;
                 /** @description Records per page */
                 pagesize?: number;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
             };
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
@@ -1171,6 +1383,10 @@ export interface operations {
                 page?: number;
                 /** @description Records per page */
                 pagesize?: number;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
             };
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
@@ -1296,6 +1512,10 @@ export interface operations {
                 page?: number;
                 /** @description Records per page */
                 pagesize?: number;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
             };
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
@@ -1398,6 +1618,119 @@ export interface operations {
             };
         };
     };
+    getPropertiesInBatch: {
+        parameters: {
+            query?: {
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BatchRequest"];
+            };
+        };
+        responses: {
+            /** @description One result per entry, in order */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BatchResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the gateway takes (the batch: 256 KB). 0 credits. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getPropertyByOwner: {
         parameters: {
             query: {
@@ -1413,6 +1746,10 @@ export interface operations {
                 page?: number;
                 /** @description Records per page */
                 pagesize?: number;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
             };
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
@@ -1524,6 +1861,10 @@ export interface operations {
                 state?: string;
                 /** @description County name, e.g. `Sacramento` or `Sacramento County` */
                 county?: string;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
             };
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
@@ -1626,11 +1967,255 @@ export interface operations {
             };
         };
     };
+    getPropertiesInRadius: {
+        parameters: {
+            query: {
+                /** @description Latitude of the centre, degrees */
+                latitude: number;
+                /** @description Longitude of the centre, degrees */
+                longitude: number;
+                /** @description Radius in miles, more than 0 and at most 10 */
+                radius: number;
+                /** @description Only records of these property types (`summary.proptype`), comma-separated, any case: SFR, CONDOMINIUM, APARTMENT, COOPERATIVE, TOWNHOUSE/ROWHOUSE, DUPLEX, TRIPLEX, MOBILE HOME, VACANT LAND, COMMERCIAL, INDUSTRIAL, CONDOMINIUM PARKING, OTHER, UNKNOWN */
+                proptype?: string;
+                /** @description Page number, from 1. page x pagesize may be at most 10,000 (a 400 beyond): narrow the search with state or city instead of paging deeper. */
+                page?: number;
+                /** @description Records per page */
+                pagesize?: number;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Properties in the circle, nearest first */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getPropertiesInArea: {
+        parameters: {
+            query?: {
+                /** @description A box: `minLon,minLat,maxLon,maxLat` in degrees, at most 20 miles each way. Give bbox or polygon. */
+                bbox?: string;
+                /** @description A GeoJSON Polygon (RFC 7946), URL-encoded: one closed ring of [longitude, latitude], 3 to 200 vertices, not crossing itself, no holes; edges are straight in longitude/latitude; its bounding box at most 20 miles each way. Give bbox or polygon. */
+                polygon?: string;
+                /** @description Only records of these property types (`summary.proptype`), comma-separated, any case: SFR, CONDOMINIUM, APARTMENT, COOPERATIVE, TOWNHOUSE/ROWHOUSE, DUPLEX, TRIPLEX, MOBILE HOME, VACANT LAND, COMMERCIAL, INDUSTRIAL, CONDOMINIUM PARKING, OTHER, UNKNOWN */
+                proptype?: string;
+                /** @description Page number, from 1. page x pagesize may be at most 10,000 (a 400 beyond): narrow the search with state or city instead of paging deeper. */
+                page?: number;
+                /** @description Records per page */
+                pagesize?: number;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Properties in the area, nearest its centre first */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     getSaleHistory: {
         parameters: {
             query: {
                 /** @description Property ID from `identifier.Id` of an earlier lookup */
                 id: string;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
             };
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
@@ -1738,6 +2323,10 @@ export interface operations {
             query: {
                 /** @description Property ID from `identifier.Id` of an earlier lookup */
                 id: string;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
             };
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */

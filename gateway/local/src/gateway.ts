@@ -131,6 +131,20 @@ export function upstreamFailureMessage(service: string, reached: boolean): strin
     : `Service ${service} unavailable; the request was not charged. Retry shortly.`;
 }
 
+/** The request body, or null past `limit` bytes (the rest is drained so that the answer can be sent). */
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size <= limit) chunks.push(c);
+    });
+    req.on('end', () => resolve(size > limit ? null : Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
 export function createGateway(o: GatewayOptions): Server {
   const pools = new Map<string, Pool>();
   const pool = (route: Route) => {
@@ -157,8 +171,15 @@ export function createGateway(o: GatewayOptions): Server {
     identity: { accountId?: number; tier?: string },
   ) => {
     if (!route) return sendError(res, 404, noSuchEndpoint(target.path), randomUUID());
-    if (!route.methods.has(req.method ?? 'GET'))
-      return sendError(res, 405, methodNotAllowed(req.method ?? ''), randomUUID(), { allow: 'GET' });
+    if (!route.methods.has(req.method ?? 'GET')) {
+      const allow = route.methods.has('POST') ? 'POST' : 'GET';
+      return sendError(res, 405, methodNotAllowed(req.method ?? '', allow), randomUUID(), { allow });
+    }
+    // A body (the batch's) is read whole before the plugin runs, as Kong buffers it: a retry can send it again.
+    const body = req.method === 'POST' ? await readBody(req, route.maxBodyBytes) : undefined;
+    if (body === null) {
+      return sendError(res, 413, `Request size limit exceeded: at most ${route.maxBodyBytes} bytes`, randomUUID());
+    }
     const pdk = new LocalPdk(req, res, target);
     await inSpan('pra-gateway access', {}, () => access(pdk, o.plugin));
     if (pdk.exited) return;
@@ -176,9 +197,11 @@ export function createGateway(o: GatewayOptions): Server {
         async (span) => {
           Object.assign(pdk.upstreamHeaders, traceHeaders());
           const options = {
-            method: req.method === 'HEAD' ? ('HEAD' as const) : ('GET' as const),
+            method:
+              body !== undefined ? ('POST' as const) : req.method === 'HEAD' ? ('HEAD' as const) : ('GET' as const),
             path: target.query ? `${target.path}?${target.query}` : target.path,
             headers: pdk.upstreamHeaders,
+            ...(body !== undefined ? { body } : {}),
           };
           // As Kong does (`retries`, `proxy_next_upstream error`), but only for a connection that never opened (a
           // request that reached the service is never sent twice by this gateway), after a short pause.

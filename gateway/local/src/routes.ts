@@ -40,6 +40,17 @@ export interface Route {
   readTimeoutMs: number;
   /** Further tries of a connection that could not be opened (Kong's `retries`); never of a request that was sent. */
   retries: number;
+  /** The largest request body taken (request-size-limiting: the route's own, else the global one). */
+  maxBodyBytes: number;
+}
+
+const UNITS: Record<string, number> = { bytes: 1, kilobytes: 1024, megabytes: 1024 * 1024 };
+
+/** The limit of a request-size-limiting plugin among `plugins`, in bytes; undefined without one. */
+function sizeLimit(plugins: z.infer<typeof Plugin>[] | undefined): number | undefined {
+  const c = plugins?.find((p) => p.name === 'request-size-limiting')?.config;
+  if (!c) return undefined;
+  return Number(c.allowed_payload_size ?? 128) * (UNITS[String(c.size_unit ?? 'megabytes')] ?? 1024 * 1024);
 }
 
 export const KONG_YML = fileURLToPath(new URL('../../kong/kong.yml', import.meta.url));
@@ -48,8 +59,10 @@ export const readKongConfig = (file = KONG_YML): KongConfig => KongConfig.parse(
 
 /** Reads the routes; `upstreams` overrides a service's URL (kong.yml names Kubernetes hosts). */
 export function loadRoutes(upstreams: Record<string, string> = {}, file = KONG_YML): Route[] {
-  return readKongConfig(file)
-    .services.flatMap((s) =>
+  const config = readKongConfig(file);
+  const globalLimit = sizeLimit(config.plugins) ?? Number.POSITIVE_INFINITY;
+  return config.services
+    .flatMap((s) =>
       s.routes.flatMap((r) =>
         r.paths.map((prefix) => ({
           prefix,
@@ -59,6 +72,7 @@ export function loadRoutes(upstreams: Record<string, string> = {}, file = KONG_Y
           connectTimeoutMs: s.connect_timeout,
           readTimeoutMs: s.read_timeout,
           retries: s.retries,
+          maxBodyBytes: sizeLimit(r.plugins) ?? sizeLimit(s.plugins) ?? globalLimit,
         })),
       ),
     )

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { ErrorResponse, routedPaths } from '@pra/core/contracts';
+import { BATCH_BODY_MAX_BYTES, ErrorResponse, methodOf, routedPaths } from '@pra/core/contracts';
 import { DEFAULT_REQUEST_POOL_LIMITS } from '@pra/core/config';
 import { PRODUCER_COMMAND_WORST_MS } from '@pra/platform';
 import { CHARGE_RESOLVE_WITHIN_MS, chargeWorstCaseMs } from '@pra/account-billing/client';
@@ -18,6 +18,18 @@ describe('gateway/kong/kong.yml', () => {
     for (const r of routes) expect(table.get(r.prefix), r.prefix).toBe(r.service);
     expect(matchRoute(routes, '/admin/accounts')).toBeUndefined(); // the admin API is never routed
     expect(matchRoute(routes, '/api/v1/property/addressx')).toBeUndefined();
+  });
+
+  it("takes each path's method as the endpoint table says: the batch POST (with room for its body), others GET", () => {
+    for (const [path] of routedPaths()) {
+      const methods = [...matchRoute(routes, path)!.methods];
+      expect(methods, path).toEqual(methodOf(path) === 'POST' ? ['POST'] : ['GET', 'HEAD']);
+    }
+    const batch = readKongConfig()
+      .services.flatMap((s) => s.routes)
+      .find((r) => r.paths.includes('/api/v1/property/batch'));
+    const limit = batch?.plugins?.find((p) => p.name === 'request-size-limiting')?.config;
+    expect(Number(limit?.allowed_payload_size) * 1024).toBeGreaterThanOrEqual(BATCH_BODY_MAX_BYTES);
   });
 
   it('is declarative config 3.0 with the plugin on every service, a request size limit and OpenTelemetry', () => {

@@ -1,5 +1,7 @@
 // The access phase: who is calling, may they call now, and what the services are told. Any failure of our own
-// stores is a 503 with Retry-After, never a 401 and never an error page of Kong's.
+// stores is a 503 with Retry-After, never a 401 and never an error page of Kong's. A marketplace subscriber (behind
+// the proxy secret, X-Marketplace-User and X-Marketplace-Subscription) is resolved to its account like a key: one
+// Redis read on the hot path, account-billing asked on its first call and once a period.
 import { randomUUID } from 'node:crypto';
 import { ApiError, errorBody, JSON_CONTENT_TYPE, methodNotAllowed } from '@pra/core/errors';
 import {
@@ -7,12 +9,14 @@ import {
   bearerKey,
   IDEMPOTENCY_KEY_HEADER,
   IDENTITY_HEADERS,
+  MARKETPLACE_SUBSCRIPTION_HEADER,
+  MARKETPLACE_USER_HEADER,
   SIGNATURE_HEADER,
   signIdentity,
   type KeyLookup,
 } from '@pra/core/auth';
 import { TIER_LIMITS } from '@pra/core/tiers';
-import { publicPaths } from '@pra/core/endpoints';
+import { methodOf, publicPaths } from '@pra/core/endpoints';
 import { telemetryMetrics } from '@pra/platform/telemetry/metrics';
 import type { KongPdk } from './pdk.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -75,9 +79,11 @@ async function decide(
     for (const h of IDENTITY) await kong.service.request.clear_header(h);
     return kong.service.request.set_headers({ 'x-request-id': requestId });
   }
-  // Every other endpoint is GET: a HEAD would be charged and return no records, so it never reaches a service.
+  // Every other endpoint is GET (the batch POST): a HEAD would be charged and return no records, so it never reaches
+  // a service.
   const method = await kong.request.get_method();
-  if (method !== 'GET') return exit(405, methodNotAllowed(method), { allow: 'GET' });
+  const allowed = methodOf(path);
+  if (method !== allowed) return exit(405, methodNotAllowed(method, allowed), { allow: allowed });
 
   const headers = await kong.request.get_headers();
   const authorization = first(headers.authorization);
@@ -87,6 +93,8 @@ async function decide(
         authorization,
         marketplaceSecret: first(headers['x-marketplace-proxy-secret']),
         marketplaceKey: first(headers['x-marketplace-key']),
+        marketplaceUser: first(headers[MARKETPLACE_USER_HEADER]),
+        marketplaceSubscription: first(headers[MARKETPLACE_SUBSCRIPTION_HEADER]),
       };
   const entry = await authorizeKey(credentials, d.keys, d.marketplaceSecret);
 

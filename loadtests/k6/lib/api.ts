@@ -41,6 +41,30 @@ export function get(
     headers: key ? { Authorization: `Bearer ${key}` } : {},
     tags: { name, ...extraTags },
   });
+  return checked(res, name);
+}
+
+/** A POST with a JSON body (the batch), checked as every call is. */
+export function post(
+  path: string,
+  body: unknown,
+  key: string | null,
+  name: string,
+): { res: RefinedResponse<'text'>; body: Envelope & { results?: BatchResult[] } } {
+  const res = http.post(`${API}${path}`, JSON.stringify(body), {
+    headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
+    tags: { name },
+  });
+  return checked(res, name);
+}
+
+export interface BatchResult {
+  id: string | null;
+  status: { code: number; records_returned: number };
+  property: unknown[];
+}
+
+function checked(res: RefinedResponse<'text'>, name: string): { res: RefinedResponse<'text'>; body: any } {
   let body: Envelope = {};
   try {
     body = res.json() as Envelope;

@@ -2,7 +2,7 @@
 import { check, sleep } from 'k6';
 import { Rate } from 'k6/metrics';
 import { addresses, owners, parcels, pick, propertyIds } from './config.ts';
-import { enc, get } from './api.ts';
+import { enc, get, post } from './api.ts';
 
 const typeaheadFound = new Rate('typeahead_found');
 
@@ -36,6 +36,42 @@ export function addressLookup(key: string): void {
     res,
     { 'address found': (r) => r.status === 200 && (body.status?.records_returned ?? 0) >= 1 },
     { name: 'property/address' },
+  );
+}
+
+/** A client's list of 10 addresses in one batch (issue 27): every entry answered, in order. */
+export function batchLookup(key: string): void {
+  const requests = Array.from({ length: 10 }, (_, i) => {
+    const a = pick(addresses);
+    return { id: `e${i}`, address: spelled(a, i), zip: a.zip };
+  });
+  const { res, body } = post('/property/batch', { requests }, key, 'property/batch');
+  check(
+    res,
+    {
+      'batch answered in order': (r) =>
+        r.status !== 200 || (body.results?.length === 10 && body.results.every((e, i) => e.id === `e${i}`)),
+      'batch entries found': (r) => r.status !== 200 || (body.results ?? []).every((e) => e.status.code !== 404),
+    },
+    { name: 'property/batch' },
+  );
+}
+
+/** What an owner search would cost, free (preview=true): no records, the cost told. */
+export function costPreview(key: string): void {
+  const o = pick(owners);
+  const { res, body } = get(
+    `/property/owner?lastName=${enc(o.lastName)}&state=${o.state}&pagesize=10&preview=true`,
+    key,
+    'property/owner preview',
+  );
+  check(
+    res,
+    {
+      'preview returns no records': (r) =>
+        r.status !== 200 || ((body.property ?? []).length === 0 && body.status?.records_returned === 0),
+    },
+    { name: 'property/owner preview' },
   );
 }
 
@@ -82,12 +118,14 @@ export function typeahead(key: string): void {
 
 /** The mixed workload: weights out of 100 (README). */
 export const WEIGHTS: [number, string, (key: string) => void][] = [
-  [35, 'address lookup (variant spellings and units)', addressLookup],
+  [30, 'address lookup (variant spellings and units)', addressLookup],
+  [5, 'batch of 10 addresses', batchLookup],
   [10, 'owner search', ownerLookup],
+  [3, 'owner search cost preview (free)', costPreview],
   [10, 'parcel lookup', parcelLookup],
   [8, 'sale history', (k) => history(k, 'sale/history')],
   [7, 'assessment detail', (k) => history(k, 'assessment/detail')],
-  [25, 'type-ahead sequence (one keystroke every 2 characters)', typeahead],
+  [22, 'type-ahead sequence (one keystroke every 2 characters)', typeahead],
   [5, 'usage check', usage],
 ];
 

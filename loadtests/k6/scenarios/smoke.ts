@@ -2,7 +2,16 @@
 import { check } from 'k6';
 import http from 'k6/http';
 import { API, BASE_URL, DURATION, provisioned } from '../lib/config.ts';
-import { addressLookup, history, ownerLookup, parcelLookup, typeahead, usage } from '../lib/workload.ts';
+import {
+  addressLookup,
+  batchLookup,
+  costPreview,
+  history,
+  ownerLookup,
+  parcelLookup,
+  typeahead,
+  usage,
+} from '../lib/workload.ts';
 import { summarize } from '../lib/summary.ts';
 
 export const options = {
@@ -32,7 +41,9 @@ export default function (): void {
       r.status === 400 && String(r.body).includes("'city'"),
   });
   addressLookup(key);
+  batchLookup(key);
   ownerLookup(key);
+  costPreview(key);
   parcelLookup(key);
   history(key, 'sale/history');
   history(key, 'assessment/detail');

@@ -106,4 +106,37 @@ describe('PostgreSQL faults', () => {
     expect((await call()).status).toBe(200);
     expect(await f.meter.balance(accountId)).toBe(100 - 4); // the four 200s only
   });
+
+  it('a batch whose store stalls mid-way is one 503 within one lookup deadline, nothing charged; then answered', async () => {
+    const address = decodeURIComponent(new URL(app.url + path).searchParams.get('address')!);
+    const body = JSON.stringify({
+      requests: Array.from({ length: 40 }, (_, i) => ({ id: String(i), address, zip: '95814' })),
+    });
+    const post = () =>
+      fetch(`${app.url}/api/v1/property/batch`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
+    const before = await f.meter.balance(accountId);
+    proxy.stall();
+    let stalled: Response;
+    try {
+      stalled = await post();
+    } finally {
+      proxy.restore();
+    }
+    expect(stalled.status).toBe(503);
+    expect(((await stalled.json()) as any).status.msg).toMatch(/not charged/);
+    expect(await f.meter.balance(accountId)).toBe(before);
+    // The stalled statements end at their statement timeout: then the batch is answered.
+    let answered = await post();
+    for (let i = 0; i < 20 && answered.status === 503; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      answered = await post();
+    }
+    expect(answered.status).toBe(200);
+    expect(((await answered.json()) as any).status.records_returned).toBe(40);
+  });
 });

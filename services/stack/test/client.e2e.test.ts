@@ -8,7 +8,7 @@ import { createPool, type Pool } from '@pra/platform';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { issueKey } from '@pra/account-billing/domain';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { createPropertyRecordsClient, ownerPages, PropertyRecordsError } from '@pra/client';
+import { batchLookup, createPropertyRecordsClient, ownerPages, PropertyRecordsError } from '@pra/client';
 import { startSystem, type RunningSystem } from '../src/system.js';
 
 const MARKETPLACE = `mkt-${randomBytes(16).toString('hex')}`;
@@ -49,6 +49,33 @@ afterAll(async () => {
 });
 
 describe('@pra/client', () => {
+  it('looks up a list longer than a batch in chunks, in order; retried with its key, charged once', async () => {
+    const a = await f.fundedAccount(300, { tier: 'growth' });
+    const api = createPropertyRecordsClient({ baseUrl, apiKey: a.key });
+    // 230 entries: the 7 addresses over and over, and one stored nowhere every tenth.
+    const entries = Array.from({ length: 230 }, (_, i) => ({
+      id: `e${i}`,
+      address: i % 10 === 9 ? `999 ${owner} ST` : `${(i % 7) + 1} ${owner} ST`,
+      zip: '95814',
+    }));
+    const key = `list-${randomBytes(6).toString('hex')}`;
+    const done = await batchLookup(api, entries, { idempotencyKey: key });
+    expect(done.transactionIds).toHaveLength(3);
+    expect(done.results.map((r) => r.id)).toEqual(entries.map((e) => e.id));
+    expect(done.results.filter((r) => r.status.code === 404)).toHaveLength(23);
+    expect(done.recordsReturned).toBe(207);
+    expect(done.creditsRemaining).toBe(93);
+    const again = await batchLookup(api, entries, { idempotencyKey: key });
+    expect(again.results).toEqual(done.results);
+    expect(await f.meter.balance(a.accountId)).toBe(93);
+    // Credits for 150 records: the second chunk runs out, the third is never sent.
+    const poor = await f.fundedAccount(150, { tier: 'growth' });
+    const short = await batchLookup(createPropertyRecordsClient({ baseUrl, apiKey: poor.key }), entries);
+    expect(short.transactionIds).toHaveLength(2);
+    expect(short.recordsReturned).toBe(150);
+    expect(short.results.slice(200).every((r) => r.status.code === 402 && /Not sent/.test(r.status.msg))).toBe(true);
+  });
+
   it('looks an address up, pages an owner search to its end and reads /usage, typed', async () => {
     const a = await f.fundedAccount(100, { tier: 'growth' });
     const api = createPropertyRecordsClient({ baseUrl, apiKey: a.key });

@@ -50,4 +50,7 @@ export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /** The 404 of a path no endpoint serves, and the 405 of a method other than GET: the same words everywhere. */
 export const noSuchEndpoint = (path: string) => `No such endpoint: ${path}`;
-export const methodNotAllowed = (method: string) => `Method ${method} not allowed: every endpoint is GET`;
+export const methodNotAllowed = (method: string, allow = 'GET') =>
+  allow === 'GET'
+    ? `Method ${method} not allowed: every endpoint is GET, but for POST /api/v1/property/batch`
+    : `Method ${method} not allowed here: use ${allow}`;

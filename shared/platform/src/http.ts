@@ -151,6 +151,11 @@ export const meteredHeadNotAllowed: RequestHandler = (req, res) => {
   sendError(res, 405, 'Method HEAD not allowed on a metered endpoint: use GET', req.requestId, { allow: 'GET' });
 };
 
+/** Any other method on a POST endpoint (the batch): 405 with `Allow: POST`. */
+export const postOnly: RequestHandler = (req, res) => {
+  sendError(res, 405, methodNotAllowed(req.method, 'POST'), req.requestId, { allow: 'POST' });
+};
+
 /** Wraps an async handler so a rejection reaches the error handler. */
 export function route(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
   return (req, res, next) => {

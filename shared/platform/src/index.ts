@@ -9,3 +9,4 @@ export { listenServer, runInternalServer, runServer, storesReady } from './serve
 export * from './redis.js';
 export * from './identity.js';
 export * from './idempotency.js';
+export { readJsonBody } from './json-body.js';

@@ -19,6 +19,9 @@ import type { RecordPage } from './record-page.js';
 
 export { LookupDeadline } from './lookup-deadline.js';
 
+/** The parameters of an address lookup (its cost parameters are the metered path's). */
+export type AddressLookup = Omit<AddressQuery, 'preview' | 'max_credits'>;
+
 /** At most this many records answer a parcel lookup (the endpoint has no page parameters). */
 export const PARCEL_MATCH_LIMIT = 100;
 
@@ -34,7 +37,7 @@ export const UNNAMED_UNIT = '?';
  * the street read as a unit, see parseAskedLine), or null when that reading is the same.
  */
 export function addressCriteria(
-  q: AddressQuery,
+  q: AddressLookup,
 ): AddressCriteria & { asked: AddressCriteria | null; written: AskedAddress } {
   let line = q.address!;
   const given = parseStreetLine(line);
@@ -114,7 +117,7 @@ const addressText = (c: AddressCriteria, line = c.lineKey) =>
  */
 export async function findByAddress(
   store: RecordStore,
-  q: AddressQuery,
+  q: AddressLookup,
   deadline = new LookupDeadline(store.deadlineMs),
 ): Promise<RecordPage> {
   const run: Run = (statement) => deadline.run(statement);
@@ -140,7 +143,7 @@ export async function findByAddress(
 async function findAt(
   store: RecordStore,
   c: AddressCriteria,
-  q: AddressQuery,
+  q: AddressLookup,
   run: Run,
   written: AskedAddress,
 ): Promise<RecordPage> {

@@ -51,7 +51,9 @@ export async function answerMeteredPage(
   if (before.kind === 'repeat') return repaidPage(before.paid, source.rereads, source.historyField);
   const page = await findUnlessBroke(meter, r.who.accountId, source).catch(countRefusal(r.endpoint));
   if (r.maxCredits !== undefined && page.rows.length > r.maxCredits) {
-    countRefusal(r.endpoint)(overCap(page, r.maxCredits));
+    countRefusal(r.endpoint)(
+      overCap(costOf(page), `${costOf(page)} records on page ${page.page} of ${page.total} found`, r.maxCredits),
+    );
   }
   const billing = await chargePage(meter, {
     who: r.who,
@@ -71,12 +73,12 @@ export async function answerMeteredPage(
 /** What a page costs: its records (a balance below that would truncate it, and cost less). */
 const costOf = (page: RecordPage) => page.rows.length;
 
-function overCap(page: RecordPage, maxCredits: number): ApiError {
-  const cost = costOf(page);
+/** The 402 of a call whose cost (`what` says of what) is past its max_credits. */
+export function overCap(cost: number, what: string, maxCredits: number): ApiError {
   return new ApiError(
     'PAYMENT_REQUIRED',
-    `This call would cost ${cost} credits (${cost} records on page ${page.page} of ${page.total} found), more than ` +
-      `max_credits=${maxCredits}; nothing was charged. Raise max_credits or lower pagesize.`,
+    `This call would cost ${cost} credits (${what}), more than max_credits=${maxCredits}; nothing was charged. ` +
+      'Raise max_credits or ask for fewer records.',
   );
 }
 
@@ -96,12 +98,17 @@ async function previewPage(
   }
   return {
     page: { ...page, rows: [] },
-    billing: { creditsRemaining: balance, recordsReturned: 0, truncatedByCredits: false, creditsRequired: costOf(page) },
+    billing: {
+      creditsRemaining: balance,
+      recordsReturned: 0,
+      truncatedByCredits: false,
+      creditsRequired: costOf(page),
+    },
   };
 }
 
 /** Counts a 402 refused here (the charge counts its own) in pra_requests_refused_total, and rethrows. */
-const countRefusal =
+export const countRefusal =
   (endpoint: string) =>
   (err: unknown): never => {
     if (err instanceof ApiError && err.status === 402) telemetryMetrics.refused('credits', { endpoint });

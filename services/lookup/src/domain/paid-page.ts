@@ -31,12 +31,37 @@ function digestOf(r: RecordRow): string {
     .slice(0, 8);
 }
 
+/** Rows as a receipt lists them: `id.digest,id.digest,...`. */
+export const rowsReceipt = (rows: readonly RecordRow[]) =>
+  rows.map((r) => `${recordId(r.body)}.${digestOf(r)}`).join(',');
+
+/** The `[id, digest]` pairs of a receipt's rows. */
+export const receiptRows = (text: string): [string, string][] =>
+  text === '' ? [] : text.split(',').map((e) => e.split('.') as [string, string]);
+
+/**
+ * The rows paid for, read again by id from the first of `rereads` that holds every one of them as it was paid for;
+ * none: a 400 asking for a new key (never newer data for free, never a 500).
+ */
+export async function rereadPaid(
+  paidFor: readonly [string, string][],
+  rereads: readonly ((ids: number[]) => Promise<RecordRow[]>)[],
+): Promise<RecordRow[]> {
+  const ids = paidFor.map(([id]) => Number(id));
+  for (const reread of rereads) {
+    const byId = new Map((await reread(ids)).map((r) => [recordId(r.body), r]));
+    const rows = paidFor.map(([id]) => byId.get(Number(id))).filter((r): r is RecordRow => r !== undefined);
+    if (rows.length === paidFor.length && rows.every((r, i) => digestOf(r) === paidFor[i]![1])) return rows;
+  }
+  throw changedSince();
+}
+
 /**
  * The receipt of a page about to be charged: every row's id and digest (the charge decides how many are paid for;
  * a repeat checks and answers only those).
  */
 export function receiptOf(p: RecordPage): string {
-  const rows = p.rows.map((r) => `${recordId(r.body)}.${digestOf(r)}`).join(',');
+  const rows = rowsReceipt(p.rows);
   const match = p.match ? `;${Buffer.from(JSON.stringify(p.match)).toString('base64url')}` : '';
   return `${p.total}:${p.page}:${p.pagesize}:${rows}${match}`;
 }
@@ -50,7 +75,7 @@ function matchOf(encoded: string | undefined): AddressMatch | undefined {
   }
 }
 
-const cannotRepeat = () =>
+export const cannotRepeat = () =>
   new ApiError(
     'BAD_REQUEST',
     'The answer this Idempotency-Key (or request id) was charged for cannot be sent again (it was charged before ' +
@@ -76,23 +101,16 @@ export async function repaidPage(
 ): Promise<{ page: RecordPage; billing: PageBilling }> {
   const m = /^(\d+):(\d+):(\d+):((?:\d+\.[\w-]+,)*\d+\.[\w-]+)(?:;([\w-]+))?$/.exec(paid.receipt);
   if (!m) throw cannotRepeat(); // charged before receipts were kept (an upgrade): nothing to answer it with
-  const entries = m[4]!.split(',').map((e) => e.split('.') as [string, string]);
+  const entries = receiptRows(m[4]!);
   if (entries.length < paid.granted) throw cannotRepeat(); // cannot happen: a charge never grants more than its rows
-  const paidFor = entries.slice(0, paid.granted);
   const match = matchOf(m[5]);
-  const ids = paidFor.map(([id]) => Number(id));
-  for (const reread of rereads) {
-    const byId = new Map((await reread(ids)).map((r) => [recordId(r.body), r]));
-    const rows = paidFor.map(([id]) => byId.get(Number(id))).filter((r): r is RecordRow => r !== undefined);
-    if (rows.length !== paidFor.length || rows.some((r, i) => digestOf(r) !== paidFor[i]![1])) continue;
-    return {
-      page: { rows, total: Number(m[1]), page: Number(m[2]), pagesize: Number(m[3]), historyField, match },
-      billing: {
-        creditsRemaining: paid.remaining,
-        recordsReturned: paid.granted,
-        truncatedByCredits: paid.granted < entries.length,
-      },
-    };
-  }
-  throw changedSince();
+  const rows = await rereadPaid(entries.slice(0, paid.granted), rereads);
+  return {
+    page: { rows, total: Number(m[1]), page: Number(m[2]), pagesize: Number(m[3]), historyField, match },
+    billing: {
+      creditsRemaining: paid.remaining,
+      recordsReturned: paid.granted,
+      truncatedByCredits: paid.granted < entries.length,
+    },
+  };
 }

@@ -3,6 +3,7 @@
 import { type AddressMatch, renderEnvelope } from '@pra/core/contracts';
 import type { PageBilling } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
+import type { BatchEntryResult } from './batch.js';
 
 export interface RecordPage {
   rows: RecordRow[];
@@ -38,4 +39,27 @@ export function renderPropertyResponse(
     ...billing,
     matchJson: p.match && JSON.stringify(p.match),
   });
+}
+
+/** The BatchResponse text: each entry's status, match and records (spliced as stored), then the batch's status. */
+export function renderBatchResponse(
+  results: readonly BatchEntryResult[],
+  transactionId: string,
+  billing: PageBilling & { creditsRequired?: number },
+): string {
+  const entries = results.map((e) => {
+    const paging = e.page !== undefined ? `,"page":${e.page},"pagesize":${e.pagesize}` : '';
+    const required = e.creditsRequired !== undefined ? `,"credits_required":${e.creditsRequired}` : '';
+    return (
+      `{"id":${JSON.stringify(e.id)},"status":{"code":${e.code},"msg":${JSON.stringify(e.msg)},"total":${e.total}` +
+      `${paging},"records_returned":${e.rows.length},"truncated_by_credits":${e.truncatedByCredits}${required}},` +
+      `"match":${JSON.stringify(e.match)},"property":[${e.rows.map((r) => renderRecord(r)).join(',')}]}`
+    );
+  });
+  const required = billing.creditsRequired !== undefined ? `,"credits_required":${billing.creditsRequired}` : '';
+  return (
+    `{"results":[${entries.join(',')}],"status":{"code":0,"msg":"SuccessWithResult","transactionID":"${transactionId}",` +
+    `"credits_remaining":${billing.creditsRemaining},"records_returned":${billing.recordsReturned},` +
+    `"truncated_by_credits":${billing.truncatedByCredits}${required}}}`
+  );
 }

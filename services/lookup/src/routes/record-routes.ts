@@ -17,8 +17,10 @@ import {
 import type { CreditMeter } from '@pra/account-billing/client';
 import type { RecordRow, RecordStore } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
+import { areaSource } from '../domain/find-area.js';
 import { answerMeteredPage, type PageSource } from '../domain/metered-page.js';
 import { renderPropertyResponse } from '../domain/record-page.js';
+import { batchHandler } from './batch-route.js';
 
 /** What every metered query holds (meteredOptions): the cost parameters. */
 type MeteredQuery = { preview: boolean; max_credits?: number | undefined };
@@ -84,8 +86,11 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
   });
   return {
     propertyAddress: metered(ENDPOINTS.propertyAddress.query, (q) => pages(() => findByAddress(d.store, q))),
+    propertyBatch: batchHandler(d),
     propertyOwner: metered(ENDPOINTS.propertyOwner.query, (q) => pages(() => findByOwner(d.store, q))),
     propertyParcel: metered(ENDPOINTS.propertyParcel.query, (q) => pages(() => findByParcel(d.store, q))),
+    propertyRadius: metered(ENDPOINTS.propertyRadius.query, (q) => areaSource(d.store, d.rereadFrom, q)),
+    propertyArea: metered(ENDPOINTS.propertyArea.query, (q) => areaSource(d.store, d.rereadFrom, q)),
     saleHistory: metered(ENDPOINTS.saleHistory.query, (q) => history(q.id, 'sale')),
     assessmentDetail: metered(ENDPOINTS.assessmentDetail.query, (q) => history(q.id, 'assessment')),
   };

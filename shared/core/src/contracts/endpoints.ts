@@ -2,15 +2,26 @@
 // authenticated or public, and the service that serves it. The express routes (mountEndpoints), the OpenAPI
 // document, the gateway plugin's public paths and the kong.yml check are all derived from this table.
 import { HealthResponse, PlansResponse, UsageResponse } from './account.js';
-import { AssessmentHistoryResponse, PropertyResponse, SaleHistoryResponse, SuggestionResponse } from './envelopes.js';
+import {
+  AssessmentHistoryResponse,
+  BatchResponse,
+  PropertyResponse,
+  SaleHistoryResponse,
+  SuggestionResponse,
+} from './envelopes.js';
 import {
   AddressQuery,
   AutocompleteQuery,
+  BATCH_MAX,
+  BatchQuery,
+  BatchRequest,
   OwnerQuery,
   PAGING_DEPTH_MAX,
   ParcelQuery,
   PropertyIdQuery,
 } from './queries.js';
+import { AREA_SPAN_MAX_MILES, RADIUS_MAX_MILES } from './area-geometry.js';
+import { AreaQuery, RadiusQuery } from './queries.js';
 import type { z } from './zod.js';
 
 export const BASE_PATH = '/api/v1';
@@ -31,6 +42,9 @@ export interface EndpointDef {
   summary: string;
   description?: string;
   query?: z.ZodObject;
+  /** GET unless said: POST takes `body` as its JSON request body. */
+  method?: 'GET' | 'POST';
+  body?: z.ZodType;
   response: z.ZodType;
   okText: string;
   access: EndpointAccess;
@@ -79,6 +93,28 @@ export const ENDPOINTS = {
       ['/sale/detail', 'getSaleDetail', 'Compatibility alias of /property/address (sale fields included)'],
     ],
   },
+  propertyBatch: {
+    path: '/property/batch',
+    operationId: 'getPropertiesInBatch',
+    tag: 'Property',
+    summary: `Up to ${BATCH_MAX} address lookups in one call`,
+    description:
+      `A JSON body \`{"requests": [{"id": "a1", "address": "...", "zip": "..."}, ...]}\` of 1 to ${BATCH_MAX} entries, each taking ` +
+      'the parameters of /property/address (strings; numbers are read as their digits) and your own `id`. One result per ' +
+      'entry, in order, with its own status (0, or the 400/404 a single call would have answered), `match` and records. ' +
+      'Billed as the single calls would be, 1 credit per record returned, under one transaction: when the credits run out ' +
+      'within the batch, the entry where they ran out is truncated and every later entry is answered 402 with no record. ' +
+      'The batch is one call for the rate limit and the daily quota. An `Idempotency-Key` covers the whole batch: a repeat ' +
+      'is answered with what the first call paid for. `preview=true` and `max_credits` apply to the whole batch. ' +
+      'An entry that cannot be read is a 400 in its result; a body that cannot be read is a 400 for the batch.',
+    query: BatchQuery,
+    method: 'POST',
+    body: BatchRequest,
+    response: BatchResponse,
+    okText: 'One result per entry, in order',
+    access: 'metered',
+    service: 'lookup',
+  },
   propertyOwner: {
     path: '/property/owner',
     operationId: 'getPropertyByOwner',
@@ -103,6 +139,38 @@ export const ENDPOINTS = {
     query: ParcelQuery,
     response: PropertyResponse,
     okText: 'Properties with that parcel number',
+    access: 'metered',
+    service: 'lookup',
+  },
+  propertyRadius: {
+    path: '/property/radius',
+    operationId: 'getPropertiesInRadius',
+    tag: 'Property',
+    summary: 'Properties within a radius of a point',
+    description:
+      `The properties within \`radius\` miles (great-circle, at most ${RADIUS_MAX_MILES}) of \`latitude\`,\`longitude\`, nearest ` +
+      'first (ties by property ID, so pages never overlap or skip); each record carries `location.distance`, miles from ' +
+      'the centre (3 decimals). `proptype` narrows to property types. Paged like /property/owner; records without ' +
+      `coordinates are never found by area. ${BILLING_NOTE}`,
+    query: RadiusQuery,
+    response: PropertyResponse,
+    okText: 'Properties in the circle, nearest first',
+    access: 'metered',
+    service: 'lookup',
+  },
+  propertyArea: {
+    path: '/property/area',
+    operationId: 'getPropertiesInArea',
+    tag: 'Property',
+    summary: 'Properties in a bounding box or a GeoJSON polygon',
+    description:
+      'Exactly one of `bbox` (`minLon,minLat,maxLon,maxLat`) or `polygon` (a GeoJSON Polygon, URL-encoded; its edges ' +
+      `straight in longitude/latitude as RFC 7946 says), at most ${AREA_SPAN_MAX_MILES} miles each way. Ordered by distance from ` +
+      "the box's centre (a polygon: its bounding box's centre), nearest first, ties by property ID; each record carries " +
+      `\`location.distance\` in miles from that centre. \`proptype\` narrows to property types. Paged like /property/owner. ${BILLING_NOTE}`,
+    query: AreaQuery,
+    response: PropertyResponse,
+    okText: 'Properties in the area, nearest its centre first',
     access: 'metered',
     service: 'lookup',
   },
@@ -221,6 +289,15 @@ export function publicPaths(): Set<string> {
     .map((p) => BASE_PATH + p.path);
   return new Set([...endpoints, ...DOCUMENT_PATHS]);
 }
+
+const POST_PATHS: ReadonlySet<string> = new Set(
+  servedPaths()
+    .filter((p) => p.endpoint.method === 'POST')
+    .map((p) => BASE_PATH + p.path),
+);
+
+/** The method a full path takes: GET, but for the batch (POST). */
+export const methodOf = (fullPath: string): 'GET' | 'POST' => (POST_PATHS.has(fullPath) ? 'POST' : 'GET');
 
 /** Full path -> the service that serves it: what the gateway's routes must say (the OpenAPI document included). */
 export function routedPaths(): Map<string, ServiceName> {

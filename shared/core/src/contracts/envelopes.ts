@@ -84,3 +84,54 @@ export const ErrorResponse = z
   })
   .openapi('ErrorResponse');
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
+
+/** One entry's answer in a batch: its status, how its address matched, its records. */
+export const BatchResult = z
+  .object({
+    id: z.string().nullable().openapi({ description: "The entry's `id`, or null when it gave none" }),
+    status: z.object({
+      code: z
+        .number()
+        .int()
+        .openapi({
+          description:
+            '0 = records found; else the HTTP status a single call would have had: 400 (the entry is invalid), 404 ' +
+            '(nothing found), 402 (the credits ran out before this entry)',
+        }),
+      msg: z.string(),
+      total: z.number().int(),
+      page: z.number().int().optional(),
+      pagesize: z.number().int().optional(),
+      records_returned: z.number().int().openapi({ description: 'Records returned (and billed) for this entry' }),
+      truncated_by_credits: z.boolean(),
+      credits_required: z
+        .number()
+        .int()
+        .optional()
+        .openapi({ description: 'With `preview=true`: what this entry would cost' }),
+    }),
+    // Inline (not the AddressMatch component): OpenAPI 3.0 has no nullable reference.
+    match: z.object(AddressMatch.shape).nullable().openapi({
+      description: 'How the address matched, as `status.match` of /property/address (null when nothing did)',
+    }),
+    property: z.array(PropertyRecord),
+  })
+  .openapi('BatchResult');
+
+export const BatchResponse = z
+  .object({
+    results: z.array(BatchResult).openapi({ description: 'One result per entry, in the order of `requests`' }),
+    status: z.object({
+      code: z.literal(0),
+      msg: z.string().openapi({ example: 'SuccessWithResult' }),
+      transactionID: z.string().uuid(),
+      credits_remaining: z.number().int(),
+      records_returned: z.number().int().openapi({ description: 'Records returned (and billed) by the whole batch' }),
+      truncated_by_credits: z.boolean().openapi({ description: 'True when the credits ran out within the batch' }),
+      credits_required: z.number().int().optional().openapi({
+        description: 'With `preview=true` only: what the whole batch would cost; nothing is charged',
+      }),
+    }),
+  })
+  .openapi('BatchResponse');
+export type BatchResponse = z.infer<typeof BatchResponse>;

@@ -13,6 +13,7 @@ const ERROR_TEXT: Record<number, string> = {
   402: 'No credits remaining, or every credit grant has expired. 0 credits.',
   403: 'API key disabled. 0 credits.',
   404: 'No properties found. 0 credits.',
+  413: 'The request body is larger than the gateway takes (the batch: 256 KB). 0 credits.',
   429: 'Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits.',
   503: 'Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits.',
 };
@@ -42,12 +43,16 @@ function errors(codes: number[]) {
   );
 }
 
-const AUTH: Record<string, string[]>[] = [{ bearerAuth: [] }, { marketplaceSecret: [], marketplaceKey: [] }];
+const AUTH: Record<string, string[]>[] = [
+  { bearerAuth: [] },
+  { marketplaceSecret: [], marketplaceKey: [] },
+  { marketplaceSecret: [], marketplaceUser: [], marketplaceSubscription: [] },
+];
 
 /** The error answers of an endpoint follow from its access: only metered ones answer 402 and 404. */
 function errorCodes(e: EndpointDef): number[] {
   if (e.access === 'public') return [];
-  if (e.access === 'metered') return [400, 401, 402, 403, 404, 429, 503];
+  if (e.access === 'metered') return [400, 401, 402, 403, ...(e.body ? [413] : [404]), 429, 503];
   return [...(e.query ? [400] : []), 401, 403, 429, 503];
 }
 
@@ -70,10 +75,23 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
     name: 'X-Marketplace-Key',
     description: "The marketplace subscriber's key",
   });
+  registry.registerComponent('securitySchemes', 'marketplaceUser', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Marketplace-User',
+    description:
+      "Set by the marketplace proxy: the subscriber's marketplace user id (an account is provisioned on its first call)",
+  });
+  registry.registerComponent('securitySchemes', 'marketplaceSubscription', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Marketplace-Subscription',
+    description: 'Set by the marketplace proxy: the plan subscribed to, one of `marketplace_plans` of /plans',
+  });
   for (const { endpoint: e, path, operationId, summary } of servedPaths()) {
     const isPublic = e.access === 'public';
     registry.registerPath({
-      method: 'get',
+      method: e.method === 'POST' ? 'post' : 'get',
       path,
       operationId,
       tags: [e.tag],
@@ -81,7 +99,13 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
       ...(e.description ? { description: e.description } : {}),
       security: isPublic ? [] : AUTH,
       ...(e.query
-        ? { request: { query: e.query, ...(e.access === 'metered' ? { headers: IdempotencyHeaders } : {}) } }
+        ? {
+            request: {
+              query: e.query,
+              ...(e.access === 'metered' ? { headers: IdempotencyHeaders } : {}),
+              ...(e.body ? { body: { required: true, content: { 'application/json': { schema: e.body } } } } : {}),
+            },
+          }
         : {}),
       responses: {
         200: {
@@ -104,7 +128,8 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
       version: API_VERSION,
       description:
         'Credit-metered United States property, owner, parcel, sale and assessment records. ' +
-        'All endpoints are GET with query parameters. 1 credit per property returned; errors cost 0.',
+        'Endpoints are GET with query parameters, but for the batch lookup (POST with a JSON body). ' +
+        '1 credit per property returned; errors cost 0.',
       license: { name: 'Proprietary', url: 'https://example.com/terms' },
     },
     servers: [{ url: serverUrl }],

@@ -1,5 +1,15 @@
 // Query parameters of every endpoint (SPEC 4). The same schemas validate requests and describe them in OpenAPI.
 import { z } from './zod.js';
+import {
+  AREA_SPAN_MAX_MILES,
+  DECIMAL,
+  parseBox,
+  parsePolygon,
+  POLYGON_TEXT_MAX,
+  POLYGON_VERTICES_MAX,
+  RADIUS_MAX_MILES,
+} from './area-geometry.js';
+import { PROPERTY_TYPES } from './record.js';
 
 /**
  * The longest value (in characters, after surrounding spaces are trimmed) each text parameter takes: a value past
@@ -118,60 +128,63 @@ export const meteredOptions = {
 /** Parameters that name the same thing; the alternative wins only when the main one is absent. */
 export const ADDRESS_ALIASES = { locality: 'city', countrySubd: 'state', postal1: 'zip' } as const;
 
-export const AddressQuery = z
-  .object({
-    address: text(
-      'Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit)',
-      TEXT_MAX.address,
-    ).optional(),
-    city: text('City; pair with state', TEXT_MAX.city).optional(),
-    locality: text('Alternative name of `city`', TEXT_MAX.city).optional(),
-    state: stateCode.optional(),
-    countrySubd: stateCode.optional().openapi({ description: 'Alternative name of `state`' }),
-    zip: zip.optional(),
-    postal1: zip.optional().openapi({ description: 'Alternative name of `zip`' }),
-    number: z
-      .string()
-      .trim()
-      .max(TEXT_MAX.number, atMost(TEXT_MAX.number))
-      .regex(/^\d+[A-Za-z]?(-\d+)?$/, 'must be a street number such as 123 or 123A')
-      .optional()
-      .openapi({ description: 'Street number, when `address` holds the street only' }),
-    page,
-    pagesize,
-    ...meteredOptions,
-  })
-  .superRefine((q, ctx) => {
-    for (const [alt, main] of Object.entries(ADDRESS_ALIASES) as [
-      keyof typeof ADDRESS_ALIASES,
-      'city' | 'state' | 'zip',
-    ][]) {
-      const a = q[alt];
-      const m = q[main];
-      if (a !== undefined && m !== undefined && a.toUpperCase() !== m.toUpperCase()) {
-        ctx.addIssue({ code: 'custom', path: [alt], message: `conflicts with '${main}' (${m}); give one of them` });
-      }
+/** The parameters of an address lookup, as a query string or a batch entry gives them (cost parameters apart). */
+const addressShape = {
+  address: text(
+    'Street address, e.g. `123 N Main St Apt 4` (a unit narrows to that unit)',
+    TEXT_MAX.address,
+  ).optional(),
+  city: text('City; pair with state', TEXT_MAX.city).optional(),
+  locality: text('Alternative name of `city`', TEXT_MAX.city).optional(),
+  state: stateCode.optional(),
+  countrySubd: stateCode.optional().openapi({ description: 'Alternative name of `state`' }),
+  zip: zip.optional(),
+  postal1: zip.optional().openapi({ description: 'Alternative name of `zip`' }),
+  number: z
+    .string()
+    .trim()
+    .max(TEXT_MAX.number, atMost(TEXT_MAX.number))
+    .regex(/^\d+[A-Za-z]?(-\d+)?$/, 'must be a street number such as 123 or 123A')
+    .optional()
+    .openapi({ description: 'Street number, when `address` holds the street only' }),
+  page,
+  pagesize,
+};
+
+/** Address, city and state or zip, with alternative names that agree; paging within its depth. */
+function checkAddress(q: z.infer<z.ZodObject<typeof addressShape>>, ctx: z.RefinementCtx): void {
+  for (const [alt, main] of Object.entries(ADDRESS_ALIASES) as [
+    keyof typeof ADDRESS_ALIASES,
+    'city' | 'state' | 'zip',
+  ][]) {
+    const a = q[alt];
+    const m = q[main];
+    if (a !== undefined && m !== undefined && a.toUpperCase() !== m.toUpperCase()) {
+      ctx.addIssue({ code: 'custom', path: [alt], message: `conflicts with '${main}' (${m}); give one of them` });
     }
-    const city = q.city ?? q.locality;
-    const state = q.state ?? q.countrySubd;
-    const zipCode = q.zip ?? q.postal1;
-    if (q.address === undefined) {
-      ctx.addIssue({ code: 'custom', path: ['address'], message: 'is required (with city and state, or with zip)' });
-    } else if (zipCode === undefined && (city === undefined || state === undefined)) {
-      const missing =
-        city === undefined && state === undefined
-          ? 'city and state, or zip'
-          : city === undefined
-            ? 'city (or zip)'
-            : 'state (or zip)';
-      ctx.addIssue({
-        code: 'custom',
-        path: [city === undefined ? 'city' : 'state'],
-        message: `is required: give ${missing}`,
-      });
-    }
-    boundPagingDepth(q, ctx);
-  });
+  }
+  const city = q.city ?? q.locality;
+  const state = q.state ?? q.countrySubd;
+  const zipCode = q.zip ?? q.postal1;
+  if (q.address === undefined) {
+    ctx.addIssue({ code: 'custom', path: ['address'], message: 'is required (with city and state, or with zip)' });
+  } else if (zipCode === undefined && (city === undefined || state === undefined)) {
+    const missing =
+      city === undefined && state === undefined
+        ? 'city and state, or zip'
+        : city === undefined
+          ? 'city (or zip)'
+          : 'state (or zip)';
+    ctx.addIssue({
+      code: 'custom',
+      path: [city === undefined ? 'city' : 'state'],
+      message: `is required: give ${missing}`,
+    });
+  }
+  boundPagingDepth(q, ctx);
+}
+
+export const AddressQuery = z.object({ ...addressShape, ...meteredOptions }).superRefine(checkAddress);
 export type AddressQuery = z.infer<typeof AddressQuery>;
 
 export const OwnerQuery = z
@@ -249,3 +262,152 @@ export const IdempotencyHeaders = z.object({
       example: '3f6c2a1e-8b2d-4c7a-9a51-0d6f1e2b7c44',
     }),
 });
+
+/** The most entries a batch takes (as Smarty's street API); a longer list is chunked by the client. */
+export const BATCH_MAX = 100;
+/** The largest batch body taken (the gateway's size limit on its route lets it through): 100 long entries fit. */
+export const BATCH_BODY_MAX_BYTES = 256 * 1024;
+/** A batch entry's own id is the client's: echoed in its result, at most this long. */
+export const BATCH_ID_MAX = 64;
+
+/** One entry of a batch: the parameters of /property/address, as JSON values, and the client's own `id`. */
+export const BatchEntry = z
+  .object({
+    id: z
+      .string()
+      .max(BATCH_ID_MAX, atMost(BATCH_ID_MAX))
+      .optional()
+      .openapi({ description: 'Your id for this entry, echoed in its result', example: 'a1' }),
+    ...addressShape,
+  })
+  .superRefine(checkAddress)
+  .openapi('BatchEntry');
+export type BatchEntry = z.infer<typeof BatchEntry>;
+
+export const BatchRequest = z
+  .object({
+    requests: z
+      .array(BatchEntry)
+      .min(1, 'must hold at least one entry')
+      .max(BATCH_MAX, `must hold at most ${BATCH_MAX} entries (send more in several batches)`)
+      .openapi({ description: `1 to ${BATCH_MAX} address lookups, answered in order` }),
+  })
+  .openapi('BatchRequest');
+
+/** The query string of a batch: its cost parameters, for the whole batch. */
+export const BatchQuery = z.object(meteredOptions);
+
+// Area search (issue 27): a circle, a box or a GeoJSON polygon; paged, nearest first, filterable by property type.
+// The geometry (bounds, self-crossing rings, spans) is area-geometry.ts: a bad shape is a 400 here, before any read.
+
+/** A decimal number within [min, max] (no NaN, Infinity, exponent or empty value). */
+const decimal = (description: string, min: number, max: number, example: number) =>
+  z
+    .string()
+    .trim()
+    .regex(DECIMAL, 'must be a decimal number such as 40.7128')
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, `must be within ${min}..${max}`)
+    .openapi({ description, type: 'number', minimum: min, maximum: max, example });
+
+/** Property types, comma-separated, any case: the records of any of them. */
+const proptypeFilter = z
+  .string()
+  .trim()
+  .max(200, atMost(200))
+  .transform((s, ctx) => {
+    const asked = s.split(',').map((t) => t.trim().toUpperCase());
+    const unknown = asked.filter((t) => !(PROPERTY_TYPES as readonly string[]).includes(t));
+    if (unknown.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `'${unknown[0]!.slice(0, 40)}' is not a property type: give one or more (comma-separated) of ${PROPERTY_TYPES.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    return [...new Set(asked)];
+  })
+  .optional()
+  .openapi({
+    type: 'string',
+    maxLength: 200,
+    description: `Only records of these property types (\`summary.proptype\`), comma-separated, any case: ${PROPERTY_TYPES.join(', ')}`,
+    example: 'SFR,CONDOMINIUM',
+  });
+
+export const RadiusQuery = z
+  .object({
+    latitude: decimal('Latitude of the centre, degrees', -90, 90, 40.7484),
+    longitude: decimal('Longitude of the centre, degrees', -180, 180, -73.9857),
+    radius: decimal(`Radius in miles, more than 0 and at most ${RADIUS_MAX_MILES}`, 0, RADIUS_MAX_MILES, 1).refine(
+      (r) => r > 0,
+      'must be more than 0',
+    ),
+    proptype: proptypeFilter,
+    page,
+    pagesize,
+    ...meteredOptions,
+  })
+  .superRefine(boundPagingDepth);
+export type RadiusQuery = z.infer<typeof RadiusQuery>;
+
+export const AreaQuery = z
+  .object({
+    bbox: z
+      .string()
+      .trim()
+      .max(120, atMost(120))
+      .transform((s, ctx) => {
+        const box = parseBox(s);
+        if (typeof box === 'string') {
+          ctx.addIssue({ code: 'custom', message: box });
+          return z.NEVER;
+        }
+        return box;
+      })
+      .optional()
+      .openapi({
+        type: 'string',
+        maxLength: 120,
+        description: `A box: \`minLon,minLat,maxLon,maxLat\` in degrees, at most ${AREA_SPAN_MAX_MILES} miles each way. Give bbox or polygon.`,
+        example: '-74.01,40.70,-73.97,40.75',
+      }),
+    polygon: z
+      .string()
+      .trim()
+      .max(POLYGON_TEXT_MAX, atMost(POLYGON_TEXT_MAX))
+      .transform((s, ctx) => {
+        const polygon = parsePolygon(s);
+        if (typeof polygon === 'string') {
+          ctx.addIssue({ code: 'custom', message: polygon });
+          return z.NEVER;
+        }
+        return polygon;
+      })
+      .optional()
+      .openapi({
+        type: 'string',
+        maxLength: POLYGON_TEXT_MAX,
+        description:
+          `A GeoJSON Polygon (RFC 7946), URL-encoded: one closed ring of [longitude, latitude], 3 to ${POLYGON_VERTICES_MAX} ` +
+          `vertices, not crossing itself, no holes; edges are straight in longitude/latitude; its bounding box at most ` +
+          `${AREA_SPAN_MAX_MILES} miles each way. Give bbox or polygon.`,
+        example: '{"type":"Polygon","coordinates":[[[-74.0,40.7],[-73.97,40.7],[-73.98,40.74],[-74.0,40.7]]]}',
+      }),
+    proptype: proptypeFilter,
+    page,
+    pagesize,
+    ...meteredOptions,
+  })
+  .superRefine((q, ctx) => {
+    if ((q.bbox === undefined) === (q.polygon === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [q.bbox === undefined ? 'bbox' : 'polygon'],
+        message:
+          q.bbox === undefined ? 'is required: give bbox or polygon' : 'cannot be given with bbox: give one of them',
+      });
+    }
+    boundPagingDepth(q, ctx);
+  });
+export type AreaQuery = z.infer<typeof AreaQuery>;

@@ -1,0 +1,94 @@
+// POST /property/batch: who is calling, which transaction, the body read into entries, the batch answered, sent.
+import { createHash } from 'node:crypto';
+import type { RequestHandler } from 'express';
+import { canonicalTarget } from '@pra/core/auth';
+import { BATCH_BODY_MAX_BYTES, BATCH_MAX, BatchEntry, BatchQuery } from '@pra/core/contracts';
+import { ApiError, badRequest } from '@pra/core/errors';
+import {
+  IDEMPOTENCY_KEY_TTL_SECONDS,
+  idempotencyKeyOf,
+  keyedTransactionId,
+  parseQuery,
+  readJsonBody,
+  resolveIdentity,
+  route,
+  sendJson,
+} from '@pra/platform';
+import { answerBatch, type BatchInput } from '../domain/batch.js';
+import { findByAddress, LookupDeadline } from '../domain/find-records.js';
+import { renderBatchResponse } from '../domain/record-page.js';
+import type { RecordRouteDeps } from './record-routes.js';
+
+export function batchHandler(d: RecordRouteDeps) {
+  return (endpoint: string): RequestHandler =>
+    route(async (req, res) => {
+      const who = await resolveIdentity(req, d.auth);
+      const key = idempotencyKeyOf(req);
+      const transactionId = key !== undefined ? keyedTransactionId(who.accountId, key) : req.requestId;
+      req.transactionId = transactionId;
+      const query = parseQuery(BatchQuery, req.query);
+      const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
+      const inputs = batchInputs(body);
+      // One deadline for every entry's search, as for one lookup: a batch is never slower to give up than a single
+      // call (the gateway's read timeout covers one lookup's deadline, then the charge).
+      const deadline = new LookupDeadline(d.store.deadlineMs);
+      const answer = await answerBatch(
+        d.meter,
+        {
+          who,
+          transactionId,
+          endpoint,
+          // The whole request: its query and its body (the same key with another body is another request).
+          fingerprint: `${canonicalTarget({ method: 'POST', url: req.url })} ${createHash('sha256').update(JSON.stringify(body)).digest('base64url')}`,
+          keepSeconds: key !== undefined ? IDEMPOTENCY_KEY_TTL_SECONDS : undefined,
+          preview: query.preview,
+          maxCredits: query.max_credits,
+        },
+        inputs,
+        (q) => findByAddress(d.store, q, deadline),
+        d.rereadFrom.map((s) => (ids: number[]) => s.recordsByIds(ids)),
+      );
+      req.charged = answer.charged;
+      sendJson(res, 200, renderBatchResponse(answer.results, transactionId, answer.billing), transactionId);
+    });
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The body's entries: the batch is a 400 when its shape is wrong; an entry that cannot be read is a 400 of its own. */
+export function batchInputs(body: unknown): BatchInput[] {
+  if (!isObject(body)) throw badRequest('The body must be a JSON object: {"requests": [{"address": ..., "zip": ...}]}');
+  const unknown = Object.keys(body).filter((k) => k !== 'requests');
+  if (unknown.length > 0) {
+    throw badRequest(
+      `Unknown field ${unknown.map((k) => `'${k.slice(0, 40)}'`).join(', ')} in the body: it takes requests`,
+    );
+  }
+  const { requests } = body;
+  if (requests === undefined) throw badRequest("Missing field 'requests': a list of address lookups");
+  if (!Array.isArray(requests)) throw badRequest("Invalid field 'requests': it must be a list");
+  if (requests.length === 0) throw badRequest("Invalid field 'requests': it must hold at least one entry");
+  if (requests.length > BATCH_MAX) {
+    throw badRequest(
+      `Invalid field 'requests': ${requests.length} entries, more than ${BATCH_MAX} (send them in several batches; @pra/client does)`,
+    );
+  }
+  return requests.map((entry, i) => entryInput(entry, i));
+}
+
+function entryInput(entry: unknown, i: number): BatchInput {
+  const where = `requests[${i}]`;
+  if (!isObject(entry)) return { id: null, invalid: `Invalid ${where}: an entry must be a JSON object` };
+  // A JSON number is read as its digits ("zip": 95814); anything but text and numbers is named by the schema.
+  const asText = Object.fromEntries(
+    Object.entries(entry).map(([k, v]) => [k, typeof v === 'number' && Number.isFinite(v) ? String(v) : v]),
+  );
+  const id = typeof asText.id === 'string' ? asText.id.slice(0, 64) : null;
+  try {
+    const { id: _id, ...lookup } = parseQuery(BatchEntry, asText);
+    return { id, lookup };
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    return { id, invalid: `${where}: ${err.message}` };
+  }
+}

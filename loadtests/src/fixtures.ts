@@ -11,7 +11,7 @@ import type { Fixtures } from '../k6/lib/types.js';
  */
 export async function exportFixtures(pool: Pool, size = 500, sources = '%'): Promise<Fixtures> {
   const q = <T extends Record<string, unknown>>(sql: string) => pool.query<T>(sql, [size, sources]).then((r) => r.rows);
-  const [stored, owners, parcels, ids] = await Promise.all([
+  const [stored, owners, parcels, ids, places] = await Promise.all([
     q<{ body: Buffer; unit_key: string; state: string; zip: string }>(
       `SELECT body, unit_key, state, zip FROM records.properties WHERE source <> 'test' AND source LIKE $2 ORDER BY random() LIMIT $1`,
     ),
@@ -25,6 +25,11 @@ export async function exportFixtures(pool: Pool, size = 500, sources = '%'): Pro
     q<{
       id: string;
     }>(`SELECT id FROM records.properties WHERE source <> 'test' AND source LIKE $2 ORDER BY random() LIMIT $1`),
+    // Area search centres: where records are (a store whose locations are not filled yet gives none).
+    q<{ latitude: number; longitude: number }>(
+      `SELECT location[1] AS latitude, location[0] AS longitude FROM records.properties
+        WHERE location IS NOT NULL AND source <> 'test' AND source LIKE $2 ORDER BY random() LIMIT $1`,
+    ),
   ]);
   const addresses = stored.map((r) => {
     const a = storedAddress(r.body);
@@ -34,5 +39,5 @@ export async function exportFixtures(pool: Pool, size = 500, sources = '%'): Pro
     throw new Error(
       'the database holds no records: load some first (npm start loads a sample; npm run ingest -- sample)',
     );
-  return { addresses, owners, parcels, propertyIds: ids.map((r) => Number(r.id)) };
+  return { addresses, owners, parcels, propertyIds: ids.map((r) => Number(r.id)), places };
 }

@@ -1,6 +1,7 @@
-// npm run example:client: the typed client against a running system (npm start): one address lookup, an owner
-// search paged to its end (at most 3 pages), a batch with its free cost preview, and /usage. The key is API_KEY, or the demo key npm start keeps in
-// .data/demo-api-key; the base URL is BASE_URL or http://127.0.0.1:8080/api/v1.
+// npm run example:client: the typed client against a running system (npm start): one address lookup, a radius
+// search around it, an owner search paged to its end (at most 3 pages), a batch with its free cost preview, and
+// /usage. The key is API_KEY, or the demo key npm start keeps in .data/demo-api-key; the base URL is BASE_URL or
+// http://127.0.0.1:8080/api/v1.
 import { existsSync, readFileSync } from 'node:fs';
 import { batchLookup, createPropertyRecordsClient, ownerPages, PropertyRecordsError } from '../src/index.js';
 
@@ -23,7 +24,18 @@ try {
   console.log(`address: ${home.address.oneLine} (id ${home.identifier.Id}, APN ${home.identifier.apn})`);
   console.log(`  last sale ${home.sale.lastSale.date ?? '-'} for ${home.sale.lastSale.price ?? '-'}`);
 
-  // 2. An owner search, page by page.
+  // 2. The properties within half a mile of it, nearest first, each with its distance in miles.
+  const { latitude, longitude } = home.location;
+  if (latitude !== null && longitude !== null) {
+    const near = await api.GET('/property/radius', {
+      params: { query: { latitude, longitude, radius: 0.5, pagesize: 5 } },
+    });
+    if (!near.data) throw new PropertyRecordsError(near.response.status, near.error);
+    const list = near.data.property.map((p) => `${p.address.oneLine} (${p.location.distance} mi)`).join('; ');
+    console.log(`within 0.5 mi: ${near.data.status.total} properties; nearest: ${list}`);
+  }
+
+  // 3. An owner search, page by page.
   const lastName = process.env.OWNER ?? 'SMITH';
   let pages = 0;
   for await (const page of ownerPages(api, { lastName, state: 'CA', pagesize: 5 })) {
@@ -34,7 +46,7 @@ try {
   }
   if (pages === 0) console.log(`owner ${lastName}: none in CA`);
 
-  // 3. A list of addresses in batches of up to 100 (the client chunks longer lists): first a free preview of what it
+  // 4. A list of addresses in batches of up to 100 (the client chunks longer lists): first a free preview of what it
   // would cost, then the lookups, each result with how its address matched.
   const list = [
     { id: 'home', address: '3526 High Street', city: 'Sacramento', state: 'CA' },
@@ -50,7 +62,7 @@ try {
     );
   }
 
-  // 4. What this key's account has used.
+  // 5. What this key's account has used.
   const usage = await api.GET('/usage');
   if (!usage.data) throw new PropertyRecordsError(usage.response.status, usage.error);
   const { calls, credits } = usage.data;

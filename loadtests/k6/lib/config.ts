@@ -23,5 +23,6 @@ export const addresses = new SharedArray('addresses', () => fixtures.addresses);
 export const owners = new SharedArray('owners', () => fixtures.owners);
 export const parcels = new SharedArray('parcels', () => fixtures.parcels);
 export const propertyIds = new SharedArray('propertyIds', () => fixtures.propertyIds);
+export const places = new SharedArray('places', () => fixtures.places);
 
 export const pick = <T>(list: ArrayLike<T>): T => list[Math.floor(Math.random() * list.length)]!;

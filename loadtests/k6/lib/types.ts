@@ -7,6 +7,8 @@ export interface Fixtures {
   owners: { lastName: string; state: string }[];
   parcels: { apn: string; state: string }[];
   propertyIds: number[];
+  /** Where records are: centres of area searches. */
+  places: { latitude: number; longitude: number }[];
 }
 
 export interface Account {

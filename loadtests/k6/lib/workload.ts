@@ -1,7 +1,7 @@
 // The calls a real client makes, built from the fixtures, and the weights of the mixed workload.
 import { check, sleep } from 'k6';
 import { Rate } from 'k6/metrics';
-import { addresses, owners, parcels, pick, propertyIds } from './config.ts';
+import { addresses, owners, parcels, pick, places, propertyIds } from './config.ts';
 import { enc, get, post } from './api.ts';
 
 const typeaheadFound = new Rate('typeahead_found');
@@ -75,6 +75,25 @@ export function costPreview(key: string): void {
   );
 }
 
+/** The properties within a mile of a place where records are, nearest first (issue 27). */
+export function radiusSearch(key: string): void {
+  if (places.length === 0) return addressLookup(key); // locations not filled yet: nothing to search around
+  const p = pick(places);
+  const { res, body } = get(
+    `/property/radius?latitude=${p.latitude}&longitude=${p.longitude}&radius=1&pagesize=10`,
+    key,
+    'property/radius',
+  );
+  check(
+    res,
+    {
+      'radius search finds the place it is centred on': (r) =>
+        r.status === 200 && (body.status?.records_returned ?? 0) >= 1,
+    },
+    { name: 'property/radius' },
+  );
+}
+
 export function ownerLookup(key: string): void {
   const o = pick(owners);
   get(`/property/owner?lastName=${enc(o.lastName)}&state=${o.state}&pagesize=10`, key, 'property/owner');
@@ -118,7 +137,8 @@ export function typeahead(key: string): void {
 
 /** The mixed workload: weights out of 100 (README). */
 export const WEIGHTS: [number, string, (key: string) => void][] = [
-  [30, 'address lookup (variant spellings and units)', addressLookup],
+  [27, 'address lookup (variant spellings and units)', addressLookup],
+  [3, 'radius search (1 mile, 10 a page)', radiusSearch],
   [5, 'batch of 10 addresses', batchLookup],
   [10, 'owner search', ownerLookup],
   [3, 'owner search cost preview (free)', costPreview],

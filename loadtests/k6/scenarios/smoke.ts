@@ -9,6 +9,7 @@ import {
   history,
   ownerLookup,
   parcelLookup,
+  radiusSearch,
   typeahead,
   usage,
 } from '../lib/workload.ts';
@@ -44,6 +45,7 @@ export default function (): void {
   batchLookup(key);
   ownerLookup(key);
   costPreview(key);
+  radiusSearch(key);
   parcelLookup(key);
   history(key, 'sale/history');
   history(key, 'assessment/detail');

@@ -109,7 +109,7 @@ describe('@pra/client', () => {
     await expect(pages.next()).rejects.toThrow(PropertyRecordsError);
   });
 
-  it('npm run example:client runs against the system and prints the lookup, the owner pages and the usage', async () => {
+  it('npm run example:client runs against the system and prints the lookup, the radius search, the owner pages, the batch and the usage', async () => {
     const a = await f.fundedAccount(100, { tier: 'growth' });
     const cwd = fileURLToPath(new URL('../../../clients/typescript/', import.meta.url));
     const { code, out } = await new Promise<{ code: number; out: string }>((resolve) => {
@@ -124,7 +124,10 @@ describe('@pra/client', () => {
     });
     expect(code, out).toBe(0);
     expect(out).toMatch(/^address: 3526 HIGH ST, SACRAMENTO, CA 95838/m);
+    expect(out).toMatch(/^within 0\.5 mi: \d+ properties; nearest: 3526 HIGH ST, SACRAMENTO, CA 95838 \(0 mi\)/m);
     expect(out).toMatch(new RegExp(`^owner ${owner}, page 1 of 2: ANN ${owner}`, 'm'));
+    expect(out).toMatch(/^batch: 2 addresses would cost \d+ credits/m);
+    expect(out).toMatch(/^ {2}home: 1 record\(s\), standardized/m);
     expect(out).toMatch(/^usage: \d+ calls today/m);
   });
 });

@@ -79,8 +79,8 @@ async function decide(
     for (const h of IDENTITY) await kong.service.request.clear_header(h);
     return kong.service.request.set_headers({ 'x-request-id': requestId });
   }
-  // Every other endpoint is GET (the batch POST): a HEAD would be charged and return no records, so it never reaches
-  // a service.
+  // Every other endpoint takes the one method the endpoint table gives it (GET; the batch POST). A HEAD would be
+  // charged and return no records, so it never reaches a service.
   const method = await kong.request.get_method();
   const allowed = methodOf(path);
   if (method !== allowed) return exit(405, methodNotAllowed(method, allowed), { allow: allowed });

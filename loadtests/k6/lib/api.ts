@@ -50,7 +50,7 @@ export function post(
   body: unknown,
   key: string | null,
   name: string,
-): { res: RefinedResponse<'text'>; body: Envelope & { results?: BatchResult[] } } {
+): { res: RefinedResponse<'text'>; body: BatchEnvelope } {
   const res = http.post(`${API}${path}`, JSON.stringify(body), {
     headers: { 'Content-Type': 'application/json', ...(key ? { Authorization: `Bearer ${key}` } : {}) },
     tags: { name },
@@ -64,10 +64,13 @@ export interface BatchResult {
   property: unknown[];
 }
 
-function checked(res: RefinedResponse<'text'>, name: string): { res: RefinedResponse<'text'>; body: any } {
-  let body: Envelope = {};
+/** The batch's answer: the envelope's status, and one result per entry. */
+export type BatchEnvelope = Envelope & { results?: BatchResult[] };
+
+function checked(res: RefinedResponse<'text'>, name: string): { res: RefinedResponse<'text'>; body: BatchEnvelope } {
+  let body: BatchEnvelope = {};
   try {
-    body = res.json() as Envelope;
+    body = res.json() as BatchEnvelope;
   } catch {
     // checked below
   }

@@ -77,7 +77,10 @@ export function costPreview(key: string): void {
 
 /** The properties within a mile of a place where records are, nearest first (issue 27). */
 export function radiusSearch(key: string): void {
-  if (places.length === 0) return addressLookup(key); // locations not filled yet: nothing to search around
+  if (places.length === 0) {
+    addressLookup(key); // locations not filled yet: nothing to search around
+    return;
+  }
   const p = pick(places);
   const { res, body } = get(
     `/property/radius?latitude=${p.latitude}&longitude=${p.longitude}&radius=1&pagesize=10`,

@@ -227,9 +227,12 @@ async function play(r: Run): Promise<void> {
       const cost = PAGE_RECORDS[s.request](s.pagesize);
       const cap = s.cost === 'cap1' ? 1 : s.cost === 'cap3' ? 3 : Number.POSITIVE_INFINITY;
       if (s.cost === 'preview') {
-        // Free whatever the balance or the key: the cost told, nothing returned, nothing charged.
-        if (s.request === 'missing') expect(res.status).toBe(404);
-        else if (s.request !== 'bad') {
+        // Free whatever the key: the cost told, nothing returned, nothing charged; a 402 for an account that cannot
+        // pay, before any search (it learns nothing, not even a 404).
+        if (s.request === 'bad') expect(res.status).toBe(400);
+        else if (balance === 0) expect(res.status).toBe(402);
+        else if (s.request === 'missing') expect(res.status).toBe(404);
+        else {
           expect(res.status, JSON.stringify(res.body.status)).toBe(200);
           expect(res.body.property).toEqual([]);
           expect(res.body.status).toMatchObject({

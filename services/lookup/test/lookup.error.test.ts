@@ -92,6 +92,7 @@ describe('404 and other refusals', () => {
     const res = await fetch(`${ctx.app.url}/api/v1/property/address`, { method: 'POST' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
+    expect(((await res.json()) as any).status.msg).toBe('Method POST not allowed here: use GET');
   });
   it('answers HEAD on every metered path 405 with Allow: GET, and charges nothing', async () => {
     const a = await ctx.billing.fundedAccount(10);

@@ -48,9 +48,10 @@ export function errorBody(status: number, msg: string, total: number, requestId:
 
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
-/** The 404 of a path no endpoint serves, and the 405 of a method other than GET: the same words everywhere. */
+/**
+ * The 404 of a path no endpoint serves, and the 405 of a method the path does not take (`allow`: GET, or POST for
+ * the batch; the endpoint table says which): the same words everywhere.
+ */
 export const noSuchEndpoint = (path: string) => `No such endpoint: ${path}`;
-export const methodNotAllowed = (method: string, allow = 'GET') =>
-  allow === 'GET'
-    ? `Method ${method} not allowed: every endpoint is GET, but for POST /api/v1/property/batch`
-    : `Method ${method} not allowed here: use ${allow}`;
+export const methodNotAllowed = (method: string, allow: 'GET' | 'POST' = 'GET') =>
+  `Method ${method} not allowed here: use ${allow}`;

@@ -119,18 +119,29 @@ export const storeUnavailable = () =>
     'retry-after': '2',
   });
 
+/** One transaction on a pooled connection, released after it. */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('BEGIN');
-    const result = await fn(client);
+    return await inTransaction(client, () => fn(client));
+  } finally {
+    client.release();
+  }
+}
+
+/**
+ * One transaction on a connection the caller holds (and releases): committed when `fn` resolves, rolled back when it
+ * throws. For work that must keep its connection across transactions (a session lock held over several).
+ */
+export async function inTransaction<T>(client: Pick<pg.PoolClient, 'query'>, fn: () => Promise<T>): Promise<T> {
+  await client.query('BEGIN');
+  try {
+    const result = await fn();
     await client.query('COMMIT');
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => {});
     throw err;
-  } finally {
-    client.release();
   }
 }
 

@@ -13,12 +13,13 @@ export function mountEndpoints<S extends ServiceName>(app: Express, service: S, 
     const make = (handlers as Record<string, ((path: string) => RequestHandler) | undefined>)[p.key];
     if (!make) throw new Error(`${service} has no handler for ${p.path}`);
     const full = BASE_PATH + p.path;
-    // A HEAD would be charged and return no records: metered paths answer it 405 (express routes HEAD to GET).
+    // A POST endpoint (the batch) takes POST only: any other method is a 405 naming it.
     if (p.endpoint.method === 'POST') {
       app.post(full, make(p.path));
       app.all(full, postOnly);
       continue;
     }
+    // A HEAD would be charged and return no records: metered paths answer it 405 (express routes HEAD to GET).
     if (p.endpoint.access === 'metered') app.head(full, meteredHeadNotAllowed);
     app.get(full, make(p.path));
   }

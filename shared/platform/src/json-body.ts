@@ -1,5 +1,5 @@
-// A request's JSON body, read whole up to a limit: too long, not JSON, or not an object is a 400 that says which,
-// before any work is done on it. The only endpoint with a body is the batch lookup.
+// A request's JSON body, read whole up to a limit: empty, too long or not JSON is a 400 that says which, before any
+// work is done on it (its shape is the caller's to check). The only endpoint with a body is the batch lookup.
 import type { IncomingMessage } from 'node:http';
 import { badRequest } from '@pra/core/errors';
 

@@ -1,9 +1,8 @@
 // SPEC 4.10 for one page of any metered endpoint: 1 credit per record returned, at most the balance; a 402 when
 // there is none. The next metered endpoint calls this rather than repeating the rule.
-import { ApiError } from '@pra/core/errors';
 import type { Identity } from '@pra/core/auth';
 import { annotateRequest, telemetryMetrics } from '@pra/platform/telemetry';
-import type { CreditMeter, PaidTransaction } from './credit-meter.js';
+import { type CreditMeter, noCreditsLeft, type PaidTransaction } from './credit-meter.js';
 
 /** What the response says of billing: the balance left, the records billed (= returned), whether credits cut the page. */
 export interface PageBilling {
@@ -61,7 +60,7 @@ export async function chargePage(
   telemetryMetrics.charged(result.granted, { endpoint: r.endpoint, tier: r.who.tier });
   if (result.granted === 0) {
     telemetryMetrics.refused('credits', { endpoint: r.endpoint });
-    throw new ApiError('PAYMENT_REQUIRED', 'No credits remaining, or every credit grant has expired');
+    throw noCreditsLeft();
   }
   if (truncated) telemetryMetrics.truncated(r.endpoint);
   return { creditsRemaining: result.remaining, recordsReturned: result.granted, truncatedByCredits: truncated };

@@ -100,6 +100,10 @@ export interface MeterOptions {
   outboxLimit?: number;
 }
 
+/** The 402 of an account with nothing left to spend: the charge's, and a metered path's before it reads. */
+export const noCreditsLeft = () =>
+  new ApiError('PAYMENT_REQUIRED', 'No credits remaining, or every credit grant has expired');
+
 /** A script's refusal as the client's ApiError (the statuses are the scripts', data/charge-script.ts). */
 function refusal(status: number): ApiError | undefined {
   switch (status) {
@@ -118,7 +122,7 @@ function refusal(status: number): ApiError | undefined {
         { 'retry-after': '30' },
       );
     case 3:
-      return new ApiError('PAYMENT_REQUIRED', 'No credits remaining, or every credit grant has expired');
+      return noCreditsLeft();
     default:
       return undefined;
   }

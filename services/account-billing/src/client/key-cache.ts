@@ -41,9 +41,14 @@ export interface KeyCacheEntry extends KeyRecord {
 export const isCurrentEntry = (entry: KeyCacheEntry): boolean =>
   entry.kind === 'standard' || entry.kind === 'marketplace' || entry.kind === 'subscriber';
 
-/** True when a subscriber's entry speaks for the period `now` falls in (a new period needs its allowance first). */
+/**
+ * True when a subscriber's entry speaks for the period `now` falls in (a new period needs its allowance first). A
+ * disabled one speaks for every period: it gets no allowance, and asking again would cost a provisioning and a token
+ * of the lookup budget on each of its calls (an operator's enable rewrites the entry, which is then asked again).
+ */
 export const subscriberEntryCurrent = (entry: KeyCacheEntry, now: number): boolean =>
-  entry.kind === 'subscriber' && entry.periodEnds !== undefined && now < entry.periodEnds;
+  entry.kind === 'subscriber' &&
+  (entry.status !== 'active' || (entry.periodEnds !== undefined && now < entry.periodEnds));
 
 /** How long PostgreSQL's "no such key" is remembered in Redis. */
 export const KEY_MISS_TTL_MS = 5_000;

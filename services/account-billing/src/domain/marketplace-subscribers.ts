@@ -11,7 +11,7 @@
 import type { Redis } from 'ioredis';
 import { findMarketplacePlan, subscriberKeyHash, type MarketplaceSubscriber } from '@pra/core/auth';
 import { ApiError } from '@pra/core/errors';
-import type { Pool, PoolClient } from '@pra/platform';
+import { inTransaction, type Pool } from '@pra/platform';
 import type { KeyCacheEntry } from '../client/key-cache.js';
 import { putGrants } from '../data/balances.js';
 import { restoreKeyIn } from '../data/key-cache.js';
@@ -26,18 +26,6 @@ export function periodAt(anchor: Date, validDays: number, now: Date): { period: 
   const period = Math.max(0, Math.floor((now.getTime() - anchor.getTime()) / length));
   const start = anchor.getTime() + period * length;
   return { period, start: new Date(start), end: new Date(start + length) };
-}
-
-async function inTransaction<T>(c: PoolClient, fn: () => Promise<T>): Promise<T> {
-  await c.query('BEGIN');
-  try {
-    const out = await fn();
-    await c.query('COMMIT');
-    return out;
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => {});
-    throw err;
-  }
 }
 
 /**

@@ -3,12 +3,13 @@
 // order. Where they run out, that entry is truncated and every later one answered 402, a 404 among them too (an
 // account out of credits learns nothing about the store). The batch is one call; its receipt keeps every entry's
 // outcome, so a repeat under its Idempotency-Key is answered with what it paid for, entry by entry.
-import { type AddressMatch, AddressMatch as AddressMatchSchema } from '@pra/core/contracts';
+import { z } from 'zod';
+import { AddressMatch } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
-import { chargePage, type CreditMeter, type PaidTransaction } from '@pra/account-billing/client';
+import { chargePage, type CreditMeter, noCreditsLeft, type PaidTransaction } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
 import type { AddressLookup } from './find-records.js';
-import { type MeteredRequest, type ReportedBilling, overCap, countRefusal } from './metered-page.js';
+import { countRefusal, type MeteredRequest, overCap, previewBalance, type ReportedBilling } from './metered-page.js';
 import { cannotRepeat, receiptRows, rereadPaid, rowsReceipt } from './paid-page.js';
 import type { RecordPage } from './record-page.js';
 
@@ -66,9 +67,9 @@ export async function answerBatch(
   if (records === 0) {
     // Nothing to charge: 404s and 400s only; as for a single call, a 402 when the balance ran out meanwhile.
     const balance = await meter.balance(r.who.accountId).catch(() => null);
-    if (balance === 0) countRefusal(r.endpoint)(noCredits());
+    if (balance === 0) countRefusal(r.endpoint)(noCreditsLeft());
     return {
-      results: distribute(inputs, outcomes, 0),
+      results: distribute(inputs, outcomes, 0, balance ?? 0),
       billing: { creditsRemaining: balance ?? 0, recordsReturned: 0, truncatedByCredits: false },
       charged: false,
     };
@@ -86,10 +87,12 @@ export async function answerBatch(
     receipt: batchReceipt(outcomes),
   });
   if (billing.repeat) return repaidBatch(inputs, billing.repeat, rereads);
-  return { results: distribute(inputs, outcomes, billing.recordsReturned), billing, charged: true };
+  return {
+    results: distribute(inputs, outcomes, billing.recordsReturned, billing.creditsRemaining),
+    billing,
+    charged: true,
+  };
 }
-
-const noCredits = () => new ApiError('PAYMENT_REQUIRED', 'No credits remaining, or every credit grant has expired');
 
 /** Every entry searched, BATCH_CONCURRENCY at a time; a 5xx of any fails the batch (uncharged: retry it). */
 async function searchAll(
@@ -122,10 +125,18 @@ async function searchOne(input: BatchInput, find: (q: AddressLookup) => Promise<
 }
 
 /**
- * The entries' answers once `granted` credits were charged for their records: given in order; the entry where
- * they ran out is truncated, every later one with records or a 404 answered 402 with none.
+ * The entries' answers once `granted` credits were charged for their records (`remaining` left after the charge):
+ * given in order; the entry where they ran out is truncated, every later one with records or a 404 answered 402
+ * with none. They ran out too where the last credit paid for the last record of an entry (`remaining` 0): a single
+ * call after it would be refused 402 whatever the store holds, so a later 404 is a 402 here too (else the batch
+ * tells missing from stored for free).
  */
-function distribute(inputs: readonly BatchInput[], outcomes: readonly Outcome[], granted: number): BatchEntryResult[] {
+function distribute(
+  inputs: readonly BatchInput[],
+  outcomes: readonly Outcome[],
+  granted: number,
+  remaining: number,
+): BatchEntryResult[] {
   let left = granted;
   let ranOut = false;
   return outcomes.map((o, i) => {
@@ -141,7 +152,7 @@ function distribute(inputs: readonly BatchInput[], outcomes: readonly Outcome[],
       return outOfCredits(id);
     }
     const truncated = take < o.found;
-    ranOut ||= truncated;
+    ranOut ||= truncated || (left === 0 && remaining === 0);
     return {
       id,
       code: 0,
@@ -173,14 +184,12 @@ async function previewBatch(
   inputs: readonly BatchInput[],
   find: (q: AddressLookup) => Promise<RecordPage>,
 ): Promise<BatchAnswer> {
+  const balance = await previewBalance(meter, r.who.accountId).catch(countRefusal(r.endpoint));
   const outcomes = await searchAll(inputs, find);
-  const balance = await meter.balance(r.who.accountId);
-  if (balance === null) {
-    throw new ApiError('UNAVAILABLE', 'Balances are being reloaded; the preview was not answered. Retry shortly.');
-  }
-  const results = distribute(inputs, outcomes, Number.MAX_SAFE_INTEGER).map((e, i) => {
+  const results = distribute(inputs, outcomes, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER).map((e, i) => {
     const o = outcomes[i]!;
-    return o.code === 0 ? { ...e, rows: [], creditsRequired: o.found } : e;
+    // Nor its match: `matched` is the stored address, paid for with the records (as for a single preview).
+    return o.code === 0 ? { ...e, rows: [], match: null, creditsRequired: o.found } : e;
   });
   return {
     results,
@@ -195,15 +204,27 @@ async function previewBatch(
 }
 
 // The receipt of a batch: `B` and the base64url JSON of each entry's outcome, records as `id.digest` lists.
-interface ReceiptEntry {
-  c: 0 | 400 | 404;
-  m?: string;
-  t: number;
-  p?: number;
-  s?: number;
-  r?: string;
-  x?: AddressMatch | null;
-}
+// Read back through its schema: a receipt it does not describe (an older format, after an upgrade) is the 400
+// asking for a new key that a page's repeat gives, never a 500.
+const ReceiptEntry = z.object({
+  /** The entry's code: 0 (records found) or the 400 / 404 it was answered. */
+  c: z.union([z.literal(0), z.literal(400), z.literal(404)]),
+  /** A 400's or a 404's message. */
+  m: z.string().optional(),
+  /** status.total. */
+  t: z.number().int(),
+  /** page and pagesize of an entry with records. */
+  p: z.number().int().optional(),
+  s: z.number().int().optional(),
+  /** Its rows, as rowsReceipt lists them. */
+  r: z
+    .string()
+    .regex(/^(\d+\.[\w-]+(,\d+\.[\w-]+)*)?$/)
+    .optional(),
+  /** How its address matched. */
+  x: AddressMatch.nullable().optional(),
+});
+type ReceiptEntry = z.infer<typeof ReceiptEntry>;
 
 function batchReceipt(outcomes: readonly Outcome[]): string {
   const entries: ReceiptEntry[] = outcomes.map((o) =>
@@ -215,14 +236,16 @@ function batchReceipt(outcomes: readonly Outcome[]): string {
 }
 
 function readReceipt(receipt: string, count: number): ReceiptEntry[] {
-  let entries: ReceiptEntry[];
+  if (!receipt.startsWith('B')) throw cannotRepeat();
+  let json: unknown;
   try {
-    entries = JSON.parse(Buffer.from(receipt.slice(1), 'base64url').toString()) as ReceiptEntry[];
+    json = JSON.parse(Buffer.from(receipt.slice(1), 'base64url').toString());
   } catch {
     throw cannotRepeat();
   }
-  if (!receipt.startsWith('B') || !Array.isArray(entries) || entries.length !== count) throw cannotRepeat();
-  return entries;
+  const entries = z.array(ReceiptEntry).length(count).safeParse(json);
+  if (!entries.success) throw cannotRepeat();
+  return entries.data;
 }
 
 /**
@@ -247,10 +270,10 @@ async function repaidBatch(
     const paidRows = rows.slice(at, at + found);
     at += paidRows.length;
     const page: RecordPage = { rows: paidRows, total: e.t, page: e.p ?? 1, pagesize: e.s ?? found };
-    return { code: 0, page, found, match: e.x ? AddressMatchSchema.parse(e.x) : null };
+    return { code: 0, page, found, match: e.x ?? null };
   });
   return {
-    results: distribute(inputs, outcomes, paid.granted),
+    results: distribute(inputs, outcomes, paid.granted, paid.remaining),
     billing: {
       creditsRemaining: paid.remaining,
       recordsReturned: paid.granted,

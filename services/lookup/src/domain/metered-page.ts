@@ -3,7 +3,7 @@
 import type { Identity } from '@pra/core/auth';
 import { ApiError } from '@pra/core/errors';
 import { telemetryMetrics } from '@pra/platform/telemetry';
-import { chargePage, type CreditMeter, type PageBilling } from '@pra/account-billing/client';
+import { chargePage, type CreditMeter, noCreditsLeft, type PageBilling } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
 import { receiptOf, repaidPage } from './paid-page.js';
 import type { RecordPage } from './record-page.js';
@@ -83,21 +83,20 @@ export function overCap(cost: number, what: string, maxCredits: number): ApiErro
 }
 
 /**
- * A free preview: the search, then the balance, and no charge (no transaction either: a preview under an
- * Idempotency-Key neither uses nor takes the key). The page is sent without its records.
+ * A free preview: the balance, then the search, and no charge (no transaction either: a preview under an
+ * Idempotency-Key neither uses nor takes the key). The page is sent without its records. An account that cannot pay
+ * is refused (402) before the search, as a call would be: it learns nothing about the store, not even a total.
  */
 async function previewPage(
   meter: CreditMeter,
   r: MeteredRequest,
   source: PageSource,
 ): Promise<{ page: RecordPage; billing: ReportedBilling }> {
+  const balance = await previewBalance(meter, r.who.accountId).catch(countRefusal(r.endpoint));
   const page = await source.find();
-  const balance = await meter.balance(r.who.accountId);
-  if (balance === null) {
-    throw new ApiError('UNAVAILABLE', 'Balances are being reloaded; the preview was not answered. Retry shortly.');
-  }
+  // Nor its match: `matched` is the stored address (a verification of the line asked), paid for with the records.
   return {
-    page: { ...page, rows: [] },
+    page: { ...page, rows: [], match: undefined },
     billing: {
       creditsRemaining: balance,
       recordsReturned: 0,
@@ -105,6 +104,19 @@ async function previewPage(
       creditsRequired: costOf(page),
     },
   };
+}
+
+/**
+ * The balance a preview reports; a 503 while balances are being reloaded (a preview never guesses it), a 402 when
+ * there is none (an account that cannot pay learns nothing about the store, as with a call).
+ */
+export async function previewBalance(meter: CreditMeter, accountId: number): Promise<number> {
+  const balance = await meter.balance(accountId);
+  if (balance === null) {
+    throw new ApiError('UNAVAILABLE', 'Balances are being reloaded; the preview was not answered. Retry shortly.');
+  }
+  if (balance === 0) throw noCreditsLeft();
+  return balance;
 }
 
 /** Counts a 402 refused here (the charge counts its own) in pra_requests_refused_total, and rethrows. */
@@ -125,8 +137,7 @@ async function findUnlessBroke(meter: CreditMeter, accountId: number, source: Pa
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       const balance = await meter.balance(accountId).catch(() => null);
-      if (balance === 0)
-        throw new ApiError('PAYMENT_REQUIRED', 'No credits remaining, or every credit grant has expired');
+      if (balance === 0) throw noCreditsLeft();
     }
     throw err;
   }

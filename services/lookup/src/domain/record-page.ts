@@ -1,9 +1,9 @@
-// A page of records and its PropertyResponse text. Bodies are spliced as stored: the tract's demographics
+// A page of records and its PropertyResponse text (and a batch's BatchResponse text). Bodies are spliced as stored: the tract's demographics
 // (and a history, for /sale/history and /assessment/detail) are appended to the pre-rendered record.
 import { type AddressMatch, renderEnvelope } from '@pra/core/contracts';
-import type { PageBilling } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
 import type { BatchEntryResult } from './batch.js';
+import type { ReportedBilling } from './metered-page.js';
 
 export interface RecordPage {
   rows: RecordRow[];
@@ -23,11 +23,7 @@ export function renderRecord(row: RecordRow, historyField?: string): string {
 }
 
 /** Renders the PropertyResponse of the first `recordsReturned` rows of a page. */
-export function renderPropertyResponse(
-  p: RecordPage,
-  transactionId: string,
-  billing: PageBilling & { creditsRequired?: number },
-): string {
+export function renderPropertyResponse(p: RecordPage, transactionId: string, billing: ReportedBilling): string {
   const n = billing.recordsReturned;
   const parts = new Array<string>(n);
   for (let i = 0; i < n; i++) parts[i] = renderRecord(p.rows[i]!, p.historyField);
@@ -45,7 +41,7 @@ export function renderPropertyResponse(
 export function renderBatchResponse(
   results: readonly BatchEntryResult[],
   transactionId: string,
-  billing: PageBilling & { creditsRequired?: number },
+  billing: ReportedBilling,
 ): string {
   const entries = results.map((e) => {
     const paging = e.page !== undefined ? `,"page":${e.page},"pagesize":${e.pagesize}` : '';

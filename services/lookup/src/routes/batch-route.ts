@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { canonicalTarget } from '@pra/core/auth';
-import { BATCH_BODY_MAX_BYTES, BATCH_MAX, BatchEntry, BatchQuery } from '@pra/core/contracts';
+import { BATCH_BODY_MAX_BYTES, BATCH_ID_MAX, BATCH_MAX, BatchEntry, BatchQuery } from '@pra/core/contracts';
 import { ApiError, badRequest } from '@pra/core/errors';
 import {
   IDEMPOTENCY_KEY_TTL_SECONDS,
@@ -17,9 +17,11 @@ import {
 import { answerBatch, type BatchInput } from '../domain/batch.js';
 import { findByAddress, LookupDeadline } from '../domain/find-records.js';
 import { renderBatchResponse } from '../domain/record-page.js';
+import type { PageSource } from '../domain/metered-page.js';
 import type { RecordRouteDeps } from './record-routes.js';
 
-export function batchHandler(d: RecordRouteDeps) {
+/** The batch's handler; `rereads` read a repeat's paid records again (as an address page's repeat does). */
+export function batchHandler(d: RecordRouteDeps, rereads: PageSource['rereads']) {
   return (endpoint: string): RequestHandler =>
     route(async (req, res) => {
       const who = await resolveIdentity(req, d.auth);
@@ -38,15 +40,17 @@ export function batchHandler(d: RecordRouteDeps) {
           who,
           transactionId,
           endpoint,
-          // The whole request: its query and its body (the same key with another body is another request).
-          fingerprint: `${canonicalTarget({ method: 'POST', url: req.url })} ${createHash('sha256').update(JSON.stringify(body)).digest('base64url')}`,
+          // The whole request: its query and its entries as read (the same key with other entries is another
+          // request). The entries, not the body: they are flat, while a body nested deep enough to overflow the
+          // stack of JSON.stringify still parses (a 500 otherwise).
+          fingerprint: `${canonicalTarget({ method: 'POST', url: req.url })} ${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url')}`,
           keepSeconds: key !== undefined ? IDEMPOTENCY_KEY_TTL_SECONDS : undefined,
           preview: query.preview,
           maxCredits: query.max_credits,
         },
         inputs,
         (q) => findByAddress(d.store, q, deadline),
-        d.rereadFrom.map((s) => (ids: number[]) => s.recordsByIds(ids)),
+        rereads,
       );
       req.charged = answer.charged;
       sendJson(res, 200, renderBatchResponse(answer.results, transactionId, answer.billing), transactionId);
@@ -83,7 +87,7 @@ function entryInput(entry: unknown, i: number): BatchInput {
   const asText = Object.fromEntries(
     Object.entries(entry).map(([k, v]) => [k, typeof v === 'number' && Number.isFinite(v) ? String(v) : v]),
   );
-  const id = typeof asText.id === 'string' ? asText.id.slice(0, 64) : null;
+  const id = typeof asText.id === 'string' ? asText.id.slice(0, BATCH_ID_MAX) : null;
   try {
     const { id: _id, ...lookup } = parseQuery(BatchEntry, asText);
     return { id, lookup };

@@ -45,6 +45,9 @@ export interface RecordRouteDeps {
 
 /** The metered endpoints of the lookup, by their key in the endpoint table. */
 export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'lookup'>, 'health'> {
+  // Stored records by id from each place a repeat may find them, in order: what an address page's repeat and a
+  // batch's repeat read again.
+  const rereads: PageSource['rereads'] = d.rereadFrom.map((s) => (ids: number[]) => s.recordsByIds(ids));
   const metered =
     <S extends z.ZodType<MeteredQuery>>(schema: S, source: (q: z.infer<S>) => PageSource) =>
     (endpoint: string): RequestHandler =>
@@ -74,7 +77,7 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
       });
   const pages = (find: PageSource['find']): PageSource => ({
     find,
-    rereads: d.rereadFrom.map((s) => (ids: number[]) => s.recordsByIds(ids)),
+    rereads,
   });
   const history = (id: number, kind: 'sale' | 'assessment'): PageSource => ({
     find: () => findHistory(d.store, id, kind),
@@ -86,7 +89,7 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
   });
   return {
     propertyAddress: metered(ENDPOINTS.propertyAddress.query, (q) => pages(() => findByAddress(d.store, q))),
-    propertyBatch: batchHandler(d),
+    propertyBatch: batchHandler(d, rereads),
     propertyOwner: metered(ENDPOINTS.propertyOwner.query, (q) => pages(() => findByOwner(d.store, q))),
     propertyParcel: metered(ENDPOINTS.propertyParcel.query, (q) => pages(() => findByParcel(d.store, q))),
     propertyRadius: metered(ENDPOINTS.propertyRadius.query, (q) => areaSource(d.store, d.rereadFrom, q)),

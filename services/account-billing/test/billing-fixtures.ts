@@ -22,6 +22,8 @@ export interface BillingFixture {
     credits: number,
     opts?: { tier?: TierName; validDays?: number; grantedAt?: Date },
   ): Promise<{ accountId: number; key: string; keyId: number }>;
+  /** Empties this fixture's key cache (entries, negative cache, loaded markers), as a FLUSH of its prefix would. */
+  flushKeyCache(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,14 @@ export async function billingFixture(pool: Pool, redisUrl: string, prefix: strin
       if (credits > 0)
         await grantCredits(deps, account.id, { amount: credits, validDays: opts.validDays ?? 30 }, opts.grantedAt);
       return { accountId: account.id, key, keyId };
+    },
+    async flushKeyCache() {
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${layout.prefix}key*`, 'COUNT', 1000);
+        if (keys.length > 0) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
     },
     close: async () => {
       await redis.quit();

@@ -64,15 +64,6 @@ async function stored(s: MarketplaceSubscriber) {
   return { subscriptions: subs.rows, accounts: accounts.rows, periods: periods.rows };
 }
 
-/** Empties the key cache of this run's prefix (entries, misses, loaded markers): what a FLUSH leaves of it. */
-async function flushKeyCache() {
-  let cursor = '0';
-  do {
-    const [next, keys] = await f.redis.scan(cursor, 'MATCH', `${f.layout.prefix}key*`, 'COUNT', 1000);
-    if (keys.length > 0) await f.redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-}
 
 describe('a marketplace subscriber, provisioned by account-billing', () => {
   it('first call: one account of the plan, one grant of its records for validDays; the entry is cached', async () => {
@@ -124,7 +115,7 @@ describe('a marketplace subscriber, provisioned by account-billing', () => {
     const s: MarketplaceSubscriber = { user: user('flush'), plan: 'free' };
     const entry = await replica().subscriber(s);
     expect((await charge(entry.accountId, 60)).granted).toBe(60);
-    await flushKeyCache();
+    await f.flushKeyCache();
     const again = await replica().subscriber(s);
     expect(again).toMatchObject({ accountId: entry.accountId, keyId: entry.keyId, status: 'active' });
     expect((await stored(s)).periods).toHaveLength(1);
@@ -182,7 +173,7 @@ describe('generated sequences of subscriber calls', () => {
             continue;
           }
           if (cmd.kind === 'flush') {
-            await flushKeyCache();
+            await f.flushKeyCache();
             continue;
           }
           const s: MarketplaceSubscriber = { user: users[cmd.user]!, plan: cmd.plan };

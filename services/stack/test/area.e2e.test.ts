@@ -1,50 +1,28 @@
 // Area search through the local gateway (issue 27): radius, box and polygon reach the lookup, are billed per
 // record, carry location.distance, and a bad shape is refused at the service with a 400 naming it, uncharged.
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool, type Pool } from '@pra/platform';
-import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import { migrateSearch } from '@pra/autocomplete/migrate';
+import { describe, expect, it } from 'vitest';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { startSystem, type RunningSystem } from '../src/system.js';
+import { useSystem } from './system-harness.js';
 
-let pool: Pool;
-let f: BillingFixture;
-let system: RunningSystem;
-let ids: number[];
 // A spot in the Pacific far from any other test's records: only this file's three records are near it.
 const LAT = 31.4;
 const LON = -150.9;
-
-beforeAll(async () => {
-  pool = createPool(inject('databaseUrl'), 4);
-  await migrateSearch(pool);
-  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}area${randomBytes(3).toString('hex')}:`);
-  system = await startSystem({
-    placement: 'in-process',
-    pool,
-    billing: f,
-    gatewayKey: randomBytes(16).toString('hex'),
-  });
-  const street = uniqueStreet();
-  ids = await insertProperties(pool, [
-    makeProperty({ line1: `1 ${street} ST`, latitude: LAT, longitude: LON }),
-    makeProperty({ line1: `2 ${street} ST`, latitude: LAT + 0.01, longitude: LON }), // 0.69 mi north
-    makeProperty({ line1: `3 ${street} ST`, latitude: LAT + 0.1, longitude: LON }), // 6.9 mi north
-  ]);
-}, 60_000);
-afterAll(async () => {
-  await system?.stop();
-  await f?.close();
-  await pool?.end();
+let ids: number[];
+const ctx = useSystem('area', {
+  setup: async (pool) => {
+    const street = uniqueStreet();
+    ids = await insertProperties(pool, [
+      makeProperty({ line1: `1 ${street} ST`, latitude: LAT, longitude: LON }),
+      makeProperty({ line1: `2 ${street} ST`, latitude: LAT + 0.01, longitude: LON }), // 0.69 mi north
+      makeProperty({ line1: `3 ${street} ST`, latitude: LAT + 0.1, longitude: LON }), // 6.9 mi north
+    ]);
+  },
 });
-
-const get = (key: string, path: string) =>
-  fetch(`${system.gatewayUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${key}` } });
+const get = (key: string, path: string) => ctx.get(path, key);
 
 describe('area search through the gateway', () => {
   it('radius: nearest first with location.distance in miles, billed per record', async () => {
-    const a = await f.fundedAccount(10, { tier: 'growth' });
+    const a = await ctx.billing.fundedAccount(10, { tier: 'growth' });
     const res = await get(a.key, `/property/radius?latitude=${LAT}&longitude=${LON}&radius=1`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as any;
@@ -57,7 +35,7 @@ describe('area search through the gateway', () => {
   });
 
   it('box and polygon, and a free preview of a radius search', async () => {
-    const a = await f.fundedAccount(10, { tier: 'growth' });
+    const a = await ctx.billing.fundedAccount(10, { tier: 'growth' });
     const box = await get(a.key, `/property/area?bbox=${LON - 0.01},${LAT - 0.01},${LON + 0.01},${LAT + 0.05}`);
     expect(box.status).toBe(200);
     expect(((await box.json()) as any).status.total).toBe(2);
@@ -79,7 +57,7 @@ describe('area search through the gateway', () => {
   });
 
   it('a bad shape or a radius past its bound is a 400 naming it, uncharged', async () => {
-    const a = await f.fundedAccount(10, { tier: 'growth' });
+    const a = await ctx.billing.fundedAccount(10, { tier: 'growth' });
     const wide = await get(a.key, `/property/radius?latitude=${LAT}&longitude=${LON}&radius=500`);
     expect(wide.status).toBe(400);
     expect(((await wide.json()) as any).status.msg).toMatch(/'radius'/);
@@ -89,6 +67,6 @@ describe('area search through the gateway', () => {
     );
     expect(open.status).toBe(400);
     expect(((await open.json()) as any).status.msg).toMatch(/'polygon'/);
-    expect(await f.meter.balance(a.accountId)).toBe(10);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(10);
   });
 });

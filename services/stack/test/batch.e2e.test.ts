@@ -1,44 +1,23 @@
 // The batch lookup through the local gateway (issue 27): a POST with its body reaches the lookup and is billed per
 // record; it is one call for the rate limit and the daily quota; another method is a 405 naming POST; a body past
 // the route's size limit is refused at the edge (413), uncharged.
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool, type Pool } from '@pra/platform';
-import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import { migrateSearch } from '@pra/autocomplete/migrate';
+import { describe, expect, it } from 'vitest';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { startSystem, type RunningSystem } from '../src/system.js';
+import { useSystem } from './system-harness.js';
 
-let pool: Pool;
-let f: BillingFixture;
-let system: RunningSystem;
-let street: string;
-
-beforeAll(async () => {
-  pool = createPool(inject('databaseUrl'), 4);
-  await migrateSearch(pool);
-  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}bat${randomBytes(3).toString('hex')}:`);
-  system = await startSystem({
-    placement: 'in-process',
-    pool,
-    billing: f,
-    gatewayKey: randomBytes(16).toString('hex'),
-  });
-  street = uniqueStreet();
-  await insertProperties(pool, [
-    makeProperty({ line1: `7 ${street} ST`, line2: 'APT 1', zip: '95814' }),
-    makeProperty({ line1: `7 ${street} ST`, line2: 'APT 2', zip: '95814' }),
-    makeProperty({ line1: `9 ${street} ST`, zip: '95814' }),
-  ]);
-}, 60_000);
-afterAll(async () => {
-  await system?.stop();
-  await f?.close();
-  await pool?.end();
+const street = uniqueStreet();
+const ctx = useSystem('bat', {
+  setup: async (pool) => {
+    await insertProperties(pool, [
+      makeProperty({ line1: `7 ${street} ST`, line2: 'APT 1', zip: '95814' }),
+      makeProperty({ line1: `7 ${street} ST`, line2: 'APT 2', zip: '95814' }),
+      makeProperty({ line1: `9 ${street} ST`, zip: '95814' }),
+    ]);
+  },
 });
 
 const batch = (key: string, body: string, method = 'POST') =>
-  fetch(`${system.gatewayUrl}/api/v1/property/batch`, {
+  fetch(`${ctx.system.gatewayUrl}/api/v1/property/batch`, {
     method,
     headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
     ...(method === 'POST' ? { body } : {}),
@@ -46,13 +25,13 @@ const batch = (key: string, body: string, method = 'POST') =>
 
 /** What the gateway's daily quota has counted for the account today. */
 async function quotaCount(accountId: number): Promise<number> {
-  const v = await f.redis.get(`${f.layout.prefix}quota:${accountId}`);
+  const v = await ctx.billing.redis.get(`${ctx.billing.layout.prefix}quota:${accountId}`);
   return Number(v?.split(':')[1] ?? 0);
 }
 
 describe('POST /api/v1/property/batch through the gateway', () => {
   it('answers every entry, bills its records, and counts one call', async () => {
-    const a = await f.fundedAccount(10, { tier: 'growth' });
+    const a = await ctx.billing.fundedAccount(10, { tier: 'growth' });
     const body = JSON.stringify({
       requests: [
         { id: 'a', address: `7 ${street} St`, zip: '95814' },
@@ -75,7 +54,7 @@ describe('POST /api/v1/property/batch through the gateway', () => {
   });
 
   it('refuses another method with 405 naming POST, and a body past the size limit with 413, uncharged', async () => {
-    const a = await f.fundedAccount(10, { tier: 'growth' });
+    const a = await ctx.billing.fundedAccount(10, { tier: 'growth' });
     const get = await batch(a.key, '', 'GET');
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
@@ -83,12 +62,12 @@ describe('POST /api/v1/property/batch through the gateway', () => {
     const tooBig = await batch(a.key, huge);
     expect(tooBig.status).toBe(413);
     expect(((await tooBig.json()) as any).status.msg).toMatch(/size limit/);
-    const onAddress = await fetch(`${system.gatewayUrl}/api/v1/property/address`, {
+    const onAddress = await fetch(`${ctx.system.gatewayUrl}/api/v1/property/address`, {
       method: 'POST',
       headers: { authorization: `Bearer ${a.key}` },
     });
     expect(onAddress.status).toBe(405);
     expect(onAddress.headers.get('allow')).toBe('GET');
-    expect(await f.meter.balance(a.accountId)).toBe(10);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(10);
   });
 });

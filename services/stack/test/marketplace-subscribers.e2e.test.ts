@@ -64,16 +64,6 @@ const subscriptions = async (user: string) =>
     )
   ).rows;
 
-/** Empties this run's key cache (entries, negative cache, loaded markers), as a FLUSH of its prefix would. */
-async function flushKeyCache() {
-  let cursor = '0';
-  do {
-    const [next, keys] = await f.redis.scan(cursor, 'MATCH', `${f.layout.prefix}key*`, 'COUNT', 1000);
-    if (keys.length > 0) await f.redis.del(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-}
-
 describe('a marketplace subscriber through the gateway', () => {
   it("the first call provisions; calls are billed until the plan's records are used, then 402", async () => {
     const user = newUser();
@@ -156,7 +146,7 @@ describe('a marketplace subscriber through the gateway', () => {
   it('the key cache emptied between calls: served again, same account, no second allowance', async () => {
     const user = newUser();
     const first = PropertyResponse.parse((await get(base + path, subscriber(user, 'free'))).body).status;
-    await flushKeyCache();
+    await f.flushKeyCache();
     const res = await get(base + path, subscriber(user, 'free'));
     expect(res.status).toBe(200);
     const second = PropertyResponse.parse(res.body).status;

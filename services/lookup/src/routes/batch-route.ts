@@ -4,30 +4,20 @@ import type { RequestHandler } from 'express';
 import { canonicalTarget } from '@pra/core/auth';
 import { BATCH_BODY_MAX_BYTES, BATCH_ID_MAX, BATCH_MAX, BatchEntry, BatchQuery } from '@pra/core/contracts';
 import { ApiError, badRequest } from '@pra/core/errors';
-import {
-  IDEMPOTENCY_KEY_TTL_SECONDS,
-  idempotencyKeyOf,
-  keyedTransactionId,
-  parseQuery,
-  readJsonBody,
-  resolveIdentity,
-  route,
-  sendJson,
-} from '@pra/platform';
+import { parseQuery, readJsonBody, route, sendJson } from '@pra/platform';
 import { answerBatch, type BatchInput } from '../domain/batch.js';
 import { findByAddress, LookupDeadline } from '../domain/find-records.js';
 import { renderBatchResponse } from '../domain/record-page.js';
 import type { PageSource } from '../domain/metered-page.js';
+import { meteredCaller, meteredRequest } from './metered-call.js';
 import type { RecordRouteDeps } from './record-routes.js';
 
 /** The batch's handler; `rereads` read a repeat's paid records again (as an address page's repeat does). */
 export function batchHandler(d: RecordRouteDeps, rereads: PageSource['rereads']) {
   return (endpoint: string): RequestHandler =>
     route(async (req, res) => {
-      const who = await resolveIdentity(req, d.auth);
-      const key = idempotencyKeyOf(req);
-      const transactionId = key !== undefined ? keyedTransactionId(who.accountId, key) : req.requestId;
-      req.transactionId = transactionId;
+      const caller = await meteredCaller(req, d.auth);
+      const { transactionId } = caller;
       const query = parseQuery(BatchQuery, req.query);
       const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
       const inputs = batchInputs(body);
@@ -36,18 +26,15 @@ export function batchHandler(d: RecordRouteDeps, rereads: PageSource['rereads'])
       const deadline = new LookupDeadline(d.store.deadlineMs);
       const answer = await answerBatch(
         d.meter,
-        {
-          who,
-          transactionId,
+        // The whole request: its query and its entries as read (the same key with other entries is another request).
+        // The entries, not the body: they are flat, while a body nested deep enough to overflow the stack of
+        // JSON.stringify still parses (a 500 otherwise).
+        meteredRequest(
+          caller,
           endpoint,
-          // The whole request: its query and its entries as read (the same key with other entries is another
-          // request). The entries, not the body: they are flat, while a body nested deep enough to overflow the
-          // stack of JSON.stringify still parses (a 500 otherwise).
-          fingerprint: `${canonicalTarget({ method: 'POST', url: req.url })} ${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url')}`,
-          keepSeconds: key !== undefined ? IDEMPOTENCY_KEY_TTL_SECONDS : undefined,
-          preview: query.preview,
-          maxCredits: query.max_credits,
-        },
+          `${canonicalTarget({ method: 'POST', url: req.url })} ${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url')}`,
+          query,
+        ),
         inputs,
         (q) => findByAddress(d.store, q, deadline),
         rereads,

@@ -3,17 +3,7 @@ import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { canonicalTarget } from '@pra/core/auth';
 import { ENDPOINTS } from '@pra/core/contracts';
-import {
-  IDEMPOTENCY_KEY_TTL_SECONDS,
-  idempotencyKeyOf,
-  keyedTransactionId,
-  parseQuery,
-  resolveIdentity,
-  route,
-  sendJson,
-  type CallerAuth,
-  type EndpointHandlers,
-} from '@pra/platform';
+import { parseQuery, route, sendJson, type CallerAuth, type EndpointHandlers } from '@pra/platform';
 import type { CreditMeter } from '@pra/account-billing/client';
 import type { RecordRow, RecordStore } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
@@ -21,9 +11,7 @@ import { areaSource } from '../domain/find-area.js';
 import { answerMeteredPage, type PageSource } from '../domain/metered-page.js';
 import { renderPropertyResponse } from '../domain/record-page.js';
 import { batchHandler } from './batch-route.js';
-
-/** What every metered query holds (meteredOptions): the cost parameters. */
-type MeteredQuery = { preview: boolean; max_credits?: number | undefined };
+import { type MeteredQuery, meteredCaller, meteredRequest } from './metered-call.js';
 
 /** One place a repeat may find the records it paid for: stored records by id, and the same store's histories. */
 export interface RereadSource {
@@ -52,23 +40,13 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
     <S extends z.ZodType<MeteredQuery>>(schema: S, source: (q: z.infer<S>) => PageSource) =>
     (endpoint: string): RequestHandler =>
       route(async (req, res) => {
-        const who = await resolveIdentity(req, d.auth);
-        // A keyed request's transaction id comes from its Idempotency-Key: a retry is charged once, answered alike.
-        const key = idempotencyKeyOf(req);
-        const transactionId = key !== undefined ? keyedTransactionId(who.accountId, key) : req.requestId;
-        req.transactionId = transactionId;
+        const caller = await meteredCaller(req, d.auth);
         const query = parseQuery(schema, req.query);
+        const fingerprint = canonicalTarget({ method: 'GET', url: req.url });
+        const { transactionId } = caller;
         const { page, billing } = await answerMeteredPage(
           d.meter,
-          {
-            who,
-            transactionId,
-            endpoint,
-            fingerprint: canonicalTarget({ method: 'GET', url: req.url }),
-            keepSeconds: key !== undefined ? IDEMPOTENCY_KEY_TTL_SECONDS : undefined,
-            preview: query.preview,
-            maxCredits: query.max_credits,
-          },
+          meteredRequest(caller, endpoint, fingerprint, query),
           source(query),
         );
         // A preview is not charged: the call counter counts it as a call.

@@ -1,0 +1,47 @@
+// What every metered route does first: who is calling and under which transaction, then the metered request its
+// domain answers (the fingerprint and cost parameters of the call).
+import type { Request } from 'express';
+import type { Identity } from '@pra/core/auth';
+import {
+  IDEMPOTENCY_KEY_TTL_SECONDS,
+  idempotencyKeyOf,
+  keyedTransactionId,
+  resolveIdentity,
+  type CallerAuth,
+} from '@pra/platform';
+import type { MeteredRequest } from '../domain/metered-page.js';
+
+/** What every metered query holds (meteredOptions): the cost parameters. */
+export type MeteredQuery = { preview: boolean; max_credits?: number | undefined };
+
+export interface MeteredCaller {
+  who: Identity;
+  /** From the Idempotency-Key when one is sent (a retry is charged once, answered alike), else the request id. */
+  transactionId: string;
+  keyed: boolean;
+}
+
+/** Who calls (a 401/403 before anything else is read) and the transaction the call is charged under. */
+export async function meteredCaller(req: Request, auth: CallerAuth): Promise<MeteredCaller> {
+  const who = await resolveIdentity(req, auth);
+  const key = idempotencyKeyOf(req);
+  const transactionId = key !== undefined ? keyedTransactionId(who.accountId, key) : req.requestId;
+  req.transactionId = transactionId;
+  return { who, transactionId, keyed: key !== undefined };
+}
+
+/** The metered request of a call: `fingerprint` is what was asked, canonical (the same key for another is a 400). */
+export const meteredRequest = (
+  c: MeteredCaller,
+  endpoint: string,
+  fingerprint: string,
+  query: MeteredQuery,
+): MeteredRequest => ({
+  who: c.who,
+  transactionId: c.transactionId,
+  endpoint,
+  fingerprint,
+  keepSeconds: c.keyed ? IDEMPOTENCY_KEY_TTL_SECONDS : undefined,
+  preview: query.preview,
+  maxCredits: query.max_credits,
+});

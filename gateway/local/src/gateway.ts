@@ -11,7 +11,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
 import { access, type AccessDeps, type KongPdk } from '@pra/gateway-plugin';
-import { createHardenedServer, sendError } from '@pra/platform';
+import { createHardenedServer, readBodyUpTo, sendError } from '@pra/platform';
 import { methodNotAllowed, noSuchEndpoint } from '@pra/core/errors';
 import { IDENTITY_HEADERS } from '@pra/core/auth';
 import type { ClientTimeouts } from '@pra/core/config';
@@ -131,20 +131,6 @@ export function upstreamFailureMessage(service: string, reached: boolean): strin
     : `Service ${service} unavailable; the request was not charged. Retry shortly.`;
 }
 
-/** The request body, or null past `limit` bytes (the rest is drained so that the answer can be sent). */
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= limit) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > limit ? null : Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
-}
-
 export function createGateway(o: GatewayOptions): Server {
   const pools = new Map<string, Pool>();
   const pool = (route: Route) => {
@@ -176,10 +162,11 @@ export function createGateway(o: GatewayOptions): Server {
       return sendError(res, 405, methodNotAllowed(req.method ?? '', allow), randomUUID(), { allow });
     }
     // A body (the batch's) is read whole before the plugin runs, as Kong buffers it: a retry can send it again.
-    const body = req.method === 'POST' ? await readBody(req, route.maxBodyBytes) : undefined;
-    if (body === null) {
+    const read = req.method === 'POST' ? await readBodyUpTo(req, route.maxBodyBytes) : undefined;
+    if (read && 'over' in read) {
       return sendError(res, 413, `Request size limit exceeded: at most ${route.maxBodyBytes} bytes`, randomUUID());
     }
+    const body = read?.body;
     const pdk = new LocalPdk(req, res, target);
     await inSpan('pra-gateway access', {}, () => access(pdk, o.plugin));
     if (pdk.exited) return;

@@ -64,7 +64,6 @@ async function stored(s: MarketplaceSubscriber) {
   return { subscriptions: subs.rows, accounts: accounts.rows, periods: periods.rows };
 }
 
-
 describe('a marketplace subscriber, provisioned by account-billing', () => {
   it('first call: one account of the plan, one grant of its records for validDays; the entry is cached', async () => {
     const s: MarketplaceSubscriber = { user: user('first'), plan: 'starter' };

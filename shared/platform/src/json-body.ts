@@ -1,42 +1,51 @@
-// A request's JSON body, read whole up to a limit: empty, too long or not JSON is a 400 that says which, before any
-// work is done on it (its shape is the caller's to check). The only endpoint with a body is the batch lookup.
+// A request's body, read whole up to a limit (the local gateway's buffering, the batch lookup's JSON): empty, too
+// long or not JSON is a 400 that says which, before any work is done on it (its shape is the caller's to check).
 import type { IncomingMessage } from 'node:http';
 import { badRequest } from '@pra/core/errors';
 
-/** Reads and parses the body; resolves with the parsed value, rejects with a 400 naming the problem. */
-export function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
+/**
+ * The body, or `{ over }` once it passes `limitBytes` (declared or sent): the rest is drained, not kept, so that the
+ * answer can still be sent on the connection. Rejects when the client breaks off.
+ */
+export function readBodyUpTo(
+  req: IncomingMessage,
+  limitBytes: number,
+): Promise<{ body: Buffer } | { over: number | 'sent' }> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let failed = false;
-    const fail = (message: string) => {
-      if (failed) return;
-      failed = true;
-      // The rest is drained, not read: the answer can still be sent on this connection.
-      req.resume();
-      reject(badRequest(message));
-    };
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limitBytes) {
-      fail(`The body is ${declared} bytes, more than the ${limitBytes} bytes allowed`);
+      req.resume();
+      resolve({ over: declared });
       return;
     }
+    const chunks: Buffer[] = [];
+    let size = 0;
     req.on('data', (chunk: Buffer) => {
-      if (failed) return;
       size += chunk.length;
-      if (size > limitBytes) fail(`The body is more than the ${limitBytes} bytes allowed`);
-      else chunks.push(chunk);
+      if (size <= limitBytes) chunks.push(chunk);
     });
-    req.on('error', () => fail('The body could not be read'));
-    req.on('end', () => {
-      if (failed) return;
-      const text = Buffer.concat(chunks).toString('utf8');
-      if (text.trim() === '') return fail('The body is empty: send a JSON object');
-      try {
-        resolve(JSON.parse(text));
-      } catch (err) {
-        fail(`The body is not JSON: ${(err as Error).message}`);
-      }
-    });
+    req.on('error', reject);
+    req.on('end', () => resolve(size > limitBytes ? { over: 'sent' } : { body: Buffer.concat(chunks) }));
   });
+}
+
+/** Reads and parses the body; resolves with the parsed value, rejects with a 400 naming the problem. */
+export async function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
+  const read = await readBodyUpTo(req, limitBytes).catch(() => {
+    throw badRequest('The body could not be read');
+  });
+  if ('over' in read) {
+    throw badRequest(
+      read.over === 'sent'
+        ? `The body is more than the ${limitBytes} bytes allowed`
+        : `The body is ${read.over} bytes, more than the ${limitBytes} bytes allowed`,
+    );
+  }
+  const text = read.body.toString('utf8');
+  if (text.trim() === '') throw badRequest('The body is empty: send a JSON object');
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw badRequest(`The body is not JSON: ${(err as Error).message}`);
+  }
 }

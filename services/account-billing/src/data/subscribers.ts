@@ -2,7 +2,7 @@
 // and its key row (kind 'subscriber', no key: the hash is derived from user and plan), and one credit grant per
 // period. Every function runs inside the caller's transaction, under the subscriber's lock
 // (domain/marketplace-subscribers.ts).
-import type { PoolClient } from '@pra/platform';
+import type { Pool, PoolClient } from '@pra/platform';
 
 type Client = Pick<PoolClient, 'query'>;
 
@@ -105,4 +105,28 @@ export async function grantPeriod(
     sub.key_id,
   ]);
   return grant;
+}
+
+/**
+ * Runs `fn` on one connection holding the subscriber's session-wide advisory lock (taken before, released after,
+ * whatever `fn` does): one provisioning of a subscriber at a time, across every process.
+ */
+export async function withSubscriberLock<T>(
+  pool: Pool,
+  keyHash: string,
+  fn: (c: PoolClient) => Promise<T>,
+): Promise<T> {
+  const lockKey = `marketplace-subscriber:${keyHash}`;
+  const c = await pool.connect();
+  try {
+    await c.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lockKey]);
+    return await fn(c);
+  } finally {
+    // A lock that could not be released goes with its connection (destroyed), never to the pool's next borrower.
+    const released = await c.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey]).then(
+      () => true,
+      () => false,
+    );
+    c.release(released ? undefined : true);
+  }
 }

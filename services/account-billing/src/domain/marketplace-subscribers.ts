@@ -16,7 +16,7 @@ import type { KeyCacheEntry } from '../client/key-cache.js';
 import { putGrants } from '../data/balances.js';
 import { restoreKeyIn } from '../data/key-cache.js';
 import type { RedisLayout } from '../data/redis-layout.js';
-import { createSubscription, findSubscription, grantPeriod } from '../data/subscribers.js';
+import { createSubscription, findSubscription, grantPeriod, withSubscriberLock } from '../data/subscribers.js';
 
 const DAY_MS = 86_400_000;
 
@@ -41,11 +41,7 @@ export async function provisionSubscriber(
   const plan = findMarketplacePlan(s.plan);
   if (!plan) throw new ApiError('BAD_REQUEST', `Unknown marketplace plan '${s.plan}'`);
   const keyHash = subscriberKeyHash(s);
-  const lockKey = `marketplace-subscriber:${keyHash}`;
-  const c = await d.pool.connect();
-  let released = false;
-  try {
-    await c.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [lockKey]);
+  return withSubscriberLock(d.pool, keyHash, async (c) => {
     const grant = await inTransaction(c, async () => {
       const sub =
         (await findSubscription(c, s.user, s.plan)) ??
@@ -59,12 +55,5 @@ export async function provisionSubscriber(
     const entry = await inTransaction(c, () => restoreKeyIn(c, d.redis, d.layout.prefix, keyHash));
     if (!entry) throw new Error('a provisioned subscriber has no key row');
     return entry;
-  } finally {
-    // A lock that could not be released goes with its connection (destroyed), never to the pool's next borrower.
-    released = await c.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey]).then(
-      () => true,
-      () => false,
-    );
-    c.release(released ? undefined : true);
-  }
+  });
 }

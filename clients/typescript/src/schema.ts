@@ -189,7 +189,7 @@ export interface paths {
         };
         /**
          * Properties within a radius of a point
-         * @description The properties within `radius` miles (great-circle, at most 10) of `latitude`,`longitude`, nearest first (ties by property ID, so pages never overlap or skip); each record carries `location.distance`, miles from the centre (3 decimals). `proptype` narrows to property types. Paged like /property/owner; records without coordinates are never found by area. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         * @description The properties within `radius` miles (great-circle, at most 10) of `latitude`,`longitude`, nearest first (ties by property ID, so pages never overlap or skip); each record carries `location.distance`, miles from the centre (3 decimals). `proptype` narrows to property types. Paged like /property/owner; records without coordinates are never found by area. `status.total` counts at most 10,000 properties: 10,000 means that many or more, and the pages hold the nearest 10,000 (none deeper; narrow with a smaller radius or proptype). Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
          */
         get: operations["getPropertiesInRadius"];
         put?: never;
@@ -209,7 +209,7 @@ export interface paths {
         };
         /**
          * Properties in a bounding box or a GeoJSON polygon
-         * @description Exactly one of `bbox` (`minLon,minLat,maxLon,maxLat`) or `polygon` (a GeoJSON Polygon, URL-encoded; its edges straight in longitude/latitude as RFC 7946 says), at most 20 miles each way. Ordered by distance from the box's centre (a polygon: its bounding box's centre), nearest first, ties by property ID; each record carries `location.distance` in miles from that centre. `proptype` narrows to property types. Paged like /property/owner. Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         * @description Exactly one of `bbox` (`minLon,minLat,maxLon,maxLat`) or `polygon` (a GeoJSON Polygon, URL-encoded; its edges straight in longitude/latitude as RFC 7946 says), at most 20 miles each way. Ordered by distance from the box's centre (a polygon: its bounding box's centre), nearest first, ties by property ID; each record carries `location.distance` in miles from that centre. `proptype` narrows to property types. Paged like /property/owner. `status.total` counts at most 10,000 properties: 10,000 means that many or more, and the pages hold the 10,000 nearest the centre (none deeper; narrow the area or proptype). Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
          */
         get: operations["getPropertiesInArea"];
         put?: never;

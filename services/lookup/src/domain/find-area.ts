@@ -3,6 +3,8 @@
 // page source out, for the one metered path (metered-page.ts). The distance is computed here from the query and the
 // record's own coordinates, never stored: a repeat under an Idempotency-Key, which reads its records again by id
 // (paid-page.ts), reports exactly the distances its first call did (and the receipt's digests agree).
+// One search is one statement, bounded to about AREA_COUNT_CAP matches whatever the density (data/area-queries.ts):
+// `total` is exact up to the cap, and the cap means that many or more (pages reach no deeper than the cap).
 import {
   type AreaQuery,
   boxAround,
@@ -76,13 +78,13 @@ const notFilled = () =>
     { 'retry-after': '60' },
   );
 
-/** One page of an area search, nearest first, ties by id. */
+/** One page of an area search, nearest first, ties by id (`area`: the store's, or a test's with a smaller cap). */
 export async function findInArea(
   store: RecordStore,
   q: RadiusQuery | AreaQuery,
   deadline = new LookupDeadline(store.deadlineMs),
+  area = areaStoreOf(store),
 ): Promise<RecordPage> {
-  const area = areaStoreOf(store);
   if (!(await deadline.run(() => area.locationsFilled()))) throw notFilled();
   const { shape, what } = shapeOf(q);
   const offset = (q.page - 1) * q.pagesize;
@@ -91,7 +93,9 @@ export async function findInArea(
     throw notFound(`No properties found ${what}${q.proptype ? ` of type ${q.proptype.join(', ')}` : ''}`);
   if (rows.length === 0) {
     const pages = Math.ceil(total / q.pagesize);
-    throw notFound(`Page ${q.page} is past the last page (${pages} of ${q.pagesize} for ${total} properties)`, total);
+    const counted =
+      total >= area.cap ? `the nearest ${total} properties: pages reach no deeper` : `${total} properties`;
+    throw notFound(`Page ${q.page} is past the last page (${pages} of ${q.pagesize} for ${counted})`, total);
   }
   return {
     rows: rows.map((r) => withDistance(r, shape.lat, shape.lon)),

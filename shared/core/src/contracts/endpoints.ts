@@ -151,7 +151,7 @@ export const ENDPOINTS = {
       `The properties within \`radius\` miles (great-circle, at most ${RADIUS_MAX_MILES}) of \`latitude\`,\`longitude\`, nearest ` +
       'first (ties by property ID, so pages never overlap or skip); each record carries `location.distance`, miles from ' +
       'the centre (3 decimals). `proptype` narrows to property types. Paged like /property/owner; records without ' +
-      `coordinates are never found by area. ${BILLING_NOTE}`,
+      `coordinates are never found by area. \`status.total\` counts at most ${PAGING_DEPTH_MAX.toLocaleString('en-US')} properties: ${PAGING_DEPTH_MAX.toLocaleString('en-US')} means that many or more, and the pages hold the nearest ${PAGING_DEPTH_MAX.toLocaleString('en-US')} (none deeper; narrow with a smaller radius or proptype). ${BILLING_NOTE}`,
     query: RadiusQuery,
     response: PropertyResponse,
     okText: 'Properties in the circle, nearest first',
@@ -167,7 +167,7 @@ export const ENDPOINTS = {
       'Exactly one of `bbox` (`minLon,minLat,maxLon,maxLat`) or `polygon` (a GeoJSON Polygon, URL-encoded; its edges ' +
       `straight in longitude/latitude as RFC 7946 says), at most ${AREA_SPAN_MAX_MILES} miles each way. Ordered by distance from ` +
       "the box's centre (a polygon: its bounding box's centre), nearest first, ties by property ID; each record carries " +
-      `\`location.distance\` in miles from that centre. \`proptype\` narrows to property types. Paged like /property/owner. ${BILLING_NOTE}`,
+      `\`location.distance\` in miles from that centre. \`proptype\` narrows to property types. Paged like /property/owner. \`status.total\` counts at most ${PAGING_DEPTH_MAX.toLocaleString('en-US')} properties: ${PAGING_DEPTH_MAX.toLocaleString('en-US')} means that many or more, and the pages hold the ${PAGING_DEPTH_MAX.toLocaleString('en-US')} nearest the centre (none deeper; narrow the area or proptype). ${BILLING_NOTE}`,
     query: AreaQuery,
     response: PropertyResponse,
     okText: 'Properties in the area, nearest its centre first',

@@ -2,6 +2,7 @@
 // read timeout, and its access log carries no query string. Kong turns `nginx_proxy_*` and `nginx_http_*` lines into
 // nginx directives of the proxy server block and of the http block.
 import { readFileSync } from 'node:fs';
+import { MAX_REQUEST_HEAD_BYTES } from '@pra/platform';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -47,6 +48,12 @@ function readKongConf(text = readFileSync(KONG_CONF, 'utf8')): Map<string, strin
 
 describe('gateway/kong/kong.conf', () => {
   const conf = readKongConf();
+
+  it("takes a request line as long as the services do (an area polygon): nginx's 8 KB would be a 414 first", () => {
+    const [count, size] = (conf.get('nginx_http_large_client_header_buffers') ?? '').split(/\s+/);
+    expect(Number(count)).toBeGreaterThanOrEqual(2);
+    expect(Number(size!.replace(/k$/, '')) * 1024).toBe(MAX_REQUEST_HEAD_BYTES);
+  });
 
   it('retries a service only after a connection error, never after a timeout (a slow charged request runs once)', () => {
     // nginx's default is `error timeout`: a read timeout would send the request again.

@@ -1,8 +1,9 @@
 // npm run bench:area [-- --records 300000 --dense 200000 --spot 200000 --queries 400 --spot-queries 100 --concurrency 4]
 // Area search (issue 27) on the product's engine, PostgreSQL's core `point` + GiST (ingest migration 0011, the SQL of
-// data/area-queries.ts), and, when the server has the `postgis` extension, the same searches on a PostGIS geography
-// (radius) and geometry (box, polygon) GiST index over the same records, in the same run: page 1 of 25 with its
-// count and bodies, as the endpoint reads it. Records: `--records` generated nationwide (seed 1) plus `--dense`
+// data/area-queries.ts), and, when the server has the `postgis` extension, the NYC searches on a PostGIS geography
+// (radius) and geometry (box, polygon) GiST index (public.bench_geo: built once, from the records stored then, so
+// drop it after changing what is loaded), in the same run: page 1 of 25 with its count and bodies, as the endpoint
+// reads it. Records: `--records` generated nationwide (seed 1) plus `--dense`
 // generated in New York state only (seed 2), loaded once into property_records_area_bench_<records>_<dense>; the
 // centres are records drawn around the densest 0.1-degree cell (New York City), so "5 miles in a dense ZIP" is what
 // it says. Figures: queries/s with `--concurrency` clients, p50 and p99 in ms, and the mean matches per search.
@@ -126,10 +127,7 @@ async function denseCentres(pool: Pool): Promise<{ centres: Centre[]; cell: stri
 }
 
 /** A box of `miles` a side around a centre, and a hexagon of `miles` radius. */
-const square = (c: Centre, miles: number) => {
-  const b = boxAround(c.lat, c.lon, miles / 2);
-  return b;
-};
+const square = (c: Centre, miles: number) => boxAround(c.lat, c.lon, miles / 2);
 const hexagon = (c: Centre, miles: number): [number, number][] => {
   const ring = Array.from({ length: 6 }, (_, i) => {
     const a = (i * Math.PI) / 3;

@@ -1,42 +1,18 @@
 // A store that held records before area search (ingest migration 0011) gets their locations from the online rekey
 // pass, which reads every body again: until it is done, area search answers 503 (nothing charged), not an
 // incomplete page; after it, the columns are exactly what a load writes and area search answers.
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorResponse, PropertyResponse } from '@pra/core/contracts';
-import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
-import { startApp, type RunningApp } from '@pra/platform/testing';
-import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import { migrateBilling } from '@pra/account-billing/migrate';
-import { migrateRecords, rekeyAddresses } from '@pra/ingest/migrate';
+import { rekeyAddresses } from '@pra/ingest/migrate';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { createLookupApp } from '../src/app.js';
+import { useOwnDatabase } from './area-harness.js';
+import { useLookupApp } from './lookup-harness.js';
 
-const url = withDatabase(inject('databaseUrl'), `pra_area_fill_${randomBytes(4).toString('hex')}`);
-let pool: Pool;
-let f: BillingFixture;
-let app: RunningApp;
+const db = useOwnDatabase('pra_area_fill');
+const lookup = useLookupApp(undefined, () => db.pool);
 
 const columns = async () =>
-  (await pool.query('SELECT id, location::text AS location, proptype FROM records.properties ORDER BY id')).rows;
-
-beforeAll(async () => {
-  await ensureDatabase(url);
-  pool = createPool(url, 4, 'area-fill-test');
-  await migrateRecords(pool);
-  await migrateBilling(pool);
-  f = await billingFixture(pool, inject('redisUrl'), inject('redisPrefix'));
-  app = await startApp(
-    createLookupApp({ pool, meter: f.meter, calls: f.calls, auth: { development: true, keys: f.keys } }),
-  );
-}, 60_000);
-
-afterAll(async () => {
-  await app?.close();
-  await f?.close();
-  await pool?.end();
-  await dropDatabase(url);
-});
+  (await db.pool.query('SELECT id, location::text AS location, proptype FROM records.properties ORDER BY id')).rows;
 
 describe('filling the locations of an existing store', () => {
   it('answers 503 until the rekey pass fills them, then the columns a load writes, and area search', async () => {
@@ -49,36 +25,36 @@ describe('filling the locations of an existing store', () => {
         proptype: i % 2 ? 'Condominium' : 'SFR',
       }),
     );
-    await insertProperties(pool, items);
+    await insertProperties(db.pool, items);
     const loaded = await columns();
     expect(loaded.filter((r) => r.location !== null)).toHaveLength(25);
     expect(new Set(loaded.map((r) => r.proptype))).toEqual(new Set(['SFR', 'CONDOMINIUM']));
     // As a store migrated to 0011 over records stored before it: no columns, not filled.
-    await pool.query('UPDATE records.properties SET location = NULL, proptype = NULL');
-    await pool.query('UPDATE records.dataset_stats SET locations_filled = false');
+    await db.pool.query('UPDATE records.properties SET location = NULL, proptype = NULL');
+    await db.pool.query('UPDATE records.dataset_stats SET locations_filled = false');
 
-    const a = await f.fundedAccount(100);
+    const a = await lookup.billing.fundedAccount(100);
     const headers = { authorization: `Bearer ${a.key}` };
     const path = '/api/v1/property/radius?latitude=38.51&longitude=-121.5&radius=5';
-    const refused = await app.get(path, headers);
+    const refused = await lookup.app.get(path, headers);
     expect(refused.status).toBe(503);
     expect(refused.headers.get('retry-after')).toBe('60');
     expect(ErrorResponse.parse(refused.body).status.msg).toMatch(/locations of the stored records are being filled/);
-    expect(await f.meter.balance(a.accountId)).toBe(100);
+    expect(await lookup.billing.meter.balance(a.accountId)).toBe(100);
 
     const lines: string[] = [];
-    await rekeyAddresses(pool, (l) => lines.push(l), { batchSize: 7 });
+    await rekeyAddresses(db.pool, (l) => lines.push(l), { batchSize: 7 });
     expect(lines.join('\n')).toMatch(/locations: done, 30 records filled/);
     expect(await columns()).toEqual(loaded);
-    const flag = await pool.query('SELECT locations_filled FROM records.dataset_stats');
+    const flag = await db.pool.query('SELECT locations_filled FROM records.dataset_stats');
     expect(flag.rows[0].locations_filled).toBe(true);
 
-    const res = await app.get(`${path}&pagesize=100`, headers);
+    const res = await lookup.app.get(`${path}&pagesize=100`, headers);
     expect(res.status).toBe(200);
     const body = PropertyResponse.parse(res.body);
     expect(body.status.total).toBe(25);
     expect(body.property[0]!.location.distance).toBe(0);
     // A second pass has nothing to do.
-    expect(await rekeyAddresses(pool)).toBe(0);
+    expect(await rekeyAddresses(db.pool)).toBe(0);
   });
 });

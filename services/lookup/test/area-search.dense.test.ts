@@ -3,9 +3,8 @@
 // that neither overlap nor skip, for a radius, a box and a polygon. The data layer and the domain take a small cap
 // (AreaStore(pool, cap)) so the few hundred points here are "dense"; the last block goes through the real app at the
 // production cap (AREA_COUNT_CAP, 10,000) on 10,400 points.
-import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   AreaQuery,
   ErrorResponse,
@@ -15,13 +14,7 @@ import {
   RadiusQuery,
 } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
-import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
-import { startApp, type RunningApp } from '@pra/platform/testing';
-import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import { migrateBilling } from '@pra/account-billing/migrate';
-import { migrateRecords } from '@pra/ingest/migrate';
-import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { createLookupApp } from '../src/app.js';
+import { uniqueStreet } from '@pra/ingest/testing';
 import {
   AREA_COUNT_CAP,
   type AreaRows,
@@ -32,30 +25,20 @@ import {
 } from '../src/data/area-queries.js';
 import { RecordStore } from '../src/data/record-queries.js';
 import { findInArea, shapeOf } from '../src/domain/find-area.js';
+import {
+  AREA_TYPES as TYPES,
+  type AreaPoint as Pt,
+  insideRing,
+  loadPoints,
+  nearestFirst,
+  seededRandom,
+  useOwnDatabase,
+} from './area-harness.js';
+import { useLookupApp } from './lookup-harness.js';
 
-interface Pt {
-  id: number;
-  lat: number;
-  lon: number;
-  type: string;
-}
-
-const url = withDatabase(inject('databaseUrl'), `pra_area_dense_${randomBytes(4).toString('hex')}`);
-const TYPES = ['SFR', 'CONDOMINIUM', 'APARTMENT', 'DUPLEX'];
+const db = useOwnDatabase('pra_area_dense');
 const CAP = 50;
-let pool: Pool;
 let points: Pt[] = [];
-
-/** A seeded generator (mulberry32): the same points every run. */
-function rng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Where the points are:
 // - CITY: 600 points around 45N 93W, denser at the middle (a town of a few miles), 30 of them at its centre (one
@@ -67,21 +50,8 @@ function rng(seed: number) {
 const CITY = { lat: 45, lon: -93 };
 const LOPSIDED = { lat: 60, lon: 10 };
 
-async function load(items: { lat: number; lon: number }[], street: string): Promise<Pt[]> {
-  const ids = await insertProperties(
-    pool,
-    items.map((s, i) =>
-      makeProperty({ line1: `${i + 1} ${street} ST`, latitude: s.lat, longitude: s.lon, proptype: TYPES[i % 4]! }),
-    ),
-  );
-  return items.map((s, i) => ({ id: ids[i]!, ...s, type: TYPES[i % 4]! }));
-}
-
 beforeAll(async () => {
-  await ensureDatabase(url);
-  pool = createPool(url, 4, 'area-dense-test');
-  await migrateRecords(pool);
-  const r = rng(2710);
+  const r = seededRandom(2710);
   const city = Array.from({ length: 600 }, (_, i) => {
     if (i < 30) return CITY;
     const spread = i < 300 ? 0.01 : 0.05; // half within ~0.7 mi of the middle, the rest over ~3.5 mi
@@ -101,21 +71,11 @@ beforeAll(async () => {
       lon: +(LOPSIDED.lon + 0.011 + i * 0.00013).toFixed(6),
     })),
   ];
-  points = await load([...city, ...lopsided], uniqueStreet());
+  points = await loadPoints(db.pool, [...city, ...lopsided], uniqueStreet());
 }, 60_000);
 
-afterAll(async () => {
-  await pool?.end();
-  await dropDatabase(url);
-});
-
-/** What a brute-force scan says: the matches, nearest `centre` first, ties by id. */
-function expected(match: (p: Pt) => boolean, lat: number, lon: number) {
-  return points
-    .filter(match)
-    .map((p) => ({ ...p, d: haversineMiles(lat, lon, p.lat, p.lon) }))
-    .sort((a, b) => a.d - b.d || a.id - b.id);
-}
+/** What a brute-force scan of the first block's points says: the matches, nearest (lat, lon) first, ties by id. */
+const expected = (match: (p: Pt) => boolean, lat: number, lon: number) => nearestFirst(points, match, lat, lon);
 
 /** A stored record's id. */
 const idOf = (row: { body: string }) => (JSON.parse(row.body) as { identifier: { Id: number } }).identifier.Id;
@@ -142,17 +102,6 @@ const ring = (c: { lat: number; lon: number }, miles: number, n: number) => {
   return [...pts, pts[0]!];
 };
 
-/** Ray casting, as PostgreSQL's `<@ polygon` decides (away from the edges). */
-const inside = (poly: [number, number][]) => (p: Pt) => {
-  let c = false;
-  for (let i = 0, j = poly.length - 2; i < poly.length - 1; j = i++) {
-    const [xi, yi] = poly[i]!;
-    const [xj, yj] = poly[j]!;
-    if (yi > p.lat !== yj > p.lat && p.lon < ((xj - xi) * (p.lat - yi)) / (yj - yi) + xi) c = !c;
-  }
-  return c;
-};
-
 /**
  * (a - p) x (b - p) in square degrees: twice the area of the triangle, the edge's length times the point's distance
  * from its line. PostgreSQL's `<@ polygon` takes a point as on the edge (so inside) when it is at most 1e-6: for the
@@ -170,7 +119,7 @@ describe('past the cap (data layer, cap 50)', () => {
   });
 
   it('a radius, a box and a polygon: exactly the cap nearest, every page, for any centre and size', async () => {
-    const store = new AreaStore(pool, CAP);
+    const store = new AreaStore(db.pool, CAP);
     const seen = new Set<AreaRows['via']>();
     await fc.assert(
       fc.asyncProperty(
@@ -211,7 +160,7 @@ describe('past the cap (data layer, cap 50)', () => {
             shape = shapeOf(
               AreaQuery.parse({ polygon: JSON.stringify({ type: 'Polygon', coordinates: [poly] }) }),
             ).shape;
-            match = inside(poly);
+            match = insideRing(poly);
             // Points within a hair of an edge: PostgreSQL's tolerance decides them (docs/known-gaps.md); not a case to
             // judge.
             fc.pre(points.every((p) => poly.slice(1).every((b, i) => Math.abs(edgeCross(poly[i]!, b, p)) > 2e-6)));
@@ -233,7 +182,7 @@ describe('past the cap (data layer, cap 50)', () => {
   }, 120_000);
 
   it('reads the circle again when the nearest in miles lie beyond the read in degrees (60N: 2 to 1)', async () => {
-    const store = new AreaStore(pool, CAP);
+    const store = new AreaStore(db.pool, CAP);
     const shape = shapeOf(RadiusQuery.parse({ latitude: '60', longitude: '10', radius: '1' })).shape;
     const got = await store.search(shape, null, CAP, 0);
     expect(got.via).toBe('circle');
@@ -245,8 +194,8 @@ describe('past the cap (data layer, cap 50)', () => {
   });
 
   it('the domain: total the cap, distances reported, a page past the cap a 404 saying so', async () => {
-    const store = new RecordStore(pool);
-    const area = new AreaStore(pool, CAP);
+    const store = new RecordStore(db.pool);
+    const area = new AreaStore(db.pool, CAP);
     const q = (page: number) =>
       RadiusQuery.parse({ latitude: '45', longitude: '-93', radius: '3', page: `${page}`, pagesize: '20' });
     const want = expected((p) => haversineMiles(45, -93, p.lat, p.lon) <= 3, 45, -93);
@@ -265,35 +214,21 @@ describe('past the cap (data layer, cap 50)', () => {
 });
 
 describe('past the cap through the app (production cap, 10,000)', () => {
-  let f: BillingFixture;
-  let app: RunningApp;
-  let auth: Record<string, string>;
+  const lookup = useLookupApp(1_000_000, () => db.pool);
   let many: Pt[] = [];
   const HERE = { lat: -33.9, lon: 151.2 };
 
   beforeAll(async () => {
-    const r = rng(10_400);
+    const r = seededRandom(10_400);
     // 10,400 points within about 2 miles (a dense suburb), of which 30 at one spot.
     const spots = Array.from({ length: 10_400 }, (_, i) =>
       i < 30
         ? { lat: HERE.lat + 0.001, lon: HERE.lon }
         : { lat: +(HERE.lat + (r() - 0.5) * 0.06).toFixed(6), lon: +(HERE.lon + (r() - 0.5) * 0.07).toFixed(6) },
     );
-    many = await load(spots, uniqueStreet());
-    await pool.query('ANALYZE records.properties');
-    await migrateBilling(pool);
-    f = await billingFixture(pool, inject('redisUrl'), inject('redisPrefix'));
-    const { key } = await f.fundedAccount(1_000_000);
-    auth = { authorization: `Bearer ${key}` };
-    app = await startApp(
-      createLookupApp({ pool, meter: f.meter, calls: f.calls, auth: { development: true, keys: f.keys } }),
-    );
+    many = await loadPoints(db.pool, spots, uniqueStreet());
+    await db.pool.query('ANALYZE records.properties');
   }, 120_000);
-
-  afterAll(async () => {
-    await app?.close();
-    await f?.close();
-  });
 
   const read = (body: unknown) => PropertyResponse.parse(body).property.map((p) => p.identifier.Id);
 
@@ -315,15 +250,15 @@ describe('past the cap through the app (production cap, 10,000)', () => {
         .sort((a, b) => a.d - b.d || a.id - b.id);
       expect(want.length).toBeGreaterThan(AREA_COUNT_CAP);
       for (const page of [1, 2, 57, 100]) {
-        const res = await app.get(`/api/v1${path}&page=${page}&pagesize=100`, auth);
+        const res = await lookup.get(`/api/v1${path}&page=${page}&pagesize=100`);
         expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
         expect(res.body.status.total).toBe(AREA_COUNT_CAP);
         expect(read(res.body)).toEqual(want.slice((page - 1) * 100, page * 100).map((w) => w.id));
       }
-      const deeper = await app.get(`/api/v1${path}&page=101&pagesize=100`, auth);
+      const deeper = await lookup.get(`/api/v1${path}&page=101&pagesize=100`);
       expect(deeper.status).toBe(400);
       expect(ErrorResponse.parse(deeper.body).status.msg).toMatch(/page x pagesize/);
-      const preview = await app.get(`/api/v1${path}&preview=true&pagesize=100`, auth);
+      const preview = await lookup.get(`/api/v1${path}&preview=true&pagesize=100`);
       expect(preview.body.status).toMatchObject({ total: AREA_COUNT_CAP, credits_required: 100 });
     },
     60_000,

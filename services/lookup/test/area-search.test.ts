@@ -1,50 +1,28 @@
 // Area search (issue 27) through the real lookup app, on a records database of this file's own (so a brute-force scan
 // of the test's points is the whole truth): /property/radius and /property/area against a reference haversine,
 // membership, paging, the type filter, 400s that charge nothing, billing per record, truncation and repeats.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ErrorResponse, haversineMiles, PropertyResponse } from '@pra/core/contracts';
-import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
-import { startApp, type RunningApp } from '@pra/platform/testing';
-import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import { migrateBilling } from '@pra/account-billing/migrate';
-import { migrateRecords } from '@pra/ingest/migrate';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { createLookupApp } from '../src/app.js';
+import {
+  AREA_TYPES as TYPES,
+  type AreaPoint,
+  insideRing,
+  loadPoints,
+  nearestFirst,
+  seededRandom,
+  useOwnDatabase,
+} from './area-harness.js';
+import { useLookupApp } from './lookup-harness.js';
 
-interface Pt {
-  id: number;
-  lat: number;
-  lon: number;
-  type: string;
-}
-
-const url = withDatabase(inject('databaseUrl'), `pra_area_${randomBytes(4).toString('hex')}`);
-const TYPES = ['SFR', 'CONDOMINIUM', 'APARTMENT', 'DUPLEX'];
-let pool: Pool;
-let f: BillingFixture;
-let app: RunningApp;
-let auth: Record<string, string>;
-let points: Pt[] = [];
-
-/** A seeded generator (mulberry32): the same points every run. */
-function rng(seed: number) {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const db = useOwnDatabase('pra_area');
+const lookup = useLookupApp(10_000_000, () => db.pool);
+let points: AreaPoint[] = [];
 
 beforeAll(async () => {
-  await ensureDatabase(url);
-  pool = createPool(url, 4, 'area-test');
-  await migrateRecords(pool);
-  await migrateBilling(pool);
-  const r = rng(27);
+  const r = seededRandom(27);
   const street = uniqueStreet();
   // 700 points around 40N 100W (about 40 x 40 miles), 40 of them at one spot (a building: equal distances, ordered
   // by id), and 20 records without coordinates (never found by area).
@@ -53,30 +31,15 @@ beforeAll(async () => {
       ? { lat: 40.01, lon: -100.02 }
       : { lat: +(39.7 + r() * 0.6).toFixed(6), lon: +(-100.4 + r() * 0.8).toFixed(6) },
   );
-  const items = spots.map((s, i) =>
-    makeProperty({ line1: `${i + 1} ${street} ST`, latitude: s.lat, longitude: s.lon, proptype: TYPES[i % 4]! }),
-  );
+  points = await loadPoints(db.pool, spots, street);
   const lacking = Array.from({ length: 20 }, (_, i) =>
     makeProperty({ line1: `${i + 1} ${street} AVE`, latitude: null, longitude: null }),
   );
-  const ids = await insertProperties(pool, [...items, ...lacking]);
-  points = spots.map((s, i) => ({ id: ids[i]!, ...s, type: TYPES[i % 4]! }));
-  f = await billingFixture(pool, inject('redisUrl'), inject('redisPrefix'));
-  const { key } = await f.fundedAccount(10_000_000);
-  auth = { authorization: `Bearer ${key}` };
-  app = await startApp(
-    createLookupApp({ pool, meter: f.meter, calls: f.calls, auth: { development: true, keys: f.keys } }),
-  );
+  await insertProperties(db.pool, lacking);
 }, 60_000);
 
-afterAll(async () => {
-  await app?.close();
-  await f?.close();
-  await pool?.end();
-  await dropDatabase(url);
-});
-
-const get = (path: string, headers: Record<string, string> = auth) => app.get(`/api/v1${path}`, headers);
+/** GET /api/v1`path`, with the well-funded account's key unless `headers` give another. */
+const get = (path: string, headers?: Record<string, string>) => lookup.get(`/api/v1${path}`, headers);
 
 /** The records of a page: id, reported distance, type. */
 function read(body: unknown) {
@@ -87,13 +50,8 @@ function read(body: unknown) {
   }));
 }
 
-/** What a brute-force scan says: the matches, nearest `centre` first, ties by id. */
-function expected(match: (p: Pt) => boolean, lat: number, lon: number) {
-  return points
-    .filter(match)
-    .map((p) => ({ ...p, d: haversineMiles(lat, lon, p.lat, p.lon) }))
-    .sort((a, b) => a.d - b.d || a.id - b.id);
-}
+/** What a brute-force scan of this file's points says: the matches, nearest (lat, lon) first, ties by id. */
+const expected = (match: (p: AreaPoint) => boolean, lat: number, lon: number) => nearestFirst(points, match, lat, lon);
 
 /** Pages of a search checked against the brute-force answer: every page it has if few, else first, second, last. */
 async function checkPages(path: string, want: ReturnType<typeof expected>, pagesize: number) {
@@ -219,16 +177,7 @@ describe('/property/area', () => {
       [-100.2, 40.1],
       [-100.2, 39.85],
     ];
-    const inside = (p: Pt) => {
-      let c = false;
-      for (let i = 0, j = ring.length - 2; i < ring.length - 1; j = i++) {
-        const [xi, yi] = ring[i]!;
-        const [xj, yj] = ring[j]!;
-        if (yi > p.lat !== yj > p.lat && p.lon < ((xj - xi) * (p.lat - yi)) / (yj - yi) + xi) c = !c;
-      }
-      return c;
-    };
-    const want = expected(inside, 39.975, -100.05);
+    const want = expected(insideRing(ring), 39.975, -100.05);
     expect(want.length).toBeGreaterThan(50);
     const polygon = encodeURIComponent(JSON.stringify({ type: 'Polygon', coordinates: [ring] }));
     await checkPages(`/property/area?polygon=${polygon}`, want, 100);
@@ -362,20 +311,20 @@ describe('refusals', () => {
   it.each(cases.map(([path, m]) => [path.slice(0, 90), path, m] as const))(
     '%s is a 400 naming the parameter, and charges nothing',
     async (_, path, message) => {
-      const a = await f.fundedAccount(5);
+      const a = await lookup.billing.fundedAccount(5);
       const res = await get(path, { authorization: `Bearer ${a.key}` });
       expect(res.status, JSON.stringify(res.body)).toBe(400);
       expect(ErrorResponse.parse(res.body).status.msg).toMatch(message);
-      expect(await f.meter.balance(a.accountId)).toBe(5);
+      expect(await lookup.billing.meter.balance(a.accountId)).toBe(5);
     },
   );
 
   it('nothing in the area is a 404 and charges nothing', async () => {
-    const a = await f.fundedAccount(5);
+    const a = await lookup.billing.fundedAccount(5);
     const res = await get('/property/radius?latitude=10&longitude=10&radius=5', { authorization: `Bearer ${a.key}` });
     expect(res.status).toBe(404);
     expect(ErrorResponse.parse(res.body).status.msg).toMatch(/No properties found within 5 miles of 10,10/);
-    expect(await f.meter.balance(a.accountId)).toBe(5);
+    expect(await lookup.billing.meter.balance(a.accountId)).toBe(5);
   });
 });
 
@@ -383,7 +332,7 @@ describe('billing', () => {
   const path = '/property/radius?latitude=40.01&longitude=-100.02&radius=0.01&pagesize=10';
 
   it('charges 1 credit per record returned, and truncates when the credits run out', async () => {
-    const a = await f.fundedAccount(13);
+    const a = await lookup.billing.fundedAccount(13);
     const headers = { authorization: `Bearer ${a.key}` };
     const first = await get(path, headers);
     expect(first.body.status).toMatchObject({ total: 40, records_returned: 10, credits_remaining: 3 });
@@ -392,11 +341,11 @@ describe('billing', () => {
     expect(read(second.body)).toHaveLength(3);
     expect(second.body.status).toMatchObject({ records_returned: 3, truncated_by_credits: true, credits_remaining: 0 });
     expect((await get(`${path}&page=3`, headers)).status).toBe(402);
-    expect(await f.meter.balance(a.accountId)).toBe(0);
+    expect(await lookup.billing.meter.balance(a.accountId)).toBe(0);
   });
 
   it('answers a repeat under one Idempotency-Key with the same records and distances, charged once', async () => {
-    const a = await f.fundedAccount(100);
+    const a = await lookup.billing.fundedAccount(100);
     const headers = { authorization: `Bearer ${a.key}`, 'idempotency-key': randomUUID() };
     const box = '/property/area?bbox=-100.1,39.95,-99.95,40.05&pagesize=20&page=2';
     const first = await get(box, headers);
@@ -410,15 +359,15 @@ describe('billing', () => {
       records_returned: 20,
       total: first.body.status.total,
     });
-    expect(await f.meter.balance(a.accountId)).toBe(80);
+    expect(await lookup.billing.meter.balance(a.accountId)).toBe(80);
   });
 
   it('a preview answers the total and cost, and charges nothing', async () => {
-    const a = await f.fundedAccount(5);
+    const a = await lookup.billing.fundedAccount(5);
     const res = await get(`${path}&preview=true`, { authorization: `Bearer ${a.key}` });
     expect(res.status).toBe(200);
     expect(res.body.property).toEqual([]);
     expect(res.body.status).toMatchObject({ total: 40, credits_required: 10 });
-    expect(await f.meter.balance(a.accountId)).toBe(5);
+    expect(await lookup.billing.meter.balance(a.accountId)).toBe(5);
   });
 });

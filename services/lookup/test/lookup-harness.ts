@@ -1,4 +1,5 @@
-// Starts the real lookup app on port 0 against this run's database and Redis prefix, with a well-funded account.
+// Starts the real lookup app on port 0 against this run's database (or a test file's own: `pool`) and Redis prefix,
+// with a well-funded account.
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import { startApp, type RunningApp } from '@pra/platform/testing';
@@ -15,10 +16,11 @@ export interface LookupContext {
   get(path: string, headers?: Record<string, string>): ReturnType<RunningApp['get']>;
 }
 
-export function useLookupApp(credits = 10_000_000): LookupContext {
+/** `pool`: the database to serve (its owner ends it; read when the app starts), else this run's shared one. */
+export function useLookupApp(credits = 10_000_000, pool?: () => Pool): LookupContext {
   const ctx = {} as { pool: Pool; app: RunningApp; billing: BillingFixture; auth: Record<string, string> };
   beforeAll(async () => {
-    ctx.pool = createPool(inject('databaseUrl'), 4);
+    ctx.pool = pool ? pool() : createPool(inject('databaseUrl'), 4);
     ctx.billing = await billingFixture(ctx.pool, inject('redisUrl'), inject('redisPrefix'));
     const { key } = await ctx.billing.fundedAccount(credits);
     ctx.auth = { authorization: `Bearer ${key}` };
@@ -34,7 +36,7 @@ export function useLookupApp(credits = 10_000_000): LookupContext {
   afterAll(async () => {
     await ctx.app.close();
     await ctx.billing.close();
-    await ctx.pool.end();
+    if (!pool) await ctx.pool.end();
   });
   return {
     get pool() {

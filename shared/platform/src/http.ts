@@ -214,13 +214,19 @@ export function finishApp(app: Express, logger: Logger = console): void {
  * every second, not node's default 30 s), and every request node's parser refuses (malformed request line, bad
  * header, oversized headers, a slow client) answered with an ErrorResponse and a closed socket.
  */
+/**
+ * The most a request line and headers may take: an area polygon of 200 vertices, as compact JSON, fits. Kong's
+ * nginx takes as much (kong.conf: nginx_http_large_client_header_buffers), so a request it lets through reaches us.
+ */
+export const MAX_REQUEST_HEAD_BYTES = 16 * 1024;
+
 export function createHardenedServer(listener: RequestListener, t: ClientTimeouts = DEFAULT_CLIENT_TIMEOUTS): Server {
   const server = createServer(
     {
       headersTimeout: t.headersTimeoutMs,
       requestTimeout: Math.max(t.requestTimeoutMs, t.headersTimeoutMs),
       connectionsCheckingInterval: Math.min(1_000, t.headersTimeoutMs),
-      maxHeaderSize: 16 * 1024,
+      maxHeaderSize: MAX_REQUEST_HEAD_BYTES,
     },
     listener,
   );

@@ -144,9 +144,13 @@ export function parsePolygon(text: string): Polygon | string {
   const [f, l] = [ring[0]!, ring[ring.length - 1]!];
   if (f[0] !== l[0] || f[1] !== l[1]) return 'its ring is not closed: the last position must equal the first';
   const n = ring.length - 1; // edges i: ring[i] -> ring[i + 1]
+  // Before the crossings: a repeated position also makes the edges around it touch, which would be named instead.
   for (let i = 0; i < n; i++) {
     const [a, b] = [ring[i]!, ring[i + 1]!];
     if (a[0] === b[0] && a[1] === b[1]) return `its ring repeats position ${i + 1} (${a[0]},${a[1]})`;
+  }
+  for (let i = 0; i < n; i++) {
+    const [a, b] = [ring[i]!, ring[i + 1]!];
     for (let j = i + 1; j < n; j++) {
       const adjacent = j === i + 1 || (i === 0 && j === n - 1);
       const [c, d] = [ring[j]!, ring[j + 1]!];

@@ -165,7 +165,9 @@ export const ENDPOINTS = {
     summary: 'Properties in a bounding box or a GeoJSON polygon',
     description:
       'Exactly one of `bbox` (`minLon,minLat,maxLon,maxLat`) or `polygon` (a GeoJSON Polygon, URL-encoded; its edges ' +
-      `straight in longitude/latitude as RFC 7946 says), at most ${AREA_SPAN_MAX_MILES} miles each way. Ordered by distance from ` +
+      `straight in longitude/latitude as RFC 7946 says), at most ${AREA_SPAN_MAX_MILES} miles each way. URL-encoded, the request ` +
+      'line must fit in 16 KB (else a 431): send the polygon as compact JSON (200 vertices at 6 decimals are 6 to 7 KB ' +
+      'encoded; the same pretty-printed can be 25 KB). Ordered by distance from ' +
       "the box's centre (a polygon: its bounding box's centre), nearest first, ties by property ID; each record carries " +
       `\`location.distance\` in miles from that centre. \`proptype\` narrows to property types. Paged like /property/owner. \`status.total\` counts at most ${PAGING_DEPTH_MAX.toLocaleString('en-US')} properties: ${PAGING_DEPTH_MAX.toLocaleString('en-US')} means that many or more, and the pages hold the ${PAGING_DEPTH_MAX.toLocaleString('en-US')} nearest the centre (none deeper; narrow the area or proptype). ${BILLING_NOTE}`,
     query: AreaQuery,

@@ -15,6 +15,7 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'No properties found. 0 credits.',
   413: 'The request body is larger than the gateway takes (the batch: 256 KB). 0 credits.',
   429: 'Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits.',
+  431: 'The request line and headers are larger than the service takes (16 KB): shorten the query string (a polygon: compact JSON, fewer digits or vertices). 0 credits.',
   503: 'Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits.',
 };
 
@@ -49,11 +50,16 @@ const AUTH: Record<string, string[]>[] = [
   { marketplaceSecret: [], marketplaceUser: [], marketplaceSubscription: [] },
 ];
 
-/** The error answers of an endpoint follow from its access: only metered ones answer 402 and 404. */
+/**
+ * The error answers of an endpoint follow from its access: only metered ones answer 402 and 404. One that takes a
+ * query string answers 431 to one past the service's 16 KB request line (http.ts createHardenedServer): a GeoJSON
+ * polygon within its own limits can be that long once URL-encoded.
+ */
 function errorCodes(e: EndpointDef): number[] {
   if (e.access === 'public') return [];
-  if (e.access === 'metered') return [400, 401, 402, 403, ...(e.body ? [413] : [404]), 429, 503];
-  return [...(e.query ? [400] : []), 401, 403, 429, 503];
+  const tooLong = e.query ? [431] : [];
+  if (e.access === 'metered') return [400, 401, 402, 403, ...(e.body ? [413] : [404]), 429, ...tooLong, 503];
+  return [...(e.query ? [400] : []), 401, 403, 429, ...tooLong, 503];
 }
 
 export function buildOpenApiDocument(serverUrl = BASE_PATH) {

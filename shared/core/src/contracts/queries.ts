@@ -351,20 +351,23 @@ export const RadiusQuery = z
   .superRefine(boundPagingDepth);
 export type RadiusQuery = z.infer<typeof RadiusQuery>;
 
+/** A transform through `parse`, which answers the value or why not: the why is the parameter's 400 message. */
+const parsedBy =
+  <T>(parse: (text: string) => T | string) =>
+  (text: string, ctx: z.RefinementCtx): T => {
+    const parsed = parse(text);
+    if (typeof parsed !== 'string') return parsed;
+    ctx.addIssue({ code: 'custom', message: parsed });
+    return z.NEVER;
+  };
+
 export const AreaQuery = z
   .object({
     bbox: z
       .string()
       .trim()
       .max(120, atMost(120))
-      .transform((s, ctx) => {
-        const box = parseBox(s);
-        if (typeof box === 'string') {
-          ctx.addIssue({ code: 'custom', message: box });
-          return z.NEVER;
-        }
-        return box;
-      })
+      .transform(parsedBy(parseBox))
       .optional()
       .openapi({
         type: 'string',
@@ -376,14 +379,7 @@ export const AreaQuery = z
       .string()
       .trim()
       .max(POLYGON_TEXT_MAX, atMost(POLYGON_TEXT_MAX))
-      .transform((s, ctx) => {
-        const polygon = parsePolygon(s);
-        if (typeof polygon === 'string') {
-          ctx.addIssue({ code: 'custom', message: polygon });
-          return z.NEVER;
-        }
-        return polygon;
-      })
+      .transform(parsedBy(parsePolygon))
       .optional()
       .openapi({
         type: 'string',

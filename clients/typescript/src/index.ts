@@ -107,6 +107,13 @@ export async function batchLookup(
   o: BatchLookupOptions = {},
 ): Promise<BatchLookupResult> {
   const size = Math.min(BATCH_MAX, Math.max(1, o.chunkSize ?? BATCH_MAX));
+  // Each chunk's key is the list's with ":<chunk>" after it, within the API's 255 characters.
+  const longestKey = o.idempotencyKey ? `${o.idempotencyKey}:${Math.ceil(entries.length / size) - 1}` : '';
+  if (!/^[\x21-\x7e]{0,255}$/.test(longestKey)) {
+    throw new RangeError(
+      `idempotencyKey must be visible ASCII and short enough for ":<chunk>" after it (${longestKey.length} > 255 characters)`,
+    );
+  }
   const out: BatchLookupResult = { results: [], recordsReturned: 0, creditsRemaining: null, transactionIds: [] };
   for (let start = 0, i = 0; start < entries.length; start += size, i++) {
     const chunk = entries.slice(start, start + size);

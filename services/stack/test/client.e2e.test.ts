@@ -65,6 +65,8 @@ describe('@pra/client', () => {
     expect(done.results.filter((r) => r.status.code === 404)).toHaveLength(23);
     expect(done.recordsReturned).toBe(207);
     expect(done.creditsRemaining).toBe(93);
+    // A key too long for ":<chunk>" after it is refused before any call (the API would refuse every chunk).
+    await expect(batchLookup(api, entries, { idempotencyKey: 'k'.repeat(254) })).rejects.toThrow(/idempotencyKey/);
     const again = await batchLookup(api, entries, { idempotencyKey: key });
     expect(again.results).toEqual(done.results);
     expect(await f.meter.balance(a.accountId)).toBe(93);

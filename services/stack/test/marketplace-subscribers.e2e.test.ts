@@ -3,46 +3,27 @@
 // subscriber calls with the marketplace's secret, its user and its plan: the first call provisions, every call is
 // billed against the plan's records, the call after they are used is a 402.
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ErrorResponse, PropertyResponse, UsageResponse } from '@pra/core/contracts';
-import { createPool, type Pool } from '@pra/platform';
 import { MARKETPLACE_PLAN_NAMES } from '@pra/core/auth';
-import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { startSystem, type RunningSystem } from '../src/system.js';
+import { useSystem } from './system-harness.js';
 
-const HMAC = `hmac-${randomBytes(16).toString('hex')}`;
 const SECRET = `mkt-${randomBytes(16).toString('hex')}`;
 const UNITS = 30;
-let pool: Pool;
-let f: BillingFixture;
-let system: RunningSystem;
-let base: string;
-let path: string;
-
-beforeAll(async () => {
-  pool = createPool(inject('databaseUrl'), 4);
-  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}mse${randomBytes(3).toString('hex')}:`);
-  system = await startSystem({
-    placement: 'in-process',
-    pool,
-    billing: f,
-    gatewayKey: HMAC,
-    marketplaceSecret: SECRET,
-    only: ['lookup', 'account-billing'],
-  });
-  base = system.gatewayUrl;
-  const s = uniqueStreet();
-  await insertProperties(
-    pool,
-    Array.from({ length: UNITS }, (_, i) => makeProperty({ line1: `9 ${s} ST`, line2: `APT ${i + 1}`, zip: '95814' })),
-  );
-  path = `/api/v1/property/address?address=${encodeURIComponent(`9 ${s} ST`)}&zip=95814`;
-});
-afterAll(async () => {
-  await system?.stop();
-  await f.close();
-  await pool.end();
+const street = uniqueStreet();
+const path = `/api/v1/property/address?address=${encodeURIComponent(`9 ${street} ST`)}&zip=95814`;
+const ctx = useSystem('mse', {
+  marketplaceSecret: SECRET,
+  only: ['lookup', 'account-billing'],
+  setup: async (pool) => {
+    await insertProperties(
+      pool,
+      Array.from({ length: UNITS }, (_, i) =>
+        makeProperty({ line1: `9 ${street} ST`, line2: `APT ${i + 1}`, zip: '95814' }),
+      ),
+    );
+  },
 });
 
 const get = async (url: string, headers: Record<string, string> = {}) => {
@@ -58,7 +39,7 @@ const subscriber = (user: string, plan = 'free', secret = SECRET) => ({
 });
 const subscriptions = async (user: string) =>
   (
-    await pool.query<{ account_id: string; plan: string }>(
+    await ctx.pool.query<{ account_id: string; plan: string }>(
       'SELECT account_id, plan FROM billing.marketplace_subscriptions WHERE marketplace_user = $1',
       [user],
     )
@@ -67,7 +48,7 @@ const subscriptions = async (user: string) =>
 describe('a marketplace subscriber through the gateway', () => {
   it("the first call provisions; calls are billed until the plan's records are used, then 402", async () => {
     const user = newUser();
-    const first = await get(base + path, subscriber(user, 'free'));
+    const first = await get(ctx.system.gatewayUrl + path, subscriber(user, 'free'));
     expect(first.status).toBe(200);
     const body = PropertyResponse.parse(first.body);
     const perCall = body.status.records_returned;
@@ -79,14 +60,14 @@ describe('a marketplace subscriber through the gateway', () => {
 
     // /usage as the subscriber: its own account, on the plan's tier, with the plan's records (read from PostgreSQL,
     // which no ledger writer updates in this in-process system: the purchase, not the balance, is checked).
-    const usage = await get(`${base}/api/v1/usage`, subscriber(user, 'free'));
+    const usage = await get(`${ctx.system.gatewayUrl}/api/v1/usage`, subscriber(user, 'free'));
     expect(usage.status).toBe(200);
     expect(UsageResponse.parse(usage.body)).toMatchObject({ account: { tier: 'free' }, credits: { purchased: 100 } });
 
     let billed = perCall;
     let last = 0;
     while (billed < 100) {
-      const res = await get(base + path, subscriber(user, 'free'));
+      const res = await get(ctx.system.gatewayUrl + path, subscriber(user, 'free'));
       expect(res.status).toBe(200);
       const s = PropertyResponse.parse(res.body).status;
       billed += s.records_returned;
@@ -94,12 +75,12 @@ describe('a marketplace subscriber through the gateway', () => {
     }
     expect(billed).toBe(100);
     expect(last).toBe(0);
-    const refused = await get(base + path, subscriber(user, 'free'));
+    const refused = await get(ctx.system.gatewayUrl + path, subscriber(user, 'free'));
     expect(refused.status).toBe(402);
     expect(ErrorResponse.parse(refused.body).status.code).toBe(402);
     // Still one account, one allowance.
     expect(await subscriptions(user)).toHaveLength(1);
-    const grants = await pool.query('SELECT amount FROM billing.credit_grants WHERE account_id = $1', [
+    const grants = await ctx.pool.query('SELECT amount FROM billing.credit_grants WHERE account_id = $1', [
       sub!.account_id,
     ]);
     expect(grants.rows).toEqual([{ amount: 100 }]);
@@ -107,7 +88,9 @@ describe('a marketplace subscriber through the gateway', () => {
 
   it('concurrent first calls: one account, the records billed once each', async () => {
     const user = newUser();
-    const answers = await Promise.all(Array.from({ length: 4 }, () => get(base + path, subscriber(user, 'starter'))));
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => get(ctx.system.gatewayUrl + path, subscriber(user, 'starter'))),
+    );
     expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 200]);
     const billed = answers.reduce((n, a) => n + PropertyResponse.parse(a.body).status.records_returned, 0);
     const lowest = Math.min(...answers.map((a) => PropertyResponse.parse(a.body).status.credits_remaining));
@@ -116,9 +99,12 @@ describe('a marketplace subscriber through the gateway', () => {
   });
 
   it('a Bearer key of ours behind the secret keeps working, charged to its own account', async () => {
-    const a = await f.fundedAccount(50, { tier: 'growth' });
+    const a = await ctx.billing.fundedAccount(50, { tier: 'growth' });
     const user = newUser();
-    const res = await get(base + path, { ...subscriber(user, 'pro'), authorization: `Bearer ${a.key}` });
+    const res = await get(ctx.system.gatewayUrl + path, {
+      ...subscriber(user, 'pro'),
+      authorization: `Bearer ${a.key}`,
+    });
     expect(res.status).toBe(200);
     const s = PropertyResponse.parse(res.body).status;
     expect(s.credits_remaining).toBe(50 - s.records_returned);
@@ -127,17 +113,20 @@ describe('a marketplace subscriber through the gateway', () => {
 
   it('401 for a wrong secret and for an unknown plan (naming the plans); nothing provisioned', async () => {
     const user = newUser();
-    const wrong = await get(base + path, subscriber(user, 'free', 'not-the-marketplace-secret'));
+    const wrong = await get(ctx.system.gatewayUrl + path, subscriber(user, 'free', 'not-the-marketplace-secret'));
     expect(wrong.status).toBe(401);
     expect(ErrorResponse.parse(wrong.body).status.msg).toBe('Invalid marketplace proxy secret');
-    const noSecret = await get(base + path, { 'x-marketplace-user': user, 'x-marketplace-subscription': 'free' });
+    const noSecret = await get(ctx.system.gatewayUrl + path, {
+      'x-marketplace-user': user,
+      'x-marketplace-subscription': 'free',
+    });
     expect(noSecret.status).toBe(401);
-    const unknown = await get(base + path, subscriber(user, 'ultra'));
+    const unknown = await get(ctx.system.gatewayUrl + path, subscriber(user, 'ultra'));
     expect(unknown.status).toBe(401);
     expect(ErrorResponse.parse(unknown.body).status.msg).toBe(
       `Unknown plan 'ultra' in X-Marketplace-Subscription: the marketplace's plans are ${MARKETPLACE_PLAN_NAMES.join(', ')}`,
     );
-    const badUser = await get(base + path, subscriber('x'.repeat(200)));
+    const badUser = await get(ctx.system.gatewayUrl + path, subscriber('x'.repeat(200)));
     expect(badUser.status).toBe(401);
     expect(ErrorResponse.parse(badUser.body).status.msg).toMatch(/^Invalid X-Marketplace-User/);
     expect(await subscriptions(user)).toHaveLength(0);
@@ -145,15 +134,17 @@ describe('a marketplace subscriber through the gateway', () => {
 
   it('the key cache emptied between calls: served again, same account, no second allowance', async () => {
     const user = newUser();
-    const first = PropertyResponse.parse((await get(base + path, subscriber(user, 'free'))).body).status;
-    await f.flushKeyCache();
-    const res = await get(base + path, subscriber(user, 'free'));
+    const first = PropertyResponse.parse(
+      (await get(ctx.system.gatewayUrl + path, subscriber(user, 'free'))).body,
+    ).status;
+    await ctx.billing.flushKeyCache();
+    const res = await get(ctx.system.gatewayUrl + path, subscriber(user, 'free'));
     expect(res.status).toBe(200);
     const second = PropertyResponse.parse(res.body).status;
     expect(second.credits_remaining).toBe(first.credits_remaining - second.records_returned);
     const subs = await subscriptions(user);
     expect(subs).toHaveLength(1);
-    const grants = await pool.query('SELECT amount FROM billing.credit_grants WHERE account_id = $1', [
+    const grants = await ctx.pool.query('SELECT amount FROM billing.credit_grants WHERE account_id = $1', [
       subs[0]!.account_id,
     ]);
     expect(grants.rows).toHaveLength(1);

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { canonicalTarget } from '@pra/core/auth';
-import { BATCH_BODY_MAX_BYTES, BATCH_ID_MAX, BATCH_MAX, BatchEntry, BatchQuery } from '@pra/core/contracts';
+import { BATCH_BODY_MAX_BYTES, BATCH_ID_MAX, BatchBody, BatchEntry, BatchQuery, type z } from '@pra/core/contracts';
 import { ApiError, badRequest } from '@pra/core/errors';
 import { parseQuery, readJsonBody, route, sendJson } from '@pra/platform';
 import { answerBatch, type BatchInput } from '../domain/batch.js';
@@ -48,23 +48,24 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** The body's entries: the batch is a 400 when its shape is wrong; an entry that cannot be read is a 400 of its own. */
 export function batchInputs(body: unknown): BatchInput[] {
-  if (!isObject(body)) throw badRequest('The body must be a JSON object: {"requests": [{"address": ..., "zip": ...}]}');
-  const unknown = Object.keys(body).filter((k) => k !== 'requests');
-  if (unknown.length > 0) {
-    throw badRequest(
-      `Unknown field ${unknown.map((k) => `'${k.slice(0, 40)}'`).join(', ')} in the body: it takes requests`,
-    );
+  const read = BatchBody.safeParse(body);
+  if (!read.success) throw badRequest(bodyProblem(read.error.issues[0]!, body));
+  return read.data.requests.map((entry, i) => entryInput(entry, i));
+}
+
+/** What is wrong with the body's envelope (BatchBody's first issue), named for the client. */
+function bodyProblem(issue: z.core.$ZodIssue, body: unknown): string {
+  if (issue.path.length === 0) {
+    if (issue.code === 'unrecognized_keys') {
+      const names = issue.keys.map((k) => `'${k.slice(0, 40)}'`).join(', ');
+      return `Unknown field${issue.keys.length > 1 ? 's' : ''} ${names} in the body: it takes requests`;
+    }
+    return 'The body must be a JSON object: {"requests": [{"address": ..., "zip": ...}]}';
   }
-  const { requests } = body;
-  if (requests === undefined) throw badRequest("Missing field 'requests': a list of address lookups");
-  if (!Array.isArray(requests)) throw badRequest("Invalid field 'requests': it must be a list");
-  if (requests.length === 0) throw badRequest("Invalid field 'requests': it must hold at least one entry");
-  if (requests.length > BATCH_MAX) {
-    throw badRequest(
-      `Invalid field 'requests': ${requests.length} entries, more than ${BATCH_MAX} (send them in several batches; @pra/client does)`,
-    );
-  }
-  return requests.map((entry, i) => entryInput(entry, i));
+  const requests = isObject(body) ? body.requests : undefined;
+  if (requests === undefined) return "Missing field 'requests': a list of address lookups";
+  const count = Array.isArray(requests) ? ` (${requests.length} entries)` : '';
+  return `Invalid field 'requests'${issue.code === 'too_big' ? count : ''}: ${issue.message}`;
 }
 
 function entryInput(entry: unknown, i: number): BatchInput {

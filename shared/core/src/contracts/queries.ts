@@ -284,15 +284,26 @@ export const BatchEntry = z
   .openapi('BatchEntry');
 export type BatchEntry = z.infer<typeof BatchEntry>;
 
+/** The list of a batch's entries, 1 to BATCH_MAX of `entry`. */
+const batchList = <T extends z.ZodType>(entry: T) =>
+  z
+    .array(entry, { error: 'must be a list of address lookups' })
+    .min(1, 'must hold at least one entry')
+    .max(BATCH_MAX, `must hold at most ${BATCH_MAX} entries (send more in several batches; @pra/client does)`);
+
+/** The batch's body as documented: each entry a BatchEntry. */
 export const BatchRequest = z
   .object({
-    requests: z
-      .array(BatchEntry)
-      .min(1, 'must hold at least one entry')
-      .max(BATCH_MAX, `must hold at most ${BATCH_MAX} entries (send more in several batches)`)
-      .openapi({ description: `1 to ${BATCH_MAX} address lookups, answered in order` }),
+    requests: batchList(BatchEntry).openapi({ description: `1 to ${BATCH_MAX} address lookups, answered in order` }),
   })
   .openapi('BatchRequest');
+
+/**
+ * The batch's body as the service reads it first: the envelope (an object with `requests` and nothing else, 1 to
+ * BATCH_MAX entries). Each entry is then read on its own as a BatchEntry: one that cannot be read is a 400 in its
+ * own result, not the batch's.
+ */
+export const BatchBody = z.strictObject({ requests: batchList(z.unknown()) });
 
 /** The query string of a batch: its cost parameters, for the whole batch. */
 export const BatchQuery = z.object(meteredOptions);

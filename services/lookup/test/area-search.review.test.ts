@@ -39,7 +39,8 @@ beforeAll(async () => {
     pool,
     SPOTS.map((s, i) => makeProperty({ line1: `${i + 1} ${street} ST`, latitude: s.lat, longitude: s.lon })),
   );
-  f = await billingFixture(pool, inject('redisUrl'), inject('redisPrefix'));
+  // A prefix of its own: this database's account ids start at 1, as other files' do (shared balances otherwise).
+  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}arv${randomBytes(3).toString('hex')}:`);
   app = await startApp(
     createLookupApp({ pool, meter: f.meter, calls: f.calls, auth: { development: true, keys: f.keys } }),
   );

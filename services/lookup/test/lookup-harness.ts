@@ -1,5 +1,6 @@
 // Starts the real lookup app on port 0 against this run's database (or a test file's own: `pool`) and Redis prefix,
 // with a well-funded account.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import { startApp, type RunningApp } from '@pra/platform/testing';
@@ -21,7 +22,10 @@ export function useLookupApp(credits = 10_000_000, pool?: () => Pool): LookupCon
   const ctx = {} as { pool: Pool; app: RunningApp; billing: BillingFixture; auth: Record<string, string> };
   beforeAll(async () => {
     ctx.pool = pool ? pool() : createPool(inject('databaseUrl'), 4);
-    ctx.billing = await billingFixture(ctx.pool, inject('redisUrl'), inject('redisPrefix'));
+    // A Redis prefix of the file's own: a file on a database of its own numbers its accounts from 1, and balances
+    // kept under another file's prefix would be shared with that file's accounts of the same ids.
+    const prefix = `${inject('redisPrefix')}lk${randomBytes(3).toString('hex')}:`;
+    ctx.billing = await billingFixture(ctx.pool, inject('redisUrl'), prefix);
     const { key } = await ctx.billing.fundedAccount(credits);
     ctx.auth = { authorization: `Bearer ${key}` };
     ctx.app = await startApp(

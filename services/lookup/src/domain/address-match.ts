@@ -47,7 +47,8 @@ export interface AskedAddress {
 export function describeMatch(asked: AskedAddress, line: string, unit: string | null): AddressMatch {
   // A designator without its number ("100 MAIN ST UNIT") asks for a unit it does not name: "".
   const input = partsOf(asked.parsed, asked.unitKey === '' ? null : asked.parsed.unitUnnamed ? '' : asked.unitKey);
-  const matched = partsOf(parseStreetLine(line), unit);
+  // The asked line itself answered (nearly always): its parse serves; another stored line is parsed for its parts.
+  const matched = partsOf(line === asked.parsed.lineKey ? asked.parsed : parseStreetLine(line), unit);
   const differed = PART_ORDER.filter((p) => input[p] !== matched[p]);
   return { type: matchType(asked, input, differed), input, matched, differed };
 }

@@ -20,11 +20,6 @@ import { LookupDeadline } from './lookup-deadline.js';
 import type { PageSource } from './metered-page.js';
 import type { RecordPage } from './record-page.js';
 
-/** Where a repeat reads its records again (the primary, then a replica). */
-export interface RereadByIds {
-  recordsByIds(ids: number[]): Promise<RecordRow[]>;
-}
-
 const areaStores = new WeakMap<RecordStore, AreaStore>();
 /** One AreaStore per record store (it remembers that the locations are filled). */
 function areaStoreOf(store: RecordStore): AreaStore {
@@ -105,17 +100,16 @@ export async function findInArea(
   };
 }
 
-/** The metered page source of an area search: the search, and the rereads of a repeat with the same distances. */
-export function areaSource(
-  store: RecordStore,
-  rereadFrom: readonly RereadByIds[],
-  q: RadiusQuery | AreaQuery,
-): PageSource {
+/**
+ * The metered page source of an area search: the search, and the rereads of a repeat (the address pages' `rereads`,
+ * each record given the same distance again).
+ */
+export function areaSource(store: RecordStore, rereads: PageSource['rereads'], q: RadiusQuery | AreaQuery): PageSource {
   const { shape } = shapeOf(q);
   return {
     find: () => findInArea(store, q),
-    rereads: rereadFrom.map(
-      (s) => async (ids: number[]) => (await s.recordsByIds(ids)).map((r) => withDistance(r, shape.lat, shape.lon)),
+    rereads: rereads.map(
+      (reread) => async (ids: number[]) => (await reread(ids)).map((r) => withDistance(r, shape.lat, shape.lon)),
     ),
   };
 }

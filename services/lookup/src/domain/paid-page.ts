@@ -4,9 +4,9 @@
 //
 // The receipt, stored with the charge in Redis (data/charge-script.ts of account-billing), is
 // `total:page:pagesize:id.digest,id.digest,...[;match]`: every row of the page in order, with a short digest of its
-// stored body (and history), and an address answer's status.match (base64url JSON): a repeat says how it matched then. A repeat reads again the rows its charge paid for (the first `granted`); if any was removed
-// or rewritten since (a re-import), the repeat is a 400 asking for a new key, never newer data for free and never
-// a 500. A row the charge did not pay for (credits ran out) is never checked.
+// stored body (and history), and an address answer's status.match (base64url JSON): a repeat says how it matched
+// then. A repeat reads again the rows its charge paid for (the first `granted`); if any was removed or rewritten
+// since (a re-import), the repeat is a 400 asking for a new key, never newer data for free and never a 500. A row the charge did not pay for (credits ran out) is never checked.
 import { createHash } from 'node:crypto';
 import { AddressMatch } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';

@@ -70,8 +70,8 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
     propertyBatch: batchHandler(d, rereads),
     propertyOwner: metered(ENDPOINTS.propertyOwner.query, (q) => pages(() => findByOwner(d.store, q))),
     propertyParcel: metered(ENDPOINTS.propertyParcel.query, (q) => pages(() => findByParcel(d.store, q))),
-    propertyRadius: metered(ENDPOINTS.propertyRadius.query, (q) => areaSource(d.store, d.rereadFrom, q)),
-    propertyArea: metered(ENDPOINTS.propertyArea.query, (q) => areaSource(d.store, d.rereadFrom, q)),
+    propertyRadius: metered(ENDPOINTS.propertyRadius.query, (q) => areaSource(d.store, rereads, q)),
+    propertyArea: metered(ENDPOINTS.propertyArea.query, (q) => areaSource(d.store, rereads, q)),
     saleHistory: metered(ENDPOINTS.saleHistory.query, (q) => history(q.id, 'sale')),
     assessmentDetail: metered(ENDPOINTS.assessmentDetail.query, (q) => history(q.id, 'assessment')),
   };

@@ -215,8 +215,9 @@ export function finishApp(app: Express, logger: Logger = console): void {
  * header, oversized headers, a slow client) answered with an ErrorResponse and a closed socket.
  */
 /**
- * The most a request line and headers may take: an area polygon of 200 vertices, as compact JSON, fits. Kong's
- * nginx takes as much (kong.conf: nginx_http_large_client_header_buffers), so a request it lets through reaches us.
+ * The most a request line and headers may take (a longer one is a 431): an area polygon of 200 vertices, as compact
+ * JSON, fits. Kong's nginx takes more (kong.conf: nginx_http_large_client_header_buffers), so that a longer line is
+ * answered here, with the declared 431, not by nginx.
  */
 export const MAX_REQUEST_HEAD_BYTES = 16 * 1024;
 

@@ -150,6 +150,10 @@ describe('POST /property/batch', () => {
         /'requests' \(101 entries\): must hold at most 100/,
       ],
       [{ requests: [entry('one')], extra: 1 }, /Unknown field 'extra'/],
+      [
+        { requests: [entry('one')], ...Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 1])) },
+        /^Unknown fields 'k0', .*'k9', \.\.\. in the body/,
+      ],
       [`{"requests":[{"address":"${'9'.repeat(300_000)}"}]}`, /more than the 262144 bytes/],
     ];
     for (const [body, msg] of cases) {

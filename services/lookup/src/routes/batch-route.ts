@@ -57,7 +57,12 @@ export function batchInputs(body: unknown): BatchInput[] {
 function bodyProblem(issue: z.core.$ZodIssue, body: unknown): string {
   if (issue.path.length === 0) {
     if (issue.code === 'unrecognized_keys') {
-      const names = issue.keys.map((k) => `'${k.slice(0, 40)}'`).join(', ');
+      // At most ten named: a body of 256 KB may hold tens of thousands of keys.
+      const names =
+        issue.keys
+          .slice(0, 10)
+          .map((k) => `'${k.slice(0, 40)}'`)
+          .join(', ') + (issue.keys.length > 10 ? ', ...' : '');
       return `Unknown field${issue.keys.length > 1 ? 's' : ''} ${names} in the body: it takes requests`;
     }
     return 'The body must be a JSON object: {"requests": [{"address": ..., "zip": ...}]}';

@@ -6,7 +6,7 @@ import { ApiError } from '@pra/core/errors';
 import { generateApiKey, type KeyKind } from '@pra/core/auth';
 import { withTransaction, type Pool } from '@pra/platform';
 import { putGrants } from '../data/balances.js';
-import { changeAccountKeys } from '../data/key-cache.js';
+import { changeAccountKeys } from '../data/key-cache-writer.js';
 import type { RedisLayout } from '../data/redis-layout.js';
 
 export interface BillingDeps {

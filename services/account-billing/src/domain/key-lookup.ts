@@ -11,7 +11,7 @@ import { subscriberKeyHash, type MarketplaceSubscriber } from '@pra/core/auth';
 import { ApiError } from '@pra/core/errors';
 import type { Pool } from '@pra/platform';
 import { subscriberEntryCurrent, type KeyCacheEntry } from '../client/key-cache.js';
-import { restoreKey } from '../data/key-cache.js';
+import { restoreKey } from '../data/key-cache-writer.js';
 import { admitLookup, whatTheCacheSays, type CacheSays } from '../data/key-lookup-admission.js';
 import { layoutFor } from '../data/redis-layout.js';
 import { provisionSubscriber } from './marketplace-subscribers.js';

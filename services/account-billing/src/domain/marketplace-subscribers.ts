@@ -14,7 +14,7 @@ import { ApiError } from '@pra/core/errors';
 import { inTransaction, type Pool } from '@pra/platform';
 import type { KeyCacheEntry } from '../client/key-cache.js';
 import { putGrants } from '../data/balances.js';
-import { restoreKeyIn } from '../data/key-cache.js';
+import { restoreKeyIn } from '../data/key-cache-writer.js';
 import type { RedisLayout } from '../data/redis-layout.js';
 import { createSubscription, findSubscription, grantPeriod, withSubscriberLock } from '../data/subscribers.js';
 

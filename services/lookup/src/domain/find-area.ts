@@ -2,7 +2,7 @@
 // in miles from the centre (the circle's; a box's or a polygon's bounding box's). No req/res here: a query in, a
 // page source out, for the one metered path (metered-page.ts). The distance is computed here from the query and the
 // record's own coordinates, never stored: a repeat under an Idempotency-Key, which reads its records again by id
-// (paid-page.ts), reports exactly the distances its first call did (and the receipt's digests agree).
+// (receipts.ts), reports exactly the distances its first call did (and the receipt's digests agree).
 // One search is one statement, bounded to about AREA_COUNT_CAP matches whatever the density (data/area-queries.ts):
 // `total` is exact up to the cap, and the cap means that many or more (pages reach no deeper than the cap).
 import {

@@ -13,7 +13,7 @@ import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts'
 import { ApiError, badRequest, notFound } from '@pra/core/errors';
 import type { AddressCriteria, RecordRow, RecordStore, Spelling } from '../data/record-queries.js';
 import { type AskedAddress, describeMatch } from './address-match.js';
-import { buildingSpellings, resolveSpellings } from './address-spellings.js';
+import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
 import type { RecordPage } from './record-page.js';
 

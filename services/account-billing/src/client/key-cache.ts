@@ -70,7 +70,7 @@ export const subscriberLookupTarget = (s: MarketplaceSubscriber) =>
 /** The key cache cannot say whether a key is valid (Redis unreachable, or emptied and not yet rebuilt). */
 export const keyCacheUnavailable = (retryAfterSeconds = 2) =>
   new ApiError(
-    'UNAVAILABLE',
+    'unavailable',
     'Authentication is temporarily unavailable (our key store cannot be read right now); the request was not charged. Retry shortly',
     0,
     { 'retry-after': String(retryAfterSeconds) },

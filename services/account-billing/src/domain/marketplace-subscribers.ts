@@ -39,7 +39,7 @@ export async function provisionSubscriber(
   now = new Date(),
 ): Promise<KeyCacheEntry> {
   const plan = findMarketplacePlan(s.plan);
-  if (!plan) throw new ApiError('BAD_REQUEST', `Unknown marketplace plan '${s.plan}'`);
+  if (!plan) throw new ApiError('invalid_parameter', `Unknown marketplace plan '${s.plan}'`);
   const keyHash = subscriberKeyHash(s);
   return withSubscriberLock(d.pool, keyHash, async (c) => {
     const grant = await inTransaction(c, async () => {

@@ -66,7 +66,7 @@ export function withDistance(row: RecordRow, lat: number, lon: number): RecordRo
 /** Until the locations of a store stored before area search are filled, its answers would be incomplete. */
 const notFilled = () =>
   new ApiError(
-    'UNAVAILABLE',
+    'unavailable',
     'Area search is not available yet: the locations of the stored records are being filled (npm run ingest -- ' +
       'rekey; npm start and the chart run it in the background). Nothing was charged; retry later.',
     0,
@@ -90,7 +90,11 @@ export async function findInArea(
     const pages = Math.ceil(total / q.pagesize);
     const counted =
       total >= area.cap ? `the nearest ${total} properties: pages reach no deeper` : `${total} properties`;
-    throw notFound(`Page ${q.page} is past the last page (${pages} of ${q.pagesize} for ${counted})`, total);
+    throw new ApiError(
+      'page_out_of_range',
+      `Page ${q.page} is past the last page (${pages} of ${q.pagesize} for ${counted})`,
+      total,
+    );
   }
   return {
     rows: rows.map((r) => withDistance(r, shape.lat, shape.lon)),

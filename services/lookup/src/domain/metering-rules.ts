@@ -28,7 +28,7 @@ export type ReportedBilling = PageBilling & { creditsRequired?: number };
 /** The 402 of a call whose cost (`what` says of what) is past its max_credits. */
 export function overCap(cost: number, what: string, maxCredits: number): ApiError {
   return new ApiError(
-    'PAYMENT_REQUIRED',
+    'over_max_credits',
     `This call would cost ${cost} credits (${what}), more than max_credits=${maxCredits}; nothing was charged. ` +
       'Raise max_credits or ask for fewer records.',
   );
@@ -41,7 +41,7 @@ export function overCap(cost: number, what: string, maxCredits: number): ApiErro
 export async function previewBalance(meter: CreditMeter, accountId: number): Promise<number> {
   const balance = await meter.balance(accountId);
   if (balance === null) {
-    throw new ApiError('UNAVAILABLE', 'Balances are being reloaded; the preview was not answered. Retry shortly.');
+    throw new ApiError('unavailable', 'Balances are being reloaded; the preview was not answered. Retry shortly.');
   }
   if (balance === 0) throw noCreditsLeft();
   return balance;

@@ -48,7 +48,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The body's entries: the batch is a 400 when its shape is wrong; an entry that cannot be read is a 400 of its own. */
 export function batchInputs(body: unknown): BatchInput[] {
   const read = BatchBody.safeParse(body);
-  if (!read.success) throw badRequest(bodyProblem(read.error.issues[0]!, body));
+  if (!read.success) throw badRequest(bodyProblem(read.error.issues[0]!, body), 'invalid_body');
   return read.data.requests.map((entry, i) => entryInput(entry, i));
 }
 

@@ -54,7 +54,7 @@ describe('gateway/kong/kong.yml', () => {
       content_type: expect.stringMatching(/^application\/json/),
     });
     const body = ErrorResponse.parse(JSON.parse(String(termination!.config!.body)));
-    expect(body).toMatchObject({ property: [], status: { code: 404, total: 0 } });
+    expect(body).toMatchObject({ property: [], status: { code: 404, reason: 'no_such_endpoint', total: 0 } });
     expect(body.status.msg).toMatch(/No such endpoint/);
     // Kong runs the services' plugins only on their routes: the catch-all never asks for a key or counts a call.
     expect(catchAll!.plugins!.map((p) => p.name)).not.toContain('pra-gateway');

@@ -79,7 +79,7 @@ function expect503(r: Awaited<ReturnType<typeof call>>, msg: string): void {
   const body = ErrorResponse.parse(JSON.parse(r.text));
   expect(body).toEqual({
     property: [],
-    status: { code: 503, msg, total: 0, transactionID: r.headers.get('x-request-id') },
+    status: { code: 503, reason: 'unavailable', msg, total: 0, transactionID: r.headers.get('x-request-id') },
   });
 }
 

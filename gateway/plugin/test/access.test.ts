@@ -112,7 +112,7 @@ describe('gateway access phase', () => {
       expect(head.exited).toMatchObject({
         status: 405,
         headers: { allow: 'GET' },
-        body: { property: [], status: { code: 405 } },
+        body: { property: [], status: { code: 405, reason: 'method_not_allowed' } },
       });
     }
     const get = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
@@ -126,7 +126,7 @@ describe('gateway access phase', () => {
     const prefix = `${f.layout.prefix}cold:`;
     const cold = { ...deps, keys: new KeyCache(f.redis, prefix, { ttlMs: 0 }) };
     const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` }, 'GET', cold);
-    expect(refused.exited).toMatchObject({ status: 503, body: { status: { code: 503 } } });
+    expect(refused.exited).toMatchObject({ status: 503, body: { status: { code: 503, reason: 'unavailable' } } });
     expect(Number(refused.exited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     // Once rebuilt (the marker set), an unknown key is a 401 again.
     await f.redis.set(keyCacheLoadedKey(prefix), 'now');
@@ -139,7 +139,7 @@ describe('gateway access phase', () => {
     try {
       const unreachable = { ...deps, keys: new KeyCache(down, prefix, { ttlMs: 0 }) };
       const out = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` }, 'GET', unreachable);
-      expect(out.exited).toMatchObject({ status: 503, body: { status: { code: 503 } } });
+      expect(out.exited).toMatchObject({ status: 503, body: { status: { code: 503, reason: 'unavailable' } } });
       expect(out.exited?.headers['retry-after']).toBeDefined();
     } finally {
       down.disconnect();
@@ -163,9 +163,12 @@ describe('gateway access phase', () => {
   it('401 for a missing or unknown key or a bad marketplace secret; 403 for a disabled key', async () => {
     expect((await call('/api/v1/usage')).exited).toMatchObject({
       status: 401,
-      body: { property: [], status: { code: 401 } },
+      body: { property: [], status: { code: 401, reason: 'unauthorized' } },
     });
-    expect((await call('/api/v1/usage', { authorization: 'Bearer pra_live_unknown' })).exited?.status).toBe(401);
+    expect((await call('/api/v1/usage', { authorization: 'Bearer pra_live_unknown' })).exited).toMatchObject({
+      status: 401,
+      body: { status: { reason: 'unauthorized' } },
+    });
     const a = await f.fundedAccount(1);
     expect(
       (await call('/api/v1/usage', { 'x-marketplace-proxy-secret': 'wrong-secret-wrong', 'x-marketplace-key': a.key }))
@@ -185,7 +188,7 @@ describe('gateway access phase', () => {
     await setKeyStatus(f.deps, a.keyId, 'disabled');
     expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toMatchObject({
       status: 403,
-      body: { status: { msg: 'API key disabled' } },
+      body: { status: { msg: 'API key disabled', reason: 'forbidden' } },
     });
     // Nothing brings a disabled key back but enabling it: not a key-cache rebuild that read the database before.
     await setKeyStatus(f.deps, a.keyId, 'active');
@@ -196,14 +199,20 @@ describe('gateway access phase', () => {
     const a = await f.fundedAccount(1);
     const m = await issueKey(f.deps, a.accountId, 'marketplace');
     const asBearer = await call('/api/v1/usage', { authorization: `Bearer ${m.key}` });
-    expect(asBearer.exited).toMatchObject({ status: 403, body: { property: [], status: { code: 403 } } });
+    expect(asBearer.exited).toMatchObject({
+      status: 403,
+      body: { property: [], status: { code: 403, reason: 'forbidden' } },
+    });
     expect(asBearer.exited?.body.status.msg).toMatch(/marketplace key: it is accepted only through the marketplace/);
     expect(asBearer.upstream.has(IDENTITY_HEADERS.account)).toBe(false);
     const standardViaMarketplace = await call('/api/v1/usage', {
       'x-marketplace-proxy-secret': SECRET,
       'x-marketplace-key': a.key,
     });
-    expect(standardViaMarketplace.exited).toMatchObject({ status: 403, body: { status: { code: 403 } } });
+    expect(standardViaMarketplace.exited).toMatchObject({
+      status: 403,
+      body: { status: { code: 403, reason: 'forbidden' } },
+    });
     expect(standardViaMarketplace.exited?.body.status.msg).toMatch(
       /not a marketplace key: X-Marketplace-Key takes marketplace keys only; send it as Authorization: Bearer/,
     );
@@ -260,7 +269,7 @@ describe('gateway access phase', () => {
       }),
     };
     const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` }, 'GET', cut);
-    expect(refused.exited).toMatchObject({ status: 503, body: { status: { code: 503 } } });
+    expect(refused.exited).toMatchObject({ status: 503, body: { status: { code: 503, reason: 'unavailable' } } });
     expect(Number(refused.exited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
   });
 
@@ -272,6 +281,7 @@ describe('gateway access phase', () => {
     const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
     expect(refused.exited?.status).toBe(429);
     expect(refused.exited?.body.status.code).toBe(429);
+    expect(refused.exited?.body.status.reason).toBe('rate_limited');
     expect(refused.exited?.headers).toMatchObject({ 'ratelimit-limit': String(limit), 'ratelimit-remaining': '0' });
     expect(Number(refused.exited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     clock += 60_001;
@@ -284,6 +294,22 @@ describe('gateway access phase', () => {
     for (let i = 0; i < 2; i++)
       expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
     const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
-    expect(refused.exited).toMatchObject({ status: 429, headers: { 'ratelimit-limit': '2' } });
+    expect(refused.exited).toMatchObject({
+      status: 429,
+      headers: { 'ratelimit-limit': '2' },
+      body: { status: { reason: 'rate_limited' } },
+    });
+  });
+
+  it('429 quota_exceeded past the daily quota: a client tells it from the minute limit by the reason', async () => {
+    const a = await f.fundedAccount(1, { tier: 'enterprise' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 100, dailyQuota: 2 });
+    for (let i = 0; i < 2; i++)
+      expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
+    expect(refused.exited).toMatchObject({
+      status: 429,
+      body: { status: { code: 429, reason: 'quota_exceeded', msg: 'Daily quota of 2 calls exceeded' } },
+    });
   });
 });

@@ -207,7 +207,7 @@ describe('the subscriber headers through the real kong-js-pluginserver', () => {
     const user = newUser();
     const unknown = await accessEvent(server, instanceId, PATH, subscriber(user, 'mega'));
     expect(unknown.exit?.status).toBe(401);
-    expect(unknown.exit?.body).toMatchObject({ property: [], status: { code: 401 } });
+    expect(unknown.exit?.body).toMatchObject({ property: [], status: { code: 401, reason: 'unauthorized' } });
     expect(unknown.exit?.body.status.msg).toMatch(/Unknown plan 'mega'/);
     const wrong = await accessEvent(server, instanceId, PATH, subscriber(user, 'pro', 'not-the-secret-at-all'));
     expect(wrong.exit?.status).toBe(401);

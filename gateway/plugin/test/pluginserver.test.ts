@@ -52,7 +52,7 @@ describe('kong-js-pluginserver over its socket', () => {
   it('answers a request without a key with kong.response.exit 401 and an ErrorResponse', async () => {
     const out = await accessEvent(instanceId, '/api/v1/property/owner', {});
     expect(out.exit?.status).toBe(401);
-    expect(out.exit?.body).toMatchObject({ property: [], status: { code: 401 } });
+    expect(out.exit?.body).toMatchObject({ property: [], status: { code: 401, reason: 'unauthorized' } });
     // Refused before any header was set: the request never reaches a service.
     expect(out.calls).toEqual([
       'kong.request.get_path',
@@ -81,7 +81,11 @@ describe('kong-js-pluginserver over its socket', () => {
 
   it('refuses HEAD on a metered path with 405 before looking at the key', async () => {
     const out = await accessEvent(instanceId, '/api/v1/property/owner?lastName=X', {}, 'HEAD');
-    expect(out.exit).toMatchObject({ status: 405, headers: { allow: 'GET' }, body: { status: { code: 405 } } });
+    expect(out.exit).toMatchObject({
+      status: 405,
+      headers: { allow: 'GET' },
+      body: { status: { code: 405, reason: 'method_not_allowed' } },
+    });
   });
 
   it('forgets events once they end, including those that end in kong.response.exit (patched kong-pdk)', async () => {

@@ -36,10 +36,11 @@ const post = (path: string, body: unknown, token = TOKEN) =>
 describe('admin API', () => {
   it('refuses without the admin token', async () => {
     expect(
-      (await post('/admin/accounts', { email: 'x@y.z', name: 'X', tier: 'free' }, 'wrong-token-wrong-token-wrong'))
-        .status,
-    ).toBe(401);
-    expect((await fetch(`${admin.url}/admin/accounts/1`)).status).toBe(401);
+      await post('/admin/accounts', { email: 'x@y.z', name: 'X', tier: 'free' }, 'wrong-token-wrong-token-wrong'),
+    ).toMatchObject({ status: 401, body: { status: { code: 401, reason: 'unauthorized' } } });
+    const unsigned = await fetch(`${admin.url}/admin/accounts/1`);
+    expect(unsigned.status).toBe(401);
+    expect(ErrorResponse.parse(await unsigned.json()).status.reason).toBe('unauthorized');
   });
 
   it('creates an account, issues a key shown once, grants a plan, and lists keys by prefix only', async () => {
@@ -47,16 +48,42 @@ describe('admin API', () => {
     const created = await post('/admin/accounts', { email, name: 'Acme Data', tier: 'growth' });
     expect(created.status).toBe(201);
     const id = created.body.id;
-    expect((await post('/admin/accounts', { email, name: 'Again', tier: 'growth' })).status).toBe(400);
-    expect((await post('/admin/accounts', { email: 'bad', name: 'X', tier: 'platinum' })).body.status.msg).toMatch(
-      /tier/,
-    );
+    expect(await post('/admin/accounts', { email, name: 'Again', tier: 'growth' })).toMatchObject({
+      status: 400,
+      body: { status: { reason: 'already_exists' } },
+    });
+    const invalid = await post('/admin/accounts', { email: 'bad', name: 'X', tier: 'platinum' });
+    expect(invalid.body.status.msg).toMatch(/tier/);
+    expect(invalid.body.status.reason).toBe('invalid_body');
+    const notJson = await fetch(`${admin.url}/admin/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: '{"email":',
+    });
+    expect(notJson.status).toBe(400);
+    expect(ErrorResponse.parse(await notJson.json()).status.reason).toBe('malformed_request');
+    const get = (path: string) =>
+      fetch(admin.url + path, { headers: { authorization: `Bearer ${TOKEN}` } }).then(async (r) => ({
+        status: r.status,
+        body: ErrorResponse.parse(await r.json()),
+      }));
+    expect(await get('/admin/accounts/999999999')).toMatchObject({
+      status: 404,
+      body: { status: { reason: 'not_found' } },
+    });
+    expect(await get('/admin/accounts/1/keys/abc')).toMatchObject({
+      status: 404,
+      body: { status: { reason: 'no_such_endpoint' } },
+    });
     const key = await post(`/admin/accounts/${id}/keys`, {});
     expect(key.status).toBe(201);
     expect(key.body.key).toMatch(/^pra_live_/);
     const grant = await post(`/admin/accounts/${id}/grants`, { plan: 'growth' });
     expect(grant.body).toMatchObject({ amount: 25_000 });
-    expect((await post(`/admin/accounts/${id}/grants`, {})).status).toBe(400);
+    expect(await post(`/admin/accounts/${id}/grants`, {})).toMatchObject({
+      status: 400,
+      body: { status: { reason: 'invalid_body' } },
+    });
     const shown = await fetch(`${admin.url}/admin/accounts/${id}`, {
       headers: { authorization: `Bearer ${TOKEN}` },
     }).then((r) => r.json() as Promise<any>);
@@ -78,12 +105,13 @@ describe('admin API', () => {
     expect((await post(`/admin/keys/${key.body.keyId}/disable`, {})).status).toBe(200);
     const disabled = await api.get('/api/v1/usage', { authorization: `Bearer ${key.body.key}` });
     expect(disabled.status).toBe(403);
-    ErrorResponse.parse(disabled.body);
+    expect(ErrorResponse.parse(disabled.body).status.reason).toBe('forbidden');
   });
 
   it('/usage answers 401 without a key', async () => {
     const res = await api.get('/api/v1/usage');
     expect(res.status).toBe(401);
     expect(ErrorResponse.parse(res.body).status.code).toBe(401);
+    expect(ErrorResponse.parse(res.body).status.reason).toBe('unauthorized');
   });
 });

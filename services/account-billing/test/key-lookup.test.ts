@@ -211,7 +211,10 @@ describe('a key missing from the cache', () => {
     const forged = await app.get(keyLookupPath(hash), {
       [KEY_LOOKUP_SIGNATURE_HEADER]: signKeyLookup(hash, 'another-key-another-key-another-key'),
     });
-    expect(forged).toMatchObject({ status: 401, body: { property: [], status: { code: 401 } } });
+    expect(forged).toMatchObject({
+      status: 401,
+      body: { property: [], status: { code: 401, reason: 'unauthorized' } },
+    });
     const old = await app.get(keyLookupPath(hash), {
       [KEY_LOOKUP_SIGNATURE_HEADER]: signKeyLookup(hash, GATEWAY_KEY, Math.floor(Date.now() / 1000) - 120),
     });
@@ -219,7 +222,7 @@ describe('a key missing from the cache', () => {
     const bad = await app.get(keyLookupPath('not-a-hash'), {
       [KEY_LOOKUP_SIGNATURE_HEADER]: signKeyLookup('not-a-hash', GATEWAY_KEY),
     });
-    expect(bad).toMatchObject({ status: 400, body: { status: { code: 400 } } });
+    expect(bad).toMatchObject({ status: 400, body: { status: { code: 400, reason: 'invalid_parameter' } } });
     const ok = await app.get(keyLookupPath(hash), { [KEY_LOOKUP_SIGNATURE_HEADER]: signKeyLookup(hash, GATEWAY_KEY) });
     expect(ok).toMatchObject({ status: 200, body: { key: null } });
   });

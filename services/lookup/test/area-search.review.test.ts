@@ -74,6 +74,7 @@ describe('a long polygon', () => {
     });
     expect(res.status).toBe(431);
     expect(ErrorResponse.parse(res.body).status.msg).toMatch(/at most 16 KB/);
+    expect(res.body.status.reason).toBe('request_line_too_long');
     expect(await f.meter.balance(a.accountId)).toBe(5);
     // The same polygon as compact JSON fits, and is answered.
     const compact = await app.get(`/api/v1/property/area?polygon=${polygonParam(ring)}`, {

@@ -246,9 +246,11 @@ describe('repeats of a charged request (Idempotency-Key)', () => {
     const changed = await ctx.app.get(path, rewritten);
     expect(changed.status).toBe(400);
     expect(changed.body.status.msg).toMatch(/changed or been removed since it was charged.*new Idempotency-Key/);
+    expect(changed.body.status.reason).toBe('repeat_unavailable');
     await ctx.pool.query('DELETE FROM records.properties WHERE id = $1', [ids[2]]);
     const gone = await ctx.app.get(path, shrunk);
     expect(gone.status).toBe(400);
+    expect(gone.body.status.reason).toBe('repeat_unavailable');
     expect(await ctx.billing.meter.balance(a.accountId)).toBe(94);
   });
 });

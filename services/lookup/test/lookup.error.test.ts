@@ -1,18 +1,21 @@
 // Bad input gets a 4xx ErrorResponse that names the problem; never a 5xx.
 import { describe, expect, it } from 'vitest';
 import { ErrorResponse } from '@pra/core/contracts';
+import type { ErrorReason } from '@pra/core/errors';
 import { countingPool, startApp } from '@pra/platform/testing';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { setKeyStatus } from '@pra/account-billing/domain';
 import { createLookupApp } from '../src/app.js';
 import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
 
-async function expectError(path: string, status: number, msg: RegExp) {
+async function expectError(path: string, status: number, reason: ErrorReason, msg: RegExp) {
   const res = await ctx.get(path);
   expect(res.status, path).toBe(status);
   const body = ErrorResponse.parse(res.body);
   expect(body.status.code).toBe(status);
+  expect(body.status.reason, path).toBe(reason);
   expect(body.property).toEqual([]);
   expect(body.status.msg).toMatch(msg);
   expect(res.headers.get('x-request-id')).toBe(body.status.transactionID);
@@ -20,54 +23,81 @@ async function expectError(path: string, status: number, msg: RegExp) {
 
 describe('400: the message names the bad parameter', () => {
   it.each([
-    ['/api/v1/property/address', /Missing required parameter 'address'|'address' is required/],
-    ['/api/v1/property/address?address=1%20Main%20St', /'city' is required/],
-    ['/api/v1/property/address?address=1%20Main%20St&city=Reno', /'state' is required/],
-    ['/api/v1/property/address?address=1%20Main%20St&zip=123', /'zip'.*5-digit/],
-    ['/api/v1/property/address?address=1%20Main%20St&city=Reno&state=Nevada', /'state'.*two-letter/],
-    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&pagesize=101', /'pagesize'.*at most 100/],
-    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&pagesize=0', /'pagesize'.*at least 1/],
-    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=0', /'page'.*at least 1/],
-    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=abc', /'page'.*integer/],
-    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=1.5', /'page'.*integer/],
+    ['/api/v1/property/address', 'missing_parameter', /Missing required parameter 'address'|'address' is required/],
+    ['/api/v1/property/address?address=1%20Main%20St', 'missing_parameter', /'city' is required/],
+    ['/api/v1/property/address?address=1%20Main%20St&city=Reno', 'missing_parameter', /'state' is required/],
+    ['/api/v1/property/address?address=1%20Main%20St&zip=123', 'invalid_parameter', /'zip'.*5-digit/],
+    [
+      '/api/v1/property/address?address=1%20Main%20St&city=Reno&state=Nevada',
+      'invalid_parameter',
+      /'state'.*two-letter/,
+    ],
+    [
+      '/api/v1/property/address?address=1%20Main%20St&zip=89501&pagesize=101',
+      'invalid_parameter',
+      /'pagesize'.*at most 100/,
+    ],
+    [
+      '/api/v1/property/address?address=1%20Main%20St&zip=89501&pagesize=0',
+      'invalid_parameter',
+      /'pagesize'.*at least 1/,
+    ],
+    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=0', 'invalid_parameter', /'page'.*at least 1/],
+    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=abc', 'invalid_parameter', /'page'.*integer/],
+    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&page=1.5', 'invalid_parameter', /'page'.*integer/],
     // Deep paging is bounded: page x pagesize <= 10,000.
     [
       '/api/v1/property/address?address=1%20Main%20St&zip=89501&page=101&pagesize=100',
+      'invalid_parameter',
       /'page'.*page x pagesize is 10100.*10000/,
     ],
-    ['/api/v1/property/owner?lastName=SMITH&page=401', /'page'.*page x pagesize is 10025/],
-    ['/api/v1/property/owner?lastName=SMITH&page=1000000', /'page'.*at most 10000/],
-    ['/api/v1/property/address?address=Main%20St&zip=89501', /'address'.*house number/],
-    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&number=2', /'number'.*conflicts/],
-    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&postal1=89502', /'postal1'.*conflicts/],
-    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&zip=89502', /'zip' was given more than once/],
-    ['/api/v1/property/address?address=&zip=89501', /'address'.*empty/],
-    ['/api/v1/property/owner', /Missing required parameter 'lastName'/],
-    ['/api/v1/property/owner?lastName=%27%27', /'lastName'.*letters/],
-    ['/api/v1/property/owner?lastName=Smith&state=XYZ', /'state'/],
-    ['/api/v1/property/parcel', /Missing required parameter 'apn'/],
-    ['/api/v1/property/parcel?apn=---', /'apn'.*letters or digits/],
-    ['/api/v1/sale/history', /Missing required parameter 'id'/],
-    ['/api/v1/sale/history?id=abc', /'id'.*property ID/],
-    ['/api/v1/assessment/detail?id=-5', /'id'.*property ID/],
+    ['/api/v1/property/owner?lastName=SMITH&page=401', 'invalid_parameter', /'page'.*page x pagesize is 10025/],
+    ['/api/v1/property/owner?lastName=SMITH&page=1000000', 'invalid_parameter', /'page'.*at most 10000/],
+    ['/api/v1/property/address?address=Main%20St&zip=89501', 'invalid_parameter', /'address'.*house number/],
+    ['/api/v1/property/address?address=1%20Main%20St&zip=89501&number=2', 'invalid_parameter', /'number'.*conflicts/],
+    [
+      '/api/v1/property/address?address=1%20Main%20St&zip=89501&postal1=89502',
+      'invalid_parameter',
+      /'postal1'.*conflicts/,
+    ],
+    [
+      '/api/v1/property/address?address=1%20Main%20St&zip=89501&zip=89502',
+      'invalid_parameter',
+      /'zip' was given more than once/,
+    ],
+    ['/api/v1/property/address?address=&zip=89501', 'invalid_parameter', /'address'.*empty/],
+    ['/api/v1/property/owner', 'missing_parameter', /Missing required parameter 'lastName'/],
+    ['/api/v1/property/owner?lastName=%27%27', 'invalid_parameter', /'lastName'.*letters/],
+    ['/api/v1/property/owner?lastName=Smith&state=XYZ', 'invalid_parameter', /'state'/],
+    ['/api/v1/property/parcel', 'missing_parameter', /Missing required parameter 'apn'/],
+    ['/api/v1/property/parcel?apn=---', 'invalid_parameter', /'apn'.*letters or digits/],
+    ['/api/v1/sale/history', 'missing_parameter', /Missing required parameter 'id'/],
+    ['/api/v1/sale/history?id=abc', 'invalid_parameter', /'id'.*property ID/],
+    ['/api/v1/assessment/detail?id=-5', 'invalid_parameter', /'id'.*property ID/],
     // A parameter the endpoint does not take is named, with the ones it takes (dropped, it widened the search).
     [
       '/api/v1/property/owner?lastName=SMITH&postal1=89501',
+      'unknown_parameter',
       /Unknown parameter 'postal1': this endpoint takes lastName, firstName, state, city, page, pagesize/,
     ],
-    ['/api/v1/property/parcel?apn=123&zip=89501&foo=1', /Unknown parameters 'zip', 'foo'.*takes apn, state, county/],
-    ['/api/v1/sale/history?id=5&pagesize=3', /Unknown parameter 'pagesize'.*takes id/],
+    [
+      '/api/v1/property/parcel?apn=123&zip=89501&foo=1',
+      'unknown_parameter',
+      /Unknown parameters 'zip', 'foo'.*takes apn, state, county/,
+    ],
+    ['/api/v1/sale/history?id=5&pagesize=3', 'unknown_parameter', /Unknown parameter 'pagesize'.*takes id/],
     // The cost parameters (issue 27).
-    ['/api/v1/property/owner?lastName=SMITH&preview=yes', /'preview'.*'true' or 'false'/],
-    ['/api/v1/property/owner?lastName=SMITH&max_credits=-1', /'max_credits'.*at least 0/],
-    ['/api/v1/sale/history?id=5&max_credits=two', /'max_credits'.*integer/],
-  ])('%s', (path, msg) => expectError(path, 400, msg));
+    ['/api/v1/property/owner?lastName=SMITH&preview=yes', 'invalid_parameter', /'preview'.*'true' or 'false'/],
+    ['/api/v1/property/owner?lastName=SMITH&max_credits=-1', 'invalid_parameter', /'max_credits'.*at least 0/],
+    ['/api/v1/sale/history?id=5&max_credits=two', 'invalid_parameter', /'max_credits'.*integer/],
+  ] as const)('%s', (path, reason: ErrorReason, msg) => expectError(path, 400, reason, msg));
 
   it("charges nothing for an unknown parameter, and the spec's alternative names stay accepted", async () => {
     const { key, accountId } = await ctx.billing.fundedAccount(10);
     const headers = { authorization: `Bearer ${key}` };
     const refused = await ctx.app.get('/api/v1/property/owner?lastName=SMITH&postal1=89501', headers);
     expect(refused.status).toBe(400);
+    expect(refused.body.status.reason).toBe('unknown_parameter');
     expect(await ctx.billing.meter.balance(accountId)).toBe(10);
     // locality, countrySubd and postal1 name city, state and zip on the address endpoints (SPEC 4.1).
     const aliased = await ctx.app.get('/api/v1/property/address?address=1%20Nowhere%20St&postal1=89501', headers);
@@ -80,19 +110,22 @@ describe('404 and other refusals', () => {
     await expectError(
       '/api/v1/property/address?address=1%20Nowhere%20Xyzzy%20St&zip=89501',
       404,
+      'not_found',
       /No properties found/,
     );
-    await expectError('/api/v1/property/owner?lastName=Qwxzzyv', 404, /No properties found/);
-    await expectError('/api/v1/property/parcel?apn=000-NOPE-000', 404, /No properties found/);
-    await expectError('/api/v1/sale/history?id=999999999999', 404, /No property with id/);
-    await expectError('/api/v1/assessment/detail?id=999999999999', 404, /No property with id/);
+    await expectError('/api/v1/property/owner?lastName=Qwxzzyv', 404, 'not_found', /No properties found/);
+    await expectError('/api/v1/property/parcel?apn=000-NOPE-000', 404, 'not_found', /No properties found/);
+    await expectError('/api/v1/sale/history?id=999999999999', 404, 'not_found', /No property with id/);
+    await expectError('/api/v1/assessment/detail?id=999999999999', 404, 'not_found', /No property with id/);
   });
   it('answers 404 for an unknown path and 405 for another method', async () => {
-    await expectError('/api/v1/property/nothing', 404, /No such endpoint/);
+    await expectError('/api/v1/property/nothing', 404, 'no_such_endpoint', /No such endpoint/);
     const res = await fetch(`${ctx.app.url}/api/v1/property/address`, { method: 'POST' });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
-    expect(((await res.json()) as any).status.msg).toBe('Method POST not allowed here: use GET');
+    const body = (await res.json()) as ErrorResponse;
+    expect(body.status.msg).toBe('Method POST not allowed here: use GET');
+    expect(body.status.reason).toBe('method_not_allowed');
   });
   it('answers HEAD on every metered path 405 with Allow: GET, and charges nothing', async () => {
     const a = await ctx.billing.fundedAccount(10);
@@ -107,6 +140,7 @@ describe('404 and other refusals', () => {
       const res = await fetch(ctx.app.url + path, { method: 'HEAD', headers: { authorization: `Bearer ${a.key}` } });
       expect(res.status, path).toBe(405);
       expect(res.headers.get('allow')).toBe('GET');
+      // A HEAD's answer has no body: its reason is the 405's, checked on the other paths.
     }
     expect(await ctx.billing.meter.balance(a.accountId)).toBe(10);
     expect((await fetch(`${ctx.app.url}/api/v1/health`, { method: 'HEAD' })).status).toBe(200);
@@ -145,6 +179,7 @@ describe('a page past the end', () => {
         expect(res.status, path).toBe(404);
         expect(ErrorResponse.parse(res.body).status.total, path).toBeGreaterThan(0);
         expect(res.body.status.msg).toMatch(/past the last page/);
+        expect(res.body.status.reason).toBe('page_out_of_range');
         expect(statements, path).toHaveLength(1);
       }
     } finally {
@@ -216,5 +251,70 @@ describe('malformed query strings never give a 5xx', () => {
       }
     }
     expect(n).toBeGreaterThan(200);
+  });
+});
+
+describe('status.reason tells refusals of one status apart', () => {
+  const reasonOf = async (res: Response) => ErrorResponse.parse(await res.json()).status.reason;
+
+  it('402: no credits (insufficient_credits) is not over max_credits (over_max_credits)', async () => {
+    const street = uniqueStreet();
+    await insertProperties(
+      ctx.pool,
+      [1, 2, 3].map((i) => makeProperty({ line1: `5 ${street} ST`, line2: `UNIT ${i}`, zip: '95814' })),
+    );
+    const path = `/api/v1/property/address?address=5%20${street}%20ST&zip=95814`;
+    const broke = await ctx.billing.fundedAccount(0);
+    const none = await ctx.app.get(path, { authorization: `Bearer ${broke.key}` });
+    expect(none.status).toBe(402);
+    expect(ErrorResponse.parse(none.body).status.reason).toBe('insufficient_credits');
+    const capped = await ctx.get(`${path}&max_credits=1`);
+    expect(capped.status).toBe(402);
+    expect(ErrorResponse.parse(capped.body).status.reason).toBe('over_max_credits');
+  });
+
+  it('401 unauthorized, 403 forbidden', async () => {
+    const path = '/api/v1/property/owner?lastName=SMITH';
+    expect(await reasonOf(await fetch(ctx.app.url + path))).toBe('unauthorized');
+    const a = await ctx.billing.fundedAccount(1);
+    await setKeyStatus(ctx.billing.deps, a.keyId, 'disabled');
+    const res = await fetch(ctx.app.url + path, { headers: { authorization: `Bearer ${a.key}` } });
+    expect(res.status).toBe(403);
+    expect(await reasonOf(res)).toBe('forbidden');
+  });
+
+  it('400s of the Idempotency-Key: invalid_header, idempotency_key_reused', async () => {
+    const bad = await ctx.get('/api/v1/property/owner?lastName=Qwxzzyv', { 'idempotency-key': 'two words' });
+    expect(bad.status).toBe(400);
+    expect(ErrorResponse.parse(bad.body).status.reason).toBe('invalid_header');
+    const key = `reused-${uniqueStreet()}`;
+    const street = uniqueStreet();
+    await insertProperties(ctx.pool, [makeProperty({ line1: `7 ${street} ST`, zip: '95814' })]);
+    const first = await ctx.get(`/api/v1/property/address?address=7%20${street}%20ST&zip=95814`, {
+      'idempotency-key': key,
+    });
+    expect(first.status).toBe(200);
+    const other = await ctx.get(`/api/v1/property/address?address=7%20${street}%20ST&zip=95814&pagesize=5`, {
+      'idempotency-key': key,
+    });
+    expect(other.status).toBe(400);
+    expect(ErrorResponse.parse(other.body).status.reason).toBe('idempotency_key_reused');
+  });
+
+  it("400 invalid_body for a batch body it cannot read, 405 method_not_allowed for the batch's GET", async () => {
+    const post = (body: string) =>
+      fetch(`${ctx.app.url}/api/v1/property/batch`, {
+        method: 'POST',
+        headers: { ...ctx.auth, 'content-type': 'application/json' },
+        body,
+      });
+    for (const body of ['', 'not json', '{"requests": 5}', '{"other": []}']) {
+      const res = await post(body);
+      expect(res.status, body).toBe(400);
+      expect(await reasonOf(res), body).toBe('invalid_body');
+    }
+    const get = await fetch(`${ctx.app.url}/api/v1/property/batch`, { headers: ctx.auth });
+    expect(get.status).toBe(405);
+    expect(await reasonOf(get)).toBe('method_not_allowed');
   });
 });

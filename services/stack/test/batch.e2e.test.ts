@@ -58,10 +58,13 @@ describe('POST /api/v1/property/batch through the gateway', () => {
     const get = await batch(a.key, '', 'GET');
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+    expect(((await get.json()) as any).status.reason).toBe('method_not_allowed');
     const huge = JSON.stringify({ requests: [{ address: `7 ${street} St ${'X'.repeat(300_000)}`, zip: '95814' }] });
     const tooBig = await batch(a.key, huge);
     expect(tooBig.status).toBe(413);
-    expect(((await tooBig.json()) as any).status.msg).toMatch(/size limit/);
+    const refused = (await tooBig.json()) as any;
+    expect(refused.status.msg).toMatch(/size limit/);
+    expect(refused.status.reason).toBe('payload_too_large');
     const onAddress = await fetch(`${ctx.system.gatewayUrl}/api/v1/property/address`, {
       method: 'POST',
       headers: { authorization: `Bearer ${a.key}` },

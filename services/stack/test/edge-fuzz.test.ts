@@ -204,7 +204,7 @@ describe('malformed requests against every server', () => {
       });
       expect(out.closed).toBe(true);
       expect(out.statuses).toEqual([408]);
-      expect(out.text).toMatch(/"code":408/);
+      expect(out.text).toMatch(/"code":408,"reason":"request_timeout"/);
     },
   );
 

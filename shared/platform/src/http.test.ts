@@ -1,6 +1,8 @@
 // Shutdown waits for handlers, not only for sockets: a client that hangs up closes its socket at once, while its
 // handler runs on (a search, a charge) and needs the pools that shutdown closes (runServer: handlersDone).
 import { describe, expect, it } from 'vitest';
+import { ErrorResponse } from '@pra/core/contracts';
+import { ApiError } from '@pra/core/errors';
 import { createBaseApp, finishApp, handlersDone, route } from './http.js';
 import { startApp } from './testing/index.js';
 
@@ -36,5 +38,45 @@ describe('handlersDone', () => {
     await waiting;
     expect(done).toBe(true);
     expect(await handlersDone()).toBeUndefined(); // nothing running: at once
+  });
+});
+
+describe('the one error handler', () => {
+  it("answers an error it does not know 500 'internal', an ApiError with its reason, a parser's 4xx by its status", async () => {
+    const app = createBaseApp();
+    app.get(
+      '/boom',
+      route(async () => {
+        throw new Error('a bug');
+      }),
+    );
+    app.get(
+      '/refused',
+      route(async () => {
+        throw new ApiError('over_max_credits', 'too dear');
+      }),
+    );
+    app.get('/parser', (_req, _res, next) => next(Object.assign(new Error('entity too large'), { status: 413 })));
+    const logged: unknown[] = [];
+    finishApp(app, { error: (m: unknown) => logged.push(m), warn: () => {}, info: () => {} });
+    const server = await startApp(app);
+    try {
+      const status = async (path: string) => {
+        const res = await fetch(server.url + path);
+        return { http: res.status, ...ErrorResponse.parse(await res.json()).status };
+      };
+      expect(await status('/boom')).toMatchObject({ http: 500, code: 500, reason: 'internal' });
+      expect(logged).toHaveLength(1);
+      expect(await status('/refused')).toMatchObject({
+        http: 402,
+        code: 402,
+        reason: 'over_max_credits',
+        msg: 'too dear',
+      });
+      expect(await status('/parser')).toMatchObject({ http: 413, code: 413, reason: 'payload_too_large' });
+      expect(await status('/nowhere')).toMatchObject({ http: 404, reason: 'no_such_endpoint' });
+    } finally {
+      await server.close();
+    }
   });
 });

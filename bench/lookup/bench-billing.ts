@@ -65,10 +65,9 @@ async function chargeBacklog(
         charges++;
         return f.meter.charge({
           transactionId: tx,
-          accountId,
-          keyId,
+          who: { accountId, keyId, tier: 'starter' },
           endpoint: '/bench',
-          wanted: 1 + (charges % 2),
+          records: 1 + (charges % 2),
           fingerprint: tx,
         });
       }),

@@ -5,6 +5,7 @@ import {
   KeyCache,
   RedisCallCounter,
   RedisCreditMeter,
+  type ChargedPage,
   type ChargeRequest,
   type ChargeResult,
   type CreditMeter,
@@ -13,8 +14,8 @@ import { createLookupApp } from '../../services/lookup/src/app.js';
 
 /** Grants every record without asking Redis: what the lookup costs without its charge. */
 const noCharge: CreditMeter = {
-  charge: async (r: ChargeRequest): Promise<ChargeResult> => ({
-    granted: r.wanted,
+  charge: async (r: ChargeRequest & ChargedPage): Promise<ChargeResult> => ({
+    granted: r.records,
     remaining: 0,
     repeated: false,
     receipt: '',

@@ -141,10 +141,9 @@ async function play(r: Run): Promise<void> {
       if (s.kind === 'charge') {
         const result = await meter.charge({
           transactionId,
-          accountId: a.accountId,
-          keyId: a.keyId,
+          who: { accountId: a.accountId, keyId: a.keyId, tier: 'starter' },
           endpoint: '/property/address',
-          wanted: s.wanted,
+          records: s.wanted,
           fingerprint: transactionId,
         });
         granted = result.granted;

@@ -51,10 +51,9 @@ async function charges(f: BillingFixture, accountId: number, n: number): Promise
         const tx = randomUUID();
         return f.meter.charge({
           transactionId: tx,
-          accountId,
-          keyId: 0,
+          who: { accountId, keyId: 0, tier: 'starter' },
           endpoint: '/property/address',
-          wanted: 1 + ((i + j) % 2),
+          records: 1 + ((i + j) % 2),
           fingerprint: tx,
         });
       }),

@@ -37,10 +37,9 @@ const meter = () => new RedisCreditMeter(f.redis, f.layout.prefix, { now });
 const charge = (accountId: number, wanted: number) =>
   meter().charge({
     transactionId: randomUUID(),
-    accountId,
-    keyId: 0,
+    who: { accountId, keyId: 0, tier: 'starter' },
     endpoint: '/property/address',
-    wanted,
+    records: wanted,
     fingerprint: randomUUID(),
   });
 const user = (tag: string) => `u-${tag}-${randomBytes(4).toString('hex')}`;

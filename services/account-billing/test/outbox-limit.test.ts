@@ -58,10 +58,9 @@ describe('the usage outbox under a long PostgreSQL outage', () => {
       return meter
         .charge({
           transactionId: tx,
-          accountId: a.accountId,
-          keyId: 0,
+          who: { accountId: a.accountId, keyId: 0, tier: 'starter' },
           endpoint: '/property/address',
-          wanted: 1 + (accepted % 2),
+          records: 1 + (accepted % 2),
           fingerprint: tx,
         })
         .then(
@@ -87,7 +86,11 @@ describe('the usage outbox under a long PostgreSQL outage', () => {
       }
       // The pre-check refuses too (before any store read); a call without a charge is still counted.
       await expect(
-        meter.precheck({ transactionId: randomUUID(), accountId: a.accountId, fingerprint: 'x' }),
+        meter.precheck({
+          who: { accountId: a.accountId, keyId: 0, tier: 'starter' },
+          transactionId: randomUUID(),
+          fingerprint: 'x',
+        }),
       ).rejects.toMatchObject({ status: 503 });
       for (let i = 0; i < 3; i++)
         await calls.recordCall({

@@ -45,10 +45,9 @@ afterAll(async () => {
 const charge = (accountId: number, wanted: number, transactionId = randomUUID()) =>
   f.meter.charge({
     transactionId,
-    accountId,
-    keyId: 0,
+    who: { accountId, keyId: 0, tier: 'starter' },
     endpoint: '/property/address',
-    wanted,
+    records: wanted,
     fingerprint: transactionId,
   });
 
@@ -387,10 +386,9 @@ describe('expiry', () => {
         (
           await g.meter.charge({
             transactionId: tx,
-            accountId: a.accountId,
-            keyId: 0,
+            who: { accountId: a.accountId, keyId: 0, tier: 'starter' },
             endpoint: '/x',
-            wanted: 5,
+            records: 5,
             fingerprint: tx,
           })
         ).granted,

@@ -2,12 +2,11 @@
 // (none kept, another format after an upgrade, a match of another shape) is the 400 asking for a new key that a
 // page's repeat gives, never a 500 and never a store read. A receipt it can read answers the entries as first answered.
 import { describe, expect, it, vi } from 'vitest';
-import type { CreditMeter, PaidTransaction } from '@pra/account-billing/client';
+import type { ChargeRequest, CreditMeter, PaidTransaction } from '@pra/account-billing/client';
 import { ApiError } from '@pra/core/errors';
 import { answerBatch, type BatchAnswer, type BatchInput } from '../src/domain/batch.js';
-import type { MeteredRequest } from '../src/domain/metering-rules.js';
 
-const request: MeteredRequest = {
+const request: ChargeRequest = {
   who: { accountId: 1, tier: 'free', keyId: 1 },
   transactionId: 't',
   endpoint: '/property/batch',

@@ -2,11 +2,10 @@
 // so the preview is a 503, never a guessed balance and never a charge. The single page and the batch share that rule
 // (metering-rules.ts previewBalance); both are held to it here, with a meter that cannot tell a balance.
 import { describe, expect, it, vi } from 'vitest';
-import type { CreditMeter } from '@pra/account-billing/client';
+import type { ChargeRequest, CreditMeter } from '@pra/account-billing/client';
 import { ApiError } from '@pra/core/errors';
 import { answerBatch } from '../src/domain/batch.js';
 import { answerMeteredPage } from '../src/domain/metered-page.js';
-import type { MeteredRequest } from '../src/domain/metering-rules.js';
 import type { RecordPage } from '../src/domain/record-page.js';
 
 const row = { body: '{"identifier":{"Id":1}}', demo: null, total: 1 };
@@ -24,7 +23,7 @@ function reloadingMeter() {
   } satisfies CreditMeter;
 }
 
-const request: MeteredRequest = {
+const request: ChargeRequest = {
   who: { accountId: 1, tier: 'free', keyId: 1 },
   transactionId: 't',
   endpoint: '/property/address',

@@ -119,10 +119,9 @@ function chargeOnce(meter: RedisCreditMeter, a: { accountId: number; keyId: numb
   const tx = randomUUID();
   return meter.charge({
     transactionId: tx,
-    accountId: a.accountId,
-    keyId: a.keyId,
+    who: { accountId: a.accountId, keyId: a.keyId, tier: 'starter' },
     endpoint: '/property/address',
-    wanted,
+    records: wanted,
     fingerprint: tx,
   });
 }

@@ -1,8 +1,13 @@
 // SPEC 4.10 for one page of any metered endpoint: 1 credit per record returned, at most the balance; a 402 when
 // there is none. The next metered endpoint calls this rather than repeating the rule.
-import type { Identity } from '@pra/core/auth';
 import { annotateRequest, telemetryMetrics } from '@pra/platform/telemetry';
-import { type CreditMeter, noCreditsLeft, type PaidTransaction } from './credit-meter.js';
+import {
+  type ChargedPage,
+  type ChargeRequest,
+  type CreditMeter,
+  noCreditsLeft,
+  type PaidTransaction,
+} from './credit-meter.js';
 
 /** What the response says of billing: the balance left, the records billed (= returned), whether credits cut the page. */
 export interface PageBilling {
@@ -11,44 +16,21 @@ export interface PageBilling {
   truncatedByCredits: boolean;
 }
 
-export interface PageCharge {
-  who: Identity;
-  transactionId: string;
-  /** The path served (an alias is billed under its own path). */
-  endpoint: string;
-  /** What was asked (path and query): a transaction id repeated for another request is refused. */
-  query: string;
-  /** Records found for this page: the most that can be charged. */
-  records: number;
-  /** How long the charge is remembered for retries (keyed requests: 24 h). */
-  keepSeconds?: number;
-  /** What a repeat needs to answer with the records paid for (stored with the charge). */
-  receipt?: string;
-}
-
 /**
  * Charges for a page; the caller returns the first `recordsReturned` records. `repeat` is set when the transaction
  * was charged before (a retry racing its first call): the caller answers with what that charge paid for.
  */
 export async function chargePage(
   meter: CreditMeter,
-  r: PageCharge,
+  r: ChargeRequest,
+  page: ChargedPage,
 ): Promise<PageBilling & { repeat?: PaidTransaction }> {
-  const result = await meter.charge({
-    transactionId: r.transactionId,
-    accountId: r.who.accountId,
-    keyId: r.who.keyId,
-    endpoint: r.endpoint,
-    wanted: r.records,
-    fingerprint: r.query,
-    keepSeconds: r.keepSeconds,
-    receipt: r.receipt,
-  });
+  const result = await meter.charge({ ...r, ...page });
   if (result.repeated) {
     annotateRequest({ 'pra.endpoint': r.endpoint, 'pra.charge.repeated': true, 'pra.credits.charged': 0 });
     return { creditsRemaining: result.remaining, recordsReturned: 0, truncatedByCredits: false, repeat: result };
   }
-  const truncated = result.granted < r.records;
+  const truncated = result.granted < page.records;
   annotateRequest({
     'pra.endpoint': r.endpoint,
     'pra.records.returned': result.granted,

@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { DEFAULT_BILLING_OUTBOX_LIMIT } from '@pra/core/config';
+import type { Identity } from '@pra/core/auth';
 import { ApiError } from '@pra/core/errors';
 import { currentTraceparent } from '@pra/platform/telemetry';
 import { BALANCE_SCRIPT, CHARGE_SCRIPT, PRECHECK_SCRIPT } from '../data/charge-script.js';
@@ -12,17 +13,31 @@ import { newEventId } from '../domain/usage-event.js';
 
 export { billingBucket, layoutFor, redisLayout, type RedisLayout } from '../data/redis-layout.js';
 
+/**
+ * A metered call, in one shape from the route that reads it to the charge script (issue 35: it was renamed twice on
+ * the way). The lookup builds it (routes/metered-call.ts), its domain reads the cost parameters, chargePage and the
+ * meter read the rest; no layer renames a field.
+ */
 export interface ChargeRequest {
+  who: Identity;
+  /** The transaction it is charged under (from its Idempotency-Key, or its request id). */
   transactionId: string;
-  accountId: number;
-  keyId: number;
+  /** The path served (an alias is billed under its own path). */
   endpoint: string;
-  /** Records on this page: the most that can be charged. */
-  wanted: number;
-  /** What was asked (endpoint and query): a transaction id repeated for another request is refused. */
+  /** What was asked, canonical (path and query): a transaction id repeated for another request is refused. */
   fingerprint: string;
-  /** How long the result is remembered for retries (default IDEMPOTENCY_TTL_SECONDS; keyed requests: 24 h). */
+  /** How long the charge is remembered for repeats (default IDEMPOTENCY_TTL_SECONDS; keyed requests: 24 h). */
   keepSeconds?: number;
+  /** `preview=true`: answer what the call would cost, charge nothing (the caller never charges a preview). */
+  preview?: boolean;
+  /** `max_credits`: a call costing more is refused (402) before any charge. */
+  maxCredits?: number;
+}
+
+/** The page a charge is for. */
+export interface ChargedPage {
+  /** Records found for this page: the most that can be charged. */
+  records: number;
   /** What a repeat needs to answer with the records this charge paid for (opaque here; no '|'). */
   receipt?: string;
 }
@@ -51,13 +66,8 @@ export interface ChargeResult {
 /** What the pre-check says: a repeat of a charged transaction, or a new one and the balance it may spend. */
 export type Precheck = { kind: 'repeat'; paid: PaidTransaction } | { kind: 'new'; balance: number };
 
-/** Who asks, before anything is read: the transaction and the request it belongs to. */
-export interface PrecheckRequest {
-  transactionId: string;
-  accountId: number;
-  /** As in ChargeRequest. */
-  fingerprint: string;
-}
+/** Who asks, before anything is read: the transaction and the request it belongs to (of the call's ChargeRequest). */
+export type PrecheckRequest = Pick<ChargeRequest, 'who' | 'transactionId' | 'fingerprint'>;
 
 /**
  * How long a transaction id's result is remembered: a replay or retry of the same signed request is accepted for
@@ -135,8 +145,8 @@ const paid = (text: string, receipt: string | undefined): PaidTransaction => {
 
 /** What a metered service needs of billing. */
 export interface CreditMeter {
-  /** Charges up to `wanted` credits once per transaction id; a repeat answers as the first did. */
-  charge(r: ChargeRequest): Promise<ChargeResult>;
+  /** Charges up to `records` credits once per transaction id; a repeat answers as the first did. */
+  charge(r: ChargeRequest & ChargedPage): Promise<ChargeResult>;
   /**
    * Before any store read: the first result of a transaction charged before (a repeat), or the balance to go ahead
    * with.
@@ -183,7 +193,7 @@ export class RedisCreditMeter implements CreditMeter {
     let reply: [number, string, string?];
     try {
       reply = await this.redis.pra_precheck(
-        ...this.keys(r.accountId, r.transactionId),
+        ...this.keys(r.who.accountId, r.transactionId),
         this.now(),
         requestFingerprint(r.fingerprint),
         this.outboxLimit,
@@ -204,8 +214,8 @@ export class RedisCreditMeter implements CreditMeter {
    * again, which the script answers with the first result if it ran, and charges once if it did not. Only a charge
    * that was never sent (no connection) is reported as not charged.
    */
-  async charge(r: ChargeRequest): Promise<ChargeResult> {
-    const keys = this.keys(r.accountId, r.transactionId);
+  async charge(r: ChargeRequest & ChargedPage): Promise<ChargeResult> {
+    const keys = this.keys(r.who.accountId, r.transactionId);
     const fingerprint = requestFingerprint(r.fingerprint);
     const traceparent = currentTraceparent();
     const keep = r.keepSeconds ?? IDEMPOTENCY_TTL_SECONDS;
@@ -220,10 +230,10 @@ export class RedisCreditMeter implements CreditMeter {
         reply = await this.redis.pra_charge(
           ...keys,
           r.transactionId,
-          r.wanted,
+          r.records,
           this.now(),
-          r.accountId,
-          r.keyId,
+          r.who.accountId,
+          r.who.keyId,
           r.endpoint,
           keep,
           fingerprint,

@@ -6,10 +6,16 @@
 import { z } from 'zod';
 import { AddressMatch } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
-import { chargePage, type CreditMeter, noCreditsLeft, type PaidTransaction } from '@pra/account-billing/client';
+import {
+  type ChargeRequest,
+  chargePage,
+  type CreditMeter,
+  noCreditsLeft,
+  type PaidTransaction,
+} from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
 import type { AddressLookup } from './find-records.js';
-import { countRefusal, type MeteredRequest, overCap, previewBalance, type ReportedBilling } from './metering-rules.js';
+import { countRefusal, overCap, previewBalance, type ReportedBilling } from './metering-rules.js';
 import { cannotRepeat, receiptRows, rereadPaid, rowsReceipt } from './receipts.js';
 import type { RecordPage } from './record-page.js';
 
@@ -52,15 +58,13 @@ export const BATCH_CONCURRENCY = 6;
 
 export async function answerBatch(
   meter: CreditMeter,
-  r: MeteredRequest,
+  r: ChargeRequest,
   inputs: readonly BatchInput[],
   find: (q: AddressLookup) => Promise<RecordPage>,
   rereads: readonly ((ids: number[]) => Promise<RecordRow[]>)[],
 ): Promise<BatchAnswer> {
   if (r.preview) return previewBatch(meter, r, inputs, find);
-  const before = await meter
-    .precheck({ transactionId: r.transactionId, accountId: r.who.accountId, fingerprint: r.fingerprint })
-    .catch(countRefusal(r.endpoint));
+  const before = await meter.precheck(r).catch(countRefusal(r.endpoint));
   if (before.kind === 'repeat') return repaidBatch(inputs, before.paid, rereads);
   const outcomes = await searchAll(inputs, find);
   const records = outcomes.reduce((n, o) => n + (o.code === 0 ? o.found : 0), 0);
@@ -77,15 +81,7 @@ export async function answerBatch(
   if (r.maxCredits !== undefined && records > r.maxCredits) {
     countRefusal(r.endpoint)(overCap(records, `${records} records in ${inputs.length} entries`, r.maxCredits));
   }
-  const billing = await chargePage(meter, {
-    who: r.who,
-    transactionId: r.transactionId,
-    endpoint: r.endpoint,
-    query: r.fingerprint,
-    records,
-    keepSeconds: r.keepSeconds,
-    receipt: batchReceipt(outcomes),
-  });
+  const billing = await chargePage(meter, r, { records, receipt: batchReceipt(outcomes) });
   if (billing.repeat) return repaidBatch(inputs, billing.repeat, rereads);
   return {
     results: distribute(inputs, outcomes, billing.recordsReturned, billing.creditsRemaining),
@@ -180,7 +176,7 @@ const outOfCredits = (id: string | null): BatchEntryResult => ({
 /** A free preview of the batch: every entry searched, its cost and the sum told, nothing returned or charged. */
 async function previewBatch(
   meter: CreditMeter,
-  r: MeteredRequest,
+  r: ChargeRequest,
   inputs: readonly BatchInput[],
   find: (q: AddressLookup) => Promise<RecordPage>,
 ): Promise<BatchAnswer> {

@@ -1,9 +1,9 @@
 // One metered page, start to end, as SPEC 4.10 and issue 22 want it: no data before money, a repeat answered with
 // what it paid for, 1 credit per record returned. The route gives who asks and what; this returns the page to send.
 import { ApiError } from '@pra/core/errors';
-import { chargePage, type CreditMeter, noCreditsLeft } from '@pra/account-billing/client';
+import { type ChargeRequest, chargePage, type CreditMeter, noCreditsLeft } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
-import { countRefusal, type MeteredRequest, overCap, previewBalance, type ReportedBilling } from './metering-rules.js';
+import { countRefusal, overCap, previewBalance, type ReportedBilling } from './metering-rules.js';
 import { receiptOf, repaidPage } from './receipts.js';
 import type { RecordPage } from './record-page.js';
 
@@ -20,14 +20,12 @@ export interface PageSource {
 
 export async function answerMeteredPage(
   meter: CreditMeter,
-  r: MeteredRequest,
+  r: ChargeRequest,
   source: PageSource,
 ): Promise<{ page: RecordPage; billing: ReportedBilling }> {
   if (r.preview) return previewPage(meter, r, source);
   // Before any store read: a repeat, a 402 (balance 0), a 503, or a transaction id used for another request.
-  const before = await meter
-    .precheck({ transactionId: r.transactionId, accountId: r.who.accountId, fingerprint: r.fingerprint })
-    .catch(countRefusal(r.endpoint));
+  const before = await meter.precheck(r).catch(countRefusal(r.endpoint));
   if (before.kind === 'repeat') return repaidPage(before.paid, source.rereads, source.historyField);
   const page = await findUnlessBroke(meter, r.who.accountId, source).catch(countRefusal(r.endpoint));
   if (r.maxCredits !== undefined && page.rows.length > r.maxCredits) {
@@ -35,16 +33,8 @@ export async function answerMeteredPage(
       overCap(costOf(page), `${costOf(page)} records on page ${page.page} of ${page.total} found`, r.maxCredits),
     );
   }
-  const billing = await chargePage(meter, {
-    who: r.who,
-    transactionId: r.transactionId,
-    endpoint: r.endpoint,
-    query: r.fingerprint,
-    records: page.rows.length,
-    keepSeconds: r.keepSeconds,
-    // Every row: the charge decides how many are paid for (a grant or a concurrent call may change the balance).
-    receipt: receiptOf(page),
-  });
+  // Every row: the charge decides how many are paid for (a grant or a concurrent call may change the balance).
+  const billing = await chargePage(meter, r, { records: page.rows.length, receipt: receiptOf(page) });
   // A repeat racing its first call: answered with what that call paid for.
   if (billing.repeat) return repaidPage(billing.repeat, source.rereads, source.historyField);
   return { page, billing };
@@ -60,7 +50,7 @@ const costOf = (page: RecordPage) => page.rows.length;
  */
 async function previewPage(
   meter: CreditMeter,
-  r: MeteredRequest,
+  r: ChargeRequest,
   source: PageSource,
 ): Promise<{ page: RecordPage; billing: ReportedBilling }> {
   const balance = await previewBalance(meter, r.who.accountId).catch(countRefusal(r.endpoint));

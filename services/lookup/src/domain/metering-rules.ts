@@ -1,26 +1,9 @@
-// The metering rules a single page and a batch share: what a metered request is, the billing a response reports, the
-// 402 of a call past its max_credits, a preview's balance, and the refusal counter. Both metered paths
+// The metering rules a single page and a batch share: the billing a response reports, the 402 of a call past its
+// max_credits, a preview's balance, and the refusal counter (the call itself is account-billing's ChargeRequest). Both metered paths
 // (metered-page.ts, batch.ts) import them from here, so neither imports the other.
-import type { Identity } from '@pra/core/auth';
 import { ApiError } from '@pra/core/errors';
 import { telemetryMetrics } from '@pra/platform/telemetry';
 import { type CreditMeter, noCreditsLeft, type PageBilling } from '@pra/account-billing/client';
-
-export interface MeteredRequest {
-  who: Identity;
-  /** The transaction it is charged under (from its Idempotency-Key, or its request id). */
-  transactionId: string;
-  /** The path served (an alias is billed under its own path). */
-  endpoint: string;
-  /** What was asked, canonical: the same transaction id for another request is refused. */
-  fingerprint: string;
-  /** How long the charge is remembered for repeats (keyed requests: 24 h). */
-  keepSeconds?: number;
-  /** `preview=true`: answer what the call would cost, charge nothing. */
-  preview?: boolean;
-  /** `max_credits`: a page costing more is refused (402) before any charge. */
-  maxCredits?: number;
-}
 
 /** The billing a response reports; `creditsRequired` only for a preview. */
 export type ReportedBilling = PageBilling & { creditsRequired?: number };

@@ -9,9 +9,8 @@ import {
   resolveIdentity,
   type CallerAuth,
 } from '@pra/platform';
-import type { CreditMeter } from '@pra/account-billing/client';
+import type { ChargeRequest, CreditMeter } from '@pra/account-billing/client';
 import type { RecordRow, RecordStore } from '../data/record-queries.js';
-import type { MeteredRequest } from '../domain/metering-rules.js';
 
 /** One place a repeat may find the records it paid for: stored records by id, and the same store's histories. */
 export interface RereadSource {
@@ -50,13 +49,13 @@ export async function meteredCaller(req: Request, auth: CallerAuth): Promise<Met
   return { who, transactionId, keyed: key !== undefined };
 }
 
-/** The metered request of a call: `fingerprint` is what was asked, canonical (the same key for another is a 400). */
+/** The call as billing reads it, unchanged: `fingerprint` is what was asked, canonical (another request under the same key is a 400). */
 export const meteredRequest = (
   c: MeteredCaller,
   endpoint: string,
   fingerprint: string,
   query: MeteredQuery,
-): MeteredRequest => ({
+): ChargeRequest => ({
   who: c.who,
   transactionId: c.transactionId,
   endpoint,

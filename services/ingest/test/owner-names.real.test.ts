@@ -120,6 +120,18 @@ const PHILADELPHIA: Case[] = [
     ],
   ],
   [['DI WANSHU', 'LLC'], ['Corporation: DI WANSHU LLC [-|-]']],
+  [
+    ['NUPIERI ROCCO', 'NUPIERI BAPTIST'],
+    ['Individual: ROCCO NUPIERI [NUPIERI|ROCCO]', 'Individual: BAPTIST NUPIERI [NUPIERI|BAPTIST]'],
+  ],
+  [['WILLIAM H RADLBECK S/M', ''], ['Individual: WILLIAM H RADLBECK [RADLBECK|WILLIAM]']],
+  [
+    ['VAN DER GRONDE ANTONIE GERARDUS MAJELLA ', 'NEMZOFF CASSANDRA ELIZABETH'],
+    [
+      'Individual: ANTONIE GERARDUS MAJELLA VAN DER GRONDE [VAN DER GRONDE|ANTONIE]',
+      'Individual: CASSANDRA ELIZABETH NEMZOFF [NEMZOFF|CASSANDRA]',
+    ],
+  ],
 ];
 
 const CHARLOTTESVILLE: Case[] = [
@@ -215,6 +227,8 @@ const CHARLOTTESVILLE: Case[] = [
     ['Individual: ALEXANDER G GILLIAM JR [GILLIAM|ALEXANDER]', 'Individual: KATHARINE GILLIAM [GILLIAM|KATHARINE]'],
   ],
   [['ESQ INVESTMENTS'], ['Corporation: ESQ INVESTMENTS [-|-]']],
+  [['26 UNIVERSITY CIRCLE, LLC'], ['Corporation: 26 UNIVERSITY CIRCLE, LLC [-|-]']],
+  [['TRUST OF THREE, LLC'], ['Corporation: TRUST OF THREE, LLC [-|-]']],
 ];
 
 const LEBANON: Case[] = [

@@ -2,6 +2,7 @@
 // owner, two owners, or half of one. Pure and linear in the cells' length: no I/O, no backtracking regex.
 import {
   CLOSING_WORDS,
+  COMPANY_SUFFIXES,
   CONNECTORS,
   ENTITY_PHRASES,
   ET_SECOND,
@@ -115,6 +116,12 @@ function surnamePosition(ts: readonly Tok[], i: number, order: NameOrder, commaS
   return next === undefined || AMP.has(next.key);
 }
 
+/** `JOHN A CHURCH`: the last word after an initial is FIRST M LAST's surname. */
+function initialBefore(ts: readonly Tok[], i: number): boolean {
+  const prev = ts[i - 1];
+  return i === ts.length - 1 && prev !== undefined && isInitial(prev);
+}
+
 /** The entity type a name's words give, or null for a person. */
 export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | null {
   const words = ts.filter((t) => t.key !== ',');
@@ -134,10 +141,19 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
     const t = WORD_TYPE.get(k);
     if (t && !WEAK_WORDS.has(k)) found.add(t);
-    else if (t && words.length >= 2 && !surnamePosition(ts, i, order, commaStyle)) weak.add(t);
+    else if (t && words.length >= 3 && !surnamePosition(ts, i, order, commaStyle) && !initialBefore(ts, i)) weak.add(t);
     if (HAS_DIGIT.test(k)) structural = true;
     else if (k.length > 1 && k.includes('&')) structural = true;
     else if ((k === 'OF' || k === 'FOR' || k === 'THE') && i > 0 && i < ts.length - 1) structural = true;
+  }
+  const lastWord = words[words.length - 1]!.key;
+  if (
+    COMPANY_SUFFIXES.has(lastWord) &&
+    !found.has('Government') &&
+    !found.has('Religious') &&
+    !found.has('Financial')
+  ) {
+    return 'Corporation';
   }
   for (const t of TYPE_PRECEDENCE) if (found.has(t)) return t;
   if (bareEstate) return 'Estate';

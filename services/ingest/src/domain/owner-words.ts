@@ -29,6 +29,11 @@ export const TENANCY_MARKERS = new Set([
   'T/A',
   'T/F',
   'L/E',
+  'S/M',
+  'S/W',
+  'M/W',
+  'M/M',
+  'W/O',
   'ETC',
   '+',
 ]);
@@ -50,6 +55,7 @@ export const TRUSTEE_MARKERS = new Set([
   'TRUSTEES',
   'CO-TTEES',
   'CO-TTEE',
+  'CO-TTE',
   'CO-TRUSTEES',
   'CO-TRUSTEE',
   'CO-TR',
@@ -76,6 +82,10 @@ export const SURNAME_PARTICLES = new Set([
   'VON',
   'VANDER',
   'VANDEN',
+  'DER',
+  'DEN',
+  'LOS',
+  'LAS',
   'LA',
   'ST',
   'O',
@@ -266,7 +276,10 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
   ],
 };
 
-/** Entity words that are also common surnames: they count only away from the surname's place. */
+/**
+ * Entity words that are also names (CHURCH and CHRISTIAN are surnames, BAPTIST a given name): they count only in a
+ * name of three words or more, away from the surname's place and not as FIRST M LAST's surname.
+ */
 export const WEAK_WORDS = new Set([
   'CHURCH',
   'TEMPLE',
@@ -282,9 +295,8 @@ export const WEAK_WORDS = new Set([
   'FED',
   'DEC',
   'CO',
-  'PC',
-  'LC',
   'AME',
+  'BAPTIST',
   'HEIR',
   'OWNER',
   'SCHOOL',
@@ -293,6 +305,28 @@ export const WEAK_WORDS = new Set([
   'FUND',
   'SERIES',
   'NA',
+]);
+
+/**
+ * Words of a place or an institution's building (UNIVERSITY, SCHOOL, CENTER): a company named after one (`26
+ * UNIVERSITY CIRCLE, LLC`) is a Corporation, as is `TRUST OF THREE, LLC`: a name ending in a company suffix is typed
+ * by its Government, Religious or Financial words, else it is a Corporation.
+ */
+export const COMPANY_SUFFIXES = new Set([
+  'LLC',
+  'INC',
+  'INCORPORATED',
+  'CORP',
+  'CORPORATION',
+  'CO',
+  'COMPANY',
+  'LP',
+  'LLP',
+  'LTD',
+  'LC',
+  'PLLC',
+  'PC',
+  'LLLP',
 ]);
 
 /** Two-word phrases, looked up joined by `-`, checked before single words. */

@@ -120,6 +120,7 @@ const PHILADELPHIA: Case[] = [
     ],
   ],
   [['DI WANSHU', 'LLC'], ['Corporation: DI WANSHU LLC [-|-]']],
+  [['CREFELD SCHOOL', ''], ['Association: CREFELD SCHOOL [-|-]']],
   [
     ['NUPIERI ROCCO', 'NUPIERI BAPTIST'],
     ['Individual: ROCCO NUPIERI [NUPIERI|ROCCO]', 'Individual: BAPTIST NUPIERI [NUPIERI|BAPTIST]'],
@@ -229,6 +230,11 @@ const CHARLOTTESVILLE: Case[] = [
   [['ESQ INVESTMENTS'], ['Corporation: ESQ INVESTMENTS [-|-]']],
   [['26 UNIVERSITY CIRCLE, LLC'], ['Corporation: 26 UNIVERSITY CIRCLE, LLC [-|-]']],
   [['TRUST OF THREE, LLC'], ['Corporation: TRUST OF THREE, LLC [-|-]']],
+  [['CHURCH OF GOD IN CHRIST'], ['Religious: CHURCH OF GOD IN CHRIST [-|-]']],
+  [
+    ['FAIRCHILD, GREGORY & TIERNEY TEMPLE'],
+    ['Individual: GREGORY FAIRCHILD [FAIRCHILD|GREGORY]', 'Individual: TIERNEY TEMPLE [TEMPLE|TIERNEY]'],
+  ],
 ];
 
 const LEBANON: Case[] = [

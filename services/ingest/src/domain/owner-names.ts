@@ -6,6 +6,7 @@ import {
   CONNECTORS,
   ENTITY_PHRASES,
   ET_SECOND,
+  GIVEN_NAME_WORDS,
   type EntityType,
   SUFFIXES,
   SURNAME_PARTICLES,
@@ -130,6 +131,7 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
   const found = new Set<EntityType>();
   // Weak words (also surnames) type a name only when no other entity word does: `JACOB CHURCH REVOCABLE TRUST`.
   const weak = new Set<EntityType>();
+  const weakAnywhere = new Set<EntityType>();
   let structural = false;
   let bareEstate = false;
   for (let i = 0; i < ts.length; i++) {
@@ -141,7 +143,12 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
     const t = WORD_TYPE.get(k);
     if (t && !WEAK_WORDS.has(k)) found.add(t);
-    else if (t && words.length >= 3 && !surnamePosition(ts, i, order, commaStyle) && !initialBefore(ts, i)) weak.add(t);
+    else if (t && words.length >= 2) {
+      const slot = surnamePosition(ts, i, order, commaStyle) || initialBefore(ts, i);
+      if (!slot && (words.length >= 3 || !GIVEN_NAME_WORDS.has(k))) weak.add(t);
+      // `CHURCH OF GOD IN CHRIST`: in a name no person has (an inner OF, a number), a surname's place is no person's.
+      else weakAnywhere.add(t);
+    }
     if (HAS_DIGIT.test(k)) structural = true;
     else if (k.length > 1 && k.includes('&')) structural = true;
     else if ((k === 'OF' || k === 'FOR' || k === 'THE') && i > 0 && i < ts.length - 1) structural = true;
@@ -159,6 +166,7 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
   if (bareEstate) return 'Estate';
   for (const t of TYPE_PRECEDENCE) if (weak.has(t)) return t;
   if (!structural) return null;
+  for (const t of TYPE_PRECEDENCE) if (weakAnywhere.has(t)) return t;
   // `CARTER RICHARD ETAL TR 1510 DAIRY RD LD TR`: a numbered name held by a trustee is a land trust.
   return ts.some((t) => TRUSTEE_MARKERS.has(t.key)) ? 'Trust' : 'Corporation';
 }

@@ -278,7 +278,8 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
 
 /**
  * Entity words that are also names (CHURCH and CHRISTIAN are surnames, BAPTIST a given name): they count only in a
- * name of three words or more, away from the surname's place and not as FIRST M LAST's surname.
+ * name away from the surname's place and not as FIRST M LAST's surname; those that are also given names
+ * (GIVEN_NAME_WORDS) only in a name of three words or more.
  */
 export const WEAK_WORDS = new Set([
   'CHURCH',
@@ -306,6 +307,9 @@ export const WEAK_WORDS = new Set([
   'SERIES',
   'NA',
 ]);
+
+/** Weak words that are given names too (`NUPIERI BAPTIST`): in a two-word name they are the given name. */
+export const GIVEN_NAME_WORDS = new Set(['BAPTIST', 'AME', 'FIN']);
 
 /**
  * Words of a place or an institution's building (UNIVERSITY, SCHOOL, CENTER): a company named after one (`26

@@ -1,5 +1,7 @@
 // Owner names as assessor rolls write them (docs/data.md "Owner names"): one or two cells per row, each holding one
 // owner, two owners, or half of one. Pure and linear in the cells' length: no I/O, no backtracking regex.
+import { OWNER_TYPES } from '@pra/core/contracts';
+import type { OwnerInput } from './property-input.js';
 import {
   CLOSING_WORDS,
   COMPANY_SUFFIXES,
@@ -24,9 +26,13 @@ import {
  * (ESTATE OF, HEIRS), `Religious`, `Association` (condominium, homeowners, university...), `Financial` (banks,
  * mortgage companies, also as trustees).
  */
-export type OwnerType = 'Individual' | 'Trustee' | EntityType;
+export type OwnerType = (typeof OWNER_TYPES)[number];
+export { OWNER_TYPES };
 
-export const OWNER_TYPES: readonly OwnerType[] = ['Individual', 'Trustee', ...TYPE_PRECEDENCE];
+// The parser's entity types are the record's owner types less the two person types, no more, no less.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const entityTypesMatch: Same<EntityType, Exclude<OwnerType, 'Individual' | 'Trustee'>> = true;
+void entityTypesMatch;
 
 export interface ParsedOwner {
   /** A person's name in reading order (FIRST MIDDLE LAST SUFFIX); an entity's as written. */
@@ -431,4 +437,14 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
     }
   }
   return out;
+}
+
+/**
+ * The record's owner1 and owner2 from a row's parsed owners: the first two, in the roll's order (a row naming three
+ * or more keeps the first two; SPEC's record has two owners). Middle names and suffixes are in `fullName`.
+ */
+export function recordOwners(owners: readonly ParsedOwner[]): [OwnerInput | null, OwnerInput | null] {
+  const input = (o: ParsedOwner | undefined): OwnerInput | null =>
+    o ? { firstName: o.firstName, lastName: o.lastName, fullName: o.fullName, type: o.type } : null;
+  return [input(owners[0]), input(owners[1])];
 }

@@ -8,7 +8,8 @@ export interface OwnerInput {
   firstName: string | null;
   lastName: string | null;
   fullName: string;
-  type: (typeof OWNER_TYPES)[number];
+  /** One of OWNER_TYPES, or a mapping's own `ownerType` column as the file writes it (`string & {}` keeps the hints). */
+  type: (typeof OWNER_TYPES)[number] | (string & {});
 }
 
 export interface SaleInput {

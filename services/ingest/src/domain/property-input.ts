@@ -1,15 +1,12 @@
 // What every source (the synthetic generator, a county CSV import) produces for one property, before ids are
 // assigned. The loader turns it into table rows and the pre-rendered record body.
 
-import type { OWNER_TYPES } from '@pra/core/contracts';
-
-/** An owner as the record shows it; a person's names as the owner-name parser reads them (docs/data.md "Owner names"). */
 export interface OwnerInput {
   firstName: string | null;
   lastName: string | null;
   fullName: string;
-  /** One of OWNER_TYPES, or a mapping's own `ownerType` column as the file writes it (`string & {}` keeps the hints). */
-  type: (typeof OWNER_TYPES)[number] | (string & {});
+  /** Individual, Corporation, Trust, Government, Estate... as the owner-name parser types them. */
+  type: string;
 }
 
 export interface SaleInput {

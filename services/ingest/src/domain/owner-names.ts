@@ -59,22 +59,34 @@ interface Tok {
 }
 
 const AMP = new Set(['&', 'AND', '/']);
-const isInitial = (t: Tok) => t.key.length === 1 && /[A-Z]/.test(t.key);
+const isInitial = (t: Tok) => t.key.length === 1 && t.key >= 'A' && t.key <= 'Z';
+/** First words of ENTITY_PHRASES: only after one of them is a two-word key built. */
+const PHRASE_FIRST = new Set(Object.keys(ENTITY_PHRASES).map((p) => p.slice(0, p.indexOf('-'))));
+const DROPPED_CHARS = /[()"[\]{};:]/g;
+const KEY_CHARS = /[.'’`]/g;
+const NEEDS_CLEANING = /[()"[\]{};:.'’`]/;
 const HAS_DIGIT = /\d/;
 
 function tokens(cell: string | null | undefined): Tok[] {
   if (!cell) return [];
-  let s = cell.toUpperCase();
+  let s = cell;
   if (s.length > MAX_CELL_CHARS) {
+    // Cut before anything else, so the work is bounded by the cut whatever the cell's length.
     const cut = s.lastIndexOf(' ', MAX_CELL_CHARS);
     s = s.slice(0, cut > 0 ? cut : MAX_CELL_CHARS);
   }
+  s = s.toUpperCase();
   const out: Tok[] = [];
-  for (const raw of s.replace(/,/g, ' , ').split(/\s+/)) {
+  for (const raw of (s.includes(',') ? s.replace(/,/g, ' , ') : s).split(/\s+/)) {
+    if (raw === '') continue;
+    if (!NEEDS_CLEANING.test(raw)) {
+      out.push({ text: raw, key: raw });
+      continue;
+    }
     // Brackets and quotes are no part of a name: `LEVEL (3)`, `"SMITH"`.
-    const text = raw.replace(/[()"[\]{};:]/g, '');
+    const text = raw.replace(DROPPED_CHARS, '');
     if (text === '') continue;
-    const key = text.replace(/[.'’`]/g, '');
+    const key = text.replace(KEY_CHARS, '');
     if (key === '') continue;
     out.push({ text, key });
   }
@@ -144,7 +156,7 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     const k = ts[i]!.key;
     if (k === ',') continue;
     const next = ts[i + 1]?.key;
-    const phrase = next ? ENTITY_PHRASES[`${k}-${next}`] : undefined;
+    const phrase = next && PHRASE_FIRST.has(k) ? ENTITY_PHRASES[`${k}-${next}`] : undefined;
     if (phrase) found.add(phrase);
     if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
     const t = WORD_TYPE.get(k);

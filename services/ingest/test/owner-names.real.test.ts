@@ -121,6 +121,7 @@ const PHILADELPHIA: Case[] = [
   ],
   [['DI WANSHU', 'LLC'], ['Corporation: DI WANSHU LLC [-|-]']],
   [['CREFELD SCHOOL', ''], ['Association: CREFELD SCHOOL [-|-]']],
+  [['D & D GIFTEDHANDS INTERNATIONAL', ''], ['Corporation: D & D GIFTEDHANDS INTERNATIONAL [-|-]']],
   [
     ['NUPIERI ROCCO', 'NUPIERI BAPTIST'],
     ['Individual: ROCCO NUPIERI [NUPIERI|ROCCO]', 'Individual: BAPTIST NUPIERI [NUPIERI|BAPTIST]'],
@@ -188,7 +189,10 @@ const CHARLOTTESVILLE: Case[] = [
     ['CHARLOTTESVILLE REDEVELOPMENT & HOUSING AUTHORITY'],
     ['Government: CHARLOTTESVILLE REDEVELOPMENT & HOUSING AUTHORITY [-|-]'],
   ],
-  [['CARTER RICHARD ETAL TR 1510 DAIRY RD LD TR'], ['Trust: CARTER RICHARD TR 1510 DAIRY RD LD TR [-|-]']],
+  [
+    ['CARTER RICHARD ETAL TR 1510 DAIRY RD LD TR'],
+    ['Trustee: RICHARD CARTER [CARTER|RICHARD]', 'Trust: 1510 DAIRY RD LD TR [-|-]'],
+  ],
   [
     ['ADAMS, WILLIAM H, III KOSTER, JENNIFER A'],
     ['Individual: WILLIAM H ADAMS III [ADAMS|WILLIAM]', 'Individual: JENNIFER A KOSTER [KOSTER|JENNIFER]'],
@@ -231,6 +235,50 @@ const CHARLOTTESVILLE: Case[] = [
   [['26 UNIVERSITY CIRCLE, LLC'], ['Corporation: 26 UNIVERSITY CIRCLE, LLC [-|-]']],
   [['TRUST OF THREE, LLC'], ['Corporation: TRUST OF THREE, LLC [-|-]']],
   [['CHURCH OF GOD IN CHRIST'], ['Religious: CHURCH OF GOD IN CHRIST [-|-]']],
+  [
+    ['SEIDMAN, JOSHUA M & JERI K, TR SEIDMAN LIVING TR'],
+    [
+      'Trustee: JOSHUA M SEIDMAN [SEIDMAN|JOSHUA]',
+      'Trustee: JERI K SEIDMAN [SEIDMAN|JERI]',
+      'Trust: SEIDMAN LIVING TR [-|-]',
+    ],
+  ],
+  [
+    ['RALSTON, E RANDALL & JOHN S, SUC TR 114 CLEVELAND AVE LD TR'],
+    [
+      'Trustee: E RANDALL RALSTON [RALSTON|E]',
+      'Trustee: JOHN S RALSTON [RALSTON|JOHN]',
+      'Trust: 114 CLEVELAND AVE LD TR [-|-]',
+    ],
+  ],
+  [
+    ['DIEHL, JOHN C, III, TRUSTEE JOHN CLARK DIEHL, IV IRREVOCABLE TR'],
+    ['Trustee: JOHN C DIEHL III [DIEHL|JOHN]', 'Trust: JOHN CLARK DIEHL, IV IRREVOCABLE TR [-|-]'],
+  ],
+  [
+    [
+      'COLLEY, CATHLEEN ANN, TR CATHLEEN ANN COLLEY REVOCABLE TR & COLLEY, THOMAS MICHAEL, TR THOMAS MICHAEL COLLEY REVOCABLE TR',
+    ],
+    [
+      'Trustee: CATHLEEN ANN COLLEY [COLLEY|CATHLEEN]',
+      'Trust: CATHLEEN ANN COLLEY REVOCABLE TR [-|-]',
+      'Trustee: THOMAS MICHAEL COLLEY [COLLEY|THOMAS]',
+      'Trust: THOMAS MICHAEL COLLEY REVOCABLE TR [-|-]',
+    ],
+  ],
+  [
+    ['NIDEVER, DAVID L, TR REINES, AMY E, TR'],
+    ['Trustee: DAVID L NIDEVER [NIDEVER|DAVID]', 'Trustee: AMY E REINES [REINES|AMY]'],
+  ],
+  [
+    ['BURNS, MICHAEL A, INITIAL TRUSTEE OF HAB TRUST'],
+    ['Trustee: MICHAEL A BURNS [BURNS|MICHAEL]', 'Trust: HAB TRUST [-|-]'],
+  ],
+  [['CHESAPEAKE & OHIO RAILWAY'], ['Corporation: CHESAPEAKE & OHIO RAILWAY [-|-]']],
+  [
+    ['THAMCHOE, FNU CHOEZOM, DOLMA'],
+    ['Individual: THAMCHOE [THAMCHOE|-]', 'Individual: DOLMA CHOEZOM [CHOEZOM|DOLMA]'],
+  ],
   [
     ['FAIRCHILD, GREGORY & TIERNEY TEMPLE'],
     ['Individual: GREGORY FAIRCHILD [FAIRCHILD|GREGORY]', 'Individual: TIERNEY TEMPLE [TEMPLE|TIERNEY]'],
@@ -307,6 +355,12 @@ const LEBANON: Case[] = [
   [['LEVEL (3)', ''], ['Corporation: LEVEL 3 [-|-]']],
   [['TSS MORGAN DRIVE, LLC', '% TYLER, SIMMS & ST SAUVEUR'], ['Corporation: TSS MORGAN DRIVE, LLC [-|-]']],
   [["O'CONNOR, MARY ANN", ''], ["Individual: MARY ANN O'CONNOR [O'CONNOR|MARY]"]],
+  [['ROMAN CATHOLIC BISHOP OF MANCH', 'ESTER'], ['Religious: ROMAN CATHOLIC BISHOP OF MANCH ESTER [-|-]']],
+  [['VINCENT & VINCENT REAL EST', '% VINCENT, LAWRENCE B'], ['Corporation: VINCENT & VINCENT REAL EST [-|-]']],
+  [
+    ['T&M ASSOCIATES INC', 'ENGINEERS & SURVEYORS'],
+    ['Corporation: T&M ASSOCIATES INC [-|-]', 'Corporation: ENGINEERS & SURVEYORS [-|-]'],
+  ],
 ];
 
 describe('owner cells of the real rolls', () => {

@@ -390,7 +390,9 @@ function continues(prev: Tok[], next: Tok[], order: NameOrder): boolean {
   const end = prev[prev.length - 1];
   const start = next[0];
   if (!end || !start) return false;
-  if (AMP.has(end.key) || end.key === 'OF' || end.key === 'FOR') return true;
+  // `HYANNIS AIR SERVICE INC D/B/A` / `CAPE AIR`: the trade name is the same owner's.
+  if (AMP.has(end.key) || end.key === 'OF' || end.key === 'FOR' || end.key === 'D/B/A' || end.key === 'DBA')
+    return true;
   if (CONNECTORS.has(start.key)) return true;
   if (next.every((t) => WORD_TYPE.has(t.key))) return true;
   const prevType = entityType(prev, order);

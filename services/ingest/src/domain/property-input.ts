@@ -5,7 +5,8 @@ export interface OwnerInput {
   firstName: string | null;
   lastName: string | null;
   fullName: string;
-  type: 'Individual' | 'Corporation' | 'Trust' | 'Government';
+  /** Individual, Corporation, Trust, Government, Estate... as the owner-name parser types them. */
+  type: string;
 }
 
 export interface SaleInput {

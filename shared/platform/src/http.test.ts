@@ -1,5 +1,6 @@
 // Shutdown waits for handlers, not only for sockets: a client that hangs up closes its socket at once, while its
 // handler runs on (a search, a charge) and needs the pools that shutdown closes (runServer: handlersDone).
+import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { ErrorResponse } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
@@ -75,6 +76,47 @@ describe('the one error handler', () => {
       });
       expect(await status('/parser')).toMatchObject({ http: 413, code: 413, reason: 'payload_too_large' });
       expect(await status('/nowhere')).toMatchObject({ http: 404, reason: 'no_such_endpoint' });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+describe("requests node's parser refuses", () => {
+  /** Sends raw bytes, reads until the server closes the socket (or 5 s pass). */
+  const exchange = (port: number, bytes: string) =>
+    new Promise<string>((resolve) => {
+      let text = '';
+      const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+      socket.on('data', (d) => (text += d));
+      socket.on('close', () => resolve(text));
+      socket.on('error', () => resolve(text));
+      setTimeout(() => socket.destroy(), 5_000);
+    });
+  const statusOf = (text: string) => {
+    const body = text.slice(text.indexOf('\r\n\r\n') + 4);
+    return { line: text.slice(0, text.indexOf('\r\n')), status: ErrorResponse.parse(JSON.parse(body)).status };
+  };
+
+  it('answers each with an ErrorResponse and its reason: 400 malformed_request, 431 request_line_too_long, 408 request_timeout', async () => {
+    const app = createBaseApp();
+    finishApp(app);
+    const server = await startApp(app, { headersTimeoutMs: 500, requestTimeoutMs: 500 });
+    const port = Number(new URL(server.url).port);
+    try {
+      expect(statusOf(await exchange(port, 'NOT HTTP AT ALL\r\n\r\n'))).toMatchObject({
+        line: 'HTTP/1.1 400 Bad Request',
+        status: { code: 400, reason: 'malformed_request' },
+      });
+      const long = `GET /api/v1/health?q=${'x'.repeat(20_000)} HTTP/1.1\r\nHost: a\r\n\r\n`;
+      expect(statusOf(await exchange(port, long))).toMatchObject({
+        line: 'HTTP/1.1 431 Request Header Fields Too Large',
+        status: { code: 431, reason: 'request_line_too_long' },
+      });
+      expect(statusOf(await exchange(port, 'GET /api/v1/health HTTP/1.1\r\nHost: a\r\nX-Slow: '))).toMatchObject({
+        line: 'HTTP/1.1 408 Request Timeout',
+        status: { code: 408, reason: 'request_timeout' },
+      });
     } finally {
       await server.close();
     }

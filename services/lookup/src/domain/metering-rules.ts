@@ -1,6 +1,6 @@
 // The metering rules a single page and a batch share: the billing a response reports, the 402 of a call past its
-// max_credits, a preview's balance, and the refusal counter (the call itself is account-billing's ChargeRequest). Both metered paths
-// (metered-page.ts, batch.ts) import them from here, so neither imports the other.
+// max_credits, a preview's balance, and the refusal counter (the call itself is account-billing's ChargeRequest).
+// Both metered paths (metered-page.ts, batch.ts) import them from here, so neither imports the other.
 import { ApiError } from '@pra/core/errors';
 import { telemetryMetrics } from '@pra/platform/telemetry';
 import { type CreditMeter, noCreditsLeft, type PageBilling } from '@pra/account-billing/client';

@@ -1,5 +1,5 @@
-// What every metered route shares: its dependencies, who is calling and under which transaction, then the metered
-// request its domain answers (the fingerprint and cost parameters of the call).
+// What every metered route shares: its dependencies, who is calling and under which transaction, then the call's
+// ChargeRequest its domain answers (the fingerprint and cost parameters of the call).
 import type { Request } from 'express';
 import type { Identity } from '@pra/core/auth';
 import {

@@ -230,6 +230,12 @@ export const PropertyIdQuery = z.object({
 });
 export type PropertyIdQuery = z.infer<typeof PropertyIdQuery>;
 
+/**
+ * The most matching suggestions the type-ahead's `status.total` counts: exact below it, and this many means that many
+ * or more (a type-ahead is narrowed by typing, never paged; counting further would cost every keystroke).
+ */
+export const AUTOCOMPLETE_TOTAL_CAP = 100;
+
 export const AutocompleteQuery = z.object({
   q: z.string().trim().min(3, 'must be at least 3 characters').max(TEXT_MAX.q, atMost(TEXT_MAX.q)).openapi({
     description: 'Partial address starting with a house number, or a street name when zip is given',

@@ -13,6 +13,7 @@ import { Pool } from 'undici';
 import { access, type AccessDeps, type KongPdk } from '@pra/gateway-plugin';
 import { createHardenedServer, readBodyUpTo, sendError } from '@pra/platform';
 import { methodNotAllowed, noSuchEndpoint } from '@pra/core/errors';
+import { bytes } from '@pra/core/wording';
 import { IDENTITY_HEADERS } from '@pra/core/auth';
 import type { ClientTimeouts } from '@pra/core/config';
 import { annotateRequest, inSpan, recordRequest, serverSpan, SpanKind, traceHeaders } from '@pra/platform/telemetry';
@@ -164,7 +165,7 @@ export function createGateway(o: GatewayOptions): Server {
     // A body (the batch's) is read whole before the plugin runs, as Kong buffers it: a retry can send it again.
     const read = req.method === 'POST' ? await readBodyUpTo(req, route.maxBodyBytes) : undefined;
     if (read && 'over' in read) {
-      return sendError(res, 413, `Request size limit exceeded: at most ${route.maxBodyBytes} bytes`, randomUUID());
+      return sendError(res, 413, `Request size limit exceeded: at most ${bytes(route.maxBodyBytes)}`, randomUUID());
     }
     const body = read?.body;
     const pdk = new LocalPdk(req, res, target);

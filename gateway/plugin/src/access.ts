@@ -4,6 +4,7 @@
 // Redis read on the hot path, account-billing asked on its first call and once a period.
 import { randomUUID } from 'node:crypto';
 import { ApiError, errorBody, JSON_CONTENT_TYPE, methodNotAllowed } from '@pra/core/errors';
+import { counted } from '@pra/core/wording';
 import {
   authorizeKey,
   bearerKey,
@@ -113,8 +114,8 @@ async function decide(
     telemetryMetrics.refused(a.refusedFor === 'quota' ? 'quota-day' : 'rate-minute', { tier: entry.tier });
     const msg =
       a.refusedFor === 'quota'
-        ? `Daily quota of ${limits.dailyQuota} calls exceeded`
-        : `Rate limit of ${a.limit} requests per minute exceeded`;
+        ? `Daily quota of ${counted(limits.dailyQuota ?? 0, 'call')} exceeded`
+        : `Rate limit of ${counted(a.limit, 'request')} per minute exceeded`;
     return exit(429, msg, { ...rateHeaders, 'retry-after': String(a.retryAfterSeconds) });
   }
   await kong.response.set_headers(rateHeaders);

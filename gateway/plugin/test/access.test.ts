@@ -285,5 +285,6 @@ describe('gateway access phase', () => {
       expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
     const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
     expect(refused.exited).toMatchObject({ status: 429, headers: { 'ratelimit-limit': '2' } });
+    expect(refused.exited?.body.status.msg).toBe('Rate limit of 2 requests per minute exceeded');
   });
 });

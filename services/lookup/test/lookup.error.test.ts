@@ -33,10 +33,19 @@ describe('400: the message names the bad parameter', () => {
     // Deep paging is bounded: page x pagesize <= 10,000.
     [
       '/api/v1/property/address?address=1%20Main%20St&zip=89501&page=101&pagesize=100',
-      /'page'.*page x pagesize is 10100.*10000/,
+      /'page': page 101 x pagesize 100 is 10,100 records deep, past the deepest allowed \(10,000\)/,
     ],
-    ['/api/v1/property/owner?lastName=SMITH&page=401', /'page'.*page x pagesize is 10025/],
-    ['/api/v1/property/owner?lastName=SMITH&page=1000000', /'page'.*at most 10000/],
+    ['/api/v1/property/owner?lastName=SMITH&page=401', /'page': page 401 x pagesize 25 is 10,025 records deep/],
+    ['/api/v1/property/owner?lastName=SMITH&page=1000000', /^Invalid parameter 'page': must be at most 10,000$/],
+    // One message for one parameter, whatever the number: never a float's exponent.
+    [
+      '/api/v1/property/owner?lastName=SMITH&page=25000000000000000000000',
+      /^Invalid parameter 'page': must be at most 10,000$/,
+    ],
+    [
+      '/api/v1/property/owner?lastName=SMITH&max_credits=5000000',
+      /^Invalid parameter 'max_credits': must be at most 1,000,000$/,
+    ],
     ['/api/v1/property/address?address=Main%20St&zip=89501', /'address'.*house number/],
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&number=2', /'number'.*conflicts/],
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&postal1=89502', /'postal1'.*conflicts/],

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { AddressMatch } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
+import { counted } from '@pra/core/wording';
 import { chargePage, type CreditMeter, noCreditsLeft, type PaidTransaction } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
 import type { AddressLookup } from './find-records.js';
@@ -75,7 +76,9 @@ export async function answerBatch(
     };
   }
   if (r.maxCredits !== undefined && records > r.maxCredits) {
-    countRefusal(r.endpoint)(overCap(records, `${records} records in ${inputs.length} entries`, r.maxCredits));
+    countRefusal(r.endpoint)(
+      overCap(records, `${counted(records, 'record')} in ${counted(inputs.length, 'entry', 'entries')}`, r.maxCredits),
+    );
   }
   const billing = await chargePage(meter, {
     who: r.who,

@@ -2,6 +2,7 @@
 // what it paid for, 1 credit per record returned. The route gives who asks and what; this returns the page to send.
 import type { Identity } from '@pra/core/auth';
 import { ApiError } from '@pra/core/errors';
+import { count, counted } from '@pra/core/wording';
 import { telemetryMetrics } from '@pra/platform/telemetry';
 import { chargePage, type CreditMeter, noCreditsLeft, type PageBilling } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
@@ -52,7 +53,11 @@ export async function answerMeteredPage(
   const page = await findUnlessBroke(meter, r.who.accountId, source).catch(countRefusal(r.endpoint));
   if (r.maxCredits !== undefined && page.rows.length > r.maxCredits) {
     countRefusal(r.endpoint)(
-      overCap(costOf(page), `${costOf(page)} records on page ${page.page} of ${page.total} found`, r.maxCredits),
+      overCap(
+        costOf(page),
+        `${counted(costOf(page), 'record')} on page ${count(page.page)} of the ${count(page.total)} found`,
+        r.maxCredits,
+      ),
     );
   }
   const billing = await chargePage(meter, {
@@ -77,7 +82,7 @@ const costOf = (page: RecordPage) => page.rows.length;
 export function overCap(cost: number, what: string, maxCredits: number): ApiError {
   return new ApiError(
     'PAYMENT_REQUIRED',
-    `This call would cost ${cost} credits (${what}), more than max_credits=${maxCredits}; nothing was charged. ` +
+    `This call would cost ${counted(cost, 'credit')} (${what}), more than max_credits=${maxCredits}; nothing was charged. ` +
       'Raise max_credits or ask for fewer records.',
   );
 }

@@ -59,6 +59,10 @@ describe('OpenAPI document', () => {
     for (const code of codes) expect(code).toMatchObject({ type: 'integer' });
     expect(doc.components.schemas.Status.properties.code).toMatchObject({ type: 'integer', enum: [0] });
   });
+  it('documents the 405 (a method a path does not take) and the 404 of an unknown path, which no operation can list', () => {
+    expect(doc.info.description).toMatch(/405 with an `Allow` header/);
+    expect(doc.info.description).toMatch(/a path not below is a 404/);
+  });
   it('states a custom plan as custom: records nullable, a `custom` flag', () => {
     const plan = doc.components.schemas.Plan;
     expect(plan.properties.records).toMatchObject({ type: 'integer', nullable: true });

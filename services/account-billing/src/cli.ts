@@ -35,7 +35,7 @@ async function main() {
     if (command !== 'help') process.exitCode = 2;
     return;
   }
-  useLocalStack('admin');
+  useLocalStack('admin', ['stores', 'prefix']);
   const [
     { createPool, createRedis, ensureDatabase, redisReady },
     { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, redisClusterNodes, redisTarget },

@@ -12,6 +12,10 @@ import { prepareBenchDatabase } from '@pra/lookup/bench-database';
 import { migrateSearch } from '../src/data/migrate.js';
 import { PostgresSearchIndex } from '../src/data/postgres-index.js';
 import { runRebuild } from '../src/indexing/index-queue.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:autocomplete');
 
 const { values } = parseArgs({
   options: {

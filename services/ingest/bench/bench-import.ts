@@ -18,6 +18,10 @@ import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '../src/data/migrate.js';
 import { parseRecord } from '../src/importer/csv-records.js';
 import { importCsv, type ImportSummary, loadMapping, SAMPLE_FILES, SHIPPED_MAPPINGS } from '../src/importer/index.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:import');
 
 const TARGET_ROWS_PER_SECOND = 20_000;
 

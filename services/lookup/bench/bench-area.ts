@@ -22,6 +22,10 @@ import { loadGenerated } from '@pra/ingest/generate';
 import { importSample, propertyCount } from '@pra/ingest/load';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { AREA_COUNT_CAP, type AreaRows, type AreaShape, AreaStore } from '../src/data/area-queries.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:area');
 
 const { values } = parseArgs({
   options: {

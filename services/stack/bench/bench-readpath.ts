@@ -31,6 +31,10 @@ import { setAccountLimits } from '@pra/account-billing/domain';
 import { prepareBenchDatabase } from '@pra/lookup/bench-database';
 import { Supervisor } from '../src/supervisor.js';
 import { startSystem } from '../src/system.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:readpath');
 
 const { values } = parseArgs({
   options: {

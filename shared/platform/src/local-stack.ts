@@ -57,8 +57,12 @@ export function readLocalStack(root = REPO_ROOT): LocalStack | undefined {
   }
 }
 
-/** What a script needs: its stores, the API (BASE_URL, API_KEY) or the admin API (ADMIN_URL, ADMIN_TOKEN). */
-export type Needs = 'stores' | 'api' | 'admin';
+/**
+ * What a script needs: the stores (DATABASE_URL, REDIS_URL or REDIS_CLUSTER_NODES), npm start's key prefix in them
+ * (REDIS_PREFIX: the admin CLI; a bench keeps its own), the API (BASE_URL, API_KEY) or the admin API (ADMIN_URL,
+ * ADMIN_TOKEN).
+ */
+export type Needs = 'stores' | 'prefix' | 'api' | 'admin';
 
 /** A URL as it may be printed: its password hidden. */
 export const redacted = (url: string) => url.replace(/(\/\/[^:/@]+):[^@/]*@/, '$1:***@');
@@ -105,9 +109,8 @@ export function useLocalStack(
       if (saved.redisClusterNodes) env.REDIS_CLUSTER_NODES = saved.redisClusterNodes;
       say('Redis', saved.redisClusterNodes ? `cluster ${saved.redisClusterNodes}` : redacted(saved.redisUrl), from!);
     } else say('Redis', 'redis://127.0.0.1:6379', fallback);
-
-    if (!env.REDIS_PREFIX && saved) env.REDIS_PREFIX = saved.redisPrefix;
   }
+  if (needs.includes('prefix') && !env.REDIS_PREFIX && saved) env.REDIS_PREFIX = saved.redisPrefix;
   if (needs.includes('api')) {
     if (env.BASE_URL) say('API', env.BASE_URL, 'BASE_URL');
     else if (saved) {

@@ -140,6 +140,9 @@ async function main() {
     adminToken,
     marketplaceSecret,
     publicBaseUrl: `${local(ports.gateway)}/api/v1`,
+    // A busy or slow machine (a first start compiles every service through tsx at once) may take more than the
+    // default minute to bring a service up: that is not a failure, a child that dies is (the supervisor says so).
+    readyTimeoutMs: 180_000,
     env: telemetryEnv,
   });
   const base = `${local(ports.gateway)}/api/v1`;

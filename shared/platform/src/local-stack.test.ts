@@ -50,7 +50,7 @@ describe('local stack settings', () => {
     const { env, lines } = run(['stores', 'prefix']);
     expect(env).toMatchObject({ DATABASE_URL: started.databaseUrl, REDIS_URL: started.redisUrl, REDIS_PREFIX: 'pra:' });
     expect(lines[0]).toMatch(
-      /^\[admin\] PostgreSQL postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/newcomer_try \(as npm start last ran \(\.data\/local-stack\.json, /,
+      /^\[admin\] PostgreSQL postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:5432\/newcomer_try \(as npm start last ran: \.data\/local-stack\.json\)$/,
     );
     expect(lines[1]).toMatch(/^\[admin\] Redis redis:\/\/127\.0\.0\.1:6379\/5 \(as npm start last ran/);
     expect(lines.join('\n')).not.toMatch(/secret/);

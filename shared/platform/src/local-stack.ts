@@ -88,7 +88,7 @@ export function useLocalStack(
   // A test run never reads the developer's .data (a spawned CLI would reach npm start's stores); a test passes root.
   const ignored = env.PRA_LOCAL_STACK === 'ignore' || (o.root === undefined && env.VITEST !== undefined);
   const saved = ignored ? undefined : readLocalStack(root);
-  const from = saved ? `as npm start last ran (${LOCAL_STACK_FILE}, ${saved.savedAt})` : undefined;
+  const from = saved ? `as npm start last ran: ${LOCAL_STACK_FILE}` : undefined;
   const lines: string[] = [];
   const say = (what: string, value: string, source: string) => lines.push(`${what} ${value} (${source})`);
   const fallback = 'the default: npm start has not run here';

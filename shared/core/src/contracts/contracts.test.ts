@@ -61,7 +61,7 @@ describe('OpenAPI document', () => {
   });
   it('documents the 405 (a method a path does not take) and the 404 of an unknown path, which no operation can list', () => {
     expect(doc.info.description).toMatch(/405 with an `Allow` header/);
-    expect(doc.info.description).toMatch(/a path not below is a 404/);
+    expect(doc.info.description).toMatch(/a path not listed here is a 404/);
   });
   it('states a custom plan as custom: records nullable, a `custom` flag', () => {
     const plan = doc.components.schemas.Plan;

@@ -58,6 +58,33 @@ function stopAll(code = 0) {
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
+/**
+ * On a first start the type-ahead's index is built in the background (a minute or so for the sample): the banner
+ * waits for it, so that its autocomplete command answers what it says. Five minutes at most, then it goes on.
+ */
+async function typeaheadReady(databaseUrl: string, records: number): Promise<void> {
+  if (process.env.SEARCH_BACKEND === 'typesense') return;
+  const pool = createPool(databaseUrl, 1, 'start');
+  try {
+    const until = Date.now() + 300_000;
+    let said = 0;
+    for (;;) {
+      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM search.address_suggestions');
+      const indexed = rows[0]!.n;
+      if (indexed >= records || Date.now() > until) return;
+      if (Date.now() - said > 10_000) {
+        log(
+          `the type-ahead index is being built: ${indexed.toLocaleString('en-US')} of ${records.toLocaleString('en-US')}`,
+        );
+        said = Date.now();
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
 async function main() {
   // What the last start ran with, unless the environment or the command line says otherwise (and say which).
   const last = readLocalStack();
@@ -85,6 +112,7 @@ async function main() {
   await migrateAll(pool, log);
   rekeyInBackground(databaseUrl, log); // address keys after a normaliser change: online, resumable (ingest data/rekey.ts)
   let records = await propertyCount(pool);
+  const firstRun = records === 0;
   if (records === 0) {
     log(
       `first run: loading the sample data set (${Number(values.sample).toLocaleString('en-US')} synthetic records, Sacramento sales, DC tracts)`,
@@ -145,6 +173,7 @@ async function main() {
     readyTimeoutMs: 180_000,
     env: telemetryEnv,
   });
+  if (firstRun) await typeaheadReady(databaseUrl, records);
   const base = `${local(ports.gateway)}/api/v1`;
   const settingsFile = saveLocalStack({
     databaseUrl,

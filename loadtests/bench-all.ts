@@ -14,6 +14,10 @@ import { createPool, ensureDatabase, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { loadGenerated } from '@pra/ingest/generate';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:all');
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const { values } = parseArgs({

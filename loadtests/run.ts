@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createPool } from '@pra/platform';
+import { readLocalStack, useLocalStack } from '@pra/platform/local-stack';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { TIER_LIMITS, type TierName } from '@pra/core/tiers';
 import type { Provisioned } from './k6/lib/types.js';
@@ -18,8 +19,8 @@ const root = fileURLToPath(new URL('../', import.meta.url));
 const SCENARIOS = ['mixed', 'rate-limit', 'credit-exhaustion', 'soak', 'smoke'] as const;
 type Scenario = (typeof SCENARIOS)[number];
 const USAGE = `usage: npm run loadtest -- <${SCENARIOS.join(' | ')}> [options]
-  --target URL        gateway host to test (default http://127.0.0.1:8080, the one npm start runs)
-  --admin URL         its admin API (default http://127.0.0.1:8090); token from --admin-token, ADMIN_TOKEN or .data/admin-token
+  --target URL        gateway host to test (default: the one npm start runs, from .data/local-stack.json, or http://127.0.0.1:8080)
+  --admin URL         its admin API (default: npm start's, or http://127.0.0.1:8090); token from --admin-token, ADMIN_TOKEN or .data/admin-token
   --data FILE         fixtures JSON (default: exported from --database-url / DATABASE_URL, the target's database)
   --duration D        k6 duration (e.g. 30s, 2m; each scenario has its own default)
   --rate N            iterations per second (mixed, soak)
@@ -31,8 +32,8 @@ const USAGE = `usage: npm run loadtest -- <${SCENARIOS.join(' | ')}> [options]
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    target: { type: 'string', default: 'http://127.0.0.1:8080' },
-    admin: { type: 'string', default: 'http://127.0.0.1:8090' },
+    target: { type: 'string' },
+    admin: { type: 'string' },
     'admin-token': { type: 'string' },
     data: { type: 'string' },
     'database-url': { type: 'string' },
@@ -52,7 +53,13 @@ const fail = (msg: string, code = 2): never => {
 
 const scenario = positionals[0] as Scenario | undefined;
 if (!scenario || !SCENARIOS.includes(scenario)) fail(`${scenario ? `unknown scenario '${scenario}'\n` : ''}${USAGE}`);
-const target = values.target!.replace(/\/$/, '');
+// Without --target, the system npm start runs here: its gateway, admin API, database and metrics ports (.data).
+// With one, nothing of this machine's npm start is used (its admin token is never sent elsewhere).
+const saved = values.target ? undefined : readLocalStack();
+if (values.target) log(`--target ${values.target}: npm start's settings (.data/local-stack.json) are not used`);
+else useLocalStack('loadtest', ['stores', 'api', 'admin']);
+const target = (values.target ?? new URL(process.env.BASE_URL ?? 'http://127.0.0.1:8080').origin).replace(/\/$/, '');
+values.admin ??= values.target ? 'http://127.0.0.1:8090' : (process.env.ADMIN_URL ?? 'http://127.0.0.1:8090');
 const local = /^http:\/\/(127\.0\.0\.1|localhost)(:|\/|$)/.test(target);
 
 function adminToken(): string {
@@ -160,7 +167,9 @@ async function main(): Promise<void> {
   const resultFile = join(values.out!, `${s}-${stamp}.json`);
   const metrics =
     values.metrics ??
-    (local && s === 'soak' ? [9464, 9465, 9466, 9467].map((p) => `http://127.0.0.1:${p}/metrics`).join(',') : '');
+    (local && s === 'soak'
+      ? [0, 1, 2, 3].map((i) => `http://127.0.0.1:${(saved?.ports.internal ?? 9464) + i}/metrics`).join(',')
+      : '');
   const env: Record<string, string> = {
     BASE_URL: target,
     FIXTURES: fixturesFile!,

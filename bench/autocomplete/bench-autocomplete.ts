@@ -12,6 +12,10 @@ import { prepareBenchDatabase } from '../lookup/bench-database.js';
 import { migrateSearch } from '../../services/autocomplete/src/data/migrate.js';
 import { PostgresSearchIndex } from '../../services/autocomplete/src/data/postgres-index.js';
 import { runRebuild } from '../../services/autocomplete/src/indexing/index-queue.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:autocomplete');
 
 const { values } = parseArgs({
   options: {

@@ -24,6 +24,10 @@ import {
   SAMPLE_FILES,
   SHIPPED_MAPPINGS,
 } from '../../services/ingest/src/importer/index.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:import');
 
 const TARGET_ROWS_PER_SECOND = 20_000;
 

@@ -27,6 +27,10 @@ import {
   type AreaShape,
   AreaStore,
 } from '../../services/lookup/src/data/area-queries.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:area');
 
 const { values } = parseArgs({
   options: {

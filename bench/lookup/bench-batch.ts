@@ -11,6 +11,10 @@ import { DEFAULT_REDIS_URL } from '@pra/core/config';
 import { billingFixture } from '@pra/account-billing/testing';
 import { markdownTable, processCpuSeconds, reportFigure, startProcess } from '@pra/platform/bench';
 import { benchDatabaseUrl, prepareBenchDatabase } from './bench-database.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:batch');
 
 const { values } = parseArgs({
   options: {

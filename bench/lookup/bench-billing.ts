@@ -14,6 +14,10 @@ import { billingFixture, type BillingFixture } from '@pra/account-billing/testin
 import { benchDatabaseUrl, prepareBenchDatabase } from './bench-database.js';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { usageReport } from '@pra/account-billing/usage-report';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:billing');
 
 const { values } = parseArgs({
   options: {

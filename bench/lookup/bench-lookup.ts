@@ -25,6 +25,10 @@ import { importSample, propertyCount } from '@pra/ingest/load';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { billingFixture } from '@pra/account-billing/testing';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:lookup');
 
 const { values } = parseArgs({
   options: {

@@ -14,6 +14,10 @@ import { COLLECTOR_CONFIGS, findCollector, startCollector } from '@pra/platform/
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
 import { billingFixture } from '@pra/account-billing/testing';
 import { prepareBenchDatabase } from './bench-database.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:tracing');
 
 const { values } = parseArgs({
   options: {

@@ -15,6 +15,10 @@ import { billingFixture } from '@pra/account-billing/testing';
 import { setAccountLimits, setKeyStatus } from '@pra/account-billing/domain';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { accessEvent, startPluginServer, type Outcome } from '../../gateway/plugin/test/pluginserver-harness.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:plugin');
 
 const { values } = parseArgs({
   options: {

@@ -18,6 +18,10 @@ import { billingFixture } from '@pra/account-billing/testing';
 import { benchDatabaseUrl, prepareBenchDatabase } from '../lookup/bench-database.js';
 import { setAccountLimits } from '@pra/account-billing/domain';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:gateway');
 
 const { values } = parseArgs({
   options: {

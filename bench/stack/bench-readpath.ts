@@ -32,6 +32,10 @@ import { setAccountLimits } from '@pra/account-billing/domain';
 import { prepareBenchDatabase } from '../lookup/bench-database.js';
 import { Supervisor } from '../../services/stack/src/supervisor.js';
 import { startSystem } from '../../services/stack/src/system.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:readpath');
 
 const { values } = parseArgs({
   options: {

@@ -27,6 +27,10 @@ import {
   typeAheadIndex,
   type Store,
 } from './scale-store.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+
+// The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
+useLocalStack('bench:scale');
 
 const { values } = parseArgs({
   options: {

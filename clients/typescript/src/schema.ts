@@ -269,7 +269,7 @@ export interface paths {
         };
         /**
          * Address type-ahead suggestions
-         * @description Not credit-metered (the balance is reported unchanged). No suggestion is 200 with an empty list. Feed a suggestion's `line1` and `postal1` to /property/detail for the full record.
+         * @description Not credit-metered (the balance is reported unchanged). No suggestion is 200 with an empty list. `status.total` is the number of suggestions that match, counted up to 100: 100 means that many or more (type more to narrow them); at most `limit` of them are returned. Feed a suggestion's `line1` and `postal1` to /property/detail for the full record.
          */
         get: operations["autocompleteAddress"];
         put?: never;
@@ -539,7 +539,7 @@ export interface components {
         Status: {
             /**
              * @description 0 = success
-             * @enum {number}
+             * @enum {integer}
              */
             code: 0;
             /** @example SuccessWithResult */
@@ -617,7 +617,10 @@ export interface components {
             /** @description One result per entry, in the order of `requests` */
             results: components["schemas"]["BatchResult"][];
             status: {
-                /** @enum {number} */
+                /**
+                 * @description 0 = success
+                 * @enum {integer}
+                 */
                 code: 0;
                 /** @example SuccessWithResult */
                 msg: string;
@@ -836,11 +839,13 @@ export interface components {
         Plan: {
             plan: string;
             name: string;
-            /** @description Records per period; 0 means custom */
-            records: number;
+            /** @description Records per period; null for a custom plan (`custom: true`), whose volume is agreed with sales */
+            records: number | null;
             price: string;
             per_record: string;
             valid_days: number;
+            /** @description True for a plan agreed with sales (Enterprise): `records` is null, `price` and `per_record` are words, not amounts */
+            custom: boolean;
         };
     };
     responses: never;

@@ -13,6 +13,7 @@ import { Pool } from 'undici';
 import { access, type AccessDeps, type KongPdk } from '@pra/gateway-plugin';
 import { createHardenedServer, readBodyUpTo, sendError } from '@pra/platform';
 import { methodNotAllowed, noSuchEndpoint } from '@pra/core/errors';
+import { bytes } from '@pra/core/wording';
 import { IDENTITY_HEADERS } from '@pra/core/auth';
 import type { ClientTimeouts } from '@pra/core/config';
 import { annotateRequest, inSpan, recordRequest, serverSpan, SpanKind, traceHeaders } from '@pra/platform/telemetry';
@@ -167,7 +168,7 @@ export function createGateway(o: GatewayOptions): Server {
       return sendError(
         res,
         'payload_too_large',
-        `Request size limit exceeded: at most ${route.maxBodyBytes} bytes`,
+        `Request size limit exceeded: at most ${bytes(route.maxBodyBytes)}`,
         randomUUID(),
       );
     }

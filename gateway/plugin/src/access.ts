@@ -11,6 +11,7 @@ import {
   JSON_CONTENT_TYPE,
   methodNotAllowed,
 } from '@pra/core/errors';
+import { counted } from '@pra/core/wording';
 import {
   authorizeKey,
   bearerKey,
@@ -120,8 +121,8 @@ async function decide(
     telemetryMetrics.refused(a.refusedFor === 'quota' ? 'quota-day' : 'rate-minute', { tier: entry.tier });
     const msg =
       a.refusedFor === 'quota'
-        ? `Daily quota of ${limits.dailyQuota} calls exceeded`
-        : `Rate limit of ${a.limit} requests per minute exceeded`;
+        ? `Daily quota of ${counted(limits.dailyQuota ?? 0, 'call')} exceeded`
+        : `Rate limit of ${counted(a.limit, 'request')} per minute exceeded`;
     return exit(a.refusedFor === 'quota' ? 'quota_exceeded' : 'rate_limited', msg, {
       ...rateHeaders,
       'retry-after': String(a.retryAfterSeconds),

@@ -297,7 +297,7 @@ describe('gateway access phase', () => {
     expect(refused.exited).toMatchObject({
       status: 429,
       headers: { 'ratelimit-limit': '2' },
-      body: { status: { reason: 'rate_limited' } },
+      body: { status: { reason: 'rate_limited', msg: 'Rate limit of 2 requests per minute exceeded' } },
     });
   });
 

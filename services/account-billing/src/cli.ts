@@ -1,32 +1,14 @@
-// npm run admin -- <command>
-//   create-account --email E --name N --tier T
-//   issue-key --account ID|EMAIL [--marketplace]       prints the key once
-//   list-keys --account ID|EMAIL                         prefixes only
-//   disable-key --key ID | enable-key --key ID
-//   grant --account ID|EMAIL (--plan P | --amount N) [--valid-days D]
-//   set-limits --account ID|EMAIL [--rate N|none] [--quota N|none]   per-account limits (enterprise)
-//   show --account ID|EMAIL                              balance and usage
-// Uses the same domain code as the admin HTTP API, directly against PostgreSQL and Redis.
+// npm run admin -- <command>: accounts, keys and credits, with the same domain code as the admin HTTP API, directly
+// against PostgreSQL and Redis: those npm start ran with (.data/local-stack.json) unless DATABASE_URL / REDIS_URL say
+// otherwise. The commands are the table below (README "Commands" lists them; test/readme-blocks.test.ts keeps both
+// in step). Only node:util and two small modules load before a command is known: `help`, or a mistake, answers at
+// once, without pg, ioredis or telemetry.
 import { parseArgs } from 'node:util';
 import { ApiError } from '@pra/core/errors';
-import { createPool, createRedis, ensureDatabase, redisReady } from '@pra/platform';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, redisClusterNodes, redisTarget } from '@pra/core/config';
-import { migrateBilling } from './data/migrate.js';
-import { layoutFor } from './data/redis-layout.js';
-import {
-  createAccount,
-  findAccount,
-  grantCredits,
-  issueKey,
-  listKeys,
-  setAccountLimits,
-  setKeyStatus,
-} from './domain/accounts.js';
-import { usageReport } from './domain/usage-report.js';
+import { useLocalStack } from '@pra/platform/local-stack';
+import { ADMIN_COMMANDS, adminUsage } from './admin-commands.js';
 
-const USAGE = `usage: npm run admin -- <create-account --email E --name N --tier T | issue-key --account A [--marketplace] |
-  list-keys --account A | disable-key --key K | enable-key --key K | grant --account A (--plan P | --amount N) [--valid-days D] |
-  set-limits --account A [--rate N|none] [--quota N|none] | show --account A>`;
+const USAGE = adminUsage();
 
 async function main() {
   const { positionals, values: v } = parseArgs({
@@ -43,8 +25,32 @@ async function main() {
       quota: { type: 'string' },
       'valid-days': { type: 'string' },
       marketplace: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
+  const command = v.help ? 'help' : positionals[0];
+  if (command === undefined || command === 'help' || !ADMIN_COMMANDS.some(([c]) => c === command)) {
+    if (command !== undefined && command !== 'help') console.error(`admin: unknown command '${command}'`);
+    (command === 'help' ? console.log : console.error)(USAGE);
+    if (command !== 'help') process.exitCode = 2;
+    return;
+  }
+  useLocalStack('admin', ['stores', 'prefix']);
+  const [
+    { createPool, createRedis, ensureDatabase, redisReady },
+    { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, redisClusterNodes, redisTarget },
+    { migrateBilling },
+    { layoutFor },
+    { createAccount, findAccount, grantCredits, issueKey, listKeys, setAccountLimits, setKeyStatus },
+    { usageReport },
+  ] = await Promise.all([
+    import('@pra/platform'),
+    import('@pra/core/config'),
+    import('./data/migrate.js'),
+    import('./data/redis-layout.js'),
+    import('./domain/accounts.js'),
+    import('./domain/usage-report.js'),
+  ]);
   const need = (name: string, value: string | undefined) => {
     if (!value) throw new ApiError('missing_parameter', `--${name} is required\n${USAGE}`);
     return value;
@@ -65,7 +71,7 @@ async function main() {
     await redisReady(redis);
     const d = { pool, redis, layout: layoutFor(redis, process.env.REDIS_PREFIX ?? 'pra:') };
     const account = async () => (await findAccount(d, need('account', v.account))).id;
-    switch (positionals[0]) {
+    switch (command) {
       case 'create-account': {
         const a = await createAccount(d, {
           email: need('email', v.email),
@@ -87,7 +93,7 @@ async function main() {
         break;
       case 'disable-key':
       case 'enable-key': {
-        const status = positionals[0] === 'disable-key' ? 'disabled' : 'active';
+        const status = command === 'disable-key' ? 'disabled' : 'active';
         await setKeyStatus(d, Number(need('key', v.key)), status);
         console.log(`key ${v.key} ${status}`);
         break;
@@ -110,9 +116,6 @@ async function main() {
       case 'show':
         console.log(JSON.stringify(await usageReport(pool, await account()), null, 2));
         break;
-      default:
-        console.error(USAGE);
-        process.exitCode = 2;
     }
   } finally {
     redis.disconnect();

@@ -30,7 +30,7 @@ export function createAutocompleteApp(deps: {
       route(async (req, res) => {
         const who = await resolveIdentity(req, deps.auth);
         const q = parseQuery(ENDPOINTS.autocomplete.query, req.query);
-        const [items, balance] = await Promise.all([
+        const [found, balance] = await Promise.all([
           suggest(deps.index, q),
           deps.meter.balance(who.accountId).catch(() => null),
         ]);
@@ -38,13 +38,14 @@ export function createAutocompleteApp(deps: {
         if (balance === null) {
           throw new ApiError('unavailable', 'Credit balances are being reloaded; retry shortly (type-ahead is free)');
         }
-        const body = renderEnvelope(items, {
-          total: items.length,
+        // SPEC 2.2: total is every matching suggestion (counted up to a cap), not only those returned.
+        const body = renderEnvelope(found.docs, {
+          total: found.total,
           page: 1,
           pagesize: q.limit,
           transactionId: req.requestId,
           creditsRemaining: balance,
-          recordsReturned: items.length,
+          recordsReturned: found.docs.length,
           truncatedByCredits: false,
         });
         sendJson(res, 200, body, req.requestId);

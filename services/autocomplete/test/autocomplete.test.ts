@@ -9,7 +9,7 @@ import { billingFixture, type BillingFixture } from '@pra/account-billing/testin
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '@pra/lookup/app';
 import { createAutocompleteApp } from '../src/app.js';
-import { PostgresSearchIndex } from '../src/data/postgres-index.js';
+import { PostgresSearchIndex, uncoveredPrefixes } from '../src/data/postgres-index.js';
 import { migrateSearch } from '../src/data/migrate.js';
 import { applyChanges, withFeedLock } from '../src/indexing/change-feed.js';
 import { searchIndexContract } from './search-contract.js';
@@ -112,6 +112,25 @@ describe('autocomplete service', () => {
       expect(detail.status).toBe(200);
       expect(detail.body.property.map((p: any) => p.identifier.Id)).toEqual([suggestion.identifier.Id]);
     }
+  });
+
+  it('status.total counts every matching suggestion (SPEC 2.2), not the `limit` returned', async () => {
+    const s = uniqueStreet();
+    await insertProperties(
+      pool,
+      Array.from({ length: 13 }, (_, i) => makeProperty({ line1: `77 ${s} ST`, line2: `APT ${i + 1}`, zip: '95814' })),
+    );
+    await catchUp();
+    const res = await ac.get(`/api/v1/property/autocomplete?q=${encodeURIComponent(`77 ${s}`)}&limit=3`, auth);
+    expect(res.status).toBe(200);
+    expect(res.body.property).toHaveLength(3);
+    expect(res.body.status).toMatchObject({ total: 13, pagesize: 3, records_returned: 3 });
+  });
+
+  it('counts each matching prefix once: covered prefixes are dropped, so the parts never overlap', () => {
+    expect(uncoveredPrefixes(['123 ', '123'])).toEqual(['123']);
+    expect(uncoveredPrefixes(['123 N MAIN ST', '123 N MAIN STRE', '123 N MAIN STRA'])).toEqual(['123 N MAIN ST']);
+    expect(uncoveredPrefixes(['12 A', '12 B', '12 A'])).toEqual(['12 A', '12 B']);
   });
 
   it('is authenticated, not metered, and answers an empty list when nothing matches', async () => {

@@ -44,7 +44,7 @@ const catchUp = async () => (await withFeedLock(pool, true, (c) => applyChanges(
 
 /** Property ids of the suggestions for a typed address in a ZIP. */
 async function suggested(typed: string, zip = '95814'): Promise<number[]> {
-  const docs = await index.search(parseTypedQuery(typed), { zip, limit: 10 });
+  const { docs } = await index.search(parseTypedQuery(typed), { zip, limit: 10 }, 100);
   return docs.map((d) => JSON.parse(d).identifier.Id as number);
 }
 
@@ -92,7 +92,7 @@ describe('the change feed', () => {
     await catchUp();
     expect(await suggested(`410 ${s}`)).toEqual([id]);
     expect(await suggested(`401 ${s}`)).toEqual([]);
-    const [doc] = await index.search(parseTypedQuery(`410 ${s}`), { zip: '95814', limit: 1 });
+    const [doc] = (await index.search(parseTypedQuery(`410 ${s}`), { zip: '95814', limit: 1 }, 100)).docs;
     expect(JSON.parse(doc!).address.line1).toBe(`410 ${s} ST`);
   });
 

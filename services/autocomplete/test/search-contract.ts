@@ -52,7 +52,9 @@ export function searchIndexContract(name: string, make: () => Promise<SearchInde
       doc(base + 6, `123 N ${S} ST`, { zip: '90001', state: 'CA', city: 'LOS ANGELES' }),
     ];
     const search = async (idx: SearchIndex, q: string, f: { zip?: string; state?: string; limit?: number } = {}) =>
-      ids(await idx.search(parseTypedQuery(q), { limit: f.limit ?? 8, zip: f.zip, state: f.state }));
+      ids((await idx.search(parseTypedQuery(q), { limit: f.limit ?? 8, zip: f.zip, state: f.state }, 100)).docs);
+    const total = async (idx: SearchIndex, q: string, f: { zip?: string; limit?: number } = {}, cap = 100) =>
+      (await idx.search(parseTypedQuery(q), { limit: f.limit ?? 8, zip: f.zip }, cap)).total;
 
     it('narrows as an address is typed, unit-level, exact house number first', async () => {
       const idx = await make();
@@ -74,6 +76,26 @@ export function searchIndexContract(name: string, make: () => Promise<SearchInde
       expect(a).toEqual(b);
       expect(await search(idx, `123 N ${S} stre`)).toEqual(b);
       expect(await search(idx, `77 ${S} roa`, { state: 'CA' })).toEqual([base + 5]);
+    });
+
+    it('counts every matching suggestion in total (each property once), not only those returned, up to the cap', async () => {
+      const idx = await make();
+      await idx.upsert(docs);
+      // 123 N <S> ST: three properties (two units in 62701, one in 90001), whatever the limit.
+      expect(await total(idx, `123 N ${S} ST`, { limit: 1 })).toBe(3);
+      expect(await total(idx, `123 N ${S} ST`)).toBe(3);
+      expect(await total(idx, `123 n ${S}`)).toBe(3);
+      // A half-typed suffix reads as several prefixes ("stre", ST): a property they both match counts once.
+      expect(await total(idx, `123 N ${S} stre`)).toBe(3);
+      expect(await total(idx, `n ${S}`, { zip: '62701', limit: 1 })).toBe(3);
+      expect(await total(idx, `999 ${S}`)).toBe(0);
+      // Past the cap: the cap (that many or more).
+      expect(await total(idx, `123 N ${S} ST`, { limit: 1 }, 2)).toBe(2);
+      const many = Array.from({ length: 30 }, (_, i) => doc(base + 20 + i, `55 ${S} WAY`, { unit: String(i + 1) }));
+      await idx.upsert(many);
+      expect(await total(idx, `55 ${S}`, { limit: 3 })).toBe(30);
+      expect(await total(idx, `55 ${S}`, { limit: 3 }, 25)).toBe(25);
+      expect(await total(idx, `5 ${S}`, { limit: 3 }, 25)).toBe(0);
     });
 
     it('searches street names within a ZIP, respects the limit, and replaces on upsert and drops on remove', async () => {

@@ -7,6 +7,7 @@
 //   sample [--count N]                       the npm start sample: DC tracts, Sacramento, N synthetic records
 //   validate-mapping FILE                    check a mapping file without loading anything
 import { parseArgs } from 'node:util';
+import { useLocalStack } from '@pra/platform/local-stack';
 import { createPool, ensureDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from './data/migrate.js';
@@ -40,6 +41,8 @@ async function main() {
     console.log(`mapping ${m.name} (${m.kind}) is valid: ${Object.keys(m.fields).length} fields`);
     return;
   }
+  // The PostgreSQL npm start ran with, unless DATABASE_URL says otherwise.
+  useLocalStack('ingest');
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   await ensureDatabase(url);
   const pool = createPool(url, 4, 'ingest');
@@ -124,7 +127,7 @@ async function main() {
 main().catch((err: Error) => {
   console.error(`ingest failed: ${err.message}`);
   console.error(
-    'Check that PostgreSQL is reachable at DATABASE_URL (default postgres://postgres@127.0.0.1:5432/property_records).',
+    'Check that the PostgreSQL named above is reachable (DATABASE_URL, else the one npm start ran with, else postgres://postgres@127.0.0.1:5432/property_records).',
   );
   process.exit(1);
 });

@@ -209,7 +209,9 @@ describe('past the cap (data layer, cap 50)', () => {
     });
     const past = await findInArea(store, q(4), undefined, area).catch((e: unknown) => e);
     expect(past).toBeInstanceOf(ApiError);
-    expect((past as ApiError).message).toMatch(/past the last page \(3 of 20 for the nearest 50 properties/);
+    expect((past as ApiError).message).toMatch(
+      /^Page 4 is past the last page \(page 3: the nearest 50 properties at 20 a page; pages reach no deeper\)$/,
+    );
   });
 });
 
@@ -257,7 +259,7 @@ describe('past the cap through the app (production cap, 10,000)', () => {
       }
       const deeper = await lookup.get(`/api/v1${path}&page=101&pagesize=100`);
       expect(deeper.status).toBe(400);
-      expect(ErrorResponse.parse(deeper.body).status.msg).toMatch(/page x pagesize/);
+      expect(ErrorResponse.parse(deeper.body).status.msg).toMatch(/page 101 x pagesize 100 is 10,100 records deep/);
       const preview = await lookup.get(`/api/v1${path}&preview=true&pagesize=100`);
       expect(preview.body.status).toMatchObject({ total: AREA_COUNT_CAP, credits_required: 100 });
     },

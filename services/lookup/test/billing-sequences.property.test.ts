@@ -266,7 +266,8 @@ async function play(r: Run): Promise<void> {
         else if (s.request === 'missing') expect([404, 503]).toContain(res.status);
         else if (cost > cap) {
           expect([402, 503]).toContain(res.status);
-          if (res.status === 402) expect(res.body.status.msg).toMatch(new RegExp(`would cost ${cost} credits`));
+          if (res.status === 402)
+            expect(res.body.status.msg).toMatch(new RegExp(`would cost ${cost} ${cost === 1 ? 'credit' : 'credits'} `));
         } else expect(res.status).toBe(503);
       }
     }

@@ -154,7 +154,7 @@ describe('POST /property/batch', () => {
         { requests: [entry('one')], ...Object.fromEntries(Array.from({ length: 5000 }, (_, i) => [`k${i}`, 1])) },
         /^Unknown fields 'k0', .*'k9', \.\.\. in the body/,
       ],
-      [`{"requests":[{"address":"${'9'.repeat(300_000)}"}]}`, /more than the 262144 bytes/],
+      [`{"requests":[{"address":"${'9'.repeat(300_000)}"}]}`, /more than the 256 KB allowed/],
     ];
     for (const [body, msg] of cases) {
       const res = await post(body, { headers });

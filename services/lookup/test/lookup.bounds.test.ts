@@ -192,7 +192,7 @@ describe('a lookup ends within one deadline, all its statements together', () =>
       expect(fallback.status).toBe(503);
       expect(fallback.headers.get('retry-after')).toBe('2');
       expect(ErrorResponse.parse(fallback.body).status.msg).toMatch(
-        /longer than its 2000 ms limit; the request was not charged/,
+        /longer than its 2,000 ms limit; the request was not charged/,
       );
       expect(await ctx.billing.meter.balance(accountId)).toBe(99);
     } finally {

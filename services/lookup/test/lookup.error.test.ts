@@ -49,10 +49,29 @@ describe('400: the message names the bad parameter', () => {
     [
       '/api/v1/property/address?address=1%20Main%20St&zip=89501&page=101&pagesize=100',
       'invalid_parameter',
-      /'page'.*page x pagesize is 10100.*10000/,
+      /'page': page 101 x pagesize 100 is 10,100 records deep, past the deepest allowed \(10,000\)/,
     ],
-    ['/api/v1/property/owner?lastName=SMITH&page=401', 'invalid_parameter', /'page'.*page x pagesize is 10025/],
-    ['/api/v1/property/owner?lastName=SMITH&page=1000000', 'invalid_parameter', /'page'.*at most 10000/],
+    [
+      '/api/v1/property/owner?lastName=SMITH&page=401',
+      'invalid_parameter',
+      /'page': page 401 x pagesize 25 is 10,025 records deep/,
+    ],
+    [
+      '/api/v1/property/owner?lastName=SMITH&page=1000000',
+      'invalid_parameter',
+      /^Invalid parameter 'page': must be at most 10,000$/,
+    ],
+    // One message for one parameter, whatever the number: never a float's exponent.
+    [
+      '/api/v1/property/owner?lastName=SMITH&page=25000000000000000000000',
+      'invalid_parameter',
+      /^Invalid parameter 'page': must be at most 10,000$/,
+    ],
+    [
+      '/api/v1/property/owner?lastName=SMITH&max_credits=5000000',
+      'invalid_parameter',
+      /^Invalid parameter 'max_credits': must be at most 1,000,000$/,
+    ],
     ['/api/v1/property/address?address=Main%20St&zip=89501', 'invalid_parameter', /'address'.*house number/],
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&number=2', 'invalid_parameter', /'number'.*conflicts/],
     [

@@ -10,11 +10,13 @@ export function toPlan(p: PlanDefinition): Plan {
   return {
     plan: p.plan,
     name: p.name,
-    records: p.records ?? 0,
+    // A custom volume is null, never 0: a client summing or comparing records cannot read "custom" as "none".
+    records: p.records,
     price: p.priceUsd === null ? 'contact sales' : `${usd(p.priceUsd)}/month`,
     per_record:
       p.perRecordUsd === null ? (p.priceUsd === null ? 'volume pricing' : 'none stated') : usd(p.perRecordUsd, 3),
     valid_days: p.validDays,
+    custom: p.records === null,
   };
 }
 

@@ -17,13 +17,14 @@ describe('plans service', () => {
     const res = await app.get('/api/v1/plans');
     expect(res.status).toBe(200);
     const body = PlansResponse.parse(res.body);
-    expect(body.plans.map((p) => [p.plan, p.records, p.price, p.per_record])).toEqual([
-      ['free', 100, '$0/month', 'none stated'],
-      ['starter', 5000, '$249/month', '$0.050'],
-      ['growth', 25000, '$499/month', '$0.020'],
-      ['pro', 100000, '$999/month', '$0.010'],
-      ['scale', 500000, '$2,499/month', '$0.005'],
-      ['enterprise', 0, 'contact sales', 'volume pricing'],
+    expect(body.plans.map((p) => [p.plan, p.records, p.price, p.per_record, p.custom])).toEqual([
+      ['free', 100, '$0/month', 'none stated', false],
+      ['starter', 5000, '$249/month', '$0.050', false],
+      ['growth', 25000, '$499/month', '$0.020', false],
+      ['pro', 100000, '$999/month', '$0.010', false],
+      ['scale', 500000, '$2,499/month', '$0.005', false],
+      // Custom (SPEC 2.6): null records, never a 0 a client could take for "no records".
+      ['enterprise', null, 'contact sales', 'volume pricing', true],
     ]);
     expect(body.plans.every((p) => p.valid_days === 30)).toBe(true);
     expect(body.purchase_url).toBe('https://example.com/buy');

@@ -7,6 +7,7 @@ import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateSearch } from '@pra/autocomplete/migrate';
+import { useLocalStack } from '@pra/platform/local-stack';
 
 export async function migrateAll(pool: Pool, log: (line: string) => void): Promise<void> {
   await migrateRecords(pool, log);
@@ -15,6 +16,9 @@ export async function migrateAll(pool: Pool, log: (line: string) => void): Promi
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  // npm run migrate on a developer's machine: npm start's database unless DATABASE_URL says otherwise (the chart's
+  // Job sets DATABASE_URL, and its image has no .data).
+  useLocalStack('migrate');
   const pool = createPool(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, 2, 'migrate');
   migrateAll(pool, (l) => console.error(`[migrate] ${l}`))
     .then(() => console.error('[migrate] done'))

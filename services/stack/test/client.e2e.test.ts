@@ -130,10 +130,10 @@ describe('@pra/client', () => {
     });
     expect(code, out).toBe(0);
     expect(out).toMatch(/^address: 3526 HIGH ST, SACRAMENTO, CA 95838/m);
-    expect(out).toMatch(/^within 0\.5 mi: \d+ properties; nearest: 3526 HIGH ST, SACRAMENTO, CA 95838 \(0 mi\)/m);
+    expect(out).toMatch(/^within 0\.5 mi: \d+ propert(y|ies); nearest: 3526 HIGH ST, SACRAMENTO, CA 95838 \(0 mi\)/m);
     expect(out).toMatch(new RegExp(`^owner ${owner}, page 1 of 2: ANN ${owner}`, 'm'));
-    expect(out).toMatch(/^batch: 2 addresses would cost \d+ credits/m);
+    expect(out).toMatch(/^batch: 2 addresses would cost \d+ credits?/m);
     expect(out).toMatch(/^ {2}home: 1 record\(s\), standardized/m);
-    expect(out).toMatch(/^usage: \d+ calls today/m);
+    expect(out).toMatch(/^usage: [\d,]+ calls? today/m);
   });
 });

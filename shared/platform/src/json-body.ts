@@ -2,6 +2,7 @@
 // long or not JSON is a 400 that says which, before any work is done on it (its shape is the caller's to check).
 import type { IncomingMessage } from 'node:http';
 import { badRequest } from '@pra/core/errors';
+import { bytes, counted } from '@pra/core/wording';
 
 /**
  * The body, or `{ over }` once it passes `limitBytes` (declared or sent): the rest is drained, not kept, so that the
@@ -37,8 +38,8 @@ export async function readJsonBody(req: IncomingMessage, limitBytes: number): Pr
   if ('over' in read) {
     throw badRequest(
       read.over === 'sent'
-        ? `The body is more than the ${limitBytes} bytes allowed`
-        : `The body is ${read.over} bytes, more than the ${limitBytes} bytes allowed`,
+        ? `The body is more than the ${bytes(limitBytes)} allowed`
+        : `The body is ${counted(read.over, 'byte')}, more than the ${bytes(limitBytes)} allowed`,
       'invalid_body',
     );
   }

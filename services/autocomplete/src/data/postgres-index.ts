@@ -2,7 +2,7 @@
 // per candidate prefix, merged in ranking order: the exact house number first, then the street, then locality.
 import { decodeStoredJson, encodeStoredJson } from '@pra/core/stored';
 import type { Pool, Queryable } from '@pra/platform';
-import type { SearchFilters, SearchIndex, SuggestionDoc } from '../domain/search-index.js';
+import type { SearchFilters, SearchIndex, SuggestionDoc, Suggestions } from '../domain/search-index.js';
 import type { TypedQuery } from '../domain/typed-query.js';
 
 interface Row {
@@ -38,6 +38,15 @@ function compare(num: string | null) {
 
 const COLUMNS = 'property_id, line_key, unit_key, city_key, zip, house_number, doc';
 
+/**
+ * The prefixes none of the others covers ("123 " is inside "123"). What is left matches disjoint sets of keys (two
+ * strings share a key only when one is a prefix of the other), so their counts add up without counting a row twice.
+ */
+export function uncoveredPrefixes(prefixes: readonly string[]): string[] {
+  const unique = [...new Set(prefixes)];
+  return unique.filter((p) => !unique.some((other) => other !== p && p.startsWith(other)));
+}
+
 export class PostgresSearchIndex implements SearchIndex {
   readonly backend = 'postgres';
   constructor(
@@ -64,6 +73,31 @@ export class PostgresSearchIndex implements SearchIndex {
     return (await this.reads.query<Row>(parts.join(' UNION ALL '), values)).rows;
   }
 
+  /**
+   * How many rows match any of `prefixes` on `column`, counted up to `cap`: each disjoint prefix reads at most `cap`
+   * index entries (a LIMIT inside each part), so a short prefix in a dense index costs no more than a long one.
+   */
+  private async countMatching(
+    column: 'line_key' | 'street_key',
+    prefixes: readonly string[],
+    f: { zip?: string; state?: string },
+    cap: number,
+  ): Promise<number> {
+    const values: unknown[] = [cap];
+    const filters: string[] = [];
+    if (f.zip) filters.push(`zip = $${values.push(f.zip)}`);
+    if (f.state) filters.push(`state = $${values.push(f.state)}`);
+    const parts = uncoveredPrefixes(prefixes).map((p) => {
+      const cond = [`${column} LIKE $${values.push(likePrefix(p))}`, ...filters].join(' AND ');
+      return `(SELECT 1 FROM ${this.table} WHERE ${cond} LIMIT $1)`;
+    });
+    const { rows } = await this.reads.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM (${parts.join(' UNION ALL ')}) matching`,
+      values,
+    );
+    return Math.min(cap, rows[0]!.n);
+  }
+
   private async byStreet(prefixes: readonly string[], zip: string, limit: number): Promise<Row[]> {
     const values: unknown[] = [zip, limit * 4];
     const parts = prefixes.map(
@@ -73,27 +107,31 @@ export class PostgresSearchIndex implements SearchIndex {
     return (await this.reads.query<Row>(parts.join(' UNION ALL '), values)).rows;
   }
 
-  async search(q: TypedQuery, f: SearchFilters): Promise<string[]> {
-    let rows: Row[];
+  async search(q: TypedQuery, f: SearchFilters, countCap: number): Promise<Suggestions> {
+    let found: [Row[], number];
     if (q.houseNumber === null) {
-      rows = await this.byStreet(q.streetPrefixes, f.zip!, f.limit);
-    } else if (q.streetPrefixes.length > 0) {
-      rows = await this.byLine(
-        q.streetPrefixes.map((p) => `${q.houseNumber} ${p}`),
-        f,
-      );
-    } else if (q.numberComplete) {
-      rows = await this.byLine([`${q.houseNumber} `], f);
+      found = await Promise.all([
+        this.byStreet(q.streetPrefixes, f.zip!, f.limit),
+        this.countMatching('street_key', q.streetPrefixes, { zip: f.zip! }, countCap),
+      ]);
     } else {
-      // Still typing the number: that exact number first, then longer numbers that start with it.
-      rows = await this.byLine([`${q.houseNumber} `, q.houseNumber], f);
+      const lines =
+        q.streetPrefixes.length > 0
+          ? q.streetPrefixes.map((p) => `${q.houseNumber} ${p}`)
+          : q.numberComplete
+            ? [`${q.houseNumber} `]
+            : // Still typing the number: that exact number first, then longer numbers that start with it.
+              [`${q.houseNumber} `, q.houseNumber];
+      found = await Promise.all([this.byLine(lines, f), this.countMatching('line_key', lines, f, countCap)]);
     }
+    const [rows, total] = found;
     const seen = new Set<number>();
-    return rows
+    const docs = rows
       .sort(compare(q.houseNumber))
       .filter((r) => !seen.has(r.property_id) && seen.add(r.property_id))
       .slice(0, f.limit)
       .map((r) => decodeStoredJson(r.doc));
+    return { docs, total: Math.max(total, docs.length) };
   }
 
   async upsert(docs: readonly SuggestionDoc[]): Promise<void> {

@@ -4,7 +4,7 @@
 // street is a prefix; street words allow one typo.
 import { randomBytes } from 'node:crypto';
 import Typesense from 'typesense';
-import type { SearchFilters, SearchIndex, SuggestionDoc } from '../domain/search-index.js';
+import type { SearchFilters, SearchIndex, SuggestionDoc, Suggestions } from '../domain/search-index.js';
 import type { TypedQuery } from '../domain/typed-query.js';
 
 type Client = InstanceType<typeof Typesense.Client>;
@@ -155,7 +155,13 @@ export class TypesenseSearchIndex implements SearchIndex {
     };
   }
 
-  private async searchOne(q: string, queryBy: string, filters: string[], limit: number): Promise<TsDoc[]> {
+  private async searchOne(
+    q: string,
+    queryBy: string,
+    filters: string[],
+    perPage: number,
+    fields?: string,
+  ): Promise<{ hits: TsDoc[]; found: number }> {
     const result = await this.client
       .collections<TsDoc>(this.alias)
       .documents()
@@ -168,29 +174,31 @@ export class TypesenseSearchIndex implements SearchIndex {
         typo_tokens_threshold: 1,
         drop_tokens_threshold: 0,
         sort_by: '_text_match:desc,house_number_int:asc,line_key:asc,unit_len:asc',
-        per_page: limit * 4,
+        per_page: perPage,
+        ...(fields ? { include_fields: fields } : {}),
       });
-    return (result.hits ?? []).map((h) => h.document);
+    return { hits: (result.hits ?? []).map((h) => h.document), found: result.found ?? 0 };
   }
 
-  async search(q: TypedQuery, f: SearchFilters): Promise<string[]> {
+  async search(q: TypedQuery, f: SearchFilters, countCap: number): Promise<Suggestions> {
     const filters: string[] = [];
     if (f.zip) filters.push(`zip:=${quote(f.zip)}`);
     if (f.state) filters.push(`state:=${quote(f.state)}`);
-    let batches: TsDoc[][];
+    // Each search: its query text, the field it reads and its filters (again for the count when needed).
+    let asked: [string, string[]][];
     if (q.houseNumber === null) {
-      batches = await Promise.all(q.streetPrefixes.map((p) => this.searchOne(p, 'street_key', filters, f.limit)));
+      asked = q.streetPrefixes.map((p) => [p, filters]);
     } else {
       const exact = [...filters, `house_number:=${quote(q.houseNumber)}`];
       const prefixes = q.streetPrefixes.length > 0 ? q.streetPrefixes : [''];
-      batches = await Promise.all(prefixes.map((p) => this.searchOne(p, 'street_key', exact, f.limit)));
-      if (!q.numberComplete)
-        batches.push(await this.searchOne('*', 'street_key', [...filters, `house_number:${q.houseNumber}*`], f.limit));
+      asked = prefixes.map((p) => [p, exact]);
+      if (!q.numberComplete) asked.push(['*', [...filters, `house_number:${q.houseNumber}*`]]);
     }
+    const batches = await Promise.all(asked.map(([text, fs]) => this.searchOne(text, 'street_key', fs, f.limit * 4)));
     const exactNumber = (d: TsDoc) => (q.houseNumber !== null && d.house_number === q.houseNumber ? 0 : 1);
     const seen = new Set<number>();
-    return batches
-      .flat()
+    const docs = batches
+      .flatMap((b) => b.hits)
       .sort(
         (a, b) =>
           exactNumber(a) - exactNumber(b) ||
@@ -204,5 +212,32 @@ export class TypesenseSearchIndex implements SearchIndex {
       .filter((d) => !seen.has(d.property_id) && seen.add(d.property_id))
       .slice(0, f.limit)
       .map((d) => d.doc);
+    const total = await this.countMatching(asked, batches, countCap);
+    return { docs, total: Math.max(total, docs.length) };
+  }
+
+  /**
+   * The properties matching any of the searches, each once, counted up to `cap`. One search: its `found`. Several
+   * (their matches may overlap): the ids they returned, and for a search that found more than it returned, its
+   * first `cap` ids (ids only): a search that alone finds `cap` or more makes the count `cap`, and otherwise every
+   * match of every search is in hand.
+   */
+  private async countMatching(
+    asked: [string, string[]][],
+    batches: { hits: TsDoc[]; found: number }[],
+    cap: number,
+  ): Promise<number> {
+    if (batches.length === 1) return Math.min(cap, batches[0]!.found);
+    const ids = new Set<number>();
+    const more = await Promise.all(
+      batches.map(async (b, i) => {
+        if (b.found <= b.hits.length) return b.hits;
+        const [text, fs] = asked[i]!;
+        // Typesense pages hold at most 250 hits.
+        return (await this.searchOne(text, 'street_key', fs, Math.min(cap, 250), 'property_id')).hits;
+      }),
+    );
+    for (const hits of more) for (const h of hits) ids.add(h.property_id);
+    return Math.min(cap, ids.size);
   }
 }

@@ -21,11 +21,22 @@ export interface SearchFilters {
   limit: number;
 }
 
+/** A search's answer: the suggestions returned, and how many match in all. */
+export interface Suggestions {
+  /** At most `limit` suggestions, best first, as rendered JSON texts. */
+  docs: string[];
+  /**
+   * The suggestions that match (each property once), counted up to `countCap`: exact below it, `countCap` when that
+   * many or more match. Never fewer than `docs.length`.
+   */
+  total: number;
+}
+
 export interface SearchIndex {
   /** Which engine answers (a metric label). */
   readonly backend: 'postgres' | 'typesense';
-  /** Suggestions, best first, as rendered JSON texts. */
-  search(q: TypedQuery, f: SearchFilters): Promise<string[]>;
+  /** Suggestions, best first, and how many match (counted up to `countCap`). */
+  search(q: TypedQuery, f: SearchFilters, countCap: number): Promise<Suggestions>;
   /** Adds or replaces documents. */
   upsert(docs: readonly SuggestionDoc[]): Promise<void>;
   /** Removes documents whose property is gone. */

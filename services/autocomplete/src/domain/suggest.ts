@@ -1,12 +1,13 @@
 // SPEC 4.6: suggestions for a partial address. q starts with a house number, or is a street name when zip is given.
 import { splitZip } from '@pra/core/address';
-import type { AutocompleteQuery } from '@pra/core/contracts';
+import { AUTOCOMPLETE_TOTAL_CAP, type AutocompleteQuery } from '@pra/core/contracts';
 import { badRequest } from '@pra/core/errors';
 import { annotateRequest, telemetryMetrics } from '@pra/platform/telemetry';
-import type { SearchIndex } from './search-index.js';
+import type { SearchIndex, Suggestions } from './search-index.js';
 import { parseTypedQuery } from './typed-query.js';
 
-export async function suggest(index: SearchIndex, q: AutocompleteQuery): Promise<string[]> {
+/** The suggestions for `q`, and how many match in all (`status.total`, counted up to AUTOCOMPLETE_TOTAL_CAP). */
+export async function suggest(index: SearchIndex, q: AutocompleteQuery): Promise<Suggestions> {
   const typed = parseTypedQuery(q.q);
   if (typed.houseNumber === null && q.zip === undefined) {
     throw badRequest(
@@ -18,15 +19,15 @@ export async function suggest(index: SearchIndex, q: AutocompleteQuery): Promise
     throw badRequest("Invalid parameter 'q': it must contain letters or digits", 'invalid_parameter');
   }
   const started = performance.now();
-  const found = await index.search(typed, {
-    zip: q.zip ? splitZip(q.zip).zip5 : undefined,
-    state: q.state,
-    limit: q.limit,
-  });
+  const found = await index.search(
+    typed,
+    { zip: q.zip ? splitZip(q.zip).zip5 : undefined, state: q.state, limit: q.limit },
+    AUTOCOMPLETE_TOTAL_CAP,
+  );
   telemetryMetrics.searched((performance.now() - started) / 1000, index.backend);
   annotateRequest({
     'pra.endpoint': '/property/autocomplete',
-    'pra.records.returned': found.length,
+    'pra.records.returned': found.docs.length,
     'pra.credits.charged': 0,
   });
   return found;

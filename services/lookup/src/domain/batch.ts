@@ -13,6 +13,7 @@ import {
   noCreditsLeft,
   type PaidTransaction,
 } from '@pra/account-billing/client';
+import { counted } from '@pra/core/wording';
 import type { RecordRow } from '../data/record-queries.js';
 import type { AddressLookup } from './find-records.js';
 import { countRefusal, overCap, previewBalance, type ReportedBilling } from './metering-rules.js';
@@ -79,7 +80,9 @@ export async function answerBatch(
     };
   }
   if (r.maxCredits !== undefined && records > r.maxCredits) {
-    countRefusal(r.endpoint)(overCap(records, `${records} records in ${inputs.length} entries`, r.maxCredits));
+    countRefusal(r.endpoint)(
+      overCap(records, `${counted(records, 'record')} in ${counted(inputs.length, 'entry', 'entries')}`, r.maxCredits),
+    );
   }
   const billing = await chargePage(meter, r, { records, receipt: batchReceipt(outcomes) });
   if (billing.repeat) return repaidBatch(inputs, billing.repeat, rereads);

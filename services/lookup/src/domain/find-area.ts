@@ -14,6 +14,7 @@ import {
   reportedMiles,
 } from '@pra/core/contracts';
 import { ApiError, notFound } from '@pra/core/errors';
+import { decimal, miles, pastLastPage } from '@pra/core/wording';
 import { type AreaShape, AreaStore } from '../data/area-queries.js';
 import type { RecordRow, RecordStore } from '../data/record-queries.js';
 import { LookupDeadline } from './lookup-deadline.js';
@@ -35,12 +36,13 @@ export function shapeOf(q: RadiusQuery | AreaQuery): { shape: AreaShape; what: s
   if ('radius' in q) {
     const box = boxAround(q.latitude, q.longitude, q.radius);
     const shape = { kind: 'radius' as const, lat: q.latitude, lon: q.longitude, miles: q.radius, box };
-    return { shape, what: `within ${q.radius} miles of ${q.latitude},${q.longitude}` };
+    return { shape, what: `within ${miles(q.radius)} of ${decimal(q.latitude)},${decimal(q.longitude)}` };
   }
   if (q.bbox) {
     const [lon, lat] = boxCentre(q.bbox);
     const b = q.bbox;
-    return { shape: { kind: 'box', lat, lon, box: b }, what: `in box ${b.minLon},${b.minLat},${b.maxLon},${b.maxLat}` };
+    const corners = [b.minLon, b.minLat, b.maxLon, b.maxLat].map(decimal).join(',');
+    return { shape: { kind: 'box', lat, lon, box: b }, what: `in box ${corners}` };
   }
   const [lon, lat] = boxCentre(q.polygon!.box);
   return { shape: { kind: 'polygon', lat, lon, ring: q.polygon!.ring }, what: 'in the polygon' };
@@ -87,12 +89,9 @@ export async function findInArea(
   if (total === 0)
     throw notFound(`No properties found ${what}${q.proptype ? ` of type ${q.proptype.join(', ')}` : ''}`);
   if (rows.length === 0) {
-    const pages = Math.ceil(total / q.pagesize);
-    const counted =
-      total >= area.cap ? `the nearest ${total} properties: pages reach no deeper` : `${total} properties`;
     throw new ApiError(
       'page_out_of_range',
-      `Page ${q.page} is past the last page (${pages} of ${q.pagesize} for ${counted})`,
+      pastLastPage({ page: q.page, pagesize: q.pagesize, total, capped: total >= area.cap }),
       total,
     );
   }

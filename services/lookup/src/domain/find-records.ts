@@ -11,6 +11,7 @@ import {
 } from '@pra/core/address';
 import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts';
 import { ApiError, badRequest, notFound } from '@pra/core/errors';
+import { pastLastPage } from '@pra/core/wording';
 import type { AddressCriteria, RecordRow, RecordStore, Spelling } from '../data/record-queries.js';
 import { type AskedAddress, describeMatch } from './address-match.js';
 import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
@@ -99,12 +100,7 @@ function criteriaOf(
 function pageOrNotFound(rows: RecordRow[], total: number, page: number, pagesize: number, what: string): RecordPage {
   if (total === 0) throw notFound(`No properties found for ${what}`);
   if (rows.length === 0) {
-    const pages = Math.ceil(total / pagesize);
-    throw new ApiError(
-      'page_out_of_range',
-      `Page ${page} is past the last page (${pages} of ${pagesize} for ${total} properties)`,
-      total,
-    );
+    throw new ApiError('page_out_of_range', pastLastPage({ page, pagesize, total }), total);
   }
   return { rows, total, page, pagesize };
 }

@@ -1,5 +1,6 @@
 // One lookup's deadline across its statements (the address fallback runs several).
 import { ApiError } from '@pra/core/errors';
+import { count } from '@pra/core/wording';
 
 /**
  * One lookup's deadline, across all its statements: each statement gets the time left (its own statement timeout
@@ -42,7 +43,7 @@ export class LookupDeadline {
   exceeded(): ApiError {
     return new ApiError(
       'unavailable',
-      `The lookup took longer than its ${this.ms} ms limit; the request was not charged. Retry shortly.`,
+      `The lookup took longer than its ${count(this.ms)} ms limit; the request was not charged. Retry shortly.`,
       0,
       { 'retry-after': '2' },
     );

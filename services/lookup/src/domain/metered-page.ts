@@ -2,6 +2,7 @@
 // what it paid for, 1 credit per record returned. The route gives who asks and what; this returns the page to send.
 import { ApiError } from '@pra/core/errors';
 import { type ChargeRequest, chargePage, type CreditMeter, noCreditsLeft } from '@pra/account-billing/client';
+import { count, counted } from '@pra/core/wording';
 import type { RecordRow } from '../data/record-queries.js';
 import { countRefusal, overCap, previewBalance, type ReportedBilling } from './metering-rules.js';
 import { receiptOf, repaidPage } from './receipts.js';
@@ -30,7 +31,11 @@ export async function answerMeteredPage(
   const page = await findUnlessBroke(meter, r.who.accountId, source).catch(countRefusal(r.endpoint));
   if (r.maxCredits !== undefined && page.rows.length > r.maxCredits) {
     countRefusal(r.endpoint)(
-      overCap(costOf(page), `${costOf(page)} records on page ${page.page} of ${page.total} found`, r.maxCredits),
+      overCap(
+        costOf(page),
+        `${counted(costOf(page), 'record')} on page ${count(page.page)} of the ${count(page.total)} found`,
+        r.maxCredits,
+      ),
     );
   }
   // Every row: the charge decides how many are paid for (a grant or a concurrent call may change the balance).

@@ -1,6 +1,7 @@
 // The metering rules a single page and a batch share: the billing a response reports, the 402 of a call past its
 // max_credits, a preview's balance, and the refusal counter (the call itself is account-billing's ChargeRequest).
 // Both metered paths (metered-page.ts, batch.ts) import them from here, so neither imports the other.
+import { counted } from '@pra/core/wording';
 import { ApiError } from '@pra/core/errors';
 import { telemetryMetrics } from '@pra/platform/telemetry';
 import { type CreditMeter, noCreditsLeft, type PageBilling } from '@pra/account-billing/client';
@@ -12,7 +13,7 @@ export type ReportedBilling = PageBilling & { creditsRequired?: number };
 export function overCap(cost: number, what: string, maxCredits: number): ApiError {
   return new ApiError(
     'over_max_credits',
-    `This call would cost ${cost} credits (${what}), more than max_credits=${maxCredits}; nothing was charged. ` +
+    `This call would cost ${counted(cost, 'credit')} (${what}), more than max_credits=${maxCredits}; nothing was charged. ` +
       'Raise max_credits or ask for fewer records.',
   );
 }

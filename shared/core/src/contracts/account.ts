@@ -41,10 +41,16 @@ export const Plan = z
   .object({
     plan: z.string(),
     name: z.string(),
-    records: z.number().int().openapi({ description: 'Records per period; 0 means custom' }),
+    records: z.number().int().nullable().openapi({
+      description: 'Records per period; null for a custom plan (`custom: true`), whose volume is agreed with sales',
+    }),
     price: z.string(),
     per_record: z.string(),
     valid_days: z.number().int(),
+    custom: z.boolean().openapi({
+      description:
+        'True for a plan agreed with sales (Enterprise): `records` is null, `price` and `per_record` are words, not amounts',
+    }),
   })
   .openapi('Plan');
 export type Plan = z.infer<typeof Plan>;

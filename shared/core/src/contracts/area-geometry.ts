@@ -3,6 +3,8 @@
 // answer reports. Linear in the input (a polygon's self-crossing check is quadratic in at most
 // POLYGON_VERTICES_MAX vertices: ~20,000 segment pairs, well under a millisecond).
 
+import { decimal, miles } from '../wording.js';
+
 /** The largest radius taken, in miles (docs/benchmarks.md, "Issue 27: area search": p99 at this radius). */
 export const RADIUS_MAX_MILES = 10;
 /** A box or a polygon's bounding box may span at most this many miles each way (the largest circle's square). */
@@ -61,7 +63,7 @@ export function spanProblem(b: Box): string | null {
   const widest = b.minLat <= 0 && b.maxLat >= 0 ? 0 : Math.min(Math.abs(b.minLat), Math.abs(b.maxLat));
   const width = (b.maxLon - b.minLon) * MILES_PER_DEGREE * Math.cos(rad(widest));
   if (height <= AREA_SPAN_MAX_MILES && width <= AREA_SPAN_MAX_MILES) return null;
-  return `spans ${width.toFixed(1)} x ${height.toFixed(1)} miles: at most ${AREA_SPAN_MAX_MILES} miles each way`;
+  return `spans ${miles(width, 1)} east-west and ${miles(height, 1)} north-south: at most ${miles(AREA_SPAN_MAX_MILES)} each way`;
 }
 
 const inRange = ([lon, lat]: Position) => Math.abs(lon) <= 180 && Math.abs(lat) <= 90;
@@ -74,8 +76,8 @@ export function parseBox(text: string): Box | string {
   const [minLon, minLat, maxLon, maxLat] = parts.map(Number) as [number, number, number, number];
   if (!inRange([minLon, minLat]) || !inRange([maxLon, maxLat]))
     return 'longitudes must be within -180..180 and latitudes within -90..90';
-  if (minLon >= maxLon) return `minLon (${minLon}) must be less than maxLon (${maxLon})`;
-  if (minLat >= maxLat) return `minLat (${minLat}) must be less than maxLat (${maxLat})`;
+  if (minLon >= maxLon) return `minLon (${decimal(minLon)}) must be less than maxLon (${decimal(maxLon)})`;
+  if (minLat >= maxLat) return `minLat (${decimal(minLat)}) must be less than maxLat (${decimal(maxLat)})`;
   const box = { minLon, minLat, maxLon, maxLat };
   return spanProblem(box) ?? box;
 }
@@ -147,7 +149,7 @@ export function parsePolygon(text: string): Polygon | string {
   // Before the crossings: a repeated position also makes the edges around it touch, which would be named instead.
   for (let i = 0; i < n; i++) {
     const [a, b] = [ring[i]!, ring[i + 1]!];
-    if (a[0] === b[0] && a[1] === b[1]) return `its ring repeats position ${i + 1} (${a[0]},${a[1]})`;
+    if (a[0] === b[0] && a[1] === b[1]) return `its ring repeats position ${i + 1} (${decimal(a[0])},${decimal(a[1])})`;
   }
   for (let i = 0; i < n; i++) {
     const [a, b] = [ring[i]!, ring[i + 1]!];

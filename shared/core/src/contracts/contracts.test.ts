@@ -43,6 +43,32 @@ describe('OpenAPI document', () => {
       format: 'int64',
     });
   });
+  it('declares every status `code` an integer (SPEC 2.2, 2.3): a generator must not make it a float', () => {
+    const codes: unknown[] = [];
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk);
+      else if (node && typeof node === 'object') {
+        const o = node as Record<string, any>;
+        if (o.properties?.code && o.properties?.msg) codes.push(o.properties.code);
+        Object.values(o).forEach(walk);
+      }
+    };
+    walk(doc.components.schemas);
+    // Status, ErrorResponse, BatchResult and BatchResponse.
+    expect(codes.length).toBeGreaterThanOrEqual(4);
+    for (const code of codes) expect(code).toMatchObject({ type: 'integer' });
+    expect(doc.components.schemas.Status.properties.code).toMatchObject({ type: 'integer', enum: [0] });
+  });
+  it('documents the 405 (a method a path does not take) and the 404 of an unknown path, which no operation can list', () => {
+    expect(doc.info.description).toMatch(/405 with an `Allow` header/);
+    expect(doc.info.description).toMatch(/a path not listed here is a 404/);
+  });
+  it('states a custom plan as custom: records nullable, a `custom` flag', () => {
+    const plan = doc.components.schemas.Plan;
+    expect(plan.properties.records).toMatchObject({ type: 'integer', nullable: true });
+    expect(plan.properties.custom).toMatchObject({ type: 'boolean' });
+    expect(plan.required).toEqual(expect.arrayContaining(['records', 'custom']));
+  });
   it('declares the auth schemes, public endpoints and error responses', () => {
     expect(Object.keys(doc.components.securitySchemes).sort()).toEqual([
       'bearerAuth',

@@ -11,6 +11,7 @@ import {
 } from './envelopes.js';
 import {
   AddressQuery,
+  AUTOCOMPLETE_TOTAL_CAP,
   AutocompleteQuery,
   BATCH_MAX,
   BatchQuery,
@@ -207,6 +208,8 @@ export const ENDPOINTS = {
     summary: 'Address type-ahead suggestions',
     description:
       'Not credit-metered (the balance is reported unchanged). No suggestion is 200 with an empty list. ' +
+      `\`status.total\` is the number of suggestions that match, counted up to ${AUTOCOMPLETE_TOTAL_CAP}: ${AUTOCOMPLETE_TOTAL_CAP} means that many or more ` +
+      '(type more to narrow them); at most `limit` of them are returned. ' +
       "Feed a suggestion's `line1` and `postal1` to /property/detail for the full record.",
     query: AutocompleteQuery,
     response: SuggestionResponse,

@@ -44,7 +44,7 @@ export type AddressMatch = z.infer<typeof AddressMatch>;
 
 export const SuccessStatus = z
   .object({
-    code: z.literal(0).openapi({ description: '0 = success' }),
+    code: z.literal(0).openapi({ type: 'integer', enum: [0], description: '0 = success' }),
     msg: z.string().openapi({ example: 'SuccessWithResult' }),
     total: z.number().int().openapi({ description: 'Total matching records; may exceed pagesize' }),
     page: z.number().int(),
@@ -132,7 +132,7 @@ export const BatchResponse = z
   .object({
     results: z.array(BatchResult).openapi({ description: 'One result per entry, in the order of `requests`' }),
     status: z.object({
-      code: z.literal(0),
+      code: z.literal(0).openapi({ type: 'integer', enum: [0], description: '0 = success' }),
       msg: z.string().openapi({ example: 'SuccessWithResult' }),
       transactionID: z.string().uuid(),
       credits_remaining: z.number().int(),

@@ -135,7 +135,10 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
       description:
         'Credit-metered United States property, owner, parcel, sale and assessment records. ' +
         'Endpoints are GET with query parameters, but for the batch lookup (POST with a JSON body). ' +
-        '1 credit per property returned; errors cost 0.',
+        '1 credit per property returned; errors cost 0. ' +
+        'Every refusal is an ErrorResponse, those no operation lists too: a path not listed here is a 404; a method a path ' +
+        'does not take (POST to a GET endpoint, GET to the batch, HEAD to a metered endpoint) is a 405 with an `Allow` ' +
+        'header naming the one it takes; both cost 0.',
       license: { name: 'Proprietary', url: 'https://example.com/terms' },
     },
     servers: [{ url: serverUrl }],

@@ -1,4 +1,5 @@
 // Query parameters of every endpoint (SPEC 4). The same schemas validate requests and describe them in OpenAPI.
+import { count } from '../wording.js';
 import { z } from './zod.js';
 import {
   AREA_SPAN_MAX_MILES,
@@ -51,11 +52,18 @@ export const PAGE_SIZE_MAX = 100;
 /** Deep paging is bounded: page x pagesize may not pass this (narrow the search instead). */
 export const PAGING_DEPTH_MAX = 10_000;
 
-const page = z.coerce
-  .number({ error: 'must be an integer' })
-  .int('must be an integer')
-  .min(1, 'must be at least 1')
-  .max(PAGING_DEPTH_MAX, `must be at most ${PAGING_DEPTH_MAX}`)
+/**
+ * A whole number within [min, max], coerced from the query string. The first broken rule is the only one named: a
+ * range before wholeness, so 25000000000000000000000 reads "must be at most 10,000" and 1.5 "must be an integer".
+ */
+const wholeNumber = (min: number, max: number) =>
+  z.coerce
+    .number({ error: 'must be an integer' })
+    .min(min, { error: `must be at least ${count(min)}`, abort: true })
+    .max(max, { error: `must be at most ${count(max)}`, abort: true })
+    .int({ error: 'must be an integer', abort: true });
+
+const page = wholeNumber(1, PAGING_DEPTH_MAX)
   .default(1)
   .openapi({
     description: `Page number, from 1. page x pagesize may be at most ${PAGING_DEPTH_MAX.toLocaleString('en-US')} (a 400 beyond): narrow the search with state or city instead of paging deeper.`,
@@ -65,30 +73,33 @@ const page = z.coerce
     maximum: PAGING_DEPTH_MAX,
   });
 
-/** page x pagesize within PAGING_DEPTH_MAX, reported on `page`. */
-function boundPagingDepth(q: { page: number; pagesize: number }, ctx: z.RefinementCtx): void {
-  if (q.page * q.pagesize > PAGING_DEPTH_MAX) {
+/**
+ * page x pagesize within PAGING_DEPTH_MAX, reported on `page`; only when page and pagesize are each valid (zod runs
+ * an object's refinement even when a field failed, which then has its own message).
+ */
+function boundPagingDepth(q: { page: unknown; pagesize: unknown }, ctx: z.RefinementCtx): void {
+  const { page, pagesize } = q;
+  if (typeof page !== 'number' || typeof pagesize !== 'number') return;
+  if (!Number.isInteger(page) || page < 1 || page > PAGING_DEPTH_MAX) return;
+  if (!Number.isInteger(pagesize) || pagesize < 1 || pagesize > PAGE_SIZE_MAX) return;
+  if (page * pagesize > PAGING_DEPTH_MAX) {
     ctx.addIssue({
       code: 'custom',
       path: ['page'],
-      message: `page x pagesize is ${q.page * q.pagesize}, past the deepest page allowed (${PAGING_DEPTH_MAX}); narrow the search with state or city`,
+      message:
+        `page ${count(page)} x pagesize ${count(pagesize)} is ${count(page * pagesize)} records deep, past the deepest ` +
+        `allowed (${count(PAGING_DEPTH_MAX)}): narrow the search instead of paging deeper`,
     });
   }
 }
 
-const pagesize = z.coerce
-  .number({ error: 'must be an integer' })
-  .int('must be an integer')
-  .min(1, 'must be at least 1')
-  .max(PAGE_SIZE_MAX, `must be at most ${PAGE_SIZE_MAX}`)
-  .default(PAGE_SIZE_DEFAULT)
-  .openapi({
-    description: 'Records per page',
-    type: 'integer',
-    default: PAGE_SIZE_DEFAULT,
-    minimum: 1,
-    maximum: PAGE_SIZE_MAX,
-  });
+const pagesize = wholeNumber(1, PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT).openapi({
+  description: 'Records per page',
+  type: 'integer',
+  default: PAGE_SIZE_DEFAULT,
+  minimum: 1,
+  maximum: PAGE_SIZE_MAX,
+});
 
 /** The most `max_credits` takes: more than any page costs (PAGE_SIZE_MAX records), with room for batches. */
 export const MAX_CREDITS_MAX = 1_000_000;
@@ -109,11 +120,7 @@ export const meteredOptions = {
         'A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and ' +
         'page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one.',
     }),
-  max_credits: z.coerce
-    .number({ error: 'must be an integer' })
-    .int('must be an integer')
-    .min(0, 'must be at least 0')
-    .max(MAX_CREDITS_MAX, `must be at most ${MAX_CREDITS_MAX}`)
+  max_credits: wholeNumber(0, MAX_CREDITS_MAX)
     .optional()
     .openapi({
       type: 'integer',
@@ -230,6 +237,12 @@ export const PropertyIdQuery = z.object({
 });
 export type PropertyIdQuery = z.infer<typeof PropertyIdQuery>;
 
+/**
+ * The most matching suggestions the type-ahead's `status.total` counts: exact below it, and this many means that many
+ * or more (a type-ahead is narrowed by typing, never paged; counting further would cost every keystroke).
+ */
+export const AUTOCOMPLETE_TOTAL_CAP = 100;
+
 export const AutocompleteQuery = z.object({
   q: z.string().trim().min(3, 'must be at least 3 characters').max(TEXT_MAX.q, atMost(TEXT_MAX.q)).openapi({
     description: 'Partial address starting with a house number, or a street name when zip is given',
@@ -311,15 +324,25 @@ export const BatchQuery = z.object(meteredOptions);
 // Area search (issue 27): a circle, a box or a GeoJSON polygon; paged, nearest first, filterable by property type.
 // The geometry (bounds, self-crossing rings, spans) is area-geometry.ts: a bad shape is a 400 here, before any read.
 
-/** A decimal number within [min, max] (no NaN, Infinity, exponent or empty value). */
-const decimal = (description: string, min: number, max: number, example: number) =>
+/** A decimal number within [min, max], or above min when `aboveMin` (no NaN, Infinity, exponent or empty value). */
+const decimalParam = (description: string, min: number, max: number, example: number, aboveMin = false) =>
   z
     .string()
     .trim()
     .regex(DECIMAL, 'must be a decimal number such as 40.7128')
     .transform(Number)
-    .refine((n) => n >= min && n <= max, `must be within ${min}..${max}`)
-    .openapi({ description, type: 'number', minimum: min, maximum: max, example });
+    .refine(
+      (n) => (aboveMin ? n > min : n >= min) && n <= max,
+      aboveMin ? `must be more than ${min} and at most ${max}` : `must be from ${min} to ${max}`,
+    )
+    .openapi({
+      description,
+      type: 'number',
+      minimum: min,
+      maximum: max,
+      ...(aboveMin ? { exclusiveMinimum: true } : {}),
+      example,
+    });
 
 /** Property types, comma-separated, any case: the records of any of them. */
 const proptypeFilter = z
@@ -348,12 +371,9 @@ const proptypeFilter = z
 
 export const RadiusQuery = z
   .object({
-    latitude: decimal('Latitude of the centre, degrees', -90, 90, 40.7484),
-    longitude: decimal('Longitude of the centre, degrees', -180, 180, -73.9857),
-    radius: decimal(`Radius in miles, more than 0 and at most ${RADIUS_MAX_MILES}`, 0, RADIUS_MAX_MILES, 1).refine(
-      (r) => r > 0,
-      'must be more than 0',
-    ),
+    latitude: decimalParam('Latitude of the centre, degrees', -90, 90, 40.7484),
+    longitude: decimalParam('Longitude of the centre, degrees', -180, 180, -73.9857),
+    radius: decimalParam(`Radius in miles, more than 0 and at most ${RADIUS_MAX_MILES}`, 0, RADIUS_MAX_MILES, 1, true),
     proptype: proptypeFilter,
     page,
     pagesize,

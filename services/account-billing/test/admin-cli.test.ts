@@ -1,0 +1,59 @@
+// `npm run admin -- help` answers at once: the usage is printed before any store, driver or telemetry module is
+// loaded (a resolve hook lists every module the process asked for), and a mistake is named with the same usage.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { adminUsage } from '../src/admin-commands.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+// Every specifier the process resolves, printed at exit.
+const HOOK =
+  "data:text/javascript,import { registerHooks } from 'node:module'; const seen = new Set(); " +
+  'registerHooks({ resolve(s, c, n) { seen.add(s); return n(s, c); } }); ' +
+  "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify([...seen]) + '\\n'));";
+
+function admin(...args: string[]): Promise<{ code: number; out: string; err: string; loaded: string[] }> {
+  return new Promise((resolve) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', HOOK, '--import', 'tsx', 'services/account-billing/src/cli.ts', ...args],
+      // Stores nobody answers on: a command that reached them would fail, not hang the test.
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PRA_LOCAL_STACK: 'ignore' },
+      },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('exit', (code) => {
+      const line = err.split('\n').find((l) => l.startsWith('LOADED ')) ?? 'LOADED []';
+      resolve({ code: code ?? 1, out, err, loaded: JSON.parse(line.slice('LOADED '.length)) as string[] });
+    });
+  });
+}
+
+const heavy = (loaded: string[]) => loaded.filter((s) => /^(pg|ioredis|bullmq)$|telemetry|@opentelemetry/.test(s));
+
+describe('npm run admin', () => {
+  it('help prints every command without loading pg, ioredis or telemetry', async () => {
+    const r = await admin('help');
+    expect(r.code).toBe(0);
+    expect(r.out).toBe(`${adminUsage()}\n`);
+    // The probe sees package and file imports alike (tsx names the file by its .ts).
+    expect(r.loaded).toEqual(expect.arrayContaining(['@pra/core/errors', '@pra/platform/local-stack']));
+    expect(r.loaded.some((s) => s.includes('admin-commands'))).toBe(true);
+    expect(heavy(r.loaded)).toEqual([]);
+    const short = await admin('-h');
+    expect(short.out).toBe(`${adminUsage()}\n`);
+  });
+
+  it('names an unknown command, with the usage, exit 2, still loading nothing heavy', async () => {
+    const r = await admin('grant-everything');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("admin: unknown command 'grant-everything'");
+    expect(r.err).toContain(adminUsage());
+    expect(heavy(r.loaded)).toEqual([]);
+  });
+});

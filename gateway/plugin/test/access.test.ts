@@ -115,7 +115,7 @@ describe('gateway access phase', () => {
         body: { property: [], status: { code: 405 } },
       });
     }
-    const get = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
+    const get = await call('/api/v1/sale/history?id=1', { authorization: `Bearer ${a.key}` });
     expect(get.response_headers.get('ratelimit-remaining')).toBe(String(TIER_LIMITS.free.ratePerMinute - 1));
     expect((await call('/api/v1/health', {}, 'HEAD')).exited).toBeNull(); // public paths may answer HEAD
   });
@@ -267,23 +267,43 @@ describe('gateway access phase', () => {
   it('429 past the tier limit, with Retry-After and RateLimit headers', async () => {
     const a = await f.fundedAccount(1, { tier: 'free' });
     const limit = TIER_LIMITS.free.ratePerMinute;
+    const history = '/api/v1/sale/history?id=1';
     for (let i = 0; i < limit; i++)
-      expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
-    const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
+      expect((await call(history, { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    const refused = await call(history, { authorization: `Bearer ${a.key}` });
     expect(refused.exited?.status).toBe(429);
     expect(refused.exited?.body.status.code).toBe(429);
     expect(refused.exited?.headers).toMatchObject({ 'ratelimit-limit': String(limit), 'ratelimit-remaining': '0' });
     expect(Number(refused.exited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    clock += 60_001;
+    // The owner can still read its usage, past the limit: /usage is neither refused nor counted.
     expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    clock += 60_001;
+    expect((await call(history, { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+  });
+
+  it('/usage answers its owner at the daily quota and past the rate, still 401 for no key and 403 when disabled', async () => {
+    const a = await f.fundedAccount(1, { tier: 'free' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 2, dailyQuota: 2 });
+    const history = '/api/v1/sale/history?id=1';
+    for (let i = 0; i < 2; i++) expect((await call(history, { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    expect((await call(history, { authorization: `Bearer ${a.key}` })).exited?.body.status.msg).toMatch(/quota/);
+    for (let i = 0; i < 5; i++)
+      expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    // The calls to /usage took nothing: a new minute admits exactly nothing more (the quota of 2 is spent by 2).
+    clock += 60_001;
+    expect((await call(history, { authorization: `Bearer ${a.key}` })).exited?.status).toBe(429);
+    expect((await call('/api/v1/usage')).exited?.status).toBe(401);
+    expect((await call('/api/v1/usage', { authorization: 'Bearer pra_live_unknown' })).exited?.status).toBe(401);
+    await setKeyStatus(f.deps, a.keyId, 'disabled');
+    expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited?.status).toBe(403);
   });
 
   it('applies per-account limits over the tier limits', async () => {
     const a = await f.fundedAccount(1, { tier: 'enterprise' });
     await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 2, dailyQuota: null });
     for (let i = 0; i < 2; i++)
-      expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
-    const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
+      expect((await call('/api/v1/sale/history?id=1', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    const refused = await call('/api/v1/sale/history?id=1', { authorization: `Bearer ${a.key}` });
     expect(refused.exited).toMatchObject({ status: 429, headers: { 'ratelimit-limit': '2' } });
   });
 });

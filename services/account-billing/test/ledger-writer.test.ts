@@ -69,7 +69,7 @@ async function charges(f: BillingFixture, accountId: number, n: number): Promise
 
 async function ledger(accountId: number) {
   const { rows } = await pool.query(
-    `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge') AS charged,
+    `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind IN ('charge', 'refund')) AS charged,
             (SELECT count(*)::int FROM billing.usage_events WHERE account_id = $1) AS events`,
     [accountId],
   );

@@ -276,7 +276,7 @@ async function play(r: Run): Promise<void> {
   await reconcileClean(ids);
   for (const [i, accountId] of ids.entries()) {
     const { rows } = await pool.query<{ used: number; charged_events: number }>(
-      `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge') AS used,
+      `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind IN ('charge', 'refund')) AS used,
               (SELECT coalesce(sum(credits), 0)::int FROM billing.usage_events WHERE account_id = $1) AS charged_events`,
       [accountId],
     );

@@ -165,7 +165,7 @@ describe('Redis restarted empty under load', () => {
       await pipeline.drained(admin, 30_000);
       const reloads = logs.filter((l) => l.msg === 'loaded from PostgreSQL into Redis').length - reloadsBefore;
       const { rows } = await pool.query<{ used: number }>(
-        `SELECT coalesce(-sum(amount), 0)::int AS used FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge'`,
+        `SELECT coalesce(-sum(amount), 0)::int AS used FROM billing.ledger_entries WHERE account_id = $1 AND kind IN ('charge', 'refund')`,
         [a.accountId],
       );
       const { rows: written } = await pool.query<{ transaction_id: string }>(

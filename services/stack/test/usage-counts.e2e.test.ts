@@ -1,10 +1,12 @@
-// /usage counts every authenticated call that reached a service, whatever its status and whether it was charged
-// (type-ahead, /usage itself, free previews and calls refused by their max_credits included), and agrees with the daily quota the gateway counts; credits_used stays
+// /usage counts every authenticated call the gateway admitted, whatever its status and whether it was charged
+// (type-ahead, repeats, conflicts, free previews and calls refused by their max_credits included; /usage itself is
+// outside the limits and counted by neither), and agrees with the daily quota the gateway counts; credits_used stays
 // per credit. Through the local gateway, with the real usage pipeline writing the ledger.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { setAccountLimits, setKeyStatus } from '@pra/account-billing/domain';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { migrateSearch } from '@pra/autocomplete/migrate';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
@@ -81,7 +83,7 @@ async function quotaCount(accountId: number): Promise<number> {
 }
 
 describe('/usage counts every authenticated call', () => {
-  it('charged or not, any status, type-ahead and /usage included; calls.today agrees with the daily quota', async () => {
+  it('charged or not, any status, type-ahead included, /usage not; calls.today agrees with the daily quota', async () => {
     const a = await f.fundedAccount(10, { tier: 'growth' });
     const statuses = [];
     for (const path of [
@@ -97,18 +99,30 @@ describe('/usage counts every authenticated call', () => {
       statuses.push((await get(a.key, path)).status);
     }
     expect(statuses).toEqual([200, 200, 404, 400, 200, 200, 200, 402]);
-    expect(await today(a.accountId, 8)).toEqual({ calls: 8, credits_used: 4 });
+    // /usage is outside the limits: neither the quota nor /usage counts it (7 calls, not 8).
+    expect(await today(a.accountId, 7)).toEqual({ calls: 7, credits_used: 4 });
 
     const res = await get(a.key, '/usage');
+    expect(res.headers.get('ratelimit-limit')).toBeNull();
     const usage = UsageResponse.parse(await res.json());
-    expect(usage.calls.today).toBe(8); // the calls before this one
-    expect(usage.calls.total).toBe(8);
+    expect(usage.calls.today).toBe(7);
+    expect(usage.calls.total).toBe(7);
     expect(usage.calls.last_used).not.toBeNull();
-    expect(usage.daily_usage[0]).toMatchObject({ calls: 8, credits_used: 4 });
+    expect(usage.daily_usage[0]).toMatchObject({ calls: 7, credits_used: 4 });
     expect(usage.credits).toMatchObject({ used: 4, balance: 6 });
-    // This /usage call counts too: the quota and the usage agree on 9.
-    expect(await today(a.accountId, 9)).toEqual({ calls: 9, credits_used: 4 });
-    expect(await quotaCount(a.accountId)).toBe(9);
+    expect(await quotaCount(a.accountId)).toBe(7);
+  });
+
+  it('/usage answers its owner at the daily quota (never 429), still 401 without a key and 403 for a disabled one', async () => {
+    const a = await f.fundedAccount(10, { tier: 'growth' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 2, dailyQuota: 2 });
+    for (let i = 0; i < 2; i++) expect((await get(a.key, '/property/owner?lastName=Qqzzxyw')).status).toBe(404);
+    expect((await get(a.key, '/property/owner?lastName=Qqzzxyw')).status).toBe(429);
+    for (let i = 0; i < 5; i++) expect((await get(a.key, '/usage')).status).toBe(200);
+    expect(await quotaCount(a.accountId)).toBe(2);
+    expect((await fetch(`${system.gatewayUrl}/api/v1/usage`)).status).toBe(401);
+    await setKeyStatus(f.deps, a.keyId, 'disabled');
+    expect((await get(a.key, '/usage')).status).toBe(403);
   });
 
   it('a 402 counts as a call and uses no credit; a call refused at the edge (401) counts nowhere', async () => {

@@ -14,6 +14,8 @@ export interface PageBilling {
 export interface PageCharge {
   who: Identity;
   transactionId: string;
+  /** The call's own request id (see ChargeRequest; default: the transaction id). */
+  requestId?: string;
   /** The path served (an alias is billed under its own path). */
   endpoint: string;
   /** What was asked (path and query): a transaction id repeated for another request is refused. */
@@ -36,6 +38,7 @@ export async function chargePage(
 ): Promise<PageBilling & { repeat?: PaidTransaction }> {
   const result = await meter.charge({
     transactionId: r.transactionId,
+    requestId: r.requestId,
     accountId: r.who.accountId,
     keyId: r.who.keyId,
     endpoint: r.endpoint,

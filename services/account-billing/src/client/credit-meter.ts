@@ -5,8 +5,8 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { DEFAULT_BILLING_OUTBOX_LIMIT } from '@pra/core/config';
 import { ApiError } from '@pra/core/errors';
-import { currentTraceparent } from '@pra/platform/telemetry';
-import { BALANCE_SCRIPT, CHARGE_SCRIPT, PRECHECK_SCRIPT } from '../data/charge-script.js';
+import { currentTraceparent, logger } from '@pra/platform/telemetry';
+import { BALANCE_SCRIPT, CHARGE_SCRIPT, PRECHECK_SCRIPT, REVERSE_SCRIPT } from '../data/charge-script.js';
 import { layoutFor, type RedisLayout } from '../data/redis-layout.js';
 import { newEventId } from '../domain/usage-event.js';
 
@@ -14,6 +14,12 @@ export { billingBucket, layoutFor, redisLayout, type RedisLayout } from '../data
 
 export interface ChargeRequest {
   transactionId: string;
+  /**
+   * The call's own id (its X-Request-Id): the charge record keeps it, so that this call's count is its charge's, and
+   * only this call can reverse the charge (a 503 whose charge's answer was lost). Default: the transaction id (an
+   * unkeyed call's transaction is its request id).
+   */
+  requestId?: string;
   accountId: number;
   keyId: number;
   endpoint: string;
@@ -54,6 +60,8 @@ export type Precheck = { kind: 'repeat'; paid: PaidTransaction } | { kind: 'new'
 /** Who asks, before anything is read: the transaction and the request it belongs to. */
 export interface PrecheckRequest {
   transactionId: string;
+  /** As in ChargeRequest. */
+  requestId?: string;
   accountId: number;
   /** As in ChargeRequest. */
   fingerprint: string;
@@ -76,6 +84,7 @@ type ChargeRedis = Redis & {
   pra_charge(...args: (string | number)[]): Promise<[number, string, string]>;
   pra_precheck(...args: (string | number)[]): Promise<[number, string, string?]>;
   pra_balance(...args: (string | number)[]): Promise<number>;
+  pra_reverse(...args: (string | number)[]): Promise<number>;
 };
 
 /** How long a charge's unknown outcome is worked out by asking again (the default of resolveWithinMs). */
@@ -99,6 +108,9 @@ export interface MeterOptions {
    */
   outboxLimit?: number;
 }
+
+/** The longest pause between two attempts at a reversal while billing does not answer. */
+export const REVERSAL_RETRY_PAUSE_MAX_MS = 5_000;
 
 /** The 402 of an account with nothing left to spend: the charge's, and a metered path's before it reads. */
 export const noCreditsLeft = () =>
@@ -148,6 +160,15 @@ export interface CreditMeter {
   balance(accountId: number): Promise<number | null>;
 }
 
+/** A charge answered 503 (its answer lost) that is reversed once billing answers again. */
+interface PendingReversal {
+  r: ChargeRequest;
+  traceparent: string;
+  /** The reversal's own event id: the same for every attempt (the ledger writes it once). */
+  eventId: string;
+  attempt: number;
+}
+
 export class RedisCreditMeter implements CreditMeter {
   readonly layout: RedisLayout;
   private readonly redis: ChargeRedis;
@@ -169,6 +190,7 @@ export class RedisCreditMeter implements CreditMeter {
     if (!('pra_charge' in redis)) redis.defineCommand('pra_charge', { numberOfKeys: 5, lua: CHARGE_SCRIPT });
     if (!('pra_precheck' in redis)) redis.defineCommand('pra_precheck', { numberOfKeys: 5, lua: PRECHECK_SCRIPT });
     if (!('pra_balance' in redis)) redis.defineCommand('pra_balance', { numberOfKeys: 3, lua: BALANCE_SCRIPT });
+    if (!('pra_reverse' in redis)) redis.defineCommand('pra_reverse', { numberOfKeys: 5, lua: REVERSE_SCRIPT });
     this.redis = redis as ChargeRedis;
   }
 
@@ -187,6 +209,7 @@ export class RedisCreditMeter implements CreditMeter {
         this.now(),
         requestFingerprint(r.fingerprint),
         this.outboxLimit,
+        r.requestId ?? r.transactionId,
       );
     } catch {
       // A read: nothing was charged, whatever happened to it.
@@ -231,6 +254,7 @@ export class RedisCreditMeter implements CreditMeter {
           eventId,
           r.receipt ?? '',
           this.outboxLimit,
+          r.requestId ?? r.transactionId,
         );
       } catch (err) {
         // ioredis refuses at once, without sending, when it has no connection (no offline queue); anything else
@@ -239,9 +263,12 @@ export class RedisCreditMeter implements CreditMeter {
         if (!mayHaveRun)
           throw new ApiError('UNAVAILABLE', 'Billing is unavailable; the request was not charged. Retry shortly.');
         if (Date.now() + 250 > giveUpAt) {
+          // A 503 never costs (SPEC 4.10): the charge, if it landed (or lands: it may still be queued in Redis, ahead
+          // of the reversal on the same connection), is reversed once billing answers again.
+          this.reverseLater({ r, traceparent, eventId: newEventId(), attempt: 0 });
           throw new ApiError(
             'UNAVAILABLE',
-            'Billing did not answer in time: this request may have been charged. Retrying it with the same Idempotency-Key is never charged twice.',
+            'Billing did not answer in time: this request was not charged (a charge that landed is reversed). Retry shortly; an Idempotency-Key keeps a retry from being charged twice.',
             0,
             { 'retry-after': '2' },
           );
@@ -253,6 +280,55 @@ export class RedisCreditMeter implements CreditMeter {
     const refused = refusal(status);
     if (refused) throw refused;
     return { ...paid(text, receipt), repeated: status === 1 };
+  }
+
+  /** Reversals sent and not answered yet, by the call's request id. */
+  private readonly reversals = new Map<string, PendingReversal>();
+
+  /** Reversals still waiting for billing to answer (a process stopping with some left loses them: a weak spot). */
+  pendingReversals(): number {
+    return this.reversals.size;
+  }
+
+  /**
+   * Sends the reversal of a call's charge now, and again (backing off to REVERSAL_RETRY_PAUSE_MAX_MS) until Redis
+   * answers it: the script reverses a charge of that call once, whatever the number of attempts.
+   */
+  private reverseLater(p: PendingReversal): void {
+    const requestId = p.r.requestId ?? p.r.transactionId;
+    this.reversals.set(requestId, p);
+    const attempt = () => {
+      this.reverse(p).then(
+        (credits) => {
+          this.reversals.delete(requestId);
+          if (credits > 0)
+            logger.warn(
+              { requestId, accountId: p.r.accountId, credits },
+              'a charge answered 503 (its answer was lost) was reversed',
+            );
+        },
+        () => {
+          p.attempt++;
+          setTimeout(attempt, Math.min(REVERSAL_RETRY_PAUSE_MAX_MS, 100 * 2 ** p.attempt)).unref();
+        },
+      );
+    };
+    attempt();
+  }
+
+  private reverse(p: PendingReversal): Promise<number> {
+    const { r } = p;
+    return this.redis.pra_reverse(
+      ...this.keys(r.accountId, r.transactionId),
+      r.requestId ?? r.transactionId,
+      this.now(),
+      p.eventId,
+      r.accountId,
+      r.keyId,
+      r.endpoint,
+      r.transactionId,
+      p.traceparent,
+    );
   }
 
   /** The live balance (unexpired credits), as the next charge would see it; null while balances are not loaded. */

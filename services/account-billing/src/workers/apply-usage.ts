@@ -1,6 +1,8 @@
 // Writes usage events to PostgreSQL: per event (insert-if-absent on the event's own id, so a duplicated or retried
 // delivery is a no-op; it is new for every charge, never the client's transaction id) the charge per grant in the
-// append-only ledger, the grants' remaining credits, the daily rollup and the account's call counters. A whole batch
+// append-only ledger, the grants' remaining credits, the daily rollup and the account's call counters. A reversal
+// (a charge answered 503, its answer lost: negative credits and grants) writes a 'refund' per grant, gives the
+// credits back to the grants and takes them off the day's credits used; it is no call (its charge counted the call). A whole batch
 // is ONE statement (atomic, one round trip, one commit): every event of an account updates the same counter rows, so
 // one-event transactions would queue on their locks.
 //
@@ -34,14 +36,17 @@ grants AS (
    WHERE g.id = u.grant_id AND g.account_id = u.account_id RETURNING 1),
 ledger AS (
   INSERT INTO billing.ledger_entries (account_id, grant_id, kind, amount, transaction_id, at)
-  SELECT account_id, grant_id, 'charge', -credits, txid, occurred_at FROM cons RETURNING 1),
+  SELECT account_id, grant_id, CASE WHEN credits < 0 THEN 'refund' ELSE 'charge' END, -credits, txid, occurred_at
+    FROM cons RETURNING 1),
 daily AS (
   INSERT INTO billing.daily_usage (account_id, day, calls, credits_used)
-  SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, count(*), sum(credits) FROM ev GROUP BY 1, 2
+  SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, count(*) FILTER (WHERE credits >= 0), sum(credits)
+    FROM ev GROUP BY 1, 2
   ON CONFLICT (account_id, day) DO UPDATE
     SET calls = daily_usage.calls + EXCLUDED.calls, credits_used = daily_usage.credits_used + EXCLUDED.credits_used
   RETURNING 1),
-callers AS (SELECT account_id, count(*) AS calls, max(occurred_at) AS last_used FROM ev GROUP BY 1),
+callers AS (
+  SELECT account_id, count(*) FILTER (WHERE credits >= 0) AS calls, max(occurred_at) AS last_used FROM ev GROUP BY 1),
 accounts AS (
   UPDATE billing.accounts a SET calls_total = a.calls_total + s.calls, last_used = GREATEST(a.last_used, s.last_used)
     FROM callers s

@@ -59,7 +59,12 @@ export async function answerBatch(
 ): Promise<BatchAnswer> {
   if (r.preview) return previewBatch(meter, r, inputs, find);
   const before = await meter
-    .precheck({ transactionId: r.transactionId, accountId: r.who.accountId, fingerprint: r.fingerprint })
+    .precheck({
+      transactionId: r.transactionId,
+      requestId: r.requestId,
+      accountId: r.who.accountId,
+      fingerprint: r.fingerprint,
+    })
     .catch(countRefusal(r.endpoint));
   if (before.kind === 'repeat') return repaidBatch(inputs, before.paid, rereads);
   const outcomes = await searchAll(inputs, find);
@@ -80,6 +85,7 @@ export async function answerBatch(
   const billing = await chargePage(meter, {
     who: r.who,
     transactionId: r.transactionId,
+    requestId: r.requestId,
     endpoint: r.endpoint,
     query: r.fingerprint,
     records,

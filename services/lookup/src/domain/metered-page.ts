@@ -12,6 +12,11 @@ export interface MeteredRequest {
   who: Identity;
   /** The transaction it is charged under (from its Idempotency-Key, or its request id). */
   transactionId: string;
+  /**
+   * The call's own id (X-Request-Id): its charge is its own to reverse (a lost answer) and counts the call. Default:
+   * the transaction id.
+   */
+  requestId?: string;
   /** The path served (an alias is billed under its own path). */
   endpoint: string;
   /** What was asked, canonical: the same transaction id for another request is refused. */
@@ -46,7 +51,12 @@ export async function answerMeteredPage(
   if (r.preview) return previewPage(meter, r, source);
   // Before any store read: a repeat, a 402 (balance 0), a 503, or a transaction id used for another request.
   const before = await meter
-    .precheck({ transactionId: r.transactionId, accountId: r.who.accountId, fingerprint: r.fingerprint })
+    .precheck({
+      transactionId: r.transactionId,
+      requestId: r.requestId,
+      accountId: r.who.accountId,
+      fingerprint: r.fingerprint,
+    })
     .catch(countRefusal(r.endpoint));
   if (before.kind === 'repeat') return repaidPage(before.paid, source.rereads, source.historyField);
   const page = await findUnlessBroke(meter, r.who.accountId, source).catch(countRefusal(r.endpoint));
@@ -58,6 +68,7 @@ export async function answerMeteredPage(
   const billing = await chargePage(meter, {
     who: r.who,
     transactionId: r.transactionId,
+    requestId: r.requestId,
     endpoint: r.endpoint,
     query: r.fingerprint,
     records: page.rows.length,

@@ -18,6 +18,8 @@ export interface MeteredCaller {
   who: Identity;
   /** From the Idempotency-Key when one is sent (a retry is charged once, answered alike), else the request id. */
   transactionId: string;
+  /** The call's own id (X-Request-Id). */
+  requestId: string;
   keyed: boolean;
 }
 
@@ -27,7 +29,7 @@ export async function meteredCaller(req: Request, auth: CallerAuth): Promise<Met
   const key = idempotencyKeyOf(req);
   const transactionId = key !== undefined ? keyedTransactionId(who.accountId, key) : req.requestId;
   req.transactionId = transactionId;
-  return { who, transactionId, keyed: key !== undefined };
+  return { who, transactionId, requestId: req.requestId, keyed: key !== undefined };
 }
 
 /** The metered request of a call: `fingerprint` is what was asked, canonical (the same key for another is a 400). */
@@ -39,6 +41,7 @@ export const meteredRequest = (
 ): MeteredRequest => ({
   who: c.who,
   transactionId: c.transactionId,
+  requestId: c.requestId,
   endpoint,
   fingerprint,
   keepSeconds: c.keyed ? IDEMPOTENCY_KEY_TTL_SECONDS : undefined,

@@ -50,6 +50,11 @@ export interface EndpointDef {
   access: EndpointAccess;
   service: ServiceName;
   aliases?: readonly Alias[];
+  /**
+   * 'exempt': authenticated, but outside the rate limit and the daily quota (and so not a call in /usage either,
+   * which counts what the quota counts): /usage answers its owner even at the quota, so a client can read why.
+   */
+  limits?: 'exempt';
 }
 
 const BILLING_NOTE =
@@ -221,10 +226,12 @@ export const ENDPOINTS = {
     summary: 'Credit balance, usage and account details',
     description:
       'SPEC 4.7 lists 401 only; a disabled key is refused with 403 here as on every endpoint (SPEC 5). ' +
-      'Read from PostgreSQL: a charge shows up within about a second.',
+      'Outside the rate limit and the daily quota (never a 429), and not counted as a call: a client at its quota ' +
+      'can still read its usage. Read from PostgreSQL: a charge shows up within about a second.',
     response: UsageResponse,
     okText: 'Usage of the calling account',
     access: 'authenticated',
+    limits: 'exempt',
     service: 'account-billing',
   },
   health: {
@@ -290,6 +297,15 @@ export function publicPaths(): Set<string> {
     .filter((p) => p.endpoint.access === 'public')
     .map((p) => BASE_PATH + p.path);
   return new Set([...endpoints, ...DOCUMENT_PATHS]);
+}
+
+/** Full paths that need a key but are outside the rate limit and the daily quota (/usage). */
+export function limitExemptPaths(): Set<string> {
+  return new Set(
+    servedPaths()
+      .filter((p) => p.endpoint.limits === 'exempt')
+      .map((p) => BASE_PATH + p.path),
+  );
 }
 
 const POST_PATHS: ReadonlySet<string> = new Set(

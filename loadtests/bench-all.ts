@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { cpus, totalmem } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { FIGURE_PREFIX, type BenchFigure } from '@pra/platform/bench';
+import { FIGURE_PREFIX, markdownTable, type BenchFigure } from '@pra/platform/bench';
 import { createPool, ensureDatabase, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '@pra/ingest/migrate';
@@ -97,19 +97,16 @@ function table(records: number, figures: BenchFigure[]): string {
     ...figures.filter((f) => f.bench === 'billing' && f.unit === 'events/s'),
     pick('ingest', 'ingest (generate + COPY + index build)', 'ingest (generate + COPY + index build)'),
   ].filter((r): r is BenchFigure => r !== undefined);
+  const cells = rows.map((r) => {
+    const ratio = r.unit === 'req/s' && baseline ? `${((100 * r.rate) / baseline.rate).toFixed(0)}%` : '';
+    const service = r.serviceP50 !== undefined ? `${fmt(r.serviceP50, 2)} / ${fmt(r.serviceP99, 2)}` : '';
+    return [r.name, `${Math.round(r.rate).toLocaleString('en-US')} ${r.unit}`, fmt(r.p50), fmt(r.p99), service, ratio];
+  });
   const lines = [
     `\n### ${records.toLocaleString('en-US')} records`,
     '',
-    '| what | rate | p50 ms | p99 ms | in service p50 / p99 ms | vs baseline |',
-    '|---|---:|---:|---:|---:|---:|',
+    markdownTable(['what', 'rate', 'p50 ms', 'p99 ms', 'in service p50 / p99 ms', 'vs baseline'], cells),
   ];
-  for (const r of rows) {
-    const ratio = r.unit === 'req/s' && baseline ? `${((100 * r.rate) / baseline.rate).toFixed(0)}%` : '';
-    const service = r.serviceP50 !== undefined ? `${fmt(r.serviceP50, 2)} / ${fmt(r.serviceP99, 2)}` : '';
-    lines.push(
-      `| ${r.name} | ${Math.round(r.rate).toLocaleString('en-US')} ${r.unit} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${service} | ${ratio} |`,
-    );
-  }
   lines.push(...readPathTable(figures));
   return lines.join('\n');
 }
@@ -119,21 +116,23 @@ function readPathTable(figures: BenchFigure[]): string[] {
   const rp = figures.filter((f) => f.bench === 'readpath');
   const store = rp.find((f) => f.name.startsWith('pgbench point reads'));
   if (!store) return [];
-  const lines = ['', '| read path | rate | p50 ms | p99 ms | vs pgbench point reads |', '|---|---:|---:|---:|---:|'];
-  for (const f of rp) {
-    const ratio = `${((100 * f.rate) / store.rate).toFixed(1)}%`;
-    lines.push(
-      `| ${f.name} | ${Math.round(f.rate).toLocaleString('en-US')} ${f.unit} | ${fmt(f.p50)} | ${fmt(f.p99)} | ${ratio} |`,
-    );
-  }
+  const paths = rp.map((f) => [
+    f.name,
+    `${Math.round(f.rate).toLocaleString('en-US')} ${f.unit}`,
+    fmt(f.p50),
+    fmt(f.p99),
+    `${((100 * f.rate) / store.rate).toFixed(1)}%`,
+  ]);
+  const lines = ['', markdownTable(['read path', 'rate', 'p50 ms', 'p99 ms', 'vs pgbench point reads'], paths)];
   const measured = rp.filter((f) => f.cpuMsPerRequest);
   if (measured.length === 0) return lines;
   const groups = Object.keys(measured[0]!.cpuMsPerRequest!);
-  lines.push('', `| CPU ms per request | ${measured.map((f) => f.name.replace(/.*, /, '')).join(' | ')} |`);
-  lines.push(`|---|${measured.map(() => '---:').join('|')}|`);
-  for (const g of groups) lines.push(`| ${g} | ${measured.map((f) => fmt(f.cpuMsPerRequest![g], 3)).join(' | ')} |`);
   const total = (f: BenchFigure) => Object.values(f.cpuMsPerRequest!).reduce((a, b) => a + b, 0);
-  lines.push(`| **all** | ${measured.map((f) => `**${fmt(total(f), 3)}**`).join(' | ')} |`);
+  const cpu = [
+    ...groups.map((g) => [g, ...measured.map((f) => fmt(f.cpuMsPerRequest![g], 3))]),
+    ['**all**', ...measured.map((f) => `**${fmt(total(f), 3)}**`)],
+  ];
+  lines.push('', markdownTable(['CPU ms per request', ...measured.map((f) => f.name.replace(/.*, /, ''))], cpu));
   return lines;
 }
 
@@ -144,25 +143,14 @@ async function main(): Promise<void> {
   for (const records of values.records!.split(',').map(Number)) {
     const figures: BenchFigure[] = [await ingestRate(records)];
     const n = String(records);
+    figures.push(...(await run('bench/lookup/bench-lookup.ts', ['--records', n, '--duration', d, '--connections', c])));
+    figures.push(...(await run('bench/stack/bench-readpath.ts', ['--records', n, '--duration', d])));
+    figures.push(...(await run('bench/stack/bench-gateway.ts', ['--records', n, '--duration', d, '--connections', c])));
     figures.push(
-      ...(await run('services/lookup/bench/bench-lookup.ts', ['--records', n, '--duration', d, '--connections', c])),
-    );
-    figures.push(...(await run('services/stack/bench/bench-readpath.ts', ['--records', n, '--duration', d])));
-    figures.push(
-      ...(await run('services/stack/bench/bench-gateway.ts', ['--records', n, '--duration', d, '--connections', c])),
-    );
-    figures.push(
-      ...(await run('services/autocomplete/bench/bench-autocomplete.ts', [
-        '--sizes',
-        n,
-        '--duration',
-        d,
-        '--connections',
-        c,
-      ])),
+      ...(await run('bench/autocomplete/bench-autocomplete.ts', ['--sizes', n, '--duration', d, '--connections', c])),
     );
     figures.push(
-      ...(await run('services/lookup/bench/bench-billing.ts', [
+      ...(await run('bench/lookup/bench-billing.ts', [
         '--records',
         n,
         '--duration',

@@ -10,7 +10,10 @@ const answers: Record<string, [number, unknown]> = {
   '/api/v1/plans': [200, { plans: 'not a list' }],
   '/api/v1/health': [418, { property: [], status: { code: 418, msg: 'teapot', total: 0 } }],
   '/api/v1/nowhere': [404, { error: 'not found' }],
-  '/api/v1/usage': [401, { property: [], status: { code: 401, msg: 'Missing API key', total: 0 } }],
+  '/api/v1/usage': [
+    401,
+    { property: [], status: { code: 401, reason: 'unauthorized', msg: 'Missing API key', total: 0 } },
+  ],
 };
 beforeAll(async () => {
   server = createServer((req, res) => {

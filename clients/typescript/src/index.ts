@@ -12,6 +12,8 @@ export type PropertyResponse = components['schemas']['PropertyResponse'];
 export type PropertyRecord = components['schemas']['PropertyRecord'];
 export type UsageResponse = components['schemas']['UsageResponse'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
+/** Why a request was refused (status.reason): `insufficient_credits`, `over_max_credits`, `rate_limited` ... */
+export type ErrorReason = components['schemas']['ErrorReason'];
 export type PropertyRecordsClient = Client<paths>;
 
 export interface ClientOptions {
@@ -35,14 +37,20 @@ export function createPropertyRecordsClient(o: ClientOptions): PropertyRecordsCl
   return createClient<paths>({ baseUrl: o.baseUrl, headers, ...(o.fetch ? { fetch: o.fetch } : {}) });
 }
 
-/** An answer other than 2xx, with the API's ErrorResponse (its status.msg says what is wrong). */
+/**
+ * An answer other than 2xx, with the API's ErrorResponse: `reason` for code to act on (402 `insufficient_credits`
+ * vs `over_max_credits`, 429 `rate_limited` vs `quota_exceeded`), status.msg for people. `reason` is undefined only
+ * when the answer was not an ErrorResponse (a proxy's page).
+ */
 export class PropertyRecordsError extends Error {
+  readonly reason: ErrorReason | undefined;
   constructor(
     readonly status: number,
     readonly body: ErrorResponse | undefined,
   ) {
     super(body?.status.msg ?? `HTTP ${status}`);
     this.name = 'PropertyRecordsError';
+    this.reason = body?.status.reason;
   }
 }
 

@@ -596,6 +596,7 @@ export interface components {
                  * @example 400
                  */
                 code: number;
+                reason: components["schemas"]["ErrorReason"];
                 /** @example Invalid parameter 'pagesize': must be at most 100 */
                 msg: string;
                 total: number;
@@ -606,6 +607,12 @@ export interface components {
                 transactionID?: string;
             };
         };
+        /**
+         * @description Why the request was refused, for code to act on (the message is for people). Each reason has one HTTP status: `invalid_parameter` 400, `missing_parameter` 400, `unknown_parameter` 400, `invalid_header` 400, `invalid_body` 400, `malformed_request` 400, `idempotency_key_reused` 400, `repeat_unavailable` 400, `already_exists` 400, `unauthorized` 401, `insufficient_credits` 402, `over_max_credits` 402, `forbidden` 403, `not_found` 404, `page_out_of_range` 404, `no_such_endpoint` 404, `method_not_allowed` 405, `request_timeout` 408, `payload_too_large` 413, `request_line_too_long` 431, `rate_limited` 429, `quota_exceeded` 429, `internal` 500, `unavailable` 503
+         * @example insufficient_credits
+         * @enum {string}
+         */
+        ErrorReason: "invalid_parameter" | "missing_parameter" | "unknown_parameter" | "invalid_header" | "invalid_body" | "malformed_request" | "idempotency_key_reused" | "repeat_unavailable" | "already_exists" | "unauthorized" | "insufficient_credits" | "over_max_credits" | "forbidden" | "not_found" | "page_out_of_range" | "no_such_endpoint" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "request_line_too_long" | "rate_limited" | "quota_exceeded" | "internal" | "unavailable";
         BatchResponse: {
             /** @description One result per entry, in the order of `requests` */
             results: components["schemas"]["BatchResult"][];

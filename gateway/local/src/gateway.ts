@@ -156,15 +156,20 @@ export function createGateway(o: GatewayOptions): Server {
     route: Route | undefined,
     identity: { accountId?: number; tier?: string },
   ) => {
-    if (!route) return sendError(res, 404, noSuchEndpoint(target.path), randomUUID());
+    if (!route) return sendError(res, 'no_such_endpoint', noSuchEndpoint(target.path), randomUUID());
     if (!route.methods.has(req.method ?? 'GET')) {
       const allow = route.methods.has('POST') ? 'POST' : 'GET';
-      return sendError(res, 405, methodNotAllowed(req.method ?? '', allow), randomUUID(), { allow });
+      return sendError(res, 'method_not_allowed', methodNotAllowed(req.method ?? '', allow), randomUUID(), { allow });
     }
     // A body (the batch's) is read whole before the plugin runs, as Kong buffers it: a retry can send it again.
     const read = req.method === 'POST' ? await readBodyUpTo(req, route.maxBodyBytes) : undefined;
     if (read && 'over' in read) {
-      return sendError(res, 413, `Request size limit exceeded: at most ${route.maxBodyBytes} bytes`, randomUUID());
+      return sendError(
+        res,
+        'payload_too_large',
+        `Request size limit exceeded: at most ${route.maxBodyBytes} bytes`,
+        randomUUID(),
+      );
     }
     const body = read?.body;
     const pdk = new LocalPdk(req, res, target);
@@ -217,17 +222,22 @@ export function createGateway(o: GatewayOptions): Server {
       );
     } catch (err) {
       if (res.headersSent) return void res.destroy();
-      if (refusedByClient(err)) return sendError(res, 400, 'Malformed request target', requestId);
+      if (refusedByClient(err)) return sendError(res, 'malformed_request', 'Malformed request target', requestId);
       const reached = !neverReachedService(err);
       o.log?.({ msg: 'upstream unavailable', service: route.service, reached, err: String(err) });
-      sendError(res, 503, upstreamFailureMessage(route.service, reached), requestId, { 'retry-after': '1' });
+      sendError(res, 'unavailable', upstreamFailureMessage(route.service, reached), requestId, { 'retry-after': '1' });
     }
   };
   const server = createHardenedServer((req, res) => {
     const started = performance.now();
     const target = requestTarget(req.url ?? '/');
     if (!target)
-      return sendError(res, 400, 'Malformed request target: send a path such as /api/v1/health', randomUUID());
+      return sendError(
+        res,
+        'malformed_request',
+        'Malformed request target: send a path such as /api/v1/health',
+        randomUUID(),
+      );
     const route = matchRoute(o.routes, target.path);
     const identity: { accountId?: number; tier?: string } = {};
     const span = serverSpan(req.method ?? 'GET', target.path, req.headers, { edge: true });
@@ -249,7 +259,7 @@ export function createGateway(o: GatewayOptions): Server {
         // Only the plugin (before any upstream call) and the answer itself can throw here: nothing was proxied.
         o.log?.({ msg: 'gateway error', err: String(err) });
         if (!res.headersSent)
-          sendError(res, 503, 'Gateway error; the request was not charged. Retry shortly.', randomUUID(), {
+          sendError(res, 'unavailable', 'Gateway error; the request was not charged. Retry shortly.', randomUUID(), {
             'retry-after': '1',
           });
         else res.destroy();

@@ -3,7 +3,14 @@
 // the proxy secret, X-Marketplace-User and X-Marketplace-Subscription) is resolved to its account like a key: one
 // Redis read on the hot path, account-billing asked on its first call and once a period.
 import { randomUUID } from 'node:crypto';
-import { ApiError, errorBody, JSON_CONTENT_TYPE, methodNotAllowed } from '@pra/core/errors';
+import {
+  ApiError,
+  ERROR_STATUS,
+  type ErrorReason,
+  errorBody,
+  JSON_CONTENT_TYPE,
+  methodNotAllowed,
+} from '@pra/core/errors';
 import {
   authorizeKey,
   bearerKey,
@@ -38,8 +45,8 @@ export interface AccessDeps {
 
 export async function access(kong: KongPdk, d: AccessDeps): Promise<void> {
   const requestId = randomUUID();
-  const exit = (status: number, msg: string, headers: Record<string, string> = {}) =>
-    kong.response.exit(status, errorBody(status, msg, 0, requestId), {
+  const exit = (reason: ErrorReason, msg: string, headers: Record<string, string> = {}) =>
+    kong.response.exit(ERROR_STATUS[reason], errorBody(reason, msg, 0, requestId), {
       'content-type': JSON_CONTENT_TYPE,
       'x-request-id': requestId,
       ...headers,
@@ -48,10 +55,10 @@ export async function access(kong: KongPdk, d: AccessDeps): Promise<void> {
     await decide(kong, d, requestId, exit);
   } catch (err) {
     // The key decision refuses with a 401 or 403; anything else is our own failure.
-    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return exit(err.status, err.message);
+    if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return exit(err.reason, err.message);
     const unavailable = err instanceof ApiError && err.status === 503 ? err : undefined;
     return exit(
-      503,
+      'unavailable',
       unavailable?.message ??
         'The gateway cannot check API keys or limits right now; the request was not charged. Retry shortly.',
       {
@@ -74,7 +81,7 @@ async function decide(
   kong: KongPdk,
   d: AccessDeps,
   requestId: string,
-  exit: (status: number, msg: string, headers?: Record<string, string>) => Promise<void>,
+  exit: (reason: ErrorReason, msg: string, headers?: Record<string, string>) => Promise<void>,
 ) {
   const path = await kong.request.get_path();
   if (PUBLIC_PATHS.has(path)) {
@@ -86,7 +93,7 @@ async function decide(
   // charged and return no records, so it never reaches a service.
   const method = await kong.request.get_method();
   const allowed = methodOf(path);
-  if (method !== allowed) return exit(405, methodNotAllowed(method, allowed), { allow: allowed });
+  if (method !== allowed) return exit('method_not_allowed', methodNotAllowed(method, allowed), { allow: allowed });
 
   const headers = await kong.request.get_headers();
   const authorization = first(headers.authorization);
@@ -121,7 +128,10 @@ async function decide(
         a.refusedFor === 'quota'
           ? `Daily quota of ${limits.dailyQuota} calls exceeded`
           : `Rate limit of ${a.limit} requests per minute exceeded`;
-      return exit(429, msg, { ...rateHeaders, 'retry-after': String(a.retryAfterSeconds) });
+      return exit(a.refusedFor === 'quota' ? 'quota_exceeded' : 'rate_limited', msg, {
+        ...rateHeaders,
+        'retry-after': String(a.retryAfterSeconds),
+      });
     }
     await kong.response.set_headers(rateHeaders);
   }

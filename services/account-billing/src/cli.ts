@@ -46,7 +46,7 @@ async function main() {
     },
   });
   const need = (name: string, value: string | undefined) => {
-    if (!value) throw new ApiError('BAD_REQUEST', `--${name} is required\n${USAGE}`);
+    if (!value) throw new ApiError('missing_parameter', `--${name} is required\n${USAGE}`);
     return value;
   };
   const dbUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;

@@ -8,7 +8,7 @@ import { redisLayout } from '../src/data/redis-layout.js';
 import { hashApiKey } from '@pra/core/auth';
 import { UsagePipeline } from '../src/workers/pipeline.js';
 import { issueKey, setKeyStatus } from '../src/domain/accounts.js';
-import { rebuildKeyCache } from '../src/data/key-cache.js';
+import { rebuildKeyCache } from '../src/data/key-cache-writer.js';
 import { KeyLookupService } from '../src/domain/key-lookup.js';
 import { billingFixture, type BillingFixture } from './billing-fixtures.js';
 
@@ -167,7 +167,7 @@ describe('key-cache writes cannot outlive a rolled-back change', () => {
     const lossy = new Proxy(f.redis, {
       get(target, prop) {
         if (prop === 'eval') {
-          // The cache's writes go as EVAL (data/key-cache.ts).
+          // The cache's writes go as EVAL (data/key-cache-writer.ts).
           return async (...args: unknown[]) => {
             await (target as unknown as { eval(...a: unknown[]): Promise<number> }).eval(...args);
             throw new Error('Command timed out');

@@ -36,7 +36,7 @@ export function createAutocompleteApp(deps: {
         ]);
         // Every envelope carries credits_remaining (SPEC 2.2); while balances are being reloaded there is none to say.
         if (balance === null) {
-          throw new ApiError('UNAVAILABLE', 'Credit balances are being reloaded; retry shortly (type-ahead is free)');
+          throw new ApiError('unavailable', 'Credit balances are being reloaded; retry shortly (type-ahead is free)');
         }
         const body = renderEnvelope(items, {
           total: items.length,

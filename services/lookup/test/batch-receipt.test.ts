@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { CreditMeter, PaidTransaction } from '@pra/account-billing/client';
 import { ApiError } from '@pra/core/errors';
 import { answerBatch, type BatchAnswer, type BatchInput } from '../src/domain/batch.js';
-import type { MeteredRequest } from '../src/domain/metered-page.js';
+import type { MeteredRequest } from '../src/domain/metering-rules.js';
 
 const request: MeteredRequest = {
   who: { accountId: 1, tier: 'free', keyId: 1 },

@@ -1,11 +1,12 @@
 // A free preview while balances are being reloaded (Redis restarted empty): the balance it would report is unknown,
 // so the preview is a 503, never a guessed balance and never a charge. The single page and the batch share that rule
-// (metered-page.ts previewBalance); both are held to it here, with a meter that cannot tell a balance.
+// (metering-rules.ts previewBalance); both are held to it here, with a meter that cannot tell a balance.
 import { describe, expect, it, vi } from 'vitest';
 import type { CreditMeter } from '@pra/account-billing/client';
 import { ApiError } from '@pra/core/errors';
 import { answerBatch } from '../src/domain/batch.js';
-import { answerMeteredPage, type MeteredRequest } from '../src/domain/metered-page.js';
+import { answerMeteredPage } from '../src/domain/metered-page.js';
+import type { MeteredRequest } from '../src/domain/metering-rules.js';
 import type { RecordPage } from '../src/domain/record-page.js';
 
 const row = { body: '{"identifier":{"Id":1}}', demo: null, total: 1 };

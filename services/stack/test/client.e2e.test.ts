@@ -107,8 +107,12 @@ describe('@pra/client', () => {
     const refused = await nobody.GET('/usage');
     expect(refused.response.status).toBe(401);
     expect(refused.error!.status.msg).toBe('Invalid API key');
+    expect(refused.error!.status.reason).toBe('unauthorized');
     const pages = ownerPages(nobody, { lastName: owner });
-    await expect(pages.next()).rejects.toThrow(PropertyRecordsError);
+    const thrown = await pages.next().catch((e: unknown) => e);
+    expect(thrown).toBeInstanceOf(PropertyRecordsError);
+    // The client's error carries the reason for code to act on.
+    expect((thrown as PropertyRecordsError).reason).toBe('unauthorized');
   });
 
   it('npm run example:client runs against the system and prints the lookup, the radius search, the owner pages, the batch and the usage', async () => {

@@ -115,7 +115,7 @@ export function isStoreUnavailable(err: unknown): boolean {
 
 /** The 503 a request gets when the store cannot answer in time. */
 export const storeUnavailable = () =>
-  new ApiError('UNAVAILABLE', 'The database is busy or unreachable; the request was not charged. Retry shortly.', 0, {
+  new ApiError('unavailable', 'The database is busy or unreachable; the request was not charged. Retry shortly.', 0, {
     'retry-after': '2',
   });
 

@@ -10,7 +10,17 @@ import express, {
 } from 'express';
 import type { z } from 'zod';
 import { createServer, type RequestListener, type Server, type ServerResponse } from 'node:http';
-import { ApiError, badRequest, JSON_CONTENT_TYPE, errorBody, methodNotAllowed, noSuchEndpoint } from '@pra/core/errors';
+import {
+  ApiError,
+  badRequest,
+  type ErrorReason,
+  JSON_CONTENT_TYPE,
+  ERROR_STATUS,
+  errorBody,
+  methodNotAllowed,
+  noSuchEndpoint,
+  reasonOfStatus,
+} from '@pra/core/errors';
 import { DEFAULT_CLIENT_TIMEOUTS, type ClientTimeouts } from '@pra/core/config';
 import type { Identity } from '@pra/core/auth';
 import { isStoreUnavailable, storeUnavailable } from './db.js';
@@ -86,27 +96,31 @@ export function sendJson(
   res.end(body);
 }
 
-/** An ErrorResponse: the one way every server of ours refuses a request. */
+/** An ErrorResponse: the one way every server of ours refuses a request (the HTTP status is the reason's). */
 export function sendError(
   res: ServerResponse,
-  status: number,
+  reason: ErrorReason,
   msg: string,
   requestId: string,
   headers: Record<string, string> = {},
   total = 0,
 ): void {
-  sendJson(res, status, errorBody(status, msg, total, requestId), requestId, headers);
+  sendJson(res, ERROR_STATUS[reason], errorBody(reason, msg, total, requestId), requestId, headers);
 }
 
 type Query = Record<string, unknown>;
 
-function describeIssue(issue: z.core.$ZodIssue, query: Query): string {
+function describeIssue(issue: z.core.$ZodIssue, query: Query): { reason: ErrorReason; msg: string } {
   const name = String(issue.path[0] ?? 'query');
   const value = query[name];
-  if (Array.isArray(value)) return `Parameter '${name}' was given more than once`;
-  if (value === undefined && issue.code === 'invalid_type') return `Missing required parameter '${name}'`;
-  if (issue.message.startsWith('is required')) return `Parameter '${name}' ${issue.message}`;
-  return `Invalid parameter '${name}': ${issue.message}`;
+  if (Array.isArray(value)) return { reason: 'invalid_parameter', msg: `Parameter '${name}' was given more than once` };
+  if (value === undefined && issue.code === 'invalid_type') {
+    return { reason: 'missing_parameter', msg: `Missing required parameter '${name}'` };
+  }
+  if (issue.message.startsWith('is required')) {
+    return { reason: 'missing_parameter', msg: `Parameter '${name}' ${issue.message}` };
+  }
+  return { reason: 'invalid_parameter', msg: `Invalid parameter '${name}': ${issue.message}` };
 }
 
 const acceptedBySchema = new WeakMap<z.ZodType, string[] | undefined>();
@@ -132,28 +146,33 @@ export function parseQuery<T extends z.ZodType>(schema: T, query: Query): z.infe
     const names = unknown.map((k) => `'${k.slice(0, 40)}'`).join(', ');
     throw badRequest(
       `Unknown parameter${unknown.length > 1 ? 's' : ''} ${names}: this endpoint takes ${accepted!.join(', ')}`,
+      'unknown_parameter',
     );
   }
   const result = schema.safeParse(query);
   if (result.success) return result.data;
   const seen = new Set<string>();
   const messages: string[] = [];
-  for (const issue of result.error.issues) {
-    const m = describeIssue(issue, query);
-    if (!seen.has(m)) messages.push(m);
-    seen.add(m);
+  const described = result.error.issues.map((issue) => describeIssue(issue, query));
+  for (const { msg } of described) {
+    if (!seen.has(msg)) messages.push(msg);
+    seen.add(msg);
   }
-  throw badRequest(messages.join('; '));
+  // Several problems: a missing parameter is named first among the reasons (the request cannot be read without it).
+  const reason = described.some((d) => d.reason === 'missing_parameter') ? 'missing_parameter' : 'invalid_parameter';
+  throw badRequest(messages.join('; '), reason);
 }
 
 /** HEAD on a metered path: 405 with `Allow: GET` (a HEAD would be charged and return no records). */
 export const meteredHeadNotAllowed: RequestHandler = (req, res) => {
-  sendError(res, 405, 'Method HEAD not allowed on a metered endpoint: use GET', req.requestId, { allow: 'GET' });
+  sendError(res, 'method_not_allowed', 'Method HEAD not allowed on a metered endpoint: use GET', req.requestId, {
+    allow: 'GET',
+  });
 };
 
 /** Any other method on a POST endpoint (the batch): 405 with `Allow: POST`. */
 export const postOnly: RequestHandler = (req, res) => {
-  sendError(res, 405, methodNotAllowed(req.method, 'POST'), req.requestId, { allow: 'POST' });
+  sendError(res, 'method_not_allowed', methodNotAllowed(req.method, 'POST'), req.requestId, { allow: 'POST' });
 };
 
 /** Wraps an async handler so a rejection reaches the error handler. */
@@ -183,8 +202,8 @@ export type Logger = Pick<Console, 'error' | 'warn' | 'info'>;
 export function finishApp(app: Express, logger: Logger = console): void {
   app.use((req, res) => {
     if (req.method !== 'GET' && req.method !== 'HEAD')
-      return sendError(res, 405, methodNotAllowed(req.method), req.requestId, { allow: 'GET' });
-    sendError(res, 404, noSuchEndpoint(req.path), req.requestId);
+      return sendError(res, 'method_not_allowed', methodNotAllowed(req.method), req.requestId, { allow: 'GET' });
+    sendError(res, 'no_such_endpoint', noSuchEndpoint(req.path), req.requestId);
   });
   const handler: ErrorRequestHandler = (err, req, res, _next) => {
     const requestId = req.requestId ?? randomUUID();
@@ -194,7 +213,7 @@ export function finishApp(app: Express, logger: Logger = console): void {
     }
     if (isStoreUnavailable(err)) err = storeUnavailable();
     if (err instanceof ApiError) {
-      sendError(res, err.status, err.message, requestId, { ...err.headers }, err.total);
+      sendError(res, err.reason, err.message, requestId, { ...err.headers }, err.total);
       return;
     }
     // Errors from express's own parsing (bad URL encoding, oversized input) are the client's.
@@ -204,7 +223,7 @@ export function finishApp(app: Express, logger: Logger = console): void {
       status === 500
         ? 'Internal error; the request was not charged. Retry, or report the transactionID.'
         : String(err.message);
-    sendError(res, status, msg, requestId);
+    sendError(res, reasonOfStatus(status), msg, requestId);
   };
   app.use(handler);
 }
@@ -238,20 +257,33 @@ export function createHardenedServer(listener: RequestListener, t: ClientTimeout
 }
 
 /** The text of the ErrorResponse node's parser errors get: status and message. */
-function clientErrorAnswer(err: NodeJS.ErrnoException): { status: number; reason: string; msg: string } {
+function clientErrorAnswer(err: NodeJS.ErrnoException): {
+  status: number;
+  /** The status line's reason phrase. */
+  phrase: string;
+  reason: ErrorReason;
+  msg: string;
+} {
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
       return {
         status: 431,
-        reason: 'Request Header Fields Too Large',
+        phrase: 'Request Header Fields Too Large',
+        reason: 'request_line_too_long',
         msg: 'Request line or headers too large: shorten the query string (at most 16 KB)',
       };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return { status: 408, reason: 'Request Timeout', msg: 'The request was not received in time' };
+      return {
+        status: 408,
+        phrase: 'Request Timeout',
+        reason: 'request_timeout',
+        msg: 'The request was not received in time',
+      };
     default:
       return {
         status: 400,
-        reason: 'Bad Request',
+        phrase: 'Bad Request',
+        reason: 'malformed_request',
         msg: `Malformed HTTP request${err.code?.startsWith('HPE_') ? ` (${err.code.slice(4).toLowerCase().replace(/_/g, ' ')})` : ''}`,
       };
   }
@@ -268,9 +300,9 @@ function answerClientErrors(server: Server): void {
       return;
     }
     const a = clientErrorAnswer(err);
-    const body = errorBody(a.status, a.msg, 0, randomUUID());
+    const body = errorBody(a.reason, a.msg, 0, randomUUID());
     socket.end(
-      `HTTP/1.1 ${a.status} ${a.reason}\r\n` +
+      `HTTP/1.1 ${a.status} ${a.phrase}\r\n` +
         `Content-Type: ${JSON_CONTENT_TYPE}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
   });

@@ -18,6 +18,7 @@ export function idempotencyKeyOf(req: IncomingMessage): string | undefined {
   if (typeof v !== 'string' || !/^[\x21-\x7e]{1,255}$/.test(v)) {
     throw badRequest(
       "Invalid header 'Idempotency-Key': give 1 to 255 visible ASCII characters, e.g. a UUID, once per logical request",
+      'invalid_header',
     );
   }
   return v;

@@ -89,7 +89,7 @@ async function developmentIdentity(req: IncomingMessage, keys: KeyLookup): Promi
   if (fromLoopback && account !== undefined && /^\d+$/.test(account) && isTier(tier)) {
     return { accountId: Number(account), tier, keyId: Number(header(req, IDENTITY_HEADERS.key) ?? 0) || 0 };
   }
-  throw new ApiError('UNAUTHORIZED', MISSING_KEY_MESSAGE);
+  throw new ApiError('unauthorized', MISSING_KEY_MESSAGE);
 }
 
 function signedIdentity(req: IncomingMessage, gatewayKey: string): Identity {
@@ -113,5 +113,5 @@ function signedIdentity(req: IncomingMessage, gatewayKey: string): Identity {
       return id;
     }
   }
-  throw new ApiError('UNAUTHORIZED', 'Call the API through the gateway host with your API key');
+  throw new ApiError('unauthorized', 'Call the API through the gateway host with your API key');
 }

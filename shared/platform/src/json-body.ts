@@ -32,20 +32,21 @@ export function readBodyUpTo(
 /** Reads and parses the body; resolves with the parsed value, rejects with a 400 naming the problem. */
 export async function readJsonBody(req: IncomingMessage, limitBytes: number): Promise<unknown> {
   const read = await readBodyUpTo(req, limitBytes).catch(() => {
-    throw badRequest('The body could not be read');
+    throw badRequest('The body could not be read', 'invalid_body');
   });
   if ('over' in read) {
     throw badRequest(
       read.over === 'sent'
         ? `The body is more than the ${limitBytes} bytes allowed`
         : `The body is ${read.over} bytes, more than the ${limitBytes} bytes allowed`,
+      'invalid_body',
     );
   }
   const text = read.body.toString('utf8');
-  if (text.trim() === '') throw badRequest('The body is empty: send a JSON object');
+  if (text.trim() === '') throw badRequest('The body is empty: send a JSON object', 'invalid_body');
   try {
     return JSON.parse(text);
   } catch (err) {
-    throw badRequest(`The body is not JSON: ${(err as Error).message}`);
+    throw badRequest(`The body is not JSON: ${(err as Error).message}`, 'invalid_body');
   }
 }

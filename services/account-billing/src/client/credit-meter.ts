@@ -114,21 +114,21 @@ export const REVERSAL_RETRY_PAUSE_MAX_MS = 5_000;
 
 /** The 402 of an account with nothing left to spend: the charge's, and a metered path's before it reads. */
 export const noCreditsLeft = () =>
-  new ApiError('PAYMENT_REQUIRED', 'No credits remaining, or every credit grant has expired');
+  new ApiError('insufficient_credits', 'No credits remaining, or every credit grant has expired');
 
 /** A script's refusal as the client's ApiError (the statuses are the scripts', data/charge-script.ts). */
 function refusal(status: number): ApiError | undefined {
   switch (status) {
     case 2:
       return new ApiError(
-        'BAD_REQUEST',
+        'idempotency_key_reused',
         'This Idempotency-Key (or request id) was already used for a different request: use a new key for a new request',
       );
     case -1:
-      return new ApiError('UNAVAILABLE', 'Balances are being reloaded; the request was not charged. Retry shortly.');
+      return new ApiError('unavailable', 'Balances are being reloaded; the request was not charged. Retry shortly.');
     case -2:
       return new ApiError(
-        'UNAVAILABLE',
+        'unavailable',
         'Billing is catching up on its ledger; the request was not charged. Retry after the time in Retry-After.',
         0,
         { 'retry-after': '30' },
@@ -213,7 +213,7 @@ export class RedisCreditMeter implements CreditMeter {
       );
     } catch {
       // A read: nothing was charged, whatever happened to it.
-      throw new ApiError('UNAVAILABLE', 'Billing is unavailable; the request was not charged. Retry shortly.');
+      throw new ApiError('unavailable', 'Billing is unavailable; the request was not charged. Retry shortly.');
     }
     const [status, text, receipt] = reply;
     const refused = refusal(status);
@@ -261,13 +261,13 @@ export class RedisCreditMeter implements CreditMeter {
         // (a timeout above all) leaves the outcome unknown.
         if (!/Stream isn't writeable|enableOfflineQueue/.test(String(err))) mayHaveRun = true;
         if (!mayHaveRun)
-          throw new ApiError('UNAVAILABLE', 'Billing is unavailable; the request was not charged. Retry shortly.');
+          throw new ApiError('unavailable', 'Billing is unavailable; the request was not charged. Retry shortly.');
         if (Date.now() + 250 > giveUpAt) {
           // A 503 never costs (SPEC 4.10): the charge, if it landed (or lands: it may still be queued in Redis, ahead
           // of the reversal on the same connection), is reversed once billing answers again.
           this.reverseLater({ r, traceparent, eventId: newEventId(), attempt: 0 });
           throw new ApiError(
-            'UNAVAILABLE',
+            'unavailable',
             'Billing did not answer in time: this request was not charged (a charge that landed is reversed). Retry shortly; an Idempotency-Key keeps a retry from being charged twice.',
             0,
             { 'retry-after': '2' },

@@ -1,4 +1,4 @@
-// The key cache in Redis: its format (account-billing writes it, data/key-cache.ts) and its reader (the gateway and
+// The key cache in Redis: its format (account-billing writes it, data/key-cache-writer.ts) and its reader (the gateway and
 // services in development mode authenticate through nothing else). A key the cache does not hold is not a verdict:
 // the reader asks account-billing, which looks it up in PostgreSQL and restores the entry (domain/key-lookup.ts).
 // A marketplace subscriber is cached the same way, under a hash derived from its user and plan: a missing entry, or
@@ -70,7 +70,7 @@ export const subscriberLookupTarget = (s: MarketplaceSubscriber) =>
 /** The key cache cannot say whether a key is valid (Redis unreachable, or emptied and not yet rebuilt). */
 export const keyCacheUnavailable = (retryAfterSeconds = 2) =>
   new ApiError(
-    'UNAVAILABLE',
+    'unavailable',
     'Authentication is temporarily unavailable (our key store cannot be read right now); the request was not charged. Retry shortly',
     0,
     { 'retry-after': String(retryAfterSeconds) },

@@ -1,5 +1,5 @@
 // Where the key cache keeps its entries in Redis: the names on a single Redis, and the hash-tagged ones of a Redis
-// Cluster. account-billing writes them (data/key-cache.ts), the gateway and the services read them
+// Cluster. account-billing writes them (data/key-cache-writer.ts), the gateway and the services read them
 // (client/key-cache.ts).
 import { isClusterClient } from '@pra/platform/redis';
 import { groupBy } from './redis-layout.js';

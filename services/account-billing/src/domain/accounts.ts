@@ -6,7 +6,7 @@ import { ApiError } from '@pra/core/errors';
 import { generateApiKey, type KeyKind } from '@pra/core/auth';
 import { withTransaction, type Pool } from '@pra/platform';
 import { putGrants } from '../data/balances.js';
-import { changeAccountKeys } from '../data/key-cache.js';
+import { changeAccountKeys } from '../data/key-cache-writer.js';
 import type { RedisLayout } from '../data/redis-layout.js';
 
 export interface BillingDeps {
@@ -23,7 +23,7 @@ export interface Account {
   status: 'active' | 'suspended';
 }
 
-const badInput = (m: string) => new ApiError('BAD_REQUEST', m);
+const badInput = (m: string) => new ApiError('invalid_parameter', m);
 
 export async function createAccount(
   d: BillingDeps,
@@ -37,7 +37,7 @@ export async function createAccount(
      ON CONFLICT (email) DO NOTHING RETURNING id, email, name, tier, status`,
     [input.email.toLowerCase(), input.name, input.tier],
   );
-  if (!rows[0]) throw new ApiError('BAD_REQUEST', `An account with email ${input.email} exists already`);
+  if (!rows[0]) throw new ApiError('already_exists', `An account with email ${input.email} exists already`);
   return rows[0];
 }
 
@@ -47,7 +47,7 @@ export async function findAccount(d: BillingDeps, idOrEmail: string | number): P
     `SELECT id, email, name, tier, status FROM billing.accounts WHERE ${byId ? 'id = $1' : 'email = lower($1)'}`,
     [byId ? Number(idOrEmail) : idOrEmail],
   );
-  if (!rows[0]) throw new ApiError('NOT_FOUND', `No account ${idOrEmail}`);
+  if (!rows[0]) throw new ApiError('not_found', `No account ${idOrEmail}`);
   return rows[0];
 }
 
@@ -93,7 +93,7 @@ export async function setKeyStatus(d: BillingDeps, keyId: number, status: 'activ
   const { rows } = await d.pool.query<{ account_id: number }>('SELECT account_id FROM billing.api_keys WHERE id = $1', [
     keyId,
   ]);
-  if (!rows[0]) throw new ApiError('NOT_FOUND', `No key ${keyId}`);
+  if (!rows[0]) throw new ApiError('not_found', `No key ${keyId}`);
   await changeAccountKeys(
     d.pool,
     d.redis,
@@ -124,7 +124,7 @@ export async function setAccountLimits(
       'UPDATE billing.accounts SET rate_limit_override = $2, daily_quota_override = $3 WHERE id = $1',
       [accountId, limits.ratePerMinute, limits.dailyQuota],
     );
-    if (rowCount === 0) throw new ApiError('NOT_FOUND', `No account ${accountId}`);
+    if (rowCount === 0) throw new ApiError('not_found', `No account ${accountId}`);
   });
 }
 

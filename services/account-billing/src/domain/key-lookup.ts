@@ -11,7 +11,7 @@ import { subscriberKeyHash, type MarketplaceSubscriber } from '@pra/core/auth';
 import { ApiError } from '@pra/core/errors';
 import type { Pool } from '@pra/platform';
 import { subscriberEntryCurrent, type KeyCacheEntry } from '../client/key-cache.js';
-import { restoreKey } from '../data/key-cache.js';
+import { restoreKey } from '../data/key-cache-writer.js';
 import { admitLookup, whatTheCacheSays, type CacheSays } from '../data/key-lookup-admission.js';
 import { layoutFor } from '../data/redis-layout.js';
 import { provisionSubscriber } from './marketplace-subscribers.js';
@@ -26,14 +26,14 @@ export const KEY_LOOKUP_LIMITS: KeyLookupLimits = { perProcessPerSecond: 50, sys
 
 const lookupsBounded = () =>
   new ApiError(
-    'UNAVAILABLE',
+    'unavailable',
     'Too many unknown API keys are being checked right now; this one could not be checked and the request was not charged. Retry shortly',
     0,
     { 'retry-after': '1' },
   );
 
 const storeUnreachable = () =>
-  new ApiError('UNAVAILABLE', 'The key store cannot be reached; retry shortly', 0, { 'retry-after': '2' });
+  new ApiError('unavailable', 'The key store cannot be reached; retry shortly', 0, { 'retry-after': '2' });
 
 /** The cache's answer, when it has one: the entry, or null for a key known not to exist. */
 const answer = (says: CacheSays): KeyCacheEntry | null | undefined =>

@@ -14,7 +14,7 @@ import { ApiError } from '@pra/core/errors';
 import { inTransaction, type Pool } from '@pra/platform';
 import type { KeyCacheEntry } from '../client/key-cache.js';
 import { putGrants } from '../data/balances.js';
-import { restoreKeyIn } from '../data/key-cache.js';
+import { restoreKeyIn } from '../data/key-cache-writer.js';
 import type { RedisLayout } from '../data/redis-layout.js';
 import { createSubscription, findSubscription, grantPeriod, withSubscriberLock } from '../data/subscribers.js';
 
@@ -39,7 +39,7 @@ export async function provisionSubscriber(
   now = new Date(),
 ): Promise<KeyCacheEntry> {
   const plan = findMarketplacePlan(s.plan);
-  if (!plan) throw new ApiError('BAD_REQUEST', `Unknown marketplace plan '${s.plan}'`);
+  if (!plan) throw new ApiError('invalid_parameter', `Unknown marketplace plan '${s.plan}'`);
   const keyHash = subscriberKeyHash(s);
   return withSubscriberLock(d.pool, keyHash, async (c) => {
     const grant = await inTransaction(c, async () => {

@@ -30,7 +30,7 @@ export async function usageReport(db: Queryable, accountId: number): Promise<Usa
     [accountId],
   );
   const r = rows[0];
-  if (!r) throw new ApiError('UNAUTHORIZED', 'Unknown account');
+  if (!r) throw new ApiError('unauthorized', 'Unknown account');
   const { rows: days } = await db.query<{ day: string; calls: number; credits_used: number }>(
     `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(calls)::int AS calls, sum(credits_used)::int AS credits_used
        FROM (SELECT day, calls, credits_used FROM billing.daily_usage

@@ -23,7 +23,7 @@ function requireToken(token: string): RequestHandler {
   return (req, _res, next) => {
     const given = Buffer.from(req.headers.authorization ?? '');
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      next(new ApiError('UNAUTHORIZED', 'Admin token required'));
+      next(new ApiError('unauthorized', 'Admin token required'));
       return;
     }
     next();
@@ -34,13 +34,13 @@ const body = <T extends z.ZodType>(schema: T, value: unknown): z.infer<T> => {
   const r = schema.safeParse(value ?? {});
   if (!r.success)
     throw new ApiError(
-      'BAD_REQUEST',
+      'invalid_body',
       r.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; '),
     );
   return r.data;
 };
 const id = (v: string | string[] | undefined) => {
-  if (typeof v !== 'string' || !/^\d+$/.test(v)) throw new ApiError('BAD_REQUEST', `'${String(v)}' is not an id`);
+  if (typeof v !== 'string' || !/^\d+$/.test(v)) throw new ApiError('invalid_parameter', `'${String(v)}' is not an id`);
   return Number(v);
 };
 

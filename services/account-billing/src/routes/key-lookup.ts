@@ -15,7 +15,7 @@ const KEY_HASH = /^[0-9a-f]{64}$/;
 const signedOver = (req: Request, hash: string, gatewayKey: string) => {
   const signature = req.headers[KEY_LOOKUP_SIGNATURE_HEADER];
   if (typeof signature !== 'string' || !verifyKeyLookup(hash, signature, gatewayKey)) {
-    throw new ApiError('UNAUTHORIZED', 'A key lookup must be signed with the gateway key');
+    throw new ApiError('unauthorized', 'A key lookup must be signed with the gateway key');
   }
 };
 
@@ -26,7 +26,7 @@ export function mountKeyLookup(app: Express, service: KeyLookupService, gatewayK
     route(async (req, res) => {
       const { user, plan } = req.query;
       if (typeof user !== 'string' || typeof plan !== 'string') {
-        throw new ApiError('BAD_REQUEST', 'A subscriber lookup takes one user and one plan');
+        throw new ApiError('invalid_parameter', 'A subscriber lookup takes one user and one plan');
       }
       // The gateway checked the headers already; the same rules again (a 401 naming what is wrong).
       const subscriber = marketplaceSubscriber(user, plan);
@@ -38,7 +38,8 @@ export function mountKeyLookup(app: Express, service: KeyLookupService, gatewayK
     keyLookupPath(':hash'),
     route(async (req, res) => {
       const hash = String(req.params.hash);
-      if (!KEY_HASH.test(hash)) throw new ApiError('BAD_REQUEST', 'A key lookup takes the hex SHA-256 of the key');
+      if (!KEY_HASH.test(hash))
+        throw new ApiError('invalid_parameter', 'A key lookup takes the hex SHA-256 of the key');
       signedOver(req, hash, gatewayKey);
       sendJson(res, 200, JSON.stringify({ key: await service.lookup(hash) }), req.requestId);
     }),

@@ -13,7 +13,7 @@ import { createRedis, type Pool } from '@pra/platform';
 import { keyCacheLayoutFor } from '../data/key-cache-layout.js';
 import { observeGauges, queueTelemetry, telemetryMetrics } from '@pra/platform/telemetry';
 import { reloadBalances } from '../data/balances.js';
-import { rebuildKeyCache } from '../data/key-cache.js';
+import { rebuildKeyCache } from '../data/key-cache-writer.js';
 import { byShard, type BillingShard, type RedisLayout } from '../data/redis-layout.js';
 import { expireCredits } from './apply-usage.js';
 import { CallFlusher, callBucketsWaiting } from './call-flusher.js';

@@ -9,10 +9,13 @@ import { parseTypedQuery } from './typed-query.js';
 export async function suggest(index: SearchIndex, q: AutocompleteQuery): Promise<string[]> {
   const typed = parseTypedQuery(q.q);
   if (typed.houseNumber === null && q.zip === undefined) {
-    throw badRequest("Invalid parameter 'q': start with a house number, or give 'zip' to search by street name");
+    throw badRequest(
+      "Invalid parameter 'q': start with a house number, or give 'zip' to search by street name",
+      'invalid_parameter',
+    );
   }
   if (typed.houseNumber === null && typed.streetPrefixes.length === 0) {
-    throw badRequest("Invalid parameter 'q': it must contain letters or digits");
+    throw badRequest("Invalid parameter 'q': it must contain letters or digits", 'invalid_parameter');
   }
   const started = performance.now();
   const found = await index.search(typed, {

@@ -1,4 +1,4 @@
-// Records read again by id, to answer a repeat with the records it paid for (domain/paid-page.ts).
+// Records read again by id, to answer a repeat with the records it paid for (domain/receipts.ts).
 import type { Queryable } from '@pra/platform';
 import { decodeRecordRow, type RecordRow, type StoredRecordRow } from './record-queries.js';
 

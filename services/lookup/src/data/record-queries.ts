@@ -42,7 +42,7 @@ const addressPage = (where: string, limit: string, offset: string, flags: string
 // The first statement of an address lookup reads the loose key ("W122ND 543": every spelling of the line, one
 // index), and says whether the asked line is among its rows and whether it is all of them: then the page is the
 // line's, in one statement; else another spelling is stored ("543 W 122ND" beside "543 W 122ND ST") and the
-// lookup gathers the building's spellings (domain/address-spellings.ts).
+// lookup gathers the building's spellings (domain/spelling-reads.ts).
 const lineFlags = (line: string) =>
   `, bool_or(p.line_key COLLATE "C" = ${line}) OVER () AS has_line,
      bool_and(p.line_key COLLATE "C" = ${line}) OVER () AS only_line`;
@@ -71,7 +71,7 @@ const ADDRESS_UNIT_BY_CITY = {
 };
 
 // The same pages over several spellings of one address ("201 W 21ST ST" and "201 W 21ST"), chosen by the rules of
-// domain/address-resolution.ts when the line is not the only spelling stored, or not stored.
+// domain/spelling-rules.ts when the line is not the only spelling stored, or not stored.
 const LINES_BY_ZIP = {
   name: 'lines_by_zip',
   text: addressPage(`p.line_key COLLATE "C" = ANY($1) AND p.zip = $2`, '$3', '$4'),

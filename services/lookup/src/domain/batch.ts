@@ -9,8 +9,8 @@ import { ApiError } from '@pra/core/errors';
 import { chargePage, type CreditMeter, noCreditsLeft, type PaidTransaction } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
 import type { AddressLookup } from './find-records.js';
-import { countRefusal, type MeteredRequest, overCap, previewBalance, type ReportedBilling } from './metered-page.js';
-import { cannotRepeat, receiptRows, rereadPaid, rowsReceipt } from './paid-page.js';
+import { countRefusal, type MeteredRequest, overCap, previewBalance, type ReportedBilling } from './metering-rules.js';
+import { cannotRepeat, receiptRows, rereadPaid, rowsReceipt } from './receipts.js';
 import type { RecordPage } from './record-page.js';
 
 /** One entry as read from the body: its lookup, or why it cannot be read (a 400 in its result). */

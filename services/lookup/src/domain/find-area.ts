@@ -2,7 +2,7 @@
 // in miles from the centre (the circle's; a box's or a polygon's bounding box's). No req/res here: a query in, a
 // page source out, for the one metered path (metered-page.ts). The distance is computed here from the query and the
 // record's own coordinates, never stored: a repeat under an Idempotency-Key, which reads its records again by id
-// (paid-page.ts), reports exactly the distances its first call did (and the receipt's digests agree).
+// (receipts.ts), reports exactly the distances its first call did (and the receipt's digests agree).
 // One search is one statement, bounded to about AREA_COUNT_CAP matches whatever the density (data/area-queries.ts):
 // `total` is exact up to the cap, and the cap means that many or more (pages reach no deeper than the cap).
 import {
@@ -66,7 +66,7 @@ export function withDistance(row: RecordRow, lat: number, lon: number): RecordRo
 /** Until the locations of a store stored before area search are filled, its answers would be incomplete. */
 const notFilled = () =>
   new ApiError(
-    'UNAVAILABLE',
+    'unavailable',
     'Area search is not available yet: the locations of the stored records are being filled (npm run ingest -- ' +
       'rekey; npm start and the chart run it in the background). Nothing was charged; retry later.',
     0,
@@ -90,7 +90,11 @@ export async function findInArea(
     const pages = Math.ceil(total / q.pagesize);
     const counted =
       total >= area.cap ? `the nearest ${total} properties: pages reach no deeper` : `${total} properties`;
-    throw notFound(`Page ${q.page} is past the last page (${pages} of ${q.pagesize} for ${counted})`, total);
+    throw new ApiError(
+      'page_out_of_range',
+      `Page ${q.page} is past the last page (${pages} of ${q.pagesize} for ${counted})`,
+      total,
+    );
   }
   return {
     rows: rows.map((r) => withDistance(r, shape.lat, shape.lon)),

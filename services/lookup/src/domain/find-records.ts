@@ -13,7 +13,7 @@ import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts'
 import { ApiError, badRequest, notFound } from '@pra/core/errors';
 import type { AddressCriteria, RecordRow, RecordStore, Spelling } from '../data/record-queries.js';
 import { type AskedAddress, describeMatch } from './address-match.js';
-import { buildingSpellings, resolveSpellings } from './address-spellings.js';
+import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
 import type { RecordPage } from './record-page.js';
 
@@ -46,14 +46,19 @@ export function addressCriteria(
     else if (!sameHouseNumber(given.houseNumber, q.number)) {
       throw badRequest(
         `Parameter 'number' (${q.number}) conflicts with the house number in 'address' (${given.houseNumber})`,
+        'invalid_parameter',
       );
     }
   }
   const parsed = q.number !== undefined && given.houseNumber === null ? parseStreetLine(line) : given;
   if (parsed.houseNumber === null) {
-    throw badRequest("Invalid parameter 'address': it must start with a house number (or give the number in 'number')");
+    throw badRequest(
+      "Invalid parameter 'address': it must start with a house number (or give the number in 'number')",
+      'invalid_parameter',
+    );
   }
-  if (parsed.streetKey === '') throw badRequest("Invalid parameter 'address': no street name after the house number");
+  if (parsed.streetKey === '')
+    throw badRequest("Invalid parameter 'address': no street name after the house number", 'invalid_parameter');
   const zip = q.zip ?? q.postal1;
   const city = q.city ?? q.locality;
   const place = {
@@ -95,7 +100,11 @@ function pageOrNotFound(rows: RecordRow[], total: number, page: number, pagesize
   if (total === 0) throw notFound(`No properties found for ${what}`);
   if (rows.length === 0) {
     const pages = Math.ceil(total / pagesize);
-    throw notFound(`Page ${page} is past the last page (${pages} of ${pagesize} for ${total} properties)`, total);
+    throw new ApiError(
+      'page_out_of_range',
+      `Page ${page} is past the last page (${pages} of ${pagesize} for ${total} properties)`,
+      total,
+    );
   }
   return { rows, total, page, pagesize };
 }
@@ -204,7 +213,8 @@ export async function findByOwner(
     state: q.state ?? null,
     cityKey: q.city ? normalizeCity(q.city) : null,
   };
-  if (c.lastNameKey === '') throw badRequest("Invalid parameter 'lastName': it must contain letters");
+  if (c.lastNameKey === '')
+    throw badRequest("Invalid parameter 'lastName': it must contain letters", 'invalid_parameter');
   const { rows, total } = await deadline.run(() => store.byOwner(c, q.pagesize, (q.page - 1) * q.pagesize));
   return pageOrNotFound(
     rows,

@@ -41,7 +41,7 @@ export class LookupDeadline {
 
   exceeded(): ApiError {
     return new ApiError(
-      'UNAVAILABLE',
+      'unavailable',
       `The lookup took longer than its ${this.ms} ms limit; the request was not charged. Retry shortly.`,
       0,
       { 'retry-after': '2' },

@@ -1,36 +1,11 @@
 // One metered page, start to end, as SPEC 4.10 and issue 22 want it: no data before money, a repeat answered with
 // what it paid for, 1 credit per record returned. The route gives who asks and what; this returns the page to send.
-import type { Identity } from '@pra/core/auth';
 import { ApiError } from '@pra/core/errors';
-import { telemetryMetrics } from '@pra/platform/telemetry';
-import { chargePage, type CreditMeter, noCreditsLeft, type PageBilling } from '@pra/account-billing/client';
+import { chargePage, type CreditMeter, noCreditsLeft } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
-import { receiptOf, repaidPage } from './paid-page.js';
+import { countRefusal, type MeteredRequest, overCap, previewBalance, type ReportedBilling } from './metering-rules.js';
+import { receiptOf, repaidPage } from './receipts.js';
 import type { RecordPage } from './record-page.js';
-
-export interface MeteredRequest {
-  who: Identity;
-  /** The transaction it is charged under (from its Idempotency-Key, or its request id). */
-  transactionId: string;
-  /**
-   * The call's own id (X-Request-Id): its charge is its own to reverse (a lost answer) and counts the call. Default:
-   * the transaction id.
-   */
-  requestId?: string;
-  /** The path served (an alias is billed under its own path). */
-  endpoint: string;
-  /** What was asked, canonical: the same transaction id for another request is refused. */
-  fingerprint: string;
-  /** How long the charge is remembered for repeats (keyed requests: 24 h). */
-  keepSeconds?: number;
-  /** `preview=true`: answer what the call would cost, charge nothing. */
-  preview?: boolean;
-  /** `max_credits`: a page costing more is refused (402) before any charge. */
-  maxCredits?: number;
-}
-
-/** The billing a response reports; `creditsRequired` only for a preview. */
-export type ReportedBilling = PageBilling & { creditsRequired?: number };
 
 export interface PageSource {
   /** Searches the store: a page, or an ApiError (404, 400 ...). */
@@ -84,15 +59,6 @@ export async function answerMeteredPage(
 /** What a page costs: its records (a balance below that would truncate it, and cost less). */
 const costOf = (page: RecordPage) => page.rows.length;
 
-/** The 402 of a call whose cost (`what` says of what) is past its max_credits. */
-export function overCap(cost: number, what: string, maxCredits: number): ApiError {
-  return new ApiError(
-    'PAYMENT_REQUIRED',
-    `This call would cost ${cost} credits (${what}), more than max_credits=${maxCredits}; nothing was charged. ` +
-      'Raise max_credits or ask for fewer records.',
-  );
-}
-
 /**
  * A free preview: the balance, then the search, and no charge (no transaction either: a preview under an
  * Idempotency-Key neither uses nor takes the key). The page is sent without its records. An account that cannot pay
@@ -116,27 +82,6 @@ async function previewPage(
     },
   };
 }
-
-/**
- * The balance a preview reports; a 503 while balances are being reloaded (a preview never guesses it), a 402 when
- * there is none (an account that cannot pay learns nothing about the store, as with a call).
- */
-export async function previewBalance(meter: CreditMeter, accountId: number): Promise<number> {
-  const balance = await meter.balance(accountId);
-  if (balance === null) {
-    throw new ApiError('UNAVAILABLE', 'Balances are being reloaded; the preview was not answered. Retry shortly.');
-  }
-  if (balance === 0) throw noCreditsLeft();
-  return balance;
-}
-
-/** Counts a 402 refused here (the charge counts its own) in pra_requests_refused_total, and rethrows. */
-export const countRefusal =
-  (endpoint: string) =>
-  (err: unknown): never => {
-    if (err instanceof ApiError && err.status === 402) telemetryMetrics.refused('credits', { endpoint });
-    throw err;
-  };
 
 /**
  * The search; a 404 is answered 402 when the balance has run out meanwhile (concurrent calls took it): otherwise

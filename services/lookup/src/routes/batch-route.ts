@@ -7,10 +7,9 @@ import { ApiError, badRequest } from '@pra/core/errors';
 import { parseQuery, readJsonBody, route, sendJson } from '@pra/platform';
 import { answerBatch, type BatchInput } from '../domain/batch.js';
 import { findByAddress, LookupDeadline } from '../domain/find-records.js';
-import { renderBatchResponse } from '../domain/record-page.js';
 import type { PageSource } from '../domain/metered-page.js';
-import { meteredCaller, meteredRequest } from './metered-call.js';
-import type { RecordRouteDeps } from './record-routes.js';
+import { meteredCaller, meteredRequest, type RecordRouteDeps } from './metered-call.js';
+import { renderBatchResponse } from './render-responses.js';
 
 /** The batch's handler; `rereads` read a repeat's paid records again (as an address page's repeat does). */
 export function batchHandler(d: RecordRouteDeps, rereads: PageSource['rereads']) {
@@ -49,7 +48,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The body's entries: the batch is a 400 when its shape is wrong; an entry that cannot be read is a 400 of its own. */
 export function batchInputs(body: unknown): BatchInput[] {
   const read = BatchBody.safeParse(body);
-  if (!read.success) throw badRequest(bodyProblem(read.error.issues[0]!, body));
+  if (!read.success) throw badRequest(bodyProblem(read.error.issues[0]!, body), 'invalid_body');
   return read.data.requests.map((entry, i) => entryInput(entry, i));
 }
 

@@ -1,5 +1,5 @@
-// What every metered route does first: who is calling and under which transaction, then the metered request its
-// domain answers (the fingerprint and cost parameters of the call).
+// What every metered route shares: its dependencies, who is calling and under which transaction, then the metered
+// request its domain answers (the fingerprint and cost parameters of the call).
 import type { Request } from 'express';
 import type { Identity } from '@pra/core/auth';
 import {
@@ -9,7 +9,27 @@ import {
   resolveIdentity,
   type CallerAuth,
 } from '@pra/platform';
-import type { MeteredRequest } from '../domain/metered-page.js';
+import type { CreditMeter } from '@pra/account-billing/client';
+import type { RecordRow, RecordStore } from '../data/record-queries.js';
+import type { MeteredRequest } from '../domain/metering-rules.js';
+
+/** One place a repeat may find the records it paid for: stored records by id, and the same store's histories. */
+export interface RereadSource {
+  recordsByIds(ids: number[]): Promise<RecordRow[]>;
+  store: RecordStore;
+}
+
+export interface RecordRouteDeps {
+  /** Where searches read (the replica, when one is attached). */
+  store: RecordStore;
+  meter: CreditMeter;
+  auth: CallerAuth;
+  /**
+   * Where a repeat is answered from, in order: the primary, then the replica. Its first call may have read either
+   * (the replica down or lagging then, or serving): a repeat finds what it paid for in one of them.
+   */
+  rereadFrom: readonly RereadSource[];
+}
 
 /** What every metered query holds (meteredOptions): the cost parameters. */
 export type MeteredQuery = { preview: boolean; max_credits?: number | undefined };

@@ -3,33 +3,14 @@ import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { canonicalTarget } from '@pra/core/auth';
 import { ENDPOINTS } from '@pra/core/contracts';
-import { parseQuery, route, sendJson, type CallerAuth, type EndpointHandlers } from '@pra/platform';
-import type { CreditMeter } from '@pra/account-billing/client';
-import type { RecordRow, RecordStore } from '../data/record-queries.js';
+import { parseQuery, route, sendJson, type EndpointHandlers } from '@pra/platform';
+import type { RecordRow } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
 import { areaSource } from '../domain/find-area.js';
 import { answerMeteredPage, type PageSource } from '../domain/metered-page.js';
-import { renderPropertyResponse } from '../domain/record-page.js';
 import { batchHandler } from './batch-route.js';
-import { type MeteredQuery, meteredCaller, meteredRequest } from './metered-call.js';
-
-/** One place a repeat may find the records it paid for: stored records by id, and the same store's histories. */
-export interface RereadSource {
-  recordsByIds(ids: number[]): Promise<RecordRow[]>;
-  store: RecordStore;
-}
-
-export interface RecordRouteDeps {
-  /** Where searches read (the replica, when one is attached). */
-  store: RecordStore;
-  meter: CreditMeter;
-  auth: CallerAuth;
-  /**
-   * Where a repeat is answered from, in order: the primary, then the replica. Its first call may have read either
-   * (the replica down or lagging then, or serving): a repeat finds what it paid for in one of them.
-   */
-  rereadFrom: readonly RereadSource[];
-}
+import { type MeteredQuery, meteredCaller, meteredRequest, type RecordRouteDeps } from './metered-call.js';
+import { renderPropertyResponse } from './render-responses.js';
 
 /** The metered endpoints of the lookup, by their key in the endpoint table. */
 export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'lookup'>, 'health'> {

@@ -87,13 +87,13 @@ export function presentedCredential(c: PresentedCredentials, marketplaceSecret: 
   if (bearer) return { key: bearer, via: 'standard' };
   if (c.marketplaceSecret || c.marketplaceKey || c.marketplaceUser || c.marketplaceSubscription) {
     if (!marketplaceSecret || !c.marketplaceSecret || !sameSecret(c.marketplaceSecret, marketplaceSecret)) {
-      throw new ApiError('UNAUTHORIZED', 'Invalid marketplace proxy secret');
+      throw new ApiError('unauthorized', 'Invalid marketplace proxy secret');
     }
     if (c.marketplaceKey) return { key: c.marketplaceKey, via: 'marketplace' };
-    if (!c.marketplaceUser) throw new ApiError('UNAUTHORIZED', 'Missing X-Marketplace-Key or X-Marketplace-User');
+    if (!c.marketplaceUser) throw new ApiError('unauthorized', 'Missing X-Marketplace-Key or X-Marketplace-User');
     return { subscriber: marketplaceSubscriber(c.marketplaceUser, c.marketplaceSubscription) };
   }
-  throw new ApiError('UNAUTHORIZED', MISSING_KEY_MESSAGE);
+  throw new ApiError('unauthorized', MISSING_KEY_MESSAGE);
 }
 
 export const MARKETPLACE_KEY_AS_BEARER_MESSAGE =
@@ -115,11 +115,11 @@ export async function authorizeKey(
   if ('subscriber' in presented) return authorizeSubscriber(presented.subscriber, keys);
   const { key, via } = presented;
   const entry = await keys.lookup(key);
-  if (!entry) throw new ApiError('UNAUTHORIZED', 'Invalid API key');
-  if (entry.status !== 'active') throw new ApiError('FORBIDDEN', 'API key disabled');
+  if (!entry) throw new ApiError('unauthorized', 'Invalid API key');
+  if (entry.status !== 'active') throw new ApiError('forbidden', 'API key disabled');
   if ((entry.kind ?? 'standard') !== via) {
     throw new ApiError(
-      'FORBIDDEN',
+      'forbidden',
       via === 'standard' ? MARKETPLACE_KEY_AS_BEARER_MESSAGE : STANDARD_KEY_VIA_MARKETPLACE_MESSAGE,
     );
   }
@@ -129,12 +129,12 @@ export async function authorizeKey(
 /** The active account of a marketplace subscriber (a 403 when an operator disabled it or suspended its account). */
 async function authorizeSubscriber(s: MarketplaceSubscriber, keys: KeyLookup): Promise<KeyRecord> {
   if (!keys.subscriber) {
-    throw new ApiError('UNAVAILABLE', 'Marketplace subscribers cannot be served right now; retry shortly', 0, {
+    throw new ApiError('unavailable', 'Marketplace subscribers cannot be served right now; retry shortly', 0, {
       'retry-after': '2',
     });
   }
   const entry = await keys.subscriber(s);
-  if (entry.kind !== 'subscriber') throw new ApiError('UNAUTHORIZED', 'Invalid marketplace subscriber');
-  if (entry.status !== 'active') throw new ApiError('FORBIDDEN', 'Marketplace subscriber disabled');
+  if (entry.kind !== 'subscriber') throw new ApiError('unauthorized', 'Invalid marketplace subscriber');
+  if (entry.status !== 'active') throw new ApiError('forbidden', 'Marketplace subscriber disabled');
   return entry;
 }

@@ -59,24 +59,24 @@ const SubscriptionHeader = z
  */
 export function marketplaceSubscriber(user: string, subscription: string | undefined): MarketplaceSubscriber {
   const u = UserHeader.safeParse(user);
-  if (!u.success) throw new ApiError('UNAUTHORIZED', USER_MESSAGE);
+  if (!u.success) throw new ApiError('unauthorized', USER_MESSAGE);
   if (subscription === undefined || subscription === '') {
     throw new ApiError(
-      'UNAUTHORIZED',
+      'unauthorized',
       `Missing X-Marketplace-Subscription: the subscriber's plan, one of ${acceptedPlans()}`,
     );
   }
   const s = SubscriptionHeader.safeParse(subscription);
   if (!s.success) {
     throw new ApiError(
-      'UNAUTHORIZED',
+      'unauthorized',
       `Invalid X-Marketplace-Subscription: a plan name of at most ${MARKETPLACE_SUBSCRIPTION_MAX} letters, digits, _ or -, one of ${acceptedPlans()}`,
     );
   }
   const plan = findMarketplacePlan(s.data);
   if (!plan) {
     throw new ApiError(
-      'UNAUTHORIZED',
+      'unauthorized',
       `Unknown plan '${s.data}' in X-Marketplace-Subscription: the marketplace's plans are ${acceptedPlans()}`,
     );
   }

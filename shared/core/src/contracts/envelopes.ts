@@ -1,4 +1,5 @@
 // Response envelopes: PropertyResponse (SPEC 2.2) and ErrorResponse (SPEC 2.3).
+import { ERROR_REASONS, ERROR_STATUS } from '../errors.js';
 import { z } from './zod.js';
 import { PropertyRecord, SaleHistoryRecord, AssessmentHistoryRecord, Suggestion } from './record.js';
 
@@ -72,11 +73,20 @@ export const SaleHistoryResponse = propertyResponse('SaleHistoryResponse', SaleH
 export const AssessmentHistoryResponse = propertyResponse('AssessmentHistoryResponse', AssessmentHistoryRecord);
 export const SuggestionResponse = propertyResponse('SuggestionResponse', Suggestion);
 
+/** Why a request was refused (status.reason): a closed list, each reason with its one HTTP status. */
+export const ErrorReason = z.enum(ERROR_REASONS).openapi('ErrorReason', {
+  description:
+    'Why the request was refused, for code to act on (the message is for people). Each reason has one HTTP status: ' +
+    ERROR_REASONS.map((r) => `\`${r}\` ${ERROR_STATUS[r]}`).join(', '),
+  example: 'insufficient_credits',
+});
+
 export const ErrorResponse = z
   .object({
     property: z.array(z.object({})).max(0).openapi({ description: 'Always empty' }),
     status: z.object({
       code: z.number().int().openapi({ description: 'The HTTP status code', example: 400 }),
+      reason: ErrorReason,
       msg: z.string().openapi({ example: "Invalid parameter 'pagesize': must be at most 100" }),
       total: z.number().int(),
       transactionID: z.string().uuid().optional().openapi({ description: 'Same as the X-Request-Id header' }),

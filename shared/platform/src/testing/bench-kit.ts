@@ -155,6 +155,26 @@ export function reportFigure(f: BenchFigure): void {
   console.log(`${FIGURE_PREFIX}${JSON.stringify(f)}`);
 }
 
+/** A column of a markdown table: figures are right-aligned, text (`text: true`) left-aligned. */
+export interface TableColumn {
+  name: string;
+  text?: boolean;
+}
+
+/**
+ * A markdown table, as the benches print their figures (docs/benchmarks.md quotes them as printed). A column given
+ * by its name alone is text when it is the first (what the row is) and a figure otherwise.
+ */
+export function markdownTable(
+  columns: readonly (string | TableColumn)[],
+  rows: readonly (readonly (string | number)[])[],
+): string {
+  const cols = columns.map((c, i) => (typeof c === 'string' ? { name: c, text: i === 0 } : c));
+  const line = (cells: readonly (string | number)[]) => `| ${cells.join(' | ')} |`;
+  const rule = `|${cols.map((c) => (c.text ? '---' : '---:')).join('|')}|`;
+  return [line(cols.map((c) => c.name)), rule, ...rows.map(line)].join('\n');
+}
+
 /** The request-rate figure of a load result. */
 export const loadFigure = (bench: string, r: LoadResult): BenchFigure => ({
   bench,

@@ -15,9 +15,15 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
-import { migrateRecords } from '../src/data/migrate.js';
-import { parseRecord } from '../src/importer/csv-records.js';
-import { importCsv, type ImportSummary, loadMapping, SAMPLE_FILES, SHIPPED_MAPPINGS } from '../src/importer/index.js';
+import { migrateRecords } from '../../services/ingest/src/data/migrate.js';
+import { parseRecord } from '../../services/ingest/src/importer/csv-records.js';
+import {
+  importCsv,
+  type ImportSummary,
+  loadMapping,
+  SAMPLE_FILES,
+  SHIPPED_MAPPINGS,
+} from '../../services/ingest/src/importer/index.js';
 
 const TARGET_ROWS_PER_SECOND = 20_000;
 

@@ -6,12 +6,12 @@ import { storedAddress } from '@pra/core/stored';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
-import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/platform/bench';
+import { loadFigure, markdownTable, replay, reportFigure, startProcess, type LoadResult } from '@pra/platform/bench';
 import { billingFixture } from '@pra/account-billing/testing';
-import { prepareBenchDatabase } from '@pra/lookup/bench-database';
-import { migrateSearch } from '../src/data/migrate.js';
-import { PostgresSearchIndex } from '../src/data/postgres-index.js';
-import { runRebuild } from '../src/indexing/index-queue.js';
+import { prepareBenchDatabase } from '../lookup/bench-database.js';
+import { migrateSearch } from '../../services/autocomplete/src/data/migrate.js';
+import { PostgresSearchIndex } from '../../services/autocomplete/src/data/postgres-index.js';
+import { runRebuild } from '../../services/autocomplete/src/indexing/index-queue.js';
 
 const { values } = parseArgs({
   options: {
@@ -84,21 +84,43 @@ async function main() {
   console.log(
     `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
   );
-  console.log(
-    '| records | connections | index build s | req/s | client p50 ms | client p99 ms | in service p50 ms | in service p99 ms | non-2xx |',
-  );
-  console.log('|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of rows) {
-    for (const [res, conns] of [
-      [r.result, values.connections],
-      [r.light, '4'],
-    ] as const) {
+  const cells = rows.flatMap((r) =>
+    (
+      [
+        [r.result, values.connections],
+        [r.light, '4'],
+      ] as const
+    ).map(([res, conns]) => {
       const s = res.service!;
-      console.log(
-        `| ${r.records.toLocaleString('en-US')} | ${conns} | ${r.indexSeconds.toFixed(1)} | ${Math.round(res.rps).toLocaleString('en-US')} | ${res.p50.toFixed(1)} | ${res.p99.toFixed(1)} | ${s.p50.toFixed(2)} | ${s.p99.toFixed(2)} | ${res.errors} |`,
-      );
-    }
-  }
+      return [
+        r.records.toLocaleString('en-US'),
+        conns,
+        r.indexSeconds.toFixed(1),
+        Math.round(res.rps).toLocaleString('en-US'),
+        res.p50.toFixed(1),
+        res.p99.toFixed(1),
+        s.p50.toFixed(2),
+        s.p99.toFixed(2),
+        res.errors,
+      ];
+    }),
+  );
+  console.log(
+    markdownTable(
+      [
+        { name: 'records' },
+        'connections',
+        'index build s',
+        'req/s',
+        'client p50 ms',
+        'client p99 ms',
+        'in service p50 ms',
+        'in service p99 ms',
+        'non-2xx',
+      ],
+      cells,
+    ),
+  );
   console.log(`\n(${rows[0]?.requests ?? 0} distinct keystroke queries per size, replayed in typing order)`);
   process.exit(0);
 }

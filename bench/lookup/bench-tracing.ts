@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { parse } from 'yaml';
-import { cpuMeter, replay, startProcess } from '@pra/platform/bench';
+import { cpuMeter, markdownTable, replay, startProcess } from '@pra/platform/bench';
 import { sinkEnv, startOtlpSink } from '@pra/platform/telemetry';
 import { COLLECTOR_CONFIGS, findCollector, startCollector } from '@pra/platform/testing';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
@@ -108,17 +108,35 @@ async function main(): Promise<void> {
   console.log(
     `\n### bench:tracing, ${Number(values.records).toLocaleString('en-US')} records, ${values.rounds} rounds of ${values.duration} s, ${values.connections} connections, node ${process.version}; spans to ${collector ? 'pra-otelcol over OTLP/HTTP protobuf' : 'the in-repo receiver over OTLP/HTTP JSON'}\n`,
   );
-  console.log(
-    '| lookup /property/address | mean req/s | rounds | cost | lookup CPU µs/request | cost in lookup CPU | collector CPU µs/request | non-2xx |',
-  );
-  console.log('|---|---:|---|---:|---:|---:|---:|---:|');
   const offCpu = mean(cpuUs.get('tracing off')!);
-  for (const [name] of variants) {
+  const cells = variants.map(([name]) => {
     const all = rates.get(name)!;
-    console.log(
-      `| ${name} | ${Math.round(mean(all)).toLocaleString('en-US')} | ${all.map(Math.round).join(', ')} | ${((1 - mean(all) / off) * 100).toFixed(1)}% | ${Math.round(mean(cpuUs.get(name)!))} | ${((mean(cpuUs.get(name)!) / offCpu - 1) * 100).toFixed(1)}% | ${Math.round(mean(receiverUs.get(name)!))} | ${failed.get(name)} |`,
-    );
-  }
+    return [
+      name,
+      Math.round(mean(all)).toLocaleString('en-US'),
+      all.map(Math.round).join(', '),
+      `${((1 - mean(all) / off) * 100).toFixed(1)}%`,
+      Math.round(mean(cpuUs.get(name)!)),
+      `${((mean(cpuUs.get(name)!) / offCpu - 1) * 100).toFixed(1)}%`,
+      Math.round(mean(receiverUs.get(name)!)),
+      failed.get(name) ?? 0,
+    ];
+  });
+  console.log(
+    markdownTable(
+      [
+        'lookup /property/address',
+        'mean req/s',
+        { name: 'rounds', text: true },
+        'cost',
+        'lookup CPU µs/request',
+        'cost in lookup CPU',
+        'collector CPU µs/request',
+        'non-2xx',
+      ],
+      cells,
+    ),
+  );
   if ([...failed.values()].some((n) => n > 0))
     console.log('\n**Some answers were not 2xx: the rates above are not those of lookups.**');
   await billing.close();
@@ -130,7 +148,7 @@ async function main(): Promise<void> {
 
 /** The sampler the chart's default values give every process. */
 function chartSampling(): { OTEL_TRACES_SAMPLER: string; OTEL_TRACES_SAMPLER_ARG: string } {
-  const values = parse(readFileSync(new URL('../../../charts/property-api/values.yaml', import.meta.url), 'utf8')) as {
+  const values = parse(readFileSync(new URL('../../charts/property-api/values.yaml', import.meta.url), 'utf8')) as {
     telemetry: { tracesSampler: string; tracesSamplerArg: string };
   };
   return {

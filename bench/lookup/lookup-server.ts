@@ -9,7 +9,7 @@ import {
   type ChargeResult,
   type CreditMeter,
 } from '@pra/account-billing/client';
-import { createLookupApp } from '../src/app.js';
+import { createLookupApp } from '../../services/lookup/src/app.js';
 
 /** Grants every record without asking Redis: what the lookup costs without its charge. */
 const noCharge: CreditMeter = {

@@ -4,7 +4,7 @@
 // type-ahead index the system builds, and the bytes each table and index of schemas records and search take.
 import { statfsSync } from 'node:fs';
 import { createPool, type Pool } from '@pra/platform';
-import { benchDatabaseUrl, prepareBenchDatabase } from '@pra/lookup/bench-database';
+import { benchDatabaseUrl, prepareBenchDatabase } from '../lookup/bench-database.js';
 
 type Log = (line: string) => void;
 

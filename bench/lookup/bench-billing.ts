@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { loadFigure, replay, reportFigure, startProcess, type LoadResult } from '@pra/platform/bench';
+import { loadFigure, markdownTable, replay, reportFigure, startProcess, type LoadResult } from '@pra/platform/bench';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { benchDatabaseUrl, prepareBenchDatabase } from './bench-database.js';
@@ -91,7 +91,7 @@ async function main() {
   type Row = LoadResult & { charging: 'on' | 'off'; pipeline: boolean };
   const results: Row[] = [];
   const run = async (charging: 'on' | 'off', pipeline: boolean) => {
-    const server = await startProcess('services/lookup/bench/lookup-server.ts', {
+    const server = await startProcess('bench/lookup/lookup-server.ts', {
       DATABASE_URL: dbUrl,
       REDIS_URL: redisUrl,
       REDIS_PREFIX: prefix,
@@ -198,30 +198,48 @@ async function main() {
   console.log(
     `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
   );
-  console.log('| lookup /property/address | req/s | p50 ms | p99 ms | non-2xx |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const r of results)
-    console.log(
-      `| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`,
-    );
+  const cells: string[][] = results.map((r) => [
+    r.name,
+    Math.round(r.rps).toLocaleString('en-US'),
+    r.p50.toFixed(1),
+    r.p99.toFixed(1),
+    String(r.errors),
+  ]);
   if (on.length > 0 && off.length > 0)
-    console.log(
-      `| charging on vs off, request path (means) | ${((avg(on.map((r) => r.rps)) / avg(off.map((r) => r.rps)) - 1) * 100).toFixed(1)}% | ` +
-        `${(avg(on.map((r) => r.p50)) - avg(off.map((r) => r.p50))).toFixed(1)} | ${(avg(on.map((r) => r.p99)) - avg(off.map((r) => r.p99))).toFixed(1)} | |`,
-    );
+    cells.push([
+      'charging on vs off, request path (means)',
+      `${((avg(on.map((r) => r.rps)) / avg(off.map((r) => r.rps)) - 1) * 100).toFixed(1)}%`,
+      (avg(on.map((r) => r.p50)) - avg(off.map((r) => r.p50))).toFixed(1),
+      (avg(on.map((r) => r.p99)) - avg(off.map((r) => r.p99))).toFixed(1),
+      '',
+    ]);
   const running = results.find((r) => r.pipeline);
   if (running && on.length > 0)
-    console.log(
-      `| lookup with the pipeline running vs paused (charging on; target >= ${RUNNING_VS_PAUSED_TARGET * 100}%) | ${((running.rps / avg(on.map((r) => r.rps))) * 100).toFixed(0)}% | | | |`,
-    );
+    cells.push([
+      `lookup with the pipeline running vs paused (charging on; target >= ${RUNNING_VS_PAUSED_TARGET * 100}%)`,
+      `${((running.rps / avg(on.map((r) => r.rps))) * 100).toFixed(0)}%`,
+      '',
+      '',
+      '',
+    ]);
+  console.log(markdownTable(['lookup /property/address', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx'], cells));
+  const drained = drainRates.map((d) => [
+    d.name,
+    Math.round(d.perSecond).toLocaleString('en-US'),
+    DRAIN_TARGET.toLocaleString('en-US'),
+    d.cpuUsPerEvent === undefined ? '' : `${d.cpuUsPerEvent.toFixed(1)} us`,
+  ]);
   console.log(
-    `\n| usage pipeline, ${events.toLocaleString('en-US')} events drained into PostgreSQL | events/s | target | writer CPU per event |`,
+    `\n${markdownTable(
+      [
+        `usage pipeline, ${events.toLocaleString('en-US')} events drained into PostgreSQL`,
+        'events/s',
+        'target',
+        'writer CPU per event',
+      ],
+      drained,
+    )}`,
   );
-  console.log('|---|---:|---:|---:|');
-  for (const d of drainRates)
-    console.log(
-      `| ${d.name} | ${Math.round(d.perSecond).toLocaleString('en-US')} | ${DRAIN_TARGET.toLocaleString('en-US')} | ${d.cpuUsPerEvent === undefined ? '' : `${d.cpuUsPerEvent.toFixed(1)} us`} |`,
-    );
   await f.close();
   await pool.end();
   process.exit(0);

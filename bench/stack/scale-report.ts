@@ -1,6 +1,6 @@
 // bench:scale's markdown: one table with a column per size and the ratio largest/smallest, then the targets
 // (met / not met) under it. Figures only: nothing here is measured.
-import type { LoadResult } from '@pra/platform/bench';
+import { type LoadResult, markdownTable } from '@pra/platform/bench';
 import { CALLS, type Call, type CallFigures } from './scale-calls.js';
 import type { Footprint, Timed } from './scale-store.js';
 
@@ -114,12 +114,11 @@ function callRows(rs: SizeResult[], connections: number): Row[] {
   return rows;
 }
 
-function markdownTable(rs: SizeResult[], rows: Row[]): string {
+function sizeTable(rs: SizeResult[], rows: Row[]): string {
   const ratioHead = rs.length > 1 ? `${size(rs.at(-1)!.records)} / ${size(rs[0]!.records)}` : 'ratio';
-  const head = `| | ${rs.map((r) => `${size(r.records)} records`).join(' | ')} | ${ratioHead} |`;
-  const rule = `|---|${rs.map(() => '---:').join('|')}|---:|`;
-  return [head, rule, ...rows.map(([label, cells, ratio]) => `| ${label} | ${cells.join(' | ')} | ${ratio} |`)].join(
-    '\n',
+  return markdownTable(
+    ['', ...rs.map((r) => `${size(r.records)} records`), ratioHead],
+    rows.map(([label, cells, ratio]) => [label, ...cells, ratio]),
   );
 }
 
@@ -177,7 +176,7 @@ export function renderReport(
     `Calls through the local gateway, ${o.duration} s at each connection count, each call type after ${o.warmup} s of warm-up at ${o.connections} connections; latencies as the client sees them (autocannon, 1 ms resolution).`,
     '',
   );
-  out.push(markdownTable(rs, [...storeRows(rs), ...callRows(rs, o.connections)]), '');
+  out.push(sizeTable(rs, [...storeRows(rs), ...callRows(rs, o.connections)]), '');
   out.push('Targets:', '', ...targetLines(rs, o.connections));
   const errors = rs.flatMap((r) => CALLS.flatMap((c) => [r.calls[c].one, r.calls[c].many])).filter(hasErrors);
   if (errors.length > 0) out.push('', '**Some answers were not 2xx: those rates are not those of the calls named.**');

@@ -7,7 +7,15 @@
 // on) and LOG_LEVEL=warn in both, so the difference is tracing alone.
 import { cpus, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
-import { loadFigure, pgbench, replay, reportFigure, startProcess, type LoadResult } from '@pra/platform/bench';
+import {
+  loadFigure,
+  markdownTable,
+  pgbench,
+  replay,
+  reportFigure,
+  startProcess,
+  type LoadResult,
+} from '@pra/platform/bench';
 import { sinkEnv, startOtlpSink } from '@pra/platform/telemetry';
 import { createPool, ensureDatabase, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
@@ -97,7 +105,7 @@ async function main() {
   const results: Result[] = [];
 
   const load = { connections, duration };
-  const trivial = await startProcess('services/lookup/bench/trivial-express.ts', {});
+  const trivial = await startProcess('bench/lookup/trivial-express.ts', {});
   results.push(await replay('(a) trivial express endpoint', `http://127.0.0.1:${trivial.port}`, ['/ping'], load));
   trivial.stop();
 
@@ -170,13 +178,19 @@ async function main() {
   console.log(
     `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
   );
-  console.log('| target | req/s | p50 ms | p99 ms | non-2xx/errors | vs trivial express |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const r of results) {
-    console.log(
-      `| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.errors} | ${((r.rps / base) * 100).toFixed(0)}% |`,
-    );
-  }
+  console.log(
+    markdownTable(
+      ['target', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx/errors', 'vs trivial express'],
+      results.map((r) => [
+        r.name,
+        Math.round(r.rps).toLocaleString('en-US'),
+        r.p50.toFixed(2),
+        r.p99.toFixed(2),
+        r.errors,
+        `${((r.rps / base) * 100).toFixed(0)}%`,
+      ]),
+    ),
+  );
   for (const r of results) reportFigure(loadFigure('lookup', r));
   const untraced = results.find((r) => r.name === '(b) lookup /property/address')!;
   const cost = (1 - tracedResult.rps / untraced.rps) * 100;

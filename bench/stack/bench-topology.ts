@@ -19,6 +19,7 @@ import {
   averageRuns,
   cpuMeter,
   loadFigure,
+  markdownTable,
   processTree,
   redisServerPids,
   replay,
@@ -35,9 +36,9 @@ import {
 } from '@pra/platform/testing';
 import { billingFixture } from '@pra/account-billing/testing';
 import { setAccountLimits } from '@pra/account-billing/domain';
-import { prepareBenchDatabase } from '@pra/lookup/bench-database';
-import { Supervisor } from '../src/supervisor.js';
-import { startSystem } from '../src/system.js';
+import { prepareBenchDatabase } from '../lookup/bench-database.js';
+import { Supervisor } from '../../services/stack/src/supervisor.js';
+import { startSystem } from '../../services/stack/src/system.js';
 
 const { values } = parseArgs({
   options: {
@@ -49,7 +50,7 @@ const { values } = parseArgs({
 const records = Number(values.records);
 const duration = Number(values.duration);
 const connections = Number(values.connections);
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = (l: string) => console.error(`[bench:topology] ${l}`);
 const PROCESSES = ['gateway', 'lookup', 'account-billing'] as const;
 
@@ -204,27 +205,49 @@ async function main() {
     console.log(
       `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
     );
-    console.log('| topology | req/s | p50 ms | p99 ms | non-2xx | rounds (req/s) |');
-    console.log('|---|---:|---:|---:|---:|---|');
-    for (const r of [a, b]) {
+    const cells = [a, b].map((r) => {
       const rounds = runs
         .filter((x) => x.topology === r.topology)
         .map((x) => Math.round(x.load.rps).toLocaleString('en-US'))
         .join(', ');
-      console.log(
-        `| ${r.topology} | ${Math.round(r.load.rps).toLocaleString('en-US')} | ${r.load.p50.toFixed(1)} | ${r.load.p99.toFixed(1)} | ${r.load.errors} | ${rounds} |`,
-      );
-    }
+      return [
+        r.topology,
+        Math.round(r.load.rps).toLocaleString('en-US'),
+        r.load.p50.toFixed(1),
+        r.load.p99.toFixed(1),
+        r.load.errors,
+        rounds,
+      ];
+    });
+    cells.push([
+      'past one node vs single',
+      `${((b.load.rps / a.load.rps) * 100).toFixed(0)}%`,
+      (b.load.p50 - a.load.p50).toFixed(1),
+      (b.load.p99 - a.load.p99).toFixed(1),
+      '',
+      '',
+    ]);
     console.log(
-      `| past one node vs single | ${((b.load.rps / a.load.rps) * 100).toFixed(0)}% | ${(b.load.p50 - a.load.p50).toFixed(1)} | ${(b.load.p99 - a.load.p99).toFixed(1)} | | |`,
+      markdownTable(
+        ['topology', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', { name: 'rounds (req/s)', text: true }],
+        cells,
+      ),
     );
     console.log('\nCPU milliseconds per request, by process (process CPU time over the run / requests answered):\n');
-    console.log(`| process | ${a.topology} | ${b.topology} |`);
-    console.log('|---|---:|---:|');
-    for (const g of Object.keys(a.cpuMsPerRequest))
-      console.log(`| ${g} | ${a.cpuMsPerRequest[g]!.toFixed(3)} | ${b.cpuMsPerRequest[g]!.toFixed(3)} |`);
     const total = (r: Run) => Object.values(r.cpuMsPerRequest).reduce((s, x) => s + x, 0);
-    console.log(`| **all** | **${total(a).toFixed(3)}** | **${total(b).toFixed(3)}** |`);
+    console.log(
+      markdownTable(
+        ['process', a.topology, b.topology],
+        [
+          ...Object.keys(a.cpuMsPerRequest).map((g) => [
+            g,
+            a.cpuMsPerRequest[g]!.toFixed(3),
+            b.cpuMsPerRequest[g]!.toFixed(3),
+          ]),
+          ['**all**', `**${total(a).toFixed(3)}**`, `**${total(b).toFixed(3)}**`],
+        ],
+      ),
+    );
     if (a.load.errors + b.load.errors > 0)
       console.log('\n**Some answers were not 2xx: those rates are not those of lookups.**');
   } finally {

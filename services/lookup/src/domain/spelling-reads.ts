@@ -1,9 +1,9 @@
 // Which stored spellings of an address a lookup reads: the statements around the pure rules of
-// address-resolution.ts. Never another street: in doubt, a 404 that names the candidates.
+// spelling-rules.ts. Never another street: in doubt, a 404 that names the candidates.
 import { DIRECTIONALS, looseDirectionals } from '@pra/core/address';
 import { notFound } from '@pra/core/errors';
 import type { AddressCriteria, RecordStore, Spelling } from '../data/record-queries.js';
-import { chooseSpellings, MIN_FUZZY_NAME, splitLooseKey, withinOneEdit } from './address-resolution.js';
+import { chooseSpellings, MIN_FUZZY_NAME, splitLooseKey, withinOneEdit } from './spelling-rules.js';
 import type { Run } from './lookup-deadline.js';
 
 /** The standard directionals ("N", "SW"): what a loose key's name may end in after "_". */

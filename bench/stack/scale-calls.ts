@@ -7,10 +7,10 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Pool } from '@pra/platform';
 import { replay, type LoadResult } from '@pra/platform/bench';
-import { Supervisor } from '../src/supervisor.js';
-import { startSystem } from '../src/system.js';
+import { Supervisor } from '../../services/stack/src/supervisor.js';
+import { startSystem } from '../../services/stack/src/system.js';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 export const CALLS = ['address', 'owner', 'parcel', 'type-ahead'] as const;
 export type Call = (typeof CALLS)[number];

@@ -169,7 +169,7 @@ export async function rebuildKeyCache(db: Pick<Pool, 'query'>, redis: Redis, pre
  */
 export type KeyChangeEffect = 'revoke' | 'grant';
 
-const cacheUnreachable = (message: string) => new ApiError('UNAVAILABLE', message, 0, { 'retry-after': '2' });
+const cacheUnreachable = (message: string) => new ApiError('unavailable', message, 0, { 'retry-after': '2' });
 
 /** Deletes entries (they are then looked up in PostgreSQL on their next use); false when Redis did not take it. */
 async function forgetEntries(redis: Redis, prefix: string, rows: readonly KeyRow[]): Promise<boolean> {

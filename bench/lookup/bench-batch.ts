@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
 import { billingFixture } from '@pra/account-billing/testing';
-import { processCpuSeconds, reportFigure, startProcess } from '@pra/platform/bench';
+import { markdownTable, processCpuSeconds, reportFigure, startProcess } from '@pra/platform/bench';
 import { benchDatabaseUrl, prepareBenchDatabase } from './bench-database.js';
 
 const { values } = parseArgs({
@@ -48,7 +48,7 @@ async function main() {
     zip: r.zip,
   }));
   if (entries.length < BATCH * 4) throw new Error(`only ${entries.length} addresses sampled: load more records`);
-  const server = await startProcess('services/lookup/bench/lookup-server.ts', {
+  const server = await startProcess('bench/lookup/lookup-server.ts', {
     DATABASE_URL: benchDatabaseUrl(records),
     REDIS_URL: redisUrl,
     REDIS_PREFIX: prefix,
@@ -114,21 +114,31 @@ async function main() {
   console.log(
     `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
   );
-  console.log('| method | 100 addresses p50 | p99 | addresses/s | lookup CPU per address | vs one at a time |');
-  console.log('|---|---:|---:|---:|---:|---:|');
   const baseline = quantile(times.get('single calls, one at a time')!, 0.5);
+  const cells: string[][] = [];
   for (const [method] of methods) {
     const ts = times.get(method)!;
     const p50 = quantile(ts, 0.5);
     const total = ts.reduce((s, x) => s + x, 0) / 1000;
     const perSecond = (rounds * BATCH) / total;
     const cpuUs = (cpu.get(method)! / (rounds * BATCH)) * 1e6;
-    console.log(
-      `| ${method} | ${p50.toFixed(1)} ms | ${quantile(ts, 0.99).toFixed(1)} ms | ${Math.round(perSecond)} | ${Math.round(cpuUs)} µs | ${(baseline / p50).toFixed(2)}x |`,
-    );
+    cells.push([
+      method,
+      `${p50.toFixed(1)} ms`,
+      `${quantile(ts, 0.99).toFixed(1)} ms`,
+      String(Math.round(perSecond)),
+      `${Math.round(cpuUs)} µs`,
+      `${(baseline / p50).toFixed(2)}x`,
+    ]);
     // The rate is of addresses (as req/s for the single calls); p50/p99 are of 100 addresses.
     reportFigure({ bench: 'batch', name: method, unit: 'req/s', rate: perSecond, p50, p99: quantile(ts, 0.99) });
   }
+  console.log(
+    markdownTable(
+      ['method', '100 addresses p50', 'p99', 'addresses/s', 'lookup CPU per address', 'vs one at a time'],
+      cells,
+    ),
+  );
   await f.close();
   await pool.end();
 }

@@ -10,12 +10,12 @@ import autocannon from 'autocannon';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
 import { IDENTITY_HEADERS, SIGNATURE_HEADER, signIdentity } from '@pra/core/auth';
 import { fileURLToPath } from 'node:url';
-import { loadFigure, replay, reportFigure, type LoadResult } from '@pra/platform/bench';
+import { loadFigure, markdownTable, replay, reportFigure, type LoadResult } from '@pra/platform/bench';
 import { freePort } from '@pra/platform/testing';
-import { Supervisor } from '../src/supervisor.js';
-import { startSystem } from '../src/system.js';
+import { Supervisor } from '../../services/stack/src/supervisor.js';
+import { startSystem } from '../../services/stack/src/system.js';
 import { billingFixture } from '@pra/account-billing/testing';
-import { benchDatabaseUrl, prepareBenchDatabase } from '@pra/lookup/bench-database';
+import { benchDatabaseUrl, prepareBenchDatabase } from '../lookup/bench-database.js';
 import { setAccountLimits } from '@pra/account-billing/domain';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 
@@ -31,7 +31,7 @@ const dbUrl = benchDatabaseUrl(records);
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const prefix = `pra_bench_gw_${Date.now().toString(36)}:`;
 const HMAC = randomUUID() + randomUUID();
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 
 async function main() {
   const { pool } = await prepareBenchDatabase(records, 4);
@@ -140,15 +140,26 @@ async function main() {
   console.log(
     `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
   );
-  console.log('| lookup mix | req/s | p50 ms | p99 ms | non-2xx |');
-  console.log('|---|---:|---:|---:|---:|');
-  for (const r of results)
-    console.log(
-      `| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${r.errors} |`,
-    );
   console.log(
-    `| through gateway vs direct (means) | ${((mean(g, (r) => r.rps) / mean(d, (r) => r.rps)) * 100).toFixed(0)}% | ` +
-      `+${(mean(g, (r) => r.p50) - mean(d, (r) => r.p50)).toFixed(1)} | +${(mean(g, (r) => r.p99) - mean(d, (r) => r.p99)).toFixed(1)} | |`,
+    markdownTable(
+      ['lookup mix', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx'],
+      [
+        ...results.map((r) => [
+          r.name,
+          Math.round(r.rps).toLocaleString('en-US'),
+          r.p50.toFixed(1),
+          r.p99.toFixed(1),
+          r.errors,
+        ]),
+        [
+          'through gateway vs direct (means)',
+          `${((mean(g, (r) => r.rps) / mean(d, (r) => r.rps)) * 100).toFixed(0)}%`,
+          `+${(mean(g, (r) => r.p50) - mean(d, (r) => r.p50)).toFixed(1)}`,
+          `+${(mean(g, (r) => r.p99) - mean(d, (r) => r.p99)).toFixed(1)}`,
+          '',
+        ],
+      ],
+    ),
   );
   process.exit(0);
 }

@@ -10,11 +10,11 @@ import { cpus } from 'node:os';
 import { parseArgs } from 'node:util';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
 import { createPool, ensureDatabase, withDatabase } from '@pra/platform';
-import { processCpuSeconds } from '@pra/platform/bench';
+import { markdownTable, processCpuSeconds } from '@pra/platform/bench';
 import { billingFixture } from '@pra/account-billing/testing';
 import { setAccountLimits, setKeyStatus } from '@pra/account-billing/domain';
 import { migrateBilling } from '@pra/account-billing/migrate';
-import { accessEvent, startPluginServer, type Outcome } from '../test/pluginserver-harness.js';
+import { accessEvent, startPluginServer, type Outcome } from '../../gateway/plugin/test/pluginserver-harness.js';
 
 const { values } = parseArgs({
   options: {
@@ -129,12 +129,12 @@ async function main() {
   console.log(
     `\nkong-js-pluginserver, ${duration} s per outcome, ${concurrency} events in flight, ${cpus().length} vCPU, Node ${process.version}`,
   );
-  console.log('| outcome | PDK calls/request | requests/s | pluginserver CPU µs/request | PDK calls |');
-  console.log('|---|---:|---:|---:|---|');
-  for (const r of rows)
-    console.log(
-      `| ${r.outcome} | ${r.pdkCalls} | ${Math.round(r.rps)} | ${Math.round(r.cpuUsPerRequest)} | ${r.calls} |`,
-    );
+  console.log(
+    markdownTable(
+      ['outcome', 'PDK calls/request', 'requests/s', 'pluginserver CPU µs/request', { name: 'PDK calls', text: true }],
+      rows.map((r) => [r.outcome, r.pdkCalls, Math.round(r.rps), Math.round(r.cpuUsPerRequest), r.calls]),
+    ),
+  );
 }
 
 main().then(

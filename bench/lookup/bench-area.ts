@@ -21,7 +21,12 @@ import { createPool, ensureDatabase, type Pool, withDatabase } from '@pra/platfo
 import { loadGenerated } from '@pra/ingest/generate';
 import { importSample, propertyCount } from '@pra/ingest/load';
 import { migrateRecords } from '@pra/ingest/migrate';
-import { AREA_COUNT_CAP, type AreaRows, type AreaShape, AreaStore } from '../src/data/area-queries.js';
+import {
+  AREA_COUNT_CAP,
+  type AreaRows,
+  type AreaShape,
+  AreaStore,
+} from '../../services/lookup/src/data/area-queries.js';
 
 const { values } = parseArgs({
   options: {

@@ -17,6 +17,7 @@ import {
   averageRuns,
   cpuMeter,
   loadFigure,
+  markdownTable,
   pgbench,
   pidsNamed,
   redisServerPids,
@@ -28,9 +29,9 @@ import {
 import { freePort } from '@pra/platform/testing';
 import { billingFixture } from '@pra/account-billing/testing';
 import { setAccountLimits } from '@pra/account-billing/domain';
-import { prepareBenchDatabase } from '@pra/lookup/bench-database';
-import { Supervisor } from '../src/supervisor.js';
-import { startSystem } from '../src/system.js';
+import { prepareBenchDatabase } from '../lookup/bench-database.js';
+import { Supervisor } from '../../services/stack/src/supervisor.js';
+import { startSystem } from '../../services/stack/src/system.js';
 
 const { values } = parseArgs({
   options: {
@@ -46,7 +47,7 @@ const duration = Number(values.duration);
 const connections = Number(values.connections);
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const prefix = `pra_bench_rp_${Date.now().toString(36)}:`;
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../', import.meta.url));
 const log = (l: string) => console.error(`[bench:readpath] ${l}`);
 
 const PROCESSES = ['gateway', 'lookup', 'account-billing'] as const;
@@ -165,13 +166,19 @@ async function main() {
   console.log(
     `machine: ${cpus().length} cores (${cpus()[0]?.model.trim()}), ${Math.round(totalmem() / 2 ** 30)} GiB, node ${process.version}\n`,
   );
-  console.log('| | req/s | p50 ms | p99 ms | vs pgbench point reads | non-2xx |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const r of [store, ...runs.map((x) => x.load), idle!]) {
-    console.log(
-      `| ${r.name} | ${Math.round(r.rps).toLocaleString('en-US')} | ${r.p50.toFixed(1)} | ${r.p99.toFixed(1)} | ${pct(r)} | ${r.errors} |`,
-    );
-  }
+  console.log(
+    markdownTable(
+      ['', 'req/s', 'p50 ms', 'p99 ms', 'vs pgbench point reads', 'non-2xx'],
+      [store, ...runs.map((x) => x.load), idle!].map((r) => [
+        r.name,
+        Math.round(r.rps).toLocaleString('en-US'),
+        r.p50.toFixed(1),
+        r.p99.toFixed(1),
+        pct(r),
+        r.errors,
+      ]),
+    ),
+  );
   if ([store, ...runs.map((x) => x.load), idle!].some((r) => r.errors > 0))
     console.log('\n**Some answers were not 2xx: those rates are not those of lookups.**');
   const [info, warn] = runs as [Run, Run];
@@ -183,12 +190,16 @@ async function main() {
   );
   console.log('\nCPU milliseconds per request, by process (process CPU time over the run / requests answered):\n');
   const groups = Object.keys(info.cpuMsPerRequest);
-  console.log(`| process | logs at info | logs at warn |`);
-  console.log('|---|---:|---:|');
-  for (const g of groups)
-    console.log(`| ${g} | ${info.cpuMsPerRequest[g]!.toFixed(3)} | ${warn.cpuMsPerRequest[g]!.toFixed(3)} |`);
   const total = (r: Run) => Object.values(r.cpuMsPerRequest).reduce((s, x) => s + x, 0);
-  console.log(`| **all** | **${total(info).toFixed(3)}** | **${total(warn).toFixed(3)}** |`);
+  console.log(
+    markdownTable(
+      ['process', 'logs at info', 'logs at warn'],
+      [
+        ...groups.map((g) => [g, info.cpuMsPerRequest[g]!.toFixed(3), warn.cpuMsPerRequest[g]!.toFixed(3)]),
+        ['**all**', `**${total(info).toFixed(3)}**`, `**${total(warn).toFixed(3)}**`],
+      ],
+    ),
+  );
   process.exit(0);
 }
 

@@ -77,14 +77,14 @@ function matchOf(encoded: string | undefined): AddressMatch | undefined {
 
 export const cannotRepeat = () =>
   new ApiError(
-    'BAD_REQUEST',
+    'repeat_unavailable',
     'The answer this Idempotency-Key (or request id) was charged for cannot be sent again (it was charged before ' +
       'this service kept what a charge returned): send the request with a new Idempotency-Key',
   );
 
 const changedSince = () =>
   new ApiError(
-    'BAD_REQUEST',
+    'repeat_unavailable',
     'The records this Idempotency-Key (or request id) paid for have changed or been removed since it was charged: ' +
       'send the request with a new Idempotency-Key to get them as they are now',
   );

@@ -56,8 +56,13 @@ export async function answerBatch(
   inputs: readonly BatchInput[],
   find: (q: AddressLookup) => Promise<RecordPage>,
   rereads: readonly ((ids: number[]) => Promise<RecordRow[]>)[],
+  /**
+   * An entry's search counted, not read (no body: data/record-counts.ts), through the free work lane: what a
+   * preview and a max_credits check run.
+   */
+  count: (q: AddressLookup) => Promise<RecordPage> = find,
 ): Promise<BatchAnswer> {
-  if (r.preview) return previewBatch(meter, r, inputs, find);
+  if (r.preview) return previewBatch(meter, r, inputs, count);
   const before = await meter
     .precheck({
       transactionId: r.transactionId,
@@ -67,6 +72,13 @@ export async function answerBatch(
     })
     .catch(countRefusal(r.endpoint));
   if (before.kind === 'repeat') return repaidBatch(inputs, before.paid, rereads);
+  if (r.maxCredits !== undefined) {
+    // Refused on counts, before any body is read (a refusal costs the store what a preview does).
+    const counted = await searchAll(inputs, count);
+    const cost = counted.reduce((n, o) => n + (o.code === 0 ? o.found : 0), 0);
+    if (cost > r.maxCredits)
+      countRefusal(r.endpoint)(overCap(cost, `${cost} records in ${inputs.length} entries`, r.maxCredits));
+  }
   const outcomes = await searchAll(inputs, find);
   const records = outcomes.reduce((n, o) => n + (o.code === 0 ? o.found : 0), 0);
   if (records === 0) {
@@ -121,7 +133,7 @@ async function searchOne(input: BatchInput, find: (q: AddressLookup) => Promise<
   if (input.lookup === undefined) return { code: 400, msg: input.invalid ?? 'Invalid entry', total: 0, match: null };
   try {
     const page = await find(input.lookup);
-    return { code: 0, page, found: page.rows.length, match: page.match ?? null };
+    return { code: 0, page, found: page.counted ?? page.rows.length, match: page.match ?? null };
   } catch (err) {
     if (err instanceof ApiError && (err.status === 400 || err.status === 404)) {
       return { code: err.status, msg: err.message, total: err.total, match: null };
@@ -183,15 +195,18 @@ const outOfCredits = (id: string | null): BatchEntryResult => ({
   match: null,
 });
 
-/** A free preview of the batch: every entry searched, its cost and the sum told, nothing returned or charged. */
+/**
+ * A free preview of the batch: every entry counted (no body read), its cost and the sum told, nothing returned or
+ * charged.
+ */
 async function previewBatch(
   meter: CreditMeter,
   r: MeteredRequest,
   inputs: readonly BatchInput[],
-  find: (q: AddressLookup) => Promise<RecordPage>,
+  count: (q: AddressLookup) => Promise<RecordPage>,
 ): Promise<BatchAnswer> {
   const balance = await previewBalance(meter, r.who.accountId).catch(countRefusal(r.endpoint));
-  const outcomes = await searchAll(inputs, find);
+  const outcomes = await searchAll(inputs, count);
   const results = distribute(inputs, outcomes, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER).map((e, i) => {
     const o = outcomes[i]!;
     // Nor its match: `matched` is the stored address, paid for with the records (as for a single preview).

@@ -5,14 +5,23 @@ import { canonicalTarget } from '@pra/core/auth';
 import { BATCH_BODY_MAX_BYTES, BATCH_ID_MAX, BatchBody, BatchEntry, BatchQuery, type z } from '@pra/core/contracts';
 import { ApiError, badRequest } from '@pra/core/errors';
 import { parseQuery, readJsonBody, route, sendJson } from '@pra/platform';
+import type { RecordCountStore } from '../data/record-counts.js';
 import { answerBatch, type BatchInput } from '../domain/batch.js';
 import { findByAddress, LookupDeadline } from '../domain/find-records.js';
 import type { PageSource } from '../domain/metered-page.js';
+import type { WorkLane } from '../domain/work-lane.js';
 import { meteredCaller, meteredRequest, type RecordRouteDeps } from './metered-call.js';
 import { renderBatchResponse } from './render-responses.js';
 
-/** The batch's handler; `rereads` read a repeat's paid records again (as an address page's repeat does). */
-export function batchHandler(d: RecordRouteDeps, rereads: PageSource['rereads']) {
+/**
+ * The batch's handler; `rereads` read a repeat's paid records again (as an address page's repeat does); `free`
+ * counts the entries of a preview or a max_credits check, through the free work lane.
+ */
+export function batchHandler(
+  d: RecordRouteDeps,
+  rereads: PageSource['rereads'],
+  free: { counts: RecordCountStore; lane: WorkLane },
+) {
   return (endpoint: string): RequestHandler =>
     route(async (req, res) => {
       const caller = await meteredCaller(req, d.auth);
@@ -37,6 +46,7 @@ export function batchHandler(d: RecordRouteDeps, rereads: PageSource['rereads'])
         inputs,
         (q) => findByAddress(d.store, q, deadline),
         rereads,
+        (q) => free.lane.run(() => findByAddress(free.counts, q, deadline)),
       );
       req.charged = answer.charged;
       sendJson(res, 200, renderBatchResponse(answer.results, transactionId, answer.billing), transactionId);

@@ -1,0 +1,32 @@
+// Free work waits its turn: a preview, or a max_credits check, costs the client nothing, so it may not take the store
+// from paying calls. Its counts (data/record-counts.ts: no body read) run through a lane of a few statements at a
+// time per process, whatever the number of free calls in flight; paid searches never wait in it.
+
+/** Counts of free work running at once in one lookup process (each holds one pool connection while it runs). */
+export const FREE_WORK_LANE_WIDTH = 2;
+
+/** At most `width` tasks at once, the others queued in arrival order. */
+export class WorkLane {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(readonly width: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.width) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      // The slot passes to the next task as it is (running stays counted), or frees.
+      if (next) next();
+      else this.running--;
+    }
+  }
+
+  /** Tasks running, and waiting (for tests and metrics). */
+  load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+}

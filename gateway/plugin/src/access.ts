@@ -24,6 +24,7 @@ import {
 } from '@pra/core/auth';
 import { TIER_LIMITS } from '@pra/core/tiers';
 import { limitExemptPaths, methodOf, publicPaths } from '@pra/core/endpoints';
+import { BATCH_MAX, BATCH_ENTRIES_PER_CALL, batchCallWeightOf } from '@pra/core/contracts';
 import { telemetryMetrics } from '@pra/platform/telemetry/metrics';
 import type { KongPdk } from './pdk.js';
 import type { RateLimiter } from './rate-limit.js';
@@ -66,6 +67,17 @@ export async function access(kong: KongPdk, d: AccessDeps): Promise<void> {
       },
     );
   }
+}
+
+/**
+ * The calls a batch's body counts for. A body Kong could not hand over (past its buffer: kong.conf sizes the buffer
+ * for the largest batch, so only a body the service refuses anyway) counts as a full batch.
+ */
+async function bodyWeight(kong: KongPdk): Promise<number> {
+  const got = await kong.request.get_raw_body();
+  const raw = Array.isArray(got) ? got[0] : got;
+  if (raw === null || raw === undefined) return Math.ceil(BATCH_MAX / BATCH_ENTRIES_PER_CALL);
+  return batchCallWeightOf(typeof raw === 'string' ? raw : raw.toString('utf8'));
 }
 
 /** The headers a client may not send: identity comes from the gateway only. */
@@ -116,7 +128,10 @@ async function decide(
       ratePerMinute: entry.ratePerMinute ?? tier.ratePerMinute,
       dailyQuota: entry.dailyQuota ?? tier.dailyQuota,
     };
-    const a = await d.limiter.admit(entry.accountId, limits.ratePerMinute, limits.dailyQuota, d.now?.());
+    // A batch counts by its entries (batchCallWeight: 1 call per 10 entries), read from the buffered body: one more
+    // PDK call, for the POST only.
+    const weight = method === 'POST' ? await bodyWeight(kong) : 1;
+    const a = await d.limiter.admit(entry.accountId, limits.ratePerMinute, limits.dailyQuota, d.now?.(), weight);
     const rateHeaders = {
       'ratelimit-limit': String(a.limit),
       'ratelimit-remaining': String(a.remaining),

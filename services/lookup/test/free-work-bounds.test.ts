@@ -74,12 +74,17 @@ const reset = () => {
   seen.countsAtOnce = 0;
   seen.counts = 0;
 };
-const batch = (query: string) =>
+/** The worst case: 100 copies of the 48-unit address at pagesize 100; `distinct`: 100 different pages of it. */
+const batch = (query: string, distinct = false) =>
   fetch(`${ctx.app.url}/api/v1/property/batch?${query}`, {
     method: 'POST',
     headers: { ...ctx.auth, 'content-type': 'application/json' },
     body: JSON.stringify({
-      requests: Array.from({ length: 100 }, () => ({ address, zip: '95814', pagesize: '100' })),
+      requests: Array.from({ length: 100 }, (_, i) => ({
+        address,
+        zip: '95814',
+        pagesize: distinct ? String(i + 1) : '100',
+      })),
     }),
   });
 
@@ -92,7 +97,14 @@ describe('free work reads no record body', () => {
     expect(body.status.credits_required).toBe(4800);
     expect(body.results[99].status.credits_required).toBe(48);
     expect(seen.bodyRows).toBe(0);
-    expect(seen.counts).toBeGreaterThanOrEqual(100);
+    // 100 copies of one lookup: counted once.
+    expect(seen.counts).toBe(1);
+    reset();
+    const distinct = await batch('preview=true', true);
+    // pagesize 1 to 100 at 48 units: 1 + 2 + ... + 48, then 48 for each of the 52 others.
+    expect(((await distinct.json()) as any).status.credits_required).toBe((48 * 49) / 2 + 52 * 48);
+    expect(seen.counts).toBe(100);
+    expect(seen.bodyRows).toBe(0);
   });
 
   it('max_credits refuses on counts: the 402 reads no body', async () => {
@@ -119,9 +131,9 @@ describe('free work reads no record body', () => {
     expect(seen.bodyRows).toBe(0);
   });
 
-  it(`eight worst-case previews at once run at most ${FREE_WORK_LANE_WIDTH} counts at a time`, async () => {
+  it(`eight worst-case previews at once run at most ${FREE_WORK_LANE_WIDTH} count at a time`, async () => {
     reset();
-    const answers = await Promise.all(Array.from({ length: 8 }, () => batch('preview=true')));
+    const answers = await Promise.all(Array.from({ length: 8 }, () => batch('preview=true', true)));
     expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
     expect(seen.counts).toBeGreaterThanOrEqual(800);
     expect(seen.countsAtOnce).toBeLessThanOrEqual(FREE_WORK_LANE_WIDTH);

@@ -26,6 +26,8 @@ export interface PageCharge {
   keepSeconds?: number;
   /** What a repeat needs to answer with the records paid for (stored with the charge). */
   receipt?: string;
+  /** The calls the call counts for (a batch: by its entries); default 1. */
+  calls?: number;
 }
 
 /**
@@ -46,6 +48,7 @@ export async function chargePage(
     fingerprint: r.query,
     keepSeconds: r.keepSeconds,
     receipt: r.receipt,
+    calls: r.calls,
   });
   if (result.repeated) {
     annotateRequest({ 'pra.endpoint': r.endpoint, 'pra.charge.repeated': true, 'pra.credits.charged': 0 });

@@ -31,6 +31,8 @@ export interface ChargeRequest {
   keepSeconds?: number;
   /** What a repeat needs to answer with the records this charge paid for (opaque here; no '|'). */
   receipt?: string;
+  /** The calls this charge's call counts for in /usage, as the gateway's quota counted it (a batch: by entries). */
+  calls?: number;
 }
 
 /** A transaction that was charged: what the pre-check or charge answers a repeat with. */
@@ -255,6 +257,7 @@ export class RedisCreditMeter implements CreditMeter {
           r.receipt ?? '',
           this.outboxLimit,
           r.requestId ?? r.transactionId,
+          r.calls ?? 1,
         );
       } catch (err) {
         // ioredis refuses at once, without sending, when it has no connection (no offline queue); anything else

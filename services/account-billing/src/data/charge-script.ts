@@ -78,7 +78,7 @@ return {0, tostring(balance)}
  *
  * ARGV: 1 transaction id (the client's), 2 wanted, 3 now ms, 4 account, 5 key, 6 endpoint, 7 seconds to keep the
  * record, 8 fingerprint, 9 traceparent (may be empty), 10 event id, 11 receipt, 12 outbox limit, 13 the call's own
- * request id. The call's own charge found again (an attempt resent after a time-out) is answered as charged: {0}.
+ * request id, 14 the calls it counts for (a batch: by its entries). The call's own charge found again (an attempt resent after a time-out) is answered as charged: {0}.
  *
  * The event's id (ARGV[10]) is new for every charge, apart from the client's transaction id: PostgreSQL writes each
  * event once by that id, so a charge is never taken for a repeat of another event (a call counted under the same
@@ -112,7 +112,7 @@ if granted > 0 then
     ARGV[11], 'EX', tonumber(ARGV[7]))
   redis.call('XADD', KEYS[5], '*', 'txid', ARGV[10], 'request', ARGV[1], 'account', ARGV[4], 'key', ARGV[5],
     'endpoint', ARGV[6], 'credits', granted, 'at', ARGV[3], 'consumed', table.concat(consumed, ','),
-    'trace', ARGV[9] or '')
+    'trace', ARGV[9] or '', 'calls', ARGV[14] or '1')
 end
 return {0, result, ''}
 `;

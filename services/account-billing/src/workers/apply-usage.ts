@@ -17,7 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const APPLY_BATCH = `
 WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::text[], $7::float8[],
-    $11::uuid[]) AS t(txid, account_id, key_id, endpoint, credits, stream_id, at_ms, request_id)),
+    $11::uuid[], $12::int[]) AS t(txid, account_id, key_id, endpoint, credits, stream_id, at_ms, request_id, calls)),
 ev AS (
   INSERT INTO billing.usage_events
     (transaction_id, request_id, account_id, key_id, endpoint, credits, stream_id, occurred_at)
@@ -25,6 +25,9 @@ ev AS (
     FROM input
   ON CONFLICT (transaction_id) DO NOTHING
   RETURNING transaction_id, account_id, credits, occurred_at),
+-- The calls of the events written: a charge counts its call's weight (a batch: by its entries), a reversal none.
+evc AS (SELECT ev.*, CASE WHEN ev.credits >= 0 THEN i.calls ELSE 0 END AS calls
+          FROM ev JOIN input i ON i.txid = ev.transaction_id),
 cons AS (
   SELECT c.txid, c.grant_id, c.credits, ev.account_id, ev.occurred_at
     FROM unnest($8::uuid[], $9::bigint[], $10::int[]) AS c(txid, grant_id, credits)
@@ -40,13 +43,13 @@ ledger AS (
     FROM cons RETURNING 1),
 daily AS (
   INSERT INTO billing.daily_usage (account_id, day, calls, credits_used)
-  SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, count(*) FILTER (WHERE credits >= 0), sum(credits)
-    FROM ev GROUP BY 1, 2
+  SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, sum(calls), sum(credits)
+    FROM evc GROUP BY 1, 2
   ON CONFLICT (account_id, day) DO UPDATE
     SET calls = daily_usage.calls + EXCLUDED.calls, credits_used = daily_usage.credits_used + EXCLUDED.credits_used
   RETURNING 1),
 callers AS (
-  SELECT account_id, count(*) FILTER (WHERE credits >= 0) AS calls, max(occurred_at) AS last_used FROM ev GROUP BY 1),
+  SELECT account_id, sum(calls) AS calls, max(occurred_at) AS last_used FROM evc GROUP BY 1),
 accounts AS (
   UPDATE billing.accounts a SET calls_total = a.calls_total + s.calls, last_used = GREATEST(a.last_used, s.last_used)
     FROM callers s
@@ -91,6 +94,7 @@ export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]
       plainArray(consumed.map((c) => c[1])),
       plainArray(consumed.map((c) => c[2])),
       plainArray(unique.map((e) => (e.request && UUID.test(e.request) ? e.request : 'NULL'))),
+      plainArray(unique.map((e) => e.calls ?? 1)),
     ],
   });
   return rows[0]?.written ?? 0;

@@ -50,6 +50,7 @@ function invalidEvent(e: UsageEvent): string | null {
   )
     return 'a reversal whose grants do not add up to it';
   if (!Number.isFinite(e.at)) return 'no time';
+  if (e.calls !== undefined && (!Number.isSafeInteger(e.calls) || e.calls < 0)) return 'bad call count';
   if (e.consumed.some((c) => !Number.isSafeInteger(c.grantId) || !Number.isSafeInteger(c.credits)))
     return 'bad grant list';
   return null;

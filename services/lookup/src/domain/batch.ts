@@ -12,6 +12,7 @@ import type { AddressLookup } from './find-records.js';
 import { countRefusal, type MeteredRequest, overCap, previewBalance, type ReportedBilling } from './metering-rules.js';
 import { cannotRepeat, receiptRows, rereadPaid, rowsReceipt } from './receipts.js';
 import type { RecordPage } from './record-page.js';
+import { countedOnce } from './work-lane.js';
 
 /** One entry as read from the body: its lookup, or why it cannot be read (a 400 in its result). */
 export interface BatchInput {
@@ -60,8 +61,10 @@ export async function answerBatch(
    * An entry's search counted, not read (no body: data/record-counts.ts), through the free work lane: what a
    * preview and a max_credits check run.
    */
-  count: (q: AddressLookup) => Promise<RecordPage> = find,
+  countEntry: (q: AddressLookup) => Promise<RecordPage> = find,
 ): Promise<BatchAnswer> {
+  // Entries asking the same thing are counted once.
+  const count = countedOnce(countEntry);
   if (r.preview) return previewBatch(meter, r, inputs, count);
   const before = await meter
     .precheck({
@@ -103,6 +106,7 @@ export async function answerBatch(
     records,
     keepSeconds: r.keepSeconds,
     receipt: batchReceipt(outcomes),
+    calls: r.calls,
   });
   if (billing.repeat) return repaidBatch(inputs, billing.repeat, rereads);
   return {

@@ -25,6 +25,8 @@ export interface MeteredRequest {
   preview?: boolean;
   /** `max_credits`: a page costing more is refused (402) before any charge. */
   maxCredits?: number;
+  /** The calls the call counts for in /usage, as the gateway's quota counted it (a batch: by its entries). */
+  calls?: number;
 }
 
 /** The billing a response reports; `creditsRequired` only for a preview. */

@@ -2,8 +2,28 @@
 // from paying calls. Its counts (data/record-counts.ts: no body read) run through a lane of a few statements at a
 // time per process, whatever the number of free calls in flight; paid searches never wait in it.
 
-/** Counts of free work running at once in one lookup process (each holds one pool connection while it runs). */
-export const FREE_WORK_LANE_WIDTH = 2;
+/**
+ * Counts of free work running at once in one lookup process (each holds one pool connection while it runs): one, so
+ * free work never takes more than one of the store's cores, nor more than one connection of the pool.
+ */
+export const FREE_WORK_LANE_WIDTH = 1;
+
+/**
+ * The same lookup counted once per batch: a batch of 100 copies of one address costs one count (its entries are
+ * answered alike). Keyed by the lookup's parameters.
+ */
+export function countedOnce<Q, T>(count: (q: Q) => Promise<T>): (q: Q) => Promise<T> {
+  const seen = new Map<string, Promise<T>>();
+  return (q) => {
+    const key = JSON.stringify(q);
+    let found = seen.get(key);
+    if (!found) {
+      found = count(q);
+      seen.set(key, found);
+    }
+    return found;
+  };
+}
 
 /** At most `width` tasks at once, the others queued in arrival order. */
 export class WorkLane {

@@ -2,7 +2,15 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { canonicalTarget } from '@pra/core/auth';
-import { BATCH_BODY_MAX_BYTES, BATCH_ID_MAX, BatchBody, BatchEntry, BatchQuery, type z } from '@pra/core/contracts';
+import {
+  BATCH_BODY_MAX_BYTES,
+  BATCH_ID_MAX,
+  BatchBody,
+  BatchEntry,
+  BatchQuery,
+  batchCallWeight,
+  type z,
+} from '@pra/core/contracts';
 import { ApiError, badRequest } from '@pra/core/errors';
 import { parseQuery, readJsonBody, route, sendJson } from '@pra/platform';
 import type { RecordCountStore } from '../data/record-counts.js';
@@ -28,6 +36,8 @@ export function batchHandler(
       const { transactionId } = caller;
       const query = parseQuery(BatchQuery, req.query);
       const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
+      // A batch counts by its entries, as the gateway admitted it (rate limit and quota): so does its count in /usage.
+      req.callWeight = batchCallWeight(body);
       const inputs = batchInputs(body);
       // One deadline for every entry's search, as for one lookup: a batch is never slower to give up than a single
       // call (the gateway's read timeout covers one lookup's deadline, then the charge).
@@ -37,12 +47,15 @@ export function batchHandler(
         // The whole request: its query and its entries as read (the same key with other entries is another request).
         // The entries, not the body: they are flat, while a body nested deep enough to overflow the stack of
         // JSON.stringify still parses (a 500 otherwise).
-        meteredRequest(
-          caller,
-          endpoint,
-          `${canonicalTarget({ method: 'POST', url: req.url })} ${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url')}`,
-          query,
-        ),
+        {
+          ...meteredRequest(
+            caller,
+            endpoint,
+            `${canonicalTarget({ method: 'POST', url: req.url })} ${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url')}`,
+            query,
+          ),
+          calls: req.callWeight,
+        },
         inputs,
         (q) => findByAddress(d.store, q, deadline),
         rereads,

@@ -38,8 +38,14 @@ afterAll(async () => {
   await pool.end();
 });
 
-async function call(path: string, headers: Record<string, string> = {}, method = 'GET', with_ = deps) {
-  const kong = new FakeKong(path, headers, method);
+async function call(
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  with_ = deps,
+  body: string | null = null,
+) {
+  const kong = new FakeKong(path, headers, method, body);
   await access(kong, with_);
   return kong;
 }
@@ -296,6 +302,28 @@ describe('gateway access phase', () => {
     expect((await call('/api/v1/usage', { authorization: 'Bearer pra_live_unknown' })).exited?.status).toBe(401);
     await setKeyStatus(f.deps, a.keyId, 'disabled');
     expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited?.status).toBe(403);
+  });
+
+  it('counts a batch by its entries (1 call per 10) in the window and the quota, preview or not', async () => {
+    const a = await f.fundedAccount(1, { tier: 'starter' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 60, dailyQuota: 1000 });
+    const entries = (n: number) =>
+      JSON.stringify({ requests: Array.from({ length: n }, () => ({ address: '1 A St' })) });
+    const kong = (query: string, body: string) =>
+      call(`/api/v1/property/batch${query}`, { authorization: `Bearer ${a.key}` }, 'POST', deps, body);
+    // A full batch (100 entries) takes 10 of the starter's 60: six in a minute, previews alike; the seventh waits.
+    for (let i = 0; i < 3; i++) expect((await kong('?preview=true', entries(100))).exited).toBeNull();
+    const fourth = await kong('', entries(100));
+    expect(fourth.exited).toBeNull();
+    expect(fourth.calls).toContain('kong.request.get_raw_body');
+    expect(fourth.response_headers.get('ratelimit-remaining')).toBe('20');
+    expect((await kong('', entries(91))).exited).toBeNull(); // 10
+    expect((await kong('', entries(5))).exited).toBeNull(); // 1
+    expect((await kong('', entries(100))).exited?.status).toBe(429); // 9 left, 10 asked
+    expect((await kong('', entries(90))).exited).toBeNull(); // 9
+    // A body that is not a batch counts 1 (the service answers it 400).
+    clock += 60_001;
+    expect((await kong('', 'not json')).response_headers.get('ratelimit-remaining')).toBe('59');
   });
 
   it('applies per-account limits over the tier limits', async () => {

@@ -116,10 +116,14 @@ export async function answerBatch(
   };
 }
 
-/** Every entry searched, BATCH_CONCURRENCY at a time; a 5xx of any fails the batch (uncharged: retry it). */
+/**
+ * Every entry searched, `concurrency` at a time (BATCH_CONCURRENCY; a preview's counts one at a time); a 5xx of any
+ * fails the batch (uncharged: retry it).
+ */
 async function searchAll(
   inputs: readonly BatchInput[],
   find: (q: AddressLookup) => Promise<RecordPage>,
+  concurrency = BATCH_CONCURRENCY,
 ): Promise<Outcome[]> {
   const outcomes = new Array<Outcome>(inputs.length);
   let next = 0;
@@ -129,7 +133,7 @@ async function searchAll(
       outcomes[i] = await searchOne(inputs[i]!, find);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, inputs.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, inputs.length) }, worker));
   return outcomes;
 }
 
@@ -210,7 +214,8 @@ async function previewBatch(
   count: (q: AddressLookup) => Promise<RecordPage>,
 ): Promise<BatchAnswer> {
   const balance = await previewBalance(meter, r.who.accountId).catch(countRefusal(r.endpoint));
-  const outcomes = await searchAll(inputs, count);
+  // One count at a time: the route runs a preview whole in the free work lane, one preview at a time.
+  const outcomes = await searchAll(inputs, count, 1);
   const results = distribute(inputs, outcomes, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER).map((e, i) => {
     const o = outcomes[i]!;
     // Nor its match: `matched` is the stored address, paid for with the records (as for a single preview).

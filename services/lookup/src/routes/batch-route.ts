@@ -35,34 +35,41 @@ export function batchHandler(
       const caller = await meteredCaller(req, d.auth);
       const { transactionId } = caller;
       const query = parseQuery(BatchQuery, req.query);
-      const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
-      // A batch counts by its entries, as the gateway admitted it (rate limit and quota): so does its count in /usage.
-      req.callWeight = batchCallWeight(body);
-      const inputs = batchInputs(body);
-      // One deadline for every entry's search, as for one lookup: a batch is never slower to give up than a single
-      // call (the gateway's read timeout covers one lookup's deadline, then the charge).
-      const deadline = new LookupDeadline(d.store.deadlineMs);
-      const answer = await answerBatch(
-        d.meter,
-        // The whole request: its query and its entries as read (the same key with other entries is another request).
-        // The entries, not the body: they are flat, while a body nested deep enough to overflow the stack of
-        // JSON.stringify still parses (a 500 otherwise).
-        {
-          ...meteredRequest(
-            caller,
-            endpoint,
-            `${canonicalTarget({ method: 'POST', url: req.url })} ${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url')}`,
-            query,
-          ),
-          calls: req.callWeight,
-        },
-        inputs,
-        (q) => findByAddress(d.store, q, deadline),
-        rereads,
-        (q) => free.lane.run(() => findByAddress(free.counts, q, deadline)),
-      );
-      req.charged = answer.charged;
-      sendJson(res, 200, renderBatchResponse(answer.results, transactionId, answer.billing), transactionId);
+      // A preview is free work from its body on: read, parsed, counted and rendered in the free work lane, one at a
+      // time per process and paced (domain/work-lane.ts), so that free batches cannot take the process from paid
+      // calls. Its counts run unlaned inside it; a max_credits check of a paid batch lanes each count.
+      const whole = query.preview ? free.lane.run.bind(free.lane) : <T>(task: () => Promise<T>) => task();
+      const countIn = query.preview ? <T>(task: () => Promise<T>) => task() : free.lane.run.bind(free.lane);
+      await whole(async () => {
+        const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
+        // A batch counts by its entries, as the gateway admitted it (rate limit and quota): so does its count in /usage.
+        req.callWeight = batchCallWeight(body);
+        const inputs = batchInputs(body);
+        // One deadline for every entry's search, as for one lookup: a batch is never slower to give up than a single
+        // call (the gateway's read timeout covers one lookup's deadline, then the charge).
+        const deadline = new LookupDeadline(d.store.deadlineMs);
+        const answer = await answerBatch(
+          d.meter,
+          // The whole request: its query and its entries as read (the same key with other entries is another request).
+          // The entries, not the body: they are flat, while a body nested deep enough to overflow the stack of
+          // JSON.stringify still parses (a 500 otherwise).
+          {
+            ...meteredRequest(
+              caller,
+              endpoint,
+              `${canonicalTarget({ method: 'POST', url: req.url })} ${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url')}`,
+              query,
+            ),
+            calls: req.callWeight,
+          },
+          inputs,
+          (q) => findByAddress(d.store, q, deadline),
+          rereads,
+          (q) => countIn(() => findByAddress(free.counts, q, deadline)),
+        );
+        req.charged = answer.charged;
+        sendJson(res, 200, renderBatchResponse(answer.results, transactionId, answer.billing), transactionId);
+      });
     });
 }
 

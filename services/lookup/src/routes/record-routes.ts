@@ -9,7 +9,7 @@ import type { RecordRow } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
 import { areaSource } from '../domain/find-area.js';
 import { answerMeteredPage, type PageSource } from '../domain/metered-page.js';
-import { FREE_WORK_LANE_WIDTH, WorkLane } from '../domain/work-lane.js';
+import { FREE_WORK_LANE_WIDTH, FREE_WORK_SHARE, WorkLane } from '../domain/work-lane.js';
 import { batchHandler } from './batch-route.js';
 import { type MeteredQuery, meteredCaller, meteredRequest, type RecordRouteDeps } from './metered-call.js';
 import { renderPropertyResponse } from './render-responses.js';
@@ -22,7 +22,7 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
   // Free work (previews, max_credits checks): counted on the same reads, never a body, a few at a time.
   const free = {
     counts: new RecordCountStore(d.store.pool, d.store.deadlineMs),
-    lane: new WorkLane(FREE_WORK_LANE_WIDTH),
+    lane: new WorkLane(FREE_WORK_LANE_WIDTH, FREE_WORK_SHARE),
   };
   const metered =
     <S extends z.ZodType<MeteredQuery>>(schema: S, source: (q: z.infer<S>) => PageSource) =>

@@ -137,15 +137,41 @@ describe('/usage counts every authenticated call', () => {
     expect(rows[0].n).toBe(0);
   });
 
-  it('a request replayed with its Idempotency-Key is charged once and counted once', async () => {
+  it('a request repeated under its Idempotency-Key is charged once, and each call counted, as the quota counts it', async () => {
     const a = await f.fundedAccount(10, { tier: 'growth' });
     const key = `k-${randomBytes(8).toString('hex')}`;
-    for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${system.gatewayUrl}/api/v1/property/address?${address}`, {
+    const send = (path: string) =>
+      fetch(`${system.gatewayUrl}/api/v1${path}`, {
         headers: { authorization: `Bearer ${a.key}`, 'idempotency-key': key },
       });
-      expect(res.status).toBe(200);
-    }
-    expect(await today(a.accountId, 1)).toEqual({ calls: 1, credits_used: 2 });
+    // The review's 19 calls under one key: the charge and 10 repeats, 5 conflicts (another request: 400), 3 previews,
+    // then 1 unkeyed.
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await send(`/property/address?${address}`)).status);
+    for (let i = 0; i < 5; i++) statuses.push((await send(`/property/address?${address}&pagesize=${i + 1}`)).status);
+    for (let i = 0; i < 3; i++) statuses.push((await send(`/property/address?${address}&preview=true`)).status);
+    statuses.push((await get(a.key, `/property/address?${address}`)).status);
+    expect(statuses).toEqual([...Array(11).fill(200), ...Array(5).fill(400), ...Array(3).fill(200), 200]);
+    expect(await today(a.accountId, 20)).toEqual({ calls: 20, credits_used: 4 });
+    expect(await quotaCount(a.accountId)).toBe(20);
+    const usage = UsageResponse.parse(await (await get(a.key, '/usage')).json());
+    expect(usage.calls).toMatchObject({ today: 20, total: 20 });
+    expect(usage.credits.used).toBe(4);
+  });
+
+  it('a batch counts by its entries, preview or not, in the quota and in /usage alike (1 call per 10)', async () => {
+    const a = await f.fundedAccount(100, { tier: 'growth' });
+    const [line, zip] = [decodeURIComponent(address.split('&')[0]!.slice('address='.length)), '95814'];
+    const batch = (n: number, query = '') =>
+      fetch(`${system.gatewayUrl}/api/v1/property/batch${query}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ requests: Array.from({ length: n }, () => ({ address: line, zip })) }),
+      });
+    expect((await batch(100, '?preview=true')).status).toBe(200); // 10, free
+    expect((await batch(25)).status).toBe(200); // 3, charged 50 credits (2 records each)
+    expect((await batch(1, '?max_credits=1')).status).toBe(402); // 1, refused
+    expect(await today(a.accountId, 14)).toEqual({ calls: 14, credits_used: 50 });
+    expect(await quotaCount(a.accountId)).toBe(14);
   });
 });

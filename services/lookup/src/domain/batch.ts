@@ -44,7 +44,10 @@ export interface BatchEntryResult {
 export interface BatchAnswer {
   results: BatchEntryResult[];
   billing: ReportedBilling;
-  /** False when nothing was charged (a preview, or no entry found a record): the call counter counts the call. */
+  /**
+   * False when this call charged nothing (a preview, a repeat, or no entry found a record): the call counter counts
+   * the call.
+   */
   charged: boolean;
 }
 
@@ -309,6 +312,7 @@ async function repaidBatch(
       recordsReturned: paid.granted,
       truncatedByCredits: paid.granted < rowsOf.flat().length,
     },
-    charged: true,
+    // Answered from the first call's charge: this call charged nothing, and counts as a call of its own.
+    charged: false,
   };
 }

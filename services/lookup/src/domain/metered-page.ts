@@ -27,8 +27,9 @@ export async function answerMeteredPage(
   meter: CreditMeter,
   r: MeteredRequest,
   source: PageSource,
-): Promise<{ page: RecordPage; billing: ReportedBilling }> {
-  if (r.preview) return previewPage(meter, r, source);
+): Promise<{ page: RecordPage; billing: ReportedBilling; charged: boolean }> {
+  // `charged`: this call was charged (its charge event counts it in /usage); a preview or a repeat was not.
+  if (r.preview) return { ...(await previewPage(meter, r, source)), charged: false };
   // Before any store read: a repeat, a 402 (balance 0), a 503, or a transaction id used for another request.
   const before = await meter
     .precheck({
@@ -38,7 +39,8 @@ export async function answerMeteredPage(
       fingerprint: r.fingerprint,
     })
     .catch(countRefusal(r.endpoint));
-  if (before.kind === 'repeat') return repaidPage(before.paid, source.rereads, source.historyField);
+  if (before.kind === 'repeat')
+    return { ...(await repaidPage(before.paid, source.rereads, source.historyField)), charged: false };
   if (r.maxCredits !== undefined && source.count) {
     // Refused on a count, before any body is read: a call refused by its cap costs the store what a preview does.
     const counted = await findUnlessBroke(meter, r.who.accountId, source.count).catch(countRefusal(r.endpoint));
@@ -70,8 +72,9 @@ export async function answerMeteredPage(
     receipt: receiptOf(page),
   });
   // A repeat racing its first call: answered with what that call paid for.
-  if (billing.repeat) return repaidPage(billing.repeat, source.rereads, source.historyField);
-  return { page, billing };
+  if (billing.repeat)
+    return { ...(await repaidPage(billing.repeat, source.rereads, source.historyField)), charged: false };
+  return { page, billing, charged: true };
 }
 
 /** What a page costs: its records, read or counted (a balance below that would truncate it, and cost less). */

@@ -32,13 +32,13 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
         const query = parseQuery(schema, req.query);
         const fingerprint = canonicalTarget({ method: 'GET', url: req.url });
         const { transactionId } = caller;
-        const { page, billing } = await answerMeteredPage(
+        const { page, billing, charged } = await answerMeteredPage(
           d.meter,
           meteredRequest(caller, endpoint, fingerprint, query),
           source(query),
         );
-        // A preview is not charged: the call counter counts it as a call.
-        req.charged = !query.preview;
+        // A preview or a repeat charged nothing: the call counter counts it as a call.
+        req.charged = charged;
         sendJson(res, 200, renderPropertyResponse(page, transactionId, billing), transactionId);
       });
   const pages = (find: PageSource['find'], count?: PageSource['count']): PageSource => ({

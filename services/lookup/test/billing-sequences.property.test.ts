@@ -1,4 +1,5 @@
-// The money invariant over generated sequences (issue 22): whatever calls any accounts make, keyed or not, with any
+// The money invariant over generated sequences (issue 22), and every call counted once in /usage (issue 35):
+// whatever calls any accounts make, keyed or not, with any
 // mix of outcomes (200, truncated, 400, 402, 404, 503), with grants, forgotten idempotency records, records rewritten,
 // ledger writes and reconciliations between them: once the pipeline has drained and reconcile has run, for every
 // account the ledger's used credits = the records returned to it = Redis's debit, and /usage agrees; a repeat is

@@ -1,7 +1,8 @@
 // A batch of address lookups (issue 27), billed as its single calls would be under one transaction: every entry is
 // searched, the records found are charged at once (1 credit each), and the credits granted go to the entries in
 // order. Where they run out, that entry is truncated and every later one answered 402, a 404 among them too (an
-// account out of credits learns nothing about the store). The batch is one call; its receipt keeps every entry's
+// account out of credits learns nothing about the store). The batch counts one call per 10 entries
+// (batchCallWeight); its receipt keeps every entry's
 // outcome, so a repeat under its Idempotency-Key is answered with what it paid for, entry by entry.
 import { z } from 'zod';
 import { AddressMatch } from '@pra/core/contracts';

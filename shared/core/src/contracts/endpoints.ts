@@ -109,7 +109,8 @@ export const ENDPOINTS = {
       'entry, in order, with its own status (0, or the 400/404 a single call would have answered), `match` and records. ' +
       'Billed as the single calls would be, 1 credit per record returned, under one transaction: when the credits run out ' +
       'within the batch, the entry where they ran out is truncated and every later entry is answered 402 with no record. ' +
-      'The batch is one call for the rate limit and the daily quota. An `Idempotency-Key` covers the whole batch: a repeat ' +
+      'The batch counts one call per 10 entries (rounded up; a full batch is 10), preview or not, for the rate limit, ' +
+      'the daily quota and /usage. An `Idempotency-Key` covers the whole batch: a repeat ' +
       'is answered with what the first call paid for. `preview=true` and `max_credits` apply to the whole batch. ' +
       'An entry that cannot be read is a 400 in its result; a body that cannot be read is a 400 for the batch.',
     query: BatchQuery,

@@ -281,7 +281,7 @@ describe('ledger writer', () => {
 });
 
 describe('Redis memory', () => {
-  it('10,000 charged requests leave under 200 bytes each, for two minutes, and an empty outbox once written', async () => {
+  it('10,000 charged requests leave under 250 bytes each, for two minutes, and an empty outbox once written', async () => {
     const f = await fixture();
     const a = await f.fundedAccount(30_000);
     const w = writerOf(f);
@@ -307,7 +307,9 @@ describe('Redis memory', () => {
       `[memory] ${charged.calls} charged requests: ${bytes} bytes of idempotency records (${perRequest.toFixed(0)} B a request, TTL ${longestTtl} s); outbox ${await redis.xlen(f.layout.shards[0]!.outbox)} entries`,
     );
     expect(records).toBe(charged.calls);
-    expect(perRequest).toBeLessThan(200); // ~170 B measured, with this run's 30-character key prefix
+    // ~216 B measured, with this run's 30-character key prefix: ~170 B, plus (issue 35) the charged call's request id
+    // and what it took from its grant, so that a 503 whose answer was lost can be reversed.
+    expect(perRequest).toBeLessThan(250);
     expect(longestTtl).toBeLessThanOrEqual(120);
     expect(await redis.xlen(f.layout.shards[0]!.outbox)).toBe(0);
     await f.close();

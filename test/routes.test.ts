@@ -33,7 +33,7 @@ describe('served routes', () => {
   const apps = {
     lookup: createLookupApp({ pool, meter, calls, auth }),
     autocomplete: createAutocompleteApp({ index: new PostgresSearchIndex(pool), meter, calls, auth }),
-    'account-billing': createBillingApp({ pool, calls, auth }),
+    'account-billing': createBillingApp({ pool, auth }),
     plans: createPlansApp({ purchaseUrl: 'https://example.com/buy', publicBaseUrl: BASE_PATH }),
   };
 

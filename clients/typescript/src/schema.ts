@@ -131,7 +131,7 @@ export interface paths {
         put?: never;
         /**
          * Up to 100 address lookups in one call
-         * @description A JSON body `{"requests": [{"id": "a1", "address": "...", "zip": "..."}, ...]}` of 1 to 100 entries, each taking the parameters of /property/address (strings; numbers are read as their digits) and your own `id`. One result per entry, in order, with its own status (0, or the 400/404 a single call would have answered), `match` and records. Billed as the single calls would be, 1 credit per record returned, under one transaction: when the credits run out within the batch, the entry where they ran out is truncated and every later entry is answered 402 with no record. The batch is one call for the rate limit and the daily quota. An `Idempotency-Key` covers the whole batch: a repeat is answered with what the first call paid for. `preview=true` and `max_credits` apply to the whole batch. An entry that cannot be read is a 400 in its result; a body that cannot be read is a 400 for the batch.
+         * @description A JSON body `{"requests": [{"id": "a1", "address": "...", "zip": "..."}, ...]}` of 1 to 100 entries, each taking the parameters of /property/address (strings; numbers are read as their digits) and your own `id`. One result per entry, in order, with its own status (0, or the 400/404 a single call would have answered), `match` and records. Billed as the single calls would be, 1 credit per record returned, under one transaction: when the credits run out within the batch, the entry where they ran out is truncated and every later entry is answered 402 with no record. The batch counts one call per 10 entries (rounded up; a full batch is 10), preview or not, for the rate limit, the daily quota and /usage. An `Idempotency-Key` covers the whole batch: a repeat is answered with what the first call paid for. `preview=true` and `max_credits` apply to the whole batch. An entry that cannot be read is a 400 in its result; a body that cannot be read is a 400 for the batch.
          */
         post: operations["getPropertiesInBatch"];
         delete?: never;
@@ -289,7 +289,7 @@ export interface paths {
         };
         /**
          * Credit balance, usage and account details
-         * @description SPEC 4.7 lists 401 only; a disabled key is refused with 403 here as on every endpoint (SPEC 5). Read from PostgreSQL: a charge shows up within about a second.
+         * @description SPEC 4.7 lists 401 only; a disabled key is refused with 403 here as on every endpoint (SPEC 5). Outside the rate limit and the daily quota (never a 429), and not counted as a call: a client at its quota can still read its usage. Read from PostgreSQL: a charge shows up within about a second.
          */
         get: operations["getUsage"];
         put?: never;
@@ -450,17 +450,23 @@ export interface components {
             };
             owner: {
                 owner1: {
+                    /** @description A person's first name; null for an entity */
                     firstName: string | null;
+                    /** @description A person's last name; null for an entity (found by the words of fullName) */
                     lastName: string | null;
+                    /** @description A person in reading order (FIRST MIDDLE LAST SUFFIX); an entity as written */
                     fullName: string | null;
-                    /** @description Individual, Corporation, Trust, Government */
+                    /** @description Individual, Trustee, Corporation, Trust, Government, Estate, Religious, Association, Financial; a mapping's own `ownerType` column is stored as the file writes it */
                     type: string | null;
                 };
                 owner2: {
+                    /** @description A person's first name; null for an entity */
                     firstName: string | null;
+                    /** @description A person's last name; null for an entity (found by the words of fullName) */
                     lastName: string | null;
+                    /** @description A person in reading order (FIRST MIDDLE LAST SUFFIX); an entity as written */
                     fullName: string | null;
-                    /** @description Individual, Corporation, Trust, Government */
+                    /** @description Individual, Trustee, Corporation, Trust, Government, Estate, Religious, Association, Financial; a mapping's own `ownerType` column is stored as the file writes it */
                     type: string | null;
                 } | null;
                 mailingAddress: {
@@ -2673,12 +2679,6 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
-                    /** @description Requests allowed in any rolling 60 s for this account */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current 60 s window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
-                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2697,23 +2697,6 @@ export interface operations {
             /** @description API key disabled. 0 credits. */
             403: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ErrorResponse"];
-                };
-            };
-            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
-            429: {
-                headers: {
-                    /** @description Seconds to wait before retrying */
-                    "Retry-After"?: number;
-                    /** @description Requests allowed in any rolling 60 s for this account */
-                    "RateLimit-Limit"?: number;
-                    /** @description Requests left in the current 60 s window */
-                    "RateLimit-Remaining"?: number;
-                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
-                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

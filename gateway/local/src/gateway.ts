@@ -58,6 +58,8 @@ class LocalPdk implements KongPdk {
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     private readonly target: { path: string; query: string },
+    /** The body read before the plugin runs (the batch's), as Kong buffers it. */
+    private readonly body?: Buffer | string,
   ) {
     for (const [k, v] of Object.entries(req.headers))
       if (v !== undefined && !NOT_FORWARDED.has(k)) this.upstreamHeaders[k] = v;
@@ -67,6 +69,7 @@ class LocalPdk implements KongPdk {
     get_method: async () => this.req.method ?? 'GET',
     get_path: async () => this.target.path,
     get_raw_query: async () => this.target.query,
+    get_raw_body: async () => this.body ?? null,
   };
   response = {
     exit: async (status: number, body?: string, headers: Record<string, string> = {}) => {
@@ -173,7 +176,7 @@ export function createGateway(o: GatewayOptions): Server {
       );
     }
     const body = read?.body;
-    const pdk = new LocalPdk(req, res, target);
+    const pdk = new LocalPdk(req, res, target, body);
     await inSpan('pra-gateway access', {}, () => access(pdk, o.plugin));
     if (pdk.exited) return;
     const requestId = String(pdk.upstreamHeaders['x-request-id'] ?? randomUUID());

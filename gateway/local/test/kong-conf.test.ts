@@ -2,7 +2,7 @@
 // read timeout, and its access log carries no query string. Kong turns `nginx_proxy_*` and `nginx_http_*` lines into
 // nginx directives of the proxy server block and of the http block.
 import { readFileSync } from 'node:fs';
-import { POLYGON_TEXT_MAX } from '@pra/core/contracts';
+import { BATCH_BODY_MAX_BYTES, POLYGON_TEXT_MAX } from '@pra/core/contracts';
 import { MAX_REQUEST_HEAD_BYTES } from '@pra/platform';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +59,11 @@ describe('gateway/kong/kong.conf', () => {
     expect(bytes).toBeGreaterThanOrEqual(POLYGON_TEXT_MAX * 3 + 1024);
   });
 
+  it("buffers the largest batch body in memory: the plugin reads it to count the batch's entries", () => {
+    const size = conf.get('nginx_http_client_body_buffer_size') ?? '';
+    expect(Number(size.replace(/k$/, '')) * 1024).toBeGreaterThanOrEqual(BATCH_BODY_MAX_BYTES);
+  });
+
   it('retries a service only after a connection error, never after a timeout (a slow charged request runs once)', () => {
     // nginx's default is `error timeout`: a read timeout would send the request again.
     expect(conf.get('nginx_proxy_proxy_next_upstream')).toBe('error');
@@ -83,7 +88,11 @@ describe('gateway/kong/kong.conf', () => {
   it("is not undone by the chart's Kong values (an env value overrides kong.conf)", () => {
     const values = parse(readFileSync(KONG_VALUES, 'utf8')) as { env: Record<string, string> };
     expect(values.env.proxy_access_log).toBe(conf.get('proxy_access_log'));
-    for (const name of ['nginx_http_log_format', 'nginx_proxy_proxy_next_upstream'])
+    for (const name of [
+      'nginx_http_log_format',
+      'nginx_proxy_proxy_next_upstream',
+      'nginx_http_client_body_buffer_size',
+    ])
       expect(values.env[name] ?? conf.get(name), name).toBe(conf.get(name));
   });
 

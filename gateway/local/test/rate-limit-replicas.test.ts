@@ -30,8 +30,8 @@ beforeAll(async () => {
   await setAccountLimits(f.deps, a.accountId, { ratePerMinute: LIMIT, dailyQuota: null });
   key = a.key;
   // The service behind the gateways: what it answers does not matter here, only what the gateways admit.
-  // A stand-in for account-billing: what the gateway admits is all this test looks at (an empty body, not JSON that
-  // the served OpenAPI document would check as a /usage answer).
+  // A stand-in for autocomplete (a limited path: /usage is outside the limits): what the gateway admits is all this
+  // test looks at (an empty body, not JSON that the served OpenAPI document would check as an answer).
   upstream = createServer((_req, res) => res.writeHead(204).end());
   await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', () => r()));
   const env = {
@@ -39,7 +39,7 @@ beforeAll(async () => {
     REDIS_PREFIX: prefix,
     GATEWAY_HMAC_KEY: randomBytes(32).toString('hex'),
     GATEWAY_PORT: '0',
-    UPSTREAM_ACCOUNT_BILLING: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+    UPSTREAM_AUTOCOMPLETE: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
     LOG_LEVEL: 'silent',
   };
   gateways = await Promise.all([
@@ -64,7 +64,9 @@ describe('rate limit across two gateway replicas, one clock 5 s ahead', () => {
     for (let i = 0; Date.now() - started < WINDOW_MS + 6_000; i++) {
       const port = gateways[i % 2]!.port;
       const sent = Date.now();
-      const res = await fetch(`http://127.0.0.1:${port}/api/v1/usage`, { headers: { authorization: `Bearer ${key}` } });
+      const res = await fetch(`http://127.0.0.1:${port}/api/v1/property/autocomplete?q=ab`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
       const text = await res.text();
       if (res.status === 429) {
         refused++;

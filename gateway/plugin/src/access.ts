@@ -24,13 +24,16 @@ import {
   type KeyLookup,
 } from '@pra/core/auth';
 import { TIER_LIMITS } from '@pra/core/tiers';
-import { methodOf, publicPaths } from '@pra/core/endpoints';
+import { limitExemptPaths, methodOf, publicPaths } from '@pra/core/endpoints';
+import { BATCH_MAX, BATCH_ENTRIES_PER_CALL, batchCallWeightOf } from '@pra/core/contracts';
 import { telemetryMetrics } from '@pra/platform/telemetry/metrics';
 import type { KongPdk } from './pdk.js';
 import type { RateLimiter } from './rate-limit.js';
 
 /** Paths served without a key (SPEC 4.8, 4.9, 9). */
 export const PUBLIC_PATHS: ReadonlySet<string> = publicPaths();
+/** Paths that need a valid key but are outside the rate limit and the daily quota (/usage: SPEC 4.7 lists 401 only). */
+export const LIMIT_EXEMPT_PATHS: ReadonlySet<string> = limitExemptPaths();
 
 export interface AccessDeps {
   keys: KeyLookup;
@@ -67,13 +70,25 @@ export async function access(kong: KongPdk, d: AccessDeps): Promise<void> {
   }
 }
 
+/**
+ * The calls a batch's body counts for. A body Kong could not hand over (past its buffer: kong.conf sizes the buffer
+ * for the largest batch, so only a body the service refuses anyway) counts as a full batch.
+ */
+async function bodyWeight(kong: KongPdk): Promise<number> {
+  const got = await kong.request.get_raw_body();
+  const raw = Array.isArray(got) ? got[0] : got;
+  if (raw === null || raw === undefined) return Math.ceil(BATCH_MAX / BATCH_ENTRIES_PER_CALL);
+  return batchCallWeightOf(typeof raw === 'string' ? raw : raw.toString('utf8'));
+}
+
 /** The headers a client may not send: identity comes from the gateway only. */
 const IDENTITY = [...Object.values(IDENTITY_HEADERS), SIGNATURE_HEADER];
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
 
 // Each PDK call is a round trip between Kong and the pluginserver: an admitted request makes six (path, method,
-// headers, the response's headers, query, the service's headers), a refused one four (path, method, headers, exit).
+// headers, the response's headers, query, the service's headers; /usage five: it has no RateLimit headers), a refused
+// one four (path, method, headers, exit).
 // test/pdk-calls.test.ts holds these counts.
 async function decide(
   kong: KongPdk,
@@ -106,29 +121,36 @@ async function decide(
       };
   const entry = await authorizeKey(credentials, d.keys, d.marketplaceSecret);
 
-  const tier = TIER_LIMITS[entry.tier];
-  const limits = {
-    ratePerMinute: entry.ratePerMinute ?? tier.ratePerMinute,
-    dailyQuota: entry.dailyQuota ?? tier.dailyQuota,
-  };
-  const a = await d.limiter.admit(entry.accountId, limits.ratePerMinute, limits.dailyQuota, d.now?.());
-  const rateHeaders = {
-    'ratelimit-limit': String(a.limit),
-    'ratelimit-remaining': String(a.remaining),
-    'ratelimit-reset': String(a.resetSeconds),
-  };
-  if (!a.admitted) {
-    telemetryMetrics.refused(a.refusedFor === 'quota' ? 'quota-day' : 'rate-minute', { tier: entry.tier });
-    const msg =
-      a.refusedFor === 'quota'
-        ? `Daily quota of ${counted(limits.dailyQuota ?? 0, 'call')} exceeded`
-        : `Rate limit of ${counted(a.limit, 'request')} per minute exceeded`;
-    return exit(a.refusedFor === 'quota' ? 'quota_exceeded' : 'rate_limited', msg, {
-      ...rateHeaders,
-      'retry-after': String(a.retryAfterSeconds),
-    });
+  // /usage answers its owner whatever the limits (a client at its quota can read why): the key was checked above
+  // (401 unknown, 403 disabled), the window and the quota are neither read nor counted.
+  if (!LIMIT_EXEMPT_PATHS.has(path)) {
+    const tier = TIER_LIMITS[entry.tier];
+    const limits = {
+      ratePerMinute: entry.ratePerMinute ?? tier.ratePerMinute,
+      dailyQuota: entry.dailyQuota ?? tier.dailyQuota,
+    };
+    // A batch counts by its entries (batchCallWeight: 1 call per 10 entries), read from the buffered body: one more
+    // PDK call, for the POST only.
+    const weight = method === 'POST' ? await bodyWeight(kong) : 1;
+    const a = await d.limiter.admit(entry.accountId, limits.ratePerMinute, limits.dailyQuota, d.now?.(), weight);
+    const rateHeaders = {
+      'ratelimit-limit': String(a.limit),
+      'ratelimit-remaining': String(a.remaining),
+      'ratelimit-reset': String(a.resetSeconds),
+    };
+    if (!a.admitted) {
+      telemetryMetrics.refused(a.refusedFor === 'quota' ? 'quota-day' : 'rate-minute', { tier: entry.tier });
+      const msg =
+        a.refusedFor === 'quota'
+          ? `Daily quota of ${counted(limits.dailyQuota ?? 0, 'call')} exceeded`
+          : `Rate limit of ${counted(a.limit, 'request')} per minute exceeded`;
+      return exit(a.refusedFor === 'quota' ? 'quota_exceeded' : 'rate_limited', msg, {
+        ...rateHeaders,
+        'retry-after': String(a.retryAfterSeconds),
+      });
+    }
+    await kong.response.set_headers(rateHeaders);
   }
-  await kong.response.set_headers(rateHeaders);
   const identity = { accountId: entry.accountId, tier: entry.tier, keyId: entry.keyId };
   const query = await kong.request.get_raw_query();
   const target = {

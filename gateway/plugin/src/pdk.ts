@@ -12,6 +12,11 @@ export interface KongPdk {
     get_path(): Promise<string>;
     /** The query string as sent, without the `?` ('' when there is none). */
     get_raw_query(): Promise<string>;
+    /**
+     * The body as buffered (the batch's: kong.conf's client body buffer holds the largest one); Kong's PDK answers
+     * it as text or bytes, alone or with an error (nil when it did not fit in the buffer).
+     */
+    get_raw_body(): Promise<string | Buffer | null | [string | Buffer | null, string?]>;
   };
   response: {
     exit(status: number, body?: string, headers?: Record<string, string>): Promise<void>;

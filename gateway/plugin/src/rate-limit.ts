@@ -10,7 +10,8 @@ const DAY_MS = 86_400_000;
 
 /**
  * KEYS: window zset (member per admitted request, score = ms), the account's quota counter ("<day>:<count>").
- * ARGV: now ms ('' = Redis's TIME), limit per window, daily quota (0 = none), unique member, quota key ttl s.
+ * ARGV: now ms ('' = Redis's TIME), limit per window, daily quota (0 = none), unique member, quota key ttl s, the
+ * call's weight (calls it counts for: a batch by its entries; its members in the window and its count in the quota).
  * Returns {admitted 1|0, remaining in window, ms until the oldest admission leaves the window (or, refused for the
  * quota, until the next UTC day), quota used, reason}.
  */
@@ -22,7 +23,7 @@ if ARGV[1] == '' then
 else
   now = tonumber(ARGV[1])
 end
-local limit, quota = tonumber(ARGV[2]), tonumber(ARGV[3])
+local limit, quota, weight = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[6] or '1')
 local day = math.floor(now / ${DAY_MS})
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS})
 local inWindow = redis.call('ZCARD', KEYS[1])
@@ -37,17 +38,17 @@ local function untilOldestLeaves()
   if oldest[2] then return tonumber(oldest[2]) + ${WINDOW_MS} - now end
   return 0
 end
-if quota > 0 and used >= quota then
+if quota > 0 and used + weight > quota then
   return {0, math.max(0, limit - inWindow), (day + 1) * ${DAY_MS} - now, used, 'quota'}
 end
-if inWindow >= limit then
-  return {0, 0, untilOldestLeaves(), used, 'rate'}
+if inWindow + weight > limit then
+  return {0, math.max(0, limit - inWindow), untilOldestLeaves(), used, 'rate'}
 end
-redis.call('ZADD', KEYS[1], now, ARGV[4])
+for i = 1, weight do redis.call('ZADD', KEYS[1], now, ARGV[4] .. ':' .. i) end
 redis.call('PEXPIRE', KEYS[1], ${WINDOW_MS})
-used = used + 1
+used = used + weight
 redis.call('SET', KEYS[2], string.format('%d:%d', day, used), 'EX', tonumber(ARGV[5]))
-return {1, limit - inWindow - 1, untilOldestLeaves(), used, ''}
+return {1, limit - inWindow - weight, untilOldestLeaves(), used, ''}
 `;
 
 export interface Admission {
@@ -91,8 +92,17 @@ export class RateLimiter {
     this.cluster = isClusterClient(redis);
   }
 
-  /** Admits one call of the account, or says why not; `nowMs` overrides Redis's clock (tests only). */
-  async admit(accountId: number, limit: number, dailyQuota: number | null, nowMs?: number): Promise<Admission> {
+  /**
+   * Admits one call of the account counting for `weight` calls (a batch: by its entries), or says why not; `nowMs`
+   * overrides Redis's clock (tests only).
+   */
+  async admit(
+    accountId: number,
+    limit: number,
+    dailyQuota: number | null,
+    nowMs?: number,
+    weight = 1,
+  ): Promise<Admission> {
     const [ok, remaining, waitMs, , reason] = await this.redis.pra_admit(
       ...rateLimitKeys(this.prefix, accountId, this.cluster),
       nowMs ?? '',
@@ -100,6 +110,7 @@ export class RateLimiter {
       dailyQuota ?? 0,
       `${PROCESS_ID}-${sequence++}`,
       2 * 86_400,
+      weight,
     );
     const resetSeconds = Math.max(ok === 1 ? 0 : 1, Math.ceil(waitMs / 1000));
     if (ok === 1)

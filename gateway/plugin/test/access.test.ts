@@ -38,8 +38,14 @@ afterAll(async () => {
   await pool.end();
 });
 
-async function call(path: string, headers: Record<string, string> = {}, method = 'GET', with_ = deps) {
-  const kong = new FakeKong(path, headers, method);
+async function call(
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+  with_ = deps,
+  body: string | null = null,
+) {
+  const kong = new FakeKong(path, headers, method, body);
   await access(kong, with_);
   return kong;
 }
@@ -115,7 +121,7 @@ describe('gateway access phase', () => {
         body: { property: [], status: { code: 405, reason: 'method_not_allowed' } },
       });
     }
-    const get = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
+    const get = await call('/api/v1/sale/history?id=1', { authorization: `Bearer ${a.key}` });
     expect(get.response_headers.get('ratelimit-remaining')).toBe(String(TIER_LIMITS.free.ratePerMinute - 1));
     expect((await call('/api/v1/health', {}, 'HEAD')).exited).toBeNull(); // public paths may answer HEAD
   });
@@ -276,24 +282,66 @@ describe('gateway access phase', () => {
   it('429 past the tier limit, with Retry-After and RateLimit headers', async () => {
     const a = await f.fundedAccount(1, { tier: 'free' });
     const limit = TIER_LIMITS.free.ratePerMinute;
+    const history = '/api/v1/sale/history?id=1';
     for (let i = 0; i < limit; i++)
-      expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
-    const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
+      expect((await call(history, { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    const refused = await call(history, { authorization: `Bearer ${a.key}` });
     expect(refused.exited?.status).toBe(429);
     expect(refused.exited?.body.status.code).toBe(429);
     expect(refused.exited?.body.status.reason).toBe('rate_limited');
     expect(refused.exited?.headers).toMatchObject({ 'ratelimit-limit': String(limit), 'ratelimit-remaining': '0' });
     expect(Number(refused.exited?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    clock += 60_001;
+    // The owner can still read its usage, past the limit: /usage is neither refused nor counted.
     expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    clock += 60_001;
+    expect((await call(history, { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+  });
+
+  it('/usage answers its owner at the daily quota and past the rate, still 401 for no key and 403 when disabled', async () => {
+    const a = await f.fundedAccount(1, { tier: 'free' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 2, dailyQuota: 2 });
+    const history = '/api/v1/sale/history?id=1';
+    for (let i = 0; i < 2; i++) expect((await call(history, { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    expect((await call(history, { authorization: `Bearer ${a.key}` })).exited?.body.status.msg).toMatch(/quota/);
+    for (let i = 0; i < 5; i++)
+      expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    // The calls to /usage took nothing: a new minute admits exactly nothing more (the quota of 2 is spent by 2).
+    clock += 60_001;
+    expect((await call(history, { authorization: `Bearer ${a.key}` })).exited?.status).toBe(429);
+    expect((await call('/api/v1/usage')).exited?.status).toBe(401);
+    expect((await call('/api/v1/usage', { authorization: 'Bearer pra_live_unknown' })).exited?.status).toBe(401);
+    await setKeyStatus(f.deps, a.keyId, 'disabled');
+    expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited?.status).toBe(403);
+  });
+
+  it('counts a batch by its entries (1 call per 10) in the window and the quota, preview or not', async () => {
+    const a = await f.fundedAccount(1, { tier: 'starter' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 60, dailyQuota: 1000 });
+    const entries = (n: number) =>
+      JSON.stringify({ requests: Array.from({ length: n }, () => ({ address: '1 A St' })) });
+    const kong = (query: string, body: string) =>
+      call(`/api/v1/property/batch${query}`, { authorization: `Bearer ${a.key}` }, 'POST', deps, body);
+    // A full batch (100 entries) takes 10 of the starter's 60: six in a minute, previews alike; the seventh waits.
+    for (let i = 0; i < 3; i++) expect((await kong('?preview=true', entries(100))).exited).toBeNull();
+    const fourth = await kong('', entries(100));
+    expect(fourth.exited).toBeNull();
+    expect(fourth.calls).toContain('kong.request.get_raw_body');
+    expect(fourth.response_headers.get('ratelimit-remaining')).toBe('20');
+    expect((await kong('', entries(91))).exited).toBeNull(); // 10
+    expect((await kong('', entries(5))).exited).toBeNull(); // 1
+    expect((await kong('', entries(100))).exited?.status).toBe(429); // 9 left, 10 asked
+    expect((await kong('', entries(90))).exited).toBeNull(); // 9
+    // A body that is not a batch counts 1 (the service answers it 400).
+    clock += 60_001;
+    expect((await kong('', 'not json')).response_headers.get('ratelimit-remaining')).toBe('59');
   });
 
   it('applies per-account limits over the tier limits', async () => {
     const a = await f.fundedAccount(1, { tier: 'enterprise' });
     await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 2, dailyQuota: null });
     for (let i = 0; i < 2; i++)
-      expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
-    const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
+      expect((await call('/api/v1/sale/history?id=1', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    const refused = await call('/api/v1/sale/history?id=1', { authorization: `Bearer ${a.key}` });
     expect(refused.exited).toMatchObject({
       status: 429,
       headers: { 'ratelimit-limit': '2' },
@@ -305,8 +353,8 @@ describe('gateway access phase', () => {
     const a = await f.fundedAccount(1, { tier: 'enterprise' });
     await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 100, dailyQuota: 2 });
     for (let i = 0; i < 2; i++)
-      expect((await call('/api/v1/usage', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
-    const refused = await call('/api/v1/usage', { authorization: `Bearer ${a.key}` });
+      expect((await call('/api/v1/sale/history?id=1', { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    const refused = await call('/api/v1/sale/history?id=1', { authorization: `Bearer ${a.key}` });
     expect(refused.exited).toMatchObject({
       status: 429,
       body: { status: { code: 429, reason: 'quota_exceeded', msg: 'Daily quota of 2 calls exceeded' } },

@@ -16,6 +16,7 @@ export class FakeKong implements KongPdk {
     target: string,
     headers: Record<string, string> = {},
     private readonly method = 'GET',
+    private readonly body: string | null = null,
   ) {
     [this.path, this.query = ''] = target.split('?') as [string, string?];
     for (const [k, v] of Object.entries(headers)) {
@@ -32,6 +33,7 @@ export class FakeKong implements KongPdk {
     get_method: () => this.call('kong.request.get_method', this.method),
     get_path: () => this.call('kong.request.get_path', this.path),
     get_raw_query: () => this.call('kong.request.get_raw_query', this.query),
+    get_raw_body: () => this.call('kong.request.get_raw_body', this.body),
   };
   response = {
     exit: (status: number, body?: string, headers: Record<string, string> = {}) => {

@@ -36,7 +36,6 @@ beforeAll(async () => {
   billing = await startApp(
     createBillingApp({
       pool,
-      calls: new RedisCallCounter(f.redis, f.layout.prefix),
       auth: { gatewayKey: HMAC },
       keyLookup: new KeyLookupService({ pool, redis: f.redis, prefix: f.layout.prefix }),
     }),

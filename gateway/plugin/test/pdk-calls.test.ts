@@ -81,10 +81,22 @@ describe('PDK calls per request', () => {
 
     const limited = await f.fundedAccount(1);
     await setAccountLimits(f.deps, limited.accountId, { ratePerMinute: 1, dailyQuota: null });
-    expect((await call('/api/v1/usage', { authorization: `Bearer ${limited.key}` })).exited).toBeNull();
-    const refused = await call('/api/v1/usage', { authorization: `Bearer ${limited.key}` });
+    const history = '/api/v1/sale/history?id=1';
+    expect((await call(history, { authorization: `Bearer ${limited.key}` })).exited).toBeNull();
+    const refused = await call(history, { authorization: `Bearer ${limited.key}` });
     expect(refused.exited?.status).toBe(429);
     expect(refused.calls).toEqual(REFUSED);
+  });
+
+  it('/usage, outside the limits: five (no RateLimit headers to set), never refused for the rate', async () => {
+    const limited = await f.fundedAccount(1);
+    await setAccountLimits(f.deps, limited.accountId, { ratePerMinute: 1, dailyQuota: 1 });
+    for (let i = 0; i < 3; i++) {
+      const usage = await call('/api/v1/usage', { authorization: `Bearer ${limited.key}` });
+      expect(usage.exited).toBeNull();
+      expect(usage.calls).toEqual(ADMITTED_PDK_CALLS.filter((c) => c !== 'kong.response.set_headers'));
+      expect(usage.response_headers.size).toBe(0);
+    }
   });
 
   it('405 for HEAD on a metered path: three; a public path clears the identity headers and sets the request id', async () => {

@@ -13,7 +13,6 @@ import {
   type Queryable,
 } from '@pra/platform';
 import { usageReport } from './domain/usage-report.js';
-import { countCalls, type CallCounter } from './client/call-counter.js';
 import { mountKeyLookup } from './routes/key-lookup.js';
 import type { KeyLookupService } from './domain/key-lookup.js';
 
@@ -24,15 +23,14 @@ export function createBillingApp(deps: {
   pool: Pool;
   /** Where /usage reads (the replica, when there is one); the pool by default. */
   reads?: Queryable;
-  calls: CallCounter;
   auth: CallerAuth;
   /** The key lookup; served only with the gateway's key (it authenticates the callers). */
   keyLookup?: KeyLookupService;
 }): Express {
   const app = createBaseApp();
-  // Before the call counter: a key lookup is not a client's call.
+  // No call counter: /usage is outside the rate limit and the daily quota (it answers an account at its quota), and
+  // /usage's calls count what the quota counts, so a call to /usage counts nowhere.
   if (deps.keyLookup && 'gatewayKey' in deps.auth) mountKeyLookup(app, deps.keyLookup, deps.auth.gatewayKey);
-  app.use(countCalls(deps.calls));
   mountEndpoints(app, 'account-billing', {
     usage: () =>
       route(async (req, res) => {

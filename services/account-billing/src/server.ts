@@ -10,7 +10,6 @@ import {
 } from '@pra/platform';
 import { clientTimeouts, redisTarget } from '@pra/core/config';
 import { requestPathClients } from './client/service-clients.js';
-import { RedisCallCounter } from './client/call-counter.js';
 import { logTo } from '@pra/platform/telemetry';
 import { createAdminApp } from './admin-app.js';
 import { createBillingApp } from './app.js';
@@ -49,7 +48,6 @@ await runServer(
   createBillingApp({
     pool,
     reads,
-    calls: new RedisCallCounter(redis, config.REDIS_PREFIX),
     auth,
     keyLookup: new KeyLookupService({ pool, redis, prefix: config.REDIS_PREFIX }),
   }),

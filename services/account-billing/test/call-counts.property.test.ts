@@ -29,7 +29,8 @@ type Step =
   | { kind: 'charge'; account: number; wanted: number; day: 0 | 1 }
   | { kind: 'call'; account: number; endpoint: number; day: 0 | 1 }
   | { kind: 'replay' } // the last uncharged request counted again (same request id): adds nothing
-  | { kind: 'callOfCharge' } // a call counted under the transaction of the last charge: its charge counts it
+  | { kind: 'callOfCharge' } // another call under the transaction of the last charge (a repeat, a conflict): counts
+  | { kind: 'chargedCallCounted' } // the charged call itself offered to the counter: its charge counts it
   | { kind: 'write' }
   | { kind: 'writerDies' } // reads a batch, commits it, dies before XACK
   | { kind: 'redeliver' } // the oldest outbox entry appended again
@@ -55,6 +56,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.constant({ kind: 'replay' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'callOfCharge' as const }) },
+  { weight: 1, arbitrary: fc.constant({ kind: 'chargedCallCounted' as const }) },
   { weight: 2, arbitrary: fc.constant({ kind: 'write' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'writerDies' as const }) },
   { weight: 1, arbitrary: fc.constant({ kind: 'redeliver' as const }) },
@@ -128,7 +130,7 @@ async function play(r: Run): Promise<void> {
   };
   const total = (i: number) => [...made[i]!.days.values()].reduce((s, d) => s + d.calls, 0);
   let lastCall: { requestId: string; accountId: number } | undefined;
-  let lastCharge: { transactionId: string; accountId: number } | undefined;
+  let lastCharge: { transactionId: string; requestId: string; accountId: number; index: number } | undefined;
   const now = Date.now();
 
   for (const s of r.steps) {
@@ -137,17 +139,21 @@ async function play(r: Run): Promise<void> {
       clock = s.day === 1 ? now : now - DAY;
       const a = accounts[s.account]!;
       const transactionId = randomUUID();
+      // Its own request id, apart from the transaction (as under an Idempotency-Key).
+      const chargeRequestId = randomUUID();
       let granted = 0;
       if (s.kind === 'charge') {
         const result = await meter.charge({
           transactionId,
+          requestId: chargeRequestId,
           who: { accountId: a.accountId, keyId: a.keyId, tier: 'starter' },
           endpoint: '/property/address',
           records: s.wanted,
           fingerprint: transactionId,
         });
         granted = result.granted;
-        if (granted > 0) lastCharge = { transactionId, accountId: a.accountId };
+        if (granted > 0)
+          lastCharge = { transactionId, requestId: chargeRequestId, accountId: a.accountId, index: s.account };
       }
       if (granted > 0) count(s.account, clock, granted);
       else {
@@ -166,7 +172,13 @@ async function play(r: Run): Promise<void> {
     } else if (s.kind === 'replay' && lastCall) {
       await counter.recordCall({ ...lastCall, transactionId: lastCall.requestId, keyId: 0, endpoint: '/usage' });
     } else if (s.kind === 'callOfCharge' && lastCharge) {
-      await counter.recordCall({ ...lastCharge, requestId: randomUUID(), keyId: 0, endpoint: '/property/address' });
+      const requestId = randomUUID();
+      clock = now;
+      await counter.recordCall({ ...lastCharge, requestId, keyId: 0, endpoint: '/property/address' });
+      lastCall = { requestId, accountId: lastCharge.accountId };
+      count(lastCharge.index, clock, 0);
+    } else if (s.kind === 'chargedCallCounted' && lastCharge) {
+      await counter.recordCall({ ...lastCharge, keyId: 0, endpoint: '/property/address' });
     } else if (s.kind === 'write') {
       await writer.writeOnce();
     } else if (s.kind === 'writerDies') {

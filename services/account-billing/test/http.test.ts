@@ -17,7 +17,7 @@ beforeAll(async () => {
   pool = createPool(inject('databaseUrl'), 4);
   f = await billingFixture(pool, inject('redisUrl'), inject('redisPrefix'));
   admin = await startApp(createAdminApp(f.deps, TOKEN));
-  api = await startApp(createBillingApp({ pool, calls: f.calls, auth: { development: true, keys: f.keys } }));
+  api = await startApp(createBillingApp({ pool, auth: { development: true, keys: f.keys } }));
 });
 afterAll(async () => {
   await admin.close();

@@ -88,7 +88,6 @@ beforeAll(async () => {
   app = await startApp(
     createBillingApp({
       pool,
-      calls: new RedisCallCounter(f.redis, f.layout.prefix),
       auth: { gatewayKey: GATEWAY_KEY },
       keyLookup,
     }),

@@ -68,7 +68,7 @@ async function charges(f: BillingFixture, accountId: number, n: number): Promise
 
 async function ledger(accountId: number) {
   const { rows } = await pool.query(
-    `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge') AS charged,
+    `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind IN ('charge', 'refund')) AS charged,
             (SELECT count(*)::int FROM billing.usage_events WHERE account_id = $1) AS events`,
     [accountId],
   );
@@ -280,7 +280,7 @@ describe('ledger writer', () => {
 });
 
 describe('Redis memory', () => {
-  it('10,000 charged requests leave under 200 bytes each, for two minutes, and an empty outbox once written', async () => {
+  it('10,000 charged requests leave under 250 bytes each, for two minutes, and an empty outbox once written', async () => {
     const f = await fixture();
     const a = await f.fundedAccount(30_000);
     const w = writerOf(f);
@@ -306,7 +306,9 @@ describe('Redis memory', () => {
       `[memory] ${charged.calls} charged requests: ${bytes} bytes of idempotency records (${perRequest.toFixed(0)} B a request, TTL ${longestTtl} s); outbox ${await redis.xlen(f.layout.shards[0]!.outbox)} entries`,
     );
     expect(records).toBe(charged.calls);
-    expect(perRequest).toBeLessThan(200); // ~170 B measured, with this run's 30-character key prefix
+    // ~216 B measured, with this run's 30-character key prefix: ~170 B, plus (issue 35) the charged call's request id
+    // and what it took from its grant, so that a 503 whose answer was lost can be reversed.
+    expect(perRequest).toBeLessThan(250);
     expect(longestTtl).toBeLessThanOrEqual(120);
     expect(await redis.xlen(f.layout.shards[0]!.outbox)).toBe(0);
     await f.close();

@@ -53,7 +53,7 @@ const charge = (accountId: number, wanted: number, transactionId = randomUUID())
 
 async function ledger(accountId: number) {
   const { rows } = await pool.query(
-    `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge') AS charged,
+    `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind IN ('charge', 'refund')) AS charged,
             (SELECT count(*)::int FROM billing.usage_events WHERE account_id = $1) AS events,
             (SELECT coalesce(sum(remaining), 0)::int FROM billing.credit_grants WHERE account_id = $1) AS remaining`,
     [accountId],

@@ -1,4 +1,5 @@
-// The money invariant over generated sequences (issue 22): whatever calls any accounts make, keyed or not, with any
+// The money invariant over generated sequences (issue 22), and every call counted once in /usage (issue 35):
+// whatever calls any accounts make, keyed or not, with any
 // mix of outcomes (200, truncated, 400, 402, 404, 503), with grants, forgotten idempotency records, records rewritten,
 // ledger writes and reconciliations between them: once the pipeline has drained and reconcile has run, for every
 // account the ledger's used credits = the records returned to it = Redis's debit, and /usage agrees; a repeat is
@@ -20,6 +21,7 @@ import { grantCredits } from '@pra/account-billing/domain';
 import { LEDGER_GROUP, LedgerWriter } from '@pra/account-billing/ledger-writer';
 import { reconcile } from '@pra/account-billing/reconcile';
 import { usageReport } from '@pra/account-billing/usage-report';
+import { CallFlusher } from '@pra/account-billing/call-flusher';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '../src/app.js';
 
@@ -192,6 +194,8 @@ async function play(r: Run): Promise<void> {
   const ids = accounts.map((a) => a.accountId);
   const granted = [...r.credits];
   const returned = [0, 0, 0];
+  // Calls made per account, whatever their status: /usage counts each once (issue 35), repeats and previews too.
+  const made = [0, 0, 0];
   // What each transaction paid for, as its first answer gave it: a repeat must give the same.
   const paid = new Map<string, { ids: number[]; recordsReturned: number; records: string }>();
 
@@ -220,6 +224,7 @@ async function play(r: Run): Promise<void> {
       const headers: Record<string, string> = { authorization: `Bearer ${a.key}` };
       if (s.key) headers['idempotency-key'] = s.key;
       const res = await app.get(paths[s.request](s.pagesize) + COST_QUERY[s.cost], headers);
+      made[s.account]!++;
       const txid = res.body.status.transactionID as string;
       expect([200, 400, 402, 404, 503], JSON.stringify(res.body.status)).toContain(res.status);
       if (s.request === 'bad') expect(res.status).toBe(400);
@@ -275,9 +280,19 @@ async function play(r: Run): Promise<void> {
 
   await drain();
   await reconcileClean(ids);
+  // Every call counted once in /usage: charged ones by their charge, the others by the call counters once flushed
+  // (a call is counted once its response is sent: the last may still be on its way).
+  const flusher = new CallFlusher({ pool, redis: f.redis, layout: f.layout, log: () => {}, consumer: 'seq' });
+  const callsNow = () => Promise.all(ids.map(async (id) => (await usageReport(pool, id)).calls.total));
+  for (let i = 0; i < 100; i++) {
+    await flusher.flushOnce();
+    if ((await callsNow()).every((n, j) => n >= made[j]!)) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(await callsNow()).toEqual(made);
   for (const [i, accountId] of ids.entries()) {
     const { rows } = await pool.query<{ used: number; charged_events: number }>(
-      `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge') AS used,
+      `SELECT (SELECT coalesce(-sum(amount), 0)::int FROM billing.ledger_entries WHERE account_id = $1 AND kind IN ('charge', 'refund')) AS used,
               (SELECT coalesce(sum(credits), 0)::int FROM billing.usage_events WHERE account_id = $1) AS charged_events`,
       [accountId],
     );

@@ -1,7 +1,9 @@
 // Redis faults on a redis-server of this test's own. A charge whose outcome is unknown is resolved before the client
 // is answered: Redis is paused for 3 s (CLIENT PAUSE) as 20 lookups send their charges, and every request is
-// charged at most once and told the truth (a 200 was charged once; a 503 never says "not charged" for a charge that
-// ran). Redis restarted empty under load on a small balance: one reload, charging refused until it, and every
+// charged at most once. A 503 never costs (issue 35): Redis paused 7 s, past the 5 s the charge is worked out for,
+// under unkeyed and keyed load on three accounts: the calls answered 503 have their charges reversed once Redis
+// answers, keyed retries are answered from their receipt or charged afresh, and for every account the credits used
+// (ledger and /usage) equal the records received. Redis restarted empty under load on a small balance: one reload, charging refused until it, and every
 // record returned is in the ledger or was a charge Redis lost with its data (named, and in the customer's favour).
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -10,6 +12,7 @@ import { startApp, startRedisServer, type OwnRedis, type RunningApp } from '@pra
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import type { CreditMeter } from '@pra/account-billing/client';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
+import { usageReport } from '@pra/account-billing/usage-report';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '../src/app.js';
 
@@ -81,37 +84,131 @@ describe('Redis paused during charges', () => {
     open();
     const answers = await Promise.all([...requests, ...Array.from({ length: 5 }, call)]);
 
-    const charged = async (txid: string) => (await admin.exists(`${f.layout.prefix}charged:${txid}`)) === 1;
+    await reversalsDone();
+    const record = async (txid: string) => admin.get(`${f.layout.prefix}charged:${txid}`);
     let recordsReturned = 0;
-    let chargedWithoutRecords = 0;
     for (const r of answers) {
       if (r.status === 200) {
         recordsReturned += r.body.status.records_returned;
-        expect(await charged(r.body.status.transactionID)).toBe(true);
+        expect(await record(r.body.status.transactionID)).toMatch(/^\d+:/);
       } else {
         expect(r.status).toBe(503);
-        const ran = await charged(r.body.status.transactionID);
-        if (ran) chargedWithoutRecords++;
-        // "not charged" only when the charge was never sent; otherwise the client hears it may have been.
-        if (/not charged/.test(r.body.status.msg)) expect(ran).toBe(false);
-        else expect(r.body.status.msg).toMatch(/may have been charged/);
+        // A 503 never costs: no charge stands for it (never made, or reversed).
+        expect(r.body.status.msg).toMatch(/not charged/);
+        expect(await record(r.body.status.transactionID)).not.toMatch(/^\d+:/);
       }
     }
     expect(answers.filter((r) => r.status === 200).length).toBeGreaterThan(0);
-    // Each transaction at most once: every credit taken is one charged record and one outbox event, and is either
-    // records a client received or a charge its client was told may have happened.
+    // Each transaction at most once, and a charge reversed for each 503 that had one: the credits taken are the
+    // records received.
     const events = (await admin.xrange(f.layout.shards[0]!.outbox, '-', '+')) as [string, string[]][];
-    const txids = events
-      .filter(([, fields]) => Number(fields[fields.indexOf('credits') + 1]) > 0) // not the calls counted as such
-      .map(([, fields]) => fields[fields.indexOf('request') + 1]);
-    expect(new Set(txids).size).toBe(txids.length);
+    const net = new Map<string, number>();
+    for (const [, fields] of events) {
+      const request = fields[fields.indexOf('request') + 1]!;
+      net.set(request, (net.get(request) ?? 0) + Number(fields[fields.indexOf('credits') + 1]));
+    }
+    expect([...net.values()].every((n) => n === 0 || n === 1)).toBe(true);
     const taken = 1_000 - (await f.meter.balance(a.accountId))!;
-    expect(taken).toBe(txids.length);
-    expect(taken).toBe(recordsReturned + chargedWithoutRecords);
+    expect(taken).toBe(recordsReturned);
     console.log(
       `[redis paused 3 s] ${answers.filter((r) => r.status === 200).length} answered 200, ${answers.length - answers.filter((r) => r.status === 200).length} 503; ${taken} credits taken`,
     );
   }, 60_000);
+});
+
+/** Until every reversal of this process's meter was answered by Redis. */
+async function reversalsDone() {
+  for (let i = 0; i < 400 && f.meter.pendingReversals() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+  expect(f.meter.pendingReversals()).toBe(0);
+}
+
+describe('Redis paused past the time a charge is worked out for: a 503 never costs', () => {
+  it('reverses the charges of calls answered 503, keyed or not; credits used = records received per account', async () => {
+    const accounts = await Promise.all([f.fundedAccount(500), f.fundedAccount(500), f.fundedAccount(500)]);
+    const pipeline = new UsagePipeline({
+      pool,
+      redisUrl: own.url,
+      layout: f.layout,
+      log: () => {},
+      reconcileEveryMs: 3_600_000,
+      expireEveryMs: 3_600_000,
+    });
+    await pipeline.start();
+    try {
+      const received = new Map<number, number>(accounts.map((a) => [a.accountId, 0]));
+      const call = async (a: (typeof accounts)[number], key?: string) => {
+        const res = await fetch(app.url + path, {
+          headers: {
+            'x-pra-account-id': String(a.accountId),
+            'x-pra-tier': 'starter',
+            'x-pra-key-id': String(a.keyId),
+            ...(key ? { 'idempotency-key': key } : {}),
+          },
+          signal: AbortSignal.timeout(30_000),
+        });
+        const body = JSON.parse(await res.text());
+        if (res.status === 200) received.set(a.accountId, received.get(a.accountId)! + body.status.records_returned);
+        return { status: res.status, body, a, key };
+      };
+      // 24 calls (4 unkeyed, 4 keyed per account) pass their pre-check and search and are held before their charge;
+      // Redis is paused 7 s and the charges are sent into the pause: each is answered 503 after 5 s.
+      let open = () => {};
+      chargeGate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+      held = 0;
+      const requests = accounts.flatMap((a) => [
+        ...Array.from({ length: 4 }, () => call(a)),
+        ...Array.from({ length: 4 }, () => call(a, `k-${randomBytes(6).toString('hex')}`)),
+      ]);
+      for (let i = 0; i < 500 && held < requests.length; i++) await new Promise((r) => setTimeout(r, 10));
+      expect(held).toBe(requests.length);
+      await admin.call('CLIENT', 'PAUSE', '7000', 'ALL');
+      chargeGate = undefined;
+      open();
+      const answers = await Promise.all(requests);
+      expect(answers.filter((r) => r.status === 503).length).toBeGreaterThan(0);
+      for (const r of answers) if (r.status === 503) expect(r.body.status.msg).toMatch(/not charged/);
+      await reversalsDone();
+      // Every keyed call answered 503 retried with its key: a new charge (its first was reversed), or its receipt.
+      const retries = await Promise.all(answers.filter((r) => r.status === 503 && r.key).map((r) => call(r.a, r.key)));
+      expect(retries.every((r) => r.status === 200)).toBe(true);
+      // A retry again is answered from the receipt, charged nothing.
+      const again = await Promise.all(retries.slice(0, 3).map((r) => call(r.a, r.key)));
+      for (const [i, r] of again.entries()) {
+        expect(r.status).toBe(200);
+        expect(r.body.status.transactionID).toBe(retries[i]!.body.status.transactionID);
+        received.set(r.a.accountId, received.get(r.a.accountId)! - r.body.status.records_returned);
+      }
+      await pipeline.drained(admin, 30_000);
+      for (const a of accounts) {
+        const { rows } = await pool.query<{ used: number }>(
+          `SELECT coalesce(-sum(amount), 0)::int AS used FROM billing.ledger_entries
+            WHERE account_id = $1 AND kind IN ('charge', 'refund')`,
+          [a.accountId],
+        );
+        const usage = await usageReport(pool, a.accountId);
+        expect(
+          { ledger: rows[0]!.used, usage: usage.credits.used, redis: 500 - (await f.meter.balance(a.accountId))! },
+          `account ${a.accountId}`,
+        ).toEqual({
+          ledger: received.get(a.accountId),
+          usage: received.get(a.accountId),
+          redis: received.get(a.accountId),
+        });
+      }
+      const { rows: refunds } = await pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM billing.ledger_entries WHERE account_id = ANY($1) AND kind = 'refund'`,
+        [accounts.map((a) => a.accountId)],
+      );
+      console.log(
+        `[redis paused 7 s] ${answers.filter((r) => r.status === 200).length} answered 200, ${answers.filter((r) => r.status === 503).length} 503; ${refunds[0]!.n} charges reversed; ${retries.length} keyed retries`,
+      );
+    } finally {
+      chargeGate = undefined;
+      await pipeline.stop();
+    }
+  }, 90_000);
 });
 
 describe('Redis restarted empty under load', () => {
@@ -165,7 +262,7 @@ describe('Redis restarted empty under load', () => {
       await pipeline.drained(admin, 30_000);
       const reloads = logs.filter((l) => l.msg === 'loaded from PostgreSQL into Redis').length - reloadsBefore;
       const { rows } = await pool.query<{ used: number }>(
-        `SELECT coalesce(-sum(amount), 0)::int AS used FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge'`,
+        `SELECT coalesce(-sum(amount), 0)::int AS used FROM billing.ledger_entries WHERE account_id = $1 AND kind IN ('charge', 'refund')`,
         [a.accountId],
       );
       const { rows: written } = await pool.query<{ transaction_id: string }>(

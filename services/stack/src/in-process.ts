@@ -47,7 +47,6 @@ export async function startInProcess(o: InProcessOptions): Promise<RunningSystem
     'account-billing': () =>
       createBillingApp({
         pool: o.pool,
-        calls,
         auth,
         keyLookup: new KeyLookupService({ pool: o.pool, redis: o.billing.redis, prefix: o.billing.layout.prefix }),
       }),

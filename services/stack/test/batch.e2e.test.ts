@@ -1,5 +1,5 @@
 // The batch lookup through the local gateway (issue 27): a POST with its body reaches the lookup and is billed per
-// record; it is one call for the rate limit and the daily quota; another method is a 405 naming POST; a body past
+// record; it counts one call per 10 entries for the rate limit and the daily quota (3 entries: 1); another method is a 405 naming POST; a body past
 // the route's size limit is refused at the edge (413), uncharged.
 import { describe, expect, it } from 'vitest';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';

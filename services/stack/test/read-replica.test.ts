@@ -133,7 +133,7 @@ beforeAll(async () => {
   auth = { authorization: `Bearer ${funded.key}` };
   const deps = { meter: billing.meter, calls: billing.calls, auth: clients.auth };
   lookup = await startApp(createLookupApp({ pool: clients.pool, reads, ...deps }));
-  usage = await startApp(createBillingApp({ pool: clients.pool, reads, calls: billing.calls, auth: clients.auth }));
+  usage = await startApp(createBillingApp({ pool: clients.pool, reads, auth: clients.auth }));
   typeAhead = await startApp(
     createAutocompleteApp({ index: new PostgresSearchIndex(clients.pool, undefined, reads), ...deps }),
   );

@@ -90,7 +90,7 @@ const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 async function ledgerUsed(accountId: number): Promise<number> {
   await pipeline.drained(admin, 30_000);
   const { rows } = await pool.query<{ used: number }>(
-    `SELECT coalesce(-sum(amount), 0)::int AS used FROM billing.ledger_entries WHERE account_id = $1 AND kind = 'charge'`,
+    `SELECT coalesce(-sum(amount), 0)::int AS used FROM billing.ledger_entries WHERE account_id = $1 AND kind IN ('charge', 'refund')`,
     [accountId],
   );
   return rows[0]!.used;
@@ -472,7 +472,7 @@ describe('ledger writers on the shard streams', () => {
       for (const s of shards) expect(((await worker.xpending(s.outbox, LEDGER_GROUP)) as [number])[0]).toBe(0);
       const { rows } = await pool.query<{ used: number; events: number }>(
         `SELECT coalesce(-sum(amount), 0)::int AS used, count(DISTINCT transaction_id)::int AS events
-           FROM billing.ledger_entries WHERE account_id = ANY($1) AND kind = 'charge'`,
+           FROM billing.ledger_entries WHERE account_id = ANY($1) AND kind IN ('charge', 'refund')`,
         [accounts.map((a) => a.accountId)],
       );
       expect(rows[0]).toEqual({ used: charged, events: 20 });

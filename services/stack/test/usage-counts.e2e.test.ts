@@ -1,10 +1,12 @@
-// /usage counts every authenticated call that reached a service, whatever its status and whether it was charged
-// (type-ahead, /usage itself, free previews and calls refused by their max_credits included), and agrees with the daily quota the gateway counts; credits_used stays
+// /usage counts every authenticated call the gateway admitted, whatever its status and whether it was charged
+// (type-ahead, repeats, conflicts, free previews and calls refused by their max_credits included; /usage itself is
+// outside the limits and counted by neither), and agrees with the daily quota the gateway counts; credits_used stays
 // per credit. Through the local gateway, with the real usage pipeline writing the ledger.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { setAccountLimits, setKeyStatus } from '@pra/account-billing/domain';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { migrateSearch } from '@pra/autocomplete/migrate';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
@@ -81,7 +83,7 @@ async function quotaCount(accountId: number): Promise<number> {
 }
 
 describe('/usage counts every authenticated call', () => {
-  it('charged or not, any status, type-ahead and /usage included; calls.today agrees with the daily quota', async () => {
+  it('charged or not, any status, type-ahead included, /usage not; calls.today agrees with the daily quota', async () => {
     const a = await f.fundedAccount(10, { tier: 'growth' });
     const statuses = [];
     for (const path of [
@@ -97,18 +99,30 @@ describe('/usage counts every authenticated call', () => {
       statuses.push((await get(a.key, path)).status);
     }
     expect(statuses).toEqual([200, 200, 404, 400, 200, 200, 200, 402]);
-    expect(await today(a.accountId, 8)).toEqual({ calls: 8, credits_used: 4 });
+    // /usage is outside the limits: neither the quota nor /usage counts it (7 calls, not 8).
+    expect(await today(a.accountId, 7)).toEqual({ calls: 7, credits_used: 4 });
 
     const res = await get(a.key, '/usage');
+    expect(res.headers.get('ratelimit-limit')).toBeNull();
     const usage = UsageResponse.parse(await res.json());
-    expect(usage.calls.today).toBe(8); // the calls before this one
-    expect(usage.calls.total).toBe(8);
+    expect(usage.calls.today).toBe(7);
+    expect(usage.calls.total).toBe(7);
     expect(usage.calls.last_used).not.toBeNull();
-    expect(usage.daily_usage[0]).toMatchObject({ calls: 8, credits_used: 4 });
+    expect(usage.daily_usage[0]).toMatchObject({ calls: 7, credits_used: 4 });
     expect(usage.credits).toMatchObject({ used: 4, balance: 6 });
-    // This /usage call counts too: the quota and the usage agree on 9.
-    expect(await today(a.accountId, 9)).toEqual({ calls: 9, credits_used: 4 });
-    expect(await quotaCount(a.accountId)).toBe(9);
+    expect(await quotaCount(a.accountId)).toBe(7);
+  });
+
+  it('/usage answers its owner at the daily quota (never 429), still 401 without a key and 403 for a disabled one', async () => {
+    const a = await f.fundedAccount(10, { tier: 'growth' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 2, dailyQuota: 2 });
+    for (let i = 0; i < 2; i++) expect((await get(a.key, '/property/owner?lastName=Qqzzxyw')).status).toBe(404);
+    expect((await get(a.key, '/property/owner?lastName=Qqzzxyw')).status).toBe(429);
+    for (let i = 0; i < 5; i++) expect((await get(a.key, '/usage')).status).toBe(200);
+    expect(await quotaCount(a.accountId)).toBe(2);
+    expect((await fetch(`${system.gatewayUrl}/api/v1/usage`)).status).toBe(401);
+    await setKeyStatus(f.deps, a.keyId, 'disabled');
+    expect((await get(a.key, '/usage')).status).toBe(403);
   });
 
   it('a 402 counts as a call and uses no credit; a call refused at the edge (401) counts nowhere', async () => {
@@ -123,15 +137,41 @@ describe('/usage counts every authenticated call', () => {
     expect(rows[0].n).toBe(0);
   });
 
-  it('a request replayed with its Idempotency-Key is charged once and counted once', async () => {
+  it('a request repeated under its Idempotency-Key is charged once, and each call counted, as the quota counts it', async () => {
     const a = await f.fundedAccount(10, { tier: 'growth' });
     const key = `k-${randomBytes(8).toString('hex')}`;
-    for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${system.gatewayUrl}/api/v1/property/address?${address}`, {
+    const send = (path: string) =>
+      fetch(`${system.gatewayUrl}/api/v1${path}`, {
         headers: { authorization: `Bearer ${a.key}`, 'idempotency-key': key },
       });
-      expect(res.status).toBe(200);
-    }
-    expect(await today(a.accountId, 1)).toEqual({ calls: 1, credits_used: 2 });
+    // The review's 19 calls under one key: the charge and 10 repeats, 5 conflicts (another request: 400), 3 previews,
+    // then 1 unkeyed.
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++) statuses.push((await send(`/property/address?${address}`)).status);
+    for (let i = 0; i < 5; i++) statuses.push((await send(`/property/address?${address}&pagesize=${i + 1}`)).status);
+    for (let i = 0; i < 3; i++) statuses.push((await send(`/property/address?${address}&preview=true`)).status);
+    statuses.push((await get(a.key, `/property/address?${address}`)).status);
+    expect(statuses).toEqual([...Array(11).fill(200), ...Array(5).fill(400), ...Array(3).fill(200), 200]);
+    expect(await today(a.accountId, 20)).toEqual({ calls: 20, credits_used: 4 });
+    expect(await quotaCount(a.accountId)).toBe(20);
+    const usage = UsageResponse.parse(await (await get(a.key, '/usage')).json());
+    expect(usage.calls).toMatchObject({ today: 20, total: 20 });
+    expect(usage.credits.used).toBe(4);
+  });
+
+  it('a batch counts by its entries, preview or not, in the quota and in /usage alike (1 call per 10)', async () => {
+    const a = await f.fundedAccount(100, { tier: 'growth' });
+    const [line, zip] = [decodeURIComponent(address.split('&')[0]!.slice('address='.length)), '95814'];
+    const batch = (n: number, query = '') =>
+      fetch(`${system.gatewayUrl}/api/v1/property/batch${query}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${a.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ requests: Array.from({ length: n }, () => ({ address: line, zip })) }),
+      });
+    expect((await batch(100, '?preview=true')).status).toBe(200); // 10, free
+    expect((await batch(25)).status).toBe(200); // 3, charged 50 credits (2 records each)
+    expect((await batch(1, '?max_credits=1')).status).toBe(402); // 1, refused
+    expect(await today(a.accountId, 14)).toEqual({ calls: 14, credits_used: 50 });
+    expect(await quotaCount(a.accountId)).toBe(14);
   });
 });

@@ -37,6 +37,8 @@ declare module 'express-serve-static-core' {
     charged?: boolean;
     /** The transaction a metered request is charged under, when not its request id (from an Idempotency-Key). */
     transactionId?: string;
+    /** The calls this request counts for in /usage (a batch: by its entries, as the gateway's quota counted it). */
+    callWeight?: number;
   }
 }
 

@@ -1,6 +1,6 @@
-// /usage counts every authenticated call that reached a service (SPEC 2.4: calls.today, calls.total, last_used,
-// daily_usage[].calls), as the daily quota counts every admitted call: a charged call through its charge event, any
-// other (type-ahead, /usage itself, a 400, 404 or 402) here, once the response is sent, as one HINCRBY on a
+// /usage counts every call the gateway admitted that reached a service (SPEC 2.4: calls.today, calls.total,
+// last_used, daily_usage[].calls), as the daily quota counts every admitted call: a charged call through its charge
+// event, any other (type-ahead, a 400, 404 or 402, a repeat or conflict under an Idempotency-Key, a preview) here, once the response is sent, as one HINCRBY on a
 // per-account, per-day, per-endpoint counter in Redis (data/call-count-scripts.ts). The ledger writers' flusher
 // moves the counters to PostgreSQL (workers/call-flusher.ts). Type-ahead traffic is many calls per lookup: a row
 // per keystroke in the ledger, as calls were before (0-credit usage events), would be most of its writes.
@@ -21,11 +21,13 @@ export interface CallRecord {
   accountId: number;
   keyId: number;
   endpoint: string;
+  /** The calls it counts for, as the gateway's quota counted it (a batch: by its entries); default 1. */
+  weight?: number;
 }
 
 /** Where calls are counted (account-billing's call counters). */
 export interface CallCounter {
-  /** Counts a call once per request id, unless its transaction was charged (its charge counts it). */
+  /** Counts a call once per request id, unless this very call was charged (its charge event counts it). */
   recordCall(c: CallRecord): Promise<void>;
 }
 
@@ -63,6 +65,8 @@ export class RedisCallCounter implements CallCounter {
       counterEndpoint(c.endpoint),
       this.now(),
       IDEMPOTENCY_TTL_SECONDS,
+      c.requestId,
+      c.weight ?? 1,
     );
   }
 }
@@ -75,6 +79,8 @@ type CountedRequest = IncomingMessage & {
   route?: { path?: unknown };
   /** Set by a route that charged this request: its charge event counts the call. */
   charged?: boolean;
+  /** Calls this request counts for (a batch: by its entries, as the gateway's quota counted it); default 1. */
+  callWeight?: number;
 };
 
 /**
@@ -111,6 +117,7 @@ export function countCalls(counter: CallCounter, onError: (err: Error) => void =
           accountId: r.identity.accountId,
           keyId: r.identity.keyId,
           endpoint: path.startsWith(BASE_PATH) ? path.slice(BASE_PATH.length) : path,
+          weight: r.callWeight,
         })
         .catch(onError);
     });

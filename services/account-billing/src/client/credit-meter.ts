@@ -6,8 +6,8 @@ import type { Redis } from 'ioredis';
 import { DEFAULT_BILLING_OUTBOX_LIMIT } from '@pra/core/config';
 import type { Identity } from '@pra/core/auth';
 import { ApiError } from '@pra/core/errors';
-import { currentTraceparent } from '@pra/platform/telemetry';
-import { BALANCE_SCRIPT, CHARGE_SCRIPT, PRECHECK_SCRIPT } from '../data/charge-script.js';
+import { currentTraceparent, logger } from '@pra/platform/telemetry';
+import { BALANCE_SCRIPT, CHARGE_SCRIPT, PRECHECK_SCRIPT, REVERSE_SCRIPT } from '../data/charge-script.js';
 import { layoutFor, type RedisLayout } from '../data/redis-layout.js';
 import { newEventId } from '../domain/usage-event.js';
 
@@ -22,6 +22,14 @@ export interface ChargeRequest {
   who: Identity;
   /** The transaction it is charged under (from its Idempotency-Key, or its request id). */
   transactionId: string;
+  /**
+   * The call's own id (its X-Request-Id): the charge record keeps it, so that this call's count is its charge's, and
+   * only this call can reverse the charge (a 503 whose charge's answer was lost). Default: the transaction id (an
+   * unkeyed call's transaction is its request id).
+   */
+  requestId?: string;
+  /** The calls this call counts for in /usage, as the gateway's quota counted it (a batch: by its entries); default 1. */
+  calls?: number;
   /** The path served (an alias is billed under its own path). */
   endpoint: string;
   /** What was asked, canonical (path and query): a transaction id repeated for another request is refused. */
@@ -67,7 +75,7 @@ export interface ChargeResult {
 export type Precheck = { kind: 'repeat'; paid: PaidTransaction } | { kind: 'new'; balance: number };
 
 /** Who asks, before anything is read: the transaction and the request it belongs to (of the call's ChargeRequest). */
-export type PrecheckRequest = Pick<ChargeRequest, 'who' | 'transactionId' | 'fingerprint'>;
+export type PrecheckRequest = Pick<ChargeRequest, 'who' | 'transactionId' | 'requestId' | 'fingerprint'>;
 
 /**
  * How long a transaction id's result is remembered: a replay or retry of the same signed request is accepted for
@@ -86,6 +94,7 @@ type ChargeRedis = Redis & {
   pra_charge(...args: (string | number)[]): Promise<[number, string, string]>;
   pra_precheck(...args: (string | number)[]): Promise<[number, string, string?]>;
   pra_balance(...args: (string | number)[]): Promise<number>;
+  pra_reverse(...args: (string | number)[]): Promise<number>;
 };
 
 /** How long a charge's unknown outcome is worked out by asking again (the default of resolveWithinMs). */
@@ -109,6 +118,9 @@ export interface MeterOptions {
    */
   outboxLimit?: number;
 }
+
+/** The longest pause between two attempts at a reversal while billing does not answer. */
+export const REVERSAL_RETRY_PAUSE_MAX_MS = 5_000;
 
 /** The 402 of an account with nothing left to spend: the charge's, and a metered path's before it reads. */
 export const noCreditsLeft = () =>
@@ -158,6 +170,15 @@ export interface CreditMeter {
   balance(accountId: number): Promise<number | null>;
 }
 
+/** A charge answered 503 (its answer lost) that is reversed once billing answers again. */
+interface PendingReversal {
+  r: ChargeRequest;
+  traceparent: string;
+  /** The reversal's own event id: the same for every attempt (the ledger writes it once). */
+  eventId: string;
+  attempt: number;
+}
+
 export class RedisCreditMeter implements CreditMeter {
   readonly layout: RedisLayout;
   private readonly redis: ChargeRedis;
@@ -179,6 +200,7 @@ export class RedisCreditMeter implements CreditMeter {
     if (!('pra_charge' in redis)) redis.defineCommand('pra_charge', { numberOfKeys: 5, lua: CHARGE_SCRIPT });
     if (!('pra_precheck' in redis)) redis.defineCommand('pra_precheck', { numberOfKeys: 5, lua: PRECHECK_SCRIPT });
     if (!('pra_balance' in redis)) redis.defineCommand('pra_balance', { numberOfKeys: 3, lua: BALANCE_SCRIPT });
+    if (!('pra_reverse' in redis)) redis.defineCommand('pra_reverse', { numberOfKeys: 5, lua: REVERSE_SCRIPT });
     this.redis = redis as ChargeRedis;
   }
 
@@ -197,6 +219,7 @@ export class RedisCreditMeter implements CreditMeter {
         this.now(),
         requestFingerprint(r.fingerprint),
         this.outboxLimit,
+        r.requestId ?? r.transactionId,
       );
     } catch {
       // A read: nothing was charged, whatever happened to it.
@@ -241,6 +264,8 @@ export class RedisCreditMeter implements CreditMeter {
           eventId,
           r.receipt ?? '',
           this.outboxLimit,
+          r.requestId ?? r.transactionId,
+          r.calls ?? 1,
         );
       } catch (err) {
         // ioredis refuses at once, without sending, when it has no connection (no offline queue); anything else
@@ -249,9 +274,12 @@ export class RedisCreditMeter implements CreditMeter {
         if (!mayHaveRun)
           throw new ApiError('unavailable', 'Billing is unavailable; the request was not charged. Retry shortly.');
         if (Date.now() + 250 > giveUpAt) {
+          // A 503 never costs (SPEC 4.10): the charge, if it landed (or lands: it may still be queued in Redis, ahead
+          // of the reversal on the same connection), is reversed once billing answers again.
+          this.reverseLater({ r, traceparent, eventId: newEventId(), attempt: 0 });
           throw new ApiError(
             'unavailable',
-            'Billing did not answer in time: this request may have been charged. Retrying it with the same Idempotency-Key is never charged twice.',
+            'Billing did not answer in time: this request was not charged (a charge that landed is reversed). Retry shortly; an Idempotency-Key keeps a retry from being charged twice.',
             0,
             { 'retry-after': '2' },
           );
@@ -263,6 +291,55 @@ export class RedisCreditMeter implements CreditMeter {
     const refused = refusal(status);
     if (refused) throw refused;
     return { ...paid(text, receipt), repeated: status === 1 };
+  }
+
+  /** Reversals sent and not answered yet, by the call's request id. */
+  private readonly reversals = new Map<string, PendingReversal>();
+
+  /** Reversals still waiting for billing to answer (a process stopping with some left loses them: a weak spot). */
+  pendingReversals(): number {
+    return this.reversals.size;
+  }
+
+  /**
+   * Sends the reversal of a call's charge now, and again (backing off to REVERSAL_RETRY_PAUSE_MAX_MS) until Redis
+   * answers it: the script reverses a charge of that call once, whatever the number of attempts.
+   */
+  private reverseLater(p: PendingReversal): void {
+    const requestId = p.r.requestId ?? p.r.transactionId;
+    this.reversals.set(requestId, p);
+    const attempt = () => {
+      this.reverse(p).then(
+        (credits) => {
+          this.reversals.delete(requestId);
+          if (credits > 0)
+            logger.warn(
+              { requestId, accountId: p.r.who.accountId, credits },
+              'a charge answered 503 (its answer was lost) was reversed',
+            );
+        },
+        () => {
+          p.attempt++;
+          setTimeout(attempt, Math.min(REVERSAL_RETRY_PAUSE_MAX_MS, 100 * 2 ** p.attempt)).unref();
+        },
+      );
+    };
+    attempt();
+  }
+
+  private reverse(p: PendingReversal): Promise<number> {
+    const { r } = p;
+    return this.redis.pra_reverse(
+      ...this.keys(r.who.accountId, r.transactionId),
+      r.requestId ?? r.transactionId,
+      this.now(),
+      p.eventId,
+      r.who.accountId,
+      r.who.keyId,
+      r.endpoint,
+      r.transactionId,
+      p.traceparent,
+    );
   }
 
   /** The live balance (unexpired credits), as the next charge would see it; null while balances are not loaded. */

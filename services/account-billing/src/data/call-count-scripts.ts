@@ -10,14 +10,20 @@
 
 /**
  * KEYS: the transaction's charge record, the request's call marker, the bucket's pending hash. ARGV: account,
- * endpoint, now ms, marker ttl s. A charged transaction (its charge event counts the call) or a request counted
- * already (a replay of the same request) adds nothing. Returns 1 when the call was counted.
+ * endpoint, now ms, marker ttl s, the request id, the call's weight (calls it counts for: a batch counts by its
+ * entries). A call whose own charge is in the record (the record names its request id, reversed or not: the charge
+ * event counts it) or a request counted already (a replay of the same request) adds nothing; a repeat, a conflict or
+ * a preview under a charged transaction is another call, and counts. Returns 1 when the call was counted.
  */
 export const RECORD_CALL_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+local rec = redis.call('GET', KEYS[1])
+if rec then
+  local by = string.match(rec, '^%d+:%d+:[^|:]*:([^|:]+)') or string.match(rec, '^v:(.+)$')
+  if by == ARGV[5] then return 0 end
+end
 if not redis.call('SET', KEYS[2], '1', 'NX', 'EX', tonumber(ARGV[4])) then return 0 end
 local group = ARGV[1] .. '|' .. math.floor(tonumber(ARGV[3]) / 86400000) .. '|' .. ARGV[2]
-redis.call('HINCRBY', KEYS[3], 'c|' .. group, 1)
+redis.call('HINCRBY', KEYS[3], 'c|' .. group, tonumber(ARGV[6]))
 local last = tonumber(redis.call('HGET', KEYS[3], 't|' .. group) or '0')
 if tonumber(ARGV[3]) > last then redis.call('HSET', KEYS[3], 't|' .. group, ARGV[3]) end
 return 1

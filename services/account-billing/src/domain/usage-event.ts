@@ -32,6 +32,8 @@ export interface UsageEvent {
   streamId: string;
   /** The charging request's W3C traceparent ('' when it was not traced). */
   trace?: string;
+  /** The calls the charged call counts for (a batch: by its entries); 1 in events written before it was carried. */
+  calls?: number;
 }
 
 export function eventFromStream(streamId: string, fields: string[]): UsageEvent {
@@ -54,6 +56,7 @@ export function eventFromStream(streamId: string, fields: string[]): UsageEvent 
       }),
     streamId,
     ...(f.trace ? { trace: f.trace } : {}),
+    calls: f.calls ? Number(f.calls) : 1,
   };
 }
 

@@ -21,7 +21,7 @@ export async function usageReport(db: Queryable, accountId: number): Promise<Usa
          + coalesce((SELECT sum(calls) FROM billing.call_counts cc WHERE cc.account_id = a.id AND cc.day = (now() AT TIME ZONE 'UTC')::date), 0) AS today,
        (SELECT coalesce(sum(remaining), 0) FROM billing.credit_grants g WHERE g.account_id = a.id AND g.expires_at > now()) AS balance,
        (SELECT coalesce(sum(amount), 0) FROM billing.credit_grants g WHERE g.account_id = a.id) AS purchased,
-       (SELECT coalesce(-sum(amount), 0) FROM billing.ledger_entries l WHERE l.account_id = a.id AND l.kind = 'charge') AS used,
+       (SELECT coalesce(-sum(amount), 0) FROM billing.ledger_entries l WHERE l.account_id = a.id AND l.kind IN ('charge', 'refund')) AS used,
        (SELECT min(expires_at) FROM billing.credit_grants g WHERE g.account_id = a.id AND g.remaining > 0 AND g.expires_at > now()) AS expires
      FROM billing.accounts a
      LEFT JOIN LATERAL (SELECT sum(calls) AS calls, max(last_at) AS last_at FROM billing.call_counts

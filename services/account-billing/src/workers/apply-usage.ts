@@ -1,6 +1,8 @@
 // Writes usage events to PostgreSQL: per event (insert-if-absent on the event's own id, so a duplicated or retried
 // delivery is a no-op; it is new for every charge, never the client's transaction id) the charge per grant in the
-// append-only ledger, the grants' remaining credits, the daily rollup and the account's call counters. A whole batch
+// append-only ledger, the grants' remaining credits, the daily rollup and the account's call counters. A reversal
+// (a charge answered 503, its answer lost: negative credits and grants) writes a 'refund' per grant, gives the
+// credits back to the grants and takes them off the day's credits used; it is no call (its charge counted the call). A whole batch
 // is ONE statement (atomic, one round trip, one commit): every event of an account updates the same counter rows, so
 // one-event transactions would queue on their locks.
 //
@@ -15,7 +17,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const APPLY_BATCH = `
 WITH input AS (
   SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::bigint[], $4::text[], $5::int[], $6::text[], $7::float8[],
-    $11::uuid[]) AS t(txid, account_id, key_id, endpoint, credits, stream_id, at_ms, request_id)),
+    $11::uuid[], $12::int[]) AS t(txid, account_id, key_id, endpoint, credits, stream_id, at_ms, request_id, calls)),
 ev AS (
   INSERT INTO billing.usage_events
     (transaction_id, request_id, account_id, key_id, endpoint, credits, stream_id, occurred_at)
@@ -23,6 +25,9 @@ ev AS (
     FROM input
   ON CONFLICT (transaction_id) DO NOTHING
   RETURNING transaction_id, account_id, credits, occurred_at),
+-- The calls of the events written: a charge counts its call's weight (a batch: by its entries), a reversal none.
+evc AS (SELECT ev.*, CASE WHEN ev.credits >= 0 THEN i.calls ELSE 0 END AS calls
+          FROM ev JOIN input i ON i.txid = ev.transaction_id),
 cons AS (
   SELECT c.txid, c.grant_id, c.credits, ev.account_id, ev.occurred_at
     FROM unnest($8::uuid[], $9::bigint[], $10::int[]) AS c(txid, grant_id, credits)
@@ -34,14 +39,17 @@ grants AS (
    WHERE g.id = u.grant_id AND g.account_id = u.account_id RETURNING 1),
 ledger AS (
   INSERT INTO billing.ledger_entries (account_id, grant_id, kind, amount, transaction_id, at)
-  SELECT account_id, grant_id, 'charge', -credits, txid, occurred_at FROM cons RETURNING 1),
+  SELECT account_id, grant_id, CASE WHEN credits < 0 THEN 'refund' ELSE 'charge' END, -credits, txid, occurred_at
+    FROM cons RETURNING 1),
 daily AS (
   INSERT INTO billing.daily_usage (account_id, day, calls, credits_used)
-  SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, count(*), sum(credits) FROM ev GROUP BY 1, 2
+  SELECT account_id, (occurred_at AT TIME ZONE 'UTC')::date, sum(calls), sum(credits)
+    FROM evc GROUP BY 1, 2
   ON CONFLICT (account_id, day) DO UPDATE
     SET calls = daily_usage.calls + EXCLUDED.calls, credits_used = daily_usage.credits_used + EXCLUDED.credits_used
   RETURNING 1),
-callers AS (SELECT account_id, count(*) AS calls, max(occurred_at) AS last_used FROM ev GROUP BY 1),
+callers AS (
+  SELECT account_id, sum(calls) AS calls, max(occurred_at) AS last_used FROM evc GROUP BY 1),
 accounts AS (
   UPDATE billing.accounts a SET calls_total = a.calls_total + s.calls, last_used = GREATEST(a.last_used, s.last_used)
     FROM callers s
@@ -86,6 +94,7 @@ export async function applyUsageEvents(pool: Pool, events: readonly UsageEvent[]
       plainArray(consumed.map((c) => c[1])),
       plainArray(consumed.map((c) => c[2])),
       plainArray(unique.map((e) => (e.request && UUID.test(e.request) ? e.request : 'NULL'))),
+      plainArray(unique.map((e) => e.calls ?? 1)),
     ],
   });
   return rows[0]?.written ?? 0;

@@ -41,9 +41,16 @@ function invalidEvent(e: UsageEvent): string | null {
   // 0 credits: a call without a charge, as call counters wrote them before billing migration 0005 (calls are counted
   // in billing.call_counts now: workers/call-flusher.ts). Still written, so that an entry of a process that ran the
   // older code (a rolling deploy) is counted; it takes no credit.
-  if (!Number.isSafeInteger(e.credits) || e.credits < 0) return 'no credits';
+  if (!Number.isSafeInteger(e.credits)) return 'no credits';
   if (e.credits === 0 && e.consumed.length > 0) return 'credits taken by a call without a charge';
+  // A reversal (credits < 0) gives back exactly what its grants list says, each a negative amount.
+  if (
+    e.credits < 0 &&
+    (e.consumed.some((c) => c.credits >= 0) || e.consumed.reduce((n, c) => n + c.credits, 0) !== e.credits)
+  )
+    return 'a reversal whose grants do not add up to it';
   if (!Number.isFinite(e.at)) return 'no time';
+  if (e.calls !== undefined && (!Number.isSafeInteger(e.calls) || e.calls < 0)) return 'bad call count';
   if (e.consumed.some((c) => !Number.isSafeInteger(c.grantId) || !Number.isSafeInteger(c.credits)))
     return 'bad grant list';
   return null;

@@ -33,7 +33,8 @@ async function pendingCharges(
     const entries = (await redis.xrange(outbox, start, watermark, 'COUNT', chunk)) as [string, string[]][];
     for (const [id, fields] of entries) {
       const e = eventFromStream(id, fields);
-      if (e.credits > 0) pending.set(e.txid, e.consumed);
+      // Charges and reversals (negative: credits given back in Redis that PostgreSQL does not have yet).
+      if (e.credits !== 0) pending.set(e.txid, e.consumed);
     }
     if (entries.length < chunk) return pending;
     start = `(${entries[entries.length - 1]![0]}`;
@@ -144,7 +145,7 @@ export async function reconcile(
       stream_id: string;
     }>(
       `SELECT l.grant_id, e.account_id, -l.amount AS credits, e.stream_id FROM billing.usage_events e
-         JOIN billing.ledger_entries l ON l.transaction_id = e.transaction_id AND l.kind = 'charge'
+         JOIN billing.ledger_entries l ON l.transaction_id = e.transaction_id AND l.kind IN ('charge', 'refund')
         WHERE e.recorded_at >= $1::timestamptz - interval '10 seconds'`,
       [snapshotAt],
     );

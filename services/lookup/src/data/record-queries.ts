@@ -167,6 +167,11 @@ const WITH_HISTORIES = {
 export interface PagedRows {
   rows: RecordRow[];
   total: number;
+  /**
+   * Set by a count (data/record-counts.ts: a preview, a max_credits check): the records the page would hold, read
+   * from the index only; `rows` is then empty.
+   */
+  counted?: number;
 }
 
 /** The page at a line's loose key, and whether the line is among its rows and all of them (see `lineFlags`). */
@@ -324,7 +329,7 @@ export class RecordStore {
     return rows.map((r) => r.unit_key);
   }
 
-  private place(c: AddressCriteria): (string | null)[] {
+  protected place(c: AddressCriteria): (string | null)[] {
     return c.zip !== null ? [c.zip] : [c.state, c.cityKey];
   }
 

@@ -1,7 +1,8 @@
 // A batch of address lookups (issue 27), billed as its single calls would be under one transaction: every entry is
 // searched, the records found are charged at once (1 credit each), and the credits granted go to the entries in
 // order. Where they run out, that entry is truncated and every later one answered 402, a 404 among them too (an
-// account out of credits learns nothing about the store). The batch is one call; its receipt keeps every entry's
+// account out of credits learns nothing about the store). The batch counts one call per 10 entries
+// (batchCallWeight); its receipt keeps every entry's
 // outcome, so a repeat under its Idempotency-Key is answered with what it paid for, entry by entry.
 import { z } from 'zod';
 import { AddressMatch } from '@pra/core/contracts';
@@ -19,6 +20,7 @@ import type { AddressLookup } from './find-records.js';
 import { countRefusal, overCap, previewBalance, type ReportedBilling } from './metering-rules.js';
 import { cannotRepeat, receiptRows, rereadPaid, rowsReceipt } from './receipts.js';
 import type { RecordPage } from './record-page.js';
+import { countedOnce } from './work-lane.js';
 
 /** One entry as read from the body: its lookup, or why it cannot be read (a 400 in its result). */
 export interface BatchInput {
@@ -50,7 +52,10 @@ export interface BatchEntryResult {
 export interface BatchAnswer {
   results: BatchEntryResult[];
   billing: ReportedBilling;
-  /** False when nothing was charged (a preview, or no entry found a record): the call counter counts the call. */
+  /**
+   * False when this call charged nothing (a preview, a repeat, or no entry found a record): the call counter counts
+   * the call.
+   */
   charged: boolean;
 }
 
@@ -63,10 +68,26 @@ export async function answerBatch(
   inputs: readonly BatchInput[],
   find: (q: AddressLookup) => Promise<RecordPage>,
   rereads: readonly ((ids: number[]) => Promise<RecordRow[]>)[],
+  /**
+   * An entry's search counted, not read (no body: data/record-counts.ts), through the free work lane: what a
+   * preview and a max_credits check run.
+   */
+  countEntry: (q: AddressLookup) => Promise<RecordPage> = find,
 ): Promise<BatchAnswer> {
-  if (r.preview) return previewBatch(meter, r, inputs, find);
+  // Entries asking the same thing are counted once.
+  const count = countedOnce(countEntry);
+  if (r.preview) return previewBatch(meter, r, inputs, count);
   const before = await meter.precheck(r).catch(countRefusal(r.endpoint));
   if (before.kind === 'repeat') return repaidBatch(inputs, before.paid, rereads);
+  if (r.maxCredits !== undefined) {
+    // Refused on counts, before any body is read (a refusal costs the store what a preview does).
+    const counts = await searchAll(inputs, count);
+    const cost = counts.reduce((n, o) => n + (o.code === 0 ? o.found : 0), 0);
+    if (cost > r.maxCredits)
+      countRefusal(r.endpoint)(
+        overCap(cost, `${counted(cost, 'record')} in ${counted(inputs.length, 'entry', 'entries')}`, r.maxCredits),
+      );
+  }
   const outcomes = await searchAll(inputs, find);
   const records = outcomes.reduce((n, o) => n + (o.code === 0 ? o.found : 0), 0);
   if (records === 0) {
@@ -93,10 +114,14 @@ export async function answerBatch(
   };
 }
 
-/** Every entry searched, BATCH_CONCURRENCY at a time; a 5xx of any fails the batch (uncharged: retry it). */
+/**
+ * Every entry searched, `concurrency` at a time (BATCH_CONCURRENCY; a preview's counts one at a time); a 5xx of any
+ * fails the batch (uncharged: retry it).
+ */
 async function searchAll(
   inputs: readonly BatchInput[],
   find: (q: AddressLookup) => Promise<RecordPage>,
+  concurrency = BATCH_CONCURRENCY,
 ): Promise<Outcome[]> {
   const outcomes = new Array<Outcome>(inputs.length);
   let next = 0;
@@ -106,7 +131,7 @@ async function searchAll(
       outcomes[i] = await searchOne(inputs[i]!, find);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(BATCH_CONCURRENCY, inputs.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, inputs.length) }, worker));
   return outcomes;
 }
 
@@ -114,7 +139,7 @@ async function searchOne(input: BatchInput, find: (q: AddressLookup) => Promise<
   if (input.lookup === undefined) return { code: 400, msg: input.invalid ?? 'Invalid entry', total: 0, match: null };
   try {
     const page = await find(input.lookup);
-    return { code: 0, page, found: page.rows.length, match: page.match ?? null };
+    return { code: 0, page, found: page.counted ?? page.rows.length, match: page.match ?? null };
   } catch (err) {
     if (err instanceof ApiError && (err.status === 400 || err.status === 404)) {
       return { code: err.status, msg: err.message, total: err.total, match: null };
@@ -176,15 +201,19 @@ const outOfCredits = (id: string | null): BatchEntryResult => ({
   match: null,
 });
 
-/** A free preview of the batch: every entry searched, its cost and the sum told, nothing returned or charged. */
+/**
+ * A free preview of the batch: every entry counted (no body read), its cost and the sum told, nothing returned or
+ * charged.
+ */
 async function previewBatch(
   meter: CreditMeter,
   r: ChargeRequest,
   inputs: readonly BatchInput[],
-  find: (q: AddressLookup) => Promise<RecordPage>,
+  count: (q: AddressLookup) => Promise<RecordPage>,
 ): Promise<BatchAnswer> {
   const balance = await previewBalance(meter, r.who.accountId).catch(countRefusal(r.endpoint));
-  const outcomes = await searchAll(inputs, find);
+  // One count at a time: the route runs a preview whole in the free work lane, one preview at a time.
+  const outcomes = await searchAll(inputs, count, 1);
   const results = distribute(inputs, outcomes, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER).map((e, i) => {
     const o = outcomes[i]!;
     // Nor its match: `matched` is the stored address, paid for with the records (as for a single preview).
@@ -278,6 +307,7 @@ async function repaidBatch(
       recordsReturned: paid.granted,
       truncatedByCredits: paid.granted < rowsOf.flat().length,
     },
-    charged: true,
+    // Answered from the first call's charge: this call charged nothing, and counts as a call of its own.
+    charged: false,
   };
 }

@@ -12,7 +12,7 @@ import {
 import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts';
 import { ApiError, badRequest, notFound } from '@pra/core/errors';
 import { pastLastPage } from '@pra/core/wording';
-import type { AddressCriteria, RecordRow, RecordStore, Spelling } from '../data/record-queries.js';
+import type { AddressCriteria, PagedRows, RecordRow, RecordStore, Spelling } from '../data/record-queries.js';
 import { type AskedAddress, describeMatch } from './address-match.js';
 import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
@@ -97,12 +97,13 @@ function criteriaOf(
   };
 }
 
-function pageOrNotFound(rows: RecordRow[], total: number, page: number, pagesize: number, what: string): RecordPage {
+function pageOrNotFound({ rows, total, counted }: PagedRows, page: number, pagesize: number, what: string): RecordPage {
   if (total === 0) throw notFound(`No properties found for ${what}`);
-  if (rows.length === 0) {
+  // A page counted (data/record-counts.ts) holds `counted` records and no rows.
+  if ((counted ?? rows.length) === 0) {
     throw new ApiError('page_out_of_range', pastLastPage({ page, pagesize, total }), total);
   }
-  return { rows, total, page, pagesize };
+  return { rows, total, page, pagesize, ...(counted !== undefined ? { counted } : {}) };
 }
 
 /** The unit as a 404 names it: "#2C", "a unit without its number". */
@@ -160,7 +161,7 @@ async function findAt(
   });
   const exact = await run(() => store.byAddress(c, q.pagesize, offset));
   if (exact.total > 0 && exact.onlyLine) {
-    const page = pageOrNotFound(exact.rows, exact.total, q.page, q.pagesize, `address '${addressText(c)}'`);
+    const page = pageOrNotFound(exact, q.page, q.pagesize, `address '${addressText(c)}'`);
     return matched(page, c.lineKey, askedUnit);
   }
   let spellings: Spelling[];
@@ -169,12 +170,8 @@ async function findAt(
     // others may be another street's) the line as asked.
     const building = await buildingSpellings(store, c, run);
     if (building === null) {
-      const { rows, total } = await run(() => store.byLines(c, [c.lineKey], askedUnit, q.pagesize, offset));
-      return matched(
-        pageOrNotFound(rows, total, q.page, q.pagesize, `address '${addressText(c)}'`),
-        c.lineKey,
-        askedUnit,
-      );
+      const found = await run(() => store.byLines(c, [c.lineKey], askedUnit, q.pagesize, offset));
+      return matched(pageOrNotFound(found, q.page, q.pagesize, `address '${addressText(c)}'`), c.lineKey, askedUnit);
     }
     spellings = building;
   } else spellings = await resolveSpellings(store, c, run);
@@ -192,8 +189,8 @@ async function findAt(
     }
     unit = '';
   }
-  const { rows, total } = await run(() => store.byLines(c, lines, unit, q.pagesize, offset));
-  const page = pageOrNotFound(rows, total, q.page, q.pagesize, `address '${addressText(c, lines[0])}'`);
+  const found = await run(() => store.byLines(c, lines, unit, q.pagesize, offset));
+  const page = pageOrNotFound(found, q.page, q.pagesize, `address '${addressText(c, lines[0])}'`);
   // The asked line when it is one of the spellings (one building, one answer), else the one that answered first.
   return matched(page, lines.includes(c.lineKey) ? c.lineKey : lines[0]!, unit === '' ? null : unit);
 }
@@ -211,14 +208,8 @@ export async function findByOwner(
   };
   if (c.lastNameKey === '')
     throw badRequest("Invalid parameter 'lastName': it must contain letters", 'invalid_parameter');
-  const { rows, total } = await deadline.run(() => store.byOwner(c, q.pagesize, (q.page - 1) * q.pagesize));
-  return pageOrNotFound(
-    rows,
-    total,
-    q.page,
-    q.pagesize,
-    `owner '${[q.firstName, q.lastName].filter(Boolean).join(' ')}'`,
-  );
+  const found = await deadline.run(() => store.byOwner(c, q.pagesize, (q.page - 1) * q.pagesize));
+  return pageOrNotFound(found, q.page, q.pagesize, `owner '${[q.firstName, q.lastName].filter(Boolean).join(' ')}'`);
 }
 
 export async function findByParcel(

@@ -12,6 +12,11 @@ export interface PageSource {
   /** Searches the store: a page, or an ApiError (404, 400 ...). */
   find(): Promise<RecordPage>;
   /**
+   * The same search counted, not read (data/record-counts.ts: `counted`, no rows, no body read), through the free
+   * work lane: what a preview and a max_credits check run. A source without it (a history: one record) finds.
+   */
+  count?(): Promise<RecordPage>;
+  /**
    * Stored records by id, in any order, from each place the first call may have read them (to answer a repeat):
    * tried in order until one holds exactly what was paid for.
    */
@@ -23,12 +28,27 @@ export async function answerMeteredPage(
   meter: CreditMeter,
   r: ChargeRequest,
   source: PageSource,
-): Promise<{ page: RecordPage; billing: ReportedBilling }> {
-  if (r.preview) return previewPage(meter, r, source);
+): Promise<{ page: RecordPage; billing: ReportedBilling; charged: boolean }> {
+  // `charged`: this call was charged (its charge event counts it in /usage); a preview or a repeat was not.
+  if (r.preview) return { ...(await previewPage(meter, r, source)), charged: false };
   // Before any store read: a repeat, a 402 (balance 0), a 503, or a transaction id used for another request.
   const before = await meter.precheck(r).catch(countRefusal(r.endpoint));
-  if (before.kind === 'repeat') return repaidPage(before.paid, source.rereads, source.historyField);
-  const page = await findUnlessBroke(meter, r.who.accountId, source).catch(countRefusal(r.endpoint));
+  if (before.kind === 'repeat')
+    return { ...(await repaidPage(before.paid, source.rereads, source.historyField)), charged: false };
+  if (r.maxCredits !== undefined && source.count) {
+    // Refused on a count, before any body is read: a call refused by its cap costs the store what a preview does.
+    const countedPage = await findUnlessBroke(meter, r.who.accountId, source.count).catch(countRefusal(r.endpoint));
+    if (costOf(countedPage) > r.maxCredits)
+      countRefusal(r.endpoint)(
+        overCap(
+          costOf(countedPage),
+          `${counted(costOf(countedPage), 'record')} on page ${count(countedPage.page)} of the ${count(countedPage.total)} found`,
+          r.maxCredits,
+        ),
+      );
+  }
+  const page = await findUnlessBroke(meter, r.who.accountId, source.find).catch(countRefusal(r.endpoint));
+  // Checked again on the page read: the store may have changed since the count (or the source has no count).
   if (r.maxCredits !== undefined && page.rows.length > r.maxCredits) {
     countRefusal(r.endpoint)(
       overCap(
@@ -41,12 +61,13 @@ export async function answerMeteredPage(
   // Every row: the charge decides how many are paid for (a grant or a concurrent call may change the balance).
   const billing = await chargePage(meter, r, { records: page.rows.length, receipt: receiptOf(page) });
   // A repeat racing its first call: answered with what that call paid for.
-  if (billing.repeat) return repaidPage(billing.repeat, source.rereads, source.historyField);
-  return { page, billing };
+  if (billing.repeat)
+    return { ...(await repaidPage(billing.repeat, source.rereads, source.historyField)), charged: false };
+  return { page, billing, charged: true };
 }
 
-/** What a page costs: its records (a balance below that would truncate it, and cost less). */
-const costOf = (page: RecordPage) => page.rows.length;
+/** What a page costs: its records, read or counted (a balance below that would truncate it, and cost less). */
+const costOf = (page: RecordPage) => page.counted ?? page.rows.length;
 
 /**
  * A free preview: the balance, then the search, and no charge (no transaction either: a preview under an
@@ -59,7 +80,8 @@ async function previewPage(
   source: PageSource,
 ): Promise<{ page: RecordPage; billing: ReportedBilling }> {
   const balance = await previewBalance(meter, r.who.accountId).catch(countRefusal(r.endpoint));
-  const page = await source.find();
+  // Counted, not read: a preview never reads or decodes a body.
+  const page = await (source.count ?? source.find)();
   // Nor its match: `matched` is the stored address (a verification of the line asked), paid for with the records.
   return {
     page: { ...page, rows: [], match: undefined },
@@ -76,9 +98,13 @@ async function previewPage(
  * The search; a 404 is answered 402 when the balance has run out meanwhile (concurrent calls took it): otherwise
  * an account could send many searches at once on its last credit and read 402 = found, 404 = not for free.
  */
-async function findUnlessBroke(meter: CreditMeter, accountId: number, source: PageSource): Promise<RecordPage> {
+async function findUnlessBroke(
+  meter: CreditMeter,
+  accountId: number,
+  find: () => Promise<RecordPage>,
+): Promise<RecordPage> {
   try {
-    return await source.find();
+    return await find();
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) {
       const balance = await meter.balance(accountId).catch(() => null);

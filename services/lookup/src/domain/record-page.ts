@@ -12,4 +12,9 @@ export interface RecordPage {
   historyField?: 'saleHistory' | 'assessmentHistory';
   /** How an address answer matched (status.match); kept in the receipt so that a repeat says the same. */
   match?: AddressMatch;
+  /**
+   * A page counted, not read (a preview, a max_credits check: data/record-counts.ts): the records it would hold.
+   * `rows` is empty then.
+   */
+  counted?: number;
 }

@@ -2,44 +2,74 @@
 import { createHash } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import { canonicalTarget } from '@pra/core/auth';
-import { BATCH_BODY_MAX_BYTES, BATCH_ID_MAX, BatchBody, BatchEntry, BatchQuery, type z } from '@pra/core/contracts';
+import {
+  BATCH_BODY_MAX_BYTES,
+  BATCH_ID_MAX,
+  BatchBody,
+  BatchEntry,
+  BatchQuery,
+  batchCallWeight,
+  type z,
+} from '@pra/core/contracts';
 import { ApiError, badRequest } from '@pra/core/errors';
 import { parseQuery, readJsonBody, route, sendJson } from '@pra/platform';
+import type { RecordCountStore } from '../data/record-counts.js';
 import { answerBatch, type BatchInput } from '../domain/batch.js';
 import { findByAddress, LookupDeadline } from '../domain/find-records.js';
 import type { PageSource } from '../domain/metered-page.js';
+import type { WorkLane } from '../domain/work-lane.js';
 import { meteredCaller, meteredRequest, type RecordRouteDeps } from './metered-call.js';
 import { renderBatchResponse } from './render-responses.js';
 
-/** The batch's handler; `rereads` read a repeat's paid records again (as an address page's repeat does). */
-export function batchHandler(d: RecordRouteDeps, rereads: PageSource['rereads']) {
+/**
+ * The batch's handler; `rereads` read a repeat's paid records again (as an address page's repeat does); `free`
+ * counts the entries of a preview or a max_credits check, through the free work lane.
+ */
+export function batchHandler(
+  d: RecordRouteDeps,
+  rereads: PageSource['rereads'],
+  free: { counts: RecordCountStore; lane: WorkLane },
+) {
   return (endpoint: string): RequestHandler =>
     route(async (req, res) => {
       const caller = await meteredCaller(req, d.auth);
       const { transactionId } = caller;
       const query = parseQuery(BatchQuery, req.query);
-      const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
-      const inputs = batchInputs(body);
-      // One deadline for every entry's search, as for one lookup: a batch is never slower to give up than a single
-      // call (the gateway's read timeout covers one lookup's deadline, then the charge).
-      const deadline = new LookupDeadline(d.store.deadlineMs);
-      const answer = await answerBatch(
-        d.meter,
-        // The whole request: its query and its entries as read (the same key with other entries is another request).
-        // The entries, not the body: they are flat, while a body nested deep enough to overflow the stack of
-        // JSON.stringify still parses (a 500 otherwise).
-        meteredRequest(
-          caller,
-          endpoint,
-          `${canonicalTarget({ method: 'POST', url: req.url })} ${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url')}`,
-          query,
-        ),
-        inputs,
-        (q) => findByAddress(d.store, q, deadline),
-        rereads,
-      );
-      req.charged = answer.charged;
-      sendJson(res, 200, renderBatchResponse(answer.results, transactionId, answer.billing), transactionId);
+      // A preview is free work from its body on: read, parsed, counted and rendered in the free work lane, one at a
+      // time per process and paced (domain/work-lane.ts), so that free batches cannot take the process from paid
+      // calls. Its counts run unlaned inside it; a max_credits check of a paid batch lanes each count.
+      const whole = query.preview ? free.lane.run.bind(free.lane) : <T>(task: () => Promise<T>) => task();
+      const countIn = query.preview ? <T>(task: () => Promise<T>) => task() : free.lane.run.bind(free.lane);
+      await whole(async () => {
+        const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
+        // A batch counts by its entries, as the gateway admitted it (rate limit and quota): so does its count in /usage.
+        req.callWeight = batchCallWeight(body);
+        const inputs = batchInputs(body);
+        // One deadline for every entry's search, as for one lookup: a batch is never slower to give up than a single
+        // call (the gateway's read timeout covers one lookup's deadline, then the charge).
+        const deadline = new LookupDeadline(d.store.deadlineMs);
+        const answer = await answerBatch(
+          d.meter,
+          // The whole request: its query and its entries as read (the same key with other entries is another request).
+          // The entries, not the body: they are flat, while a body nested deep enough to overflow the stack of
+          // JSON.stringify still parses (a 500 otherwise).
+          {
+            ...meteredRequest(
+              caller,
+              endpoint,
+              `${canonicalTarget({ method: 'POST', url: req.url })} ${createHash('sha256').update(JSON.stringify(inputs)).digest('base64url')}`,
+              query,
+            ),
+            calls: req.callWeight,
+          },
+          inputs,
+          (q) => findByAddress(d.store, q, deadline),
+          rereads,
+          (q) => countIn(() => findByAddress(free.counts, q, deadline)),
+        );
+        req.charged = answer.charged;
+        sendJson(res, 200, renderBatchResponse(answer.results, transactionId, answer.billing), transactionId);
+      });
     });
 }
 

@@ -37,6 +37,8 @@ export interface MeteredCaller {
   who: Identity;
   /** From the Idempotency-Key when one is sent (a retry is charged once, answered alike), else the request id. */
   transactionId: string;
+  /** The call's own id (X-Request-Id). */
+  requestId: string;
   keyed: boolean;
 }
 
@@ -46,7 +48,7 @@ export async function meteredCaller(req: Request, auth: CallerAuth): Promise<Met
   const key = idempotencyKeyOf(req);
   const transactionId = key !== undefined ? keyedTransactionId(who.accountId, key) : req.requestId;
   req.transactionId = transactionId;
-  return { who, transactionId, keyed: key !== undefined };
+  return { who, transactionId, requestId: req.requestId, keyed: key !== undefined };
 }
 
 /** The call as billing reads it, unchanged: `fingerprint` is what was asked, canonical (another request under the same key is a 400). */
@@ -58,6 +60,7 @@ export const meteredRequest = (
 ): ChargeRequest => ({
   who: c.who,
   transactionId: c.transactionId,
+  requestId: c.requestId,
   endpoint,
   fingerprint,
   keepSeconds: c.keyed ? IDEMPOTENCY_KEY_TTL_SECONDS : undefined,

@@ -4,10 +4,12 @@ import type { z } from 'zod';
 import { canonicalTarget } from '@pra/core/auth';
 import { ENDPOINTS } from '@pra/core/contracts';
 import { parseQuery, route, sendJson, type EndpointHandlers } from '@pra/platform';
+import { RecordCountStore } from '../data/record-counts.js';
 import type { RecordRow } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
 import { areaSource } from '../domain/find-area.js';
 import { answerMeteredPage, type PageSource } from '../domain/metered-page.js';
+import { FREE_WORK_LANE_WIDTH, FREE_WORK_SHARE, WorkLane } from '../domain/work-lane.js';
 import { batchHandler } from './batch-route.js';
 import { type MeteredQuery, meteredCaller, meteredRequest, type RecordRouteDeps } from './metered-call.js';
 import { renderPropertyResponse } from './render-responses.js';
@@ -17,6 +19,11 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
   // Stored records by id from each place a repeat may find them, in order: what an address page's repeat and a
   // batch's repeat read again.
   const rereads: PageSource['rereads'] = d.rereadFrom.map((s) => (ids: number[]) => s.recordsByIds(ids));
+  // Free work (previews, max_credits checks): counted on the same reads, never a body, a few at a time.
+  const free = {
+    counts: new RecordCountStore(d.store.pool, d.store.deadlineMs),
+    lane: new WorkLane(FREE_WORK_LANE_WIDTH, FREE_WORK_SHARE),
+  };
   const metered =
     <S extends z.ZodType<MeteredQuery>>(schema: S, source: (q: z.infer<S>) => PageSource) =>
     (endpoint: string): RequestHandler =>
@@ -25,17 +32,18 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
         const query = parseQuery(schema, req.query);
         const fingerprint = canonicalTarget({ method: 'GET', url: req.url });
         const { transactionId } = caller;
-        const { page, billing } = await answerMeteredPage(
+        const { page, billing, charged } = await answerMeteredPage(
           d.meter,
           meteredRequest(caller, endpoint, fingerprint, query),
           source(query),
         );
-        // A preview is not charged: the call counter counts it as a call.
-        req.charged = !query.preview;
+        // A preview or a repeat charged nothing: the call counter counts it as a call.
+        req.charged = charged;
         sendJson(res, 200, renderPropertyResponse(page, transactionId, billing), transactionId);
       });
-  const pages = (find: PageSource['find']): PageSource => ({
+  const pages = (find: PageSource['find'], count?: PageSource['count']): PageSource => ({
     find,
+    ...(count ? { count: () => free.lane.run(count) } : {}),
     rereads,
   });
   const history = (id: number, kind: 'sale' | 'assessment'): PageSource => ({
@@ -47,9 +55,19 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
     historyField: kind === 'sale' ? 'saleHistory' : 'assessmentHistory',
   });
   return {
-    propertyAddress: metered(ENDPOINTS.propertyAddress.query, (q) => pages(() => findByAddress(d.store, q))),
-    propertyBatch: batchHandler(d, rereads),
-    propertyOwner: metered(ENDPOINTS.propertyOwner.query, (q) => pages(() => findByOwner(d.store, q))),
+    propertyAddress: metered(ENDPOINTS.propertyAddress.query, (q) =>
+      pages(
+        () => findByAddress(d.store, q),
+        () => findByAddress(free.counts, q),
+      ),
+    ),
+    propertyBatch: batchHandler(d, rereads, free),
+    propertyOwner: metered(ENDPOINTS.propertyOwner.query, (q) =>
+      pages(
+        () => findByOwner(d.store, q),
+        () => findByOwner(free.counts, q),
+      ),
+    ),
     propertyParcel: metered(ENDPOINTS.propertyParcel.query, (q) => pages(() => findByParcel(d.store, q))),
     propertyRadius: metered(ENDPOINTS.propertyRadius.query, (q) => areaSource(d.store, rereads, q)),
     propertyArea: metered(ENDPOINTS.propertyArea.query, (q) => areaSource(d.store, rereads, q)),

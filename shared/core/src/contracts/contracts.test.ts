@@ -89,7 +89,9 @@ describe('OpenAPI document', () => {
         expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']),
       );
     }
-    expect(Object.keys(doc.paths['/usage'].get.responses)).toEqual(['200', '401', '403', '429', '503']);
+    // /usage is outside the rate limit and the quota: no 429, no RateLimit headers.
+    expect(Object.keys(doc.paths['/usage'].get.responses)).toEqual(['200', '401', '403', '503']);
+    expect(Object.keys(doc.paths['/usage'].get.responses['200'].headers ?? {})).not.toContain('RateLimit-Limit');
     const page = doc.paths['/property/owner'].get.parameters.find((x: any) => x.name === 'page');
     expect(page.schema).toMatchObject({ minimum: 1, maximum: 10000 });
     expect(page.description).toMatch(/page x pagesize may be at most 10,000/);

@@ -51,6 +51,11 @@ export interface EndpointDef {
   access: EndpointAccess;
   service: ServiceName;
   aliases?: readonly Alias[];
+  /**
+   * 'exempt': authenticated, but outside the rate limit and the daily quota (and so not a call in /usage either,
+   * which counts what the quota counts): /usage answers its owner even at the quota, so a client can read why.
+   */
+  limits?: 'exempt';
 }
 
 const BILLING_NOTE =
@@ -105,7 +110,8 @@ export const ENDPOINTS = {
       'entry, in order, with its own status (0, or the 400/404 a single call would have answered), `match` and records. ' +
       'Billed as the single calls would be, 1 credit per record returned, under one transaction: when the credits run out ' +
       'within the batch, the entry where they ran out is truncated and every later entry is answered 402 with no record. ' +
-      'The batch is one call for the rate limit and the daily quota. An `Idempotency-Key` covers the whole batch: a repeat ' +
+      'The batch counts one call per 10 entries (rounded up; a full batch is 10), preview or not, for the rate limit, ' +
+      'the daily quota and /usage. An `Idempotency-Key` covers the whole batch: a repeat ' +
       'is answered with what the first call paid for. `preview=true` and `max_credits` apply to the whole batch. ' +
       'An entry that cannot be read is a 400 in its result; a body that cannot be read is a 400 for the batch.',
     query: BatchQuery,
@@ -224,10 +230,12 @@ export const ENDPOINTS = {
     summary: 'Credit balance, usage and account details',
     description:
       'SPEC 4.7 lists 401 only; a disabled key is refused with 403 here as on every endpoint (SPEC 5). ' +
-      'Read from PostgreSQL: a charge shows up within about a second.',
+      'Outside the rate limit and the daily quota (never a 429), and not counted as a call: a client at its quota ' +
+      'can still read its usage. Read from PostgreSQL: a charge shows up within about a second.',
     response: UsageResponse,
     okText: 'Usage of the calling account',
     access: 'authenticated',
+    limits: 'exempt',
     service: 'account-billing',
   },
   health: {
@@ -293,6 +301,15 @@ export function publicPaths(): Set<string> {
     .filter((p) => p.endpoint.access === 'public')
     .map((p) => BASE_PATH + p.path);
   return new Set([...endpoints, ...DOCUMENT_PATHS]);
+}
+
+/** Full paths that need a key but are outside the rate limit and the daily quota (/usage). */
+export function limitExemptPaths(): Set<string> {
+  return new Set(
+    servedPaths()
+      .filter((p) => p.endpoint.limits === 'exempt')
+      .map((p) => BASE_PATH + p.path),
+  );
 }
 
 const POST_PATHS: ReadonlySet<string> = new Set(

@@ -59,7 +59,7 @@ function errorCodes(e: EndpointDef): number[] {
   if (e.access === 'public') return [];
   const tooLong = e.query ? [431] : [];
   if (e.access === 'metered') return [400, 401, 402, 403, ...(e.body ? [413] : [404]), 429, ...tooLong, 503];
-  return [...(e.query ? [400] : []), 401, 403, 429, ...tooLong, 503];
+  return [...(e.query ? [400] : []), 401, 403, ...(e.limits === 'exempt' ? [] : [429]), ...tooLong, 503];
 }
 
 export function buildOpenApiDocument(serverUrl = BASE_PATH) {
@@ -118,7 +118,7 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
           description: e.okText,
           headers: {
             'X-Request-Id': { description: 'Equals status.transactionID', schema: { type: 'string' } },
-            ...(isPublic ? {} : RATE_LIMIT),
+            ...(isPublic || e.limits === 'exempt' ? {} : RATE_LIMIT),
           },
           content: { 'application/json': { schema: e.response } },
         },

@@ -280,6 +280,38 @@ export const IdempotencyHeaders = z.object({
 export const BATCH_MAX = 100;
 /** The largest batch body taken (the gateway's size limit on its route lets it through): 100 long entries fit. */
 export const BATCH_BODY_MAX_BYTES = 256 * 1024;
+
+/**
+ * A batch counts toward the rate limit, the daily quota and /usage's calls by its entries: one call per
+ * BATCH_ENTRIES_PER_CALL entries, rounded up (a full batch of 100 is 10 calls). Per entry (1 each) would make a
+ * 100-entry batch bigger than a starter's whole minute (60); one call per batch let a free batch preview cost the
+ * store 100 lookups for one token.
+ */
+export const BATCH_ENTRIES_PER_CALL = 10;
+
+/**
+ * The calls a batch's body counts for, read the same way by the gateway (before admitting it) and the lookup (when
+ * counting it): ceil(entries / BATCH_ENTRIES_PER_CALL), entries capped at BATCH_MAX (more is a 400 anyway); a body
+ * that is not `{"requests": [...]}` (a 400) counts 1.
+ */
+export function batchCallWeight(body: unknown): number {
+  const requests =
+    typeof body === 'object' && body !== null && !Array.isArray(body)
+      ? (body as { requests?: unknown }).requests
+      : null;
+  if (!Array.isArray(requests)) return 1;
+  return Math.max(1, Math.ceil(Math.min(requests.length, BATCH_MAX) / BATCH_ENTRIES_PER_CALL));
+}
+
+/** batchCallWeight of a raw body (JSON text); one that does not parse counts 1. */
+export function batchCallWeightOf(raw: string | null | undefined): number {
+  if (!raw) return 1;
+  try {
+    return batchCallWeight(JSON.parse(raw));
+  } catch {
+    return 1;
+  }
+}
 /** A batch entry's own id is the client's: echoed in its result, at most this long. */
 export const BATCH_ID_MAX = 64;
 

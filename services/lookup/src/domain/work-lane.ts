@@ -1,0 +1,72 @@
+// Free work waits its turn: a preview, or a max_credits check, costs the client nothing, so it may not take the store
+// from paying calls. Its counts (data/record-counts.ts: no body read) run through a lane of a few statements at a
+// time per process, whatever the number of free calls in flight; paid searches never wait in it.
+
+/**
+ * Counts of free work running at once in one lookup process (each holds one pool connection while it runs): one, so
+ * free work never takes more than one of the store's cores, nor more than one connection of the pool.
+ */
+export const FREE_WORK_LANE_WIDTH = 1;
+
+/**
+ * The same lookup counted once per batch: a batch of 100 copies of one address costs one count (its entries are
+ * answered alike). Keyed by the lookup's parameters.
+ */
+export function countedOnce<Q, T>(count: (q: Q) => Promise<T>): (q: Q) => Promise<T> {
+  const seen = new Map<string, Promise<T>>();
+  return (q) => {
+    const key = JSON.stringify(q);
+    let found = seen.get(key);
+    if (!found) {
+      found = count(q);
+      seen.set(key, found);
+    }
+    return found;
+  };
+}
+
+/**
+ * The share of wall time the lane's work may take: after a task of t ms its slot rests t x (1 - share) / share ms
+ * before the next task starts, so free work back to back takes at most a quarter of the process (and of a core of
+ * the store), whatever the number of free calls waiting.
+ */
+export const FREE_WORK_SHARE = 0.25;
+
+/**
+ * At most `width` tasks at once, the others queued in arrival order; each slot paced to `share` of the time (1: no
+ * rest).
+ */
+export class WorkLane {
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    readonly width: number,
+    readonly share = 1,
+  ) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.running >= this.width) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.running++;
+    const started = performance.now();
+    try {
+      return await task();
+    } finally {
+      const rest = ((performance.now() - started) * (1 - this.share)) / this.share;
+      if (rest >= 1) setTimeout(() => this.release(), rest).unref();
+      else this.release();
+    }
+  }
+
+  private release(): void {
+    const next = this.waiting.shift();
+    // The slot passes to the next task as it is (running stays counted), or frees.
+    if (next) next();
+    else this.running--;
+  }
+
+  /** Tasks running, and waiting (for tests and metrics). */
+  load(): { running: number; waiting: number } {
+    return { running: this.running, waiting: this.waiting.length };
+  }
+}

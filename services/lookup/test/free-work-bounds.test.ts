@@ -111,7 +111,7 @@ describe('free work reads no record body', () => {
     reset();
     const res = await batch('max_credits=0');
     expect(res.status).toBe(402);
-    expect(((await res.json()) as any).status.msg).toMatch(/4800 records/);
+    expect(((await res.json()) as any).status.msg).toMatch(/4,800 records/);
     reset();
     const single = await ctx.get(
       `/api/v1/property/address?address=${encodeURIComponent(address)}&zip=95814&pagesize=100&max_credits=3`,

@@ -111,13 +111,17 @@ describe('through the local gateway', () => {
     expect((await get(base + path, bearer(disabled.key))).status).toBe(403);
     const free = await f.fundedAccount(1_000, { tier: 'free' });
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await get(`${base}/api/v1/usage`, bearer(free.key))).status);
-    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
-    const refused = await get(`${base}/api/v1/usage`, bearer(free.key));
+    // A rate-limited call (an unknown property: an uncharged 404); /usage is exempt from the limits (issue 35).
+    const limited = `${base}/api/v1/sale/history?id=999999999`;
+    for (let i = 0; i < 11; i++) statuses.push((await get(limited, bearer(free.key))).status);
+    expect(statuses.slice(0, 10).every((s) => s === 404)).toBe(true);
+    const refused = await get(limited, bearer(free.key));
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(refused.headers.get('ratelimit-limit')).toBe('10');
     expect(ErrorResponse.parse(refused.body).status.code).toBe(429);
+    // The owner still reads its usage past the limit.
+    expect((await get(`${base}/api/v1/usage`, bearer(free.key))).status).toBe(200);
   });
 
   it('ignores identity headers a client sends: the call is charged to the key, not to the named account', async () => {

@@ -4,13 +4,13 @@
 // Stopped with the test, and also when the vitest worker dies without stopping it (a watchdog, as the Redis Cluster
 // harness has).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import type { Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findGoBinary, freePort } from '@pra/platform/testing';
+import { freePort, goPath } from '@pra/platform/testing';
 
 /** What charts/test/kube/build.sh builds; the tests print a SKIP line naming it when a binary is missing. */
 export const BUILD_SCRIPT = 'charts/test/kube/build.sh';
@@ -24,11 +24,18 @@ export interface KubeBinaries {
   kubectl: string;
 }
 
-/** The three binaries (env ETCD, KUBE_APISERVER, KUBECTL name others), or the names of those missing. */
+/**
+ * The three binaries build.sh installs in GOPATH/bin (env ETCD, KUBE_APISERVER, KUBECTL name others), or the names
+ * of those missing. Never one found on PATH: a kubectl there is of another release, or not kubectl's at all.
+ */
 export function findKubeBinaries(): KubeBinaries | { missing: string[] } {
-  const etcd = findGoBinary('etcd', 'ETCD');
-  const apiserver = findGoBinary('kube-apiserver', 'KUBE_APISERVER');
-  const kubectl = findGoBinary('kubectl', 'KUBECTL');
+  const find = (name: string, envVar: string) => {
+    const path = process.env[envVar] || join(goPath(), 'bin', name);
+    return existsSync(path) ? path : null;
+  };
+  const etcd = find('etcd', 'ETCD');
+  const apiserver = find('kube-apiserver', 'KUBE_APISERVER');
+  const kubectl = find('kubectl', 'KUBECTL');
   if (etcd && apiserver && kubectl) return { etcd, apiserver, kubectl };
   return {
     missing: [!etcd && 'etcd', !apiserver && 'kube-apiserver', !kubectl && 'kubectl'].filter(Boolean) as string[],

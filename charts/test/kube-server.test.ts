@@ -286,7 +286,8 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
       )) {
         const stored = kubectl(['get', '-n', ns, '-o', 'json', '-f', '-'], JSON.stringify(cr));
         expect(stored.status, stored.stderr).toBe(0);
-        expect(JSON.parse(stored.stdout).spec).toMatchObject(cr.spec);
+        const got = JSON.parse(stored.stdout);
+        expect((got.kind === 'List' ? got.items[0] : got).spec).toMatchObject(cr.spec);
       }
     }, 120_000);
   });
@@ -324,14 +325,14 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
           '--set-json',
           'components.lookup.resources={"requests":{"cpu":"2","memory":"128Mi"},"limits":{"cpu":"1","memory":"256Mi"}}',
         ],
-        server: /requests\[cpu\]: Invalid value: "2": must be less than or equal to cpu limit/,
+        server: /resources\.requests: Invalid value: "2": must be less than or equal to cpu limit of 1/,
       },
       {
         args: [
           '--set-json',
           'defaults.tolerations=[{"key":"dedicated","operator":"Exists","value":"api","effect":"NoSchedule"}]',
         ],
-        server: /tolerations\[0\]\.operator: Invalid value: "Exists": value must be empty when `operator` is 'Exists'/,
+        server: /tolerations\[0\]\.operator: Invalid value: "api": value must be empty when `operator` is 'Exists'/,
       },
       {
         args: [
@@ -367,7 +368,9 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
     // helm install itself: a warning, a "deployed" release, and the field gone from what the server stored.
     const install = await helm(['install', 'pra', CHART, '-n', ns, '--no-hooks', ...args]);
     expect(install.status, install.stderr).toBe(0);
-    expect(install.stderr).toMatch(/unknown field "spec\.template\.spec\.tolerations\[0\]\.tolerationSecond"/);
+    expect(install.stderr).toMatch(
+      /Warning: unknown field \\?"spec\.template\.spec\.tolerations\[0\]\.tolerationSecond\\?"/,
+    );
     const lookup = kubectl(['get', '-n', ns, 'deploy/pra-property-api-lookup', '-o', 'json']);
     const tolerations = JSON.parse(lookup.stdout).spec.template.spec.tolerations;
     expect(tolerations).toEqual([{ key: 'dedicated', operator: 'Exists', effect: 'NoSchedule' }]);
@@ -425,7 +428,12 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
       expect(result.status, result.stderr).toBe(0);
       expect(hook.metadata.labels?.['app.kubernetes.io/component']).toBe('migrate');
       // Pre-upgrade: while the migrations ran, the release was still revision 1's (no HPA, one replica).
-      expect(beside.map(id).sort()).toEqual((await manifest('pra', ns, 1)).map(id).sort());
+      expect(beside.map(id).sort()).toEqual(
+        (await manifest('pra', ns, 1))
+          .filter((o) => o.kind !== 'Job')
+          .map(id)
+          .sort(),
+      );
       expect(beside.find((o) => id(o) === 'Deployment/pra-property-api-lookup')!.spec.replicas).toBe(1);
       expect((await job(ns, JOB)).status).toBe(404);
       const found = await matchesManifest(2);

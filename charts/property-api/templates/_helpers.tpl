@@ -3,6 +3,25 @@
 {{- if contains .Chart.Name .Release.Name -}}{{ .Release.Name | trunc 63 | trimSuffix "-" }}{{- else -}}{{ printf "%s-%s" .Release.Name .Chart.Name | trunc 63 | trimSuffix "-" }}{{- end -}}
 {{- end -}}
 
+{{/*
+An object's name: <fullname>-<suffix>, the fullname cut short only when the whole would pass `max` (63 unless given:
+a Service name is a DNS label, and a name often becomes a label value). A name that fits is exactly what it always
+was; with a long release name (Helm allows 53 characters) each name still fits. dict "root" $ "suffix" <s> ["max" n]
+*/}}
+{{- define "property-api.objectName" -}}
+{{- $full := include "property-api.fullname" .root -}}
+{{- $room := sub (int (.max | default 63)) (add1 (len .suffix)) -}}
+{{- printf "%s-%s" ($full | trunc (int $room) | trimSuffix "-") .suffix -}}
+{{- end -}}
+
+{{/*
+Typesense's StatefulSet name, the stem of its Services and ConfigMap: 52 characters at most, as a StatefulSet's pods
+carry the label controller-revision-hash: <name>-<10-character hash>, which must fit 63.
+*/}}
+{{- define "property-api.typesenseName" -}}
+{{- include "property-api.objectName" (dict "root" . "suffix" "typesense" "max" 52) -}}
+{{- end -}}
+
 {{- define "property-api.labels" -}}
 helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 app.kubernetes.io/name: {{ .Chart.Name }}
@@ -93,7 +112,8 @@ capabilities:
 {{/* The CloudNativePG Cluster's name (cloudnativepg.name, or <fullname>-db). */}}
 {{- define "property-api.cnpgName" -}}
 {{- $cnpg := .Values.cloudnativepg | default dict -}}
-{{- $cnpg.name | default (printf "%s-db" (include "property-api.fullname" .)) -}}
+{{- /* 50 characters at most: CloudNativePG's admission webhook refuses a longer Cluster name. */ -}}
+{{- $cnpg.name | default (include "property-api.objectName" (dict "root" . "suffix" "db" "max" 50)) -}}
 {{- end -}}
 
 {{/*
@@ -219,7 +239,7 @@ when collector.enabled; empty: nothing is exported. Used by property-api.commonE
 {{- if .Values.telemetry.otlpEndpoint -}}
 {{- fail (printf "collector.enabled and telemetry.otlpEndpoint (%s) are both set: the services send to one place. Either leave telemetry.otlpEndpoint empty (the services send to this release's collector, which forwards to collector.exporters: charts/README.md), or turn the collector off." .Values.telemetry.otlpEndpoint) -}}
 {{- end -}}
-{{- printf "http://%s-collector.%s.svc:%d" (include "property-api.fullname" .) .Release.Namespace (int .Values.collector.ports.otlpHttp) -}}
+{{- printf "http://%s.%s.svc:%d" (include "property-api.objectName" (dict "root" . "suffix" "collector")) .Release.Namespace (int .Values.collector.ports.otlpHttp) -}}
 {{- else -}}
 {{- .Values.telemetry.otlpEndpoint -}}
 {{- end -}}

@@ -1,6 +1,9 @@
-// Free work waits its turn: a preview, or a max_credits check, costs the client nothing, so it may not take the store
-// from paying calls. Its counts (data/record-counts.ts: no body read) run through a lane of a few statements at a
-// time per process, whatever the number of free calls in flight; paid searches never wait in it.
+// Free work waits its turn: a preview costs the client nothing, so it may not take the store from paying calls. Every
+// preview (its counts, data/record-counts.ts: no body read; or, for the few endpoints without a count, its bounded
+// page) runs through a lane of one task at a time per process, paced, whatever the number of previews in flight, and
+// waits in it no longer than a lookup's deadline (then an uncharged 503). Paid calls never wait in it: a paid call's
+// max_credits check counts outside it (a call bounded by the rate limit like any other).
+import { ApiError } from '@pra/core/errors';
 
 /**
  * Counts of free work running at once in one lookup process (each holds one pool connection while it runs): one, so
@@ -43,10 +46,12 @@ export class WorkLane {
   constructor(
     readonly width: number,
     readonly share = 1,
+    /** The longest a task waits for its turn: past it, an uncharged 503 (a queue never grows without bound). */
+    readonly maxWaitMs = Number.POSITIVE_INFINITY,
   ) {}
 
   async run<T>(task: () => Promise<T>): Promise<T> {
-    if (this.running >= this.width) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.running >= this.width) await this.turn();
     else this.running++;
     const started = performance.now();
     try {
@@ -56,6 +61,31 @@ export class WorkLane {
       if (rest >= 1) setTimeout(() => this.release(), rest).unref();
       else this.release();
     }
+  }
+
+  /** Waits for a slot (handed over by release), or gives up after maxWaitMs with the 503 of a queue too long. */
+  private turn(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      const take = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = Number.isFinite(this.maxWaitMs)
+        ? setTimeout(() => {
+            const at = this.waiting.indexOf(take);
+            if (at >= 0) this.waiting.splice(at, 1);
+            reject(
+              new ApiError(
+                'unavailable',
+                'Too many free previews are waiting on this server; nothing was charged. Retry shortly.',
+                0,
+                { 'retry-after': '2' },
+              ),
+            );
+          }, this.maxWaitMs)
+        : undefined;
+      this.waiting.push(take);
+    });
   }
 
   private release(): void {

@@ -35,15 +35,15 @@ export function batchHandler(
       const caller = await meteredCaller(req, d.auth);
       const { transactionId } = caller;
       const query = parseQuery(BatchQuery, req.query);
-      // A preview is free work from its body on: read, parsed, counted and rendered in the free work lane, one at a
-      // time per process and paced (domain/work-lane.ts), so that free batches cannot take the process from paid
-      // calls. Its counts run unlaned inside it; a max_credits check of a paid batch lanes each count.
+      // The body is read first (a slow upload holds no lane slot). A preview is then free work: parsed, counted and
+      // rendered in the free work lane, one at a time per process, paced, waiting at most a lookup's deadline
+      // (domain/work-lane.ts), so that free batches cannot take the process from paid calls. A paid batch never waits
+      // in it: its max_credits check counts outside it (a paid call, bounded by the rate limit by its entries).
+      const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
+      // A batch counts by its entries, as the gateway admitted it (rate limit and quota): so does its count in /usage.
+      req.callWeight = batchCallWeight(body);
       const whole = query.preview ? free.lane.run.bind(free.lane) : <T>(task: () => Promise<T>) => task();
-      const countIn = query.preview ? <T>(task: () => Promise<T>) => task() : free.lane.run.bind(free.lane);
       await whole(async () => {
-        const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
-        // A batch counts by its entries, as the gateway admitted it (rate limit and quota): so does its count in /usage.
-        req.callWeight = batchCallWeight(body);
         const inputs = batchInputs(body);
         // One deadline for every entry's search, as for one lookup: a batch is never slower to give up than a single
         // call (the gateway's read timeout covers one lookup's deadline, then the charge).
@@ -65,7 +65,7 @@ export function batchHandler(
           inputs,
           (q) => findByAddress(d.store, q, deadline),
           rereads,
-          (q) => countIn(() => findByAddress(free.counts, q, deadline)),
+          (q) => findByAddress(free.counts, q, deadline),
         );
         req.charged = answer.charged;
         sendJson(res, 200, renderBatchResponse(answer.results, transactionId, answer.billing), transactionId);

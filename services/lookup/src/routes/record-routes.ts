@@ -19,10 +19,16 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
   // Stored records by id from each place a repeat may find them, in order: what an address page's repeat and a
   // batch's repeat read again.
   const rereads: PageSource['rereads'] = d.rereadFrom.map((s) => (ids: number[]) => s.recordsByIds(ids));
-  // Free work (previews, max_credits checks): counted on the same reads, never a body, a few at a time.
+  // Free work (previews): counted on the same reads, never a body, one at a time, waiting at most a lookup's
+  // deadline. The counts also serve a paid call's max_credits check (outside the lane).
   const free = {
     counts: new RecordCountStore(d.store.pool, d.store.deadlineMs),
-    lane: new WorkLane(FREE_WORK_LANE_WIDTH, FREE_WORK_SHARE),
+    lane: new WorkLane(FREE_WORK_LANE_WIDTH, FREE_WORK_SHARE, d.store.deadlineMs),
+  };
+  /** A preview's source: its count (or, without one, its bounded page) run in the free work lane. */
+  const laned = (s: PageSource): PageSource => {
+    const work = s.count ?? s.find;
+    return { ...s, count: () => free.lane.run(work) };
   };
   const metered =
     <S extends z.ZodType<MeteredQuery>>(schema: S, source: (q: z.infer<S>) => PageSource) =>
@@ -35,7 +41,7 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
         const { page, billing, charged } = await answerMeteredPage(
           d.meter,
           meteredRequest(caller, endpoint, fingerprint, query),
-          source(query),
+          query.preview ? laned(source(query)) : source(query),
         );
         // A preview or a repeat charged nothing: the call counter counts it as a call.
         req.charged = charged;
@@ -43,7 +49,7 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
       });
   const pages = (find: PageSource['find'], count?: PageSource['count']): PageSource => ({
     find,
-    ...(count ? { count: () => free.lane.run(count) } : {}),
+    ...(count ? { count } : {}),
     rereads,
   });
   const history = (id: number, kind: 'sale' | 'assessment'): PageSource => ({

@@ -5,7 +5,8 @@ export interface OwnerInput {
   firstName: string | null;
   lastName: string | null;
   fullName: string;
-  type: 'Individual' | 'Corporation' | 'Trust' | 'Government';
+  /** Individual, Corporation, Trust, Government, Estate... as the owner-name parser types them. */
+  type: string;
 }
 
 export interface SaleInput {
@@ -44,8 +45,14 @@ export interface PropertyInput {
   line1: string;
   line2: string;
   city: string;
+  /** '' when the file gives none and no evidence names one. */
   zip: string;
   zip4: string;
+  /**
+   * Where `zip` comes from when the file did not give it (issue 36): the owner's mailing ZIP (the owner is mailed at
+   * the parcel), or the ZIP the street segment's other parcels share; null when there is none. Absent: the file's.
+   */
+  zipSource?: 'owner-mailing' | 'street-segment' | null;
   latitude: number | null;
   longitude: number | null;
   censusTract: string | null;
@@ -62,7 +69,8 @@ export interface PropertyInput {
   bathsPartial: number | null;
   owner1: OwnerInput | null;
   owner2: OwnerInput | null;
-  mailing: { line1: string; city: string; state: string; zip: string } | null;
+  /** The owner's mailing address; zip4 only when the file gives a ZIP+4. */
+  mailing: { line1: string; city: string; state: string; zip: string; zip4?: string } | null;
   /** Current assessment; null when the county has none for this parcel. */
   assessment:
     | (AssessmentYearInput & {

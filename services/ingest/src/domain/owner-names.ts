@@ -1,0 +1,410 @@
+// Owner names as assessor rolls write them (docs/data.md "Owner names"): one or two cells per row, each holding one
+// owner, two owners, or half of one. Pure and linear in the cells' length: no I/O, no backtracking regex.
+import {
+  CLOSING_WORDS,
+  CONNECTORS,
+  ENTITY_PHRASES,
+  ET_SECOND,
+  type EntityType,
+  SUFFIXES,
+  SURNAME_PARTICLES,
+  TENANCY_MARKERS,
+  TRUSTEE_MARKERS,
+  TYPE_PRECEDENCE,
+  WEAK_WORDS,
+  WORD_TYPE,
+} from './owner-words.js';
+
+/**
+ * Who an owner is. `Individual` a person; `Trustee` a person named as trustee (`SMITH JOHN TR`: a person, with first
+ * and last name, who holds for a trust); the rest are entities, never split into first/last: `Corporation`
+ * (LLC, INC, LP, HOLDINGS..., and any name with a digit, a glued `&` or an inner OF), `Trust`, `Government`, `Estate`
+ * (ESTATE OF, HEIRS), `Religious`, `Association` (condominium, homeowners, university...), `Financial` (banks,
+ * mortgage companies, also as trustees).
+ */
+export type OwnerType = 'Individual' | 'Trustee' | EntityType;
+
+export const OWNER_TYPES: readonly OwnerType[] = ['Individual', 'Trustee', ...TYPE_PRECEDENCE];
+
+export interface ParsedOwner {
+  /** A person's name in reading order (FIRST MIDDLE LAST SUFFIX); an entity's as written. */
+  fullName: string;
+  firstName: string | null;
+  middleName: string | null;
+  lastName: string | null;
+  suffix: string | null;
+  type: OwnerType;
+}
+
+export type NameOrder = 'last-first' | 'first-last';
+
+/** A cell is cut to this many characters (at a space): no roll writes an owner that long; the parse stays bounded. */
+export const MAX_CELL_CHARS = 200;
+/** More cells than this is a caller's error (a row's owner columns are one or two). */
+export const MAX_CELLS = 4;
+
+interface Tok {
+  /** As written, upper case. */
+  text: string;
+  /** Without dots and apostrophes, what the word lists are matched on. */
+  key: string;
+}
+
+const AMP = new Set(['&', 'AND', '/']);
+const isInitial = (t: Tok) => t.key.length === 1 && /[A-Z]/.test(t.key);
+const HAS_DIGIT = /\d/;
+
+function tokens(cell: string | null | undefined): Tok[] {
+  if (!cell) return [];
+  let s = cell.toUpperCase();
+  if (s.length > MAX_CELL_CHARS) {
+    const cut = s.lastIndexOf(' ', MAX_CELL_CHARS);
+    s = s.slice(0, cut > 0 ? cut : MAX_CELL_CHARS);
+  }
+  const out: Tok[] = [];
+  for (const raw of s.replace(/,/g, ' , ').split(/\s+/)) {
+    // Brackets and quotes are no part of a name: `LEVEL (3)`, `"SMITH"`.
+    const text = raw.replace(/[()"[\]{};:]/g, '');
+    if (text === '') continue;
+    const key = text.replace(/[.'’`]/g, '');
+    if (key === '') continue;
+    out.push({ text, key });
+  }
+  return out;
+}
+
+/** Drops tenancy markers (H/W, ET AL, JTRS...) and a care-of tail; a trailing `+` (and others) too. */
+function dropMarkers(ts: Tok[]): Tok[] {
+  const out: Tok[] = [];
+  for (let i = 0; i < ts.length; i++) {
+    const k = ts[i]!.key;
+    if (k === 'C/O' || k === '%' || k === 'ATTN') break;
+    if (TENANCY_MARKERS.has(k)) continue;
+    if (k === 'ET' && i + 1 < ts.length && ET_SECOND.has(ts[i + 1]!.key)) {
+      i++;
+      continue;
+    }
+    if (k.length > 1 && k.endsWith('+')) {
+      out.push({ text: ts[i]!.text.slice(0, -1), key: k.slice(0, -1) });
+      continue;
+    }
+    out.push(ts[i]!);
+  }
+  return out;
+}
+
+function trimConnectors(ts: Tok[]): Tok[] {
+  let a = 0;
+  let b = ts.length;
+  while (a < b && (AMP.has(ts[a]!.key) || ts[a]!.key === ',')) a++;
+  while (b > a && (AMP.has(ts[b - 1]!.key) || ts[b - 1]!.key === ',')) b--;
+  return ts.slice(a, b);
+}
+
+/**
+ * Whether word i stands where a surname does, in its `&`-part: first in LAST FIRST, last in FIRST LAST, just before
+ * the comma in LAST, FIRST (or last in a FIRST LAST part after it). A weak entity word (CHURCH, TEMPLE...) there is read as the surname it also is.
+ */
+function surnamePosition(ts: readonly Tok[], i: number, order: NameOrder, commaStyle: boolean): boolean {
+  const prev = ts[i - 1];
+  const next = ts[i + 1];
+  // With commas, a part after `&` without one is FIRST LAST (`SMITH, JACOB & JACOB CHURCH`); a word alone after the
+  // comma is a first name's place (`VELIKY, LC` is a company).
+  if (commaStyle) return next?.key === ',' || ((next === undefined || AMP.has(next.key)) && prev?.key !== ',');
+  if (order === 'last-first') return prev === undefined || AMP.has(prev.key);
+  return next === undefined || AMP.has(next.key);
+}
+
+/** The entity type a name's words give, or null for a person. */
+export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | null {
+  const words = ts.filter((t) => t.key !== ',');
+  if (words.length === 0) return null;
+  const commaStyle = ts.some((t) => t.key === ',');
+  const found = new Set<EntityType>();
+  // Weak words (also surnames) type a name only when no other entity word does: `JACOB CHURCH REVOCABLE TRUST`.
+  const weak = new Set<EntityType>();
+  let structural = false;
+  let bareEstate = false;
+  for (let i = 0; i < ts.length; i++) {
+    const k = ts[i]!.key;
+    if (k === ',') continue;
+    const next = ts[i + 1]?.key;
+    const phrase = next ? ENTITY_PHRASES[`${k}-${next}`] : undefined;
+    if (phrase) found.add(phrase);
+    if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
+    const t = WORD_TYPE.get(k);
+    if (t && !WEAK_WORDS.has(k)) found.add(t);
+    else if (t && words.length >= 2 && !surnamePosition(ts, i, order, commaStyle)) weak.add(t);
+    if (HAS_DIGIT.test(k)) structural = true;
+    else if (k.length > 1 && k.includes('&')) structural = true;
+    else if ((k === 'OF' || k === 'FOR' || k === 'THE') && i > 0 && i < ts.length - 1) structural = true;
+  }
+  for (const t of TYPE_PRECEDENCE) if (found.has(t)) return t;
+  if (bareEstate) return 'Estate';
+  for (const t of TYPE_PRECEDENCE) if (weak.has(t)) return t;
+  if (!structural) return null;
+  // `CARTER RICHARD ETAL TR 1510 DAIRY RD LD TR`: a numbered name held by a trustee is a land trust.
+  return ts.some((t) => TRUSTEE_MARKERS.has(t.key)) ? 'Trust' : 'Corporation';
+}
+
+function joinText(ts: readonly Tok[]): string {
+  return ts
+    .map((t) => t.text)
+    .join(' ')
+    .replace(/ ,/g, ',');
+}
+
+// ---- persons ------------------------------------------------------------------------------------------------------
+
+interface Person {
+  first: Tok[];
+  last: Tok[];
+  suffix: Tok[];
+}
+
+function splitSuffixes(ts: Tok[], keepFirst: boolean): { name: Tok[]; suffix: Tok[] } {
+  const name: Tok[] = [];
+  const suffix: Tok[] = [];
+  ts.forEach((t, i) => {
+    if (SUFFIXES.has(t.key) && !(keepFirst && i === 0)) suffix.push(t);
+    else name.push(t);
+  });
+  return { name, suffix };
+}
+
+/** How many words the surname at the start takes: `MC LEAN`, `DE LA CRUZ`, `VAN DER BERG` (a first name must stay). */
+function leadingSurname(ts: readonly Tok[]): number {
+  let n = 0;
+  while (n < ts.length - 2 && SURNAME_PARTICLES.has(ts[n]!.key)) n++;
+  return n + 1;
+}
+
+/** How many words the surname at the end takes: `JUAN DE LA CRUZ`. */
+function trailingSurname(ts: readonly Tok[]): number {
+  let n = 1;
+  while (n < ts.length - 1 && SURNAME_PARTICLES.has(ts[ts.length - 1 - n]!.key)) n++;
+  return n;
+}
+
+function lastFirst(ts: Tok[]): Person {
+  const { name, suffix } = splitSuffixes(ts, true);
+  // FIRST M LAST inside a LAST FIRST roll (`GEORGE J ALLEN`): a middle initial between two names is read in order.
+  if (name.length === 3 && isInitial(name[1]!) && !isInitial(name[2]!)) {
+    return { first: name.slice(0, 2), last: name.slice(2), suffix };
+  }
+  const n = leadingSurname(name);
+  return { last: name.slice(0, n), first: name.slice(n), suffix };
+}
+
+function firstLast(ts: Tok[]): Person {
+  const { name, suffix } = splitSuffixes(ts, true);
+  if (name.length === 1) return { first: [], last: name, suffix };
+  const n = trailingSurname(name);
+  return { first: name.slice(0, name.length - n), last: name.slice(name.length - n), suffix };
+}
+
+/** First names only (`CAROLE`, `CAROLE A`, `BETH F J`): a co-owner sharing the previous owner's surname. */
+function givenOnly(ts: readonly Tok[]): boolean {
+  const name = ts.filter((t) => !SUFFIXES.has(t.key));
+  return name.length >= 1 && !isInitial(name[0]!) ? name.slice(1).every(isInitial) : name.every(isInitial);
+}
+
+/**
+ * One `&`-separated part with commas: `LAST, FIRST M`, `LAST, FIRST M, JR`, and several owners written one after
+ * the other, `MEDRANO, MAURICIO C ZUNIGA, ELSA M` (a word before a comma, after a first name, starts the next owner)
+ * or `WILLIAMS, LEWIS T, KAREN E` (a list of first names under one surname).
+ */
+function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
+  const groups: Tok[][] = [[]];
+  for (const t of ts) {
+    if (t.key === ',') groups.push([]);
+    else groups[groups.length - 1]!.push(t);
+  }
+  while (groups.length > 1 && groups[groups.length - 1]!.length === 0) groups.pop();
+  const people: Person[] = [];
+  const head = splitSuffixes(
+    groups[0]!.filter((t) => !TRUSTEE_MARKERS.has(t.key)),
+    true,
+  );
+  let last = head.name;
+  let pendingSuffix = head.suffix;
+  // After `&`, `SARAH MORGAN, SUSAN P`: SARAH shares the surname before the `&`, MORGAN is the next owner's.
+  if (inherited && last.length >= 2 && !isInitial(last[last.length - 1]!)) {
+    people.push({ first: last.slice(0, -1), last: inherited, suffix: [] });
+    last = last.slice(-1);
+  }
+  const attach = (suffix: Tok[]) => {
+    const prev = people[people.length - 1];
+    if (prev) prev.suffix.push(...suffix);
+    else pendingSuffix.push(...suffix);
+  };
+  for (let g = 1; g < groups.length; g++) {
+    const group = groups[g]!;
+    // Suffixes and trustee words open a group when they close the previous owner (`KENNETH C, JR CRADDOCK, JENNY`).
+    let a = 0;
+    while (a < group.length && (SUFFIXES.has(group[a]!.key) || TRUSTEE_MARKERS.has(group[a]!.key))) a++;
+    attach(group.slice(0, a).filter((t) => SUFFIXES.has(t.key)));
+    const rest = group.slice(a).filter((t) => !TRUSTEE_MARKERS.has(t.key));
+    if (rest.length === 0) continue;
+    const more = groups.slice(g + 1).some((x) => x.some((t) => !SUFFIXES.has(t.key) && !TRUSTEE_MARKERS.has(t.key)));
+    if (a > 0 && more) {
+      // `III KOSTER, JENNIFER A`, `TRUSTEE SETTLE, MARTHA A`: what follows the closing word is the next surname.
+      last = rest;
+      continue;
+    }
+    const { name, suffix } = splitSuffixes(rest, false);
+    let first = name;
+    let nextLast: Tok[] | null = null;
+    if (more && name.length >= 2 && !isInitial(name[name.length - 1]!)) {
+      const n = Math.min(trailingSurname(name), name.length - 1);
+      first = name.slice(0, name.length - n);
+      nextLast = name.slice(name.length - n);
+    }
+    people.push({ first: first.filter((t) => t.key !== 'FNU'), last, suffix: [...pendingSuffix, ...suffix] });
+    pendingSuffix = [];
+    if (nextLast) last = nextLast;
+  }
+  const lastPerson = people[people.length - 1];
+  if (last.length > 0 && (people.length === 0 || (lastPerson && lastPerson.last !== last))) {
+    // A surname left without a first name after it (`ZAHRA, FNU`, or a cell of one surname and a comma).
+    people.push({ first: [], last, suffix: pendingSuffix });
+  }
+  return people;
+}
+
+function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null): Person[] {
+  const parts: Tok[][] = [[]];
+  for (const t of ts) {
+    if (AMP.has(t.key)) parts.push([]);
+    else parts[parts.length - 1]!.push(t);
+  }
+  const commaStyle = ts.some((t) => t.key === ',');
+  const people: Person[] = [];
+  let surname = inherited;
+  for (const raw of parts) {
+    const part = trimConnectors(raw);
+    if (part.length === 0) continue;
+    const hasComma = part.some((t) => t.key === ',');
+    const named = part.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
+    if (named.length === 0) continue;
+    const leadingCommaGroups = hasComma ? part.filter((t, i) => t.key === ',' && i < part.length - 1).length : 0;
+    let found: Person[];
+    if (hasComma && leadingCommaGroups > 0 && part[0]!.key !== ',' && commaHasName(part)) {
+      found = commaPart(part, people.length > 0 ? surname : null);
+    } else if (surname && givenOnly(named)) {
+      const { name, suffix } = splitSuffixes(named, true);
+      found = [{ first: name, last: surname, suffix }];
+    } else if (order === 'first-last' || (commaStyle && surname)) {
+      found = [firstLast(named)];
+    } else {
+      found = [lastFirst(named)];
+    }
+    for (const p of found) {
+      if (p.last.length > 0) surname = p.last;
+      people.push(p);
+    }
+  }
+  return people;
+}
+
+/** A comma that splits a name: some words after it that are not only suffixes. */
+function commaHasName(part: Tok[]): boolean {
+  const i = part.findIndex((t) => t.key === ',');
+  return part.slice(i + 1).some((t) => t.key !== ',' && !SUFFIXES.has(t.key) && !TRUSTEE_MARKERS.has(t.key));
+}
+
+function personOwner(p: Person, type: OwnerType): ParsedOwner | null {
+  const words = (ts: Tok[]) => (ts.length === 0 ? null : ts.map((t) => t.text).join(' '));
+  const first = words(p.first.slice(0, 1));
+  const middle = words(p.first.slice(1));
+  const last = words(p.last);
+  const suffix = words(p.suffix);
+  const fullName = [first, middle, last, suffix].filter((w) => w !== null).join(' ');
+  if (fullName === '') return null;
+  return { fullName, firstName: first, middleName: middle, lastName: last, suffix, type };
+}
+
+// ---- cells --------------------------------------------------------------------------------------------------------
+
+function isPersonMarked(ts: readonly Tok[]): boolean {
+  return ts.some((t) => t.key === ',' || TRUSTEE_MARKERS.has(t.key) || SUFFIXES.has(t.key));
+}
+
+function closed(ts: readonly Tok[]): boolean {
+  const last = ts[ts.length - 1];
+  return last !== undefined && CLOSING_WORDS.has(last.key);
+}
+
+/**
+ * Whether the next cell continues this one's name rather than naming another owner: this cell ends with `AND`/`&`
+ * (`GANGEMI JOSEPH A AND` / `CAROLE A H/W`); the next begins with a connector (`OF PHILADELPHIA`, `& ANDERSON,
+ * PAMELA`, `IN TRUST`); the next holds only entity words (`CHURCH`, `BAPTIST CHURCH`, `CO`, `INC`); or this is an
+ * entity whose name is not closed (no LLC, INC, TRUST... at its end) and the next is an entity's words, not a trust's
+ * or an estate's (`CITY OF PHILA` / `DEPT OF PUBLIC PROP`, `PHILADELPHIA HOUSING` / `DEVELOPMENT CORPORATION`).
+ */
+function continues(prev: Tok[], next: Tok[], order: NameOrder): boolean {
+  const end = prev[prev.length - 1];
+  const start = next[0];
+  if (!end || !start) return false;
+  if (AMP.has(end.key) || end.key === 'OF' || end.key === 'FOR') return true;
+  if (CONNECTORS.has(start.key)) return true;
+  if (next.every((t) => WORD_TYPE.has(t.key))) return true;
+  const prevType = entityType(prev, order);
+  if (prevType === null || closed(prev) || isPersonMarked(next)) return false;
+  // An unclosed entity is continued by entity words (`DEPT OF TRANS`, `HUD`), not by a person's name.
+  const nextType = entityType(next, order);
+  return nextType !== null && nextType !== 'Trust' && nextType !== 'Estate';
+}
+
+function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | null): ParsedOwner[] {
+  const ts = trimConnectors(dropMarkers(seg));
+  if (ts.length === 0) return [];
+  const type = entityType(ts, order);
+  if (type !== null) {
+    return [{ fullName: joinText(ts), firstName: null, middleName: null, lastName: null, suffix: null, type }];
+  }
+  const trustee = ts.some((t) => TRUSTEE_MARKERS.has(t.key));
+  // Trustee words stay for the comma parse (they close an owner there); the other parses drop them.
+  const named = ts.filter((t) => !TRUSTEE_MARKERS.has(t.key));
+  // A cell of first names only after a person's cell (`SHAPLEY DONALD` / `RUTH`) shares that person's surname.
+  const inherited =
+    previous?.lastName && !named.some((t) => t.key === ',') && givenOnlyCell(named) ? tokens(previous.lastName) : null;
+  const out: ParsedOwner[] = [];
+  for (const p of personsOf(ts, order, inherited)) {
+    const o = personOwner(p, trustee ? 'Trustee' : 'Individual');
+    if (o) out.push(o);
+  }
+  return out;
+}
+
+/** One word, or a first name and initials: too little for a surname and a first name of its own. */
+function givenOnlyCell(ts: readonly Tok[]): boolean {
+  const name = ts.filter((t) => !AMP.has(t.key));
+  if (name.length === 0 || name.length !== ts.length) return false;
+  return name.length === 1 || (!isInitial(name[0]!) && name.slice(1).every(isInitial));
+}
+
+/** The owners written in one or two cells (owner_1, owner_2 of one roll row). Returns each owner once, in order. */
+export function parseOwnerCells(cells: readonly (string | null | undefined)[], order: NameOrder): ParsedOwner[] {
+  if (cells.length > MAX_CELLS) throw new RangeError(`at most ${MAX_CELLS} owner cells, got ${cells.length}`);
+  const segments: Tok[][] = [];
+  for (const cell of cells) {
+    const ts = tokens(cell);
+    if (dropMarkers(ts).length === 0) continue;
+    const prev = segments[segments.length - 1];
+    if (prev && continues(dropMarkers(prev), ts, order)) prev.push(...ts);
+    else segments.push(ts);
+  }
+  const out: ParsedOwner[] = [];
+  const seen = new Set<string>();
+  for (const seg of segments) {
+    const prevOwner = out[out.length - 1] ?? null;
+    for (const o of ownersOfSegment(seg, order, prevOwner)) {
+      const id = `${o.type}|${o.fullName}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      out.push(o);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,191 @@
+// The owner-name parser on generated cells: persons drawn from the census surnames and SSA first names in
+// ../shared/data/reference, written the ways the rolls write them (LAST FIRST M, LAST, FIRST M, two owners in a cell,
+// a cell ending in AND continued on the next, tenancy markers), and entities built from the entity words. Whatever
+// the draw: every owner comes out once with its own first and last name, no word of a name is lost, an entity keeps
+// its whole name, and the work is bounded by the cut cell whatever the input's length.
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { MAX_CELL_CHARS, parseOwnerCells, type ParsedOwner } from '../src/domain/owner-names.js';
+
+const REF = new URL('../../../../shared/data/reference/', import.meta.url);
+const column = (file: string) =>
+  readFileSync(new URL(file, REF), 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((l) =>
+      l
+        .split(',')[0]!
+        .replace(/^\uFEFF/, '')
+        .trim()
+        .toUpperCase(),
+    )
+    .filter((w) => /^[A-Z]+$/.test(w));
+const SURNAMES = column('census-2010-surnames-top1000.csv');
+const FIRST_NAMES = column('ssa-2010-first-names-top1000.csv');
+
+interface Person {
+  last: string;
+  first: string;
+  middle: string | null;
+}
+
+const person = (last?: string): fc.Arbitrary<Person> =>
+  fc.record({
+    last: last === undefined ? fc.constantFrom(...SURNAMES) : fc.constant(last),
+    first: fc.constantFrom(...FIRST_NAMES),
+    middle: fc.option(fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'.split('')), { nil: null }),
+  });
+
+const given = (p: Person) => (p.middle ? `${p.first} ${p.middle}` : p.first);
+const lastFirst = (p: Person) => `${p.last} ${given(p)}`;
+const commaForm = (p: Person) => `${p.last}, ${given(p)}`;
+const marker = fc.constantFrom('', ' ET AL', ' ETAL', ' ETUX', ' ET UX', ' JTRS', ' TIC', ' ET VIR');
+
+/** A roll row's owner cells and the persons they name, in order. */
+type Row = { cells: string[]; persons: Person[] };
+
+const oneCell: fc.Arbitrary<Row> = fc
+  .tuple(person(), fc.boolean(), marker)
+  .map(([p, comma, m]) => ({ cells: [`${comma ? commaForm(p) : lastFirst(p)}${m}`], persons: [p] }));
+
+const coupleSameSurname: fc.Arbitrary<Row> = person()
+  .chain((p) => fc.tuple(fc.constant(p), person(p.last), fc.constantFrom('comma', 'plain', 'and-next-cell', 'hw')))
+  .map(([a, b, form]) => {
+    if (form === 'comma') return { cells: [`${commaForm(a)} & ${given(b)}`], persons: [a, b] };
+    if (form === 'plain') return { cells: [`${lastFirst(a)} & ${given(b)}`], persons: [a, b] };
+    if (form === 'and-next-cell') return { cells: [`${lastFirst(a)} AND`, `${given(b)} H/W`], persons: [a, b] };
+    return { cells: [`${lastFirst(a)} H/W`, lastFirst(b)], persons: [a, b] };
+  });
+
+const coupleTwoSurnames: fc.Arbitrary<Row> = fc
+  .tuple(person(), person(), fc.constantFrom('two-cells', 'comma-both', 'comma-then-first-last', 'amp-next-cell'))
+  .filter(([a, b]) => a.last !== b.last)
+  .map(([a, b, form]) => {
+    if (form === 'two-cells') return { cells: [lastFirst(a), lastFirst(b)], persons: [a, b] };
+    if (form === 'comma-both') return { cells: [`${commaForm(a)} & ${commaForm(b)}`], persons: [a, b] };
+    if (form === 'amp-next-cell') return { cells: [`${commaForm(a)} &`, commaForm(b)], persons: [a, b] };
+    // `PRICE, RONALD S & JULIE LACY`: the second owner in reading order (without a middle initial, which would
+    // read as FIRST M LAST's initial... it does too; kept simple: FIRST LAST).
+    return { cells: [`${commaForm(a)} & ${b.first} ${b.last}`], persons: [a, { ...b, middle: null }] };
+  });
+
+const rows = fc.oneof(oneCell, coupleSameSurname, coupleTwoSurnames);
+
+const words = (owners: ParsedOwner[]) => new Set(owners.flatMap((o) => o.fullName.split(' ')));
+
+describe('owner names, generated persons', () => {
+  it('every owner comes out once, with its own first and last name, and no word of a name is lost', () => {
+    fc.assert(
+      fc.property(rows, ({ cells, persons }) => {
+        const owners = parseOwnerCells(cells, 'last-first');
+        const expected = persons.map((p) => `${p.first}|${p.middle ?? '-'}|${p.last}`);
+        const distinct = [...new Set(expected)];
+        expect(
+          owners.map((o) => `${o.firstName}|${o.middleName ?? '-'}|${o.lastName}`),
+          cells.join(' / '),
+        ).toEqual(distinct);
+        for (const o of owners) expect(o.type).toBe('Individual');
+        const out = words(owners);
+        for (const p of persons)
+          for (const w of [p.first, p.last]) expect(out.has(w), `${w} in ${cells.join(' / ')}`).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('first-last order: FIRST M LAST, and two owners joined by &', () => {
+    fc.assert(
+      fc.property(person(), fc.option(person(), { nil: null }), (a, b) => {
+        const text = `${a.first}${a.middle ? ` ${a.middle}` : ''} ${a.last}`;
+        const cell = b ? `${text} & ${b.first} ${b.last}` : text;
+        const owners = parseOwnerCells([cell], 'first-last');
+        const want = [a, ...(b ? [{ ...b, middle: null }] : [])].map((p) => `${p.first}|${p.middle ?? '-'}|${p.last}`);
+        expect(owners.map((o) => `${o.firstName}|${o.middleName ?? '-'}|${o.lastName}`)).toEqual([...new Set(want)]);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+const ENTITY_FORMS: ((w: string, p: Person) => { text: string; type: string })[] = [
+  (w) => ({ text: `${w} HOLDINGS LLC`, type: 'Corporation' }),
+  (w) => ({ text: `${w} PROPERTIES L.L.C.`, type: 'Corporation' }),
+  (w) => ({ text: `${w} & SONS INC`, type: 'Corporation' }),
+  (w) => ({ text: `123 ${w} ST LP`, type: 'Corporation' }),
+  (w) => ({ text: `${w} FAMILY TRUST`, type: 'Trust' }),
+  (_, p) => ({ text: `${p.first} ${p.last} REVOCABLE LIVING TRUST`, type: 'Trust' }),
+  (_, p) => ({ text: `ESTATE OF ${p.first} ${p.last}`, type: 'Estate' }),
+  (_, p) => ({ text: `${p.last} ${p.first} HEIRS`, type: 'Estate' }),
+  (w) => ({ text: `CITY OF ${w}`, type: 'Government' }),
+  (w) => ({ text: `${w} COUNTY HOUSING AUTHORITY`, type: 'Government' }),
+  (w) => ({ text: `${w} SCHOOL DISTRICT`, type: 'Government' }),
+  (w) => ({ text: `${w} BAPTIST CHURCH`, type: 'Religious' }),
+  (w) => ({ text: `ST ${w} PARISH`, type: 'Religious' }),
+  (w) => ({ text: `${w} CONDOMINIUM ASSOCIATION`, type: 'Association' }),
+  (w) => ({ text: `${w} NATIONAL BANK`, type: 'Financial' }),
+  (w) => ({ text: `${w} MORTGAGE CORP`, type: 'Financial' }),
+];
+
+describe('owner names, generated entities', () => {
+  it('an entity keeps its whole name, typed, never split into first and last, alone or beside a person', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...ENTITY_FORMS),
+        fc.constantFrom(...SURNAMES),
+        person(),
+        fc.option(person(), { nil: null }),
+        (form, word, p, other) => {
+          const { text, type } = form(word, p);
+          const cells = other ? [text, lastFirst(other)] : [text];
+          const owners = parseOwnerCells(cells, 'last-first');
+          expect(owners[0], cells.join(' / ')).toEqual({
+            fullName: text,
+            firstName: null,
+            middleName: null,
+            lastName: null,
+            suffix: null,
+            type,
+          });
+          if (other) expect(owners.slice(1).map((o) => [o.firstName, o.lastName])).toEqual([[other.first, other.last]]);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});
+
+describe('owner names, any text', () => {
+  it('never throws on one or two cells; each owner once; every output word is a word of the input', () => {
+    fc.assert(
+      fc.property(fc.array(fc.option(fc.string({ maxLength: 300 }), { nil: null }), { maxLength: 2 }), (cells) => {
+        const owners = parseOwnerCells(cells, 'last-first');
+        const ids = owners.map((o) => `${o.type}|${o.fullName}`);
+        expect(new Set(ids).size).toBe(ids.length);
+        // Brackets, quotes and the like are dropped from names (owner-names.ts tokens()).
+        const input = cells
+          .join(' ')
+          .toUpperCase()
+          .replace(/[()"[\]{};:]/g, '');
+        for (const o of owners) {
+          expect(o.fullName.trim()).not.toBe('');
+          for (const w of o.fullName.replace(/,/g, ' ').split(' ').filter(Boolean)) expect(input).toContain(w);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('a long cell is cut at MAX_CELL_CHARS (at a space) before it is read: what comes out is bounded', () => {
+    const long = `${'SMITH JOHN & '.repeat(20_000)}MARY`;
+    const owners = parseOwnerCells([long, long], 'last-first');
+    const chars = owners.reduce((n, o) => n + o.fullName.length, 0);
+    expect(chars).toBeLessThanOrEqual(2 * MAX_CELL_CHARS);
+    // The cut ends with a lone SMITH: a first name sharing the surname before it.
+    expect(owners.map((o) => o.fullName)).toEqual(['JOHN SMITH', 'SMITH SMITH']);
+    const entity = parseOwnerCells([`${'ACME '.repeat(50_000)}LLC`], 'last-first');
+    expect(entity).toHaveLength(1);
+    expect(entity[0]!.fullName.length).toBeLessThanOrEqual(MAX_CELL_CHARS);
+    expect(() => parseOwnerCells(['A', 'B', 'C', 'D', 'E'], 'last-first')).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,338 @@
+// The owner-name parser on cells copied from the three real rolls in ../shared/data/reference/counties/ (Philadelphia
+// owner_1 / owner_2 in LAST FIRST; Charlottesville OwnerName in LAST, FIRST; Lebanon's owner and co-owner columns),
+// one case per shape met there, and a run over every owner cell of the three files.
+import { describe, expect, it } from 'vitest';
+import { type OwnerType, parseOwnerCells } from '../src/domain/owner-names.js';
+import { rollOwnerCells } from '../scripts/owner-summary.js';
+
+/** [cells, expected owners as `Type: FULL NAME [LAST|FIRST]` (entities `[-|-]`)] */
+type Case = [cells: string[], owners: string[]];
+
+const show = (cells: string[]) =>
+  parseOwnerCells(cells, 'last-first').map(
+    (o) => `${o.type}: ${o.fullName} [${o.lastName ?? '-'}|${o.firstName ?? '-'}]`,
+  );
+
+const PHILADELPHIA: Case[] = [
+  [
+    ['GANGEMI JOSEPH A AND', 'CAROLE A H/W'],
+    ['Individual: JOSEPH A GANGEMI [GANGEMI|JOSEPH]', 'Individual: CAROLE A GANGEMI [GANGEMI|CAROLE]'],
+  ],
+  [
+    ['STEPNOWSKI FELIX H AND', 'PATRICIA R H/W'],
+    ['Individual: FELIX H STEPNOWSKI [STEPNOWSKI|FELIX]', 'Individual: PATRICIA R STEPNOWSKI [STEPNOWSKI|PATRICIA]'],
+  ],
+  [['BRAXTON MARLO', ''], ['Individual: MARLO BRAXTON [BRAXTON|MARLO]']],
+  [['REDEVELOPMENT AUTHORITY', 'OF PHILADELPHIA'], ['Government: REDEVELOPMENT AUTHORITY OF PHILADELPHIA [-|-]']],
+  [['CITY OF PHILA', 'DEPT OF PUBLIC PROP'], ['Government: CITY OF PHILA DEPT OF PUBLIC PROP [-|-]']],
+  [['COMMONWEALTH OF PENNA', 'DEPT OF TRANS'], ['Government: COMMONWEALTH OF PENNA DEPT OF TRANS [-|-]']],
+  [
+    ['PHILADELPHIA HOUSING', 'DEVELOPMENT CORPORATION'],
+    ['Corporation: PHILADELPHIA HOUSING DEVELOPMENT CORPORATION [-|-]'],
+  ],
+  [['PHILADELPHIA HOUSING AUTH', ''], ['Government: PHILADELPHIA HOUSING AUTH [-|-]']],
+  [['SCHOOL DISTRICT OF PHILA', ''], ['Government: SCHOOL DISTRICT OF PHILA [-|-]']],
+  [['NEW KINGDOM BAPTIST', 'CHURCH'], ['Religious: NEW KINGDOM BAPTIST CHURCH [-|-]']],
+  [['GREATER ST THOMAS', 'BAPTIST CHURCH'], ['Religious: GREATER ST THOMAS BAPTIST CHURCH [-|-]']],
+  [['TINDLEY TEMPLE UNITED', 'METHODIST CHURCH'], ['Religious: TINDLEY TEMPLE UNITED METHODIST CHURCH [-|-]']],
+  [['MT ZION CHURCH', 'OF KENSINGTON'], ['Religious: MT ZION CHURCH OF KENSINGTON [-|-]']],
+  [['FAITH EMANUEL BAPT CHURCH', 'INC'], ['Religious: FAITH EMANUEL BAPT CHURCH INC [-|-]']],
+  [['INTERNATIONAL CHEMICAL', 'CO'], ['Corporation: INTERNATIONAL CHEMICAL CO [-|-]']],
+  [['LIBERTY FEDERAL SAVING', 'LOAN ASSOC'], ['Financial: LIBERTY FEDERAL SAVING LOAN ASSOC [-|-]']],
+  [
+    ['LINDY TOWNHOUSES LLC', 'ELT IT LLC'],
+    ['Corporation: LINDY TOWNHOUSES LLC [-|-]', 'Corporation: ELT IT LLC [-|-]'],
+  ],
+  [
+    ['TCS ANIKA HOMES ACQUISITIONS 5 LLC', 'TCS ANIKA HOMES ACQUISITIONS 5 LLC'],
+    ['Corporation: TCS ANIKA HOMES ACQUISITIONS 5 LLC [-|-]'],
+  ],
+  [
+    ['NATIONSTAR MORTGAGE LLC', 'MR COOPER'],
+    ['Financial: NATIONSTAR MORTGAGE LLC [-|-]', 'Individual: COOPER MR [MR|COOPER]'],
+  ],
+  [['K&M REALTY LLC', ''], ['Corporation: K&M REALTY LLC [-|-]']],
+  [['MYERS & SONS CONSTRUCTION LLC', ''], ['Corporation: MYERS & SONS CONSTRUCTION LLC [-|-]']],
+  [['906 E PASSYUNK AVE LLC', ''], ['Corporation: 906 E PASSYUNK AVE LLC [-|-]']],
+  [['OWUSU GROUP L L C', ''], ['Corporation: OWUSU GROUP L L C [-|-]']],
+  [
+    ['WATSON LEROY L TR', 'LEROY L WATSON REVOCABLE LIVING TRUST'],
+    ['Trustee: LEROY L WATSON [WATSON|LEROY]', 'Trust: LEROY L WATSON REVOCABLE LIVING TRUST [-|-]'],
+  ],
+  [
+    ['GST NON EXEMPT PA RE TRUS', 'REILLY JOHN H III TR'],
+    ['Trust: GST NON EXEMPT PA RE TRUS [-|-]', 'Trustee: JOHN H REILLY III [REILLY|JOHN]'],
+  ],
+  [
+    ['U S BANK NATIONAL ASSOCIATION TR', 'GSMPS MORTGAGE LOAN TRUST 2006 RP1'],
+    ['Financial: U S BANK NATIONAL ASSOCIATION TR [-|-]', 'Financial: GSMPS MORTGAGE LOAN TRUST 2006 RP1 [-|-]'],
+  ],
+  [['HSBC USA NA TR', ''], ['Financial: HSBC USA NA TR [-|-]']],
+  [['MARGARET A WILLIAMS', 'IN TRUST'], ['Trust: MARGARET A WILLIAMS IN TRUST [-|-]']],
+  [
+    ['ESTATE OF JAMES L YOUNG', 'YOUNG JAMES L ESTATE OF'],
+    ['Estate: ESTATE OF JAMES L YOUNG [-|-]', 'Estate: YOUNG JAMES L ESTATE OF [-|-]'],
+  ],
+  [
+    ['SHAPLEY DONALD', 'RUTH'],
+    ['Individual: DONALD SHAPLEY [SHAPLEY|DONALD]', 'Individual: RUTH SHAPLEY [SHAPLEY|RUTH]'],
+  ],
+  [
+    ['GRADY MORGAN JR', 'CATHERINE'],
+    ['Individual: MORGAN GRADY JR [GRADY|MORGAN]', 'Individual: CATHERINE GRADY [GRADY|CATHERINE]'],
+  ],
+  [
+    ['MC LEAN ROBERT', 'JULIA'],
+    ['Individual: ROBERT MC LEAN [MC LEAN|ROBERT]', 'Individual: JULIA MC LEAN [MC LEAN|JULIA]'],
+  ],
+  [
+    ['ARMBRUSTER HALLEY', 'KENDRA COLIN'],
+    ['Individual: HALLEY ARMBRUSTER [ARMBRUSTER|HALLEY]', 'Individual: COLIN KENDRA [KENDRA|COLIN]'],
+  ],
+  [
+    ['LINNETT EVAN J H/W', 'LINNETT ESTHER'],
+    ['Individual: EVAN J LINNETT [LINNETT|EVAN]', 'Individual: ESTHER LINNETT [LINNETT|ESTHER]'],
+  ],
+  [
+    ['GEORGE J ALLEN', 'CLARENCE M UPSHAW JR'],
+    ['Individual: GEORGE J ALLEN [ALLEN|GEORGE]', 'Individual: CLARENCE M UPSHAW JR [UPSHAW|CLARENCE]'],
+  ],
+  [['PASQUALE P CIAMMETTI', 'ETAL C/P T/A'], ['Individual: PASQUALE P CIAMMETTI [CIAMMETTI|PASQUALE]']],
+  [
+    ['WAYNE GADDIE', 'LONNIE ALLEN JR TE/S'],
+    ['Individual: GADDIE WAYNE [WAYNE|GADDIE]', 'Individual: ALLEN LONNIE JR [LONNIE|ALLEN]'],
+  ],
+  [
+    ['KIRBY ANGELA', 'KIRBY KEVIN T SR'],
+    ['Individual: ANGELA KIRBY [KIRBY|ANGELA]', 'Individual: KEVIN T KIRBY SR [KIRBY|KEVIN]'],
+  ],
+  [
+    ['DICHTER MELISSA', "O'NEILL SIOBHAN"],
+    ['Individual: MELISSA DICHTER [DICHTER|MELISSA]', "Individual: SIOBHAN O'NEILL [O'NEILL|SIOBHAN]"],
+  ],
+  [['SMITH JOSEPH A IV', ''], ['Individual: JOSEPH A SMITH IV [SMITH|JOSEPH]']],
+  [
+    ['MILLER, VIOLA / DEGREE, RENEE B', 'MILLER, LENISE B'],
+    [
+      'Individual: VIOLA MILLER [MILLER|VIOLA]',
+      'Individual: RENEE B DEGREE [DEGREE|RENEE]',
+      'Individual: LENISE B MILLER [MILLER|LENISE]',
+    ],
+  ],
+  [['DI WANSHU', 'LLC'], ['Corporation: DI WANSHU LLC [-|-]']],
+];
+
+const CHARLOTTESVILLE: Case[] = [
+  [
+    ['MOSOLGO, ROBERT D & VALERIE W'],
+    ['Individual: ROBERT D MOSOLGO [MOSOLGO|ROBERT]', 'Individual: VALERIE W MOSOLGO [MOSOLGO|VALERIE]'],
+  ],
+  [
+    ['PRICE, RONALD S, JR & JULIE C LACY'],
+    ['Individual: RONALD S PRICE JR [PRICE|RONALD]', 'Individual: JULIE C LACY [LACY|JULIE]'],
+  ],
+  [
+    ['MEDRANO, MAURICIO C ZUNIGA, ELSA M'],
+    ['Individual: MAURICIO C MEDRANO [MEDRANO|MAURICIO]', 'Individual: ELSA M ZUNIGA [ZUNIGA|ELSA]'],
+  ],
+  [['CONKLIN, JOHN V JAY, MEG'], ['Individual: JOHN V CONKLIN [CONKLIN|JOHN]', 'Individual: MEG JAY [JAY|MEG]']],
+  [
+    ['BUTLER, BLAINE & GUMLOCK, KYLE'],
+    ['Individual: BLAINE BUTLER [BUTLER|BLAINE]', 'Individual: KYLE GUMLOCK [GUMLOCK|KYLE]'],
+  ],
+  [
+    ['FARRELL, THOMAS, II & ANNE G'],
+    ['Individual: THOMAS FARRELL II [FARRELL|THOMAS]', 'Individual: ANNE G FARRELL [FARRELL|ANNE]'],
+  ],
+  [
+    ['MIJATOV, ROBERT D & LINDA M, TRUSTEES'],
+    ['Trustee: ROBERT D MIJATOV [MIJATOV|ROBERT]', 'Trustee: LINDA M MIJATOV [MIJATOV|LINDA]'],
+  ],
+  [['MCCRAY, JOHN E, TRUSTEE'], ['Trustee: JOHN E MCCRAY [MCCRAY|JOHN]']],
+  [
+    ['SPAULDING, CRAIG & DOROTHY SCHAFER, TR'],
+    ['Trustee: CRAIG SPAULDING [SPAULDING|CRAIG]', 'Trustee: DOROTHY SCHAFER [SCHAFER|DOROTHY]'],
+  ],
+  [
+    ['WILLIAMS, LEWIS T, KAREN E & KATHY N'],
+    [
+      'Individual: LEWIS T WILLIAMS [WILLIAMS|LEWIS]',
+      'Individual: KAREN E WILLIAMS [WILLIAMS|KAREN]',
+      'Individual: KATHY N WILLIAMS [WILLIAMS|KATHY]',
+    ],
+  ],
+  [
+    ['STEPHENSON, SCOTT G & BETH F J, TRUSTEES'],
+    ['Trustee: SCOTT G STEPHENSON [STEPHENSON|SCOTT]', 'Trustee: BETH F J STEPHENSON [STEPHENSON|BETH]'],
+  ],
+  [['DEILY, GERARD R, TRUST'], ['Trust: DEILY, GERARD R, TRUST [-|-]']],
+  [['RECTOR & VISITORS OF U OF VA'], ['Government: RECTOR & VISITORS OF U OF VA [-|-]']],
+  [['PEOPLE PLACE, INC'], ['Corporation: PEOPLE PLACE, INC [-|-]']],
+  [['VELIKY, LC'], ['Corporation: VELIKY, LC [-|-]']],
+  [['LILLARD & DURRANI, LLC'], ['Corporation: LILLARD & DURRANI, LLC [-|-]']],
+  [['R & J ENTERPRISES LLC'], ['Corporation: R & J ENTERPRISES LLC [-|-]']],
+  [
+    ['CHARLOTTESVILLE REDEVELOPMENT & HOUSING AUTHORITY'],
+    ['Government: CHARLOTTESVILLE REDEVELOPMENT & HOUSING AUTHORITY [-|-]'],
+  ],
+  [['CARTER RICHARD ETAL TR 1510 DAIRY RD LD TR'], ['Trust: CARTER RICHARD TR 1510 DAIRY RD LD TR [-|-]']],
+  [
+    ['ADAMS, WILLIAM H, III KOSTER, JENNIFER A'],
+    ['Individual: WILLIAM H ADAMS III [ADAMS|WILLIAM]', 'Individual: JENNIFER A KOSTER [KOSTER|JENNIFER]'],
+  ],
+  [
+    ['ANAS, CATHARINE S, TRUSTEE SETTLE, MARTHA A, TRUSTEE'],
+    ['Trustee: CATHARINE S ANAS [ANAS|CATHARINE]', 'Trustee: MARTHA A SETTLE [SETTLE|MARTHA]'],
+  ],
+  [
+    ['SMITH, JEFF M, III VAN HEEL, SIERRA L'],
+    ['Individual: JEFF M SMITH III [SMITH|JEFF]', 'Individual: SIERRA L VAN HEEL [VAN HEEL|SIERRA]'],
+  ],
+  [
+    ['SHINOZAKI, TRUSTEE, YUJI STANCIU, TRUSTEE, TANYA'],
+    ['Trustee: YUJI SHINOZAKI [SHINOZAKI|YUJI]', 'Trustee: TANYA STANCIU [STANCIU|TANYA]'],
+  ],
+  [
+    ['REEDY, AARON M & SARAH MORGAN, SUSAN P & PETER A'],
+    [
+      'Individual: AARON M REEDY [REEDY|AARON]',
+      'Individual: SARAH REEDY [REEDY|SARAH]',
+      'Individual: SUSAN P MORGAN [MORGAN|SUSAN]',
+      'Individual: PETER A MORGAN [MORGAN|PETER]',
+    ],
+  ],
+  [
+    ['BOOKER, JAMES L SR,KATHLYN & SONYA'],
+    [
+      'Individual: JAMES L BOOKER SR [BOOKER|JAMES]',
+      'Individual: KATHLYN BOOKER [BOOKER|KATHLYN]',
+      'Individual: SONYA BOOKER [BOOKER|SONYA]',
+    ],
+  ],
+  [['VON ACHEN, DOUGLAS B'], ['Individual: DOUGLAS B VON ACHEN [VON ACHEN|DOUGLAS]']],
+  [
+    ['GILLIAM, ALEXANDER G JR & KATHARINE'],
+    ['Individual: ALEXANDER G GILLIAM JR [GILLIAM|ALEXANDER]', 'Individual: KATHARINE GILLIAM [GILLIAM|KATHARINE]'],
+  ],
+  [['ESQ INVESTMENTS'], ['Corporation: ESQ INVESTMENTS [-|-]']],
+];
+
+const LEBANON: Case[] = [
+  [
+    ['BEATTY, JOHN J &', 'MASOR, LOIS'],
+    ['Individual: JOHN J BEATTY [BEATTY|JOHN]', 'Individual: LOIS MASOR [MASOR|LOIS]'],
+  ],
+  [
+    ['CASEY, MICHAEL &', 'MAGERA, RUTH'],
+    ['Individual: MICHAEL CASEY [CASEY|MICHAEL]', 'Individual: RUTH MAGERA [MAGERA|RUTH]'],
+  ],
+  [
+    ['WYATT, MICHAEL W &', 'ALBERTI, GIORGIO &'],
+    ['Individual: MICHAEL W WYATT [WYATT|MICHAEL]', 'Individual: GIORGIO ALBERTI [ALBERTI|GIORGIO]'],
+  ],
+  [
+    ['ANDERSON, PHILIP & MCCUE, MARIAM', '& ANDERSON, PAMELA'],
+    [
+      'Individual: PHILIP ANDERSON [ANDERSON|PHILIP]',
+      'Individual: MARIAM MCCUE [MCCUE|MARIAM]',
+      'Individual: PAMELA ANDERSON [ANDERSON|PAMELA]',
+    ],
+  ],
+  [
+    ['LACA, KRISTINE & HERNAN', ''],
+    ['Individual: KRISTINE LACA [LACA|KRISTINE]', 'Individual: HERNAN LACA [LACA|HERNAN]'],
+  ],
+  [
+    ['LUNTER, M & SABOURIN, H CO-TTEES', 'LUNTER/SABOURIN REV TRUST'],
+    ['Trustee: M LUNTER [LUNTER|M]', 'Trustee: H SABOURIN [SABOURIN|H]', 'Trust: LUNTER/SABOURIN REV TRUST [-|-]'],
+  ],
+  [
+    ['CANDIDO, DOMINIC A TTEE', 'CANDIDO, DOMINIC A REV TRST'],
+    ['Trustee: DOMINIC A CANDIDO [CANDIDO|DOMINIC]', 'Trust: CANDIDO, DOMINIC A REV TRST [-|-]'],
+  ],
+  [
+    ['LEBRUN, N J & N G TTEES', 'LEBRUN, N J & N G IRRV TRST'],
+    ['Trustee: N J LEBRUN [LEBRUN|N]', 'Trustee: N G LEBRUN [LEBRUN|N]', 'Trust: LEBRUN, N J & N G IRRV TRST [-|-]'],
+  ],
+  [
+    ['EDMONDSON, J E & C E TTEES', 'J & C EDMONDSON FAMILY TRUST'],
+    [
+      'Trustee: J E EDMONDSON [EDMONDSON|J]',
+      'Trustee: C E EDMONDSON [EDMONDSON|C]',
+      'Trust: J & C EDMONDSON FAMILY TRUST [-|-]',
+    ],
+  ],
+  [
+    ['MARCHESE RICHARD TTEE', 'BRICKYARD ONE NOMINEE TRUST'],
+    ['Trustee: RICHARD MARCHESE [MARCHESE|RICHARD]', 'Trust: BRICKYARD ONE NOMINEE TRUST [-|-]'],
+  ],
+  [
+    ['SOX JR, H C & C H TTEES', 'SOX JR, H C & C H TRST'],
+    ['Trustee: H C SOX JR [SOX|H]', 'Trustee: C H SOX [SOX|C]', 'Trust: SOX JR, H C & C H TRST [-|-]'],
+  ],
+  [['BRESSON JR, DAVID A', ''], ['Individual: DAVID A BRESSON JR [BRESSON|DAVID]']],
+  [
+    ['AMES III, T GREGORY &', 'JOY-AMES, JACQUELINE S'],
+    ['Individual: T GREGORY AMES III [AMES|T]', 'Individual: JACQUELINE S JOY-AMES [JOY-AMES|JACQUELINE]'],
+  ],
+  [
+    ['DOYLE JEFFREY W', 'DOYLE MAUREEN W'],
+    ['Individual: JEFFREY W DOYLE [DOYLE|JEFFREY]', 'Individual: MAUREEN W DOYLE [DOYLE|MAUREEN]'],
+  ],
+  [['MANSFIELD RHONDA LIN BEHRNS+', ''], ['Individual: RHONDA LIN BEHRNS MANSFIELD [MANSFIELD|RHONDA]']],
+  [['CITY OF LEBANON', 'FINANCE DEPARTMENT'], ['Government: CITY OF LEBANON FINANCE DEPARTMENT [-|-]']],
+  [['KIMBALL RIDGE HOMEOWNERS', ''], ['Association: KIMBALL RIDGE HOMEOWNERS [-|-]']],
+  [['WELLSPRING WORSHIP CTR OF LEBA', ''], ['Religious: WELLSPRING WORSHIP CTR OF LEBA [-|-]']],
+  [['WSK GODDARD LTD PARTNERSHIP', ''], ['Corporation: WSK GODDARD LTD PARTNERSHIP [-|-]']],
+  [['LEVEL (3)', ''], ['Corporation: LEVEL 3 [-|-]']],
+  [['TSS MORGAN DRIVE, LLC', '% TYLER, SIMMS & ST SAUVEUR'], ['Corporation: TSS MORGAN DRIVE, LLC [-|-]']],
+  [["O'CONNOR, MARY ANN", ''], ["Individual: MARY ANN O'CONNOR [O'CONNOR|MARY]"]],
+];
+
+describe('owner cells of the real rolls', () => {
+  for (const [name, cases] of [
+    ['Philadelphia (owner_1 / owner_2)', PHILADELPHIA],
+    ['Charlottesville (OwnerName)', CHARLOTTESVILLE],
+    ['Lebanon (owner / co-owner)', LEBANON],
+  ] as const) {
+    it.each(cases.map((c) => [c[0].join(' / '), c] as const))(`${name}: %s`, (_, [cells, owners]) => {
+      expect(show(cells)).toEqual(owners);
+    });
+  }
+
+  it('has at least 60 real cases', () => {
+    expect(PHILADELPHIA.length + CHARLOTTESVILLE.length + LEBANON.length).toBeGreaterThanOrEqual(60);
+  });
+
+  it('reads every owner cell of the three files: every person named, entities typed, words kept', async () => {
+    const byType = new Map<OwnerType, number>();
+    let rows = 0;
+    let withCells = 0;
+    let noOwner = 0;
+    for await (const { cells, owners } of rollOwnerCells()) {
+      rows++;
+      const words = cells.join(' ').toUpperCase();
+      if (/[A-Z]/.test(words)) withCells++;
+      if (owners.length === 0 && /[A-Z]{2}/.test(words.replace(/ET ?AL|C\/P|T\/A|H\/W/g, ''))) noOwner++;
+      for (const o of owners) {
+        byType.set(o.type, (byType.get(o.type) ?? 0) + 1);
+        // A person has a surname; an entity is never split.
+        if (o.type === 'Individual' || o.type === 'Trustee') expect(o.lastName, JSON.stringify(cells)).not.toBeNull();
+        else expect([o.firstName, o.lastName], JSON.stringify(cells)).toEqual([null, null]);
+      }
+    }
+    expect(rows).toBe(5336 + 15614 + 5660);
+    expect(withCells).toBeGreaterThan(26_000);
+    expect(noOwner).toBe(0);
+    for (const t of [
+      'Individual',
+      'Trustee',
+      'Corporation',
+      'Trust',
+      'Government',
+      'Religious',
+      'Association',
+    ] as const)
+      expect(byType.get(t) ?? 0, t).toBeGreaterThan(20);
+  });
+});

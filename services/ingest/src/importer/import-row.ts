@@ -246,7 +246,13 @@ export function toParcel(
   if (zip === '' && mailing && stateWritten && mailing.state === stateWritten && mailedAtSite(mailing, parsed)) {
     const z = splitZip(mailing.zip).zip5;
     const p = z.length === 5 ? placeOf(z) : undefined;
-    if (p && p.state === stateWritten && (fipsGiven === null || p.fips === fipsGiven) && sameTown(mailing, site.city)) {
+    // In the site's town (the mailing city), and a ZIP of the county or of the town (22901 is Albemarle's in the ZIP
+    // data, and Charlottesville's too): a mistyped ZIP (Seabrook's 03874 for a Lebanon owner) is no evidence.
+    const ofPlace =
+      p !== undefined && (p.fips === fipsGiven || normalizeCity(p.city) === normalizeCity(site.city ?? ''));
+    const inPlace =
+      site.city !== null ? sameTown(mailing, site.city) && ofPlace : fipsGiven === null || p?.fips === fipsGiven;
+    if (p && p.state === stateWritten && inPlace) {
       zip = z;
       zipSource = 'owner-mailing';
     }

@@ -208,9 +208,9 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
   const parcels = onceBy(readRows(COUNTY_ROLLS.charlottesville[0].file), 'ParcelNumber').filter(
     (r) => r.StreetNumber!.trim() !== '',
   );
-  const details = new Map(
-    onceBy(readRows(COUNTY_ROLLS.charlottesville[1].file), 'ParcelNumber').map((r) => [r.ParcelNumber!, r]),
-  );
+  const detailRows = readRows(COUNTY_ROLLS.charlottesville[1].file);
+  const detailApns = new Set(detailRows.map((r) => r.ParcelNumber!));
+  const details = new Map(onceBy(detailRows, 'ParcelNumber').map((r) => [r.ParcelNumber!, r]));
   const sales = new Map<string, Row[]>();
   for (const r of readRows(COUNTY_ROLLS.charlottesville[2].file)) {
     const list = sales.get(r.ParcelNumber!) ?? [];
@@ -303,7 +303,7 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
         expect(x.building.rooms.beds, where).toBe(int(d.Bedrooms, ['No dat']));
         expect(x.building.rooms.bathstotal, where).toBe(int(d.FullBathrooms, ['No dat']));
         expect(x.building.size.universalsize, where).toBe(int(d.SquareFootageFinishedLiving, ['0', 'No dat']));
-      } else expect(x.summary.yearbuilt, where).toBeNull();
+      } else if (!detailApns.has(r.ParcelNumber!)) expect(x.summary.yearbuilt, where).toBeNull();
       // Every sale of the sales file with a known date, once per date and price.
       const want = new Map<string, [string, number | null]>();
       for (const s of sales.get(r.ParcelNumber!) ?? []) {
@@ -472,5 +472,5 @@ describe('re-imports', () => {
     }
     const after = await recordsOf(db.pool(), 'import:charlottesville-parcels');
     expect(after).toEqual(before);
-  });
+  }, 600_000);
 });

@@ -1,7 +1,9 @@
 // npm run ingest -- <command>
 //   migrate                                  apply the records schema migrations
 //   generate --count N [--seed S] [--states CA,NV] [--batch N]
-//   import --mapping FILE --file CSV         load a county extract through a mapping (again: update what changed)
+//   import --mapping FILE --file CSV [--dry-run]
+//                                            load a county extract through a mapping (again: update what changed);
+//                                            --dry-run checks the file against the mapping and reports, writing nothing
 //   remove --source SOURCE                   delete every record of one source ("import:<mapping name>")
 //   rekey [--batch N]                        recompute stored address keys after a normaliser change (resumable)
 //   sample [--count N]                       the npm start sample: DC tracts, Sacramento, N synthetic records
@@ -12,6 +14,7 @@ import { createPool, ensureDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from './data/migrate.js';
 import { loadGenerated } from './generator/load-generated.js';
+import { formatReport } from './importer/apply-rules.js';
 import { importCsv } from './importer/import-csv.js';
 import { loadMapping } from './importer/mapping.js';
 import { loadSampleDataset, propertyCount } from './load-sample.js';
@@ -20,7 +23,7 @@ import { removeSource } from './data/remove-source.js';
 import { rekeyAddresses } from './data/rekey.js';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 
-const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV | remove --source SOURCE | rekey [--batch N] | sample [--count N] | validate-mapping FILE>`;
+const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV [--dry-run] | remove --source SOURCE | rekey [--batch N] | sample [--count N] | validate-mapping FILE>`;
 
 async function main() {
   const { positionals, values } = parseArgs({
@@ -33,6 +36,7 @@ async function main() {
       mapping: { type: 'string' },
       file: { type: 'string' },
       source: { type: 'string' },
+      'dry-run': { type: 'boolean', default: false },
     },
   });
   const command = positionals[0];
@@ -73,6 +77,7 @@ async function main() {
         const progress = new FileProgress(`import ${mapping.name}`);
         let last = { rowsRead: 0, bytesRead: 0, totalBytes: null as number | null };
         const s = await importCsv(pool, mapping, values.file, {
+          dryRun: values['dry-run'],
           onWait: (m) => console.error(m),
           onProgress: (p) => {
             last = p;
@@ -82,9 +87,17 @@ async function main() {
         progress.update(last, true);
         for (const e of s.errors.slice(0, 50)) console.error(`line ${e.line}: ${e.reason}`);
         if (s.errors.length > 50) console.error(`... and ${s.errors.length - 50} more bad rows`);
+        for (const r of s.refusals.slice(0, 20)) console.error(`line ${r.line}: ${r.reason}`);
+        if (s.refusals.length > 20) console.error(`... and ${s.refusals.length - 20} more values refused`);
+        console.log(`import report of ${s.mapping} (${values.file}):`);
+        for (const l of formatReport(s.report, Object.keys(mapping.fields))) console.log(`  ${l}`);
+        if (s.notInStore > 0)
+          console.log(
+            `${s.notInStore.toLocaleString('en-US')} rows name a parcel the store lacks: nothing was made of them`,
+          );
         const what = mapping.kind === 'property' ? 'properties' : 'tract vintages';
         console.log(
-          `${s.mapping}: ${s.rowsRead.toLocaleString('en-US')} rows read; ${what}: ${s.added.toLocaleString('en-US')} new, ` +
+          `${s.dryRun ? 'DRY RUN, nothing written: ' : ''}${s.mapping}: ${s.rowsRead.toLocaleString('en-US')} rows read; ${what}: ${s.added.toLocaleString('en-US')} new, ` +
             `${s.updated.toLocaleString('en-US')} updated, ${s.unchanged.toLocaleString('en-US')} unchanged; ` +
             `${s.skipped.toLocaleString('en-US')} rows skipped`,
         );

@@ -24,7 +24,7 @@ const fields = {
   line1: { column: 'SITUS', format: 'upper', required: true },
   unit: { column: 'UNIT' },
   zip: { column: 'ZIP', format: 'zip5', required: true },
-  ownerName: { column: 'OWNER' },
+  ownerName: { column: 'OWNER', order: 'first-last' },
 };
 const mailingFields = {
   mailingLine1: { column: 'MAIL ADDR', format: 'upper' },
@@ -60,11 +60,13 @@ describe('owner mailing columns in a mapping', () => {
       // Without its ZIP the mailing address cannot be compared like with like: unknown, shown as written.
       ['P-4', null],
     ]);
+    // A ZIP+4 is the ZIP and its +4 (issue 36).
     expect(records[0].owner.mailingAddress).toEqual({
       line1: `500 ${street} BOULEVARD, APT 3`,
       locality: 'SACRAMENTO',
       countrySubd: 'CA',
-      postal1: '95814-1234',
+      postal1: '95814',
+      postal2: '1234',
     });
     expect(records[2].owner.mailingAddress).toEqual({ line1: null, locality: null, countrySubd: null, postal1: null });
     expect(records[3].owner.mailingAddress.line1).toBe(`500 ${street} BLVD UNIT 6`);

@@ -120,7 +120,7 @@ describe('re-imports update the store', () => {
       line1: { column: 'SITUS', format: 'upper', required: true },
       unit: { column: 'UNIT' },
       zip: { column: 'ZIP', format: 'zip5', required: true },
-      ownerName: { column: 'OWNER' },
+      ownerName: { column: 'OWNER', order: 'first-last' },
       assessedTotal: { column: 'ASSESSED', format: 'integer' },
       saleDate: { column: 'SALE DATE', format: 'date-us' },
       salePrice: { column: 'SALE PRICE', format: 'integer' },

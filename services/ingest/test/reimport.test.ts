@@ -48,7 +48,7 @@ const FIELDS = {
   apn: { template: '{BOOK}-{PAGE:03}', required: true },
   line1: { column: 'SITUS', format: 'upper', required: true },
   zip: { column: 'ZIP', format: 'zip5', required: true },
-  ownerName: { column: 'OWNER' },
+  ownerName: { column: 'OWNER', order: 'first-last' },
   assessedTotal: { column: 'ASSESSED', format: 'integer' },
   saleDate: { column: 'SALE DATE', format: 'date-us' },
   salePrice: { column: 'SALE PRICE', format: 'integer' },
@@ -223,7 +223,7 @@ describe('a normaliser change (ADDRESS_KEYS_VERSION) between two imports of a ma
         fields: {
           line1: { column: 'ADDRESS', format: 'upper', required: true },
           zip: { column: 'ZIP', format: 'zip5', required: true },
-          ownerName: { column: 'OWNER' },
+          ownerName: { column: 'OWNER', order: 'first-last' },
           saleDate: { column: 'DATE', format: 'date-us' },
           salePrice: { column: 'PRICE', format: 'integer' },
         },

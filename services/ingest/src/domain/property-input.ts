@@ -38,6 +38,11 @@ export interface PropertyInput {
   apnOrig: string;
   /** The file gave no APN: `apn` is made up from the address (a 32-bit hash two parcels may share), not a key. */
   apnDerived?: true;
+  /**
+   * The parcel's key in the registry and the import state when it is not the stripped APN: the APN's parts as
+   * written (`2-11`), for a county whose APNs stripping would merge (mapping option `apnKey: "separators"`).
+   */
+  parcelKey?: string;
   taxParcelId: string | null;
   fips: string;
   state: string;
@@ -45,8 +50,14 @@ export interface PropertyInput {
   line1: string;
   line2: string;
   city: string;
+  /** '' when the file gives none and no evidence names one. */
   zip: string;
   zip4: string;
+  /**
+   * Where `zip` comes from when the file did not give it (issue 36): the owner's mailing ZIP (the owner is mailed at
+   * the parcel), or the ZIP the street segment's other parcels share; null when there is none. Absent: the file's.
+   */
+  zipSource?: 'owner-mailing' | 'street-segment' | null;
   latitude: number | null;
   longitude: number | null;
   censusTract: string | null;
@@ -63,7 +74,8 @@ export interface PropertyInput {
   bathsPartial: number | null;
   owner1: OwnerInput | null;
   owner2: OwnerInput | null;
-  mailing: { line1: string; city: string; state: string; zip: string } | null;
+  /** The owner's mailing address; zip4 only when the file gives a ZIP+4. */
+  mailing: { line1: string; city: string; state: string; zip: string; zip4?: string } | null;
   /** Current assessment; null when the county has none for this parcel. */
   assessment:
     | (AssessmentYearInput & {

@@ -86,6 +86,7 @@ export function renderRecord(id: number, parcelId: number, p: PropertyInput): St
             locality: mailing.city || null,
             countrySubd: mailing.state || null,
             postal1: mailing.zip || null,
+            ...(mailing.zip4 ? { postal2: mailing.zip4 } : {}),
           }
         : { line1: null, locality: null, countrySubd: null, postal1: null },
     },
@@ -102,7 +103,10 @@ export function renderRecord(id: number, parcelId: number, p: PropertyInput): St
       date: mortgage?.date ?? null,
       lender: { companyname: mortgage?.lender ?? null },
     },
-    vintage: { lastModified: p.lastModified },
+    vintage: {
+      lastModified: p.lastModified,
+      ...(p.zipSource !== undefined ? { postal1Source: p.zipSource } : {}),
+    },
   };
 }
 

@@ -16,8 +16,11 @@ import { registerParcels } from '../data/parcels.js';
 import { withSourceLock } from '../data/source-lock.js';
 import type { TractInput } from '../domain/property-input.js';
 import { readCsvRecords, readCsvValues, readHeader } from './csv-records.js';
+import { addReport, applyRules, type FieldReport, latestDateOf } from './apply-rules.js';
 import { mappedFields } from './import-merge.js';
-import { applyRules, toTract } from './import-row.js';
+import { readAddressIndex } from './import-join.js';
+import { toTract } from './import-row.js';
+import { needsZipEvidence, readZipEvidence } from './zip-prescan.js';
 import { checkImportState, readBatchState, writeBuiltBatch } from './import-store.js';
 import {
   type BuildRequest,
@@ -46,6 +49,14 @@ export interface ImportSummary {
   /** Rows that could not be read or converted; each is in `errors` with its line. */
   skipped: number;
   errors: RowError[];
+  /** Values refused (a date that cannot be right), their rows imported without them. */
+  refusals: RowError[];
+  /** A joined file: rows naming a parcel the store lacks (each is in `errors`); they add nothing. */
+  notInStore: number;
+  /** Per target of the mapping: cells filled, empty and refused, with the first few reasons. */
+  report: FieldReport;
+  /** Nothing was written (--dry-run). */
+  dryRun: boolean;
 }
 
 export interface ImportProgressEvent {
@@ -145,6 +156,8 @@ export async function importCsv(
     onWait?: (message: string) => void;
     /** Worker threads that parse rows and build records; by default 2 for a large file, none for a small one. */
     workers?: number;
+    /** Read and check the file against its mapping and report, writing nothing. */
+    dryRun?: boolean;
   } = {},
 ): Promise<ImportSummary> {
   const batchSize = opts.batchSize ?? 2_000;
@@ -156,8 +169,13 @@ export async function importCsv(
     unchanged: 0,
     skipped: 0,
     errors: [],
+    refusals: [],
+    notInStore: 0,
+    report: {},
+    dryRun: opts.dryRun === true,
   };
-  const source = `import:${mapping.name}`;
+  // A joined file writes the parcels of the mapping it joins (import-join.ts).
+  const source = `import:${mapping.kind === 'property' && mapping.join ? mapping.join.mapping : mapping.name}`;
   const now = new Date().toISOString();
   const headerColumns = await readHeader(file, mapping.delimiter);
   const header = new Set(headerColumns);
@@ -175,7 +193,7 @@ export async function importCsv(
     source,
     async () => {
       if (mapping.kind === 'tract') {
-        await importTracts(pool, mapping, file, batchSize, summary, progress);
+        await importTracts(pool, mapping, file, batchSize, summary, progress, summary.dryRun);
         return;
       }
       await checkImportState(pool, source);
@@ -187,11 +205,15 @@ export async function importCsv(
         // What this file speaks for: an empty cell in a mapped column clears the stored value; an unmapped one keeps it.
         mapped: [...mappedFields(Object.keys(mapping.fields))],
       };
+      if (mapping.join?.on === 'address') setup.addressIndex = await readAddressIndex(pool, source);
+      if (needsZipEvidence(mapping)) setup.zipEvidence = await readZipEvidence(mapping, file, now);
       const workers = opts.workers ?? defaultWorkers(file, totalBytes);
       const executors =
         workers > 0 ? Array.from({ length: workers }, () => workerExecutor(setup)) : [inlineExecutor(setup)];
       try {
-        await importProperties(pool, file, mapping.delimiter, source, batchSize, executors, summary, progress);
+        await importProperties(pool, file, mapping.delimiter, source, batchSize, executors, summary, progress, {
+          joined: mapping.join !== undefined,
+        });
       } finally {
         await Promise.all(executors.map((e) => e.close()));
       }
@@ -222,6 +244,7 @@ async function importProperties(
   executors: Executor[],
   summary: ImportSummary,
   progress: (rowsRead: number, bytesRead: number) => void,
+  mode: { joined: boolean },
 ): Promise<void> {
   // Batches read and sent to be parsed, not yet taken by the writer; the reader stays at most this far ahead.
   const ahead = executors.length * 2 + 1;
@@ -301,21 +324,39 @@ async function importProperties(
       if (!next) break;
       const parsed = await next.parsed;
       summary.rowsRead = next.rowsRead;
-      summary.errors.push(...[...next.unreadable, ...parsed.errors].sort((a, b) => a.line - b.line));
-      summary.skipped = summary.errors.length;
+      addReport(summary.report, parsed.report);
+      summary.refusals.push(...parsed.refusals);
+      const rowErrors = [...next.unreadable, ...parsed.errors];
       // The batch being written has some of these parcels: its state must be committed before it is read here.
       if (parsed.identities.some((id) => writingIds.has(id))) await writing;
       const continued = parsed.identities.map(written);
       const state = await readBatchState(pool, source, parsed.identities, parsed.fileDigests, continued);
-      const firstId = state.added.length > 0 ? await reserveIds(pool, state.added.length) : 0;
+      if (mode.joined) {
+        // A joined file adds no parcel: the rows of one the store lacks are reported, and nothing is made of them.
+        const missing = new Set(state.added);
+        parsed.identities.forEach((id, i) => {
+          if (!missing.has(id)) return;
+          const lines = parsed.lines![i]!;
+          summary.notInStore += lines.length;
+          for (const line of lines)
+            rowErrors.push({ line, reason: `${id.replace(/^apn:\d+:/, 'APN ')} is not in the store` });
+        });
+        state.added = [];
+      }
+      summary.errors.push(...rowErrors.sort((a, b) => a.line - b.line));
+      summary.skipped = summary.errors.length;
+      const firstId = state.added.length > 0 && !summary.dryRun ? await reserveIds(pool, state.added.length) : 0;
       // The parcel ids of the records the batch may write: every parcel of it is registered (one round trip); those
       // the merge finds unchanged are not rewritten, and their ids go unused.
       const parcelOf = new Map(parsed.identities.map((id, i) => [id, parsed.parcels[i]!]));
       const rendered = [...state.added, ...state.stored.map((s) => s.identity)];
-      const parcelIds = await registerParcels(
-        pool,
-        rendered.map((id) => parcelOf.get(id)!),
-      );
+      // A dry run registers nothing: its records are built (to count them) and dropped.
+      const parcelIds = summary.dryRun
+        ? rendered.map(() => 0)
+        : await registerParcels(
+            pool,
+            rendered.map((id) => parcelOf.get(id)!),
+          );
       const built = await next.executor.build({
         batch: next.batch,
         added: state.added,
@@ -327,6 +368,10 @@ async function importProperties(
       for (const id of built.updated) if (!seen.added.has(id)) seen.updated.add(id);
       for (const id of [...state.unchanged, ...built.unchanged])
         if (!seen.added.has(id) && !seen.updated.has(id)) seen.unchanged.add(id);
+      if (summary.dryRun) {
+        progress(next.rowsRead, next.bytesRead);
+        continue;
+      }
       // One write at a time, in the file's order.
       await writing;
       writingIds = new Set(parsed.identities);
@@ -357,11 +402,13 @@ async function importTracts(
   batchSize: number,
   summary: ImportSummary,
   progress: (rowsRead: number, bytesRead: number) => void,
+  dryRun: boolean,
 ): Promise<void> {
   let tracts: TractInput[] = [];
   let bytesRead = 0;
+  const latestDate = latestDateOf(new Date().toISOString());
   const flush = async () => {
-    await writeTracts(pool, tracts);
+    if (!dryRun) await writeTracts(pool, tracts);
     summary.added += tracts.length;
     tracts = [];
     progress(summary.rowsRead, bytesRead);
@@ -371,7 +418,8 @@ async function importTracts(
     bytesRead = item.bytes;
     try {
       if ('error' in item) throw new Error(item.error);
-      tracts.push(toTract(applyRules(mapping.fields, item.fields), mapping.source));
+      const ctx = { line: item.line, latestDate, report: summary.report, refusals: summary.refusals };
+      tracts.push(toTract(applyRules(mapping.fields, item.fields, ctx), mapping.source));
     } catch (err) {
       summary.skipped++;
       summary.errors.push({ line: item.line, reason: (err as Error).message });

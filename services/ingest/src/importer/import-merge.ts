@@ -5,7 +5,7 @@
 // same way, except that the file speaks for what it maps: its sale of a date replaces the stored sale of that date
 // (a corrected price), and an empty cell in a column it maps clears the stored value (see `reimportParcel`).
 import { hash } from 'node:crypto';
-import { apnKey, parseStreetLine, type StreetLine } from '@pra/core/address';
+import { apnKey, normalizeCity, parseStreetLine, type StreetLine } from '@pra/core/address';
 import type { PropertyInput, SaleInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
 import type { PROPERTY_TARGETS } from './mapping.js';
@@ -15,9 +15,10 @@ import type { PROPERTY_TARGETS } from './mapping.js';
  * parsed street line of the property (line1 with line2) when the caller has it, so that it is not parsed again.
  */
 export function parcelIdentity(p: PropertyInput, byApn: boolean, street?: StreetLine): string {
-  if (byApn) return `apn:${p.fips}:${apnKey(p.apn)}`;
+  if (byApn) return `apn:${p.fips}:${p.parcelKey ?? apnKey(p.apn)}`;
   const s = street ?? parseStreetLine(streetWithUnit(p));
-  return `addr:${s.lineKey}|${p.zip}|${s.unitKey}`;
+  // A roll without ZIPs: the place is its state and city.
+  return `addr:${s.lineKey}|${p.zip || `${p.state}:${normalizeCity(p.city)}`}|${s.unitKey}`;
 }
 
 const saleKey = (s: SaleInput) => `${s.date}|${s.price}|${s.documentType}`;
@@ -47,6 +48,7 @@ const FILLABLE = [
   'longitude',
   'taxParcelId',
   'owner1',
+  'owner2',
   'mailing',
   'assessment',
 ] as const;
@@ -54,8 +56,11 @@ const FILLABLE = [
 /** The fields a file may leave empty: filled from the other rows of the parcel, or cleared on a re-import. */
 export type OptionalField = (typeof FILLABLE)[number] | 'mortgages';
 
-/** What a file may speak for or not: the optional fields, and the price of its sales. */
-export type MappedField = OptionalField | 'salePrice';
+/**
+ * What a file may speak for or not: the optional fields, the price of its sales, and whether it gives sales at all
+ * (a roll without sales speaks for the parcel as it is now, whatever sales the store holds).
+ */
+export type MappedField = OptionalField | 'salePrice' | 'sales';
 
 type PropertyTarget = (typeof PROPERTY_TARGETS)[number];
 
@@ -84,10 +89,19 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
   buildingSqft: ['buildingSqft'],
   beds: ['beds'],
   bathsTotal: ['bathsTotal'],
-  ownerName: ['owner1'],
+  ownerName: ['owner1', 'owner2'],
+  owner2Name: ['owner1', 'owner2'],
   ownerType: [],
-  saleDate: [],
+  saleDate: ['sales'],
   salePrice: ['salePrice'],
+  sale2Date: ['sales'],
+  sale2Price: ['salePrice'],
+  sale3Date: ['sales'],
+  sale3Price: ['salePrice'],
+  sale4Date: ['sales'],
+  sale4Price: ['salePrice'],
+  assessedLand: ['assessment'],
+  assessedImprovements: ['assessment'],
   assessedTotal: ['assessment'],
   marketTotal: ['assessment'],
   taxYear: [],
@@ -99,6 +113,9 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
   mailingCity: [],
   mailingState: [],
   mailingZip: [],
+  mailingCityStateZip: [],
+  cityStateZip: [],
+  fips: [],
 };
 
 const isPropertyTarget = (t: string): t is PropertyTarget => Object.hasOwn(TARGET_FIELDS, t);
@@ -120,8 +137,9 @@ export function mergeParcel(
   older: PropertyInput,
   newer: PropertyInput,
   cleared: ReadonlySet<MappedField> = NONE,
+  newerGives = false,
 ): PropertyInput {
-  const base = latestSale(older) > latestSale(newer) ? older : newer;
+  const base = !newerGives && latestSale(older) > latestSale(newer) ? older : newer;
   const other = base === older ? newer : older;
   const keep = base === newer ? cleared : NONE;
   const merged: PropertyInput = { ...base, sales: unionSales(base.sales, other.sales) };
@@ -160,7 +178,55 @@ export function reimportParcel(
       buyerName: s.buyerName ?? (mapped.has('owner1') ? null : was.buyerName),
     };
   });
-  return mergeParcel(kept, { ...file, sales }, mapped);
+  // A file that reads no sales (a roll) tells the parcel as it is now, whatever sales the store holds.
+  return mergeParcel(kept, { ...file, sales }, mapped, !mapped.has('sales'));
+}
+
+/** The fields a joined file may give a parcel, when its mapping reads them. */
+const JOINABLE = FILLABLE.filter((f) => f !== 'taxParcelId');
+
+/**
+ * A joined file's row (`file`: what it says, see toContribution) over the parcel another file made (`stored`): the
+ * fields its mapping reads are its own (an empty cell clears one, as a newer file does), its sales replace the stored
+ * sales of the same event and add the others; everything else stays as stored. `continued`: rows of one parcel in
+ * the same file (in this batch or an earlier one): they fill what the earlier rows lacked, and add their sales.
+ */
+export function joinParcel(
+  stored: PropertyInput,
+  file: PropertyInput,
+  mapped: ReadonlySet<MappedField>,
+  continued = false,
+): PropertyInput {
+  const out: PropertyInput = { ...stored };
+  const fields = out as unknown as Record<string, unknown>;
+  const given = file as unknown as Record<string, unknown>;
+  // Rows of one file fill each other's empty cells, the first row's value kept: where the file's batches split a
+  // parcel's rows then changes nothing (several address points of one parcel).
+  for (const f of JOINABLE) {
+    if (!mapped.has(f)) continue;
+    if (!continued || fields[f] === null) fields[f] = given[f];
+  }
+  if (mapped.has('mortgages') && (!continued || out.mortgages.length === 0)) out.mortgages = file.mortgages;
+  // Rows of one file: their sales are the union (one day's sales at two prices are two sales).
+  if (continued) out.sales = unionSales(stored.sales, file.sales);
+  else if (file.sales.length > 0) {
+    const corrected = new Set(file.sales.map(saleEvent));
+    // A price or buyer the mapping does not read stays as stored.
+    const sales = file.sales.map((s) => {
+      const was = stored.sales.find((o) => saleEvent(o) === saleEvent(s));
+      if (!was) return s;
+      return {
+        ...s,
+        price: mapped.has('salePrice') ? s.price : (s.price ?? was.price),
+        buyerName: mapped.has('owner1') ? s.buyerName : (s.buyerName ?? was.buyerName),
+      };
+    });
+    out.sales = unionSales(
+      stored.sales.filter((s) => !corrected.has(saleEvent(s))),
+      sales,
+    );
+  }
+  return out;
 }
 
 /**

@@ -1,39 +1,25 @@
 // One row of a county file as the store takes it: the mapping's rules applied to its cells, then the property (or
 // tract vintage) they describe, with geography the file lacks taken from the ZIP data set. Pure, so that it runs in
 // the import's worker threads as well as in the main one.
-import { apnKey, parseStreetLine, STATE_FIPS, type StreetLine, UNIT_DESIGNATORS } from '@pra/core/address';
-import type { PropertyInput, TractInput } from '../domain/property-input.js';
+import {
+  apnKey,
+  normalizeCity,
+  parseStreetLine,
+  splitZip,
+  STATE_FIPS,
+  type StreetLine,
+  UNIT_DESIGNATORS,
+} from '@pra/core/address';
+import { separatedApnKey } from '../data/parcels.js';
+import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
 import { hash32 } from '../generator/random.js';
 import { loadZipPlaces, type ZipPlace } from '../generator/reference-data.js';
-import { convert, fillTemplate, type FieldRule } from './mapping.js';
+import { splitCityStateZip } from '../domain/city-state-zip.js';
+import { parseOwnerCells } from '../domain/owner-names.js';
+import type { ZipEvidence } from '../domain/zip-evidence.js';
+import type { Value, Values } from './apply-rules.js';
 
-export type Value = string | number | null | undefined;
-export type Values = Record<string, Value>;
-
-export function applyRules(fields: Partial<Record<string, FieldRule>>, row: Record<string, string>): Values {
-  const out: Values = {};
-  for (const [target, rule] of Object.entries(fields)) {
-    if (!rule) continue;
-    if ('value' in rule) {
-      out[target] = rule.value;
-      continue;
-    }
-    const source = 'column' in rule ? `'${rule.column}'` : `'${rule.template}'`;
-    let raw = 'column' in rule ? row[rule.column]!.trim() : fillTemplate(rule.template, row);
-    if (raw === '' || rule.nullIf.includes(raw)) {
-      if (rule.required) throw new Error(`${target} (${source}) is empty`);
-      out[target] = null;
-      continue;
-    }
-    if ('map' in rule && rule.map) raw = rule.map[raw] ?? raw;
-    try {
-      out[target] = convert(raw, rule.format);
-    } catch (err) {
-      throw new Error(`${target} (${source}): ${(err as Error).message}`);
-    }
-  }
-  return out;
-}
+export { applyRules, type Value, type Values } from './apply-rules.js';
 
 const str = (v: Value) => (v === null || v === undefined ? null : String(v));
 const num = (v: Value) => (v === null || v === undefined ? null : Number(v));
@@ -79,7 +65,10 @@ function splitLine(line: string, unitColumn: string | null): { line1: string; li
       if (whole[i] !== ' ' && whole[i] !== ',') continue;
       const head = whole.slice(0, i).replace(/,\s*$/, '').trim();
       const p = parseLine(head);
-      if (p.lineKey === parsed.lineKey && p.unitKey === '') {
+      // A "unit" that reads as a street of its own ("50-56 N FRONT ST": FRONT is a descriptor to the normaliser) is
+      // the street's name: the line stays whole.
+      const rest = whole.slice(i).replace(/^[\s,]+/, '');
+      if (p.lineKey === parsed.lineKey && p.unitKey === '' && parseLine(`1 ${rest}`).streetType === '') {
         line1 = head;
         written = whole.slice(i).replace(/^[\s,]+/, '');
         break;
@@ -103,7 +92,20 @@ export function splitAddressLine(line: string, unitColumn: string | null): { lin
 }
 
 const INT4 = 2_147_483_647;
-const INTEGER_TARGETS = ['salePrice', 'assessedTotal', 'marketTotal', 'taxYear', 'yearBuilt', 'beds', 'buildingSqft'];
+const INTEGER_TARGETS = [
+  'salePrice',
+  'sale2Price',
+  'sale3Price',
+  'sale4Price',
+  'assessedLand',
+  'assessedImprovements',
+  'assessedTotal',
+  'marketTotal',
+  'taxYear',
+  'yearBuilt',
+  'beds',
+  'buildingSqft',
+];
 /** numeric(14, 2) */
 const MAX_AMOUNT = 1e12;
 
@@ -123,27 +125,106 @@ function checkRanges(v: Values): void {
 
 /**
  * The owner's mailing address as the file writes it, when it gives a line; its ZIP is kept as written (a foreign
- * postcode is not a row error). Without a ZIP the record shows it and leaves absentee ownership unknown.
+ * postcode is not a row error), a ZIP+4 as the ZIP and its +4. City, state and ZIP may come in one cell
+ * (`mailingCityStateZip`: "PHILADELPHIA PA", "SPRINGFIELD IL 62704-1234"); a column of their own wins over it.
+ * Without a ZIP the record shows it and leaves absentee ownership unknown.
  */
 function mailingOf(v: Values): PropertyInput['mailing'] {
   const line1 = str(v.mailingLine1)?.replace(/\s+/g, ' ');
   if (!line1) return null;
-  return { line1, city: str(v.mailingCity) ?? '', state: str(v.mailingState) ?? '', zip: str(v.mailingZip) ?? '' };
+  const cell = str(v.mailingCityStateZip);
+  const csz = cell ? splitCityStateZip(cell) : null;
+  // A cell that does not read as city, state and ZIP ('SEWELL N') is kept as the city: the address is the owner's.
+  const written = str(v.mailingZip);
+  const plus4 = written && /^\d{5}-?\d{4}$/.test(written) ? splitZip(written) : null;
+  const zip = plus4?.zip5 ?? written ?? csz?.zip5 ?? '';
+  const zip4 = plus4 ? plus4.zip4 : written ? '' : (csz?.zip4 ?? '');
+  return {
+    line1,
+    city: str(v.mailingCity) ?? csz?.city ?? (csz === null && cell ? cell : ''),
+    state: str(v.mailingState) ?? csz?.state ?? '',
+    zip,
+    ...(zip4 ? { zip4 } : {}),
+  };
 }
 
+/** What a row's property needs besides its values: how its owner cells write names, the county's ZIP evidence. */
+export interface ParcelOptions {
+  ownerOrder?: 'last-first' | 'first-last';
+  /** The APN's parts tell parcels apart (see PropertyInput.parcelKey). */
+  apnSeparators?: boolean;
+  zipEvidence?: ZipEvidence | null;
+}
+
+/**
+ * The 11-digit census tract id: as written when it is one; a tract number ("33", "172", "33.01", "003301") behind
+ * the county's FIPS code when the county is known; otherwise as written.
+ */
+export function tractIdOf(tract: string | null, fips: string, countyKnown: boolean): string | null {
+  if (tract === null) return null;
+  const t = tract.trim();
+  if (/^\d{11}$/.test(t) || !countyKnown) return t;
+  if (/^\d{6}$/.test(t)) return fips + t;
+  const m = /^(\d{1,4})(?:\.(\d{1,2}))?$/.exec(t);
+  return m ? `${fips}${m[1]!.padStart(4, '0')}${(m[2] ?? '').padEnd(2, '0')}` : t;
+}
+
+/** The mailing line is the site's own line (street and unit, as the lookup keys normalise them). */
+function mailedAtSite(mailing: NonNullable<PropertyInput['mailing']>, site: StreetLine): boolean {
+  const m = parseLine(mailing.line1);
+  return m.houseNumber !== null && m.lineKey === site.lineKey && m.unitKey === site.unitKey;
+}
+
+/**
+ * The mailing city is the site's town (a street line of one town may be another town's too: Hanover's and
+ * Lebanon's): the same name, or the name with a part before it (WEST LEBANON's mail is LEBANON's city). Without a
+ * site city, the county check alone.
+ */
+function sameTown(mailing: NonNullable<PropertyInput['mailing']>, siteCity: string | null): boolean {
+  if (!siteCity) return true;
+  const town = normalizeCity(siteCity);
+  const mailed = normalizeCity(mailing.city);
+  return mailed === town || mailed.endsWith(` ${town}`);
+}
+
+/** Sales written in columns of one row: the date and price targets of each. */
+const SALE_COLUMNS = [
+  ['saleDate', 'salePrice'],
+  ['sale2Date', 'sale2Price'],
+  ['sale3Date', 'sale3Price'],
+  ['sale4Date', 'sale4Price'],
+] as const;
+
 /** Builds a property from mapped values; geography the file lacks comes from the ZIP data set. */
-export function toProperty(v: Values, now: string): PropertyInput {
-  return toParcel(v, now).input;
+export function toProperty(v: Values, now: string, opts: ParcelOptions = {}): PropertyInput {
+  return toParcel(v, now, opts).input;
+}
+
+/** The site's city, state and ZIP: columns of their own, or one cell (`cityStateZip`). */
+function siteOf(v: Values): { city: string | null; state: string | null; zip: string; zip4: string } {
+  const cell = str(v.cityStateZip);
+  const csz = cell ? splitCityStateZip(cell) : null;
+  if (cell && !csz) throw new Error(`cityStateZip '${cell}' is not a city, state and ZIP`);
+  return {
+    city: str(v.city) ?? csz?.city ?? null,
+    state: str(v.state) ?? csz?.state ?? null,
+    zip: str(v.zip) ?? csz?.zip5 ?? '',
+    zip4: str(v.zip4) ?? csz?.zip4 ?? '',
+  };
 }
 
 /** A property from mapped values, with its street line parsed (once: the identity and checks use it). */
-export function toParcel(v: Values, now: string): { input: PropertyInput; street: StreetLine } {
+export function toParcel(
+  v: Values,
+  now: string,
+  opts: ParcelOptions = {},
+): { input: PropertyInput; street: StreetLine } {
   checkRanges(v);
-  const zip = str(v.zip)!;
-  const place = placeOf(zip);
-  const state = str(v.state) ?? place?.state;
-  if (!state || !STATE_FIPS[state]) throw new Error(`unknown state for ZIP ${zip}`);
-  if (place && place.state !== state) throw new Error(`ZIP ${zip} is in ${place.state}, not ${state}`);
+  const site = siteOf(v);
+  const fipsGiven = str(v.fips);
+  if (fipsGiven !== null && !/^\d{5}$/.test(fipsGiven))
+    throw new Error(`fips '${fipsGiven}' is not a 5-digit county code`);
+  if (str(v.line1) === null) throw new Error('line1 is empty');
   // "N/A FULTON STREET": a parcel without a house number (vacant land, a lot behind others).
   const written = str(v.line1)!.replace(/^(N\/A|N\.A\.|UNKNOWN|NONE)\s+/i, '');
   const given = str(v.line2);
@@ -156,15 +237,49 @@ export function toParcel(v: Values, now: string): { input: PropertyInput; street
     : splitLine(written, str(v.unit));
   // Without an APN the address is the parcel, so it needs its number; with one, the parcel is found by its APN.
   if (parsed.houseNumber === null && str(v.apn) === null) throw new Error(`line1 '${line1}' has no house number`);
-  const fips = place?.fips ?? `${STATE_FIPS[state]}000`;
+  const mailing = mailingOf(v);
+  // The ZIP: the file's; else the owner's mailing ZIP when the owner is mailed at this very line in a ZIP of the
+  // county; else the ZIP the street segment's other parcels share (zip-evidence.ts); else none.
+  let zip = site.zip;
+  let zipSource: 'file' | NonNullable<PropertyInput['zipSource']> | null = zip === '' ? null : 'file';
+  const stateWritten = site.state;
+  if (zip === '' && mailing && stateWritten && mailing.state === stateWritten && mailedAtSite(mailing, parsed)) {
+    const z = splitZip(mailing.zip).zip5;
+    const p = z.length === 5 ? placeOf(z) : undefined;
+    // In the site's town (the mailing city), and a ZIP of the county or of the town (22901 is Albemarle's in the ZIP
+    // data, and Charlottesville's too): a mistyped ZIP (Seabrook's 03874 for a Lebanon owner) is no evidence.
+    const ofPlace =
+      p !== undefined && (p.fips === fipsGiven || normalizeCity(p.city) === normalizeCity(site.city ?? ''));
+    const inPlace =
+      site.city !== null ? sameTown(mailing, site.city) && ofPlace : fipsGiven === null || p?.fips === fipsGiven;
+    if (p && p.state === stateWritten && inPlace) {
+      zip = z;
+      zipSource = 'owner-mailing';
+    }
+  }
+  if (zip === '' && opts.zipEvidence && parsed.houseNumber !== null) {
+    const n = Number.parseInt(parsed.houseNumber, 10);
+    const z = Number.isFinite(n) ? opts.zipEvidence.zipOf(parsed.streetKey, n) : null;
+    if (z) {
+      zip = z;
+      zipSource = 'street-segment';
+    }
+  }
+  const place = zip === '' ? undefined : placeOf(zip);
+  const state = stateWritten ?? place?.state;
+  if (!state || !STATE_FIPS[state])
+    throw new Error(zip === '' ? 'no state and no ZIP: the parcel has no place' : `unknown state for ZIP ${zip}`);
+  if (place && place.state !== state) throw new Error(`ZIP ${zip} is in ${place.state}, not ${state}`);
+  const fips = fipsGiven ?? place?.fips ?? `${STATE_FIPS[state]}000`;
   const derivedApn = String(hash32(`${fips}|${parsed.lineKey}|${parsed.unitKey}`)).padStart(10, '0');
   const apn = str(v.apn) ?? `${derivedApn.slice(0, 3)}-${derivedApn.slice(3, 7)}-${derivedApn.slice(7)}`;
-  const ownerName = str(v.ownerName);
-  const saleDate = str(v.saleDate);
-  const assessedTotal = num(v.assessedTotal);
+  const [owner1, owner2] = ownersOf(v, opts);
+  // The ZIP's centre stands for coordinates only when the file gave the ZIP: an inferred ZIP is not a location.
+  const centre = zipSource === 'file' ? place : undefined;
   const input: PropertyInput = {
     apn,
     apnOrig: str(v.apn) ?? apnKey(apn),
+    ...(opts.apnSeparators && str(v.apn) !== null ? { parcelKey: separatedApnKey(apn) } : {}),
     ...(str(v.apn) === null ? { apnDerived: true as const } : {}),
     taxParcelId: str(v.taxParcelId),
     fips,
@@ -172,12 +287,13 @@ export function toParcel(v: Values, now: string): { input: PropertyInput; street
     county: str(v.county) ?? place?.county ?? 'UNKNOWN',
     line1,
     line2,
-    city: str(v.city) ?? place?.city ?? 'UNKNOWN',
+    city: site.city ?? place?.city ?? 'UNKNOWN',
     zip,
-    zip4: str(v.zip4) ?? '',
-    latitude: num(v.latitude) ?? place?.latitude ?? null,
-    longitude: num(v.longitude) ?? place?.longitude ?? null,
-    censusTract: str(v.censusTract),
+    zip4: zipSource === 'file' ? site.zip4 : '',
+    ...(zipSource !== 'file' ? { zipSource } : {}),
+    latitude: num(v.latitude) ?? centre?.latitude ?? null,
+    longitude: num(v.longitude) ?? centre?.longitude ?? null,
+    censusTract: tractIdOf(str(v.censusTract), fips, fipsGiven !== null || place !== undefined),
     proptype: str(v.proptype) ?? 'UNKNOWN',
     yearBuilt: num(v.yearBuilt),
     lotSqft: num(v.lotSqft),
@@ -189,44 +305,12 @@ export function toParcel(v: Values, now: string): { input: PropertyInput; street
     beds: num(v.beds),
     bathsTotal: num(v.bathsTotal),
     bathsPartial: null,
-    owner1: ownerName
-      ? {
-          firstName: null,
-          lastName: null,
-          fullName: ownerName,
-          type: (str(v.ownerType) as 'Individual' | null) ?? 'Individual',
-        }
-      : null,
-    owner2: null,
-    mailing: mailingOf(v),
-    assessment:
-      assessedTotal === null && num(v.marketTotal) === null
-        ? null
-        : {
-            taxYear: num(v.taxYear) ?? new Date(now).getUTCFullYear(),
-            land: null,
-            improvements: null,
-            total: assessedTotal,
-            marketTotal: num(v.marketTotal),
-            taxAmount: null,
-            avmValue: null,
-            avmDate: null,
-            rentalEstimate: null,
-            rentalSource: null,
-          },
+    owner1,
+    owner2,
+    mailing,
+    assessment: assessmentOf(v, now),
     assessmentHistory: [],
-    sales: saleDate
-      ? [
-          {
-            date: saleDate,
-            price: num(v.salePrice),
-            documentType: 'DEED',
-            recordingDate: saleDate,
-            buyerName: ownerName,
-            sellerName: null,
-          },
-        ]
-      : [],
+    sales: salesOf(v, owner1, owner2),
     mortgages:
       v.mortgageAmount == null && v.mortgageDate == null && v.mortgageLender == null
         ? []
@@ -234,6 +318,127 @@ export function toParcel(v: Values, now: string): { input: PropertyInput; street
     lastModified: now,
   };
   return { input, street: parsed };
+}
+
+/** The current assessment; the total is the file's, or the sum of land and improvements when it gives both. */
+function assessmentOf(v: Values, now: string): PropertyInput['assessment'] {
+  const land = num(v.assessedLand);
+  const improvements = num(v.assessedImprovements);
+  const total = num(v.assessedTotal) ?? (land !== null && improvements !== null ? land + improvements : null);
+  const market = num(v.marketTotal);
+  if (total === null && market === null && land === null && improvements === null) return null;
+  return {
+    taxYear: num(v.taxYear) ?? new Date(now).getUTCFullYear(),
+    land,
+    improvements,
+    total,
+    marketTotal: market,
+    taxAmount: null,
+    avmValue: null,
+    avmDate: null,
+    rentalEstimate: null,
+    rentalSource: null,
+  };
+}
+
+/**
+ * What a joined file's row says of a parcel another file made (a county's roll in several files): a property whose
+ * fields are those the row's mapping reads; the join (import-join.ts) takes only the mapped ones from it.
+ */
+export function toContribution(v: Values, now: string, opts: ParcelOptions = {}): PropertyInput {
+  checkRanges(v);
+  const fips = str(v.fips) ?? '';
+  const [owner1, owner2] = ownersOf(v, opts);
+  const lotSqft = num(v.lotSqft);
+  const apn = str(v.apn);
+  return {
+    apn: apn ?? '',
+    apnOrig: apn ?? '',
+    ...(opts.apnSeparators && apn !== null ? { parcelKey: separatedApnKey(apn) } : {}),
+    taxParcelId: str(v.taxParcelId),
+    fips,
+    state: str(v.state) ?? '',
+    county: str(v.county) ?? '',
+    line1: str(v.line1) ?? '',
+    line2: str(v.line2) ?? '',
+    city: str(v.city) ?? '',
+    zip: str(v.zip) ?? '',
+    zip4: '',
+    latitude: num(v.latitude),
+    longitude: num(v.longitude),
+    censusTract: tractIdOf(str(v.censusTract), fips, /^\d{5}$/.test(fips)),
+    proptype: str(v.proptype) ?? 'UNKNOWN',
+    yearBuilt: num(v.yearBuilt),
+    lotSqft,
+    lotAcres: lotSqft === null ? null : +(lotSqft / 43_560).toFixed(4),
+    subdivision: null,
+    pool: null,
+    vacant: false,
+    buildingSqft: num(v.buildingSqft),
+    beds: num(v.beds),
+    bathsTotal: num(v.bathsTotal),
+    bathsPartial: null,
+    owner1,
+    owner2,
+    mailing: mailingOf(v),
+    assessment: assessmentOf(v, now),
+    assessmentHistory: [],
+    sales: salesOf(v, owner1, owner2),
+    mortgages:
+      v.mortgageAmount == null && v.mortgageDate == null && v.mortgageLender == null
+        ? []
+        : [{ amount: num(v.mortgageAmount), date: str(v.mortgageDate), lender: str(v.mortgageLender) }],
+    lastModified: now,
+  };
+}
+
+/** owner1 and owner2 from the owner cells, however many owners each holds; `ownerType` overrides the first's type. */
+export function ownersOf(v: Values, opts: ParcelOptions): [OwnerInput | null, OwnerInput | null] {
+  const cells = [str(v.ownerName), str(v.owner2Name)];
+  if (cells.every((c) => c === null)) return [null, null];
+  const parsed = parseOwnerCells(cells, opts.ownerOrder ?? 'last-first');
+  const owner = (i: number): OwnerInput | null => {
+    const o = parsed[i];
+    return o ? { firstName: o.firstName, lastName: o.lastName, fullName: o.fullName, type: o.type } : null;
+  };
+  const first = owner(0);
+  const type = str(v.ownerType);
+  return [first && type ? { ...first, type } : first, owner(1)];
+}
+
+/**
+ * The row's sales: the last sale (bought by the owners) and the earlier ones written in columns of the same row. A
+ * sale needs its date; a refused date (applyRules) leaves no sale.
+ */
+function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null): SaleInput[] {
+  const buyer = [owner1, owner2]
+    .filter((o) => o !== null)
+    .map((o) => o.fullName)
+    .join(' & ');
+  const out: SaleInput[] = [];
+  SALE_COLUMNS.forEach(([dateTarget, priceTarget], i) => {
+    const date = str(v[dateTarget]);
+    if (date === null) return;
+    out.push({
+      date,
+      price: num(v[priceTarget]),
+      documentType: 'DEED',
+      recordingDate: date,
+      buyerName: i === 0 ? buyer || null : null,
+      sellerName: null,
+    });
+  });
+  // Newest first; the same sale written twice (a roll repeating its last sale among the prior ones) is one.
+  const seen = new Set<string>();
+  // In the order the merge keeps (import-merge.ts): a re-import of the row then finds them as stored.
+  return out
+    .sort((a, b) => b.date.localeCompare(a.date) || (b.price ?? 0) - (a.price ?? 0))
+    .filter((s) => {
+      const k = `${s.date}|${s.price}`;
+      if (seen.has(k)) return false;
+      seen.add(k);
+      return true;
+    });
 }
 
 export function toTract(v: Values, source: string): TractInput {

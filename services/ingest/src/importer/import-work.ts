@@ -11,12 +11,16 @@ import {
   encodeState,
   fileDigest,
   type MappedField,
+  joinParcel,
   mergeParcel,
   parcelIdentity,
   reimportParcel,
   sameContent,
 } from './import-merge.js';
-import { applyRules, toParcel } from './import-row.js';
+import { type ZipEvidenceEntry, ZipEvidence } from '../domain/zip-evidence.js';
+import { applyRules, type FieldReport, latestDateOf, type RuleContext, type Values } from './apply-rules.js';
+import { type AddressIndexEntry, JoinedParcels } from './import-join.js';
+import { type ParcelOptions, toContribution, toParcel } from './import-row.js';
 import type { Mapping } from './mapping.js';
 
 export interface WorkSetup {
@@ -26,6 +30,10 @@ export interface WorkSetup {
   now: string;
   /** The fields the mapping fills (see reimportParcel). */
   mapped: MappedField[];
+  /** For a roll without site ZIPs: what the county's parcels say of their street segments' ZIPs (zip-evidence.ts). */
+  zipEvidence?: ZipEvidenceEntry[];
+  /** For a file joined on address: the joined parcels by their address key (see import-join.ts). */
+  addressIndex?: AddressIndexEntry[];
 }
 
 /**
@@ -50,6 +58,12 @@ export interface ParsedBatch {
   /** Each parcel as the registry knows it (its parcel id is looked up before its record is built). */
   parcels: ParcelRef[];
   errors: RowError[];
+  /** Values refused (dates that cannot be right), their rows kept. */
+  refusals: RowError[];
+  /** What each target made of the batch's cells. */
+  report: FieldReport;
+  /** A joined file: the lines of each parcel's rows (reported when the store lacks the parcel). */
+  lines?: number[][];
 }
 
 /** A parcel of the batch whose stored state must be read: the file changed it, or an earlier batch wrote it. */
@@ -93,6 +107,7 @@ export const STATE_COLUMNS = 'source, identity, property_id, file_digest, input'
 interface Parcel {
   input: PropertyInput;
   fileDigest: string;
+  lines: number[];
 }
 
 export class ImportWork {
@@ -100,28 +115,65 @@ export class ImportWork {
   private readonly byApn: boolean;
   private readonly mapped: ReadonlySet<MappedField>;
 
+  private readonly options: ParcelOptions;
+  private readonly latestDate: string;
+  private readonly joined: JoinedParcels | null;
+
   constructor(private readonly setup: WorkSetup) {
     this.byApn = setup.mapping.fields.apn !== undefined;
     this.mapped = new Set(setup.mapped);
+    const owner = setup.mapping.fields.ownerName ?? setup.mapping.fields.owner2Name;
+    this.options = {
+      ownerOrder: owner && 'column' in owner ? owner.order : undefined,
+      apnSeparators: setup.mapping.apnKey === 'separators',
+      zipEvidence: setup.zipEvidence ? new ZipEvidence(setup.zipEvidence) : null,
+    };
+    this.latestDate = latestDateOf(setup.now);
+    const join = setup.mapping.join;
+    this.joined = join ? new JoinedParcels(join, setup.addressIndex ?? []) : null;
+  }
+
+  /** A row's parcel: its identity, and what the row says of it. */
+  private parcelOf(values: Values): { identity: string; input: PropertyInput; ref?: ParcelRef } {
+    if (this.joined) {
+      const input = toContribution(values, this.setup.now, this.options);
+      return { ...this.joined.find(values, input), input };
+    }
+    const { input, street } = toParcel(values, this.setup.now, this.options);
+    return { identity: parcelIdentity(input, this.byApn, street), input };
+  }
+
+  /** The stored parcel with the file's over it. */
+  private over(stored: PropertyInput, file: PropertyInput, continued: boolean): PropertyInput {
+    if (this.joined) return joinParcel(stored, file, this.mapped, continued);
+    return continued ? mergeParcel(stored, file) : reimportParcel(stored, file, this.mapped);
   }
 
   /** Rows to parcels: rows of one parcel merge; a row that cannot be converted is an error of its line. */
   parse(batch: number, rows: RowBatch): ParsedBatch {
-    const { header, mapping, now } = this.setup;
+    const { header, mapping } = this.setup;
     const parcels = new Map<string, Parcel>();
+    const refs = new Map<string, ParcelRef>();
     const errors: RowError[] = [];
+    const ctx: RuleContext = { line: 0, latestDate: this.latestDate, report: {}, refusals: [] };
     for (let r = 0; r < rows.ends.length; r++) {
       const line = rows.lines[r]!;
+      ctx.line = line;
       try {
         // The reader checked the record: it parses, with the header's number of cells.
         const parsed = parseRecord(rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]), mapping.delimiter);
         if (!('fields' in parsed)) throw new Error(parsed.error);
         const record: Record<string, string> = {};
         for (let i = 0; i < header.length; i++) record[header[i]!] = parsed.fields[i]!;
-        const { input, street } = toParcel(applyRules(mapping.fields, record), now);
-        const identity = parcelIdentity(input, this.byApn, street);
+        const { identity, input, ref } = this.parcelOf(applyRules(mapping.fields, record, ctx));
         const prior = parcels.get(identity);
-        parcels.set(identity, { input: prior ? mergeParcel(prior.input, input) : input, fileDigest: '' });
+        if (ref) refs.set(identity, ref);
+        if (prior) {
+          prior.input = this.joined
+            ? joinParcel(prior.input, input, this.mapped, true)
+            : mergeParcel(prior.input, input);
+          prior.lines.push(line);
+        } else parcels.set(identity, { input, fileDigest: '', lines: [line] });
       } catch (err) {
         errors.push({ line, reason: (err as Error).message });
       }
@@ -131,8 +183,11 @@ export class ImportWork {
     return {
       identities: [...parcels.keys()],
       fileDigests: [...parcels.values()].map((p) => p.fileDigest),
-      parcels: [...parcels].map(([identity, p]) => this.parcelRef(identity, p.input)),
+      parcels: [...parcels].map(([identity, p]) => refs.get(identity) ?? this.parcelRef(identity, p.input)),
       errors,
+      refusals: ctx.refusals!,
+      report: ctx.report!,
+      ...(this.joined ? { lines: [...parcels.values()].map((p) => p.lines) } : {}),
     };
   }
 
@@ -181,9 +236,7 @@ export class ImportWork {
     req.stored.forEach((s, i) => {
       const parcel = parcels.get(s.identity)!;
       const stored = decodeState(JSON.parse(s.input) as Record<string, unknown>);
-      const merged = s.continued
-        ? mergeParcel(stored, parcel.input)
-        : reimportParcel(stored, parcel.input, this.mapped);
+      const merged = this.over(stored, parcel.input, s.continued);
       if (sameContent(merged, stored)) {
         out.unchanged.push(s.identity);
         // Known now to change nothing: the next import of this file finds it unchanged without reading the state.
@@ -210,7 +263,7 @@ export class ImportWork {
 
   /** The file digest to keep with a written state: only when importing the parcel again over it changes nothing. */
   private settled(state: PropertyInput, file: Parcel): string | null {
-    return sameContent(reimportParcel(state, file.input, this.mapped), state) ? file.fileDigest : null;
+    return sameContent(this.over(state, file.input, false), state) ? file.fileDigest : null;
   }
 }
 

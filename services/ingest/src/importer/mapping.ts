@@ -38,10 +38,21 @@ export const PROPERTY_TARGETS = [
   'buildingSqft',
   'beds',
   'bathsTotal',
+  /** A cell that may hold one or two owners (rule option `order`); with owner2Name, both cells are read together. */
   'ownerName',
+  'owner2Name',
   'ownerType',
   'saleDate',
   'salePrice',
+  /** Further sales written in columns of the same row (Lebanon's prior sales): each one more sale of the history. */
+  'sale2Date',
+  'sale2Price',
+  'sale3Date',
+  'sale3Price',
+  'sale4Date',
+  'sale4Price',
+  'assessedLand',
+  'assessedImprovements',
   'assessedTotal',
   'marketTotal',
   'taxYear',
@@ -53,7 +64,25 @@ export const PROPERTY_TARGETS = [
   'mailingCity',
   'mailingState',
   'mailingZip',
+  /** One cell with city, state and (optionally) ZIP or ZIP+4: "SPRINGFIELD IL 62704-1234", "PHILADELPHIA PA". */
+  'mailingCityStateZip',
+  /** The same for the site address. */
+  'cityStateZip',
+  /** The county's 5-digit FIPS code (a constant or a column): makes a short census tract the 11-digit tract id. */
+  'fips',
 ] as const;
+
+/** The targets read as dates: a date that cannot be right (after tomorrow, before 1700) is refused as a value. */
+export const DATE_TARGETS: ReadonlySet<string> = new Set([
+  'saleDate',
+  'sale2Date',
+  'sale3Date',
+  'sale4Date',
+  'mortgageDate',
+]);
+
+/** How an owner cell writes a person's name: assessor rolls write LAST FIRST. */
+export const OWNER_ORDERS = ['last-first', 'first-last'] as const;
 
 export const TRACT_TARGETS = [
   'tract',
@@ -73,7 +102,11 @@ const FieldRule = z.union([
   z
     .object({
       column: z.string().min(1),
+      /** A column read when `column` is empty (a roll that writes a value in one of two places). */
+      fallback: z.string().min(1).optional(),
       format: z.enum(VALUE_FORMATS).default('text'),
+      /** Owner cells only: how a person's name is written. */
+      order: z.enum(OWNER_ORDERS).optional(),
       /** Value translations applied before the format, e.g. {"Residential": "SFR"}. */
       map: z.record(z.string(), z.string()).optional(),
       /** Treat these raw values as missing (e.g. "0" for unknown beds). */
@@ -117,11 +150,36 @@ export function mappingColumns(mapping: Mapping): string[] {
   for (const rule of Object.values(mapping.fields) as (FieldRule | undefined)[]) {
     if (!rule) continue;
     if ('column' in rule) out.add(rule.column);
+    if ('column' in rule && rule.fallback) out.add(rule.fallback);
     if ('template' in rule) for (const c of templateColumns(rule.template)) out.add(c);
   }
   return [...out];
 }
 export type FieldRule = z.infer<typeof FieldRule>;
+
+/**
+ * A file that adds to parcels another file made (a county's roll in several files): its rows join the parcels of
+ * `mapping`'s import by APN, or by address (line with unit), and add only what this mapping reads.
+ */
+const Join = z
+  .object({
+    mapping: z.string().regex(/^[a-z0-9-]+$/, 'the name of the mapping whose parcels this file joins'),
+    on: z.enum(['apn', 'address']),
+  })
+  .strict();
+export type Join = z.infer<typeof Join>;
+
+type PropertyFields = Partial<Record<(typeof PROPERTY_TARGETS)[number], FieldRule>>;
+
+/** What a property mapping must read to find its parcels: an address in a place, or (joined) the key it joins on. */
+function propertyFieldsProblem(m: { fields: PropertyFields; join?: Join | undefined }): string | null {
+  const f = m.fields;
+  if (m.join?.on === 'apn') return f.apn ? null : 'a mapping joined on apn needs apn';
+  if (m.join?.on === 'address') return f.line1 ? null : 'a mapping joined on address needs line1';
+  if (!f.line1) return 'a property mapping needs line1';
+  const place = f.zip || f.cityStateZip || (f.city && f.state);
+  return place ? null : 'a property mapping needs zip (or cityStateZip), or city and state';
+}
 
 export const Mapping = z.discriminatedUnion('kind', [
   z
@@ -130,11 +188,22 @@ export const Mapping = z.discriminatedUnion('kind', [
       kind: z.literal('property'),
       description: z.string().optional(),
       delimiter: z.string().length(1).default(','),
-      fields: z.partialRecord(z.enum(PROPERTY_TARGETS), FieldRule).refine((f) => f.line1 && f.zip, {
-        message: 'a property mapping needs at least line1 and zip',
-      }),
+      join: Join.optional(),
+      /**
+       * How APNs tell parcels apart: `stripped` (letters and digits: `015-0123-004` is `0150123004`) or `separators`
+       * (the parts as written: Lebanon's `2-11` and `21-1` are two parcels that stripping would make one).
+       */
+      apnKey: z.enum(['stripped', 'separators']).default('stripped'),
+      fields: z.partialRecord(z.enum(PROPERTY_TARGETS), FieldRule),
     })
-    .strict(),
+    .strict()
+    .superRefine((m, ctx) => {
+      const problem = propertyFieldsProblem(m);
+      if (problem) ctx.addIssue({ code: 'custom', path: ['fields'], message: problem });
+      for (const [target, rule] of Object.entries(m.fields))
+        if (rule && 'column' in rule && rule.order && target !== 'ownerName' && target !== 'owner2Name')
+          ctx.addIssue({ code: 'custom', path: ['fields', target], message: '`order` applies to owner cells only' });
+    }),
   z
     .object({
       name: z.string().regex(/^[a-z0-9-]+$/, 'lowercase letters, digits and dashes'),
@@ -223,7 +292,8 @@ export function convert(raw: string, format: (typeof VALUE_FORMATS)[number]): st
       return v.toUpperCase();
     }
     case 'date-iso': {
-      const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
+      // 2019/09/03 17:33:04+00 too: the calendar date as written.
+      const m = /^(\d{4})[-/](\d{2})[-/](\d{2})/.exec(v);
       if (!m) throw new Error(`'${raw}' is not a YYYY-MM-DD date`);
       return validDate(raw, m[1]!, m[2]!, m[3]!);
     }

@@ -118,7 +118,13 @@ export const OwnerName = z.object({
 export const Owner = z.object({
   owner1: OwnerName,
   owner2: OwnerName.nullable(),
-  mailingAddress: z.object({ line1: nstr, locality: nstr, countrySubd: nstr, postal1: nstr }),
+  mailingAddress: z.object({
+    line1: nstr,
+    locality: nstr,
+    countrySubd: nstr,
+    postal1: nstr,
+    postal2: z.string().optional().openapi({ description: 'The ZIP+4 add-on, when the county file gives it' }),
+  }),
 });
 
 export const Assessment = z.object({
@@ -173,7 +179,13 @@ export const PropertyRecord = z
     sale: Sale,
     mortgage: Mortgage,
     demographics: Demographics.nullable(),
-    vintage: z.object({ lastModified: nstr.openapi({ format: 'date-time' }) }),
+    vintage: z.object({
+      lastModified: nstr.openapi({ format: 'date-time' }),
+      postal1Source: z.enum(['owner-mailing', 'street-segment']).nullable().optional().openapi({
+        description:
+          "Present when the county file gave the parcel no ZIP: where `address.postal1` comes from. `owner-mailing`: the owner is mailed at the parcel's own line, in a ZIP of the county; `street-segment`: the ZIP the county's other parcels on the same street segment (same side, nearest numbers below and above) share; null: no evidence, `postal1` is empty. Absent: the ZIP is the county file's (or the record's source's).",
+      }),
+    }),
   })
   .openapi('PropertyRecord');
 export type PropertyRecord = z.infer<typeof PropertyRecord>;

@@ -1,0 +1,124 @@
+// A mapping's rules applied to one row's cells, and what each target made of the file: cells filled, empty and
+// refused, with the first few reasons (the import report). A value that cannot be read makes its row an error; a
+// date that cannot be right (after tomorrow, before 1700: a roll's century error, a placeholder) is refused as a
+// value: the row is kept without it, and the cell is reported by line and column.
+import { convert, DATE_TARGETS, type FieldRule, fillTemplate } from './mapping.js';
+
+export type Value = string | number | null | undefined;
+export type Values = Record<string, Value>;
+
+export interface TargetCounts {
+  filled: number;
+  empty: number;
+  refused: number;
+  /** The first few refusals, with their line. */
+  reasons: string[];
+}
+/** Per target of the mapping. */
+export type FieldReport = Record<string, TargetCounts>;
+
+/** How many reasons a target keeps for the report. */
+const REASONS_KEPT = 3;
+
+export interface RuleContext {
+  line: number;
+  /** The latest date a date target may hold (YYYY-MM-DD): tomorrow, as the import sees it. */
+  latestDate: string;
+  report?: FieldReport;
+  /** Values refused (the row kept without them), by line. */
+  refusals?: { line: number; reason: string }[];
+}
+
+export const EARLIEST_DATE = '1700-01-01';
+
+/** Tomorrow's date (UTC) of an ISO instant: a date after it cannot have happened yet, in any US time zone. */
+export function latestDateOf(now: string): string {
+  return new Date(Date.parse(now) + 86_400_000).toISOString().slice(0, 10);
+}
+
+function countsOf(report: FieldReport, target: string): TargetCounts {
+  const c = report[target] ?? { filled: 0, empty: 0, refused: 0, reasons: [] };
+  report[target] = c;
+  return c;
+}
+
+function count(ctx: RuleContext | undefined, target: string, what: 'filled' | 'empty' | 'refused', reason?: string) {
+  if (!ctx?.report) return;
+  const c = countsOf(ctx.report, target);
+  c[what]++;
+  if (reason && c.reasons.length < REASONS_KEPT) c.reasons.push(reason);
+}
+
+export function applyRules(fields: Partial<Record<string, FieldRule>>, row: Record<string, string>, ctx?: RuleContext) {
+  const out: Values = {};
+  for (const [target, rule] of Object.entries(fields)) {
+    if (!rule) continue;
+    if ('value' in rule) {
+      out[target] = rule.value;
+      count(ctx, target, 'filled');
+      continue;
+    }
+    let column = 'column' in rule ? rule.column : rule.template;
+    let raw = 'column' in rule ? row[rule.column]!.trim() : fillTemplate(rule.template, row);
+    if ('column' in rule && rule.fallback && (raw === '' || rule.nullIf.includes(raw))) {
+      column = rule.fallback;
+      raw = row[rule.fallback]!.trim();
+    }
+    const source = `'${column}'`;
+    if (raw === '' || rule.nullIf.includes(raw)) {
+      if (rule.required) {
+        count(ctx, target, 'refused', `line ${ctx?.line}: ${source} is empty`);
+        throw new Error(`${target} (${source}) is empty`);
+      }
+      out[target] = null;
+      count(ctx, target, 'empty');
+      continue;
+    }
+    if ('map' in rule && rule.map) raw = rule.map[raw] ?? raw;
+    let value: string | number;
+    try {
+      value = convert(raw, rule.format);
+    } catch (err) {
+      const reason = `${target} (${source}): ${(err as Error).message}`;
+      count(ctx, target, 'refused', `line ${ctx?.line}: ${reason}`);
+      throw new Error(reason);
+    }
+    if (ctx && DATE_TARGETS.has(target) && typeof value === 'string') {
+      const wrong = value > ctx.latestDate ? 'is after tomorrow' : value < EARLIEST_DATE ? 'is before 1700' : null;
+      if (wrong) {
+        const reason = `line ${ctx.line}, column ${source}: ${target} ${value} ${wrong}; the row is kept without it`;
+        count(ctx, target, 'refused', reason);
+        ctx.refusals?.push({ line: ctx.line, reason: `column ${source}: ${target} ${value} ${wrong} (not stored)` });
+        out[target] = null;
+        continue;
+      }
+    }
+    out[target] = value;
+    count(ctx, target, 'filled');
+  }
+  return out;
+}
+
+/** Adds one batch's report to the import's. */
+export function addReport(into: FieldReport, from: FieldReport): void {
+  for (const [target, c] of Object.entries(from)) {
+    const t = countsOf(into, target);
+    t.filled += c.filled;
+    t.empty += c.empty;
+    t.refused += c.refused;
+    for (const r of c.reasons) if (t.reasons.length < REASONS_KEPT) t.reasons.push(r);
+  }
+}
+
+/** The report as lines to print: one per target, in the mapping's order. */
+export function formatReport(report: FieldReport, targets: readonly string[]): string[] {
+  const width = Math.max(6, ...targets.map((t) => t.length));
+  const n = (x: number) => x.toLocaleString('en-US').padStart(8);
+  const lines = [`${'target'.padEnd(width)}   filled    empty  refused`];
+  for (const t of targets) {
+    const c = report[t] ?? { filled: 0, empty: 0, refused: 0, reasons: [] };
+    lines.push(`${t.padEnd(width)} ${n(c.filled)} ${n(c.empty)} ${n(c.refused)}`);
+    for (const r of c.reasons) lines.push(`${''.padEnd(width)}   refused: ${r}`);
+  }
+  return lines;
+}

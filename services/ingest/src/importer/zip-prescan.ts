@@ -1,0 +1,39 @@
+// A roll without site ZIPs is read twice: first for its evidence (zip-evidence.ts), the parcels whose owner is mailed
+// at the parcel itself, in a ZIP of the county; then imported, each parcel without a ZIP of its own taking the one its
+// street segment's evidence shares. The evidence is the file's alone, so a re-import finds the same ZIPs.
+import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
+import { applyRules, latestDateOf } from './apply-rules.js';
+import { readCsvRecords } from './csv-records.js';
+import { toParcel } from './import-row.js';
+import type { Mapping } from './mapping.js';
+
+/** A mapping that makes parcels and gives no site ZIP: its parcels' ZIPs come from evidence. */
+export function needsZipEvidence(mapping: Mapping & { kind: 'property' }): boolean {
+  return !mapping.join && !mapping.fields.zip && !mapping.fields.cityStateZip;
+}
+
+export async function readZipEvidence(
+  mapping: Mapping & { kind: 'property' },
+  file: string,
+  now: string,
+): Promise<ZipEvidenceEntry[]> {
+  const owner = mapping.fields.ownerName ?? mapping.fields.owner2Name;
+  const ownerOrder = owner && 'column' in owner ? owner.order : undefined;
+  const ctx = { line: 0, latestDate: latestDateOf(now) };
+  const out: ZipEvidenceEntry[] = [];
+  for await (const item of readCsvRecords(file, mapping.delimiter)) {
+    if ('error' in item) continue;
+    ctx.line = item.line;
+    try {
+      const { input, street } = toParcel(applyRules(mapping.fields, item.fields, ctx), now, {
+        ownerOrder,
+        apnSeparators: mapping.apnKey === 'separators',
+      });
+      const n = street.houseNumber === null ? Number.NaN : Number.parseInt(street.houseNumber, 10);
+      if (input.zipSource === 'owner-mailing' && Number.isFinite(n)) out.push([street.streetKey, n, input.zip]);
+    } catch {
+      // A row the import reports; it is no evidence.
+    }
+  }
+  return out;
+}

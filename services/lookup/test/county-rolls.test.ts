@@ -1,0 +1,491 @@
+// The three real county rolls of the hand-out (issue 36), loaded with the shipped mappings into a database of this
+// file's own, then read back against the source rows: field by field for a sample of at least 200 parcels per
+// county, and for every parcel its owners, mailing address and absentee flag; then through the lookup app (address
+// with ZIP or with city and state, APN, owner by each owner's name) for a few parcels of each. Expected values are
+// computed here from the source cells (the owner cells through the owner-name parser, which has tests of its own;
+// addresses through the lookup keys' normaliser, which absentee ownership must use).
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
+import { migrateBilling } from '@pra/account-billing/migrate';
+import { migrateRecords } from '@pra/ingest/migrate';
+import { parseStreetLine } from '@pra/core/address';
+import { COUNTY_ROLLS, importCsv, type ImportSummary, loadMapping } from '@pra/ingest/import';
+import { recordsOf, saleHistory } from '@pra/ingest/testing';
+import { parseOwnerCells } from '../../ingest/src/domain/owner-names.js';
+import { splitCityStateZip } from '../../ingest/src/domain/city-state-zip.js';
+import { useLookupApp } from './lookup-harness.js';
+
+type Row = Record<string, string>;
+type Rec = any;
+
+const url = withDatabase(inject('databaseUrl'), `pra_county_rolls_${randomBytes(4).toString('hex')}`);
+let pool: Pool;
+beforeAll(async () => {
+  await ensureDatabase(url);
+  pool = createPool(url, 4, 'county-rolls-test');
+  await migrateRecords(pool);
+  await migrateBilling(pool);
+}, 60_000);
+afterAll(async () => {
+  await pool?.end();
+  await dropDatabase(url);
+});
+const db = { pool: () => pool };
+const api = useLookupApp(10_000_000, db.pool);
+
+/** The file's rows; a line holding only a carriage return (Philadelphia has one) is no row, as for the importer. */
+const readRows = (file: string): Row[] =>
+  (
+    parse(gunzipSync(readFileSync(file)), {
+      columns: true,
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+    }) as Row[]
+  ).filter((r) => Object.keys(r).length > 1);
+const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+const spaces = (s: string) => s.trim().replace(/\s+/g, ' ');
+/** A number cell as the mapping reads it: rounded; null when empty or one of the county's unknown markers. */
+const int = (s: string | undefined, unknown: readonly string[] = []) => {
+  const t = (s ?? '').trim();
+  return t === '' || unknown.includes(t) ? null : Math.round(Number(t));
+};
+/** Every `step`-th of `items` (a spread sample, the same each run), at least `min` of them. */
+const sample = <T>(items: readonly T[], min: number) => {
+  const step = Math.max(1, Math.floor(items.length / min));
+  return items.filter((_, i) => i % step === 0);
+};
+
+const summaries = new Map<string, ImportSummary>();
+const byApn = new Map<string, Rec>();
+
+beforeAll(async () => {
+  for (const files of Object.values(COUNTY_ROLLS))
+    for (const { mapping, file } of files) {
+      const m = loadMapping(mapping);
+      summaries.set(m.name, await importCsv(db.pool(), m, file));
+    }
+  for (const source of ['import:philadelphia-opa', 'import:charlottesville-parcels', 'import:lebanon-nh'])
+    for (const r of await recordsOf(db.pool(), source)) byApn.set(`${r.identifier.fips}:${r.identifier.apn}`, r);
+}, 1_200_000);
+
+/** The owners a record must show: the parser's reading of the row's owner cells, the first two. */
+function expectOwners(rec: Rec, cells: string[], where: string) {
+  const owners = parseOwnerCells(cells, 'last-first');
+  const shown = (o: Rec) => o && { fullName: o.fullName, firstName: o.firstName, lastName: o.lastName, type: o.type };
+  const want = (i: number) =>
+    owners[i]
+      ? {
+          fullName: owners[i].fullName,
+          firstName: owners[i].firstName,
+          lastName: owners[i].lastName,
+          type: owners[i].type,
+        }
+      : null;
+  expect(shown(rec.owner.owner1), where).toEqual(
+    want(0) ?? { fullName: null, firstName: null, lastName: null, type: null },
+  );
+  expect(shown(rec.owner.owner2), where).toEqual(want(1));
+}
+
+/** The mailing address a record must show, from a line, a city-state(-ZIP) cell or columns, and a ZIP cell. */
+function expectMailing(rec: Rec, m: { line: string; city: string; state: string; zip: string }, where: string) {
+  const line = spaces(m.line);
+  if (line === '') {
+    expect(rec.owner.mailingAddress, where).toEqual({ line1: null, locality: null, countrySubd: null, postal1: null });
+    return;
+  }
+  const zip = m.zip.trim().match(/^(\d{5})-?(\d{4})$/);
+  expect(rec.owner.mailingAddress, where).toEqual({
+    line1: line.toUpperCase(),
+    locality: m.city.trim().toUpperCase() || null,
+    countrySubd: m.state.trim().toUpperCase() || null,
+    postal1: (zip ? zip[1] : m.zip.trim()) || null,
+    ...(zip ? { postal2: zip[2] } : {}),
+  });
+}
+
+/**
+ * The absentee flag, worked out here: N when the mailing line is the property's line and unit (both through the
+ * lookup keys' normaliser; a mailing line without a unit is the building's) and the ZIP5 is the property's; null
+ * without a mailing line and ZIP; else Y.
+ */
+function expectedAbsentee(rec: Rec): 'Y' | 'N' | null {
+  const mail = rec.owner.mailingAddress;
+  const mailZip = (mail.postal1 ?? '').slice(0, 5);
+  if (!mail.line1 || mailZip === '') return null;
+  const m = parseStreetLine(mail.line1);
+  const at = parseStreetLine(`${rec.address.line1} ${rec.address.line2}`.trim());
+  const sameStreet =
+    m.looseKey === at.looseKey &&
+    m.postDirectional === at.postDirectional &&
+    (m.streetType === '' || at.streetType === '' || m.streetType === at.streetType);
+  const sameUnit = m.unitKey === '' || m.unitKey === at.unitKey;
+  return sameStreet && sameUnit && mailZip === rec.address.postal1 ? 'N' : 'Y';
+}
+
+/** The row's APNs that occur once in the file: a repeated one is one parcel told twice, checked by no single row. */
+const onceBy = (rows: Row[], column: string) => {
+  const n = new Map<string, number>();
+  for (const r of rows) n.set(r[column]!, (n.get(r[column]!) ?? 0) + 1);
+  return rows.filter((r) => n.get(r[column]!) === 1);
+};
+
+describe('Philadelphia (OPA properties)', () => {
+  const rows = onceBy(readRows(COUNTY_ROLLS.philadelphia[0].file), 'parcel_number');
+  const rec = (r: Row) => byApn.get(`42101:${r.parcel_number}`);
+
+  it('loads every parcel but the one without a ZIP, and refuses the 2069-2071 sale dates as values', () => {
+    const s = summaries.get('philadelphia-opa')!;
+    expect(s.rowsRead).toBe(5_336);
+    expect(s.errors.map((e) => e.reason)).toEqual(["zip ('zip_code') is empty"]);
+    const future = rows.filter((r) => r.sale_date! > tomorrow).length;
+    expect(future).toBeGreaterThanOrEqual(125);
+    expect(s.refusals.length).toBe(future);
+    expect(s.report.saleDate!.refused).toBe(future);
+  });
+
+  it('every parcel: owners, mailing address and absentee flag as the row gives them', () => {
+    let checked = 0;
+    for (const r of rows) {
+      if (r.zip_code!.trim() === '') continue;
+      const x = rec(r);
+      const where = `parcel ${r.parcel_number}`;
+      expect(x, where).toBeDefined();
+      expectOwners(x, [r.owner_1!, r.owner_2!], where);
+      const csz = splitCityStateZip(r.mailing_city_state!) ?? { city: '', state: '' };
+      expectMailing(
+        x,
+        { line: r.mailing_street!, city: csz.city ?? '', state: csz.state ?? '', zip: r.mailing_zip! },
+        where,
+      );
+      expect(x.summary.absenteeInd, where).toBe(expectedAbsentee(x));
+      checked++;
+    }
+    expect(checked).toBe(5_335);
+  });
+
+  it('a sample of parcels field by field: address, tract, coordinates, values, last sale, building', () => {
+    const picked = sample(
+      rows.filter((r) => r.zip_code!.trim() !== ''),
+      250,
+    );
+    expect(picked.length).toBeGreaterThanOrEqual(200);
+    for (const r of picked) {
+      const x = rec(r);
+      const where = `parcel ${r.parcel_number}`;
+      expect(x.address.line1, where).toBe(spaces(r.location!));
+      if (r.unit!.trim()) expect(x.address.line2, where).toMatch(new RegExp(`\\b${r.unit!.trim()}$`));
+      else expect(x.address.line2, where).toBe('');
+      expect([x.address.postal1, x.address.locality, x.address.countrySubd], where).toEqual([
+        r.zip_code!.trim().slice(0, 5),
+        'PHILADELPHIA',
+        'PA',
+      ]);
+      expect(x.vintage.postal1Source, where).toBeUndefined();
+      expect(x.location.censustract, where).toBe(`42101${r.census_tract!.trim().padStart(4, '0')}00`);
+      expect([x.location.latitude, x.location.longitude], where).toEqual([Number(r.lat), Number(r.lng)]);
+      const land = int(r.taxable_land)!;
+      const building = int(r.taxable_building)!;
+      expect(x.assessment.assessed, where).toEqual({ land, improvements: building, total: land + building });
+      expect(x.assessment.market.total, where).toBe(int(r.market_value));
+      const date = r.sale_date!;
+      expect(x.sale.lastSale, where).toEqual(
+        date === '' || date > tomorrow ? { date: null, price: null } : { date, price: int(r.sale_price, ['0.0', '0']) },
+      );
+      expect(x.summary.yearbuilt, where).toBe(int(r.year_built, ['0']));
+      expect(x.building.rooms.beds, where).toBe(int(r.number_of_bedrooms, ['0']));
+      expect(x.building.size.universalsize, where).toBe(int(r.total_livable_area, ['0.0', '0']));
+    }
+  });
+});
+
+describe('Charlottesville, VA (parcels, details, sales, address points)', () => {
+  const parcels = onceBy(readRows(COUNTY_ROLLS.charlottesville[0].file), 'ParcelNumber').filter(
+    (r) => r.StreetNumber!.trim() !== '',
+  );
+  const detailRows = readRows(COUNTY_ROLLS.charlottesville[1].file);
+  const detailApns = new Set(detailRows.map((r) => r.ParcelNumber!));
+  const details = new Map(onceBy(detailRows, 'ParcelNumber').map((r) => [r.ParcelNumber!, r]));
+  const sales = new Map<string, Row[]>();
+  for (const r of readRows(COUNTY_ROLLS.charlottesville[2].file)) {
+    const list = sales.get(r.ParcelNumber!) ?? [];
+    list.push(r);
+    sales.set(r.ParcelNumber!, list);
+  }
+  const points = new Map<string, Row[]>();
+  for (const r of readRows(COUNTY_ROLLS.charlottesville[3].file)) {
+    const s = parseStreetLine(r.address!);
+    const key = `${s.lineKey}|${s.unitKey}`;
+    points.set(key, [...(points.get(key) ?? []), r]);
+  }
+  const rec = (r: Row) => byApn.get(`51540:${r.ParcelNumber}`);
+  /** Streets and ZIPs of the parcels whose ZIP is their owner's (mailed at the parcel): the evidence. */
+  let mailed: Set<string> | undefined;
+  const mailedStreets = () => {
+    mailed ??= new Set(
+      [...byApn.values()]
+        .filter((o) => o.vintage.postal1Source === 'owner-mailing')
+        .map((o) => `${parseStreetLine(o.address.line1).streetKey}|${o.address.postal1}`),
+    );
+    return mailed;
+  };
+  /** How many stored parcels of the city have each address key (line and unit). */
+  let shared: Map<string, number> | undefined;
+  const sharedAddresses = () => {
+    if (!shared) {
+      shared = new Map();
+      for (const [k, o] of byApn) {
+        if (!k.startsWith('51540:')) continue;
+        const s = parseStreetLine(`${o.address.line1} ${o.address.line2}`.trim());
+        const key = `${s.lineKey}|${s.unitKey}`;
+        shared.set(key, (shared.get(key) ?? 0) + 1);
+      }
+    }
+    return shared;
+  };
+  const siteLine = (r: Row) => spaces(`${r.StreetNumber} ${r.StreetName}`);
+
+  it('joined files add to the parcels only: rows of parcels the store lacks are reported, nothing added', () => {
+    const made = summaries.get('charlottesville-parcels')!;
+    for (const name of ['charlottesville-details', 'charlottesville-sales', 'charlottesville-address-points']) {
+      const s = summaries.get(name)!;
+      expect(s.added, name).toBe(0);
+      expect(s.updated + s.unchanged, name).toBeGreaterThan(0);
+    }
+    const salesSummary = summaries.get('charlottesville-sales')!;
+    const known = new Set([...byApn.keys()].filter((k) => k.startsWith('51540:')).map((k) => k.slice(6)));
+    const orphanRows = [...sales].filter(([apn]) => !known.has(apn)).reduce((n, [, list]) => n + list.length, 0);
+    expect(salesSummary.notInStore).toBe(orphanRows);
+    expect(made.added).toBe(known.size);
+  });
+
+  it('every parcel: owners, mailing address, absentee flag, and a ZIP only from evidence', () => {
+    let fromMailing = 0;
+    for (const r of parcels) {
+      const x = rec(r);
+      const where = `parcel ${r.ParcelNumber}`;
+      expect(x, where).toBeDefined();
+      expectOwners(x, [r.OwnerName!], where);
+      const csz = splitCityStateZip(r.OwnerCityState!) ?? { city: '', state: '' };
+      expectMailing(
+        x,
+        { line: r.OwnerAddress!, city: csz.city ?? '', state: csz.state ?? '', zip: r.OwnerZipCode! },
+        where,
+      );
+      expect(x.summary.absenteeInd, where).toBe(expectedAbsentee(x));
+      expect([x.address.locality, x.address.countrySubd], where).toEqual(['CHARLOTTESVILLE', 'VA']);
+      const source = x.vintage.postal1Source;
+      if (source === null) expect(x.address.postal1, where).toBe('');
+      else if (source === 'owner-mailing') {
+        fromMailing++;
+        const site = parseStreetLine(`${x.address.line1} ${x.address.line2}`.trim());
+        const mail = parseStreetLine(r.OwnerAddress!);
+        expect([mail.lineKey, mail.unitKey], where).toEqual([site.lineKey, site.unitKey]);
+        expect(x.address.postal1, where).toBe(r.OwnerZipCode!.trim().slice(0, 5));
+      } else {
+        expect(source, where).toBe('street-segment');
+        // Some parcel of the same street was found at that ZIP by its owner's mailing address.
+        const witness = mailedStreets().has(`${parseStreetLine(x.address.line1).streetKey}|${x.address.postal1}`);
+        expect(witness, where).toBe(true);
+      }
+    }
+    expect(fromMailing).toBeGreaterThan(parcels.length / 4);
+  });
+
+  it('a sample of parcels field by field: address, assessment, details, every sale, coordinates', async () => {
+    const picked = sample(
+      parcels.filter((r) => details.has(r.ParcelNumber!) || sales.has(r.ParcelNumber!)),
+      250,
+    );
+    expect(picked.length).toBeGreaterThanOrEqual(200);
+    let located = 0;
+    for (const r of picked) {
+      const x = rec(r);
+      const where = `parcel ${r.ParcelNumber}`;
+      expect(x.address.line1, where).toBe(siteLine(r).toUpperCase());
+      if (r.Unit!.trim()) expect(x.address.line2, where).toContain(r.Unit!.trim());
+      expect(x.assessment.assessed.total, where).toBe(int(r.Assessment, ['0']));
+      expect(x.lot.lotsize1, where).toBe(int(r.LotSquareFeet, ['0']));
+      const d = details.get(r.ParcelNumber!);
+      if (d) {
+        expect(x.summary.yearbuilt, where).toBe(int(d.YearBuilt, ['0', 'No dat']));
+        expect(x.building.rooms.beds, where).toBe(int(d.Bedrooms, ['No dat']));
+        expect(x.building.rooms.bathstotal, where).toBe(int(d.FullBathrooms, ['No dat']));
+        expect(x.building.size.universalsize, where).toBe(int(d.SquareFootageFinishedLiving, ['0', 'No dat']));
+      } else if (!detailApns.has(r.ParcelNumber!)) expect(x.summary.yearbuilt, where).toBeNull();
+      // Every sale of the sales file with a known date, once per date and price.
+      const want = new Map<string, [string, number | null]>();
+      for (const s of sales.get(r.ParcelNumber!) ?? []) {
+        const date = s.SaleDate!.slice(0, 10).replace(/\//g, '-');
+        if (date.startsWith('1900-01-01')) continue;
+        const price = int(s.SaleAmount, ['0']);
+        want.set(`${date}|${price}`, [date, price]);
+      }
+      const history = await saleHistory(db.pool(), x.identifier.Id);
+      expect(new Set(history.map(([d, p]) => `${d}|${p}`)), where).toEqual(new Set(want.keys()));
+      const latest =
+        [...want.values()]
+          .map(([d]) => d)
+          .sort()
+          .at(-1) ?? null;
+      expect(x.sale.lastSale.date, where).toBe(latest);
+      // The address point of the parcel's own address (line and unit), when there is exactly one.
+      const site = parseStreetLine(`${x.address.line1} ${x.address.line2}`.trim());
+      const own = points.get(`${site.lineKey}|${site.unitKey}`);
+      // An address two parcels share joins neither (reported): only a parcel alone at its address is checked.
+      if (own?.length === 1 && sharedAddresses().get(`${site.lineKey}|${site.unitKey}`) === 1) {
+        located++;
+        expect([x.location.latitude, x.location.longitude], where).toEqual([Number(own[0]!.Y), Number(own[0]!.X)]);
+      }
+    }
+    expect(located).toBeGreaterThan(picked.length / 2);
+  });
+});
+
+describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in columns)', () => {
+  const rows = readRows(COUNTY_ROLLS.lebanon[0].file);
+  const rec = (r: Row) => byApn.get(`33009:${r.parcel_id}`);
+  const UNKNOWN_DATES = ['1900-01-01', '1901-01-01'];
+
+  it('every parcel: owners (owner and co-owner), mailing address, absentee flag, ZIP from evidence or none', () => {
+    expect(summaries.get('lebanon-nh')!.skipped).toBe(0);
+    const zips = new Map<string, number>();
+    for (const r of rows) {
+      const x = rec(r);
+      const where = `parcel ${r.parcel_id}`;
+      expect(x, where).toBeDefined();
+      const owner = r['nhdra_own name']!.trim() !== '' ? r['nhdra_own name']! : r.owner_name!;
+      expectOwners(x, [owner, r['nhdra_co own name']!], where);
+      expectMailing(
+        x,
+        { line: r.mailing_address1!, city: r.mailing_city!, state: r.mailing_state!, zip: r.mailing_zip! },
+        where,
+      );
+      expect(x.summary.absenteeInd, where).toBe(expectedAbsentee(x));
+      expect([x.address.locality, x.address.countrySubd, x.location.county], where).toEqual([
+        'LEBANON',
+        'NH',
+        'GRAFTON',
+      ]);
+      if (x.address.postal1 === '') expect(x.vintage.postal1Source, where).toBeNull();
+      else {
+        // The city's two ZIPs; a mailing ZIP of another town (Hanover's 03755) is no evidence.
+        expect(['03766', '03784'], where).toContain(x.address.postal1);
+        expect(['owner-mailing', 'street-segment'], where).toContain(x.vintage.postal1Source);
+      }
+      zips.set(x.address.postal1, (zips.get(x.address.postal1) ?? 0) + 1);
+    }
+    // Both of the city's ZIPs are found; most parcels get one.
+    expect(zips.get('03766')).toBeGreaterThan(500);
+    expect(zips.get('03784')).toBeGreaterThan(200);
+    expect(zips.get('') ?? 0).toBeLessThan(rows.length / 2);
+  });
+
+  it('a sample of parcels field by field: address, values, the last sale and the prior ones, building', async () => {
+    const picked = sample(rows, 250);
+    expect(picked.length).toBeGreaterThanOrEqual(200);
+    for (const r of picked) {
+      const x = rec(r);
+      const where = `parcel ${r.parcel_id}`;
+      // The line as written, its unit (`35 SEMINARY HILL 22`, `27 LINDEN DR #G2`) in line2: the same lookup keys.
+      const written = parseStreetLine(spaces(r.situs_address!));
+      const shown = parseStreetLine(`${x.address.line1} ${x.address.line2}`.trim());
+      expect([shown.lineKey, shown.unitKey], where).toEqual([written.lineKey, written.unitKey]);
+      expect(spaces(r.situs_address!).startsWith(x.address.line1), where).toBe(true);
+      expect(x.assessment.assessed, where).toEqual({
+        land: int(r.land_value),
+        improvements: int(r.building_value),
+        total: int(r.total_value),
+      });
+      expect(x.summary.yearbuilt, where).toBe(int(r['nhdra_vns ayb'], ['0.0', '0']));
+      expect(x.building.rooms.beds, where).toBe(int(r['nhdra_vns num bedrm'], ['0.0']));
+      expect(x.building.size.universalsize, where).toBe(int(r['nhdra_cns area living'], ['0.0']));
+      const cells: [string, string | null][] = [
+        ['nhdra_saledate', 'nhdra_saleprice'],
+        ['nhdra_ID1 Prior Sale Date', 'nhdra_ID1 Prior Sale Price'],
+        ['nhdra_ID2 Prior Sale Date', null],
+        ['nhdra_ID3 Prior Sale Date', 'nhdra_ID3 Prior Sale Price'],
+      ];
+      const want = new Set<string>();
+      for (const [d, p] of cells) {
+        const date = (r[d] ?? '').slice(0, 10);
+        if (date === '' || UNKNOWN_DATES.includes(date)) continue;
+        want.add(`${date}|${p ? int(r[p], ['0.0']) : null}`);
+      }
+      const history = await saleHistory(db.pool(), x.identifier.Id);
+      expect(new Set(history.map(([d, p]) => `${d}|${p}`)), where).toEqual(want);
+    }
+  });
+});
+
+describe('through the lookup app', () => {
+  /** A few parcels of each county with an owner who is a person, spread over the file. */
+  const people = (prefix: string) =>
+    sample(
+      [...byApn.entries()].filter(([k, x]) => k.startsWith(prefix) && x.owner.owner1.lastName && x.address.line1),
+      5,
+    )
+      .slice(0, 5)
+      .map(([, x]) => x);
+  const ids = (res: { body: Rec }) => (res.body.property ?? []).map((p: Rec) => p.identifier.Id);
+
+  for (const [county, prefix] of [
+    ['Philadelphia', '42101:'],
+    ['Charlottesville', '51540:'],
+    ['Lebanon', '33009:'],
+  ] as const) {
+    it(`${county}: address with city and state (and with ZIP when it has one), APN, owner by each owner`, async () => {
+      const picked = people(prefix);
+      expect(picked.length).toBe(5);
+      for (const x of picked) {
+        const where = `${county} ${x.identifier.apn}`;
+        const address = encodeURIComponent(`${x.address.line1} ${x.address.line2}`.trim());
+        const byCity = await api.get(
+          `/api/v1/property/address?address=${address}&city=${encodeURIComponent(x.address.locality)}&state=${x.address.countrySubd}`,
+        );
+        expect(byCity.status, where).toBe(200);
+        expect(ids(byCity), where).toContain(x.identifier.Id);
+        const found = byCity.body.property.find((p: Rec) => p.identifier.Id === x.identifier.Id);
+        expect(found.owner, where).toEqual(x.owner);
+        expect(found.summary.absenteeInd, where).toBe(x.summary.absenteeInd);
+        if (x.address.postal1) {
+          const byZip = await api.get(`/api/v1/property/address?address=${address}&zip=${x.address.postal1}`);
+          expect(ids(byZip), where).toContain(x.identifier.Id);
+        }
+        const byApn = await api.get(
+          `/api/v1/property/parcel?apn=${encodeURIComponent(x.identifier.apn)}&state=${x.address.countrySubd}`,
+        );
+        // Lebanon's 2-11 and 21-1 are one APN to the lookup (it strips separators): both answer.
+        expect(ids(byApn), where).toContain(x.identifier.Id);
+        expect(ids(byApn).length, where).toBeLessThanOrEqual(2);
+        for (const o of [x.owner.owner1, x.owner.owner2]) {
+          if (!o?.lastName) continue;
+          const first = o.firstName ? `&firstName=${encodeURIComponent(o.firstName)}` : '';
+          const byOwner = await api.get(
+            `/api/v1/property/owner?lastName=${encodeURIComponent(o.lastName)}${first}&state=${x.address.countrySubd}&city=${encodeURIComponent(x.address.locality)}&pagesize=100`,
+          );
+          expect(byOwner.status, where).toBe(200);
+          expect(ids(byOwner), `${where} owner ${o.fullName}`).toContain(x.identifier.Id);
+        }
+      }
+    });
+  }
+});
+
+describe('re-imports', () => {
+  it('of the parcels file and of a file joined to it change nothing: what every file added stays', async () => {
+    const before = await recordsOf(db.pool(), 'import:charlottesville-parcels');
+    for (const { mapping, file } of COUNTY_ROLLS.charlottesville.slice(0, 2)) {
+      const s = await importCsv(db.pool(), loadMapping(mapping), file);
+      expect([s.added, s.updated], file).toEqual([0, 0]);
+      expect(s.unchanged, file).toBeGreaterThan(0);
+    }
+    const after = await recordsOf(db.pool(), 'import:charlottesville-parcels');
+    expect(after).toEqual(before);
+  }, 600_000);
+});

@@ -7,6 +7,7 @@ import { reserveIds, writeBatch } from '../src/data/loader.js';
 import { parcelRefOf, registerParcels } from '../src/data/parcels.js';
 
 export { recordsOf, rewriteBody, saleHistory } from './stored-records.js';
+export { parseOwnerCells, recordOwners } from '../src/domain/owner-names.js';
 export { holdBatchOpen, removeSource, rewriteProperties, type HeldBatch } from './feed-writers.js';
 
 export function makeProperty(overrides: Partial<PropertyInput> = {}): PropertyInput {

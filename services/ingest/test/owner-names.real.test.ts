@@ -120,6 +120,19 @@ const PHILADELPHIA: Case[] = [
     ],
   ],
   [['DI WANSHU', 'LLC'], ['Corporation: DI WANSHU LLC [-|-]']],
+  [['CREFELD SCHOOL', ''], ['Association: CREFELD SCHOOL [-|-]']],
+  [
+    ['NUPIERI ROCCO', 'NUPIERI BAPTIST'],
+    ['Individual: ROCCO NUPIERI [NUPIERI|ROCCO]', 'Individual: BAPTIST NUPIERI [NUPIERI|BAPTIST]'],
+  ],
+  [['WILLIAM H RADLBECK S/M', ''], ['Individual: WILLIAM H RADLBECK [RADLBECK|WILLIAM]']],
+  [
+    ['VAN DER GRONDE ANTONIE GERARDUS MAJELLA ', 'NEMZOFF CASSANDRA ELIZABETH'],
+    [
+      'Individual: ANTONIE GERARDUS MAJELLA VAN DER GRONDE [VAN DER GRONDE|ANTONIE]',
+      'Individual: CASSANDRA ELIZABETH NEMZOFF [NEMZOFF|CASSANDRA]',
+    ],
+  ],
 ];
 
 const CHARLOTTESVILLE: Case[] = [
@@ -215,6 +228,13 @@ const CHARLOTTESVILLE: Case[] = [
     ['Individual: ALEXANDER G GILLIAM JR [GILLIAM|ALEXANDER]', 'Individual: KATHARINE GILLIAM [GILLIAM|KATHARINE]'],
   ],
   [['ESQ INVESTMENTS'], ['Corporation: ESQ INVESTMENTS [-|-]']],
+  [['26 UNIVERSITY CIRCLE, LLC'], ['Corporation: 26 UNIVERSITY CIRCLE, LLC [-|-]']],
+  [['TRUST OF THREE, LLC'], ['Corporation: TRUST OF THREE, LLC [-|-]']],
+  [['CHURCH OF GOD IN CHRIST'], ['Religious: CHURCH OF GOD IN CHRIST [-|-]']],
+  [
+    ['FAIRCHILD, GREGORY & TIERNEY TEMPLE'],
+    ['Individual: GREGORY FAIRCHILD [FAIRCHILD|GREGORY]', 'Individual: TIERNEY TEMPLE [TEMPLE|TIERNEY]'],
+  ],
 ];
 
 const LEBANON: Case[] = [

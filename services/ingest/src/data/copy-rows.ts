@@ -37,9 +37,12 @@ export function copyLine(cells: Cell[]): string {
 
 export type CopyChunks = Record<TableName, string>;
 
-/** An entity's (or a full name's) words as a PostgreSQL array literal, so any word finds it; null for a person. */
+/**
+ * An entity's (or a full name's) words as a PostgreSQL array literal, so any word finds it; null for a person with a
+ * last name (an Individual, or a Trustee: a person named as trustee), found by last and first name.
+ */
 export function ownerNameWords(o: { lastName: string | null; fullName: string; type: string }): string | null {
-  if (o.lastName && o.type === 'Individual') return null;
+  if (o.lastName && (o.type === 'Individual' || o.type === 'Trustee')) return null;
   const words = nameKey(o.fullName)
     .split(' ')
     .filter((w) => w !== '');

@@ -1,10 +1,14 @@
 // Owner names as assessor rolls write them (docs/data.md "Owner names"): one or two cells per row, each holding one
 // owner, two owners, or half of one. Pure and linear in the cells' length: no I/O, no backtracking regex.
+import { OWNER_TYPES } from '@pra/core/contracts';
+import type { OwnerInput } from './property-input.js';
 import {
   CLOSING_WORDS,
+  COMPANY_SUFFIXES,
   CONNECTORS,
   ENTITY_PHRASES,
   ET_SECOND,
+  GIVEN_NAME_WORDS,
   type EntityType,
   SUFFIXES,
   SURNAME_PARTICLES,
@@ -22,9 +26,13 @@ import {
  * (ESTATE OF, HEIRS), `Religious`, `Association` (condominium, homeowners, university...), `Financial` (banks,
  * mortgage companies, also as trustees).
  */
-export type OwnerType = 'Individual' | 'Trustee' | EntityType;
+export type OwnerType = (typeof OWNER_TYPES)[number];
+export { OWNER_TYPES };
 
-export const OWNER_TYPES: readonly OwnerType[] = ['Individual', 'Trustee', ...TYPE_PRECEDENCE];
+// The parser's entity types are the record's owner types less the two person types, no more, no less.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const entityTypesMatch: Same<EntityType, Exclude<OwnerType, 'Individual' | 'Trustee'>> = true;
+void entityTypesMatch;
 
 export interface ParsedOwner {
   /** A person's name in reading order (FIRST MIDDLE LAST SUFFIX); an entity's as written. */
@@ -115,6 +123,12 @@ function surnamePosition(ts: readonly Tok[], i: number, order: NameOrder, commaS
   return next === undefined || AMP.has(next.key);
 }
 
+/** `JOHN A CHURCH`: the last word after an initial is FIRST M LAST's surname. */
+function initialBefore(ts: readonly Tok[], i: number): boolean {
+  const prev = ts[i - 1];
+  return i === ts.length - 1 && prev !== undefined && isInitial(prev);
+}
+
 /** The entity type a name's words give, or null for a person. */
 export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | null {
   const words = ts.filter((t) => t.key !== ',');
@@ -123,6 +137,7 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
   const found = new Set<EntityType>();
   // Weak words (also surnames) type a name only when no other entity word does: `JACOB CHURCH REVOCABLE TRUST`.
   const weak = new Set<EntityType>();
+  const weakAnywhere = new Set<EntityType>();
   let structural = false;
   let bareEstate = false;
   for (let i = 0; i < ts.length; i++) {
@@ -134,15 +149,30 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
     const t = WORD_TYPE.get(k);
     if (t && !WEAK_WORDS.has(k)) found.add(t);
-    else if (t && words.length >= 2 && !surnamePosition(ts, i, order, commaStyle)) weak.add(t);
+    else if (t && words.length >= 2) {
+      const slot = surnamePosition(ts, i, order, commaStyle) || initialBefore(ts, i);
+      if (!slot && (words.length >= 3 || !GIVEN_NAME_WORDS.has(k))) weak.add(t);
+      // `CHURCH OF GOD IN CHRIST`: in a name no person has (an inner OF, a number), a surname's place is no person's.
+      else weakAnywhere.add(t);
+    }
     if (HAS_DIGIT.test(k)) structural = true;
     else if (k.length > 1 && k.includes('&')) structural = true;
     else if ((k === 'OF' || k === 'FOR' || k === 'THE') && i > 0 && i < ts.length - 1) structural = true;
+  }
+  const lastWord = words[words.length - 1]!.key;
+  if (
+    COMPANY_SUFFIXES.has(lastWord) &&
+    !found.has('Government') &&
+    !found.has('Religious') &&
+    !found.has('Financial')
+  ) {
+    return 'Corporation';
   }
   for (const t of TYPE_PRECEDENCE) if (found.has(t)) return t;
   if (bareEstate) return 'Estate';
   for (const t of TYPE_PRECEDENCE) if (weak.has(t)) return t;
   if (!structural) return null;
+  for (const t of TYPE_PRECEDENCE) if (weakAnywhere.has(t)) return t;
   // `CARTER RICHARD ETAL TR 1510 DAIRY RD LD TR`: a numbered name held by a trustee is a land trust.
   return ts.some((t) => TRUSTEE_MARKERS.has(t.key)) ? 'Trust' : 'Corporation';
 }
@@ -407,4 +437,14 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
     }
   }
   return out;
+}
+
+/**
+ * The record's owner1 and owner2 from a row's parsed owners: the first two, in the roll's order (a row naming three
+ * or more keeps the first two; SPEC's record has two owners). Middle names and suffixes are in `fullName`.
+ */
+export function recordOwners(owners: readonly ParsedOwner[]): [OwnerInput | null, OwnerInput | null] {
+  const input = (o: ParsedOwner | undefined): OwnerInput | null =>
+    o ? { firstName: o.firstName, lastName: o.lastName, fullName: o.fullName, type: o.type } : null;
+  return [input(owners[0]), input(owners[1])];
 }

@@ -29,6 +29,11 @@ export const TENANCY_MARKERS = new Set([
   'T/A',
   'T/F',
   'L/E',
+  'S/M',
+  'S/W',
+  'M/W',
+  'M/M',
+  'W/O',
   'ETC',
   '+',
 ]);
@@ -50,6 +55,7 @@ export const TRUSTEE_MARKERS = new Set([
   'TRUSTEES',
   'CO-TTEES',
   'CO-TTEE',
+  'CO-TTE',
   'CO-TRUSTEES',
   'CO-TRUSTEE',
   'CO-TR',
@@ -76,6 +82,10 @@ export const SURNAME_PARTICLES = new Set([
   'VON',
   'VANDER',
   'VANDEN',
+  'DER',
+  'DEN',
+  'LOS',
+  'LAS',
   'LA',
   'ST',
   'O',
@@ -266,7 +276,11 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
   ],
 };
 
-/** Entity words that are also common surnames: they count only away from the surname's place. */
+/**
+ * Entity words that are also names (CHURCH and CHRISTIAN are surnames, BAPTIST a given name): they count only in a
+ * name away from the surname's place and not as FIRST M LAST's surname; those that are also given names
+ * (GIVEN_NAME_WORDS) only in a name of three words or more.
+ */
 export const WEAK_WORDS = new Set([
   'CHURCH',
   'TEMPLE',
@@ -282,9 +296,8 @@ export const WEAK_WORDS = new Set([
   'FED',
   'DEC',
   'CO',
-  'PC',
-  'LC',
   'AME',
+  'BAPTIST',
   'HEIR',
   'OWNER',
   'SCHOOL',
@@ -293,6 +306,31 @@ export const WEAK_WORDS = new Set([
   'FUND',
   'SERIES',
   'NA',
+]);
+
+/** Weak words that are given names too (`NUPIERI BAPTIST`): in a two-word name they are the given name. */
+export const GIVEN_NAME_WORDS = new Set(['BAPTIST', 'AME', 'FIN']);
+
+/**
+ * Words of a place or an institution's building (UNIVERSITY, SCHOOL, CENTER): a company named after one (`26
+ * UNIVERSITY CIRCLE, LLC`) is a Corporation, as is `TRUST OF THREE, LLC`: a name ending in a company suffix is typed
+ * by its Government, Religious or Financial words, else it is a Corporation.
+ */
+export const COMPANY_SUFFIXES = new Set([
+  'LLC',
+  'INC',
+  'INCORPORATED',
+  'CORP',
+  'CORPORATION',
+  'CO',
+  'COMPANY',
+  'LP',
+  'LLP',
+  'LTD',
+  'LC',
+  'PLLC',
+  'PC',
+  'LLLP',
 ]);
 
 /** Two-word phrases, looked up joined by `-`, checked before single words. */

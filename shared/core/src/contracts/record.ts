@@ -89,11 +89,30 @@ export const Building = z.object({
   rooms: z.object({ beds: nint, bathstotal: nnum, bathspartial: nint }),
 });
 
+/**
+ * The owner types records carry (`owner.owner1.type`), as the owner-name parser types the names county rolls write
+ * (docs/data.md "Owner names"): `Individual` and `Trustee` (a person named as trustee) are persons, with first and last
+ * name; the others are entities, named whole in `fullName` with `firstName` and `lastName` null.
+ */
+export const OWNER_TYPES = [
+  'Individual',
+  'Trustee',
+  'Corporation',
+  'Trust',
+  'Government',
+  'Estate',
+  'Religious',
+  'Association',
+  'Financial',
+] as const;
+
 export const OwnerName = z.object({
-  firstName: nstr,
-  lastName: nstr,
-  fullName: nstr,
-  type: nstr.openapi({ description: 'Individual, Corporation, Trust, Government' }),
+  firstName: nstr.openapi({ description: "A person's first name; null for an entity" }),
+  lastName: nstr.openapi({ description: "A person's last name; null for an entity (found by the words of fullName)" }),
+  fullName: nstr.openapi({ description: 'A person in reading order (FIRST MIDDLE LAST SUFFIX); an entity as written' }),
+  type: nstr.openapi({
+    description: `${OWNER_TYPES.join(', ')}; a mapping's own \`ownerType\` column is stored as the file writes it`,
+  }),
 });
 
 export const Owner = z.object({

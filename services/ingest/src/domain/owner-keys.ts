@@ -1,0 +1,158 @@
+// The resolution keys of an owner mention (issue 37; docs/data.md "Owner entities"): what an owner is found by when a
+// record names it. Pure, so it runs in the import's and the generator's worker threads; the registry
+// (data/owner-registry.ts) turns keys into ids.
+//
+// - An entity (a company, a trust, a government...) is its normalised name in the parcel's state: punctuation gone,
+//   L.L.C. = LLC, INCORPORATED = INC, TR/TRS/TTEE/TRUSTEE = TRUST, a leading or trailing THE dropped. An entity's
+//   name is registered per state, so the same name is the same entity wherever it is mailed.
+// - A person is last + first name (+ suffix: JR and SR are father and son) at a mailing address, normalised as the
+//   lookups normalise addresses (line with unit, and ZIP5, or city and state without a ZIP): a common name alone
+//   says nothing, the address is the evidence that joins two mentions. The middle initial is kept apart (the
+//   registry joins a mention with a middle initial to an owner with the same one or none).
+// - A person named as trustee is another owner than the same person in their own name (they hold in another right).
+// - A person with no mailing address on record is joined by nothing but the record itself (its property id, which a
+//   re-import keeps).
+import { nameKey, normalizeCity, parseStreetLine, splitZip } from '@pra/core/address';
+import type { OwnerInput, PropertyInput } from './property-input.js';
+
+export type OwnerKind = 'E' | 'P' | 'T';
+
+export interface OwnerMentionKey {
+  kind: OwnerKind;
+  /** The registry key (owner_keys.key). */
+  key: string;
+  /** A person's middle initial; '' for none and for entities. */
+  middle: string;
+  /** The name the owner is searched by (owner_entities.name_key): an entity's name, a person's LAST FIRST. */
+  nameKey: string;
+}
+
+/** Written variants of entity words, to one spelling each (after punctuation is gone and L L C is LLC). */
+const ENTITY_WORDS = new Map<string, string>([
+  ['INCORPORATED', 'INC'],
+  ['CORPORATION', 'CORP'],
+  ['COMPANY', 'CO'],
+  ['LIMITED', 'LTD'],
+  ['TR', 'TRUST'],
+  ['TRS', 'TRUST'],
+  ['TRST', 'TRUST'],
+  ['TTEE', 'TRUST'],
+  ['TTEES', 'TRUST'],
+  ['TRUSTEE', 'TRUST'],
+  ['TRUSTEES', 'TRUST'],
+  ['ASSOCIATION', 'ASSN'],
+  ['ASSOC', 'ASSN'],
+  ['PARTNERSHIP', 'PTSHP'],
+  ['LP', 'LP'],
+  ['LLLP', 'LLLP'],
+]);
+
+/**
+ * An entity's name as one key: "The Acme Holdings, L.L.C." and "ACME HOLDINGS LLC" are "ACME HOLDINGS LLC"; "SMITH
+ * FAMILY TR" and "SMITH FAMILY TRUST" are one; "&" is AND.
+ */
+export function entityNameKey(name: string): string {
+  const text = name
+    .toUpperCase()
+    .replace(/&/g, ' AND ')
+    // Periods and apostrophes join what they sit in ("L.L.C." is LLC, "O'NEIL" is ONEIL); other marks separate.
+    .replace(/[.'’]/g, '')
+    .replace(/[^A-Z0-9]+/g, ' ')
+    .trim();
+  let words = text.split(' ').filter((w) => w !== '');
+  // "L L C", "L L P", "L P" written apart, and "LIMITED LIABILITY COMPANY".
+  const joined = ` ${words.join(' ')} `
+    .replace(/ LIMITED LIABILITY (COMPANY|CO) /g, ' LLC ')
+    .replace(/ L L C /g, ' LLC ')
+    .replace(/ L L P /g, ' LLP ')
+    .replace(/ L P /g, ' LP ');
+  words = joined
+    .trim()
+    .split(' ')
+    .map((w) => ENTITY_WORDS.get(w) ?? w);
+  if (words[0] === 'THE' && words.length > 1) words.shift();
+  if (words.at(-1) === 'THE' && words.length > 1) words.pop();
+  // "TRUST TRUST" (a trust and its trustee words) is one TRUST.
+  return words.filter((w, i) => !(w === 'TRUST' && words[i - 1] === 'TRUST')).join(' ');
+}
+
+/** The mailing address as evidence: line with unit and ZIP5 (or city and state); null when there is none. */
+export function mailingKey(m: PropertyInput['mailing']): string | null {
+  if (!m || m.line1.trim() === '') return null;
+  const line = parseStreetLine(m.line1);
+  const street = `${line.lineKey}${line.unitKey ? ` #${line.unitKey}` : ''}`;
+  if (street === '') return null;
+  const zip5 = splitZip(m.zip).zip5;
+  if (zip5.length === 5) return `${street}|${zip5}`;
+  const city = normalizeCity(m.city);
+  return city === '' ? null : `${street}|${city}|${m.state.toUpperCase()}`;
+}
+
+const SUFFIXES = new Set(['JR', 'SR', 'II', 'III', 'IV', 'V', '2ND', '3RD']);
+
+/** A person's middle initial and suffix, read from fullName (FIRST MIDDLE LAST SUFFIX) around first and last. */
+export function personParts(o: OwnerInput): { first: string; last: string; middle: string; suffix: string } {
+  const first = nameKey(o.firstName ?? '');
+  const last = nameKey(o.lastName ?? '');
+  const words = nameKey(o.fullName).split(' ');
+  // Suffixes after the last name; the words between first name and last name are the middle names.
+  let end = words.length;
+  while (end > 2 && SUFFIXES.has(words[end - 1]!)) end--;
+  const suffix = words.slice(end).join(' ');
+  const lastWords = last === '' ? 0 : last.split(' ').length;
+  const lastAt = words.slice(0, end).join(' ').endsWith(last) ? end - lastWords : end;
+  const firstWords = first === '' ? 0 : first.split(' ').length;
+  const middleWords = words.slice(firstWords, Math.max(firstWords, lastAt));
+  return { first, last, middle: middleWords[0]?.charAt(0) ?? '', suffix };
+}
+
+/** Whether an owner is resolved as a person (last + first at an address) or as an entity (its name). */
+export function isPerson(o: OwnerInput): boolean {
+  return !!o.lastName && !!o.firstName && (o.type === 'Individual' || o.type === 'Trustee');
+}
+
+/** The key of one owner of a record; null when the record names no owner there (or a name with no letters). */
+export function ownerMentionKey(
+  o: OwnerInput | null,
+  p: Pick<PropertyInput, 'state' | 'mailing'>,
+  propertyId: number,
+): OwnerMentionKey | null {
+  if (!o) return null;
+  if (isPerson(o)) {
+    const { first, last, middle, suffix } = personParts(o);
+    const kind: OwnerKind = o.type === 'Trustee' ? 'T' : 'P';
+    const name = `${last} ${first}${suffix ? ` ${suffix}` : ''}`;
+    const place = mailingKey(p.mailing) ?? `record:${propertyId}`;
+    return { kind, key: `${kind}|${name}|${place}`, middle, nameKey: name };
+  }
+  const name = entityNameKey(o.fullName);
+  if (name === '') return null;
+  return { kind: 'E', key: `E|${p.state.toUpperCase()}|${name}`, middle: '', nameKey: name };
+}
+
+/** A mention to resolve: its key and its place (a stored record's place tells its previous owner). */
+export interface OwnerMention extends OwnerMentionKey {
+  propertyId: number;
+  seq: 1 | 2;
+}
+
+/** The mentions of records (owner1, owner2 of each, null where absent), two per record, to resolve together. */
+export function recordMentions(
+  ids: number | readonly number[],
+  items: readonly Pick<PropertyInput, 'state' | 'mailing' | 'owner1' | 'owner2'>[],
+): (OwnerMention | null)[] {
+  return items.flatMap((p, i) => {
+    const propertyId = typeof ids === 'number' ? ids + i : ids[i]!;
+    return ([p.owner1, p.owner2] as const).map((o, k) => {
+      const key = ownerMentionKey(o, p, propertyId);
+      return key && { ...key, propertyId, seq: (k + 1) as 1 | 2 };
+    });
+  });
+}
+
+/** Flat ids (two per record, as recordMentions lists them) to one pair per record. */
+export function idPairs(flat: readonly (number | null)[]): [number | null, number | null][] {
+  const pairs: [number | null, number | null][] = [];
+  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);
+  return pairs;
+}

@@ -12,6 +12,10 @@ export type PropertyResponse = components['schemas']['PropertyResponse'];
 export type PropertyRecord = components['schemas']['PropertyRecord'];
 export type UsageResponse = components['schemas']['UsageResponse'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
+export type OwnerDetailResponse = components['schemas']['OwnerDetailResponse'];
+export type OwnerDetail = components['schemas']['OwnerDetail'];
+export type OwnerSearchResponse = components['schemas']['OwnerSearchResponse'];
+export type OwnerSummary = components['schemas']['OwnerSummary'];
 export type PropertyRecordsClient = Client<paths>;
 
 export interface ClientOptions {

@@ -12,7 +12,7 @@
 // - A person named as trustee is another owner than the same person in their own name (they hold in another right).
 // - A person with no mailing address on record is joined by nothing but the record itself (its property id, which a
 //   re-import keeps).
-import { nameKey, normalizeCity, parseStreetLine, splitZip } from '@pra/core/address';
+import { entityNameKey, nameKey, normalizeCity, parseStreetLine, splitZip } from '@pra/core/address';
 import type { OwnerInput, PropertyInput } from './property-input.js';
 
 export type OwnerKind = 'E' | 'P' | 'T';
@@ -25,55 +25,6 @@ export interface OwnerMentionKey {
   middle: string;
   /** The name the owner is searched by (owner_entities.name_key): an entity's name, a person's LAST FIRST. */
   nameKey: string;
-}
-
-/** Written variants of entity words, to one spelling each (after punctuation is gone and L L C is LLC). */
-const ENTITY_WORDS = new Map<string, string>([
-  ['INCORPORATED', 'INC'],
-  ['CORPORATION', 'CORP'],
-  ['COMPANY', 'CO'],
-  ['LIMITED', 'LTD'],
-  ['TR', 'TRUST'],
-  ['TRS', 'TRUST'],
-  ['TRST', 'TRUST'],
-  ['TTEE', 'TRUST'],
-  ['TTEES', 'TRUST'],
-  ['TRUSTEE', 'TRUST'],
-  ['TRUSTEES', 'TRUST'],
-  ['ASSOCIATION', 'ASSN'],
-  ['ASSOC', 'ASSN'],
-  ['PARTNERSHIP', 'PTSHP'],
-  ['LP', 'LP'],
-  ['LLLP', 'LLLP'],
-]);
-
-/**
- * An entity's name as one key: "The Acme Holdings, L.L.C." and "ACME HOLDINGS LLC" are "ACME HOLDINGS LLC"; "SMITH
- * FAMILY TR" and "SMITH FAMILY TRUST" are one; "&" is AND.
- */
-export function entityNameKey(name: string): string {
-  const text = name
-    .toUpperCase()
-    .replace(/&/g, ' AND ')
-    // Periods and apostrophes join what they sit in ("L.L.C." is LLC, "O'NEIL" is ONEIL); other marks separate.
-    .replace(/[.'’]/g, '')
-    .replace(/[^A-Z0-9]+/g, ' ')
-    .trim();
-  let words = text.split(' ').filter((w) => w !== '');
-  // "L L C", "L L P", "L P" written apart, and "LIMITED LIABILITY COMPANY".
-  const joined = ` ${words.join(' ')} `
-    .replace(/ LIMITED LIABILITY (COMPANY|CO) /g, ' LLC ')
-    .replace(/ L L C /g, ' LLC ')
-    .replace(/ L L P /g, ' LLP ')
-    .replace(/ L P /g, ' LP ');
-  words = joined
-    .trim()
-    .split(' ')
-    .map((w) => ENTITY_WORDS.get(w) ?? w);
-  if (words[0] === 'THE' && words.length > 1) words.shift();
-  if (words.at(-1) === 'THE' && words.length > 1) words.pop();
-  // "TRUST TRUST" (a trust and its trustee words) is one TRUST.
-  return words.filter((w, i) => !(w === 'TRUST' && words[i - 1] === 'TRUST')).join(' ');
 }
 
 /** The mailing address as evidence: line with unit and ZIP5 (or city and state); null when there is none. */

@@ -9,7 +9,15 @@ import type { RecordRow, RecordStore } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
 import { areaSource } from '../domain/find-area.js';
 import { answerMeteredPage, type PageSource } from '../domain/metered-page.js';
-import { renderPropertyResponse } from '../domain/record-page.js';
+import {
+  type RecordPage,
+  renderOwnerDetailResponse,
+  renderOwnerSearchResponse,
+  renderPropertyResponse,
+} from '../domain/record-page.js';
+import type { ReportedBilling } from '../domain/metered-page.js';
+import { OwnerStore } from '../data/owner-queries.js';
+import { findByOwnerId, findOwnerDetail, findOwners } from '../domain/find-owners.js';
 import { batchHandler } from './batch-route.js';
 import { type MeteredQuery, meteredCaller, meteredRequest } from './metered-call.js';
 
@@ -37,7 +45,11 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
   // batch's repeat read again.
   const rereads: PageSource['rereads'] = d.rereadFrom.map((s) => (ids: number[]) => s.recordsByIds(ids));
   const metered =
-    <S extends z.ZodType<MeteredQuery>>(schema: S, source: (q: z.infer<S>) => PageSource) =>
+    <S extends z.ZodType<MeteredQuery>>(
+      schema: S,
+      source: (q: z.infer<S>) => PageSource,
+      render: (p: RecordPage, transactionId: string, b: ReportedBilling) => string = renderPropertyResponse,
+    ) =>
     (endpoint: string): RequestHandler =>
       route(async (req, res) => {
         const caller = await meteredCaller(req, d.auth);
@@ -51,7 +63,7 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
         );
         // A preview is not charged: the call counter counts it as a call.
         req.charged = !query.preview;
-        sendJson(res, 200, renderPropertyResponse(page, transactionId, billing), transactionId);
+        sendJson(res, 200, render(page, transactionId, billing), transactionId);
       });
   const pages = (find: PageSource['find']): PageSource => ({
     find,
@@ -65,10 +77,35 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
     }),
     historyField: kind === 'sale' ? 'saleHistory' : 'assessmentHistory',
   });
+  // The owner endpoints (issue 37) read the owner registry where the searches read; a repeat reads an owner again
+  // from each place the first call may have read it, as records.
+  const owners = new OwnerStore(d.store.pool);
+  const ownerRereads = d.rereadFrom.map(({ store }) => new OwnerStore(store.pool));
+  const ms = d.store.deadlineMs;
   return {
+    ownerDetail: metered(
+      ENDPOINTS.ownerDetail.query,
+      (q) => ({
+        find: () => findOwnerDetail(owners, q.id, ms),
+        rereads: ownerRereads.map((o) => (ids: number[]) => o.details(ids)),
+      }),
+      renderOwnerDetailResponse,
+    ),
+    ownerSearch: metered(
+      ENDPOINTS.ownerSearch.query,
+      (q) => ({
+        find: () => findOwners(owners, q, ms),
+        rereads: ownerRereads.map((o) => (ids: number[]) => o.summaries(ids, q.state ?? null)),
+      }),
+      renderOwnerSearchResponse,
+    ),
     propertyAddress: metered(ENDPOINTS.propertyAddress.query, (q) => pages(() => findByAddress(d.store, q))),
     propertyBatch: batchHandler(d, rereads),
-    propertyOwner: metered(ENDPOINTS.propertyOwner.query, (q) => pages(() => findByOwner(d.store, q))),
+    propertyOwner: metered(ENDPOINTS.propertyOwner.query, (q) =>
+      pages(() =>
+        q.ownerId !== undefined ? findByOwnerId(owners, { ...q, ownerId: q.ownerId }, ms) : findByOwner(d.store, q),
+      ),
+    ),
     propertyParcel: metered(ENDPOINTS.propertyParcel.query, (q) => pages(() => findByParcel(d.store, q))),
     propertyRadius: metered(ENDPOINTS.propertyRadius.query, (q) => areaSource(d.store, rereads, q)),
     propertyArea: metered(ENDPOINTS.propertyArea.query, (q) => areaSource(d.store, rereads, q)),

@@ -22,6 +22,7 @@ import { migrateRecords } from '../src/data/migrate.js';
 import { parseRecord } from '../src/importer/csv-records.js';
 import {
   COUNTY_ROLLS,
+  formatReport,
   importCsv,
   type ImportSummary,
   loadMapping,
@@ -38,6 +39,8 @@ const { values } = parseArgs({
     copies: { type: 'string', default: '10' },
     /** `brooklyn` or `counties`: run only that part. */
     only: { type: 'string' },
+    /** Print each county file's import report (first load): what each field is filled from, and how often. */
+    reports: { type: 'boolean', default: false },
     batch: { type: 'string' },
     keep: { type: 'boolean', default: false },
     workers: { type: 'string' },
@@ -201,6 +204,8 @@ async function benchCounties(
       let rows = 0;
       let seconds = 0;
       const parts: string[] = [];
+      const pgBefore = await backendCpu(pool);
+      const cpuBefore = process.cpuUsage();
       for (const { mapping, file } of files) {
         const m = loadMapping(mapping);
         const started = performance.now();
@@ -208,10 +213,21 @@ async function benchCounties(
         const t = (performance.now() - started) / 1000;
         rows += s.rowsRead;
         seconds += t;
+        if (values.reports && pass === 'first load') {
+          console.log(
+            `\nimport report of ${m.name} (${s.rowsRead} rows, ${s.skipped} skipped, ${s.notInStore} not in store):`,
+          );
+          for (const l of formatReport(s.report, Object.keys(m.fields))) console.log(`  ${l}`);
+        }
         parts.push(
           `${m.name} ${fmt(s.rowsRead)} rows ${fmt(s.rowsRead / t)}/s (${fmt(s.added)} new, ${fmt(s.updated)} updated, ${fmt(s.unchanged)} unchanged)`,
         );
       }
+      const cpu = process.cpuUsage(cpuBefore);
+      let pgMs = 0;
+      for (const [pid, ms] of await backendCpu(pool)) pgMs += ms - (pgBefore.get(pid) ?? 0);
+      // The rate with the machine's cores to itself: this import's CPU (node threads and PostgreSQL) spread over them.
+      const bound = (rows / ((cpu.user + cpu.system) / 1000 + pgMs)) * 1000 * availableParallelism();
       const rate = rows / seconds;
       const target = pass === 'first load' && files.length === 1 ? COUNTY_TARGET_ROWS_PER_SECOND : null;
       const mark = target === null ? '' : rate >= target ? 'ok' : 'below';
@@ -219,17 +235,18 @@ async function benchCounties(
       console.error(`${county} ${pass}: ${fmt(rate)} rows/s`);
       lines.push(
         `${county.padEnd(16)}${pass.padEnd(12)}${fmt(rows).padStart(8)}${seconds.toFixed(1).padStart(9)}${fmt(rate).padStart(9)}` +
-          `${(target === null ? '-' : fmt(target)).padStart(9)}${ratio.padStart(9)}  ${mark}`,
+          `${(target === null ? '-' : fmt(target)).padStart(9)}${ratio.padStart(11)}${fmt(bound).padStart(11)}  ${mark}`,
         ...parts.map((p) => `${''.padEnd(28)}${p}`),
       );
     }
   }
   console.log(
     `\nreal county rolls, shipped mappings; target ${fmt(COUNTY_TARGET_ROWS_PER_SECOND)} rows/s for a first load of a one-file roll; ` +
-      `x Brooklyn: rows/s over the Brooklyn first import's of this run\n`,
+      `x Brooklyn: rows/s over the Brooklyn first import's of this run; cpu-bound: rows/s with the ${availableParallelism()} cores to itself ` +
+      `(this import's CPU, node and PostgreSQL backends, spread over them); load average now ${loadavg()[0]!.toFixed(1)}\n`,
   );
   console.log(
-    `${'county'.padEnd(16)}${'pass'.padEnd(12)}${'rows'.padStart(8)}${'seconds'.padStart(9)}${'rows/s'.padStart(9)}${'target'.padStart(9)}${'x Brooklyn'.padStart(9)}`,
+    `${'county'.padEnd(16)}${'pass'.padEnd(12)}${'rows'.padStart(8)}${'seconds'.padStart(9)}${'rows/s'.padStart(9)}${'target'.padStart(9)}${'x Brooklyn'.padStart(11)}${'cpu-bound'.padStart(11)}`,
   );
   for (const l of lines) console.log(l);
 }

@@ -92,7 +92,7 @@ describe('owner names, generated persons', () => {
       }),
       { numRuns: 3000 },
     );
-  });
+  }, 120_000);
 
   it('first-last order: FIRST M LAST, and two owners joined by &', () => {
     fc.assert(
@@ -105,7 +105,7 @@ describe('owner names, generated persons', () => {
       }),
       { numRuns: 1000 },
     );
-  });
+  }, 120_000);
 });
 
 const ENTITY_FORMS: ((w: string, p: Person) => { text: string; type: string })[] = [
@@ -152,7 +152,7 @@ describe('owner names, generated entities', () => {
       ),
       { numRuns: 2000 },
     );
-  });
+  }, 120_000);
 });
 
 describe('owner names, any text', () => {
@@ -174,7 +174,7 @@ describe('owner names, any text', () => {
       }),
       { numRuns: 2000 },
     );
-  });
+  }, 120_000);
 
   it('a long cell is cut at MAX_CELL_CHARS (at a space) before it is read: what comes out is bounded', () => {
     const long = `${'SMITH JOHN & '.repeat(20_000)}MARY`;

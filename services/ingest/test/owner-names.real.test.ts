@@ -121,6 +121,7 @@ const PHILADELPHIA: Case[] = [
   ],
   [['DI WANSHU', 'LLC'], ['Corporation: DI WANSHU LLC [-|-]']],
   [['CREFELD SCHOOL', ''], ['Association: CREFELD SCHOOL [-|-]']],
+  [['D & D GIFTEDHANDS INTERNATIONAL', ''], ['Corporation: D & D GIFTEDHANDS INTERNATIONAL [-|-]']],
   [
     ['NUPIERI ROCCO', 'NUPIERI BAPTIST'],
     ['Individual: ROCCO NUPIERI [NUPIERI|ROCCO]', 'Individual: BAPTIST NUPIERI [NUPIERI|BAPTIST]'],
@@ -188,7 +189,10 @@ const CHARLOTTESVILLE: Case[] = [
     ['CHARLOTTESVILLE REDEVELOPMENT & HOUSING AUTHORITY'],
     ['Government: CHARLOTTESVILLE REDEVELOPMENT & HOUSING AUTHORITY [-|-]'],
   ],
-  [['CARTER RICHARD ETAL TR 1510 DAIRY RD LD TR'], ['Trust: CARTER RICHARD TR 1510 DAIRY RD LD TR [-|-]']],
+  [
+    ['CARTER RICHARD ETAL TR 1510 DAIRY RD LD TR'],
+    ['Trustee: RICHARD CARTER [CARTER|RICHARD]', 'Trust: 1510 DAIRY RD LD TR [-|-]'],
+  ],
   [
     ['ADAMS, WILLIAM H, III KOSTER, JENNIFER A'],
     ['Individual: WILLIAM H ADAMS III [ADAMS|WILLIAM]', 'Individual: JENNIFER A KOSTER [KOSTER|JENNIFER]'],
@@ -231,6 +235,50 @@ const CHARLOTTESVILLE: Case[] = [
   [['26 UNIVERSITY CIRCLE, LLC'], ['Corporation: 26 UNIVERSITY CIRCLE, LLC [-|-]']],
   [['TRUST OF THREE, LLC'], ['Corporation: TRUST OF THREE, LLC [-|-]']],
   [['CHURCH OF GOD IN CHRIST'], ['Religious: CHURCH OF GOD IN CHRIST [-|-]']],
+  [
+    ['SEIDMAN, JOSHUA M & JERI K, TR SEIDMAN LIVING TR'],
+    [
+      'Trustee: JOSHUA M SEIDMAN [SEIDMAN|JOSHUA]',
+      'Trustee: JERI K SEIDMAN [SEIDMAN|JERI]',
+      'Trust: SEIDMAN LIVING TR [-|-]',
+    ],
+  ],
+  [
+    ['RALSTON, E RANDALL & JOHN S, SUC TR 114 CLEVELAND AVE LD TR'],
+    [
+      'Trustee: E RANDALL RALSTON [RALSTON|E]',
+      'Trustee: JOHN S RALSTON [RALSTON|JOHN]',
+      'Trust: 114 CLEVELAND AVE LD TR [-|-]',
+    ],
+  ],
+  [
+    ['DIEHL, JOHN C, III, TRUSTEE JOHN CLARK DIEHL, IV IRREVOCABLE TR'],
+    ['Trustee: JOHN C DIEHL III [DIEHL|JOHN]', 'Trust: JOHN CLARK DIEHL, IV IRREVOCABLE TR [-|-]'],
+  ],
+  [
+    [
+      'COLLEY, CATHLEEN ANN, TR CATHLEEN ANN COLLEY REVOCABLE TR & COLLEY, THOMAS MICHAEL, TR THOMAS MICHAEL COLLEY REVOCABLE TR',
+    ],
+    [
+      'Trustee: CATHLEEN ANN COLLEY [COLLEY|CATHLEEN]',
+      'Trust: CATHLEEN ANN COLLEY REVOCABLE TR [-|-]',
+      'Trustee: THOMAS MICHAEL COLLEY [COLLEY|THOMAS]',
+      'Trust: THOMAS MICHAEL COLLEY REVOCABLE TR [-|-]',
+    ],
+  ],
+  [
+    ['NIDEVER, DAVID L, TR REINES, AMY E, TR'],
+    ['Trustee: DAVID L NIDEVER [NIDEVER|DAVID]', 'Trustee: AMY E REINES [REINES|AMY]'],
+  ],
+  [
+    ['BURNS, MICHAEL A, INITIAL TRUSTEE OF HAB TRUST'],
+    ['Trustee: MICHAEL A BURNS [BURNS|MICHAEL]', 'Trust: HAB TRUST [-|-]'],
+  ],
+  [['CHESAPEAKE & OHIO RAILWAY'], ['Corporation: CHESAPEAKE & OHIO RAILWAY [-|-]']],
+  [
+    ['THAMCHOE, FNU CHOEZOM, DOLMA'],
+    ['Individual: THAMCHOE [THAMCHOE|-]', 'Individual: DOLMA CHOEZOM [CHOEZOM|DOLMA]'],
+  ],
   [
     ['FAIRCHILD, GREGORY & TIERNEY TEMPLE'],
     ['Individual: GREGORY FAIRCHILD [FAIRCHILD|GREGORY]', 'Individual: TIERNEY TEMPLE [TEMPLE|TIERNEY]'],
@@ -300,6 +348,11 @@ const LEBANON: Case[] = [
     ['Individual: JEFFREY W DOYLE [DOYLE|JEFFREY]', 'Individual: MAUREEN W DOYLE [DOYLE|MAUREEN]'],
   ],
   [['MANSFIELD RHONDA LIN BEHRNS+', ''], ['Individual: RHONDA LIN BEHRNS MANSFIELD [MANSFIELD|RHONDA]']],
+  [['HYANNIS AIR SERVICE INC D/B/A', 'CAPE AIR'], ['Corporation: HYANNIS AIR SERVICE INC D/B/A CAPE AIR [-|-]']],
+  [
+    ['KORPELA FAMILY TRUST +', 'KORPELA, JOHN E TTEE'],
+    ['Trust: KORPELA FAMILY TRUST [-|-]', 'Trustee: JOHN E KORPELA [KORPELA|JOHN]'],
+  ],
   [['CITY OF LEBANON', 'FINANCE DEPARTMENT'], ['Government: CITY OF LEBANON FINANCE DEPARTMENT [-|-]']],
   [['KIMBALL RIDGE HOMEOWNERS', ''], ['Association: KIMBALL RIDGE HOMEOWNERS [-|-]']],
   [['WELLSPRING WORSHIP CTR OF LEBA', ''], ['Religious: WELLSPRING WORSHIP CTR OF LEBA [-|-]']],
@@ -307,6 +360,12 @@ const LEBANON: Case[] = [
   [['LEVEL (3)', ''], ['Corporation: LEVEL 3 [-|-]']],
   [['TSS MORGAN DRIVE, LLC', '% TYLER, SIMMS & ST SAUVEUR'], ['Corporation: TSS MORGAN DRIVE, LLC [-|-]']],
   [["O'CONNOR, MARY ANN", ''], ["Individual: MARY ANN O'CONNOR [O'CONNOR|MARY]"]],
+  [['ROMAN CATHOLIC BISHOP OF MANCH', 'ESTER'], ['Religious: ROMAN CATHOLIC BISHOP OF MANCH ESTER [-|-]']],
+  [['VINCENT & VINCENT REAL EST', '% VINCENT, LAWRENCE B'], ['Corporation: VINCENT & VINCENT REAL EST [-|-]']],
+  [
+    ['T&M ASSOCIATES INC', 'ENGINEERS & SURVEYORS'],
+    ['Corporation: T&M ASSOCIATES INC [-|-]', 'Corporation: ENGINEERS & SURVEYORS [-|-]'],
+  ],
 ];
 
 describe('owner cells of the real rolls', () => {
@@ -324,6 +383,7 @@ describe('owner cells of the real rolls', () => {
     expect(PHILADELPHIA.length + CHARLOTTESVILLE.length + LEBANON.length).toBeGreaterThanOrEqual(60);
   });
 
+  // 26,610 rows read and parsed: seconds alone, more on a machine shared by other test runs (the timeout below).
   it('reads every owner cell of the three files: every person named, entities typed, words kept', async () => {
     const byType = new Map<OwnerType, number>();
     let rows = 0;
@@ -354,5 +414,5 @@ describe('owner cells of the real rolls', () => {
       'Association',
     ] as const)
       expect(byType.get(t) ?? 0, t).toBeGreaterThan(20);
-  });
+  }, 180_000);
 });

@@ -71,7 +71,7 @@ beforeAll(async () => {
     }
   for (const source of ['import:philadelphia-opa', 'import:charlottesville-parcels', 'import:lebanon-nh'])
     for (const r of await recordsOf(db.pool(), source)) byApn.set(`${r.identifier.fips}:${r.identifier.apn}`, r);
-}, 300_000);
+}, 1_200_000);
 
 /** The owners a record must show: the parser's reading of the row's owner cells, the first two. */
 function expectOwners(rec: Rec, cells: string[], where: string) {
@@ -224,6 +224,16 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
     points.set(key, [...(points.get(key) ?? []), r]);
   }
   const rec = (r: Row) => byApn.get(`51540:${r.ParcelNumber}`);
+  /** Streets and ZIPs of the parcels whose ZIP is their owner's (mailed at the parcel): the evidence. */
+  let mailed: Set<string> | undefined;
+  const mailedStreets = () => {
+    mailed ??= new Set(
+      [...byApn.values()]
+        .filter((o) => o.vintage.postal1Source === 'owner-mailing')
+        .map((o) => `${parseStreetLine(o.address.line1).streetKey}|${o.address.postal1}`),
+    );
+    return mailed;
+  };
   const siteLine = (r: Row) => spaces(`${r.StreetNumber} ${r.StreetName}`);
 
   it('joined files add to the parcels only: rows of parcels the store lacks are reported, nothing added', () => {
@@ -266,13 +276,7 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
       } else {
         expect(source, where).toBe('street-segment');
         // Some parcel of the same street was found at that ZIP by its owner's mailing address.
-        const street = parseStreetLine(x.address.line1).streetKey;
-        const witness = [...byApn.values()].some(
-          (o) =>
-            o.vintage.postal1Source === 'owner-mailing' &&
-            o.address.postal1 === x.address.postal1 &&
-            parseStreetLine(o.address.line1).streetKey === street,
-        );
+        const witness = mailedStreets().has(`${parseStreetLine(x.address.line1).streetKey}|${x.address.postal1}`);
         expect(witness, where).toBe(true);
       }
     }
@@ -438,7 +442,9 @@ describe('through the lookup app', () => {
         const byApn = await api.get(
           `/api/v1/property/parcel?apn=${encodeURIComponent(x.identifier.apn)}&state=${x.address.countrySubd}`,
         );
-        expect(ids(byApn), where).toEqual([x.identifier.Id]);
+        // Lebanon's 2-11 and 21-1 are one APN to the lookup (it strips separators): both answer.
+        expect(ids(byApn), where).toContain(x.identifier.Id);
+        expect(ids(byApn).length, where).toBeLessThanOrEqual(2);
         for (const o of [x.owner.owner1, x.owner.owner2]) {
           if (!o?.lastName) continue;
           const first = o.firstName ? `&firstName=${encodeURIComponent(o.firstName)}` : '';
@@ -451,4 +457,17 @@ describe('through the lookup app', () => {
       }
     });
   }
+});
+
+describe('re-imports', () => {
+  it('of the parcels file and of a file joined to it change nothing: what every file added stays', async () => {
+    const before = await recordsOf(db.pool(), 'import:charlottesville-parcels');
+    for (const { mapping, file } of COUNTY_ROLLS.charlottesville.slice(0, 2)) {
+      const s = await importCsv(db.pool(), loadMapping(mapping), file);
+      expect([s.added, s.updated], file).toEqual([0, 0]);
+      expect(s.unchanged, file).toBeGreaterThan(0);
+    }
+    const after = await recordsOf(db.pool(), 'import:charlottesville-parcels');
+    expect(after).toEqual(before);
+  });
 });

@@ -12,8 +12,17 @@ export interface ParcelRef {
 }
 
 /** The parcel of a property with its county's APN (generated records, imports whose mapping reads an APN). */
-export function parcelRefOf(p: Pick<PropertyInput, 'fips' | 'apn'>): ParcelRef {
-  return { fips: p.fips, key: apnKey(p.apn) };
+export function parcelRefOf(p: Pick<PropertyInput, 'fips' | 'apn' | 'parcelKey'>): ParcelRef {
+  return { fips: p.fips, key: p.parcelKey ?? apnKey(p.apn) };
+}
+
+/** An APN's parts as written, for a county whose APNs differ only by where their separators are (`2-11`, `21-1`). */
+export function separatedApnKey(apn: string): string {
+  return apn
+    .trim()
+    .toUpperCase()
+    .replace(/[^0-9A-Z]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 /**

@@ -59,22 +59,34 @@ interface Tok {
 }
 
 const AMP = new Set(['&', 'AND', '/']);
-const isInitial = (t: Tok) => t.key.length === 1 && /[A-Z]/.test(t.key);
+const isInitial = (t: Tok) => t.key.length === 1 && t.key >= 'A' && t.key <= 'Z';
+/** First words of ENTITY_PHRASES: only after one of them is a two-word key built. */
+const PHRASE_FIRST = new Set(Object.keys(ENTITY_PHRASES).map((p) => p.slice(0, p.indexOf('-'))));
+const DROPPED_CHARS = /[()"[\]{};:]/g;
+const KEY_CHARS = /[.'’`]/g;
+const NEEDS_CLEANING = /[()"[\]{};:.'’`]/;
 const HAS_DIGIT = /\d/;
 
 function tokens(cell: string | null | undefined): Tok[] {
   if (!cell) return [];
-  let s = cell.toUpperCase();
+  let s = cell;
   if (s.length > MAX_CELL_CHARS) {
+    // Cut before anything else, so the work is bounded by the cut whatever the cell's length.
     const cut = s.lastIndexOf(' ', MAX_CELL_CHARS);
     s = s.slice(0, cut > 0 ? cut : MAX_CELL_CHARS);
   }
+  s = s.toUpperCase();
   const out: Tok[] = [];
-  for (const raw of s.replace(/,/g, ' , ').split(/\s+/)) {
+  for (const raw of (s.includes(',') ? s.replace(/,/g, ' , ') : s).split(/\s+/)) {
+    if (raw === '') continue;
+    if (!NEEDS_CLEANING.test(raw)) {
+      out.push({ text: raw, key: raw });
+      continue;
+    }
     // Brackets and quotes are no part of a name: `LEVEL (3)`, `"SMITH"`.
-    const text = raw.replace(/[()"[\]{};:]/g, '');
+    const text = raw.replace(DROPPED_CHARS, '');
     if (text === '') continue;
-    const key = text.replace(/[.'’`]/g, '');
+    const key = text.replace(KEY_CHARS, '');
     if (key === '') continue;
     out.push({ text, key });
   }
@@ -144,7 +156,7 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     const k = ts[i]!.key;
     if (k === ',') continue;
     const next = ts[i + 1]?.key;
-    const phrase = next ? ENTITY_PHRASES[`${k}-${next}`] : undefined;
+    const phrase = next && PHRASE_FIRST.has(k) ? ENTITY_PHRASES[`${k}-${next}`] : undefined;
     if (phrase) found.add(phrase);
     if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
     const t = WORD_TYPE.get(k);
@@ -158,6 +170,8 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     if (HAS_DIGIT.test(k)) structural = true;
     else if (k.length > 1 && k.includes('&')) structural = true;
     else if ((k === 'OF' || k === 'FOR' || k === 'THE') && i > 0 && i < ts.length - 1) structural = true;
+    // `D & D GIFTEDHANDS`, `R & J ...`: initials joined at the start of a name without a comma are a firm's.
+    else if (i === 0 && !commaStyle && isInitial(ts[0]!) && ts[1]?.key === '&') structural = true;
   }
   const lastWord = words[words.length - 1]!.key;
   if (
@@ -376,19 +390,65 @@ function continues(prev: Tok[], next: Tok[], order: NameOrder): boolean {
   const end = prev[prev.length - 1];
   const start = next[0];
   if (!end || !start) return false;
-  if (AMP.has(end.key) || end.key === 'OF' || end.key === 'FOR') return true;
+  // `HYANNIS AIR SERVICE INC D/B/A` / `CAPE AIR`: the trade name is the same owner's.
+  if (AMP.has(end.key) || end.key === 'OF' || end.key === 'FOR' || end.key === 'D/B/A' || end.key === 'DBA')
+    return true;
   if (CONNECTORS.has(start.key)) return true;
   if (next.every((t) => WORD_TYPE.has(t.key))) return true;
   const prevType = entityType(prev, order);
   if (prevType === null || closed(prev) || isPersonMarked(next)) return false;
+  // One word after an unclosed entity is the rest of its name (`ROMAN CATHOLIC BISHOP OF MANCH` / `ESTER`).
+  if (next.length === 1) return true;
   // An unclosed entity is continued by entity words (`DEPT OF TRANS`, `HUD`), not by a person's name.
   const nextType = entityType(next, order);
   return nextType !== null && nextType !== 'Trust' && nextType !== 'Estate';
 }
 
+const TRUST_ENDINGS = new Set(['TR', 'TRS', 'TRUST', 'TRST', 'TRUSTS']);
+const TRUST_LEAD_INS = new Set(['OF', 'UNDER', 'FOR', 'U/A', 'UA', 'UAD', 'U/D', 'UDT']);
+/** Words that qualify a trustee (`SUC TR`, `INITIAL TRUSTEE`): dropped with the trustee word. */
+const TRUSTEE_QUALIFIERS = new Set(['SUC', 'SUCC', 'SUCCESSOR', 'INITIAL', 'CO']);
+
+/**
+ * Where the trustees end and their trust begins in one cell: `SEIDMAN, JOSHUA M & JERI K, TR SEIDMAN LIVING TR`,
+ * `MAIN, RALPH TR OF BLACK DUCK LD TR`: [the trustee word, the trust's last word], or null. The trust's name ends
+ * with TR or TRUST not just after a comma (`NIDEVER, DAVID L, TR REINES, AMY E, TR` is two trustees).
+ */
+function trustAfterTrustees(ts: readonly Tok[]): [number, number] | null {
+  for (let m = 1; m < ts.length - 2; m++) {
+    if (!TRUSTEE_MARKERS.has(ts[m]!.key)) continue;
+    for (let e = m + 2; e < ts.length; e++) {
+      if (TRUST_ENDINGS.has(ts[e]!.key) && ts[e - 1]!.key !== ',') return [m, e];
+    }
+    return null;
+  }
+  return null;
+}
+
 function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | null): ParsedOwner[] {
   const ts = trimConnectors(dropMarkers(seg));
   if (ts.length === 0) return [];
+  const split = trustAfterTrustees(ts);
+  if (split) {
+    const [m, e] = split;
+    let a = m + 1;
+    while (a < e && TRUST_LEAD_INS.has(ts[a]!.key)) a++;
+    let q = m;
+    while (q > 1 && TRUSTEE_QUALIFIERS.has(ts[q - 1]!.key)) q--;
+    const trustees = [...ts.slice(0, q), ts[m]!];
+    const trust: ParsedOwner = {
+      fullName: joinText(ts.slice(a, e + 1)),
+      firstName: null,
+      middleName: null,
+      lastName: null,
+      suffix: null,
+      type: 'Trust',
+    };
+    const before = ownersOfSegment(trustees, order, previous);
+    // More trustees and trusts after this trust's name (`... REVOCABLE TR & COLLEY, THOMAS MICHAEL, TR ...`).
+    const rest = ownersOfSegment(ts.slice(e + 1), order, trust);
+    return [...before, trust, ...rest];
+  }
   const type = entityType(ts, order);
   if (type !== null) {
     return [{ fullName: joinText(ts), firstName: null, middleName: null, lastName: null, suffix: null, type }];

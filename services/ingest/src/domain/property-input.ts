@@ -38,6 +38,11 @@ export interface PropertyInput {
   apnOrig: string;
   /** The file gave no APN: `apn` is made up from the address (a 32-bit hash two parcels may share), not a key. */
   apnDerived?: true;
+  /**
+   * The parcel's key in the registry and the import state when it is not the stripped APN: the APN's parts as
+   * written (`2-11`), for a county whose APNs stripping would merge (mapping option `apnKey: "separators"`).
+   */
+  parcelKey?: string;
   taxParcelId: string | null;
   fips: string;
   state: string;

@@ -60,7 +60,8 @@ export class JoinedParcels {
     if (this.join.on === 'apn') {
       if (!input.apn) throw new Error('apn is empty');
       if (!/^\d{5}$/.test(input.fips)) throw new Error('a file joined on apn needs the county (fips) of its APNs');
-      return { identity: `apn:${input.fips}:${apnKey(input.apn)}`, ref: { fips: input.fips, key: apnKey(input.apn) } };
+      const key = input.parcelKey ?? apnKey(input.apn);
+      return { identity: `apn:${input.fips}:${key}`, ref: { fips: input.fips, key } };
     }
     const written = String(values.line1 ?? '').trim();
     if (written === '') throw new Error('line1 is empty');
@@ -70,8 +71,8 @@ export class JoinedParcels {
     // A point of a unit the roll does not list apart (its units are one parcel): the building's parcel.
     const entry = exact ?? this.byAddress.get(addressKey(line1));
     if (!entry) throw new Error(`no parcel of the joined file at '${streetWithUnit({ line1, line2 })}'`);
-    // The registry knows a parcel by its APN, or (a roll without APNs) by its address identity.
-    const key = entry[1].startsWith('apn:') ? apnKey(entry[3]) : entry[1];
+    // The registry knows a parcel by its APN (or its parts: parcelKey), or (a roll without APNs) by its identity.
+    const key = entry[1].startsWith('apn:') ? entry[1].slice(entry[1].indexOf(':', 4) + 1) : entry[1];
     return { identity: entry[1], ref: { fips: entry[2], key } };
   }
 }

@@ -15,7 +15,7 @@ import type { PROPERTY_TARGETS } from './mapping.js';
  * parsed street line of the property (line1 with line2) when the caller has it, so that it is not parsed again.
  */
 export function parcelIdentity(p: PropertyInput, byApn: boolean, street?: StreetLine): string {
-  if (byApn) return `apn:${p.fips}:${apnKey(p.apn)}`;
+  if (byApn) return `apn:${p.fips}:${p.parcelKey ?? apnKey(p.apn)}`;
   const s = street ?? parseStreetLine(streetWithUnit(p));
   // A roll without ZIPs: the place is its state and city.
   return `addr:${s.lineKey}|${p.zip || `${p.state}:${normalizeCity(p.city)}`}|${s.unitKey}`;

@@ -2,6 +2,7 @@
 // tract vintage) they describe, with geography the file lacks taken from the ZIP data set. Pure, so that it runs in
 // the import's worker threads as well as in the main one.
 import { apnKey, parseStreetLine, splitZip, STATE_FIPS, type StreetLine, UNIT_DESIGNATORS } from '@pra/core/address';
+import { separatedApnKey } from '../data/parcels.js';
 import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
 import { hash32 } from '../generator/random.js';
 import { loadZipPlaces, type ZipPlace } from '../generator/reference-data.js';
@@ -139,6 +140,8 @@ function mailingOf(v: Values): PropertyInput['mailing'] {
 /** What a row's property needs besides its values: how its owner cells write names, the county's ZIP evidence. */
 export interface ParcelOptions {
   ownerOrder?: 'last-first' | 'first-last';
+  /** The APN's parts tell parcels apart (see PropertyInput.parcelKey). */
+  apnSeparators?: boolean;
   zipEvidence?: ZipEvidence | null;
 }
 
@@ -247,6 +250,7 @@ export function toParcel(
   const input: PropertyInput = {
     apn,
     apnOrig: str(v.apn) ?? apnKey(apn),
+    ...(opts.apnSeparators && str(v.apn) !== null ? { parcelKey: separatedApnKey(apn) } : {}),
     ...(str(v.apn) === null ? { apnDerived: true as const } : {}),
     taxParcelId: str(v.taxParcelId),
     fips,
@@ -317,9 +321,11 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
   const fips = str(v.fips) ?? '';
   const [owner1, owner2] = ownersOf(v, opts);
   const lotSqft = num(v.lotSqft);
+  const apn = str(v.apn);
   return {
-    apn: str(v.apn) ?? '',
-    apnOrig: str(v.apn) ?? '',
+    apn: apn ?? '',
+    apnOrig: apn ?? '',
+    ...(opts.apnSeparators && apn !== null ? { parcelKey: separatedApnKey(apn) } : {}),
     taxParcelId: str(v.taxParcelId),
     fips,
     state: str(v.state) ?? '',

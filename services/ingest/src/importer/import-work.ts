@@ -137,6 +137,7 @@ export class ImportWork {
     const owner = setup.mapping.fields.ownerName ?? setup.mapping.fields.owner2Name;
     this.options = {
       ownerOrder: owner && 'column' in owner ? owner.order : undefined,
+      apnSeparators: setup.mapping.apnKey === 'separators',
       zipEvidence: setup.zipEvidence ? new ZipEvidence(setup.zipEvidence) : null,
     };
     this.latestDate = latestDateOf(setup.now);

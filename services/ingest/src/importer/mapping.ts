@@ -189,6 +189,11 @@ export const Mapping = z.discriminatedUnion('kind', [
       description: z.string().optional(),
       delimiter: z.string().length(1).default(','),
       join: Join.optional(),
+      /**
+       * How APNs tell parcels apart: `stripped` (letters and digits: `015-0123-004` is `0150123004`) or `separators`
+       * (the parts as written: Lebanon's `2-11` and `21-1` are two parcels that stripping would make one).
+       */
+      apnKey: z.enum(['stripped', 'separators']).default('stripped'),
       fields: z.partialRecord(z.enum(PROPERTY_TARGETS), FieldRule),
     })
     .strict()

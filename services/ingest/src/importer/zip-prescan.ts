@@ -25,7 +25,10 @@ export async function readZipEvidence(
     if ('error' in item) continue;
     ctx.line = item.line;
     try {
-      const { input, street } = toParcel(applyRules(mapping.fields, item.fields, ctx), now, { ownerOrder });
+      const { input, street } = toParcel(applyRules(mapping.fields, item.fields, ctx), now, {
+        ownerOrder,
+        apnSeparators: mapping.apnKey === 'separators',
+      });
       const n = street.houseNumber === null ? Number.NaN : Number.parseInt(street.houseNumber, 10);
       if (input.zipSource === 'owner-mailing' && Number.isFinite(n)) out.push([street.streetKey, n, input.zip]);
     } catch {

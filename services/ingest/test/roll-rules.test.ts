@@ -1,0 +1,187 @@
+// The pure rules of issue 36's importer: dates that cannot be right refused as values (reported by line and column),
+// the report's counts, short census tracts made whole by the county's FIPS, ZIPs only from evidence, and what a
+// joined file may change. The real rolls are loaded in services/lookup/test/county-rolls.test.ts.
+import { describe, expect, it } from 'vitest';
+import { ZipEvidence } from '../src/domain/zip-evidence.js';
+import { applyRules, type FieldReport, latestDateOf } from '../src/importer/apply-rules.js';
+import { joinParcel, mappedFields } from '../src/importer/import-merge.js';
+import { toParcel, tractIdOf } from '../src/importer/import-row.js';
+import { Mapping } from '../src/importer/mapping.js';
+import { makeProperty } from './make-property.js';
+
+const NOW = '2026-11-27T12:00:00.000Z';
+
+describe('dates that cannot be right', () => {
+  const fields = Mapping.parse({
+    name: 'dates',
+    kind: 'property',
+    fields: {
+      line1: { column: 'A' },
+      zip: { column: 'Z' },
+      saleDate: { column: 'D', format: 'date-iso' },
+      salePrice: { column: 'P', format: 'integer' },
+    },
+  }).fields;
+
+  it('are refused as values, the row kept: reported by line and column, never stored', () => {
+    const report: FieldReport = {};
+    const refusals: { line: number; reason: string }[] = [];
+    const ctx = { line: 7, latestDate: latestDateOf(NOW), report, refusals };
+    const future = applyRules(fields, { A: '1 MAIN ST', Z: '19146', D: '2071-10-01', P: '1' }, ctx);
+    expect(future.saleDate).toBeNull();
+    expect(future.salePrice).toBe(1);
+    ctx.line = 8;
+    expect(applyRules(fields, { A: '1 MAIN ST', Z: '19146', D: '1699-12-31', P: '' }, ctx).saleDate).toBeNull();
+    ctx.line = 9;
+    // Tomorrow is possible in some US time zone; the day after is not.
+    expect(applyRules(fields, { A: '1 MAIN ST', Z: '19146', D: '2026-11-28', P: '' }, ctx).saleDate).toBe('2026-11-28');
+    ctx.line = 10;
+    expect(applyRules(fields, { A: '1 MAIN ST', Z: '19146', D: '2026-11-29', P: '' }, ctx).saleDate).toBeNull();
+    expect(refusals.map((r) => r.line)).toEqual([7, 8, 10]);
+    expect(refusals[0]!.reason).toMatch(/column 'D': saleDate 2071-10-01 is after tomorrow/);
+    expect(refusals[1]!.reason).toMatch(/before 1700/);
+    expect(report.saleDate).toMatchObject({ filled: 1, empty: 0, refused: 3 });
+    expect(report.salePrice).toMatchObject({ filled: 1, empty: 3, refused: 0 });
+    expect(report.saleDate!.reasons[0]).toMatch(/^line 7, column 'D'/);
+    // The property has no sale from a refused date.
+    const p = toParcel(future, NOW).input;
+    expect(p.sales).toEqual([]);
+  });
+
+  it('a value that cannot be read at all is still the row error it was', () => {
+    expect(() => applyRules(fields, { A: '1 MAIN ST', Z: '19146', D: 'soon', P: '' })).toThrow(/saleDate \('D'\)/);
+  });
+});
+
+describe('census tracts', () => {
+  it('a tract number behind the county FIPS; a whole id as written; unknown county as written', () => {
+    expect(tractIdOf('33 ', '42101', true)).toBe('42101003300');
+    expect(tractIdOf('172', '42101', true)).toBe('42101017200');
+    expect(tractIdOf('33.01', '42101', true)).toBe('42101003301');
+    expect(tractIdOf('003301', '42101', true)).toBe('42101003301');
+    expect(tractIdOf('42101003300', '42101', true)).toBe('42101003300');
+    expect(tractIdOf('33', '42000', false)).toBe('33');
+  });
+});
+
+describe('ZIPs from street-segment evidence', () => {
+  const ev = new ZipEvidence([
+    ['MAIN ST', 10, '03766'],
+    ['MAIN ST', 30, '03766'],
+    ['MAIN ST', 50, '03784'],
+    ['MAIN ST', 11, '03784'],
+    ['ELM ST', 2, '03766'],
+    ['ELM ST', 8, '03766'],
+  ]);
+  it('between two evidenced numbers of one ZIP on the same side: that ZIP', () => {
+    expect(ev.zipOf('MAIN ST', 20)).toBe('03766');
+  });
+  it('between two of different ZIPs: none', () => {
+    expect(ev.zipOf('MAIN ST', 40)).toBeNull();
+  });
+  it('past the last evidence: only when the whole side agrees', () => {
+    expect(ev.zipOf('MAIN ST', 60)).toBeNull();
+    expect(ev.zipOf('ELM ST', 20)).toBe('03766');
+    expect(ev.zipOf('ELM ST', 1)).toBeNull(); // the odd side has no evidence
+  });
+  it('each side of the street is its own evidence', () => {
+    expect(ev.zipOf('MAIN ST', 13)).toBe('03784');
+    expect(ev.zipOf('OAK ST', 10)).toBeNull();
+  });
+});
+
+describe('a roll without site ZIPs', () => {
+  const fields = Mapping.parse({
+    name: 'nozip',
+    kind: 'property',
+    fields: {
+      apn: { column: 'APN' },
+      line1: { column: 'SITE' },
+      city: { value: 'LEBANON' },
+      state: { value: 'NH' },
+      fips: { value: '33009' },
+      mailingLine1: { column: 'MAIL' },
+      mailingCity: { column: 'MC' },
+      mailingState: { column: 'MS' },
+      mailingZip: { column: 'MZ' },
+    },
+  }).fields;
+  const row = (site: string, mail: string, ms: string, mz: string) =>
+    applyRules(fields, { APN: '1-1', SITE: site, MAIL: mail, MC: 'X', MS: ms, MZ: mz });
+
+  it('takes the owner mailing ZIP when the owner is mailed at the parcel, in a ZIP of the county', () => {
+    const p = toParcel(row('17 FARAWAY LN', '17 Faraway Lane', 'NH', '03784'), NOW).input;
+    expect([p.zip, p.zipSource, p.city, p.state, p.fips]).toEqual(['03784', 'owner-mailing', 'LEBANON', 'NH', '33009']);
+    expect(p.latitude).toBeNull(); // an inferred ZIP is no location
+  });
+  it('no ZIP from a mailing address elsewhere, in another state, or in a ZIP outside the county', () => {
+    for (const [mail, ms, mz] of [
+      ['9 OTHER RD', 'NH', '03784'],
+      ['17 FARAWAY LN', 'VT', '05001'],
+      ['17 FARAWAY LN', 'NH', '03101'],
+    ] as const) {
+      const p = toParcel(row('17 FARAWAY LN', mail, ms, mz), NOW).input;
+      expect([p.zip, p.zipSource], `${mail} ${ms} ${mz}`).toEqual(['', null]);
+    }
+  });
+  it('a mapping needs line1 and a ZIP or city and state', () => {
+    const bad = Mapping.safeParse({
+      name: 'x',
+      kind: 'property',
+      fields: { line1: { column: 'A' }, city: { value: 'C' } },
+    });
+    expect(bad.success).toBe(false);
+    expect(JSON.stringify(bad.error?.issues)).toMatch(/zip \(or cityStateZip\), or city and state/);
+    const joined = Mapping.safeParse({
+      name: 'y',
+      kind: 'property',
+      join: { mapping: 'x', on: 'apn' },
+      fields: { yearBuilt: { column: 'Y' } },
+    });
+    expect(JSON.stringify(joined.error?.issues)).toMatch(/joined on apn needs apn/);
+  });
+});
+
+describe('a joined file over a parcel', () => {
+  it('changes what its mapping reads (an empty cell clears), appends sales, replaces a sale of the same event', () => {
+    const stored = makeProperty({ yearBuilt: 1950, beds: 3 });
+    stored.sales = [
+      {
+        date: '2001-05-01',
+        price: 100,
+        documentType: 'DEED',
+        recordingDate: '2001-05-01',
+        buyerName: 'A',
+        sellerName: null,
+      },
+    ];
+    const file = { ...stored, yearBuilt: null, beds: 4, owner1: null, sales: [] as typeof stored.sales };
+    file.sales = [
+      {
+        date: '2001-05-01',
+        price: 150,
+        documentType: 'DEED',
+        recordingDate: '2001-05-01',
+        buyerName: null,
+        sellerName: null,
+      },
+      {
+        date: '2010-01-02',
+        price: 300,
+        documentType: 'DEED',
+        recordingDate: '2010-01-02',
+        buyerName: null,
+        sellerName: null,
+      },
+    ];
+    const mapped = mappedFields(['apn', 'fips', 'yearBuilt', 'beds', 'saleDate', 'salePrice']);
+    const out = joinParcel(stored, file, mapped);
+    expect([out.yearBuilt, out.beds]).toEqual([null, 4]);
+    expect(out.owner1).toEqual(stored.owner1); // not read by the joined mapping
+    expect(out.sales.map((s) => [s.date, s.price, s.buyerName])).toEqual([
+      ['2010-01-02', 300, null],
+      ['2001-05-01', 150, 'A'],
+    ]);
+    expect(joinParcel(out, file, mapped)).toEqual(out); // again: nothing changes
+  });
+});

@@ -53,6 +53,7 @@ describe('people', () => {
   it('are last + first (+ suffix) at a mailing address, as the lookups normalise addresses', () => {
     const a = keyOf(person('JOHN', 'SMITH'), mail('100 Market Street'));
     expect(keyOf(person('JOHN', 'SMITH'), mail('100 MARKET ST', '19103-1234'))!.key).toBe(a!.key);
+    expect(keyOf(person('JOHN', 'SMITH'), mail('100 MARKET ST', '19103', 'PITTSBURGH'))!.key).not.toBe(a!.key);
     // Two JOHN SMITHs with different mailing addresses are two owners.
     expect(keyOf(person('JOHN', 'SMITH'), mail('7 ELM AVE', '22902', 'CHARLOTTESVILLE', 'VA'))!.key).not.toBe(a!.key);
     // Father and son at one address.
@@ -85,6 +86,10 @@ describe('people', () => {
     );
     expect(mailingKey(mail(''))).toBeNull();
     expect(mailingKey(mail('PO BOX 12', ''))).toBe('PO BOX 12|PHILADELPHIA|PA');
+    // PO box spellings are one box; a ZIP written wrong does not split an address of one city.
+    expect(mailingKey(mail('P OBOX 402'))).toBe(mailingKey(mail('P.O. Box 402')));
+    expect(mailingKey(mail('513 HARRIS RD', '22903'))).toBe(mailingKey(mail('513 Harris Road', '22901')));
+    expect(mailingKey(mail('513 HARRIS RD', '22903', ''))).toBe('513 HARRIS RD|22903');
   });
 });
 

@@ -6,9 +6,11 @@
 //   L.L.C. = LLC, INCORPORATED = INC, TR/TRS/TTEE/TRUSTEE = TRUST, a leading or trailing THE dropped. An entity's
 //   name is registered per state, so the same name is the same entity wherever it is mailed.
 // - A person is last + first name (+ suffix: JR and SR are father and son) at a mailing address, normalised as the
-//   lookups normalise addresses (line with unit, and ZIP5, or city and state without a ZIP): a common name alone
+//   lookups normalise addresses (line with unit, PO box spellings as one): a common name alone
 //   says nothing, the address is the evidence that joins two mentions. The middle initial is kept apart (the
 //   registry joins a mention with a middle initial to an owner with the same one or none).
+//   The address's place is its city and state (the ZIP where no city is written): ZIPs are written wrong more often
+//   than cities, and a same-named person at one house number and street of one city is one person.
 // - A person named as trustee is another owner than the same person in their own name (they hold in another right).
 // - A person with no mailing address on record is joined by nothing but the record itself (its property id, which a
 //   re-import keeps).
@@ -27,16 +29,23 @@ export interface OwnerMentionKey {
   nameKey: string;
 }
 
-/** The mailing address as evidence: line with unit and ZIP5 (or city and state); null when there is none. */
+/** "P O BOX 12", "P.O. Box 12", "P OBOX 12", "POBOX 12": "PO BOX 12". */
+const PO_BOX = /^\s*P\s*\.?\s*O\s*\.?\s*BOX\b/i;
+
+/**
+ * The mailing address as evidence: the line with its unit, normalised as the lookups normalise it, in its city and
+ * state (a ZIP written wrong, or a PO box's ZIP that is not the street's, does not split it); the ZIP5 where no city
+ * is written. Null when there is no line.
+ */
 export function mailingKey(m: PropertyInput['mailing']): string | null {
   if (!m || m.line1.trim() === '') return null;
-  const line = parseStreetLine(m.line1);
+  const line = parseStreetLine(m.line1.replace(PO_BOX, 'PO BOX'));
   const street = `${line.lineKey}${line.unitKey ? ` #${line.unitKey}` : ''}`;
   if (street === '') return null;
-  const zip5 = splitZip(m.zip).zip5;
-  if (zip5.length === 5) return `${street}|${zip5}`;
   const city = normalizeCity(m.city);
-  return city === '' ? null : `${street}|${city}|${m.state.toUpperCase()}`;
+  if (city !== '') return `${street}|${city}|${m.state.toUpperCase()}`;
+  const zip5 = splitZip(m.zip).zip5;
+  return zip5.length === 5 ? `${street}|${zip5}` : null;
 }
 
 const SUFFIXES = new Set(['JR', 'SR', 'II', 'III', 'IV', 'V', '2ND', '3RD']);

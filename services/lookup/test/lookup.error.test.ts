@@ -42,7 +42,11 @@ describe('400: the message names the bad parameter', () => {
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&postal1=89502', /'postal1'.*conflicts/],
     ['/api/v1/property/address?address=1%20Main%20St&zip=89501&zip=89502', /'zip' was given more than once/],
     ['/api/v1/property/address?address=&zip=89501', /'address'.*empty/],
-    ['/api/v1/property/owner', /Missing required parameter 'lastName'/],
+    // lastName, or ownerId (an owner entity, issue 37).
+    ['/api/v1/property/owner', /'lastName' is required \(or give ownerId\)/],
+    ['/api/v1/property/owner?lastName=SMITH&ownerId=4', /'ownerId': cannot be given with lastName/],
+    ['/api/v1/owner/search?name=A', /'name': must hold at least 3 letters/],
+    ['/api/v1/owner/detail?id=x', /'id': must be an owner ID/],
     ['/api/v1/property/owner?lastName=%27%27', /'lastName'.*letters/],
     ['/api/v1/property/owner?lastName=Smith&state=XYZ', /'state'/],
     ['/api/v1/property/parcel', /Missing required parameter 'apn'/],
@@ -53,7 +57,7 @@ describe('400: the message names the bad parameter', () => {
     // A parameter the endpoint does not take is named, with the ones it takes (dropped, it widened the search).
     [
       '/api/v1/property/owner?lastName=SMITH&postal1=89501',
-      /Unknown parameter 'postal1': this endpoint takes lastName, firstName, state, city, page, pagesize/,
+      /Unknown parameter 'postal1': this endpoint takes lastName, ownerId, firstName, state, city, page, pagesize/,
     ],
     ['/api/v1/property/parcel?apn=123&zip=89501&foo=1', /Unknown parameters 'zip', 'foo'.*takes apn, state, county/],
     ['/api/v1/sale/history?id=5&pagesize=3', /Unknown parameter 'pagesize'.*takes id/],

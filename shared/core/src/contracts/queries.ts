@@ -223,7 +223,7 @@ export const OwnerQuery = z
         message:
           q.lastName === undefined
             ? 'is required (or give ownerId)'
-            : 'cannot be given with ownerId (search by name or by owner, not both)',
+            : 'cannot be given with lastName (search by name or by owner, not both)',
       });
     }
     if (q.ownerId !== undefined && (q.firstName ?? q.city ?? q.state) !== undefined) {

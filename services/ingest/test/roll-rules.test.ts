@@ -106,22 +106,22 @@ describe('a roll without site ZIPs', () => {
       mailingZip: { column: 'MZ' },
     },
   }).fields;
-  const row = (site: string, mail: string, ms: string, mz: string) =>
-    applyRules(fields, { APN: '1-1', SITE: site, MAIL: mail, MC: 'X', MS: ms, MZ: mz });
+  const row = (site: string, mail: string, ms: string, mz: string, mc = 'WEST LEBANON') =>
+    applyRules(fields, { APN: '1-1', SITE: site, MAIL: mail, MC: mc, MS: ms, MZ: mz });
 
   it('takes the owner mailing ZIP when the owner is mailed at the parcel, in a ZIP of the county', () => {
     const p = toParcel(row('17 FARAWAY LN', '17 Faraway Lane', 'NH', '03784'), NOW).input;
     expect([p.zip, p.zipSource, p.city, p.state, p.fips]).toEqual(['03784', 'owner-mailing', 'LEBANON', 'NH', '33009']);
     expect(p.latitude).toBeNull(); // an inferred ZIP is no location
   });
-  it('no ZIP from a mailing address elsewhere, in another state, or in a ZIP outside the county', () => {
-    for (const [mail, ms, mz] of [
-      ['9 OTHER RD', 'NH', '03784'],
-      ['17 FARAWAY LN', 'VT', '05001'],
-      ['17 FARAWAY LN', 'NH', '03101'],
+  it('no ZIP from a mailing address elsewhere, in another state, or in another town', () => {
+    for (const [mail, mc, ms, mz] of [
+      ['9 OTHER RD', 'LEBANON', 'NH', '03784'],
+      ['17 FARAWAY LN', 'LEBANON', 'VT', '05001'],
+      ['17 FARAWAY LN', 'HANOVER', 'NH', '03755'],
     ] as const) {
-      const p = toParcel(row('17 FARAWAY LN', mail, ms, mz), NOW).input;
-      expect([p.zip, p.zipSource], `${mail} ${ms} ${mz}`).toEqual(['', null]);
+      const p = toParcel(row('17 FARAWAY LN', mail, ms, mz, mc), NOW).input;
+      expect([p.zip, p.zipSource], `${mail} ${mc} ${ms} ${mz}`).toEqual(['', null]);
     }
   });
   it('a mapping needs line1 and a ZIP or city and state', () => {

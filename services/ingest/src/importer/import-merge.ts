@@ -189,7 +189,7 @@ const JOINABLE = FILLABLE.filter((f) => f !== 'taxParcelId');
  * A joined file's row (`file`: what it says, see toContribution) over the parcel another file made (`stored`): the
  * fields its mapping reads are its own (an empty cell clears one, as a newer file does), its sales replace the stored
  * sales of the same event and add the others; everything else stays as stored. `continued`: rows of one parcel in
- * another batch of the same file, which fill what the earlier rows lacked instead of clearing it.
+ * the same file (in this batch or an earlier one): they fill what the earlier rows lacked, and add their sales.
  */
 export function joinParcel(
   stored: PropertyInput,
@@ -200,16 +200,26 @@ export function joinParcel(
   const out: PropertyInput = { ...stored };
   const fields = out as unknown as Record<string, unknown>;
   const given = file as unknown as Record<string, unknown>;
+  // Rows of one file fill each other's empty cells, the first row's value kept: where the file's batches split a
+  // parcel's rows then changes nothing (several address points of one parcel).
   for (const f of JOINABLE) {
     if (!mapped.has(f)) continue;
-    if (!continued || given[f] !== null) fields[f] = given[f];
+    if (!continued || fields[f] === null) fields[f] = given[f];
   }
-  if (mapped.has('mortgages') && (!continued || file.mortgages.length > 0)) out.mortgages = file.mortgages;
-  if (file.sales.length > 0) {
+  if (mapped.has('mortgages') && (!continued || out.mortgages.length === 0)) out.mortgages = file.mortgages;
+  // Rows of one file: their sales are the union (one day's sales at two prices are two sales).
+  if (continued) out.sales = unionSales(stored.sales, file.sales);
+  else if (file.sales.length > 0) {
     const corrected = new Set(file.sales.map(saleEvent));
+    // A price or buyer the mapping does not read stays as stored.
     const sales = file.sales.map((s) => {
       const was = stored.sales.find((o) => saleEvent(o) === saleEvent(s));
-      return was ? { ...s, buyerName: s.buyerName ?? was.buyerName, price: s.price ?? was.price } : s;
+      if (!was) return s;
+      return {
+        ...s,
+        price: mapped.has('salePrice') ? s.price : (s.price ?? was.price),
+        buyerName: mapped.has('owner1') ? s.buyerName : (s.buyerName ?? was.buyerName),
+      };
     });
     out.sales = unionSales(
       stored.sales.filter((s) => !corrected.has(saleEvent(s))),

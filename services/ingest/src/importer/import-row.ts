@@ -1,7 +1,15 @@
 // One row of a county file as the store takes it: the mapping's rules applied to its cells, then the property (or
 // tract vintage) they describe, with geography the file lacks taken from the ZIP data set. Pure, so that it runs in
 // the import's worker threads as well as in the main one.
-import { apnKey, parseStreetLine, splitZip, STATE_FIPS, type StreetLine, UNIT_DESIGNATORS } from '@pra/core/address';
+import {
+  apnKey,
+  normalizeCity,
+  parseStreetLine,
+  splitZip,
+  STATE_FIPS,
+  type StreetLine,
+  UNIT_DESIGNATORS,
+} from '@pra/core/address';
 import { separatedApnKey } from '../data/parcels.js';
 import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
 import { hash32 } from '../generator/random.js';
@@ -57,7 +65,10 @@ function splitLine(line: string, unitColumn: string | null): { line1: string; li
       if (whole[i] !== ' ' && whole[i] !== ',') continue;
       const head = whole.slice(0, i).replace(/,\s*$/, '').trim();
       const p = parseLine(head);
-      if (p.lineKey === parsed.lineKey && p.unitKey === '') {
+      // A "unit" that reads as a street of its own ("50-56 N FRONT ST": FRONT is a descriptor to the normaliser) is
+      // the street's name: the line stays whole.
+      const rest = whole.slice(i).replace(/^[\s,]+/, '');
+      if (p.lineKey === parsed.lineKey && p.unitKey === '' && parseLine(`1 ${rest}`).streetType === '') {
         line1 = head;
         written = whole.slice(i).replace(/^[\s,]+/, '');
         break;
@@ -164,6 +175,18 @@ function mailedAtSite(mailing: NonNullable<PropertyInput['mailing']>, site: Stre
   return m.houseNumber !== null && m.lineKey === site.lineKey && m.unitKey === site.unitKey;
 }
 
+/**
+ * The mailing city is the site's town (a street line of one town may be another town's too: Hanover's and
+ * Lebanon's): the same name, or the name with a part before it (WEST LEBANON's mail is LEBANON's city). Without a
+ * site city, the county check alone.
+ */
+function sameTown(mailing: NonNullable<PropertyInput['mailing']>, siteCity: string | null): boolean {
+  if (!siteCity) return true;
+  const town = normalizeCity(siteCity);
+  const mailed = normalizeCity(mailing.city);
+  return mailed === town || mailed.endsWith(` ${town}`);
+}
+
 /** Sales written in columns of one row: the date and price targets of each. */
 const SALE_COLUMNS = [
   ['saleDate', 'salePrice'],
@@ -223,7 +246,13 @@ export function toParcel(
   if (zip === '' && mailing && stateWritten && mailing.state === stateWritten && mailedAtSite(mailing, parsed)) {
     const z = splitZip(mailing.zip).zip5;
     const p = z.length === 5 ? placeOf(z) : undefined;
-    if (p && p.state === stateWritten && (fipsGiven === null || p.fips === fipsGiven)) {
+    // In the site's town (the mailing city), and a ZIP of the county or of the town (22901 is Albemarle's in the ZIP
+    // data, and Charlottesville's too): a mistyped ZIP (Seabrook's 03874 for a Lebanon owner) is no evidence.
+    const ofPlace =
+      p !== undefined && (p.fips === fipsGiven || normalizeCity(p.city) === normalizeCity(site.city ?? ''));
+    const inPlace =
+      site.city !== null ? sameTown(mailing, site.city) && ofPlace : fipsGiven === null || p?.fips === fipsGiven;
+    if (p && p.state === stateWritten && inPlace) {
       zip = z;
       zipSource = 'owner-mailing';
     }
@@ -401,8 +430,9 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
   });
   // Newest first; the same sale written twice (a roll repeating its last sale among the prior ones) is one.
   const seen = new Set<string>();
+  // In the order the merge keeps (import-merge.ts): a re-import of the row then finds them as stored.
   return out
-    .sort((a, b) => b.date.localeCompare(a.date))
+    .sort((a, b) => b.date.localeCompare(a.date) || (b.price ?? 0) - (a.price ?? 0))
     .filter((s) => {
       const k = `${s.date}|${s.price}`;
       if (seen.has(k)) return false;

@@ -14,6 +14,10 @@ export type UsageResponse = components['schemas']['UsageResponse'];
 export type ErrorResponse = components['schemas']['ErrorResponse'];
 /** Why a request was refused (status.reason): `insufficient_credits`, `over_max_credits`, `rate_limited` ... */
 export type ErrorReason = components['schemas']['ErrorReason'];
+export type OwnerDetailResponse = components['schemas']['OwnerDetailResponse'];
+export type OwnerDetail = components['schemas']['OwnerDetail'];
+export type OwnerSearchResponse = components['schemas']['OwnerSearchResponse'];
+export type OwnerSummary = components['schemas']['OwnerSummary'];
 export type PropertyRecordsClient = Client<paths>;
 
 export interface ClientOptions {

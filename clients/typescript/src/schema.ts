@@ -148,10 +148,50 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Properties by owner name
-         * @description Matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (`lastName=ACME` finds `ACME HOLDINGS LLC`). firstName (people only), city and state narrow. `status.total` counts at most 10,000 properties: 10,000 means that many or more (pages reach no deeper either; narrow with state or city). Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         * Properties by owner name, or of one owner entity
+         * @description `ownerId` (an owner entity, `owner.owner1.id` of a record or `id` of /owner/search) answers that owner's properties by property ID, paged alike (an ID merged into another owner answers as that one). Otherwise matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (`lastName=ACME` finds `ACME HOLDINGS LLC`). firstName (people only), city and state narrow. `status.total` counts at most 10,000 properties: 10,000 means that many or more (pages reach no deeper either; narrow with state or city). Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
          */
         get: operations["getPropertyByOwner"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/owner/detail": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One owner entity: names, mailing addresses, parcel count and values
+         * @description An owner entity by ID (`owner.owner1.id` / `owner.owner2.id` of a record, `id` of /owner/search): the names its records write, its type, mailing addresses, parcel count, total market and assessed value, states and counties, first and last acquisition (last-sale) date. An ID merged into another owner answers as that one (`owner.id` says which). Costs 1 credit; an unknown ID is a 404 (free). `preview=true` answers the cost without the owner.
+         */
+        get: operations["getOwnerDetail"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/owner/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Owner entities by name, most parcels first
+         * @description Owners (people and entities) whose name starts with `name` (at least 3 letters; a person is LAST FIRST; entity words are normalised: `L.L.C.` is LLC, a leading THE is dropped), each with its parcel count, most parcels first; `state` counts only parcels there. Paged like /property/owner; at most 10,000 owners are counted. Billing: 1 credit per owner returned; errors cost 0; `preview` and `max_credits` as on the property endpoints.
+         */
+        get: operations["searchOwners"];
         put?: never;
         post?: never;
         delete?: never;
@@ -450,6 +490,12 @@ export interface components {
             };
             owner: {
                 owner1: {
+                    /**
+                     * Format: int64
+                     * @description The owner entity (GET /owner/detail?id=...): every mention of one owner carries its id, kept across re-imports; an owner merged into another later answers as that one. Null when the record names no owner here.
+                     * @example 48213
+                     */
+                    id: number | null;
                     /** @description A person's first name; null for an entity */
                     firstName: string | null;
                     /** @description A person's last name; null for an entity (found by the words of fullName) */
@@ -460,6 +506,12 @@ export interface components {
                     type: string | null;
                 };
                 owner2: {
+                    /**
+                     * Format: int64
+                     * @description The owner entity (GET /owner/detail?id=...): every mention of one owner carries its id, kept across re-imports; an owner merged into another later answers as that one. Null when the record names no owner here.
+                     * @example 48213
+                     */
+                    id: number | null;
                     /** @description A person's first name; null for an entity */
                     firstName: string | null;
                     /** @description A person's last name; null for an entity (found by the words of fullName) */
@@ -474,6 +526,8 @@ export interface components {
                     locality: string | null;
                     countrySubd: string | null;
                     postal1: string | null;
+                    /** @description The ZIP+4 add-on, when the county file gives it */
+                    postal2?: string;
                 };
             };
             assessment: {
@@ -540,6 +594,11 @@ export interface components {
             vintage: {
                 /** Format: date-time */
                 lastModified: string | null;
+                /**
+                 * @description Present when the county file gave the parcel no ZIP: where `address.postal1` comes from. `owner-mailing`: the owner is mailed at the parcel's own line, in a ZIP of the county; `street-segment`: the ZIP the county's other parcels on the same street segment (same side, nearest numbers below and above) share; null: no evidence, `postal1` is empty. Absent: the ZIP is the county file's (or the record's source's).
+                 * @enum {string|null}
+                 */
+                postal1Source?: "owner-mailing" | "street-segment" | null;
             };
         };
         Status: {
@@ -719,6 +778,65 @@ export interface components {
              * @default 25
              */
             pagesize?: number;
+        };
+        OwnerDetailResponse: {
+            owner: components["schemas"]["OwnerDetail"];
+            status: components["schemas"]["Status"];
+        };
+        /** @description null in a preview (nothing charged, nothing shown) */
+        OwnerDetail: {
+            /**
+             * Format: int64
+             * @description The owner ID (an ID merged into this owner answers as it)
+             */
+            id: number;
+            /**
+             * @description The name most of its mentions write
+             * @example ACME HOLDINGS LLC
+             */
+            name: string;
+            /** @description Every way its records write its name */
+            names: string[];
+            /** @description Owner type (owner.owner1.type), as most mentions give it */
+            type: string | null;
+            /** @description Its mailing addresses as records write them */
+            mailingAddresses: string[];
+            /** @description Properties it owns (as owner1 or owner2) */
+            parcelCount: number;
+            /** @description Sum of assessment.market.total over its properties */
+            marketTotal: number;
+            /** @description Sum of assessment.assessed.total over its properties */
+            assessedTotal: number;
+            states: string[];
+            /**
+             * @description "County, ST"
+             * @example [
+             *       "Philadelphia, PA"
+             *     ]
+             */
+            counties: string[];
+            /**
+             * Format: date
+             * @description Earliest last-sale date
+             */
+            firstAcquired: string | null;
+            /**
+             * Format: date
+             * @description Latest last-sale date
+             */
+            lastAcquired: string | null;
+        } | null;
+        OwnerSearchResponse: {
+            owners: components["schemas"]["OwnerSummary"][];
+            status: components["schemas"]["Status"];
+        };
+        OwnerSummary: {
+            /** Format: int64 */
+            id: number;
+            name: string;
+            type: string | null;
+            parcelCount: number;
+            states: string[];
         };
         SaleHistoryResponse: {
             property: components["schemas"]["SaleHistoryRecord"][];
@@ -1814,9 +1932,11 @@ export interface operations {
     };
     getPropertyByOwner: {
         parameters: {
-            query: {
-                /** @description Owner last name; matches primary and secondary owners */
-                lastName: string;
+            query?: {
+                /** @description Owner last name; matches primary and secondary owners. Required unless `ownerId` is given */
+                lastName?: string;
+                /** @description An owner entity (`owner.owner1.id` of a record): its parcels, by property ID. Instead of `lastName`; an id merged into another answers as that one */
+                ownerId?: string;
                 /** @description Owner first name */
                 firstName?: string;
                 /** @description Two-letter state code */
@@ -1856,6 +1976,252 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["PropertyResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the service takes (16 KB): shorten the query string (a polygon: compact JSON, fewer digits or vertices). 0 credits. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getOwnerDetail: {
+        parameters: {
+            query: {
+                /** @description Owner ID, from `owner.owner1.id` / `owner.owner2.id` of a record or `id` of /owner/search */
+                id: string;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The owner */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerDetailResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the service takes (16 KB): shorten the query string (a polygon: compact JSON, fewer digits or vertices). 0 credits. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    searchOwners: {
+        parameters: {
+            query: {
+                /** @description The start of an owner's name: an entity's (`ACME HOLDINGS`), a person's LAST FIRST (`SMITH JOHN`); at least 3 letters */
+                name: string;
+                /** @description Two-letter state code */
+                state?: string;
+                /** @description Page number, from 1. page x pagesize may be at most 10,000 (a 400 beyond): narrow the search with state or city instead of paging deeper. */
+                page?: number;
+                /** @description Records per page */
+                pagesize?: number;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Owners, most parcels first */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnerSearchResponse"];
                 };
             };
             /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */

@@ -7,6 +7,10 @@ import { API } from './config.ts';
 
 export interface Envelope {
   property?: unknown[];
+  /** /owner/search (issue 37). */
+  owners?: { id: number; parcelCount: number }[];
+  /** /owner/detail (issue 37). */
+  owner?: { id: number; parcelCount: number } | null;
   status?: {
     code: number;
     msg: string;

@@ -102,6 +102,27 @@ export function ownerLookup(key: string): void {
   get(`/property/owner?lastName=${enc(o.lastName)}&state=${o.state}&pagesize=10`, key, 'property/owner');
 }
 
+/**
+ * Owner entities (issue 37): owners by a sampled owner's last name, then the detail of the one with most parcels and
+ * the first page of its properties.
+ */
+export function ownerEntity(key: string): void {
+  const o = pick(owners);
+  const { res, body } = get(`/owner/search?name=${enc(o.lastName)}&state=${o.state}&pagesize=5`, key, 'owner/search');
+  check(res, { 'owner search answers': (r) => r.status === 200 || r.status === 404 }, { name: 'owner/search' });
+  const top = body.owners?.[0];
+  if (!top) return;
+  const detail = get(`/owner/detail?id=${top.id}`, key, 'owner/detail');
+  check(
+    detail.res,
+    {
+      'owner detail counts its parcels': (r) => r.status === 200 && detail.body.owner?.parcelCount === top.parcelCount,
+    },
+    { name: 'owner/detail' },
+  );
+  get(`/property/owner?ownerId=${top.id}&pagesize=10`, key, 'property/owner ownerId');
+}
+
 export function parcelLookup(key: string): void {
   const p = pick(parcels);
   const { res } = get(`/property/parcel?apn=${enc(p.apn)}&state=${p.state}`, key, 'property/parcel');
@@ -143,7 +164,8 @@ export const WEIGHTS: [number, string, (key: string) => void][] = [
   [27, 'address lookup (variant spellings and units)', addressLookup],
   [3, 'radius search (1 mile, 10 a page)', radiusSearch],
   [5, 'batch of 10 addresses', batchLookup],
-  [10, 'owner search', ownerLookup],
+  [7, 'owner search', ownerLookup],
+  [3, 'owner entity: owner search, detail, properties', ownerEntity],
   [3, 'owner search cost preview (free)', costPreview],
   [10, 'parcel lookup', parcelLookup],
   [8, 'sale history', (k) => history(k, 'sale/history')],

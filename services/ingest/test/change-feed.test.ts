@@ -42,6 +42,11 @@ describe('the change feed, as writers write it', () => {
       ],
       [1, 2, 3],
       'test',
+      [
+        [null, null],
+        [null, null],
+        [null, null],
+      ],
     ).properties;
     expect(copiedIds(text)).toEqual([7, 12, 9_000_000_000_001]);
     expect(copiedIds(new TextEncoder().encode(text))).toEqual([7, 12, 9_000_000_000_001]);

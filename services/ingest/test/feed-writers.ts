@@ -4,6 +4,7 @@
 import type { Pool } from '@pra/platform';
 import type { PropertyInput } from '../src/domain/property-input.js';
 import { buildCopyChunks } from '../src/data/copy-rows.js';
+import { resolveRecordOwners } from '../src/data/owner-registry.js';
 import { reserveIds, writeBatch } from '../src/data/loader.js';
 import { parcelRefOf, registerParcels } from '../src/data/parcels.js';
 
@@ -17,7 +18,8 @@ export async function rewriteProperties(
   source = 'test',
 ): Promise<void> {
   const parcelIds = await registerParcels(pool, items.map(parcelRefOf));
-  await writeBatch(pool, buildCopyChunks(ids, items, parcelIds, source), 0, { replaceIds: ids });
+  const ownerIds = await resolveRecordOwners(pool, ids, items);
+  await writeBatch(pool, buildCopyChunks(ids, items, parcelIds, source, ownerIds), 0, { replaceIds: ids });
 }
 
 export interface HeldBatch {
@@ -41,7 +43,8 @@ export async function holdBatchOpen(pool: Pool, items: readonly PropertyInput[],
   const gate = new Promise<void>((r) => {
     release = r;
   });
-  const done = writeBatch(pool, buildCopyChunks(first, items, parcelIds, source), items.length, {
+  const ownerIds = await resolveRecordOwners(pool, first, items);
+  const done = writeBatch(pool, buildCopyChunks(first, items, parcelIds, source, ownerIds), items.length, {
     inTransaction: async () => {
       written();
       await gate;

@@ -3,6 +3,7 @@
 import type { Pool } from '@pra/platform';
 import type { PropertyInput } from '../src/domain/property-input.js';
 import { buildCopyChunks } from '../src/data/copy-rows.js';
+import { resolveRecordOwners } from '../src/data/owner-registry.js';
 import { reserveIds, writeBatch } from '../src/data/loader.js';
 import { parcelRefOf, registerParcels } from '../src/data/parcels.js';
 
@@ -53,7 +54,8 @@ export function makeProperty(overrides: Partial<PropertyInput> = {}): PropertyIn
 export async function insertProperties(pool: Pool, items: PropertyInput[], source = 'test'): Promise<number[]> {
   const start = await reserveIds(pool, items.length);
   const parcelIds = await registerParcels(pool, items.map(parcelRefOf));
-  await writeBatch(pool, buildCopyChunks(start, items, parcelIds, source), items.length);
+  const ownerIds = await resolveRecordOwners(pool, start, items);
+  await writeBatch(pool, buildCopyChunks(start, items, parcelIds, source, ownerIds), items.length);
   return items.map((_, i) => start + i);
 }
 

@@ -27,7 +27,18 @@ import { createLookupApp } from '../src/app.js';
 
 const OUTBOX_LIMIT = 8;
 const KEYS = ['k1', 'k2', 'k3'] as const;
-const REQUESTS = ['building', 'owner', 'history', 'missing', 'bad'] as const;
+// The owner endpoints of issue 37 are billed the same way: an owner's detail (1), its properties (1 a record), owners
+// by name (1 an owner).
+const REQUESTS = [
+  'building',
+  'owner',
+  'history',
+  'missing',
+  'bad',
+  'ownerDetail',
+  'ownerParcels',
+  'ownerSearch',
+] as const;
 /** How a call treats its cost: as usual, a free preview, or capped at 1 or 3 credits. */
 const COSTS = ['plain', 'preview', 'cap1', 'cap3'] as const;
 type Cost = (typeof COSTS)[number];
@@ -99,6 +110,9 @@ const PAGE_RECORDS: Record<(typeof REQUESTS)[number], (pagesize: number) => numb
   history: () => 1,
   missing: () => 0,
   bad: () => 0,
+  ownerDetail: () => 1,
+  ownerParcels: (n) => Math.min(n, 4),
+  ownerSearch: () => 1,
 };
 let unitIds: number[] = [];
 let rewrites = 0;
@@ -120,6 +134,8 @@ beforeAll(async () => {
         line1: `${20 + i} ${street} ST`,
         zip: '95814',
         owner1: { firstName: 'PAT', lastName: owner, fullName: `PAT ${owner}`, type: 'Individual' },
+        // One mailing address: the four are one owner entity.
+        mailing: { line1: `1 ${street} ST`, city: 'SACRAMENTO', state: 'CA', zip: '95814' },
         sales: [
           {
             date: '2020-01-02',
@@ -139,6 +155,11 @@ beforeAll(async () => {
   paths.history = () => `/api/v1/sale/history?id=${owned[0]}`;
   paths.missing = () => `/api/v1/property/address?address=${encodeURIComponent(`99 ${street} ST`)}&zip=95814`;
   paths.bad = () => `/api/v1/property/owner?state=CA`;
+  const { rows } = await pool.query('SELECT owner_id FROM records.owner_mentions WHERE property_id = $1', [owned[0]]);
+  const ownerId = rows[0].owner_id as string;
+  paths.ownerDetail = () => `/api/v1/owner/detail?id=${ownerId}`;
+  paths.ownerParcels = (n) => `/api/v1/property/owner?ownerId=${ownerId}&pagesize=${n}`;
+  paths.ownerSearch = (n) => `/api/v1/owner/search?name=${owner}&pagesize=${n}`;
 }, 60_000);
 
 afterAll(async () => {
@@ -187,7 +208,11 @@ async function reconcileClean(accountIds: number[]): Promise<void> {
   expect(drift.filter((d) => accountIds.includes(d.accountId))).toEqual([]);
 }
 
-const idsOf = (body: { property: { identifier: { Id: number } }[] }) => body.property.map((p) => p.identifier.Id);
+type Item = { identifier?: { Id: number }; id?: number };
+/** What a 200 returned: records, owners (owner search) or the owner (owner detail; null in a preview). */
+const itemsOf = (body: { property?: Item[]; owners?: Item[]; owner?: Item | null }): Item[] =>
+  body.property ?? body.owners ?? (body.owner ? [body.owner] : []);
+const idsOf = (body: Parameters<typeof itemsOf>[0]) => itemsOf(body).map((p) => p.identifier?.Id ?? p.id!);
 
 async function play(r: Run): Promise<void> {
   const accounts = await Promise.all(r.credits.map((c) => f.fundedAccount(c)));
@@ -239,7 +264,7 @@ async function play(r: Run): Promise<void> {
         else if (s.request === 'missing') expect(res.status).toBe(404);
         else {
           expect(res.status, JSON.stringify(res.body.status)).toBe(200);
-          expect(res.body.property).toEqual([]);
+          expect(itemsOf(res.body)).toEqual([]);
           expect(res.body.status).toMatchObject({
             records_returned: 0,
             credits_required: cost,
@@ -250,7 +275,7 @@ async function play(r: Run): Promise<void> {
         const got = {
           ids: idsOf(res.body),
           recordsReturned: res.body.status.records_returned as number,
-          records: JSON.stringify(res.body.property),
+          records: JSON.stringify(itemsOf(res.body)),
         };
         expect(got.ids).toHaveLength(got.recordsReturned);
         const first = paid.get(txid);

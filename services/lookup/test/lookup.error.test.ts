@@ -85,7 +85,15 @@ describe('400: the message names the bad parameter', () => {
       /'zip' was given more than once/,
     ],
     ['/api/v1/property/address?address=&zip=89501', 'invalid_parameter', /'address'.*empty/],
-    ['/api/v1/property/owner', 'missing_parameter', /Missing required parameter 'lastName'/],
+    // lastName, or ownerId (an owner entity, issue 37).
+    ['/api/v1/property/owner', 'invalid_parameter', /'lastName' is required \(or give ownerId\)/],
+    [
+      '/api/v1/property/owner?lastName=SMITH&ownerId=4',
+      'invalid_parameter',
+      /'ownerId': cannot be given with lastName/,
+    ],
+    ['/api/v1/owner/search?name=A', 'invalid_parameter', /'name': must hold at least 3 letters/],
+    ['/api/v1/owner/detail?id=x', 'invalid_parameter', /'id': must be an owner ID/],
     ['/api/v1/property/owner?lastName=%27%27', 'invalid_parameter', /'lastName'.*letters/],
     ['/api/v1/property/owner?lastName=Smith&state=XYZ', 'invalid_parameter', /'state'/],
     ['/api/v1/property/parcel', 'missing_parameter', /Missing required parameter 'apn'/],
@@ -97,7 +105,7 @@ describe('400: the message names the bad parameter', () => {
     [
       '/api/v1/property/owner?lastName=SMITH&postal1=89501',
       'unknown_parameter',
-      /Unknown parameter 'postal1': this endpoint takes lastName, firstName, state, city, page, pagesize/,
+      /Unknown parameter 'postal1': this endpoint takes lastName, ownerId, firstName, state, city, page, pagesize/,
     ],
     [
       '/api/v1/property/parcel?apn=123&zip=89501&foo=1',

@@ -28,12 +28,14 @@ describe('owner search over parsed owner cells', () => {
     expect(found.ids).toEqual([id]);
     const record = found.body.property[0].owner;
     expect(record.owner1).toEqual({
+      id: expect.any(Number),
       firstName: 'JOSEPH',
       lastName: 'GANGEMI',
       fullName: 'JOSEPH A GANGEMI',
       type: 'Individual',
     });
     expect(record.owner2).toEqual({
+      id: expect.any(Number),
       firstName: 'CAROLE',
       lastName: 'GANGEMI',
       fullName: 'CAROLE A GANGEMI',
@@ -84,6 +86,7 @@ describe('owner search over parsed owner cells', () => {
     const second = await owner({ lastName: 'ELT', city });
     expect(second.ids).toEqual([lindy]);
     expect(second.body.property[0].owner.owner2).toEqual({
+      id: expect.any(Number),
       firstName: null,
       lastName: null,
       fullName: 'ELT IT LLC',
@@ -103,6 +106,7 @@ describe('owner search over parsed owner cells', () => {
     const got = await owner({ lastName: 'WATSON', firstName: 'LEROY', city });
     expect(got.ids).toEqual([id]);
     expect(got.body.property[0].owner.owner1).toEqual({
+      id: expect.any(Number),
       firstName: 'LEROY',
       lastName: 'WATSON',
       fullName: 'LEROY L WATSON',

@@ -6,7 +6,7 @@ import { encodeRecordDoc, storedCopyCell } from '@pra/core/stored';
 import { renderDemographics, renderRecord, streetWithUnit } from '../domain/render-record.js';
 import { renderHistories } from '../domain/render-history.js';
 
-export const TABLES = ['properties', 'owners'] as const;
+export const TABLES = ['properties', 'owners', 'owner_mentions'] as const;
 export type TableName = (typeof TABLES)[number];
 
 /** The column of each table that holds the property id. */
@@ -16,6 +16,8 @@ export const COLUMNS: Record<TableName, string> = {
   properties:
     'id, apn, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, loose_key, street_type, census_tract, source, last_modified, location, proptype, body',
   owners: 'property_id, seq, last_name_key, first_name_key, state, city_key, name_words',
+  owner_mentions:
+    'property_id, seq, owner_id, name, owner_type, mailing, state, county, market_total, assessed_total, acquired',
 };
 
 type Cell = string | number | null | undefined;
@@ -60,23 +62,36 @@ export function locationCell(p: { latitude: number | null; longitude: number | n
   return `(${lon},${lat})`;
 }
 
+/** The owner ids of one record: owner1's and owner2's, null where it names no owner. */
+export type RecordOwnerIds = readonly [number | null, number | null];
+
+/** The mailing address on one line, as written (what owner detail lists); null when none. */
+export function mailingLine(m: PropertyInput['mailing']): string | null {
+  if (!m || m.line1.trim() === '') return null;
+  const place = [m.city, [m.state, m.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
+  return place === '' ? m.line1 : `${m.line1}, ${place}`;
+}
+
 /**
  * COPY text for `items`; ids are consecutive from a first id, or given one per item (an update keeps its ids).
- * `parcelIds` are the items' registry ids (parcels.ts), one per item.
+ * `parcelIds` are the items' registry ids (parcels.ts), one per item; `ownerIds` their owners' ids
+ * (owner-registry.ts), one pair per item.
  */
 export function buildCopyChunks(
   ids: number | readonly number[],
   items: readonly PropertyInput[],
   parcelIds: readonly number[],
   source: string,
+  ownerIds: readonly RecordOwnerIds[],
 ): CopyChunks {
   if (parcelIds.length !== items.length) throw new Error(`${items.length} items, ${parcelIds.length} parcel ids`);
-  const out: Record<TableName, string[]> = { properties: [], owners: [] };
+  if (ownerIds.length !== items.length) throw new Error(`${items.length} items, ${ownerIds.length} owner id pairs`);
+  const out: Record<TableName, string[]> = { properties: [], owners: [], owner_mentions: [] };
   items.forEach((p, i) => {
     const id = typeof ids === 'number' ? ids + i : ids[i]!;
     const street = parseStreetLine(streetWithUnit(p));
     const cityKey = normalizeCity(p.city);
-    const record = JSON.stringify(renderRecord(id, parcelIds[i]!, p));
+    const record = JSON.stringify(renderRecord(id, parcelIds[i]!, p, ownerIds[i]!));
     const body = storedCopyCell(encodeRecordDoc(record, renderHistories(p)));
     out.properties.push(
       copyLine([
@@ -112,6 +127,23 @@ export function buildCopyChunks(
           p.state,
           cityKey,
           ownerNameWords(o),
+        ]),
+      );
+      const ownerId = ownerIds[i]![k];
+      if (ownerId === null || ownerId === undefined) return;
+      out.owner_mentions.push(
+        copyLine([
+          id,
+          k + 1,
+          ownerId,
+          o.fullName,
+          o.type,
+          mailingLine(p.mailing),
+          p.state,
+          p.county,
+          p.assessment?.marketTotal ?? null,
+          p.assessment?.total ?? null,
+          p.sales[0]?.date ?? null,
         ]),
       );
     });

@@ -29,8 +29,8 @@ export function absenteeOf(p: PropertyInput): 'Y' | 'N' | null {
   return street && unit && mailZip === splitZip(p.zip).zip5 ? 'N' : 'Y';
 }
 
-function ownerName(o: PropertyInput['owner1']) {
-  return o ? { firstName: o.firstName, lastName: o.lastName, fullName: o.fullName, type: o.type } : null;
+function ownerName(o: PropertyInput['owner1'], id: number | null) {
+  return o ? { id, firstName: o.firstName, lastName: o.lastName, fullName: o.fullName, type: o.type } : null;
 }
 
 /** "123 N MAIN ST APT 4": line1 with the unit, as parsed for keys and shown on one line. */
@@ -42,7 +42,16 @@ export function oneLine(p: Pick<PropertyInput, 'line1' | 'line2' | 'city' | 'sta
   return `${streetWithUnit(p)}, ${p.city}, ${p.state} ${p.zip}`;
 }
 
-export function renderRecord(id: number, parcelId: number, p: PropertyInput): StoredRecord {
+/**
+ * `ownerIds`: the owner entities of owner1 and owner2 (data/owner-registry.ts), resolved before the record is
+ * rendered; an id is never renamed, and one merged later answers as the owner it was merged into.
+ */
+export function renderRecord(
+  id: number,
+  parcelId: number,
+  p: PropertyInput,
+  ownerIds: readonly [number | null, number | null] = [null, null],
+): StoredRecord {
   const a = p.assessment;
   const lastSale = p.sales[0];
   const mortgage = p.mortgages[0];
@@ -77,8 +86,14 @@ export function renderRecord(id: number, parcelId: number, p: PropertyInput): St
       rooms: { beds: p.beds, bathstotal: p.bathsTotal, bathspartial: p.bathsPartial },
     },
     owner: {
-      owner1: ownerName(p.owner1) ?? { firstName: null, lastName: null, fullName: null, type: null },
-      owner2: ownerName(p.owner2),
+      owner1: ownerName(p.owner1, ownerIds[0]) ?? {
+        id: null,
+        firstName: null,
+        lastName: null,
+        fullName: null,
+        type: null,
+      },
+      owner2: ownerName(p.owner2, ownerIds[1]),
       // Only what is on record: no mailing address is made up from the property's.
       mailingAddress: mailing
         ? {

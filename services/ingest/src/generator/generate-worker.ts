@@ -5,6 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildCopyChunks } from '../data/copy-rows.js';
 import { parcelRefOf } from '../data/parcels.js';
+import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
 import type { PropertyInput } from '../domain/property-input.js';
 import { PropertyGenerator } from './generate.js';
 
@@ -22,14 +23,20 @@ const MAX_AHEAD = 3;
 const utf8 = new TextEncoder();
 let inFlight = 0;
 let waiting: (() => void) | null = null;
-let parcelsAnswered: ((ids: number[]) => void) | null = null;
+let parcelsAnswered: ((ids: RegistryAnswer) => void) | null = null;
 
-/** What the main thread sends: a batch was written, or the parcel ids this worker asked for. */
-export type ToGeneratorWorker = 'ack' | { parcelIds: number[] };
-/** A request for the registry ids of batch `batch`'s parcels (see ParcelRef). */
+/** The registry ids of a batch: its parcels', and its owners' (two per record, null where none). */
+export interface RegistryAnswer {
+  parcelIds: number[];
+  ownerIds: (number | null)[];
+}
+/** What the main thread sends: a batch was written, or the ids this worker asked for. */
+export type ToGeneratorWorker = 'ack' | RegistryAnswer;
+/** A request for the registry ids of batch `batch`'s parcels (see ParcelRef) and owners (owner-keys.ts). */
 export interface ParcelRequest {
   batch: number;
   parcels: { fips: string[]; keys: string[] };
+  owners: (OwnerMention | null)[];
 }
 
 parentPort!.on('message', (msg: ToGeneratorWorker) => {
@@ -39,13 +46,17 @@ parentPort!.on('message', (msg: ToGeneratorWorker) => {
     waiting = null;
     return;
   }
-  parcelsAnswered?.(msg.parcelIds);
+  parcelsAnswered?.(msg);
   parcelsAnswered = null;
 });
 
-function askParcelIds(batch: number, items: readonly PropertyInput[]): Promise<number[]> {
+function askParcelIds(batch: number, firstId: number, items: readonly PropertyInput[]): Promise<RegistryAnswer> {
   const refs = items.map(parcelRefOf);
-  const request: ParcelRequest = { batch, parcels: { fips: refs.map((r) => r.fips), keys: refs.map((r) => r.key) } };
+  const request: ParcelRequest = {
+    batch,
+    parcels: { fips: refs.map((r) => r.fips), keys: refs.map((r) => r.key) },
+    owners: recordMentions(firstId, items),
+  };
   return new Promise((resolve) => {
     parcelsAnswered = resolve;
     parentPort!.postMessage(request);
@@ -59,12 +70,12 @@ async function run() {
     Array.from({ length: Math.min(batchSize, count - offset) }, () => generator.next());
   let items = offsets.length > 0 ? itemsAt(offsets[0]!) : [];
   for (let b = 0; b < offsets.length; b++) {
-    const asked = askParcelIds(offsets[b]! / batchSize, items);
+    const asked = askParcelIds(offsets[b]! / batchSize, startId + offsets[b]!, items);
     // Generated in the shard's order whatever the answer's timing, so a seed always yields the same records.
     const next = b + 1 < offsets.length ? itemsAt(offsets[b + 1]!) : [];
-    const parcelIds = await asked;
+    const { parcelIds, ownerIds } = await asked;
     if (inFlight >= MAX_AHEAD) await new Promise<void>((r) => (waiting = r));
-    const text = buildCopyChunks(startId + offsets[b]!, items, parcelIds, `synthetic:${seed}`);
+    const text = buildCopyChunks(startId + offsets[b]!, items, parcelIds, `synthetic:${seed}`, idPairs(ownerIds));
     // UTF-8 bytes moved to the main thread without a copy; strings would be cloned, then encoded again there.
     // TextEncoder gives each chunk an ArrayBuffer of its own: a small Buffer.from() lives in Node's shared pool,
     // which Node 24 refuses to transfer (DataCloneError), and transferring it would detach its neighbours.

@@ -4,10 +4,11 @@ import { Worker } from 'node:worker_threads';
 import type { Pool } from '@pra/platform';
 import type { CopyChunks } from '../data/copy-rows.js';
 import { reserveIds, withBulkLoadIndexes, writeBatch, writeTracts } from '../data/loader.js';
+import { resolveOwners } from '../data/owner-registry.js';
 import { registerParcels } from '../data/parcels.js';
 import type { TractInput } from '../domain/property-input.js';
 import { Progress } from '../progress.js';
-import type { ParcelRequest, ToGeneratorWorker } from './generate-worker.js';
+import type { ParcelRequest, RegistryAnswer, ToGeneratorWorker } from './generate-worker.js';
 
 export interface GenerateOptions {
   seed: number;
@@ -75,7 +76,7 @@ async function generateAndWrite(pool: Pool, opts: GenerateOptions): Promise<{ ro
                 return;
               }
               if ('parcels' in msg) {
-                register(msg).then((parcelIds) => answer({ parcelIds }), reject);
+                register(msg).then(answer, reject);
                 return;
               }
               chain = chain.then(async () => {
@@ -102,25 +103,27 @@ async function generateAndWrite(pool: Pool, opts: GenerateOptions): Promise<{ ro
 }
 
 /**
- * Registers the batches' parcels in batch order, one statement per batch, beside the writer: into a new store a seed
- * then always yields the same parcel ids, whichever worker asks first.
+ * Registers the batches' parcels and resolves their owners in batch order, one round of statements per batch, beside
+ * the writer: into a new store a seed then always yields the same parcel and owner ids, whichever worker asks first.
  */
-function parcelRegistrar(pool: Pool): (req: ParcelRequest) => Promise<number[]> {
-  const asked = new Map<number, { req: ParcelRequest; answer: (ids: Promise<number[]>) => void }>();
+function parcelRegistrar(pool: Pool): (req: ParcelRequest) => Promise<RegistryAnswer> {
+  const asked = new Map<number, { req: ParcelRequest; answer: (ids: Promise<RegistryAnswer>) => void }>();
   let next = 0;
   let chain: Promise<unknown> = Promise.resolve();
   return (req) =>
-    new Promise<number[]>((resolve, reject) => {
+    new Promise<RegistryAnswer>((resolve, reject) => {
       asked.set(req.batch, { req, answer: (ids) => ids.then(resolve, reject) });
       for (let a = asked.get(next); a; a = asked.get(next)) {
         asked.delete(next++);
         const { fips, keys } = a.req.parcels;
-        const ids = chain.then(() =>
-          registerParcels(
+        const owners = a.req.owners;
+        const ids = chain.then(async () => ({
+          parcelIds: await registerParcels(
             pool,
             fips.map((f, i) => ({ fips: f, key: keys[i]! })),
           ),
-        );
+          ownerIds: await resolveOwners(pool, owners),
+        }));
         chain = ids.catch(() => {});
         a.answer(ids);
       }

@@ -13,6 +13,8 @@ import { Worker } from 'node:worker_threads';
 import type { Pool } from '@pra/platform';
 import { reserveIds, writeTracts } from '../data/loader.js';
 import { registerParcels } from '../data/parcels.js';
+import { resolveOwners } from '../data/owner-registry.js';
+import type { OwnerMention } from '../domain/owner-keys.js';
 import { withSourceLock } from '../data/source-lock.js';
 import type { TractInput } from '../domain/property-input.js';
 import { readCsvRecords, readCsvValues, readHeader } from './csv-records.js';
@@ -24,6 +26,7 @@ import { needsZipEvidence, readZipEvidence } from './zip-prescan.js';
 import { checkImportState, readBatchState, writeBuiltBatch } from './import-store.js';
 import {
   type BuildRequest,
+  type OwnersResolved,
   type BuiltBatch,
   ImportWork,
   type ParsedBatch,
@@ -78,7 +81,9 @@ function fileSize(file: string): number | null {
 /** The CPU side of an import: in worker threads, or in the main thread (a small file, or `workers: 0`). */
 interface Executor {
   parse(batch: number, rows: RowBatch): Promise<ParsedBatch>;
-  build(req: BuildRequest): Promise<BuiltBatch>;
+  /** Merges the batch's parcels over their stored state: the owner mentions of what it will write. */
+  mentions(req: BuildRequest): Promise<(OwnerMention | null)[]>;
+  build(req: OwnersResolved): Promise<BuiltBatch>;
   close(): Promise<void>;
 }
 
@@ -86,6 +91,7 @@ function inlineExecutor(setup: WorkSetup): Executor {
   const work = new ImportWork(setup);
   return {
     parse: async (batch, rows) => work.parse(batch, rows),
+    mentions: async (req) => work.mentions(req),
     build: async (req) => work.build(req),
     close: async () => {},
   };
@@ -93,6 +99,7 @@ function inlineExecutor(setup: WorkSetup): Executor {
 
 type WorkerReply =
   | { batch: number; kind: 'parsed'; result: ParsedBatch }
+  | { batch: number; kind: 'mentions'; result: (OwnerMention | null)[] }
   | { batch: number; kind: 'built'; result: BuiltBatch }
   | { batch: number; kind: 'error'; message: string };
 
@@ -108,7 +115,8 @@ export function workerExecutor(setup: WorkSetup): Executor {
     waiting.clear();
   };
   worker.on('message', (msg: WorkerReply) => {
-    const key = `${msg.kind === 'parsed' ? 'parse' : msg.kind === 'built' ? 'build' : ''}:${msg.batch}`;
+    const kind = { parsed: 'parse', mentions: 'mentions', built: 'build', error: '' }[msg.kind];
+    const key = `${kind}:${msg.batch}`;
     if (msg.kind === 'error') {
       failAll(new Error(`import worker failed on batch ${msg.batch}: ${msg.message}`));
       return;
@@ -127,6 +135,7 @@ export function workerExecutor(setup: WorkSetup): Executor {
     });
   return {
     parse: (batch, rows) => ask<ParsedBatch>({ kind: 'parse', batch, rows }),
+    mentions: (req) => ask<(OwnerMention | null)[]>({ kind: 'mentions', ...req }),
     build: (req) => ask<BuiltBatch>({ kind: 'build', ...req }),
     close: async () => {
       worker.removeAllListeners('exit');
@@ -357,13 +366,17 @@ async function importProperties(
             pool,
             rendered.map((id) => parcelOf.get(id)!),
           );
-      const built = await next.executor.build({
+      const mentions = await next.executor.mentions({
         batch: next.batch,
         added: state.added,
         firstId,
         stored: state.stored,
         parcelIds,
       });
+      // The resolver step (issue 37): the owners of the records about to be written, before their bodies are rendered
+      // with the ids. A dry run resolves nothing (it would make owners of records it does not write).
+      const ownerIds = summary.dryRun ? mentions.map(() => null) : await resolveOwners(pool, mentions);
+      const built = await next.executor.build({ batch: next.batch, ownerIds });
       for (const id of built.added) seen.added.add(id);
       for (const id of built.updated) if (!seen.added.has(id)) seen.updated.add(id);
       for (const id of [...state.unchanged, ...built.unchanged])

@@ -5,6 +5,7 @@
 import { buildCopyChunks, copyLine, type CopyChunks, TABLES } from '../data/copy-rows.js';
 import { type ParcelRef, parcelRefOf } from '../data/parcels.js';
 import type { PropertyInput } from '../domain/property-input.js';
+import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
 import { parseRecord } from './csv-records.js';
 import {
   decodeState,
@@ -86,6 +87,12 @@ export interface BuildRequest {
   parcelIds: number[];
 }
 
+/** A batch's owner ids, resolved by the main thread from its mentions: two per record, null where none. */
+export interface OwnersResolved {
+  batch: number;
+  ownerIds: (number | null)[];
+}
+
 /** What a batch writes; text is UTF-8 bytes when it comes from a worker thread (transferred, not copied). */
 export interface BuiltBatch<T extends string | Uint8Array = string | Uint8Array> {
   added: string[];
@@ -112,6 +119,11 @@ interface Parcel {
 
 export class ImportWork {
   private readonly batches = new Map<number, Map<string, Parcel>>();
+  /** Batches merged, waiting for their owners' ids to be built. */
+  private readonly pending = new Map<
+    number,
+    { out: BuiltBatch<string>; ids: number[]; inputs: PropertyInput[]; parcelIds: number[] }
+  >();
   private readonly byApn: boolean;
   private readonly mapped: ReadonlySet<MappedField>;
 
@@ -201,11 +213,12 @@ export class ImportWork {
   }
 
   /**
-   * The batch's writes, given its stored state: added parcels as they are; a stored one merged over its state
+   * The batch's owner mentions (two per record written, owner-keys.ts), once its writes are known, given its stored
+   * state: added parcels as they are; a stored one merged over its state
    * (unchanged when that changes nothing). A written state keeps the file's digest when a re-import of the same
    * parcel over it would change nothing, so that the next import of an unchanged file need not read it.
    */
-  build(req: BuildRequest): BuiltBatch<string> {
+  mentions(req: BuildRequest): (OwnerMention | null)[] {
     const parcels = this.batches.get(req.batch);
     if (!parcels) throw new Error(`import batch ${req.batch} was not parsed`);
     this.batches.delete(req.batch);
@@ -257,7 +270,18 @@ export class ImportWork {
       });
     });
     out.newState = newState.join('');
-    if (inputs.length > 0) out.chunks = buildCopyChunks(ids, inputs, parcelIds, source);
+    this.pending.set(req.batch, { out, ids, inputs, parcelIds });
+    return recordMentions(ids, inputs);
+  }
+
+  /** The batch's writes, once its owners are resolved (`ownerIds`: two per record, as mentions() listed them). */
+  build(req: OwnersResolved): BuiltBatch<string> {
+    const pending = this.pending.get(req.batch);
+    if (!pending) throw new Error(`import batch ${req.batch} was not merged`);
+    this.pending.delete(req.batch);
+    const { out, ids, inputs, parcelIds } = pending;
+    if (inputs.length > 0)
+      out.chunks = buildCopyChunks(ids, inputs, parcelIds, this.setup.source, idPairs(req.ownerIds));
     return out;
   }
 

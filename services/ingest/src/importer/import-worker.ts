@@ -1,9 +1,20 @@
 // Worker thread of an import: parses the batches the main thread sends it and builds their writes (import-work.ts).
-// Messages are handled in arrival order; the main thread sends a batch's build only after its parse.
+// Messages are handled in arrival order; the main thread sends a batch's mentions only after its parse, and its build
+// (with the owner ids of those mentions) after them.
 import { parentPort, workerData } from 'node:worker_threads';
-import { type BuildRequest, encodeBuilt, ImportWork, type RowBatch, type WorkSetup } from './import-work.js';
+import {
+  type BuildRequest,
+  encodeBuilt,
+  ImportWork,
+  type OwnersResolved,
+  type RowBatch,
+  type WorkSetup,
+} from './import-work.js';
 
-export type WorkerRequest = { kind: 'parse'; batch: number; rows: RowBatch } | ({ kind: 'build' } & BuildRequest);
+export type WorkerRequest =
+  | { kind: 'parse'; batch: number; rows: RowBatch }
+  | ({ kind: 'mentions' } & BuildRequest)
+  | ({ kind: 'build' } & OwnersResolved);
 
 const work = new ImportWork(workerData as WorkSetup);
 const port = parentPort!;
@@ -11,6 +22,8 @@ port.on('message', (msg: WorkerRequest) => {
   try {
     if (msg.kind === 'parse') {
       port.postMessage({ batch: msg.batch, kind: 'parsed', result: work.parse(msg.batch, msg.rows) });
+    } else if (msg.kind === 'mentions') {
+      port.postMessage({ batch: msg.batch, kind: 'mentions', result: work.mentions(msg) });
     } else {
       const { built, transfer } = encodeBuilt(work.build(msg));
       port.postMessage({ batch: msg.batch, kind: 'built', result: built }, transfer);

@@ -14,9 +14,12 @@ import type { PageBilling, PaidTransaction } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
 import type { RecordPage } from './record-page.js';
 
-/** A stored record's id: its body starts `{"identifier":{"Id":N` (render-record.ts in ingest). */
+/**
+ * A stored record's id: its body starts `{"identifier":{"Id":N` (render-record.ts in ingest); an owner's (owner
+ * detail, owner search: data/owner-queries.ts) starts `{"id":N`.
+ */
 export function recordId(body: string): number {
-  const m = /^\{"identifier":\{"Id":(\d{1,15})[,}]/.exec(body);
+  const m = /^\{"identifier":\{"Id":(\d{1,15})[,}]/.exec(body) ?? /^\{"id":(\d{1,15})[,}]/.exec(body);
   if (m) return Number(m[1]);
   return Number((JSON.parse(body) as { identifier: { Id: number } }).identifier.Id);
 }

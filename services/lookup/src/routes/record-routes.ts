@@ -10,9 +10,13 @@ import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain
 import { areaSource } from '../domain/find-area.js';
 import { answerMeteredPage, type PageSource } from '../domain/metered-page.js';
 import { FREE_WORK_LANE_WIDTH, FREE_WORK_SHARE, WorkLane } from '../domain/work-lane.js';
+import type { RecordPage } from '../domain/record-page.js';
+import type { ReportedBilling } from '../domain/metering-rules.js';
+import { OwnerStore } from '../data/owner-queries.js';
+import { findByOwnerId, findOwnerDetail, findOwners } from '../domain/find-owners.js';
 import { batchHandler } from './batch-route.js';
 import { type MeteredQuery, meteredCaller, meteredRequest, type RecordRouteDeps } from './metered-call.js';
-import { renderPropertyResponse } from './render-responses.js';
+import { renderOwnerDetailResponse, renderOwnerSearchResponse, renderPropertyResponse } from './render-responses.js';
 
 /** The metered endpoints of the lookup, by their key in the endpoint table. */
 export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'lookup'>, 'health'> {
@@ -31,7 +35,11 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
     return { ...s, count: () => free.lane.run(work) };
   };
   const metered =
-    <S extends z.ZodType<MeteredQuery>>(schema: S, source: (q: z.infer<S>) => PageSource) =>
+    <S extends z.ZodType<MeteredQuery>>(
+      schema: S,
+      source: (q: z.infer<S>) => PageSource,
+      render: (p: RecordPage, transactionId: string, b: ReportedBilling) => string = renderPropertyResponse,
+    ) =>
     (endpoint: string): RequestHandler =>
       route(async (req, res) => {
         const caller = await meteredCaller(req, d.auth);
@@ -45,7 +53,7 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
         );
         // A preview or a repeat charged nothing: the call counter counts it as a call.
         req.charged = charged;
-        sendJson(res, 200, renderPropertyResponse(page, transactionId, billing), transactionId);
+        sendJson(res, 200, render(page, transactionId, billing), transactionId);
       });
   const pages = (find: PageSource['find'], count?: PageSource['count']): PageSource => ({
     find,
@@ -60,7 +68,28 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
     }),
     historyField: kind === 'sale' ? 'saleHistory' : 'assessmentHistory',
   });
+  // The owner endpoints (issue 37) read the owner registry where the searches read; a repeat reads an owner again
+  // from each place the first call may have read it, as records.
+  const owners = new OwnerStore(d.store.pool);
+  const ownerRereads = d.rereadFrom.map(({ store }) => new OwnerStore(store.pool));
+  const ms = d.store.deadlineMs;
   return {
+    ownerDetail: metered(
+      ENDPOINTS.ownerDetail.query,
+      (q) => ({
+        find: () => findOwnerDetail(owners, q.id, ms),
+        rereads: ownerRereads.map((o) => (ids: number[]) => o.details(ids)),
+      }),
+      renderOwnerDetailResponse,
+    ),
+    ownerSearch: metered(
+      ENDPOINTS.ownerSearch.query,
+      (q) => ({
+        find: () => findOwners(owners, q, ms),
+        rereads: ownerRereads.map((o) => (ids: number[]) => o.summaries(ids, q.state ?? null)),
+      }),
+      renderOwnerSearchResponse,
+    ),
     propertyAddress: metered(ENDPOINTS.propertyAddress.query, (q) =>
       pages(
         () => findByAddress(d.store, q),
@@ -69,10 +98,12 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
     ),
     propertyBatch: batchHandler(d, rereads, free),
     propertyOwner: metered(ENDPOINTS.propertyOwner.query, (q) =>
-      pages(
-        () => findByOwner(d.store, q),
-        () => findByOwner(free.counts, q),
-      ),
+      q.ownerId !== undefined
+        ? pages(() => findByOwnerId(owners, { ...q, ownerId: q.ownerId as number }, ms))
+        : pages(
+            () => findByOwner(d.store, q),
+            () => findByOwner(free.counts, q),
+          ),
     ),
     propertyParcel: metered(ENDPOINTS.propertyParcel.query, (q) => pages(() => findByParcel(d.store, q))),
     propertyRadius: metered(ENDPOINTS.propertyRadius.query, (q) => areaSource(d.store, rereads, q)),

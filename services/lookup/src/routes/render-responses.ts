@@ -1,6 +1,6 @@
 // The PropertyResponse and BatchResponse texts. Bodies are spliced as stored: the tract's demographics (and a
 // history, for /sale/history and /assessment/detail) are appended to the pre-rendered record.
-import { renderEnvelope } from '@pra/core/contracts';
+import { type EnvelopeStatus, renderEnvelope, renderStatus } from '@pra/core/contracts';
 import type { RecordRow } from '../data/record-queries.js';
 import type { BatchEntryResult } from '../domain/batch.js';
 import type { ReportedBilling } from '../domain/metering-rules.js';
@@ -48,4 +48,25 @@ export function renderBatchResponse(
     `"credits_remaining":${billing.creditsRemaining},"records_returned":${billing.recordsReturned},` +
     `"truncated_by_credits":${billing.truncatedByCredits}${required}}}`
   );
+}
+
+/** The status of a page as the envelope writes it. */
+const statusOf = (p: RecordPage, transactionId: string, billing: ReportedBilling): EnvelopeStatus => ({
+  total: p.total,
+  page: p.page,
+  pagesize: p.pagesize,
+  transactionId,
+  ...billing,
+});
+
+/** The OwnerDetailResponse text: the owner's JSON as read (null in a preview, or when nothing was paid for). */
+export function renderOwnerDetailResponse(p: RecordPage, transactionId: string, billing: ReportedBilling): string {
+  const owner = billing.recordsReturned > 0 ? p.rows[0]!.body : 'null';
+  return `{"owner":${owner},"status":${renderStatus(statusOf(p, transactionId, billing))}}`;
+}
+
+/** The OwnerSearchResponse text: the first `recordsReturned` owners of the page. */
+export function renderOwnerSearchResponse(p: RecordPage, transactionId: string, billing: ReportedBilling): string {
+  const owners = p.rows.slice(0, billing.recordsReturned).map((r) => r.body);
+  return `{"owners":[${owners.join(',')}],"status":${renderStatus(statusOf(p, transactionId, billing))}}`;
 }

@@ -14,3 +14,4 @@ export type { StreetLine } from './normalize.js';
 export { ordinalSuffix, numericOrdinals } from './ordinals.js';
 export { SUFFIX_ABBREVIATIONS, UNIT_DESIGNATORS, DIRECTIONALS } from './usps-tables.js';
 export { STATE_FIPS, STATE_BY_FIPS } from './states.js';
+export { entityNameKey } from './entity-names.js';

@@ -5,6 +5,8 @@ import { HealthResponse, PlansResponse, UsageResponse } from './account.js';
 import {
   AssessmentHistoryResponse,
   BatchResponse,
+  OwnerDetailResponse,
+  OwnerSearchResponse,
   PropertyResponse,
   SaleHistoryResponse,
   SuggestionResponse,
@@ -16,7 +18,10 @@ import {
   BATCH_MAX,
   BatchQuery,
   BatchRequest,
+  OWNER_NAME_MIN_LETTERS,
+  OwnerDetailQuery,
   OwnerQuery,
+  OwnerSearchQuery,
   PAGING_DEPTH_MAX,
   ParcelQuery,
   PropertyIdQuery,
@@ -39,7 +44,7 @@ export interface EndpointDef {
   /** Below BASE_PATH. */
   path: string;
   operationId: string;
-  tag: 'Property' | 'Sale' | 'Assessment' | 'Autocomplete' | 'Account' | 'Service';
+  tag: 'Property' | 'Owner' | 'Sale' | 'Assessment' | 'Autocomplete' | 'Account' | 'Service';
   summary: string;
   description?: string;
   query?: z.ZodObject;
@@ -126,11 +131,44 @@ export const ENDPOINTS = {
     path: '/property/owner',
     operationId: 'getPropertyByOwner',
     tag: 'Property',
-    summary: 'Properties by owner name',
-    description: `Matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (\`lastName=ACME\` finds \`ACME HOLDINGS LLC\`). firstName (people only), city and state narrow. \`status.total\` counts at most ${PAGING_DEPTH_MAX.toLocaleString('en-US')} properties: ${PAGING_DEPTH_MAX.toLocaleString('en-US')} means that many or more (pages reach no deeper either; narrow with state or city). ${BILLING_NOTE}`,
+    summary: 'Properties by owner name, or of one owner entity',
+    description: `\`ownerId\` (an owner entity, \`owner.owner1.id\` of a record or \`id\` of /owner/search) answers that owner's properties by property ID, paged alike (an ID merged into another owner answers as that one). Otherwise matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (\`lastName=ACME\` finds \`ACME HOLDINGS LLC\`). firstName (people only), city and state narrow. \`status.total\` counts at most ${PAGING_DEPTH_MAX.toLocaleString('en-US')} properties: ${PAGING_DEPTH_MAX.toLocaleString('en-US')} means that many or more (pages reach no deeper either; narrow with state or city). ${BILLING_NOTE}`,
     query: OwnerQuery,
     response: PropertyResponse,
     okText: 'Properties owned by the named owner',
+    access: 'metered',
+    service: 'lookup',
+  },
+  ownerDetail: {
+    path: '/owner/detail',
+    operationId: 'getOwnerDetail',
+    tag: 'Owner',
+    summary: 'One owner entity: names, mailing addresses, parcel count and values',
+    description:
+      'An owner entity by ID (`owner.owner1.id` / `owner.owner2.id` of a record, `id` of /owner/search): the names its ' +
+      'records write, its type, mailing addresses, parcel count, total market and assessed value, states and counties, ' +
+      'first and last acquisition (last-sale) date. An ID merged into another owner answers as that one (`owner.id` ' +
+      'says which). Costs 1 credit; an unknown ID is a 404 (free). `preview=true` answers the cost without the owner.',
+    query: OwnerDetailQuery,
+    response: OwnerDetailResponse,
+    okText: 'The owner',
+    access: 'metered',
+    service: 'lookup',
+  },
+  ownerSearch: {
+    path: '/owner/search',
+    operationId: 'searchOwners',
+    tag: 'Owner',
+    summary: 'Owner entities by name, most parcels first',
+    description:
+      `Owners (people and entities) whose name starts with \`name\` (at least ${OWNER_NAME_MIN_LETTERS} letters; a person is ` +
+      'LAST FIRST; entity words are normalised: `L.L.C.` is LLC, a leading THE is dropped), each with its parcel count, ' +
+      'most parcels first; `state` counts only parcels there. Paged like /property/owner; at most ' +
+      `${PAGING_DEPTH_MAX.toLocaleString('en-US')} owners are counted. Billing: 1 credit per owner returned; errors cost 0; ` +
+      '`preview` and `max_credits` as on the property endpoints.',
+    query: OwnerSearchQuery,
+    response: OwnerSearchResponse,
+    okText: 'Owners, most parcels first',
     access: 'metered',
     service: 'lookup',
   },

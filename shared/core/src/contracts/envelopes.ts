@@ -145,3 +145,46 @@ export const BatchResponse = z
   })
   .openapi('BatchResponse');
 export type BatchResponse = z.infer<typeof BatchResponse>;
+
+/** An owner entity (issue 37): who it is, and sums over every parcel it owns. */
+export const OwnerDetail = z
+  .object({
+    id: z
+      .number()
+      .int()
+      .openapi({ description: 'The owner ID (an ID merged into this owner answers as it)', format: 'int64' }),
+    name: z.string().openapi({ description: 'The name most of its mentions write', example: 'ACME HOLDINGS LLC' }),
+    names: z.array(z.string()).openapi({ description: 'Every way its records write its name' }),
+    type: z.string().nullable().openapi({ description: 'Owner type (owner.owner1.type), as most mentions give it' }),
+    mailingAddresses: z.array(z.string()).openapi({ description: 'Its mailing addresses as records write them' }),
+    parcelCount: z.number().int().openapi({ description: 'Properties it owns (as owner1 or owner2)' }),
+    marketTotal: z.number().int().openapi({ description: 'Sum of assessment.market.total over its properties' }),
+    assessedTotal: z.number().int().openapi({ description: 'Sum of assessment.assessed.total over its properties' }),
+    states: z.array(z.string()),
+    counties: z.array(z.string()).openapi({ description: '"County, ST"', example: ['Philadelphia, PA'] }),
+    firstAcquired: z.string().nullable().openapi({ format: 'date', description: 'Earliest last-sale date' }),
+    lastAcquired: z.string().nullable().openapi({ format: 'date', description: 'Latest last-sale date' }),
+  })
+  .openapi('OwnerDetail');
+export type OwnerDetail = z.infer<typeof OwnerDetail>;
+
+export const OwnerDetailResponse = z
+  .object({
+    owner: OwnerDetail.nullable().openapi({ description: 'null in a preview (nothing charged, nothing shown)' }),
+    status: SuccessStatus,
+  })
+  .openapi('OwnerDetailResponse');
+
+export const OwnerSummary = z
+  .object({
+    id: z.number().int().openapi({ format: 'int64' }),
+    name: z.string(),
+    type: z.string().nullable(),
+    parcelCount: z.number().int(),
+    states: z.array(z.string()),
+  })
+  .openapi('OwnerSummary');
+
+export const OwnerSearchResponse = z
+  .object({ owners: z.array(OwnerSummary), status: SuccessStatus })
+  .openapi('OwnerSearchResponse');

@@ -145,6 +145,7 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
     security: AUTH,
     tags: [
       { name: 'Property', description: 'Property record lookups' },
+      { name: 'Owner', description: 'Owner entities: one owner, all of its parcels, under an ID that stays' },
       { name: 'Sale', description: 'Sale history' },
       { name: 'Assessment', description: 'Assessment and tax history' },
       { name: 'Autocomplete', description: 'Address type-ahead' },

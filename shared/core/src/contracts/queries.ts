@@ -26,6 +26,7 @@ export const TEXT_MAX = {
   apn: 64,
   county: 64,
   q: 200,
+  name: 100,
 } as const;
 
 const atMost = (max: number) => `must be at most ${max} characters`;
@@ -194,9 +195,24 @@ function checkAddress(q: z.infer<z.ZodObject<typeof addressShape>>, ctx: z.Refin
 export const AddressQuery = z.object({ ...addressShape, ...meteredOptions }).superRefine(checkAddress);
 export type AddressQuery = z.infer<typeof AddressQuery>;
 
+/** An owner entity's id (owner1.id / owner2.id of a record, `id` of /owner/search). */
+const ownerId = (description: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,15}$/, 'must be an owner ID (digits), as in owner.owner1.id')
+    .transform((s) => Number(s))
+    .openapi({ description, type: 'string', pattern: '^\\d{1,15}$', maxLength: 15, example: '48213' });
+
 export const OwnerQuery = z
   .object({
-    lastName: text('Owner last name; matches primary and secondary owners', TEXT_MAX.lastName),
+    lastName: text(
+      'Owner last name; matches primary and secondary owners. Required unless `ownerId` is given',
+      TEXT_MAX.lastName,
+    ).optional(),
+    ownerId: ownerId(
+      'An owner entity (`owner.owner1.id` of a record): its parcels, by property ID. Instead of `lastName`; an id merged into another answers as that one',
+    ).optional(),
     firstName: text('Owner first name', TEXT_MAX.firstName).optional(),
     state: stateCode.optional(),
     city: text('City', TEXT_MAX.city).optional(),
@@ -204,8 +220,49 @@ export const OwnerQuery = z
     pagesize,
     ...meteredOptions,
   })
-  .superRefine(boundPagingDepth);
+  .superRefine(boundPagingDepth)
+  .superRefine((q, ctx) => {
+    // One search at a time: by name, or by owner entity.
+    if ((q.lastName === undefined) === (q.ownerId === undefined)) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [q.lastName === undefined ? 'lastName' : 'ownerId'],
+        message:
+          q.lastName === undefined
+            ? 'is required (or give ownerId)'
+            : 'cannot be given with lastName (search by name or by owner, not both)',
+      });
+    }
+    if (q.ownerId !== undefined && (q.firstName ?? q.city ?? q.state) !== undefined) {
+      ctx.addIssue({ code: 'custom', path: ['ownerId'], message: 'takes no firstName, state or city' });
+    }
+  });
 export type OwnerQuery = z.infer<typeof OwnerQuery>;
+
+/** The fewest letters an owner name search takes: fewer would match a large share of all owners. */
+export const OWNER_NAME_MIN_LETTERS = 3;
+
+export const OwnerDetailQuery = z.object({
+  id: ownerId('Owner ID, from `owner.owner1.id` / `owner.owner2.id` of a record or `id` of /owner/search'),
+  ...meteredOptions,
+});
+export type OwnerDetailQuery = z.infer<typeof OwnerDetailQuery>;
+
+export const OwnerSearchQuery = z
+  .object({
+    name: text(
+      `The start of an owner's name: an entity's (\`ACME HOLDINGS\`), a person's LAST FIRST (\`SMITH JOHN\`); at least ${OWNER_NAME_MIN_LETTERS} letters`,
+      TEXT_MAX.name,
+    ).refine((s) => (s.match(/[A-Za-z]/g) ?? []).length >= OWNER_NAME_MIN_LETTERS, {
+      message: `must hold at least ${OWNER_NAME_MIN_LETTERS} letters (a shorter name matches too many owners)`,
+    }),
+    state: stateCode.optional(),
+    page,
+    pagesize,
+    ...meteredOptions,
+  })
+  .superRefine(boundPagingDepth);
+export type OwnerSearchQuery = z.infer<typeof OwnerSearchQuery>;
 
 export const ParcelQuery = z.object({
   apn: text('Assessor Parcel Number, with or without special characters', TEXT_MAX.apn).refine(

@@ -107,6 +107,12 @@ export const OWNER_TYPES = [
 ] as const;
 
 export const OwnerName = z.object({
+  id: nint.openapi({
+    description:
+      'The owner entity (GET /owner/detail?id=...): every mention of one owner carries its id, kept across re-imports; an owner merged into another later answers as that one. Null when the record names no owner here.',
+    example: 48213,
+    format: 'int64',
+  }),
   firstName: nstr.openapi({ description: "A person's first name; null for an entity" }),
   lastName: nstr.openapi({ description: "A person's last name; null for an entity (found by the words of fullName)" }),
   fullName: nstr.openapi({ description: 'A person in reading order (FIRST MIDDLE LAST SUFFIX); an entity as written' }),

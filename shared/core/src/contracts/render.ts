@@ -15,11 +15,16 @@ export interface EnvelopeStatus {
 }
 
 export function renderEnvelope(items: readonly string[], s: EnvelopeStatus): string {
+  return `{"property":[${items.join(',')}],"status":${renderStatus(s)}}`;
+}
+
+/** The success status (SuccessStatus) as JSON text: the envelope's, and the owner endpoints' (issue 37). */
+export function renderStatus(s: EnvelopeStatus): string {
   return (
-    `{"property":[${items.join(',')}],"status":{"code":0,"msg":"SuccessWithResult","total":${s.total},` +
+    `{"code":0,"msg":"SuccessWithResult","total":${s.total},` +
     `"page":${s.page},"pagesize":${s.pagesize},"transactionID":"${s.transactionId}","credits_remaining":${s.creditsRemaining},` +
     `"records_returned":${s.recordsReturned},"truncated_by_credits":${s.truncatedByCredits}` +
     `${s.creditsRequired !== undefined ? `,"credits_required":${s.creditsRequired}` : ''}` +
-    `${s.matchJson !== undefined ? `,"match":${s.matchJson}` : ''}}}`
+    `${s.matchJson !== undefined ? `,"match":${s.matchJson}` : ''}}`
   );
 }

@@ -17,7 +17,7 @@ import type { RecordCountStore } from '../data/record-counts.js';
 import { answerBatch, type BatchInput } from '../domain/batch.js';
 import { findByAddress, LookupDeadline } from '../domain/find-records.js';
 import type { PageSource } from '../domain/metered-page.js';
-import type { WorkLane } from '../domain/work-lane.js';
+import { FREE_WORK_MAX_WAIT_MS, type WorkLane } from '../domain/work-lane.js';
 import { meteredCaller, meteredRequest, type RecordRouteDeps } from './metered-call.js';
 import { renderBatchResponse } from './render-responses.js';
 
@@ -38,8 +38,15 @@ export function batchHandler(
       // A preview is free work from its body on: read, parsed, counted and rendered in the free work lane, one at a
       // time per process and paced (domain/work-lane.ts), so that free batches cannot take the process from paid
       // calls. Its counts run unlaned inside it; a max_credits check of a paid batch lanes each count.
-      const whole = query.preview ? free.lane.run.bind(free.lane) : <T>(task: () => Promise<T>) => task();
-      const countIn = query.preview ? <T>(task: () => Promise<T>) => task() : free.lane.run.bind(free.lane);
+      // Neither waits in the lane past FREE_WORK_MAX_WAIT_MS (a 503 past it, never run late); a max_credits
+      // check's counts go ahead of the previews waiting.
+      const maxWaitMs = FREE_WORK_MAX_WAIT_MS;
+      const whole = query.preview
+        ? <T>(task: () => Promise<T>) => free.lane.run(task, { maxWaitMs })
+        : <T>(task: () => Promise<T>) => task();
+      const countIn = query.preview
+        ? <T>(task: () => Promise<T>) => task()
+        : <T>(task: () => Promise<T>) => free.lane.run(task, { maxWaitMs, paid: true });
       await whole(async () => {
         const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
         // A batch counts by its entries, as the gateway admitted it (rate limit and quota): so does its count in /usage.

@@ -9,7 +9,7 @@ import type { RecordRow } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
 import { areaSource } from '../domain/find-area.js';
 import { answerMeteredPage, type PageSource } from '../domain/metered-page.js';
-import { FREE_WORK_LANE_WIDTH, FREE_WORK_SHARE, WorkLane } from '../domain/work-lane.js';
+import { FREE_WORK_LANE_WIDTH, FREE_WORK_MAX_WAIT_MS, FREE_WORK_SHARE, WorkLane } from '../domain/work-lane.js';
 import { batchHandler } from './batch-route.js';
 import { type MeteredQuery, meteredCaller, meteredRequest, type RecordRouteDeps } from './metered-call.js';
 import { renderPropertyResponse } from './render-responses.js';
@@ -43,7 +43,11 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
       });
   const pages = (find: PageSource['find'], count?: PageSource['count']): PageSource => ({
     find,
-    ...(count ? { count: () => free.lane.run(count) } : {}),
+    // Waiting at most FREE_WORK_MAX_WAIT_MS (a 503 past it, never run late); a max_credits check goes ahead of
+    // the previews waiting.
+    ...(count
+      ? { count: (forCap?: boolean) => free.lane.run(count, { maxWaitMs: FREE_WORK_MAX_WAIT_MS, paid: forCap }) }
+      : {}),
     rereads,
   });
   const history = (id: number, kind: 'sale' | 'assessment'): PageSource => ({

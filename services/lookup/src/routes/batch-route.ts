@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import { canonicalTarget } from '@pra/core/auth';
 import {
   BATCH_BODY_MAX_BYTES,
+  BATCH_JSON_MAX_DEPTH,
   BATCH_ID_MAX,
   BatchBody,
   BatchEntry,
@@ -48,7 +49,7 @@ export function batchHandler(
         ? <T>(task: () => Promise<T>) => task()
         : <T>(task: () => Promise<T>) => free.lane.run(task, { maxWaitMs, paid: true });
       await whole(async () => {
-        const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
+        const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES, BATCH_JSON_MAX_DEPTH);
         // A batch counts by its entries, as the gateway admitted it (rate limit and quota): so does its count in /usage.
         req.callWeight = batchCallWeight(body);
         const inputs = batchInputs(body);

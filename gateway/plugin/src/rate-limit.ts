@@ -24,6 +24,10 @@ else
   now = tonumber(ARGV[1])
 end
 local limit, quota, weight = tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[6] or '1')
+-- A call heavier than the account's whole window (or day) counts as all of it: admitted once that is empty, never
+-- refused for good (a batch of 100 under a custom limit of 5 a minute would be answered 429 Retry-After 1 forever).
+weight = math.min(weight, limit)
+if quota > 0 then weight = math.min(weight, quota) end
 local day = math.floor(now / ${DAY_MS})
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - ${WINDOW_MS})
 local inWindow = redis.call('ZCARD', KEYS[1])

@@ -336,6 +336,24 @@ describe('gateway access phase', () => {
     expect((await kong('', 'not json')).response_headers.get('ratelimit-remaining')).toBe('59');
   });
 
+  it('admits a batch heavier than the whole minute or day once that window is empty: never a lock-out', async () => {
+    const a = await f.fundedAccount(1, { tier: 'enterprise' });
+    const body = JSON.stringify({ requests: Array.from({ length: 100 }, () => ({ address: '1 A St' })) });
+    const batch = () => call('/api/v1/property/batch', { authorization: `Bearer ${a.key}` }, 'POST', deps, body);
+    // 5 a minute: a full batch (10 calls) counts as the whole minute, admitted when the minute is empty.
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 5, dailyQuota: null });
+    clock += 60_001;
+    const first = await batch();
+    expect(first.exited).toBeNull();
+    expect(first.response_headers.get('ratelimit-remaining')).toBe('0');
+    expect((await batch()).exited?.body.status.reason).toBe('rate_limited');
+    // A quota of 3 a day: a full batch counts as the whole day, admitted on a day with nothing used.
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 100, dailyQuota: 3 });
+    clock = (Math.floor(clock / 86_400_000) + 1) * 86_400_000 + 1_000;
+    expect((await batch()).exited).toBeNull();
+    expect((await batch()).exited?.body.status.reason).toBe('quota_exceeded');
+  });
+
   it('applies per-account limits over the tier limits', async () => {
     const a = await f.fundedAccount(1, { tier: 'enterprise' });
     await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 2, dailyQuota: null });

@@ -12,6 +12,7 @@ import {
   type Pool,
   type Queryable,
 } from '@pra/platform';
+import type { UsageResponse } from '@pra/core/contracts';
 import { usageReport } from './domain/usage-report.js';
 import { mountKeyLookup } from './routes/key-lookup.js';
 import type { KeyLookupService } from './domain/key-lookup.js';
@@ -28,6 +29,17 @@ export function createBillingApp(deps: {
   keyLookup?: KeyLookupService;
 }): Express {
   const app = createBaseApp();
+  // /usage is outside the rate limit and the quota, so it bounds its own cost: the calls of one account that arrive
+  // while its report is being read share that report (one report at a time per account, however many are sent; a
+  // call after it is answered reads afresh). Entries leave the map when their report is done.
+  const reading = new Map<number, Promise<UsageResponse>>();
+  const reportOf = (accountId: number) => {
+    const inFlight = reading.get(accountId);
+    if (inFlight) return inFlight;
+    const report = usageReport(deps.reads ?? deps.pool, accountId).finally(() => reading.delete(accountId));
+    reading.set(accountId, report);
+    return report;
+  };
   // No call counter: /usage is outside the rate limit and the daily quota (it answers an account at its quota), and
   // /usage's calls count what the quota counts, so a call to /usage counts nowhere.
   if (deps.keyLookup && 'gatewayKey' in deps.auth) mountKeyLookup(app, deps.keyLookup, deps.auth.gatewayKey);
@@ -35,7 +47,7 @@ export function createBillingApp(deps: {
     usage: () =>
       route(async (req, res) => {
         const who = await resolveIdentity(req, deps.auth);
-        sendJson(res, 200, JSON.stringify(await usageReport(deps.reads ?? deps.pool, who.accountId)), req.requestId);
+        sendJson(res, 200, JSON.stringify(await reportOf(who.accountId)), req.requestId);
       }),
   });
   finishApp(app);

@@ -108,6 +108,47 @@ describe('admin API', () => {
     expect(ErrorResponse.parse(disabled.body).status.reason).toBe('forbidden');
   });
 
+  it('/usage, outside the limits, costs the store one report at a time per account however many are sent', async () => {
+    // Free of the rate limit and the quota, /usage must bound its own cost: concurrent calls of one account share
+    // the report being read.
+    let queries = 0;
+    let running = 0;
+    let mostAtOnce = 0;
+    const reads = {
+      query: (async (...args: Parameters<Pool['query']>) => {
+        queries++;
+        mostAtOnce = Math.max(mostAtOnce, ++running);
+        try {
+          return await pool.query(...args);
+        } finally {
+          running--;
+        }
+      }) as Pool['query'],
+    };
+    const counted = await startApp(createBillingApp({ pool, reads, auth: { development: true, keys: f.keys } }));
+    try {
+      const a = await f.fundedAccount(5);
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, () =>
+          fetch(`${counted.url}/api/v1/usage`, { headers: { authorization: `Bearer ${a.key}` } }).then(async (r) => ({
+            status: r.status,
+            body: UsageResponse.parse(await r.json()),
+          })),
+        ),
+      );
+      for (const r of answers) expect(r).toMatchObject({ status: 200, body: { credits: { balance: 5 } } });
+      // One report of the account read at a time (its two queries one after the other), and fewer than one a call.
+      expect(mostAtOnce).toBe(1);
+      expect(queries).toBeLessThan(2 * 40);
+      // A call after the reports were answered reads afresh (nothing stale is kept).
+      const before = queries;
+      expect((await counted.get('/api/v1/usage', { authorization: `Bearer ${a.key}` })).status).toBe(200);
+      expect(queries).toBe(before + 2);
+    } finally {
+      await counted.close();
+    }
+  });
+
   it('/usage answers 401 without a key', async () => {
     const res = await api.get('/api/v1/usage');
     expect(res.status).toBe(401);

@@ -119,6 +119,12 @@ export interface MeterOptions {
   outboxLimit?: number;
 }
 
+/**
+ * How long a stopping process waits for its pending reversals: inside the 10 s a server is given to stop
+ * (@pra/platform's runServer exits then), after its connections close.
+ */
+export const REVERSALS_SETTLE_MS = 5_000;
+
 /** The longest pause between two attempts at a reversal while billing does not answer. */
 export const REVERSAL_RETRY_PAUSE_MAX_MS = 5_000;
 
@@ -296,8 +302,28 @@ export class RedisCreditMeter implements CreditMeter {
   /** Reversals sent and not answered yet, by the call's request id. */
   private readonly reversals = new Map<string, PendingReversal>();
 
-  /** Reversals still waiting for billing to answer (a process stopping with some left loses them: a weak spot). */
+  /**
+   * Reversals still waiting for billing to answer (a process killed with some left loses them; a stopping one settles
+   * them first, for a bounded time: settleReversals).
+   */
   pendingReversals(): number {
+    return this.reversals.size;
+  }
+
+  /**
+   * Waits (at most `withinMs`) for the pending reversals to be answered: a stopping process calls it before closing
+   * Redis, so that a deploy during a Redis pause does not drop the reversal of a call it answered 503. Returns how
+   * many are left, each logged (request, account) so that an operator can reverse it by hand.
+   */
+  async settleReversals(withinMs: number): Promise<number> {
+    const giveUpAt = Date.now() + withinMs;
+    while (this.reversals.size > 0 && Date.now() < giveUpAt)
+      await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(1, giveUpAt - Date.now()))));
+    for (const [requestId, p] of this.reversals)
+      logger.error(
+        { requestId, accountId: p.r.who.accountId, transactionId: p.r.transactionId },
+        'stopping with the reversal of a charge answered 503 not done: reverse it by hand if the charge landed',
+      );
     return this.reversals.size;
   }
 

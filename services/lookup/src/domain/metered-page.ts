@@ -14,8 +14,9 @@ export interface PageSource {
   /**
    * The same search counted, not read (data/record-counts.ts: `counted`, no rows, no body read), through the free
    * work lane: what a preview and a max_credits check run. A source without it (a history: one record) finds.
+   * `forCap`: the max_credits check of a call that is charged if it passes (it goes ahead of previews waiting).
    */
-  count?(): Promise<RecordPage>;
+  count?(forCap?: boolean): Promise<RecordPage>;
   /**
    * Stored records by id, in any order, from each place the first call may have read them (to answer a repeat):
    * tried in order until one holds exactly what was paid for.
@@ -35,9 +36,12 @@ export async function answerMeteredPage(
   const before = await meter.precheck(r).catch(countRefusal(r.endpoint));
   if (before.kind === 'repeat')
     return { ...(await repaidPage(before.paid, source.rereads, source.historyField)), charged: false };
-  if (r.maxCredits !== undefined && source.count) {
+  const countOnIndex = source.count;
+  if (r.maxCredits !== undefined && countOnIndex) {
     // Refused on a count, before any body is read: a call refused by its cap costs the store what a preview does.
-    const countedPage = await findUnlessBroke(meter, r.who.accountId, source.count).catch(countRefusal(r.endpoint));
+    const countedPage = await findUnlessBroke(meter, r.who.accountId, () => countOnIndex(true)).catch(
+      countRefusal(r.endpoint),
+    );
     if (costOf(countedPage) > r.maxCredits)
       countRefusal(r.endpoint)(
         overCap(

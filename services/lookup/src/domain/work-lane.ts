@@ -1,7 +1,7 @@
 // Free work waits its turn: a preview costs the client nothing, so it may not take the store from paying calls. Every
 // preview (its counts, data/record-counts.ts: no body read; or, for the few endpoints without a count, its bounded
 // page) runs through a lane of one task at a time per process, paced, whatever the number of previews in flight, and
-// waits in it no longer than a lookup's deadline (then an uncharged 503). Paid calls never wait in it: a paid call's
+// waits in it no longer than FREE_WORK_MAX_WAIT_MS (then an uncharged 503). Paid calls never wait in it: a paid call's
 // max_credits check counts outside it (a call bounded by the rate limit like any other).
 import { ApiError } from '@pra/core/errors';
 
@@ -34,6 +34,13 @@ export function countedOnce<Q, T>(count: (q: Q) => Promise<T>): (q: Q) => Promis
  * the store), whatever the number of free calls waiting.
  */
 export const FREE_WORK_SHARE = 0.25;
+
+/**
+ * The longest a preview waits for its turn in the lane: past it, an uncharged 503 and the task never runs (a queue
+ * that never drains would run work for calls the gateway gave up on, 28 s). Long enough for 8 worst-case batch
+ * previews at once on one process to all be answered.
+ */
+export const FREE_WORK_MAX_WAIT_MS = 10_000;
 
 /**
  * At most `width` tasks at once, the others queued in arrival order; each slot paced to `share` of the time (1: no

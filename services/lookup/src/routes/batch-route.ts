@@ -4,6 +4,7 @@ import type { RequestHandler } from 'express';
 import { canonicalTarget } from '@pra/core/auth';
 import {
   BATCH_BODY_MAX_BYTES,
+  BATCH_JSON_MAX_DEPTH,
   BATCH_ID_MAX,
   BatchBody,
   BatchEntry,
@@ -36,10 +37,10 @@ export function batchHandler(
       const { transactionId } = caller;
       const query = parseQuery(BatchQuery, req.query);
       // The body is read first (a slow upload holds no lane slot). A preview is then free work: parsed, counted and
-      // rendered in the free work lane, one at a time per process, paced, waiting at most a lookup's deadline
+      // rendered in the free work lane, one at a time per process, paced, waiting at most FREE_WORK_MAX_WAIT_MS
       // (domain/work-lane.ts), so that free batches cannot take the process from paid calls. A paid batch never waits
       // in it: its max_credits check counts outside it (a paid call, bounded by the rate limit by its entries).
-      const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES);
+      const body = await readJsonBody(req, BATCH_BODY_MAX_BYTES, BATCH_JSON_MAX_DEPTH);
       // A batch counts by its entries, as the gateway admitted it (rate limit and quota): so does its count in /usage.
       req.callWeight = batchCallWeight(body);
       const whole = query.preview ? free.lane.run.bind(free.lane) : <T>(task: () => Promise<T>) => task();

@@ -9,7 +9,7 @@ import type { RecordRow } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
 import { areaSource } from '../domain/find-area.js';
 import { answerMeteredPage, type PageSource } from '../domain/metered-page.js';
-import { FREE_WORK_LANE_WIDTH, FREE_WORK_SHARE, WorkLane } from '../domain/work-lane.js';
+import { FREE_WORK_LANE_WIDTH, FREE_WORK_MAX_WAIT_MS, FREE_WORK_SHARE, WorkLane } from '../domain/work-lane.js';
 import type { RecordPage } from '../domain/record-page.js';
 import type { ReportedBilling } from '../domain/metering-rules.js';
 import { OwnerStore } from '../data/owner-queries.js';
@@ -23,11 +23,11 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
   // Stored records by id from each place a repeat may find them, in order: what an address page's repeat and a
   // batch's repeat read again.
   const rereads: PageSource['rereads'] = d.rereadFrom.map((s) => (ids: number[]) => s.recordsByIds(ids));
-  // Free work (previews): counted on the same reads, never a body, one at a time, waiting at most a lookup's
-  // deadline. The counts also serve a paid call's max_credits check (outside the lane).
+  // Free work (previews): counted on the same reads, never a body, one at a time, waiting at most
+  // FREE_WORK_MAX_WAIT_MS. The counts also serve a paid call's max_credits check (outside the lane).
   const free = {
     counts: new RecordCountStore(d.store.pool, d.store.deadlineMs),
-    lane: new WorkLane(FREE_WORK_LANE_WIDTH, FREE_WORK_SHARE, d.store.deadlineMs),
+    lane: new WorkLane(FREE_WORK_LANE_WIDTH, FREE_WORK_SHARE, FREE_WORK_MAX_WAIT_MS),
   };
   /** A preview's source: its count (or, without one, its bounded page) run in the free work lane. */
   const laned = (s: PageSource): PageSource => {

@@ -360,9 +360,40 @@ export function batchCallWeight(body: unknown): number {
   return Math.max(1, Math.ceil(Math.min(requests.length, BATCH_MAX) / BATCH_ENTRIES_PER_CALL));
 }
 
-/** batchCallWeight of a raw body (JSON text); one that does not parse counts 1. */
+/**
+ * The deepest a batch body nests (`{"requests": [{...}]}` is 3; an entry's values are strings and numbers): past it
+ * the body is no batch, and is weighed without being parsed.
+ */
+export const BATCH_JSON_MAX_DEPTH = 8;
+
+/**
+ * Whether JSON text nests past `max` (brackets in strings do not count): one pass over the characters, so that a body
+ * crafted to be costly to parse (256 KB of nested arrays: ~100 ms of JSON.parse) is found out cheaply.
+ */
+export function nestsPast(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash: the next character is escaped
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+/**
+ * batchCallWeight of a raw body (JSON text); one that does not parse counts 1, as does one nested deeper than a
+ * batch (never parsed: the gateway weighs every batch in the pluginserver all tenants share; the service answers
+ * it 400).
+ */
 export function batchCallWeightOf(raw: string | null | undefined): number {
-  if (!raw) return 1;
+  if (!raw || nestsPast(raw, BATCH_JSON_MAX_DEPTH)) return 1;
   try {
     return batchCallWeight(JSON.parse(raw));
   } catch {

@@ -41,7 +41,7 @@ const COUNTY_TARGET_ROWS_PER_SECOND = 10_000;
 const { values } = parseArgs({
   options: {
     copies: { type: 'string', default: '10' },
-    /** `brooklyn` or `counties`: run only that part. */
+    /** `brooklyn` or `counties`: run only that part; or a county of COUNTY_ROLLS (`philadelphia`, `lebanon`...): only it. */
     only: { type: 'string' },
     /** Print each county file's import report (first load): what each field is filled from, and how often. */
     reports: { type: 'boolean', default: false },
@@ -124,7 +124,7 @@ async function main() {
       const batchSize = values.batch ? Number(values.batch) : undefined;
       const workers = values.workers === undefined ? undefined : Number(values.workers);
       const results: { pass: string; s: ImportSummary; seconds: number; nodeMs: number; pgMs: number }[] = [];
-      for (const [pass, f] of (values.only === 'counties'
+      for (const [pass, f] of (values.only !== undefined && values.only !== 'brooklyn'
         ? []
         : [
             ['first import', file],
@@ -203,7 +203,9 @@ async function benchCounties(
 ) {
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   const lines: string[] = [];
+  const only = values.only !== undefined && values.only in COUNTY_ROLLS ? values.only : null;
   for (const [county, files] of Object.entries(COUNTY_ROLLS)) {
+    if (only !== null && county !== only) continue;
     for (const pass of ['first load', 're-load']) {
       let rows = 0;
       let seconds = 0;

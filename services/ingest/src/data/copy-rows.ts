@@ -1,10 +1,11 @@
 // Turns properties into PostgreSQL COPY text for each records table, with every lookup key computed by the shared
 // normalisers. Pure and synchronous, so it runs in a worker thread during large loads.
-import { apnKey, countyKey, nameKey, normalizeCity, parseStreetLine } from '@pra/core/address';
+import { apnKey, countyKey, nameKey, normalizeCity } from '@pra/core/address';
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
 import { encodeRecordDoc, storedCopyCell } from '@pra/core/stored';
 import { renderDemographics, renderRecord, streetWithUnit } from '../domain/render-record.js';
 import { renderHistories } from '../domain/render-history.js';
+import { parsedStreetLine } from '../domain/street-lines.js';
 
 export const TABLES = ['properties', 'owners', 'owner_mentions'] as const;
 export type TableName = (typeof TABLES)[number];
@@ -89,7 +90,7 @@ export function buildCopyChunks(
   const out: Record<TableName, string[]> = { properties: [], owners: [], owner_mentions: [] };
   items.forEach((p, i) => {
     const id = typeof ids === 'number' ? ids + i : ids[i]!;
-    const street = parseStreetLine(streetWithUnit(p));
+    const street = parsedStreetLine(streetWithUnit(p));
     const cityKey = normalizeCity(p.city);
     const record = JSON.stringify(renderRecord(id, parcelIds[i]!, p, ownerIds[i]!));
     const body = storedCopyCell(encodeRecordDoc(record, renderHistories(p)));

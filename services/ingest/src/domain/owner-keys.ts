@@ -14,8 +14,9 @@
 // - A person named as trustee is another owner than the same person in their own name (they hold in another right).
 // - A person with no mailing address on record is joined by nothing but the record itself (its property id, which a
 //   re-import keeps).
-import { entityNameKey, nameKey, normalizeCity, parseStreetLine, splitZip } from '@pra/core/address';
+import { entityNameKey, nameKey, normalizeCity, splitZip } from '@pra/core/address';
 import type { OwnerInput, PropertyInput } from './property-input.js';
+import { parsedStreetLine } from './street-lines.js';
 
 export type OwnerKind = 'E' | 'P' | 'T';
 
@@ -39,7 +40,7 @@ const PO_BOX = /^\s*P\s*\.?\s*O\s*\.?\s*BOX\b/i;
  */
 export function mailingKey(m: PropertyInput['mailing']): string | null {
   if (!m || m.line1.trim() === '') return null;
-  const line = parseStreetLine(m.line1.replace(PO_BOX, 'PO BOX'));
+  const line = parsedStreetLine(m.line1.replace(PO_BOX, 'PO BOX'));
   const street = `${line.lineKey}${line.unitKey ? ` #${line.unitKey}` : ''}`;
   if (street === '') return null;
   const city = normalizeCity(m.city);

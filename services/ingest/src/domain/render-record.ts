@@ -1,8 +1,9 @@
 // Renders the API record (SPEC 2.1) of one property. The stored body leaves out demographics: lookups append the
 // tract's current profile, so the record always carries the latest census vintage.
-import { parseStreetLine, splitZip } from '@pra/core/address';
+import { splitZip } from '@pra/core/address';
 import type { DemographicsRecord, PropertyRecord } from '@pra/core/contracts';
 import type { PropertyInput, TractInput } from './property-input.js';
+import { parsedStreetLine } from './street-lines.js';
 
 export type StoredRecord = Omit<PropertyRecord, 'demographics'>;
 
@@ -17,8 +18,8 @@ export function absenteeOf(p: PropertyInput): 'Y' | 'N' | null {
   const mailZip = p.mailing ? splitZip(p.mailing.zip).zip5 : '';
   // A mailing address without its ZIP (a county file's empty cell) cannot be compared like with like either.
   if (!p.mailing || mailZip === '') return null;
-  const mailed = parseStreetLine(p.mailing.line1);
-  const at = parseStreetLine(streetWithUnit(p));
+  const mailed = parsedStreetLine(p.mailing.line1);
+  const at = parsedStreetLine(streetWithUnit(p));
   // The same street however written (a type left out on one side is the same street: the ZIP is the same), and the
   // same unit; a mailing line without a unit is the building's, where the owner's mail arrives.
   const street =

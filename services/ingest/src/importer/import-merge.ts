@@ -8,6 +8,7 @@ import { hash } from 'node:crypto';
 import { apnKey, normalizeCity, parseStreetLine, type StreetLine } from '@pra/core/address';
 import type { PropertyInput, SaleInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
+import { parsedStreetLine } from '../domain/street-lines.js';
 import type { PROPERTY_TARGETS } from './mapping.js';
 
 /**
@@ -16,7 +17,7 @@ import type { PROPERTY_TARGETS } from './mapping.js';
  */
 export function parcelIdentity(p: PropertyInput, byApn: boolean, street?: StreetLine): string {
   if (byApn) return `apn:${p.fips}:${p.parcelKey ?? apnKey(p.apn)}`;
-  const s = street ?? parseStreetLine(streetWithUnit(p));
+  const s = street ?? parsedStreetLine(streetWithUnit(p));
   // A roll without ZIPs: the place is its state and city.
   return `addr:${s.lineKey}|${p.zip || `${p.state}:${normalizeCity(p.city)}`}|${s.unitKey}`;
 }

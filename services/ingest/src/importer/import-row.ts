@@ -1,21 +1,14 @@
 // One row of a county file as the store takes it: the mapping's rules applied to its cells, then the property (or
 // tract vintage) they describe, with geography the file lacks taken from the ZIP data set. Pure, so that it runs in
 // the import's worker threads as well as in the main one.
-import {
-  apnKey,
-  normalizeCity,
-  parseStreetLine,
-  splitZip,
-  STATE_FIPS,
-  type StreetLine,
-  UNIT_DESIGNATORS,
-} from '@pra/core/address';
+import { apnKey, normalizeCity, splitZip, STATE_FIPS, type StreetLine, UNIT_DESIGNATORS } from '@pra/core/address';
 import { separatedApnKey } from '../data/parcels.js';
 import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
 import { hash32 } from '../generator/random.js';
 import { loadZipPlaces, type ZipPlace } from '../generator/reference-data.js';
 import { splitCityStateZip } from '../domain/city-state-zip.js';
 import { parseOwnerCells } from '../domain/owner-names.js';
+import { parsedStreetLine } from '../domain/street-lines.js';
 import type { ZipEvidence } from '../domain/zip-evidence.js';
 import type { Value, Values } from './apply-rules.js';
 
@@ -37,17 +30,8 @@ function unitLine(unit: string): string {
   return u.startsWith('#') || UNIT_DESIGNATORS.has(first) ? u : `# ${u}`;
 }
 
-/** Street lines parsed lately: a building's units repeat its address, and the search below parses its starts. */
-const parsedLines = new Map<string, StreetLine>();
-function parseLine(line: string): StreetLine {
-  let s = parsedLines.get(line);
-  if (s === undefined) {
-    if (parsedLines.size >= 20_000) parsedLines.clear();
-    s = parseStreetLine(line);
-    parsedLines.set(line, s);
-  }
-  return s;
-}
+/** Street lines parsed lately (street-lines.ts): a building's units repeat its address, and the search below parses its starts. */
+const parseLine = parsedStreetLine;
 
 /**
  * Moves a unit written into the address line ("345 WEST 21ST STREET, 2C", "12 MAIN ST APT 4") into line2, so that
@@ -213,12 +197,8 @@ function siteOf(v: Values): { city: string | null; state: string | null; zip: st
   };
 }
 
-/** A property from mapped values, with its street line parsed (once: the identity and checks use it). */
-export function toParcel(
-  v: Values,
-  now: string,
-  opts: ParcelOptions = {},
-): { input: PropertyInput; street: StreetLine } {
+/** Where a row's parcel is: its site, street line, ZIP (and where the ZIP came from), state and county; throws what the row's place makes it an error for. */
+function rowPlace(v: Values, opts: ParcelOptions) {
   checkRanges(v);
   const site = siteOf(v);
   const fipsGiven = str(v.fips);
@@ -271,6 +251,26 @@ export function toParcel(
     throw new Error(zip === '' ? 'no state and no ZIP: the parcel has no place' : `unknown state for ZIP ${zip}`);
   if (place && place.state !== state) throw new Error(`ZIP ${zip} is in ${place.state}, not ${state}`);
   const fips = fipsGiven ?? place?.fips ?? `${STATE_FIPS[state]}000`;
+  return { site, fipsGiven, line1, line2, parsed, mailing, zip, zipSource, place, state, fips };
+}
+
+/**
+ * A row's ZIP evidence (zip-evidence.ts): its street line and ZIP when its owner is mailed at the parcel in a ZIP of
+ * the county, else null. What toParcel reads of a row to find that, and throws for it: the rest of a parcel (owners,
+ * sales, values) is not made, as the evidence prescan reads every row of the file before the import reads it again.
+ */
+export function zipEvidenceOf(v: Values): { street: StreetLine; zip: string } | null {
+  const { parsed, zip, zipSource } = rowPlace(v, {});
+  return zipSource === 'owner-mailing' ? { street: parsed, zip } : null;
+}
+
+/** A property from mapped values, with its street line parsed (once: the identity and checks use it). */
+export function toParcel(
+  v: Values,
+  now: string,
+  opts: ParcelOptions = {},
+): { input: PropertyInput; street: StreetLine } {
+  const { site, fipsGiven, line1, line2, parsed, mailing, zip, zipSource, place, state, fips } = rowPlace(v, opts);
   const derivedApn = String(hash32(`${fips}|${parsed.lineKey}|${parsed.unitKey}`)).padStart(10, '0');
   const apn = str(v.apn) ?? `${derivedApn.slice(0, 3)}-${derivedApn.slice(3, 7)}-${derivedApn.slice(7)}`;
   const [owner1, owner2] = ownersOf(v, opts);

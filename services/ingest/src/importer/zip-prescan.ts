@@ -4,7 +4,7 @@
 import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
 import { applyRules, latestDateOf } from './apply-rules.js';
 import { readCsvRecords } from './csv-records.js';
-import { toParcel } from './import-row.js';
+import { zipEvidenceOf } from './import-row.js';
 import type { Mapping } from './mapping.js';
 
 /** A mapping that makes parcels and gives no site ZIP: its parcels' ZIPs come from evidence. */
@@ -17,20 +17,18 @@ export async function readZipEvidence(
   file: string,
   now: string,
 ): Promise<ZipEvidenceEntry[]> {
-  const owner = mapping.fields.ownerName ?? mapping.fields.owner2Name;
-  const ownerOrder = owner && 'column' in owner ? owner.order : undefined;
   const ctx = { line: 0, latestDate: latestDateOf(now) };
   const out: ZipEvidenceEntry[] = [];
   for await (const item of readCsvRecords(file, mapping.delimiter)) {
     if ('error' in item) continue;
     ctx.line = item.line;
     try {
-      const { input, street } = toParcel(applyRules(mapping.fields, item.fields, ctx), now, {
-        ownerOrder,
-        apnSeparators: mapping.apnKey === 'separators',
-      });
+      // The row's place only, as the import reads it: a row whose place the import refuses is no evidence.
+      const evidence = zipEvidenceOf(applyRules(mapping.fields, item.fields, ctx));
+      if (!evidence) continue;
+      const { street, zip } = evidence;
       const n = street.houseNumber === null ? Number.NaN : Number.parseInt(street.houseNumber, 10);
-      if (input.zipSource === 'owner-mailing' && Number.isFinite(n)) out.push([street.streetKey, n, input.zip]);
+      if (Number.isFinite(n)) out.push([street.streetKey, n, zip]);
     } catch {
       // A row the import reports; it is no evidence.
     }

@@ -86,7 +86,7 @@ describe('400: the message names the bad parameter', () => {
     ],
     ['/api/v1/property/address?address=&zip=89501', 'invalid_parameter', /'address'.*empty/],
     // lastName, or ownerId (an owner entity, issue 37).
-    ['/api/v1/property/owner', 'invalid_parameter', /'lastName' is required \(or give ownerId\)/],
+    ['/api/v1/property/owner', 'missing_parameter', /'lastName' is required \(or give ownerId\)/],
     [
       '/api/v1/property/owner?lastName=SMITH&ownerId=4',
       'invalid_parameter',

@@ -9,7 +9,7 @@ import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
 import { billingFixture } from '@pra/account-billing/testing';
-import { markdownTable, processCpuSeconds, reportFigure, startProcess } from '@pra/platform/bench';
+import { markdownTable, processCpuSeconds, reportFigure, startProcess, quantile } from '@pra/platform/bench';
 import { benchDatabaseUrl, prepareBenchDatabase } from './bench-database.js';
 import { useLocalStack } from '@pra/platform/local-stack';
 
@@ -32,11 +32,6 @@ const prefix = `pra_bench_${Date.now().toString(36)}:`;
 
 type Entry = { address: string; zip: string };
 type Method = 'single calls, one at a time' | `single calls, ${number} at a time` | 'one batch';
-
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-};
 
 async function main() {
   const { pool } = await prepareBenchDatabase(records);

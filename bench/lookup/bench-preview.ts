@@ -11,7 +11,7 @@ import { Agent } from 'undici';
 import { DEFAULT_REDIS_URL } from '@pra/core/config';
 import { billingFixture } from '@pra/account-billing/testing';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { markdownTable, processCpuSeconds, reportFigure, startProcess } from '@pra/platform/bench';
+import { markdownTable, processCpuSeconds, reportFigure, startProcess, quantile } from '@pra/platform/bench';
 import { benchDatabaseUrl, prepareBenchDatabase } from './bench-database.js';
 
 const { values } = parseArgs({
@@ -33,11 +33,6 @@ const PHASES = [
   // Alone again: a shared machine's load drifts during a run; the baseline is the better of the two.
   { previewers: 0, distinct: false },
 ] as const;
-
-const quantile = (xs: number[], q: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-};
 
 async function main() {
   const { pool } = await prepareBenchDatabase(records);

@@ -107,6 +107,24 @@ export const CONNECTORS = new Set(['OF', 'FOR', 'AND', '&', 'IN', 'AT', 'ON', 'T
 
 export type EntityType = 'Corporation' | 'Trust' | 'Government' | 'Estate' | 'Religious' | 'Association' | 'Financial';
 
+/** The legal forms of a company, as its name ends (the Corporation words start with them). */
+const COMPANY_SUFFIX_WORDS = [
+  'LLC',
+  'INC',
+  'INCORPORATED',
+  'CORP',
+  'CORPORATION',
+  'CO',
+  'COMPANY',
+  'LP',
+  'LLP',
+  'LTD',
+  'LC',
+  'PLLC',
+  'PC',
+  'LLLP',
+] as const;
+
 /**
  * Entity words by type. A word counts wherever it stands, except the WEAK ones, which are also surnames
  * (CHURCH, TEMPLE, PARISH, LAND...): those count only where a surname cannot stand (not the surname's position).
@@ -234,20 +252,7 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
     'YMCA',
   ],
   Corporation: [
-    'LLC',
-    'INC',
-    'INCORPORATED',
-    'CORP',
-    'CORPORATION',
-    'CO',
-    'COMPANY',
-    'LP',
-    'LLP',
-    'LTD',
-    'LC',
-    'PLLC',
-    'PC',
-    'LLLP',
+    ...COMPANY_SUFFIX_WORDS,
     'PARTNERSHIP',
     'PARTNERS',
     'HOLDINGS',
@@ -344,27 +349,10 @@ export const WEAK_WORDS = new Set([
 export const GIVEN_NAME_WORDS = new Set(['BAPTIST', 'AME', 'FIN']);
 
 /**
- * Words of a place or an institution's building (UNIVERSITY, SCHOOL, CENTER): a company named after one (`26
- * UNIVERSITY CIRCLE, LLC`) is a Corporation, as is `TRUST OF THREE, LLC`: a name ending in a company suffix is typed
- * by its Government, Religious or Financial words, else it is a Corporation.
+ * The words a company's name ends with (`26 UNIVERSITY CIRCLE, LLC`, `TRUST OF THREE, LLC`): a name ending in one is
+ * typed by its Government, Religious or Financial words, else it is a Corporation.
  */
-export const COMPANY_SUFFIXES = new Set([
-  'LLC',
-  'INC',
-  'INCORPORATED',
-  'CORP',
-  'CORPORATION',
-  'CO',
-  'COMPANY',
-  'LP',
-  'LLP',
-  'LTD',
-  'LC',
-  'PLLC',
-  'PC',
-  'LLLP',
-  'LIMITED',
-]);
+export const COMPANY_SUFFIXES = new Set([...COMPANY_SUFFIX_WORDS, 'LIMITED']);
 
 /** Two-word phrases, looked up joined by `-`, checked before single words. */
 export const ENTITY_PHRASES: Record<string, EntityType> = {

@@ -75,6 +75,13 @@ export interface LoadResult {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
+/** The q-quantile (0 to 1) of unsorted figures, as the load figures read it (the benches' one definition). */
+export const quantile = (xs: readonly number[], q: number): number =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    q * 100,
+  );
+
 /** A load run with the CPU each process group used per request (milliseconds). */
 export interface MeasuredRun {
   load: LoadResult;

@@ -249,6 +249,8 @@ describe('rate limit and daily quota across two gateways on the cluster', () => 
       GATEWAY_HMAC_KEY: randomBytes(32).toString('hex'),
       GATEWAY_PORT: '0',
       UPSTREAM_ACCOUNT_BILLING: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
+      // The bursts go to a metered path (/usage is outside the limits): the same stand-in answers them.
+      UPSTREAM_LOOKUP: `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`,
       LOG_LEVEL: 'silent',
     };
     gateways = await Promise.all([

@@ -84,7 +84,8 @@ async function previewPage(
   source: PageSource,
 ): Promise<{ page: RecordPage; billing: ReportedBilling }> {
   const balance = await previewBalance(meter, r.who.accountId).catch(countRefusal(r.endpoint));
-  // Counted, not read: a preview never reads or decodes a body.
+  // Counted, not read, where the source has a count (address, owner); parcel, area and history previews read their
+  // bounded page. The route runs either in the free work lane.
   const page = await (source.count ?? source.find)();
   // Nor its match: `matched` is the stored address (a verification of the line asked), paid for with the records.
   return {

@@ -15,6 +15,7 @@ import { lookupDeadlineMs, RecordStore } from './data/record-queries.js';
 import { recordsByIds } from './data/paid-records.js';
 import { HealthCheck } from './domain/health.js';
 import { recordHandlers } from './routes/record-routes.js';
+import { EntityTags, entityTagKey } from './domain/entity-tags.js';
 
 export function createLookupApp(deps: {
   /** The request pool (the primary). */
@@ -24,6 +25,11 @@ export function createLookupApp(deps: {
   meter: CreditMeter;
   calls: CallCounter;
   auth: CallerAuth;
+  /**
+   * The key of the record answers' ETags (issue 38): by default derived from the gateway's HMAC key, so that every
+   * lookup replica answers the same tag; a development lookup without one makes its own.
+   */
+  tagKey?: Buffer;
 }): Express {
   const app = createBaseApp();
   app.use(countCalls(deps.calls));
@@ -37,6 +43,7 @@ export function createLookupApp(deps: {
       store,
       meter: deps.meter,
       auth: deps.auth,
+      tags: new EntityTags(deps.tagKey ?? entityTagKey('gatewayKey' in deps.auth ? deps.auth.gatewayKey : undefined)),
       // A repeat must find exactly what its first call was charged for, which may have been read on the primary (a
       // replica down or lagging then) or on the replica (behind the primary): the primary first, then the replica.
       rereadFrom: [

@@ -98,6 +98,20 @@ export function sendJson(
   res.end(body);
 }
 
+/**
+ * A 304 Not Modified (issue 38): no body, the current `etag` and the headers a 200 to the same request would carry
+ * (RFC 9110 15.4.5: ETag, Cache-Control), never a Content-Length (a 200's varies with its transactionID).
+ */
+export function sendNotModified(res: ServerResponse, etag: string, requestId: string): void {
+  res.writeHead(304, {
+    ...serverTiming(res),
+    etag,
+    'x-request-id': requestId,
+    'cache-control': 'no-store',
+  });
+  res.end();
+}
+
 /** An ErrorResponse: the one way every server of ours refuses a request (the HTTP status is the reason's). */
 export function sendError(
   res: ServerResponse,

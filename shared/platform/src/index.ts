@@ -9,4 +9,5 @@ export { listenServer, runInternalServer, runServer, storesReady } from './serve
 export * from './redis.js';
 export * from './identity.js';
 export * from './idempotency.js';
+export * from './conditional.js';
 export { readBodyUpTo, readJsonBody } from './json-body.js';

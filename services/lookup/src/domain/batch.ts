@@ -21,6 +21,7 @@ import { countRefusal, overCap, previewBalance, type ReportedBilling } from './m
 import { cannotRepeat, receiptRows, rereadPaid, rowsReceipt } from './receipts.js';
 import type { RecordPage } from './record-page.js';
 import { countedOnce } from './work-lane.js';
+import { holdsEntityTag, type Revalidation, type TagScope } from './entity-tags.js';
 
 /** One entry as read from the body: its lookup, or why it cannot be read (a 400 in its result). */
 export interface BatchInput {
@@ -53,10 +54,14 @@ export interface BatchAnswer {
   results: BatchEntryResult[];
   billing: ReportedBilling;
   /**
-   * False when this call charged nothing (a preview, a repeat, or no entry found a record): the call counter counts
-   * the call.
+   * False when this call charged nothing (a preview, a repeat, a 304, or no entry found a record): the call counter
+   * counts the call.
    */
   charged: boolean;
+  /** The answer's ETag (but for a preview): over every entry as answered. */
+  etag?: string;
+  /** Set when the client holds the current tag: a 304 with this tag, nothing charged. */
+  notModified?: string;
 }
 
 /** Entries searched at once (each is one statement or a few on the read pool). */
@@ -73,12 +78,22 @@ export async function answerBatch(
    * preview and a max_credits check run.
    */
   countEntry: (q: AddressLookup) => Promise<RecordPage> = find,
+  /** The tags the client holds and the tagger (issue 38); none: no ETag. A preview takes none. */
+  revalidation?: Revalidation,
 ): Promise<BatchAnswer> {
   // Entries asking the same thing are counted once.
   const count = countedOnce(countEntry);
   if (r.preview) return previewBatch(meter, r, inputs, count);
+  const scope: TagScope = { accountId: r.who.accountId, fingerprint: r.fingerprint };
+  /** The answer with its tag, or a 304 (an uncharged answer whose tag the client holds). */
+  const tagged = (a: BatchAnswer): BatchAnswer => {
+    if (!revalidation) return a;
+    const etag = revalidation.tags.batch(scope, a.results);
+    if (!a.charged && holdsEntityTag(revalidation.held, etag)) return { ...a, notModified: etag };
+    return { ...a, etag };
+  };
   const before = await meter.precheck(r).catch(countRefusal(r.endpoint));
-  if (before.kind === 'repeat') return repaidBatch(inputs, before.paid, rereads);
+  if (before.kind === 'repeat') return tagged(await repaidBatch(inputs, before.paid, rereads));
   if (r.maxCredits !== undefined) {
     // Refused on counts, before any body is read (a refusal costs the store what a preview does).
     const counts = await searchAll(inputs, count);
@@ -94,24 +109,38 @@ export async function answerBatch(
     // Nothing to charge: 404s and 400s only; as for a single call, a 402 when the balance ran out meanwhile.
     const balance = await meter.balance(r.who.accountId).catch(() => null);
     if (balance === 0) countRefusal(r.endpoint)(noCreditsLeft());
-    return {
+    return tagged({
       results: distribute(inputs, outcomes, 0, balance ?? 0),
       billing: { creditsRemaining: balance ?? 0, recordsReturned: 0, truncatedByCredits: false },
       charged: false,
-    };
+    });
   }
   if (r.maxCredits !== undefined && records > r.maxCredits) {
     countRefusal(r.endpoint)(
       overCap(records, `${counted(records, 'record')} in ${counted(inputs.length, 'entry', 'entries')}`, r.maxCredits),
     );
   }
+  // Unchanged is free (issue 38): every entry answered in full is the answer whose tag the client holds. (Credits
+  // that run out at the last record turn later 404s into 402s: that answer has a tag of its own, never this one.)
+  if (revalidation?.held) {
+    const whole = distribute(inputs, outcomes, records, Number.MAX_SAFE_INTEGER);
+    const etag = revalidation.tags.batch(scope, whole);
+    if (holdsEntityTag(revalidation.held, etag)) {
+      return {
+        results: whole,
+        billing: { creditsRemaining: before.balance, recordsReturned: 0, truncatedByCredits: false },
+        charged: false,
+        notModified: etag,
+      };
+    }
+  }
   const billing = await chargePage(meter, r, { records, receipt: batchReceipt(outcomes) });
-  if (billing.repeat) return repaidBatch(inputs, billing.repeat, rereads);
-  return {
+  if (billing.repeat) return tagged(await repaidBatch(inputs, billing.repeat, rereads));
+  return tagged({
     results: distribute(inputs, outcomes, billing.recordsReturned, billing.creditsRemaining),
     billing,
     charged: true,
-  };
+  });
 }
 
 /**

@@ -1,12 +1,19 @@
 // One metered page, start to end, as SPEC 4.10 and issue 22 want it: no data before money, a repeat answered with
 // what it paid for, 1 credit per record returned. The route gives who asks and what; this returns the page to send.
 import { ApiError } from '@pra/core/errors';
-import { type ChargeRequest, chargePage, type CreditMeter, noCreditsLeft } from '@pra/account-billing/client';
+import {
+  type ChargeRequest,
+  chargePage,
+  type CreditMeter,
+  noCreditsLeft,
+  type PaidTransaction,
+} from '@pra/account-billing/client';
 import { count, counted } from '@pra/core/wording';
 import type { RecordRow } from '../data/record-queries.js';
 import { countRefusal, overCap, previewBalance, type ReportedBilling } from './metering-rules.js';
 import { receiptOf, repaidPage } from './receipts.js';
 import type { RecordPage } from './record-page.js';
+import { holdsEntityTag, type Revalidation, type TagScope } from './entity-tags.js';
 
 export interface PageSource {
   /** Searches the store: a page, or an ApiError (404, 400 ...). */
@@ -25,20 +32,43 @@ export interface PageSource {
   historyField?: RecordPage['historyField'];
 }
 
+/**
+ * What a metered call answers: a page to send with its billing and (but for a preview) its ETag, or a 304 when the
+ * client holds the current tag (nothing charged).
+ */
+export type MeteredAnswer =
+  | { page: RecordPage; billing: ReportedBilling; charged: boolean; etag?: string }
+  | { notModified: string };
+
 export async function answerMeteredPage(
   meter: CreditMeter,
   r: ChargeRequest,
   source: PageSource,
-): Promise<{ page: RecordPage; billing: ReportedBilling; charged: boolean }> {
-  // `charged`: this call was charged (its charge event counts it in /usage); a preview or a repeat was not.
+  revalidation?: Revalidation,
+): Promise<MeteredAnswer> {
+  // `charged`: this call was charged (its charge event counts it in /usage); a preview, a repeat or a 304 was not.
+  // A preview returns no records, so it has no tag and takes no If-None-Match (docs/api.md).
   if (r.preview) return { ...(await previewPage(meter, r, source)), charged: false };
-  // Before any store read: a repeat, a 402 (balance 0), a 503, or a transaction id used for another request.
+  const scope: TagScope = { accountId: r.who.accountId, fingerprint: r.fingerprint };
+  /** The answer of a page (its tag over the rows returned), or a 304 when the client holds that tag. */
+  const answer = (page: RecordPage, billing: ReportedBilling, charged: boolean): MeteredAnswer => {
+    if (!revalidation) return { page, billing, charged };
+    const etag = revalidation.tags.page(scope, page, billing.recordsReturned, billing.truncatedByCredits);
+    if (!charged && holdsEntityTag(revalidation.held, etag)) return { notModified: etag };
+    return { page, billing, charged, etag };
+  };
+  const repeat = async (paid: PaidTransaction) => {
+    const { page, billing } = await repaidPage(paid, source.rereads, source.historyField);
+    return answer(page, billing, false);
+  };
+  // Before any store read: a repeat, a 402 (balance 0), a 503, or a transaction id used for another request. A
+  // client holding a tag is no exception: a 304 is answered only to an account that could pay for the 200.
   const before = await meter.precheck(r).catch(countRefusal(r.endpoint));
-  if (before.kind === 'repeat')
-    return { ...(await repaidPage(before.paid, source.rereads, source.historyField)), charged: false };
+  if (before.kind === 'repeat') return repeat(before.paid);
   const countOnIndex = source.count;
   if (r.maxCredits !== undefined && countOnIndex) {
     // Refused on a count, before any body is read: a call refused by its cap costs the store what a preview does.
+    // (A page past the cap never holds a tag's records: under this very request, a page answered was within it.)
     const countedPage = await findUnlessBroke(meter, r.who.accountId, () => countOnIndex(true)).catch(
       countRefusal(r.endpoint),
     );
@@ -62,12 +92,17 @@ export async function answerMeteredPage(
       ),
     );
   }
+  // Unchanged is free (issue 38): the page read, its tag is the one the client holds, so nothing is charged. The
+  // tag of the whole page: a client holding a page that credits cut holds another tag, and pays for the rest.
+  if (revalidation?.held) {
+    const etag = revalidation.tags.page(scope, page, page.rows.length, false);
+    if (holdsEntityTag(revalidation.held, etag)) return { notModified: etag };
+  }
   // Every row: the charge decides how many are paid for (a grant or a concurrent call may change the balance).
   const billing = await chargePage(meter, r, { records: page.rows.length, receipt: receiptOf(page) });
   // A repeat racing its first call: answered with what that call paid for.
-  if (billing.repeat)
-    return { ...(await repaidPage(billing.repeat, source.rereads, source.historyField)), charged: false };
-  return { page, billing, charged: true };
+  if (billing.repeat) return repeat(billing.repeat);
+  return answer(page, billing, true);
 }
 
 /** What a page costs: its records, read or counted (a balance below that would truncate it, and cost less). */

@@ -13,13 +13,13 @@ import {
   type z,
 } from '@pra/core/contracts';
 import { ApiError, badRequest } from '@pra/core/errors';
-import { parseQuery, readJsonBody, route, sendJson } from '@pra/platform';
+import { heldEntityTags, parseQuery, readJsonBody, route, sendJson } from '@pra/platform';
 import type { RecordCountStore } from '../data/record-counts.js';
 import { answerBatch, type BatchInput } from '../domain/batch.js';
 import { findByAddress, LookupDeadline } from '../domain/find-records.js';
 import type { PageSource } from '../domain/metered-page.js';
 import type { WorkLane } from '../domain/work-lane.js';
-import { meteredCaller, meteredRequest, type RecordRouteDeps } from './metered-call.js';
+import { meteredCaller, meteredRequest, type RecordRouteDeps, sendNotModified } from './metered-call.js';
 import { renderBatchResponse } from './render-responses.js';
 
 /**
@@ -36,6 +36,9 @@ export function batchHandler(
       const caller = await meteredCaller(req, d.auth);
       const { transactionId } = caller;
       const query = parseQuery(BatchQuery, req.query);
+      // The tags the client holds (a preview returns no records: it has no tag and takes none). The batch is a read
+      // sent as POST for its body: a tag it holds is answered 304 as a GET's would be, not 412 (docs/api.md).
+      const held = query.preview ? undefined : heldEntityTags(req);
       // The body is read first (a slow upload holds no lane slot). A preview is then free work: parsed, counted and
       // rendered in the free work lane, one at a time per process, paced, waiting at most FREE_WORK_MAX_WAIT_MS
       // (domain/work-lane.ts), so that free batches cannot take the process from paid calls. A paid batch never waits
@@ -67,9 +70,12 @@ export function batchHandler(
           (q) => findByAddress(d.store, q, deadline),
           rereads,
           (q) => findByAddress(free.counts, q, deadline),
+          { tags: d.tags, held },
         );
+        if (answer.notModified) return sendNotModified(req, res, endpoint, answer.notModified, transactionId);
         req.charged = answer.charged;
-        sendJson(res, 200, renderBatchResponse(answer.results, transactionId, answer.billing), transactionId);
+        const headers: Record<string, string> = answer.etag ? { etag: answer.etag } : {};
+        sendJson(res, 200, renderBatchResponse(answer.results, transactionId, answer.billing), transactionId, headers);
       });
     });
 }

@@ -1,16 +1,19 @@
 // What every metered route shares: its dependencies, who is calling and under which transaction, then the call's
 // ChargeRequest its domain answers (the fingerprint and cost parameters of the call).
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { Identity } from '@pra/core/auth';
 import {
   IDEMPOTENCY_KEY_TTL_SECONDS,
   idempotencyKeyOf,
   keyedTransactionId,
   resolveIdentity,
+  sendNotModified as send304,
   type CallerAuth,
 } from '@pra/platform';
+import { annotateRequest } from '@pra/platform/telemetry';
 import type { ChargeRequest, CreditMeter } from '@pra/account-billing/client';
 import type { RecordRow, RecordStore } from '../data/record-queries.js';
+import type { EntityTags } from '../domain/entity-tags.js';
 
 /** One place a repeat may find the records it paid for: stored records by id, and the same store's histories. */
 export interface RereadSource {
@@ -28,6 +31,8 @@ export interface RecordRouteDeps {
    * (the replica down or lagging then, or serving): a repeat finds what it paid for in one of them.
    */
   rereadFrom: readonly RereadSource[];
+  /** Makes the ETag of every record answer (issue 38). */
+  tags: EntityTags;
 }
 
 /** What every metered query holds (meteredOptions): the cost parameters. */
@@ -67,3 +72,13 @@ export const meteredRequest = (
   preview: query.preview,
   maxCredits: query.max_credits,
 });
+
+/**
+ * A 304 (issue 38): the client holds the current tag. Nothing was charged; it is a call like any other (the call
+ * counter counts it in /usage, the gateway counted it in the rate limit and the quota).
+ */
+export function sendNotModified(req: Request, res: Response, endpoint: string, etag: string, transactionId: string) {
+  req.charged = false;
+  annotateRequest({ 'pra.endpoint': endpoint, 'pra.not_modified': true, 'pra.credits.charged': 0 });
+  send304(res, etag, transactionId);
+}

@@ -3,7 +3,7 @@ import type { RequestHandler } from 'express';
 import type { z } from 'zod';
 import { canonicalTarget } from '@pra/core/auth';
 import { ENDPOINTS } from '@pra/core/contracts';
-import { parseQuery, route, sendJson, type EndpointHandlers } from '@pra/platform';
+import { heldEntityTags, parseQuery, route, sendJson, type EndpointHandlers } from '@pra/platform';
 import { RecordCountStore } from '../data/record-counts.js';
 import type { RecordRow } from '../data/record-queries.js';
 import { findByAddress, findByOwner, findByParcel, findHistory } from '../domain/find-records.js';
@@ -15,7 +15,13 @@ import type { ReportedBilling } from '../domain/metering-rules.js';
 import { OwnerStore } from '../data/owner-queries.js';
 import { findByOwnerId, findOwnerDetail, findOwners } from '../domain/find-owners.js';
 import { batchHandler } from './batch-route.js';
-import { type MeteredQuery, meteredCaller, meteredRequest, type RecordRouteDeps } from './metered-call.js';
+import {
+  type MeteredQuery,
+  meteredCaller,
+  meteredRequest,
+  type RecordRouteDeps,
+  sendNotModified,
+} from './metered-call.js';
 import { renderOwnerDetailResponse, renderOwnerSearchResponse, renderPropertyResponse } from './render-responses.js';
 
 /** The metered endpoints of the lookup, by their key in the endpoint table. */
@@ -44,16 +50,21 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
       route(async (req, res) => {
         const caller = await meteredCaller(req, d.auth);
         const query = parseQuery(schema, req.query);
+        // The tags the client holds (a preview returns no records: it has no tag and takes none).
+        const held = query.preview ? undefined : heldEntityTags(req);
         const fingerprint = canonicalTarget({ method: 'GET', url: req.url });
         const { transactionId } = caller;
-        const { page, billing, charged } = await answerMeteredPage(
+        const answer = await answerMeteredPage(
           d.meter,
           meteredRequest(caller, endpoint, fingerprint, query),
           query.preview ? laned(source(query)) : source(query),
+          { tags: d.tags, held },
         );
+        if ('notModified' in answer) return sendNotModified(req, res, endpoint, answer.notModified, transactionId);
+        const { page, billing, charged, etag } = answer;
         // A preview or a repeat charged nothing: the call counter counts it as a call.
         req.charged = charged;
-        sendJson(res, 200, render(page, transactionId, billing), transactionId);
+        sendJson(res, 200, render(page, transactionId, billing), transactionId, etag ? { etag } : {});
       });
   const pages = (find: PageSource['find'], count?: PageSource['count']): PageSource => ({
     find,

@@ -1,8 +1,9 @@
 // Every JSON response a test receives through fetch from /api/v1 is checked against the OpenAPI document as the
 // plans service serves it (/openapi.yaml, fetched once by the global setup), not against the zod schemas it is
-// generated from: the status must be declared for the path, and the body must match its schema. A response that
-// does not fails the test that received it, naming the path, the status and what differs. Paths outside the document
-// (the catch-all 404) must still be an ErrorResponse. Requests made over raw sockets (the edge fuzz) are not seen.
+// generated from: the status must be declared for the path, and the body must match its schema (a 304, which has
+// none, must be declared without one). A response that does not fails the test that received it, naming the path,
+// the status and what differs. Paths outside the document (the catch-all 404) must still be an ErrorResponse.
+// Requests made over raw sockets (the edge fuzz) are not seen.
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { inject } from 'vitest';
@@ -55,6 +56,15 @@ function check(method: string, path: string, status: number, body: unknown): voi
   }
 }
 
+function checkNotModified(method: string, path: string): void {
+  const declared = document.paths[path]?.[method.toLowerCase()]?.responses['304'];
+  if (!declared || declared.content) {
+    throw new ServedDocumentMismatch(
+      `${method} ${BASE}${path} answered 304, which the served OpenAPI document does not declare without content`,
+    );
+  }
+}
+
 const realFetch = globalThis.fetch;
 globalThis.fetch = async (input: Parameters<typeof fetch>[0], init?: Parameters<typeof fetch>[1]) => {
   const res = await realFetch(input, init);
@@ -62,6 +72,9 @@ globalThis.fetch = async (input: Parameters<typeof fetch>[0], init?: Parameters<
   const method = (init?.method ?? request?.method ?? 'GET').toUpperCase();
   const url = new URL(request ? request.url : String(input));
   const json = (res.headers.get('content-type') ?? '').includes('application/json');
+  // A 304 (issue 38: a held ETag) has no body: it must be declared for its path all the same, without content.
+  if (res.status === 304 && url.pathname.startsWith(`${BASE}/`))
+    checkNotModified(method, url.pathname.slice(BASE.length));
   if ((method === 'GET' || method === 'POST') && json && url.pathname.startsWith(`${BASE}/`)) {
     const text = await res.clone().text();
     let body: unknown;

@@ -1011,6 +1011,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1022,6 +1024,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -1034,7 +1038,24 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1149,6 +1170,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1160,6 +1183,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -1172,7 +1197,24 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1287,6 +1329,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1298,6 +1342,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -1310,7 +1356,24 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1425,6 +1488,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1436,6 +1501,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -1448,7 +1515,24 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1563,6 +1647,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1574,6 +1660,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -1586,7 +1674,24 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1701,6 +1806,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1712,6 +1819,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -1724,7 +1833,24 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1819,6 +1945,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1834,6 +1962,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -1846,7 +1976,24 @@ export interface operations {
                     "application/json": components["schemas"]["BatchResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -1955,6 +2102,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1966,6 +2115,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -1978,7 +2129,24 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2075,6 +2243,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2086,6 +2256,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -2098,7 +2270,24 @@ export interface operations {
                     "application/json": components["schemas"]["OwnerDetailResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2201,6 +2390,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2212,6 +2403,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -2224,7 +2417,24 @@ export interface operations {
                     "application/json": components["schemas"]["OwnerSearchResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2325,6 +2535,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2336,6 +2548,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -2348,7 +2562,24 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2455,6 +2686,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2466,6 +2699,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -2478,7 +2713,24 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2583,6 +2835,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2594,6 +2848,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -2606,7 +2862,24 @@ export interface operations {
                     "application/json": components["schemas"]["PropertyResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2703,6 +2976,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2714,6 +2989,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -2726,7 +3003,24 @@ export interface operations {
                     "application/json": components["schemas"]["SaleHistoryResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2823,6 +3117,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2834,6 +3130,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -2846,7 +3144,24 @@ export interface operations {
                     "application/json": components["schemas"]["AssessmentHistoryResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -2965,7 +3280,7 @@ export interface operations {
                     "application/json": components["schemas"]["SuggestionResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;

@@ -2,13 +2,13 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { stringify } from 'yaml';
 import { ErrorResponse } from './envelopes.js';
-import { IdempotencyHeaders } from './queries.js';
+import { MeteredHeaders } from './queries.js';
 import { BASE_PATH, servedPaths, type EndpointDef } from './endpoints.js';
 
 export const API_VERSION = '2.0.0';
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits.',
+  400: 'Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits.',
   401: 'Missing or invalid API key. 0 credits.',
   402: 'No credits remaining, or every credit grant has expired. 0 credits.',
   403: 'API key disabled. 0 credits.',
@@ -26,9 +26,35 @@ const RATE_LIMIT = {
   'RateLimit-Remaining': header('Requests left in the current 60 s window'),
   'RateLimit-Reset': header('Seconds until a request slot frees (until the next UTC day for the daily quota)'),
 };
+const ETAG = {
+  ETag: {
+    description:
+      'A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page ' +
+      'asked and the account: send it back in `If-None-Match` with the same request, and while those records are ' +
+      'unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error.',
+    schema: { type: 'string' as const },
+  },
+};
 const HEADERS_BY_CODE: Record<number, Record<string, ReturnType<typeof header>>> = {
   429: { ...RETRY_AFTER, ...RATE_LIMIT },
   503: RETRY_AFTER,
+};
+
+/** A metered answer's 304 (issue 38): the records the held tag stands for are unchanged; free, counted as a call. */
+const NOT_MODIFIED = {
+  304: {
+    description:
+      "Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. " +
+      'No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other.',
+    headers: {
+      ...ETAG,
+      'X-Request-Id': {
+        description: "This call's id (a keyed request's: its transaction's)",
+        schema: { type: 'string' as const },
+      },
+      ...RATE_LIMIT,
+    },
+  },
 };
 
 function errors(codes: number[]) {
@@ -108,7 +134,7 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
         ? {
             request: {
               query: e.query,
-              ...(e.access === 'metered' ? { headers: IdempotencyHeaders } : {}),
+              ...(e.access === 'metered' ? { headers: MeteredHeaders } : {}),
               ...(e.body ? { body: { required: true, content: { 'application/json': { schema: e.body } } } } : {}),
             },
           }
@@ -118,10 +144,12 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
           description: e.okText,
           headers: {
             'X-Request-Id': { description: 'Equals status.transactionID', schema: { type: 'string' } },
+            ...(e.access === 'metered' ? ETAG : {}),
             ...(isPublic || e.limits === 'exempt' ? {} : RATE_LIMIT),
           },
           content: { 'application/json': { schema: e.response } },
         },
+        ...(e.access === 'metered' ? NOT_MODIFIED : {}),
         ...errors(errorCodes(e)),
       },
     });
@@ -135,7 +163,8 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
       description:
         'Credit-metered United States property, owner, parcel, sale and assessment records. ' +
         'Endpoints are GET with query parameters, but for the batch lookup (POST with a JSON body). ' +
-        '1 credit per property returned; errors cost 0. ' +
+        '1 credit per property returned; errors cost 0. Every record answer carries an `ETag`: sent back in ' +
+        '`If-None-Match`, it is answered 304 with no body and 0 credits while those records are unchanged (counted as a call). ' +
         'Every refusal is an ErrorResponse, those no operation lists too: a path not listed here is a 404; a method a path ' +
         'does not take (POST to a GET endpoint, GET to the batch, HEAD to a metered endpoint) is a 405 with an `Allow` ' +
         'header naming the one it takes; both cost 0.',

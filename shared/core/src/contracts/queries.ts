@@ -333,6 +333,25 @@ export const IdempotencyHeaders = z.object({
     }),
 });
 
+/**
+ * The optional headers of every metered endpoint: the Idempotency-Key, and If-None-Match (issue 38): the ETag of an
+ * answer received, to be answered 304 for free while its records are unchanged.
+ */
+export const MeteredHeaders = IdempotencyHeaders.extend({
+  'If-None-Match': z
+    .string()
+    .optional()
+    .openapi({
+      description:
+        'The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form ' +
+        'matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, ' +
+        'the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the ' +
+        'usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. ' +
+        '`*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header.',
+      example: '"f3VtQk9xd2hSaTRmN0JqZX"',
+    }),
+});
+
 /** The most entries a batch takes (as Smarty's street API); a longer list is chunked by the client. */
 export const BATCH_MAX = 100;
 /** The largest batch body taken (the gateway's size limit on its route lets it through): 100 long entries fit. */

@@ -2,10 +2,14 @@
 // the OpenAPI document (src/schema.ts, `npm run client:generate`); openapi-fetch does the calls, so every path,
 // parameter and field is checked by the compiler.
 //
-//   const api = createPropertyRecordsClient({ baseUrl: 'http://127.0.0.1:8080/api/v1', apiKey });
-//   const { data, error } = await api.GET('/property/address', { params: { query: { address, zip } } });
+//   const api = createPropertyRecordsClient({ baseUrl: 'http://127.0.0.1:8080/api/v1', apiKey, cache: true });
+//   const { data, error, response } = await api.GET('/property/address', { params: { query: { address, zip } } });
+//   isNotModified(response); // true: asked again, unchanged, answered from the cache for 0 credits
 import createClient, { type Client } from 'openapi-fetch';
+import { AnswerCache, type AnswerCacheOptions, answerCacheMiddleware } from './answer-cache.js';
 import type { components, paths } from './schema.js';
+
+export { AnswerCache, type AnswerCacheOptions, isNotModified } from './answer-cache.js';
 
 export type { components, operations, paths } from './schema.js';
 export type PropertyResponse = components['schemas']['PropertyResponse'];
@@ -29,6 +33,12 @@ export interface ClientOptions {
   marketplace?: { proxySecret: string; key: string };
   /** Another fetch (a test's, a proxy's). */
   fetch?: typeof fetch;
+  /**
+   * Keep every record answer with its ETag and ask again with If-None-Match: an answer whose records are unchanged
+   * costs 0 credits (the API answers 304) and is handed back from the cache (`isNotModified(response)` is true).
+   * `true` for the defaults, options, or an AnswerCache of your own (to share it or clear it). Off by default.
+   */
+  cache?: boolean | AnswerCacheOptions | AnswerCache;
 }
 
 export function createPropertyRecordsClient(o: ClientOptions): PropertyRecordsClient {
@@ -38,7 +48,12 @@ export function createPropertyRecordsClient(o: ClientOptions): PropertyRecordsCl
     headers['x-marketplace-proxy-secret'] = o.marketplace.proxySecret;
     headers['x-marketplace-key'] = o.marketplace.key;
   }
-  return createClient<paths>({ baseUrl: o.baseUrl, headers, ...(o.fetch ? { fetch: o.fetch } : {}) });
+  const client = createClient<paths>({ baseUrl: o.baseUrl, headers, ...(o.fetch ? { fetch: o.fetch } : {}) });
+  if (o.cache) {
+    const cache = o.cache instanceof AnswerCache ? o.cache : new AnswerCache(o.cache === true ? {} : o.cache);
+    client.use(answerCacheMiddleware(cache));
+  }
+  return client;
 }
 
 /**

@@ -60,6 +60,32 @@ describe('gateway/kong/kong.yml', () => {
     expect(catchAll!.plugins!.map((p) => p.name)).not.toContain('pra-gateway');
   });
 
+  it('lets conditional requests through (issue 38): If-None-Match reaches the lookup, ETag and the 304 come back', () => {
+    const doc = parse(readFileSync(KONG_YML, 'utf8'));
+    type Plugin = { name: string; config?: Record<string, any> };
+    const all: Plugin[] = [
+      ...(doc.plugins ?? []),
+      ...(doc.routes ?? []).flatMap((r: { plugins?: Plugin[] }) => r.plugins ?? []),
+      ...doc.services.flatMap((s: { plugins?: Plugin[]; routes: { plugins?: Plugin[] }[] }) => [
+        ...(s.plugins ?? []),
+        ...s.routes.flatMap((r) => r.plugins ?? []),
+      ]),
+    ];
+    const names = (v: unknown) => JSON.stringify(v ?? '').toLowerCase();
+    for (const p of all) {
+      // A shared cache would answer one account's records to another, and 304s on its own terms.
+      expect(p.name, 'no proxy cache of authenticated answers').not.toMatch(/proxy-cache/);
+      if (p.name === 'request-transformer') expect(names(p.config?.remove)).not.toContain('if-none-match');
+      if (p.name === 'response-transformer') expect(names(p.config?.remove)).not.toContain('etag');
+      // No CORS plugin today (browsers call from the API's own origin: /docs); one added must expose the ETag and
+      // allow If-None-Match, or a browser client could neither read a tag nor send it.
+      if (p.name === 'cors') {
+        expect(names(p.config?.exposed_headers)).toContain('etag');
+        expect(names(p.config?.headers)).toContain('if-none-match');
+      }
+    }
+  });
+
   it("starts its own traces: a client's traceparent never decides sampling", () => {
     const doc = parse(readFileSync(KONG_YML, 'utf8'));
     const otel = (doc.plugins as { name: string; config: Record<string, unknown> }[]).find(

@@ -297,6 +297,32 @@ describe('gateway access phase', () => {
     expect((await call(history, { authorization: `Bearer ${a.key}` })).exited).toBeNull();
   });
 
+  it('a conditional request (If-None-Match, issue 38) is admitted, limited and counted like any; its header reaches the service', async () => {
+    const a = await f.fundedAccount(1, { tier: 'free' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 2, dailyQuota: 3 });
+    const history = '/api/v1/sale/history?id=1';
+    const held = { authorization: `Bearer ${a.key}`, 'if-none-match': 'W/"tag-one", "tag-two"' };
+    const first = await call(history, held);
+    expect(first.exited).toBeNull();
+    // Never cleared nor replaced: the lookup decides the 304 (a free answer, but a call: it took a slot).
+    expect(first.upstream.get('if-none-match')).toBe('W/"tag-one", "tag-two"');
+    expect(first.response_headers.get('ratelimit-remaining')).toBe('1');
+    expect((await call(history, held)).exited).toBeNull();
+    // The minute is spent by the two conditional calls: a third is refused like any other.
+    expect((await call(history, held)).exited).toMatchObject({
+      status: 429,
+      body: { status: { reason: 'rate_limited' } },
+    });
+    clock += 60_001;
+    expect((await call(history, { authorization: `Bearer ${a.key}` })).exited).toBeNull();
+    // And they counted toward the day: three calls made of a quota of 3.
+    clock += 60_001;
+    expect((await call(history, held)).exited).toMatchObject({
+      status: 429,
+      body: { status: { reason: 'quota_exceeded' } },
+    });
+  });
+
   it('/usage answers its owner at the daily quota and past the rate, still 401 for no key and 403 when disabled', async () => {
     const a = await f.fundedAccount(1, { tier: 'free' });
     await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 2, dailyQuota: 2 });

@@ -79,6 +79,19 @@ describe('kong-js-pluginserver over its socket', () => {
     expect(Number(out.response.get('ratelimit-remaining'))).toBe(199);
   });
 
+  it('forwards a conditional request (If-None-Match) as any other: counted, its header left for the service', async () => {
+    const a = await f.fundedAccount(5, { tier: 'pro' });
+    const headers = { authorization: `Bearer ${a.key}`, 'if-none-match': '"Kq3x9TbYwZ1mVnLr0aJ2cE"' };
+    const out = await accessEvent(instanceId, '/api/v1/sale/history?id=1', headers);
+    expect(out.exit).toBeUndefined();
+    expect(out.calls).toEqual(ADMITTED_PDK_CALLS);
+    // Kong forwards the client's headers but those the plugin sets or clears: If-None-Match is neither.
+    expect(out.upstream.has('if-none-match')).toBe(false);
+    expect(Number(out.response.get('ratelimit-remaining'))).toBe(199);
+    const again = await accessEvent(instanceId, '/api/v1/sale/history?id=1', headers);
+    expect(Number(again.response.get('ratelimit-remaining'))).toBe(198);
+  });
+
   it('refuses HEAD on a metered path with 405 before looking at the key', async () => {
     const out = await accessEvent(instanceId, '/api/v1/property/owner?lastName=X', {}, 'HEAD');
     expect(out.exit).toMatchObject({

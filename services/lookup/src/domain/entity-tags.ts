@@ -7,7 +7,7 @@
 // status fields every call has afresh (transactionID, credits_remaining): a tag says "the same records", not "the same
 // bytes"; the body of a 200 carries them and a 304 none.
 //
-// Why a keyed hash (HMAC-SHA256, 128 bits kept) and why the account: a 304 is free, so a tag must never let an
+// Why a keyed hash (HMAC-SHA256, 132 bits kept) and why the account: a 304 is free, so a tag must never let an
 // account learn for free what it could not learn otherwise. A plain digest of the records could be computed by anyone
 // who knows (or guesses) a record, and then asked "is it still exactly this?" without paying for it; a tag under the
 // server's key can only be known by receiving it, with the records. Bound to the account, a tag received by one

@@ -77,6 +77,7 @@ describe('README', () => {
         '$ npm run example:client',
         ...lines,
         say.address(home),
+        say.askedAgain(true),
         say.radius(1, [{ oneLine: '3526 HIGH ST, SACRAMENTO, CA 95838', distance: 0 }]),
         ...smiths.map((names, i) => say.ownerPage('SMITH', i + 1, 59, 5, names)),
         say.batchCost(2, 1),
@@ -93,7 +94,7 @@ describe('README', () => {
           property: [],
         }),
         say.usage({
-          calls: { today: 31, total: 31, last_used: null },
+          calls: { today: 32, total: 32, last_used: null },
           credits: { balance: 9950, purchased: 10000, used: 50, expires: null },
         }),
       ];

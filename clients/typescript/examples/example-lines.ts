@@ -11,6 +11,11 @@ export const exampleLines = {
     `address: ${home.address.oneLine} (id ${home.identifier.Id}, APN ${home.identifier.apn})\n` +
     `  last sale ${home.sale.lastSale.date ?? '-'} for ${home.sale.lastSale.price ?? '-'}`,
 
+  askedAgain: (notModified: boolean) =>
+    notModified
+      ? '  asked again: unchanged, answered from the cache for 0 credits (HTTP 304)'
+      : '  asked again: changed since, answered anew and charged',
+
   radius: (total: number, nearest: { oneLine: string; distance: number | null | undefined }[]) =>
     `within 0.5 mi: ${counted(total, 'property', 'properties')}; nearest: ${nearest.map((p) => `${p.oneLine} (${p.distance} mi)`).join('; ')}`,
 

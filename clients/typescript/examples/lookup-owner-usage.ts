@@ -1,9 +1,15 @@
-// npm run example:client: the typed client against a running system (npm start): one address lookup, a radius
-// search around it, an owner search paged to its end (at most 3 pages), a batch with its free cost preview, and
+// npm run example:client: the typed client against a running system (npm start): one address lookup, asked again
+// from the client's cache (unchanged: a 304, 0 credits), a radius search around it, an owner search paged to its end (at most 3 pages), a batch with its free cost preview, and
 // /usage. The base URL and key are BASE_URL and API_KEY when set, else those of the system npm start runs here
 // (.data/local-stack.json and .data/demo-api-key); it says which it uses. The lines it prints are example-lines.ts.
 import { useLocalStack } from '@pra/platform/local-stack';
-import { batchLookup, createPropertyRecordsClient, ownerPages, PropertyRecordsError } from '../src/index.js';
+import {
+  batchLookup,
+  createPropertyRecordsClient,
+  isNotModified,
+  ownerPages,
+  PropertyRecordsError,
+} from '../src/index.js';
 import { exampleLines as say } from './example-lines.js';
 
 useLocalStack('example:client', ['api']);
@@ -13,16 +19,23 @@ if (!apiKey) {
   process.exit(2);
 }
 const baseUrl = process.env.BASE_URL ?? 'http://127.0.0.1:8080/api/v1';
-const api = createPropertyRecordsClient({ baseUrl, apiKey });
+// `cache: true`: each answer is kept with its ETag, and the same request asked again holds it (If-None-Match).
+const api = createPropertyRecordsClient({ baseUrl, apiKey, cache: true });
 
 try {
-  // 1. One address, as a client would type it.
-  const found = await api.GET('/property/address', {
-    params: { query: { address: '3526 High Street', city: 'Sacramento', state: 'CA' } },
-  });
+  // 1. One address, as a client would type it; then asked again: unchanged, the API answers 304 (0 credits) and the
+  // client hands back the answer it kept.
+  const ask = () =>
+    api.GET('/property/address', {
+      params: { query: { address: '3526 High Street', city: 'Sacramento', state: 'CA' } },
+    });
+  const found = await ask();
   if (!found.data) throw new PropertyRecordsError(found.response.status, found.error);
   const home = found.data.property[0]!;
   console.log(say.address(home));
+  const again = await ask();
+  if (!again.data) throw new PropertyRecordsError(again.response.status, again.error);
+  console.log(say.askedAgain(isNotModified(again.response)));
 
   // 2. The properties within half a mile of it, nearest first, each with its distance in miles.
   const { latitude, longitude } = home.location;

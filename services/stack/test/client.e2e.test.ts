@@ -130,6 +130,7 @@ describe('@pra/client', () => {
     });
     expect(code, out).toBe(0);
     expect(out).toMatch(/^address: 3526 HIGH ST, SACRAMENTO, CA 95838/m);
+    expect(out).toMatch(/^ {2}asked again: unchanged, answered from the cache for 0 credits \(HTTP 304\)/m);
     expect(out).toMatch(/^within 0\.5 mi: \d+ propert(y|ies); nearest: 3526 HIGH ST, SACRAMENTO, CA 95838 \(0 mi\)/m);
     expect(out).toMatch(new RegExp(`^owner ${owner}, page 1 of 2: ANN ${owner}`, 'm'));
     expect(out).toMatch(/^batch: 2 addresses would cost \d+ credits?/m);

@@ -3043,7 +3043,7 @@ export interface operations {
             /** @description Usage of the calling account */
             200: {
                 headers: {
-                    /** @description Equals status.transactionID */
+                    /** @description The request id */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -3116,7 +3116,7 @@ export interface operations {
             /** @description Published plans */
             200: {
                 headers: {
-                    /** @description Equals status.transactionID */
+                    /** @description The request id */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };

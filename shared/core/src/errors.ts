@@ -39,7 +39,7 @@ export const ERROR_STATUS = {
   page_out_of_range: 404,
   /** No endpoint serves this path. */
   no_such_endpoint: 404,
-  /** The path does not take this method (the Allow header names the one it takes). */
+  /** The path does not take this method (the Allow header names the ones it takes). */
   method_not_allowed: 405,
   /** The request was not received in time. */
   request_timeout: 408,
@@ -112,9 +112,11 @@ export function errorBody(reason: ErrorReason, msg: string, total: number, reque
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
- * The 404 of a path no endpoint serves, and the 405 of a method the path does not take (`allow`: GET, or POST for
- * the batch; the endpoint table says which): the same words everywhere.
+ * The 404 of a path no endpoint serves, and the 405 of a method the path does not take (`allow`: the methods it
+ * takes, as the endpoint table says: GET, POST for the batch, GET and POST for /webhooks ...): the same words
+ * everywhere. `allowHeader` is the `Allow` header that goes with it.
  */
 export const noSuchEndpoint = (path: string) => `No such endpoint: ${path}`;
-export const methodNotAllowed = (method: string, allow: 'GET' | 'POST' = 'GET') =>
-  `Method ${method} not allowed here: use ${allow}`;
+export const methodNotAllowed = (method: string, allow: string | readonly string[] = 'GET') =>
+  `Method ${method} not allowed here: use ${typeof allow === 'string' ? allow : allow.join(' or ')}`;
+export const allowHeader = (allow: readonly string[]) => allow.join(', ');

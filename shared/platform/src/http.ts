@@ -172,11 +172,6 @@ export const meteredHeadNotAllowed: RequestHandler = (req, res) => {
   });
 };
 
-/** Any other method on a POST endpoint (the batch): 405 with `Allow: POST`. */
-export const postOnly: RequestHandler = (req, res) => {
-  sendError(res, 'method_not_allowed', methodNotAllowed(req.method, 'POST'), req.requestId, { allow: 'POST' });
-};
-
 /** Wraps an async handler so a rejection reaches the error handler. */
 export function route(handler: (req: Request, res: Response) => Promise<void>): RequestHandler {
   return (req, res, next) => {

@@ -1,6 +1,7 @@
-// Every endpoint of the API, defined once: its path and aliases, query schema, response, whether it is metered,
-// authenticated or public, and the service that serves it. The express routes (mountEndpoints), the OpenAPI
-// document, the gateway plugin's public paths and the kong.yml check are all derived from this table.
+// Every endpoint of the API, defined once: its method, path (with its parameters) and aliases, query and body
+// schemas, response, whether it is metered, authenticated or public, and the service that serves it. The express
+// routes (mountEndpoints), the OpenAPI document, the gateway plugin's paths and methods and the kong.yml check are
+// all derived from this table.
 import { HealthResponse, PlansResponse, UsageResponse } from './account.js';
 import {
   AssessmentHistoryResponse,
@@ -15,6 +16,7 @@ import {
   AddressQuery,
   AUTOCOMPLETE_TOTAL_CAP,
   AutocompleteQuery,
+  BATCH_BODY_MAX_BYTES,
   BATCH_MAX,
   BatchQuery,
   BatchRequest,
@@ -40,18 +42,25 @@ export type EndpointAccess = 'metered' | 'authenticated' | 'public';
 /** Another path that answers exactly like its endpoint: [path, operationId, summary]. */
 export type Alias = readonly [path: string, operationId: string, summary: string];
 
+/** The methods an endpoint may take (HEAD goes with GET, where it is allowed at all). */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
 export interface EndpointDef {
-  /** Below BASE_PATH. */
+  /** Below BASE_PATH. A `{name}` segment is a path parameter, described by `params` (`/webhooks/{id}`). */
   path: string;
   operationId: string;
-  tag: 'Property' | 'Owner' | 'Sale' | 'Assessment' | 'Autocomplete' | 'Account' | 'Service';
+  tag: 'Property' | 'Owner' | 'Sale' | 'Assessment' | 'Autocomplete' | 'Account' | 'Webhooks' | 'Service';
   summary: string;
   description?: string;
+  /** The path parameters, one per `{name}` of `path`. */
+  params?: z.ZodObject;
   query?: z.ZodObject;
-  /** GET unless said: POST takes `body` as its JSON request body. */
-  method?: 'GET' | 'POST';
+  /** GET unless said. POST takes `body` as its JSON request body (when it has one). */
+  method?: HttpMethod;
   body?: z.ZodType;
-  response: z.ZodType;
+  /** The answer of a success: 200 unless said; 204 has no body (and no `response`). */
+  okStatus?: 200 | 201 | 202 | 204;
+  response?: z.ZodType;
   okText: string;
   access: EndpointAccess;
   service: ServiceName;
@@ -61,6 +70,15 @@ export interface EndpointDef {
    * which counts what the quota counts): /usage answers its owner even at the quota, so a client can read why.
    */
   limits?: 'exempt';
+  /**
+   * 'batch-entries': the call counts by the entries of its body (the batch: one call per 10 entries) for the rate
+   * limit, the daily quota and /usage; the gateway reads the body for it. Every other call counts 1.
+   */
+  weight?: 'batch-entries';
+  /** The largest body taken (the gateway's request-size limit for its route is at least this). */
+  bodyMaxBytes?: number;
+  /** Statuses it answers beyond those its access gives, or another text for one of those: status -> meaning. */
+  errors?: Readonly<Partial<Record<number, string>>>;
 }
 
 const BILLING_NOTE =
@@ -122,6 +140,8 @@ export const ENDPOINTS = {
     query: BatchQuery,
     method: 'POST',
     body: BatchRequest,
+    weight: 'batch-entries',
+    bodyMaxBytes: BATCH_BODY_MAX_BYTES,
     response: BatchResponse,
     okText: 'One result per entry, in order',
     access: 'metered',
@@ -319,19 +339,103 @@ export const DOCUMENT_PATHS = [
 export interface ServedPath {
   key: EndpointKey;
   endpoint: EndpointDef;
-  /** Below BASE_PATH. */
+  /** Below BASE_PATH; `{name}` for a path parameter. */
   path: string;
   operationId: string;
   summary: string;
+  method: HttpMethod;
 }
 
-/** Every path of the API (aliases included), in table order. */
+/** Every path of the API (aliases included), one entry per method, in table order. */
 export function servedPaths(): ServedPath[] {
-  return (Object.entries(ENDPOINTS) as [EndpointKey, EndpointDef][]).flatMap(([key, endpoint]) => [
-    { key, endpoint, path: endpoint.path, operationId: endpoint.operationId, summary: endpoint.summary },
-    ...(endpoint.aliases ?? []).map(([path, operationId, summary]) => ({ key, endpoint, path, operationId, summary })),
-  ]);
+  return (Object.entries(ENDPOINTS) as [EndpointKey, EndpointDef][]).flatMap(([key, endpoint]) => {
+    const method = endpoint.method ?? 'GET';
+    return [
+      { key, endpoint, path: endpoint.path, operationId: endpoint.operationId, summary: endpoint.summary, method },
+      ...(endpoint.aliases ?? []).map(([path, operationId, summary]) => ({
+        key,
+        endpoint,
+        path,
+        operationId,
+        summary,
+        method,
+      })),
+    ];
+  });
 }
+
+/** The names of a path's parameters, in order: `/webhooks/{id}/test` -> ['id']. */
+export const pathParameters = (path: string): string[] => [...path.matchAll(/\{([A-Za-z]\w*)\}/g)].map((m) => m[1]!);
+
+/** A table path as express routes it: `/webhooks/{id}` -> `/webhooks/:id`. */
+export const expressPath = (path: string): string => path.replace(/\{([A-Za-z]\w*)\}/g, ':$1');
+
+/** One path of the table (full, below no base) and what each method there does. */
+export interface TablePath {
+  /** The full path as the table writes it (`/api/v1/webhooks/{id}`). */
+  template: string;
+  /** The endpoints at it, one per method. */
+  byMethod: ReadonlyMap<HttpMethod, ServedPath>;
+  /** Its methods, in table order (the `Allow` header of a 405). */
+  methods: readonly HttpMethod[];
+}
+
+/** The paths of a table, each with its methods, found from a request's path. */
+export interface PathTable {
+  /**
+   * The table's path a request's full path is (`/api/v1/webhooks/wh_1` is `/api/v1/webhooks/{id}`), with the
+   * parameters read from it; undefined for a path the table does not have. A path without parameters is one map
+   * look-up (the gateway's hot path); only the few templated ones are tried as patterns.
+   */
+  resolve(fullPath: string): { path: TablePath; params: Record<string, string> } | undefined;
+  /** Every path, full, as templates (`/api/v1/webhooks/{id}`), each with its methods. */
+  list(): TablePath[];
+}
+
+/** A path table of served paths (the endpoint table's: resolvePath; a test's own). */
+export function pathTable(served: readonly ServedPath[]): PathTable {
+  const byTemplate = new Map<string, { template: string; byMethod: Map<HttpMethod, ServedPath> }>();
+  for (const p of served) {
+    const template = BASE_PATH + p.path;
+    const entry = byTemplate.get(template) ?? { template, byMethod: new Map<HttpMethod, ServedPath>() };
+    byTemplate.set(template, entry);
+    if (entry.byMethod.has(p.method)) throw new Error(`${p.method} ${template} is in the endpoint table twice`);
+    entry.byMethod.set(p.method, p);
+  }
+  const exact = new Map<string, TablePath>();
+  const templated: { pattern: RegExp; names: string[]; path: TablePath }[] = [];
+  for (const { template, byMethod } of byTemplate.values()) {
+    const path: TablePath = { template, byMethod, methods: [...byMethod.keys()] };
+    const names = pathParameters(template);
+    if (names.length === 0) {
+      exact.set(template, path);
+      continue;
+    }
+    // A parameter is one whole segment: never empty, no slash.
+    const parts = template.split(/\{[A-Za-z]\w*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+    templated.push({ pattern: new RegExp(`^${parts.join('([^/]+)')}$`), names, path });
+  }
+  return {
+    resolve(fullPath) {
+      const found = exact.get(fullPath);
+      if (found) return { path: found, params: {} };
+      for (const { pattern, names, path } of templated) {
+        const m = pattern.exec(fullPath);
+        if (m) return { path, params: Object.fromEntries(names.map((n, i) => [n, m[i + 1]!])) };
+      }
+      return undefined;
+    },
+    list: () => [...exact.values(), ...templated.map((t) => t.path)],
+  };
+}
+
+const TABLE = pathTable(servedPaths());
+
+/** The endpoint table's path a request's full path is, with its parameters (PathTable.resolve). */
+export const resolvePath = (fullPath: string) => TABLE.resolve(fullPath);
+
+/** Every path of the endpoint table, full, as templates, each with its methods. */
+export const tablePathList = (): TablePath[] => TABLE.list();
 
 /** Full paths the gateway lets through without a key: the public endpoints and the OpenAPI document. */
 export function publicPaths(): Set<string> {
@@ -341,25 +445,10 @@ export function publicPaths(): Set<string> {
   return new Set([...endpoints, ...DOCUMENT_PATHS]);
 }
 
-/** Full paths that need a key but are outside the rate limit and the daily quota (/usage). */
-export function limitExemptPaths(): Set<string> {
-  return new Set(
-    servedPaths()
-      .filter((p) => p.endpoint.limits === 'exempt')
-      .map((p) => BASE_PATH + p.path),
-  );
-}
+/** The methods a full path takes, as the table says (undefined for a path it does not have). */
+export const methodsOf = (fullPath: string): readonly HttpMethod[] | undefined => resolvePath(fullPath)?.path.methods;
 
-const POST_PATHS: ReadonlySet<string> = new Set(
-  servedPaths()
-    .filter((p) => p.endpoint.method === 'POST')
-    .map((p) => BASE_PATH + p.path),
-);
-
-/** The method a full path takes: GET, but for the batch (POST). */
-export const methodOf = (fullPath: string): 'GET' | 'POST' => (POST_PATHS.has(fullPath) ? 'POST' : 'GET');
-
-/** Full path -> the service that serves it: what the gateway's routes must say (the OpenAPI document included). */
+/** Full path (a template for a path with parameters) -> the service that serves it: what the gateway's routes must say. */
 export function routedPaths(): Map<string, ServiceName> {
   const routes = new Map<string, ServiceName>(servedPaths().map((p) => [BASE_PATH + p.path, p.endpoint.service]));
   for (const d of DOCUMENT_PATHS) routes.set(d, 'plans');

@@ -29,11 +29,15 @@ describe('the retry schedule', () => {
     expect(nominalWaitMs(2)).toBe(2 * nominalWaitMs(1));
     expect(nominalWaitMs(MAX_ATTEMPTS - 1)).toBe(8 * 3_600_000);
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: MAX_ATTEMPTS - 1 }), fc.double({ min: 0, max: 0.999999, noNaN: true }), (n, r) => {
-        const d = retryDelayMs(n, () => r);
-        expect(d).toBeGreaterThanOrEqual(Math.floor(nominalWaitMs(n) * 0.75));
-        expect(d).toBeLessThanOrEqual(Math.ceil(nominalWaitMs(n) * 1.25));
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: MAX_ATTEMPTS - 1 }),
+        fc.double({ min: 0, max: 0.999999, noNaN: true }),
+        (n, r) => {
+          const d = retryDelayMs(n, () => r);
+          expect(d).toBeGreaterThanOrEqual(Math.floor(nominalWaitMs(n) * 0.75));
+          expect(d).toBeLessThanOrEqual(Math.ceil(nominalWaitMs(n) * 1.25));
+        },
+      ),
     );
     const draws = new Set(Array.from({ length: 50 }, () => retryDelayMs(5)));
     expect(draws.size).toBeGreaterThan(10);

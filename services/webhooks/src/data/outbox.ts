@@ -2,7 +2,7 @@
 // A row leaves the outbox only when its event is acknowledged (2xx) or dead-lettered, in the transaction that logs
 // that attempt, so an event is never lost between the queue and the log, whatever process dies when.
 // Per (endpoint, record) only the head, the oldest row, is ever queued: that is the order guarantee.
-import { withTransaction, type Pool, type Queryable } from '@pra/platform';
+import { withTransaction, type Pool, type PoolClient, type Queryable } from '@pra/platform';
 
 /** One event owed to one endpoint: the BullMQ job's data. */
 export interface Owed {
@@ -92,6 +92,12 @@ export interface AttemptRecord {
   latencyMs: number;
 }
 
+/** Locks the endpoint's row for this transaction's update of it; false when it was deleted. */
+async function lockEndpoint(c: PoolClient, webhookId: string): Promise<boolean> {
+  const { rows } = await c.query('SELECT 1 FROM webhooks.endpoints WHERE id = $1 FOR NO KEY UPDATE', [webhookId]);
+  return rows.length > 0;
+}
+
 /** What finishing an event did: whether it was still owed, the next event of the same record, a disabling. */
 export interface Finished {
   recorded: boolean;
@@ -113,6 +119,8 @@ export async function finishEvent(
   disableAfterFailures: number,
 ): Promise<Finished> {
   return withTransaction(pool, async (c) => {
+    // The endpoint's row first, as a delete of the endpoint takes it before its outbox rows: no deadlock.
+    if (!(await lockEndpoint(c, owed.webhookId))) return { recorded: false, next: null, disabled: false };
     const { rows: gone } = await c.query<{ event_type: string; position: number | null; property_id: number | null }>(
       `DELETE FROM webhooks.outbox WHERE webhook_id = $1 AND event_id = $2 RETURNING event_type, position, property_id`,
       [owed.webhookId, owed.eventId],
@@ -162,6 +170,7 @@ export async function finishEvent(
 /** A failed attempt that will be retried at `nextAttemptAt`: logged, counted. False when the row is gone. */
 export async function recordFailure(pool: Pool, owed: Owed, a: AttemptRecord, nextAttemptAt: Date): Promise<boolean> {
   return withTransaction(pool, async (c) => {
+    if (!(await lockEndpoint(c, owed.webhookId))) return false;
     const { rows } = await c.query<{ event_type: string }>(
       `UPDATE webhooks.outbox SET attempts_made = $3, next_attempt_at = $4
         WHERE webhook_id = $1 AND event_id = $2 RETURNING event_type`,

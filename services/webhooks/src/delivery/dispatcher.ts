@@ -5,14 +5,8 @@
 // lost if Redis or this process dies between the two. One dispatcher runs at a time (a transaction-level advisory
 // lock); the others skip their round.
 import { withTransaction, type Pool, type PoolClient } from '@pra/platform';
-import {
-  type ChangeEventRow,
-  eventIdOf,
-  eventPayload,
-  eventTypeOf,
-  matchesWebhook,
-  type WebhookFilter,
-} from '../domain/webhook.js';
+import { type ChangeEvent, readChangeFeed } from '@pra/ingest/change-events';
+import { eventIdOf, eventPayload, eventTypeOf, matchesWebhook, type WebhookFilter } from '../domain/webhook.js';
 
 const DISPATCH_LOCK = 'webhooks.dispatch';
 /** Outbox rows written per statement. */
@@ -41,8 +35,37 @@ const activeEndpoints = async (c: PoolClient) =>
     )
   ).rows;
 
+/**
+ * Endpoints whose filter names an owner also match the owners merged with it, one redirect step either way (as
+ * GET /changes follows them: records.owner_redirects).
+ */
+async function withOwners(
+  c: PoolClient,
+  endpoints: ActiveEndpoint[],
+): Promise<(ActiveEndpoint & { ownerIds?: number[] })[]> {
+  const wanted = [...new Set(endpoints.flatMap((e) => (e.filter.ownerId === undefined ? [] : [e.filter.ownerId])))];
+  if (wanted.length === 0) return endpoints;
+  const { rows } = await c.query<{ id: string; ids: string[] }>(
+    `SELECT w.id::text, array_agg(DISTINCT x)::text[] AS ids
+       FROM unnest($1::bigint[]) AS w(id)
+       CROSS JOIN LATERAL (SELECT coalesce((SELECT to_id FROM records.owner_redirects WHERE from_id = w.id), w.id) AS t) t
+       CROSS JOIN LATERAL (SELECT w.id AS x UNION SELECT t.t UNION
+                           SELECT from_id FROM records.owner_redirects WHERE to_id = t.t) ids
+      GROUP BY w.id`,
+    [wanted],
+  );
+  const owners = new Map(rows.map((r) => [Number(r.id), r.ids.map(Number)]));
+  return endpoints.map((e) =>
+    e.filter.ownerId === undefined ? e : { ...e, ownerIds: owners.get(e.filter.ownerId) ?? [e.filter.ownerId] },
+  );
+}
+
 /** One round: at most `limit` events past the cursor. */
-export async function dispatchChanges(pool: Pool, limit: number): Promise<DispatchRound> {
+export async function dispatchChanges(
+  pool: Pool,
+  limit: number,
+  log: (o: Record<string, unknown>) => void = () => {},
+): Promise<DispatchRound> {
   return withTransaction(pool, async (c) => {
     const { rows: lock } = await c.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS ok', [
       DISPATCH_LOCK,
@@ -61,19 +84,22 @@ export async function dispatchChanges(pool: Pool, limit: number): Promise<Dispat
     const before = await activeEndpoints(c);
     const floor = before.length > 0 ? Math.min(...before.map((e) => e.start_position)) : end[0]!.last;
     const after = Math.max(cursor, floor);
-    const { rows: events } = await c.query<ChangeEventRow>(
-      `SELECT position, property_id, parts, changed_at, zip, state, fips, county_key, owner_ids, source, detail
-         FROM records.change_events WHERE position > $1 ORDER BY position LIMIT $2`,
-      [after, limit],
-    );
+    const page = await readChangeFeed(c, { after: String(after), limit });
+    const events = page.events;
+    if (BigInt(page.prunedThrough) > BigInt(after))
+      log({
+        msg: 'webhook dispatch: change events were pruned before they were matched (the feed keeps 30 days)',
+        cursor: after,
+        prunedThrough: page.prunedThrough,
+      });
     // Matched against the endpoints as they are now, read after the events: one created meanwhile is included, and
     // one created after this read starts past every event read here.
-    const endpoints = events.length > 0 ? await activeEndpoints(c) : [];
-    const owed: { webhookId: string; event: ChangeEventRow }[] = [];
-    const bodies = new Map<number, string>();
+    const endpoints = events.length > 0 ? await withOwners(c, await activeEndpoints(c)) : [];
+    const owed: { webhookId: string; event: ChangeEvent }[] = [];
+    const bodies = new Map<string, string>();
     for (const event of events) {
       for (const e of endpoints) {
-        if (event.position <= e.start_position || !matchesWebhook(e, event)) continue;
+        if (Number(event.position) <= e.start_position || !matchesWebhook(e, event)) continue;
         owed.push({ webhookId: e.id, event });
         if (!bodies.has(event.position)) bodies.set(event.position, eventPayload(event));
       }
@@ -96,11 +122,12 @@ export async function dispatchChanges(pool: Pool, limit: number): Promise<Dispat
           chunk.map((o) => eventIdOf(o.event.position)),
           chunk.map((o) => eventTypeOf(o.event)),
           chunk.map((o) => o.event.position),
-          chunk.map((o) => o.event.property_id),
+          chunk.map((o) => o.event.propertyId),
         ],
       );
     }
-    const next = events.length > 0 ? events[events.length - 1]!.position : after;
+    // The page's `next`: its last event when full, else the feed's head (nothing at or below it can appear later).
+    const next = Number(page.next);
     if (next !== cursor)
       await c.query('UPDATE webhooks.dispatch_state SET position = $1, dispatched_at = now()', [next]);
     return { ran: true, events: events.length, owed: owed.length, cursor: next };

@@ -167,7 +167,7 @@ export class DeliveryEngine {
     this.dispatching = true;
     try {
       for (let i = 0; i < 20; i++) {
-        const r = await dispatchChanges(this.o.pool, DISPATCH_BATCH);
+        const r = await dispatchChanges(this.o.pool, DISPATCH_BATCH, this.o.log);
         if (r.owed > 0) this.o.log({ msg: 'webhook events matched', events: r.events, deliveries: r.owed });
         if (!r.ran || r.events < DISPATCH_BATCH) break;
       }
@@ -271,13 +271,7 @@ export class DeliveryEngine {
     };
     if (result.ok || isLastAttempt(attempt)) {
       const outcome = result.ok ? 'delivered' : 'dead_letter';
-      const done = await finishEvent(
-        this.o.pool,
-        owed,
-        outcome,
-        record,
-        this.o.disableAfterFailures ?? MAX_ATTEMPTS,
-      );
+      const done = await finishEvent(this.o.pool, owed, outcome, record, this.o.disableAfterFailures ?? MAX_ATTEMPTS);
       if (done.disabled) this.o.log({ msg: 'webhook disabled', webhookId: owed.webhookId, error: record.error });
       if (done.next) await this.enqueue([done.next]);
       return { outcome: done.recorded ? outcome : 'gone' };

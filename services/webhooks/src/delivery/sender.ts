@@ -58,7 +58,9 @@ async function checkedAddress(host: string, o: SenderOptions): Promise<ResolvedA
     try {
       addresses = await (o.resolve ?? systemResolve)(literal);
     } catch (err) {
-      throw new Error(`${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new Error(
+        `${host} could not be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
     }
   }
   if (addresses.length === 0) throw new Error(`${host} resolved to no address`);

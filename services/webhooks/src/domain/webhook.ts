@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { countyKey } from '@pra/core/address';
+import type { ChangeEvent } from '@pra/ingest/change-events';
 
 /** Event types of the change feed an endpoint can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = ['property.created', 'property.updated', 'property.removed'] as const;
@@ -31,11 +32,16 @@ export const WebhookFilter = z
       .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter state code')
       .transform((s) => s.toUpperCase())
       .optional(),
+    /** A county name or its 5-digit FIPS code; with `state`. */
     county: z.string().min(1).max(100).optional(),
     ownerId: z.number().int().positive().optional(),
     propertyIds: z.array(z.number().int().positive()).min(1).max(MAX_FILTER_PROPERTY_IDS).optional(),
   })
-  .strict();
+  .strict()
+  .refine((f) => f.county === undefined || f.state !== undefined, {
+    message: 'a county filter needs its state',
+    path: ['county'],
+  });
 export type WebhookFilter = z.infer<typeof WebhookFilter>;
 
 export const WebhookEvents = z
@@ -44,73 +50,51 @@ export const WebhookEvents = z
   .max(WEBHOOK_EVENT_TYPES.length)
   .transform((xs) => [...new Set(xs)]);
 
-/** A filter as stored: the county as the records store keys it ("Sacramento County" -> "SACRAMENTO"). */
+/** A filter as stored: a county name as the records store keys it ("Sacramento County" -> "SACRAMENTO"). */
 export function storedFilter(f: WebhookFilter): WebhookFilter {
   const out: WebhookFilter = { ...f };
-  if (f.county !== undefined) out.county = countyKey(f.county);
+  if (f.county !== undefined && !/^\d{5}$/.test(f.county)) out.county = countyKey(f.county);
   if (f.propertyIds) out.propertyIds = [...new Set(f.propertyIds)].sort((a, b) => a - b);
   return out;
 }
 
-/** One row of the change feed (records.change_events), as the dispatcher reads it. */
-export interface ChangeEventRow {
-  position: number;
-  property_id: number;
-  parts: string[];
-  changed_at: Date;
-  zip: string;
-  state: string;
-  fips: string;
-  county_key: string;
-  owner_ids: number[];
-  source: string;
-  detail: Record<string, unknown>;
-}
-
-export const eventIdOf = (position: number) => `evt_${position}`;
+export const eventIdOf = (position: number | string) => `evt_${position}`;
 
 /** The event type a change is delivered as: a record added, removed, or any part of it changed. */
-export function eventTypeOf(e: Pick<ChangeEventRow, 'parts'>): WebhookEventType {
+export function eventTypeOf(e: Pick<ChangeEvent, 'parts'>): WebhookEventType {
   if (e.parts.includes('removed')) return 'property.removed';
   if (e.parts.includes('created')) return 'property.created';
   return 'property.updated';
 }
 
-/** Whether an endpoint with these event types and this (stored) filter receives the event. */
-export function matchesWebhook(w: { events: readonly string[]; filter: WebhookFilter }, e: ChangeEventRow): boolean {
+/**
+ * Whether an endpoint with these event types and this (stored) filter receives the event. `ownerIds`: the filter's
+ * owner and the owner entities merged with it (as GET /changes follows them), resolved by the caller.
+ */
+export function matchesWebhook(
+  w: { events: readonly string[]; filter: WebhookFilter; ownerIds?: readonly number[] },
+  e: ChangeEvent,
+): boolean {
   if (!w.events.includes(eventTypeOf(e))) return false;
   const f = w.filter;
   if (f.zip !== undefined && f.zip !== e.zip) return false;
-  if (f.state !== undefined && f.state !== e.state.trim()) return false;
-  if (f.county !== undefined && f.county !== e.county_key) return false;
-  if (f.ownerId !== undefined && !e.owner_ids.includes(f.ownerId)) return false;
-  if (f.propertyIds !== undefined && !f.propertyIds.includes(e.property_id)) return false;
+  if (f.state !== undefined && f.state !== e.state) return false;
+  if (f.county !== undefined && f.county !== (/^\d{5}$/.test(f.county) ? e.fips : e.countyKey)) return false;
+  if (f.ownerId !== undefined) {
+    const owners = w.ownerIds ?? [f.ownerId];
+    if (!e.ownerIds.some((id) => owners.includes(id))) return false;
+  }
+  if (f.propertyIds !== undefined && !f.propertyIds.includes(e.propertyId)) return false;
   return true;
 }
 
 /**
  * The body of a delivery, in the Standard Webhooks shape: {type, timestamp, data}. `timestamp` is when the change
- * was made (the webhook-timestamp header is the attempt's); `data` is the change event as GET /changes gives it.
+ * was made (the webhook-timestamp header is the attempt's); `data` is the change event exactly as GET /changes
+ * gives it.
  */
-export function eventPayload(e: ChangeEventRow): string {
-  return JSON.stringify({
-    type: eventTypeOf(e),
-    timestamp: e.changed_at.toISOString(),
-    data: {
-      eventId: eventIdOf(e.position),
-      position: e.position,
-      propertyId: e.property_id,
-      parts: e.parts,
-      changedAt: e.changed_at.toISOString(),
-      zip: e.zip,
-      state: e.state.trim(),
-      fips: e.fips,
-      county: e.county_key,
-      ownerIds: e.owner_ids,
-      source: e.source,
-      detail: e.detail,
-    },
-  });
+export function eventPayload(e: ChangeEvent): string {
+  return JSON.stringify({ type: eventTypeOf(e), timestamp: e.changedAt, data: e });
 }
 
 /** The body of a webhook.test event. */

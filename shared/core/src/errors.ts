@@ -41,6 +41,8 @@ export const ERROR_STATUS = {
   no_such_endpoint: 404,
   /** The path does not take this method (the Allow header names the ones it takes). */
   method_not_allowed: 405,
+  /** The account has as many of what the request would create as it may have (webhooks); delete one first. */
+  limit_reached: 409,
   /** The request was not received in time. */
   request_timeout: 408,
   /** The body is larger than the endpoint takes. */

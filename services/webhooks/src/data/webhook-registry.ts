@@ -97,7 +97,7 @@ export async function createWebhook(pool: Pool, w: NewWebhook): Promise<{ webhoo
     );
     if (rows[0]!.n >= MAX_WEBHOOKS_PER_ACCOUNT)
       throw new ApiError(
-        'invalid_body',
+        'limit_reached',
         `An account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks: delete one before creating another`,
       );
     // The feed's last position now: events at or below it were committed before the endpoint existed (the feed's

@@ -86,17 +86,26 @@ export function webhookUrlProblem(raw: string, policy: UrlPolicy): string | null
   const host = url.hostname;
   if (!host) return 'url has no host';
   const literal = host.startsWith('[') ? host.slice(1, -1) : host;
-  if (isIP(literal)) {
-    const refusal = addressRefusal(literal, policy);
-    return refusal ? `url: ${refusal}` : null;
-  }
-  // A name: it must look like a DNS name with a dot (no "intranet", no "localhost" outside the local setting); where
-  // it points is checked at every delivery, after resolving it.
   const name = host.toLowerCase().replace(/\.$/, '');
-  if (name === 'localhost' || name.endsWith('.localhost'))
-    return policy.allowInsecureLocal ? null : `url: ${host} is local`;
-  if (!name.includes('.')) return `url: ${host} is not a public host name`;
-  if (/\.(local|internal|localdomain|home\.arpa)$/.test(name)) return `url: ${host} is not a public host name`;
+  const family = isIP(literal);
+  if (family !== 0) {
+    const refusal = addressRefusal(literal, policy);
+    if (refusal) return `url: ${refusal}`;
+  } else if (name === 'localhost' || name.endsWith('.localhost')) {
+    // A name: it must look like a DNS name with a dot (no "intranet", no "localhost" outside the local setting);
+    // where it points is checked at every delivery, after resolving it.
+    if (!policy.allowInsecureLocal) return `url: ${host} is local`;
+  } else {
+    if (!name.includes('.')) return `url: ${host} is not a public host name`;
+    if (/\.(local|internal|localdomain|home\.arpa)$/.test(name)) return `url: ${host} is not a public host name`;
+  }
+  // Plain http (the local setting) only to this machine: anywhere else the payload would cross a network in the clear.
+  const loopback =
+    family === 0
+      ? name === 'localhost' || name.endsWith('.localhost')
+      : LOOPBACK.check(literal, family === 4 ? 'ipv4' : 'ipv6');
+  if (url.protocol === 'http:' && !loopback)
+    return 'url must be https:// (http:// is taken only for a loopback address: 127.0.0.1, [::1], localhost)';
   return null;
 }
 

@@ -169,3 +169,51 @@ const notSent = (e: BatchEntry): BatchResult => ({
   match: null,
   property: [],
 });
+
+export type Webhook = components['schemas']['Webhook'];
+/** A webhook as POST /webhooks answers it: with its signing secret, shown this once. */
+export type CreatedWebhook = components['schemas']['CreatedWebhook'];
+export type CreateWebhookRequest = components['schemas']['CreateWebhookRequest'];
+export type WebhookFilter = components['schemas']['WebhookFilter'];
+export type WebhookListResponse = components['schemas']['WebhookListResponse'];
+export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
+export type DeliveriesResponse = components['schemas']['DeliveriesResponse'];
+
+/** The data of a success, or a PropertyRecordsError with the API's ErrorResponse. */
+async function answered<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw new PropertyRecordsError(response.status, error as ErrorResponse | undefined);
+  return data as T;
+}
+
+/**
+ * Registers an endpoint for change events (`{url, events, filter}`, the filter one of zip, county+state, ids,
+ * ownerId). The answer holds the signing `secret`, shown this once: keep it to verify deliveries. Free.
+ */
+export const createWebhook = async (api: PropertyRecordsClient, body: CreateWebhookRequest): Promise<CreatedWebhook> =>
+  (await answered(api.POST('/webhooks', { body }))).webhook;
+
+/** The account's webhooks, oldest first, each with its status (`disabled` with why), and the most it may have. */
+export const listWebhooks = (api: PropertyRecordsClient): Promise<WebhookListResponse> =>
+  answered(api.GET('/webhooks'));
+
+/** Deletes a webhook; a PropertyRecordsError 404 (`not_found`) when the account has none by that id. */
+export const deleteWebhook = async (api: PropertyRecordsClient, id: string): Promise<void> => {
+  await answered(api.DELETE('/webhooks/{id}', { params: { path: { id } } }));
+};
+
+/** One page of a webhook's delivery attempts, newest first; pass `nextCursor` as `cursor` for the older ones. */
+export const webhookDeliveries = (
+  api: PropertyRecordsClient,
+  id: string,
+  page: { pagesize?: number; cursor?: string } = {},
+): Promise<DeliveriesResponse> =>
+  answered(api.GET('/webhooks/{id}/deliveries', { params: { path: { id }, query: page } }));
+
+/** Queues a `webhook.test` event to the webhook; its attempts show in webhookDeliveries under the id returned. */
+export const testWebhook = (api: PropertyRecordsClient, id: string): Promise<{ eventId: string }> =>
+  answered(api.POST('/webhooks/{id}/test', { params: { path: { id } } }));
+
+/** Enables a webhook disabled after repeated failures: the events it was owed meanwhile are then delivered. */
+export const enableWebhook = async (api: PropertyRecordsClient, id: string): Promise<Webhook> =>
+  (await answered(api.POST('/webhooks/{id}/enable', { params: { path: { id } } }))).webhook;

@@ -340,6 +340,110 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's webhooks, with their status
+         * @description Each webhook with `status` (`active`, or `disabled` after repeated failed deliveries, with `disabledReason`) and its failures in a row. Secrets are never shown here. Free.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register an endpoint for change events
+         * @description A JSON body `{"url": "https://...", "events": ["property.changed"], "filter": {...}}`; the filter is exactly one of `zip`; `county` and `state`; `ids` (1 to 1,000 property IDs); `ownerId`. Events: property.created, property.updated, property.removed, or `property.changed` for all three. The URL must be https (plain http is taken only on a development machine, and then only to a loopback address). An account may have 25 webhooks (a 409 past that). The answer holds the signing `secret`, shown this once: each delivery is signed with it (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers, the Standard Webhooks scheme). Free: no credits are charged.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description No event is sent to it afterwards. Another account's webhook is a 404, like one that does not exist. Free.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery attempts, newest first
+         * @description Each attempt: the event, the attempt number, when, the HTTP status (or the error), the latency and the outcome. Paged by `pagesize` and `cursor` (`nextCursor` of the page before). Free.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook
+         * @description Queues one test event (`webhook.test`, whatever events the webhook takes), delivered, signed and retried like any other; its attempts appear under `/webhooks/{id}/deliveries`. A disabled webhook gets it once enabled again. No body. Free.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled webhook again
+         * @description A webhook disabled after repeated failed deliveries takes events again: its failures in a row start over, and the events it was owed meanwhile are delivered, in order. An active one is answered as it is. No body. Free.
+         */
+        post: operations["enableWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -673,11 +777,11 @@ export interface components {
             };
         };
         /**
-         * @description Why the request was refused, for code to act on (the message is for people). Each reason has one HTTP status: `invalid_parameter` 400, `missing_parameter` 400, `unknown_parameter` 400, `invalid_header` 400, `invalid_body` 400, `malformed_request` 400, `idempotency_key_reused` 400, `repeat_unavailable` 400, `already_exists` 400, `unauthorized` 401, `insufficient_credits` 402, `over_max_credits` 402, `forbidden` 403, `not_found` 404, `page_out_of_range` 404, `no_such_endpoint` 404, `method_not_allowed` 405, `request_timeout` 408, `payload_too_large` 413, `request_line_too_long` 431, `rate_limited` 429, `quota_exceeded` 429, `internal` 500, `unavailable` 503
+         * @description Why the request was refused, for code to act on (the message is for people). Each reason has one HTTP status: `invalid_parameter` 400, `missing_parameter` 400, `unknown_parameter` 400, `invalid_header` 400, `invalid_body` 400, `malformed_request` 400, `idempotency_key_reused` 400, `repeat_unavailable` 400, `already_exists` 400, `unauthorized` 401, `insufficient_credits` 402, `over_max_credits` 402, `forbidden` 403, `not_found` 404, `page_out_of_range` 404, `no_such_endpoint` 404, `method_not_allowed` 405, `limit_reached` 409, `request_timeout` 408, `payload_too_large` 413, `request_line_too_long` 431, `rate_limited` 429, `quota_exceeded` 429, `internal` 500, `unavailable` 503
          * @example insufficient_credits
          * @enum {string}
          */
-        ErrorReason: "invalid_parameter" | "missing_parameter" | "unknown_parameter" | "invalid_header" | "invalid_body" | "malformed_request" | "idempotency_key_reused" | "repeat_unavailable" | "already_exists" | "unauthorized" | "insufficient_credits" | "over_max_credits" | "forbidden" | "not_found" | "page_out_of_range" | "no_such_endpoint" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "request_line_too_long" | "rate_limited" | "quota_exceeded" | "internal" | "unavailable";
+        ErrorReason: "invalid_parameter" | "missing_parameter" | "unknown_parameter" | "invalid_header" | "invalid_body" | "malformed_request" | "idempotency_key_reused" | "repeat_unavailable" | "already_exists" | "unauthorized" | "insufficient_credits" | "over_max_credits" | "forbidden" | "not_found" | "page_out_of_range" | "no_such_endpoint" | "method_not_allowed" | "limit_reached" | "request_timeout" | "payload_too_large" | "request_line_too_long" | "rate_limited" | "quota_exceeded" | "internal" | "unavailable";
         BatchResponse: {
             /** @description One result per entry, in the order of `requests` */
             results: components["schemas"]["BatchResult"][];
@@ -941,6 +1045,148 @@ export interface components {
                 calls: number;
                 credits_used: number;
             }[];
+            /** @description The account's webhooks (GET /webhooks lists them) */
+            webhooks: {
+                /** @description Webhooks events are sent to */
+                active: number;
+                /** @description Webhooks disabled after repeated failed deliveries, with why: no events are sent to them until they are enabled again (POST /webhooks/{id}/enable) */
+                disabled: {
+                    id: string;
+                    url: string;
+                    reason: string | null;
+                    /** Format: date-time */
+                    disabledAt: string;
+                }[];
+            };
+        };
+        WebhookListResponse: {
+            /** @description The account's webhooks, oldest first */
+            webhooks: components["schemas"]["Webhook"][];
+            /** @description The most webhooks the account may have */
+            limit: number;
+        };
+        Webhook: {
+            /** @example wh_5f0c3a9e1b7d2c4e6a8f0b1d */
+            id: string;
+            url: string;
+            events: ("property.created" | "property.updated" | "property.removed")[];
+            filter: components["schemas"]["WebhookFilter"];
+            /**
+             * @description `disabled` after repeated failed deliveries (see `disabledReason`); no events are sent to it
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** @description Why it was disabled; null while active */
+            disabledReason: string | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /** @description Failed attempts since the last delivered one (0 after a success) */
+            consecutiveFailures: number;
+            /**
+             * Format: date-time
+             * @description The last delivery it acknowledged
+             */
+            lastDeliveredAt: string | null;
+            /** @description Events owed to it now: queued, being retried, or held while it is disabled */
+            pendingEvents: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description Exactly one of: `zip`; `county` and `state` (both); `ids`; `ownerId`. Any other field is refused. */
+        WebhookFilter: {
+            /**
+             * @description Properties in this 5-digit ZIP
+             * @example 95838
+             */
+            zip?: string;
+            /**
+             * @description Properties in this county, by name or 5-digit FIPS code (with `state`)
+             * @example Sacramento
+             */
+            county?: string;
+            /**
+             * @description The county's state, two letters (with `county`)
+             * @example CA
+             */
+            state?: string;
+            /** @description These properties (`identifier.Id`), 1 to 1,000 */
+            ids?: number[];
+            /**
+             * Format: int64
+             * @description One owner entity's properties (`owner.owner1.id` of a record)
+             * @example 48213
+             */
+            ownerId?: number;
+        };
+        CreateWebhookResponse: {
+            webhook: components["schemas"]["CreatedWebhook"];
+        };
+        CreatedWebhook: components["schemas"]["Webhook"] & {
+            /**
+             * @description The signing secret (`whsec_` and base64), shown this once: keep it to verify the `webhook-signature` header of each delivery (the Standard Webhooks scheme). No later answer shows it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        CreateWebhookRequest: {
+            /**
+             * @description Where events are POSTed: an https URL (http only on a development machine, to a loopback address)
+             * @example https://hooks.example.com/property-records
+             */
+            url: string;
+            /**
+             * @description The events to send, each once; `property.changed` stands for all three
+             * @example [
+             *       "property.changed"
+             *     ]
+             */
+            events: ("property.created" | "property.updated" | "property.removed" | "property.changed")[];
+            filter: components["schemas"]["WebhookFilter"];
+        };
+        DeliveriesResponse: {
+            /** @description Attempts, newest first */
+            deliveries: components["schemas"]["DeliveryAttempt"][];
+            /** @description Pass as `cursor` for older attempts; null on the last page (a full page may be followed by an empty one) */
+            nextCursor: string | null;
+        };
+        DeliveryAttempt: {
+            /** @description The event delivered (its `webhook-id` header) */
+            eventId: string;
+            /**
+             * @description Its type: a property event, or `webhook.test`
+             * @example property.updated
+             */
+            event: string;
+            /** @description 1 for the first try, then each retry */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When the attempt was made
+             */
+            at: string;
+            /** @description The endpoint's HTTP status; null when none came */
+            status: number | null;
+            /** @description Why it failed, in words (a time-out, a refused connection ...); null when delivered */
+            error: string | null;
+            /** @description Milliseconds until the answer or the failure */
+            latencyMs: number;
+            /**
+             * @description `delivered`: a 2xx came; `failed`: retried at `nextAttemptAt`; `dead_letter`: the last attempt failed, the event is given up for this endpoint
+             * @enum {string}
+             */
+            outcome: "delivered" | "failed" | "dead_letter";
+            /**
+             * Format: date-time
+             * @description When a failed attempt is tried again
+             */
+            nextAttemptAt: string | null;
+        };
+        WebhookTestResponse: {
+            /** @description The test event's id: its attempts appear under /deliveries */
+            eventId: string;
+        };
+        WebhookResponse: {
+            webhook: components["schemas"]["Webhook"];
         };
         HealthResponse: {
             /**
@@ -3063,6 +3309,577 @@ export interface operations {
             /** @description API key disabled. 0 credits. */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling account's webhooks */
+            200: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook, with its secret (shown this once) */
+            201: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The account has 25 webhooks already, the most it may have: delete one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the gateway takes (the batch: 256 KB). 0 credits. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (`webhook.id`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No webhook with that id on the calling account (another account's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Attempts per page */
+                pagesize?: number;
+                /** @description Where the next page starts: `nextCursor` of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook id (`webhook.id`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delivery attempts, newest first */
+            200: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveriesResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No webhook with that id on the calling account (another account's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the service takes (16 KB): shorten the query string (a polygon: compact JSON, fewer digits or vertices). 0 credits. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (`webhook.id`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event is queued */
+            202: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No webhook with that id on the calling account (another account's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (`webhook.id`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, active */
+            200: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No webhook with that id on the calling account (another account's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {

@@ -98,6 +98,12 @@ export function sendJson(
   res.end(body);
 }
 
+/** An answer without a body (a DELETE's 204). */
+export function sendEmpty(res: ServerResponse, status: 204, requestId: string): void {
+  res.writeHead(status, { ...serverTiming(res), 'x-request-id': requestId, 'cache-control': 'no-store' });
+  res.end();
+}
+
 /** An ErrorResponse: the one way every server of ours refuses a request (the HTTP status is the reason's). */
 export function sendError(
   res: ServerResponse,

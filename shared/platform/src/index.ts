@@ -9,4 +9,4 @@ export { listenServer, runInternalServer, runServer, storesReady } from './serve
 export * from './redis.js';
 export * from './identity.js';
 export * from './idempotency.js';
-export { readBodyUpTo, readJsonBody } from './json-body.js';
+export { parseJsonBody, readBodyUpTo, readJsonBody } from './json-body.js';

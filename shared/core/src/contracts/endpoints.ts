@@ -30,6 +30,21 @@ import {
 } from './queries.js';
 import { AREA_SPAN_MAX_MILES, RADIUS_MAX_MILES } from './area-geometry.js';
 import { AreaQuery, RadiusQuery } from './queries.js';
+import {
+  ANY_PROPERTY_CHANGE,
+  CreateWebhookRequest,
+  CreateWebhookResponse,
+  DeliveriesQuery,
+  DeliveriesResponse,
+  WEBHOOK_BODY_MAX_BYTES,
+  WEBHOOK_EVENTS,
+  WEBHOOK_FILTER_IDS_MAX,
+  WebhookIdParams,
+  WebhookListResponse,
+  WebhookResponse,
+  WEBHOOKS_PER_ACCOUNT_MAX,
+  WebhookTestResponse,
+} from './webhooks.js';
 import type { z } from './zod.js';
 
 export const BASE_PATH = '/api/v1';
@@ -84,6 +99,11 @@ export interface EndpointDef {
 const BILLING_NOTE =
   'Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, ' +
   '`truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.';
+
+/** The 404 of a webhook id: one the account does not have, whether another account has it or none does. */
+const NO_SUCH_WEBHOOK = {
+  404: "No webhook with that id on the calling account (another account's is not found either).",
+};
 
 export const ENDPOINTS = {
   propertyAddress: {
@@ -294,6 +314,111 @@ export const ENDPOINTS = {
     okText: 'Usage of the calling account',
     access: 'authenticated',
     limits: 'exempt',
+    service: 'account-billing',
+  },
+  // Webhooks (issue 38): an account's endpoints for change events. Free (never charged, never a 402), but calls like
+  // any other: they need the key and count for the rate limit, the daily quota and /usage's calls.
+  listWebhooks: {
+    path: '/webhooks',
+    operationId: 'listWebhooks',
+    tag: 'Webhooks',
+    summary: "The account's webhooks, with their status",
+    description:
+      'Each webhook with `status` (`active`, or `disabled` after repeated failed deliveries, with `disabledReason`) ' +
+      'and its failures in a row. Secrets are never shown here. Free.',
+    response: WebhookListResponse,
+    okText: "The calling account's webhooks",
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  createWebhook: {
+    path: '/webhooks',
+    operationId: 'createWebhook',
+    tag: 'Webhooks',
+    summary: 'Register an endpoint for change events',
+    description:
+      'A JSON body `{"url": "https://...", "events": ["property.changed"], "filter": {...}}`; the filter is exactly one ' +
+      'of `zip`; `county` and `state`; `ids` (1 to ' +
+      `${WEBHOOK_FILTER_IDS_MAX.toLocaleString('en-US')} property IDs); \`ownerId\`. Events: ${WEBHOOK_EVENTS.join(', ')}, or \`${ANY_PROPERTY_CHANGE}\` for all three. ` +
+      'The URL must be https (plain http is taken only on a development machine, and then only to a loopback ' +
+      `address). An account may have ${WEBHOOKS_PER_ACCOUNT_MAX} webhooks (a 409 past that). The answer holds the signing ` +
+      '`secret`, shown this once: each delivery is signed with it (`webhook-id`, `webhook-timestamp`, ' +
+      '`webhook-signature` headers, the Standard Webhooks scheme). Free: no credits are charged.',
+    method: 'POST',
+    body: CreateWebhookRequest,
+    bodyMaxBytes: WEBHOOK_BODY_MAX_BYTES,
+    okStatus: 201,
+    errors: {
+      409: `The account has ${WEBHOOKS_PER_ACCOUNT_MAX} webhooks already, the most it may have: delete one first.`,
+    },
+    response: CreateWebhookResponse,
+    okText: 'The webhook, with its secret (shown this once)',
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  deleteWebhook: {
+    path: '/webhooks/{id}',
+    operationId: 'deleteWebhook',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook',
+    description:
+      "No event is sent to it afterwards. Another account's webhook is a 404, like one that does not exist. Free.",
+    method: 'DELETE',
+    params: WebhookIdParams,
+    errors: NO_SUCH_WEBHOOK,
+    okStatus: 204,
+    okText: 'Deleted',
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  webhookDeliveries: {
+    path: '/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: "A webhook's delivery attempts, newest first",
+    description:
+      'Each attempt: the event, the attempt number, when, the HTTP status (or the error), the latency and the outcome. ' +
+      'Paged by `pagesize` and `cursor` (`nextCursor` of the page before). Free.',
+    params: WebhookIdParams,
+    errors: NO_SUCH_WEBHOOK,
+    query: DeliveriesQuery,
+    response: DeliveriesResponse,
+    okText: 'Delivery attempts, newest first',
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  testWebhook: {
+    path: '/webhooks/{id}/test',
+    operationId: 'testWebhook',
+    tag: 'Webhooks',
+    summary: 'Send a test event to a webhook',
+    description:
+      'Queues one test event (`webhook.test`, whatever events the webhook takes), delivered, signed and retried like ' +
+      'any other; its attempts appear under `/webhooks/{id}/deliveries`. A disabled webhook gets it once enabled ' +
+      'again. No body. Free.',
+    method: 'POST',
+    params: WebhookIdParams,
+    errors: NO_SUCH_WEBHOOK,
+    okStatus: 202,
+    response: WebhookTestResponse,
+    okText: 'The test event is queued',
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  enableWebhook: {
+    path: '/webhooks/{id}/enable',
+    operationId: 'enableWebhook',
+    tag: 'Webhooks',
+    summary: 'Enable a disabled webhook again',
+    description:
+      'A webhook disabled after repeated failed deliveries takes events again: its failures in a row start over, ' +
+      'and the events it was owed meanwhile are delivered, in order. An active one is answered as it is. No body. Free.',
+    method: 'POST',
+    params: WebhookIdParams,
+    errors: NO_SUCH_WEBHOOK,
+    response: WebhookResponse,
+    okText: 'The webhook, active',
+    access: 'authenticated',
     service: 'account-billing',
   },
   health: {

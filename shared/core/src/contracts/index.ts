@@ -6,4 +6,5 @@ export * from './queries.js';
 export * from './area-geometry.js';
 export { buildOpenApiDocument, openApiYaml, API_VERSION } from './openapi.js';
 export * from './endpoints.js';
+export * from './webhooks.js';
 export { renderEnvelope, renderStatus, type EnvelopeStatus } from './render.js';

@@ -1,12 +1,13 @@
 // The delivery worker's configuration, parsed once at start.
 import { z } from 'zod';
-import { flag, internalEnv, parseConfig, storeEnv, workerPoolEnv } from '@pra/core/config';
+import { flag, internalEnv, parseConfig, storeEnv } from '@pra/core/config';
 
 const ms = (fallback: number, max = 3_600_000) => z.coerce.number().int().min(1).max(max).default(fallback);
 
 export const WebhooksConfig = z.object({
   ...storeEnv,
-  ...workerPoolEnv(8),
+  /** Connections: one listens for NOTIFY webhooks_outbox, the others log attempts (two at least). */
+  DB_WORKER_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(8),
   ...internalEnv,
   /**
    * http:// URLs and loopback addresses allowed (a system on one machine: npm start and the tests turn it on).

@@ -68,8 +68,6 @@ export function systemProcesses(s: SystemSettings): ChildSpec[] {
       BILLING_PORT: String(ports.billing),
       ADMIN_PORT: String(ports.admin),
       ADMIN_TOKEN: s.adminToken,
-      // Webhooks to a receiver on this machine (http, loopback) are taken: a system on one machine.
-      WEBHOOKS_ALLOW_INSECURE_LOCAL: '1',
       INTERNAL_PORT: internal(3),
     }),
     spec('lookup', 'services/lookup/src/server.ts', {

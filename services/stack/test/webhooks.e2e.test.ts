@@ -17,6 +17,7 @@ import {
   createPropertyRecordsClient,
   createWebhook,
   deleteWebhook,
+  enableWebhook,
   listWebhooks,
   PropertyRecordsError,
   testWebhook,
@@ -151,6 +152,19 @@ describe('webhooks through the gateway, with the typed client', () => {
       expect(refused).toBeInstanceOf(PropertyRecordsError);
       expect(refused).toMatchObject({ status: 404, reason: 'not_found' });
     }
+    // Disabled by the engine after repeated failures (as services/webhooks' own tests drive it), enabled again.
+    await pool.query(
+      `UPDATE webhooks.endpoints SET status = 'disabled', disabled_reason = 'failing', disabled_at = now() WHERE id = $1`,
+      [webhook.id],
+    );
+    expect((await listWebhooks(api)).webhooks[0]).toMatchObject({ status: 'disabled', disabledReason: 'failing' });
+    expect(await enableWebhook(api, webhook.id)).toMatchObject({
+      id: webhook.id,
+      status: 'active',
+      disabledReason: null,
+    });
+    await expect(enableWebhook(other, webhook.id)).rejects.toMatchObject({ status: 404, reason: 'not_found' });
+
     await deleteWebhook(api, webhook.id);
     expect((await listWebhooks(api)).webhooks).toEqual([]);
     await expect(deleteWebhook(api, webhook.id)).rejects.toMatchObject({ status: 404, reason: 'not_found' });

@@ -64,11 +64,11 @@ export class TestRolls {
     return m;
   }
 
-  /** Imports the roll `rows` under source `import:<name>`. */
-  async import(name: string, rows: readonly RollRow[]): Promise<ImportSummary> {
+  /** Imports the roll `rows` under source `import:<name>` (`batchSize` rows a transaction). */
+  async import(name: string, rows: readonly RollRow[], opts: { batchSize?: number } = {}): Promise<ImportSummary> {
     const file = join(this.dir, `roll-${++this.files}.csv`);
     writeFileSync(file, [ROLL_HEADER, ...rows.map(rollLine)].join('\n'));
-    return importCsv(this.pool, this.mapping(name), file, { workers: 0 });
+    return importCsv(this.pool, this.mapping(name), file, { workers: 0, ...opts });
   }
 
   close(): void {

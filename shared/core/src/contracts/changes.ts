@@ -1,11 +1,12 @@
 // The change feed (issue 38): GET /changes, its query and its answer. What the feed holds is written by imports
 // (services/ingest/src/data/change-events.ts); the lookup reads it by an opaque cursor.
+import { CHANGE_RETENTION_DAYS } from '../config.js';
 import { z } from './zod.js';
 import { SuccessStatus } from './envelopes.js';
 import { meteredOptions, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './queries.js';
 
-/** How long the feed keeps an event: a cursor older than this has expired (the events after it are gone). */
-export const CHANGE_RETENTION_DAYS = 30;
+/** How long the feed keeps an event (config.ts): a cursor older than this has expired. */
+export { CHANGE_RETENTION_DAYS };
 
 /**
  * Which parts of a record a change touched. The record's fields fall in groups: owner (owner1, owner2, mailing

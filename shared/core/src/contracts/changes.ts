@@ -32,8 +32,9 @@ export const CHANGE_PARTS = [
 ] as const;
 export type ChangePart = (typeof CHANGE_PARTS)[number];
 
-/** The most property ids a watch list (`ids`) takes. */
+/** The most property ids a watch list (`ids`) takes, and the longest text it may be (ids of up to 15 digits). */
 export const WATCH_LIST_MAX = 500;
+export const WATCH_LIST_TEXT_MAX = WATCH_LIST_MAX * 16;
 /** The longest cursor taken (those issued are about 30 characters). */
 const CURSOR_MAX = 100;
 
@@ -94,12 +95,13 @@ export const ChangesQuery = z
       description:
         'Only records this owner entity owned before or after the change (`owner.owner1.id` of a record; an ID merged into another answers as that one)',
       type: 'string',
+      maxLength: 15,
       pattern: '^\\d{1,15}$',
     }),
     ids: z
       .string()
       .trim()
-      .max(WATCH_LIST_MAX * 16, `must be at most ${WATCH_LIST_MAX * 16} characters`)
+      .max(WATCH_LIST_TEXT_MAX, `must be at most ${WATCH_LIST_TEXT_MAX} characters`)
       .transform((s, ctx) => {
         const ids = s.split(',').map((t) => t.trim());
         const bad = ids.find((t) => !/^\d{1,15}$/.test(t));
@@ -120,6 +122,7 @@ export const ChangesQuery = z
       .optional()
       .openapi({
         type: 'string',
+        maxLength: WATCH_LIST_TEXT_MAX,
         description: `A watch list: only these properties (identifier.Id), comma-separated, at most ${WATCH_LIST_MAX}`,
         example: '6000000123,6000000124',
       }),

@@ -18,6 +18,8 @@ export type OwnerDetailResponse = components['schemas']['OwnerDetailResponse'];
 export type OwnerDetail = components['schemas']['OwnerDetail'];
 export type OwnerSearchResponse = components['schemas']['OwnerSearchResponse'];
 export type OwnerSummary = components['schemas']['OwnerSummary'];
+export type ChangesResponse = components['schemas']['ChangesResponse'];
+export type ChangeEvent = components['schemas']['ChangeEvent'];
 export type PropertyRecordsClient = Client<paths>;
 
 export interface ClientOptions {
@@ -217,3 +219,24 @@ export const testWebhook = (api: PropertyRecordsClient, id: string): Promise<{ e
 /** Enables a webhook disabled after repeated failures: the events it was owed meanwhile are then delivered. */
 export const enableWebhook = async (api: PropertyRecordsClient, id: string): Promise<Webhook> =>
   (await answered(api.POST('/webhooks/{id}/enable', { params: { path: { id } } }))).webhook;
+
+type ChangesQuery = NonNullable<paths['/changes']['get']['parameters']['query']>;
+
+/**
+ * The change feed page by page from `query.since` (absent: the oldest event kept) until it has caught up
+ * (`status.more` false) or the credits ran out mid-page; each page is charged as it is fetched (1 credit per event,
+ * an empty page free). Keep the last page's `status.cursor` and pass it as `since` next time, with the same filters.
+ * An error (a 400 `cursor_expired`: read your records again and start without `since`) is thrown.
+ */
+export async function* changePages(api: PropertyRecordsClient, query: ChangesQuery): AsyncGenerator<ChangesResponse> {
+  let since = query.since;
+  for (;;) {
+    const { data, error, response } = await api.GET('/changes', {
+      params: { query: { ...query, ...(since !== undefined ? { since } : {}) } },
+    });
+    if (!data) throw new PropertyRecordsError(response.status, error as ErrorResponse | undefined);
+    yield data;
+    since = data.status.cursor;
+    if (!data.status.more || data.status.truncated_by_credits) return;
+  }
+}

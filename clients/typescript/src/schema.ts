@@ -300,6 +300,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes to property records since a cursor
+         * @description What imports changed, oldest first: one event per record changed, naming the parts that changed (`parts`) with the owner names and last sale before and after. Continue with `since=<status.cursor>` (with the same filters): a cursor never skips or repeats an event, also while imports run. Filters: `zip`; `county` with `state` (or `state` alone); `ownerId`; `ids`, a watch list of property IDs. `status.more` says the page was full. Events are kept 30 days: a cursor past that is a 400 `cursor_expired` (read the records you follow again, then continue from a new cursor: `since` absent starts at the oldest event kept). Billing: 1 credit per event returned; a page with no event costs nothing (it counts as a call). When credits run out mid-page, fewer events are returned, `truncated_by_credits` is true and the cursor continues after the last one returned. `preview` and `max_credits` as on the property endpoints; send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/property/autocomplete": {
         parameters: {
             query?: never;
@@ -777,11 +797,11 @@ export interface components {
             };
         };
         /**
-         * @description Why the request was refused, for code to act on (the message is for people). Each reason has one HTTP status: `invalid_parameter` 400, `missing_parameter` 400, `unknown_parameter` 400, `invalid_header` 400, `invalid_body` 400, `malformed_request` 400, `idempotency_key_reused` 400, `repeat_unavailable` 400, `already_exists` 400, `unauthorized` 401, `insufficient_credits` 402, `over_max_credits` 402, `forbidden` 403, `not_found` 404, `page_out_of_range` 404, `no_such_endpoint` 404, `method_not_allowed` 405, `limit_reached` 409, `request_timeout` 408, `payload_too_large` 413, `request_line_too_long` 431, `rate_limited` 429, `quota_exceeded` 429, `internal` 500, `unavailable` 503
+         * @description Why the request was refused, for code to act on (the message is for people). Each reason has one HTTP status: `invalid_parameter` 400, `missing_parameter` 400, `unknown_parameter` 400, `invalid_header` 400, `invalid_body` 400, `malformed_request` 400, `idempotency_key_reused` 400, `repeat_unavailable` 400, `cursor_expired` 400, `already_exists` 400, `unauthorized` 401, `insufficient_credits` 402, `over_max_credits` 402, `forbidden` 403, `not_found` 404, `page_out_of_range` 404, `no_such_endpoint` 404, `method_not_allowed` 405, `limit_reached` 409, `request_timeout` 408, `payload_too_large` 413, `request_line_too_long` 431, `rate_limited` 429, `quota_exceeded` 429, `internal` 500, `unavailable` 503
          * @example insufficient_credits
          * @enum {string}
          */
-        ErrorReason: "invalid_parameter" | "missing_parameter" | "unknown_parameter" | "invalid_header" | "invalid_body" | "malformed_request" | "idempotency_key_reused" | "repeat_unavailable" | "already_exists" | "unauthorized" | "insufficient_credits" | "over_max_credits" | "forbidden" | "not_found" | "page_out_of_range" | "no_such_endpoint" | "method_not_allowed" | "limit_reached" | "request_timeout" | "payload_too_large" | "request_line_too_long" | "rate_limited" | "quota_exceeded" | "internal" | "unavailable";
+        ErrorReason: "invalid_parameter" | "missing_parameter" | "unknown_parameter" | "invalid_header" | "invalid_body" | "malformed_request" | "idempotency_key_reused" | "repeat_unavailable" | "cursor_expired" | "already_exists" | "unauthorized" | "insufficient_credits" | "over_max_credits" | "forbidden" | "not_found" | "page_out_of_range" | "no_such_endpoint" | "method_not_allowed" | "limit_reached" | "request_timeout" | "payload_too_large" | "request_line_too_long" | "rate_limited" | "quota_exceeded" | "internal" | "unavailable";
         BatchResponse: {
             /** @description One result per entry, in the order of `requests` */
             results: components["schemas"]["BatchResult"][];
@@ -982,6 +1002,73 @@ export interface components {
             tax: {
                 amount: number | null;
             };
+        };
+        ChangesResponse: {
+            changes: components["schemas"]["ChangeEvent"][];
+            status: components["schemas"]["ChangesStatus"];
+        };
+        ChangeEvent: {
+            /**
+             * @description The event's ID (its place in the feed)
+             * @example 48213
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description The record changed (identifier.Id)
+             */
+            propertyId: number;
+            /** @description Which parts of the record changed */
+            parts: ("created" | "removed" | "owner" | "sale" | "assessment" | "building" | "lot" | "address" | "location" | "identifier" | "mortgage" | "other")[];
+            /**
+             * Format: date-time
+             * @description When the import committed the change
+             */
+            changedAt: string;
+            /** @description The record's ZIP ('' when its county file gives none) */
+            zip: string;
+            state: string;
+            /** @description The county name, normalised (`PHILADELPHIA`) */
+            county: string;
+            /** @description The county FIPS code */
+            fips: string;
+            /** @description With an owner change (or a created record): the owner names before and after */
+            owner?: {
+                old: string[];
+                new: string[];
+            };
+            /** @description With a sale change (or a created record): the last sale before and after */
+            sale?: {
+                old: {
+                    /** Format: date */
+                    date: string;
+                    price: number | null;
+                } | null;
+                new: {
+                    /** Format: date */
+                    date: string;
+                    price: number | null;
+                } | null;
+            };
+            /** @description With an assessment change (or a created record): the current assessment before and after */
+            assessment?: {
+                old: {
+                    taxYear: number | null;
+                    total: number | null;
+                    marketTotal: number | null;
+                } | null;
+                new: {
+                    taxYear: number | null;
+                    total: number | null;
+                    marketTotal: number | null;
+                } | null;
+            };
+        };
+        ChangesStatus: components["schemas"]["Status"] & {
+            /** @description Where the next call continues (`since`): after the last event returned (and paid for), or, when the page was not full, after every event committed when it was read. Bound to the filters it was read with. */
+            cursor: string;
+            /** @description The page was full (or cut short by credits): more events may follow at once */
+            more: boolean;
         };
         SuggestionResponse: {
             property: components["schemas"]["Suggestion"][];
@@ -3090,6 +3177,138 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["AssessmentHistoryResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the service takes (16 KB): shorten the query string (a polygon: compact JSON, fewer digits or vertices). 0 credits. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    getChanges: {
+        parameters: {
+            query?: {
+                /** @description Where to continue: `status.cursor` of the previous answer with the same filters. Absent: from the oldest event kept (events are kept 30 days). */
+                since?: string;
+                /** @description Events per page */
+                pagesize?: number;
+                /** @description Only records in this ZIP (ZIP+4 accepted; the add-on is ignored) */
+                zip?: string;
+                /** @description Only records in this county: its name (`Philadelphia`, `Philadelphia County`) or 5-digit FIPS code; needs `state` */
+                county?: string;
+                /** @description Only records in this state; required with `county` */
+                state?: string;
+                /** @description Only records this owner entity owned before or after the change (`owner.owner1.id` of a record; an ID merged into another answers as that one) */
+                ownerId?: string;
+                /** @description A watch list: only these properties (identifier.Id), comma-separated, at most 500 */
+                ids?: string;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events after the cursor, oldest first */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesResponse"];
                 };
             };
             /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */

@@ -152,8 +152,9 @@ describe('delivering change events', () => {
       [2, 200, 'delivered'],
     ]);
     // The wait logged is the schedule's first (15 s, jittered, compressed by the test's scale of 1/3600).
-    const waited = rows[0]!.next_attempt_at!.getTime() - rows[0]!.attempted_at.getTime();
-    expect(waited).toBeLessThan((nominalWaitMs(1) * 1.25) / 3_600 + 1_000);
+    const waited = rows[0]!.next_attempt_at!.getTime() - rows[0]!.attempted_at.getTime() - rows[0]!.latency_ms;
+    expect(waited).toBeGreaterThanOrEqual(Math.floor((nominalWaitMs(1) * 0.75) / 3_600) - 1);
+    expect(waited).toBeLessThanOrEqual(Math.ceil((nominalWaitMs(1) * 1.25) / 3_600) + 1);
   });
 
   it('a receiver down for an hour (of the schedule, compressed): delivered once it is back, never before', async () => {
@@ -189,7 +190,8 @@ describe('delivering change events', () => {
     expect(failed.length).toBeGreaterThanOrEqual(1);
     expect(failed.length).toBeLessThanOrEqual(9);
     failed.forEach((x, i) => {
-      const wait = x.next_attempt_at!.getTime() - x.attempted_at.getTime();
+      // next attempt = sent + the attempt's own time + the wait (whole milliseconds).
+      const wait = x.next_attempt_at!.getTime() - x.attempted_at.getTime() - x.latency_ms;
       expect(wait).toBeGreaterThanOrEqual(Math.floor(nominalWaitMs(i + 1) * 0.75 * scale) - 1);
       expect(wait).toBeLessThanOrEqual(Math.ceil(nominalWaitMs(i + 1) * 1.25 * scale) + 1);
     });

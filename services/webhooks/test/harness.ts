@@ -1,20 +1,18 @@
 // What the webhook tests share: a database of their own (the dispatcher's cursor is one per database), accounts,
 // imports that change records (the real importer, so the change feed is the real one), a programmable receiver on
 // loopback, and a delivery engine wired as the worker process wires it.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { inject } from 'vitest';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateRecords } from '@pra/ingest/migrate';
-import { importCsv, loadMapping } from '@pra/ingest/import';
 import { migrateWebhooks } from '../src/data/migrate.js';
 import { DeliveryEngine, type EngineOptions } from '../src/delivery/engine.js';
 import { deliveryQueuePrefix } from '../src/delivery/queue-prefix.js';
+
+export { CountyFile } from './county-file.js';
 
 export interface OwnDatabase {
   url: string;
@@ -48,51 +46,6 @@ export async function createAccount(pool: Pool): Promise<number> {
     [`wh-${process.pid}-${Date.now()}-${++accounts}@example.com`],
   );
   return rows[0]!.id;
-}
-
-/** A county file's records, imported and re-imported with other owners: each re-import emits change events. */
-export class CountyFile {
-  private readonly dir = mkdtempSync(join(tmpdir(), 'pra-webhooks-'));
-  private files = 0;
-  readonly source: string;
-  private readonly mappingFile: string;
-
-  constructor(
-    readonly name: string,
-    readonly zip = '95814',
-  ) {
-    this.source = `import:${name}`;
-    this.mappingFile = join(this.dir, `${name}.json`);
-    writeFileSync(
-      this.mappingFile,
-      JSON.stringify({
-        kind: 'property',
-        name,
-        fields: {
-          apn: { template: '{BOOK}-{PAGE:03}', required: true },
-          line1: { column: 'SITUS', format: 'upper', required: true },
-          zip: { column: 'ZIP', format: 'zip5', required: true },
-          ownerName: { column: 'OWNER', order: 'first-last' },
-        },
-      }),
-    );
-  }
-
-  /** Imports the file with these owners (one record per owner, by index). */
-  async import(pool: Pool, owners: readonly string[]) {
-    const street = this.name.toUpperCase().replace(/[^A-Z0-9]/g, '');
-    const lines = [
-      'BOOK,PAGE,SITUS,ZIP,OWNER',
-      ...owners.map((o, i) => `1,${i + 1},${i + 1} ${street} ST,${this.zip},${o}`),
-    ];
-    const file = join(this.dir, `f${++this.files}.csv`);
-    writeFileSync(file, lines.join('\n'));
-    return importCsv(pool, loadMapping(this.mappingFile), file);
-  }
-
-  remove(): void {
-    rmSync(this.dir, { recursive: true, force: true });
-  }
 }
 
 export interface Received {
@@ -199,8 +152,9 @@ export async function deliveryRows(pool: Pool, webhookId: string) {
     error: string | null;
     attempted_at: Date;
     next_attempt_at: Date | null;
+    latency_ms: number;
   }>(
-    `SELECT event_id, attempt, http_status, outcome, error, attempted_at, next_attempt_at FROM webhooks.deliveries
+    `SELECT event_id, attempt, http_status, outcome, error, attempted_at, next_attempt_at, latency_ms FROM webhooks.deliveries
       WHERE webhook_id = $1 ORDER BY id`,
     [webhookId],
   );

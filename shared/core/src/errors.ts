@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 400,
   /** A repeat whose paid answer can no longer be sent as it was (its records changed, its receipt unreadable). */
   repeat_unavailable: 400,
+  /** A change-feed cursor older than the feed keeps: the events after it are gone (read the records again). */
+  cursor_expired: 400,
   /** What the request would create exists already (an account's email). */
   already_exists: 400,
   /** No API key, an unknown key, a bad signature or a call that did not come through the gateway. */

@@ -8,32 +8,11 @@
 // as the last thing before it commits (after its rows are written), so the lock serialises only the short tail of
 // import transactions, which already queue there for the record count's row.
 import { countyKey } from '@pra/core/address';
+import { CHANGE_PARTS, CHANGE_RETENTION_DAYS, type ChangePart } from '@pra/core/contracts';
 import type { Pool, PoolClient } from '@pra/platform';
 
-/** How long events are kept: the prune deletes older ones, and a cursor into what it deleted has expired. */
-export const CHANGE_RETENTION_DAYS = 30;
-
-/**
- * Which parts of a record a change touched, one per field group of the record (see changedParts in
- * importer/change-parts.ts for the fields of each; 'other': a stored field none of them names), plus 'created' (a
- * record an import added to a source that already had records) and 'removed' (a record its source's removal
- * deleted).
- */
-export const CHANGE_PARTS = [
-  'created',
-  'removed',
-  'owner',
-  'sale',
-  'assessment',
-  'building',
-  'lot',
-  'address',
-  'location',
-  'identifier',
-  'mortgage',
-  'other',
-] as const;
-export type ChangePart = (typeof CHANGE_PARTS)[number];
+/** How long events are kept (@pra/core/contracts): the prune deletes older ones; a cursor into them has expired. */
+export { CHANGE_PARTS, CHANGE_RETENTION_DAYS, type ChangePart };
 
 /** A last sale as the feed shows it. */
 export interface SaleSummary {
@@ -266,15 +245,27 @@ export async function readChangeEvents(
   return (await readChangeFeed(db, opts)).events;
 }
 
+/** Events by id (a repeat reads again what it paid for), in any order; pruned ones are missing. */
+export async function readChangeEventsByIds(db: Queryable, ids: readonly string[]): Promise<ChangeEvent[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<EventRow>(
+    `SELECT ${EVENT_COLUMNS} FROM records.change_events e WHERE e.position = ANY($1::bigint[])`,
+    [ids],
+  );
+  return rows.map(toEvent);
+}
+
 /** A page of the feed with what a cursor needs, read in one snapshot (one statement). */
 export interface ChangeFeedPage {
   events: ChangeEvent[];
   /**
-   * Where the next page starts: the last event's position when the page is full; otherwise the feed's head (the
-   * highest position committed when the page was read: no event at or below it can appear later), so that a filtered
-   * reader's cursor moves on through events it does not match.
+   * Where the next page starts: the last event's position when the page is full; otherwise the feed's head (no
+   * event at or below it can appear later), so that a filtered reader's cursor moves on past events it does not
+   * match (and does not fall behind the retention period while it polls).
    */
   next: string;
+  /** The highest position committed when the page was read (the prune's watermark when it deleted them all). */
+  head: string;
   /** Events at or below this position have been pruned: a cursor below it has expired. */
   prunedThrough: string;
 }
@@ -297,10 +288,9 @@ export async function readChangeFeed(
   );
   const row = rows[0]!;
   const events = (row.page ?? []).map((r) => toEvent({ ...r, changed_at: new Date(r.changed_at) }));
-  const full = events.length >= opts.limit;
   const last = events.at(-1)?.position;
-  const next = full && last ? last : maxPosition(row.head, last ?? opts.after, opts.after);
-  return { events, next, prunedThrough: row.pruned_through };
+  const next = events.length >= opts.limit && last ? last : maxPosition(row.head, opts.after);
+  return { events, next, head: row.head, prunedThrough: row.pruned_through };
 }
 
 function maxPosition(...ps: string[]): string {

@@ -2,12 +2,13 @@
 // parts), and a re-import that changes a field of a group changes that part. Every field is in exactly one group
 // (the map below is checked complete against PropertyInput), so a record the merge finds changed always has a part.
 import { countyKey } from '@pra/core/address';
-import type {
-  AssessmentSummary,
-  ChangeDetail,
-  ChangeEventDraft,
-  ChangePart,
-  SaleSummary,
+import {
+  type AssessmentSummary,
+  CHANGE_PARTS,
+  type ChangeDetail,
+  type ChangeEventDraft,
+  type ChangePart,
+  type SaleSummary,
 } from '../data/change-events.js';
 import type { PropertyInput } from '../domain/property-input.js';
 import { sameJson } from './import-merge.js';
@@ -70,26 +71,11 @@ export function changedParts(before: PropertyInput, after: PropertyInput): Chang
   // sale having happened. Sales that differ only in their parties' names are the owner's change, when there is one.
   if (parts.has('sale') && parts.has('owner') && sameJson(saleEvents(before.sales), saleEvents(after.sales)))
     parts.delete('sale');
-  return ORDER.filter((p) => parts.has(p));
+  return CHANGE_PARTS.filter((p) => parts.has(p));
 }
 
 const saleEvents = (sales: PropertyInput['sales'] | undefined) =>
   (sales ?? []).map((s) => ({ ...s, buyerName: null, sellerName: null }));
-
-const ORDER: readonly ChangePart[] = [
-  'created',
-  'removed',
-  'owner',
-  'sale',
-  'assessment',
-  'building',
-  'lot',
-  'address',
-  'location',
-  'identifier',
-  'mortgage',
-  'other',
-];
 
 const ownerNames = (p: PropertyInput | null): string[] =>
   p ? [p.owner1, p.owner2].flatMap((o) => (o ? [o.fullName] : [])) : [];

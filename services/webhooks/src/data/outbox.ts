@@ -87,15 +87,11 @@ export async function loadDue(db: Queryable, owed: Owed): Promise<DueDelivery | 
 
 export interface AttemptRecord {
   attempt: number;
+  /** When the request was sent. */
+  at: Date;
   httpStatus: number | null;
   error: string | null;
   latencyMs: number;
-}
-
-/** Locks the endpoint's row for this transaction's update of it; false when it was deleted. */
-async function lockEndpoint(c: PoolClient, webhookId: string): Promise<boolean> {
-  const { rows } = await c.query('SELECT 1 FROM webhooks.endpoints WHERE id = $1 FOR NO KEY UPDATE', [webhookId]);
-  return rows.length > 0;
 }
 
 /** What finishing an event did: whether it was still owed, the next event of the same record, a disabling. */
@@ -103,6 +99,22 @@ export interface Finished {
   recorded: boolean;
   next: Owed | null;
   disabled: boolean;
+}
+
+/** Thrown inside a transaction to roll it back: the row was gone (nothing to record). */
+class Gone extends Error {}
+
+/**
+ * Runs `fn` in a transaction whose first statement updates the endpoint's row (as a delete of the endpoint takes it
+ * before its outbox rows: no deadlock between the two); a Gone thrown by `fn` rolls everything back.
+ */
+async function onEndpoint<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>): Promise<T | null> {
+  try {
+    return await withTransaction(pool, fn);
+  } catch (err) {
+    if (err instanceof Gone) return null;
+    throw err;
+  }
 }
 
 /**
@@ -118,76 +130,74 @@ export async function finishEvent(
   a: AttemptRecord,
   disableAfterFailures: number,
 ): Promise<Finished> {
-  return withTransaction(pool, async (c) => {
-    // The endpoint's row first, as a delete of the endpoint takes it before its outbox rows: no deadlock.
-    if (!(await lockEndpoint(c, owed.webhookId))) return { recorded: false, next: null, disabled: false };
-    const { rows: gone } = await c.query<{ event_type: string; position: number | null; property_id: number | null }>(
-      `DELETE FROM webhooks.outbox WHERE webhook_id = $1 AND event_id = $2 RETURNING event_type, position, property_id`,
-      [owed.webhookId, owed.eventId],
+  const done = await onEndpoint(pool, async (c) => {
+    const { rows: endpoint } =
+      outcome === 'delivered'
+        ? await c.query<{ status: string }>(
+            `UPDATE webhooks.endpoints SET consecutive_failures = 0, last_delivered_at = now(),
+                    last_delivered_position = coalesce(greatest(last_delivered_position,
+                      (SELECT position FROM webhooks.outbox WHERE webhook_id = $1 AND event_id = $2)),
+                      last_delivered_position)
+              WHERE id = $1 RETURNING status`,
+            [owed.webhookId, owed.eventId],
+          )
+        : await c.query<{ status: string }>(
+            `UPDATE webhooks.endpoints SET consecutive_failures = consecutive_failures + 1,
+                    status = CASE WHEN consecutive_failures + 1 >= $2 THEN 'disabled' ELSE status END,
+                    disabled_at = CASE WHEN consecutive_failures + 1 >= $2 AND status = 'active' THEN now()
+                                       ELSE disabled_at END,
+                    disabled_reason = CASE WHEN consecutive_failures + 1 >= $2 AND status = 'active'
+                      THEN 'Disabled after ' || (consecutive_failures + 1) || ' failed attempts in a row (event ' ||
+                           $3 || ' dead-lettered, last error: ' || $4 || '): fix the receiver, then re-enable it'
+                      ELSE disabled_reason END
+              WHERE id = $1 RETURNING status`,
+            [owed.webhookId, disableAfterFailures, owed.eventId, a.error ?? `HTTP ${a.httpStatus}`],
+          );
+    if (!endpoint[0]) throw new Gone();
+    const disabled = outcome === 'dead_letter' && endpoint[0].status === 'disabled';
+    // Removed and logged in one statement; the next event of the record is read in the same snapshot (before the
+    // delete, hence "another event").
+    const { rows } = await c.query<{ next: string | null }>(
+      `WITH gone AS (
+         DELETE FROM webhooks.outbox WHERE webhook_id = $1 AND event_id = $2 RETURNING event_type, position, property_id),
+       logged AS (
+         INSERT INTO webhooks.deliveries
+           (webhook_id, event_id, event_type, attempt, http_status, error, latency_ms, outcome, attempted_at)
+         SELECT $1, $2, event_type, $3, $4, $5, $6, $7, $8 FROM gone)
+       SELECT (SELECT o.event_id FROM webhooks.outbox o
+                WHERE o.webhook_id = $1 AND o.property_id = gone.property_id AND o.event_id <> $2
+                ORDER BY o.position LIMIT 1) AS next
+         FROM gone`,
+      [owed.webhookId, owed.eventId, a.attempt, a.httpStatus, a.error, a.latencyMs, outcome, a.at],
     );
-    const row = gone[0];
-    if (!row) return { recorded: false, next: null, disabled: false };
-    await c.query(
-      `INSERT INTO webhooks.deliveries (webhook_id, event_id, event_type, attempt, http_status, error, latency_ms, outcome)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [owed.webhookId, owed.eventId, row.event_type, a.attempt, a.httpStatus, a.error, a.latencyMs, outcome],
-    );
-    let disabled = false;
-    if (outcome === 'delivered') {
-      await c.query(
-        `UPDATE webhooks.endpoints SET consecutive_failures = 0, last_delivered_at = now(),
-                last_delivered_position = CASE WHEN $2::bigint IS NULL THEN last_delivered_position
-                                               ELSE greatest(coalesce(last_delivered_position, 0), $2) END
-          WHERE id = $1`,
-        [owed.webhookId, row.position],
-      );
-    } else {
-      const { rows } = await c.query<{ status: string }>(
-        `UPDATE webhooks.endpoints SET consecutive_failures = consecutive_failures + 1,
-                status = CASE WHEN consecutive_failures + 1 >= $2 THEN 'disabled' ELSE status END,
-                disabled_at = CASE WHEN consecutive_failures + 1 >= $2 AND status = 'active' THEN now() ELSE disabled_at END,
-                disabled_reason = CASE WHEN consecutive_failures + 1 >= $2 AND status = 'active'
-                  THEN 'Disabled after ' || (consecutive_failures + 1) || ' failed attempts in a row (event ' || $3 ||
-                       ' dead-lettered, last error: ' || $4 || '): fix the receiver, then re-enable it'
-                  ELSE disabled_reason END
-          WHERE id = $1 RETURNING status`,
-        [owed.webhookId, disableAfterFailures, owed.eventId, a.error ?? `HTTP ${a.httpStatus}`],
-      );
-      disabled = rows[0]?.status === 'disabled';
-    }
-    let next: Owed | null = null;
-    if (row.property_id !== null && !disabled) {
-      const { rows } = await c.query<{ event_id: string }>(
-        `SELECT event_id FROM webhooks.outbox WHERE webhook_id = $1 AND property_id = $2 ORDER BY position LIMIT 1`,
-        [owed.webhookId, row.property_id],
-      );
-      if (rows[0]) next = { webhookId: owed.webhookId, eventId: rows[0].event_id };
-    }
+    if (!rows[0]) throw new Gone();
+    const next = rows[0].next && !disabled ? { webhookId: owed.webhookId, eventId: rows[0].next } : null;
     return { recorded: true, next, disabled };
   });
+  return done ?? { recorded: false, next: null, disabled: false };
 }
 
 /** A failed attempt that will be retried at `nextAttemptAt`: logged, counted. False when the row is gone. */
 export async function recordFailure(pool: Pool, owed: Owed, a: AttemptRecord, nextAttemptAt: Date): Promise<boolean> {
-  return withTransaction(pool, async (c) => {
-    if (!(await lockEndpoint(c, owed.webhookId))) return false;
-    const { rows } = await c.query<{ event_type: string }>(
-      `UPDATE webhooks.outbox SET attempts_made = $3, next_attempt_at = $4
-        WHERE webhook_id = $1 AND event_id = $2 RETURNING event_type`,
-      [owed.webhookId, owed.eventId, a.attempt, nextAttemptAt],
+  const done = await onEndpoint(pool, async (c) => {
+    const { rowCount } = await c.query(
+      'UPDATE webhooks.endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = $1',
+      [owed.webhookId],
     );
-    if (!rows[0]) return false;
-    await c.query(
-      `INSERT INTO webhooks.deliveries
-         (webhook_id, event_id, event_type, attempt, http_status, error, latency_ms, outcome, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, 'failed', $8)`,
-      [owed.webhookId, owed.eventId, rows[0].event_type, a.attempt, a.httpStatus, a.error, a.latencyMs, nextAttemptAt],
+    if (!rowCount) throw new Gone();
+    const { rows } = await c.query(
+      `WITH o AS (
+         UPDATE webhooks.outbox SET attempts_made = $3, next_attempt_at = $7
+          WHERE webhook_id = $1 AND event_id = $2 RETURNING event_type)
+       INSERT INTO webhooks.deliveries
+         (webhook_id, event_id, event_type, attempt, http_status, error, latency_ms, outcome, next_attempt_at, attempted_at)
+       SELECT $1, $2, event_type, $3, $4, $5, $6, 'failed', $7, $8 FROM o RETURNING 1`,
+      [owed.webhookId, owed.eventId, a.attempt, a.httpStatus, a.error, a.latencyMs, nextAttemptAt, a.at],
     );
-    await c.query('UPDATE webhooks.endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = $1', [
-      owed.webhookId,
-    ]);
+    if (!rows[0]) throw new Gone();
     return true;
   });
+  return done ?? false;
 }
 
 /** Bodies of change events no outbox row names any more (kept an hour, for a late duplicate job's sake). */

@@ -243,6 +243,7 @@ export class DeliveryEngine {
       return { outcome: 'parked' };
     }
     const attempt = due.attemptsMade + 1;
+    const sentAt = new Date();
     const result = await inSpan(
       'webhook deliver',
       {
@@ -265,6 +266,7 @@ export class DeliveryEngine {
     );
     const record = {
       attempt,
+      at: sentAt,
       httpStatus: result.status ?? null,
       error: result.ok ? null : (result.error ?? 'failed').slice(0, 500),
       latencyMs: result.latencyMs,
@@ -277,7 +279,12 @@ export class DeliveryEngine {
       return { outcome: done.recorded ? outcome : 'gone' };
     }
     const delayMs = retryDelayMs(attempt, this.o.random, this.o.retryScale);
-    const logged = await recordFailure(this.o.pool, owed, record, new Date(Date.now() + delayMs));
+    const logged = await recordFailure(
+      this.o.pool,
+      owed,
+      record,
+      new Date(sentAt.getTime() + result.latencyMs + delayMs),
+    );
     if (!logged) return { outcome: 'gone' };
     throw new RetryLater(delayMs, `attempt ${attempt} failed: ${record.error}`);
   }

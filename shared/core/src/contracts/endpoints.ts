@@ -29,6 +29,7 @@ import {
   PropertyIdQuery,
 } from './queries.js';
 import { AREA_SPAN_MAX_MILES, RADIUS_MAX_MILES } from './area-geometry.js';
+import { CHANGE_RETENTION_DAYS, ChangesQuery, ChangesResponse } from './changes.js';
 import { AreaQuery, RadiusQuery } from './queries.js';
 import {
   ANY_PROPERTY_CHANGE,
@@ -282,6 +283,27 @@ export const ENDPOINTS = {
     query: PropertyIdQuery,
     response: AssessmentHistoryResponse,
     okText: 'The property with its assessment history',
+    access: 'metered',
+    service: 'lookup',
+  },
+  changes: {
+    path: '/changes',
+    operationId: 'getChanges',
+    tag: 'Property',
+    summary: 'Changes to property records since a cursor',
+    description:
+      'What imports changed, oldest first: one event per record changed, naming the parts that changed (`parts`) ' +
+      'with the owner names and last sale before and after. Continue with `since=<status.cursor>` (with the same ' +
+      'filters): a cursor never skips or repeats an event, also while imports run. Filters: `zip`; `county` with ' +
+      '`state` (or `state` alone); `ownerId`; `ids`, a watch list of property IDs. `status.more` says the page was ' +
+      `full. Events are kept ${CHANGE_RETENTION_DAYS} days: a cursor past that is a 400 \`cursor_expired\` (read the ` +
+      'records you follow again, then continue from a new cursor: `since` absent starts at the oldest event kept). ' +
+      'Billing: 1 credit per event returned; a page with no event costs nothing (it counts as a call). When credits ' +
+      'run out mid-page, fewer events are returned, `truncated_by_credits` is true and the cursor continues after the ' +
+      'last one returned. `preview` and `max_credits` as on the property endpoints; send an `Idempotency-Key` to retry safely.',
+    query: ChangesQuery,
+    response: ChangesResponse,
+    okText: 'The events after the cursor, oldest first',
     access: 'metered',
     service: 'lookup',
   },

@@ -279,7 +279,12 @@ export class DeliveryEngine {
       return { outcome: done.recorded ? outcome : 'gone' };
     }
     const delayMs = retryDelayMs(attempt, this.o.random, this.o.retryScale);
-    const logged = await recordFailure(this.o.pool, owed, record, new Date(sentAt.getTime() + result.latencyMs + delayMs));
+    const logged = await recordFailure(
+      this.o.pool,
+      owed,
+      record,
+      new Date(sentAt.getTime() + result.latencyMs + delayMs),
+    );
     if (!logged) return { outcome: 'gone' };
     throw new RetryLater(delayMs, `attempt ${attempt} failed: ${record.error}`);
   }

@@ -1,4 +1,4 @@
-// A county file of the tests' and the bench's own: records imported, then re-imported with other owners, through the
+// A county file of the tests' own: records imported, then re-imported with other owners, through the
 // real importer, so that each re-import writes the real change feed (records.change_events).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

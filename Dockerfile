@@ -1,5 +1,6 @@
 # One image for every service; the Helm chart chooses the bundle per component:
 #   dist/lookup.js, dist/autocomplete.js, dist/account-billing.js, dist/billing-worker.js, dist/plans.js,
+#   dist/webhooks-worker.js (webhook deliveries),
 #   dist/migrate.js (the pre-install/pre-upgrade Job), dist/admin.js and dist/ingest.js (operators' commands)
 # Build from the repository root: docker build -t property-api .
 # The services run compiled JavaScript (npm run build: one esbuild bundle per entry point) with OpenTelemetry
@@ -20,11 +21,12 @@ COPY services/autocomplete/package.json services/autocomplete/
 COPY services/account-billing/package.json services/account-billing/
 COPY services/plans/package.json services/plans/
 COPY services/ingest/package.json services/ingest/
+COPY services/webhooks/package.json services/webhooks/
 # Production dependencies of the services only: no dev tools (tsx, typescript, esbuild), no embedded PostgreSQL
 # (services/stack is not installed), no install scripts (none of these packages needs one at run time).
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
       -w shared/core -w shared/platform -w services/lookup -w services/autocomplete -w services/account-billing \
-      -w services/plans -w services/ingest --include-workspace-root \
+      -w services/plans -w services/ingest -w services/webhooks --include-workspace-root \
  && npm cache clean --force
 
 FROM node:24.21.0-bookworm-slim
@@ -40,6 +42,7 @@ COPY --chown=root:root services/ingest/migrations ./services/ingest/migrations
 COPY --chown=root:root services/ingest/mappings ./services/ingest/mappings
 COPY --chown=root:root services/account-billing/migrations ./services/account-billing/migrations
 COPY --chown=root:root services/autocomplete/migrations ./services/autocomplete/migrations
+COPY --chown=root:root services/webhooks/migrations ./services/webhooks/migrations
 # The code is owned by root and read-only to the service user.
 USER node
 EXPOSE 8081 8082 8083 8084 8090 9464

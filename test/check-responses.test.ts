@@ -13,6 +13,8 @@ const answers: Record<string, [number, unknown?]> = {
   '/api/v1/plans': [200, { plans: 'not a list' }],
   '/api/v1/health': [418, { property: [], status: { code: 418, msg: 'teapot', total: 0 } }],
   '/api/v1/nowhere': [404, { error: 'not found' }],
+  '/api/v1/webhooks/wh_1/deliveries': [200, { deliveries: 'not a list', nextCursor: null }],
+  '/api/v1/webhooks/wh_1': [418, { property: [], status: { code: 418, msg: 'teapot', total: 0 } }],
   '/api/v1/usage': [
     401,
     { property: [], status: { code: 401, reason: 'unauthorized', msg: 'Missing API key', total: 0 } },
@@ -36,6 +38,14 @@ describe('every response checked against the served OpenAPI document', () => {
   it('refuses a status the document does not declare for the path', async () => {
     await expect(fetch(`${base}/api/v1/health`)).rejects.toThrow(
       /answered 418, which the served OpenAPI document does not declare/,
+    );
+  });
+  it('checks a path with parameters against its operation (/webhooks/{id}/deliveries), whatever the method', async () => {
+    await expect(fetch(`${base}/api/v1/webhooks/wh_1/deliveries`)).rejects.toThrow(
+      /GET \/api\/v1\/webhooks\/\{id\}\/deliveries 200: the body does not match/,
+    );
+    await expect(fetch(`${base}/api/v1/webhooks/wh_1`, { method: 'DELETE' })).rejects.toThrow(
+      /DELETE \/api\/v1\/webhooks\/\{id\} answered 418, which the served OpenAPI document does not declare/,
     );
   });
   it('refuses a catch-all answer that is not an ErrorResponse', async () => {

@@ -34,7 +34,16 @@ const errorResponse = ajv.compile({ $ref: 'served#/components/schemas/ErrorRespo
 
 export class ServedDocumentMismatch extends Error {}
 
-function check(method: string, path: string, status: number, body: unknown): void {
+/** The document's paths with parameters (`/webhooks/{id}`), as patterns of a path's segments. */
+const templated = Object.keys(document.paths)
+  .filter((p) => p.includes('{'))
+  .map((p) => ({ path: p, pattern: new RegExp(`^${p.replace(/\{[^/}]+\}/g, '[^/]+')}$`) }));
+/** The document's path a request's path is: itself, or the one with parameters it fills. */
+const documentPath = (path: string) =>
+  document.paths[path] ? path : (templated.find((t) => t.pattern.test(path))?.path ?? path);
+
+function check(method: string, requested: string, status: number, body: unknown): void {
+  const path = documentPath(requested);
   const op = document.paths[path]?.[method.toLowerCase()];
   if (!op) {
     if (status >= 400 && !errorResponse(body)) {
@@ -75,7 +84,7 @@ globalThis.fetch = async (input: Parameters<typeof fetch>[0], init?: Parameters<
   // A 304 (issue 38: a held ETag) has no body: it must be declared for its path all the same, without content.
   if (res.status === 304 && url.pathname.startsWith(`${BASE}/`))
     checkNotModified(method, url.pathname.slice(BASE.length));
-  if ((method === 'GET' || method === 'POST') && json && url.pathname.startsWith(`${BASE}/`)) {
+  if (method !== 'HEAD' && json && url.pathname.startsWith(`${BASE}/`)) {
     const text = await res.clone().text();
     let body: unknown;
     try {

@@ -9,6 +9,7 @@ import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { loadSampleDataset } from '@pra/ingest/load';
 import { migrateBilling } from '@pra/account-billing/migrate';
+import { migrateWebhooks } from '@pra/webhooks/migrate';
 
 export const FIXTURE = { seed: 7, count: 3_000 } as const;
 
@@ -21,6 +22,7 @@ export default async function setup(project: TestProject) {
   try {
     await migrateRecords(pool);
     await migrateBilling(pool);
+    await migrateWebhooks(pool);
     await loadSampleDataset(pool, { count: FIXTURE.count, seed: FIXTURE.seed, quiet: true });
   } finally {
     await pool.end();

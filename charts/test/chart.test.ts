@@ -133,7 +133,14 @@ describe.skipIf(!bin)('charts/property-api', () => {
 
     it('renders every component, a migration hook, a rekey Job, and the Kong config with this release’s service addresses', () => {
       const deployments = ofKind(objs, 'Deployment').map((d) => d.metadata.labels?.['app.kubernetes.io/component']);
-      expect(deployments.sort()).toEqual(['account-billing', 'autocomplete', 'lookup', 'plans', 'usage-worker']);
+      expect(deployments.sort()).toEqual([
+        'account-billing',
+        'autocomplete',
+        'lookup',
+        'plans',
+        'usage-worker',
+        'webhooks-worker',
+      ]);
       const worker = ofKind(objs, 'Deployment').find((d) => d.metadata.name.endsWith('-usage-worker'))!;
       expect(worker.spec.template.spec.containers[0].args).toEqual(['dist/billing-worker.js']);
       const jobs = ofKind(objs, 'Job');
@@ -417,13 +424,13 @@ describe.skipIf(!bin)('charts/property-api', () => {
       expect(anti[0].labelSelector.matchLabels['app.kubernetes.io/component']).toBe('typesense');
     });
 
-    it('fits its connection budget with the numbers charts/README.md gives: primary 127, replica 47, promoted 174', () => {
-      // 174 on a promoted replica is the largest: max_connections 194 (less 20 reserved) is the least that renders.
-      expect(helmTemplate(bin!, ['-f', file, '--set', 'postgres.maxConnections=194']).status).toBe(0);
-      const r = helmTemplate(bin!, ['-f', file, '--set', 'postgres.maxConnections=193']);
+    it('fits its connection budget with the numbers charts/README.md gives: primary 136, replica 47, promoted 183', () => {
+      // 183 on a promoted replica is the largest: max_connections 203 (less 20 reserved) is the least that renders.
+      expect(helmTemplate(bin!, ['-f', file, '--set', 'postgres.maxConnections=203']).status).toBe(0);
+      const r = helmTemplate(bin!, ['-f', file, '--set', 'postgres.maxConnections=202']);
       expect(r.status).not.toBe(0);
       expect(r.stderr).toMatch(
-        /exceeded on a promoted replica: .*the primary's 127 \(migrations 2, account-billing \(3\+1 pods x 5\) 20, autocomplete \(8\+1 pods x 3\) 27, lookup \(16\+1 pods x 4\) 68, usage-worker \(4\+1 pods x 2\) 10\) plus a replica's 47 \(spread over 2 of 3 replicas, one down\) = 174/,
+        /exceeded on a promoted replica: .*the primary's 136 \(migrations 2, account-billing \(3\+1 pods x 5\) 20, autocomplete \(8\+1 pods x 3\) 27, lookup \(16\+1 pods x 4\) 68, usage-worker \(4\+1 pods x 2\) 10, webhooks-worker \(2\+1 pods x 3\) 9\) plus a replica's 47 \(spread over 2 of 3 replicas, one down\) = 183/,
       );
     });
 
@@ -443,7 +450,7 @@ describe.skipIf(!bin)('charts/property-api', () => {
       const r = helmTemplate(bin!, manyLookups);
       expect(r.status).not.toBe(0);
       expect(r.stderr).toMatch(
-        /PostgreSQL connection budget exceeded on the primary: .*lookup \(20\+1 pods x 4\) 84.* = 206 connections, but postgres.maxConnections 100 less postgres.reservedConnections 10 leaves 90.*PgBouncer/,
+        /PostgreSQL connection budget exceeded on the primary: .*lookup \(20\+1 pods x 4\) 84.* = 215 connections, but postgres.maxConnections 100 less postgres.reservedConnections 10 leaves 90.*PgBouncer/,
       );
       expect(helmTemplate(bin!, [...manyLookups, '--set', 'postgres.maxConnections=300']).status).toBe(0);
     });
@@ -456,7 +463,7 @@ describe.skipIf(!bin)('charts/property-api', () => {
         '--set',
         'secrets.databaseReadUrl.existingSecret=property-api-database-read',
       ];
-      // The primary keeps every pool (206, within 290); one replica of max_connections 100 takes every read pool:
+      // The primary keeps every pool (215, within 290); one replica of max_connections 100 takes every read pool:
       // account-billing 6 + autocomplete 42 + lookup 84 = 132 > 90.
       const one = helmTemplate(bin!, [...readUrl, '--set', 'postgres.read.maxConnections=100']);
       expect(one.status).not.toBe(0);
@@ -487,8 +494,8 @@ describe.skipIf(!bin)('charts/property-api', () => {
         (egress.spec.egress as { ports: { port: number }[] }[]).filter((e) => e.ports[0]!.port === 5432),
       ).toHaveLength(2);
       // The primary's count does not change with a read URL: its request pools stay for writes and the fallback.
-      expect(helmTemplate(bin!, [...readUrl, '--set', 'postgres.maxConnections=215']).stderr).toMatch(
-        /on the primary: .* = 206 connections/,
+      expect(helmTemplate(bin!, [...readUrl, '--set', 'postgres.maxConnections=224']).stderr).toMatch(
+        /on the primary: .* = 215 connections/,
       );
     });
 
@@ -496,17 +503,17 @@ describe.skipIf(!bin)('charts/property-api', () => {
       const r = helmTemplate(bin!, ['-f', join(CHART, '..', 'test', 'values', 'over-budget-cnpg-values.yaml')]);
       expect(r.status).not.toBe(0);
       expect(r.stderr).toMatch(
-        /exceeded on a promoted replica: .*the primary's 80 \(.*lookup \(6\+1 pods x 4\) 28.*\) plus a replica's 48 \(spread over 1 of 2 replicas, one down\) = 128, but postgres.maxConnections 100 less postgres.reservedConnections 10 leaves 90/,
+        /exceeded on a promoted replica: .*the primary's 89 \(.*lookup \(6\+1 pods x 4\) 28.*\) plus a replica's 48 \(spread over 1 of 2 replicas, one down\) = 137, but postgres.maxConnections 100 less postgres.reservedConnections 10 leaves 90/,
       );
-      // With a fourth instance the replicas share it: 48 over 2 = 24, and 80 + 24 = 104 still needs 114.
+      // With a fourth instance the replicas share it: 48 over 2 = 24, and 89 + 24 = 113 still needs 123.
       const four = [
         '-f',
         join(CHART, '..', 'test', 'values', 'over-budget-cnpg-values.yaml'),
         '--set',
         'cloudnativepg.instances=4',
       ];
-      expect(helmTemplate(bin!, [...four, '--set', 'postgres.maxConnections=113']).stderr).toMatch(/= 104,/);
-      expect(helmTemplate(bin!, [...four, '--set', 'postgres.maxConnections=114']).status).toBe(0);
+      expect(helmTemplate(bin!, [...four, '--set', 'postgres.maxConnections=122']).stderr).toMatch(/= 113,/);
+      expect(helmTemplate(bin!, [...four, '--set', 'postgres.maxConnections=123']).status).toBe(0);
     });
 
     it('refuses a read URL of its own beside CloudNativePG (which has its -ro service)', () => {
@@ -546,6 +553,7 @@ describe.skipIf(!bin)('charts/property-api', () => {
       autocomplete: ['2', '1'],
       'account-billing': ['2', '3'],
       'usage-worker': [undefined, '2'],
+      'webhooks-worker': [undefined, '3'],
       plans: [undefined, undefined],
     });
   });

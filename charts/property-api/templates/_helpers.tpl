@@ -248,5 +248,5 @@ when collector.enabled; empty: nothing is exported. Used by property-api.commonE
 {{/* The components that run this release's code (every process that talks to PostgreSQL, Redis or the collector), as
 a YAML flow list for NetworkPolicy matchExpressions. A new component goes here, or it misses its policies. */}}
 {{- define "property-api.processComponents" -}}
-[lookup, autocomplete, account-billing, usage-worker, plans, migrate, rekey]
+[lookup, autocomplete, account-billing, usage-worker, webhooks-worker, plans, migrate, rekey]
 {{- end -}}

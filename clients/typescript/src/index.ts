@@ -22,6 +22,8 @@ export type OwnerDetailResponse = components['schemas']['OwnerDetailResponse'];
 export type OwnerDetail = components['schemas']['OwnerDetail'];
 export type OwnerSearchResponse = components['schemas']['OwnerSearchResponse'];
 export type OwnerSummary = components['schemas']['OwnerSummary'];
+export type ChangesResponse = components['schemas']['ChangesResponse'];
+export type ChangeEvent = components['schemas']['ChangeEvent'];
 export type PropertyRecordsClient = Client<paths>;
 
 export interface ClientOptions {
@@ -184,3 +186,72 @@ const notSent = (e: BatchEntry): BatchResult => ({
   match: null,
   property: [],
 });
+
+export type Webhook = components['schemas']['Webhook'];
+/** A webhook as POST /webhooks answers it: with its signing secret, shown this once. */
+export type CreatedWebhook = components['schemas']['CreatedWebhook'];
+export type CreateWebhookRequest = components['schemas']['CreateWebhookRequest'];
+export type WebhookFilter = components['schemas']['WebhookFilter'];
+export type WebhookListResponse = components['schemas']['WebhookListResponse'];
+export type DeliveryAttempt = components['schemas']['DeliveryAttempt'];
+export type DeliveriesResponse = components['schemas']['DeliveriesResponse'];
+
+/** The data of a success, or a PropertyRecordsError with the API's ErrorResponse. */
+async function answered<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw new PropertyRecordsError(response.status, error as ErrorResponse | undefined);
+  return data as T;
+}
+
+/**
+ * Registers an endpoint for change events (`{url, events, filter}`, the filter one of zip, county+state, ids,
+ * ownerId). The answer holds the signing `secret`, shown this once: keep it to verify deliveries. Free.
+ */
+export const createWebhook = async (api: PropertyRecordsClient, body: CreateWebhookRequest): Promise<CreatedWebhook> =>
+  (await answered(api.POST('/webhooks', { body }))).webhook;
+
+/** The account's webhooks, oldest first, each with its status (`disabled` with why), and the most it may have. */
+export const listWebhooks = (api: PropertyRecordsClient): Promise<WebhookListResponse> =>
+  answered(api.GET('/webhooks'));
+
+/** Deletes a webhook; a PropertyRecordsError 404 (`not_found`) when the account has none by that id. */
+export const deleteWebhook = async (api: PropertyRecordsClient, id: string): Promise<void> => {
+  await answered(api.DELETE('/webhooks/{id}', { params: { path: { id } } }));
+};
+
+/** One page of a webhook's delivery attempts, newest first; pass `nextCursor` as `cursor` for the older ones. */
+export const webhookDeliveries = (
+  api: PropertyRecordsClient,
+  id: string,
+  page: { pagesize?: number; cursor?: string } = {},
+): Promise<DeliveriesResponse> =>
+  answered(api.GET('/webhooks/{id}/deliveries', { params: { path: { id }, query: page } }));
+
+/** Queues a `webhook.test` event to the webhook; its attempts show in webhookDeliveries under the id returned. */
+export const testWebhook = (api: PropertyRecordsClient, id: string): Promise<{ eventId: string }> =>
+  answered(api.POST('/webhooks/{id}/test', { params: { path: { id } } }));
+
+/** Enables a webhook disabled after repeated failures: the events it was owed meanwhile are then delivered. */
+export const enableWebhook = async (api: PropertyRecordsClient, id: string): Promise<Webhook> =>
+  (await answered(api.POST('/webhooks/{id}/enable', { params: { path: { id } } }))).webhook;
+
+type ChangesQuery = NonNullable<paths['/changes']['get']['parameters']['query']>;
+
+/**
+ * The change feed page by page from `query.since` (absent: the oldest event kept) until it has caught up
+ * (`status.more` false) or the credits ran out mid-page; each page is charged as it is fetched (1 credit per event,
+ * an empty page free). Keep the last page's `status.cursor` and pass it as `since` next time, with the same filters.
+ * An error (a 400 `cursor_expired`: read your records again and start without `since`) is thrown.
+ */
+export async function* changePages(api: PropertyRecordsClient, query: ChangesQuery): AsyncGenerator<ChangesResponse> {
+  let since = query.since;
+  for (;;) {
+    const { data, error, response } = await api.GET('/changes', {
+      params: { query: { ...query, ...(since !== undefined ? { since } : {}) } },
+    });
+    if (!data) throw new PropertyRecordsError(response.status, error as ErrorResponse | undefined);
+    yield data;
+    since = data.status.cursor;
+    if (!data.status.more || data.status.truncated_by_credits) return;
+  }
+}

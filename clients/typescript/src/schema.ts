@@ -300,6 +300,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Changes to property records since a cursor
+         * @description What imports changed, oldest first: one event per record changed, naming the parts that changed (`parts`) with the owner names and last sale before and after. Continue with `since=<status.cursor>` (with the same filters): a cursor never skips or repeats an event, also while imports run. Filters: `zip`; `county` with `state` (or `state` alone); `ownerId`; `ids`, a watch list of property IDs. `status.more` says the page was full. Events are kept 30 days: a cursor past that is a 400 `cursor_expired` (read the records you follow again, then continue from a new cursor: `since` absent starts at the oldest event kept). Billing: 1 credit per event returned; a page with no event costs nothing (it counts as a call). When credits run out mid-page, fewer events are returned, `truncated_by_credits` is true and the cursor continues after the last one returned. `preview` and `max_credits` as on the property endpoints; send an `Idempotency-Key` to retry safely.
+         */
+        get: operations["getChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/property/autocomplete": {
         parameters: {
             query?: never;
@@ -334,6 +354,110 @@ export interface paths {
         get: operations["getUsage"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's webhooks, with their status
+         * @description Each webhook with `status` (`active`, or `disabled` after repeated failed deliveries, with `disabledReason`) and its failures in a row. Secrets are never shown here. Free.
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register an endpoint for change events
+         * @description A JSON body `{"url": "https://...", "events": ["property.changed"], "filter": {...}}`; the filter is exactly one of `zip`; `county` and `state`; `ids` (1 to 1,000 property IDs); `ownerId`. Events: property.created, property.updated, property.removed, or `property.changed` for all three. The URL must be https (plain http is taken only on a development machine, and then only to a loopback address). An account may have 25 webhooks (a 409 past that). The answer holds the signing `secret`, shown this once: each delivery is signed with it (`webhook-id`, `webhook-timestamp`, `webhook-signature` headers, the Standard Webhooks scheme). Free: no credits are charged.
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook
+         * @description No event is sent to it afterwards. Another account's webhook is a 404, like one that does not exist. Free.
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery attempts, newest first
+         * @description Each attempt: the event, the attempt number, when, the HTTP status (or the error), the latency and the outcome. Paged by `pagesize` and `cursor` (`nextCursor` of the page before). Free.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to a webhook
+         * @description Queues one test event (`webhook.test`, whatever events the webhook takes), delivered, signed and retried like any other; its attempts appear under `/webhooks/{id}/deliveries`. A disabled webhook gets it once enabled again. No body. Free.
+         */
+        post: operations["testWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable a disabled webhook again
+         * @description A webhook disabled after repeated failed deliveries takes events again: its failures in a row start over, and the events it was owed meanwhile are delivered, in order. An active one is answered as it is. No body. Free.
+         */
+        post: operations["enableWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -673,11 +797,11 @@ export interface components {
             };
         };
         /**
-         * @description Why the request was refused, for code to act on (the message is for people). Each reason has one HTTP status: `invalid_parameter` 400, `missing_parameter` 400, `unknown_parameter` 400, `invalid_header` 400, `invalid_body` 400, `malformed_request` 400, `idempotency_key_reused` 400, `repeat_unavailable` 400, `already_exists` 400, `unauthorized` 401, `insufficient_credits` 402, `over_max_credits` 402, `forbidden` 403, `not_found` 404, `page_out_of_range` 404, `no_such_endpoint` 404, `method_not_allowed` 405, `request_timeout` 408, `payload_too_large` 413, `request_line_too_long` 431, `rate_limited` 429, `quota_exceeded` 429, `internal` 500, `unavailable` 503
+         * @description Why the request was refused, for code to act on (the message is for people). Each reason has one HTTP status: `invalid_parameter` 400, `missing_parameter` 400, `unknown_parameter` 400, `invalid_header` 400, `invalid_body` 400, `malformed_request` 400, `idempotency_key_reused` 400, `repeat_unavailable` 400, `cursor_expired` 400, `already_exists` 400, `unauthorized` 401, `insufficient_credits` 402, `over_max_credits` 402, `forbidden` 403, `not_found` 404, `page_out_of_range` 404, `no_such_endpoint` 404, `method_not_allowed` 405, `limit_reached` 409, `request_timeout` 408, `payload_too_large` 413, `request_line_too_long` 431, `rate_limited` 429, `quota_exceeded` 429, `internal` 500, `unavailable` 503
          * @example insufficient_credits
          * @enum {string}
          */
-        ErrorReason: "invalid_parameter" | "missing_parameter" | "unknown_parameter" | "invalid_header" | "invalid_body" | "malformed_request" | "idempotency_key_reused" | "repeat_unavailable" | "already_exists" | "unauthorized" | "insufficient_credits" | "over_max_credits" | "forbidden" | "not_found" | "page_out_of_range" | "no_such_endpoint" | "method_not_allowed" | "request_timeout" | "payload_too_large" | "request_line_too_long" | "rate_limited" | "quota_exceeded" | "internal" | "unavailable";
+        ErrorReason: "invalid_parameter" | "missing_parameter" | "unknown_parameter" | "invalid_header" | "invalid_body" | "malformed_request" | "idempotency_key_reused" | "repeat_unavailable" | "cursor_expired" | "already_exists" | "unauthorized" | "insufficient_credits" | "over_max_credits" | "forbidden" | "not_found" | "page_out_of_range" | "no_such_endpoint" | "method_not_allowed" | "limit_reached" | "request_timeout" | "payload_too_large" | "request_line_too_long" | "rate_limited" | "quota_exceeded" | "internal" | "unavailable";
         BatchResponse: {
             /** @description One result per entry, in the order of `requests` */
             results: components["schemas"]["BatchResult"][];
@@ -879,6 +1003,73 @@ export interface components {
                 amount: number | null;
             };
         };
+        ChangesResponse: {
+            changes: components["schemas"]["ChangeEvent"][];
+            status: components["schemas"]["ChangesStatus"];
+        };
+        ChangeEvent: {
+            /**
+             * @description The event's ID (its place in the feed)
+             * @example 48213
+             */
+            id: string;
+            /**
+             * Format: int64
+             * @description The record changed (identifier.Id)
+             */
+            propertyId: number;
+            /** @description Which parts of the record changed */
+            parts: ("created" | "removed" | "owner" | "sale" | "assessment" | "building" | "lot" | "address" | "location" | "identifier" | "mortgage" | "other")[];
+            /**
+             * Format: date-time
+             * @description When the import committed the change
+             */
+            changedAt: string;
+            /** @description The record's ZIP ('' when its county file gives none) */
+            zip: string;
+            state: string;
+            /** @description The county name, normalised (`PHILADELPHIA`) */
+            county: string;
+            /** @description The county FIPS code */
+            fips: string;
+            /** @description With an owner change (or a created record): the owner names before and after */
+            owner?: {
+                old: string[];
+                new: string[];
+            };
+            /** @description With a sale change (or a created record): the last sale before and after */
+            sale?: {
+                old: {
+                    /** Format: date */
+                    date: string;
+                    price: number | null;
+                } | null;
+                new: {
+                    /** Format: date */
+                    date: string;
+                    price: number | null;
+                } | null;
+            };
+            /** @description With an assessment change (or a created record): the current assessment before and after */
+            assessment?: {
+                old: {
+                    taxYear: number | null;
+                    total: number | null;
+                    marketTotal: number | null;
+                } | null;
+                new: {
+                    taxYear: number | null;
+                    total: number | null;
+                    marketTotal: number | null;
+                } | null;
+            };
+        };
+        ChangesStatus: components["schemas"]["Status"] & {
+            /** @description Where the next call continues (`since`): after the last event returned (and paid for), or, when the page was not full, after every event committed when it was read. Bound to the filters it was read with. */
+            cursor: string;
+            /** @description The page was full (or cut short by credits): more events may follow at once */
+            more: boolean;
+        };
         SuggestionResponse: {
             property: components["schemas"]["Suggestion"][];
             status: components["schemas"]["Status"];
@@ -941,6 +1132,148 @@ export interface components {
                 calls: number;
                 credits_used: number;
             }[];
+            /** @description The account's webhooks (GET /webhooks lists them) */
+            webhooks: {
+                /** @description Webhooks events are sent to */
+                active: number;
+                /** @description Webhooks disabled after repeated failed deliveries, with why: no events are sent to them until they are enabled again (POST /webhooks/{id}/enable) */
+                disabled: {
+                    id: string;
+                    url: string;
+                    reason: string | null;
+                    /** Format: date-time */
+                    disabledAt: string;
+                }[];
+            };
+        };
+        WebhookListResponse: {
+            /** @description The account's webhooks, oldest first */
+            webhooks: components["schemas"]["Webhook"][];
+            /** @description The most webhooks the account may have */
+            limit: number;
+        };
+        Webhook: {
+            /** @example wh_5f0c3a9e1b7d2c4e6a8f0b1d */
+            id: string;
+            url: string;
+            events: ("property.created" | "property.updated" | "property.removed")[];
+            filter: components["schemas"]["WebhookFilter"];
+            /**
+             * @description `disabled` after repeated failed deliveries (see `disabledReason`); no events are sent to it
+             * @enum {string}
+             */
+            status: "active" | "disabled";
+            /** @description Why it was disabled; null while active */
+            disabledReason: string | null;
+            /** Format: date-time */
+            disabledAt: string | null;
+            /** @description Failed attempts since the last delivered one (0 after a success) */
+            consecutiveFailures: number;
+            /**
+             * Format: date-time
+             * @description The last delivery it acknowledged
+             */
+            lastDeliveredAt: string | null;
+            /** @description Events owed to it now: queued, being retried, or held while it is disabled */
+            pendingEvents: number;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /** @description Exactly one of: `zip`; `county` and `state` (both); `ids`; `ownerId`. Any other field is refused. */
+        WebhookFilter: {
+            /**
+             * @description Properties in this 5-digit ZIP
+             * @example 95838
+             */
+            zip?: string;
+            /**
+             * @description Properties in this county, by name or 5-digit FIPS code (with `state`)
+             * @example Sacramento
+             */
+            county?: string;
+            /**
+             * @description The county's state, two letters (with `county`)
+             * @example CA
+             */
+            state?: string;
+            /** @description These properties (`identifier.Id`), 1 to 1,000 */
+            ids?: number[];
+            /**
+             * Format: int64
+             * @description One owner entity's properties (`owner.owner1.id` of a record)
+             * @example 48213
+             */
+            ownerId?: number;
+        };
+        CreateWebhookResponse: {
+            webhook: components["schemas"]["CreatedWebhook"];
+        };
+        CreatedWebhook: components["schemas"]["Webhook"] & {
+            /**
+             * @description The signing secret (`whsec_` and base64), shown this once: keep it to verify the `webhook-signature` header of each delivery (the Standard Webhooks scheme). No later answer shows it.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string;
+        };
+        CreateWebhookRequest: {
+            /**
+             * @description Where events are POSTed: an https URL (http only on a development machine, to a loopback address)
+             * @example https://hooks.example.com/property-records
+             */
+            url: string;
+            /**
+             * @description The events to send, each once; `property.changed` stands for all three
+             * @example [
+             *       "property.changed"
+             *     ]
+             */
+            events: ("property.created" | "property.updated" | "property.removed" | "property.changed")[];
+            filter: components["schemas"]["WebhookFilter"];
+        };
+        DeliveriesResponse: {
+            /** @description Attempts, newest first */
+            deliveries: components["schemas"]["DeliveryAttempt"][];
+            /** @description Pass as `cursor` for older attempts; null on the last page (a full page may be followed by an empty one) */
+            nextCursor: string | null;
+        };
+        DeliveryAttempt: {
+            /** @description The event delivered (its `webhook-id` header) */
+            eventId: string;
+            /**
+             * @description Its type: a property event, or `webhook.test`
+             * @example property.updated
+             */
+            event: string;
+            /** @description 1 for the first try, then each retry */
+            attempt: number;
+            /**
+             * Format: date-time
+             * @description When the attempt was made
+             */
+            at: string;
+            /** @description The endpoint's HTTP status; null when none came */
+            status: number | null;
+            /** @description Why it failed, in words (a time-out, a refused connection ...); null when delivered */
+            error: string | null;
+            /** @description Milliseconds until the answer or the failure */
+            latencyMs: number;
+            /**
+             * @description `delivered`: a 2xx came; `failed`: retried at `nextAttemptAt`; `dead_letter`: the last attempt failed, the event is given up for this endpoint
+             * @enum {string}
+             */
+            outcome: "delivered" | "failed" | "dead_letter";
+            /**
+             * Format: date-time
+             * @description When a failed attempt is tried again
+             */
+            nextAttemptAt: string | null;
+        };
+        WebhookTestResponse: {
+            /** @description The test event's id: its attempts appear under /deliveries */
+            eventId: string;
+        };
+        WebhookResponse: {
+            webhook: components["schemas"]["Webhook"];
         };
         HealthResponse: {
             /**
@@ -3245,6 +3578,138 @@ export interface operations {
             };
         };
     };
+    getChanges: {
+        parameters: {
+            query?: {
+                /** @description Where to continue: `status.cursor` of the previous answer with the same filters. Absent: from the oldest event kept (events are kept 30 days). */
+                since?: string;
+                /** @description Events per page */
+                pagesize?: number;
+                /** @description Only records in this ZIP (ZIP+4 accepted; the add-on is ignored) */
+                zip?: string;
+                /** @description Only records in this county: its name (`Philadelphia`, `Philadelphia County`) or 5-digit FIPS code; needs `state` */
+                county?: string;
+                /** @description Only records in this state; required with `county` */
+                state?: string;
+                /** @description Only records this owner entity owned before or after the change (`owner.owner1.id` of a record; an ID merged into another answers as that one) */
+                ownerId?: string;
+                /** @description A watch list: only these properties (identifier.Id), comma-separated, at most 500 */
+                ids?: string;
+                /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
+                preview?: boolean;
+                /** @description The most this call may cost: a call whose page holds more records than this is refused with a 402 that names its cost, and nothing is charged. */
+                max_credits?: number;
+            };
+            header?: {
+                /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events after the cursor, oldest first */
+            200: {
+                headers: {
+                    /** @description Equals status.transactionID */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangesResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No credits remaining, or every credit grant has expired. 0 credits. */
+            402: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No properties found. 0 credits. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the service takes (16 KB): shorten the query string (a polygon: compact JSON, fewer digits or vertices). 0 credits. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
     autocompleteAddress: {
         parameters: {
             query: {
@@ -3358,7 +3823,7 @@ export interface operations {
             /** @description Usage of the calling account */
             200: {
                 headers: {
-                    /** @description Equals status.transactionID */
+                    /** @description The request id */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };
@@ -3378,6 +3843,577 @@ export interface operations {
             /** @description API key disabled. 0 credits. */
             403: {
                 headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The calling account's webhooks */
+            200: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookListResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookRequest"];
+            };
+        };
+        responses: {
+            /** @description The webhook, with its secret (shown this once) */
+            201: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The account has 25 webhooks already, the most it may have: delete one first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request body is larger than the gateway takes (the batch: 256 KB). 0 credits. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (`webhook.id`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No webhook with that id on the calling account (another account's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Attempts per page */
+                pagesize?: number;
+                /** @description Where the next page starts: `nextCursor` of the page before */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook id (`webhook.id`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Delivery attempts, newest first */
+            200: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveriesResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No webhook with that id on the calling account (another account's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the service takes (16 KB): shorten the query string (a polygon: compact JSON, fewer digits or vertices). 0 credits. */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    testWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (`webhook.id`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event is queued */
+            202: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookTestResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No webhook with that id on the calling account (another account's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    enableWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The webhook id (`webhook.id`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, active */
+            200: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No webhook with that id on the calling account (another account's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3431,7 +4467,7 @@ export interface operations {
             /** @description Published plans */
             200: {
                 headers: {
-                    /** @description Equals status.transactionID */
+                    /** @description The request id */
                     "X-Request-Id"?: string;
                     [name: string]: unknown;
                 };

@@ -12,7 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { Pool } from 'undici';
 import { access, type AccessDeps, type KongPdk } from '@pra/gateway-plugin';
 import { createHardenedServer, readBodyUpTo, sendError } from '@pra/platform';
-import { methodNotAllowed, noSuchEndpoint } from '@pra/core/errors';
+import { allowHeader, methodNotAllowed, noSuchEndpoint } from '@pra/core/errors';
+import { methodsOf } from '@pra/core/endpoints';
 import { bytes } from '@pra/core/wording';
 import { IDENTITY_HEADERS } from '@pra/core/auth';
 import type { ClientTimeouts } from '@pra/core/config';
@@ -162,8 +163,11 @@ export function createGateway(o: GatewayOptions): Server {
   ) => {
     if (!route) return sendError(res, 'no_such_endpoint', noSuchEndpoint(target.path), randomUUID());
     if (!route.methods.has(req.method ?? 'GET')) {
-      const allow = route.methods.has('POST') ? 'POST' : 'GET';
-      return sendError(res, 'method_not_allowed', methodNotAllowed(req.method ?? '', allow), randomUUID(), { allow });
+      // The methods the endpoint table gives the path (a path below a route's prefix that no endpoint has: the route's).
+      const allow = methodsOf(target.path) ?? [...route.methods].filter((m) => m !== 'HEAD');
+      return sendError(res, 'method_not_allowed', methodNotAllowed(req.method ?? '', allow), randomUUID(), {
+        allow: allowHeader(allow),
+      });
     }
     // A body (the batch's) is read whole before the plugin runs, as Kong buffers it: a retry can send it again.
     const read = req.method === 'POST' ? await readBodyUpTo(req, route.maxBodyBytes) : undefined;
@@ -193,8 +197,8 @@ export function createGateway(o: GatewayOptions): Server {
         async (span) => {
           Object.assign(pdk.upstreamHeaders, traceHeaders());
           const options = {
-            method:
-              body !== undefined ? ('POST' as const) : req.method === 'HEAD' ? ('HEAD' as const) : ('GET' as const),
+            // One of the route's methods (checked above): GET, HEAD, POST or DELETE.
+            method: (req.method ?? 'GET') as 'GET' | 'HEAD' | 'POST' | 'DELETE',
             path: target.query ? `${target.path}?${target.query}` : target.path,
             headers: pdk.upstreamHeaders,
             ...(body !== undefined ? { body } : {}),

@@ -4,12 +4,14 @@
 // Redis read on the hot path, account-billing asked on its first call and once a period.
 import { randomUUID } from 'node:crypto';
 import {
+  allowHeader,
   ApiError,
   ERROR_STATUS,
   type ErrorReason,
   errorBody,
   JSON_CONTENT_TYPE,
   methodNotAllowed,
+  noSuchEndpoint,
 } from '@pra/core/errors';
 import { counted } from '@pra/core/wording';
 import {
@@ -24,7 +26,7 @@ import {
   type KeyLookup,
 } from '@pra/core/auth';
 import { TIER_LIMITS } from '@pra/core/tiers';
-import { limitExemptPaths, methodOf, publicPaths } from '@pra/core/endpoints';
+import { type HttpMethod, publicPaths, resolvePath } from '@pra/core/endpoints';
 import { BATCH_MAX, BATCH_ENTRIES_PER_CALL, batchCallWeightOf } from '@pra/core/contracts';
 import { telemetryMetrics } from '@pra/platform/telemetry/metrics';
 import type { KongPdk } from './pdk.js';
@@ -32,8 +34,6 @@ import type { RateLimiter } from './rate-limit.js';
 
 /** Paths served without a key (SPEC 4.8, 4.9, 9). */
 export const PUBLIC_PATHS: ReadonlySet<string> = publicPaths();
-/** Paths that need a valid key but are outside the rate limit and the daily quota (/usage: SPEC 4.7 lists 401 only). */
-export const LIMIT_EXEMPT_PATHS: ReadonlySet<string> = limitExemptPaths();
 
 export interface AccessDeps {
   keys: KeyLookup;
@@ -88,7 +88,7 @@ const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v
 
 // Each PDK call is a round trip between Kong and the pluginserver: an admitted request makes six (path, method,
 // headers, the response's headers, query, the service's headers; /usage five: it has no RateLimit headers), a refused
-// one four (path, method, headers, exit).
+// one four (path, method, headers, exit), a path no endpoint has two (path, exit).
 // test/pdk-calls.test.ts holds these counts.
 async function decide(
   kong: KongPdk,
@@ -102,11 +102,17 @@ async function decide(
     for (const h of IDENTITY) await kong.service.request.clear_header(h);
     return kong.service.request.set_headers({ 'x-request-id': requestId });
   }
-  // Every other endpoint takes the one method the endpoint table gives it (GET; the batch POST). A HEAD would be
-  // charged and return no records, so it never reaches a service.
+  // Every other path is one of the endpoint table's (`/webhooks/{id}` matches /webhooks/wh_1), and takes the methods
+  // the table gives it (GET; the batch POST; /webhooks GET and POST ...). A HEAD would be charged and return no
+  // records, so it never reaches a service. A route's prefix also leads here paths below it that no endpoint has.
+  const served = resolvePath(path);
+  if (!served) return exit('no_such_endpoint', noSuchEndpoint(path));
   const method = await kong.request.get_method();
-  const allowed = methodOf(path);
-  if (method !== allowed) return exit('method_not_allowed', methodNotAllowed(method, allowed), { allow: allowed });
+  const endpoint = served.path.byMethod.get(method as HttpMethod)?.endpoint;
+  if (!endpoint) {
+    const allowed = served.path.methods;
+    return exit('method_not_allowed', methodNotAllowed(method, allowed), { allow: allowHeader(allowed) });
+  }
 
   const headers = await kong.request.get_headers();
   const authorization = first(headers.authorization);
@@ -123,15 +129,15 @@ async function decide(
 
   // /usage answers its owner whatever the limits (a client at its quota can read why): the key was checked above
   // (401 unknown, 403 disabled), the window and the quota are neither read nor counted.
-  if (!LIMIT_EXEMPT_PATHS.has(path)) {
+  if (endpoint.limits !== 'exempt') {
     const tier = TIER_LIMITS[entry.tier];
     const limits = {
       ratePerMinute: entry.ratePerMinute ?? tier.ratePerMinute,
       dailyQuota: entry.dailyQuota ?? tier.dailyQuota,
     };
     // A batch counts by its entries (batchCallWeight: 1 call per 10 entries), read from the buffered body: one more
-    // PDK call, for the POST only.
-    const weight = method === 'POST' ? await bodyWeight(kong) : 1;
+    // PDK call, for the batch only.
+    const weight = endpoint.weight === 'batch-entries' ? await bodyWeight(kong) : 1;
     const a = await d.limiter.admit(entry.accountId, limits.ratePerMinute, limits.dailyQuota, d.now?.(), weight);
     const rateHeaders = {
       'ratelimit-limit': String(a.limit),

@@ -404,4 +404,70 @@ describe('gateway access phase', () => {
       body: { status: { code: 429, reason: 'quota_exceeded', msg: 'Daily quota of 2 calls exceeded' } },
     });
   });
+
+  it('takes the webhooks by their templated paths and methods: DELETE and POST signed as sent, limited like calls', async () => {
+    const a = await f.fundedAccount(0, { tier: 'enterprise' });
+    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 4, dailyQuota: null });
+    const auth = { authorization: `Bearer ${a.key}` };
+    const id = { accountId: a.accountId, tier: 'enterprise' as const, keyId: a.keyId };
+    const path = '/api/v1/webhooks/wh_0123456789abcdef01234567';
+    const deleted = await call(path, auth, 'DELETE');
+    expect(deleted.exited).toBeNull();
+    const signature = deleted.upstream.get(SIGNATURE_HEADER)!;
+    const requestId = deleted.upstream.get('x-request-id')!;
+    expect(verifyIdentitySignature(id, requestId, { method: 'DELETE', url: path }, signature, HMAC)).toBe(true);
+    // The signature binds the method and the id: not another webhook, not a GET of it.
+    expect(verifyIdentitySignature(id, requestId, { method: 'GET', url: path }, signature, HMAC)).toBe(false);
+    expect(
+      verifyIdentitySignature(id, requestId, { method: 'DELETE', url: `${path.slice(0, -1)}8` }, signature, HMAC),
+    ).toBe(false);
+    // A creation's body is not weighed: it counts 1, whatever it holds (a batch's entries count by ten).
+    const create = await call(
+      '/api/v1/webhooks',
+      auth,
+      'POST',
+      deps,
+      JSON.stringify({ requests: Array.from({ length: 100 }, () => ({})) }),
+    );
+    expect(create.exited).toBeNull();
+    expect(create.calls).not.toContain('kong.request.get_raw_body');
+    expect(create.response_headers.get('ratelimit-remaining')).toBe('2');
+    expect((await call(`${path}/test`, auth, 'POST')).exited).toBeNull();
+    expect((await call(`${path}/deliveries?pagesize=5`, auth)).exited).toBeNull();
+    // Free, but calls: the fifth in the minute is refused as any other.
+    expect((await call('/api/v1/webhooks', auth)).exited?.body.status.reason).toBe('rate_limited');
+  });
+
+  it('answers a method a webhook path does not take 405 naming those it takes, and a path no endpoint has 404, before the key', async () => {
+    const hook = '/api/v1/webhooks/wh_0123456789abcdef01234567';
+    for (const [method, path, allow] of [
+      ['PUT', '/api/v1/webhooks', 'GET, POST'],
+      ['DELETE', '/api/v1/webhooks', 'GET, POST'],
+      ['HEAD', '/api/v1/webhooks', 'GET, POST'],
+      ['GET', hook, 'DELETE'],
+      ['POST', `${hook}/deliveries`, 'GET'],
+      ['DELETE', `${hook}/test`, 'POST'],
+      ['POST', '/api/v1/property/address', 'GET'],
+      ['GET', '/api/v1/property/batch', 'POST'],
+    ] as const) {
+      const kong = await call(path, {}, method);
+      expect(kong.exited, `${method} ${path}`).toMatchObject({
+        status: 405,
+        headers: { allow },
+        body: {
+          status: {
+            reason: 'method_not_allowed',
+            msg: `Method ${method} not allowed here: use ${allow.replace(', ', ' or ')}`,
+          },
+        },
+      });
+      expect(kong.calls).not.toContain('kong.request.get_headers');
+    }
+    // Kong's route is the prefix /api/v1/webhooks: what no endpoint has below it is a 404, not a call.
+    for (const path of [`${hook}/x`, '/api/v1/webhooks/', '/api/v1/webhooksx', `${hook}/test/again`]) {
+      const kong = await call(path, {}, 'GET');
+      expect(kong.exited, path).toMatchObject({ status: 404, body: { status: { reason: 'no_such_endpoint' } } });
+      expect(kong.calls, path).toEqual(['kong.request.get_path', 'kong.response.exit']);
+    }
+  });
 });

@@ -101,6 +101,26 @@ describe('kong-js-pluginserver over its socket', () => {
     });
   });
 
+  it("forwards DELETE and POST on the webhooks' templated paths, and refuses a method a path does not take", async () => {
+    const a = await f.fundedAccount(0, { tier: 'pro' });
+    const hook = '/api/v1/webhooks/wh_0123456789abcdef01234567';
+    for (const [method, path] of [
+      ['DELETE', hook],
+      ['POST', `${hook}/test`],
+      ['GET', `${hook}/deliveries`],
+      ['POST', '/api/v1/webhooks'],
+    ] as const) {
+      const out = await accessEvent(instanceId, path, { authorization: `Bearer ${a.key}` }, method);
+      expect(out.exit, `${method} ${path}`).toBeUndefined();
+      expect(out.calls, `${method} ${path}`).toEqual(ADMITTED_PDK_CALLS);
+      expect(out.upstream.get(IDENTITY_HEADERS.account)).toBe(String(a.accountId));
+    }
+    const wrong = await accessEvent(instanceId, hook, { authorization: `Bearer ${a.key}` }, 'GET');
+    expect(wrong.exit).toMatchObject({ status: 405, headers: { allow: 'DELETE' } });
+    const below = await accessEvent(instanceId, `${hook}/nothing`, {}, 'GET');
+    expect(below.exit).toMatchObject({ status: 404, body: { status: { reason: 'no_such_endpoint' } } });
+  });
+
   it('forgets events once they end, including those that end in kong.response.exit (patched kong-pdk)', async () => {
     const exited = await accessEvent(instanceId, '/api/v1/usage', {});
     expect(exited.exit?.status).toBe(401);

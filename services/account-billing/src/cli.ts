@@ -40,6 +40,7 @@ async function main() {
     { createPool, createRedis, ensureDatabase, redisReady },
     { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, redisClusterNodes, redisTarget },
     { migrateBilling },
+    { migrateWebhooks },
     { layoutFor },
     { createAccount, findAccount, grantCredits, issueKey, listKeys, setAccountLimits, setKeyStatus },
     { usageReport },
@@ -47,6 +48,7 @@ async function main() {
     import('@pra/platform'),
     import('@pra/core/config'),
     import('./data/migrate.js'),
+    import('@pra/webhooks/migrate'),
     import('./data/redis-layout.js'),
     import('./domain/accounts.js'),
     import('./domain/usage-report.js'),
@@ -68,6 +70,8 @@ async function main() {
   redis.on('error', () => {});
   try {
     await migrateBilling(pool);
+    // `show` reports as /usage does, webhooks included.
+    await migrateWebhooks(pool);
     await redisReady(redis);
     const d = { pool, redis, layout: layoutFor(redis, process.env.REDIS_PREFIX ?? 'pra:') };
     const account = async () => (await findAccount(d, need('account', v.account))).id;

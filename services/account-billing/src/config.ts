@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import {
   authEnv,
+  flag,
   internalEnv,
   parseConfig,
   port,
@@ -24,6 +25,12 @@ export const BillingConfig = z.object({
   ADMIN_PORT: port(8090),
   ADMIN_HOST: z.string().default('127.0.0.1'),
   ADMIN_TOKEN: z.string().min(24, 'ADMIN_TOKEN must be at least 24 characters'),
+  /**
+   * Webhooks may point at http:// URLs and loopback addresses (a system on one machine: npm start and the tests turn
+   * it on; the delivery worker reads the same setting). Off, the default and production's: https to public
+   * addresses only.
+   */
+  WEBHOOKS_ALLOW_INSECURE_LOCAL: flag(),
 });
 export type BillingConfig = z.infer<typeof BillingConfig>;
 

@@ -10,6 +10,8 @@ import {
 } from '@pra/platform';
 import { clientTimeouts, redisTarget } from '@pra/core/config';
 import { requestPathClients } from './client/service-clients.js';
+import { RedisCallCounter } from './client/call-counter.js';
+import { migrateWebhooks } from '@pra/webhooks/migrate';
 import { logTo } from '@pra/platform/telemetry';
 import { createAdminApp } from './admin-app.js';
 import { createBillingApp } from './app.js';
@@ -25,6 +27,8 @@ const log = logTo();
 const { redis, auth, pool, reads, closePools } = requestPathClients(config, 'account-billing');
 const workPool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'account-billing-worker');
 await migrateBilling(workPool, (l) => log({ msg: l }));
+// The webhook routes' tables (their endpoints belong to accounts); migrate-all runs them too.
+await migrateWebhooks(workPool, (l) => log({ msg: l }));
 await redisReady(redis);
 const layout = layoutFor(redis, config.REDIS_PREFIX);
 const pipeline = new UsagePipeline({ pool: workPool, redisUrl: redisTarget(config), layout, log });
@@ -50,6 +54,8 @@ await runServer(
     reads,
     auth,
     keyLookup: new KeyLookupService({ pool, redis, prefix: config.REDIS_PREFIX }),
+    calls: new RedisCallCounter(redis, config.REDIS_PREFIX),
+    webhookUrls: { allowInsecureLocal: config.WEBHOOKS_ALLOW_INSECURE_LOCAL },
   }),
   config.BILLING_PORT,
   config.BILLING_HOST,

@@ -6,6 +6,8 @@
 //                                            --dry-run checks the file against the mapping and reports, writing nothing
 //   remove --source SOURCE                   delete every record of one source ("import:<mapping name>")
 //   rekey [--batch N]                        recompute stored address keys after a normaliser change (resumable)
+//   prune-changes                            delete change events past their retention period (the autocomplete
+//                                            indexer does it hourly)
 //   sample [--count N]                       the npm start sample: DC tracts, Sacramento, N synthetic records
 //   validate-mapping FILE                    check a mapping file without loading anything
 import { parseArgs } from 'node:util';
@@ -21,9 +23,10 @@ import { loadSampleDataset, propertyCount } from './load-sample.js';
 import { FileProgress } from './progress.js';
 import { removeSource } from './data/remove-source.js';
 import { rekeyAddresses } from './data/rekey.js';
+import { CHANGE_RETENTION_DAYS, pruneChangeEvents } from './data/change-events.js';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 
-const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV [--dry-run] | remove --source SOURCE | rekey [--batch N] | sample [--count N] | validate-mapping FILE>`;
+const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV [--dry-run] | remove --source SOURCE | rekey [--batch N] | prune-changes | sample [--count N] | validate-mapping FILE>`;
 
 async function main() {
   const { positionals, values } = parseArgs({
@@ -121,6 +124,11 @@ async function main() {
         console.log(
           `address keys are v${ADDRESS_KEYS_VERSION}: ${changed.toLocaleString('en-US')} records changed keys`,
         );
+        break;
+      }
+      case 'prune-changes': {
+        const n = await pruneChangeEvents(pool);
+        console.log(`deleted ${n.toLocaleString('en-US')} change events older than ${CHANGE_RETENTION_DAYS} days`);
         break;
       }
       case 'sample': {

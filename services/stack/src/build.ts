@@ -21,6 +21,7 @@ export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   autocomplete: 'services/autocomplete/src/server.ts',
   'account-billing': 'services/account-billing/src/server.ts',
   'billing-worker': 'services/account-billing/src/worker.ts',
+  'webhooks-worker': 'services/webhooks/src/worker.ts',
   plans: 'services/plans/src/server.ts',
   gateway: 'gateway/local/src/server.ts',
   migrate: 'services/stack/src/migrate-all.ts',

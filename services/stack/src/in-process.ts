@@ -49,6 +49,9 @@ export async function startInProcess(o: InProcessOptions): Promise<RunningSystem
         pool: o.pool,
         auth,
         keyLookup: new KeyLookupService({ pool: o.pool, redis: o.billing.redis, prefix: o.billing.layout.prefix }),
+        calls,
+        // A system on one machine: webhooks may point at a receiver on loopback (as npm start allows).
+        webhookUrls: { allowInsecureLocal: true },
       }),
     plans: () => createPlansApp({ purchaseUrl: 'https://example.com/pricing', publicBaseUrl: '/api/v1' }),
   };

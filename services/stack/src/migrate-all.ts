@@ -1,4 +1,4 @@
-// Every schema migration stream (records, billing, search), in dependency order. Used by `npm start` and as the
+// Every schema migration stream (records, billing, search, webhooks), in dependency order. Used by `npm start` and as the
 // Helm chart's pre-install/pre-upgrade Job (`node dist/migrate.js` in the image): safe to run
 // again, and concurrent runs wait on the runner's advisory lock.
 import { pathToFileURL } from 'node:url';
@@ -7,12 +7,14 @@ import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateSearch } from '@pra/autocomplete/migrate';
+import { migrateWebhooks } from '@pra/webhooks/migrate';
 import { useLocalStack } from '@pra/platform/local-stack';
 
 export async function migrateAll(pool: Pool, log: (line: string) => void): Promise<void> {
   await migrateRecords(pool, log);
   await migrateBilling(pool, log);
   await migrateSearch(pool, log);
+  await migrateWebhooks(pool, log);
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {

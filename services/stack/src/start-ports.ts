@@ -34,6 +34,7 @@ export function chooseStartPorts(
       autocomplete: internal + 2,
       billing: internal + 3,
       plans: internal + 4,
+      'webhooks-worker': internal + 5,
     },
   };
 }
@@ -56,7 +57,7 @@ export async function checkPortsFree(ports: Record<string, number>): Promise<voi
   if (taken.length > 0) {
     throw new Error(
       `Ports in the way: ${taken.join('; ')}. Another npm start? Stop it, or choose other ports: ` +
-        'npm start -- --gateway-port N (the services take N+1 to N+4, the admin API N+10) --internal-port M (M to M+4).',
+        'npm start -- --gateway-port N (the services take N+1 to N+4, the admin API N+10) --internal-port M (M to M+5).',
     );
   }
 }

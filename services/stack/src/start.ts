@@ -98,7 +98,7 @@ async function main() {
     ...Object.fromEntries(Object.entries(internal).map(([n, p]) => [`${n} internal`, p])),
   });
   log(
-    `ports: gateway ${ports.gateway}, services ${ports.lookup}-${ports.plans}, admin ${ports.admin}, internal ${internal.gateway}-${internal.plans}`,
+    `ports: gateway ${ports.gateway}, services ${ports.lookup}-${ports.plans}, admin ${ports.admin}, internal ${internal.gateway}-${internal['webhooks-worker']}`,
   );
   const postgres = await findPostgres(log, {
     dataDir: `${root}.data/postgres`,

@@ -8,7 +8,15 @@ import { createPool, type Pool } from '@pra/platform';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { issueKey } from '@pra/account-billing/domain';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { batchLookup, createPropertyRecordsClient, ownerPages, PropertyRecordsError } from '@pra/client';
+import {
+  batchLookup,
+  changePages,
+  type ChangeEvent,
+  createPropertyRecordsClient,
+  ownerPages,
+  PropertyRecordsError,
+} from '@pra/client';
+import { TestRolls } from '../../ingest/test/change-fixtures.js';
 import { startSystem, type RunningSystem } from '../src/system.js';
 
 const MARKETPLACE = `mkt-${randomBytes(16).toString('hex')}`;
@@ -49,6 +57,45 @@ afterAll(async () => {
 });
 
 describe('@pra/client', () => {
+  it('follows the change feed of a watch list by cursor, each event paid once', async () => {
+    const rolls = new TestRolls(pool);
+    try {
+      const name = `client-feed-${randomBytes(4).toString('hex')}`;
+      const street = `FEED ${randomBytes(3).toString('hex').toUpperCase()}`;
+      const roll = (owners: string[]) =>
+        owners.map((owner, i) => ({ book: 7, page: i + 1, street, zip: '95814', owner }));
+      await rolls.import(name, roll(['AL ONE', 'BO TWO', 'CY THREE']));
+      const { rows } = await pool.query<{ id: string }>(
+        'SELECT id FROM records.properties WHERE source = $1 ORDER BY id',
+        [`import:${name}`],
+      );
+      const watch = rows.map((r) => r.id).join(',');
+      const a = await f.fundedAccount(50, { tier: 'growth' });
+      const api = createPropertyRecordsClient({ baseUrl, apiKey: a.key });
+      const read = async (since?: string) => {
+        const events: ChangeEvent[] = [];
+        let cursor = since;
+        for await (const page of changePages(api, { ids: watch, pagesize: 1, ...(since ? { since } : {}) })) {
+          events.push(...page.changes);
+          cursor = page.status.cursor;
+        }
+        return { events, cursor: cursor! };
+      };
+      const first = await read();
+      expect(first.events).toEqual([]); // a first load says nothing
+      await rolls.import(name, roll(['AL ONE', 'BO NEW', 'CY NEWER']));
+      const next = await read(first.cursor);
+      expect(next.events.map((e) => [e.parts, e.owner?.old, e.owner?.new])).toEqual([
+        [['owner'], ['BO TWO'], ['BO NEW']],
+        [['owner'], ['CY THREE'], ['CY NEWER']],
+      ]);
+      expect((await read(next.cursor)).events).toEqual([]);
+      expect(await f.meter.balance(a.accountId)).toBe(48);
+    } finally {
+      rolls.close();
+    }
+  });
+
   it('looks up a list longer than a batch in chunks, in order; retried with its key, charged once', async () => {
     const a = await f.fundedAccount(300, { tier: 'growth' });
     const api = createPropertyRecordsClient({ baseUrl, apiKey: a.key });

@@ -15,7 +15,14 @@ describe('npm start ports', () => {
       plans: 18384,
       admin: 18390,
     });
-    expect(internal).toEqual({ gateway: 19464, lookup: 19465, autocomplete: 19466, billing: 19467, plans: 19468 });
+    expect(internal).toEqual({
+      gateway: 19464,
+      lookup: 19465,
+      autocomplete: 19466,
+      billing: 19467,
+      plans: 19468,
+      'webhooks-worker': 19469,
+    });
     const all = [...Object.values(services), ...Object.values(internal)];
     expect(new Set(all).size).toBe(all.length);
   });

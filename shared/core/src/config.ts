@@ -68,6 +68,12 @@ export const clientTimeouts = (c: {
   requestTimeoutMs: c.HTTP_REQUEST_TIMEOUT_MS,
 });
 
+/**
+ * How long the change feed (GET /changes, webhooks: records.change_events) keeps an event: the autocomplete indexer's
+ * scheduled prune deletes older ones, and a cursor into what it deleted has expired. Stated in docs/api.md.
+ */
+export const CHANGE_RETENTION_DAYS = 30;
+
 /** The stores every service connects to, with the embedded defaults. */
 /** The usage outbox's high-water mark by default (BILLING_OUTBOX_LIMIT). */
 export const DEFAULT_BILLING_OUTBOX_LIMIT = 100_000;

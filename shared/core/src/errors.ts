@@ -23,6 +23,8 @@ export const ERROR_STATUS = {
   idempotency_key_reused: 400,
   /** A repeat whose paid answer can no longer be sent as it was (its records changed, its receipt unreadable). */
   repeat_unavailable: 400,
+  /** A change-feed cursor older than the feed keeps: the events after it are gone (read the records again). */
+  cursor_expired: 400,
   /** What the request would create exists already (an account's email). */
   already_exists: 400,
   /** No API key, an unknown key, a bad signature or a call that did not come through the gateway. */
@@ -39,8 +41,10 @@ export const ERROR_STATUS = {
   page_out_of_range: 404,
   /** No endpoint serves this path. */
   no_such_endpoint: 404,
-  /** The path does not take this method (the Allow header names the one it takes). */
+  /** The path does not take this method (the Allow header names the ones it takes). */
   method_not_allowed: 405,
+  /** The account has as many of what the request would create as it may have (webhooks); delete one first. */
+  limit_reached: 409,
   /** The request was not received in time. */
   request_timeout: 408,
   /** The body is larger than the endpoint takes. */
@@ -112,9 +116,11 @@ export function errorBody(reason: ErrorReason, msg: string, total: number, reque
 export const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
 /**
- * The 404 of a path no endpoint serves, and the 405 of a method the path does not take (`allow`: GET, or POST for
- * the batch; the endpoint table says which): the same words everywhere.
+ * The 404 of a path no endpoint serves, and the 405 of a method the path does not take (`allow`: the methods it
+ * takes, as the endpoint table says: GET, POST for the batch, GET and POST for /webhooks ...): the same words
+ * everywhere. `allowHeader` is the `Allow` header that goes with it.
  */
 export const noSuchEndpoint = (path: string) => `No such endpoint: ${path}`;
-export const methodNotAllowed = (method: string, allow: 'GET' | 'POST' = 'GET') =>
-  `Method ${method} not allowed here: use ${allow}`;
+export const methodNotAllowed = (method: string, allow: string | readonly string[] = 'GET') =>
+  `Method ${method} not allowed here: use ${typeof allow === 'string' ? allow : allow.join(' or ')}`;
+export const allowHeader = (allow: readonly string[]) => allow.join(', ');

@@ -112,6 +112,12 @@ export function sendNotModified(res: ServerResponse, etag: string, requestId: st
   res.end();
 }
 
+/** An answer without a body (a DELETE's 204). */
+export function sendEmpty(res: ServerResponse, status: 204, requestId: string): void {
+  res.writeHead(status, { ...serverTiming(res), 'x-request-id': requestId, 'cache-control': 'no-store' });
+  res.end();
+}
+
 /** An ErrorResponse: the one way every server of ours refuses a request (the HTTP status is the reason's). */
 export function sendError(
   res: ServerResponse,
@@ -184,11 +190,6 @@ export const meteredHeadNotAllowed: RequestHandler = (req, res) => {
   sendError(res, 'method_not_allowed', 'Method HEAD not allowed on a metered endpoint: use GET', req.requestId, {
     allow: 'GET',
   });
-};
-
-/** Any other method on a POST endpoint (the batch): 405 with `Allow: POST`. */
-export const postOnly: RequestHandler = (req, res) => {
-  sendError(res, 'method_not_allowed', methodNotAllowed(req.method, 'POST'), req.requestId, { allow: 'POST' });
 };
 
 /** Wraps an async handler so a rejection reaches the error handler. */

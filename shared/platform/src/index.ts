@@ -10,4 +10,4 @@ export * from './redis.js';
 export * from './identity.js';
 export * from './idempotency.js';
 export * from './conditional.js';
-export { readBodyUpTo, readJsonBody } from './json-body.js';
+export { parseJsonBody, readBodyUpTo, readJsonBody } from './json-body.js';

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Redis } from 'ioredis';
 import type { Identity } from '@pra/core/auth';
-import { BASE_PATH, servedPaths } from '@pra/core/endpoints';
+import { BASE_PATH, expressPath, servedPaths } from '@pra/core/endpoints';
 import { logger } from '@pra/platform/telemetry';
 import { RECORD_CALL_SCRIPT } from '../data/call-count-scripts.js';
 import { billingBucket, layoutFor, type RedisLayout } from '../data/redis-layout.js';
@@ -31,9 +31,14 @@ export interface CallCounter {
   recordCall(c: CallRecord): Promise<void>;
 }
 
-/** What a counter is kept under: a path of the API, or "other" (a path a client made up is not a new counter). */
-const KNOWN_PATHS = new Set(servedPaths().map((p) => p.path));
-export const counterEndpoint = (endpoint: string) => (KNOWN_PATHS.has(endpoint) ? endpoint : 'other');
+/**
+ * What a counter is kept under: a path of the API as the table writes it (`/webhooks/{id}`, whether given so or as
+ * express routed it, `/webhooks/:id`), or "other" (a path a client made up is not a new counter).
+ */
+const KNOWN_PATHS = new Map(
+  servedPaths().flatMap((p) => [[p.path, p.path] as const, [expressPath(p.path), p.path] as const]),
+);
+export const counterEndpoint = (endpoint: string) => KNOWN_PATHS.get(endpoint) ?? 'other';
 
 type CallRedis = Redis & { pra_record_call(...args: (string | number)[]): Promise<number> };
 

@@ -4,6 +4,7 @@
 import type { UsageResponse } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
 import type { Queryable } from '@pra/platform';
+import { webhookNotices } from '@pra/webhooks/registry';
 
 /** Days of daily_usage in the report, newest first. */
 export const USAGE_DAYS = 30;
@@ -55,5 +56,7 @@ export async function usageReport(db: Queryable, accountId: number): Promise<Usa
       expires: r.expires ? new Date(r.expires).toISOString() : null,
     },
     daily_usage: days,
+    // The account learns here too of a webhook disabled after repeated failures (GET /webhooks lists them all).
+    webhooks: await webhookNotices(db, accountId),
   };
 }

@@ -2,6 +2,8 @@
 //   rebuild   full re-index (after a bulk load, or when the index is empty); readers keep the old index meanwhile
 //   catch-up  applies the records change feed (inserts, in-place rewrites, removals, rekeys: change-feed.ts);
 //             a job scheduler runs it every few seconds
+//   prune-change-events  deletes the change events (GET /changes, webhooks) past their retention period, hourly:
+//             this queue is the one that runs scheduled work on the records store
 // Both hold the feed's consumer lock, so neither runs beside the other, on any replica. A failed batch fails its
 // job, which is retried with backoff; nothing is skipped silently. Progress is reported.
 import { Queue, Worker, type Job } from 'bullmq';
@@ -10,6 +12,7 @@ import { createRedis, type Pool } from '@pra/platform';
 import type { SearchIndex } from '../domain/search-index.js';
 import { readSuggestionDocs } from '../data/suggestion-source.js';
 import { queueTelemetry } from '@pra/platform/telemetry';
+import { pruneChangeEvents } from '@pra/ingest/change-events';
 import { applyChanges, dropSeenChanges, feedSnapshot, withFeedLock } from './change-feed.js';
 
 export const INDEX_QUEUE = 'autocomplete-index';
@@ -22,6 +25,8 @@ export interface IndexerOptions {
   queuePrefix: string;
   log: (o: Record<string, unknown>) => void;
   catchUpEveryMs?: number;
+  /** How often the change events past their retention period are deleted (ms). */
+  pruneEveryMs?: number;
 }
 
 /** Highest property id the index holds (0 when empty: the service then asks for a rebuild). */
@@ -108,6 +113,14 @@ export class Indexer {
       { every: this.o.catchUpEveryMs ?? 5_000 },
       { name: 'catch-up', opts: { attempts: 5, backoff: { type: 'exponential', delay: 1_000 } } },
     );
+    await this.queue.upsertJobScheduler(
+      'prune-change-events',
+      { every: this.o.pruneEveryMs ?? 3_600_000 },
+      {
+        name: 'prune-change-events',
+        opts: { attempts: 3, backoff: { type: 'exponential', delay: 5_000 }, removeOnComplete: 100, removeOnFail: 100 },
+      },
+    );
   }
 
   /** Asks for a full rebuild (one at a time: a second request while one waits is the same job). */
@@ -141,6 +154,11 @@ export class Indexer {
       const n = await runCatchUp(this.o);
       if (n > 0) this.o.log({ msg: 'index caught up', properties: n });
       return { documents: n };
+    }
+    if (job.name === 'prune-change-events') {
+      const n = await pruneChangeEvents(this.o.pool);
+      if (n > 0) this.o.log({ msg: 'change events pruned', events: n });
+      return { events: n };
     }
     throw new Error(`unknown index job ${job.name}`);
   }

@@ -7,6 +7,7 @@ import type { Pool, PoolClient } from '@pra/platform';
 import { withTransaction } from '@pra/platform';
 import type { TractInput } from '../domain/property-input.js';
 import { copiedIds, recordChanges } from './change-feed.js';
+import { appendChangeEvents, type ChangeEventDraft, storedOwnerIds } from './change-events.js';
 import { COLUMNS, copyLine, ID_COLUMN, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
 
 /** Reserves `count` consecutive property ids; returns the first. */
@@ -35,16 +36,26 @@ export async function copyText(
 /**
  * Writes one batch of pre-built COPY text (strings, or UTF-8 bytes from a worker) to every table in one transaction.
  * `added` new properties are counted; `replaceIds` are properties rewritten in place (their old rows go first);
- * `inTransaction` writes what else must commit with the batch.
+ * `inTransaction` writes what else must commit with the batch; `events` are its change events (of `source`).
  */
 export async function writeBatch(
   pool: Pool,
   chunks: CopyChunks | Record<keyof CopyChunks, Uint8Array>,
   added: number,
-  opts: { replaceIds?: readonly number[]; inTransaction?: (c: PoolClient) => Promise<void> } = {},
+  opts: {
+    replaceIds?: readonly number[];
+    inTransaction?: (c: PoolClient) => Promise<void>;
+    events?: { source: string; drafts: readonly ChangeEventDraft[] };
+  } = {},
 ): Promise<void> {
   await withTransaction(pool, async (c) => {
     await c.query('SET LOCAL synchronous_commit = off');
+    const drafts = opts.events?.drafts ?? [];
+    // The owners the changed records had, read before their rows are replaced: an owner's feed shows what it sold.
+    const priorOwners = await storedOwnerIds(
+      c,
+      drafts.filter((e) => !e.parts.includes('created')).map((e) => e.propertyId),
+    );
     if (opts.replaceIds && opts.replaceIds.length > 0) {
       for (const t of TABLES)
         await c.query(`DELETE FROM records.${t} WHERE ${ID_COLUMN(t)} = ANY($1)`, [opts.replaceIds]);
@@ -54,6 +65,8 @@ export async function writeBatch(
     await recordChanges(c, [...copiedIds(chunks.properties), ...(opts.replaceIds ?? [])], 'write');
     await opts.inTransaction?.(c);
     await c.query('UPDATE records.dataset_stats SET property_count = property_count + $1, updated_at = now()', [added]);
+    // Last: the feed's lock is held from here to the commit.
+    if (opts.events) await appendChangeEvents(c, opts.events.source, drafts, priorOwners);
   });
 }
 

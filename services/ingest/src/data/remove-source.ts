@@ -5,6 +5,7 @@
 import type { Pool } from '@pra/platform';
 import { withTransaction } from '@pra/platform';
 import { recordChanges } from './change-feed.js';
+import { appendStagedRemovals, stageRemovals } from './change-events.js';
 import { ID_COLUMN, TABLES } from './copy-rows.js';
 import { withSourceLock } from './source-lock.js';
 
@@ -20,6 +21,7 @@ function removeLocked(pool: Pool, source: string): Promise<number> {
   return withTransaction(pool, async (c) => {
     const { rows } = await c.query<{ id: string }>('SELECT id FROM records.properties WHERE source = $1', [source]);
     const ids = rows.map((r) => r.id);
+    await stageRemovals(c, source);
     for (const t of TABLES) {
       await c.query(`DELETE FROM records.${t} WHERE ${ID_COLUMN(t)} = ANY($1)`, [ids]);
     }
@@ -29,6 +31,8 @@ function removeLocked(pool: Pool, source: string): Promise<number> {
     await c.query('UPDATE records.dataset_stats SET property_count = property_count - $1, updated_at = now()', [
       ids.length,
     ]);
+    // Last: the change feed's lock is held from here to the commit.
+    await appendStagedRemovals(c, source);
     return ids.length;
   });
 }

@@ -23,7 +23,7 @@ import { mappedFields } from './import-merge.js';
 import { readAddressIndex } from './import-join.js';
 import { toTract } from './import-row.js';
 import { needsZipEvidence, readZipEvidence } from './zip-prescan.js';
-import { checkImportState, readBatchState, writeBuiltBatch } from './import-store.js';
+import { checkImportState, hasImportState, readBatchState, writeBuiltBatch } from './import-store.js';
 import {
   type BuildRequest,
   type OwnersResolved,
@@ -213,6 +213,7 @@ export async function importCsv(
         now,
         // What this file speaks for: an empty cell in a mapped column clears the stored value; an unmapped one keeps it.
         mapped: [...mappedFields(Object.keys(mapping.fields))],
+        emitCreated: await hasImportState(pool, source),
       };
       if (mapping.join?.on === 'address') setup.addressIndex = await readAddressIndex(pool, source);
       if (needsZipEvidence(mapping)) setup.zipEvidence = await readZipEvidence(mapping, file, now);
@@ -340,6 +341,7 @@ async function importProperties(
       if (parsed.identities.some((id) => writingIds.has(id))) await writing;
       const continued = parsed.identities.map(written);
       const state = await readBatchState(pool, source, parsed.identities, parsed.fileDigests, continued);
+      for (const s of state.stored) if (seen.added.has(s.identity)) s.addedHere = true;
       if (mode.joined) {
         // A joined file adds no parcel: the rows of one the store lacks are reported, and nothing is made of them.
         const missing = new Set(state.added);

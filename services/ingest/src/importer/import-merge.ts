@@ -234,7 +234,8 @@ export function joinParcel(
  * Whether two values are the same JSON, key order and undefined members aside (as jsonb keeps them): a value read
  * back from the import state compares equal to the one written.
  */
-function sameJson(a: unknown, b: unknown, skip?: string): boolean {
+/** Two JSON values alike, whatever their keys' order; members holding undefined count as absent. */
+export function sameJson(a: unknown, b: unknown, skip?: string): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
     return JSON.stringify(a) === JSON.stringify(b);

@@ -23,6 +23,15 @@ export async function checkImportState(pool: Pool, source: string): Promise<void
   }
 }
 
+/** The source has import state: an import of it is not its first load, and its added parcels are news. */
+export async function hasImportState(pool: Pool, source: string): Promise<boolean> {
+  const { rows } = await pool.query<{ known: boolean }>(
+    'SELECT EXISTS (SELECT 1 FROM records.import_state WHERE source = $1) AS known',
+    [source],
+  );
+  return rows[0]!.known;
+}
+
 /** A batch's parcels by what their stored state says. */
 export interface BatchState {
   /** Not in the store. */
@@ -114,7 +123,11 @@ export async function writeBuiltBatch(pool: Pool, source: string, b: BuiltBatch)
   if (b.chunks) {
     // All strings (built in this thread) or all bytes (from a worker): writeBatch takes either.
     const chunks = b.chunks as CopyChunks | Record<keyof CopyChunks, Uint8Array>;
-    await writeBatch(pool, chunks, b.added.length, { replaceIds: b.replaceIds, inTransaction: saveState });
+    await writeBatch(pool, chunks, b.added.length, {
+      replaceIds: b.replaceIds,
+      inTransaction: saveState,
+      events: { source, drafts: b.events },
+    });
   } else if (b.fileDigestUpdates.length > 0) {
     // Nothing to write but what is now known of unchanged parcels.
     const c = await pool.connect();

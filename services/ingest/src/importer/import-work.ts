@@ -18,6 +18,8 @@ import {
   reimportParcel,
   sameContent,
 } from './import-merge.js';
+import type { ChangeEventDraft } from '../data/change-events.js';
+import { changeEventOf } from './change-parts.js';
 import { type ZipEvidenceEntry, ZipEvidence } from '../domain/zip-evidence.js';
 import { applyRules, type FieldReport, latestDateOf, type RuleContext, type Values } from './apply-rules.js';
 import { type AddressIndexEntry, JoinedParcels } from './import-join.js';
@@ -35,6 +37,11 @@ export interface WorkSetup {
   zipEvidence?: ZipEvidenceEntry[];
   /** For a file joined on address: the joined parcels by their address key (see import-join.ts). */
   addressIndex?: AddressIndexEntry[];
+  /**
+   * Added parcels emit 'created' change events: the source had records before this import. A first load emits
+   * none (millions of them would say only "everything is new").
+   */
+  emitCreated?: boolean;
 }
 
 /**
@@ -75,6 +82,8 @@ export interface StoredParcel {
   input: string;
   /** An earlier batch of this import wrote it (rows of one parcel span batches): merged as rows of one file. */
   continued: boolean;
+  /** An earlier batch of this import added it: its rows merging here emit no change event. */
+  addedHere?: boolean;
 }
 
 export interface BuildRequest {
@@ -107,6 +116,8 @@ export interface BuiltBatch<T extends string | Uint8Array = string | Uint8Array>
   /** Import state of the updated parcels, and of unchanged ones whose file digest is now known. */
   stateUpdates: { identity: string; propertyId: number; fileDigest: string | null; input: string }[];
   fileDigestUpdates: { identity: string; fileDigest: string }[];
+  /** The change events of the batch's writes (data/change-events.ts), with their records' new owner ids. */
+  events: ChangeEventDraft[];
 }
 
 export const STATE_COLUMNS = 'source, identity, property_id, file_digest, input';
@@ -122,7 +133,14 @@ export class ImportWork {
   /** Batches merged, waiting for their owners' ids to be built. */
   private readonly pending = new Map<
     number,
-    { out: BuiltBatch<string>; ids: number[]; inputs: PropertyInput[]; parcelIds: number[] }
+    {
+      out: BuiltBatch<string>;
+      ids: number[];
+      inputs: PropertyInput[];
+      parcelIds: number[];
+      /** The change event of each record written (by its index in `ids`), null where it emits none. */
+      events: (ChangeEventDraft | null)[];
+    }
   >();
   private readonly byApn: boolean;
   private readonly mapped: ReadonlySet<MappedField>;
@@ -232,16 +250,19 @@ export class ImportWork {
       newState: '',
       stateUpdates: [],
       fileDigestUpdates: [],
+      events: [],
     };
     const ids: number[] = [];
     const inputs: PropertyInput[] = [];
     const parcelIds: number[] = [];
+    const events: (ChangeEventDraft | null)[] = [];
     const newState: string[] = [];
     req.added.forEach((identity, i) => {
       const parcel = parcels.get(identity)!;
       ids.push(req.firstId + i);
       inputs.push(parcel.input);
       parcelIds.push(req.parcelIds[i]!);
+      events.push(this.setup.emitCreated ? changeEventOf(req.firstId + i, null, parcel.input) : null);
       newState.push(
         copyLine([source, identity, req.firstId + i, this.settled(parcel.input, parcel), encodeState(parcel.input)]),
       );
@@ -262,6 +283,8 @@ export class ImportWork {
       ids.push(s.propertyId);
       inputs.push(merged);
       parcelIds.push(req.parcelIds[req.added.length + i]!);
+      // Compared with the record as stored: a parcel an earlier batch of this import added was announced by it.
+      events.push(s.addedHere ? null : changeEventOf(s.propertyId, stored, merged));
       out.stateUpdates.push({
         identity: s.identity,
         propertyId: s.propertyId,
@@ -270,7 +293,7 @@ export class ImportWork {
       });
     });
     out.newState = newState.join('');
-    this.pending.set(req.batch, { out, ids, inputs, parcelIds });
+    this.pending.set(req.batch, { out, ids, inputs, parcelIds, events });
     return recordMentions(ids, inputs);
   }
 
@@ -279,9 +302,14 @@ export class ImportWork {
     const pending = this.pending.get(req.batch);
     if (!pending) throw new Error(`import batch ${req.batch} was not merged`);
     this.pending.delete(req.batch);
-    const { out, ids, inputs, parcelIds } = pending;
-    if (inputs.length > 0)
-      out.chunks = buildCopyChunks(ids, inputs, parcelIds, this.setup.source, idPairs(req.ownerIds));
+    const { out, ids, inputs, parcelIds, events } = pending;
+    const owners = idPairs(req.ownerIds);
+    if (inputs.length > 0) out.chunks = buildCopyChunks(ids, inputs, parcelIds, this.setup.source, owners);
+    events.forEach((e, i) => {
+      if (!e) return;
+      e.ownerIds = owners[i]!.filter((id): id is number => id !== null);
+      out.events.push(e);
+    });
     return out;
   }
 

@@ -98,6 +98,12 @@ export async function answerMeteredPage(
     const etag = revalidation.tags.page(scope, page, page.rows.length, false);
     if (holdsEntityTag(revalidation.held, etag)) return { notModified: etag };
   }
+  // A page with nothing on it (the change feed between changes; a search answers 404 instead): nothing to charge,
+  // and a call all the same.
+  if (page.rows.length === 0) {
+    const billing = { creditsRemaining: before.balance, recordsReturned: 0, truncatedByCredits: false };
+    return answer(page, billing, false);
+  }
   // Every row: the charge decides how many are paid for (a grant or a concurrent call may change the balance).
   const billing = await chargePage(meter, r, { records: page.rows.length, receipt: receiptOf(page) });
   // A repeat racing its first call: answered with what that call paid for.

@@ -16,10 +16,13 @@ import type { RecordPage } from './record-page.js';
 
 /**
  * A stored record's id: its body starts `{"identifier":{"Id":N` (render-record.ts in ingest); an owner's (owner
- * detail, owner search: data/owner-queries.ts) starts `{"id":N`.
+ * detail, owner search: data/owner-queries.ts) starts `{"id":N`; a change event's (find-changes.ts) `{"id":"N"`.
  */
 export function recordId(body: string): number {
-  const m = /^\{"identifier":\{"Id":(\d{1,15})[,}]/.exec(body) ?? /^\{"id":(\d{1,15})[,}]/.exec(body);
+  const m =
+    /^\{"identifier":\{"Id":(\d{1,15})[,}]/.exec(body) ??
+    /^\{"id":(\d{1,15})[,}]/.exec(body) ??
+    /^\{"id":"(\d{1,15})"[,}]/.exec(body);
   if (m) return Number(m[1]);
   return Number((JSON.parse(body) as { identifier: { Id: number } }).identifier.Id);
 }

@@ -15,6 +15,7 @@ import type { ReportedBilling } from '../domain/metering-rules.js';
 import { OwnerStore } from '../data/owner-queries.js';
 import { findByOwnerId, findOwnerDetail, findOwners } from '../domain/find-owners.js';
 import { batchHandler } from './batch-route.js';
+import { changesHandler } from './changes-route.js';
 import {
   type MeteredQuery,
   meteredCaller,
@@ -121,5 +122,6 @@ export function recordHandlers(d: RecordRouteDeps): Omit<EndpointHandlers<'looku
     propertyArea: metered(ENDPOINTS.propertyArea.query, (q) => areaSource(d.store, rereads, q)),
     saleHistory: metered(ENDPOINTS.saleHistory.query, (q) => history(q.id, 'sale')),
     assessmentDetail: metered(ENDPOINTS.assessmentDetail.query, (q) => history(q.id, 'assessment')),
+    changes: changesHandler(d),
   };
 }

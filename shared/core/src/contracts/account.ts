@@ -23,6 +23,25 @@ export const UsageResponse = z
         credits_used: z.number().int(),
       }),
     ),
+    webhooks: z
+      .object({
+        active: z.number().int().openapi({ description: 'Webhooks events are sent to' }),
+        disabled: z
+          .array(
+            z.object({
+              id: z.string(),
+              url: z.string(),
+              reason: z.string().nullable(),
+              disabledAt: z.string().datetime(),
+            }),
+          )
+          .openapi({
+            description:
+              'Webhooks disabled after repeated failed deliveries, with why: no events are sent to them until they ' +
+              'are enabled again (POST /webhooks/{id}/enable)',
+          }),
+      })
+      .openapi({ description: "The account's webhooks (GET /webhooks lists them)" }),
   })
   .openapi('UsageResponse');
 export type UsageResponse = z.infer<typeof UsageResponse>;

@@ -6,6 +6,7 @@ import {
   OwnerQuery,
   ParcelQuery,
   POLYGON_TEXT_MAX,
+  WATCH_LIST_TEXT_MAX,
   TEXT_MAX,
 } from './index.js';
 
@@ -28,11 +29,70 @@ describe('OpenAPI document', () => {
     '/plans',
   ];
   /** What issue 27 adds to SPEC 4. */
-  const addedPaths = ['/property/batch', '/property/radius', '/property/area', '/owner/detail', '/owner/search'];
+  const addedPaths = [
+    '/property/batch',
+    '/property/radius',
+    '/property/area',
+    '/owner/detail',
+    '/owner/search',
+    '/changes',
+  ];
+  /** Issue 38's webhooks. */
+  const webhookPaths = [
+    '/webhooks',
+    '/webhooks/{id}',
+    '/webhooks/{id}/deliveries',
+    '/webhooks/{id}/test',
+    '/webhooks/{id}/enable',
+  ];
   it('is OpenAPI 3.0.3, version 2.0.0, with every path of SPEC 4 and those added since', () => {
     expect(doc.openapi).toBe('3.0.3');
     expect(doc.info.version).toBe('2.0.0');
-    expect(Object.keys(doc.paths).sort()).toEqual([...specPaths, ...addedPaths].sort());
+    expect(Object.keys(doc.paths).sort()).toEqual([...specPaths, ...addedPaths, ...webhookPaths].sort());
+  });
+  it('declares the webhooks with their methods, path parameter, success status and refusals; never a 402', () => {
+    const ops = Object.fromEntries(
+      webhookPaths.flatMap((p) =>
+        Object.entries(doc.paths[p]).map(([m, op]) => [`${m.toUpperCase()} ${p}`, op as any]),
+      ),
+    );
+    expect(Object.keys(ops).sort()).toEqual([
+      'DELETE /webhooks/{id}',
+      'GET /webhooks',
+      'GET /webhooks/{id}/deliveries',
+      'POST /webhooks',
+      'POST /webhooks/{id}/enable',
+      'POST /webhooks/{id}/test',
+    ]);
+    const codes = (key: string) => Object.keys(ops[key].responses);
+    expect(codes('POST /webhooks')).toEqual(['201', '400', '401', '403', '409', '413', '429', '503']);
+    expect(ops['POST /webhooks'].requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CreateWebhookRequest',
+    });
+    expect(codes('GET /webhooks')).toEqual(['200', '401', '403', '429', '503']);
+    expect(codes('DELETE /webhooks/{id}')).toEqual(['204', '400', '401', '403', '404', '429', '503']);
+    expect(ops['DELETE /webhooks/{id}'].responses['204'].content).toBeUndefined();
+    expect(codes('POST /webhooks/{id}/test')).toContain('202');
+    for (const [key, op] of Object.entries(ops)) {
+      expect(codes(key), key).not.toContain('402');
+      expect(op.security, key).toEqual(doc.security);
+      if (key.includes('{id}')) {
+        expect(
+          op.parameters.find((p: any) => p.in === 'path'),
+          key,
+        ).toMatchObject({ name: 'id', required: true });
+        expect(op.responses['404'].description, key).toMatch(/another account's is not found either/);
+      }
+    }
+    const deliveries = ops['GET /webhooks/{id}/deliveries'].parameters.map((p: any) => `${p.in}:${p.name}`);
+    expect(deliveries).toEqual(['path:id', 'query:pagesize', 'query:cursor']);
+    // The secret is in the creation's answer only.
+    expect(doc.components.schemas.CreatedWebhook.allOf).toEqual([
+      { $ref: '#/components/schemas/Webhook' },
+      expect.objectContaining({ properties: { secret: expect.objectContaining({ type: 'string' }) } }),
+    ]);
+    expect(doc.components.schemas.Webhook.properties.secret).toBeUndefined();
+    expect(doc.components.schemas.WebhookFilter.additionalProperties).toBe(false);
   });
   it('declares the ids int64: past 2^31 at national volume, a generator must not map them to 32 bits', () => {
     const identifier = doc.components.schemas.PropertyRecord.properties.identifier.properties;
@@ -130,11 +190,12 @@ describe('every text parameter has a maximum length', () => {
   it('that the OpenAPI document states for every string query parameter of every path', () => {
     let checked = 0;
     for (const [path, item] of Object.entries<any>(doc.paths)) {
-      for (const p of (item.get ?? item.post).parameters ?? []) {
+      for (const p of Object.values<any>(item).flatMap((op) => op.parameters ?? [])) {
         if (p.in !== 'query' || p.schema.type !== 'string') continue;
         expect(p.schema.maxLength, `${path} ${p.name}`).toBeGreaterThan(0);
-        // A GeoJSON polygon (issue 27) is longer: 200 vertices, parsed and checked in well under a millisecond.
-        const max = p.name === 'polygon' ? POLYGON_TEXT_MAX : 200;
+        // A GeoJSON polygon (issue 27) is longer: 200 vertices, parsed and checked in well under a millisecond; so is
+        // a change feed's watch list (issue 38): up to WATCH_LIST_MAX property ids.
+        const max = p.name === 'polygon' ? POLYGON_TEXT_MAX : p.name === 'ids' ? WATCH_LIST_TEXT_MAX : 200;
         expect(p.schema.maxLength, `${path} ${p.name}`).toBeLessThanOrEqual(max);
         checked++;
       }

@@ -1,6 +1,7 @@
-// Every endpoint of the API, defined once: its path and aliases, query schema, response, whether it is metered,
-// authenticated or public, and the service that serves it. The express routes (mountEndpoints), the OpenAPI
-// document, the gateway plugin's public paths and the kong.yml check are all derived from this table.
+// Every endpoint of the API, defined once: its method, path (with its parameters) and aliases, query and body
+// schemas, response, whether it is metered, authenticated or public, and the service that serves it. The express
+// routes (mountEndpoints), the OpenAPI document, the gateway plugin's paths and methods and the kong.yml check are
+// all derived from this table.
 import { HealthResponse, PlansResponse, UsageResponse } from './account.js';
 import {
   AssessmentHistoryResponse,
@@ -15,6 +16,7 @@ import {
   AddressQuery,
   AUTOCOMPLETE_TOTAL_CAP,
   AutocompleteQuery,
+  BATCH_BODY_MAX_BYTES,
   BATCH_MAX,
   BatchQuery,
   BatchRequest,
@@ -27,7 +29,23 @@ import {
   PropertyIdQuery,
 } from './queries.js';
 import { AREA_SPAN_MAX_MILES, RADIUS_MAX_MILES } from './area-geometry.js';
+import { CHANGE_RETENTION_DAYS, ChangesQuery, ChangesResponse } from './changes.js';
 import { AreaQuery, RadiusQuery } from './queries.js';
+import {
+  ANY_PROPERTY_CHANGE,
+  CreateWebhookRequest,
+  CreateWebhookResponse,
+  DeliveriesQuery,
+  DeliveriesResponse,
+  WEBHOOK_BODY_MAX_BYTES,
+  WEBHOOK_EVENTS,
+  WEBHOOK_FILTER_IDS_MAX,
+  WebhookIdParams,
+  WebhookListResponse,
+  WebhookResponse,
+  WEBHOOKS_PER_ACCOUNT_MAX,
+  WebhookTestResponse,
+} from './webhooks.js';
 import type { z } from './zod.js';
 
 export const BASE_PATH = '/api/v1';
@@ -40,18 +58,25 @@ export type EndpointAccess = 'metered' | 'authenticated' | 'public';
 /** Another path that answers exactly like its endpoint: [path, operationId, summary]. */
 export type Alias = readonly [path: string, operationId: string, summary: string];
 
+/** The methods an endpoint may take (HEAD goes with GET, where it is allowed at all). */
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
 export interface EndpointDef {
-  /** Below BASE_PATH. */
+  /** Below BASE_PATH. A `{name}` segment is a path parameter, described by `params` (`/webhooks/{id}`). */
   path: string;
   operationId: string;
-  tag: 'Property' | 'Owner' | 'Sale' | 'Assessment' | 'Autocomplete' | 'Account' | 'Service';
+  tag: 'Property' | 'Owner' | 'Sale' | 'Assessment' | 'Autocomplete' | 'Account' | 'Webhooks' | 'Service';
   summary: string;
   description?: string;
+  /** The path parameters, one per `{name}` of `path`. */
+  params?: z.ZodObject;
   query?: z.ZodObject;
-  /** GET unless said: POST takes `body` as its JSON request body. */
-  method?: 'GET' | 'POST';
+  /** GET unless said. POST takes `body` as its JSON request body (when it has one). */
+  method?: HttpMethod;
   body?: z.ZodType;
-  response: z.ZodType;
+  /** The answer of a success: 200 unless said; 204 has no body (and no `response`). */
+  okStatus?: 200 | 201 | 202 | 204;
+  response?: z.ZodType;
   okText: string;
   access: EndpointAccess;
   service: ServiceName;
@@ -61,11 +86,25 @@ export interface EndpointDef {
    * which counts what the quota counts): /usage answers its owner even at the quota, so a client can read why.
    */
   limits?: 'exempt';
+  /**
+   * 'batch-entries': the call counts by the entries of its body (the batch: one call per 10 entries) for the rate
+   * limit, the daily quota and /usage; the gateway reads the body for it. Every other call counts 1.
+   */
+  weight?: 'batch-entries';
+  /** The largest body taken (the gateway's request-size limit for its route is at least this). */
+  bodyMaxBytes?: number;
+  /** Statuses it answers beyond those its access gives, or another text for one of those: status -> meaning. */
+  errors?: Readonly<Partial<Record<number, string>>>;
 }
 
 const BILLING_NOTE =
   'Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, ' +
   '`truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.';
+
+/** The 404 of a webhook id: one the account does not have, whether another account has it or none does. */
+const NO_SUCH_WEBHOOK = {
+  404: "No webhook with that id on the calling account (another account's is not found either).",
+};
 
 export const ENDPOINTS = {
   propertyAddress: {
@@ -122,6 +161,8 @@ export const ENDPOINTS = {
     query: BatchQuery,
     method: 'POST',
     body: BatchRequest,
+    weight: 'batch-entries',
+    bodyMaxBytes: BATCH_BODY_MAX_BYTES,
     response: BatchResponse,
     okText: 'One result per entry, in order',
     access: 'metered',
@@ -245,6 +286,27 @@ export const ENDPOINTS = {
     access: 'metered',
     service: 'lookup',
   },
+  changes: {
+    path: '/changes',
+    operationId: 'getChanges',
+    tag: 'Property',
+    summary: 'Changes to property records since a cursor',
+    description:
+      'What imports changed, oldest first: one event per record changed, naming the parts that changed (`parts`) ' +
+      'with the owner names and last sale before and after. Continue with `since=<status.cursor>` (with the same ' +
+      'filters): a cursor never skips or repeats an event, also while imports run. Filters: `zip`; `county` with ' +
+      '`state` (or `state` alone); `ownerId`; `ids`, a watch list of property IDs. `status.more` says the page was ' +
+      `full. Events are kept ${CHANGE_RETENTION_DAYS} days: a cursor past that is a 400 \`cursor_expired\` (read the ` +
+      'records you follow again, then continue from a new cursor: `since` absent starts at the oldest event kept). ' +
+      'Billing: 1 credit per event returned; a page with no event costs nothing (it counts as a call). When credits ' +
+      'run out mid-page, fewer events are returned, `truncated_by_credits` is true and the cursor continues after the ' +
+      'last one returned. `preview` and `max_credits` as on the property endpoints; send an `Idempotency-Key` to retry safely.',
+    query: ChangesQuery,
+    response: ChangesResponse,
+    okText: 'The events after the cursor, oldest first',
+    access: 'metered',
+    service: 'lookup',
+  },
   autocomplete: {
     path: '/property/autocomplete',
     operationId: 'autocompleteAddress',
@@ -274,6 +336,111 @@ export const ENDPOINTS = {
     okText: 'Usage of the calling account',
     access: 'authenticated',
     limits: 'exempt',
+    service: 'account-billing',
+  },
+  // Webhooks (issue 38): an account's endpoints for change events. Free (never charged, never a 402), but calls like
+  // any other: they need the key and count for the rate limit, the daily quota and /usage's calls.
+  listWebhooks: {
+    path: '/webhooks',
+    operationId: 'listWebhooks',
+    tag: 'Webhooks',
+    summary: "The account's webhooks, with their status",
+    description:
+      'Each webhook with `status` (`active`, or `disabled` after repeated failed deliveries, with `disabledReason`) ' +
+      'and its failures in a row. Secrets are never shown here. Free.',
+    response: WebhookListResponse,
+    okText: "The calling account's webhooks",
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  createWebhook: {
+    path: '/webhooks',
+    operationId: 'createWebhook',
+    tag: 'Webhooks',
+    summary: 'Register an endpoint for change events',
+    description:
+      'A JSON body `{"url": "https://...", "events": ["property.changed"], "filter": {...}}`; the filter is exactly one ' +
+      'of `zip`; `county` and `state`; `ids` (1 to ' +
+      `${WEBHOOK_FILTER_IDS_MAX.toLocaleString('en-US')} property IDs); \`ownerId\`. Events: ${WEBHOOK_EVENTS.join(', ')}, or \`${ANY_PROPERTY_CHANGE}\` for all three. ` +
+      'The URL must be https (plain http is taken only on a development machine, and then only to a loopback ' +
+      `address). An account may have ${WEBHOOKS_PER_ACCOUNT_MAX} webhooks (a 409 past that). The answer holds the signing ` +
+      '`secret`, shown this once: each delivery is signed with it (`webhook-id`, `webhook-timestamp`, ' +
+      '`webhook-signature` headers, the Standard Webhooks scheme). Free: no credits are charged.',
+    method: 'POST',
+    body: CreateWebhookRequest,
+    bodyMaxBytes: WEBHOOK_BODY_MAX_BYTES,
+    okStatus: 201,
+    errors: {
+      409: `The account has ${WEBHOOKS_PER_ACCOUNT_MAX} webhooks already, the most it may have: delete one first.`,
+    },
+    response: CreateWebhookResponse,
+    okText: 'The webhook, with its secret (shown this once)',
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  deleteWebhook: {
+    path: '/webhooks/{id}',
+    operationId: 'deleteWebhook',
+    tag: 'Webhooks',
+    summary: 'Delete a webhook',
+    description:
+      "No event is sent to it afterwards. Another account's webhook is a 404, like one that does not exist. Free.",
+    method: 'DELETE',
+    params: WebhookIdParams,
+    errors: NO_SUCH_WEBHOOK,
+    okStatus: 204,
+    okText: 'Deleted',
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  webhookDeliveries: {
+    path: '/webhooks/{id}/deliveries',
+    operationId: 'listWebhookDeliveries',
+    tag: 'Webhooks',
+    summary: "A webhook's delivery attempts, newest first",
+    description:
+      'Each attempt: the event, the attempt number, when, the HTTP status (or the error), the latency and the outcome. ' +
+      'Paged by `pagesize` and `cursor` (`nextCursor` of the page before). Free.',
+    params: WebhookIdParams,
+    errors: NO_SUCH_WEBHOOK,
+    query: DeliveriesQuery,
+    response: DeliveriesResponse,
+    okText: 'Delivery attempts, newest first',
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  testWebhook: {
+    path: '/webhooks/{id}/test',
+    operationId: 'testWebhook',
+    tag: 'Webhooks',
+    summary: 'Send a test event to a webhook',
+    description:
+      'Queues one test event (`webhook.test`, whatever events the webhook takes), delivered, signed and retried like ' +
+      'any other; its attempts appear under `/webhooks/{id}/deliveries`. A disabled webhook gets it once enabled ' +
+      'again. No body. Free.',
+    method: 'POST',
+    params: WebhookIdParams,
+    errors: NO_SUCH_WEBHOOK,
+    okStatus: 202,
+    response: WebhookTestResponse,
+    okText: 'The test event is queued',
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  enableWebhook: {
+    path: '/webhooks/{id}/enable',
+    operationId: 'enableWebhook',
+    tag: 'Webhooks',
+    summary: 'Enable a disabled webhook again',
+    description:
+      'A webhook disabled after repeated failed deliveries takes events again: its failures in a row start over, ' +
+      'and the events it was owed meanwhile are delivered, in order. An active one is answered as it is. No body. Free.',
+    method: 'POST',
+    params: WebhookIdParams,
+    errors: NO_SUCH_WEBHOOK,
+    response: WebhookResponse,
+    okText: 'The webhook, active',
+    access: 'authenticated',
     service: 'account-billing',
   },
   health: {
@@ -319,19 +486,103 @@ export const DOCUMENT_PATHS = [
 export interface ServedPath {
   key: EndpointKey;
   endpoint: EndpointDef;
-  /** Below BASE_PATH. */
+  /** Below BASE_PATH; `{name}` for a path parameter. */
   path: string;
   operationId: string;
   summary: string;
+  method: HttpMethod;
 }
 
-/** Every path of the API (aliases included), in table order. */
+/** Every path of the API (aliases included), one entry per method, in table order. */
 export function servedPaths(): ServedPath[] {
-  return (Object.entries(ENDPOINTS) as [EndpointKey, EndpointDef][]).flatMap(([key, endpoint]) => [
-    { key, endpoint, path: endpoint.path, operationId: endpoint.operationId, summary: endpoint.summary },
-    ...(endpoint.aliases ?? []).map(([path, operationId, summary]) => ({ key, endpoint, path, operationId, summary })),
-  ]);
+  return (Object.entries(ENDPOINTS) as [EndpointKey, EndpointDef][]).flatMap(([key, endpoint]) => {
+    const method = endpoint.method ?? 'GET';
+    return [
+      { key, endpoint, path: endpoint.path, operationId: endpoint.operationId, summary: endpoint.summary, method },
+      ...(endpoint.aliases ?? []).map(([path, operationId, summary]) => ({
+        key,
+        endpoint,
+        path,
+        operationId,
+        summary,
+        method,
+      })),
+    ];
+  });
 }
+
+/** The names of a path's parameters, in order: `/webhooks/{id}/test` -> ['id']. */
+export const pathParameters = (path: string): string[] => [...path.matchAll(/\{([A-Za-z]\w*)\}/g)].map((m) => m[1]!);
+
+/** A table path as express routes it: `/webhooks/{id}` -> `/webhooks/:id`. */
+export const expressPath = (path: string): string => path.replace(/\{([A-Za-z]\w*)\}/g, ':$1');
+
+/** One path of the table (full, below no base) and what each method there does. */
+export interface TablePath {
+  /** The full path as the table writes it (`/api/v1/webhooks/{id}`). */
+  template: string;
+  /** The endpoints at it, one per method. */
+  byMethod: ReadonlyMap<HttpMethod, ServedPath>;
+  /** Its methods, in table order (the `Allow` header of a 405). */
+  methods: readonly HttpMethod[];
+}
+
+/** The paths of a table, each with its methods, found from a request's path. */
+export interface PathTable {
+  /**
+   * The table's path a request's full path is (`/api/v1/webhooks/wh_1` is `/api/v1/webhooks/{id}`), with the
+   * parameters read from it; undefined for a path the table does not have. A path without parameters is one map
+   * look-up (the gateway's hot path); only the few templated ones are tried as patterns.
+   */
+  resolve(fullPath: string): { path: TablePath; params: Record<string, string> } | undefined;
+  /** Every path, full, as templates (`/api/v1/webhooks/{id}`), each with its methods. */
+  list(): TablePath[];
+}
+
+/** A path table of served paths (the endpoint table's: resolvePath; a test's own). */
+export function pathTable(served: readonly ServedPath[]): PathTable {
+  const byTemplate = new Map<string, { template: string; byMethod: Map<HttpMethod, ServedPath> }>();
+  for (const p of served) {
+    const template = BASE_PATH + p.path;
+    const entry = byTemplate.get(template) ?? { template, byMethod: new Map<HttpMethod, ServedPath>() };
+    byTemplate.set(template, entry);
+    if (entry.byMethod.has(p.method)) throw new Error(`${p.method} ${template} is in the endpoint table twice`);
+    entry.byMethod.set(p.method, p);
+  }
+  const exact = new Map<string, TablePath>();
+  const templated: { pattern: RegExp; names: string[]; path: TablePath }[] = [];
+  for (const { template, byMethod } of byTemplate.values()) {
+    const path: TablePath = { template, byMethod, methods: [...byMethod.keys()] };
+    const names = pathParameters(template);
+    if (names.length === 0) {
+      exact.set(template, path);
+      continue;
+    }
+    // A parameter is one whole segment: never empty, no slash.
+    const parts = template.split(/\{[A-Za-z]\w*\}/).map((part) => part.replace(/[.*+?^$()|[\]\\]/g, '\\$&'));
+    templated.push({ pattern: new RegExp(`^${parts.join('([^/]+)')}$`), names, path });
+  }
+  return {
+    resolve(fullPath) {
+      const found = exact.get(fullPath);
+      if (found) return { path: found, params: {} };
+      for (const { pattern, names, path } of templated) {
+        const m = pattern.exec(fullPath);
+        if (m) return { path, params: Object.fromEntries(names.map((n, i) => [n, m[i + 1]!])) };
+      }
+      return undefined;
+    },
+    list: () => [...exact.values(), ...templated.map((t) => t.path)],
+  };
+}
+
+const TABLE = pathTable(servedPaths());
+
+/** The endpoint table's path a request's full path is, with its parameters (PathTable.resolve). */
+export const resolvePath = (fullPath: string) => TABLE.resolve(fullPath);
+
+/** Every path of the endpoint table, full, as templates, each with its methods. */
+export const tablePathList = (): TablePath[] => TABLE.list();
 
 /** Full paths the gateway lets through without a key: the public endpoints and the OpenAPI document. */
 export function publicPaths(): Set<string> {
@@ -341,25 +592,10 @@ export function publicPaths(): Set<string> {
   return new Set([...endpoints, ...DOCUMENT_PATHS]);
 }
 
-/** Full paths that need a key but are outside the rate limit and the daily quota (/usage). */
-export function limitExemptPaths(): Set<string> {
-  return new Set(
-    servedPaths()
-      .filter((p) => p.endpoint.limits === 'exempt')
-      .map((p) => BASE_PATH + p.path),
-  );
-}
+/** The methods a full path takes, as the table says (undefined for a path it does not have). */
+export const methodsOf = (fullPath: string): readonly HttpMethod[] | undefined => resolvePath(fullPath)?.path.methods;
 
-const POST_PATHS: ReadonlySet<string> = new Set(
-  servedPaths()
-    .filter((p) => p.endpoint.method === 'POST')
-    .map((p) => BASE_PATH + p.path),
-);
-
-/** The method a full path takes: GET, but for the batch (POST). */
-export const methodOf = (fullPath: string): 'GET' | 'POST' => (POST_PATHS.has(fullPath) ? 'POST' : 'GET');
-
-/** Full path -> the service that serves it: what the gateway's routes must say (the OpenAPI document included). */
+/** Full path (a template for a path with parameters) -> the service that serves it: what the gateway's routes must say. */
 export function routedPaths(): Map<string, ServiceName> {
   const routes = new Map<string, ServiceName>(servedPaths().map((p) => [BASE_PATH + p.path, p.endpoint.service]));
   for (const d of DOCUMENT_PATHS) routes.set(d, 'plans');

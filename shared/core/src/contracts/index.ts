@@ -4,6 +4,8 @@ export * from './envelopes.js';
 export * from './account.js';
 export * from './queries.js';
 export * from './area-geometry.js';
+export * from './changes.js';
 export { buildOpenApiDocument, openApiYaml, API_VERSION } from './openapi.js';
 export * from './endpoints.js';
+export * from './webhooks.js';
 export { renderEnvelope, renderStatus, type EnvelopeStatus } from './render.js';

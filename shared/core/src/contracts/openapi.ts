@@ -13,6 +13,7 @@ const ERROR_TEXT: Record<number, string> = {
   402: 'No credits remaining, or every credit grant has expired. 0 credits.',
   403: 'API key disabled. 0 credits.',
   404: 'No properties found. 0 credits.',
+  409: 'The account has as many as it may have (webhooks: see the limit in GET /webhooks); delete one first.',
   413: 'The request body is larger than the gateway takes (the batch: 256 KB). 0 credits.',
   429: 'Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits.',
   431: 'The request line and headers are larger than the service takes (16 KB): shorten the query string (a polygon: compact JSON, fewer digits or vertices). 0 credits.',
@@ -57,12 +58,12 @@ const NOT_MODIFIED = {
   },
 };
 
-function errors(codes: number[]) {
+function errors(codes: number[], text: Partial<Record<number, string>> = {}) {
   return Object.fromEntries(
     codes.map((c) => [
       c,
       {
-        description: ERROR_TEXT[c] ?? 'Error',
+        description: text[c] ?? ERROR_TEXT[c] ?? 'Error',
         ...(HEADERS_BY_CODE[c] ? { headers: HEADERS_BY_CODE[c] } : {}),
         content: { 'application/json': { schema: ErrorResponse } },
       },
@@ -77,15 +78,41 @@ const AUTH: Record<string, string[]>[] = [
 ];
 
 /**
- * The error answers of an endpoint follow from its access: only metered ones answer 402 and 404. One that takes a
- * query string answers 431 to one past the service's 16 KB request line (http.ts createHardenedServer): a GeoJSON
- * polygon within its own limits can be that long once URL-encoded.
+ * The error answers of an endpoint follow from its access: only metered ones answer 402, and 404 for no match. One
+ * that takes a query string answers 431 to one past the service's 16 KB request line (http.ts createHardenedServer):
+ * a GeoJSON polygon within its own limits can be that long once URL-encoded. One with a body answers 413 to a body
+ * past the gateway's limit; one with path parameters 404 to an id the account does not have; `errors` adds the rest.
  */
 function errorCodes(e: EndpointDef): number[] {
   if (e.access === 'public') return [];
   const tooLong = e.query ? [431] : [];
   if (e.access === 'metered') return [400, 401, 402, 403, ...(e.body ? [413] : [404]), 429, ...tooLong, 503];
-  return [...(e.query ? [400] : []), 401, 403, ...(e.limits === 'exempt' ? [] : [429]), ...tooLong, 503];
+  const codes = [
+    ...(e.query || e.body || e.params ? [400] : []),
+    401,
+    403,
+    ...(e.params ? [404] : []),
+    ...(e.errors ? Object.keys(e.errors).map(Number) : []),
+    ...(e.body ? [413] : []),
+    ...(e.limits === 'exempt' ? [] : [429]),
+    ...tooLong,
+    503,
+  ];
+  return [...new Set(codes)].sort((a, b) => a - b);
+}
+
+/** Whether an answer carries the envelope's status (then X-Request-Id is its transactionID). */
+const hasStatus = (schema: unknown) => 'status' in ((schema as { shape?: object } | undefined)?.shape ?? {});
+
+/** The request part of an operation: path parameters, query, the Idempotency-Key of a metered one, the body. */
+function requestOf(e: EndpointDef) {
+  const request = {
+    ...(e.params ? { params: e.params } : {}),
+    ...(e.query ? { query: e.query } : {}),
+    ...(e.query && e.access === 'metered' ? { headers: MeteredHeaders } : {}),
+    ...(e.body ? { body: { required: true, content: { 'application/json': { schema: e.body } } } } : {}),
+  };
+  return Object.keys(request).length > 0 ? { request } : {};
 }
 
 export function buildOpenApiDocument(serverUrl = BASE_PATH) {
@@ -120,37 +147,32 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
     name: 'X-Marketplace-Subscription',
     description: 'Set by the marketplace proxy: the plan subscribed to, one of `marketplace_plans` of /plans',
   });
-  for (const { endpoint: e, path, operationId, summary } of servedPaths()) {
+  for (const { endpoint: e, path, operationId, summary, method } of servedPaths()) {
     const isPublic = e.access === 'public';
     registry.registerPath({
-      method: e.method === 'POST' ? 'post' : 'get',
+      method: method.toLowerCase() as 'get' | 'post' | 'delete',
       path,
       operationId,
       tags: [e.tag],
       summary,
       ...(e.description ? { description: e.description } : {}),
       security: isPublic ? [] : AUTH,
-      ...(e.query
-        ? {
-            request: {
-              query: e.query,
-              ...(e.access === 'metered' ? { headers: MeteredHeaders } : {}),
-              ...(e.body ? { body: { required: true, content: { 'application/json': { schema: e.body } } } } : {}),
-            },
-          }
-        : {}),
+      ...requestOf(e),
       responses: {
-        200: {
+        [e.okStatus ?? 200]: {
           description: e.okText,
           headers: {
-            'X-Request-Id': { description: 'Equals status.transactionID', schema: { type: 'string' } },
+            'X-Request-Id': {
+              description: hasStatus(e.response) ? 'Equals status.transactionID' : 'The request id',
+              schema: { type: 'string' },
+            },
             ...(e.access === 'metered' ? ETAG : {}),
             ...(isPublic || e.limits === 'exempt' ? {} : RATE_LIMIT),
           },
-          content: { 'application/json': { schema: e.response } },
+          ...(e.response ? { content: { 'application/json': { schema: e.response } } } : {}),
         },
         ...(e.access === 'metered' ? NOT_MODIFIED : {}),
-        ...errors(errorCodes(e)),
+        ...errors(errorCodes(e), e.errors),
       },
     });
   }
@@ -162,12 +184,13 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
       version: API_VERSION,
       description:
         'Credit-metered United States property, owner, parcel, sale and assessment records. ' +
-        'Endpoints are GET with query parameters, but for the batch lookup (POST with a JSON body). ' +
-        '1 credit per property returned; errors cost 0. Every record answer carries an `ETag`: sent back in ' +
+        'Endpoints are GET with query parameters, but for the batch lookup (POST with a JSON body) and the webhooks ' +
+        '(POST and DELETE, the webhook id in the path). ' +
+        '1 credit per property returned; errors cost 0; webhooks are free. Every record answer carries an `ETag`: sent back in ' +
         '`If-None-Match`, it is answered 304 with no body and 0 credits while those records are unchanged (counted as a call). ' +
         'Every refusal is an ErrorResponse, those no operation lists too: a path not listed here is a 404; a method a path ' +
-        'does not take (POST to a GET endpoint, GET to the batch, HEAD to a metered endpoint) is a 405 with an `Allow` ' +
-        'header naming the one it takes; both cost 0.',
+        'does not take (POST to a GET endpoint, GET to the batch, HEAD to any endpoint that needs a key) is a 405 with ' +
+        'an `Allow` header naming the ones it takes; both cost 0.',
       license: { name: 'Proprietary', url: 'https://example.com/terms' },
     },
     servers: [{ url: serverUrl }],
@@ -179,6 +202,11 @@ export function buildOpenApiDocument(serverUrl = BASE_PATH) {
       { name: 'Assessment', description: 'Assessment and tax history' },
       { name: 'Autocomplete', description: 'Address type-ahead' },
       { name: 'Account', description: 'Usage and plans' },
+      {
+        name: 'Webhooks',
+        description:
+          'Change events POSTed to your endpoints, signed with the secret shown when the webhook is created; free',
+      },
       { name: 'Service', description: 'Health' },
     ],
   });

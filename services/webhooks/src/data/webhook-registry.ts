@@ -1,0 +1,197 @@
+// An account's webhook endpoints: create (the secret is returned once, here), list, read, delete, re-enable, and
+// the test event. Every read and change is scoped to the account: another account's webhook is "not found".
+// The URL is checked by the caller first (validateWebhookUrl in domain/url-policy.ts: the route has the setting).
+import { randomBytes } from 'node:crypto';
+import { ApiError } from '@pra/core/errors';
+import { withTransaction, type Pool, type Queryable } from '@pra/platform';
+import { newWebhookSecret } from '../domain/signing.js';
+import {
+  MAX_WEBHOOKS_PER_ACCOUNT,
+  newWebhookId,
+  storedFilter,
+  TEST_EVENT_TYPE,
+  testPayload,
+  type WebhookEventType,
+  type WebhookFilter,
+} from '../domain/webhook.js';
+
+/** The channel the delivery worker listens on: a test event (or anything else owed) is enqueued at once. */
+export const OUTBOX_CHANNEL = 'webhooks_outbox';
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  filter: WebhookFilter;
+  status: 'active' | 'disabled';
+  /** Why it was disabled (repeated failure): shown in the list, and what /usage tells the account. */
+  disabledReason: string | null;
+  disabledAt: string | null;
+  createdAt: string;
+  /** Failed attempts since the last acknowledged delivery. */
+  consecutiveFailures: number;
+  lastDeliveredAt: string | null;
+  /** Events owed to it now (queued, being retried, or parked while disabled). */
+  pendingEvents: number;
+}
+
+interface EndpointRow {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  filter: WebhookFilter;
+  status: 'active' | 'disabled';
+  disabled_reason: string | null;
+  disabled_at: Date | null;
+  created_at: Date;
+  consecutive_failures: number;
+  last_delivered_at: Date | null;
+  pending: number;
+}
+
+const SELECT_ENDPOINT = `
+  SELECT e.id, e.url, e.events, e.filter, e.status, e.disabled_reason, e.disabled_at, e.created_at,
+         e.consecutive_failures, e.last_delivered_at,
+         (SELECT count(*) FROM webhooks.outbox o WHERE o.webhook_id = e.id)::int AS pending
+    FROM webhooks.endpoints e`;
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function toWebhook(r: EndpointRow): Webhook {
+  return {
+    id: r.id,
+    url: r.url,
+    events: r.events,
+    filter: r.filter,
+    status: r.status,
+    disabledReason: r.disabled_reason,
+    disabledAt: iso(r.disabled_at),
+    createdAt: r.created_at.toISOString(),
+    consecutiveFailures: r.consecutive_failures,
+    lastDeliveredAt: iso(r.last_delivered_at),
+    pendingEvents: r.pending,
+  };
+}
+
+export interface NewWebhook {
+  accountId: number;
+  /** Already checked with validateWebhookUrl. */
+  url: string;
+  events: readonly WebhookEventType[];
+  filter?: WebhookFilter;
+}
+
+/**
+ * Creates an endpoint; it receives the change events committed after this call. The secret (`whsec_...`) is in the
+ * answer and never again. More than MAX_WEBHOOKS_PER_ACCOUNT endpoints: a 400.
+ */
+export async function createWebhook(pool: Pool, w: NewWebhook): Promise<{ webhook: Webhook; secret: string }> {
+  const id = newWebhookId();
+  const secret = newWebhookSecret();
+  await withTransaction(pool, async (c) => {
+    // One creation at a time per account, so two concurrent ones cannot both pass the count.
+    await c.query('SELECT pg_advisory_xact_lock(hashtext($1), $2::int)', ['webhooks.account', w.accountId % 2 ** 31]);
+    const { rows } = await c.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM webhooks.endpoints WHERE account_id = $1',
+      [w.accountId],
+    );
+    if (rows[0]!.n >= MAX_WEBHOOKS_PER_ACCOUNT)
+      throw new ApiError(
+        'limit_reached',
+        `An account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks: delete one before creating another`,
+      );
+    // The feed's last position now: events at or below it were committed before the endpoint existed (the feed's
+    // positions become visible in order, records.change_events), every later one is the endpoint's.
+    await c.query(
+      `INSERT INTO webhooks.endpoints (id, account_id, url, events, filter, secret, start_position)
+       VALUES ($1, $2, $3, $4, $5, $6, (SELECT coalesce(max(position), 0) FROM records.change_events))`,
+      [id, w.accountId, w.url, [...w.events], JSON.stringify(storedFilter(w.filter ?? {})), secret],
+    );
+  });
+  const webhook = await getWebhook(pool, w.accountId, id);
+  return { webhook: webhook!, secret };
+}
+
+/** The account's endpoints, oldest first (no secrets). */
+export async function listWebhooks(db: Queryable, accountId: number): Promise<Webhook[]> {
+  const { rows } = await db.query<EndpointRow>(
+    `${SELECT_ENDPOINT} WHERE e.account_id = $1 ORDER BY e.created_at, e.id`,
+    [accountId],
+  );
+  return rows.map(toWebhook);
+}
+
+/** One of the account's endpoints, or null (unknown, or another account's). */
+export async function getWebhook(db: Queryable, accountId: number, id: string): Promise<Webhook | null> {
+  const { rows } = await db.query<EndpointRow>(`${SELECT_ENDPOINT} WHERE e.account_id = $1 AND e.id = $2`, [
+    accountId,
+    id,
+  ]);
+  return rows[0] ? toWebhook(rows[0]) : null;
+}
+
+/**
+ * Deletes an endpoint with its delivery log and what it was owed: a delivery still queued finds nothing to send and
+ * is dropped (one already on the wire when this commits cannot be called back). False when there is no such endpoint.
+ */
+export async function deleteWebhook(db: Queryable, accountId: number, id: string): Promise<boolean> {
+  const { rowCount } = await db.query('DELETE FROM webhooks.endpoints WHERE account_id = $1 AND id = $2', [
+    accountId,
+    id,
+  ]);
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * Re-enables a disabled endpoint: its failure count starts over and what it was owed is queued again (in order).
+ * False when there is no such endpoint.
+ */
+export async function enableWebhook(db: Queryable, accountId: number, id: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `WITH e AS (
+       UPDATE webhooks.endpoints SET status = 'active', disabled_reason = NULL, disabled_at = NULL, consecutive_failures = 0
+        WHERE account_id = $1 AND id = $2 RETURNING id)
+     SELECT pg_notify($3, id) FROM e`,
+    [accountId, id, OUTBOX_CHANNEL],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+/**
+ * POST /webhooks/{id}/test: a `webhook.test` event owed to the endpoint, delivered by the worker through the same
+ * queue, signing, retries and log as any event (within a second: the worker is woken by NOTIFY). Null when there is
+ * no such endpoint. A disabled endpoint gets it once re-enabled.
+ */
+export async function enqueueTestDelivery(
+  db: Queryable,
+  accountId: number,
+  webhookId: string,
+): Promise<{ eventId: string } | null> {
+  const eventId = `evt_test_${randomBytes(8).toString('hex')}`;
+  const { rowCount } = await db.query(
+    `WITH e AS (SELECT id FROM webhooks.endpoints WHERE account_id = $1 AND id = $2),
+          o AS (INSERT INTO webhooks.outbox (webhook_id, event_id, event_type, body)
+                SELECT id, $3, $4, $5 FROM e RETURNING webhook_id)
+     SELECT pg_notify($6, webhook_id) FROM o`,
+    [accountId, webhookId, eventId, TEST_EVENT_TYPE, testPayload(webhookId, eventId, new Date()), OUTBOX_CHANNEL],
+  );
+  return (rowCount ?? 0) > 0 ? { eventId } : null;
+}
+
+/** What /usage can tell an account about its webhooks: how many, and those disabled with why. */
+export async function webhookNotices(
+  db: Queryable,
+  accountId: number,
+): Promise<{ active: number; disabled: { id: string; url: string; reason: string | null; disabledAt: string }[] }> {
+  const { rows } = await db.query<{ id: string; url: string; status: string; reason: string | null; at: Date | null }>(
+    `SELECT id, url, status, disabled_reason AS reason, disabled_at AS at FROM webhooks.endpoints
+      WHERE account_id = $1 ORDER BY created_at, id`,
+    [accountId],
+  );
+  return {
+    active: rows.filter((r) => r.status === 'active').length,
+    disabled: rows
+      .filter((r) => r.status === 'disabled')
+      .map((r) => ({ id: r.id, url: r.url, reason: r.reason, disabledAt: iso(r.at) ?? '' })),
+  };
+}

@@ -1,0 +1,332 @@
+// The delivery engine of one worker process:
+//   dispatcher  every WEBHOOK_DISPATCH_EVERY_MS: change feed -> outbox (dispatcher.ts), then the pump
+//   pump        outbox heads not yet queued -> BullMQ `webhook-deliveries` (jobId `<webhookId>.<eventId>`: a head
+//               queued twice is one job); woken at once by NOTIFY webhooks_outbox (a test event, a re-enabled endpoint)
+//   worker      one job = one attempt: sign, send (sender.ts), log; a 2xx or the last attempt finishes the event and
+//               queues the next event of the same record; any other failure is retried by BullMQ after the schedule's
+//               wait (domain/retry-schedule.ts), counted in PostgreSQL so that a lost job starts where it was
+//   resync      a marker key in Redis says the queue's data is there; when Redis comes back without it (an empty
+//               Redis), every head is queued again from the outbox; a slower full pass repairs jobs BullMQ gave up
+// At least once: the outbox row goes only with the 2xx's log entry, so a process killed mid-delivery leaves the job to
+// be run again (BullMQ's stalled-job check), under the same webhook-id, which is what receivers deduplicate by.
+import { Queue, Worker, type Job } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import { createRedis, type Pool } from '@pra/platform';
+import { inSpan, queueTelemetry, SpanKind } from '@pra/platform/telemetry';
+import { OUTBOX_CHANNEL } from '../data/webhook-registry.js';
+import {
+  finishEvent,
+  headsAfter,
+  markEnqueued,
+  markUnqueued,
+  loadDue,
+  type Owed,
+  pruneEventBodies,
+  recordFailure,
+  unqueuedHeads,
+} from '../data/outbox.js';
+import { isLastAttempt, MAX_ATTEMPTS, retryDelayMs } from '../domain/retry-schedule.js';
+import { signedHeaders } from '../domain/signing.js';
+import type { UrlPolicy } from '../domain/url-policy.js';
+import { dispatchChanges } from './dispatcher.js';
+import { type Resolve, sendWebhook } from './sender.js';
+
+export const DELIVERY_QUEUE = 'webhook-deliveries';
+/** Heads queued per pump statement. */
+const PUMP_BATCH = 1_000;
+/** Change events read per dispatch round. */
+const DISPATCH_BATCH = 500;
+
+export interface EngineOptions {
+  pool: Pool;
+  /** A redis:// URL or a redis-cluster:// target (createRedis). */
+  redisUrl: string;
+  /** BullMQ's key prefix (braced in a cluster), one per deployment and per test run. */
+  queuePrefix: string;
+  log: (o: Record<string, unknown>) => void;
+  policy: UrlPolicy;
+  timeoutMs: number;
+  responseCapBytes: number;
+  /** Deliveries in flight at once in this process. */
+  concurrency: number;
+  /** < 1 compresses the retry schedule (tests, a local system); 1 in production. */
+  retryScale: number;
+  dispatchEveryMs: number;
+  /** The full pass that re-queues every head (jobs BullMQ gave up on, a Redis that lost its data). */
+  resyncEveryMs: number;
+  /** How long a job is held by a worker that stopped renewing it (killed) before another takes it. */
+  lockDurationMs: number;
+  /** Consecutive failed attempts at which a dead letter disables the endpoint (default: a whole schedule). */
+  disableAfterFailures?: number;
+  /** What this process runs: the worker, the dispatcher and pump, or both (default). */
+  roles?: { worker: boolean; dispatcher: boolean };
+  random?: () => number;
+  resolve?: Resolve;
+}
+
+/** A failed attempt to be retried after `delayMs` (the backoff strategy reads it). */
+class RetryLater extends Error {
+  constructor(
+    readonly delayMs: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RetryLater';
+  }
+}
+
+export class DeliveryEngine {
+  readonly queue: Queue<Owed>;
+  private worker?: Worker<Owed>;
+  private readonly connections: Redis[] = [];
+  private listener?: pg.PoolClient;
+  private timers: NodeJS.Timeout[] = [];
+  private pumping: Promise<void> | null = null;
+  private pumpAgain = false;
+  private dispatching = false;
+  private stopped = false;
+  private readonly marker: string;
+
+  constructor(private readonly o: EngineOptions) {
+    this.queue = new Queue<Owed>(DELIVERY_QUEUE, {
+      connection: this.connection(),
+      prefix: o.queuePrefix,
+      telemetry: queueTelemetry(),
+    });
+    this.marker = `${o.queuePrefix}:${DELIVERY_QUEUE}:outbox-synced`;
+  }
+
+  private connection(): Redis {
+    const c = createRedis(this.o.redisUrl, 'worker');
+    c.on('error', () => {}); // reconnects by itself; commands that need it wait (workers' clients never give up)
+    this.connections.push(c);
+    return c;
+  }
+
+  async start(): Promise<void> {
+    const roles = this.o.roles ?? { worker: true, dispatcher: true };
+    if (roles.worker) {
+      this.worker = new Worker<Owed>(DELIVERY_QUEUE, (job) => this.deliver(job), {
+        connection: this.connection(),
+        prefix: this.o.queuePrefix,
+        concurrency: this.o.concurrency,
+        lockDuration: this.o.lockDurationMs,
+        stalledInterval: Math.max(1_000, Math.floor(this.o.lockDurationMs / 2)),
+        // A job whose worker died is run again, even several times (each death is a stall): BullMQ must not fail it.
+        maxStalledCount: 1_000,
+        settings: { backoffStrategy: (made, _type, err) => this.backoff(made, err) },
+        telemetry: queueTelemetry(),
+      });
+      this.worker.on('failed', (job, err) => {
+        if (!job || job.attemptsMade < (job.opts.attempts ?? 1)) return;
+        // BullMQ gave up (not a delivery failure: those are retried until dead-lettered in PostgreSQL): the row goes
+        // back to the pump.
+        this.o.log({ msg: 'webhook job failed for good; queued again', jobId: job.id, err: String(err) });
+        void markUnqueued(this.o.pool, job.data).catch(() => {});
+      });
+      this.worker.on('error', (err) => this.o.log({ msg: 'webhook worker error', err: String(err) }));
+    }
+    if (roles.dispatcher) {
+      await this.listen();
+      await this.resyncIfRedisLost(true);
+      this.every(this.o.dispatchEveryMs, () => this.dispatchRound());
+      this.every(this.o.resyncEveryMs, () => this.resync());
+      this.every(5_000, () => this.resyncIfRedisLost(false));
+      this.every(600_000, async () => {
+        await pruneEventBodies(this.o.pool);
+      });
+      void this.dispatchRound();
+    }
+  }
+
+  private every(ms: number, fn: () => Promise<unknown>): void {
+    const t = setInterval(() => {
+      if (!this.stopped) void fn().catch((err) => this.o.log({ msg: 'webhook engine round failed', err: String(err) }));
+    }, ms);
+    t.unref();
+    this.timers.push(t);
+  }
+
+  /** NOTIFY webhooks_outbox wakes the pump (a test event, a re-enabled endpoint) without waiting for a round. */
+  private async listen(): Promise<void> {
+    const client = await this.o.pool.connect();
+    client.on('notification', () => this.pump());
+    client.on('error', () => {
+      // The pool's connection broke: the periodic rounds still pump; listen again on a fresh one.
+      this.listener = undefined;
+      if (!this.stopped) setTimeout(() => void this.listen().catch(() => {}), 1_000).unref();
+    });
+    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    this.listener = client;
+  }
+
+  /** One dispatch round (more at once while the feed has a backlog), then the pump. */
+  async dispatchRound(): Promise<void> {
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      for (let i = 0; i < 20; i++) {
+        const r = await dispatchChanges(this.o.pool, DISPATCH_BATCH, this.o.log);
+        if (r.owed > 0) this.o.log({ msg: 'webhook events matched', events: r.events, deliveries: r.owed });
+        if (!r.ran || r.events < DISPATCH_BATCH) break;
+      }
+    } finally {
+      this.dispatching = false;
+    }
+    await this.pump();
+  }
+
+  /** Queues every head not queued yet; calls made while it runs make it run once more. */
+  pump(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return this.pumping;
+    }
+    this.pumping = (async () => {
+      try {
+        do {
+          this.pumpAgain = false;
+          for (;;) {
+            const heads = await unqueuedHeads(this.o.pool, PUMP_BATCH);
+            if (heads.length === 0 || this.stopped) break;
+            await this.enqueue(heads);
+            if (heads.length < PUMP_BATCH) break;
+          }
+        } while (this.pumpAgain && !this.stopped);
+      } catch (err) {
+        this.o.log({ msg: 'webhook pump failed', err: String(err) });
+      } finally {
+        this.pumping = null;
+      }
+    })();
+    return this.pumping;
+  }
+
+  /** Into the queue first, then noted in PostgreSQL: a crash between the two queues them again, as the same jobs. */
+  private async enqueue(owed: readonly Owed[]): Promise<void> {
+    if (owed.length === 0) return;
+    await this.queue.addBulk(
+      owed.map((x) => ({
+        name: 'deliver',
+        data: x,
+        opts: {
+          jobId: `${x.webhookId}.${x.eventId}`,
+          // Delivery failures are counted in PostgreSQL and end in a dead letter there; BullMQ's own count only
+          // bounds retries of faults of ours (PostgreSQL unreachable while logging an attempt).
+          attempts: MAX_ATTEMPTS + 50,
+          backoff: { type: 'webhook' },
+          // The outbox, not BullMQ, remembers what was done: a finished job is not kept, so a head queued again
+          // later (after a park) is a new job.
+          removeOnComplete: true,
+          removeOnFail: true,
+        },
+      })),
+    );
+    await markEnqueued(this.o.pool, owed);
+  }
+
+  private backoff(attemptsMade: number, err: Error | undefined): number {
+    if (err instanceof RetryLater || err?.name === 'RetryLater') return (err as RetryLater).delayMs;
+    // A fault of ours: a short exponential wait, at most a minute.
+    return Math.min(60_000, 500 * 2 ** Math.min(attemptsMade, 7));
+  }
+
+  /** One attempt. */
+  private async deliver(job: Job<Owed>): Promise<{ outcome: string }> {
+    const owed = job.data;
+    const due = await loadDue(this.o.pool, owed);
+    // Acknowledged or dead-lettered by an earlier run of this job, or the endpoint deleted: nothing to send.
+    if (!due) return { outcome: 'gone' };
+    if (due.status === 'disabled') {
+      await markUnqueued(this.o.pool, owed);
+      return { outcome: 'parked' };
+    }
+    const attempt = due.attemptsMade + 1;
+    const sentAt = new Date();
+    const result = await inSpan(
+      'webhook deliver',
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'webhook.id': owed.webhookId, 'webhook.event_id': owed.eventId, 'webhook.attempt': attempt },
+      },
+      async (span) => {
+        const r = await sendWebhook(
+          { url: due.url, headers: signedHeaders(due.secret, owed.eventId, due.body), body: due.body },
+          {
+            policy: this.o.policy,
+            timeoutMs: this.o.timeoutMs,
+            responseCapBytes: this.o.responseCapBytes,
+            resolve: this.o.resolve,
+          },
+        );
+        span.setAttributes({ 'webhook.ok': r.ok, ...(r.status ? { 'http.response.status_code': r.status } : {}) });
+        return r;
+      },
+    );
+    const record = {
+      attempt,
+      at: sentAt,
+      httpStatus: result.status ?? null,
+      error: result.ok ? null : (result.error ?? 'failed').slice(0, 500),
+      latencyMs: result.latencyMs,
+    };
+    if (result.ok || isLastAttempt(attempt)) {
+      const outcome = result.ok ? 'delivered' : 'dead_letter';
+      const done = await finishEvent(this.o.pool, owed, outcome, record, this.o.disableAfterFailures ?? MAX_ATTEMPTS);
+      if (done.disabled) this.o.log({ msg: 'webhook disabled', webhookId: owed.webhookId, error: record.error });
+      if (done.next) await this.enqueue([done.next]);
+      return { outcome: done.recorded ? outcome : 'gone' };
+    }
+    const delayMs = retryDelayMs(attempt, this.o.random, this.o.retryScale);
+    const logged = await recordFailure(
+      this.o.pool,
+      owed,
+      record,
+      new Date(sentAt.getTime() + result.latencyMs + delayMs),
+    );
+    if (!logged) return { outcome: 'gone' };
+    throw new RetryLater(delayMs, `attempt ${attempt} failed: ${record.error}`);
+  }
+
+  /** Redis came back without the marker (an empty Redis): every head is queued again. At start: sets the marker. */
+  private async resyncIfRedisLost(atStart: boolean): Promise<void> {
+    const redis = this.connections[0]!;
+    const present = await redis.get(this.marker);
+    if (present && !atStart) return;
+    if (!atStart) this.o.log({ msg: 'Redis lost the delivery queue: re-queueing every event owed from PostgreSQL' });
+    await this.resync();
+    await redis.set(this.marker, new Date().toISOString());
+  }
+
+  /** Queues every head again (jobs still in Redis are the same jobs: nothing is sent twice for it). */
+  async resync(): Promise<number> {
+    let after: Owed | null = null;
+    let n = 0;
+    for (;;) {
+      const heads = await headsAfter(this.o.pool, after, PUMP_BATCH);
+      if (heads.length === 0 || this.stopped) break;
+      await this.enqueue(heads);
+      n += heads.length;
+      after = heads[heads.length - 1]!;
+      if (heads.length < PUMP_BATCH) break;
+    }
+    return n;
+  }
+
+  /** In-flight deliveries finish (or are left to be run again), then every connection closes. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    await this.pumping;
+    await this.worker?.close();
+    await this.queue.close();
+    if (this.listener) {
+      const l = this.listener;
+      this.listener = undefined;
+      await l.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => {});
+      l.release();
+    }
+    await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())));
+  }
+}

@@ -140,9 +140,17 @@ export class DeliveryEngine {
     }
   }
 
+  /** Runs fn every `ms`; a round still running (a store that is slow or away) is not joined by another. */
   private every(ms: number, fn: () => Promise<unknown>): void {
+    let running = false;
     const t = setInterval(() => {
-      if (!this.stopped) void fn().catch((err) => this.o.log({ msg: 'webhook engine round failed', err: String(err) }));
+      if (this.stopped || running) return;
+      running = true;
+      void fn()
+        .catch((err) => this.o.log({ msg: 'webhook engine round failed', err: String(err) }))
+        .finally(() => {
+          running = false;
+        });
     }, ms);
     t.unref();
     this.timers.push(t);

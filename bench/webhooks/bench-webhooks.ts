@@ -1,10 +1,11 @@
-// npm run bench:webhooks [-- --subscribers 1000 --records 20 --receivers 20]
+// npm run bench:webhooks [-- --subscribers 1000 --records 5 --receivers 20]
 // Webhook delivery (issue 38): `subscribers` endpoints (40 accounts' worth) on loopback receivers, every one
 // subscribed to every change; a re-import that changes the owner of `records` records, so records x subscribers
 // deliveries. The worker runs as it does under npm start (services/webhooks/src/worker.ts, its own process, default
 // settings), this process only receives. Figures:
 // - delivery latency p50/p99: from the event's commit (its changedAt) to the receiver reading the request;
 // - deliveries/s: every delivery over the time from the import's end to the last arrival;
+// - the worker's CPU milliseconds per delivery (its process, /proc): a figure a busy machine moves less than rates;
 // - the baseline, in the same run: the same number of signed POSTs to the same receivers sent directly (sign and
 //   send with the same sender and concurrency, in a process of its own), with no feed, outbox, queue or log: the
 //   ratio is what the durability costs.
@@ -17,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
 import { useLocalStack } from '@pra/platform/local-stack';
-import { markdownTable, quantile, reportFigure } from '@pra/platform/bench';
+import { markdownTable, processCpuSeconds, quantile, reportFigure } from '@pra/platform/bench';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateWebhooks } from '@pra/webhooks/migrate';
@@ -29,7 +30,7 @@ useLocalStack('bench:webhooks');
 const { values: args } = parseArgs({
   options: {
     subscribers: { type: 'string', default: '1000' },
-    records: { type: 'string', default: '20' },
+    records: { type: 'string', default: '5' },
     receivers: { type: 'string', default: '20' },
   },
 });
@@ -105,6 +106,7 @@ try {
 
   // The re-import: every record's owner changes, one event each, owed to every subscriber.
   const expected = records * subscribers;
+  const cpuBefore = processCpuSeconds(worker.pid!) ?? 0;
   const importStarted = Date.now();
   await file.import(
     pool,
@@ -115,9 +117,10 @@ try {
     `SELECT position::text, changed_at AS at FROM records.change_events ORDER BY position`,
   );
   const committedAt = new Map(events.map((e) => [`evt_${e.position}`, e.at.getTime()]));
-  const until = Date.now() + 300_000;
+  const until = Date.now() + 600_000;
   while (arrivals.length < expected && Date.now() < until) await new Promise((r) => setTimeout(r, 100));
-  if (arrivals.length < expected) throw new Error(`only ${arrivals.length} of ${expected} deliveries in 5 minutes`);
+  if (arrivals.length < expected) throw new Error(`only ${arrivals.length} of ${expected} deliveries in 10 minutes`);
+  const workerCpuMs = (((processCpuSeconds(worker.pid!) ?? 0) - cpuBefore) * 1000) / expected;
   const lastArrival = Math.max(...arrivals.map((a) => a.at));
   const latencies = arrivals.map((a) => a.at - committedAt.get(a.id)!).sort((x, y) => x - y);
   const pipelineRate = expected / ((lastArrival - importEnded) / 1000);
@@ -129,7 +132,7 @@ try {
   // The baseline: the same signed POSTs, sent directly.
   arrivals.length = 0;
   const urls = Array.from({ length: subscribers }, (_, i) => urlOf(i));
-  const direct = await new Promise<{ seconds: number }>((resolve, reject) => {
+  const direct = await new Promise<{ seconds: number; cpuSeconds: number }>((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'bench/webhooks/direct-sender.ts'], {
       cwd: root,
       env: {
@@ -158,20 +161,38 @@ try {
   );
   console.log(
     markdownTable(
-      ['path', 'deliveries/s', 'latency p50 (ms)', 'latency p99 (ms)', 'acknowledged twice'],
+      [
+        'path',
+        'deliveries/s',
+        'latency p50 (ms)',
+        'latency p99 (ms)',
+        'sender CPU ms a delivery',
+        'acknowledged twice',
+      ],
       [
         [
           'feed -> outbox -> BullMQ -> signed POST -> log (worker process)',
           Math.round(pipelineRate),
           p(0.5),
           p(0.99),
+          workerCpuMs.toFixed(2),
           dup[0]!.n,
         ],
-        ['baseline: the same signed POSTs sent directly', Math.round(directRate), '', '', ''],
+        [
+          'baseline: the same signed POSTs sent directly',
+          Math.round(directRate),
+          '',
+          '',
+          ((direct.cpuSeconds * 1000) / expected).toFixed(2),
+          '',
+        ],
       ],
     ),
   );
-  console.log(`\nratio to the baseline: ${(pipelineRate / directRate).toFixed(2)}`);
+  console.log(
+    `\nratio to the baseline: ${(pipelineRate / directRate).toFixed(2)} of its rate, ` +
+      `${(workerCpuMs / ((direct.cpuSeconds * 1000) / expected)).toFixed(1)}x its CPU a delivery`,
+  );
   reportFigure({
     bench: 'webhooks',
     name: 'deliveries',

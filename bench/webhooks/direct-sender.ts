@@ -1,6 +1,6 @@
 // bench:webhooks's baseline, in a process of its own as the worker is: BENCH_EVENTS signed POSTs to each of
 // BENCH_URLS through the webhook sender (signing, address check, pinned connection, keep-alive), BENCH_CONCURRENCY at
-// a time, with no feed, outbox, queue or log. Prints {"seconds": N}.
+// a time, with no feed, outbox, queue or log. Prints {"seconds": N, "cpuSeconds": N}.
 import { newWebhookSecret, signedHeaders } from '@pra/webhooks/signing';
 import { sendWebhook } from '@pra/webhooks/sender';
 
@@ -13,6 +13,7 @@ const work: { url: string; id: string }[] = [];
 for (let e = 0; e < events; e++) for (const url of urls) work.push({ url, id: `evt_direct_${e}` });
 
 const started = performance.now();
+const cpu = process.cpuUsage();
 let next = 0;
 let failed = 0;
 await Promise.all(
@@ -28,4 +29,7 @@ await Promise.all(
   }),
 );
 if (failed > 0) throw new Error(`${failed} direct POSTs failed`);
-console.log(JSON.stringify({ seconds: (performance.now() - started) / 1000 }));
+const used = process.cpuUsage(cpu);
+console.log(
+  JSON.stringify({ seconds: (performance.now() - started) / 1000, cpuSeconds: (used.user + used.system) / 1e6 }),
+);

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateRecords } from '@pra/ingest/migrate';
+import { migrateWebhooks } from '@pra/webhooks/migrate';
 import { Supervisor } from '../src/supervisor.js';
 import { freeSystemPorts } from './free-ports.js';
 import { startSystem, waitForHealth, type SystemPorts } from '../src/system.js';
@@ -25,6 +26,7 @@ beforeAll(async () => {
   const pool = createPool(databaseUrl, 2);
   await migrateRecords(pool);
   await migrateBilling(pool);
+  await migrateWebhooks(pool);
   await pool.end();
   ports = await freeSystemPorts();
   supervisor = new Supervisor({

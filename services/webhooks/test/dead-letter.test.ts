@@ -2,6 +2,7 @@
 // dead-lettered (logged, no longer owed), the endpoint disabled with the reason shown in its listing and in what
 // /usage can tell the account; a disabled endpoint is owed nothing new, and once re-enabled gets what comes next.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installMetricsReader } from '@pra/platform/testing';
 import { enableWebhook, createWebhook, listWebhooks, webhookNotices } from '../src/data/webhook-registry.js';
 import type { DeliveryEngine } from '../src/delivery/engine.js';
 import { MAX_ATTEMPTS } from '../src/domain/retry-schedule.js';
@@ -20,6 +21,8 @@ import {
 
 let db: OwnDatabase;
 let engine: DeliveryEngine;
+// Before the engine starts: its gauges register with this reader (what /metrics would show).
+const metric = installMetricsReader();
 let r: Receiver;
 const file = new CountyFile(`whdl${Date.now().toString(36)}`, '95819');
 
@@ -62,6 +65,11 @@ describe('dead letter and disabling', () => {
     const listed = (await listWebhooks(db.pool, account)).find((w) => w.id === webhook.id)!;
     expect(listed.status).toBe('disabled');
     expect(listed.disabledReason).toMatch(/16 failed attempts in a row.*answered 500/);
+    // What /metrics shows: one endpoint disabled, nothing owed, the feed matched up to its end.
+    await engine.dispatchRound();
+    expect(await metric('pra.webhooks.disabled')).toBe(1);
+    expect(await metric('pra.webhooks.owed')).toBe(0);
+    expect(await metric('pra.webhooks.dispatch.lag')).toBe(0);
     expect(await webhookNotices(db.pool, account)).toMatchObject({
       active: 0,
       disabled: [{ id: webhook.id, reason: listed.disabledReason }],
@@ -77,7 +85,7 @@ describe('dead letter and disabling', () => {
     expect((await listWebhooks(db.pool, account))[0]).toMatchObject({ status: 'active', consecutiveFailures: 0 });
     await file.import(db.pool, ['E THREE', 'F TWO']);
     await waitFor('the delivery after re-enabling', () =>
-      r.received.some((x) => JSON.parse(x.body).data.detail?.owner?.new?.[0] === 'F TWO'),
+      r.received.some((x) => JSON.parse(x.body).data.owner?.new?.[0] === 'F TWO'),
     );
   });
 });

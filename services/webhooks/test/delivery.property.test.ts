@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readChangeFeed, readChangeEvents } from '@pra/ingest/change-events';
 import { createWebhook, deleteWebhook } from '../src/data/webhook-registry.js';
+import { changeEventView } from '../src/domain/webhook.js';
 import type { DeliveryEngine } from '../src/delivery/engine.js';
 import {
   CountyFile,
@@ -114,7 +115,7 @@ describe('delivery, for any sequence of changes, failures and acknowledgements',
           expect(delivered.slice().sort()).toEqual(feed.map((e) => `evt_${e.position}`).sort());
           expect(rows.every((x) => x.outcome !== 'dead_letter')).toBe(true);
           // What arrived is the feed: each body's data is its event.
-          const byId = new Map(feed.map((e) => [`evt_${e.position}`, e]));
+          const byId = new Map(feed.map((e) => [`evt_${e.position}`, changeEventView(e)]));
           for (const r of receiver.received) {
             const id = String(r.headers['webhook-id']);
             expect(byId.has(id), id).toBe(true);
@@ -125,8 +126,8 @@ describe('delivery, for any sequence of changes, failures and acknowledgements',
           // one before it.
           const positions = new Map<number, number[]>();
           for (const r of receiver.received) {
-            const data = JSON.parse(r.body).data as { propertyId: number; position: string };
-            positions.set(data.propertyId, [...(positions.get(data.propertyId) ?? []), Number(data.position)]);
+            const data = JSON.parse(r.body).data as { propertyId: number; id: string };
+            positions.set(data.propertyId, [...(positions.get(data.propertyId) ?? []), Number(data.id)]);
           }
           for (const [id, ps] of positions) expect(ps, `record ${id}`).toEqual([...ps].sort((a, b) => a - b));
           await deleteWebhook(db.pool, account, webhook.id);

@@ -104,6 +104,13 @@ describe('the SSRF-safe sender', () => {
     expect(seen.at(-1)).toEqual({ path: '/pinned', host: `hooks.rebind.test:${port}` });
   });
 
+  it('sends plain http only to a loopback address, even under the local setting', async () => {
+    const publicAnswer: Resolve = async () => [{ address: '93.184.216.34', family: 4 }];
+    const r = await post('http://hooks.example.com/', { resolve: publicAnswer });
+    expect(r).toMatchObject({ ok: false });
+    expect(r.error).toBe('http:// is delivered only to a loopback address, not 93.184.216.34');
+  });
+
   it('does not follow a redirect: a 3xx is a failure', async () => {
     const before = seen.length;
     const r = await post(`http://127.0.0.1:${port}/redirect`);

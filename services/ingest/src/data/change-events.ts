@@ -310,7 +310,8 @@ export async function pruneChangeEvents(
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    // One prune at a time; the watermark moves before the rows go, in the same transaction.
+    // The watermark and the rows go in one transaction; a concurrent prune waits on the watermark's row lock, then
+    // deletes what is left (nothing, or less).
     const { rows } = await client.query<{ through: string | null }>(
       `SELECT max(position)::text AS through FROM records.change_events WHERE changed_at < $1`,
       [cutoff],

@@ -23,7 +23,13 @@ import { mappedFields } from './import-merge.js';
 import { readAddressIndex } from './import-join.js';
 import { toTract } from './import-row.js';
 import { needsZipEvidence, readZipEvidence } from './zip-prescan.js';
-import { checkImportState, hasImportState, readBatchState, writeBuiltBatch } from './import-store.js';
+import {
+  checkImportState,
+  mappingLoadedBefore,
+  readBatchState,
+  recordMappingLoad,
+  writeBuiltBatch,
+} from './import-store.js';
 import {
   type BuildRequest,
   type OwnersResolved,
@@ -213,7 +219,7 @@ export async function importCsv(
         now,
         // What this file speaks for: an empty cell in a mapped column clears the stored value; an unmapped one keeps it.
         mapped: [...mappedFields(Object.keys(mapping.fields))],
-        emitCreated: await hasImportState(pool, source),
+        emitEvents: await mappingLoadedBefore(pool, mapping.name),
       };
       if (mapping.join?.on === 'address') setup.addressIndex = await readAddressIndex(pool, source);
       if (needsZipEvidence(mapping)) setup.zipEvidence = await readZipEvidence(mapping, file, now);
@@ -224,6 +230,8 @@ export async function importCsv(
         await importProperties(pool, file, mapping.delimiter, source, batchSize, executors, summary, progress, {
           joined: mapping.join !== undefined,
         });
+        // Its next import is news for the change feed (a failed one leaves the first load to finish first).
+        if (!summary.dryRun) await recordMappingLoad(pool, mapping.name);
       } finally {
         await Promise.all(executors.map((e) => e.close()));
       }

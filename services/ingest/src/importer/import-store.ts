@@ -23,13 +23,21 @@ export async function checkImportState(pool: Pool, source: string): Promise<void
   }
 }
 
-/** The source has import state: an import of it is not its first load, and its added parcels are news. */
-export async function hasImportState(pool: Pool, source: string): Promise<boolean> {
+/**
+ * A file of this mapping has been imported before: this import is not the mapping's first load, and what it changes
+ * (and adds) is news for the change feed (migration 0014).
+ */
+export async function mappingLoadedBefore(pool: Pool, mapping: string): Promise<boolean> {
   const { rows } = await pool.query<{ known: boolean }>(
-    'SELECT EXISTS (SELECT 1 FROM records.import_state WHERE source = $1) AS known',
-    [source],
+    'SELECT EXISTS (SELECT 1 FROM records.mapping_loads WHERE mapping = $1) AS known',
+    [mapping],
   );
   return rows[0]!.known;
+}
+
+/** Records that a file of this mapping has been imported (its later imports emit change events). */
+export async function recordMappingLoad(pool: Pool, mapping: string): Promise<void> {
+  await pool.query('INSERT INTO records.mapping_loads (mapping) VALUES ($1) ON CONFLICT DO NOTHING', [mapping]);
 }
 
 /** A batch's parcels by what their stored state says. */

@@ -38,10 +38,12 @@ export interface WorkSetup {
   /** For a file joined on address: the joined parcels by their address key (see import-join.ts). */
   addressIndex?: AddressIndexEntry[];
   /**
-   * Added parcels emit 'created' change events: the source had records before this import. A first load emits
-   * none (millions of them would say only "everything is new").
+   * The import emits change events (data/change-events.ts): 'created' for the parcels it adds, the parts changed for
+   * those it rewrites. Not on the mapping's first load (import-store.ts mappingLoadedBefore): a first load of
+   * millions would say only "everything is new", and a county's joined files, loaded right after its parcels, would
+   * announce every parcel again as it is filled in.
    */
-  emitCreated?: boolean;
+  emitEvents?: boolean;
 }
 
 /**
@@ -262,7 +264,7 @@ export class ImportWork {
       ids.push(req.firstId + i);
       inputs.push(parcel.input);
       parcelIds.push(req.parcelIds[i]!);
-      events.push(this.setup.emitCreated ? changeEventOf(req.firstId + i, null, parcel.input) : null);
+      events.push(this.setup.emitEvents ? changeEventOf(req.firstId + i, null, parcel.input) : null);
       newState.push(
         copyLine([source, identity, req.firstId + i, this.settled(parcel.input, parcel), encodeState(parcel.input)]),
       );
@@ -284,7 +286,7 @@ export class ImportWork {
       inputs.push(merged);
       parcelIds.push(req.parcelIds[req.added.length + i]!);
       // Compared with the record as stored: a parcel an earlier batch of this import added was announced by it.
-      events.push(s.addedHere ? null : changeEventOf(s.propertyId, stored, merged));
+      events.push(this.setup.emitEvents && !s.addedHere ? changeEventOf(s.propertyId, stored, merged) : null);
       out.stateUpdates.push({
         identity: s.identity,
         propertyId: s.propertyId,

@@ -2,7 +2,7 @@
 // A row leaves the outbox only when its event is acknowledged (2xx) or dead-lettered, in the transaction that logs
 // that attempt, so an event is never lost between the queue and the log, whatever process dies when.
 // Per (endpoint, record) only the head, the oldest row, is ever queued: that is the order guarantee.
-import { withTransaction, type Pool, type PoolClient, type Queryable } from '@pra/platform';
+import type { Queryable } from '@pra/platform';
 
 /** One event owed to one endpoint: the BullMQ job's data. */
 export interface Owed {
@@ -101,103 +101,95 @@ export interface Finished {
   disabled: boolean;
 }
 
-/** Thrown inside a transaction to roll it back: the row was gone (nothing to record). */
-class Gone extends Error {}
-
-/**
- * Runs `fn` in a transaction whose first statement updates the endpoint's row (as a delete of the endpoint takes it
- * before its outbox rows: no deadlock between the two); a Gone thrown by `fn` rolls everything back.
- */
-async function onEndpoint<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>): Promise<T | null> {
-  try {
-    return await withTransaction(pool, fn);
-  } catch (err) {
-    if (err instanceof Gone) return null;
-    throw err;
-  }
-}
+// Each of the two writes below is ONE statement (atomic without a transaction, one round trip). Its first step
+// updates the endpoint's row, and the outbox row is touched only after it (its condition reads that step): the
+// endpoint's row lock comes first, as in a delete of the endpoint (which then cascades to its outbox rows), so the two
+// never deadlock. When two runs of one job race (a duplicate), the loser finds the outbox row gone and records
+// nothing; its step on the endpoint's counters stands (a failure counted once more, or a reset already made).
 
 /**
  * An acknowledged (2xx) or dead-lettered event: the attempt logged, the row removed, the endpoint's counters moved,
- * and the next event of the same record (if any) returned to be queued, all in one transaction. A dead letter after a
- * whole schedule of failures with no success in between (`disableAfterFailures` consecutive failed attempts)
- * disables the endpoint. A row already gone (acknowledged by a duplicate job, or the endpoint deleted) changes nothing.
+ * and the next event of the same record (if any) returned to be queued. A dead letter after a whole schedule of
+ * failures with no success in between (`disableAfterFailures` consecutive failed attempts) disables the endpoint. A
+ * row already gone (acknowledged by a duplicate job, or the endpoint deleted) is not logged again.
  */
 export async function finishEvent(
-  pool: Pool,
+  db: Queryable,
   owed: Owed,
   outcome: 'delivered' | 'dead_letter',
   a: AttemptRecord,
   disableAfterFailures: number,
 ): Promise<Finished> {
-  const done = await onEndpoint(pool, async (c) => {
-    const { rows: endpoint } =
-      outcome === 'delivered'
-        ? await c.query<{ status: string }>(
-            `UPDATE webhooks.endpoints SET consecutive_failures = 0, last_delivered_at = now(),
-                    last_delivered_position = coalesce(greatest(last_delivered_position,
-                      (SELECT position FROM webhooks.outbox WHERE webhook_id = $1 AND event_id = $2)),
-                      last_delivered_position)
-              WHERE id = $1 RETURNING status`,
-            [owed.webhookId, owed.eventId],
-          )
-        : await c.query<{ status: string }>(
-            `UPDATE webhooks.endpoints SET consecutive_failures = consecutive_failures + 1,
-                    status = CASE WHEN consecutive_failures + 1 >= $2 THEN 'disabled' ELSE status END,
-                    disabled_at = CASE WHEN consecutive_failures + 1 >= $2 AND status = 'active' THEN now()
-                                       ELSE disabled_at END,
-                    disabled_reason = CASE WHEN consecutive_failures + 1 >= $2 AND status = 'active'
-                      THEN 'Disabled after ' || (consecutive_failures + 1) || ' failed attempts in a row (event ' ||
-                           $3 || ' dead-lettered, last error: ' || $4 || '): fix the receiver, then re-enable it'
-                      ELSE disabled_reason END
-              WHERE id = $1 RETURNING status`,
-            [owed.webhookId, disableAfterFailures, owed.eventId, a.error ?? `HTTP ${a.httpStatus}`],
-          );
-    if (!endpoint[0]) throw new Gone();
-    const disabled = outcome === 'dead_letter' && endpoint[0].status === 'disabled';
-    // Removed and logged in one statement; the next event of the record is read in the same snapshot (before the
-    // delete, hence "another event").
-    const { rows } = await c.query<{ next: string | null }>(
-      `WITH gone AS (
-         DELETE FROM webhooks.outbox WHERE webhook_id = $1 AND event_id = $2 RETURNING event_type, position, property_id),
-       logged AS (
-         INSERT INTO webhooks.deliveries
-           (webhook_id, event_id, event_type, attempt, http_status, error, latency_ms, outcome, attempted_at)
-         SELECT $1, $2, event_type, $3, $4, $5, $6, $7, $8 FROM gone)
-       SELECT (SELECT o.event_id FROM webhooks.outbox o
-                WHERE o.webhook_id = $1 AND o.property_id = gone.property_id AND o.event_id <> $2
-                ORDER BY o.position LIMIT 1) AS next
-         FROM gone`,
-      [owed.webhookId, owed.eventId, a.attempt, a.httpStatus, a.error, a.latencyMs, outcome, a.at],
-    );
-    if (!rows[0]) throw new Gone();
-    const next = rows[0].next && !disabled ? { webhookId: owed.webhookId, eventId: rows[0].next } : null;
-    return { recorded: true, next, disabled };
-  });
-  return done ?? { recorded: false, next: null, disabled: false };
+  const endpointStep =
+    outcome === 'delivered'
+      ? `UPDATE webhooks.endpoints SET consecutive_failures = 0, last_delivered_at = now(),
+                last_delivered_position = coalesce(greatest(last_delivered_position,
+                  (SELECT position FROM webhooks.outbox WHERE webhook_id = $1 AND event_id = $2)),
+                  last_delivered_position)
+          WHERE id = $1 RETURNING status`
+      : `UPDATE webhooks.endpoints SET consecutive_failures = consecutive_failures + 1,
+                status = CASE WHEN consecutive_failures + 1 >= $9 THEN 'disabled' ELSE status END,
+                disabled_at = CASE WHEN consecutive_failures + 1 >= $9 AND status = 'active' THEN now()
+                                   ELSE disabled_at END,
+                disabled_reason = CASE WHEN consecutive_failures + 1 >= $9 AND status = 'active'
+                  THEN 'Disabled after ' || (consecutive_failures + 1) || ' failed attempts in a row (event ' ||
+                       $2 || ' dead-lettered, last error: ' || $10 || '): fix the receiver, then re-enable it'
+                  ELSE disabled_reason END
+          WHERE id = $1 RETURNING status`;
+  const params: unknown[] = [
+    owed.webhookId,
+    owed.eventId,
+    a.attempt,
+    a.httpStatus,
+    a.error,
+    a.latencyMs,
+    outcome,
+    a.at,
+  ];
+  if (outcome === 'dead_letter') params.push(disableAfterFailures, a.error ?? `HTTP ${a.httpStatus}`);
+  // The next event of the record is read in the statement's snapshot (before the delete: "another event").
+  const { rows } = await db.query<{ status: string; next: string | null }>(
+    `WITH e AS (${endpointStep}),
+     gone AS (
+       DELETE FROM webhooks.outbox WHERE webhook_id = $1 AND event_id = $2 AND EXISTS (SELECT 1 FROM e)
+       RETURNING event_type, position, property_id),
+     logged AS (
+       INSERT INTO webhooks.deliveries
+         (webhook_id, event_id, event_type, attempt, http_status, error, latency_ms, outcome, attempted_at)
+       SELECT $1, $2, event_type, $3, $4, $5, $6, $7, $8 FROM gone)
+     SELECT (SELECT status FROM e) AS status,
+            (SELECT o.event_id FROM webhooks.outbox o
+              WHERE o.webhook_id = $1 AND o.property_id = gone.property_id AND o.event_id <> $2
+              ORDER BY o.position LIMIT 1) AS next
+       FROM gone`,
+    params,
+  );
+  const row = rows[0];
+  if (!row) return { recorded: false, next: null, disabled: false };
+  const disabled = outcome === 'dead_letter' && row.status === 'disabled';
+  const next = row.next && !disabled ? { webhookId: owed.webhookId, eventId: row.next } : null;
+  return { recorded: true, next, disabled };
 }
 
 /** A failed attempt that will be retried at `nextAttemptAt`: logged, counted. False when the row is gone. */
-export async function recordFailure(pool: Pool, owed: Owed, a: AttemptRecord, nextAttemptAt: Date): Promise<boolean> {
-  const done = await onEndpoint(pool, async (c) => {
-    const { rowCount } = await c.query(
-      'UPDATE webhooks.endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = $1',
-      [owed.webhookId],
-    );
-    if (!rowCount) throw new Gone();
-    const { rows } = await c.query(
-      `WITH o AS (
-         UPDATE webhooks.outbox SET attempts_made = $3, next_attempt_at = $7
-          WHERE webhook_id = $1 AND event_id = $2 RETURNING event_type)
-       INSERT INTO webhooks.deliveries
-         (webhook_id, event_id, event_type, attempt, http_status, error, latency_ms, outcome, next_attempt_at, attempted_at)
-       SELECT $1, $2, event_type, $3, $4, $5, $6, 'failed', $7, $8 FROM o RETURNING 1`,
-      [owed.webhookId, owed.eventId, a.attempt, a.httpStatus, a.error, a.latencyMs, nextAttemptAt, a.at],
-    );
-    if (!rows[0]) throw new Gone();
-    return true;
-  });
-  return done ?? false;
+export async function recordFailure(
+  db: Queryable,
+  owed: Owed,
+  a: AttemptRecord,
+  nextAttemptAt: Date,
+): Promise<boolean> {
+  const { rows } = await db.query(
+    `WITH e AS (
+       UPDATE webhooks.endpoints SET consecutive_failures = consecutive_failures + 1 WHERE id = $1 RETURNING 1),
+     o AS (
+       UPDATE webhooks.outbox SET attempts_made = $3, next_attempt_at = $7
+        WHERE webhook_id = $1 AND event_id = $2 AND EXISTS (SELECT 1 FROM e) RETURNING event_type)
+     INSERT INTO webhooks.deliveries
+       (webhook_id, event_id, event_type, attempt, http_status, error, latency_ms, outcome, next_attempt_at, attempted_at)
+     SELECT $1, $2, event_type, $3, $4, $5, $6, 'failed', $7, $8 FROM o RETURNING 1`,
+    [owed.webhookId, owed.eventId, a.attempt, a.httpStatus, a.error, a.latencyMs, nextAttemptAt, a.at],
+  );
+  return rows.length > 0;
 }
 
 /** Bodies of change events no outbox row names any more (kept an hour, for a late duplicate job's sake). */

@@ -13,7 +13,7 @@ import { Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { createRedis, type Pool } from '@pra/platform';
-import { inSpan, queueTelemetry, SpanKind } from '@pra/platform/telemetry';
+import { inSpan, observeGauges, queueTelemetry, SpanKind } from '@pra/platform/telemetry';
 import { OUTBOX_CHANNEL } from '../data/webhook-registry.js';
 import {
   finishEvent,
@@ -87,6 +87,7 @@ export class DeliveryEngine {
   private dispatching = false;
   private stopped = false;
   private readonly marker: string;
+  private stopObserving?: () => void;
 
   constructor(private readonly o: EngineOptions) {
     this.queue = new Queue<Owed>(DELIVERY_QUEUE, {
@@ -128,6 +129,7 @@ export class DeliveryEngine {
       this.worker.on('error', (err) => this.o.log({ msg: 'webhook worker error', err: String(err) }));
     }
     if (roles.dispatcher) {
+      this.stopObserving = this.observeBacklog();
       await this.listen();
       await this.resyncIfRedisLost(true);
       this.every(this.o.dispatchEveryMs, () => this.dispatchRound());
@@ -140,12 +142,61 @@ export class DeliveryEngine {
     }
   }
 
+  /** Runs fn every `ms`; a round still running (a store that is slow or away) is not joined by another. */
   private every(ms: number, fn: () => Promise<unknown>): void {
+    let running = false;
     const t = setInterval(() => {
-      if (!this.stopped) void fn().catch((err) => this.o.log({ msg: 'webhook engine round failed', err: String(err) }));
+      if (this.stopped || running) return;
+      running = true;
+      void fn()
+        .catch((err) => this.o.log({ msg: 'webhook engine round failed', err: String(err) }))
+        .finally(() => {
+          running = false;
+        });
     }, ms);
     t.unref();
     this.timers.push(t);
+  }
+
+  /** What /metrics says of the deliveries owed (read when scraped): how many, how old the oldest, how far behind. */
+  private observeBacklog(): () => void {
+    return observeGauges(
+      [
+        {
+          name: 'pra.webhooks.owed',
+          description: 'Events owed to endpoints (queued, retrying or parked)',
+          unit: '{event}',
+        },
+        {
+          name: 'pra.webhooks.owed.oldest',
+          description: 'Age of the oldest event owed to an active endpoint',
+          unit: 's',
+        },
+        {
+          name: 'pra.webhooks.dispatch.lag',
+          description: 'Change events committed that the dispatcher has not matched yet',
+          unit: '{event}',
+        },
+        { name: 'pra.webhooks.disabled', description: 'Endpoints disabled after repeated failure', unit: '{endpoint}' },
+      ],
+      async () => {
+        const { rows } = await this.o.pool.query<{ owed: number; oldest: number; lag: number; disabled: number }>(
+          `SELECT (SELECT count(*) FROM webhooks.outbox)::int AS owed,
+                  coalesce((SELECT extract(epoch FROM now() - min(o.created_at)) FROM webhooks.outbox o
+                             JOIN webhooks.endpoints e ON e.id = o.webhook_id AND e.status = 'active'), 0)::float8 AS oldest,
+                  greatest(coalesce((SELECT max(position) FROM records.change_events), 0)
+                           - (SELECT position FROM webhooks.dispatch_state), 0)::int AS lag,
+                  (SELECT count(*) FROM webhooks.endpoints WHERE status = 'disabled')::int AS disabled`,
+        );
+        const r = rows[0]!;
+        return {
+          'pra.webhooks.owed': r.owed,
+          'pra.webhooks.owed.oldest': r.oldest,
+          'pra.webhooks.dispatch.lag': r.lag,
+          'pra.webhooks.disabled': r.disabled,
+        };
+      },
+    );
   }
 
   /** NOTIFY webhooks_outbox wakes the pump (a test event, a re-enabled endpoint) without waiting for a round. */
@@ -317,6 +368,7 @@ export class DeliveryEngine {
   /** In-flight deliveries finish (or are left to be run again), then every connection closes. */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopObserving?.();
     for (const t of this.timers) clearInterval(t);
     await this.pumping;
     await this.worker?.close();

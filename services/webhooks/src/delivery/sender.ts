@@ -8,7 +8,7 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { addressRefusal, type UrlPolicy } from '../domain/url-policy.js';
+import { addressRefusal, isLoopbackAddress, type UrlPolicy } from '../domain/url-policy.js';
 
 export interface ResolvedAddress {
   address: string;
@@ -93,6 +93,13 @@ export async function sendWebhook(
     if (url.protocol !== 'https:' && !(o.policy.allowInsecureLocal && url.protocol === 'http:'))
       return { ok: false, error: `${url.protocol} URLs are not delivered to`, latencyMs: elapsed() };
     const pinned = await Promise.race([checkedAddress(url.hostname, o), aborted(deadline)]);
+    // Plain http only to this machine (the local setting): anywhere else the body would cross a network in the clear.
+    if (url.protocol === 'http:' && !isLoopbackAddress(pinned.address))
+      return {
+        ok: false,
+        error: `http:// is delivered only to a loopback address, not ${pinned.address}`,
+        latencyMs: elapsed(),
+      };
     const status = await post(url, pinned, target, o, deadline);
     if (status >= 200 && status < 300) return { ok: true, status, latencyMs: elapsed() };
     const error =

@@ -25,6 +25,12 @@ const LOOPBACK = blockList([
   ['::1', 128, 'ipv6'],
 ]);
 
+/** Whether an IP address is this machine's (127.0.0.0/8, ::1, or either mapped): where plain http may go. */
+export function isLoopbackAddress(address: string): boolean {
+  const family = isIP(address);
+  return family !== 0 && LOOPBACK.check(address, family === 4 ? 'ipv4' : 'ipv6');
+}
+
 /** Never a webhook's address (loopback aside, which the local setting admits). */
 const REFUSED = blockList([
   ['0.0.0.0', 8, 'ipv4'], // "this network", unspecified

@@ -89,12 +89,31 @@ export function matchesWebhook(
 }
 
 /**
+ * The change event as GET /changes answers it (the contracts' ChangeEvent: services/lookup domain/find-changes.ts
+ * renders it so): id, propertyId, parts, changedAt, zip, state, county, fips, and the owner, sale and assessment
+ * before and after. A webhook's `data` is this, so that a receiver handles one shape whichever way it reads the feed
+ * (the stack's end-to-end test compares the two).
+ */
+export function changeEventView(e: ChangeEvent): Record<string, unknown> {
+  return {
+    id: e.id,
+    propertyId: e.propertyId,
+    parts: e.parts,
+    changedAt: e.changedAt,
+    zip: e.zip,
+    state: e.state,
+    county: e.countyKey,
+    fips: e.fips,
+    ...e.detail,
+  };
+}
+
+/**
  * The body of a delivery, in the Standard Webhooks shape: {type, timestamp, data}. `timestamp` is when the change
- * was made (the webhook-timestamp header is the attempt's); `data` is the change event exactly as GET /changes
- * gives it.
+ * was made (the webhook-timestamp header is the attempt's); `data` is the change event as GET /changes gives it.
  */
 export function eventPayload(e: ChangeEvent): string {
-  return JSON.stringify({ type: eventTypeOf(e), timestamp: e.changedAt, data: e });
+  return JSON.stringify({ type: eventTypeOf(e), timestamp: e.changedAt, data: changeEventView(e) });
 }
 
 /** The body of a webhook.test event. */

@@ -1,0 +1,119 @@
+// GET /changes when billing stops answering (issue 38, with issue 35's rule: a 503 never costs): Redis, a server of
+// this test's own, is paused past the time a charge is worked out for while a page of events is being charged. The
+// call is answered 503 "not charged" and its charge, if it landed, is reversed once Redis answers; the keyed retry
+// then gets the same events, charged once (a second retry is answered from its receipt).
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { createPool, createRedis, type Pool, type RedisClient } from '@pra/platform';
+import { startApp, startRedisServer, type OwnRedis, type RunningApp } from '@pra/platform/testing';
+import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import type { CreditMeter } from '@pra/account-billing/client';
+import { TestRolls } from '../../ingest/test/change-fixtures.js';
+import { createLookupApp } from '../src/app.js';
+
+let pool: Pool;
+let own: OwnRedis;
+let admin: RedisClient;
+let f: BillingFixture;
+let app: RunningApp;
+let rolls: TestRolls;
+let chargeGate: Promise<void> | undefined;
+let held = 0;
+
+beforeAll(async () => {
+  pool = createPool(inject('databaseUrl'), 4);
+  own = await startRedisServer();
+  admin = createRedis(own.url, 'worker');
+  f = await billingFixture(pool, own.url, `cf${randomBytes(3).toString('hex')}:`);
+  const meter: CreditMeter = {
+    precheck: (r) => f.meter.precheck(r),
+    balance: (a) => f.meter.balance(a),
+    charge: async (r) => {
+      if (chargeGate) {
+        held++;
+        await chargeGate;
+      }
+      return f.meter.charge(r);
+    },
+  };
+  app = await startApp(createLookupApp({ pool, meter, calls: f.calls, auth: { development: true, keys: f.keys } }));
+  rolls = new TestRolls(pool);
+}, 30_000);
+afterAll(async () => {
+  rolls?.close();
+  await app?.close();
+  await f?.close();
+  admin?.disconnect();
+  await own?.stop();
+  await pool?.end();
+});
+
+describe('GET /changes while billing does not answer', () => {
+  it('answers 503 not charged, reverses a charge that landed, and the keyed retry gets the same events once', async () => {
+    const name = `faults-${randomBytes(4).toString('hex')}`;
+    const street = `FAULT ${randomBytes(3).toString('hex').toUpperCase()}`;
+    const roll = (owners: string[]) =>
+      owners.map((owner, i) => ({ book: 8, page: i + 1, street, zip: '95814', owner }));
+    await rolls.import(name, roll(['ED ONE', 'FLO TWO']));
+    const { rows } = await pool.query<{ id: string }>('SELECT id FROM records.properties WHERE source = $1', [
+      `import:${name}`,
+    ]);
+    await rolls.import(name, roll(['ED UNO', 'FLO DOS']));
+    // The feed of this roll's two records from before the re-import (a cursor as the API gives it).
+    const first = await call(`/api/v1/changes?ids=${rows.map((r) => r.id).join(',')}`);
+    expect(first.status).toBe(200);
+    const a = await f.fundedAccount(100);
+    const headers = (key: string) => ({
+      'x-pra-account-id': String(a.accountId),
+      'x-pra-tier': 'starter',
+      'x-pra-key-id': String(a.keyId),
+      'idempotency-key': key,
+    });
+    const path = `/api/v1/changes?ids=${rows.map((r) => r.id).join(',')}`;
+    // The mapping's first load said nothing: the two owner changes.
+    expect(first.body.changes.map((e: { parts: string[] }) => e.parts)).toEqual([['owner'], ['owner']]);
+
+    const key = `feed-${randomBytes(6).toString('hex')}`;
+    let open = () => {};
+    chargeGate = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    held = 0;
+    const pending = call(path, headers(key));
+    for (let i = 0; i < 500 && held < 1; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(held).toBe(1);
+    await admin.call('CLIENT', 'PAUSE', '7000', 'ALL');
+    chargeGate = undefined;
+    open();
+    const failed = await pending;
+    expect(failed.status).toBe(503);
+    expect(failed.body.status.msg).toMatch(/not charged/);
+    for (let i = 0; i < 400 && f.meter.pendingReversals() > 0; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(f.meter.pendingReversals()).toBe(0);
+    expect(await f.meter.balance(a.accountId)).toBe(100);
+
+    const retry = await call(path, headers(key));
+    expect(retry.status).toBe(200);
+    expect(retry.body.changes).toEqual(first.body.changes);
+    const again = await call(path, headers(key));
+    expect(again.body).toEqual(retry.body);
+    expect(await f.meter.balance(a.accountId)).toBe(100 - first.body.changes.length);
+  }, 60_000);
+});
+
+async function call(path: string, headers: Record<string, string> = {}) {
+  const res = await fetch(app.url + path, {
+    headers: Object.keys(headers).length > 0 ? headers : await devHeaders(),
+    signal: AbortSignal.timeout(30_000),
+  });
+  return { status: res.status, body: JSON.parse(await res.text()) };
+}
+
+let dev: Record<string, string> | undefined;
+async function devHeaders(): Promise<Record<string, string>> {
+  if (!dev) {
+    const a = await f.fundedAccount(1_000);
+    dev = { 'x-pra-account-id': String(a.accountId), 'x-pra-tier': 'starter', 'x-pra-key-id': String(a.keyId) };
+  }
+  return dev;
+}

@@ -9,20 +9,21 @@ import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys
 import { parseRecord } from './csv-records.js';
 import {
   decodeState,
+  digestBasis,
   encodeState,
-  fileDigest,
   type MappedField,
   joinParcel,
   mergeParcel,
   parcelIdentity,
   reimportParcel,
   sameContent,
+  stateDigest,
 } from './import-merge.js';
 import { type ZipEvidenceEntry, ZipEvidence } from '../domain/zip-evidence.js';
 import { applyRules, type FieldReport, latestDateOf, type RuleContext, type Values } from './apply-rules.js';
 import { type AddressIndexEntry, JoinedParcels } from './import-join.js';
 import { type ParcelOptions, toContribution, toParcel } from './import-row.js';
-import type { Mapping } from './mapping.js';
+import { type Mapping, mappingColumns } from './mapping.js';
 
 export interface WorkSetup {
   mapping: Mapping & { kind: 'property' };
@@ -113,6 +114,8 @@ export const STATE_COLUMNS = 'source, identity, property_id, file_digest, input'
 
 interface Parcel {
   input: PropertyInput;
+  /** The input's state text (encodeState): what the file digest is of, and what a new parcel's state row stores. */
+  state: string;
   fileDigest: string;
   lines: number[];
 }
@@ -126,6 +129,9 @@ export class ImportWork {
   >();
   private readonly byApn: boolean;
   private readonly mapped: ReadonlySet<MappedField>;
+  private readonly digestBasis: string;
+  /** The columns the mapping reads, with their index in the header. */
+  private readonly columns: [string, number][];
 
   private readonly options: ParcelOptions;
   private readonly latestDate: string;
@@ -134,6 +140,12 @@ export class ImportWork {
   constructor(private readonly setup: WorkSetup) {
     this.byApn = setup.mapping.fields.apn !== undefined;
     this.mapped = new Set(setup.mapped);
+    this.digestBasis = digestBasis(this.mapped);
+    const read = new Set(mappingColumns(setup.mapping));
+    // A column named twice in the header: the last one, as a record keyed by name had it.
+    this.columns = [
+      ...new Map(setup.header.flatMap((name, i) => (read.has(name) ? [[name, i] as const] : []))).entries(),
+    ];
     const owner = setup.mapping.fields.ownerName ?? setup.mapping.fields.owner2Name;
     this.options = {
       ownerOrder: owner && 'column' in owner ? owner.order : undefined,
@@ -163,7 +175,7 @@ export class ImportWork {
 
   /** Rows to parcels: rows of one parcel merge; a row that cannot be converted is an error of its line. */
   parse(batch: number, rows: RowBatch): ParsedBatch {
-    const { header, mapping } = this.setup;
+    const { mapping } = this.setup;
     const parcels = new Map<string, Parcel>();
     const refs = new Map<string, ParcelRef>();
     const errors: RowError[] = [];
@@ -175,8 +187,9 @@ export class ImportWork {
         // The reader checked the record: it parses, with the header's number of cells.
         const parsed = parseRecord(rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]), mapping.delimiter);
         if (!('fields' in parsed)) throw new Error(parsed.error);
+        // Only the cells the mapping reads (a roll has 80 columns; a mapping reads 20 or 30).
         const record: Record<string, string> = {};
-        for (let i = 0; i < header.length; i++) record[header[i]!] = parsed.fields[i]!;
+        for (const [name, i] of this.columns) record[name] = parsed.fields[i]!;
         const { identity, input, ref } = this.parcelOf(applyRules(mapping.fields, record, ctx));
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
@@ -185,12 +198,15 @@ export class ImportWork {
             ? joinParcel(prior.input, input, this.mapped, true)
             : mergeParcel(prior.input, input);
           prior.lines.push(line);
-        } else parcels.set(identity, { input, fileDigest: '', lines: [line] });
+        } else parcels.set(identity, { input, state: '', fileDigest: '', lines: [line] });
       } catch (err) {
         errors.push({ line, reason: (err as Error).message });
       }
     }
-    for (const p of parcels.values()) p.fileDigest = fileDigest(p.input, this.mapped);
+    for (const p of parcels.values()) {
+      p.state = encodeState(p.input);
+      p.fileDigest = stateDigest(this.digestBasis, p.state);
+    }
     this.batches.set(batch, parcels);
     return {
       identities: [...parcels.keys()],
@@ -242,9 +258,7 @@ export class ImportWork {
       ids.push(req.firstId + i);
       inputs.push(parcel.input);
       parcelIds.push(req.parcelIds[i]!);
-      newState.push(
-        copyLine([source, identity, req.firstId + i, this.settled(parcel.input, parcel), encodeState(parcel.input)]),
-      );
+      newState.push(copyLine([source, identity, req.firstId + i, this.settled(parcel.input, parcel), parcel.state]));
     });
     req.stored.forEach((s, i) => {
       const parcel = parcels.get(s.identity)!;

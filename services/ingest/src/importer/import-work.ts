@@ -173,8 +173,11 @@ export class ImportWork {
     return continued ? mergeParcel(stored, file) : reimportParcel(stored, file, this.mapped);
   }
 
-  /** Rows to parcels: rows of one parcel merge; a row that cannot be converted is an error of its line. */
-  parse(batch: number, rows: RowBatch): ParsedBatch {
+  /**
+   * Rows to parcels: rows of one parcel merge; a row that cannot be converted is an error of its line. `cells`: the
+   * records' cells when the reader's are at hand (in the thread that read them), else read again from the text.
+   */
+  parse(batch: number, rows: RowBatch, cells?: readonly string[][]): ParsedBatch {
     const { mapping } = this.setup;
     const parcels = new Map<string, Parcel>();
     const refs = new Map<string, ParcelRef>();
@@ -185,11 +188,15 @@ export class ImportWork {
       ctx.line = line;
       try {
         // The reader checked the record: it parses, with the header's number of cells.
-        const parsed = parseRecord(rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]), mapping.delimiter);
-        if (!('fields' in parsed)) throw new Error(parsed.error);
+        let fields = cells?.[r];
+        if (fields === undefined) {
+          const parsed = parseRecord(rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]), mapping.delimiter);
+          if (!('fields' in parsed)) throw new Error(parsed.error);
+          fields = parsed.fields;
+        }
         // Only the cells the mapping reads (a roll has 80 columns; a mapping reads 20 or 30).
         const record: Record<string, string> = {};
-        for (const [name, i] of this.columns) record[name] = parsed.fields[i]!;
+        for (const [name, i] of this.columns) record[name] = fields[i]!;
         const { identity, input, ref } = this.parcelOf(applyRules(mapping.fields, record, ctx));
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);

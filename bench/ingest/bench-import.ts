@@ -1,4 +1,4 @@
-// npm run bench:import [-- --copies 10 --batch 2000 --workers 2 --keep]
+// npm run bench:import [-- --copies 10 --batch 2000 --workers 2 --keep --only <part or county> --profile <dir>]
 // County-import speed at steady state. The Brooklyn sample (23,006 rows) is too short for that, so this builds a
 // larger file from it in a temp dir: the sample repeated `copies` times, each copy with distinct parcels (its BLOCK
 // moved by 10,000 per copy) and distinct addresses (its house numbers prefixed with the copy's number). It then
@@ -12,10 +12,11 @@
 // for a first load of a one-file roll and the ratio to the Brooklyn first import of the same run. The time is importCsv's alone (not the database's creation
 // or migration); the file is read from disk as the CLI reads it. The database is dropped at the end (--keep keeps it).
 import { gunzipSync } from 'node:zlib';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { Session } from 'node:inspector/promises';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '../../services/ingest/src/data/migrate.js';
@@ -48,6 +49,8 @@ const { values } = parseArgs({
     batch: { type: 'string' },
     keep: { type: 'boolean', default: false },
     workers: { type: 'string' },
+    /** Write a CPU profile (.cpuprofile, the main thread) of each county's first load into this directory. */
+    profile: { type: 'string' },
   },
 });
 const copies = Number(values.copies);
@@ -113,8 +116,12 @@ async function main() {
   try {
     const file = join(dir, 'brooklyn-x.csv');
     const changedFile = join(dir, 'brooklyn-x-changed.csv');
-    writeFileSync(file, buildFile(sample, false));
-    writeFileSync(changedFile, buildFile(sample, true));
+    const brooklyn = values.only === undefined || values.only === 'brooklyn';
+    // Built only when the Brooklyn part runs (a few seconds of CPU before the counties' part otherwise).
+    if (brooklyn) {
+      writeFileSync(file, buildFile(sample, false));
+      writeFileSync(changedFile, buildFile(sample, true));
+    }
     await dropDatabase(url);
     await ensureDatabase(url);
     // As the CLI opens it.
@@ -124,7 +131,7 @@ async function main() {
       const batchSize = values.batch ? Number(values.batch) : undefined;
       const workers = values.workers === undefined ? undefined : Number(values.workers);
       const results: { pass: string; s: ImportSummary; seconds: number; nodeMs: number; pgMs: number }[] = [];
-      for (const [pass, f] of (values.only !== undefined && values.only !== 'brooklyn'
+      for (const [pass, f] of (!brooklyn
         ? []
         : [
             ['first import', file],
@@ -194,6 +201,23 @@ async function main() {
   }
 }
 
+async function startProfile(): Promise<Session> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  return session;
+}
+
+async function stopProfile(session: Session, file: string): Promise<void> {
+  const { profile } = await session.post('Profiler.stop');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, JSON.stringify(profile));
+  session.disconnect();
+  console.error(`CPU profile of the main thread: ${file}`);
+}
+
 /** Each county's files loaded twice (first load, then the same files again), timed as importCsv alone. */
 async function benchCounties(
   pool: Pool,
@@ -214,9 +238,11 @@ async function benchCounties(
       const cpuBefore = process.cpuUsage();
       for (const { mapping, file } of files) {
         const m = loadMapping(mapping);
+        const profiling = values.profile !== undefined && pass === 'first load' ? await startProfile() : null;
         const started = performance.now();
         const s = await importCsv(pool, m, file, { batchSize, workers });
         const t = (performance.now() - started) / 1000;
+        if (profiling) await stopProfile(profiling, join(values.profile!, `${m.name}-first-load.cpuprofile`));
         rows += s.rowsRead;
         seconds += t;
         if (values.reports && pass === 'first load') {
@@ -233,7 +259,9 @@ async function benchCounties(
       let pgMs = 0;
       for (const [pid, ms] of await backendCpu(pool)) pgMs += ms - (pgBefore.get(pid) ?? 0);
       // The rate with the machine's cores to itself: this import's CPU (node threads and PostgreSQL) spread over them.
-      const bound = (rows / ((cpu.user + cpu.system) / 1000 + pgMs)) * 1000 * availableParallelism();
+      const nodeMs = (cpu.user + cpu.system) / 1000;
+      const bound = (rows / (nodeMs + pgMs)) * 1000 * availableParallelism();
+      const perRow = (ms: number) => ((ms * 1000) / rows).toFixed(0);
       const rate = rows / seconds;
       const target = pass === 'first load' && files.length === 1 ? COUNTY_TARGET_ROWS_PER_SECOND : null;
       const mark = target === null ? '' : rate >= target ? 'ok' : 'below';
@@ -241,18 +269,18 @@ async function benchCounties(
       console.error(`${county} ${pass}: ${fmt(rate)} rows/s`);
       lines.push(
         `${county.padEnd(16)}${pass.padEnd(12)}${fmt(rows).padStart(8)}${seconds.toFixed(1).padStart(9)}${fmt(rate).padStart(9)}` +
-          `${(target === null ? '-' : fmt(target)).padStart(9)}${ratio.padStart(11)}${fmt(bound).padStart(11)}  ${mark}`,
+          `${(target === null ? '-' : fmt(target)).padStart(9)}${ratio.padStart(11)}${perRow(nodeMs).padStart(9)}${perRow(pgMs).padStart(7)}${fmt(bound).padStart(11)}  ${mark}`,
         ...parts.map((p) => `${''.padEnd(28)}${p}`),
       );
     }
   }
   console.log(
     `\nreal county rolls, shipped mappings; target ${fmt(COUNTY_TARGET_ROWS_PER_SECOND)} rows/s for a first load of a one-file roll; ` +
-      `x Brooklyn: rows/s over the Brooklyn first import's of this run; cpu-bound: rows/s with the ${availableParallelism()} cores to itself ` +
-      `(this import's CPU, node and PostgreSQL backends, spread over them); load average now ${loadavg()[0]!.toFixed(1)}\n`,
+      `x Brooklyn: rows/s over the Brooklyn first import's of this run; node us, pg us: CPU time a row of this process (all threads) and of its PostgreSQL backends; ` +
+      `cpu-bound: rows/s with the ${availableParallelism()} cores to itself (this import's CPU, node and PostgreSQL backends, spread over them); load average now ${loadavg()[0]!.toFixed(1)}\n`,
   );
   console.log(
-    `${'county'.padEnd(16)}${'pass'.padEnd(12)}${'rows'.padStart(8)}${'seconds'.padStart(9)}${'rows/s'.padStart(9)}${'target'.padStart(9)}${'x Brooklyn'.padStart(11)}${'cpu-bound'.padStart(11)}`,
+    `${'county'.padEnd(16)}${'pass'.padEnd(12)}${'rows'.padStart(8)}${'seconds'.padStart(9)}${'rows/s'.padStart(9)}${'target'.padStart(9)}${'x Brooklyn'.padStart(11)}${'node us'.padStart(9)}${'pg us'.padStart(7)}${'cpu-bound'.padStart(11)}`,
   );
   for (const l of lines) console.log(l);
 }

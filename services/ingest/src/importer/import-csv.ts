@@ -86,7 +86,8 @@ function fileSize(file: string): number | null {
 
 /** The CPU side of an import: in worker threads, or in the main thread (a small file, or `workers: 0`). */
 interface Executor {
-  parse(batch: number, rows: RowBatch): Promise<ParsedBatch>;
+  /** `cells`: each record's cells, as the reader read them (a worker thread reads them again from the text). */
+  parse(batch: number, rows: RowBatch, cells?: string[][]): Promise<ParsedBatch>;
   /** Merges the batch's parcels over their stored state: the owner mentions of what it will write. */
   mentions(req: BuildRequest): Promise<(OwnerMention | null)[]>;
   build(req: OwnersResolved): Promise<BuiltBatch>;
@@ -96,7 +97,7 @@ interface Executor {
 function inlineExecutor(setup: WorkSetup): Executor {
   const work = new ImportWork(setup);
   return {
-    parse: async (batch, rows) => work.parse(batch, rows),
+    parse: async (batch, rows, cells) => work.parse(batch, rows, cells),
     mentions: async (req) => work.mentions(req),
     build: async (req) => work.build(req),
     close: async () => {},
@@ -276,6 +277,7 @@ async function importProperties(
 
   const reader = (async () => {
     let texts: string[] = [];
+    let cells: string[][] = [];
     let ends: number[] = [];
     let lines: number[] = [];
     let length = 0;
@@ -288,11 +290,12 @@ async function importProperties(
       if (stopped) return;
       const executor = executors[batch % executors.length]!;
       const rows: RowBatch = { text: texts.join(''), ends: Int32Array.from(ends), lines: Int32Array.from(lines) };
-      const parsed = executor.parse(batch, rows);
+      const parsed = executor.parse(batch, rows, cells);
       parsed.catch(() => {}); // a failure is reported by the writer when it takes the batch
       queue.push({ batch, executor, parsed, unreadable, rowsRead, bytesRead });
       batch++;
       texts = [];
+      cells = [];
       ends = [];
       lines = [];
       length = 0;
@@ -309,6 +312,7 @@ async function importProperties(
         if ('error' in item) unreadable.push({ line: item.line, reason: item.error });
         else {
           texts.push(item.text);
+          cells.push(item.values);
           length += item.text.length;
           ends.push(length);
           lines.push(item.line);

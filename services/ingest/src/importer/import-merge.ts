@@ -265,22 +265,25 @@ export function sameContent(a: PropertyInput, b: PropertyInput): boolean {
 }
 
 /**
- * What one file said about a parcel, under a mapping's mapped fields: stored with the state it produced (when a
- * re-import of that same parcel over that state is known to change nothing), so that a re-import of an unchanged
- * file tells its parcels unchanged without reading the stored state. Not canonical: the property comes from
- * toProperty (fixed key order); a mismatch only sends the parcel the long way (merge and compare).
+ * Bumped when the merge rules change: a file digest kept under other rules no longer says "unchanged". 2: the digest
+ * is of the parcel's state text (encodeState), which the import writes anyway, not of a JSON text of its own.
  */
-/** Bumped when the merge rules change: a file digest kept under other rules no longer says "unchanged". */
-const FILE_DIGEST_VERSION = 1;
+const FILE_DIGEST_VERSION = 2;
 
-export function fileDigest(p: PropertyInput, mapped: ReadonlySet<MappedField>): string {
-  const written = p.lastModified;
-  p.lastModified = '';
-  try {
-    return hash('sha1', `${FILE_DIGEST_VERSION}|${[...mapped].sort().join(',')}|${JSON.stringify(p)}`, 'base64url');
-  } finally {
-    p.lastModified = written;
-  }
+/** What a file digest is taken under: its version and the mapping's mapped fields (see stateDigest). */
+export function digestBasis(mapped: ReadonlySet<MappedField>): string {
+  return `${FILE_DIGEST_VERSION}|${[...mapped].sort().join(',')}|`;
+}
+
+/**
+ * What one file said about a parcel (`state`: its state text, encodeState), under a mapping's mapped fields
+ * (`basis`, digestBasis): stored with the state it produced (when a re-import of that same parcel over that state is
+ * known to change nothing), so that a re-import of an unchanged file tells its parcels unchanged without reading the
+ * stored state. Not canonical: the property comes from toProperty (fixed key order); a mismatch only sends the parcel
+ * the long way (merge and compare).
+ */
+export function stateDigest(basis: string, state: string): string {
+  return hash('sha1', basis + state, 'base64url');
 }
 
 /** Top-level fields a stored state leaves out when they hold their default (most imported parcels lack most). */

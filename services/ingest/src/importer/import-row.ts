@@ -5,7 +5,7 @@ import { apnKey, normalizeCity, splitZip, STATE_FIPS, type StreetLine, UNIT_DESI
 import { separatedApnKey } from '../data/parcels.js';
 import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
 import { hash32 } from '../generator/random.js';
-import { loadZipPlaces, type ZipPlace } from '../generator/reference-data.js';
+import { zipPlace } from '../generator/reference-data.js';
 import { splitCityStateZip } from '../domain/city-state-zip.js';
 import { parseOwnerCells } from '../domain/owner-names.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
@@ -17,11 +17,7 @@ export { applyRules, type Value, type Values } from './apply-rules.js';
 const str = (v: Value) => (v === null || v === undefined ? null : String(v));
 const num = (v: Value) => (v === null || v === undefined ? null : Number(v));
 
-let zipIndex: Map<string, ZipPlace> | null = null;
-function placeOf(zip: string): ZipPlace | undefined {
-  zipIndex ??= new Map(loadZipPlaces().map((p) => [p.zip, p]));
-  return zipIndex.get(zip);
-}
+const placeOf = zipPlace;
 
 /** A unit as shown in line2: "APT 4" stays, a bare id gets the "#" designator ("2C" -> "# 2C"). */
 function unitLine(unit: string): string {

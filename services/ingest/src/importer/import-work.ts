@@ -9,14 +9,15 @@ import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys
 import { parseRecord } from './csv-records.js';
 import {
   decodeState,
+  digestBasis,
   encodeState,
-  fileDigest,
   type MappedField,
   joinParcel,
   mergeParcel,
   parcelIdentity,
   reimportParcel,
   sameContent,
+  stateDigest,
 } from './import-merge.js';
 import type { ChangeEventDraft } from '../data/change-events.js';
 import { changeEventOf } from './change-parts.js';
@@ -24,7 +25,7 @@ import { type ZipEvidenceEntry, ZipEvidence } from '../domain/zip-evidence.js';
 import { applyRules, type FieldReport, latestDateOf, type RuleContext, type Values } from './apply-rules.js';
 import { type AddressIndexEntry, JoinedParcels } from './import-join.js';
 import { type ParcelOptions, toContribution, toParcel } from './import-row.js';
-import type { Mapping } from './mapping.js';
+import { type Mapping, mappingColumns } from './mapping.js';
 
 export interface WorkSetup {
   mapping: Mapping & { kind: 'property' };
@@ -126,6 +127,8 @@ export const STATE_COLUMNS = 'source, identity, property_id, file_digest, input'
 
 interface Parcel {
   input: PropertyInput;
+  /** The input's state text (encodeState): what the file digest is of, and what a new parcel's state row stores. */
+  state: string;
   fileDigest: string;
   lines: number[];
 }
@@ -146,6 +149,9 @@ export class ImportWork {
   >();
   private readonly byApn: boolean;
   private readonly mapped: ReadonlySet<MappedField>;
+  private readonly digestBasis: string;
+  /** The columns the mapping reads, with their index in the header. */
+  private readonly columns: [string, number][];
 
   private readonly options: ParcelOptions;
   private readonly latestDate: string;
@@ -154,6 +160,12 @@ export class ImportWork {
   constructor(private readonly setup: WorkSetup) {
     this.byApn = setup.mapping.fields.apn !== undefined;
     this.mapped = new Set(setup.mapped);
+    this.digestBasis = digestBasis(this.mapped);
+    const read = new Set(mappingColumns(setup.mapping));
+    // A column named twice in the header: the last one, as a record keyed by name had it.
+    this.columns = [
+      ...new Map(setup.header.flatMap((name, i) => (read.has(name) ? [[name, i] as const] : []))).entries(),
+    ];
     const owner = setup.mapping.fields.ownerName ?? setup.mapping.fields.owner2Name;
     this.options = {
       ownerOrder: owner && 'column' in owner ? owner.order : undefined,
@@ -181,9 +193,12 @@ export class ImportWork {
     return continued ? mergeParcel(stored, file) : reimportParcel(stored, file, this.mapped);
   }
 
-  /** Rows to parcels: rows of one parcel merge; a row that cannot be converted is an error of its line. */
-  parse(batch: number, rows: RowBatch): ParsedBatch {
-    const { header, mapping } = this.setup;
+  /**
+   * Rows to parcels: rows of one parcel merge; a row that cannot be converted is an error of its line. `cells`: the
+   * records' cells when the reader's are at hand (in the thread that read them), else read again from the text.
+   */
+  parse(batch: number, rows: RowBatch, cells?: readonly string[][]): ParsedBatch {
+    const { mapping } = this.setup;
     const parcels = new Map<string, Parcel>();
     const refs = new Map<string, ParcelRef>();
     const errors: RowError[] = [];
@@ -193,10 +208,15 @@ export class ImportWork {
       ctx.line = line;
       try {
         // The reader checked the record: it parses, with the header's number of cells.
-        const parsed = parseRecord(rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]), mapping.delimiter);
-        if (!('fields' in parsed)) throw new Error(parsed.error);
+        let fields = cells?.[r];
+        if (fields === undefined) {
+          const parsed = parseRecord(rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]), mapping.delimiter);
+          if (!('fields' in parsed)) throw new Error(parsed.error);
+          fields = parsed.fields;
+        }
+        // Only the cells the mapping reads (a roll has 80 columns; a mapping reads 20 or 30).
         const record: Record<string, string> = {};
-        for (let i = 0; i < header.length; i++) record[header[i]!] = parsed.fields[i]!;
+        for (const [name, i] of this.columns) record[name] = fields[i]!;
         const { identity, input, ref } = this.parcelOf(applyRules(mapping.fields, record, ctx));
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
@@ -205,12 +225,15 @@ export class ImportWork {
             ? joinParcel(prior.input, input, this.mapped, true)
             : mergeParcel(prior.input, input);
           prior.lines.push(line);
-        } else parcels.set(identity, { input, fileDigest: '', lines: [line] });
+        } else parcels.set(identity, { input, state: '', fileDigest: '', lines: [line] });
       } catch (err) {
         errors.push({ line, reason: (err as Error).message });
       }
     }
-    for (const p of parcels.values()) p.fileDigest = fileDigest(p.input, this.mapped);
+    for (const p of parcels.values()) {
+      p.state = encodeState(p.input);
+      p.fileDigest = stateDigest(this.digestBasis, p.state);
+    }
     this.batches.set(batch, parcels);
     return {
       identities: [...parcels.keys()],
@@ -266,7 +289,7 @@ export class ImportWork {
       parcelIds.push(req.parcelIds[i]!);
       events.push(this.setup.emitEvents ? changeEventOf(req.firstId + i, null, parcel.input) : null);
       newState.push(
-        copyLine([source, identity, req.firstId + i, this.settled(parcel.input, parcel), encodeState(parcel.input)]),
+        copyLine([source, identity, req.firstId + i, this.settled(parcel.input, parcel), parcel.state]),
       );
     });
     req.stored.forEach((s, i) => {

@@ -7,13 +7,111 @@
 //   0x00  the JSON as UTF-8
 //   0x01  deflate (raw) with DICTIONARY_V1, 8 KB window
 // The dictionary is part of the stored format: never change it; add a version.
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { constants, createDeflateRaw, type DeflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { decodeRecordBody } from './record-body.js';
 import { asBuffer, DEFLATE_V1, dictionary, RAW, unknownEncoding, WINDOW_BITS } from './stored-format.js';
 
+const DEFLATE_OPTIONS = { dictionary, windowBits: WINDOW_BITS, level: 6, memLevel: 8 } as const;
+
+/** The native side of a zlib stream, as node:zlib's own synchronous calls drive it. */
+interface ZlibHandle {
+  reset(): void;
+  writeSync(
+    flush: number,
+    input: Uint8Array,
+    inOffset: number,
+    inLength: number,
+    out: Uint8Array,
+    outOffset: number,
+    outLength: number,
+  ): void;
+}
+
+/** The longest value the kept deflater takes: with the dictionary, it stays within the 8 KB window (no slide). */
+const REUSED_MAX_BYTES = 4_096;
+/** The bytes past the dictionary that loading it reads (zlib's hash reads a few bytes ahead of a position). */
+const SCRUBBED_HEAD = 16;
+
+/**
+ * One deflater kept for the thread's life, reset before each value: deflateRawSync makes a deflater a call (its
+ * stream object, 150 KB of zlib state, the dictionary loaded anew) and closes it, which costs more than the
+ * compression itself (a first import of a small roll: ~130 us a record of its ~600). node:zlib reuses a deflater
+ * only through its stream's native handle, driven here as its own deflateRawSync drives it. reset() restores the
+ * state a new deflater starts from (deflateReset, then the dictionary), all but the window past the value's end,
+ * which the match finder and the dictionary's hashing read ahead into: a new deflater has zeros there, a kept one
+ * the bytes of the values before. So zeros are deflated first (and dropped) over what an earlier value left there,
+ * and the bytes are a new deflater's, whatever came before (a test compares them). A value longer than REUSED_MAX_BYTES
+ * (the window would slide), or a Node without that handle, takes deflateRawSync.
+ */
+class ReusedDeflater {
+  /** Kept referenced: the handle is the stream's. */
+  private stream: DeflateRaw | null = null;
+  private handle: ZlibHandle | null = null;
+  private state: Uint32Array | null = null;
+  private readonly out = Buffer.allocUnsafe(2 * REUSED_MAX_BYTES);
+  private readonly zeros = Buffer.alloc(REUSED_MAX_BYTES);
+  /** How far into the window past the dictionary earlier values wrote bytes other than zeros. */
+  private dirty = 0;
+  private broken = false;
+
+  /** The raw deflate of `input` (valid until the next call), or null when deflateRawSync must make it. */
+  deflate(input: Buffer): Buffer | null {
+    if (this.broken || input.length > REUSED_MAX_BYTES) return null;
+    if (this.stream === null && !this.open()) return null;
+    // Zeros where an earlier value left bytes this one does not overwrite: all of them past its end, and (its own
+    // first bytes are written only after the dictionary) the first few, which the dictionary's last hashes read.
+    const scrub = this.dirty > input.length ? this.dirty : Math.min(this.dirty, SCRUBBED_HEAD);
+    if (scrub > 0 && this.run(this.zeros.subarray(0, scrub)) === null) return null;
+    this.dirty = input.length;
+    return this.run(input);
+  }
+
+  private run(input: Buffer): Buffer | null {
+    try {
+      this.handle!.reset();
+      this.handle!.writeSync(constants.Z_FINISH, input, 0, input.length, this.out, 0, this.out.length);
+    } catch {
+      this.broken = true;
+    }
+    const [outLeft, inLeft] = this.state!;
+    // Finished: all input read, and room left (deflate with Z_FINISH returns with room only at the stream's end).
+    if (this.broken || inLeft !== 0 || outLeft === 0) {
+      this.broken = true;
+      return null;
+    }
+    return this.out.subarray(0, this.out.length - outLeft!);
+  }
+
+  private open(): boolean {
+    const stream = createDeflateRaw(DEFLATE_OPTIONS);
+    const inner = stream as unknown as { _handle?: Partial<ZlibHandle>; _writeState?: unknown };
+    const handle = inner._handle;
+    if (
+      typeof handle?.reset !== 'function' ||
+      typeof handle.writeSync !== 'function' ||
+      !(inner._writeState instanceof Uint32Array)
+    ) {
+      this.broken = true;
+      stream.destroy();
+      return false;
+    }
+    // A zlib error is reported on the stream: this deflater is then given up, never thrown from an event.
+    stream.on('error', () => {
+      this.broken = true;
+    });
+    this.stream = stream;
+    this.handle = handle as ZlibHandle;
+    this.state = inner._writeState;
+    return true;
+  }
+}
+
+const deflater = new ReusedDeflater();
+
 /** The stored form of a JSON text. */
 export function encodeStoredJson(json: string): Buffer {
-  const packed = deflateRawSync(json, { dictionary, windowBits: WINDOW_BITS, level: 6, memLevel: 8 });
+  const input = Buffer.from(json);
+  const packed = deflater.deflate(input) ?? deflateRawSync(input, DEFLATE_OPTIONS);
   const out = Buffer.allocUnsafe(packed.length + 1);
   out[0] = DEFLATE_V1;
   packed.copy(out, 1);

@@ -150,6 +150,21 @@ describe('GET /changes', () => {
     expect(await balance(a)).toBe(5);
   });
 
+  it('a forged cursor past the largest position is a 400 naming since, not a 500, and charges nothing', async () => {
+    const a = await account(5);
+    const cursor = (await changes('zip=19103', a.headers)).status.cursor;
+    const left = await balance(a);
+    const [version, , tag] = Buffer.from(cursor, 'base64url').toString('latin1').split(':');
+    for (const position of ['9999999999999999999', '9223372036854775808']) {
+      const forged = Buffer.from(`${version}:${position}:${tag}`).toString('base64url');
+      const res = await api.app.get(`/api/v1/changes?zip=19103&since=${forged}`, a.headers);
+      expect(res.status, position).toBe(400);
+      expect(ErrorResponse.parse(res.body).status.reason).toBe('invalid_parameter');
+      expect(res.body.status.msg).toMatch(/since/);
+    }
+    expect(await balance(a)).toBe(left);
+  });
+
   it('pages by cursor without a skip or a repeat, billing each event once; credits cut a page short', async () => {
     const s = street('pages');
     const owners = Array.from({ length: 7 }, (_, i) => `PAT NUMBER${i}`);

@@ -3603,6 +3603,8 @@ export interface operations {
             header?: {
                 /** @description Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was (same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that timed out may be charged again. */
                 "Idempotency-Key"?: string;
+                /** @description The `ETag` of an answer you received to this same request (or several, comma-separated; a weak `W/"..."` form matches too). While the records it returned are unchanged, the answer is a **304 Not Modified**: no body, the same `ETag`, **0 credits**; it still counts as a call (rate limit, daily quota, `/usage`). Otherwise the usual answer, charged as usual. A tag is valid only for the account and the request it was answered to. `*` is a 400 (it would tell for free whether records exist); `preview=true` ignores this header. */
+                "If-None-Match"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3614,6 +3616,8 @@ export interface operations {
                 headers: {
                     /** @description Equals status.transactionID */
                     "X-Request-Id"?: string;
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
                     /** @description Requests allowed in any rolling 60 s for this account */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in the current 60 s window */
@@ -3626,7 +3630,24 @@ export interface operations {
                     "application/json": components["schemas"]["ChangesResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Not Modified: `If-None-Match` held this request's current `ETag`, so the records it stands for are unchanged. No body (use the answer you hold). 0 credits; it counts as a call (rate limit, daily quota, `/usage`) like any other. */
+            304: {
+                headers: {
+                    /** @description A strong tag over the records this answer returned (their stored data, `vintage.lastModified` among it), the page asked and the account: send it back in `If-None-Match` with the same request, and while those records are unchanged the answer is a 304, charged nothing. Not sent with a preview (no records) or an error. */
+                    ETag?: string;
+                    /** @description This call's id (a keyed request's: its transaction's) */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -3966,7 +3987,7 @@ export interface operations {
                     "application/json": components["schemas"]["CreateWebhookResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4068,7 +4089,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4168,7 +4189,7 @@ export interface operations {
                     "application/json": components["schemas"]["DeliveriesResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4272,7 +4293,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookTestResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -4301,6 +4322,15 @@ export interface operations {
             };
             /** @description No webhook with that id on the calling account (another account's is not found either). */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The webhook is owed 10 test events already, the most at once: wait for them to be delivered (or enable it). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4367,7 +4397,7 @@ export interface operations {
                     "application/json": components["schemas"]["WebhookResponse"];
                 };
             };
-            /** @description Missing or invalid parameters (a text value past its maxLength too); the message names the parameter. 0 credits. */
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
             400: {
                 headers: {
                     [name: string]: unknown;

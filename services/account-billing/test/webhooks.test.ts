@@ -10,6 +10,7 @@ import {
   ErrorResponse,
   tablePathList,
   UsageResponse,
+  WEBHOOK_TESTS_PENDING_MAX,
   WebhookListResponse,
   WEBHOOKS_PER_ACCOUNT_MAX,
 } from '@pra/core/contracts';
@@ -352,6 +353,21 @@ describe('POST /webhooks/{id}/test', () => {
       w.id,
     ]);
     expect(after[0].n).toBe(1);
+  });
+});
+
+describe('POST /webhooks/{id}/test, repeated', () => {
+  it(`queues at most ${WEBHOOK_TESTS_PENDING_MAX} test events per webhook at once: one more is a 409 limit_reached`, async () => {
+    const a = await f.fundedAccount(0);
+    // Nothing listens on port 9: the test events stay owed (and a disabled webhook parks them until enabled).
+    const w = await created(a.key);
+    for (let i = 0; i < WEBHOOK_TESTS_PENDING_MAX; i++)
+      expect((await call('POST', `/webhooks/${w.id}/test`, a.key)).status).toBe(202);
+    const over = await call('POST', `/webhooks/${w.id}/test`, a.key);
+    expect(over.status).toBe(409);
+    expect(ErrorResponse.parse(over.body).status).toMatchObject({ code: 409, reason: 'limit_reached' });
+    expect(over.body.status.msg).toMatch(/test events/);
+    expect((await listOf(a.key)).webhooks[0]!.pendingEvents).toBe(WEBHOOK_TESTS_PENDING_MAX);
   });
 });
 

@@ -150,6 +150,54 @@ describe('GET /changes', () => {
     expect(await balance(a)).toBe(5);
   });
 
+  it('a forged cursor past the largest position is a 400 naming since, not a 500, and charges nothing', async () => {
+    const a = await account(5);
+    const cursor = (await changes('zip=19103', a.headers)).status.cursor;
+    const left = await balance(a);
+    const [version, , tag] = Buffer.from(cursor, 'base64url').toString('latin1').split(':');
+    for (const position of ['9999999999999999999', '9223372036854775808']) {
+      const forged = Buffer.from(`${version}:${position}:${tag}`).toString('base64url');
+      const res = await api.app.get(`/api/v1/changes?zip=19103&since=${forged}`, a.headers);
+      expect(res.status, position).toBe(400);
+      expect(ErrorResponse.parse(res.body).status.reason).toBe('invalid_parameter');
+      expect(res.body.status.msg).toMatch(/since/);
+    }
+    expect(await balance(a)).toBe(left);
+  });
+
+  it("an empty page's tag covers its cursor: once the feed moves on elsewhere, a held tag is a free 200 with the new cursor, not a 304 that keeps the client behind", async () => {
+    const s = street('tagged');
+    await rolls.import('tagged', rows(7, s, ['MO A'], '95811'));
+    const a = await account(5);
+    const since = (await changes('zip=95811', a.headers)).status.cursor;
+    const first = await api.app.get(`/api/v1/changes?zip=95811&since=${since}`, a.headers);
+    expect(first.status).toBe(200);
+    expect(first.body.changes).toEqual([]);
+    const etag = first.headers.get('etag')!;
+    expect(etag).toBeTruthy();
+    // Nothing happened anywhere: the tag is current, a 304.
+    const same = await api.app.get(`/api/v1/changes?zip=95811&since=${since}`, { ...a.headers, 'if-none-match': etag });
+    expect(same.status).toBe(304);
+    // Another ZIP changes: still nothing for this filter, but the feed's head moved, and with it the cursor an answer
+    // gives (a 304 would leave the client at its old cursor until the retention period expires it).
+    await rolls.import(
+      'tagged',
+      rows(7, s, ['MO B'], '95811').map((r) => ({ ...r, zip: '95812' })),
+    );
+    await rolls.import(
+      'tagged',
+      rows(7, s, ['MO C'], '95811').map((r) => ({ ...r, zip: '95812' })),
+    );
+    const moved = await api.app.get(`/api/v1/changes?zip=95811&since=${since}`, {
+      ...a.headers,
+      'if-none-match': etag,
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body.changes).toEqual([]);
+    expect(moved.body.status.cursor).not.toBe(first.body.status.cursor);
+    expect(await balance(a)).toBe(5);
+  });
+
   it('pages by cursor without a skip or a repeat, billing each event once; credits cut a page short', async () => {
     const s = street('pages');
     const owners = Array.from({ length: 7 }, (_, i) => `PAT NUMBER${i}`);

@@ -73,17 +73,19 @@ describe('the SSRF-safe sender', () => {
     expect(r).toMatchObject({ ok: false });
     expect(r.error).toMatch(/localhost resolves to .*private, loopback/);
     const metadata: Resolve = async () => [{ address: '169.254.169.254', family: 4 }];
-    expect((await post('https://hooks.example.com/', { policy: production, resolve: metadata })).error).toMatch(
-      /169\.254\.169\.254/,
-    );
+    // Refused without naming the address: the delivery log is the account's, and the resolver is inside our network
+    // (a name of the cluster's, resolved through its search domains, would map our private addresses for anyone).
+    const refusedMetadata = (await post('https://hooks.example.com/', { policy: production, resolve: metadata })).error;
+    expect(refusedMetadata).toMatch(/hooks\.example\.com resolves to an address .*private, loopback/);
+    expect(refusedMetadata).not.toMatch(/169\.254/);
     // One private answer among public ones is enough to refuse.
     const mixed: Resolve = async () => [
       { address: '93.184.216.34', family: 4 },
       { address: '10.0.0.7', family: 4 },
     ];
-    expect((await post('https://hooks.example.com/', { policy: production, resolve: mixed })).error).toMatch(
-      /10\.0\.0\.7/,
-    );
+    const refusedMixed = (await post('https://hooks.example.com/', { policy: production, resolve: mixed })).error;
+    expect(refusedMixed).toMatch(/private, loopback/);
+    expect(refusedMixed).not.toMatch(/10\.0\.0\.7|93\.184/);
     const mapped: Resolve = async () => [{ address: '::ffff:127.0.0.1', family: 6 }];
     expect((await post('https://hooks.example.com/', { policy: production, resolve: mapped })).error).toMatch(
       /private, loopback/,

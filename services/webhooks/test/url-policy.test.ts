@@ -49,6 +49,8 @@ describe('webhook URLs as written', () => {
       'https://[ff02::1]/',
       'https://[64:ff9b::a9fe:a9fe]/',
       'https://[2002:a9fe:a9fe::1]/',
+      'https://[::ffff:0:a9fe:a9fe]/',
+      'https://[::ffff:0:127.0.0.1]/',
     ])
       expect(webhookUrlProblem(url, production), url).toMatch(/private, loopback|not an IP/);
   });

@@ -7,6 +7,8 @@ import type { ChangesQuery } from '@pra/core/contracts';
 import { badRequest } from '@pra/core/errors';
 
 const VERSION = '1';
+/** The largest feed position (bigint). */
+const MAX_POSITION = 2n ** 63n - 1n;
 
 /** The filters of a query, canonical: the same filters however written give the same tag. */
 export function filterTag(q: Pick<ChangesQuery, 'zip' | 'state' | 'county' | 'ownerId' | 'ids'>): string {
@@ -28,7 +30,8 @@ export function encodeCursor(position: string, tag: string): string {
 /** The position a cursor continues after; a 400 naming `since` for a cursor this API did not give for these filters. */
 export function decodeCursor(cursor: string, tag: string): string {
   const m = /^(\d+):(\d{1,19}):([\w-]{10})$/.exec(Buffer.from(cursor, 'base64url').toString('latin1'));
-  if (!m || m[1] !== VERSION)
+  // A position is a PostgreSQL bigint: a longer one (a cursor edited by hand) would fail the read as a 500.
+  if (!m || m[1] !== VERSION || BigInt(m[2]!) > MAX_POSITION)
     throw badRequest(
       "Invalid parameter 'since': not a cursor this API gave (use status.cursor of an answer)",
       'invalid_parameter',

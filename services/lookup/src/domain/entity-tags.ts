@@ -57,6 +57,8 @@ export class EntityTags {
     field(h, `${p.total}:${p.page}:${p.pagesize}:${p.historyField ?? ''}:${truncated}:${returned}`);
     field(h, p.match === undefined ? '' : canonicalJson(p.match));
     for (let i = 0; i < returned; i++) row(h, p.rows[i]!);
+    // Only where there is one (an empty page of the change feed): every other page's tag is as it was.
+    if (p.emptyFeedCursor !== undefined) field(h, `feed-head:${p.emptyFeedCursor}`);
     return finish(h);
   }
 

@@ -74,7 +74,13 @@ export function changesCall(
       // and keeps its place: next is never below the cursor.
       head = page.next;
       const rows = page.events.map(asRow);
-      return { rows, total: rows.length, page: 1, pagesize: q.pagesize };
+      return {
+        rows,
+        total: rows.length,
+        page: 1,
+        pagesize: q.pagesize,
+        ...(rows.length === 0 ? { emptyFeedCursor: page.next } : {}),
+      };
     },
     rereads: rereadFrom.map((f) => async (ids: number[]) => (await f.byIds(ids.map(String))).map(asRow)),
   };

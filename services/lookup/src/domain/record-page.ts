@@ -17,4 +17,10 @@ export interface RecordPage {
    * `rows` is empty then.
    */
   counted?: number;
+  /**
+   * GET /changes, a page with no event: where its answer continues (the feed's head when read). Its tag covers it, so
+   * that a client holding the tag of an empty page is answered 304 only while that cursor is still the one it would
+   * get: else a free 200 moves it on (a 304 would keep it behind the feed until the retention period expired it).
+   */
+  emptyFeedCursor?: string;
 }

@@ -21,6 +21,16 @@ export interface Delivery {
 
 export const MAX_DELIVERIES_PAGE = 100;
 
+/** How long an attempt stays in the log (as long as the change feed keeps its events): the sweep deletes older ones. */
+export const DELIVERY_LOG_RETENTION_DAYS = 30;
+
+/** Deletes the attempts older than the retention period (every endpoint's); returns how many. */
+export async function pruneDeliveries(db: Queryable, now: Date = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - DELIVERY_LOG_RETENTION_DAYS * 86_400_000);
+  const { rowCount } = await db.query('DELETE FROM webhooks.deliveries WHERE attempted_at < $1', [cutoff]);
+  return rowCount ?? 0;
+}
+
 /**
  * Attempts for one of the account's endpoints, newest first: `limit` of them (1-100), older than the attempt id
  * `before` when given. Null when the endpoint is not the account's (or does not exist).

@@ -2,6 +2,7 @@
 // the test event. Every read and change is scoped to the account: another account's webhook is "not found".
 // The URL is checked by the caller first (validateWebhookUrl in domain/url-policy.ts: the route has the setting).
 import { randomBytes } from 'node:crypto';
+import { WEBHOOK_TESTS_PENDING_MAX } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
 import { withTransaction, type Pool, type Queryable } from '@pra/platform';
 import { newWebhookSecret } from '../domain/signing.js';
@@ -168,14 +169,33 @@ export async function enqueueTestDelivery(
   webhookId: string,
 ): Promise<{ eventId: string } | null> {
   const eventId = `evt_test_${randomBytes(8).toString('hex')}`;
-  const { rowCount } = await db.query(
+  // At most WEBHOOK_TESTS_PENDING_MAX owed at once: each is a row and an attempt, and a disabled (or unreachable)
+  // endpoint keeps them, so a loop of calls would otherwise grow the outbox without end.
+  const { rows } = await db.query<{ queued: boolean }>(
     `WITH e AS (SELECT id FROM webhooks.endpoints WHERE account_id = $1 AND id = $2),
+          room AS (SELECT id FROM e WHERE (SELECT count(*) FROM webhooks.outbox
+                                            WHERE webhook_id = e.id AND event_type = $4) < $7),
           o AS (INSERT INTO webhooks.outbox (webhook_id, event_id, event_type, body)
-                SELECT id, $3, $4, $5 FROM e RETURNING webhook_id)
-     SELECT pg_notify($6, webhook_id) FROM o`,
-    [accountId, webhookId, eventId, TEST_EVENT_TYPE, testPayload(webhookId, eventId, new Date()), OUTBOX_CHANNEL],
+                SELECT id, $3, $4, $5 FROM room RETURNING webhook_id),
+          n AS (SELECT pg_notify($6, webhook_id) FROM o)
+     SELECT (SELECT count(*) FROM n) > 0 AS queued FROM e`,
+    [
+      accountId,
+      webhookId,
+      eventId,
+      TEST_EVENT_TYPE,
+      testPayload(webhookId, eventId, new Date()),
+      OUTBOX_CHANNEL,
+      WEBHOOK_TESTS_PENDING_MAX,
+    ],
   );
-  return (rowCount ?? 0) > 0 ? { eventId } : null;
+  if (!rows[0]) return null;
+  if (!rows[0].queued)
+    throw new ApiError(
+      'limit_reached',
+      `This webhook is owed ${WEBHOOK_TESTS_PENDING_MAX} test events already, the most at once: wait for them to be delivered (a disabled webhook gets them once enabled)`,
+    );
+  return { eventId };
 }
 
 /** What /usage can tell an account about its webhooks: how many, and those disabled with why. */

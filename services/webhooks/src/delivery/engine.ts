@@ -14,6 +14,7 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { createRedis, type Pool } from '@pra/platform';
 import { inSpan, observeGauges, queueTelemetry, SpanKind } from '@pra/platform/telemetry';
+import { pruneDeliveries } from '../data/delivery-log.js';
 import { OUTBOX_CHANNEL } from '../data/webhook-registry.js';
 import {
   finishEvent,
@@ -137,6 +138,7 @@ export class DeliveryEngine {
       this.every(5_000, () => this.resyncIfRedisLost(false));
       this.every(600_000, async () => {
         await pruneEventBodies(this.o.pool);
+        await pruneDeliveries(this.o.pool);
       });
       void this.dispatchRound();
     }

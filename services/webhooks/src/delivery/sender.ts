@@ -64,10 +64,14 @@ async function checkedAddress(host: string, o: SenderOptions): Promise<ResolvedA
     }
   }
   if (addresses.length === 0) throw new Error(`${host} resolved to no address`);
-  // Every address must pass: a name answering one public and one private address is refused, not half-used.
+  // Every address must pass: a name answering one public and one private address is refused, not half-used. The
+  // address is not named: the error goes to the account's delivery log, and what a name resolves to inside our
+  // network (a cluster name through the resolver's search domains) is none of its business.
   for (const a of addresses) {
-    const refusal = addressRefusal(a.address, o.policy);
-    if (refusal) throw new Error(`${host} resolves to ${refusal}`);
+    if (addressRefusal(a.address, o.policy))
+      throw new Error(
+        `${host} resolves to an address in a private, loopback, link-local, metadata or reserved range: webhooks are only sent to public addresses`,
+      );
   }
   return addresses[0]!;
 }

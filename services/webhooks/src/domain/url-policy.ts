@@ -51,6 +51,7 @@ const REFUSED = blockList([
   ['::', 128, 'ipv6'], // unspecified
   ['::1', 128, 'ipv6'], // loopback
   ['::', 96, 'ipv6'], // IPv4-compatible (deprecated)
+  ['::ffff:0:0:0', 96, 'ipv6'], // IPv4-translated (SIIT, RFC 2765): a stateless translator reaches the IPv4 address
   ['64:ff9b::', 96, 'ipv6'], // NAT64: reaches IPv4 addresses through a translator
   ['64:ff9b:1::', 48, 'ipv6'], // local-use NAT64
   ['100::', 64, 'ipv6'], // discard

@@ -43,6 +43,7 @@ import {
   WebhookIdParams,
   WebhookListResponse,
   WebhookResponse,
+  WEBHOOK_TESTS_PENDING_MAX,
   WEBHOOKS_PER_ACCOUNT_MAX,
   WebhookTestResponse,
 } from './webhooks.js';
@@ -420,7 +421,10 @@ export const ENDPOINTS = {
       'again. No body. Free.',
     method: 'POST',
     params: WebhookIdParams,
-    errors: NO_SUCH_WEBHOOK,
+    errors: {
+      ...NO_SUCH_WEBHOOK,
+      409: `The webhook is owed ${WEBHOOK_TESTS_PENDING_MAX} test events already, the most at once: wait for them to be delivered (or enable it).`,
+    },
     okStatus: 202,
     response: WebhookTestResponse,
     okText: 'The test event is queued',

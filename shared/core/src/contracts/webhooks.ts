@@ -11,6 +11,8 @@ export const ANY_PROPERTY_CHANGE = 'property.changed';
 
 /** The most endpoints one account may have (a 409 past it: delete one first). */
 export const WEBHOOKS_PER_ACCOUNT_MAX = 25;
+/** Test events (POST /webhooks/{id}/test) owed to one webhook at once: each is a row and a delivery until sent. */
+export const WEBHOOK_TESTS_PENDING_MAX = 10;
 /** The most property ids one `ids` filter names. */
 export const WEBHOOK_FILTER_IDS_MAX = 1_000;
 /** The longest URL taken (browsers and proxies commonly stop near here too). */

@@ -4,13 +4,12 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
-import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
+import { bullQueuePrefix, createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { migrateWebhooks } from '../src/data/migrate.js';
 import { DeliveryEngine, type EngineOptions } from '../src/delivery/engine.js';
-import { deliveryQueuePrefix } from '../src/delivery/queue-prefix.js';
 
 export { CountyFile } from './county-file.js';
 
@@ -109,7 +108,7 @@ export function testEngine(
   return new DeliveryEngine({
     pool,
     redisUrl: o.redisUrl ?? inject('redisUrl'),
-    queuePrefix: deliveryQueuePrefix(redisPrefix, false),
+    queuePrefix: bullQueuePrefix(redisPrefix, false),
     log: () => {},
     policy: { allowInsecureLocal: true },
     timeoutMs: 5_000,

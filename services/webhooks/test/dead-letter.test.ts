@@ -77,7 +77,7 @@ describe('dead letter and disabling', () => {
     expect((await listWebhooks(db.pool, account))[0]).toMatchObject({ status: 'active', consecutiveFailures: 0 });
     await file.import(db.pool, ['E THREE', 'F TWO']);
     await waitFor('the delivery after re-enabling', () =>
-      r.received.some((x) => JSON.parse(x.body).data.detail?.owner?.new?.[0] === 'F TWO'),
+      r.received.some((x) => JSON.parse(x.body).data.owner?.new?.[0] === 'F TWO'),
     );
   });
 });

@@ -4,7 +4,7 @@
 // for event and byte for byte of its data.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readChangeFeed, readChangeEvents } from '@pra/ingest/change-events';
+import { publicChangeEvent, readChangeFeed, readChangeEvents } from '@pra/ingest/change-events';
 import { createWebhook, deleteWebhook } from '../src/data/webhook-registry.js';
 import type { DeliveryEngine } from '../src/delivery/engine.js';
 import {
@@ -118,15 +118,15 @@ describe('delivery, for any sequence of changes, failures and acknowledgements',
           for (const r of receiver.received) {
             const id = String(r.headers['webhook-id']);
             expect(byId.has(id), id).toBe(true);
-            expect(JSON.parse(r.body).data).toEqual(byId.get(id));
+            expect(JSON.parse(r.body).data).toEqual(publicChangeEvent(byId.get(id)!));
           }
           expect(new Set(receiver.ids())).toEqual(new Set(byId.keys()));
           // In order per record: every request about a record (retries included) names a position at or after the
           // one before it.
           const positions = new Map<number, number[]>();
           for (const r of receiver.received) {
-            const data = JSON.parse(r.body).data as { propertyId: number; position: string };
-            positions.set(data.propertyId, [...(positions.get(data.propertyId) ?? []), Number(data.position)]);
+            const data = JSON.parse(r.body).data as { propertyId: number; id: string };
+            positions.set(data.propertyId, [...(positions.get(data.propertyId) ?? []), Number(data.id)]);
           }
           for (const [id, ps] of positions) expect(ps, `record ${id}`).toEqual([...ps].sort((a, b) => a - b));
           await deleteWebhook(db.pool, account, webhook.id);

@@ -4,7 +4,8 @@
 // re-import during delivery. Dead letters and disabling: dead-letter.test.ts.
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readChangeEvents } from '@pra/ingest/change-events';
+import { ChangeEvent as PublicChangeEvent } from '@pra/core/contracts';
+import { publicChangeEvent, readChangeEvents } from '@pra/ingest/change-events';
 import { listDeliveries } from '../src/data/delivery-log.js';
 import { createWebhook, deleteWebhook, enqueueTestDelivery, listWebhooks } from '../src/data/webhook-registry.js';
 import type { DeliveryEngine } from '../src/delivery/engine.js';
@@ -79,7 +80,9 @@ describe('delivering change events', () => {
       (e) => e.source === file.source,
     );
     expect(feed).toHaveLength(1);
-    expect(payload.data).toEqual(feed[0]);
+    // The event exactly as GET /changes shows it: the contract's fields and no others (not the feed's own).
+    expect(payload.data).toEqual(publicChangeEvent(feed[0]!));
+    expect(PublicChangeEvent.strict().parse(payload.data)).toEqual(payload.data);
     expect(payload.data.parts).toContain('owner');
     expect(got.headers['webhook-id']).toBe(`evt_${feed[0]!.position}`);
     const log = await listDeliveries(db.pool, account, webhook.id, { limit: 10 });
@@ -120,7 +123,7 @@ describe('delivering change events', () => {
     await waitFor('the delivery', () => r.received.length >= 1);
     await engine.dispatchRound();
     expect(r.received).toHaveLength(1);
-    expect(JSON.parse(r.received[0]!.body).data.detail.owner.new).toEqual(['A FOUR']);
+    expect(JSON.parse(r.received[0]!.body).data.owner.new).toEqual(['A FOUR']);
     expect(other.received).toHaveLength(0);
     expect(await owedCount(db.pool, elsewhere.id)).toBe(0);
     expect(await owedCount(db.pool, removedOnly.id)).toBe(0);
@@ -271,11 +274,11 @@ describe('delivering change events', () => {
       owedCount(db.pool, webhook.id).then((n) => n === 0 && r.received.length >= 4),
     );
     const bodies = r.received.map(
-      (x) => JSON.parse(x.body).data as { position: string; propertyId: number; detail: { owner: { new: string[] } } },
+      (x) => JSON.parse(x.body).data as { id: string; propertyId: number; owner: { new: string[] } },
     );
     expect(r.ids()).toHaveLength(4);
     expect(r.received).toHaveLength(4);
-    const k = bodies.filter((b) => b.detail.owner.new[0]!.startsWith('K')).map((b) => b.detail.owner.new[0]);
+    const k = bodies.filter((b) => b.owner.new[0]!.startsWith('K')).map((b) => b.owner.new[0]);
     expect(k).toEqual(['K TWO', 'K THREE', 'K FOUR']);
     const feed = (await readChangeEvents(db.pool, { after: '0', limit: 1_000 })).filter(
       (e) => e.source === file.source,

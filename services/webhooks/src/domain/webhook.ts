@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import { countyKey } from '@pra/core/address';
-import type { ChangeEvent } from '@pra/ingest/change-events';
+import { type ChangeEvent, publicChangeEvent } from '@pra/ingest/change-events';
 
 /** Event types of the change feed an endpoint can subscribe to. */
 export const WEBHOOK_EVENT_TYPES = ['property.created', 'property.updated', 'property.removed'] as const;
@@ -94,7 +94,7 @@ export function matchesWebhook(
  * gives it.
  */
 export function eventPayload(e: ChangeEvent): string {
-  return JSON.stringify({ type: eventTypeOf(e), timestamp: e.changedAt, data: e });
+  return JSON.stringify({ type: eventTypeOf(e), timestamp: e.changedAt, data: publicChangeEvent(e) });
 }
 
 /** The body of a webhook.test event. */

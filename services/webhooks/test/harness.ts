@@ -11,7 +11,7 @@ import { migrateRecords } from '@pra/ingest/migrate';
 import { migrateWebhooks } from '../src/data/migrate.js';
 import { DeliveryEngine, type EngineOptions } from '../src/delivery/engine.js';
 
-export { CountyFile } from './county-file.js';
+export { CountyFile } from '@pra/ingest/testing/county-file';
 
 export interface OwnDatabase {
   url: string;

@@ -2,6 +2,7 @@
 // the test event. Every read and change is scoped to the account: another account's webhook is "not found".
 // The URL is checked by the caller first (validateWebhookUrl in domain/url-policy.ts: the route has the setting).
 import { randomBytes } from 'node:crypto';
+import type { UsageResponse } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
 import { withTransaction, type Pool, type Queryable } from '@pra/platform';
 import { newWebhookSecret } from '../domain/signing.js';
@@ -179,10 +180,7 @@ export async function enqueueTestDelivery(
 }
 
 /** What /usage can tell an account about its webhooks: how many, and those disabled with why. */
-export async function webhookNotices(
-  db: Queryable,
-  accountId: number,
-): Promise<{ active: number; disabled: { id: string; url: string; reason: string | null; disabledAt: string }[] }> {
+export async function webhookNotices(db: Queryable, accountId: number): Promise<UsageResponse['webhooks']> {
   const { rows } = await db.query<{ id: string; url: string; status: string; reason: string | null; at: Date | null }>(
     `SELECT id, url, status, disabled_reason AS reason, disabled_at AS at FROM webhooks.endpoints
       WHERE account_id = $1 ORDER BY created_at, id`,

@@ -11,22 +11,20 @@ import { createWebhook, deleteWebhook, enqueueTestDelivery, listWebhooks } from 
 import type { DeliveryEngine } from '../src/delivery/engine.js';
 import { nominalWaitMs } from '../src/domain/retry-schedule.js';
 import {
-  CountyFile,
   createAccount,
   deliveryRows,
   type OwnDatabase,
   ownDatabase,
   ownRedisPrefix,
   owedCount,
-  Receiver,
   testEngine,
+  testFixtures,
   waitFor,
 } from './harness.js';
 
 let db: OwnDatabase;
 let engine: DeliveryEngine;
-const receivers: Receiver[] = [];
-const files: CountyFile[] = [];
+const { receiver, countyFile, close: closeFixtures } = testFixtures('whd');
 let account: number;
 
 beforeAll(async () => {
@@ -37,22 +35,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await engine?.stop();
-  await Promise.all(receivers.map((r) => r.close()));
-  for (const f of files) f.remove();
+  await closeFixtures();
   await db?.drop();
 });
-
-const receiver = async () => {
-  const r = await new Receiver().start();
-  receivers.push(r);
-  return r;
-};
-let names = 0;
-const countyFile = (zip?: string) => {
-  const f = new CountyFile(`whd${Date.now().toString(36)}${++names}`, zip);
-  files.push(f);
-  return f;
-};
 
 describe('delivering change events', () => {
   it('a re-import that changes an owner reaches the receiver once, signed, equal to the change feed', async () => {

@@ -63,7 +63,9 @@ export function changesCall(
       // and keeps its place: next is never below the cursor.
       head = page.next;
       const rows = page.events.map(asRow);
-      return { rows, total: rows.length, page: 1, pagesize: q.pagesize };
+      // Not full: the answer continues at the head read (next() below), which its tag must cover.
+      const continuesAt = rows.length < q.pagesize ? page.next : undefined;
+      return { rows, total: rows.length, page: 1, pagesize: q.pagesize, ...(continuesAt ? { continuesAt } : {}) };
     },
     rereads: rereadFrom.map((f) => async (ids: number[]) => (await f.byIds(ids.map(String))).map(asRow)),
   };

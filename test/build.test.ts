@@ -56,15 +56,33 @@ describe('npm run build', () => {
     }
   });
 
-  it("migrates an empty database with node dist/migrate.js (the chart's Job): the SQL files are found", async () => {
+  it("migrates an empty database with node dist/migrate.js (the chart's Job): the SQL files are found, the webhook worker starts on it", async () => {
     const m = run('migrate', { DATABASE_URL: databaseUrl });
     expect(await m.exited, m.output()).toBe(0);
     const pool = createPool(databaseUrl, 1);
     const { rows } = await pool.query(
       `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema IN ('records', 'billing', 'search')`,
     );
+    // The webhooks stream too (issue 38): its worker's pods start after this Job and find their tables.
+    const { rows: webhooks } = await pool.query<{ table_name: string }>(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = 'webhooks'`,
+    );
     await pool.end();
     expect(rows[0].n).toBeGreaterThan(5);
+    expect(webhooks.map((r) => r.table_name)).toEqual(
+      expect.arrayContaining(['endpoints', 'outbox', 'deliveries', 'event_bodies']),
+    );
+    // The chart's webhooks-worker (dist/webhooks-worker.js) starts on what the Job made.
+    const worker = run('webhooks-worker', {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: inject('redisUrl'),
+      REDIS_PREFIX: `${inject('redisPrefix')}build${randomBytes(3).toString('hex')}:`,
+    });
+    try {
+      await expect.poll(() => worker.output(), { timeout: 30_000, interval: 100 }).toMatch(/webhook worker started/);
+    } finally {
+      worker.child.kill();
+    }
   }, 60_000);
 
   it('serves: lookup (with telemetry loaded by --import, as the image runs it) and plans', async () => {

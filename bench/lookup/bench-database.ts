@@ -6,6 +6,7 @@ import { migrateRecords } from '@pra/ingest/migrate';
 import { loadGenerated } from '@pra/ingest/generate';
 import { propertyCount } from '@pra/ingest/load';
 import { migrateBilling } from '@pra/account-billing/migrate';
+import { migrateWebhooks } from '@pra/webhooks/migrate';
 
 export function benchDatabaseUrl(records: number, server = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL): string {
   return withDatabase(server, `property_records_bench_${records}`);
@@ -22,6 +23,8 @@ export async function prepareBenchDatabase(
   const pool = createPool(url, poolSize, 'bench');
   await migrateRecords(pool);
   await migrateBilling(pool);
+  // /usage reports the account's webhooks (bench:billing reads it): their tables are billing's companions.
+  await migrateWebhooks(pool);
   const have = await propertyCount(pool);
   if (have < records) await loadGenerated(pool, { seed: 1, count: records - have });
   return { url, pool };

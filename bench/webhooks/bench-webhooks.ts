@@ -23,7 +23,7 @@ import { migrateRecords } from '@pra/ingest/migrate';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateWebhooks } from '@pra/webhooks/migrate';
 import { createWebhook } from '@pra/webhooks/registry';
-import { CountyFile } from './county-file.js';
+import { CountyFile } from '@pra/ingest/testing/county-file';
 
 useLocalStack('bench:webhooks');
 

@@ -499,7 +499,7 @@ describe.skipIf(!bin)('charts/property-api', () => {
       );
     });
 
-    it('fails charts/test/values/over-budget-cnpg-values.yaml: a promoted replica would carry 80 + 48', () => {
+    it('fails charts/test/values/over-budget-cnpg-values.yaml: a promoted replica would carry 89 + 48', () => {
       const r = helmTemplate(bin!, ['-f', join(CHART, '..', 'test', 'values', 'over-budget-cnpg-values.yaml')]);
       expect(r.status).not.toBe(0);
       expect(r.stderr).toMatch(

@@ -10,15 +10,19 @@ import { createPool, type Pool } from '@pra/platform';
 import { type ChangeEvent, readChangeEvents, readChangeFeed } from '../src/data/change-events.js';
 import { removeSource } from '../src/data/remove-source.js';
 import { importCsv } from '../src/importer/import-csv.js';
-import { loadMapping } from '../src/importer/mapping.js';
+import { ROLL_HEADER as HEADER, TestRolls } from './change-fixtures.js';
 import { uniqueStreet } from './make-property.js';
 
 let pool: Pool;
+// The rolls' mappings (a source per test, the change-fixtures columns); the files are written here.
+let rolls: TestRolls;
 beforeAll(() => {
   pool = createPool(inject('databaseUrl'), 4);
+  rolls = new TestRolls(pool);
 });
 afterAll(async () => {
   await pool.end();
+  rolls.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -28,22 +32,6 @@ const write = (lines: string[]) => {
   const file = join(dir, `f${++files}.csv`);
   writeFileSync(file, lines.join('\n'));
   return file;
-};
-const HEADER = 'BOOK,PAGE,SITUS,ZIP,OWNER,ASSESSED,SALE DATE,SALE PRICE,YEAR';
-const FIELDS = {
-  apn: { template: '{BOOK}-{PAGE:03}', required: true },
-  line1: { column: 'SITUS', format: 'upper', required: true },
-  zip: { column: 'ZIP', format: 'zip5', required: true },
-  ownerName: { column: 'OWNER', order: 'first-last' },
-  assessedTotal: { column: 'ASSESSED', format: 'integer' },
-  saleDate: { column: 'SALE DATE', format: 'date-us' },
-  salePrice: { column: 'SALE PRICE', format: 'integer' },
-  yearBuilt: { column: 'YEAR', format: 'integer' },
-};
-const mappingNamed = (name: string) => {
-  const file = join(dir, `${name}.json`);
-  writeFileSync(file, JSON.stringify({ kind: 'property', fields: FIELDS, name }));
-  return loadMapping(file);
 };
 let tags = 0;
 const tag = () => `ce${Date.now().toString(36)}${++tags}`;
@@ -60,7 +48,7 @@ describe('change events of imports', () => {
   it('a first load emits nothing; a re-import changing one owner emits one owner event; an unchanged one nothing', async () => {
     const name = tag();
     const source = `import:${name}`;
-    const mapping = mappingNamed(name);
+    const mapping = rolls.mapping(name);
     const street = uniqueStreet();
     const rows = (owner2: string) => [
       HEADER,
@@ -92,7 +80,7 @@ describe('change events of imports', () => {
   it('names every part a re-import changed, with the old and new last sale', async () => {
     const name = tag();
     const source = `import:${name}`;
-    const mapping = mappingNamed(name);
+    const mapping = rolls.mapping(name);
     const street = uniqueStreet();
     await importCsv(pool, mapping, write([HEADER, `2,1,1 ${street} ST,95814,ANN LEE,300000,1/2/2020,410000,1950`]));
     const start = await head();
@@ -110,7 +98,7 @@ describe('change events of imports', () => {
   it("a parcel a later import adds is 'created'; a removal emits 'removed' for every record", async () => {
     const name = tag();
     const source = `import:${name}`;
-    const mapping = mappingNamed(name);
+    const mapping = rolls.mapping(name);
     const street = uniqueStreet();
     const one = `3,1,1 ${street} ST,95814,ANN LEE,300000,1/2/2020,410000,1950`;
     await importCsv(pool, mapping, write([HEADER, one]));
@@ -130,7 +118,7 @@ describe('change events of imports', () => {
   it('filters by ZIP, county and state, owner and watch list', async () => {
     const name = tag();
     const source = `import:${name}`;
-    const mapping = mappingNamed(name);
+    const mapping = rolls.mapping(name);
     const street = uniqueStreet();
     const zipA = '95811';
     const rows = (o1: string, o2: string) => [

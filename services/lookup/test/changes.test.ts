@@ -96,6 +96,34 @@ describe('GET /changes', () => {
     expect(await balance(a)).toBe(9);
   });
 
+  it('a poll holding its tag is a 304 only while the cursor it holds is still the answer: events it does not match move it on', async () => {
+    const s = street('poll');
+    await rolls.import('polls', [...rows(7, s, ['HAL ONE']), ...rows(8, s, ['IDA ONE'], '19103')]);
+    const a = await account(10);
+    const poll = (since: string, tag?: string) =>
+      api.app.get(`/api/v1/changes?zip=19103&since=${since}`, {
+        ...a.headers,
+        ...(tag ? { 'if-none-match': tag } : {}),
+      });
+    const { cursor: start } = await drain('zip=19103');
+    const first = await poll(start);
+    expect(first.status).toBe(200);
+    const tag = first.headers.get('etag')!;
+    expect(tag).toBeTruthy();
+    // Nothing new anywhere: the same empty page, the same cursor: a free 304.
+    expect((await poll(start, tag)).status).toBe(304);
+    // An event elsewhere (a ZIP this feed does not match): still an empty page, but its cursor moves past that event,
+    // so the tag is another and the answer a 200 carrying the new cursor (a 304 would leave the poller behind, until
+    // its cursor expired with the events it kept skipping).
+    await rolls.import('polls', [...rows(7, s, ['HAL TWO']), ...rows(8, s, ['IDA ONE'], '19103')]);
+    const moved = await poll(start, tag);
+    expect(moved.status).toBe(200);
+    expect(moved.body.changes).toEqual([]);
+    expect(moved.body.status.cursor).not.toBe(first.body.status.cursor);
+    expect(moved.headers.get('etag')).not.toBe(tag);
+    expect(await balance(a)).toBe(10);
+  });
+
   it('filters by ZIP, county and state, owner and watch list, each cursor bound to its filters', async () => {
     const s = street('filter');
     await rolls.import('filters', [...rows(2, s, ['EVE ONE', 'FAY TWO']), ...rows(3, s, ['GUS THREE'], '19103')]);

@@ -2,48 +2,14 @@
 // the real usage pipeline: an unchanged record asked with its ETag is a free 304 that the gateway forwards and passes
 // back, rate-limits and counts toward the daily quota like any call, and /usage counts; the typed client keeps its own
 // cache when asked and hands a kept answer back on a 304.
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool, type Pool } from '@pra/platform';
-import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
+import { describe, expect, it } from 'vitest';
 import { setAccountLimits } from '@pra/account-billing/domain';
-import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { UsageResponse } from '@pra/core/contracts';
 import { insertProperties, makeProperty, rewriteProperties, uniqueStreet } from '@pra/ingest/testing';
 import { AnswerCache, batchLookup, createPropertyRecordsClient, isNotModified } from '@pra/client';
-import { startSystem, type RunningSystem } from '../src/system.js';
+import { useSystem } from './system-harness.js';
 
-let pool: Pool;
-let f: BillingFixture;
-let pipeline: UsagePipeline;
-let system: RunningSystem;
-
-beforeAll(async () => {
-  pool = createPool(inject('databaseUrl'), 4);
-  f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}etg${randomBytes(3).toString('hex')}:`);
-  pipeline = new UsagePipeline({
-    pool,
-    redisUrl: inject('redisUrl'),
-    layout: f.layout,
-    log: () => {},
-    reconcileEveryMs: 3_600_000,
-    expireEveryMs: 3_600_000,
-  });
-  await pipeline.start();
-  system = await startSystem({
-    placement: 'in-process',
-    pool,
-    billing: f,
-    gatewayKey: randomBytes(16).toString('hex'),
-    only: ['lookup', 'account-billing'],
-  });
-}, 60_000);
-afterAll(async () => {
-  await system?.stop();
-  await pipeline?.stop();
-  await f?.close();
-  await pool?.end();
-});
+const ctx = useSystem('etg', { only: ['lookup', 'account-billing'], usagePipeline: true });
 
 /** A building of `units` records, its ids, what was stored and its address query. */
 async function building(units: number) {
@@ -51,12 +17,12 @@ async function building(units: number) {
   const items = Array.from({ length: units }, (_, i) =>
     makeProperty({ line1: `4 ${street} ST`, line2: `UNIT ${i + 1}`, zip: '95814' }),
   );
-  const ids = await insertProperties(pool, items);
+  const ids = await insertProperties(ctx.pool, items);
   return { ids, items, street, query: `address=${encodeURIComponent(`4 ${street} ST`)}&zip=95814` };
 }
 
 const get = (key: string, path: string, headers: Record<string, string> = {}) =>
-  fetch(`${system.gatewayUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
+  fetch(`${ctx.system.gatewayUrl}/api/v1${path}`, { headers: { authorization: `Bearer ${key}`, ...headers } });
 
 /** /usage through the gateway once the pipeline has written (at least) `calls` calls of today. */
 async function usageOnceWritten(key: string, calls: number) {
@@ -70,15 +36,15 @@ async function usageOnceWritten(key: string, calls: number) {
 
 /** What the gateway's daily quota has counted for the account today. */
 async function quotaCount(accountId: number): Promise<number> {
-  const v = await f.redis.get(`${f.layout.prefix}quota:${accountId}`);
+  const v = await ctx.billing.redis.get(`${ctx.billing.layout.prefix}quota:${accountId}`);
   return Number(v?.split(':')[1] ?? 0);
 }
 
 describe('through the local gateway', () => {
   it('an unchanged record asked with its ETag is a free 304, rate-limited, quota-counted and in /usage like any call', async () => {
     const { query } = await building(2);
-    const a = await f.fundedAccount(10, { tier: 'growth' });
-    await setAccountLimits(f.deps, a.accountId, { ratePerMinute: 4, dailyQuota: 100 });
+    const a = await ctx.billing.fundedAccount(10, { tier: 'growth' });
+    await setAccountLimits(ctx.billing.deps, a.accountId, { ratePerMinute: 4, dailyQuota: 100 });
     const first = await get(a.key, `/property/address?${query}`);
     expect(first.status).toBe(200);
     const etag = first.headers.get('etag');
@@ -98,7 +64,7 @@ describe('through the local gateway', () => {
     const limited = await get(a.key, `/property/address?${query}`, { 'if-none-match': etag! });
     expect(limited.status).toBe(429);
     expect(((await limited.json()) as { status: { reason: string } }).status.reason).toBe('rate_limited');
-    expect(await f.meter.balance(a.accountId)).toBe(8);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(8);
     // Four calls reached the lookup (the 429 did not): the quota and /usage count four, 2 credits used.
     expect(await quotaCount(a.accountId)).toBe(4);
     const usage = await usageOnceWritten(a.key, 4);
@@ -108,26 +74,26 @@ describe('through the local gateway', () => {
 
   it('a changed record is a new answer, charged, with a new tag', async () => {
     const { ids, items, query } = await building(1);
-    const a = await f.fundedAccount(10, { tier: 'growth' });
+    const a = await ctx.billing.fundedAccount(10, { tier: 'growth' });
     const first = await get(a.key, `/property/address?${query}`);
     const etag = first.headers.get('etag')!;
     await first.arrayBuffer();
-    await rewriteProperties(pool, ids, [{ ...items[0]!, beds: 7, lastModified: new Date().toISOString() }]);
+    await rewriteProperties(ctx.pool, ids, [{ ...items[0]!, beds: 7, lastModified: new Date().toISOString() }]);
     const changed = await get(a.key, `/property/address?${query}`, { 'if-none-match': etag });
     expect(changed.status).toBe(200);
     expect(changed.headers.get('etag')).not.toBe(etag);
     const body = (await changed.json()) as { property: { building: { rooms: { beds: number } } }[] };
     expect(body.property[0]!.building.rooms.beds).toBe(7);
-    expect(await f.meter.balance(a.accountId)).toBe(8);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(8);
   });
 });
 
 describe('@pra/client with its cache', () => {
-  const baseUrl = () => `${system.gatewayUrl}/api/v1`;
+  const baseUrl = () => `${ctx.system.gatewayUrl}/api/v1`;
 
   it('sends the tag it holds and hands back its kept answer on a 304, for 0 credits; a change is fetched anew', async () => {
     const { ids, items, street } = await building(2);
-    const a = await f.fundedAccount(20, { tier: 'growth' });
+    const a = await ctx.billing.fundedAccount(20, { tier: 'growth' });
     const cache = new AnswerCache();
     const api = createPropertyRecordsClient({ baseUrl: baseUrl(), apiKey: a.key, cache });
     const ask = () => api.GET('/property/address', { params: { query: { address: `4 ${street} ST`, zip: '95814' } } });
@@ -141,21 +107,21 @@ describe('@pra/client with its cache', () => {
     // This call's own id and limits; the body's status is the first answer's.
     expect(second.response.headers.get('x-request-id')).not.toBe(first.data!.status.transactionID);
     expect(second.response.headers.get('ratelimit-remaining')).not.toBeNull();
-    expect(await f.meter.balance(a.accountId)).toBe(18);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(18);
     // Re-imported with a change: the tag held is stale, the new records are fetched, charged and kept.
     await rewriteProperties(
-      pool,
+      ctx.pool,
       [ids[0]!],
       [{ ...items[0]!, yearBuilt: 1905, lastModified: new Date().toISOString() }],
     );
     const third = await ask();
     expect(isNotModified(third.response)).toBe(false);
     expect(third.data!.property[0]!.summary.yearbuilt).toBe(1905);
-    expect(await f.meter.balance(a.accountId)).toBe(16);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(16);
     const fourth = await ask();
     expect(isNotModified(fourth.response)).toBe(true);
     expect(fourth.data).toEqual(third.data);
-    expect(await f.meter.balance(a.accountId)).toBe(16);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(16);
     const usage = await usageOnceWritten(a.key, 4);
     expect(usage.calls.today).toBe(4);
     expect(usage.credits.used).toBe(4);
@@ -163,7 +129,7 @@ describe('@pra/client with its cache', () => {
 
   it('without the option nothing is kept: every call is a new answer, charged', async () => {
     const { street } = await building(1);
-    const a = await f.fundedAccount(5, { tier: 'growth' });
+    const a = await ctx.billing.fundedAccount(5, { tier: 'growth' });
     const api = createPropertyRecordsClient({ baseUrl: baseUrl(), apiKey: a.key });
     for (let i = 0; i < 2; i++) {
       const { response } = await api.GET('/property/address', {
@@ -172,13 +138,13 @@ describe('@pra/client with its cache', () => {
       expect(response.status).toBe(200);
       expect(isNotModified(response)).toBe(false);
     }
-    expect(await f.meter.balance(a.accountId)).toBe(3);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(3);
   });
 
   it('a batch list asked again is answered from the cache, chunk by chunk, for 0 credits', async () => {
     const one = await building(2);
     const two = await building(1);
-    const a = await f.fundedAccount(50, { tier: 'growth' });
+    const a = await ctx.billing.fundedAccount(50, { tier: 'growth' });
     const api = createPropertyRecordsClient({ baseUrl: baseUrl(), apiKey: a.key, cache: { maxEntries: 10 } });
     const entries = Array.from({ length: 5 }, (_, i) => ({
       id: `e${i}`,
@@ -187,9 +153,9 @@ describe('@pra/client with its cache', () => {
     }));
     const first = await batchLookup(api, entries, { chunkSize: 2 });
     expect(first.recordsReturned).toBe(7);
-    expect(await f.meter.balance(a.accountId)).toBe(43);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(43);
     const again = await batchLookup(api, entries, { chunkSize: 2 });
     expect(again.results).toEqual(first.results);
-    expect(await f.meter.balance(a.accountId)).toBe(43);
+    expect(await ctx.billing.meter.balance(a.accountId)).toBe(43);
   });
 });

@@ -2,12 +2,11 @@
 // dispatcher (change feed -> outbox), the pump (outbox -> BullMQ) and the delivery worker. Run as many as the volume
 // needs: the dispatcher runs in one at a time (an advisory lock), the jobs spread over all. SIGTERM: deliveries in
 // flight finish and are logged, then the process exits; a killed one's jobs are run again by the others.
-import { createPool, runInternalServer, storesReady } from '@pra/platform';
+import { bullQueuePrefix, createPool, runInternalServer, storesReady } from '@pra/platform';
 import { redisTarget } from '@pra/core/config';
 import { logTo } from '@pra/platform/telemetry';
 import { loadWebhooksConfig } from './config.js';
 import { DeliveryEngine } from './delivery/engine.js';
-import { deliveryQueuePrefix } from './delivery/queue-prefix.js';
 
 const config = loadWebhooksConfig();
 const log = logTo();
@@ -15,7 +14,7 @@ const pool = createPool(config.DATABASE_URL, config.DB_WORKER_POOL_SIZE, 'webhoo
 const engine = new DeliveryEngine({
   pool,
   redisUrl: redisTarget(config),
-  queuePrefix: deliveryQueuePrefix(config.REDIS_PREFIX, Boolean(config.REDIS_CLUSTER_NODES)),
+  queuePrefix: bullQueuePrefix(config.REDIS_PREFIX, Boolean(config.REDIS_CLUSTER_NODES)),
   log,
   policy: { allowInsecureLocal: config.WEBHOOKS_ALLOW_INSECURE_LOCAL },
   timeoutMs: config.WEBHOOK_TIMEOUT_MS,

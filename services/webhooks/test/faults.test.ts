@@ -11,22 +11,20 @@ import { createRedis } from '@pra/platform';
 import { freePort } from '@pra/platform/testing';
 import { createWebhook } from '../src/data/webhook-registry.js';
 import {
-  CountyFile,
   createAccount,
   deliveryRows,
   type OwnDatabase,
   ownDatabase,
   ownRedisPrefix,
   owedCount,
-  Receiver,
   testEngine,
+  testFixtures,
   waitFor,
 } from './harness.js';
 
 let db: OwnDatabase;
 let account: number;
-const receivers: Receiver[] = [];
-const files: CountyFile[] = [];
+const { receiver, countyFile, close: closeFixtures } = testFixtures('whf');
 const children = new Set<ChildProcess>();
 
 beforeAll(async () => {
@@ -35,22 +33,9 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   for (const c of children) c.kill('SIGKILL');
-  await Promise.all(receivers.map((r) => r.close()));
-  for (const f of files) f.remove();
+  await closeFixtures();
   await db?.drop();
 });
-
-const receiver = async () => {
-  const r = await new Receiver().start();
-  receivers.push(r);
-  return r;
-};
-let names = 0;
-const countyFile = (zip: string) => {
-  const f = new CountyFile(`whf${Date.now().toString(36)}${++names}`, zip);
-  files.push(f);
-  return f;
-};
 
 /** The worker process as the stack runs it (src/worker.ts), on this test's database and Redis prefix. */
 function startWorker(redisPrefix: string, env: Record<string, string> = {}): ChildProcess {

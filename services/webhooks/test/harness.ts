@@ -4,15 +4,16 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inject } from 'vitest';
-import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
+import { bullQueuePrefix, createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { migrateWebhooks } from '../src/data/migrate.js';
 import { DeliveryEngine, type EngineOptions } from '../src/delivery/engine.js';
-import { deliveryQueuePrefix } from '../src/delivery/queue-prefix.js';
 
-export { CountyFile } from './county-file.js';
+import { CountyFile } from '@pra/ingest/testing/county-file';
+
+export { CountyFile };
 
 export interface OwnDatabase {
   url: string;
@@ -109,7 +110,7 @@ export function testEngine(
   return new DeliveryEngine({
     pool,
     redisUrl: o.redisUrl ?? inject('redisUrl'),
-    queuePrefix: deliveryQueuePrefix(redisPrefix, false),
+    queuePrefix: bullQueuePrefix(redisPrefix, false),
     log: () => {},
     policy: { allowInsecureLocal: true },
     timeoutMs: 5_000,
@@ -121,6 +122,32 @@ export function testEngine(
     lockDurationMs: 30_000,
     ...o,
   });
+}
+
+/**
+ * The receivers and county files a test file makes (`name`: its files' prefix), closed and removed together by
+ * `close()` in its afterAll.
+ */
+export function testFixtures(name: string) {
+  const receivers: Receiver[] = [];
+  const files: CountyFile[] = [];
+  let made = 0;
+  return {
+    async receiver(): Promise<Receiver> {
+      const r = await new Receiver().start();
+      receivers.push(r);
+      return r;
+    },
+    countyFile(zip?: string): CountyFile {
+      const f = new CountyFile(`${name}${Date.now().toString(36)}${++made}`, zip);
+      files.push(f);
+      return f;
+    },
+    async close(): Promise<void> {
+      await Promise.all(receivers.map((r) => r.close()));
+      for (const f of files) f.remove();
+    },
+  };
 }
 
 /** Waits until `check` returns a value other than undefined/false; fails with `what` after `timeoutMs`. */

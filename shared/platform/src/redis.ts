@@ -84,6 +84,13 @@ function createCluster(c: { seeds: { host: string; port: number }[]; url: string
 }
 
 /** True when the client talks to a Redis Cluster (ioredis's Cluster says so): key layouts follow it. */
+/**
+ * BullMQ's key prefix for a deployment's queues: its REDIS_PREFIX, braced in a Redis Cluster so that every key of a
+ * queue shares one slot (billing's, the type-ahead's and the webhook deliveries' queues).
+ */
+export const bullQueuePrefix = (prefix: string, cluster: boolean): string =>
+  cluster ? `{${prefix}bull}` : `${prefix}bull`;
+
 export const isClusterClient = (redis: object): boolean => (redis as { isCluster?: boolean }).isCluster === true;
 
 /** A client of a single Redis (a redis:// URL) or of a Redis Cluster (a redis-cluster:// target). */

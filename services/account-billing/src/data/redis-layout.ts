@@ -12,7 +12,7 @@
 //
 // The tag is `{c<bucket>}` ("c" for calls, where it began): the call counters' keys have had it on a single Redis
 // too, and those names must not move, so every key of a bucket took the same tag rather than a new one.
-import { isClusterClient } from '@pra/platform/redis';
+import { bullQueuePrefix, isClusterClient } from '@pra/platform/redis';
 
 /**
  * Accounts fall in a fixed set of buckets. 16: a round over them is one round trip per node whatever the number, up
@@ -104,7 +104,7 @@ export function redisLayout(prefix: string, o: { cluster?: boolean } = {}): Redi
           loaded: `${prefix}billing:loaded`,
         },
       ];
-  const queuePrefix = cluster ? `{${prefix}bull}` : `${prefix}bull`;
+  const queuePrefix = bullQueuePrefix(prefix, cluster);
   return {
     prefix,
     cluster,

@@ -37,7 +37,7 @@ import {
   listWebhooks,
 } from '@pra/webhooks/registry';
 import { type UrlPolicy, validateWebhookUrl } from '@pra/webhooks/url-policy';
-import { deliveriesView, storedFilter, webhookView } from './webhook-views.js';
+import { deliveriesView, filterToStore, webhookView } from './webhook-views.js';
 
 export interface WebhookRouteDeps {
   pool: Pool;
@@ -87,7 +87,7 @@ export function webhookHandlers(d: WebhookRouteDeps): Pick<EndpointHandlers<'acc
         accountId,
         url: url.href,
         events: body.events,
-        filter: storedFilter(body.filter),
+        filter: filterToStore(body.filter),
       });
       // The secret is in this answer and in no other.
       const answer: CreateWebhookResponse = { webhook: { ...webhookView(webhook), secret } };

@@ -11,7 +11,7 @@ import type { Webhook } from '@pra/webhooks/registry';
 import type { WebhookFilter as StoredFilter } from '@pra/webhooks/webhook';
 
 /** A request's filter (one kind, checked by CreateWebhookRequest) as the registry stores it. */
-export function storedFilter(f: ApiFilter): StoredFilter {
+export function filterToStore(f: ApiFilter): StoredFilter {
   if (f.ids !== undefined) return { propertyIds: f.ids };
   if (f.ownerId !== undefined) return { ownerId: f.ownerId };
   if (f.zip !== undefined) return { zip: f.zip };

@@ -8,7 +8,12 @@
 // as the last thing before it commits (after its rows are written), so the lock serialises only the short tail of
 // import transactions, which already queue there for the record count's row.
 import { countyKey } from '@pra/core/address';
-import { CHANGE_PARTS, CHANGE_RETENTION_DAYS, type ChangePart } from '@pra/core/contracts';
+import {
+  CHANGE_PARTS,
+  CHANGE_RETENTION_DAYS,
+  type ChangeEvent as PublicChangeEvent,
+  type ChangePart,
+} from '@pra/core/contracts';
 import type { Pool, PoolClient } from '@pra/platform';
 
 /** How long events are kept (@pra/core/contracts): the prune deletes older ones; a cursor into them has expired. */
@@ -67,6 +72,24 @@ export interface ChangeEvent {
   ownerIds: number[];
   source: string;
   detail: ChangeDetail;
+}
+
+/**
+ * An event as the API shows it (ChangeEvent of the contracts), its id first: what GET /changes answers and what a
+ * webhook delivery carries as its `data`. The feed's own fields (position, owner ids, source) stay inside.
+ */
+export function publicChangeEvent(e: ChangeEvent): PublicChangeEvent {
+  return {
+    id: e.id,
+    propertyId: e.propertyId,
+    parts: e.parts,
+    changedAt: e.changedAt,
+    zip: e.zip,
+    state: e.state,
+    county: e.countyKey,
+    fips: e.fips,
+    ...e.detail,
+  };
 }
 
 /** Which events a reader wants; every given filter must match. */

@@ -56,9 +56,9 @@ export class EntityTags {
     const h = this.begin('page', scope);
     field(h, `${p.total}:${p.page}:${p.pagesize}:${p.historyField ?? ''}:${truncated}:${returned}`);
     field(h, p.match === undefined ? '' : canonicalJson(p.match));
+    // Only a change-feed page has it (record pages keep the tags they had).
+    if (p.continuesAt !== undefined) field(h, `continues:${p.continuesAt}`);
     for (let i = 0; i < returned; i++) row(h, p.rows[i]!);
-    // Only where there is one (an empty page of the change feed): every other page's tag is as it was.
-    if (p.emptyFeedCursor !== undefined) field(h, `feed-head:${p.emptyFeedCursor}`);
     return finish(h);
   }
 

@@ -3,6 +3,7 @@
 // reads it again by id), and the cursor the answer continues from. No req/res here.
 import { CHANGE_RETENTION_DAYS, type ChangesQuery } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
+import { publicChangeEvent } from '@pra/ingest/change-events';
 import type { ChangeEvent, ChangeFeedStore, ChangeFilter } from '../data/change-feed-store.js';
 import type { RecordRow } from '../data/record-queries.js';
 import { decodeCursor, encodeCursor, filterTag } from './change-cursor.js';
@@ -13,19 +14,7 @@ import { recordId } from './receipts.js';
 import type { RecordPage } from './record-page.js';
 
 /** An event as GET /changes answers it (ChangeEvent of the contracts), its id first. */
-export function eventJson(e: ChangeEvent): string {
-  return JSON.stringify({
-    id: e.id,
-    propertyId: e.propertyId,
-    parts: e.parts,
-    changedAt: e.changedAt,
-    zip: e.zip,
-    state: e.state,
-    county: e.countyKey,
-    fips: e.fips,
-    ...e.detail,
-  });
-}
+export const eventJson = (e: ChangeEvent): string => JSON.stringify(publicChangeEvent(e));
 
 const asRow = (e: ChangeEvent): RecordRow => ({ body: eventJson(e), demo: null, total: 0 });
 
@@ -74,13 +63,9 @@ export function changesCall(
       // and keeps its place: next is never below the cursor.
       head = page.next;
       const rows = page.events.map(asRow);
-      return {
-        rows,
-        total: rows.length,
-        page: 1,
-        pagesize: q.pagesize,
-        ...(rows.length === 0 ? { emptyFeedCursor: page.next } : {}),
-      };
+      // Not full: the answer continues at the head read (next() below), which its tag must cover.
+      const continuesAt = rows.length < q.pagesize ? page.next : undefined;
+      return { rows, total: rows.length, page: 1, pagesize: q.pagesize, ...(continuesAt ? { continuesAt } : {}) };
     },
     rereads: rereadFrom.map((f) => async (ids: number[]) => (await f.byIds(ids.map(String))).map(asRow)),
   };

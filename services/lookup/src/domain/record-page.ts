@@ -13,14 +13,14 @@ export interface RecordPage {
   /** How an address answer matched (status.match); kept in the receipt so that a repeat says the same. */
   match?: AddressMatch;
   /**
+   * Where a change-feed answer that is not full continues (the feed's head when it was read: its status.cursor). The
+   * tag covers it, so that a poll whose cursor has moved on past events it does not match is answered the new cursor,
+   * not a 304 that keeps it behind.
+   */
+  continuesAt?: string;
+  /**
    * A page counted, not read (a preview, a max_credits check: data/record-counts.ts): the records it would hold.
    * `rows` is empty then.
    */
   counted?: number;
-  /**
-   * GET /changes, a page with no event: where its answer continues (the feed's head when read). Its tag covers it, so
-   * that a client holding the tag of an empty page is answered 304 only while that cursor is still the one it would
-   * get: else a free 200 moves it on (a 304 would keep it behind the feed until the retention period expired it).
-   */
-  emptyFeedCursor?: string;
 }

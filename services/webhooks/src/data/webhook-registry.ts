@@ -2,12 +2,12 @@
 // the test event. Every read and change is scoped to the account: another account's webhook is "not found".
 // The URL is checked by the caller first (validateWebhookUrl in domain/url-policy.ts: the route has the setting).
 import { randomBytes } from 'node:crypto';
-import { WEBHOOK_TESTS_PENDING_MAX } from '@pra/core/contracts';
+import { type UsageResponse, WEBHOOK_TESTS_PENDING_MAX } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
 import { withTransaction, type Pool, type Queryable } from '@pra/platform';
 import { newWebhookSecret } from '../domain/signing.js';
 import {
-  MAX_WEBHOOKS_PER_ACCOUNT,
+  WEBHOOKS_PER_ACCOUNT_MAX,
   newWebhookId,
   storedFilter,
   TEST_EVENT_TYPE,
@@ -84,7 +84,7 @@ export interface NewWebhook {
 
 /**
  * Creates an endpoint; it receives the change events committed after this call. The secret (`whsec_...`) is in the
- * answer and never again. More than MAX_WEBHOOKS_PER_ACCOUNT endpoints: a 400.
+ * answer and never again. More than WEBHOOKS_PER_ACCOUNT_MAX endpoints: a 409 limit_reached.
  */
 export async function createWebhook(pool: Pool, w: NewWebhook): Promise<{ webhook: Webhook; secret: string }> {
   const id = newWebhookId();
@@ -96,10 +96,10 @@ export async function createWebhook(pool: Pool, w: NewWebhook): Promise<{ webhoo
       'SELECT count(*)::int AS n FROM webhooks.endpoints WHERE account_id = $1',
       [w.accountId],
     );
-    if (rows[0]!.n >= MAX_WEBHOOKS_PER_ACCOUNT)
+    if (rows[0]!.n >= WEBHOOKS_PER_ACCOUNT_MAX)
       throw new ApiError(
         'limit_reached',
-        `An account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhooks: delete one before creating another`,
+        `An account has at most ${WEBHOOKS_PER_ACCOUNT_MAX} webhooks: delete one before creating another`,
       );
     // The feed's last position now: events at or below it were committed before the endpoint existed (the feed's
     // positions become visible in order, records.change_events), every later one is the endpoint's.
@@ -199,10 +199,7 @@ export async function enqueueTestDelivery(
 }
 
 /** What /usage can tell an account about its webhooks: how many, and those disabled with why. */
-export async function webhookNotices(
-  db: Queryable,
-  accountId: number,
-): Promise<{ active: number; disabled: { id: string; url: string; reason: string | null; disabledAt: string }[] }> {
+export async function webhookNotices(db: Queryable, accountId: number): Promise<UsageResponse['webhooks']> {
   const { rows } = await db.query<{ id: string; url: string; status: string; reason: string | null; at: Date | null }>(
     `SELECT id, url, status, disabled_reason AS reason, disabled_at AS at FROM webhooks.endpoints
       WHERE account_id = $1 ORDER BY created_at, id`,

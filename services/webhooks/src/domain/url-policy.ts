@@ -7,7 +7,7 @@
 // http and loopback addresses, nothing else.
 import { BlockList, isIP } from 'node:net';
 import { ApiError } from '@pra/core/errors';
-import { MAX_WEBHOOK_URL_LENGTH } from './webhook.js';
+import { WEBHOOK_URL_MAX } from './webhook.js';
 
 export interface UrlPolicy {
   /** http:// and loopback addresses (127.0.0.0/8, ::1) allowed: a local system only. */
@@ -79,7 +79,7 @@ export function addressRefusal(address: string, policy: UrlPolicy): string | nul
 
 /** Why this URL cannot be a webhook's (scheme, syntax, credentials, a refused literal address), or null. */
 export function webhookUrlProblem(raw: string, policy: UrlPolicy): string | null {
-  if (raw.length > MAX_WEBHOOK_URL_LENGTH) return `url is longer than ${MAX_WEBHOOK_URL_LENGTH} characters`;
+  if (raw.length > WEBHOOK_URL_MAX) return `url is longer than ${WEBHOOK_URL_MAX} characters`;
   let url: URL;
   try {
     url = new URL(raw);

@@ -1,54 +1,41 @@
 // What a webhook is: the event types it can receive, the filter that picks records, the ids, and the payload a
-// change event becomes. Pure: no I/O. The HTTP routes validate request bodies with these schemas.
+// change event becomes. Pure: no I/O. Requests are checked by the API contract's schemas (@pra/core/contracts).
 import { randomBytes } from 'node:crypto';
-import { z } from 'zod';
 import { countyKey } from '@pra/core/address';
-import type { ChangeEvent } from '@pra/ingest/change-events';
+import type { WebhookEvent } from '@pra/core/contracts';
+import { type ChangeEvent, publicChangeEvent } from '@pra/ingest/change-events';
 
-/** Event types of the change feed an endpoint can subscribe to. */
-export const WEBHOOK_EVENT_TYPES = ['property.created', 'property.updated', 'property.removed'] as const;
-export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+/**
+ * Event types of the change feed an endpoint can subscribe to, and the limits of an endpoint (how many an account
+ * has, how many ids a filter names, how long a URL is): the API contract's (@pra/core/contracts), which the routes
+ * check a request with before anything here sees it.
+ */
+export {
+  WEBHOOK_EVENTS,
+  WEBHOOK_FILTER_IDS_MAX,
+  WEBHOOK_URL_MAX,
+  WEBHOOKS_PER_ACCOUNT_MAX,
+} from '@pra/core/contracts';
+export type WebhookEventType = WebhookEvent;
 /** The event POST /webhooks/{id}/test sends: always delivered, whatever the endpoint subscribed to. */
 export const TEST_EVENT_TYPE = 'webhook.test';
-
-/** At most this many endpoints per account: each one multiplies every matching event's deliveries. */
-export const MAX_WEBHOOKS_PER_ACCOUNT = 25;
-/** At most this many property ids in one filter. */
-export const MAX_FILTER_PROPERTY_IDS = 1_000;
-export const MAX_WEBHOOK_URL_LENGTH = 2_048;
 
 export const WEBHOOK_ID_PATTERN = /^wh_[0-9a-f]{24}$/;
 export const newWebhookId = () => `wh_${randomBytes(12).toString('hex')}`;
 
-/** Which records an endpoint hears about: every field given must match (none given: every record). */
-export const WebhookFilter = z
-  .object({
-    zip: z
-      .string()
-      .regex(/^\d{5}$/, 'must be a 5-digit ZIP code')
-      .optional(),
-    state: z
-      .string()
-      .regex(/^[A-Za-z]{2}$/, 'must be a 2-letter state code')
-      .transform((s) => s.toUpperCase())
-      .optional(),
-    /** A county name or its 5-digit FIPS code; with `state`. */
-    county: z.string().min(1).max(100).optional(),
-    ownerId: z.number().int().positive().optional(),
-    propertyIds: z.array(z.number().int().positive()).min(1).max(MAX_FILTER_PROPERTY_IDS).optional(),
-  })
-  .strict()
-  .refine((f) => f.county === undefined || f.state !== undefined, {
-    message: 'a county filter needs its state',
-    path: ['county'],
-  });
-export type WebhookFilter = z.infer<typeof WebhookFilter>;
-
-export const WebhookEvents = z
-  .array(z.enum(WEBHOOK_EVENT_TYPES))
-  .min(1)
-  .max(WEBHOOK_EVENT_TYPES.length)
-  .transform((xs) => [...new Set(xs)]);
+/**
+ * Which records an endpoint hears about, as stored and matched: every field given must match (none given: every
+ * record). The API takes one kind at a time (WebhookFilter of the contracts; account-billing's webhook-views maps it).
+ */
+export interface WebhookFilter {
+  zip?: string;
+  /** Upper case; with `county`. */
+  state?: string;
+  /** A county name or its 5-digit FIPS code; with `state`. */
+  county?: string;
+  ownerId?: number;
+  propertyIds?: number[];
+}
 
 /** A filter as stored: a county name as the records store keys it ("Sacramento County" -> "SACRAMENTO"). */
 export function storedFilter(f: WebhookFilter): WebhookFilter {
@@ -89,31 +76,28 @@ export function matchesWebhook(
 }
 
 /**
- * The change event as GET /changes answers it (the contracts' ChangeEvent: services/lookup domain/find-changes.ts
- * renders it so): id, propertyId, parts, changedAt, zip, state, county, fips, and the owner, sale and assessment
- * before and after. A webhook's `data` is this, so that a receiver handles one shape whichever way it reads the feed
- * (the stack's end-to-end test compares the two).
+ * What a delivery tells (issue 38, billing decision): which record changed, which parts, when and where; the event's
+ * id is its /changes id. Not the old and new owner names, sale or assessment: those are what GET /changes sells at 1
+ * credit an event (and a lookup at 1 credit a record). Deliveries are included in the plan, so a delivery carrying
+ * them would hand out for free what the feed charges for (an account at 0 credits could watch a county's owners).
  */
-export function changeEventView(e: ChangeEvent): Record<string, unknown> {
-  return {
-    id: e.id,
-    propertyId: e.propertyId,
-    parts: e.parts,
-    changedAt: e.changedAt,
-    zip: e.zip,
-    state: e.state,
-    county: e.countyKey,
-    fips: e.fips,
-    ...e.detail,
-  };
+export function changeNotice(e: ChangeEvent): ChangeNotice {
+  const { id, propertyId, parts, changedAt, zip, state, county, fips } = publicChangeEvent(e);
+  return { id, propertyId, parts, changedAt, zip, state, county, fips };
 }
+
+export type ChangeNotice = Pick<
+  ReturnType<typeof publicChangeEvent>,
+  'id' | 'propertyId' | 'parts' | 'changedAt' | 'zip' | 'state' | 'county' | 'fips'
+>;
 
 /**
  * The body of a delivery, in the Standard Webhooks shape: {type, timestamp, data}. `timestamp` is when the change
- * was made (the webhook-timestamp header is the attempt's); `data` is the change event as GET /changes gives it.
+ * was made (the webhook-timestamp header is the attempt's); `data` is its changeNotice (the
+ * /changes event without the old and new values).
  */
 export function eventPayload(e: ChangeEvent): string {
-  return JSON.stringify({ type: eventTypeOf(e), timestamp: e.changedAt, data: changeEventView(e) });
+  return JSON.stringify({ type: eventTypeOf(e), timestamp: e.changedAt, data: changeNotice(e) });
 }
 
 /** The body of a webhook.test event. */

@@ -1,14 +1,15 @@
-// A county file of the tests' own: records imported, then re-imported with other owners, through the
-// real importer, so that each re-import writes the real change feed (records.change_events).
+// A county file of a test's or a bench's own (`@pra/ingest/testing/county-file`: the webhooks' tests and
+// bench:webhooks): records imported, then re-imported with other owners, through the real importer, so that each
+// re-import writes the real change feed (records.change_events).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pool } from '@pra/platform';
-import { importCsv, loadMapping } from '@pra/ingest/import';
+import { importCsv, loadMapping } from '../src/importer/index.js';
 
 /** A county file's records, imported and re-imported with other owners: each re-import emits change events. */
 export class CountyFile {
-  private readonly dir = mkdtempSync(join(tmpdir(), 'pra-webhooks-'));
+  private readonly dir = mkdtempSync(join(tmpdir(), 'pra-county-file-'));
   private files = 0;
   readonly source: string;
   private readonly mappingFile: string;

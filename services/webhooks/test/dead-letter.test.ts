@@ -2,6 +2,7 @@
 // dead-lettered (logged, no longer owed), the endpoint disabled with the reason shown in its listing and in what
 // /usage can tell the account; a disabled endpoint is owed nothing new, and once re-enabled gets what comes next.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readChangeEvents } from '@pra/ingest/change-events';
 import { installMetricsReader } from '@pra/platform/testing';
 import { enableWebhook, createWebhook, listWebhooks, webhookNotices } from '../src/data/webhook-registry.js';
 import type { DeliveryEngine } from '../src/delivery/engine.js';
@@ -84,8 +85,10 @@ describe('dead letter and disabling', () => {
     expect(await enableWebhook(db.pool, account, webhook.id)).toBe(true);
     expect((await listWebhooks(db.pool, account))[0]).toMatchObject({ status: 'active', consecutiveFailures: 0 });
     await file.import(db.pool, ['E THREE', 'F TWO']);
-    await waitFor('the delivery after re-enabling', () =>
-      r.received.some((x) => JSON.parse(x.body).data.owner?.new?.[0] === 'F TWO'),
-    );
+    await waitFor('the delivery after re-enabling', async () => {
+      const feed = await readChangeEvents(db.pool, { after: '0', limit: 10_000 });
+      const ids = new Set(feed.filter((e) => e.detail.owner?.new[0] === 'F TWO').map((e) => e.id));
+      return r.received.some((x) => ids.has(JSON.parse(x.body).data.id));
+    });
   });
 });

@@ -288,9 +288,7 @@ export class ImportWork {
       inputs.push(parcel.input);
       parcelIds.push(req.parcelIds[i]!);
       events.push(this.setup.emitEvents ? changeEventOf(req.firstId + i, null, parcel.input) : null);
-      newState.push(
-        copyLine([source, identity, req.firstId + i, this.settled(parcel.input, parcel), parcel.state]),
-      );
+      newState.push(copyLine([source, identity, req.firstId + i, this.settled(parcel.input, parcel), parcel.state]));
     });
     req.stored.forEach((s, i) => {
       const parcel = parcels.get(s.identity)!;

@@ -6,7 +6,7 @@
 // at the longest release name Helm allows. No kubelet runs here: no pod starts, and the migration Job is marked
 // complete (or failed) through its status subresource, standing in for the node that would have run it.
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,9 +20,10 @@ import {
   type KubeApiServer,
   type KubeBinaries,
 } from './kube/api-server.js';
+import { id, kubeClient, type KubeClient, type KubeObject } from './kube/client.js';
 
 const helmBin = findHelm();
-const kube = findKubeBinaries();
+const kubeBins = findKubeBinaries();
 /** The CRDs build.sh leaves (PRA_KUBE_CRDS names another directory). */
 const CRD_DIR =
   process.env.PRA_KUBE_CRDS || join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'pra-kube', 'crds');
@@ -34,7 +35,7 @@ const CRD_FILES = [
 ];
 const missing = [
   ...(helmBin ? [] : ['helm']),
-  ...('missing' in kube ? kube.missing : []),
+  ...('missing' in kubeBins ? kubeBins.missing : []),
   ...CRD_FILES.filter((f) => !existsSync(join(CRD_DIR, f))).map((f) => `${CRD_DIR}/${f}`),
 ];
 if (missing.length > 0)
@@ -116,20 +117,13 @@ interface Run {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (${KUBE_SERVER_VERSION})`, () => {
-  const bins = kube as KubeBinaries;
+  const bins = kubeBins as KubeBinaries;
   const helmPath = helmBin!;
   let server: KubeApiServer;
   let home: string;
   let env: NodeJS.ProcessEnv;
+  let kube: KubeClient;
 
-  const kubectl = (args: string[], input?: string): Run => {
-    const r = spawnSync(bins.kubectl, ['--kubeconfig', server.kubeconfig, ...args], {
-      input,
-      encoding: 'utf8',
-      maxBuffer: 64 << 20,
-    });
-    return { status: r.status ?? 1, stdout: r.stdout, stderr: r.stderr };
-  };
   /** helm, asynchronously: a hook waits for the Job this process marks complete meanwhile. */
   const helm = (args: string[]) =>
     new Promise<Run>((resolve) => {
@@ -144,24 +138,31 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
     expect(errors).toEqual([]);
     return { text: r.stdout, objects };
   };
-  const createNamespace = (ns: string) => {
-    const r = kubectl(['create', 'namespace', ns]);
-    expect(r.status, r.stderr).toBe(0);
+  const createNamespace = async (ns: string) => {
+    const r = await kube.create(undefined, [{ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } }]);
+    expect(r.errors).toEqual([]);
   };
-  /** `kubectl create --validate=strict`: the server's strict field validation, the objects stored. */
-  const createStrict = (ns: string, text: string, dryRun = false) =>
-    kubectl(
-      ['create', '-n', ns, '--validate=strict', '-o', 'name', '-f', '-', ...(dryRun ? ['--dry-run=server'] : [])],
-      text,
-    );
-  const id = (o: { kind: string; metadata: { name: string } }) => `${o.kind}/${o.metadata.name}`;
-  const KINDS =
-    'deploy,sts,svc,cm,job,hpa,pdb,networkpolicy,clusters.postgresql.cnpg.io,prometheusrules.monitoring.coreos.com';
-  /** Every object of the release on the server (by its instance label), as Kind/name. */
-  const onServer = (ns: string, release: string) => {
-    const r = kubectl(['get', KINDS, '-n', ns, '-l', `app.kubernetes.io/instance=${release}`, '-o', 'json']);
-    expect(r.status, r.stderr).toBe(0);
-    return JSON.parse(r.stdout).items as (K8sObject & { metadata: { annotations?: Record<string, string> } })[];
+  /** Creates with the server's strict field validation (a dry run: checked, nothing stored); errors as it words them. */
+  const createStrict = (ns: string, objects: K8sObject[], dryRun = false) =>
+    kube.create(ns, objects as KubeObject[], { dryRun });
+  /** The kinds the chart renders (with a label of the release), as the server serves them. */
+  const KINDS = [
+    ['apps/v1', 'Deployment'],
+    ['apps/v1', 'StatefulSet'],
+    ['v1', 'Service'],
+    ['v1', 'ConfigMap'],
+    ['batch/v1', 'Job'],
+    ['autoscaling/v2', 'HorizontalPodAutoscaler'],
+    ['policy/v1', 'PodDisruptionBudget'],
+    ['networking.k8s.io/v1', 'NetworkPolicy'],
+    ['postgresql.cnpg.io/v1', 'Cluster'],
+    ['monitoring.coreos.com/v1', 'PrometheusRule'],
+  ] as const;
+  /** Every object of the release on the server (by its instance label). */
+  const onServer = async (ns: string, release: string) => {
+    const selector = `app.kubernetes.io/instance=${release}`;
+    const lists = await Promise.all(KINDS.map(([v, k]) => kube.list(ns, v, k, selector)));
+    return lists.flat();
   };
   /** The objects of a release revision's stored manifest (hooks are not in it). */
   const manifest = async (release: string, ns: string, revision?: number) => {
@@ -227,7 +228,9 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
       const r = await job(ns, jobName);
       return r.status === 200 ? (r.body as K8sObject & { metadata: { uid: string } }) : undefined;
     });
-    const beside = onServer(ns, hook.metadata.labels!['app.kubernetes.io/instance']!).filter((o) => o.kind !== 'Job');
+    const beside = (await onServer(ns, hook.metadata.labels!['app.kubernetes.io/instance']!)).filter(
+      (o) => o.kind !== 'Job',
+    );
     await finishJob(ns, jobName, outcome);
     return { result: await run, hook, beside };
   };
@@ -244,10 +247,19 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
       HELM_CONFIG_HOME: join(home, 'config'),
       HELM_DATA_HOME: join(home, 'data'),
     };
-    const crds = kubectl(['create', ...CRD_FILES.flatMap((f) => ['-f', join(CRD_DIR, f)])]);
-    expect(crds.status, crds.stderr).toBe(0);
-    const established = kubectl(['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all']);
-    expect(established.status, established.stderr).toBe(0);
+    kube = kubeClient(server);
+    const crds = await kube.create(
+      undefined,
+      CRD_FILES.flatMap((f) => parseStrict(readFileSync(join(CRD_DIR, f), 'utf8')).objects) as KubeObject[],
+    );
+    expect(crds.errors).toEqual([]);
+    // Served once Established (what `kubectl wait --for=condition=Established` waits for).
+    for (const crd of crds.objects)
+      await waitFor(`CRD ${crd.metadata.name} Established`, async () => {
+        const got = await kube.get(undefined, crd);
+        const cond = got?.status?.conditions?.find((c: { type: string }) => c.type === 'Established');
+        return cond?.status === 'True' ? true : undefined;
+      });
   }, 180_000);
   afterAll(async () => {
     await server?.stop();
@@ -257,68 +269,74 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
   it('serves the pinned Kubernetes release, which the chart’s kubeVersion accepts', async () => {
     const v = await server.api('GET', '/version');
     expect(v.body.gitVersion).toBe(KUBE_SERVER_VERSION);
-    const crds = kubectl(['get', 'crd', '-o', 'name']);
-    expect(crds.stdout.trim().split('\n').sort()).toEqual([
-      'customresourcedefinition.apiextensions.k8s.io/clusters.postgresql.cnpg.io',
-      'customresourcedefinition.apiextensions.k8s.io/podmonitors.monitoring.coreos.com',
-      'customresourcedefinition.apiextensions.k8s.io/prometheusrules.monitoring.coreos.com',
-      'customresourcedefinition.apiextensions.k8s.io/servicemonitors.monitoring.coreos.com',
+    const crds = await kube.list(undefined, 'apiextensions.k8s.io/v1', 'CustomResourceDefinition');
+    expect(crds.map((c) => c.metadata.name).sort()).toEqual([
+      'clusters.postgresql.cnpg.io',
+      'podmonitors.monitoring.coreos.com',
+      'prometheusrules.monitoring.coreos.com',
+      'servicemonitors.monitoring.coreos.com',
     ]);
   });
 
   describe.each(VALUE_SETS.map((s, i) => ({ ...s, ns: `strict-${i}` })))('$name', ({ args, ns }) => {
     it('has every rendered object admitted and stored with strict field validation', async () => {
-      const { text, objects } = await template('pra', ns, args);
-      createNamespace(ns);
-      const created = createStrict(ns, text);
-      expect(created.stderr).toBe('');
-      expect(created.status).toBe(0);
+      const { objects } = await template('pra', ns, args);
+      await createNamespace(ns);
+      const created = await createStrict(ns, objects);
+      expect(created.errors).toEqual([]);
+      expect(created.warnings).toEqual([]);
+      expect(created.objects.map(id)).toEqual(objects.map(id));
       // Stored, as rendered: each one read back from the server.
-      const names = (s: string) => s.trim().split('\n').filter(Boolean).sort();
-      const back = kubectl(['get', '-n', ns, '-o', 'name', '-f', '-'], text);
-      expect(back.status, back.stderr).toBe(0);
-      expect(names(back.stdout)).toEqual(names(created.stdout));
-      expect(names(created.stdout).length).toBe(objects.length);
+      const back = await Promise.all(objects.map((o) => kube.get(ns, o as KubeObject)));
+      expect(back.map((o) => o && id(o))).toEqual(objects.map(id));
+      expect(back.every((o) => o?.metadata.namespace === ns && o.metadata.uid)).toBe(true);
       // The custom resources keep every field (a field their CRD did not know would be pruned, and strict
       // validation would have refused it first).
       for (const cr of objects.filter(
         (o) => o.apiVersion.includes('.cnpg.io/') || o.apiVersion.includes('.coreos.com/'),
       )) {
-        const stored = kubectl(['get', '-n', ns, '-o', 'json', '-f', '-'], JSON.stringify(cr));
-        expect(stored.status, stored.stderr).toBe(0);
-        const got = JSON.parse(stored.stdout);
-        expect((got.kind === 'List' ? got.items[0] : got).spec).toMatchObject(cr.spec);
+        const stored = await kube.get(ns, cr as KubeObject);
+        expect(stored?.spec).toMatchObject(cr.spec);
       }
     }, 120_000);
   });
 
   it('holds the CloudNativePG Cluster and the PrometheusRule to their CRDs’ schemas', async () => {
     const ns = 'crd-schemas';
-    createNamespace(ns);
+    await createNamespace(ns);
     const { objects } = await template('pra', ns, VALUE_SETS.at(-1)!.args);
     const cluster = objects.find((o) => o.kind === 'Cluster')!;
     const rule = objects.find((o) => o.kind === 'PrometheusRule')!;
     expect(cluster && rule).toBeTruthy();
-    const refused = (o: unknown) => createStrict(ns, JSON.stringify(o), true);
+    /** The server's one refusal of an object (a dry run: nothing stored either way). */
+    const refused = async (o: K8sObject) => {
+      const r = await createStrict(ns, [o], true);
+      expect(r.objects).toEqual([]);
+      expect(r.errors).toHaveLength(1);
+      return r.errors[0]!;
+    };
+    // The object as rendered passes (so each refusal below is the change's).
+    expect((await createStrict(ns, [cluster, rule], true)).errors).toEqual([]);
     // A misspelt field of the Cluster: strict validation names it.
-    const typo = refused({ ...cluster, spec: { ...cluster.spec, instance: 3 } });
-    expect(typo.status).not.toBe(0);
-    expect(typo.stderr).toMatch(/unknown field "spec\.instance"/);
+    expect(await refused({ ...cluster, spec: { ...cluster.spec, instance: 3 } })).toMatch(
+      /unknown field "spec\.instance"/,
+    );
     // A wrong type, and a value the CRD's enum does not have.
-    const type = refused({ ...cluster, spec: { ...cluster.spec, instances: 'four' } });
-    expect(type.stderr).toMatch(/spec\.instances: Invalid value: "string"/);
-    const method = refused({ ...cluster, spec: { ...cluster.spec, primaryUpdateStrategy: 'whenever' } });
-    expect(method.stderr).toMatch(/spec\.primaryUpdateStrategy: Unsupported value: "whenever"/);
+    expect(await refused({ ...cluster, spec: { ...cluster.spec, instances: 'four' } })).toMatch(
+      /spec\.instances: Invalid value: "string"/,
+    );
+    expect(await refused({ ...cluster, spec: { ...cluster.spec, primaryUpdateStrategy: 'whenever' } })).toMatch(
+      /spec\.primaryUpdateStrategy: Unsupported value: "whenever"/,
+    );
     // A rule without its expression.
     const groups = structuredClone(rule.spec.groups) as { rules: { expr?: string }[] }[];
     delete groups[0]!.rules[0]!.expr;
-    const noExpr = refused({ ...rule, spec: { groups } });
-    expect(noExpr.stderr).toMatch(/expr: Required value/);
+    expect(await refused({ ...rule, spec: { groups } })).toMatch(/expr: Required value/);
   }, 60_000);
 
   it('refuses mistakes the offline checks pass: requests over limits, a bad toleration, a label value with a space', async () => {
     const ns = 'mistakes';
-    createNamespace(ns);
+    await createNamespace(ns);
     const cases: { args: string[]; server: RegExp }[] = [
       {
         args: [
@@ -345,34 +363,38 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
       },
     ];
     for (const c of cases) {
-      const { text, objects } = await template('pra', ns, c.args);
+      const { objects } = await template('pra', ns, c.args);
       // What chart.test.ts checks offline finds nothing wrong (it has no schema for a PrometheusRule at all).
       expect(objects.map((o) => (o.kind === 'PrometheusRule' ? '' : schemaProblems(o))).filter(Boolean)).toEqual([]);
-      const r = createStrict(ns, text, true);
-      expect(r.status).not.toBe(0);
-      expect(r.stderr).toMatch(c.server);
+      const r = await createStrict(ns, objects, true);
+      expect(r.errors.join('\n')).toMatch(c.server);
     }
   }, 120_000);
 
   it('refuses an unknown field in a values override, which helm install alone only warns about and drops', async () => {
     const ns = 'unknown-field';
-    createNamespace(ns);
+    await createNamespace(ns);
     const args = [
       '--set-json',
       'defaults.tolerations=[{"key":"dedicated","operator":"Exists","effect":"NoSchedule","tolerationSecond":30}]',
     ];
-    const { text } = await template('pra', ns, args);
-    const strict = createStrict(ns, text, true);
-    expect(strict.status).not.toBe(0);
-    expect(strict.stderr).toMatch(/unknown field "spec\.template\.spec\.tolerations\[0\]\.tolerationSecond"/);
+    const { objects } = await template('pra', ns, args);
+    const strict = await createStrict(ns, objects, true);
+    expect(strict.errors.join('\n')).toMatch(
+      /unknown field "spec\.template\.spec\.tolerations\[0\]\.tolerationSecond"/,
+    );
     // helm install itself: a warning, a "deployed" release, and the field gone from what the server stored.
     const install = await helm(['install', 'pra', CHART, '-n', ns, '--no-hooks', ...args]);
     expect(install.status, install.stderr).toBe(0);
     expect(install.stderr).toMatch(
       /Warning: unknown field \\?"spec\.template\.spec\.tolerations\[0\]\.tolerationSecond\\?"/,
     );
-    const lookup = kubectl(['get', '-n', ns, 'deploy/pra-property-api-lookup', '-o', 'json']);
-    const tolerations = JSON.parse(lookup.stdout).spec.template.spec.tolerations;
+    const lookup = await kube.get(ns, {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'pra-property-api-lookup' },
+    });
+    const tolerations = lookup!.spec.template.spec.tolerations;
     expect(tolerations).toEqual([{ key: 'dedicated', operator: 'Exists', effect: 'NoSchedule' }]);
   }, 120_000);
 
@@ -384,7 +406,7 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
     /** The release's objects on the server match a revision's manifest, each carrying Helm's ownership marks. */
     const matchesManifest = async (revision: number) => {
       const expected = (await manifest('pra', ns, revision)).map(id).sort();
-      const found = onServer(ns, 'pra');
+      const found = await onServer(ns, 'pra');
       expect(found.map(id).sort()).toEqual(expected);
       for (const o of found) {
         expect(o.metadata.labels?.['app.kubernetes.io/managed-by'], id(o)).toBe('Helm');
@@ -468,15 +490,14 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
     it('uninstall: every object and the release’s records gone', async () => {
       const r = await helm(['uninstall', 'pra', '-n', ns, '--wait', '--timeout', '2m']);
       expect(r.status, r.stderr).toBe(0);
-      expect(onServer(ns, 'pra')).toEqual([]);
-      const secrets = kubectl(['get', 'secrets', '-n', ns, '-l', 'owner=helm', '-o', 'name']);
-      expect(secrets.stdout.trim()).toBe('');
+      expect(await onServer(ns, 'pra')).toEqual([]);
+      expect(await kube.list(ns, 'v1', 'Secret', 'owner=helm')).toEqual([]);
     }, 240_000);
   });
 
   it('fails the install when the migration Job fails, creating nothing else, and keeps the Job for its logs', async () => {
     const ns = 'failed-migration';
-    createNamespace(ns);
+    await createNamespace(ns);
     const { result } = await withHook(
       ['install', 'pra', CHART, '-n', ns, '--timeout', '3m', '-f', join(CI, 'minimal-values.yaml')],
       ns,
@@ -485,12 +506,12 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
     );
     expect(result.status).not.toBe(0);
     expect(result.stderr).toMatch(/pre-install.*failed|failed pre-install/i);
-    expect(onServer(ns, 'pra').map(id)).toEqual(['Job/pra-property-api-migrate']);
+    expect((await onServer(ns, 'pra')).map(id)).toEqual(['Job/pra-property-api-migrate']);
   }, 240_000);
 
   it('installs the release of the longest name, hook included', async () => {
     const ns = 'long-name';
-    createNamespace(ns);
+    await createNamespace(ns);
     const { objects } = renderLongest(helmPath, ns);
     const migrate = objects.find(
       (o) => o.kind === 'Job' && o.metadata.labels?.['app.kubernetes.io/component'] === 'migrate',
@@ -501,7 +522,7 @@ describe.skipIf(missing.length > 0)(`the chart on a real Kubernetes API server (
       migrate.metadata.name,
     );
     expect(result.status, result.stderr).toBe(0);
-    expect(onServer(ns, LONGEST_RELEASE).map(id).sort()).toEqual(
+    expect((await onServer(ns, LONGEST_RELEASE)).map(id).sort()).toEqual(
       objects
         .filter((o) => !o.metadata.annotations?.['helm.sh/hook'])
         .map(id)

@@ -1,6 +1,6 @@
 // A Kubernetes API server of a test's own: etcd and kube-apiserver (built by charts/test/kube/build.sh) on loopback,
-// free ports, a temporary directory, certificates made with openssl, AlwaysAllow authorization, and a kubeconfig for
-// kubectl and helm. No controller manager, scheduler or kubelet: objects are admitted and stored, nothing runs.
+// free ports, a temporary directory, certificates made with openssl, AlwaysAllow authorization, a kubeconfig for
+// helm, and requests with the client certificate for the rest (kube/client.ts). No controller manager, scheduler or kubelet: objects are admitted and stored, nothing runs.
 // Stopped with the test, and also when the vitest worker dies without stopping it (a watchdog, as the Redis Cluster
 // harness has).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
@@ -21,12 +21,11 @@ export const KUBE_SERVER_VERSION = /^KUBE_VERSION=(v[\d.]+)/m.exec(readFileSync(
 export interface KubeBinaries {
   etcd: string;
   apiserver: string;
-  kubectl: string;
 }
 
 /**
- * The three binaries build.sh installs in GOPATH/bin (env ETCD, KUBE_APISERVER, KUBECTL name others), or the names
- * of those missing. Never one found on PATH: a kubectl there is of another release, or not kubectl's at all.
+ * The two binaries build.sh installs in GOPATH/bin (env ETCD, KUBE_APISERVER name others), or the names of those
+ * missing. Never one found on PATH: a kube-apiserver there is of another release.
  */
 export function findKubeBinaries(): KubeBinaries | { missing: string[] } {
   const find = (name: string, envVar: string) => {
@@ -35,22 +34,26 @@ export function findKubeBinaries(): KubeBinaries | { missing: string[] } {
   };
   const etcd = find('etcd', 'ETCD');
   const apiserver = find('kube-apiserver', 'KUBE_APISERVER');
-  const kubectl = find('kubectl', 'KUBECTL');
-  if (etcd && apiserver && kubectl) return { etcd, apiserver, kubectl };
-  return {
-    missing: [!etcd && 'etcd', !apiserver && 'kube-apiserver', !kubectl && 'kubectl'].filter(Boolean) as string[],
-  };
+  if (etcd && apiserver) return { etcd, apiserver };
+  return { missing: [!etcd && 'etcd', !apiserver && 'kube-apiserver'].filter(Boolean) as string[] };
+}
+
+/** An answer of the API: its status, its parsed JSON body (or text), and the messages of its Warning headers. */
+export interface ApiAnswer {
+  status: number;
+  body: any;
+  warnings: string[];
 }
 
 export interface KubeApiServer {
   /** https://127.0.0.1:<port> */
   url: string;
-  /** A kubeconfig file (client certificate of group system:masters) for kubectl and helm. */
+  /** A kubeconfig file (client certificate of group system:masters) for helm. */
   kubeconfig: string;
   /** Milliseconds from spawning etcd to /readyz answering ok. */
   startupMs: number;
-  /** A request to the API with the client certificate: its status and parsed JSON body (or text). */
-  api(method: string, path: string, body?: unknown, contentType?: string): Promise<{ status: number; body: any }>;
+  /** A request to the API with the client certificate (path with its query string). */
+  api(method: string, path: string, body?: unknown, contentType?: string): Promise<ApiAnswer>;
   /** Kills both processes and removes the directory. */
   stop(): Promise<void>;
 }
@@ -179,7 +182,7 @@ export async function startKubeApiServer(bins: KubeBinaries, options: { readyTim
       key: readFileSync(f('client.key')),
     };
     const api = (method: string, path: string, body?: unknown, contentType = 'application/json') =>
-      new Promise<{ status: number; body: any }>((resolve, reject) => {
+      new Promise<ApiAnswer>((resolve, reject) => {
         const req = request(
           `${url}${path}`,
           { method, ...tls, headers: body === undefined ? {} : { 'content-type': contentType }, timeout: 10_000 },
@@ -196,7 +199,11 @@ export async function startKubeApiServer(bins: KubeBinaries, options: { readyTim
               } catch {
                 // /readyz and errors from proxies answer text
               }
-              resolve({ status: res.statusCode ?? 0, body: parsed });
+              // `Warning: 299 - "text"` (RFC 7234), one header per warning.
+              const warnings = (res.headersDistinct.warning ?? []).map((w) =>
+                w.replace(/^\d{3} \S+ "(.*)"$/, '$1').replace(/\\(.)/g, '$1'),
+              );
+              resolve({ status: res.statusCode ?? 0, body: parsed, warnings });
             });
           },
         );
@@ -214,7 +221,7 @@ export async function startKubeApiServer(bins: KubeBinaries, options: { readyTim
       ] as const)
         if (child.exitCode !== null || child.signalCode !== null)
           throw new Error(`${log.replace('.log', '')} exited (${child.exitCode ?? child.signalCode}):\n${tail(log)}`);
-      const r = await api('GET', '/readyz').catch((e: Error) => ({ status: 0, body: e.message }));
+      const r = await api('GET', '/readyz').catch((e: Error) => ({ status: 0, body: e.message, warnings: [] }));
       if (r.status === 200 && r.body === 'ok') break;
       state = `${r.status} ${String(r.body).slice(-300)}`;
       if (Date.now() > deadline)

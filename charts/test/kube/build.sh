@@ -4,7 +4,7 @@
 # for charts/test/kube-server.test.ts: the chart installed, upgraded and rolled back on a real API server (the tests
 # talk to it with HTTP requests and helm: no kubectl). Pinned: Kubernetes KUBE_VERSION (its published k8s.io/*
 # modules), the etcd that release ships with, and the CRDs' upstream modules. What is already there at its pinned
-# version is kept, so a machine builds once (about 11 minutes of CPU, charts/README.md; each later CI run skips in a
+# version is kept, so a machine builds once (about 21 minutes of CPU, charts/README.md; each later CI run skips in a
 # second).
 #   charts/test/kube/build.sh            # build what is missing or of another version
 #   charts/test/kube/build.sh --force    # build both again
@@ -89,7 +89,7 @@ GO
     buildDate=$(date -u +%Y-%m-%dT%H:%M:%SZ); do
     ldflags="$ldflags -X k8s.io/component-base/version.$key -X k8s.io/client-go/pkg/version.$key"
   done
-  log "building kube-apiserver $KUBE_VERSION and etcd $ETCD_VERSION in $src (about 11 minutes of CPU the first time)"
+  log "building kube-apiserver $KUBE_VERSION and etcd $ETCD_VERSION in $src (about 21 minutes of CPU the first time)"
   # A binary of another version goes first: a failed build leaves none, and the tests then print their SKIP line.
   rm -f "$bindir/kube-apiserver" "$bindir/etcd"
   (cd "$src" && GOFLAGS=-mod=mod go build -trimpath -tags selinux,notest,grpcnotrace -ldflags "$ldflags" \

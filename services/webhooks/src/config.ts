@@ -16,6 +16,11 @@ export const WebhooksConfig = z.object({
   WEBHOOKS_ALLOW_INSECURE_LOCAL: flag(),
   /** Deliveries in flight at once per worker process. */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(50),
+  /**
+   * Of those, at most this many to one endpoint (1 while its last attempt failed): a receiver that hangs or fails
+   * cannot hold every slot. Default: a fifth of WEBHOOK_CONCURRENCY.
+   */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).optional(),
   /** One attempt's deadline: connect, send and answer (at most 5 s). */
   WEBHOOK_TIMEOUT_MS: ms(5_000, 5_000),
   /** How much of a receiver's answer is read (and discarded). */

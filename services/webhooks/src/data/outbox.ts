@@ -69,13 +69,16 @@ export interface DueDelivery {
   body: string;
   attemptsMade: number;
   propertyId: number | null;
+  /** The endpoint's failed attempts since its last success (any event). */
+  consecutiveFailures: number;
 }
 
 /** The owed event with its endpoint, or null when it is owed no more (acknowledged, dead-lettered, deleted). */
 export async function loadDue(db: Queryable, owed: Owed): Promise<DueDelivery | null> {
   const { rows } = await db.query<DueDelivery>(
     `SELECT e.url, e.secret, e.status, o.event_type AS "eventType", coalesce(o.body, b.body) AS body,
-            o.attempts_made AS "attemptsMade", o.property_id AS "propertyId"
+            o.attempts_made AS "attemptsMade", o.property_id AS "propertyId",
+            e.consecutive_failures AS "consecutiveFailures"
        FROM webhooks.outbox o
        JOIN webhooks.endpoints e ON e.id = o.webhook_id
        LEFT JOIN webhooks.event_bodies b ON b.event_id = o.event_id

@@ -5,11 +5,13 @@
 //   worker      one job = one attempt: sign, send (sender.ts), log; a 2xx or the last attempt finishes the event and
 //               queues the next event of the same record; any other failure is retried by BullMQ after the schedule's
 //               wait (domain/retry-schedule.ts), counted in PostgreSQL so that a lost job starts where it was
+//   slots       one endpoint holds at most a share of this process's deliveries in flight (endpoint-slots.ts);
+//               a delivery that finds its endpoint's share taken waits its turn, without it counting as an attempt
 //   resync      a marker key in Redis says the queue's data is there; when Redis comes back without it (an empty
 //               Redis), every head is queued again from the outbox; a slower full pass repairs jobs BullMQ gave up
 // At least once: the outbox row goes only with the 2xx's log entry, so a process killed mid-delivery leaves the job to
 // be run again (BullMQ's stalled-job check), under the same webhook-id, which is what receivers deduplicate by.
-import { Queue, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { createRedis, type Pool } from '@pra/platform';
@@ -31,6 +33,7 @@ import { isLastAttempt, MAX_ATTEMPTS, retryDelayMs } from '../domain/retry-sched
 import { signedHeaders } from '../domain/signing.js';
 import type { UrlPolicy } from '../domain/url-policy.js';
 import { dispatchChanges } from './dispatcher.js';
+import { type AttemptOutcome, EndpointSlots } from './endpoint-slots.js';
 import { type Resolve, sendWebhook } from './sender.js';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
@@ -51,6 +54,10 @@ export interface EngineOptions {
   responseCapBytes: number;
   /** Deliveries in flight at once in this process. */
   concurrency: number;
+  /** Of those, at most this many to one endpoint (endpoint-slots.ts); default a fifth of `concurrency`. */
+  endpointConcurrency?: number;
+  /** To an endpoint whose last attempt failed (default 1). */
+  failingEndpointConcurrency?: number;
   /** < 1 compresses the retry schedule (tests, a local system); 1 in production. */
   retryScale: number;
   dispatchEveryMs: number;
@@ -89,8 +96,15 @@ export class DeliveryEngine {
   private stopped = false;
   private readonly marker: string;
   private stopObserving?: () => void;
+  /** Each endpoint's share of this process's delivery slots. */
+  readonly slots: EndpointSlots;
 
   constructor(private readonly o: EngineOptions) {
+    this.slots = new EndpointSlots({
+      perEndpoint: o.endpointConcurrency ?? Math.max(1, Math.floor(o.concurrency / 5)),
+      failingPerEndpoint: o.failingEndpointConcurrency ?? 1,
+      timeoutMs: o.timeoutMs,
+    });
     this.queue = new Queue<Owed>(DELIVERY_QUEUE, {
       connection: this.connection(),
       prefix: o.queuePrefix,
@@ -109,7 +123,7 @@ export class DeliveryEngine {
   async start(): Promise<void> {
     const roles = this.o.roles ?? { worker: true, dispatcher: true };
     if (roles.worker) {
-      this.worker = new Worker<Owed>(DELIVERY_QUEUE, (job) => this.deliver(job), {
+      this.worker = new Worker<Owed>(DELIVERY_QUEUE, (job, token) => this.deliverInTurn(job, token), {
         connection: this.connection(),
         prefix: this.o.queuePrefix,
         concurrency: this.o.concurrency,
@@ -285,23 +299,44 @@ export class DeliveryEngine {
     return Math.min(60_000, 500 * 2 ** Math.min(attemptsMade, 7));
   }
 
-  /** One attempt. */
-  private async deliver(job: Job<Owed>): Promise<{ outcome: string }> {
+  /**
+   * One attempt, when its endpoint has a free slot in this process; otherwise the job waits its turn (moved back to
+   * delayed, not counted as an attempt: BullMQ's DelayedError).
+   */
+  private async deliverInTurn(job: Job<Owed>, token: string | undefined): Promise<{ outcome: string }> {
+    const endpoint = job.data.webhookId;
+    const slot = this.slots.acquire(endpoint, job.id ?? `${endpoint}.${job.data.eventId}`);
+    if (!slot.ok) {
+      await job.moveToDelayed(Date.now() + slot.retryInMs, token);
+      throw new DelayedError();
+    }
+    const attempt: { outcome: AttemptOutcome } = { outcome: null };
+    try {
+      return await this.deliver(job, attempt);
+    } finally {
+      this.slots.release(endpoint, attempt.outcome);
+    }
+  }
+
+  /** One attempt; `attempt.outcome` says what it showed of the endpoint (null when none was made). */
+  private async deliver(job: Job<Owed>, attempt: { outcome: AttemptOutcome }): Promise<{ outcome: string }> {
     const owed = job.data;
     const due = await loadDue(this.o.pool, owed);
     // Acknowledged or dead-lettered by an earlier run of this job, or the endpoint deleted: nothing to send.
     if (!due) return { outcome: 'gone' };
+    // Failing as the store counts it (another process saw it, or this one before a restart): one slot from now on.
+    this.slots.noteFailing(owed.webhookId, due.consecutiveFailures > 0);
     if (due.status === 'disabled') {
       await markUnqueued(this.o.pool, owed);
       return { outcome: 'parked' };
     }
-    const attempt = due.attemptsMade + 1;
+    const number = due.attemptsMade + 1;
     const sentAt = new Date();
     const result = await inSpan(
       'webhook deliver',
       {
         kind: SpanKind.CLIENT,
-        attributes: { 'webhook.id': owed.webhookId, 'webhook.event_id': owed.eventId, 'webhook.attempt': attempt },
+        attributes: { 'webhook.id': owed.webhookId, 'webhook.event_id': owed.eventId, 'webhook.attempt': number },
       },
       async (span) => {
         const r = await sendWebhook(
@@ -317,21 +352,22 @@ export class DeliveryEngine {
         return r;
       },
     );
+    attempt.outcome = { ok: result.ok, latencyMs: result.latencyMs };
     const record = {
-      attempt,
+      attempt: number,
       at: sentAt,
       httpStatus: result.status ?? null,
       error: result.ok ? null : (result.error ?? 'failed').slice(0, 500),
       latencyMs: result.latencyMs,
     };
-    if (result.ok || isLastAttempt(attempt)) {
+    if (result.ok || isLastAttempt(number)) {
       const outcome = result.ok ? 'delivered' : 'dead_letter';
       const done = await finishEvent(this.o.pool, owed, outcome, record, this.o.disableAfterFailures ?? MAX_ATTEMPTS);
       if (done.disabled) this.o.log({ msg: 'webhook disabled', webhookId: owed.webhookId, error: record.error });
       if (done.next) await this.enqueue([done.next]);
       return { outcome: done.recorded ? outcome : 'gone' };
     }
-    const delayMs = retryDelayMs(attempt, this.o.random, this.o.retryScale);
+    const delayMs = retryDelayMs(number, this.o.random, this.o.retryScale);
     const logged = await recordFailure(
       this.o.pool,
       owed,
@@ -339,7 +375,7 @@ export class DeliveryEngine {
       new Date(sentAt.getTime() + result.latencyMs + delayMs),
     );
     if (!logged) return { outcome: 'gone' };
-    throw new RetryLater(delayMs, `attempt ${attempt} failed: ${record.error}`);
+    throw new RetryLater(delayMs, `attempt ${number} failed: ${record.error}`);
   }
 
   /** Redis came back without the marker (an empty Redis): every head is queued again. At start: sets the marker. */

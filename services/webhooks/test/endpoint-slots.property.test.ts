@@ -59,7 +59,11 @@ describe('endpoint slots', () => {
   });
 
   it('a backlog behind a dead endpoint waits longer the more of it there is (not a spin), at most MAX_WAIT_MS', () => {
-    const slots = new EndpointSlots({ perEndpoint: 4, failingPerEndpoint: 1, timeoutMs: 5_000 }, () => 0, () => 0.5);
+    const slots = new EndpointSlots(
+      { perEndpoint: 4, failingPerEndpoint: 1, timeoutMs: 5_000 },
+      () => 0,
+      () => 0.5,
+    );
     expect(slots.acquire('dead', 'first').ok).toBe(true);
     slots.release('dead', { ok: false, latencyMs: 5_000 }); // timed out: one slot from now on
     expect(slots.acquire('dead', 'second').ok).toBe(true);

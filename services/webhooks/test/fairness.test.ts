@@ -52,7 +52,11 @@ const dead = deadReceiver();
 beforeAll(async () => {
   db = await ownDatabase('fairness');
   account = await createAccount(db.pool);
-  engine = testEngine(db.pool, ownRedisPrefix('fair'), { concurrency: 8, endpointConcurrency: SHARE, timeoutMs: 1_000 });
+  engine = testEngine(db.pool, ownRedisPrefix('fair'), {
+    concurrency: 8,
+    endpointConcurrency: SHARE,
+    timeoutMs: 1_000,
+  });
   await engine.start();
 });
 afterAll(async () => {

@@ -99,6 +99,8 @@ type ChargeRedis = Redis & {
 
 /** How long a charge's unknown outcome is worked out by asking again (the default of resolveWithinMs). */
 export const CHARGE_RESOLVE_WITHIN_MS = 5_000;
+/** A charge gives up (503) once less than this is left of its resolve window after an attempt failed. */
+const GIVE_UP_MARGIN_MS = 250;
 /** The longest pause between two attempts at a charge whose outcome is unknown. */
 export const CHARGE_RETRY_PAUSE_MAX_MS = 1_000;
 /**
@@ -149,6 +151,13 @@ function refusal(status: number): ApiError | undefined {
         0,
         { 'retry-after': '30' },
       );
+    case -3:
+      return new ApiError(
+        'unavailable',
+        'Billing did not answer in time: this request was not charged. Retry shortly; an Idempotency-Key keeps a retry from being charged twice.',
+        0,
+        { 'retry-after': '2' },
+      );
     case 3:
       return noCreditsLeft();
     default:
@@ -185,6 +194,56 @@ interface PendingReversal {
   attempt: number;
 }
 
+/** How often the offset between this host's clock and Redis's is measured again. */
+const CLOCK_CHECK_EVERY_MS = 60_000;
+/** A measurement whose round trip took longer than this is dropped (a slow Redis says little of its clock). */
+const CLOCK_MAX_ROUND_TRIP_MS = 1_000;
+
+/**
+ * The offset between this host's clock and Redis's, measured with TIME now and then (the error is at most half a
+ * round trip). Until a first measurement, or when none can be made, it gives no time at all (0: the charge script
+ * then checks no deadline, as before deadlines were sent).
+ */
+export class RedisClock {
+  private offsetMs: number | null = null;
+  private measuredAt = Number.NEGATIVE_INFINITY;
+  private measuring = false;
+
+  constructor(private readonly time: () => Promise<[string, string] | (string | number)[]>) {
+    this.measure();
+  }
+
+  /** Whether the offset has been measured. */
+  get known(): boolean {
+    return this.offsetMs !== null;
+  }
+
+  /** `localMs` (this host's clock) on Redis's clock, or 0 when the offset is not known. */
+  redisTime(localMs: number): number {
+    if (Date.now() - this.measuredAt > CLOCK_CHECK_EVERY_MS) this.measure();
+    return this.offsetMs === null ? 0 : Math.round(localMs + this.offsetMs);
+  }
+
+  private measure(): void {
+    if (this.measuring) return;
+    this.measuring = true;
+    const sent = Date.now();
+    this.time()
+      .then(
+        ([seconds, micros]) => {
+          const received = Date.now();
+          if (received - sent > CLOCK_MAX_ROUND_TRIP_MS) return;
+          this.offsetMs = Number(seconds) * 1000 + Number(micros) / 1000 - (sent + received) / 2;
+          this.measuredAt = received;
+        },
+        () => {},
+      )
+      .finally(() => {
+        this.measuring = false;
+      });
+  }
+}
+
 export class RedisCreditMeter implements CreditMeter {
   readonly layout: RedisLayout;
   private readonly redis: ChargeRedis;
@@ -208,6 +267,15 @@ export class RedisCreditMeter implements CreditMeter {
     if (!('pra_balance' in redis)) redis.defineCommand('pra_balance', { numberOfKeys: 3, lua: BALANCE_SCRIPT });
     if (!('pra_reverse' in redis)) redis.defineCommand('pra_reverse', { numberOfKeys: 5, lua: REVERSE_SCRIPT });
     this.redis = redis as ChargeRedis;
+    this.clock = new RedisClock(() => this.redis.time());
+  }
+
+  /** Redis's clock as seen from here: a charge's deadline is sent on it (a host's clock may be off). */
+  private readonly clock: RedisClock;
+
+  /** Whether charges carry a deadline yet (the offset to Redis's clock is measured at start, then every minute). */
+  knowsRedisClock(): boolean {
+    return this.clock.known;
   }
 
   /** The charge's keys: all of one slot in a cluster (data/redis-layout.ts). */
@@ -254,6 +322,10 @@ export class RedisCreditMeter implements CreditMeter {
     let reply: [number, string, string] | undefined;
     let mayHaveRun = false;
     const giveUpAt = Date.now() + this.resolveWithinMs;
+    // The earliest the call may answer 503 "not charged" (below), on Redis's clock: an attempt that runs in Redis after
+    // it is refused by the script (one that waited in a paused Redis), so it never needs the reversal (which a process
+    // that dies meanwhile never sends).
+    const deadline = this.clock.redisTime(giveUpAt - GIVE_UP_MARGIN_MS);
     for (let attempt = 0; reply === undefined; attempt++) {
       try {
         reply = await this.redis.pra_charge(
@@ -272,6 +344,7 @@ export class RedisCreditMeter implements CreditMeter {
           this.outboxLimit,
           r.requestId ?? r.transactionId,
           r.calls ?? 1,
+          deadline,
         );
       } catch (err) {
         // ioredis refuses at once, without sending, when it has no connection (no offline queue); anything else
@@ -279,7 +352,7 @@ export class RedisCreditMeter implements CreditMeter {
         if (!/Stream isn't writeable|enableOfflineQueue/.test(String(err))) mayHaveRun = true;
         if (!mayHaveRun)
           throw new ApiError('unavailable', 'Billing is unavailable; the request was not charged. Retry shortly.');
-        if (Date.now() + 250 > giveUpAt) {
+        if (Date.now() + GIVE_UP_MARGIN_MS > giveUpAt) {
           // A 503 never costs (SPEC 4.10): the charge, if it landed (or lands: it may still be queued in Redis, ahead
           // of the reversal on the same connection), is reversed once billing answers again.
           this.reverseLater({ r, traceparent, eventId: newEventId(), attempt: 0 });

@@ -78,7 +78,13 @@ return {0, tostring(balance)}
  *
  * ARGV: 1 transaction id (the client's), 2 wanted, 3 now ms, 4 account, 5 key, 6 endpoint, 7 seconds to keep the
  * record, 8 fingerprint, 9 traceparent (may be empty), 10 event id, 11 receipt, 12 outbox limit, 13 the call's own
- * request id, 14 the calls it counts for (a batch: by its entries). The call's own charge found again (an attempt resent after a time-out) is answered as charged: {0}.
+ * request id, 14 the calls it counts for (a batch: by its entries), 15 the call's deadline (ms since the epoch, 0 for
+ * none). The call's own charge found again (an attempt resent after a time-out) is answered as charged: {0}.
+ *
+ * A new charge that runs after the call's deadline (by Redis's clock) is refused, {-3}: the call may have been
+ * answered 503 "not charged" by then. That is a command that waited in a paused or stalled Redis and ran once it
+ * resumed; refused here, it never needs the reversal the call sends (which a process that died in the meantime
+ * never sends).
  *
  * The event's id (ARGV[10]) is new for every charge, apart from the client's transaction id: PostgreSQL writes each
  * event once by that id, so a charge is never taken for a repeat of another event (a call counted under the same
@@ -86,6 +92,11 @@ return {0, tostring(balance)}
  */
 export const CHARGE_SCRIPT = `
 ${REPEAT('ARGV[8]', 'ARGV[13]', "return {0, granted .. ':' .. remaining, ''}")}
+local deadline = tonumber(ARGV[15] or '0') or 0
+if deadline > 0 then
+  local t = redis.call('TIME')
+  if tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000) > deadline then return {-3, ''} end
+end
 if redis.call('EXISTS', KEYS[3]) == 0 then return {-1, ''} end
 if redis.call('XLEN', KEYS[5]) >= tonumber(ARGV[12]) then return {-2, ''} end
 local wanted, now = tonumber(ARGV[2]), tonumber(ARGV[3])

@@ -8,6 +8,11 @@ export interface OwnRedis {
   url: string;
   /** Kills the server (SIGKILL) and starts a new, empty one on the same port. */
   restartEmpty(): Promise<void>;
+  /**
+   * Stops the server's process (SIGSTOP) until the returned function is called (SIGCONT): what clients send meanwhile
+   * waits in its socket, read and run once it goes on, even from a client that has gone (unlike CLIENT PAUSE).
+   */
+  freeze(): () => void;
   stop(): Promise<void>;
 }
 
@@ -63,6 +68,16 @@ export async function startRedisServer(): Promise<OwnRedis> {
       child = start();
       await answering(url);
     },
-    stop: () => ended(child, 'SIGTERM'),
+    freeze() {
+      const frozen = child;
+      frozen.kill('SIGSTOP');
+      return () => {
+        frozen.kill('SIGCONT');
+      };
+    },
+    stop: () => {
+      child.kill('SIGCONT');
+      return ended(child, 'SIGTERM');
+    },
   };
 }

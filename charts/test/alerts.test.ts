@@ -44,6 +44,8 @@ describe('alert rules', () => {
         'PraHttp5xxRateHigh',
         'PraHttp503RateHigh',
         'PraLookupLatencyP99OverSlo',
+        'PraWebhooksDispatchStalled',
+        'PraWebhooksOwedHigh',
       ]),
     );
     expect(new Set(names).size).toBe(names.length);

@@ -22,6 +22,11 @@ const { billingFixture } = await import('@pra/account-billing/testing');
 const { UsagePipeline } = await import('@pra/account-billing/pipeline');
 const { insertProperties, makeProperty, uniqueStreet } = await import('@pra/ingest/testing');
 const { startSystem } = await import('../src/system.js');
+const { dropDatabase, ensureDatabase, withDatabase } = await import('@pra/platform');
+const { migrateRecords } = await import('@pra/ingest/migrate');
+const { migrateWebhooks } = await import('@pra/webhooks/migrate');
+const { migrateBilling } = await import('@pra/account-billing/migrate');
+const { observeWebhookBacklog } = await import('@pra/webhooks/backlog-gauges');
 const { startInProcessLookup } = await import('./in-process-lookup.js');
 
 const CHART_FILES = fileURLToPath(new URL('../../../charts/property-api/files/', import.meta.url));
@@ -48,16 +53,31 @@ let pipeline: InstanceType<typeof UsagePipeline>;
 let lookup: Awaited<ReturnType<typeof startInProcessLookup>>;
 let metricsUrl: string;
 let close: () => void;
+/** The webhook worker's gauges, on a database of this test's own (nothing owed, nothing to dispatch). */
+let webhooks: { pool: ReturnType<typeof createPool>; url: string; stop: () => void } | undefined;
 
 beforeAll(async () => {
   lookup = await startInProcessLookup('mon', { gatewayKey: `hmac-${randomBytes(8).toString('hex')}` });
   ({ pool, f, pipeline, system } = lookup);
+  const base = inject('databaseUrl');
+  const whUrl = withDatabase(base, `${new URL(base).pathname.slice(1)}_monitoring_wh`);
+  await ensureDatabase(whUrl);
+  const whPool = createPool(whUrl, 2, 'monitoring-webhooks');
+  await migrateRecords(whPool);
+  await migrateBilling(whPool);
+  await migrateWebhooks(whPool);
+  webhooks = { pool: whPool, url: whUrl, stop: observeWebhookBacklog(whPool) };
   const internal = await startInternalServer({ port: 0, host: '127.0.0.1' });
   metricsUrl = `http://127.0.0.1:${(internal.address() as AddressInfo).port}/metrics`;
   close = () => internal.close();
 });
 afterAll(async () => {
   close?.();
+  if (webhooks) {
+    webhooks.stop();
+    await webhooks.pool.end();
+    await dropDatabase(webhooks.url);
+  }
   await lookup?.stop();
   await telemetry.shutdown();
 });
@@ -97,6 +117,8 @@ describe('alerts and dashboard name exported metrics', () => {
       'pra_usage_outbox_length',
       'pra_usage_dead_letters',
       'pra_billing_loaded',
+      'pra_webhooks_owed',
+      'pra_webhooks_dispatch_lag',
       'process_cpu_time_total',
       'process_memory_usage',
       'target_info',

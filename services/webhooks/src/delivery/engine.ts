@@ -15,7 +15,7 @@ import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import { createRedis, type Pool } from '@pra/platform';
-import { inSpan, observeGauges, queueTelemetry, SpanKind } from '@pra/platform/telemetry';
+import { inSpan, queueTelemetry, SpanKind } from '@pra/platform/telemetry';
 import { pruneDeliveries } from '../data/delivery-log.js';
 import { OUTBOX_CHANNEL } from '../data/webhook-registry.js';
 import {
@@ -32,6 +32,7 @@ import {
 import { isLastAttempt, MAX_ATTEMPTS, retryDelayMs } from '../domain/retry-schedule.js';
 import { signedHeaders } from '../domain/signing.js';
 import type { UrlPolicy } from '../domain/url-policy.js';
+import { observeWebhookBacklog } from './backlog-gauges.js';
 import { dispatchChanges } from './dispatcher.js';
 import { type AttemptOutcome, EndpointSlots } from './endpoint-slots.js';
 import { type Resolve, sendWebhook } from './sender.js';
@@ -144,7 +145,7 @@ export class DeliveryEngine {
       this.worker.on('error', (err) => this.o.log({ msg: 'webhook worker error', err: String(err) }));
     }
     if (roles.dispatcher) {
-      this.stopObserving = this.observeBacklog();
+      this.stopObserving = observeWebhookBacklog(this.o.pool);
       await this.listen();
       await this.resyncIfRedisLost(true);
       this.every(this.o.dispatchEveryMs, () => this.dispatchRound());
@@ -172,47 +173,6 @@ export class DeliveryEngine {
     }, ms);
     t.unref();
     this.timers.push(t);
-  }
-
-  /** What /metrics says of the deliveries owed (read when scraped): how many, how old the oldest, how far behind. */
-  private observeBacklog(): () => void {
-    return observeGauges(
-      [
-        {
-          name: 'pra.webhooks.owed',
-          description: 'Events owed to endpoints (queued, retrying or parked)',
-          unit: '{event}',
-        },
-        {
-          name: 'pra.webhooks.owed.oldest',
-          description: 'Age of the oldest event owed to an active endpoint',
-          unit: 's',
-        },
-        {
-          name: 'pra.webhooks.dispatch.lag',
-          description: 'Change events committed that the dispatcher has not matched yet',
-          unit: '{event}',
-        },
-        { name: 'pra.webhooks.disabled', description: 'Endpoints disabled after repeated failure', unit: '{endpoint}' },
-      ],
-      async () => {
-        const { rows } = await this.o.pool.query<{ owed: number; oldest: number; lag: number; disabled: number }>(
-          `SELECT (SELECT count(*) FROM webhooks.outbox)::int AS owed,
-                  coalesce((SELECT extract(epoch FROM now() - min(o.created_at)) FROM webhooks.outbox o
-                             JOIN webhooks.endpoints e ON e.id = o.webhook_id AND e.status = 'active'), 0)::float8 AS oldest,
-                  greatest(coalesce((SELECT max(position) FROM records.change_events), 0)
-                           - (SELECT position FROM webhooks.dispatch_state), 0)::int AS lag,
-                  (SELECT count(*) FROM webhooks.endpoints WHERE status = 'disabled')::int AS disabled`,
-        );
-        const r = rows[0]!;
-        return {
-          'pra.webhooks.owed': r.owed,
-          'pra.webhooks.owed.oldest': r.oldest,
-          'pra.webhooks.dispatch.lag': r.lag,
-          'pra.webhooks.disabled': r.disabled,
-        };
-      },
-    );
   }
 
   /** NOTIFY webhooks_outbox wakes the pump (a test event, a re-enabled endpoint) without waiting for a round. */

@@ -1,0 +1,46 @@
+// What /metrics says of webhook deliveries, read from PostgreSQL when scraped: events owed, the age of the oldest
+// owed to an active endpoint, change events the dispatcher has not matched yet, endpoints disabled. The worker
+// registers them (engine.ts); the alert rules on them are in charts/property-api/files/alerts.rules.yaml.
+import type { Pool } from '@pra/platform';
+import { observeGauges } from '@pra/platform/telemetry';
+
+/** Registers the gauges; returns the function that stops observing. */
+export function observeWebhookBacklog(pool: Pool): () => void {
+  return observeGauges(
+    [
+      {
+        name: 'pra.webhooks.owed',
+        description: 'Events owed to endpoints (queued, retrying or parked)',
+        unit: '{event}',
+      },
+      {
+        name: 'pra.webhooks.owed.oldest',
+        description: 'Age of the oldest event owed to an active endpoint',
+        unit: 's',
+      },
+      {
+        name: 'pra.webhooks.dispatch.lag',
+        description: 'Change events committed that the dispatcher has not matched yet',
+        unit: '{event}',
+      },
+      { name: 'pra.webhooks.disabled', description: 'Endpoints disabled after repeated failure', unit: '{endpoint}' },
+    ],
+    async () => {
+      const { rows } = await pool.query<{ owed: number; oldest: number; lag: number; disabled: number }>(
+        `SELECT (SELECT count(*) FROM webhooks.outbox)::int AS owed,
+                coalesce((SELECT extract(epoch FROM now() - min(o.created_at)) FROM webhooks.outbox o
+                           JOIN webhooks.endpoints e ON e.id = o.webhook_id AND e.status = 'active'), 0)::float8 AS oldest,
+                greatest(coalesce((SELECT max(position) FROM records.change_events), 0)
+                         - (SELECT position FROM webhooks.dispatch_state), 0)::int AS lag,
+                (SELECT count(*) FROM webhooks.endpoints WHERE status = 'disabled')::int AS disabled`,
+      );
+      const r = rows[0]!;
+      return {
+        'pra.webhooks.owed': r.owed,
+        'pra.webhooks.owed.oldest': r.oldest,
+        'pra.webhooks.dispatch.lag': r.lag,
+        'pra.webhooks.disabled': r.disabled,
+      };
+    },
+  );
+}

@@ -205,6 +205,11 @@ describe('re-imports update the store', () => {
       /no column 'SITUS', 'UNIT', 'OWNER'.*; its columns are: BOOK, PAGE, ADDRESS, ZIP/,
     );
   });
+  it('a file that cannot be read, gzipped or not, fails the import with the reason (it used to end the process)', async () => {
+    const mapping = mappingNamed(base, `missing-${tagged()}`);
+    for (const missing of [join(dir, 'no-such-roll.csv.gz'), join(dir, 'no-such-roll.csv'), dir])
+      await expect(importCsv(pool, mapping, missing)).rejects.toThrow(/ENOENT|EISDIR/);
+  });
 });
 
 describe('malformed rows', () => {

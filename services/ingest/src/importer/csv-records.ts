@@ -66,7 +66,10 @@ async function* physicalLineChunks(file: string): AsyncGenerator<{ lines: string
   raw.on('data', (chunk) => {
     bytes += chunk.length;
   });
+  // A file that cannot be read (missing, a folder, no permission) fails the read: pipe() alone would leave the error
+  // on the file stream unhandled, and it would end the whole process.
   const decoded = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  if (decoded !== raw) raw.once('error', (err) => decoded.destroy(err));
   const line = (p: string) => (p.endsWith('\r') ? p.slice(0, -1) : p);
   for await (const chunk of decoded) {
     const text = rest + decoder.write(chunk as Buffer);

@@ -21,6 +21,8 @@ export const WebhooksConfig = z.object({
    * cannot hold every slot. Default: a fifth of WEBHOOK_CONCURRENCY.
    */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).optional(),
+  /** To an endpoint whose last attempt failed. */
+  WEBHOOK_FAILING_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1_000).default(1),
   /** One attempt's deadline: connect, send and answer (at most 5 s). */
   WEBHOOK_TIMEOUT_MS: ms(5_000, 5_000),
   /** How much of a receiver's answer is read (and discarded). */

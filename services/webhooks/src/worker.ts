@@ -21,6 +21,7 @@ const engine = new DeliveryEngine({
   responseCapBytes: config.WEBHOOK_RESPONSE_CAP_BYTES,
   concurrency: config.WEBHOOK_CONCURRENCY,
   endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
+  failingEndpointConcurrency: config.WEBHOOK_FAILING_ENDPOINT_CONCURRENCY,
   retryScale: config.WEBHOOK_RETRY_SCALE,
   dispatchEveryMs: config.WEBHOOK_DISPATCH_EVERY_MS,
   resyncEveryMs: config.WEBHOOK_RESYNC_EVERY_MS,

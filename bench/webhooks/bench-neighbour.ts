@@ -1,0 +1,193 @@
+// npm run bench:webhooks-neighbour [-- --records 100 --healthy 20 --dead 5]
+// One receiver that never answers beside healthy ones (services/webhooks/src/delivery/endpoint-slots.ts): `dead`
+// endpoints whose receiver reads each request and never answers, and `healthy` endpoints on loopback receivers
+// that answer at once, all subscribed to every change; a re-import changes `records` owners, so each endpoint is
+// owed `records` events. The worker runs as npm start runs it (its own process, WEBHOOK_CONCURRENCY 50, the 5 s
+// timeout), twice in the same run, each on a fresh database:
+//   shares off   WEBHOOK_ENDPOINT_CONCURRENCY = WEBHOOK_FAILING_ENDPOINT_CONCURRENCY = 50 (any endpoint may take
+//                every slot: how the worker was before)
+//   shares on    the defaults (an endpoint a fifth of the slots, one while it fails)
+// Figures: the healthy endpoints' deliveries/s and latency p50/p99 (the event's commit to the receiver reading it),
+// the most requests the dead receiver had open at once, and the ratio of the healthy rate with shares on to off.
+import { spawn } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
+import { useLocalStack } from '@pra/platform/local-stack';
+import { markdownTable, quantile, reportFigure } from '@pra/platform/bench';
+import { migrateRecords } from '@pra/ingest/migrate';
+import { migrateBilling } from '@pra/account-billing/migrate';
+import { migrateWebhooks } from '@pra/webhooks/migrate';
+import { createWebhook } from '@pra/webhooks/registry';
+import { CountyFile } from '@pra/ingest/testing/county-file';
+
+useLocalStack('bench:webhooks-neighbour');
+
+const { values: args } = parseArgs({
+  options: {
+    records: { type: 'string', default: '100' },
+    healthy: { type: 'string', default: '20' },
+    dead: { type: 'string', default: '5' },
+  },
+});
+const records = Number(args.records);
+const healthyCount = Number(args.healthy);
+const deadCount = Number(args.dead);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const CONCURRENCY = 50;
+
+const listen = async (server: Server) => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+};
+const arrivals: { id: string; at: number }[] = [];
+const healthyServer = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    arrivals.push({ id: String(req.headers['webhook-id']), at: Date.now() });
+    res.end();
+  });
+});
+healthyServer.keepAliveTimeout = 60_000;
+const dead = { open: 0, maxOpen: 0, total: 0 };
+const deadServer = createServer((req) => {
+  dead.total++;
+  dead.open++;
+  dead.maxOpen = Math.max(dead.maxOpen, dead.open);
+  req.resume();
+  req.socket.once('close', () => dead.open--);
+});
+const healthyUrl = await listen(healthyServer);
+const deadUrl = await listen(deadServer);
+
+interface Run {
+  label: string;
+  rate: number;
+  p50: number;
+  p99: number;
+  maxOpen: number;
+  seconds: number;
+}
+
+async function run(label: string, env: Record<string, string>): Promise<Run> {
+  const tag = `${label.replace(/\W+/g, '')}${Date.now().toString(36)}`;
+  const base = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  const dbUrl = withDatabase(base, `pra_bench_neighbour_${tag}`);
+  await ensureDatabase(dbUrl);
+  const pool = createPool(dbUrl, 8, 'bench-neighbour');
+  const file = new CountyFile(`whnb${tag}`);
+  let worker: ReturnType<typeof spawn> | undefined;
+  arrivals.length = 0;
+  Object.assign(dead, { open: 0, maxOpen: 0, total: 0 });
+  try {
+    await migrateRecords(pool);
+    await migrateBilling(pool);
+    await migrateWebhooks(pool);
+    const owners = Array.from({ length: records }, (_, i) => `OWNER${i} FIRST`);
+    await file.import(pool, owners);
+    const { rows } = await pool.query<{ id: number }>(
+      `INSERT INTO billing.accounts (email, name, tier) VALUES ('neighbour@example.com', 'bench', 'pro') RETURNING id`,
+    );
+    // The dead endpoints first: their events are queued ahead of the healthy ones'.
+    for (let i = 0; i < deadCount; i++)
+      await createWebhook(pool, { accountId: rows[0]!.id, url: `${deadUrl}/dead/${i}`, events: ['property.updated'] });
+    for (let i = 0; i < healthyCount; i++)
+      await createWebhook(pool, { accountId: rows[0]!.id, url: `${healthyUrl}/ok/${i}`, events: ['property.updated'] });
+    worker = spawn(process.execPath, ['--import', 'tsx', 'services/webhooks/src/worker.ts'], {
+      cwd: root,
+      env: {
+        ...process.env,
+        DATABASE_URL: dbUrl,
+        REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
+        REDIS_PREFIX: `pra_bench_neighbour_${tag}:`,
+        WEBHOOKS_ALLOW_INSECURE_LOCAL: '1',
+        WEBHOOK_CONCURRENCY: String(CONCURRENCY),
+        INTERNAL_PORT: '0',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    await new Promise((r) => setTimeout(r, 8_000)); // the worker compiles and runs its first round
+    const expected = records * healthyCount;
+    await file.import(
+      pool,
+      owners.map((o) => o.replace('FIRST', 'SECOND')),
+    );
+    const importEnded = Date.now();
+    const { rows: events } = await pool.query<{ position: string; at: Date }>(
+      `SELECT position::text, changed_at AS at FROM records.change_events ORDER BY position`,
+    );
+    const committedAt = new Map(events.map((e) => [`evt_${e.position}`, e.at.getTime()]));
+    const until = Date.now() + 600_000;
+    while (arrivals.length < expected && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    if (arrivals.length < expected) throw new Error(`${label}: ${arrivals.length} of ${expected} in 10 minutes`);
+    const last = Math.max(...arrivals.map((a) => a.at));
+    const latencies = arrivals.map((a) => a.at - committedAt.get(a.id)!).sort((x, y) => x - y);
+    const seconds = (last - importEnded) / 1000;
+    return {
+      label,
+      rate: expected / seconds,
+      p50: quantile(latencies, 0.5),
+      p99: quantile(latencies, 0.99),
+      maxOpen: dead.maxOpen,
+      seconds,
+    };
+  } finally {
+    worker?.kill('SIGKILL');
+    file.remove();
+    await pool.end();
+    await dropDatabase(dbUrl);
+  }
+}
+
+try {
+  const off = await run('shares off', {
+    WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY),
+    WEBHOOK_FAILING_ENDPOINT_CONCURRENCY: String(CONCURRENCY),
+  });
+  const on = await run('shares on (defaults)', {});
+  console.log(
+    `\nbench:webhooks-neighbour: ${deadCount} receiver(s) that never answer and ${healthyCount} healthy ones, all owed ${records} events (${(records * healthyCount).toLocaleString('en-US')} healthy deliveries); worker concurrency ${CONCURRENCY}, 5 s timeout; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} at the end\n`,
+  );
+  console.log(
+    markdownTable(
+      [
+        'worker',
+        'healthy deliveries/s',
+        'all healthy delivered after (s)',
+        'latency p50 (ms)',
+        'latency p99 (ms)',
+        'dead receiver: most requests open',
+      ],
+      [off, on].map((r) => [r.label, Math.round(r.rate), r.seconds.toFixed(1), r.p50, r.p99, r.maxOpen]),
+    ),
+  );
+  console.log(
+    `\nratio: the healthy endpoints' rate with shares on is ${(on.rate / off.rate).toFixed(1)}x the rate with them off`,
+  );
+  reportFigure({
+    bench: 'webhooks-neighbour',
+    name: 'healthy deliveries beside a dead receiver',
+    unit: 'events/s',
+    rate: Math.round(on.rate),
+    p50: on.p50,
+    p99: on.p99,
+  });
+  reportFigure({
+    bench: 'webhooks-neighbour',
+    name: 'the same, shares off',
+    unit: 'events/s',
+    rate: Math.round(off.rate),
+    p50: off.p50,
+    p99: off.p99,
+  });
+} finally {
+  healthyServer.closeAllConnections();
+  deadServer.closeAllConnections();
+  await Promise.all([healthyServer, deadServer].map((s) => new Promise((r) => s.close(r))));
+}

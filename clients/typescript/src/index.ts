@@ -235,6 +235,23 @@ export const testWebhook = (api: PropertyRecordsClient, id: string): Promise<{ e
 export const enableWebhook = async (api: PropertyRecordsClient, id: string): Promise<Webhook> =>
   (await answered(api.POST('/webhooks/{id}/enable', { params: { path: { id } } }))).webhook;
 
+/**
+ * Replaces a webhook's signing secret and answers the new one (shown this once). The old secret keeps signing beside
+ * it for `overlapSeconds` (a day by default; 0 ends it at once, for a secret that leaked).
+ */
+export const rotateWebhookSecret = async (
+  api: PropertyRecordsClient,
+  id: string,
+  overlapSeconds?: number,
+): Promise<CreatedWebhook> =>
+  (
+    await answered(
+      api.POST('/webhooks/{id}/rotate-secret', {
+        params: { path: { id }, query: overlapSeconds === undefined ? {} : { overlap_seconds: overlapSeconds } },
+      }),
+    )
+  ).webhook;
+
 type ChangesQuery = NonNullable<paths['/changes']['get']['parameters']['query']>;
 
 /**

@@ -464,6 +464,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace a webhook's signing secret
+         * @description Answers the webhook with its new `secret`, shown this once. The secret it replaces keeps signing every delivery beside the new one for `overlap_seconds` (a day by default, at most a day; 0 ends it at once, for a secret that leaked): the `webhook-signature` header then holds both signatures, space-separated as Standard Webhooks writes them, so a receiver verifying with either secret accepts the delivery while it moves to the new one. One replaced secret at most: rotating again within the overlap drops the oldest at once. No body. Free.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health": {
         parameters: {
             query?: never;
@@ -1178,6 +1198,11 @@ export interface components {
             pendingEvents: number;
             /** Format: date-time */
             createdAt: string;
+            /**
+             * Format: date-time
+             * @description After a secret rotation: until when the replaced secret still signs each delivery beside the new one; null when only the current secret signs
+             */
+            previousSecretExpiresAt: string | null;
         };
         /** @description Exactly one of: `zip`; `county` and `state` (both); `ids`; `ownerId`. Any other field is refused. */
         WebhookFilter: {
@@ -1274,6 +1299,9 @@ export interface components {
         };
         WebhookResponse: {
             webhook: components["schemas"]["Webhook"];
+        };
+        RotateWebhookSecretResponse: {
+            webhook: components["schemas"]["CreatedWebhook"];
         };
         HealthResponse: {
             /**
@@ -4444,6 +4472,113 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
                     "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Temporarily unable to serve: a store is slow, unreachable or reloading (never reported as a bad key). Retry after Retry-After seconds. 0 credits. */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: {
+                /** @description How long the replaced secret keeps signing deliveries beside the new one, in seconds: time to move the receiver to the new secret. 0 ends it at once (a secret that leaked). */
+                overlap_seconds?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The webhook id (`webhook.id`) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The webhook, with its new secret (shown this once) */
+            200: {
+                headers: {
+                    /** @description The request id */
+                    "X-Request-Id"?: string;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RotateWebhookSecretResponse"];
+                };
+            };
+            /** @description Missing or invalid parameters (a text value past its maxLength too) or headers (Idempotency-Key, If-None-Match); the message names the parameter or header. 0 credits. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Missing or invalid API key. 0 credits. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description API key disabled. 0 credits. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description No webhook with that id on the calling account (another account's is not found either). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description Rate limit or daily quota exceeded; see Retry-After and RateLimit-* headers. 0 credits. */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After"?: number;
+                    /** @description Requests allowed in any rolling 60 s for this account */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the current 60 s window */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until a request slot frees (until the next UTC day for the daily quota) */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponse"];
+                };
+            };
+            /** @description The request line and headers are larger than the service takes (16 KB): shorten the query string (a polygon: compact JSON, fewer digits or vertices). 0 credits. */
+            431: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import {
   CreateWebhookResponse,
+  RotateWebhookSecretResponse,
   DeliveriesResponse,
   ErrorResponse,
   tablePathList,
@@ -356,6 +357,31 @@ describe('POST /webhooks/{id}/test', () => {
   });
 });
 
+describe('POST /webhooks/{id}/rotate-secret', () => {
+  it("answers a new secret once; the old one signs beside it until previousSecretExpiresAt; another account's is a 404", async () => {
+    const a = await f.fundedAccount(0);
+    const b = await f.fundedAccount(0);
+    const w = await created(a.key);
+    const res = await call('POST', `/webhooks/${w.id}/rotate-secret`, a.key);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const rotated = RotateWebhookSecretResponse.parse(res.body).webhook;
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(w.secret);
+    expect(Date.parse(rotated.previousSecretExpiresAt!) - Date.now()).toBeGreaterThan(86_000_000);
+    const listed = (await listOf(a.key)).webhooks[0]!;
+    expect(listed.previousSecretExpiresAt).toBe(rotated.previousSecretExpiresAt);
+    expect(JSON.stringify(listed)).not.toContain(rotated.secret.slice('whsec_'.length));
+    // overlap_seconds=0: the replaced secret ends at once.
+    const now = await call('POST', `/webhooks/${w.id}/rotate-secret?overlap_seconds=0`, a.key);
+    expect(now.status).toBe(200);
+    expect(now.body.webhook.previousSecretExpiresAt).toBeNull();
+    expect((await call('POST', `/webhooks/${w.id}/rotate-secret`, b.key)).status).toBe(404);
+    const bad = await call('POST', `/webhooks/${w.id}/rotate-secret?overlap_seconds=86401`, a.key);
+    expect(bad.status).toBe(400);
+    expect(bad.body.status.msg).toMatch(/overlap_seconds/);
+  });
+});
+
 describe('POST /webhooks/{id}/test, repeated', () => {
   it(`queues at most ${WEBHOOK_TESTS_PENDING_MAX} test events per webhook at once: one more is a 409 limit_reached`, async () => {
     const a = await f.fundedAccount(0);
@@ -424,7 +450,7 @@ describe('every webhook endpoint', () => {
     );
 
   it('needs a key: 401 without one or with an unknown one', async () => {
-    expect(routes).toHaveLength(6);
+    expect(routes).toHaveLength(7);
     for (const [method, path] of routes) {
       for (const key of [null, 'pra_live_unknownunknownunknown']) {
         const res = await call(method, path, key, method === 'POST' && path === '/webhooks' ? hook() : undefined);

@@ -7,6 +7,8 @@ import {
   CreateWebhookRequest,
   type CreateWebhookResponse,
   DeliveriesQuery,
+  RotateWebhookSecretQuery,
+  type RotateWebhookSecretResponse,
   WEBHOOK_BODY_MAX_BYTES,
   WebhookIdParams,
   type WebhookListResponse,
@@ -35,6 +37,7 @@ import {
   enqueueTestDelivery,
   getWebhook,
   listWebhooks,
+  rotateWebhookSecret,
 } from '@pra/webhooks/registry';
 import { type UrlPolicy, validateWebhookUrl } from '@pra/webhooks/url-policy';
 import { deliveriesView, filterToStore, webhookView } from './webhook-views.js';
@@ -52,7 +55,8 @@ type WebhookEndpoint =
   | 'deleteWebhook'
   | 'webhookDeliveries'
   | 'testWebhook'
-  | 'enableWebhook';
+  | 'enableWebhook'
+  | 'rotateWebhookSecret';
 
 /** The deepest a create body nests: {filter: {ids: [...]}}. */
 const BODY_MAX_DEPTH = 4;
@@ -119,6 +123,17 @@ export function webhookHandlers(d: WebhookRouteDeps): Pick<EndpointHandlers<'acc
       if (!queued) throw noSuchWebhook(id);
       const answer: WebhookTestResponse = { eventId: queued.eventId };
       json(res, 202, answer, req.requestId);
+    }),
+    rotateWebhookSecret: handle(async (req, res, accountId) => {
+      const id = webhookId(req.params);
+      const q = parseQuery(RotateWebhookSecretQuery, req.query);
+      const rotated = await rotateWebhookSecret(d.pool, accountId, id, q.overlap_seconds);
+      if (!rotated) throw noSuchWebhook(id);
+      // The new secret is in this answer and in no other.
+      const answer: RotateWebhookSecretResponse = {
+        webhook: { ...webhookView(rotated.webhook), secret: rotated.secret },
+      };
+      json(res, 200, answer, req.requestId);
     }),
     enableWebhook: handle(async (req, res, accountId) => {
       const id = webhookId(req.params);

@@ -36,6 +36,7 @@ export const webhookView = (w: Webhook): WebhookView => ({
   lastDeliveredAt: w.lastDeliveredAt,
   pendingEvents: w.pendingEvents,
   createdAt: w.createdAt,
+  previousSecretExpiresAt: w.previousSecretExpiresAt,
 });
 
 const attemptView = (d: Delivery): DeliveryAttempt => ({

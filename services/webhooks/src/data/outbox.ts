@@ -63,7 +63,8 @@ export async function markUnqueued(db: Queryable, owed: Owed): Promise<void> {
 /** Everything one attempt needs: where, the secret, the body, and how many attempts came before. */
 export interface DueDelivery {
   url: string;
-  secret: string;
+  /** The endpoint's secret, then the one a rotation replaced while it is still valid: each signs the attempt. */
+  secrets: string[];
   status: 'active' | 'disabled';
   eventType: string;
   body: string;
@@ -76,7 +77,10 @@ export interface DueDelivery {
 /** The owed event with its endpoint, or null when it is owed no more (acknowledged, dead-lettered, deleted). */
 export async function loadDue(db: Queryable, owed: Owed): Promise<DueDelivery | null> {
   const { rows } = await db.query<DueDelivery>(
-    `SELECT e.url, e.secret, e.status, o.event_type AS "eventType", coalesce(o.body, b.body) AS body,
+    `SELECT e.url,
+            CASE WHEN e.previous_secret_expires_at > now() THEN ARRAY[e.secret, e.previous_secret]
+                 ELSE ARRAY[e.secret] END AS secrets,
+            e.status, o.event_type AS "eventType", coalesce(o.body, b.body) AS body,
             o.attempts_made AS "attemptsMade", o.property_id AS "propertyId",
             e.consecutive_failures AS "consecutiveFailures"
        FROM webhooks.outbox o

@@ -1,8 +1,8 @@
-// An account's webhook endpoints: create (the secret is returned once, here), list, read, delete, re-enable, and
-// the test event. Every read and change is scoped to the account: another account's webhook is "not found".
+// An account's webhook endpoints: create (the secret is returned once, here), list, read, delete, re-enable, rotate
+// the secret (the new one returned once), and the test event. Every read and change is scoped to the account: another account's webhook is "not found".
 // The URL is checked by the caller first (validateWebhookUrl in domain/url-policy.ts: the route has the setting).
 import { randomBytes } from 'node:crypto';
-import { type UsageResponse, WEBHOOK_TESTS_PENDING_MAX } from '@pra/core/contracts';
+import { type UsageResponse, WEBHOOK_SECRET_OVERLAP_MAX_SECONDS, WEBHOOK_TESTS_PENDING_MAX } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
 import { withTransaction, type Pool, type Queryable } from '@pra/platform';
 import { newWebhookSecret } from '../domain/signing.js';
@@ -34,6 +34,8 @@ export interface Webhook {
   lastDeliveredAt: string | null;
   /** Events owed to it now (queued, being retried, or parked while disabled). */
   pendingEvents: number;
+  /** Until when the secret a rotation replaced still signs deliveries beside the current one; null when none does. */
+  previousSecretExpiresAt: string | null;
 }
 
 interface EndpointRow {
@@ -48,12 +50,14 @@ interface EndpointRow {
   consecutive_failures: number;
   last_delivered_at: Date | null;
   pending: number;
+  previous_secret_expires_at: Date | null;
 }
 
 const SELECT_ENDPOINT = `
   SELECT e.id, e.url, e.events, e.filter, e.status, e.disabled_reason, e.disabled_at, e.created_at,
          e.consecutive_failures, e.last_delivered_at,
-         (SELECT count(*) FROM webhooks.outbox o WHERE o.webhook_id = e.id)::int AS pending
+         (SELECT count(*) FROM webhooks.outbox o WHERE o.webhook_id = e.id)::int AS pending,
+         CASE WHEN e.previous_secret_expires_at > now() THEN e.previous_secret_expires_at END AS previous_secret_expires_at
     FROM webhooks.endpoints e`;
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -71,6 +75,7 @@ function toWebhook(r: EndpointRow): Webhook {
     consecutiveFailures: r.consecutive_failures,
     lastDeliveredAt: iso(r.last_delivered_at),
     pendingEvents: r.pending,
+    previousSecretExpiresAt: iso(r.previous_secret_expires_at),
   };
 }
 
@@ -156,6 +161,38 @@ export async function enableWebhook(db: Queryable, accountId: number, id: string
     [accountId, id, OUTBOX_CHANNEL],
   );
   return (rowCount ?? 0) > 0;
+}
+
+/**
+ * A new secret for the endpoint (returned once, here). The one it replaces signs every delivery beside it for
+ * `previousValidSeconds` more (0: at once no more, for a secret that leaked), so a receiver can move to the new one
+ * without refusing a delivery. One previous secret at most: a rotation within the overlap of the last one drops the
+ * oldest at once. Null when there is no such endpoint.
+ */
+export async function rotateWebhookSecret(
+  db: Queryable,
+  accountId: number,
+  id: string,
+  previousValidSeconds: number = WEBHOOK_SECRET_OVERLAP_MAX_SECONDS,
+): Promise<{ webhook: Webhook; secret: string } | null> {
+  if (
+    !Number.isInteger(previousValidSeconds) ||
+    previousValidSeconds < 0 ||
+    previousValidSeconds > WEBHOOK_SECRET_OVERLAP_MAX_SECONDS
+  )
+    throw new Error(`previousValidSeconds is a whole number from 0 to ${WEBHOOK_SECRET_OVERLAP_MAX_SECONDS}`);
+  const secret = newWebhookSecret();
+  const { rowCount } = await db.query(
+    `UPDATE webhooks.endpoints
+        SET previous_secret = CASE WHEN $4::int > 0 THEN secret END,
+            previous_secret_expires_at = CASE WHEN $4::int > 0 THEN now() + make_interval(secs => $4::int) END,
+            secret = $3
+      WHERE account_id = $1 AND id = $2`,
+    [accountId, id, secret, previousValidSeconds],
+  );
+  if ((rowCount ?? 0) === 0) return null;
+  const webhook = await getWebhook(db, accountId, id);
+  return webhook ? { webhook, secret } : null;
 }
 
 /**

@@ -300,7 +300,7 @@ export class DeliveryEngine {
       },
       async (span) => {
         const r = await sendWebhook(
-          { url: due.url, headers: signedHeaders(due.secret, owed.eventId, due.body), body: due.body },
+          { url: due.url, headers: signedHeaders(due.secrets, owed.eventId, due.body), body: due.body },
           {
             policy: this.o.policy,
             timeoutMs: this.o.timeoutMs,

@@ -21,12 +21,23 @@ export function signature(secret: string, id: string, timestampSeconds: number, 
   return `v1,${mac}`;
 }
 
-/** The three headers of one attempt, signed at `at` (each attempt is signed afresh with its own timestamp). */
-export function signedHeaders(secret: string, id: string, body: string, at: Date = new Date()): Record<string, string> {
+/**
+ * The three headers of one attempt, signed at `at` (each attempt is signed afresh with its own timestamp) with each
+ * of `secrets`: the endpoint's, and the one it replaced while that is still valid (a rotation), space-separated as
+ * Standard Webhooks writes several signatures; a receiver holding either secret verifies the delivery.
+ */
+export function signedHeaders(
+  secrets: string | readonly string[],
+  id: string,
+  body: string,
+  at: Date = new Date(),
+): Record<string, string> {
   const timestamp = Math.floor(at.getTime() / 1000);
+  const all = typeof secrets === 'string' ? [secrets] : secrets;
+  if (all.length === 0) throw new Error('a delivery is signed with at least one secret');
   return {
     'webhook-id': id,
     'webhook-timestamp': String(timestamp),
-    'webhook-signature': signature(secret, id, timestamp, body),
+    'webhook-signature': all.map((s) => signature(s, id, timestamp, body)).join(' '),
   };
 }

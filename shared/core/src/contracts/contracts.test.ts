@@ -44,6 +44,7 @@ describe('OpenAPI document', () => {
     '/webhooks/{id}/deliveries',
     '/webhooks/{id}/test',
     '/webhooks/{id}/enable',
+    '/webhooks/{id}/rotate-secret',
   ];
   it('is OpenAPI 3.0.3, version 2.0.0, with every path of SPEC 4 and those added since', () => {
     expect(doc.openapi).toBe('3.0.3');
@@ -62,6 +63,7 @@ describe('OpenAPI document', () => {
       'GET /webhooks/{id}/deliveries',
       'POST /webhooks',
       'POST /webhooks/{id}/enable',
+      'POST /webhooks/{id}/rotate-secret',
       'POST /webhooks/{id}/test',
     ]);
     const codes = (key: string) => Object.keys(ops[key].responses);

@@ -36,6 +36,8 @@ import {
   CreateWebhookRequest,
   CreateWebhookResponse,
   DeliveriesQuery,
+  RotateWebhookSecretQuery,
+  RotateWebhookSecretResponse,
   DeliveriesResponse,
   WEBHOOK_BODY_MAX_BYTES,
   WEBHOOK_EVENTS,
@@ -444,6 +446,26 @@ export const ENDPOINTS = {
     errors: NO_SUCH_WEBHOOK,
     response: WebhookResponse,
     okText: 'The webhook, active',
+    access: 'authenticated',
+    service: 'account-billing',
+  },
+  rotateWebhookSecret: {
+    path: '/webhooks/{id}/rotate-secret',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Webhooks',
+    summary: "Replace a webhook's signing secret",
+    description:
+      'Answers the webhook with its new `secret`, shown this once. The secret it replaces keeps signing every ' +
+      'delivery beside the new one for `overlap_seconds` (a day by default, at most a day; 0 ends it at once, for a ' +
+      'secret that leaked): the `webhook-signature` header then holds both signatures, space-separated as Standard ' +
+      'Webhooks writes them, so a receiver verifying with either secret accepts the delivery while it moves to the ' +
+      'new one. One replaced secret at most: rotating again within the overlap drops the oldest at once. No body. Free.',
+    method: 'POST',
+    params: WebhookIdParams,
+    query: RotateWebhookSecretQuery,
+    errors: NO_SUCH_WEBHOOK,
+    response: RotateWebhookSecretResponse,
+    okText: 'The webhook, with its new secret (shown this once)',
     access: 'authenticated',
     service: 'account-billing',
   },

@@ -19,6 +19,8 @@ export const WEBHOOK_FILTER_IDS_MAX = 1_000;
 export const WEBHOOK_URL_MAX = 2_048;
 /** The largest POST /webhooks body: 1,000 ids of 15 digits with a long URL fit, with room. */
 export const WEBHOOK_BODY_MAX_BYTES = 32 * 1024;
+/** The longest the secret a rotation replaces keeps signing deliveries beside the new one (a day). */
+export const WEBHOOK_SECRET_OVERLAP_MAX_SECONDS = 86_400;
 export const DELIVERIES_PAGE_SIZE_DEFAULT = 25;
 export const DELIVERIES_PAGE_SIZE_MAX = 100;
 
@@ -151,6 +153,15 @@ export const Webhook = z
       .int()
       .openapi({ description: 'Events owed to it now: queued, being retried, or held while it is disabled' }),
     createdAt: z.string().datetime(),
+    previousSecretExpiresAt: z
+      .string()
+      .datetime()
+      .nullable()
+      .openapi({
+        description:
+          'After a secret rotation: until when the replaced secret still signs each delivery beside the new one; null ' +
+          'when only the current secret signs',
+      }),
   })
   .openapi('Webhook');
 export type Webhook = z.infer<typeof Webhook>;
@@ -166,6 +177,28 @@ export const CreatedWebhook = Webhook.extend({
 
 export const CreateWebhookResponse = z.object({ webhook: CreatedWebhook }).openapi('CreateWebhookResponse');
 export type CreateWebhookResponse = z.infer<typeof CreateWebhookResponse>;
+
+export const RotateWebhookSecretQuery = z.strictObject({
+  overlap_seconds: z.coerce
+    .number({ error: 'must be an integer' })
+    .int('must be an integer')
+    .min(0, 'must be at least 0')
+    .max(WEBHOOK_SECRET_OVERLAP_MAX_SECONDS, `must be at most ${WEBHOOK_SECRET_OVERLAP_MAX_SECONDS}`)
+    .default(WEBHOOK_SECRET_OVERLAP_MAX_SECONDS)
+    .openapi({
+      type: 'integer',
+      minimum: 0,
+      maximum: WEBHOOK_SECRET_OVERLAP_MAX_SECONDS,
+      default: WEBHOOK_SECRET_OVERLAP_MAX_SECONDS,
+      description:
+        'How long the replaced secret keeps signing deliveries beside the new one, in seconds: time to move the ' +
+        'receiver to the new secret. 0 ends it at once (a secret that leaked).',
+    }),
+});
+export type RotateWebhookSecretQuery = z.infer<typeof RotateWebhookSecretQuery>;
+
+export const RotateWebhookSecretResponse = z.object({ webhook: CreatedWebhook }).openapi('RotateWebhookSecretResponse');
+export type RotateWebhookSecretResponse = z.infer<typeof RotateWebhookSecretResponse>;
 
 export const WebhookResponse = z.object({ webhook: Webhook }).openapi('WebhookResponse');
 export type WebhookResponse = z.infer<typeof WebhookResponse>;

@@ -2,7 +2,7 @@
 // Version, Priority, Schema. Clients and config are made once per process, on first use. Imports stay narrow (no
 // barrels of the services' I/O): the bundle Kong loads carries neither express, pg nor the OpenTelemetry SDK.
 import { z } from 'zod';
-import { createRedis, type RedisClient } from '@pra/platform/redis';
+import { createRedis, type RedisClient, redisReady } from '@pra/platform/redis';
 import { httpKeyResolver, KeyCache } from '@pra/account-billing/key-cache';
 import { parseConfig, redisTarget, storeEnv } from '@pra/core/config';
 import { access, type AccessDeps } from './access.js';
@@ -43,14 +43,30 @@ export function accessDepsFromEnv(environment: NodeJS.ProcessEnv = process.env):
   };
 }
 
-let deps: AccessDeps | undefined;
-const processDeps = () => (deps ??= accessDepsFromEnv());
+/** How long the first requests of a process wait for its Redis connection (made on first use) before a 503. */
+const FIRST_CONNECT_WAIT_MS = 2_000;
+
+let deps: { access: AccessDeps; connected: Promise<void> } | undefined;
+/**
+ * The process's clients, made on its first request. That request (and any arriving with it) waits for the Redis
+ * connection, at most FIRST_CONNECT_WAIT_MS: without it, every plugin server answered its first request 503 (the
+ * connection was still being made and commands are not queued). Later requests never wait: an outage is a 503 at once.
+ */
+function processDeps() {
+  if (!deps) {
+    const d = accessDepsFromEnv();
+    deps = { access: d, connected: redisReady(d.redis, FIRST_CONNECT_WAIT_MS).catch(() => {}) };
+  }
+  return deps;
+}
 
 export class Plugin {
   constructor(readonly config: Record<string, unknown>) {}
 
   async access(kong: KongPdk): Promise<void> {
-    await access(kong, processDeps());
+    const d = processDeps();
+    await d.connected;
+    await access(kong, d.access);
   }
 }
 

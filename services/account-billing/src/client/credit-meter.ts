@@ -10,6 +10,7 @@ import { currentTraceparent, logger } from '@pra/platform/telemetry';
 import { BALANCE_SCRIPT, CHARGE_SCRIPT, PRECHECK_SCRIPT, REVERSE_SCRIPT } from '../data/charge-script.js';
 import { layoutFor, type RedisLayout } from '../data/redis-layout.js';
 import { newEventId } from '../domain/usage-event.js';
+import { RedisClock } from './redis-clock.js';
 
 export { billingBucket, layoutFor, redisLayout, type RedisLayout } from '../data/redis-layout.js';
 
@@ -99,6 +100,8 @@ type ChargeRedis = Redis & {
 
 /** How long a charge's unknown outcome is worked out by asking again (the default of resolveWithinMs). */
 export const CHARGE_RESOLVE_WITHIN_MS = 5_000;
+/** The charge script's answer to a charge run after its call's deadline (data/charge-script.ts). */
+const PAST_DEADLINE = -3;
 /** A charge gives up (503) once less than this is left of its resolve window after an attempt failed. */
 const GIVE_UP_MARGIN_MS = 250;
 /** The longest pause between two attempts at a charge whose outcome is unknown. */
@@ -119,6 +122,11 @@ export interface MeterOptions {
    * are refused (503, Retry-After) until the ledger catches up.
    */
   outboxLimit?: number;
+  /**
+   * Charges carry their call's deadline (default): one run after it is refused. Off, a charge that ran late is only
+   * undone by the call's reversal (what the tests of the reversal path turn it off for).
+   */
+  deadlines?: boolean;
 }
 
 /**
@@ -151,7 +159,7 @@ function refusal(status: number): ApiError | undefined {
         0,
         { 'retry-after': '30' },
       );
-    case -3:
+    case PAST_DEADLINE:
       return new ApiError(
         'unavailable',
         'Billing did not answer in time: this request was not charged. Retry shortly; an Idempotency-Key keeps a retry from being charged twice.',
@@ -194,56 +202,6 @@ interface PendingReversal {
   attempt: number;
 }
 
-/** How often the offset between this host's clock and Redis's is measured again. */
-const CLOCK_CHECK_EVERY_MS = 60_000;
-/** A measurement whose round trip took longer than this is dropped (a slow Redis says little of its clock). */
-const CLOCK_MAX_ROUND_TRIP_MS = 1_000;
-
-/**
- * The offset between this host's clock and Redis's, measured with TIME now and then (the error is at most half a
- * round trip). Until a first measurement, or when none can be made, it gives no time at all (0: the charge script
- * then checks no deadline, as before deadlines were sent).
- */
-export class RedisClock {
-  private offsetMs: number | null = null;
-  private measuredAt = Number.NEGATIVE_INFINITY;
-  private measuring = false;
-
-  constructor(private readonly time: () => Promise<[string, string] | (string | number)[]>) {
-    this.measure();
-  }
-
-  /** Whether the offset has been measured. */
-  get known(): boolean {
-    return this.offsetMs !== null;
-  }
-
-  /** `localMs` (this host's clock) on Redis's clock, or 0 when the offset is not known. */
-  redisTime(localMs: number): number {
-    if (Date.now() - this.measuredAt > CLOCK_CHECK_EVERY_MS) this.measure();
-    return this.offsetMs === null ? 0 : Math.round(localMs + this.offsetMs);
-  }
-
-  private measure(): void {
-    if (this.measuring) return;
-    this.measuring = true;
-    const sent = Date.now();
-    this.time()
-      .then(
-        ([seconds, micros]) => {
-          const received = Date.now();
-          if (received - sent > CLOCK_MAX_ROUND_TRIP_MS) return;
-          this.offsetMs = Number(seconds) * 1000 + Number(micros) / 1000 - (sent + received) / 2;
-          this.measuredAt = received;
-        },
-        () => {},
-      )
-      .finally(() => {
-        this.measuring = false;
-      });
-  }
-}
-
 export class RedisCreditMeter implements CreditMeter {
   readonly layout: RedisLayout;
   private readonly redis: ChargeRedis;
@@ -267,15 +225,28 @@ export class RedisCreditMeter implements CreditMeter {
     if (!('pra_balance' in redis)) redis.defineCommand('pra_balance', { numberOfKeys: 3, lua: BALANCE_SCRIPT });
     if (!('pra_reverse' in redis)) redis.defineCommand('pra_reverse', { numberOfKeys: 5, lua: REVERSE_SCRIPT });
     this.redis = redis as ChargeRedis;
-    this.clock = new RedisClock(() => this.redis.time());
+    this.deadlines = o.deadlines ?? true;
+    // Each shard's clock measured from the start, so that the first charges carry their deadline.
+    if (this.deadlines) for (const shard of this.layout.shards) this.clockOf(shard.loaded);
   }
 
-  /** Redis's clock as seen from here: a charge's deadline is sent on it (a host's clock may be off). */
-  private readonly clock: RedisClock;
+  private readonly deadlines: boolean;
+  /** The clock of the node that runs the scripts of each shard (by its `loaded` key: the charges' KEYS[3]). */
+  private readonly clocks = new Map<string, RedisClock>();
 
-  /** Whether charges carry a deadline yet (the offset to Redis's clock is measured at start, then every minute). */
-  knowsRedisClock(): boolean {
-    return this.clock.known;
+  private clockOf(shardKey: string): RedisClock {
+    let clock = this.clocks.get(shardKey);
+    if (!clock) {
+      // TIME through a script on the shard's key: it runs on the node that runs the shard's charges.
+      clock = new RedisClock(() => this.redis.eval("return redis.call('TIME')", 1, shardKey) as Promise<unknown[]>);
+      this.clocks.set(shardKey, clock);
+    }
+    return clock;
+  }
+
+  /** Whether the account's charges carry a deadline yet (its shard's clock is measured at start, then every minute). */
+  knowsRedisClock(accountId: number): boolean {
+    return this.clocks.get(this.layout.shard(accountId).loaded)?.known ?? false;
   }
 
   /** The charge's keys: all of one slot in a cluster (data/redis-layout.ts). */
@@ -322,10 +293,11 @@ export class RedisCreditMeter implements CreditMeter {
     let reply: [number, string, string] | undefined;
     let mayHaveRun = false;
     const giveUpAt = Date.now() + this.resolveWithinMs;
-    // The earliest the call may answer 503 "not charged" (below), on Redis's clock: an attempt that runs in Redis after
-    // it is refused by the script (one that waited in a paused Redis), so it never needs the reversal (which a process
-    // that dies meanwhile never sends).
-    const deadline = this.clock.redisTime(giveUpAt - GIVE_UP_MARGIN_MS);
+    // The earliest the call may answer 503 "not charged" (below), on the clock of the Redis node that runs the account's
+    // charges: an attempt that runs there later (one that waited in a paused Redis) is refused by the script, so it
+    // never needs the reversal (which a process that dies meanwhile never sends). 0 (no deadline) until the clock is
+    // known, or when deadlines are off.
+    const deadline = this.deadlines ? this.clockOf(keys[2]!).deadlineIn(this.resolveWithinMs - GIVE_UP_MARGIN_MS) : 0;
     for (let attempt = 0; reply === undefined; attempt++) {
       try {
         reply = await this.redis.pra_charge(
@@ -367,6 +339,9 @@ export class RedisCreditMeter implements CreditMeter {
       }
     }
     const [status, text, receipt] = reply;
+    // Refused for its deadline: nothing was charged by this attempt. An earlier attempt of the call would have been
+    // found (and answered) first; the reversal is sent anyway, at no cost, in case a clock moved backwards.
+    if (status === PAST_DEADLINE) this.reverseLater({ r, traceparent, eventId: newEventId(), attempt: 0 });
     const refused = refusal(status);
     if (refused) throw refused;
     return { ...paid(text, receipt), repeated: status === 1 };
@@ -395,7 +370,7 @@ export class RedisCreditMeter implements CreditMeter {
     for (const [requestId, p] of this.reversals)
       logger.error(
         { requestId, accountId: p.r.who.accountId, transactionId: p.r.transactionId },
-        'stopping with the reversal of a charge answered 503 not done: reverse it by hand if the charge landed',
+        'stopping with the reversal of a charge answered 503 not done: a charge that ran after its deadline was refused and needs nothing; one that ran before it (its answer lost) stands: reverse it by hand if billing.usage_events holds it',
       );
     return this.reversals.size;
   }

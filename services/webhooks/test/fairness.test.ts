@@ -104,10 +104,16 @@ describe('one endpoint cannot hold every delivery slot', () => {
     await waitFor('more attempts to the dead receiver', () => dead.stats.total >= SHARE + 2, 30_000);
     expect(dead.stats.maxOpen).toBeLessThanOrEqual(SHARE);
     expect(engine.slots.inspect(deadHook.id).failing).toBe(true);
+    // Failing, it has one slot: once the attempts made before it failed are over, never two requests open at once.
+    await waitFor('one attempt open at most', () => dead.stats.open <= 1, 30_000);
+    dead.stats.maxOpen = dead.stats.open;
+    const seen = dead.stats.total;
+    await waitFor('six attempts more', () => dead.stats.total >= seen + 6, 90_000);
+    expect(dead.stats.maxOpen).toBeLessThanOrEqual(1);
     // Waiting for a slot is not an attempt: each logged attempt is a request the receiver got; nothing owed is lost.
     const attempts = await deliveryRows(db.pool, deadHook.id);
     expect(attempts.length).toBeLessThanOrEqual(dead.stats.total);
     expect(attempts.every((a) => a.outcome === 'failed')).toBe(true);
     expect(await owedCount(db.pool, deadHook.id)).toBe(30);
-  }, 90_000);
+  }, 150_000);
 });

@@ -1,23 +1,27 @@
 // How many of a worker process's delivery slots one endpoint may hold at once, so that one receiver cannot take the
 // delivery of every other one hostage. Without it, a receiver that never answers, given a backlog (a county
 // re-import matching its filter), held every slot for a whole timeout per event: everyone's deliveries waited.
-//   healthy endpoint   at most `perEndpoint` attempts in flight in this process
-//   failing endpoint   (its last attempt failed: an error, a timeout, no 2xx) at most `failingPerEndpoint`
+//   healthy endpoint   at most `perEndpoint` attempts in flight in this process; a fast one (its attempts take a
+//                      quarter of the timeout or less) may borrow idle slots past that, as long as a share's worth
+//                      stays free for the others (an endpoint alone with a backlog is not held to a fifth)
+//   failing endpoint   (its last attempt failed: an error, a timeout, no 2xx) at most `failingPerEndpoint`, never more
 // A delivery that finds its endpoint's slots taken is not an attempt: it waits and is tried again. The wait is about
 // how long its turn would take: the endpoint's usual attempt time, times the deliveries already waiting for it, over
 // its slots (so a backlog of thousands behind a dead receiver is spread out instead of spinning), with jitter, and
-// at most MAX_WAIT_MS (an endpoint that recovers drains within that).
+// at most MAX_WAIT_MS (an endpoint that recovers starts draining within that).
 
 /** The longest a delivery waits for its endpoint's slot before trying again. */
 export const MAX_WAIT_MS = 300_000;
 /** The shortest wait (a fast endpoint whose slots are taken for a moment). */
-const MIN_WAIT_MS = 100;
+export const MIN_WAIT_MS = 100;
 /** A waiting delivery not seen again this long after its turn came is forgotten (its job finished elsewhere). */
 const FORGET_AFTER_MS = 2 * MAX_WAIT_MS;
 /** How much of the attempt-time average one attempt moves. */
 const LATENCY_WEIGHT = 0.2;
 
 export interface SlotPolicy {
+  /** Attempts in flight at once in this process, all endpoints together. */
+  total: number;
   /** Attempts in flight at once to a healthy endpoint, in this process. */
   perEndpoint: number;
   /** Attempts in flight at once to an endpoint whose last attempt failed. */
@@ -43,8 +47,12 @@ export type SlotAnswer = { ok: true } | { ok: false; retryInMs: number };
 /** What an attempt (or a delivery that made none) tells of its endpoint when its slot is given back. */
 export type AttemptOutcome = { ok: boolean; latencyMs: number } | null;
 
+/** An endpoint whose attempts take at most this part of the timeout may borrow idle slots. */
+const FAST_PART_OF_TIMEOUT = 0.25;
+
 export class EndpointSlots {
   private readonly endpoints = new Map<string, EndpointState>();
+  private inFlight = 0;
 
   constructor(
     private readonly policy: SlotPolicy,
@@ -61,7 +69,8 @@ export class EndpointSlots {
       s = {
         inFlight: 0,
         failing: false,
-        latencyMs: this.policy.timeoutMs / 10,
+        // Not known yet: taken as slow (no borrowing) until its attempts show otherwise.
+        latencyMs: this.policy.timeoutMs / 2,
         waiting: new Map(),
         prunedAt: this.now(),
         prunedSize: 0,
@@ -69,6 +78,15 @@ export class EndpointSlots {
       this.endpoints.set(endpoint, s);
     }
     return s;
+  }
+
+  /** A fast, healthy endpoint past its share takes an idle slot when a share's worth would still be free after. */
+  private mayBorrow(s: EndpointState): boolean {
+    return (
+      !s.failing &&
+      s.latencyMs <= this.policy.timeoutMs * FAST_PART_OF_TIMEOUT &&
+      this.policy.total - this.inFlight > this.policy.perEndpoint
+    );
   }
 
   private capOf(s: EndpointState): number {
@@ -79,18 +97,19 @@ export class EndpointSlots {
   acquire(endpoint: string, job: string): SlotAnswer {
     const s = this.state(endpoint);
     const cap = this.capOf(s);
-    if (s.inFlight < cap) {
+    if (s.inFlight < cap || this.mayBorrow(s)) {
       s.inFlight++;
+      this.inFlight++;
       s.waiting.delete(job);
       return { ok: true };
     }
     const now = this.now();
     this.prune(s, now);
     s.waiting.delete(job);
-    const turn = (s.latencyMs * (s.waiting.size + 1)) / cap;
-    const retryInMs = Math.min(
-      MAX_WAIT_MS,
-      Math.round(Math.min(MAX_WAIT_MS, Math.max(MIN_WAIT_MS, turn)) * (0.5 + this.random())),
+    const turn = Math.max(MIN_WAIT_MS, (s.latencyMs * (s.waiting.size + 1)) / cap);
+    // Jittered in [0.5, 1.5) x the turn; a turn past the longest wait is spread over [0.5, 1) x it, not piled on it.
+    const retryInMs = Math.round(
+      turn * 1.5 <= MAX_WAIT_MS ? turn * (0.5 + this.random()) : MAX_WAIT_MS * (0.5 + 0.5 * this.random()),
     );
     s.waiting.set(job, now + retryInMs);
     return { ok: false, retryInMs };
@@ -101,6 +120,7 @@ export class EndpointSlots {
     const s = this.endpoints.get(endpoint);
     if (!s || s.inFlight === 0) return;
     s.inFlight--;
+    this.inFlight--;
     if (outcome) {
       s.failing = !outcome.ok;
       s.latencyMs += LATENCY_WEIGHT * (outcome.latencyMs - s.latencyMs);
@@ -114,10 +134,15 @@ export class EndpointSlots {
     if (s && failing) s.failing = true;
   }
 
-  /** Attempts in flight to `endpoint`, and whether it counts as failing. */
-  inspect(endpoint: string): { inFlight: number; failing: boolean; waiting: number } {
+  /** Attempts in flight to `endpoint` (and to all), whether it counts as failing, deliveries waiting for it. */
+  inspect(endpoint: string): { inFlight: number; total: number; failing: boolean; waiting: number } {
     const s = this.endpoints.get(endpoint);
-    return { inFlight: s?.inFlight ?? 0, failing: s?.failing ?? false, waiting: s?.waiting.size ?? 0 };
+    return {
+      inFlight: s?.inFlight ?? 0,
+      total: this.inFlight,
+      failing: s?.failing ?? false,
+      waiting: s?.waiting.size ?? 0,
+    };
   }
 
   /** Forgets waiting deliveries long past their turn (finished by another process), now and then. */

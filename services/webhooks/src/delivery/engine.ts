@@ -102,6 +102,7 @@ export class DeliveryEngine {
 
   constructor(private readonly o: EngineOptions) {
     this.slots = new EndpointSlots({
+      total: o.concurrency,
       perEndpoint: o.endpointConcurrency ?? Math.max(1, Math.floor(o.concurrency / 5)),
       failingPerEndpoint: o.failingEndpointConcurrency ?? 1,
       timeoutMs: o.timeoutMs,

@@ -45,7 +45,10 @@ describe('endpoint slots', () => {
           const of = (e: string) => {
             let m = model.get(e);
             // An endpoint forgotten (nothing held, none waiting, not failing) starts again as unknown: slow.
-            if (!m) model.set(e, (m = { held: 0, failing: false, latencyMs: TIMEOUT_MS / 2 }));
+            if (!m) {
+              m = { held: 0, failing: false, latencyMs: TIMEOUT_MS / 2 };
+              model.set(e, m);
+            }
             return m;
           };
           const heldAll = () => [...model.values()].reduce((n, m) => n + m.held, 0);

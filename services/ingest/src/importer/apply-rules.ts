@@ -37,8 +37,11 @@ export function latestDateOf(now: string): string {
 }
 
 function countsOf(report: FieldReport, target: string): TargetCounts {
-  const c = report[target] ?? { filled: 0, empty: 0, refused: 0, reasons: [] };
-  report[target] = c;
+  let c = report[target];
+  if (c === undefined || c === null) {
+    c = { filled: 0, empty: 0, refused: 0, reasons: [] };
+    report[target] = c;
+  }
   return c;
 }
 
@@ -49,23 +52,66 @@ function count(ctx: RuleContext | undefined, target: string, what: 'filled' | 'e
   if (reason && c.reasons.length < REASONS_KEPT) c.reasons.push(reason);
 }
 
-export function applyRules(fields: Partial<Record<string, FieldRule>>, row: Record<string, string>, ctx?: RuleContext) {
-  const out: Values = {};
+/** One rule of a mapping as applyRules reads it, what it needs of the rule worked out once (not once a row). */
+interface CompiledRule {
+  target: string;
+  rule: FieldRule;
+  /** The rule's constant ('value' rules). */
+  value: Value;
+  /** The cell's column ('column' rules), null for a template or a value. */
+  column: string | null;
+  /** The column's name as reasons quote it, or the template's. */
+  source: string;
+  fallbackSource: string;
+  nullIf: readonly string[];
+  /** The target is a date (DATE_TARGETS). */
+  date: boolean;
+}
+
+/** A mapping's rules, in its order, for applyCompiled: compiled once for a file's rows. */
+export type CompiledRules = readonly CompiledRule[];
+
+export function compileRules(fields: Partial<Record<string, FieldRule>>): CompiledRules {
+  const out: CompiledRule[] = [];
   for (const [target, rule] of Object.entries(fields)) {
     if (!rule) continue;
+    const column = 'column' in rule ? rule.column : null;
+    out.push({
+      target,
+      rule,
+      value: 'value' in rule ? rule.value : null,
+      column,
+      source: 'value' in rule ? '' : `'${'column' in rule ? rule.column : rule.template}'`,
+      fallbackSource: 'column' in rule && rule.fallback ? `'${rule.fallback}'` : '',
+      nullIf: 'value' in rule ? [] : rule.nullIf,
+      date: DATE_TARGETS.has(target),
+    });
+  }
+  return out;
+}
+
+export function applyRules(fields: Partial<Record<string, FieldRule>>, row: Record<string, string>, ctx?: RuleContext) {
+  return applyCompiled(compileRules(fields), row, ctx);
+}
+
+/** applyRules with the mapping's rules compiled (compileRules). */
+export function applyCompiled(rules: CompiledRules, row: Record<string, string>, ctx?: RuleContext) {
+  const out: Values = {};
+  for (let r = 0; r < rules.length; r++) {
+    const c = rules[r]!;
+    const { target, rule } = c;
     if ('value' in rule) {
-      out[target] = rule.value;
+      out[target] = c.value;
       count(ctx, target, 'filled');
       continue;
     }
-    let column = 'column' in rule ? rule.column : rule.template;
-    let raw = 'column' in rule ? row[rule.column]!.trim() : fillTemplate(rule.template, row);
-    if ('column' in rule && rule.fallback && (raw === '' || rule.nullIf.includes(raw))) {
-      column = rule.fallback;
-      raw = row[rule.fallback]!.trim();
+    let source = c.source;
+    let raw = c.column !== null ? row[c.column]!.trim() : fillTemplate((rule as { template: string }).template, row);
+    if (c.fallbackSource !== '' && (raw === '' || c.nullIf.includes(raw))) {
+      source = c.fallbackSource;
+      raw = row[(rule as { fallback: string }).fallback]!.trim();
     }
-    const source = `'${column}'`;
-    if (raw === '' || rule.nullIf.includes(raw)) {
+    if (raw === '' || c.nullIf.includes(raw)) {
       if (rule.required) {
         count(ctx, target, 'refused', `line ${ctx?.line}: ${source} is empty`);
         throw new Error(`${target} (${source}) is empty`);
@@ -83,7 +129,7 @@ export function applyRules(fields: Partial<Record<string, FieldRule>>, row: Reco
       count(ctx, target, 'refused', `line ${ctx?.line}: ${reason}`);
       throw new Error(reason);
     }
-    if (ctx && DATE_TARGETS.has(target) && typeof value === 'string') {
+    if (ctx && c.date && typeof value === 'string') {
       const wrong = value > ctx.latestDate ? 'is after tomorrow' : value < EARLIEST_DATE ? 'is before 1700' : null;
       if (wrong) {
         const reason = `line ${ctx.line}, column ${source}: ${target} ${value} ${wrong}; the row is kept without it`;

@@ -22,7 +22,15 @@ import {
 import type { ChangeEventDraft } from '../data/change-events.js';
 import { changeEventOf } from './change-parts.js';
 import { type ZipEvidenceEntry, ZipEvidence } from '../domain/zip-evidence.js';
-import { applyRules, type FieldReport, latestDateOf, type RuleContext, type Values } from './apply-rules.js';
+import {
+  applyCompiled,
+  type CompiledRules,
+  compileRules,
+  type FieldReport,
+  latestDateOf,
+  type RuleContext,
+  type Values,
+} from './apply-rules.js';
 import { type AddressIndexEntry, JoinedParcels } from './import-join.js';
 import { type ParcelOptions, toContribution, toParcel } from './import-row.js';
 import { type Mapping, mappingColumns } from './mapping.js';
@@ -156,6 +164,7 @@ export class ImportWork {
   private readonly options: ParcelOptions;
   private readonly latestDate: string;
   private readonly joined: JoinedParcels | null;
+  private readonly rules: CompiledRules;
 
   constructor(private readonly setup: WorkSetup) {
     this.byApn = setup.mapping.fields.apn !== undefined;
@@ -173,6 +182,7 @@ export class ImportWork {
       zipEvidence: setup.zipEvidence ? new ZipEvidence(setup.zipEvidence) : null,
     };
     this.latestDate = latestDateOf(setup.now);
+    this.rules = compileRules(setup.mapping.fields);
     const join = setup.mapping.join;
     this.joined = join ? new JoinedParcels(join, setup.addressIndex ?? []) : null;
   }
@@ -217,7 +227,7 @@ export class ImportWork {
         // Only the cells the mapping reads (a roll has 80 columns; a mapping reads 20 or 30).
         const record: Record<string, string> = {};
         for (const [name, i] of this.columns) record[name] = fields[i]!;
-        const { identity, input, ref } = this.parcelOf(applyRules(mapping.fields, record, ctx));
+        const { identity, input, ref } = this.parcelOf(applyCompiled(this.rules, record, ctx));
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
         if (prior) {

@@ -245,13 +245,28 @@ const MONTHS: Record<string, string> = {
   DEC: '12',
 };
 
+/** Days in each month of a common year. */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * A day of the (proleptic Gregorian) calendar, as Date reads an ISO date: `y` four digits (every year 0000-9999 is
+ * one), `m` and `d` one or two digits. Counted, not parsed by Date (a date or two a row of a county file).
+ */
 function validDate(raw: string, y: string, m: string, d: string): string {
   const iso = `${y}-${m.padStart(2, '0')}-${d.padStart(2, '0')}`;
-  const t = new Date(`${iso}T00:00:00Z`);
-  if (Number.isNaN(t.getTime()) || t.toISOString().slice(0, 10) !== iso)
-    throw new Error(`'${raw}' is not a calendar date`);
+  const year = Number(y);
+  const month = Number(m);
+  const day = Number(d);
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 && leap ? 29 : MONTH_DAYS[month - 1];
+  if (days === undefined || day < 1 || day > days) throw new Error(`'${raw}' is not a calendar date`);
   return iso;
 }
+
+const NUMBER_MARKS = /[,$\s]/;
+
+/** A number cell without its commas, dollar signs and spaces (most cells have none: no pass over them then). */
+const numberText = (v: string) => (NUMBER_MARKS.test(v) ? v.replace(/[,$\s]/g, '') : v);
 
 /** Applies one rule to a raw cell; throws an Error whose message says what is wrong with the value. */
 export function convert(raw: string, format: (typeof VALUE_FORMATS)[number]): string | number {
@@ -262,13 +277,13 @@ export function convert(raw: string, format: (typeof VALUE_FORMATS)[number]): st
     case 'upper':
       return v.toUpperCase();
     case 'integer': {
-      const digits = v.replace(/[,$\s]/g, '');
+      const digits = numberText(v);
       const n = Number(digits);
       if (digits === '' || !Number.isFinite(n)) throw new Error(`'${raw}' is not a number`);
       return Math.round(n);
     }
     case 'number': {
-      const digits = v.replace(/[,$\s]/g, '');
+      const digits = numberText(v);
       const n = Number(digits);
       if (digits === '' || !Number.isFinite(n)) throw new Error(`'${raw}' is not a number`);
       return n;

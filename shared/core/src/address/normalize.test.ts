@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import {
   apnKey,
   countyKey,
@@ -8,6 +9,7 @@ import {
   parseAskedLine,
   parseStreetLine,
   splitZip,
+  tokenize,
 } from './index.js';
 
 const key = (s: string) => {
@@ -339,5 +341,32 @@ describe('other normalisers', () => {
     expect(countyKey('Sacramento County')).toBe('SACRAMENTO');
     expect(countyKey('Orleans Parish')).toBe('ORLEANS');
     expect(countyKey('District of Columbia')).toBe('DISTRICT OF COLUMBIA');
+  });
+});
+
+describe('tokenize', () => {
+  // Every pass of the full tokenizer: its plain-text shortcut must give the same tokens.
+  const everyPass = (text: string) =>
+    text
+      .toUpperCase()
+      .replace(/#/g, ' # ')
+      .replace(/[.'’]/g, '')
+      .replace(/(\d)-(\d)/g, '$1\uE000$2')
+      .replace(/[^A-Z0-9#/\uE000]+/g, ' ')
+      .replace(/\uE000/g, '-')
+      .trim()
+      .split(' ')
+      .filter((t) => t !== '');
+
+  it('reads plain and punctuated text alike as every pass does', () => {
+    const chars = fc.constantFrom(..."aZm09 /  #.-,'’&\t\uE000ßé".split(''));
+    fc.assert(
+      fc.property(fc.string({ unit: chars, maxLength: 24 }), (text) => {
+        expect(tokenize(text)).toEqual(everyPass(text));
+      }),
+      { numRuns: 2_000 },
+    );
+    for (const text of ['', '   ', '1616 N  BROAD st', 'philadelphia', '1/2 MAIN', 'Smith John'])
+      expect(tokenize(text)).toEqual(everyPass(text));
   });
 });

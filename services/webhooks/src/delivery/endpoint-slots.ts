@@ -16,6 +16,11 @@ export const MAX_WAIT_MS = 300_000;
 export const MIN_WAIT_MS = 100;
 /** A waiting delivery not seen again this long after its turn came is forgotten (its job finished elsewhere). */
 const FORGET_AFTER_MS = 2 * MAX_WAIT_MS;
+/**
+ * The most waiting deliveries remembered per endpoint (~100 bytes each): past it the count stays there, and the waits
+ * it gives are already near the longest for any slow endpoint.
+ */
+const WAITING_REMEMBERED_MAX = 10_000;
 /** How much of the attempt-time average one attempt moves. */
 const LATENCY_WEIGHT = 0.2;
 
@@ -111,7 +116,7 @@ export class EndpointSlots {
     const retryInMs = Math.round(
       turn * 1.5 <= MAX_WAIT_MS ? turn * (0.5 + this.random()) : MAX_WAIT_MS * (0.5 + 0.5 * this.random()),
     );
-    s.waiting.set(job, now + retryInMs);
+    if (s.waiting.size < WAITING_REMEMBERED_MAX) s.waiting.set(job, now + retryInMs);
     return { ok: false, retryInMs };
   }
 
@@ -125,6 +130,8 @@ export class EndpointSlots {
       s.failing = !outcome.ok;
       s.latencyMs += LATENCY_WEIGHT * (outcome.latencyMs - s.latencyMs);
     }
+    // Deliveries that waited and were then finished by another process are forgotten here too (now and then).
+    if (s.waiting.size > 0) this.prune(s, this.now());
     if (s.inFlight === 0 && s.waiting.size === 0 && !s.failing) this.endpoints.delete(endpoint);
   }
 

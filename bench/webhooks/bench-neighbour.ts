@@ -9,21 +9,15 @@
 //   shares on    the defaults (an endpoint a fifth of the slots, one while it fails)
 // Figures: the healthy endpoints' deliveries/s and latency p50/p99 (the event's commit to the receiver reading it),
 // the most requests the dead receiver had open at once, and the ratio of the healthy rate with shares on to off.
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
 import { useLocalStack } from '@pra/platform/local-stack';
 import { markdownTable, quantile, reportFigure } from '@pra/platform/bench';
-import { migrateRecords } from '@pra/ingest/migrate';
-import { migrateBilling } from '@pra/account-billing/migrate';
-import { migrateWebhooks } from '@pra/webhooks/migrate';
 import { createWebhook } from '@pra/webhooks/registry';
 import { CountyFile } from '@pra/ingest/testing/county-file';
+import { benchDatabase, startBenchWorker, WORKER_CONCURRENCY as CONCURRENCY } from './bench-worker.js';
 
 useLocalStack('bench:webhooks-neighbour');
 
@@ -37,8 +31,6 @@ const { values: args } = parseArgs({
 const records = Number(args.records);
 const healthyCount = Number(args.healthy);
 const deadCount = Number(args.dead);
-const root = fileURLToPath(new URL('../../', import.meta.url));
-const CONCURRENCY = 50;
 
 const listen = async (server: Server) => {
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
@@ -75,18 +67,13 @@ interface Run {
 
 async function run(label: string, env: Record<string, string>): Promise<Run> {
   const tag = `${label.replace(/\W+/g, '')}${Date.now().toString(36)}`;
-  const base = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  const dbUrl = withDatabase(base, `pra_bench_neighbour_${tag}`);
-  await ensureDatabase(dbUrl);
-  const pool = createPool(dbUrl, 8, 'bench-neighbour');
+  const db = await benchDatabase(`neighbour_${label.replace(/\W+/g, '')}`);
+  const pool = db.pool;
   const file = new CountyFile(`whnb${tag}`);
-  let worker: ReturnType<typeof spawn> | undefined;
+  let worker: Awaited<ReturnType<typeof startBenchWorker>> | undefined;
   arrivals.length = 0;
   Object.assign(dead, { open: 0, maxOpen: 0, total: 0 });
   try {
-    await migrateRecords(pool);
-    await migrateBilling(pool);
-    await migrateWebhooks(pool);
     const owners = Array.from({ length: records }, (_, i) => `OWNER${i} FIRST`);
     await file.import(pool, owners);
     const { rows } = await pool.query<{ id: number }>(
@@ -97,22 +84,7 @@ async function run(label: string, env: Record<string, string>): Promise<Run> {
       await createWebhook(pool, { accountId: rows[0]!.id, url: `${deadUrl}/dead/${i}`, events: ['property.updated'] });
     for (let i = 0; i < healthyCount; i++)
       await createWebhook(pool, { accountId: rows[0]!.id, url: `${healthyUrl}/ok/${i}`, events: ['property.updated'] });
-    worker = spawn(process.execPath, ['--import', 'tsx', 'services/webhooks/src/worker.ts'], {
-      cwd: root,
-      env: {
-        ...process.env,
-        DATABASE_URL: dbUrl,
-        REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
-        REDIS_PREFIX: `pra_bench_neighbour_${tag}:`,
-        WEBHOOKS_ALLOW_INSECURE_LOCAL: '1',
-        WEBHOOK_CONCURRENCY: String(CONCURRENCY),
-        INTERNAL_PORT: '0',
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-    await new Promise((r) => setTimeout(r, 8_000)); // the worker compiles and runs its first round
+    worker = await startBenchWorker(db.url, `pra_bench_neighbour_${tag}:`, env);
     const expected = records * healthyCount;
     await file.import(
       pool,
@@ -140,8 +112,7 @@ async function run(label: string, env: Record<string, string>): Promise<Run> {
   } finally {
     worker?.kill('SIGKILL');
     file.remove();
-    await pool.end();
-    await dropDatabase(dbUrl);
+    await db.drop();
   }
 }
 

@@ -15,15 +15,11 @@ import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
 import { useLocalStack } from '@pra/platform/local-stack';
 import { markdownTable, processCpuSeconds, quantile, reportFigure } from '@pra/platform/bench';
-import { migrateRecords } from '@pra/ingest/migrate';
-import { migrateBilling } from '@pra/account-billing/migrate';
-import { migrateWebhooks } from '@pra/webhooks/migrate';
 import { createWebhook } from '@pra/webhooks/registry';
 import { CountyFile } from '@pra/ingest/testing/county-file';
+import { benchDatabase, startBenchWorker, WORKER_CONCURRENCY as CONCURRENCY } from './bench-worker.js';
 
 useLocalStack('bench:webhooks');
 
@@ -38,7 +34,6 @@ const subscribers = Number(args.subscribers);
 const records = Number(args.records);
 const receiverCount = Number(args.receivers);
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const CONCURRENCY = 50; // the worker's default WEBHOOK_CONCURRENCY, and the baseline's
 
 /** Receivers on loopback: each request's arrival time, by webhook-id and path. */
 const arrivals: { id: string; at: number }[] = [];
@@ -58,16 +53,11 @@ for (let i = 0; i < receiverCount; i++) {
 const urlOf = (i: number) =>
   `http://127.0.0.1:${(servers[i % receiverCount]!.address() as AddressInfo).port}/hooks/${i}`;
 
-const base = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-const dbUrl = withDatabase(base, `pra_bench_webhooks_${Date.now().toString(36)}`);
-await ensureDatabase(dbUrl);
-const pool = createPool(dbUrl, 8, 'bench-webhooks');
+const db = await benchDatabase('webhooks');
+const pool = db.pool;
 const prefix = `pra_bench_webhooks_${Date.now().toString(36)}:`;
 let worker: ReturnType<typeof spawn> | undefined;
 try {
-  await migrateRecords(pool);
-  await migrateBilling(pool);
-  await migrateWebhooks(pool);
   const file = new CountyFile(`whbench${Date.now().toString(36)}`);
   const owners = Array.from({ length: records }, (_, i) => `OWNER${i} FIRST`);
   await file.import(pool, owners);
@@ -87,22 +77,7 @@ try {
       });
   }
 
-  worker = spawn(process.execPath, ['--import', 'tsx', 'services/webhooks/src/worker.ts'], {
-    cwd: root,
-    env: {
-      ...process.env,
-      DATABASE_URL: dbUrl,
-      REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
-      REDIS_PREFIX: prefix,
-      WEBHOOKS_ALLOW_INSECURE_LOCAL: '1',
-      WEBHOOK_CONCURRENCY: String(CONCURRENCY),
-      INTERNAL_PORT: '0',
-      LOG_LEVEL: 'warn',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  // Started once its first dispatch round has run (the worker logs nothing at warn): give it a moment to compile.
-  await new Promise((r) => setTimeout(r, 8_000));
+  worker = await startBenchWorker(db.url, prefix);
 
   // The re-import: every record's owner changes, one event each, owed to every subscriber.
   const expected = records * subscribers;
@@ -207,6 +182,5 @@ try {
   worker?.kill('SIGKILL');
   for (const s of servers) s.closeAllConnections();
   await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
-  await pool.end();
-  await dropDatabase(dbUrl);
+  await db.drop();
 }

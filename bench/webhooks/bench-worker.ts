@@ -1,0 +1,56 @@
+// What the webhook benches share: a database of their own, migrated as npm start migrates it (records, billing,
+// webhooks), and the delivery worker run as npm start runs it (services/webhooks/src/worker.ts, its own process).
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
+import { migrateRecords } from '@pra/ingest/migrate';
+import { migrateBilling } from '@pra/account-billing/migrate';
+import { migrateWebhooks } from '@pra/webhooks/migrate';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+/** The worker's default WEBHOOK_CONCURRENCY, which the benches run it with. */
+export const WORKER_CONCURRENCY = 50;
+
+/** A fresh database named after `name`, migrated; `drop()` ends its pool and removes it. */
+export async function benchDatabase(name: string): Promise<{ url: string; pool: Pool; drop(): Promise<void> }> {
+  const base = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  const url = withDatabase(base, `pra_bench_${name}_${Date.now().toString(36)}`);
+  await ensureDatabase(url);
+  const pool = createPool(url, 8, `bench-${name}`);
+  await migrateRecords(pool);
+  await migrateBilling(pool);
+  await migrateWebhooks(pool);
+  return {
+    url,
+    pool,
+    async drop() {
+      await pool.end();
+      await dropDatabase(url);
+    },
+  };
+}
+
+/**
+ * The delivery worker on `dbUrl` with its own Redis prefix, loopback receivers allowed, `env` over the defaults.
+ * Resolves once it has had time to compile and run its first round (it logs nothing at warn).
+ */
+export async function startBenchWorker(dbUrl: string, prefix: string, env: Record<string, string> = {}) {
+  const worker = spawn(process.execPath, ['--import', 'tsx', 'services/webhooks/src/worker.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATABASE_URL: dbUrl,
+      REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
+      REDIS_PREFIX: prefix,
+      WEBHOOKS_ALLOW_INSECURE_LOCAL: '1',
+      WEBHOOK_CONCURRENCY: String(WORKER_CONCURRENCY),
+      INTERNAL_PORT: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  await new Promise((r) => setTimeout(r, 8_000));
+  return worker;
+}

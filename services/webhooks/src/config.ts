@@ -1,10 +1,11 @@
 // The delivery worker's configuration, parsed once at start.
 import { z } from 'zod';
 import { flag, internalEnv, parseConfig, storeEnv } from '@pra/core/config';
+import { defaultEndpointShare } from './delivery/endpoint-slots.js';
 
 const ms = (fallback: number, max = 3_600_000) => z.coerce.number().int().min(1).max(max).default(fallback);
 
-export const WebhooksConfig = z.object({
+const Settings = z.object({
   ...storeEnv,
   /** Connections: one listens for NOTIFY webhooks_outbox, the others log attempts (two at least). */
   DB_WORKER_POOL_SIZE: z.coerce.number().int().min(2).max(200).default(8),
@@ -38,6 +39,26 @@ export const WebhooksConfig = z.object({
    * schedule faster (a local system, the tests).
    */
   WEBHOOK_RETRY_SCALE: z.coerce.number().positive().max(1).default(1),
+});
+
+/**
+ * The settings, with an endpoint's share worked out once here: a fifth of WEBHOOK_CONCURRENCY unless set, never more
+ * than it, and the failing share never more than the share.
+ */
+export const WebhooksConfig = Settings.superRefine((c, ctx) => {
+  if (c.WEBHOOK_ENDPOINT_CONCURRENCY !== undefined && c.WEBHOOK_ENDPOINT_CONCURRENCY > c.WEBHOOK_CONCURRENCY)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['WEBHOOK_ENDPOINT_CONCURRENCY'],
+      message: `is ${c.WEBHOOK_ENDPOINT_CONCURRENCY}, more than WEBHOOK_CONCURRENCY (${c.WEBHOOK_CONCURRENCY}): one endpoint's share is part of the worker's slots; set it to ${c.WEBHOOK_CONCURRENCY} or less`,
+    });
+}).transform((c) => {
+  const share = c.WEBHOOK_ENDPOINT_CONCURRENCY ?? defaultEndpointShare(c.WEBHOOK_CONCURRENCY);
+  return {
+    ...c,
+    WEBHOOK_ENDPOINT_CONCURRENCY: share,
+    WEBHOOK_FAILING_ENDPOINT_CONCURRENCY: Math.min(c.WEBHOOK_FAILING_ENDPOINT_CONCURRENCY, share),
+  };
 });
 export type WebhooksConfig = z.infer<typeof WebhooksConfig>;
 

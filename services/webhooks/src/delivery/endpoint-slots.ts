@@ -10,6 +10,9 @@
 // its slots (so a backlog of thousands behind a dead receiver is spread out instead of spinning), with jitter, and
 // at most MAX_WAIT_MS (an endpoint that recovers starts draining within that).
 
+/** An endpoint's share when none is set: a fifth of the process's slots (WEBHOOK_ENDPOINT_CONCURRENCY's default). */
+export const defaultEndpointShare = (concurrency: number) => Math.max(1, Math.floor(concurrency / 5));
+
 /** The longest a delivery waits for its endpoint's slot before trying again. */
 export const MAX_WAIT_MS = 300_000;
 /** The shortest wait (a fast endpoint whose slots are taken for a moment). */

@@ -34,7 +34,7 @@ import { signedHeaders } from '../domain/signing.js';
 import type { UrlPolicy } from '../domain/url-policy.js';
 import { observeWebhookBacklog } from './backlog-gauges.js';
 import { dispatchChanges } from './dispatcher.js';
-import { type AttemptOutcome, EndpointSlots } from './endpoint-slots.js';
+import { type AttemptOutcome, defaultEndpointShare, EndpointSlots } from './endpoint-slots.js';
 import { type Resolve, sendWebhook } from './sender.js';
 
 export const DELIVERY_QUEUE = 'webhook-deliveries';
@@ -103,7 +103,7 @@ export class DeliveryEngine {
   constructor(private readonly o: EngineOptions) {
     this.slots = new EndpointSlots({
       total: o.concurrency,
-      perEndpoint: o.endpointConcurrency ?? Math.max(1, Math.floor(o.concurrency / 5)),
+      perEndpoint: o.endpointConcurrency ?? defaultEndpointShare(o.concurrency),
       failingPerEndpoint: o.failingEndpointConcurrency ?? 1,
       timeoutMs: o.timeoutMs,
     });
@@ -291,13 +291,17 @@ export class DeliveryEngine {
       await markUnqueued(this.o.pool, owed);
       return { outcome: 'parked' };
     }
-    const number = due.attemptsMade + 1;
+    const attemptNumber = due.attemptsMade + 1;
     const sentAt = new Date();
     const result = await inSpan(
       'webhook deliver',
       {
         kind: SpanKind.CLIENT,
-        attributes: { 'webhook.id': owed.webhookId, 'webhook.event_id': owed.eventId, 'webhook.attempt': number },
+        attributes: {
+          'webhook.id': owed.webhookId,
+          'webhook.event_id': owed.eventId,
+          'webhook.attempt': attemptNumber,
+        },
       },
       async (span) => {
         const r = await sendWebhook(
@@ -315,20 +319,20 @@ export class DeliveryEngine {
     );
     attempt.outcome = { ok: result.ok, latencyMs: result.latencyMs };
     const record = {
-      attempt: number,
+      attempt: attemptNumber,
       at: sentAt,
       httpStatus: result.status ?? null,
       error: result.ok ? null : (result.error ?? 'failed').slice(0, 500),
       latencyMs: result.latencyMs,
     };
-    if (result.ok || isLastAttempt(number)) {
+    if (result.ok || isLastAttempt(attemptNumber)) {
       const outcome = result.ok ? 'delivered' : 'dead_letter';
       const done = await finishEvent(this.o.pool, owed, outcome, record, this.o.disableAfterFailures ?? MAX_ATTEMPTS);
       if (done.disabled) this.o.log({ msg: 'webhook disabled', webhookId: owed.webhookId, error: record.error });
       if (done.next) await this.enqueue([done.next]);
       return { outcome: done.recorded ? outcome : 'gone' };
     }
-    const delayMs = retryDelayMs(number, this.o.random, this.o.retryScale);
+    const delayMs = retryDelayMs(attemptNumber, this.o.random, this.o.retryScale);
     const logged = await recordFailure(
       this.o.pool,
       owed,
@@ -336,7 +340,7 @@ export class DeliveryEngine {
       new Date(sentAt.getTime() + result.latencyMs + delayMs),
     );
     if (!logged) return { outcome: 'gone' };
-    throw new RetryLater(delayMs, `attempt ${number} failed: ${record.error}`);
+    throw new RetryLater(delayMs, `attempt ${attemptNumber} failed: ${record.error}`);
   }
 
   /** Redis came back without the marker (an empty Redis): every head is queued again. At start: sets the marker. */

@@ -205,10 +205,23 @@ async function answered<T>(call: Promise<{ data?: T; error?: unknown; response: 
 
 /**
  * Registers an endpoint for change events (`{url, events, filter}`, the filter one of zip, county+state, ids,
- * ownerId). The answer holds the signing `secret`, shown this once: keep it to verify deliveries. Free.
+ * ownerId). The answer holds the signing `secret`, shown this once: keep it to verify deliveries. Free. With an
+ * `idempotencyKey` (a new one, e.g. a UUID, per endpoint wanted), a retry after a time-out creates nothing more and
+ * answers the webhook the first call made.
  */
-export const createWebhook = async (api: PropertyRecordsClient, body: CreateWebhookRequest): Promise<CreatedWebhook> =>
-  (await answered(api.POST('/webhooks', { body }))).webhook;
+export const createWebhook = async (
+  api: PropertyRecordsClient,
+  body: CreateWebhookRequest,
+  o: { idempotencyKey?: string } = {},
+): Promise<CreatedWebhook> =>
+  (
+    await answered(
+      api.POST('/webhooks', {
+        body,
+        ...(o.idempotencyKey === undefined ? {} : { params: { header: { 'Idempotency-Key': o.idempotencyKey } } }),
+      }),
+    )
+  ).webhook;
 
 /** The account's webhooks, oldest first, each with its status (`disabled` with why), and the most it may have. */
 export const listWebhooks = (api: PropertyRecordsClient): Promise<WebhookListResponse> =>

@@ -3988,7 +3988,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes a retry safe: a creation repeated with the same key within 24 hours creates nothing more and is answered with what the first made, as it is now (with its secret; header `Idempotent-Replayed: true`). The same key with another body is a 400. Without it, a retry of a creation that timed out makes a second webhook. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };

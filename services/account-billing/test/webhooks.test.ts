@@ -53,10 +53,12 @@ async function call(
   key: string | null,
   body?: unknown,
   app: RunningApp = api,
+  headers: Record<string, string> = {},
 ): Promise<Answer> {
   const res = await fetch(`${app.url}/api/v1${path}`, {
     method,
     headers: {
+      ...headers,
       ...(key ? { authorization: `Bearer ${key}` } : {}),
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
@@ -354,6 +356,45 @@ describe('POST /webhooks/{id}/test', () => {
       w.id,
     ]);
     expect(after[0].n).toBe(1);
+  });
+});
+
+describe('POST /webhooks with an Idempotency-Key', () => {
+  it('a retry makes nothing more: the same webhook and secret, replayed; concurrent ones too; another body is a 400', async () => {
+    const a = await f.fundedAccount(0);
+    const b = await f.fundedAccount(0);
+    const keyed = (k: string, body: unknown, who = a.key) =>
+      call('POST', '/webhooks', who, body, api, { 'idempotency-key': k });
+    const first = await keyed('create-1', hook());
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await keyed('create-1', hook());
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.webhook).toEqual(first.body.webhook);
+    // Sent five times at once: one webhook.
+    const burst = await Promise.all(Array.from({ length: 5 }, () => keyed('create-2', hook({ zip: '95815' }))));
+    expect(new Set(burst.map((r) => r.status))).toEqual(new Set([201]));
+    expect(new Set(burst.map((r) => r.body.webhook.id)).size).toBe(1);
+    expect((await listOf(a.key)).webhooks).toHaveLength(2);
+    // The key with another body: refused, nothing made.
+    const other = await keyed('create-1', hook({ zip: '95816' }));
+    expect(other.status).toBe(400);
+    expect(other.body.status.reason).toBe('idempotency_key_reused');
+    expect((await listOf(a.key)).webhooks).toHaveLength(2);
+    // Keys are the account's own: another account's same key makes its own webhook.
+    const theirs = await keyed('create-1', hook(), b.key);
+    expect(theirs.status).toBe(201);
+    expect(theirs.body.webhook.id).not.toBe(first.body.webhook.id);
+    // Deleted, its key goes with it: the same key makes a new one.
+    expect((await call('DELETE', `/webhooks/${first.body.webhook.id}`, a.key)).status).toBe(204);
+    const after = await keyed('create-1', hook());
+    expect(after.status).toBe(201);
+    expect(after.body.webhook.id).not.toBe(first.body.webhook.id);
+    // A key that cannot be one is a 400 naming the header.
+    const bad = await keyed('two words', hook());
+    expect(bad.status).toBe(400);
+    expect(bad.body.status.msg).toMatch(/Idempotency-Key/);
   });
 });
 

@@ -18,6 +18,7 @@ import {
   createWebhook,
   deleteWebhook,
   enableWebhook,
+  rotateWebhookSecret,
   listWebhooks,
   PropertyRecordsError,
   testWebhook,
@@ -170,6 +171,27 @@ describe('webhooks through the gateway, with the typed client', () => {
     await expect(deleteWebhook(api, webhook.id)).rejects.toMatchObject({ status: 404, reason: 'not_found' });
     // Free: nothing was charged.
     expect(await f.meter.balance(a.accountId)).toBe(3);
+  });
+
+  it('a keyed creation retried, and a secret rotated, through the gateway', async () => {
+    const a = await f.fundedAccount(0, { tier: 'growth' });
+    const api = createPropertyRecordsClient({ baseUrl, apiKey: a.key });
+    const body = { url: receiverUrl, events: ['property.updated'] as const, filter: { zip: '95816' } };
+    const first = await createWebhook(api, { ...body, events: [...body.events] }, { idempotencyKey: 'e2e-create' });
+    const retry = await createWebhook(api, { ...body, events: [...body.events] }, { idempotencyKey: 'e2e-create' });
+    expect(retry).toEqual(first);
+    expect((await listWebhooks(api)).webhooks).toHaveLength(1);
+    const rotated = await rotateWebhookSecret(api, first.id, 60);
+    expect(rotated.secret).not.toBe(first.secret);
+    expect(Date.parse(rotated.previousSecretExpiresAt!) - Date.now()).toBeLessThanOrEqual(60_000);
+    const { eventId } = await testWebhook(api, first.id);
+    const delivery = await waitFor('the test event', async () =>
+      received.find((r) => r.headers['webhook-id'] === eventId),
+    );
+    const signatures = String(delivery.headers['webhook-signature']).split(' ');
+    expect(signatures).toContain(expectedSignature(first.secret, delivery.headers, delivery.body));
+    expect(signatures).toContain(expectedSignature(rotated.secret, delivery.headers, delivery.body));
+    await deleteWebhook(api, first.id);
   });
 
   it('refuses a body it cannot take with a typed 400 naming the field', async () => {

@@ -22,6 +22,7 @@ import {
   type EndpointHandlers,
   parseJsonBody,
   parseQuery,
+  idempotencyKeyOf,
   type Pool,
   readJsonBody,
   resolveIdentity,
@@ -29,6 +30,7 @@ import {
   sendEmpty,
   sendJson,
 } from '@pra/platform';
+import { requestFingerprint } from '../client/credit-meter.js';
 import { listDeliveries } from '@pra/webhooks/deliveries';
 import {
   createWebhook,
@@ -85,17 +87,16 @@ export function webhookHandlers(d: WebhookRouteDeps): Pick<EndpointHandlers<'acc
       });
   return {
     createWebhook: handle(async (req, res, accountId) => {
+      const key = idempotencyKeyOf(req);
       const body = parseJsonBody(CreateWebhookRequest, await readJsonBody(req, WEBHOOK_BODY_MAX_BYTES, BODY_MAX_DEPTH));
       const url = validateWebhookUrl(body.url, d.urls);
-      const { webhook, secret } = await createWebhook(d.pool, {
-        accountId,
-        url: url.href,
-        events: body.events,
-        filter: filterToStore(body.filter),
-      });
-      // The secret is in this answer and in no other.
+      const wanted = { accountId, url: url.href, events: body.events, filter: filterToStore(body.filter) };
+      // A retry with the client's Idempotency-Key is answered with the webhook the first call made.
+      const keyed = key === undefined ? undefined : { key, fingerprint: requestFingerprint(JSON.stringify(wanted)) };
+      const { webhook, secret, repeated } = await createWebhook(d.pool, wanted, keyed);
+      // The secret is in this answer (and a keyed retry's) and in no other.
       const answer: CreateWebhookResponse = { webhook: { ...webhookView(webhook), secret } };
-      json(res, 201, answer, req.requestId);
+      sendJson(res, 201, JSON.stringify(answer), req.requestId, repeated ? { 'idempotent-replayed': 'true' } : {});
     }),
     listWebhooks: handle(async (req, res, accountId) => {
       const webhooks = await listWebhooks(d.pool, accountId);

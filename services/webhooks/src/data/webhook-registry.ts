@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { type UsageResponse, WEBHOOK_SECRET_OVERLAP_MAX_SECONDS, WEBHOOK_TESTS_PENDING_MAX } from '@pra/core/contracts';
 import { ApiError } from '@pra/core/errors';
-import { withTransaction, type Pool, type Queryable } from '@pra/platform';
+import { IDEMPOTENCY_KEY_TTL_SECONDS, withTransaction, type Pool, type Queryable } from '@pra/platform';
 import { newWebhookSecret } from '../domain/signing.js';
 import {
   WEBHOOKS_PER_ACCOUNT_MAX,
@@ -91,12 +91,45 @@ export interface NewWebhook {
  * Creates an endpoint; it receives the change events committed after this call. The secret (`whsec_...`) is in the
  * answer and never again. More than WEBHOOKS_PER_ACCOUNT_MAX endpoints: a 409 limit_reached.
  */
-export async function createWebhook(pool: Pool, w: NewWebhook): Promise<{ webhook: Webhook; secret: string }> {
-  const id = newWebhookId();
-  const secret = newWebhookSecret();
+export async function createWebhook(
+  pool: Pool,
+  w: NewWebhook,
+  /**
+   * The client's Idempotency-Key and a fingerprint of what it asked: a creation repeated with the key within a day
+   * is answered with the webhook the first made (as it is now, with its current secret), not a second one; the key
+   * with another request is a 400 idempotency_key_reused.
+   */
+  keyed?: { key: string; fingerprint: string },
+): Promise<{ webhook: Webhook; secret: string; repeated: boolean }> {
+  let id = newWebhookId();
+  let secret = newWebhookSecret();
+  let repeated = false;
   await withTransaction(pool, async (c) => {
-    // One creation at a time per account, so two concurrent ones cannot both pass the count.
+    // One creation at a time per account, so two concurrent ones cannot both pass the count (nor both use a key).
     await c.query('SELECT pg_advisory_xact_lock(hashtext($1), $2::int)', ['webhooks.account', w.accountId % 2 ** 31]);
+    if (keyed) {
+      await c.query(
+        `DELETE FROM webhooks.create_requests WHERE account_id = $1 AND created_at < now() - make_interval(secs => $2)`,
+        [w.accountId, IDEMPOTENCY_KEY_TTL_SECONDS],
+      );
+      const { rows: before } = await c.query<{ fingerprint: string; webhook_id: string; secret: string }>(
+        `SELECT r.fingerprint, r.webhook_id, e.secret FROM webhooks.create_requests r
+           JOIN webhooks.endpoints e ON e.id = r.webhook_id
+          WHERE r.account_id = $1 AND r.idempotency_key = $2`,
+        [w.accountId, keyed.key],
+      );
+      if (before[0]) {
+        if (before[0].fingerprint !== keyed.fingerprint)
+          throw new ApiError(
+            'idempotency_key_reused',
+            'This Idempotency-Key was already used to create another webhook: use a new key for a new request',
+          );
+        id = before[0].webhook_id;
+        secret = before[0].secret;
+        repeated = true;
+        return;
+      }
+    }
     const { rows } = await c.query<{ n: number }>(
       'SELECT count(*)::int AS n FROM webhooks.endpoints WHERE account_id = $1',
       [w.accountId],
@@ -113,9 +146,15 @@ export async function createWebhook(pool: Pool, w: NewWebhook): Promise<{ webhoo
        VALUES ($1, $2, $3, $4, $5, $6, (SELECT coalesce(max(position), 0) FROM records.change_events))`,
       [id, w.accountId, w.url, [...w.events], JSON.stringify(storedFilter(w.filter ?? {})), secret],
     );
+    if (keyed)
+      await c.query(
+        `INSERT INTO webhooks.create_requests (account_id, idempotency_key, fingerprint, webhook_id)
+         VALUES ($1, $2, $3, $4)`,
+        [w.accountId, keyed.key, keyed.fingerprint, id],
+      );
   });
   const webhook = await getWebhook(pool, w.accountId, id);
-  return { webhook: webhook!, secret };
+  return { webhook: webhook!, secret, repeated };
 }
 
 /** The account's endpoints, oldest first (no secrets). */

@@ -96,6 +96,8 @@ export interface EndpointDef {
   weight?: 'batch-entries';
   /** The largest body taken (the gateway's request-size limit for its route is at least this). */
   bodyMaxBytes?: number;
+  /** A creation that takes an Idempotency-Key: a retry with it is answered with what the first call made. */
+  idempotentCreate?: true;
   /** Statuses it answers beyond those its access gives, or another text for one of those: status -> meaning. */
   errors?: Readonly<Partial<Record<number, string>>>;
 }
@@ -377,6 +379,7 @@ export const ENDPOINTS = {
       409: `The account has ${WEBHOOKS_PER_ACCOUNT_MAX} webhooks already, the most it may have: delete one first.`,
     },
     response: CreateWebhookResponse,
+    idempotentCreate: true,
     okText: 'The webhook, with its secret (shown this once)',
     access: 'authenticated',
     service: 'account-billing',

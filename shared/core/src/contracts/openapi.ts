@@ -2,7 +2,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV3 } from '@asteasolutions/zod-to-openapi';
 import { stringify } from 'yaml';
 import { ErrorResponse } from './envelopes.js';
-import { MeteredHeaders } from './queries.js';
+import { CreateHeaders, MeteredHeaders } from './queries.js';
 import { BASE_PATH, servedPaths, type EndpointDef } from './endpoints.js';
 
 export const API_VERSION = '2.0.0';
@@ -110,6 +110,7 @@ function requestOf(e: EndpointDef) {
     ...(e.params ? { params: e.params } : {}),
     ...(e.query ? { query: e.query } : {}),
     ...(e.query && e.access === 'metered' ? { headers: MeteredHeaders } : {}),
+    ...(e.idempotentCreate ? { headers: CreateHeaders } : {}),
     ...(e.body ? { body: { required: true, content: { 'application/json': { schema: e.body } } } } : {}),
   };
   return Object.keys(request).length > 0 ? { request } : {};

@@ -337,6 +337,21 @@ export const IdempotencyHeaders = z.object({
  * The optional headers of every metered endpoint: the Idempotency-Key, and If-None-Match (issue 38): the ETag of an
  * answer received, to be answered 304 for free while its records are unchanged.
  */
+/** The optional header of a creation (POST /webhooks): a retry with the same key creates nothing more. */
+export const CreateHeaders = z.object({
+  'Idempotency-Key': z
+    .string()
+    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
+    .optional()
+    .openapi({
+      description:
+        'Makes a retry safe: a creation repeated with the same key within 24 hours creates nothing more and is answered with ' +
+        'what the first made, as it is now (with its secret; header `Idempotent-Replayed: true`). The same key with another ' +
+        'body is a 400. Without it, a retry of a creation that timed out makes a second webhook.',
+      example: '3f6c2a1e-8b2d-4c7a-9a51-0d6f1e2b7c44',
+    }),
+});
+
 export const MeteredHeaders = IdempotencyHeaders.extend({
   'If-None-Match': z
     .string()

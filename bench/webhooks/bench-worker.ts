@@ -2,7 +2,16 @@
 // webhooks), and the delivery worker run as npm start runs it (services/webhooks/src/worker.ts, its own process).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
+import {
+  bullQueuePrefix,
+  createPool,
+  createRedis,
+  dropDatabase,
+  ensureDatabase,
+  type Pool,
+  withDatabase,
+} from '@pra/platform';
+import { DELIVERY_QUEUE } from '@pra/webhooks/engine';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { migrateBilling } from '@pra/account-billing/migrate';
@@ -33,15 +42,17 @@ export async function benchDatabase(name: string): Promise<{ url: string; pool: 
 
 /**
  * The delivery worker on `dbUrl` with its own Redis prefix, loopback receivers allowed, `env` over the defaults.
- * Resolves once it has had time to compile and run its first round (it logs nothing at warn).
+ * Resolves once it has started: its engine has set the queue's marker in Redis (engine.ts, at start), so its
+ * compile and start-up are not in the figures that follow.
  */
 export async function startBenchWorker(dbUrl: string, prefix: string, env: Record<string, string> = {}) {
+  const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
   const worker = spawn(process.execPath, ['--import', 'tsx', 'services/webhooks/src/worker.ts'], {
     cwd: root,
     env: {
       ...process.env,
       DATABASE_URL: dbUrl,
-      REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
+      REDIS_URL: redisUrl,
       REDIS_PREFIX: prefix,
       WEBHOOKS_ALLOW_INSECURE_LOCAL: '1',
       WEBHOOK_CONCURRENCY: String(WORKER_CONCURRENCY),
@@ -51,6 +62,16 @@ export async function startBenchWorker(dbUrl: string, prefix: string, env: Recor
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  await new Promise((r) => setTimeout(r, 8_000));
+  const redis = createRedis(redisUrl, 'worker');
+  try {
+    const marker = `${bullQueuePrefix(prefix, false)}:${DELIVERY_QUEUE}:outbox-synced`;
+    for (const until = Date.now() + 120_000; !(await redis.exists(marker)); ) {
+      if (worker.exitCode !== null) throw new Error(`the webhook worker exited (${worker.exitCode}) before it started`);
+      if (Date.now() > until) throw new Error('the webhook worker did not start within 2 minutes');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    redis.disconnect();
+  }
   return worker;
 }

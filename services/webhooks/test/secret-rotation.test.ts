@@ -4,7 +4,7 @@
 // PostgreSQL, Redis, engine and receiver.
 import { Webhook as Verifier } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWebhook, getWebhook, rotateWebhookSecret } from '../src/data/webhook-registry.js';
+import { createWebhook, forgetExpiredSecrets, getWebhook, rotateWebhookSecret } from '../src/data/webhook-registry.js';
 import type { DeliveryEngine } from '../src/delivery/engine.js';
 import {
   createAccount,
@@ -80,6 +80,26 @@ describe('rotating a webhook secret', () => {
     expect(verifies(third, last)).toBe(true);
     expect(verifies(second, last)).toBe(false);
     expect(verifies(first, last)).toBe(false);
+  });
+
+  it('a keyed creation is not replayed with a secret a later rotation made; expired secrets are forgotten', async () => {
+    const r = await receiver();
+    const wanted = { accountId: account, url: r.url, events: ['property.updated' as const] };
+    const keyed = { key: `rot-${Date.now()}`, fingerprint: 'same-body' };
+    const first = await createWebhook(db.pool, wanted, keyed);
+    expect((await createWebhook(db.pool, wanted, keyed)).repeated).toBe(true);
+    const rotated = await rotateWebhookSecret(db.pool, account, first.webhook.id, 1);
+    // The key's replay would have shown the new secret: it is forgotten with the rotation.
+    const retry = await createWebhook(db.pool, wanted, keyed);
+    expect(retry.repeated).toBe(false);
+    expect(retry.secret).not.toBe(rotated!.secret);
+    // Past the overlap, the replaced secret is removed from the store.
+    await new Promise((w) => setTimeout(w, 1_100));
+    expect(await forgetExpiredSecrets(db.pool)).toBeGreaterThanOrEqual(1);
+    const { rows } = await db.pool.query('SELECT previous_secret FROM webhooks.endpoints WHERE id = $1', [
+      first.webhook.id,
+    ]);
+    expect(rows).toEqual([{ previous_secret: null }]);
   });
 
   it("another account's webhook is not rotated, and a bad overlap is refused", async () => {

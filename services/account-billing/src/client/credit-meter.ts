@@ -292,7 +292,8 @@ export class RedisCreditMeter implements CreditMeter {
     const eventId = newEventId();
     let reply: [number, string, string] | undefined;
     let mayHaveRun = false;
-    const giveUpAt = Date.now() + this.resolveWithinMs;
+    // On the monotonic clock, as the deadline below: a step of the wall clock moves neither.
+    const giveUpAt = performance.now() + this.resolveWithinMs;
     // The earliest the call may answer 503 "not charged" (below), on the clock of the Redis node that runs the account's
     // charges: an attempt that runs there later (one that waited in a paused Redis) is refused by the script, so it
     // never needs the reversal (which a process that dies meanwhile never sends). 0 (no deadline) until the clock is
@@ -324,7 +325,7 @@ export class RedisCreditMeter implements CreditMeter {
         if (!/Stream isn't writeable|enableOfflineQueue/.test(String(err))) mayHaveRun = true;
         if (!mayHaveRun)
           throw new ApiError('unavailable', 'Billing is unavailable; the request was not charged. Retry shortly.');
-        if (Date.now() + GIVE_UP_MARGIN_MS > giveUpAt) {
+        if (performance.now() + GIVE_UP_MARGIN_MS > giveUpAt) {
           // A 503 never costs (SPEC 4.10): the charge, if it landed (or lands: it may still be queued in Redis, ahead
           // of the reversal on the same connection), is reversed once billing answers again.
           this.reverseLater({ r, traceparent, eventId: newEventId(), attempt: 0 });
@@ -341,7 +342,12 @@ export class RedisCreditMeter implements CreditMeter {
     const [status, text, receipt] = reply;
     // Refused for its deadline: nothing was charged by this attempt. An earlier attempt of the call would have been
     // found (and answered) first; the reversal is sent anyway, at no cost, in case a clock moved backwards.
-    if (status === PAST_DEADLINE) this.reverseLater({ r, traceparent, eventId: newEventId(), attempt: 0 });
+    if (status === PAST_DEADLINE) {
+      this.reverseLater({ r, traceparent, eventId: newEventId(), attempt: 0 });
+      // Refused by its deadline: the offset may be stale (this host was suspended, the node's clock stepped): the
+      // next charges are sent on a new measurement.
+      this.clockOf(keys[2]!).measureSoon();
+    }
     const refused = refusal(status);
     if (refused) throw refused;
     return { ...paid(text, receipt), repeated: status === 1 };

@@ -1,6 +1,7 @@
 // A Redis node's clock as seen from this process: the offset between the node's TIME and this process's monotonic
-// clock (performance.now: a step of the host's wall clock, NTP's or a resumed VM's, moves nothing here), measured
-// again every minute. A charge's deadline is sent on it (client/credit-meter.ts): a script compares it with the
+// clock (performance.now: a step of the host's wall clock, NTP's, moves nothing here), measured again every minute,
+// and at once after a deadline was refused as past (a suspended host's monotonic clock stood still while Redis's went
+// on; a node's clock stepped). A charge's deadline is sent on it (client/credit-meter.ts): a script compares it with the
 // node's own TIME, so the node's clock and this process's need not agree.
 /** How often the offset is measured again. */
 const CHECK_EVERY_MS = 60_000;
@@ -36,6 +37,11 @@ export class RedisClock {
     const now = this.mono();
     if (now - this.measuredAt > CHECK_EVERY_MS) this.measure();
     return this.offsetMs === null ? 0 : Math.floor(now + inMs + this.offsetMs - this.errorMs);
+  }
+
+  /** Measures again now (not waiting for the minute): a deadline was refused as past, the offset may be stale. */
+  measureSoon(): void {
+    this.measure();
   }
 
   private measure(): void {

@@ -3,7 +3,7 @@
 // The URL is checked by the caller first (validateWebhookUrl in domain/url-policy.ts: the route has the setting).
 import { randomBytes } from 'node:crypto';
 import { type UsageResponse, WEBHOOK_SECRET_OVERLAP_MAX_SECONDS, WEBHOOK_TESTS_PENDING_MAX } from '@pra/core/contracts';
-import { ApiError } from '@pra/core/errors';
+import { ApiError, notFound } from '@pra/core/errors';
 import { IDEMPOTENCY_KEY_TTL_SECONDS, withTransaction, type Pool, type Queryable } from '@pra/platform';
 import { newWebhookSecret } from '../domain/signing.js';
 import {
@@ -154,7 +154,9 @@ export async function createWebhook(
       );
   });
   const webhook = await getWebhook(pool, w.accountId, id);
-  return { webhook: webhook!, secret, repeated };
+  // Deleted by another call between the commit and this read.
+  if (!webhook) throw notFound(`Webhook ${id} was deleted while this creation was answered: create it again`);
+  return { webhook, secret, repeated };
 }
 
 /** The account's endpoints, oldest first (no secrets). */
@@ -221,8 +223,11 @@ export async function rotateWebhookSecret(
   )
     throw new Error(`previousValidSeconds is a whole number from 0 to ${WEBHOOK_SECRET_OVERLAP_MAX_SECONDS}`);
   const secret = newWebhookSecret();
+  // A creation's Idempotency-Key replays it with its secret: not one made later by this rotation (a leaked secret's
+  // replacement is shown only here). A retry of that creation with the key now makes a new webhook.
   const { rowCount } = await db.query(
-    `UPDATE webhooks.endpoints
+    `WITH forget AS (DELETE FROM webhooks.create_requests WHERE account_id = $1 AND webhook_id = $2)
+     UPDATE webhooks.endpoints
         SET previous_secret = CASE WHEN $4::int > 0 THEN secret END,
             previous_secret_expires_at = CASE WHEN $4::int > 0 THEN now() + make_interval(secs => $4::int) END,
             secret = $3
@@ -232,6 +237,15 @@ export async function rotateWebhookSecret(
   if ((rowCount ?? 0) === 0) return null;
   const webhook = await getWebhook(db, accountId, id);
   return webhook ? { webhook, secret } : null;
+}
+
+/** Forgets the replaced secrets whose overlap is over (they sign nothing more): none is kept longer than needed. */
+export async function forgetExpiredSecrets(db: Queryable): Promise<number> {
+  const { rowCount } = await db.query(
+    `UPDATE webhooks.endpoints SET previous_secret = NULL, previous_secret_expires_at = NULL
+      WHERE previous_secret_expires_at <= now()`,
+  );
+  return rowCount ?? 0;
 }
 
 /**

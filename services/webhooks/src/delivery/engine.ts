@@ -17,7 +17,7 @@ import type pg from 'pg';
 import { createRedis, type Pool } from '@pra/platform';
 import { inSpan, queueTelemetry, SpanKind } from '@pra/platform/telemetry';
 import { pruneDeliveries } from '../data/delivery-log.js';
-import { OUTBOX_CHANNEL } from '../data/webhook-registry.js';
+import { forgetExpiredSecrets, OUTBOX_CHANNEL } from '../data/webhook-registry.js';
 import {
   finishEvent,
   headsAfter,
@@ -155,6 +155,7 @@ export class DeliveryEngine {
       this.every(600_000, async () => {
         await pruneEventBodies(this.o.pool);
         await pruneDeliveries(this.o.pool);
+        await forgetExpiredSecrets(this.o.pool);
       });
       void this.dispatchRound();
     }

@@ -9,6 +9,7 @@
 //   shares on    the defaults (an endpoint a fifth of the slots, one while it fails)
 // Figures: the healthy endpoints' deliveries/s and latency p50/p99 (the event's commit to the receiver reading it),
 // the most requests the dead receiver had open at once, and the ratio of the healthy rate with shares on to off.
+// Then what the shares cost with no neighbour: one healthy endpoint alone owed as many events, shares off and on.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
@@ -65,7 +66,14 @@ interface Run {
   seconds: number;
 }
 
-async function run(label: string, env: Record<string, string>): Promise<Run> {
+interface Scene {
+  dead: number;
+  healthy: number;
+  records: number;
+}
+
+async function run(label: string, env: Record<string, string>, scene: Scene): Promise<Run> {
+  const { dead: deadCount, healthy: healthyCount, records } = scene;
   const tag = `${label.replace(/\W+/g, '')}${Date.now().toString(36)}`;
   const db = await benchDatabase(`neighbour_${label.replace(/\W+/g, '')}`);
   const pool = db.pool;
@@ -116,47 +124,56 @@ async function run(label: string, env: Record<string, string>): Promise<Run> {
   }
 }
 
+const SHARES_OFF = {
+  WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY),
+  WEBHOOK_FAILING_ENDPOINT_CONCURRENCY: String(CONCURRENCY),
+};
+const columns = [
+  'worker',
+  'healthy deliveries/s',
+  'all healthy delivered after (s)',
+  'latency p50 (ms)',
+  'latency p99 (ms)',
+  'dead receiver: most requests open',
+];
+const row = (r: Run) => [r.label, Math.round(r.rate), r.seconds.toFixed(1), r.p50, r.p99, r.maxOpen];
+
 try {
-  const off = await run('shares off', {
-    WEBHOOK_ENDPOINT_CONCURRENCY: String(CONCURRENCY),
-    WEBHOOK_FAILING_ENDPOINT_CONCURRENCY: String(CONCURRENCY),
-  });
-  const on = await run('shares on (defaults)', {});
+  // The neighbours: dead receivers beside healthy ones.
+  const scene = { dead: deadCount, healthy: healthyCount, records };
+  const off = await run('shares off', SHARES_OFF, scene);
+  const on = await run('shares on (defaults)', {}, scene);
+  // What the shares cost when there is no neighbour: one fast endpoint alone with a backlog (it borrows idle slots).
+  const alone = { dead: 0, healthy: 1, records: records * healthyCount };
+  const aloneOff = await run('alone, shares off', SHARES_OFF, alone);
+  const aloneOn = await run('alone, shares on (defaults)', {}, alone);
+  const load = loadavg()[0]!.toFixed(1);
   console.log(
-    `\nbench:webhooks-neighbour: ${deadCount} receiver(s) that never answer and ${healthyCount} healthy ones, all owed ${records} events (${(records * healthyCount).toLocaleString('en-US')} healthy deliveries); worker concurrency ${CONCURRENCY}, 5 s timeout; ${cpus().length} cores, load ${loadavg()[0]!.toFixed(1)} at the end\n`,
+    `\nbench:webhooks-neighbour: ${deadCount} receiver(s) that never answer and ${healthyCount} healthy ones, all owed ${records} events (${(records * healthyCount).toLocaleString('en-US')} healthy deliveries); worker concurrency ${CONCURRENCY}, 5 s timeout; ${cpus().length} cores, load ${load} at the end\n`,
   );
-  console.log(
-    markdownTable(
-      [
-        'worker',
-        'healthy deliveries/s',
-        'all healthy delivered after (s)',
-        'latency p50 (ms)',
-        'latency p99 (ms)',
-        'dead receiver: most requests open',
-      ],
-      [off, on].map((r) => [r.label, Math.round(r.rate), r.seconds.toFixed(1), r.p50, r.p99, r.maxOpen]),
-    ),
-  );
+  console.log(markdownTable(columns, [off, on].map(row)));
   console.log(
     `\nratio: the healthy endpoints' rate with shares on is ${(on.rate / off.rate).toFixed(1)}x the rate with them off`,
   );
-  reportFigure({
-    bench: 'webhooks-neighbour',
-    name: 'healthy deliveries beside a dead receiver',
-    unit: 'events/s',
-    rate: Math.round(on.rate),
-    p50: on.p50,
-    p99: on.p99,
-  });
-  reportFigure({
-    bench: 'webhooks-neighbour',
-    name: 'the same, shares off',
-    unit: 'events/s',
-    rate: Math.round(off.rate),
-    p50: off.p50,
-    p99: off.p99,
-  });
+  console.log(
+    `\none healthy endpoint alone, owed ${alone.records.toLocaleString('en-US')} events (what the shares cost without a neighbour)\n`,
+  );
+  console.log(markdownTable(columns, [aloneOff, aloneOn].map(row)));
+  console.log(`\nratio: alone, shares on give ${(aloneOn.rate / aloneOff.rate).toFixed(2)}x the rate with them off`);
+  for (const [name, r] of [
+    ['healthy deliveries beside dead receivers', on],
+    ['the same, shares off', off],
+    ['one endpoint alone', aloneOn],
+    ['one endpoint alone, shares off', aloneOff],
+  ] as const)
+    reportFigure({
+      bench: 'webhooks-neighbour',
+      name,
+      unit: 'events/s',
+      rate: Math.round(r.rate),
+      p50: r.p50,
+      p99: r.p99,
+    });
 } finally {
   healthyServer.closeAllConnections();
   deadServer.closeAllConnections();

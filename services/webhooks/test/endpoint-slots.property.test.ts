@@ -28,6 +28,7 @@ interface Model {
   held: number;
   failing: boolean;
   latencyMs: number;
+  measured: boolean;
 }
 
 describe('endpoint slots', () => {
@@ -46,7 +47,7 @@ describe('endpoint slots', () => {
             let m = model.get(e);
             // An endpoint forgotten (nothing held, none waiting, not failing) starts again as unknown: slow.
             if (!m) {
-              m = { held: 0, failing: false, latencyMs: TIMEOUT_MS / 2 };
+              m = { held: 0, failing: false, latencyMs: TIMEOUT_MS / 2, measured: false };
               model.set(e, m);
             }
             return m;
@@ -74,7 +75,10 @@ describe('endpoint slots', () => {
               slots.release(o.endpoint, o.outcome);
               if (o.outcome) {
                 m.failing = !o.outcome.ok;
-                m.latencyMs += 0.2 * (o.outcome.latencyMs - m.latencyMs);
+                m.latencyMs = m.measured
+                  ? m.latencyMs + 0.2 * (o.outcome.latencyMs - m.latencyMs)
+                  : o.outcome.latencyMs;
+                m.measured = true;
               }
               if (m.held === 0 && !m.failing && slots.inspect(o.endpoint).waiting === 0) model.delete(o.endpoint);
             } else {

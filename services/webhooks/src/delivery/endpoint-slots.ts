@@ -41,8 +41,10 @@ export interface SlotPolicy {
 interface EndpointState {
   inFlight: number;
   failing: boolean;
-  /** Average attempt time (ms), timeouts included. */
+  /** Average attempt time (ms), timeouts included; until an attempt ends, taken as slow (half the timeout). */
   latencyMs: number;
+  /** Whether an attempt to it has ended here (before that, its latency is a guess). */
+  measured: boolean;
   /** Deliveries that found the slots taken: job id -> when its turn was set. */
   waiting: Map<string, number>;
   /** When waiting entries were last pruned, and the count then. */
@@ -79,6 +81,7 @@ export class EndpointSlots {
         failing: false,
         // Not known yet: taken as slow (no borrowing) until its attempts show otherwise.
         latencyMs: this.policy.timeoutMs / 2,
+        measured: false,
         waiting: new Map(),
         prunedAt: this.now(),
         prunedSize: 0,
@@ -90,11 +93,11 @@ export class EndpointSlots {
 
   /** A fast, healthy endpoint past its share takes an idle slot when a share's worth would still be free after. */
   private mayBorrow(s: EndpointState): boolean {
-    return (
-      !s.failing &&
-      s.latencyMs <= this.policy.timeoutMs * FAST_PART_OF_TIMEOUT &&
-      this.policy.total - this.inFlight > this.policy.perEndpoint
-    );
+    return this.canEverBorrow(s) && this.policy.total - this.inFlight > this.policy.perEndpoint;
+  }
+
+  private canEverBorrow(s: EndpointState): boolean {
+    return !s.failing && s.latencyMs <= this.policy.timeoutMs * FAST_PART_OF_TIMEOUT;
   }
 
   private capOf(s: EndpointState): number {
@@ -114,7 +117,11 @@ export class EndpointSlots {
     const now = this.now();
     this.prune(s, now);
     s.waiting.delete(job);
-    const turn = Math.max(MIN_WAIT_MS, (s.latencyMs * (s.waiting.size + 1)) / cap);
+    // Its turn: the deliveries waiting for it, at its attempt time, over the slots it can get (a fast one borrows).
+    // Before any attempt to it has ended its attempt time is not known: the shortest wait, so that a backlog for a
+    // new endpoint is not sent minutes away on a guess (its first attempts end within moments if it is fast).
+    const slots = this.canEverBorrow(s) ? Math.max(cap, this.policy.total - this.policy.perEndpoint) : cap;
+    const turn = s.measured ? Math.max(MIN_WAIT_MS, (s.latencyMs * (s.waiting.size + 1)) / slots) : MIN_WAIT_MS;
     // Jittered in [0.5, 1.5) x the turn; a turn past the longest wait is spread over [0.5, 1) x it, not piled on it.
     const retryInMs = Math.round(
       turn * 1.5 <= MAX_WAIT_MS ? turn * (0.5 + this.random()) : MAX_WAIT_MS * (0.5 + 0.5 * this.random()),
@@ -131,7 +138,9 @@ export class EndpointSlots {
     this.inFlight--;
     if (outcome) {
       s.failing = !outcome.ok;
-      s.latencyMs += LATENCY_WEIGHT * (outcome.latencyMs - s.latencyMs);
+      // The first attempt's time is taken as it is; then each moves the average by LATENCY_WEIGHT.
+      s.latencyMs = s.measured ? s.latencyMs + LATENCY_WEIGHT * (outcome.latencyMs - s.latencyMs) : outcome.latencyMs;
+      s.measured = true;
     }
     // Deliveries that waited and were then finished by another process are forgotten here too (now and then).
     if (s.waiting.size > 0) this.prune(s, this.now());

@@ -9,7 +9,7 @@ import { startApp, startRedisServer, type OwnRedis, type RunningApp } from '@pra
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import type { CreditMeter } from '@pra/account-billing/client';
 import { TestRolls } from '../../ingest/test/change-fixtures.js';
-import { createLookupApp } from '../src/app.js';
+import { type ChargeGate, type OwnRedisLookup, ownRedisLookup } from './own-redis-lookup.js';
 
 let pool: Pool;
 let own: OwnRedis;
@@ -17,35 +17,17 @@ let admin: RedisClient;
 let f: BillingFixture;
 let app: RunningApp;
 let rolls: TestRolls;
-let chargeGate: Promise<void> | undefined;
-let held = 0;
+let gate: ChargeGate;
+let system: OwnRedisLookup;
 
 beforeAll(async () => {
-  pool = createPool(inject('databaseUrl'), 4);
-  own = await startRedisServer();
-  admin = createRedis(own.url, 'worker');
-  f = await billingFixture(pool, own.url, `cf${randomBytes(3).toString('hex')}:`);
-  const meter: CreditMeter = {
-    precheck: (r) => f.meter.precheck(r),
-    balance: (a) => f.meter.balance(a),
-    charge: async (r) => {
-      if (chargeGate) {
-        held++;
-        await chargeGate;
-      }
-      return f.meter.charge(r);
-    },
-  };
-  app = await startApp(createLookupApp({ pool, meter, calls: f.calls, auth: { development: true, keys: f.keys } }));
+  system = await ownRedisLookup('cf');
+  ({ pool, own, admin, f, app, gate } = system);
   rolls = new TestRolls(pool);
 }, 30_000);
 afterAll(async () => {
   rolls?.close();
-  await app?.close();
-  await f?.close();
-  admin?.disconnect();
-  await own?.stop();
-  await pool?.end();
+  await system?.close();
 });
 
 describe('GET /changes while billing does not answer', () => {
@@ -74,17 +56,11 @@ describe('GET /changes while billing does not answer', () => {
     expect(first.body.changes.map((e: { parts: string[] }) => e.parts)).toEqual([['owner'], ['owner']]);
 
     const key = `feed-${randomBytes(6).toString('hex')}`;
-    let open = () => {};
-    chargeGate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    held = 0;
+    gate.close();
     const pending = call(path, headers(key));
-    for (let i = 0; i < 500 && held < 1; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(held).toBe(1);
+    expect(await gate.waitHeld(1)).toBe(1);
     await admin.call('CLIENT', 'PAUSE', '7000', 'ALL');
-    chargeGate = undefined;
-    open();
+    gate.release();
     const failed = await pending;
     expect(failed.status).toBe(503);
     expect(failed.body.status.msg).toMatch(/not charged/);

@@ -15,7 +15,7 @@ import type { CreditMeter } from '@pra/account-billing/client';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { usageReport } from '@pra/account-billing/usage-report';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
-import { createLookupApp } from '../src/app.js';
+import { type ChargeGate, type OwnRedisLookup, ownRedisLookup } from './own-redis-lookup.js';
 
 let pool: Pool;
 let own: OwnRedis;
@@ -23,37 +23,18 @@ let admin: RedisClient;
 let f: BillingFixture;
 let app: RunningApp;
 let path: string;
-let chargeGate: Promise<void> | undefined;
-let held = 0;
+let gate: ChargeGate;
+let system: OwnRedisLookup;
 
 beforeAll(async () => {
-  pool = createPool(inject('databaseUrl'), 4);
-  own = await startRedisServer();
-  admin = createRedis(own.url, 'worker');
-  f = await billingFixture(pool, own.url, `rf${randomBytes(3).toString('hex')}:`);
-  // The real meter; a test may hold charges at a gate (after the pre-check and the search) to send them all at once.
-  const meter: CreditMeter = {
-    precheck: (r) => f.meter.precheck(r),
-    balance: (a) => f.meter.balance(a),
-    charge: async (r) => {
-      if (chargeGate) {
-        held++;
-        await chargeGate;
-      }
-      return f.meter.charge(r);
-    },
-  };
-  app = await startApp(createLookupApp({ pool, meter, calls: f.calls, auth: { development: true, keys: f.keys } }));
+  system = await ownRedisLookup('rf');
+  ({ pool, own, admin, f, app, gate } = system);
   const street = uniqueStreet();
   await insertProperties(pool, [makeProperty({ line1: `7 ${street} ST`, zip: '95814' })]);
   path = `/api/v1/property/address?address=7%20${street}%20ST&zip=95814`;
 }, 30_000);
 afterAll(async () => {
-  await app.close();
-  await f.close();
-  admin.disconnect();
-  await own.stop();
-  await pool.end();
+  await system?.close();
 });
 
 describe('Redis paused during charges', () => {
@@ -72,17 +53,11 @@ describe('Redis paused during charges', () => {
     };
     // 20 requests pass their pre-check and search, and are held before their charge; Redis is paused and the 20
     // charges are sent into the pause at once. 5 more requests arrive during the pause, at their pre-check.
-    let open = () => {};
-    chargeGate = new Promise<void>((resolve) => {
-      open = resolve;
-    });
-    held = 0;
+    gate.close();
     const requests = Array.from({ length: 20 }, call);
-    for (let i = 0; i < 500 && held < 20; i++) await new Promise((r) => setTimeout(r, 10));
-    expect(held).toBe(20);
+    expect(await gate.waitHeld(20)).toBe(20);
     await admin.call('CLIENT', 'PAUSE', '3000', 'ALL');
-    chargeGate = undefined;
-    open();
+    gate.release();
     const answers = await Promise.all([...requests, ...Array.from({ length: 5 }, call)]);
 
     await reversalsDone();
@@ -153,20 +128,14 @@ describe('Redis paused past the time a charge is worked out for: a 503 never cos
       };
       // 24 calls (4 unkeyed, 4 keyed per account) pass their pre-check and search and are held before their charge;
       // Redis is paused 7 s and the charges are sent into the pause: each is answered 503 after 5 s.
-      let open = () => {};
-      chargeGate = new Promise<void>((resolve) => {
-        open = resolve;
-      });
-      held = 0;
+      gate.close();
       const requests = accounts.flatMap((a) => [
         ...Array.from({ length: 4 }, () => call(a)),
         ...Array.from({ length: 4 }, () => call(a, `k-${randomBytes(6).toString('hex')}`)),
       ]);
-      for (let i = 0; i < 500 && held < requests.length; i++) await new Promise((r) => setTimeout(r, 10));
-      expect(held).toBe(requests.length);
+      expect(await gate.waitHeld(requests.length)).toBe(requests.length);
       await admin.call('CLIENT', 'PAUSE', '7000', 'ALL');
-      chargeGate = undefined;
-      open();
+      gate.release();
       const answers = await Promise.all(requests);
       expect(answers.filter((r) => r.status === 503).length).toBeGreaterThan(0);
       for (const r of answers) if (r.status === 503) expect(r.body.status.msg).toMatch(/not charged/);
@@ -206,7 +175,7 @@ describe('Redis paused past the time a charge is worked out for: a 503 never cos
         `[redis paused 7 s] ${answers.filter((r) => r.status === 200).length} answered 200, ${answers.filter((r) => r.status === 503).length} 503; ${refunds[0]!.n} charges reversed; ${retries.length} keyed retries`,
       );
     } finally {
-      chargeGate = undefined;
+      gate.release();
       await pipeline.stop();
     }
   }, 90_000);

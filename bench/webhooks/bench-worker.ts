@@ -1,5 +1,5 @@
-// What the webhook benches share: a database of their own, migrated as npm start migrates it (records, billing,
-// webhooks), and the delivery worker run as npm start runs it (services/webhooks/src/worker.ts, its own process).
+// What the webhook benches share: a database of their own, migrated as npm start migrates it (migrateAll), and the
+// delivery worker run as npm start runs it (services/webhooks/src/worker.ts, its own process).
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
@@ -13,9 +13,7 @@ import {
 } from '@pra/platform';
 import { DELIVERY_QUEUE } from '@pra/webhooks/engine';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@pra/core/config';
-import { migrateRecords } from '@pra/ingest/migrate';
-import { migrateBilling } from '@pra/account-billing/migrate';
-import { migrateWebhooks } from '@pra/webhooks/migrate';
+import { migrateAll } from '../../services/stack/src/migrate-all.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 /** The worker's default WEBHOOK_CONCURRENCY, which the benches run it with. */
@@ -27,9 +25,7 @@ export async function benchDatabase(name: string): Promise<{ url: string; pool: 
   const url = withDatabase(base, `pra_bench_${name}_${Date.now().toString(36)}`);
   await ensureDatabase(url);
   const pool = createPool(url, 8, `bench-${name}`);
-  await migrateRecords(pool);
-  await migrateBilling(pool);
-  await migrateWebhooks(pool);
+  await migrateAll(pool, () => {});
   return {
     url,
     pool,

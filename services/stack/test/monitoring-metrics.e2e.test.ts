@@ -23,9 +23,7 @@ const { UsagePipeline } = await import('@pra/account-billing/pipeline');
 const { insertProperties, makeProperty, uniqueStreet } = await import('@pra/ingest/testing');
 const { startSystem } = await import('../src/system.js');
 const { dropDatabase, ensureDatabase, withDatabase } = await import('@pra/platform');
-const { migrateRecords } = await import('@pra/ingest/migrate');
-const { migrateWebhooks } = await import('@pra/webhooks/migrate');
-const { migrateBilling } = await import('@pra/account-billing/migrate');
+const { migrateAll } = await import('../src/migrate-all.js');
 const { observeWebhookBacklog } = await import('@pra/webhooks/backlog-gauges');
 const { startInProcessLookup } = await import('./in-process-lookup.js');
 
@@ -63,9 +61,7 @@ beforeAll(async () => {
   const whUrl = withDatabase(base, `${new URL(base).pathname.slice(1)}_monitoring_wh`);
   await ensureDatabase(whUrl);
   const whPool = createPool(whUrl, 2, 'monitoring-webhooks');
-  await migrateRecords(whPool);
-  await migrateBilling(whPool);
-  await migrateWebhooks(whPool);
+  await migrateAll(whPool, () => {});
   webhooks = { pool: whPool, url: whUrl, stop: observeWebhookBacklog(whPool) };
   const internal = await startInternalServer({ port: 0, host: '127.0.0.1' });
   metricsUrl = `http://127.0.0.1:${(internal.address() as AddressInfo).port}/metrics`;

@@ -42,6 +42,7 @@ import {
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
 import { mappingColumns, type Mapping } from './mapping.js';
+import { workerExecArgv } from './worker-argv.js';
 
 export { splitAddressLine, toProperty, toTract } from './import-row.js';
 export type { RowError } from './import-work.js';
@@ -111,7 +112,11 @@ type WorkerReply =
   | { batch: number; kind: 'error'; message: string };
 
 export function workerExecutor(setup: WorkSetup): Executor {
-  const worker = new Worker(new URL('./import-worker.mjs', import.meta.url), { workerData: setup });
+  const worker = new Worker(new URL('./import-worker.mjs', import.meta.url), {
+    workerData: setup,
+    // Its entry registers the TypeScript loader itself.
+    execArgv: workerExecArgv(),
+  });
   const waiting = new Map<string, { resolve: (v: never) => void; reject: (e: Error) => void }>();
   // Once the worker has failed or exited, every later request fails at once: posted to a dead worker it would never
   // be answered, and the import would hang holding its source's lock.

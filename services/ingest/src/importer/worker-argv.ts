@@ -1,0 +1,19 @@
+// The Node options a worker thread of the importer starts with: the process's own, but for the TypeScript loader's
+// (`--import tsx` and the like), which the worker's entry registers itself. Inherited, it would be registered twice
+// in the worker, which doubles its start (~0.2 s of CPU for the import worker).
+const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
+
+export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const arg = execArgv[i]!;
+    const eq = arg.indexOf('=');
+    const [flag, value] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, execArgv[i + 1]];
+    if (LOADER_FLAGS.has(flag) && value !== undefined && /(^|[\\/@])tsx([\\/]|$)/.test(value)) {
+      if (eq < 0) i++;
+      continue;
+    }
+    out.push(arg);
+  }
+  return out;
+}

@@ -41,7 +41,7 @@ import {
   type WorkSetup,
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
-import { mappingColumns, type Mapping } from './mapping.js';
+import { identityColumns, mappingColumns, type Mapping } from './mapping.js';
 import { workerExecArgv } from './worker-argv.js';
 
 export { splitAddressLine, toProperty, toTract } from './import-row.js';
@@ -235,6 +235,7 @@ export async function importCsv(
       try {
         await importProperties(pool, file, mapping.delimiter, source, batchSize, executors, summary, progress, {
           joined: mapping.join !== undefined,
+          parcelCells: identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c)),
         });
         // Its next import is news for the change feed (a failed one leaves the first load to finish first).
         if (!summary.dryRun) await recordMappingLoad(pool, mapping.name);
@@ -245,6 +246,16 @@ export async function importCsv(
     opts.onWait,
   );
   return summary;
+}
+
+/** A batch whose state is read, ids reserved and registered, and owner mentions made: to be resolved and written. */
+interface FrontBatch {
+  next: ReadBatch;
+  parsed: ParsedBatch;
+  state: Awaited<ReturnType<typeof readBatchState>>;
+  rowErrors: RowError[];
+  notInStore: number;
+  mentions: (OwnerMention | null)[];
 }
 
 /** A batch read from the file and sent to be parsed. */
@@ -268,7 +279,11 @@ async function importProperties(
   executors: Executor[],
   summary: ImportSummary,
   progress: (rowsRead: number, bytesRead: number) => void,
-  mode: { joined: boolean },
+  mode: {
+    joined: boolean;
+    /** The cells (by index) that tell a row's parcel (mapping.ts identityColumns). */
+    parcelCells: readonly number[];
+  },
 ): Promise<void> {
   // Batches read and sent to be parsed, not yet taken by the writer; the reader stays at most this far ahead.
   const ahead = executors.length * 2 + 1;
@@ -290,6 +305,12 @@ async function importProperties(
     let batch = 0;
     let rowsRead = 0;
     let bytesRead = 0;
+    // A batch is closed where a parcel's rows end: a parcel whose rows spanned two batches would be merged right,
+    // but a re-import of the same file could not tell it unchanged (each batch's rows say less than the whole).
+    // Rows of one parcel that are not next to each other in the file still fall in batches of their own.
+    let lastParcel = '';
+    const maxBatch = Math.max(4 * batchSize, 10_000);
+    const parcelOf = (values: readonly string[]) => mode.parcelCells.map((i) => values[i]).join('\u0000');
     const send = async () => {
       while (queue.length >= ahead && !stopped) await new Promise<void>((r) => (wakeReader = r));
       if (stopped) return;
@@ -312,6 +333,12 @@ async function importProperties(
     try {
       for await (const item of readCsvValues(file, delimiter)) {
         if ('header' in item) continue;
+        const parcel = 'error' in item ? lastParcel : parcelOf(item.values);
+        // Full, and this row starts another parcel (or its parcel has had rows enough for a batch many times over:
+        // rows that all look alike, such as an APN column left empty, still go in batches).
+        if (lines.length >= batchSize && (parcel !== lastParcel || lines.length >= maxBatch)) await send();
+        if (stopped) return;
+        lastParcel = parcel;
         rowsRead++;
         bytesRead = item.bytes;
         if ('error' in item) unreadable.push({ line: item.line, reason: item.error });
@@ -322,8 +349,6 @@ async function importProperties(
           ends.push(length);
           lines.push(item.line);
         }
-        if (lines.length >= batchSize) await send();
-        if (stopped) return;
       }
       if (lines.length > 0 || unreadable.length > 0) await send();
     } catch (err) {
@@ -339,84 +364,139 @@ async function importProperties(
   // What happened to each parcel over the whole file: one whose rows span batches is added once, not then updated.
   const seen = { added: new Set<string>(), updated: new Set<string>(), unchanged: new Set<string>() };
   const written = (id: string) => seen.added.has(id) || seen.updated.has(id) || seen.unchanged.has(id);
+  // Two stages, one batch apart: while a batch's owners are resolved, its records built and written (the back), the
+  // next batch's state is read, its ids reserved and registered and its owner mentions made (the front). The
+  // database's round trips of one batch so overlap the other's CPU work. A front reads what the batches before it
+  // left: it starts once the batch before the one in the back is built, and, when it shares a parcel with a batch
+  // not yet written (rows of one parcel span batches), once that batch is written.
   let writing: Promise<void> = Promise.resolve();
-  let writingIds: ReadonlySet<string> = new Set();
-  try {
-    for (;;) {
-      while (queue.length === 0 && !readDone) await new Promise<void>((r) => (wakeWriter = r));
-      const next = queue.shift();
-      const w = wakeReader;
-      wakeReader = null;
-      wake(w);
-      if (!next) break;
-      const parsed = await next.parsed;
-      summary.rowsRead = next.rowsRead;
-      addReport(summary.report, parsed.report);
-      summary.refusals.push(...parsed.refusals);
-      const rowErrors = [...next.unreadable, ...parsed.errors];
-      // The batch being written has some of these parcels: its state must be committed before it is read here.
-      if (parsed.identities.some((id) => writingIds.has(id))) await writing;
-      const continued = parsed.identities.map(written);
-      const state = await readBatchState(pool, source, parsed.identities, parsed.fileDigests, continued);
-      for (const s of state.stored) if (seen.added.has(s.identity)) s.addedHere = true;
-      if (mode.joined) {
-        // A joined file adds no parcel: the rows of one the store lacks are reported, and nothing is made of them.
-        const missing = new Set(state.added);
-        parsed.identities.forEach((id, i) => {
-          if (!missing.has(id)) return;
-          const lines = parsed.lines![i]!;
-          summary.notInStore += lines.length;
-          for (const line of lines)
-            rowErrors.push({ line, reason: `${id.replace(/^apn:\d+:/, 'APN ')} is not in the store` });
-        });
-        state.added = [];
-      }
-      summary.errors.push(...rowErrors.sort((a, b) => a.line - b.line));
-      summary.skipped = summary.errors.length;
-      const firstId = state.added.length > 0 && !summary.dryRun ? await reserveIds(pool, state.added.length) : 0;
-      // The parcel ids of the records the batch may write: every parcel of it is registered (one round trip); those
-      // the merge finds unchanged are not rewritten, and their ids go unused.
-      const parcelOf = new Map(parsed.identities.map((id, i) => [id, parsed.parcels[i]!]));
-      const rendered = [...state.added, ...state.stored.map((s) => s.identity)];
-      // A dry run registers nothing: its records are built (to count them) and dropped.
-      const parcelIds = summary.dryRun
-        ? rendered.map(() => 0)
-        : await registerParcels(
-            pool,
-            rendered.map((id) => parcelOf.get(id)!),
-          );
-      const mentions = await next.executor.mentions({
-        batch: next.batch,
-        added: state.added,
-        firstId,
-        stored: state.stored,
-        parcelIds,
-      });
-      // The resolver step (issue 37): the owners of the records about to be written, before their bodies are rendered
-      // with the ids. A dry run resolves nothing (it would make owners of records it does not write).
-      const ownerIds = summary.dryRun ? mentions.map(() => null) : await resolveOwners(pool, mentions);
-      const built = await next.executor.build({ batch: next.batch, ownerIds });
-      for (const id of built.added) seen.added.add(id);
-      for (const id of built.updated) if (!seen.added.has(id)) seen.updated.add(id);
-      for (const id of [...state.unchanged, ...built.unchanged])
-        if (!seen.added.has(id) && !seen.updated.has(id)) seen.unchanged.add(id);
-      if (summary.dryRun) {
-        progress(next.rowsRead, next.bytesRead);
-        continue;
-      }
-      // One write at a time, in the file's order.
-      await writing;
-      writingIds = new Set(parsed.identities);
-      writing = writeBuiltBatch(pool, source, built).then(() => progress(next.rowsRead, next.bytesRead));
-      writing.catch(() => {}); // awaited below or before the next write
-    }
-    await writing;
-  } finally {
-    // On a failure, the reader stops where it is.
-    stopped = true;
+  /** The parcels of the batches whose writes may not be committed yet: the one in the back, and the two before it. */
+  let unwritten: ReadonlySet<string>[] = [];
+  /**
+   * `before`: the build of the batch before the one in the back (then every batch before this one is in `seen`);
+   * `backWritten`: settles once the batch in the back is written (or has failed, or the import stops).
+   */
+  const nextFront = async (before: Promise<void>, backWritten: Promise<void>): Promise<FrontBatch | null> => {
+    while (queue.length === 0 && !readDone) await new Promise<void>((r) => (wakeWriter = r));
+    const next = queue.shift();
     const w = wakeReader;
     wakeReader = null;
     wake(w);
+    if (!next) return null;
+    const parsed = await next.parsed;
+    await before;
+    // A parcel of a batch not yet written: its state must be committed (and the batch built) before it is read here.
+    if (parsed.identities.some((id) => unwritten.some((ids) => ids.has(id)))) await backWritten;
+    if (stopped) return null;
+    return frontOf(next, parsed);
+  };
+  const frontOf = async (next: ReadBatch, parsed: ParsedBatch): Promise<FrontBatch> => {
+    const rowErrors = [...next.unreadable, ...parsed.errors];
+    const continued = parsed.identities.map(written);
+    const state = await readBatchState(pool, source, parsed.identities, parsed.fileDigests, continued);
+    for (const s of state.stored) if (seen.added.has(s.identity)) s.addedHere = true;
+    let notInStore = 0;
+    if (mode.joined) {
+      // A joined file adds no parcel: the rows of one the store lacks are reported, and nothing is made of them.
+      const missing = new Set(state.added);
+      parsed.identities.forEach((id, i) => {
+        if (!missing.has(id)) return;
+        const lines = parsed.lines![i]!;
+        notInStore += lines.length;
+        for (const line of lines)
+          rowErrors.push({ line, reason: `${id.replace(/^apn:\d+:/, 'APN ')} is not in the store` });
+      });
+      state.added = [];
+    }
+    const firstId = state.added.length > 0 && !summary.dryRun ? await reserveIds(pool, state.added.length) : 0;
+    // The parcel ids of the records the batch may write: every parcel of it is registered (one round trip); those
+    // the merge finds unchanged are not rewritten, and their ids go unused.
+    const parcelOf = new Map(parsed.identities.map((id, i) => [id, parsed.parcels[i]!]));
+    const rendered = [...state.added, ...state.stored.map((s) => s.identity)];
+    // A dry run registers nothing: its records are built (to count them) and dropped.
+    const parcelIds = summary.dryRun
+      ? rendered.map(() => 0)
+      : await registerParcels(
+          pool,
+          rendered.map((id) => parcelOf.get(id)!),
+        );
+    const mentions = await next.executor.mentions({
+      batch: next.batch,
+      added: state.added,
+      firstId,
+      stored: state.stored,
+      parcelIds,
+    });
+    return { next, parsed, state, rowErrors, notInStore, mentions };
+  };
+
+  /** The build of the batch last sent to be built: its parcels are in `seen` once it settles. */
+  let built: Promise<void> = Promise.resolve();
+  /** The write of the batch before the one last written: one write is in flight at most while another is built. */
+  let olderWrite: Promise<void> = Promise.resolve();
+  let front = nextFront(built, Promise.resolve());
+  let release = () => {};
+  try {
+    for (;;) {
+      const cur = await front;
+      if (!cur) break;
+      const { next, parsed, state, rowErrors, mentions } = cur;
+      summary.rowsRead = next.rowsRead;
+      addReport(summary.report, parsed.report);
+      summary.refusals.push(...parsed.refusals);
+      summary.notInStore += cur.notInStore;
+      summary.errors.push(...rowErrors.sort((a, b) => a.line - b.line));
+      summary.skipped = summary.errors.length;
+      // The two batches before this one may still be being written; those before them are.
+      unwritten = [...unwritten.slice(-2), new Set(parsed.identities)];
+      // The next batch's front, while this one's owners are resolved and its records built.
+      const written = new Promise<void>((r) => (release = r));
+      front = nextFront(built, written);
+      front.catch(() => {}); // awaited at the top of the loop, or below on a failure
+      // The resolver step (issue 37): the owners of the records about to be written, before their bodies are rendered
+      // with the ids. A dry run resolves nothing (it would make owners of records it does not write).
+      const ownerIds = summary.dryRun ? mentions.map(() => null) : await resolveOwners(pool, mentions);
+      // One batch built at a time, and at most two waiting to be written.
+      await built;
+      await olderWrite;
+      const making = next.executor.build({ batch: next.batch, ownerIds }).then((b) => {
+        for (const id of b.added) seen.added.add(id);
+        // A parcel a batch found unchanged that a later batch's rows change is updated, not both.
+        for (const id of b.updated) {
+          seen.unchanged.delete(id);
+          if (!seen.added.has(id)) seen.updated.add(id);
+        }
+        for (const id of [...state.unchanged, ...b.unchanged])
+          if (!seen.added.has(id) && !seen.updated.has(id)) seen.unchanged.add(id);
+        return b;
+      });
+      built = making.then(() => {});
+      built.catch(() => {}); // awaited by the next batch, or below
+      if (summary.dryRun) {
+        built.then(() => progress(next.rowsRead, next.bytesRead)).then(release, release);
+        continue;
+      }
+      // Its records are written once built, after the batches before it, in the file's order.
+      olderWrite = writing;
+      writing = Promise.all([writing, making])
+        .then(([, b]) => writeBuiltBatch(pool, source, b))
+        .then(() => progress(next.rowsRead, next.bytesRead));
+      writing.then(release, release);
+    }
+    await built;
+    await writing;
+  } finally {
+    // On a failure, the reader stops where it is, and the batch in the front finishes before the pool is let go.
+    stopped = true;
+    release();
+    const w = wakeReader;
+    wakeReader = null;
+    wake(w);
+    const wr = wakeWriter;
+    wakeWriter = null;
+    wake(wr);
+    await front.catch(() => {});
+    await built.catch(() => {});
     await writing.catch(() => {});
   }
   await reader;

@@ -146,14 +146,33 @@ export function fillTemplate(template: string, row: Record<string, string>): str
 
 /** Every column a mapping reads (to check a file's header before any row is read). */
 export function mappingColumns(mapping: Mapping): string[] {
+  return rulesColumns(Object.values(mapping.fields) as (FieldRule | undefined)[]);
+}
+
+function rulesColumns(rules: readonly (FieldRule | undefined)[]): string[] {
   const out = new Set<string>();
-  for (const rule of Object.values(mapping.fields) as (FieldRule | undefined)[]) {
+  for (const rule of rules) {
     if (!rule) continue;
     if ('column' in rule) out.add(rule.column);
     if ('column' in rule && rule.fallback) out.add(rule.fallback);
     if ('template' in rule) for (const c of templateColumns(rule.template)) out.add(c);
   }
   return [...out];
+}
+
+/** The targets a property's parcel is told by (import-merge.ts parcelIdentity): its APN, or else its address. */
+const IDENTITY_TARGETS = {
+  apn: ['apn', 'fips'],
+  address: ['line1', 'line2', 'unit', 'zip', 'city', 'state', 'cityStateZip', 'fips'],
+} as const;
+
+/**
+ * The columns whose cells tell a row's parcel: rows of one parcel have the same cells in them (the converse need not
+ * hold: two ways of writing one APN are one parcel).
+ */
+export function identityColumns(mapping: Mapping & { kind: 'property' }): string[] {
+  const fields = mapping.fields;
+  return rulesColumns(IDENTITY_TARGETS[fields.apn ? 'apn' : 'address'].map((t) => fields[t]));
 }
 export type FieldRule = z.infer<typeof FieldRule>;
 

@@ -41,10 +41,19 @@ it('removes exactly the loader flags and their values, whatever surrounds them',
     ['--import', 'file:///x/node_modules/tsx/dist/loader.mjs'],
   );
   fc.assert(
-    fc.property(fc.array(fc.oneof(other.map((o) => [o]), loader), { maxLength: 8 }), (parts) => {
-      const argv = parts.flat();
-      const expected = parts.filter((p) => p.length === 1 && !p[0]!.includes('tsx')).flat();
-      expect(workerExecArgv(argv)).toEqual(expected);
-    }),
+    fc.property(
+      fc.array(
+        fc.oneof(
+          other.map((o) => [o]),
+          loader,
+        ),
+        { maxLength: 8 },
+      ),
+      (parts) => {
+        const argv = parts.flat();
+        const expected = parts.filter((p) => p.length === 1 && !p[0]!.includes('tsx')).flat();
+        expect(workerExecArgv(argv)).toEqual(expected);
+      },
+    ),
   );
 });

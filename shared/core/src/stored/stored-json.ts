@@ -29,19 +29,20 @@ interface ZlibHandle {
 
 /** The longest value the kept deflater takes: with the dictionary, it stays within the 8 KB window (no slide). */
 const REUSED_MAX_BYTES = 4_096;
-/** The bytes past the dictionary that loading it reads (zlib's hash reads a few bytes ahead of a position). */
-const SCRUBBED_HEAD = 16;
 
 /**
  * One deflater kept for the thread's life, reset before each value: deflateRawSync makes a deflater a call (its
  * stream object, 150 KB of zlib state, the dictionary loaded anew) and closes it, which costs more than the
  * compression itself (a first import of a small roll: ~130 us a record of its ~600). node:zlib reuses a deflater
  * only through its stream's native handle, driven here as its own deflateRawSync drives it. reset() restores the
- * state a new deflater starts from (deflateReset, then the dictionary), all but the window past the value's end,
- * which the match finder and the dictionary's hashing read ahead into: a new deflater has zeros there, a kept one
- * the bytes of the values before. So zeros are deflated first (and dropped) over what an earlier value left there,
- * and the bytes are a new deflater's, whatever came before (a test compares them). A value longer than REUSED_MAX_BYTES
- * (the window would slide), or a Node without that handle, takes deflateRawSync.
+ * state a new deflater starts from (deflateReset, then the dictionary), all but the window past the value's end:
+ * a new deflater has zeros there, a kept one the bytes of the values before. zlib's match finder may read there
+ * but never matches past the value's end (a match is cut at the input's end), so a value deflates to a stream that
+ * inflates alone, with the dictionary, to the value; only its choice among equal matches may differ from a new
+ * deflater's, so the bytes may (a test inflates every value of generated sequences). Deflating zeros over that
+ * window first, to write a new deflater's very bytes, cost a second reset and dictionary load a value: 5-10 us a
+ * record of a first load. A value longer than REUSED_MAX_BYTES (the window would slide), or a Node without that
+ * handle, takes deflateRawSync.
  */
 class ReusedDeflater {
   /** Kept referenced: the handle is the stream's. */
@@ -49,24 +50,12 @@ class ReusedDeflater {
   private handle: ZlibHandle | null = null;
   private state: Uint32Array | null = null;
   private readonly out = Buffer.allocUnsafe(2 * REUSED_MAX_BYTES);
-  private readonly zeros = Buffer.alloc(REUSED_MAX_BYTES);
-  /** How far into the window past the dictionary earlier values wrote bytes other than zeros. */
-  private dirty = 0;
   private broken = false;
 
   /** The raw deflate of `input` (valid until the next call), or null when deflateRawSync must make it. */
   deflate(input: Buffer): Buffer | null {
     if (this.broken || input.length > REUSED_MAX_BYTES) return null;
     if (this.stream === null && !this.open()) return null;
-    // Zeros where an earlier value left bytes this one does not overwrite: all of them past its end, and (its own
-    // first bytes are written only after the dictionary) the first few, which the dictionary's last hashes read.
-    const scrub = this.dirty > input.length ? this.dirty : Math.min(this.dirty, SCRUBBED_HEAD);
-    if (scrub > 0 && this.run(this.zeros.subarray(0, scrub)) === null) return null;
-    this.dirty = input.length;
-    return this.run(input);
-  }
-
-  private run(input: Buffer): Buffer | null {
     try {
       this.handle!.reset();
       this.handle!.writeSync(constants.Z_FINISH, input, 0, input.length, this.out, 0, this.out.length);

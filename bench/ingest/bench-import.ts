@@ -1,4 +1,4 @@
-// npm run bench:import [-- --copies 10 --batch 2000 --workers 2 --keep --only <part or county> --profile <dir>]
+// npm run bench:import [-- --copies 10 --roll-copies 20 --batch 2000 --workers 2 --keep --only <part or county> --profile <dir>]
 // County-import speed at steady state. The Brooklyn sample (23,006 rows) is too short for that, so this builds a
 // larger file from it in a temp dir: the sample repeated `copies` times, each copy with distinct parcels (its BLOCK
 // moved by 10,000 per copy) and distinct addresses (its house numbers prefixed with the copy's number). It then
@@ -9,8 +9,13 @@
 // and prints rows/s for each with the target beside it. Then the real county rolls of the hand-out (issue 36:
 // Philadelphia, Charlottesville's four files, Lebanon), each loaded with its shipped mappings into the same database
 // (a source each): the first load and a re-load of the same files, rows/s per file and per county, with the target
-// for a first load of a one-file roll and the ratio to the Brooklyn first import of the same run. The time is importCsv's alone (not the database's creation
-// or migration); the file is read from disk as the CLI reads it. The database is dropped at the end (--keep keeps it).
+// for a first load of a one-file roll and the ratio to the Brooklyn first import of the same run. Then each one-file
+// roll at a county's size: its sample is a few thousand rows (Philadelphia's roll has ~580,000), too short for the
+// importer's threads and V8's optimised code to pay, so it is repeated `--roll-copies` times (20: ~110,000 rows), each
+// copy with parcels, site addresses and owners of its own (APN and house number prefixed with the copy's number,
+// a letter added to the owner's first word), first loaded then re-loaded. The time is importCsv's alone (not the
+// database's creation or migration); the file is read from disk as the CLI reads it. The database is dropped at the
+// end (--keep keeps it).
 import { gunzipSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -20,13 +25,14 @@ import { Session } from 'node:inspector/promises';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '../../services/ingest/src/data/migrate.js';
-import { parseRecord } from '../../services/ingest/src/importer/csv-records.js';
+import { parseRecord, readCsvValues } from '../../services/ingest/src/importer/csv-records.js';
 import {
   COUNTY_ROLLS,
   formatReport,
   importCsv,
   type ImportSummary,
   loadMapping,
+  type Mapping,
   SAMPLE_FILES,
   SHIPPED_MAPPINGS,
 } from '../../services/ingest/src/importer/index.js';
@@ -42,6 +48,8 @@ const COUNTY_TARGET_ROWS_PER_SECOND = 10_000;
 const { values } = parseArgs({
   options: {
     copies: { type: 'string', default: '10' },
+    /** The county-sized rolls: each one-file roll's sample this many times over (1: none). */
+    'roll-copies': { type: 'string', default: '20' },
     /** `brooklyn` or `counties`: run only that part; or a county of COUNTY_ROLLS (`philadelphia`, `lebanon`...): only it. */
     only: { type: 'string' },
     /** Print each county file's import report (first load): what each field is filled from, and how often. */
@@ -55,6 +63,8 @@ const { values } = parseArgs({
 });
 const copies = Number(values.copies);
 if (!Number.isInteger(copies) || copies < 1) throw new Error('--copies must be a positive integer');
+const rollCopies = Number(values['roll-copies']);
+if (!Number.isInteger(rollCopies) || rollCopies < 1) throw new Error('--roll-copies must be a positive integer');
 
 const csvField = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
 
@@ -152,7 +162,7 @@ async function main() {
       }
       const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
       const baseline = results[0] ? results[0].s.rowsRead / results[0].seconds : null;
-      if (values.only !== 'brooklyn') await benchCounties(pool, batchSize, workers, baseline);
+      if (values.only !== 'brooklyn') await benchCounties(pool, batchSize, workers, baseline, dir);
       if (results.length === 0) return;
       console.log(
         `\nimport of the Brooklyn sample x${copies} (${fmt(results[0]!.s.rowsRead)} rows), ${mapping.name} mapping, ` +
@@ -218,18 +228,60 @@ async function stopProfile(session: Session, file: string): Promise<void> {
   console.error(`CPU profile of the main thread: ${file}`);
 }
 
-/** Each county's files loaded twice (first load, then the same files again), timed as importCsv alone. */
+/**
+ * A one-file roll's sample `times` over, each copy with parcels, site addresses and owners of its own: the APN
+ * prefixed with the copy's number and a Q, the house number with the copy's number, and a letter (or two) added to
+ * the first word of the owner cell.
+ */
+async function multiplyRoll(mapping: Mapping, file: string, times: number, out: string): Promise<number> {
+  const fields = mapping.fields as Record<string, { column?: string } | undefined>;
+  const rows: string[][] = [];
+  let header: string[] = [];
+  for await (const item of readCsvValues(file, mapping.delimiter)) {
+    if ('header' in item) header = item.header;
+    else if ('values' in item) rows.push(item.values);
+  }
+  const col = (target: string) => {
+    const name = fields[target]?.column;
+    return name === undefined ? -1 : header.lastIndexOf(name);
+  };
+  const [apn, line1, owner] = [col('apn'), col('line1'), col('ownerName')];
+  if (apn < 0 || line1 < 0) throw new Error(`${mapping.name}: a roll to repeat needs APN and line1 columns`);
+  const quote = (v: string) => (v.includes(mapping.delimiter) || /["\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const letters = (c: number) =>
+    String.fromCharCode(65 + (c % 26)) + (c >= 26 ? String.fromCharCode(65 + Math.floor(c / 26)) : '');
+  const lines = [header.map(quote).join(mapping.delimiter)];
+  for (let c = 0; c < times; c++) {
+    for (const r of rows) {
+      const f = [...r];
+      if (c > 0) {
+        // A letter no APN of the sample has: '1' + '2-11' would be another parcel's '12-11'.
+        f[apn] = `${c}Q${f[apn]}`;
+        f[line1] = f[line1]!.replace(/^(\d)/, `${c}$1`);
+        if (owner >= 0) f[owner] = f[owner]!.replace(/^(\S+)/, `$1${letters(c)}`);
+      }
+      lines.push(f.map(quote).join(mapping.delimiter));
+    }
+  }
+  writeFileSync(out, `${lines.join('\n')}\n`);
+  return rows.length * times;
+}
+
+/**
+ * Each county's files loaded twice (first load, then the same files again), timed as importCsv alone; then each
+ * one-file roll at a county's size (multiplyRoll), the same way.
+ */
 async function benchCounties(
   pool: Pool,
   batchSize: number | undefined,
   workers: number | undefined,
   baseline: number | null,
+  dir: string,
 ) {
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   const lines: string[] = [];
   const only = values.only !== undefined && values.only in COUNTY_ROLLS ? values.only : null;
-  for (const [county, files] of Object.entries(COUNTY_ROLLS)) {
-    if (only !== null && county !== only) continue;
+  const measure = async (county: string, files: readonly { mapping: string; file: string }[]) => {
     for (const pass of ['first load', 're-load']) {
       let rows = 0;
       let seconds = 0;
@@ -242,7 +294,7 @@ async function benchCounties(
         const started = performance.now();
         const s = await importCsv(pool, m, file, { batchSize, workers });
         const t = (performance.now() - started) / 1000;
-        if (profiling) await stopProfile(profiling, join(values.profile!, `${m.name}-first-load.cpuprofile`));
+        if (profiling) await stopProfile(profiling, join(values.profile!, `${county}-${m.name}-first-load.cpuprofile`));
         rows += s.rowsRead;
         seconds += t;
         if (values.reports && pass === 'first load') {
@@ -268,19 +320,38 @@ async function benchCounties(
       const ratio = baseline === null ? '' : `${(rate / baseline).toFixed(2)}x`;
       console.error(`${county} ${pass}: ${fmt(rate)} rows/s`);
       lines.push(
-        `${county.padEnd(16)}${pass.padEnd(12)}${fmt(rows).padStart(8)}${seconds.toFixed(1).padStart(9)}${fmt(rate).padStart(9)}` +
+        `${county.padEnd(18)}${pass.padEnd(12)}${fmt(rows).padStart(9)}${seconds.toFixed(1).padStart(9)}${fmt(rate).padStart(9)}` +
           `${(target === null ? '-' : fmt(target)).padStart(9)}${ratio.padStart(11)}${perRow(nodeMs).padStart(9)}${perRow(pgMs).padStart(7)}${fmt(bound).padStart(11)}  ${mark}`,
-        ...parts.map((p) => `${''.padEnd(28)}${p}`),
+        ...parts.map((p) => `${''.padEnd(30)}${p}`),
       );
+    }
+  };
+  for (const [county, files] of Object.entries(COUNTY_ROLLS)) {
+    if (only === null || county === only) await measure(county, files);
+  }
+  if (rollCopies > 1) {
+    for (const [county, files] of Object.entries(COUNTY_ROLLS)) {
+      if (files.length !== 1 || (only !== null && county !== only)) continue;
+      const { mapping, file } = files[0]!;
+      // A mapping of its own name (and so a source of its own): the sample's parcels are in the store already.
+      const m = loadMapping(mapping);
+      const name = `${m.name}-x${rollCopies}`;
+      const bigMapping = join(dir, `${name}.json`);
+      writeFileSync(bigMapping, JSON.stringify({ ...JSON.parse(readFileSync(mapping, 'utf8')), name }));
+      const big = join(dir, `${name}.csv`);
+      const rows = await multiplyRoll(m, file, rollCopies, big);
+      console.error(`${county} x${rollCopies}: ${fmt(rows)} rows`);
+      await measure(`${county} x${rollCopies}`, [{ mapping: bigMapping, file: big }]);
     }
   }
   console.log(
     `\nreal county rolls, shipped mappings; target ${fmt(COUNTY_TARGET_ROWS_PER_SECOND)} rows/s for a first load of a one-file roll; ` +
+      `"x${rollCopies}": the roll's sample ${rollCopies} times over, each copy with parcels, addresses and owners of its own (a roll at a county's size); ` +
       `x Brooklyn: rows/s over the Brooklyn first import's of this run; node us, pg us: CPU time a row of this process (all threads) and of its PostgreSQL backends; ` +
       `cpu-bound: rows/s with the ${availableParallelism()} cores to itself (this import's CPU, node and PostgreSQL backends, spread over them); load average now ${loadavg()[0]!.toFixed(1)}\n`,
   );
   console.log(
-    `${'county'.padEnd(16)}${'pass'.padEnd(12)}${'rows'.padStart(8)}${'seconds'.padStart(9)}${'rows/s'.padStart(9)}${'target'.padStart(9)}${'x Brooklyn'.padStart(11)}${'node us'.padStart(9)}${'pg us'.padStart(7)}${'cpu-bound'.padStart(11)}`,
+    `${'county'.padEnd(18)}${'pass'.padEnd(12)}${'rows'.padStart(9)}${'seconds'.padStart(9)}${'rows/s'.padStart(9)}${'target'.padStart(9)}${'x Brooklyn'.padStart(11)}${'node us'.padStart(9)}${'pg us'.padStart(7)}${'cpu-bound'.padStart(11)}`,
   );
   for (const l of lines) console.log(l);
 }

@@ -3,10 +3,12 @@
 // transaction, so a failure never half-commits one. A re-import updates what changed and adds nothing twice.
 //
 // A property import is a pipeline. The main thread reads the file's records and sends them, a batch at a time, to
-// worker threads (for a large file; in the main thread for a small one), which turn rows into parcels (import-work.ts);
-// it then reads each batch's stored state (import-store.ts), has the worker build the batch's records and state, and
-// writes them, one batch after the other, while the workers parse the batches ahead. A batch whose parcels the batch
-// being written also has waits for that write, so every batch reads the state the batches before it left.
+// worker threads (for a large file; in the main thread for a small one), which turn rows into parcels (import-work.ts;
+// the reader: import-batches.ts). Each batch then goes through two stages, one batch apart (importProperties): its
+// front reads its stored state (import-store.ts), reserves and registers its ids and has its owner mentions made,
+// while the batch before it is in the back: owners resolved, records built, then written, one batch after the other
+// in the file's order. A batch that shares a parcel with one not yet written waits for that write, so every batch
+// reads the state the batches before it left.
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
@@ -17,7 +19,8 @@ import { resolveOwners } from '../data/owner-registry.js';
 import type { OwnerMention } from '../domain/owner-keys.js';
 import { withSourceLock } from '../data/source-lock.js';
 import type { TractInput } from '../domain/property-input.js';
-import { readCsvRecords, readCsvValues, readHeader } from './csv-records.js';
+import { readCsvRecords, readHeader } from './csv-records.js';
+import { type ReadBatch, readBatches } from './import-batches.js';
 import { addReport, applyRules, type FieldReport, latestDateOf } from './apply-rules.js';
 import { mappedFields } from './import-merge.js';
 import { readAddressIndex } from './import-join.js';
@@ -250,24 +253,12 @@ export async function importCsv(
 
 /** A batch whose state is read, ids reserved and registered, and owner mentions made: to be resolved and written. */
 interface FrontBatch {
-  next: ReadBatch;
+  read: ReadBatch<Executor>;
   parsed: ParsedBatch;
   state: Awaited<ReturnType<typeof readBatchState>>;
   rowErrors: RowError[];
   notInStore: number;
   mentions: (OwnerMention | null)[];
-}
-
-/** A batch read from the file and sent to be parsed. */
-interface ReadBatch {
-  batch: number;
-  executor: Executor;
-  parsed: Promise<ParsedBatch>;
-  /** Records the reader could not read (malformed CSV), by line. */
-  unreadable: RowError[];
-  /** Rows read up to the end of this batch, and the bytes of the file read then. */
-  rowsRead: number;
-  bytesRead: number;
 }
 
 async function importProperties(
@@ -285,85 +276,12 @@ async function importProperties(
     parcelCells: readonly number[];
   },
 ): Promise<void> {
-  // Batches read and sent to be parsed, not yet taken by the writer; the reader stays at most this far ahead.
-  const ahead = executors.length * 2 + 1;
-  const queue: ReadBatch[] = [];
-  let readDone = false;
+  const batches = readBatches(file, delimiter, batchSize, executors, mode.parcelCells);
   let stopped = false;
-  let readFailed: Error | null = null;
-  let wakeWriter: (() => void) | null = null;
-  let wakeReader: (() => void) | null = null;
-  const wake = (w: (() => void) | null) => w?.();
-
-  const reader = (async () => {
-    let texts: string[] = [];
-    let cells: string[][] = [];
-    let ends: number[] = [];
-    let lines: number[] = [];
-    let length = 0;
-    let unreadable: RowError[] = [];
-    let batch = 0;
-    let rowsRead = 0;
-    let bytesRead = 0;
-    // A batch is closed where a parcel's rows end: a parcel whose rows spanned two batches would be merged right,
-    // but a re-import of the same file could not tell it unchanged (each batch's rows say less than the whole).
-    // Rows of one parcel that are not next to each other in the file still fall in batches of their own.
-    let lastParcel = '';
-    const maxBatch = Math.max(4 * batchSize, 10_000);
-    const parcelOf = (values: readonly string[]) => mode.parcelCells.map((i) => values[i]).join('\u0000');
-    const send = async () => {
-      while (queue.length >= ahead && !stopped) await new Promise<void>((r) => (wakeReader = r));
-      if (stopped) return;
-      const executor = executors[batch % executors.length]!;
-      const rows: RowBatch = { text: texts.join(''), ends: Int32Array.from(ends), lines: Int32Array.from(lines) };
-      const parsed = executor.parse(batch, rows, cells);
-      parsed.catch(() => {}); // a failure is reported by the writer when it takes the batch
-      queue.push({ batch, executor, parsed, unreadable, rowsRead, bytesRead });
-      batch++;
-      texts = [];
-      cells = [];
-      ends = [];
-      lines = [];
-      length = 0;
-      unreadable = [];
-      const w = wakeWriter;
-      wakeWriter = null;
-      wake(w);
-    };
-    try {
-      for await (const item of readCsvValues(file, delimiter)) {
-        if ('header' in item) continue;
-        const parcel = 'error' in item ? lastParcel : parcelOf(item.values);
-        // Full, and this row starts another parcel (or its parcel has had rows enough for a batch many times over:
-        // rows that all look alike, such as an APN column left empty, still go in batches).
-        if (lines.length >= batchSize && (parcel !== lastParcel || lines.length >= maxBatch)) await send();
-        if (stopped) return;
-        lastParcel = parcel;
-        rowsRead++;
-        bytesRead = item.bytes;
-        if ('error' in item) unreadable.push({ line: item.line, reason: item.error });
-        else {
-          texts.push(item.text);
-          cells.push(item.values);
-          length += item.text.length;
-          ends.push(length);
-          lines.push(item.line);
-        }
-      }
-      if (lines.length > 0 || unreadable.length > 0) await send();
-    } catch (err) {
-      readFailed = err as Error;
-    } finally {
-      readDone = true;
-      const w = wakeWriter;
-      wakeWriter = null;
-      wake(w);
-    }
-  })();
 
   // What happened to each parcel over the whole file: one whose rows span batches is added once, not then updated.
   const seen = { added: new Set<string>(), updated: new Set<string>(), unchanged: new Set<string>() };
-  const written = (id: string) => seen.added.has(id) || seen.updated.has(id) || seen.unchanged.has(id);
+  const seenBefore = (id: string) => seen.added.has(id) || seen.updated.has(id) || seen.unchanged.has(id);
   // Two stages, one batch apart: while a batch's owners are resolved, its records built and written (the back), the
   // next batch's state is read, its ids reserved and registered and its owner mentions made (the front). The
   // database's round trips of one batch so overlap the other's CPU work. A front reads what the batches before it
@@ -373,26 +291,25 @@ async function importProperties(
   /** The parcels of the batches whose writes may not be committed yet: the one in the back, and the two before it. */
   let unwritten: ReadonlySet<string>[] = [];
   /**
-   * `before`: the build of the batch before the one in the back (then every batch before this one is in `seen`);
-   * `backWritten`: settles once the batch in the back is written (or has failed, or the import stops).
+   * `before`: the build of the batch before the one in the back (then every batch before the back's is in `seen`);
+   * `backWritten`: settles once the batch in the back is written, and so every batch before it (or a write has
+   * failed, or the import stops).
    */
   const nextFront = async (before: Promise<void>, backWritten: Promise<void>): Promise<FrontBatch | null> => {
-    while (queue.length === 0 && !readDone) await new Promise<void>((r) => (wakeWriter = r));
-    const next = queue.shift();
-    const w = wakeReader;
-    wakeReader = null;
-    wake(w);
+    const next = await batches.take();
     if (!next) return null;
     const parsed = await next.parsed;
+    // Not what makes `seen` right for this batch's parcels (one it shares with a batch not yet built is in
+    // `unwritten`, and waits below), but it keeps a front from starting beside two builds.
     await before;
     // A parcel of a batch not yet written: its state must be committed (and the batch built) before it is read here.
     if (parsed.identities.some((id) => unwritten.some((ids) => ids.has(id)))) await backWritten;
     if (stopped) return null;
     return frontOf(next, parsed);
   };
-  const frontOf = async (next: ReadBatch, parsed: ParsedBatch): Promise<FrontBatch> => {
+  const frontOf = async (next: ReadBatch<Executor>, parsed: ParsedBatch): Promise<FrontBatch> => {
     const rowErrors = [...next.unreadable, ...parsed.errors];
-    const continued = parsed.identities.map(written);
+    const continued = parsed.identities.map(seenBefore);
     const state = await readBatchState(pool, source, parsed.identities, parsed.fileDigests, continued);
     for (const s of state.stored) if (seen.added.has(s.identity)) s.addedHere = true;
     let notInStore = 0;
@@ -411,14 +328,14 @@ async function importProperties(
     const firstId = state.added.length > 0 && !summary.dryRun ? await reserveIds(pool, state.added.length) : 0;
     // The parcel ids of the records the batch may write: every parcel of it is registered (one round trip); those
     // the merge finds unchanged are not rewritten, and their ids go unused.
-    const parcelOf = new Map(parsed.identities.map((id, i) => [id, parsed.parcels[i]!]));
+    const parcelOfId = new Map(parsed.identities.map((id, i) => [id, parsed.parcels[i]!]));
     const rendered = [...state.added, ...state.stored.map((s) => s.identity)];
     // A dry run registers nothing: its records are built (to count them) and dropped.
     const parcelIds = summary.dryRun
       ? rendered.map(() => 0)
       : await registerParcels(
           pool,
-          rendered.map((id) => parcelOf.get(id)!),
+          rendered.map((id) => parcelOfId.get(id)!),
         );
     const mentions = await next.executor.mentions({
       batch: next.batch,
@@ -427,12 +344,13 @@ async function importProperties(
       stored: state.stored,
       parcelIds,
     });
-    return { next, parsed, state, rowErrors, notInStore, mentions };
+    return { read: next, parsed, state, rowErrors, notInStore, mentions };
   };
 
   /** The build of the batch last sent to be built: its parcels are in `seen` once it settles. */
   let built: Promise<void> = Promise.resolve();
-  /** The write of the batch before the one last written: one write is in flight at most while another is built. */
+  /** The write of the batch before the one last sent to be written: awaited before the next build, so that at most
+   * two batches wait to be written. */
   let olderWrite: Promise<void> = Promise.resolve();
   let front = nextFront(built, Promise.resolve());
   let release = () => {};
@@ -440,7 +358,7 @@ async function importProperties(
     for (;;) {
       const cur = await front;
       if (!cur) break;
-      const { next, parsed, state, rowErrors, mentions } = cur;
+      const { read: next, parsed, state, rowErrors, mentions } = cur;
       summary.rowsRead = next.rowsRead;
       addReport(summary.report, parsed.report);
       summary.refusals.push(...parsed.refusals);
@@ -450,8 +368,8 @@ async function importProperties(
       // The two batches before this one may still be being written; those before them are.
       unwritten = [...unwritten.slice(-2), new Set(parsed.identities)];
       // The next batch's front, while this one's owners are resolved and its records built.
-      const written = new Promise<void>((r) => (release = r));
-      front = nextFront(built, written);
+      const backWritten = new Promise<void>((r) => (release = r));
+      front = nextFront(built, backWritten);
       front.catch(() => {}); // awaited at the top of the loop, or below on a failure
       // The resolver step (issue 37): the owners of the records about to be written, before their bodies are rendered
       // with the ids. A dry run resolves nothing (it would make owners of records it does not write).
@@ -488,19 +406,13 @@ async function importProperties(
   } finally {
     // On a failure, the reader stops where it is, and the batch in the front finishes before the pool is let go.
     stopped = true;
+    batches.stop();
     release();
-    const w = wakeReader;
-    wakeReader = null;
-    wake(w);
-    const wr = wakeWriter;
-    wakeWriter = null;
-    wake(wr);
     await front.catch(() => {});
     await built.catch(() => {});
     await writing.catch(() => {});
   }
-  await reader;
-  if (readFailed) throw readFailed;
+  await batches.finished;
   summary.added = seen.added.size;
   summary.updated = seen.updated.size;
   summary.unchanged = seen.unchanged.size;

@@ -1,0 +1,133 @@
+// The importer's reader: the file's records, cut into batches and each sent to be parsed as it is cut, at most
+// `ahead` batches before the one the pipeline takes (import-csv.ts importProperties).
+import { readCsvValues } from './csv-records.js';
+import type { ParsedBatch, RowBatch, RowError } from './import-work.js';
+
+/** What parses a batch (an executor of import-csv.ts). */
+export interface BatchParser {
+  /** `cells`: each record's cells, as the reader read them (a worker thread reads them again from the text). */
+  parse(batch: number, rows: RowBatch, cells?: string[][]): Promise<ParsedBatch>;
+}
+
+/** A batch read from the file and sent to be parsed. */
+export interface ReadBatch<E extends BatchParser> {
+  batch: number;
+  executor: E;
+  parsed: Promise<ParsedBatch>;
+  /** Records the reader could not read (malformed CSV), by line. */
+  unreadable: RowError[];
+  /** Rows read up to the end of this batch, and the bytes of the file read then. */
+  rowsRead: number;
+  bytesRead: number;
+}
+
+export interface BatchReader<E extends BatchParser> {
+  /** The next batch, in the file's order; null once the file is read (or the reader stopped). */
+  take(): Promise<ReadBatch<E> | null>;
+  /** Reads no further (a failure): a take() waiting returns null. */
+  stop(): void;
+  /** Settles once the reader has stopped; rejects with the error that stopped the reading, if one did. */
+  finished: Promise<void>;
+}
+
+/**
+ * Reads `file` in batches of `batchSize` rows or a little more: a batch is closed where a parcel's rows end. A parcel
+ * whose rows spanned two batches would be merged right, but a re-import of the same file could not tell it unchanged
+ * (each batch's rows say less than the whole). Rows of one parcel that are not next to each other in the file still
+ * fall in batches of their own, and so do the rows past `maxBatch` of a batch whose rows all look alike (an APN
+ * column left empty). Batches go to the executors in turn.
+ */
+export function readBatches<E extends BatchParser>(
+  file: string,
+  delimiter: string,
+  batchSize: number,
+  executors: readonly E[],
+  /** The cells (by index) that tell a row's parcel (mapping.ts identityColumns). */
+  parcelCells: readonly number[],
+): BatchReader<E> {
+  // Batches read and sent to be parsed, not yet taken; the reader stays at most this far ahead.
+  const ahead = executors.length * 2 + 1;
+  const maxBatch = Math.max(4 * batchSize, 10_000);
+  const queue: ReadBatch<E>[] = [];
+  let readDone = false;
+  let stopped = false;
+  let wakeTaker: (() => void) | null = null;
+  let wakeReader: (() => void) | null = null;
+  const wake = (which: 'taker' | 'reader') => {
+    const w = which === 'taker' ? wakeTaker : wakeReader;
+    if (which === 'taker') wakeTaker = null;
+    else wakeReader = null;
+    w?.();
+  };
+  const parcelKeyOf = (values: readonly string[]) => parcelCells.map((i) => values[i]).join('\u0000');
+
+  const finished = (async () => {
+    let texts: string[] = [];
+    let cells: string[][] = [];
+    let ends: number[] = [];
+    let lines: number[] = [];
+    let length = 0;
+    let unreadable: RowError[] = [];
+    let batch = 0;
+    let rowsRead = 0;
+    let bytesRead = 0;
+    let lastParcel = '';
+    const send = async () => {
+      while (queue.length >= ahead && !stopped) await new Promise<void>((r) => (wakeReader = r));
+      if (stopped) return;
+      const executor = executors[batch % executors.length]!;
+      const rows: RowBatch = { text: texts.join(''), ends: Int32Array.from(ends), lines: Int32Array.from(lines) };
+      const parsed = executor.parse(batch, rows, cells);
+      parsed.catch(() => {}); // a failure is reported by the pipeline when it takes the batch
+      queue.push({ batch, executor, parsed, unreadable, rowsRead, bytesRead });
+      batch++;
+      texts = [];
+      cells = [];
+      ends = [];
+      lines = [];
+      length = 0;
+      unreadable = [];
+      wake('taker');
+    };
+    try {
+      for await (const item of readCsvValues(file, delimiter)) {
+        if ('header' in item) continue;
+        // An unreadable row has no cells to tell its parcel: it goes with the row before.
+        const parcel = 'error' in item ? lastParcel : parcelKeyOf(item.values);
+        if (lines.length >= batchSize && (parcel !== lastParcel || lines.length >= maxBatch)) await send();
+        if (stopped) return;
+        lastParcel = parcel;
+        rowsRead++;
+        bytesRead = item.bytes;
+        if ('error' in item) unreadable.push({ line: item.line, reason: item.error });
+        else {
+          texts.push(item.text);
+          cells.push(item.values);
+          length += item.text.length;
+          ends.push(length);
+          lines.push(item.line);
+        }
+      }
+      if (lines.length > 0 || unreadable.length > 0) await send();
+    } finally {
+      readDone = true;
+      wake('taker');
+    }
+  })();
+  finished.catch(() => {}); // awaited by the pipeline once it is done
+
+  return {
+    take: async () => {
+      while (queue.length === 0 && !readDone && !stopped) await new Promise<void>((r) => (wakeTaker = r));
+      const next = stopped ? undefined : queue.shift();
+      wake('reader');
+      return next ?? null;
+    },
+    stop: () => {
+      stopped = true;
+      wake('reader');
+      wake('taker');
+    },
+    finished,
+  };
+}

@@ -1,5 +1,7 @@
 // An import worker's Node options: the process's own but for the TypeScript loader, which the worker's entry registers
 // itself (inherited, it was registered twice, ~0.2 s of CPU a worker start).
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
 import { workerExecArgv } from '../src/importer/worker-argv.js';
@@ -57,3 +59,27 @@ it('removes exactly the loader flags and their values, whatever surrounds them',
     ),
   );
 });
+
+// A worker refuses some options given to it explicitly that it inherits without a word (V8's): an import of a large
+// file in a process run with them must still start its workers (then with the process's own options, loader and all).
+const importCsv = fileURLToPath(new URL('../src/importer/import-csv.ts', import.meta.url));
+const startWorker = `
+const { workerExecutor } = await import(${JSON.stringify(importCsv)});
+const setup = { mapping: { name: 'x', kind: 'property', delimiter: ',', fields: {} }, header: [], source: 'import:x',
+  now: new Date().toISOString(), mapped: [] };
+try { const e = workerExecutor(setup); await e.close(); console.log('STARTED'); }
+catch (err) { console.log('FAILED', err.code, err.message); }
+`;
+for (const flags of [[], ['--max-old-space-size=4096'], ['--stack-size=2000'], ['--expose-gc']]) {
+  it(`starts an import worker in a process run with ${flags.join(' ') || 'the loader alone'}`, () => {
+    const out = execFileSync(
+      process.execPath,
+      [...flags, '--import', 'tsx', '--input-type=module', '-e', startWorker],
+      {
+        encoding: 'utf8',
+        cwd: fileURLToPath(new URL('..', import.meta.url)),
+      },
+    );
+    expect(out.trim()).toBe('STARTED');
+  }, 30_000);
+}

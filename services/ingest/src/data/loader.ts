@@ -8,6 +8,7 @@ import { withTransaction } from '@pra/platform';
 import type { TractInput } from '../domain/property-input.js';
 import { copiedIds, recordChanges } from './change-feed.js';
 import { appendChangeEvents, type ChangeEventDraft, storedOwnerIds } from './change-events.js';
+import { settleMergedOwners } from './owner-registry.js';
 import { COLUMNS, copyLine, ID_COLUMN, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
 
 /** Reserves `count` consecutive property ids; returns the first. */
@@ -46,6 +47,8 @@ export async function writeBatch(
     replaceIds?: readonly number[];
     inTransaction?: (c: PoolClient) => Promise<void>;
     events?: { source: string; drafts: readonly ChangeEventDraft[] };
+    /** The owner ids its owner mentions carry (owner-registry.ts settleMergedOwners); none: not settled. */
+    ownerIds?: readonly (number | null)[];
   } = {},
 ): Promise<void> {
   await withTransaction(pool, async (c) => {
@@ -61,8 +64,10 @@ export async function writeBatch(
         await c.query(`DELETE FROM records.${t} WHERE ${ID_COLUMN(t)} = ANY($1)`, [opts.replaceIds]);
     }
     for (const t of TABLES) await copyText(c, t, COLUMNS[t], chunks[t]);
+    const written = [...copiedIds(chunks.properties), ...(opts.replaceIds ?? [])];
+    if (opts.ownerIds) await settleMergedOwners(c, written, opts.ownerIds);
     // The change feed row commits with the batch: the indexer sees the write exactly when lookups do.
-    await recordChanges(c, [...copiedIds(chunks.properties), ...(opts.replaceIds ?? [])], 'write');
+    await recordChanges(c, written, 'write');
     await opts.inTransaction?.(c);
     await c.query('UPDATE records.dataset_stats SET property_count = property_count + $1, updated_at = now()', [added]);
     // Last: the feed's lock is held from here to the commit.

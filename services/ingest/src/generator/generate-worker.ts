@@ -82,7 +82,7 @@ async function run() {
     const chunks = Object.fromEntries(Object.entries(text).map(([t, s]) => [t, utf8.encode(s)]));
     inFlight++;
     parentPort!.postMessage(
-      { chunks, rows: items.length, tracts: generator.drainNewTracts() },
+      { chunks, rows: items.length, tracts: generator.drainNewTracts(), ownerIds },
       Object.values(chunks).map((b) => b.buffer),
     );
     items = next;

@@ -22,6 +22,8 @@ export interface BatchMessage {
   chunks: Record<keyof CopyChunks, Uint8Array>;
   rows: number;
   tracts: TractInput[];
+  /** The owner ids the batch's records were built with. */
+  ownerIds: (number | null)[];
 }
 
 /** Seconds include rebuilding the indexes when the load went into an empty store. */
@@ -81,7 +83,7 @@ async function generateAndWrite(pool: Pool, opts: GenerateOptions): Promise<{ ro
               }
               chain = chain.then(async () => {
                 await writeTracts(pool, msg.tracts);
-                await writeBatch(pool, msg.chunks, msg.rows);
+                await writeBatch(pool, msg.chunks, msg.rows, { ownerIds: msg.ownerIds });
                 done += msg.rows;
                 progress?.update(done);
                 answer('ack');

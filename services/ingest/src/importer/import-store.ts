@@ -99,8 +99,16 @@ async function copyState(c: PoolClient, text: string | Uint8Array): Promise<void
   await pipeline(Readable.from([text]), stream);
 }
 
-/** Writes a built batch: its records, its import state and the record count, in one transaction. */
-export async function writeBuiltBatch(pool: Pool, source: string, b: BuiltBatch): Promise<void> {
+/**
+ * Writes a built batch: its records, its import state and the record count, in one transaction. `ownerIds`: the
+ * owner ids its records were built with (as resolveOwners answered them).
+ */
+export async function writeBuiltBatch(
+  pool: Pool,
+  source: string,
+  b: BuiltBatch,
+  ownerIds: readonly (number | null)[],
+): Promise<void> {
   const saveState = async (c: PoolClient) => {
     await copyState(c, b.newState);
     if (b.stateUpdates.length > 0) {
@@ -135,6 +143,7 @@ export async function writeBuiltBatch(pool: Pool, source: string, b: BuiltBatch)
       replaceIds: b.replaceIds,
       inTransaction: saveState,
       events: { source, drafts: b.events },
+      ownerIds,
     });
   } else if (b.fileDigestUpdates.length > 0) {
     // Nothing to write but what is now known of unchanged parcels.

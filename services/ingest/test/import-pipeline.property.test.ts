@@ -151,3 +151,24 @@ it('works rows in any order as one batch would: a first load, and re-imports cou
     { numRuns: 120 },
   );
 }, 240_000);
+
+it('cuts a parcel of more rows than a batch holds, and still counts it once', async () => {
+  // 150 rows of parcel 3 between others: past the reader's cap for batches of 2 rows (64), so cut.
+  const many: Row[] = Array.from({ length: 150 }, (_, i) => ({
+    parcel: 3,
+    owner: 0,
+    year: 2001 + (i % 20),
+    price: 100_000 + i,
+    assessed: 50_000,
+    bad: false,
+  }));
+  const rows = [{ ...many[0]!, parcel: 1 }, ...many, { ...many[0]!, parcel: 5 }];
+  await bothSides([rows, rows], 2, (a, b, pass) => {
+    const { updated, unchanged, ...rest } = counts(b);
+    const { updated: u, unchanged: n, ...expected } = counts(a);
+    expect(rest).toEqual(expected);
+    expect(updated + unchanged).toBe(u + n);
+    expect(b.added + updated + unchanged).toBe(3);
+    return pass === 0;
+  });
+}, 60_000);

@@ -34,8 +34,9 @@ export interface BatchReader<E extends BatchParser> {
  * Reads `file` in batches of `batchSize` rows or a little more: a batch is closed where a parcel's rows end. A parcel
  * whose rows spanned two batches would be merged right, but a re-import of the same file could not tell it unchanged
  * (each batch's rows say less than the whole). Rows of one parcel that are not next to each other in the file still
- * fall in batches of their own, and so do the rows past `maxBatch` of a batch whose rows all look alike (an APN
- * column left empty). Batches go to the executors in turn.
+ * fall in batches of their own, and so do a parcel's rows past `maxBatch` rows in a batch. The cells are a
+ * heuristic (mapping.ts identityColumns): where they miss, batches are cut as by size alone. Batches go to the
+ * executors in turn.
  */
 export function readBatches<E extends BatchParser>(
   file: string,
@@ -47,7 +48,9 @@ export function readBatches<E extends BatchParser>(
 ): BatchReader<E> {
   // Batches read and sent to be parsed, not yet taken; the reader stays at most this far ahead.
   const ahead = executors.length * 2 + 1;
-  const maxBatch = Math.max(4 * batchSize, 10_000);
+  // Room for a parcel of up to a batch's rows after a batch all but full (a parcel of more rows is cut: a parcel's
+  // rows are merged one by one, at a cost that grows with the square of their number); 64 for tests' tiny batches.
+  const maxBatch = Math.max(2 * batchSize, 64);
   const queue: ReadBatch<E>[] = [];
   let readDone = false;
   let stopped = false;
@@ -59,7 +62,11 @@ export function readBatches<E extends BatchParser>(
     else wakeReader = null;
     w?.();
   };
-  const parcelKeyOf = (values: readonly string[]) => parcelCells.map((i) => values[i]).join('\u0000');
+  /** The row's parcel as its cells tell it; null when they are all empty (an APN column left empty tells nothing). */
+  const parcelKeyOf = (values: readonly string[]) => {
+    const cells = parcelCells.map((i) => values[i]!);
+    return cells.some((c) => c.trim() !== '') ? cells.join('\u0000') : null;
+  };
 
   const finished = (async () => {
     let texts: string[] = [];
@@ -92,8 +99,9 @@ export function readBatches<E extends BatchParser>(
     try {
       for await (const item of readCsvValues(file, delimiter)) {
         if ('header' in item) continue;
-        // An unreadable row has no cells to tell its parcel: it goes with the row before.
-        const parcel = 'error' in item ? lastParcel : parcelKeyOf(item.values);
+        // An unreadable row has no cells to tell its parcel: it goes with the row before. A row whose cells tell
+        // nothing is a parcel of its own.
+        const parcel = 'error' in item ? lastParcel : (parcelKeyOf(item.values) ?? `\u0001${rowsRead}`);
         if (lines.length >= batchSize && (parcel !== lastParcel || lines.length >= maxBatch)) await send();
         if (stopped) return;
         lastParcel = parcel;

@@ -11,7 +11,6 @@
 // reads the state the batches before it left.
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import type { Pool } from '@pra/platform';
 import { reserveIds, writeTracts } from '../data/loader.js';
 import { registerParcels } from '../data/parcels.js';
@@ -45,7 +44,7 @@ import {
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
 import { identityColumns, mappingColumns, type Mapping } from './mapping.js';
-import { workerExecArgv } from './worker-argv.js';
+import { loaderWorker } from './worker-argv.js';
 
 export { splitAddressLine, toProperty, toTract } from './import-row.js';
 export type { RowError } from './import-work.js';
@@ -115,11 +114,7 @@ type WorkerReply =
   | { batch: number; kind: 'error'; message: string };
 
 export function workerExecutor(setup: WorkSetup): Executor {
-  const worker = new Worker(new URL('./import-worker.mjs', import.meta.url), {
-    workerData: setup,
-    // Its entry registers the TypeScript loader itself.
-    execArgv: workerExecArgv(),
-  });
+  const worker = loaderWorker(new URL('./import-worker.mjs', import.meta.url), { workerData: setup });
   const waiting = new Map<string, { resolve: (v: never) => void; reject: (e: Error) => void }>();
   // Once the worker has failed or exited, every later request fails at once: posted to a dead worker it would never
   // be answered, and the import would hang holding its source's lock.
@@ -173,7 +168,7 @@ export async function importCsv(
   mapping: Mapping,
   file: string,
   opts: {
-    /** Rows per batch (a transaction each). */
+    /** Rows per batch (a transaction each): at least, as a batch ends where a parcel's rows end (import-batches.ts). */
     batchSize?: number;
     onProgress?: (p: ImportProgressEvent) => void;
     /** Told when another import or remove of the source holds its lock, before this one waits for it. */
@@ -357,7 +352,8 @@ async function importProperties(
   try {
     for (;;) {
       const cur = await front;
-      if (!cur) break;
+      // Stopped: a write failed (its error is thrown below), nothing more is resolved or built.
+      if (!cur || stopped) break;
       const { read: next, parsed, state, rowErrors, mentions } = cur;
       summary.rowsRead = next.rowsRead;
       addReport(summary.report, parsed.report);
@@ -397,9 +393,14 @@ async function importProperties(
       // Its records are written once built, after the batches before it, in the file's order.
       olderWrite = writing;
       writing = Promise.all([writing, making])
-        .then(([, b]) => writeBuiltBatch(pool, source, b))
+        .then(([, b]) => writeBuiltBatch(pool, source, b, ownerIds))
         .then(() => progress(next.rowsRead, next.bytesRead));
-      writing.then(release, release);
+      // A failed write stops the import: the fronts and batches after it do no more work for nothing.
+      writing.then(release, () => {
+        stopped = true;
+        batches.stop();
+        release();
+      });
     }
     await built;
     await writing;

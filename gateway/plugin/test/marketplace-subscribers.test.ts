@@ -15,7 +15,7 @@ import {
 import { TIER_LIMITS } from '@pra/core/tiers';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { issueKey } from '@pra/account-billing/domain';
-import { httpKeyResolver, KeyCache, RedisCallCounter } from '@pra/account-billing/client';
+import { httpKeyResolver, KeyCache } from '@pra/account-billing/client';
 import { createBillingApp, KeyLookupService } from '@pra/account-billing/app';
 import { access, type AccessDeps } from '../src/access.js';
 import { RateLimiter } from '../src/rate-limit.js';

@@ -29,7 +29,6 @@ import { createBillingApp } from '../src/app.js';
 import { KEY_LOOKUP_LIMITS, KeyLookupService } from '../src/domain/key-lookup.js';
 import { rebuildKeyCache, restoreKey } from '../src/data/key-cache-writer.js';
 import { issueKey, setKeyStatus } from '../src/domain/accounts.js';
-import { RedisCallCounter } from '../src/client/call-counter.js';
 import { billingFixture, type BillingFixture } from './billing-fixtures.js';
 
 /** Every counter increment this file's code makes (telemetryMetrics), read by the tests of what is counted. */

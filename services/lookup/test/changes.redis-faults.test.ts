@@ -3,16 +3,14 @@
 // call is answered 503 "not charged" and its charge, if it landed, is reversed once Redis answers; the keyed retry
 // then gets the same events, charged once (a second retry is answered from its receipt).
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool, createRedis, type Pool, type RedisClient } from '@pra/platform';
-import { startApp, startRedisServer, type OwnRedis, type RunningApp } from '@pra/platform/testing';
-import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import type { CreditMeter } from '@pra/account-billing/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pool, RedisClient } from '@pra/platform';
+import type { RunningApp } from '@pra/platform/testing';
+import type { BillingFixture } from '@pra/account-billing/testing';
 import { TestRolls } from '../../ingest/test/change-fixtures.js';
 import { type ChargeGate, type OwnRedisLookup, ownRedisLookup } from './own-redis-lookup.js';
 
 let pool: Pool;
-let own: OwnRedis;
 let admin: RedisClient;
 let f: BillingFixture;
 let app: RunningApp;
@@ -22,7 +20,7 @@ let system: OwnRedisLookup;
 
 beforeAll(async () => {
   system = await ownRedisLookup('cf');
-  ({ pool, own, admin, f, app, gate } = system);
+  ({ pool, admin, f, app, gate } = system);
   rolls = new TestRolls(pool);
 }, 30_000);
 afterAll(async () => {

@@ -7,11 +7,10 @@
 // (ledger and /usage) equal the records received. Redis restarted empty under load on a small balance: one reload, charging refused until it, and every
 // record returned is in the ledger or was a charge Redis lost with its data (named, and in the customer's favour).
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { createPool, createRedis, type Pool, type RedisClient } from '@pra/platform';
-import { startApp, startRedisServer, type OwnRedis, type RunningApp } from '@pra/platform/testing';
-import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
-import type { CreditMeter } from '@pra/account-billing/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Pool, RedisClient } from '@pra/platform';
+import type { OwnRedis, RunningApp } from '@pra/platform/testing';
+import type { BillingFixture } from '@pra/account-billing/testing';
 import { UsagePipeline } from '@pra/account-billing/pipeline';
 import { usageReport } from '@pra/account-billing/usage-report';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';

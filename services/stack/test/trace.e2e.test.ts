@@ -8,7 +8,7 @@
 // instrumentations patch them as they load) and vitest's later import finds them in the CommonJS cache.
 import { createRequire, register } from 'node:module';
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@pra/platform/telemetry/testing';
 import { captureLogs, instrumentedModules, SpanKind, startTelemetry } from '@pra/platform/telemetry';
 

@@ -94,29 +94,29 @@ export function buildCopyChunks(
     const cityKey = normalizeCity(p.city);
     const record = JSON.stringify(renderRecord(id, parcelIds[i]!, p, ownerIds[i]!));
     const body = storedCopyCell(encodeRecordDoc(record, renderHistories(p)));
-    out.properties.push(
-      copyLine([
-        id,
-        p.apn,
-        apnKey(p.apn),
-        p.taxParcelId ? apnKey(p.taxParcelId) : null,
-        p.fips,
-        p.state,
-        countyKey(p.county),
-        cityKey,
-        p.zip,
-        street.lineKey,
-        street.streetKey,
-        street.unitKey,
-        street.looseKey,
-        street.streetType,
-        p.censusTract,
-        source,
-        p.lastModified,
-        locationCell(p),
-        p.proptype.toUpperCase(), // what the area search type filter compares (case-insensitive)
-      ]).slice(0, -1) + `\t${body}\n`,
-    );
+    // The body last, as the COPY cell it already is (copyLine would escape its backslashes again).
+    const keys = copyLine([
+      id,
+      p.apn,
+      apnKey(p.apn),
+      p.taxParcelId ? apnKey(p.taxParcelId) : null,
+      p.fips,
+      p.state,
+      countyKey(p.county),
+      cityKey,
+      p.zip,
+      street.lineKey,
+      street.streetKey,
+      street.unitKey,
+      street.looseKey,
+      street.streetType,
+      p.censusTract,
+      source,
+      p.lastModified,
+      locationCell(p),
+      p.proptype.toUpperCase(), // what the area search type filter compares (case-insensitive)
+    ]);
+    out.properties.push(`${keys.slice(0, -1)}\t${body}\n`);
     [p.owner1, p.owner2].forEach((o, k) => {
       if (!o) return;
       out.owners.push(

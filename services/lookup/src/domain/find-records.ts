@@ -12,7 +12,7 @@ import {
 import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts';
 import { ApiError, badRequest, notFound } from '@pra/core/errors';
 import { pastLastPage } from '@pra/core/wording';
-import type { AddressCriteria, PagedRows, RecordRow, RecordStore, Spelling } from '../data/record-queries.js';
+import type { AddressCriteria, PagedRows, RecordStore, Spelling } from '../data/record-queries.js';
 import { type AskedAddress, describeMatch } from './address-match.js';
 import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';

@@ -65,7 +65,11 @@ export class TestRolls {
   }
 
   /** Imports the roll `rows` under source `import:<name>` (`batchSize` rows a transaction). */
-  async import(name: string, rows: readonly RollRow[], opts: { batchSize?: number } = {}): Promise<ImportSummary> {
+  async import(
+    name: string,
+    rows: readonly RollRow[],
+    opts: { batchSize?: number; dryRun?: boolean } = {},
+  ): Promise<ImportSummary> {
     const file = join(this.dir, `roll-${++this.files}.csv`);
     writeFileSync(file, [ROLL_HEADER, ...rows.map(rollLine)].join('\n'));
     return importCsv(this.pool, this.mapping(name), file, { workers: 0, ...opts });

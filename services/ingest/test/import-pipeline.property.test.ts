@@ -90,6 +90,10 @@ async function storeOf(pool: Pool, source: string) {
 const counts = (s: ImportSummary) => ({ ...s, mapping: '' });
 
 let runs = 0;
+/** A run's own name (letters only: a name word with digits is not a name). */
+const nextRun = () =>
+  `${tag}${(++runs).toString(16)}`.replace(/[0-9a-f]/g, (c) => 'ABCDEFGHIJKLMNOP'[parseInt(c, 16)]!);
+const side = (i: number) => ({ pool: pools[i]!, rolls: rolls[i]! });
 /** Imports `files` one after the other on both sides, the batched side in batches of `batchSize` rows. */
 async function bothSides(
   files: readonly Row[][],
@@ -97,8 +101,7 @@ async function bothSides(
   /** Checks a pass's summaries; false where the two stores may differ. */
   check: (whole: ImportSummary, batched: ImportSummary, pass: number) => boolean,
 ) {
-  // Letters only: a name word with digits is not a name.
-  const run = `${tag}${(++runs).toString(16)}`.replace(/[0-9a-f]/g, (c) => 'ABCDEFGHIJKLMNOP'[parseInt(c, 16)]!);
+  const run = nextRun();
   const name = `pipeline-${run.toLowerCase()}`;
   const [whole, batched] = rolls;
   for (const [pass, rows] of files.entries()) {
@@ -171,4 +174,56 @@ it('cuts a parcel of more rows than a batch holds, and still counts it once', as
     expect(b.added + updated + unchanged).toBe(3);
     return pass === 0;
   });
+}, 60_000);
+
+it('a dry run in batches counts what the import then does, and writes nothing', async () => {
+  await fc.assert(
+    fc.asyncProperty(files, fc.integer({ min: 1, max: 3 }), async (rolls, batchSize) => {
+      const [first, second] = rolls.map(byParcel);
+      const run = nextRun();
+      const name = `pipeline-${run.toLowerCase()}`;
+      const batched = side(1);
+      await batched.rolls.import(name, rollRows(first!, run), { batchSize });
+      const before = await storeOf(batched.pool, `import:${name}`);
+      const dry = await batched.rolls.import(name, rollRows(second!, run), { batchSize, dryRun: true });
+      expect(await storeOf(batched.pool, `import:${name}`)).toEqual(before);
+      const real = await batched.rolls.import(name, rollRows(second!, run), { batchSize });
+      expect({ ...counts(dry), dryRun: false }).toEqual(counts(real));
+    }),
+    { numRuns: 40 },
+  );
+}, 240_000);
+
+it('stops at a batch whose write fails: the batches before it are stored, none after, and the import can run again', async () => {
+  const run = nextRun();
+  const name = `pipeline-${run.toLowerCase()}`;
+  const rows: Row[] = Array.from({ length: 8 }, (_, i) => ({
+    parcel: i + 1,
+    owner: i % OWNERS.length,
+    year: 2010 + i,
+    price: 100_000 + i,
+    assessed: 50_000,
+    bad: false,
+  }));
+  const { pool, rolls: roll } = side(1);
+  // Page 5's import state is refused: its batch's transaction fails, after the batches of pages 1-4 were sent.
+  const fn = `fail_${run.toLowerCase()}`;
+  await pool.query(`CREATE FUNCTION records.${fn}() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN IF NEW.source = 'import:${name}' AND NEW.identity LIKE '%:7005' THEN RAISE EXCEPTION 'refused by the test';
+    END IF; RETURN NEW; END $$`);
+  await pool.query(
+    `CREATE TRIGGER ${fn} BEFORE INSERT ON records.import_state FOR EACH ROW EXECUTE FUNCTION records.${fn}()`,
+  );
+  try {
+    await expect(roll.import(name, rollRows(rows, run), { batchSize: 1 })).rejects.toThrow(/refused by the test/);
+  } finally {
+    await pool.query(`DROP TRIGGER ${fn} ON records.import_state`);
+    await pool.query(`DROP FUNCTION records.${fn}()`);
+  }
+  const stored = (await storeOf(pool, `import:${name}`)).map((r) => r.identifier.apn);
+  expect(stored).toEqual(['7-001', '7-002', '7-003', '7-004']);
+  // The source's lock was let go, and the rest is imported as if nothing had happened.
+  expect(await roll.import(name, rollRows(rows, run), { batchSize: 1 })).toMatchObject({ added: 4, unchanged: 4 });
+  await side(0).rolls.import(name, rollRows(rows, run), { batchSize: 100_000 });
+  expect(await storeOf(pool, `import:${name}`)).toEqual(await storeOf(side(0).pool, `import:${name}`));
 }, 60_000);

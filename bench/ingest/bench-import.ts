@@ -66,7 +66,9 @@ if (!Number.isInteger(copies) || copies < 1) throw new Error('--copies must be a
 const rollCopies = Number(values['roll-copies']);
 if (!Number.isInteger(rollCopies) || rollCopies < 1) throw new Error('--roll-copies must be a positive integer');
 
-const csvField = (v: string) => (/[",\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+/** A CSV cell as written: quoted when it holds the delimiter, a quote or a line break. */
+const csvField = (v: string, delimiter = ',') =>
+  v.includes(delimiter) || /["\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 
 /** The sample `copies` times over with distinct parcels and addresses; `changed` gives 1 row in 20 a new price. */
 function buildFile(sample: string, changed: boolean): string {
@@ -91,7 +93,7 @@ function buildFile(sample: string, changed: boolean): string {
         const was = Number(f[price]!.replace(/[,\s]/g, '')) || 0;
         f[price] = String(was + 1_000);
       }
-      out.push(f.map(csvField).join(','));
+      out.push(f.map((v) => csvField(v)).join(','));
       n++;
     }
   }
@@ -247,7 +249,7 @@ async function multiplyRoll(mapping: Mapping, file: string, times: number, out: 
   };
   const [apn, line1, owner] = [col('apn'), col('line1'), col('ownerName')];
   if (apn < 0 || line1 < 0) throw new Error(`${mapping.name}: a roll to repeat needs APN and line1 columns`);
-  const quote = (v: string) => (v.includes(mapping.delimiter) || /["\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const quote = (v: string) => csvField(v, mapping.delimiter);
   const letters = (c: number) =>
     String.fromCharCode(65 + (c % 26)) + (c >= 26 ? String.fromCharCode(65 + Math.floor(c / 26)) : '');
   const lines = [header.map(quote).join(mapping.delimiter)];

@@ -48,9 +48,10 @@ export function readBatches<E extends BatchParser>(
 ): BatchReader<E> {
   // Batches read and sent to be parsed, not yet taken; the reader stays at most this far ahead.
   const ahead = executors.length * 2 + 1;
-  // Room for a parcel of up to a batch's rows after a batch all but full (a parcel of more rows is cut: a parcel's
-  // rows are merged one by one, at a cost that grows with the square of their number); 64 for tests' tiny batches.
-  const maxBatch = Math.max(2 * batchSize, 64);
+  // Room for a parcel of a quarter of a batch's rows (at least 64, for tests' tiny batches) after a batch all but
+  // full. A parcel of more rows is cut: a parcel's rows are merged one by one, at a cost that grows with the square of
+  // their number, so a batch of one parcel's rows is kept near a batch's size.
+  const maxBatch = batchSize + Math.max(Math.ceil(batchSize / 4), 64);
   const queue: ReadBatch<E>[] = [];
   let readDone = false;
   let stopped = false;

@@ -14,7 +14,7 @@ import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 import { removeSource } from '../src/data/remove-source.js';
 import { rekeyAddresses } from '../src/data/rekey.js';
 import { FileProgress } from '../src/progress.js';
-import { SAMPLE_FILES, SHIPPED_MAPPINGS } from '../src/importer/index.js';
+import { COUNTY_ROLLS, SAMPLE_FILES, SHIPPED_MAPPINGS } from '../src/importer/index.js';
 import { insertProperties, makeProperty, uniqueStreet } from './make-property.js';
 import { recordsOf, saleHistory } from './stored-records.js';
 
@@ -278,6 +278,24 @@ describe('worker threads', () => {
       unchanged: a.added,
     });
   }, 60_000);
+});
+
+describe('a roll without site ZIPs in worker threads', () => {
+  it('finds each parcel the ZIP the main thread finds: the evidence read by the workers, in the file order', async () => {
+    // Lebanon, NH: no site ZIP in the roll; a parcel's ZIP comes from the evidence of its street segment.
+    const { mapping, file } = COUNTY_ROLLS.lebanon[0]!;
+    const base = JSON.parse(readFileSync(mapping, 'utf8')) as object;
+    const inline = mappingNamed(base, `leb-inline-${tagged()}`);
+    const threaded = mappingNamed(base, `leb-threaded-${tagged()}`);
+    const a = await importCsv(pool, inline, file, { workers: 0 });
+    const b = await importCsv(pool, threaded, file, { workers: 2, batchSize: 700 });
+    expect({ ...b, mapping: '' }).toEqual({ ...a, mapping: '' });
+    const zips = async (source: string) =>
+      (await recordsOf(pool, source)).map((r) => [r.identifier.apn, r.address.postal1, r.vintage.postal1Source]);
+    const [za, zb] = [await zips(`import:${inline.name}`), await zips(`import:${threaded.name}`)];
+    expect(za.filter(([, zip]) => zip !== '').length).toBeGreaterThan(4_000);
+    expect(zb).toEqual(za);
+  }, 120_000);
 });
 
 describe('progress', () => {

@@ -3,17 +3,18 @@
 import { readCsvValues } from './csv-records.js';
 import type { ParsedBatch, RowBatch, RowError } from './import-work.js';
 
-/** What parses a batch (an executor of import-csv.ts). */
-export interface BatchParser {
-  /** `cells`: each record's cells, as the reader read them (a worker thread reads them again from the text). */
-  parse(batch: number, rows: RowBatch, cells?: string[][]): Promise<ParsedBatch>;
-}
+/**
+ * What is made of a batch as it is cut (its parse, by an executor of import-csv.ts). `cells`: each record's cells, as
+ * the reader read them (a worker thread reads them again from the text).
+ */
+export type BatchWork<E, R> = (executor: E, batch: number, rows: RowBatch, cells: string[][]) => Promise<R>;
 
-/** A batch read from the file and sent to be parsed. */
-export interface ReadBatch<E extends BatchParser> {
+/** A batch read from the file and sent to be worked (parsed). */
+export interface ReadBatch<E, R = ParsedBatch> {
   batch: number;
   executor: E;
-  parsed: Promise<ParsedBatch>;
+  /** What the executor made of it. */
+  parsed: Promise<R>;
   /** Records the reader could not read (malformed CSV), by line. */
   unreadable: RowError[];
   /** Rows read up to the end of this batch, and the bytes of the file read then. */
@@ -21,9 +22,9 @@ export interface ReadBatch<E extends BatchParser> {
   bytesRead: number;
 }
 
-export interface BatchReader<E extends BatchParser> {
+export interface BatchReader<E, R = ParsedBatch> {
   /** The next batch, in the file's order; null once the file is read (or the reader stopped). */
-  take(): Promise<ReadBatch<E> | null>;
+  take(): Promise<ReadBatch<E, R> | null>;
   /** Reads no further (a failure): a take() waiting returns null. */
   stop(): void;
   /** Settles once the reader has stopped; rejects with the error that stopped the reading, if one did. */
@@ -38,21 +39,22 @@ export interface BatchReader<E extends BatchParser> {
  * heuristic (mapping.ts identityColumns): where they miss, batches are cut as by size alone. Batches go to the
  * executors in turn.
  */
-export function readBatches<E extends BatchParser>(
+export function readBatches<E, R = ParsedBatch>(
   file: string,
   delimiter: string,
   batchSize: number,
   executors: readonly E[],
-  /** The cells (by index) that tell a row's parcel (mapping.ts identityColumns). */
+  /** The cells (by index) that tell a row's parcel (mapping.ts identityColumns); none: batches cut by size alone. */
   parcelCells: readonly number[],
-): BatchReader<E> {
+  work: BatchWork<E, R>,
+): BatchReader<E, R> {
   // Batches read and sent to be parsed, not yet taken; the reader stays at most this far ahead.
   const ahead = executors.length * 2 + 1;
   // Room for a parcel of a quarter of a batch's rows (at least 64, for tests' tiny batches) after a batch all but
   // full. A parcel of more rows is cut: a parcel's rows are merged one by one, at a cost that grows with the square of
   // their number, so a batch of one parcel's rows is kept near a batch's size.
   const maxBatch = batchSize + Math.max(Math.ceil(batchSize / 4), 64);
-  const queue: ReadBatch<E>[] = [];
+  const queue: ReadBatch<E, R>[] = [];
   let readDone = false;
   let stopped = false;
   let wakeTaker: (() => void) | null = null;
@@ -85,7 +87,7 @@ export function readBatches<E extends BatchParser>(
       if (stopped) return;
       const executor = executors[batch % executors.length]!;
       const rows: RowBatch = { text: texts.join(''), ends: Int32Array.from(ends), lines: Int32Array.from(lines) };
-      const parsed = executor.parse(batch, rows, cells);
+      const parsed = work(executor, batch, rows, cells);
       parsed.catch(() => {}); // a failure is reported by the pipeline when it takes the batch
       queue.push({ batch, executor, parsed, unreadable, rowsRead, bytesRead });
       batch++;

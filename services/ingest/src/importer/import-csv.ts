@@ -18,13 +18,14 @@ import { resolveOwners } from '../data/owner-registry.js';
 import type { OwnerMention } from '../domain/owner-keys.js';
 import { withSourceLock } from '../data/source-lock.js';
 import type { TractInput } from '../domain/property-input.js';
+import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
 import { readCsvRecords, readHeader } from './csv-records.js';
 import { type ReadBatch, readBatches } from './import-batches.js';
 import { addReport, applyRules, type FieldReport, latestDateOf } from './apply-rules.js';
 import { mappedFields } from './import-merge.js';
 import { readAddressIndex } from './import-join.js';
 import { toTract } from './import-row.js';
-import { needsZipEvidence, readZipEvidence } from './zip-prescan.js';
+import { needsZipEvidence, prescanZipEvidence } from './zip-prescan.js';
 import {
   checkImportState,
   mappingLoadedBefore,
@@ -91,6 +92,10 @@ function fileSize(file: string): number | null {
 interface Executor {
   /** `cells`: each record's cells, as the reader read them (a worker thread reads them again from the text). */
   parse(batch: number, rows: RowBatch, cells?: string[][]): Promise<ParsedBatch>;
+  /** A batch's ZIP evidence (a roll without site ZIPs is read for it first: zip-prescan.ts). */
+  zipEvidence(batch: number, rows: RowBatch, cells?: string[][]): Promise<ZipEvidenceEntry[]>;
+  /** The roll's ZIP evidence, all of it, before the first batch is parsed. */
+  useZipEvidence(entries: ZipEvidenceEntry[]): Promise<void>;
   /** Merges the batch's parcels over their stored state: the owner mentions of what it will write. */
   mentions(req: BuildRequest): Promise<(OwnerMention | null)[]>;
   build(req: OwnersResolved): Promise<BuiltBatch>;
@@ -101,6 +106,8 @@ function inlineExecutor(setup: WorkSetup): Executor {
   const work = new ImportWork(setup);
   return {
     parse: async (batch, rows, cells) => work.parse(batch, rows, cells),
+    zipEvidence: async (_batch, rows, cells) => work.zipEvidence(rows, cells),
+    useZipEvidence: async (entries) => work.useZipEvidence(entries),
     mentions: async (req) => work.mentions(req),
     build: async (req) => work.build(req),
     close: async () => {},
@@ -109,6 +116,8 @@ function inlineExecutor(setup: WorkSetup): Executor {
 
 type WorkerReply =
   | { batch: number; kind: 'parsed'; result: ParsedBatch }
+  | { batch: number; kind: 'evidence'; result: ZipEvidenceEntry[] }
+  | { batch: number; kind: 'used'; result: null }
   | { batch: number; kind: 'mentions'; result: (OwnerMention | null)[] }
   | { batch: number; kind: 'built'; result: BuiltBatch }
   | { batch: number; kind: 'error'; message: string };
@@ -125,7 +134,14 @@ export function workerExecutor(setup: WorkSetup): Executor {
     waiting.clear();
   };
   worker.on('message', (msg: WorkerReply) => {
-    const kind = { parsed: 'parse', mentions: 'mentions', built: 'build', error: '' }[msg.kind];
+    const kind = {
+      parsed: 'parse',
+      evidence: 'evidence',
+      used: 'use-evidence',
+      mentions: 'mentions',
+      built: 'build',
+      error: '',
+    }[msg.kind];
     const key = `${kind}:${msg.batch}`;
     if (msg.kind === 'error') {
       failAll(new Error(`import worker failed on batch ${msg.batch}: ${msg.message}`));
@@ -145,6 +161,8 @@ export function workerExecutor(setup: WorkSetup): Executor {
     });
   return {
     parse: (batch, rows) => ask<ParsedBatch>({ kind: 'parse', batch, rows }),
+    zipEvidence: (batch, rows) => ask<ZipEvidenceEntry[]>({ kind: 'evidence', batch, rows }),
+    useZipEvidence: (entries) => ask<void>({ kind: 'use-evidence', batch: 0, entries }),
     mentions: (req) => ask<(OwnerMention | null)[]>({ kind: 'mentions', ...req }),
     build: (req) => ask<BuiltBatch>({ kind: 'build', ...req }),
     close: async () => {
@@ -226,11 +244,14 @@ export async function importCsv(
         emitEvents: await mappingLoadedBefore(pool, mapping.name),
       };
       if (mapping.join?.on === 'address') setup.addressIndex = await readAddressIndex(pool, source);
-      if (needsZipEvidence(mapping)) setup.zipEvidence = await readZipEvidence(mapping, file, now);
       const workers = opts.workers ?? defaultWorkers(file, totalBytes);
       const executors =
         workers > 0 ? Array.from({ length: workers }, () => workerExecutor(setup)) : [inlineExecutor(setup)];
       try {
+        if (needsZipEvidence(mapping)) {
+          const entries = await prescanZipEvidence(file, mapping.delimiter, batchSize, executors);
+          await Promise.all(executors.map((e) => e.useZipEvidence(entries)));
+        }
         await importProperties(pool, file, mapping.delimiter, source, batchSize, executors, summary, progress, {
           joined: mapping.join !== undefined,
           parcelCells: identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c)),
@@ -271,7 +292,9 @@ async function importProperties(
     parcelCells: readonly number[];
   },
 ): Promise<void> {
-  const batches = readBatches(file, delimiter, batchSize, executors, mode.parcelCells);
+  const batches = readBatches(file, delimiter, batchSize, executors, mode.parcelCells, (e, batch, rows, cells) =>
+    e.parse(batch, rows, cells),
+  );
   let stopped = false;
 
   // What happened to each parcel over the whole file: one whose rows span batches is added once, not then updated.

@@ -32,7 +32,7 @@ import {
   type Values,
 } from './apply-rules.js';
 import { type AddressIndexEntry, JoinedParcels } from './import-join.js';
-import { type ParcelOptions, toContribution, toParcel } from './import-row.js';
+import { type ParcelOptions, toContribution, toParcel, zipEvidenceOf } from './import-row.js';
 import { type Mapping, mappingColumns } from './mapping.js';
 
 export interface WorkSetup {
@@ -204,11 +204,57 @@ export class ImportWork {
   }
 
   /**
+   * Record r of a batch, the cells the mapping reads by column name. The reader checked the record: it parses, with
+   * the header's number of cells. `cells`: the reader's, when at hand (in the thread that read them).
+   */
+  private recordAt(rows: RowBatch, r: number, cells?: readonly string[][]): Record<string, string> {
+    let fields = cells?.[r];
+    if (fields === undefined) {
+      const parsed = parseRecord(
+        rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]),
+        this.setup.mapping.delimiter,
+      );
+      if (!('fields' in parsed)) throw new Error(parsed.error);
+      fields = parsed.fields;
+    }
+    // Only the cells the mapping reads (a roll has 80 columns; a mapping reads 20 or 30).
+    const record: Record<string, string> = {};
+    for (const [name, i] of this.columns) record[name] = fields[i]!;
+    return record;
+  }
+
+  /**
+   * A batch's ZIP evidence (zip-evidence.ts), for a roll without site ZIPs, read before the import: the parcels
+   * whose owner is mailed at the parcel itself, in a ZIP of the county. A row the import refuses is no evidence.
+   */
+  zipEvidence(rows: RowBatch, cells?: readonly string[][]): ZipEvidenceEntry[] {
+    const out: ZipEvidenceEntry[] = [];
+    const ctx: RuleContext = { line: 0, latestDate: this.latestDate };
+    for (let r = 0; r < rows.ends.length; r++) {
+      ctx.line = rows.lines[r]!;
+      try {
+        const evidence = zipEvidenceOf(applyCompiled(this.rules, this.recordAt(rows, r, cells), ctx));
+        if (!evidence) continue;
+        const { street, zip } = evidence;
+        const n = street.houseNumber === null ? Number.NaN : Number.parseInt(street.houseNumber, 10);
+        if (Number.isFinite(n)) out.push([street.streetKey, n, zip]);
+      } catch {
+        // A row the import reports; it is no evidence.
+      }
+    }
+    return out;
+  }
+
+  /** The roll's ZIP evidence, all of it, before its first batch is parsed. */
+  useZipEvidence(entries: readonly ZipEvidenceEntry[]): void {
+    this.options.zipEvidence = new ZipEvidence(entries);
+  }
+
+  /**
    * Rows to parcels: rows of one parcel merge; a row that cannot be converted is an error of its line. `cells`: the
    * records' cells when the reader's are at hand (in the thread that read them), else read again from the text.
    */
   parse(batch: number, rows: RowBatch, cells?: readonly string[][]): ParsedBatch {
-    const { mapping } = this.setup;
     const parcels = new Map<string, Parcel>();
     const refs = new Map<string, ParcelRef>();
     const errors: RowError[] = [];
@@ -217,17 +263,7 @@ export class ImportWork {
       const line = rows.lines[r]!;
       ctx.line = line;
       try {
-        // The reader checked the record: it parses, with the header's number of cells.
-        let fields = cells?.[r];
-        if (fields === undefined) {
-          const parsed = parseRecord(rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]), mapping.delimiter);
-          if (!('fields' in parsed)) throw new Error(parsed.error);
-          fields = parsed.fields;
-        }
-        // Only the cells the mapping reads (a roll has 80 columns; a mapping reads 20 or 30).
-        const record: Record<string, string> = {};
-        for (const [name, i] of this.columns) record[name] = fields[i]!;
-        const { identity, input, ref } = this.parcelOf(applyCompiled(this.rules, record, ctx));
+        const { identity, input, ref } = this.parcelOf(applyCompiled(this.rules, this.recordAt(rows, r, cells), ctx));
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
         if (prior) {

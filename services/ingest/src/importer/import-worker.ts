@@ -10,9 +10,12 @@ import {
   type RowBatch,
   type WorkSetup,
 } from './import-work.js';
+import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
 
 export type WorkerRequest =
   | { kind: 'parse'; batch: number; rows: RowBatch }
+  | { kind: 'evidence'; batch: number; rows: RowBatch }
+  | { kind: 'use-evidence'; batch: number; entries: ZipEvidenceEntry[] }
   | ({ kind: 'mentions' } & BuildRequest)
   | ({ kind: 'build' } & OwnersResolved);
 
@@ -22,6 +25,11 @@ port.on('message', (msg: WorkerRequest) => {
   try {
     if (msg.kind === 'parse') {
       port.postMessage({ batch: msg.batch, kind: 'parsed', result: work.parse(msg.batch, msg.rows) });
+    } else if (msg.kind === 'evidence') {
+      port.postMessage({ batch: msg.batch, kind: 'evidence', result: work.zipEvidence(msg.rows) });
+    } else if (msg.kind === 'use-evidence') {
+      work.useZipEvidence(msg.entries);
+      port.postMessage({ batch: msg.batch, kind: 'used', result: null });
     } else if (msg.kind === 'mentions') {
       port.postMessage({ batch: msg.batch, kind: 'mentions', result: work.mentions(msg) });
     } else {

@@ -1,10 +1,11 @@
 // A roll without site ZIPs is read twice: first for its evidence (zip-evidence.ts), the parcels whose owner is mailed
 // at the parcel itself, in a ZIP of the county; then imported, each parcel without a ZIP of its own taking the one its
-// street segment's evidence shares. The evidence is the file's alone, so a re-import finds the same ZIPs.
+// street segment's evidence shares. The evidence is the file's alone, so a re-import finds the same ZIPs. The first
+// read is worked by the import's executors, batch by batch (its worker threads, for a large file, which then start
+// the import warm); Lebanon x20 (113,200 rows) gained 2-4% by it over reading the evidence in the main thread.
 import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
-import { applyCompiled, compileRules, latestDateOf } from './apply-rules.js';
-import { readCsvRecords } from './csv-records.js';
-import { zipEvidenceOf } from './import-row.js';
+import { readBatches } from './import-batches.js';
+import type { RowBatch } from './import-work.js';
 import type { Mapping } from './mapping.js';
 
 /** A mapping that makes parcels and gives no site ZIP: its parcels' ZIPs come from evidence. */
@@ -12,27 +13,30 @@ export function needsZipEvidence(mapping: Mapping & { kind: 'property' }): boole
   return !mapping.join && !mapping.fields.zip && !mapping.fields.cityStateZip;
 }
 
-export async function readZipEvidence(
-  mapping: Mapping & { kind: 'property' },
+/** What reads a batch's evidence (an executor of import-csv.ts: in a worker thread, or this one). */
+export interface EvidenceReader {
+  zipEvidence(batch: number, rows: RowBatch, cells?: string[][]): Promise<ZipEvidenceEntry[]>;
+}
+
+/**
+ * The roll's ZIP evidence, in the file's order: its batches read by the executors in turn, as the import reads them
+ * after (by size alone: the evidence is a row's own).
+ */
+export async function prescanZipEvidence(
   file: string,
-  now: string,
+  delimiter: string,
+  batchSize: number,
+  executors: readonly EvidenceReader[],
 ): Promise<ZipEvidenceEntry[]> {
-  const ctx = { line: 0, latestDate: latestDateOf(now) };
+  const batches = readBatches(file, delimiter, batchSize, executors, [], (e, batch, rows, cells) =>
+    e.zipEvidence(batch, rows, cells),
+  );
   const out: ZipEvidenceEntry[] = [];
-  const rules = compileRules(mapping.fields);
-  for await (const item of readCsvRecords(file, mapping.delimiter)) {
-    if ('error' in item) continue;
-    ctx.line = item.line;
-    try {
-      // The row's place only, as the import reads it: a row whose place the import refuses is no evidence.
-      const evidence = zipEvidenceOf(applyCompiled(rules, item.fields, ctx));
-      if (!evidence) continue;
-      const { street, zip } = evidence;
-      const n = street.houseNumber === null ? Number.NaN : Number.parseInt(street.houseNumber, 10);
-      if (Number.isFinite(n)) out.push([street.streetKey, n, zip]);
-    } catch {
-      // A row the import reports; it is no evidence.
-    }
+  try {
+    for (let b = await batches.take(); b; b = await batches.take()) out.push(...(await b.parsed));
+  } finally {
+    batches.stop();
   }
+  await batches.finished;
   return out;
 }

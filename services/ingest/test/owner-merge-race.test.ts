@@ -9,9 +9,14 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import type {} from '@pra/platform/testing';
+import { buildCopyChunks } from '../src/data/copy-rows.js';
+import { writeBatch } from '../src/data/loader.js';
 import { migrateRecords } from '../src/data/migrate.js';
+import { mergeOwnerIds } from '../src/data/owner-registry.js';
+import { parcelRefOf, registerParcels } from '../src/data/parcels.js';
 import { importCsv } from '../src/importer/import-csv.js';
 import { loadMapping } from '../src/importer/mapping.js';
+import { insertProperties, makeProperty, uniqueStreet } from './make-property.js';
 
 const url = withDatabase(inject('databaseUrl'), `pra_owner_merge_race_${randomBytes(4).toString('hex')}`);
 let pool: Pool;
@@ -85,3 +90,55 @@ it('leaves no owner mention pointing at an owner merged away during the import',
   );
   expect(rows).toEqual([]);
 }, 120_000);
+
+it('a write waits for a merge in progress before it holds any row, then names the owner merged into', async () => {
+  // A write that first deleted a record's mentions and only then waited for the merge lock deadlocked with a merge
+  // whose UPDATE waited for those rows. The write takes the lock before anything else.
+  const street = uniqueStreet();
+  const item = makeProperty({
+    line1: `1 ${street}`,
+    apn: `${street.slice(-6)}-1`,
+    owner1: { firstName: 'ANA', lastName: 'MERGEX', fullName: 'ANA MERGEX', type: 'Individual' },
+  });
+  const other = makeProperty({
+    line1: `2 ${street}`,
+    apn: `${street.slice(-6)}-2`,
+    owner1: { firstName: 'BEA', lastName: 'MERGEY', fullName: 'BEA MERGEY', type: 'Individual' },
+  });
+  const [p, q] = await insertProperties(pool, [item, other]);
+  const ownerOf = async (id: number) =>
+    Number(
+      (await pool.query('SELECT owner_id FROM records.owner_mentions WHERE property_id = $1 AND seq = 1', [id])).rows[0]
+        .owner_id,
+    );
+  const [x, y] = [await ownerOf(p!), await ownerOf(q!)];
+  // A merge of x into y, held open.
+  const merger = await pool.connect();
+  await merger.query('BEGIN');
+  await mergeOwnerIds(merger, [[x, y]]);
+  // A re-import's write of p, its owner resolved as x before the merge.
+  const parcelIds = await registerParcels(pool, [parcelRefOf(item)]);
+  const write = writeBatch(pool, buildCopyChunks([p!], [item], parcelIds, 'test', [[x, null]]), 0, {
+    replaceIds: [p!],
+    ownerIds: [x, null],
+  });
+  write.catch(() => {});
+  const waits = async () =>
+    (
+      await pool.query<{ wait: string }>(
+        `SELECT wait_event AS wait FROM pg_stat_activity
+          WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+      )
+    ).rows.map((r) => r.wait);
+  let seen: string[] = [];
+  for (let i = 0; i < 100 && seen.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+    seen = await waits();
+  }
+  // The write waits for the advisory lock, not for a row of p's the merge updated.
+  expect(seen).toEqual(['advisory']);
+  await merger.query('COMMIT');
+  merger.release();
+  await write;
+  expect(await ownerOf(p!)).toBe(y);
+}, 30_000);

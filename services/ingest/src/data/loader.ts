@@ -8,7 +8,7 @@ import { withTransaction } from '@pra/platform';
 import type { TractInput } from '../domain/property-input.js';
 import { copiedIds, recordChanges } from './change-feed.js';
 import { appendChangeEvents, type ChangeEventDraft, storedOwnerIds } from './change-events.js';
-import { settleMergedOwners } from './owner-registry.js';
+import { lockAgainstMerges, settleMergedOwners } from './owner-registry.js';
 import { COLUMNS, copyLine, ID_COLUMN, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
 
 /** Reserves `count` consecutive property ids; returns the first. */
@@ -53,6 +53,8 @@ export async function writeBatch(
 ): Promise<void> {
   await withTransaction(pool, async (c) => {
     await c.query('SET LOCAL synchronous_commit = off');
+    // Before any row is deleted or copied: a merge waiting on them while this waits on it would deadlock.
+    if (opts.ownerIds) await lockAgainstMerges(c);
     const drafts = opts.events?.drafts ?? [];
     // The owners the changed records had, read before their rows are replaced: an owner's feed shows what it sold.
     const priorOwners = await storedOwnerIds(

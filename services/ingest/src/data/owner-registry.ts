@@ -110,28 +110,41 @@ export async function resolveOwners(
         [newKeys.map((k) => k.key), newKeys.map((k) => k.middle), newKeys.map((k) => idOf(k.slot))],
       );
     }
-    if (merged.size > 0) {
-      // Writes in flight (of this import's earlier batches, or another's) may hold mentions of an owner merged here:
-      // they commit first, so that the mentions' UPDATE below sees them (see settleMergedOwners).
-      await c.query(`SELECT pg_advisory_xact_lock(${MERGE_LOCK})`);
-      for (const [gone] of merged) await mergeOwners(c, rawId(gone), idOf(gone));
-    }
+    await mergeOwnerIds(
+      c,
+      [...merged.keys()].map((gone) => [rawId(gone), idOf(gone)]),
+    );
     return answer.map((id) => (id === null ? null : idOf(id)));
   });
 }
 
 /**
  * Taken by a merge of owners (exclusive, in the resolver's transaction) and by each write of owner mentions (shared,
- * from its settling to its commit). The owner ids a write carries were resolved before it: one of them may be merged
- * away by another batch's resolver before the write commits, and that merge's UPDATE of owner_mentions cannot see
- * the write's rows. With the lock, either the merge waits for the write to commit (its UPDATE then sees them) or the
- * write waits for the merge and settles its own mentions through the redirect.
+ * first thing in its transaction, before it holds any row: see lockAgainstMerges). The owner ids a write carries
+ * were resolved before it: one of them may be merged away by another batch's resolver before the write commits, and
+ * that merge's UPDATE of owner_mentions cannot see the write's rows. With the lock, either the merge waits for the
+ * write to commit (its UPDATE then sees them) or the write waits for the merge and settles its own mentions through
+ * the redirect (settleMergedOwners). Taken late, after a write's DELETE of a record's mentions, it deadlocked: the
+ * merge's UPDATE waited for the deleted rows, the write for the lock.
  */
 const MERGE_LOCK = "hashtext('records.owner_merges')";
 
+/** Merges owners (`[gone, keep]` pairs, mergeOwners), once the writes holding mentions have committed. */
+export async function mergeOwnerIds(c: PoolClient, merges: readonly (readonly [number, number])[]): Promise<void> {
+  if (merges.length === 0) return;
+  await c.query(`SELECT pg_advisory_xact_lock(${MERGE_LOCK})`);
+  for (const [gone, keep] of merges) await mergeOwners(c, gone, keep);
+}
+
+/** First thing in a write's transaction that replaces or adds owner mentions (see MERGE_LOCK). */
+export async function lockAgainstMerges(c: PoolClient): Promise<void> {
+  await c.query(`SELECT pg_advisory_xact_lock_shared(${MERGE_LOCK})`);
+}
+
 /**
- * In a write's transaction, once its owner mentions are copied: mentions of an owner merged away since its ids were
- * resolved name the owner it was merged into (`ownerIds`: the owner ids the write's mentions carry, nulls ignored).
+ * In a write's transaction (which took lockAgainstMerges), once its owner mentions are copied: mentions of an owner
+ * merged away since its ids were resolved name the owner it was merged into (`ownerIds`: the owner ids the write's
+ * mentions carry, nulls ignored).
  */
 export async function settleMergedOwners(
   c: PoolClient,
@@ -140,7 +153,6 @@ export async function settleMergedOwners(
 ): Promise<void> {
   const owners = [...new Set(ownerIds.filter((id): id is number => id !== null))];
   if (owners.length === 0) return;
-  await c.query(`SELECT pg_advisory_xact_lock_shared(${MERGE_LOCK})`);
   await c.query(
     `WITH gone AS (SELECT from_id, to_id FROM records.owner_redirects WHERE from_id = ANY($2::bigint[]))
      UPDATE records.owner_mentions m SET owner_id = gone.to_id FROM gone

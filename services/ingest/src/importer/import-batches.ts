@@ -105,7 +105,9 @@ export function readBatches<E, R = ParsedBatch>(
         // An unreadable row has no cells to tell its parcel: it goes with the row before. A row whose cells tell
         // nothing is a parcel of its own.
         const parcel = 'error' in item ? lastParcel : (parcelKeyOf(item.values) ?? `\u0001${rowsRead}`);
-        if (lines.length >= batchSize && (parcel !== lastParcel || lines.length >= maxBatch)) await send();
+        // Unreadable rows count too: a long run of them would make one batch of their errors.
+        const size = lines.length + unreadable.length;
+        if (size >= batchSize && (parcel !== lastParcel || size >= maxBatch)) await send();
         if (stopped) return;
         lastParcel = parcel;
         rowsRead++;

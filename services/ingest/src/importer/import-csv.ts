@@ -380,9 +380,9 @@ async function importProperties(
       const { read: next, parsed, state, rowErrors, mentions } = cur;
       summary.rowsRead = next.rowsRead;
       addReport(summary.report, parsed.report);
-      summary.refusals.push(...parsed.refusals);
+      for (const r of parsed.refusals) summary.refusals.push(r);
       summary.notInStore += cur.notInStore;
-      summary.errors.push(...rowErrors.sort((a, b) => a.line - b.line));
+      for (const e of rowErrors.sort((a, b) => a.line - b.line)) summary.errors.push(e);
       summary.skipped = summary.errors.length;
       // The two batches before this one may still be being written; those before them are.
       unwritten = [...unwritten.slice(-2), new Set(parsed.identities)];

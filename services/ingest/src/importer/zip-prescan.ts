@@ -33,7 +33,7 @@ export async function prescanZipEvidence(
   );
   const out: ZipEvidenceEntry[] = [];
   try {
-    for (let b = await batches.take(); b; b = await batches.take()) out.push(...(await b.parsed));
+    for (let b = await batches.take(); b; b = await batches.take()) for (const e of await b.parsed) out.push(e);
   } finally {
     batches.stop();
   }

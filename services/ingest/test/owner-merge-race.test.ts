@@ -114,31 +114,36 @@ it('a write waits for a merge in progress before it holds any row, then names th
   const [x, y] = [await ownerOf(p!), await ownerOf(q!)];
   // A merge of x into y, held open.
   const merger = await pool.connect();
-  await merger.query('BEGIN');
-  await mergeOwnerIds(merger, [[x, y]]);
-  // A re-import's write of p, its owner resolved as x before the merge.
-  const parcelIds = await registerParcels(pool, [parcelRefOf(item)]);
-  const write = writeBatch(pool, buildCopyChunks([p!], [item], parcelIds, 'test', [[x, null]]), 0, {
-    replaceIds: [p!],
-    ownerIds: [x, null],
-  });
-  write.catch(() => {});
-  const waits = async () =>
-    (
-      await pool.query<{ wait: string }>(
-        `SELECT wait_event AS wait FROM pg_stat_activity
-          WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
-      )
-    ).rows.map((r) => r.wait);
   let seen: string[] = [];
-  for (let i = 0; i < 100 && seen.length === 0; i++) {
-    await new Promise((r) => setTimeout(r, 20));
-    seen = await waits();
+  let write: Promise<void> = Promise.resolve();
+  try {
+    await merger.query('BEGIN');
+    await mergeOwnerIds(merger, [[x, y]]);
+    // A re-import's write of p, its owner resolved as x before the merge.
+    const parcelIds = await registerParcels(pool, [parcelRefOf(item)]);
+    write = writeBatch(pool, buildCopyChunks([p!], [item], parcelIds, 'test', [[x, null]]), 0, {
+      replaceIds: [p!],
+      ownerIds: [x, null],
+    });
+    write.catch(() => {});
+    const waits = async () =>
+      (
+        await pool.query<{ wait: string }>(
+          `SELECT wait_event AS wait FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
+        )
+      ).rows.map((r) => r.wait);
+    for (let i = 0; i < 100 && seen.length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      seen = await waits();
+    }
+  } finally {
+    // Whatever the outcome, the merge ends: a transaction left open would hold the pool (and the database) for ever.
+    await merger.query('COMMIT').catch(() => {});
+    merger.release();
   }
-  // The write waits for the advisory lock, not for a row of p's the merge updated.
+  // The write waited for the advisory lock, not for a row of p's the merge updated.
   expect(seen).toEqual(['advisory']);
-  await merger.query('COMMIT');
-  merger.release();
   await write;
   expect(await ownerOf(p!)).toBe(y);
 }, 30_000);

@@ -317,41 +317,37 @@ export const AutocompleteQuery = z.object({
 });
 export type AutocompleteQuery = z.infer<typeof AutocompleteQuery>;
 
-/** The optional header of every metered endpoint: a retry with the same key is charged once (the Stripe convention). */
-export const IdempotencyHeaders = z.object({
-  'Idempotency-Key': z
+/** An Idempotency-Key header (parsed at run time by @pra/platform's idempotency.ts), with what a retry with it does. */
+const idempotencyKey = (description: string) =>
+  z
     .string()
     .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
     .optional()
-    .openapi({
-      description:
-        'Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was ' +
-        '(same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a ' +
-        'different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that ' +
-        'timed out may be charged again.',
-      example: '3f6c2a1e-8b2d-4c7a-9a51-0d6f1e2b7c44',
-    }),
+    .openapi({ description, example: '3f6c2a1e-8b2d-4c7a-9a51-0d6f1e2b7c44' });
+
+/** The optional header of every metered endpoint: a retry with the same key is charged once (the Stripe convention). */
+export const IdempotencyHeaders = z.object({
+  'Idempotency-Key': idempotencyKey(
+    'Makes retries safe: a request repeated with the same key within 24 hours is charged once and answered as the first was ' +
+      '(same `transactionID`, same `records_returned`); duplicates sent at the same time are charged once too. The same key on a ' +
+      'different request is a 400. Use a new key (e.g. a UUID) for each logical request. Without it, a retry of a request that ' +
+      'timed out may be charged again.',
+  ),
+});
+
+/** The optional header of a creation (POST /webhooks): a retry with the same key creates nothing more. */
+export const CreateHeaders = z.object({
+  'Idempotency-Key': idempotencyKey(
+    'Makes a retry safe: a creation repeated with the same key within 24 hours creates nothing more and is answered with ' +
+      'what the first made, as it is now (with its secret; header `Idempotent-Replayed: true`). The same key with another ' +
+      'body is a 400. Without it, a retry of a creation that timed out makes a second webhook.',
+  ),
 });
 
 /**
  * The optional headers of every metered endpoint: the Idempotency-Key, and If-None-Match (issue 38): the ETag of an
  * answer received, to be answered 304 for free while its records are unchanged.
  */
-/** The optional header of a creation (POST /webhooks): a retry with the same key creates nothing more. */
-export const CreateHeaders = z.object({
-  'Idempotency-Key': z
-    .string()
-    .regex(/^[\x21-\x7e]{1,255}$/, 'must be 1 to 255 visible ASCII characters')
-    .optional()
-    .openapi({
-      description:
-        'Makes a retry safe: a creation repeated with the same key within 24 hours creates nothing more and is answered with ' +
-        'what the first made, as it is now (with its secret; header `Idempotent-Replayed: true`). The same key with another ' +
-        'body is a 400. Without it, a retry of a creation that timed out makes a second webhook.',
-      example: '3f6c2a1e-8b2d-4c7a-9a51-0d6f1e2b7c44',
-    }),
-});
-
 export const MeteredHeaders = IdempotencyHeaders.extend({
   'If-None-Match': z
     .string()

@@ -65,8 +65,12 @@ export function readBatches<E, R = ParsedBatch>(
     else wakeReader = null;
     w?.();
   };
-  /** The row's parcel as its cells tell it; null when they are all empty (an APN column left empty tells nothing). */
-  const parcelKeyOf = (values: readonly string[]) => {
+  /**
+   * The row's parcel as its cells tell it; null when they tell nothing (no cells: batches by size alone; all empty: an
+   * APN column left empty), a parcel of its own.
+   */
+  const parcelKeyOf = (values: readonly string[]): string | null => {
+    if (parcelCells.length === 0) return null;
     const cells = parcelCells.map((i) => values[i]!);
     return cells.some((c) => c.trim() !== '') ? cells.join('\u0000') : null;
   };
@@ -81,7 +85,7 @@ export function readBatches<E, R = ParsedBatch>(
     let batch = 0;
     let rowsRead = 0;
     let bytesRead = 0;
-    let lastParcel = '';
+    let lastParcel: string | null = null;
     const send = async () => {
       while (queue.length >= ahead && !stopped) await new Promise<void>((r) => (wakeReader = r));
       if (stopped) return;
@@ -104,10 +108,11 @@ export function readBatches<E, R = ParsedBatch>(
         if ('header' in item) continue;
         // An unreadable row has no cells to tell its parcel: it goes with the row before. A row whose cells tell
         // nothing is a parcel of its own.
-        const parcel = 'error' in item ? lastParcel : (parcelKeyOf(item.values) ?? `\u0001${rowsRead}`);
+        const parcel: string | null = 'error' in item ? lastParcel : parcelKeyOf(item.values);
         // Unreadable rows count too: a long run of them would make one batch of their errors.
         const size = lines.length + unreadable.length;
-        if (size >= batchSize && (parcel !== lastParcel || size >= maxBatch)) await send();
+        const another = parcel === null || parcel !== lastParcel;
+        if (size >= batchSize && (another || size >= maxBatch)) await send();
         if (stopped) return;
         lastParcel = parcel;
         rowsRead++;

@@ -259,7 +259,7 @@ async function planIdentityMoves(pool: Pool, cp: Checkpoint, s: Step): Promise<v
   let after: [string, string] = [cp.last_source, cp.last_identity];
   for (;;) {
     const more = await withTransaction(pool, async (c) => {
-      const { rows } = await c.query<{ source: string; identity: string; property_id: string; input: PropertyInput }>(
+      const { rows } = await c.query<{ source: string; identity: string; property_id: string; input: string }>(
         `SELECT source, identity, property_id, input FROM records.import_state
           WHERE (source, identity) > ($1::text, $2::text) ORDER BY source, identity LIMIT $3`,
         [...after, s.batchSize],
@@ -267,7 +267,7 @@ async function planIdentityMoves(pool: Pool, cp: Checkpoint, s: Step): Promise<v
       if (rows.length === 0) return false;
       after = [rows[rows.length - 1]!.source, rows[rows.length - 1]!.identity];
       const moves = rows
-        .map((r) => ({ ...r, to: parcelIdentity(r.input, r.identity.startsWith('apn:')) }))
+        .map((r) => ({ ...r, to: parcelIdentity(JSON.parse(r.input) as PropertyInput, r.identity.startsWith('apn:')) }))
         .filter((r) => r.to !== r.identity);
       await c.query(
         `INSERT INTO records.rekey_moves (source, from_identity, to_identity, property_id)

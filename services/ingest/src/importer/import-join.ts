@@ -32,8 +32,8 @@ export async function readAddressIndex(pool: Pool, source: string): Promise<Addr
     fips: string;
     apn: string;
   }>(
-    `SELECT identity, input->>'line1' AS line1, input->>'line2' AS line2, input->>'fips' AS fips, input->>'apn' AS apn
-       FROM records.import_state WHERE source = $1`,
+    `SELECT identity, s->>'line1' AS line1, s->>'line2' AS line2, s->>'fips' AS fips, s->>'apn' AS apn
+       FROM records.import_state, LATERAL (SELECT input::jsonb AS s) j WHERE source = $1`,
     [source],
   );
   const byKey = new Map<string, AddressIndexEntry | null>();

@@ -72,7 +72,7 @@ export async function readBatchState(
        FROM unnest($2::text[], $3::text[], $4::boolean[]) AS u(identity, file_digest, continued)
        CROSS JOIN LATERAL (
          SELECT t.property_id, (NOT u.continued AND t.file_digest = u.file_digest) AS settled,
-                CASE WHEN u.continued OR t.file_digest IS DISTINCT FROM u.file_digest THEN t.input::text END AS input
+                CASE WHEN u.continued OR t.file_digest IS DISTINCT FROM u.file_digest THEN t.input END AS input
            FROM records.import_state t WHERE t.source = $1 AND t.identity = u.identity LIMIT 1) s`,
     [source, identities, fileDigests, continued],
   );
@@ -115,7 +115,7 @@ export async function writeBuiltBatch(
       const u = b.stateUpdates;
       await c.query(
         `UPDATE records.import_state t SET property_id = u.property_id, file_digest = u.file_digest,
-                input = u.input::jsonb
+                input = u.input
            FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[]) AS u(identity, property_id, file_digest, input)
           WHERE t.source = $1 AND t.identity = u.identity`,
         [

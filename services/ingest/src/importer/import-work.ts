@@ -89,7 +89,7 @@ export interface ParsedBatch {
 export interface StoredParcel {
   identity: string;
   propertyId: number;
-  /** The stored input as jsonb text. */
+  /** The stored input: its JSON text (encodeState). */
   input: string;
   /** An earlier batch of this import wrote it (rows of one parcel span batches): merged as rows of one file. */
   continued: boolean;

@@ -40,10 +40,14 @@ export function pickByMiddle(rows: readonly KeyRow[], middle: string): number | 
   );
 }
 
-/** Owner ids of `mentions`, in their order (null stays null). */
+/**
+ * Owner ids of `mentions`, in their order (null stays null). `isNew`: the property ids never written before (ids just
+ * drawn for added records), whose places named no owner before (rule 2 reads nothing for them).
+ */
 export async function resolveOwners(
   pool: Pool,
   mentions: readonly (OwnerMention | null)[],
+  isNew: (propertyId: number) => boolean = () => false,
 ): Promise<(number | null)[]> {
   const present = mentions.filter((m): m is OwnerMention => m !== null);
   if (present.length === 0) return mentions.map(() => null);
@@ -60,7 +64,10 @@ export async function resolveOwners(
       list.push({ middle: r.middle, ownerId: Number(r.owner_id) });
       byKey.set(r.key, list);
     }
-    const previous = await previousOwners(c, present);
+    const previous = await previousOwners(
+      c,
+      present.filter((m) => !isNew(m.propertyId)),
+    );
     const merged = new Map<number, number>();
     const final = (id: number): number => {
       let at = id;
@@ -153,11 +160,18 @@ export async function settleMergedOwners(
 ): Promise<void> {
   const owners = [...new Set(ownerIds.filter((id): id is number => id !== null))];
   if (owners.length === 0) return;
+  // Read first: a merge is rare, and an UPDATE planned over the batch's mentions cost as much as finding none. The
+  // shared lock this write holds keeps any merge from committing between the two statements.
+  const { rows: gone } = await c.query<{ from_id: string; to_id: string }>(
+    'SELECT from_id, to_id FROM records.owner_redirects WHERE from_id = ANY($1::bigint[])',
+    [owners],
+  );
+  if (gone.length === 0) return;
   await c.query(
-    `WITH gone AS (SELECT from_id, to_id FROM records.owner_redirects WHERE from_id = ANY($2::bigint[]))
-     UPDATE records.owner_mentions m SET owner_id = gone.to_id FROM gone
-      WHERE m.owner_id = gone.from_id AND m.property_id = ANY($1::bigint[])`,
-    [propertyIds, owners],
+    `UPDATE records.owner_mentions m SET owner_id = g.to_id
+       FROM unnest($2::bigint[], $3::bigint[]) AS g(from_id, to_id)
+      WHERE m.owner_id = g.from_id AND m.property_id = ANY($1::bigint[])`,
+    [propertyIds, gone.map((g) => g.from_id), gone.map((g) => g.to_id)],
   );
 }
 
@@ -167,14 +181,19 @@ const oldestFirst = (a: number, b: number): [number, number] => {
   return age(a) < age(b) ? [a, b] : [b, a];
 };
 
-/** Ids for `n` new owners, drawn from the identity in one statement. */
+/**
+ * Ids for `n` new owners, consecutive, drawn from the identity at once: one nextval moved on by n. Safe because every
+ * draw is made here, under the resolver's lock (resolveOwners); a nextval a row (generate_series) cost ~6 us an owner.
+ */
 async function drawIds(c: PoolClient, n: number): Promise<number[]> {
   if (n === 0) return [];
-  const { rows } = await c.query<{ id: string }>(
-    `SELECT nextval(pg_get_serial_sequence('records.owner_entities', 'owner_id')) AS id FROM generate_series(1, $1)`,
+  const { rows } = await c.query<{ last: string }>(
+    `SELECT setval(s, nextval(s) + $1 - 1) AS last
+       FROM pg_get_serial_sequence('records.owner_entities', 'owner_id') AS s`,
     [n],
   );
-  return rows.map((r) => Number(r.id));
+  const first = Number(rows[0]!.last) - n + 1;
+  return Array.from({ length: n }, (_, i) => first + i);
 }
 
 /** What each stored place (property, seq) of the batch named before this write: its owner, kind and name. */
@@ -183,6 +202,7 @@ async function previousOwners(
   mentions: readonly OwnerMention[],
 ): Promise<Map<string, { ownerId: number; kind: string; nameKey: string }>> {
   const ids = [...new Set(mentions.map((m) => m.propertyId))];
+  if (ids.length === 0) return new Map();
   const { rows } = await c.query<{
     property_id: string;
     seq: number;

@@ -274,6 +274,8 @@ interface FrontBatch {
   state: Awaited<ReturnType<typeof readBatchState>>;
   rowErrors: RowError[];
   notInStore: number;
+  /** The first of the ids drawn for the added parcels (consecutive). */
+  firstId: number;
   mentions: (OwnerMention | null)[];
 }
 
@@ -362,7 +364,7 @@ async function importProperties(
       stored: state.stored,
       parcelIds,
     });
-    return { read: next, parsed, state, rowErrors, notInStore, mentions };
+    return { read: next, parsed, state, rowErrors, notInStore, firstId, mentions };
   };
 
   /** The build of the batch last sent to be built: its parcels are in `seen` once it settles. */
@@ -392,7 +394,10 @@ async function importProperties(
       front.catch(() => {}); // awaited at the top of the loop, or below on a failure
       // The resolver step (issue 37): the owners of the records about to be written, before their bodies are rendered
       // with the ids. A dry run resolves nothing (it would make owners of records it does not write).
-      const ownerIds = summary.dryRun ? mentions.map(() => null) : await resolveOwners(pool, mentions);
+      // The added parcels' ids were just drawn: their records named no owner before.
+      const firstNew = cur.firstId;
+      const isNew = (id: number) => id >= firstNew && id < firstNew + state.added.length;
+      const ownerIds = summary.dryRun ? mentions.map(() => null) : await resolveOwners(pool, mentions, isNew);
       // One batch built at a time, and at most two waiting to be written.
       await built;
       await olderWrite;

@@ -13,11 +13,12 @@
 // roll at a county's size: its sample is a few thousand rows (Philadelphia's roll has ~580,000), too short for the
 // importer's threads and V8's optimised code to pay, so it is repeated `--roll-copies` times (20: ~110,000 rows), each
 // copy with parcels, site addresses and owners of its own (APN and house number prefixed with the copy's number,
-// a letter added to the owner's first word), first loaded then re-loaded. The time is importCsv's alone (not the
+// a letter added to the owner's first word), first loaded then re-loaded; under each pass, node's CPU a row by thread
+// (main, the import's worker threads, V8's own: read from /proc on Linux). The time is importCsv's alone (not the
 // database's creation or migration); the file is read from disk as the CLI reads it. The database is dropped at the
 // end (--keep keeps it).
 import { gunzipSync } from 'node:zlib';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -117,6 +118,47 @@ async function backendCpu(pool: Pool): Promise<Map<number, number>> {
     }
   }
   return out;
+}
+
+/**
+ * CPU milliseconds of this process's threads by kind, from /proc/self/task (Linux; empty elsewhere): `main`, the
+ * import's worker threads (`WorkerThread`), V8's own (`V8Worker`: garbage collection, compilation) and libuv's.
+ * Import workers end with their import, so the threads are read every 200 ms while it runs (threadCpuWhile).
+ */
+function threadCpu(seen: Map<string, { kind: string; ms: number }>): void {
+  let tasks: string[];
+  try {
+    tasks = readdirSync('/proc/self/task');
+  } catch {
+    return;
+  }
+  for (const t of tasks) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const kind = t === String(process.pid) ? 'main' : readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim();
+      seen.set(t, { kind, ms: (Number(f[11]) + Number(f[12])) * 10 });
+    } catch {
+      // the thread ended
+    }
+  }
+}
+
+/** Runs `work`, and tells the CPU milliseconds each kind of thread of this process spent meanwhile. */
+async function threadCpuWhile<T>(work: () => Promise<T>): Promise<{ result: T; byKind: Map<string, number> }> {
+  const before = new Map<string, { kind: string; ms: number }>();
+  threadCpu(before);
+  const after = new Map(before);
+  const timer = setInterval(() => threadCpu(after), 200);
+  try {
+    const result = await work();
+    threadCpu(after);
+    const byKind = new Map<string, number>();
+    for (const [t, { kind, ms }] of after) byKind.set(kind, (byKind.get(kind) ?? 0) + ms - (before.get(t)?.ms ?? 0));
+    return { result, byKind };
+  } finally {
+    clearInterval(timer);
+  }
 }
 
 async function main() {
@@ -288,14 +330,16 @@ async function benchCounties(
       let rows = 0;
       let seconds = 0;
       const parts: string[] = [];
+      const threads = new Map<string, number>();
       const pgBefore = await backendCpu(pool);
       const cpuBefore = process.cpuUsage();
       for (const { mapping, file } of files) {
         const m = loadMapping(mapping);
         const profiling = values.profile !== undefined && pass === 'first load' ? await startProfile() : null;
         const started = performance.now();
-        const s = await importCsv(pool, m, file, { batchSize, workers });
+        const { result: s, byKind } = await threadCpuWhile(() => importCsv(pool, m, file, { batchSize, workers }));
         const t = (performance.now() - started) / 1000;
+        for (const [kind, ms] of byKind) threads.set(kind, (threads.get(kind) ?? 0) + ms);
         if (profiling) await stopProfile(profiling, join(values.profile!, `${county}-${m.name}-first-load.cpuprofile`));
         rows += s.rowsRead;
         seconds += t;
@@ -326,6 +370,9 @@ async function benchCounties(
           `${(target === null ? '-' : fmt(target)).padStart(9)}${ratio.padStart(11)}${perRow(nodeMs).padStart(9)}${perRow(pgMs).padStart(7)}${fmt(bound).padStart(11)}  ${mark}`,
         ...parts.map((p) => `${''.padEnd(30)}${p}`),
       );
+      // Node's CPU a row by thread (Linux): where the process's share goes.
+      const byThread = [...threads].filter(([, ms]) => ms > 0).map(([kind, ms]) => `${kind} ${perRow(ms)}`);
+      if (byThread.length > 0) lines.push(`${''.padEnd(30)}node us a row by thread: ${byThread.join(', ')}`);
     }
   };
   for (const [county, files] of Object.entries(COUNTY_ROLLS)) {

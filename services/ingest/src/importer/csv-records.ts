@@ -55,6 +55,13 @@ export function parseRecord(text: string, delimiter: string): Parsed {
 }
 
 /**
+ * The text without NUL characters: PostgreSQL stores none (a text column refuses the character, jsonb its JSON escape),
+ * so a NUL in a cell failed its whole batch, or was kept escaped in the import state where a later cast to jsonb
+ * failed for the whole source. A NUL means nothing in a county file (a damaged export); it is dropped as it is read.
+ */
+const withoutNul = (text: string) => (text.includes('\u0000') ? text.replaceAll('\u0000', '') : text);
+
+/**
  * The file's lines, a chunk of the file at a time (one step of the generator a chunk, not a line: each costs a
  * promise and a turn of the event loop), with how many bytes of the file (compressed, for a .gz) were read then.
  */
@@ -72,12 +79,12 @@ async function* physicalLineChunks(file: string): AsyncGenerator<{ lines: string
   if (decoded !== raw) raw.once('error', (err) => decoded.destroy(err));
   const line = (p: string) => (p.endsWith('\r') ? p.slice(0, -1) : p);
   for await (const chunk of decoded) {
-    const text = rest + decoder.write(chunk as Buffer);
+    const text = rest + withoutNul(decoder.write(chunk as Buffer));
     const parts = text.split('\n');
     rest = parts.pop()!;
     if (parts.length > 0) yield { lines: parts.map(line), bytes };
   }
-  rest += decoder.end();
+  rest += withoutNul(decoder.end());
   if (rest !== '') yield { lines: [line(rest)], bytes };
 }
 

@@ -355,7 +355,7 @@ describe('a normaliser change (ADDRESS_KEYS_VERSION) between two imports of a ma
       ];
       await own.query(
         `INSERT INTO records.import_state (source, identity, property_id, input)
-       SELECT $1, identity, id, input FROM unnest($2::text[], $3::bigint[], $4::jsonb[]) AS u(identity, id, input)`,
+       SELECT $1, identity, id, input FROM unnest($2::text[], $3::bigint[], $4::text[]) AS u(identity, id, input)`,
         [source, state.map((r) => r.identity), state.map((r) => r.id), state.map((r) => JSON.stringify(r.input))],
       );
       await own.query('UPDATE records.dataset_stats SET address_keys_version = 0');

@@ -8,6 +8,7 @@ import { withTransaction } from '@pra/platform';
 import type { TractInput } from '../domain/property-input.js';
 import { copiedIds, recordChanges } from './change-feed.js';
 import { appendChangeEvents, type ChangeEventDraft, storedOwnerIds } from './change-events.js';
+import { drawIdBlock } from './id-blocks.js';
 import { lockAgainstMerges, settleMergedOwners } from './owner-registry.js';
 import { COLUMNS, copyLine, ID_COLUMN, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
 
@@ -15,11 +16,7 @@ import { COLUMNS, copyLine, ID_COLUMN, TABLES, tractProfileBody, type CopyChunks
 export async function reserveIds(pool: Pool, count: number): Promise<number> {
   return withTransaction(pool, async (c) => {
     await c.query("SELECT pg_advisory_xact_lock(hashtext('records.property_id_seq'))");
-    const { rows } = await c.query<{ last: number }>(
-      "SELECT setval('records.property_id_seq', nextval('records.property_id_seq') + $1 - 1) AS last",
-      [count],
-    );
-    return rows[0]!.last - count + 1;
+    return drawIdBlock(c, 'records.property_id_seq', count);
   });
 }
 

@@ -14,6 +14,7 @@ import { withTransaction } from '@pra/platform';
 import type { PropertyInput } from '../domain/property-input.js';
 import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
 import type { RecordOwnerIds } from './copy-rows.js';
+import { drawIdBlock } from './id-blocks.js';
 
 /** The owner ids of records about to be written (ids: consecutive from a first id, or one per record). */
 export async function resolveRecordOwners(
@@ -41,14 +42,18 @@ export function pickByMiddle(rows: readonly KeyRow[], middle: string): number | 
 }
 
 /**
- * Owner ids of `mentions`, in their order (null stays null). `isNew`: the property ids never written before (ids just
- * drawn for added records), whose places named no owner before (rule 2 reads nothing for them).
+ * Owner ids of `mentions`, in their order (null stays null). `newIds`: the block of property ids reserved for the
+ * records being added (reserveIds), which no write has stored yet: rule 2 has nothing to read for them, so their
+ * earlier owners are not looked up. A stored record wrongly inside it would lose rule 2 (its owner would get a new id
+ * when its key changed); one left out only costs the read.
  */
 export async function resolveOwners(
   pool: Pool,
   mentions: readonly (OwnerMention | null)[],
-  isNew: (propertyId: number) => boolean = () => false,
+  opts: { newIds?: { first: number; count: number } } = {},
 ): Promise<(number | null)[]> {
+  const { first = 0, count = 0 } = opts.newIds ?? {};
+  const isNew = (propertyId: number) => propertyId >= first && propertyId < first + count;
   const present = mentions.filter((m): m is OwnerMention => m !== null);
   if (present.length === 0) return mentions.map(() => null);
   return withTransaction(pool, async (c) => {
@@ -160,8 +165,9 @@ export async function settleMergedOwners(
 ): Promise<void> {
   const owners = [...new Set(ownerIds.filter((id): id is number => id !== null))];
   if (owners.length === 0) return;
-  // Read first: a merge is rare, and an UPDATE planned over the batch's mentions cost as much as finding none. The
-  // shared lock this write holds keeps any merge from committing between the two statements.
+  // Redirects first, and the UPDATE only when one names an owner of this write: merges are rare, and the UPDATE over
+  // the batch's mentions cost as much when it changed nothing. No merge can commit while this transaction holds the
+  // shared MERGE_LOCK (taken first, lockAgainstMerges): the redirects read here are all there will be until it commits.
   const { rows: gone } = await c.query<{ from_id: string; to_id: string }>(
     'SELECT from_id, to_id FROM records.owner_redirects WHERE from_id = ANY($1::bigint[])',
     [owners],
@@ -181,18 +187,13 @@ const oldestFirst = (a: number, b: number): [number, number] => {
   return age(a) < age(b) ? [a, b] : [b, a];
 };
 
-/**
- * Ids for `n` new owners, consecutive, drawn from the identity at once: one nextval moved on by n. Safe because every
- * draw is made here, under the resolver's lock (resolveOwners); a nextval a row (generate_series) cost ~6 us an owner.
- */
+/** Ids for `n` new owners, consecutive, drawn at once (id-blocks.ts): under the resolver's lock, as every draw is. */
 async function drawIds(c: PoolClient, n: number): Promise<number[]> {
   if (n === 0) return [];
-  const { rows } = await c.query<{ last: string }>(
-    `SELECT setval(s, nextval(s) + $1 - 1) AS last
-       FROM pg_get_serial_sequence('records.owner_entities', 'owner_id') AS s`,
-    [n],
+  const { rows } = await c.query<{ seq: string }>(
+    "SELECT pg_get_serial_sequence('records.owner_entities', 'owner_id') AS seq",
   );
-  const first = Number(rows[0]!.last) - n + 1;
+  const first = await drawIdBlock(c, rows[0]!.seq, n);
   return Array.from({ length: n }, (_, i) => first + i);
 }
 

@@ -15,9 +15,8 @@ import { ADDRESS_KEYS_VERSION, parseStreetLine } from '@pra/core/address';
 import { storedAddress } from '@pra/core/stored';
 import type { Pool, PoolClient } from '@pra/platform';
 import { withTransaction } from '@pra/platform';
-import type { PropertyInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
-import { parcelIdentity } from '../importer/import-merge.js';
+import { decodeState, parcelIdentity } from '../importer/import-merge.js';
 import { recordChanges } from './change-feed.js';
 import { fillLocations } from './fill-locations.js';
 
@@ -267,7 +266,7 @@ async function planIdentityMoves(pool: Pool, cp: Checkpoint, s: Step): Promise<v
       if (rows.length === 0) return false;
       after = [rows[rows.length - 1]!.source, rows[rows.length - 1]!.identity];
       const moves = rows
-        .map((r) => ({ ...r, to: parcelIdentity(JSON.parse(r.input) as PropertyInput, r.identity.startsWith('apn:')) }))
+        .map((r) => ({ ...r, to: parcelIdentity(decodeState(JSON.parse(r.input)), r.identity.startsWith('apn:')) }))
         .filter((r) => r.to !== r.identity);
       await c.query(
         `INSERT INTO records.rekey_moves (source, from_identity, to_identity, property_id)

@@ -65,7 +65,8 @@ async function generateAndWrite(pool: Pool, opts: GenerateOptions): Promise<{ ro
   let done = 0;
   // One writer: batches are written one at a time, each in its own transaction, in arrival order.
   let chain: Promise<void> = Promise.resolve();
-  const register = parcelRegistrar(pool);
+  // Every generated record's id is of the block reserved above: none has owner mentions stored yet.
+  const register = parcelRegistrar(pool, { first: startId, count: opts.count });
   try {
     await Promise.all(
       workers.map(
@@ -108,7 +109,10 @@ async function generateAndWrite(pool: Pool, opts: GenerateOptions): Promise<{ ro
  * Registers the batches' parcels and resolves their owners in batch order, one round of statements per batch, beside
  * the writer: into a new store a seed then always yields the same parcel and owner ids, whichever worker asks first.
  */
-function parcelRegistrar(pool: Pool): (req: ParcelRequest) => Promise<RegistryAnswer> {
+function parcelRegistrar(
+  pool: Pool,
+  newIds: { first: number; count: number },
+): (req: ParcelRequest) => Promise<RegistryAnswer> {
   const asked = new Map<number, { req: ParcelRequest; answer: (ids: Promise<RegistryAnswer>) => void }>();
   let next = 0;
   let chain: Promise<unknown> = Promise.resolve();
@@ -124,7 +128,7 @@ function parcelRegistrar(pool: Pool): (req: ParcelRequest) => Promise<RegistryAn
             pool,
             fips.map((f, i) => ({ fips: f, key: keys[i]! })),
           ),
-          ownerIds: await resolveOwners(pool, owners),
+          ownerIds: await resolveOwners(pool, owners, { newIds }),
         }));
         chain = ids.catch(() => {});
         a.answer(ids);

@@ -274,7 +274,7 @@ interface FrontBatch {
   state: Awaited<ReturnType<typeof readBatchState>>;
   rowErrors: RowError[];
   notInStore: number;
-  /** The first of the ids drawn for the added parcels (consecutive). */
+  /** The first property id reserved for the added records (`state.added`, consecutive); 0 when none or a dry run. */
   firstId: number;
   mentions: (OwnerMention | null)[];
 }
@@ -394,10 +394,9 @@ async function importProperties(
       front.catch(() => {}); // awaited at the top of the loop, or below on a failure
       // The resolver step (issue 37): the owners of the records about to be written, before their bodies are rendered
       // with the ids. A dry run resolves nothing (it would make owners of records it does not write).
-      // The added parcels' ids were just drawn: their records named no owner before.
-      const firstNew = cur.firstId;
-      const isNew = (id: number) => id >= firstNew && id < firstNew + state.added.length;
-      const ownerIds = summary.dryRun ? mentions.map(() => null) : await resolveOwners(pool, mentions, isNew);
+      // The added records' property ids were reserved for this batch: no owner mention is stored under them yet.
+      const newIds = { first: cur.firstId, count: state.added.length };
+      const ownerIds = summary.dryRun ? mentions.map(() => null) : await resolveOwners(pool, mentions, { newIds });
       // One batch built at a time, and at most two waiting to be written.
       await built;
       await olderWrite;

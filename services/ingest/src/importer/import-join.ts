@@ -32,6 +32,7 @@ export async function readAddressIndex(pool: Pool, source: string): Promise<Addr
     fips: string;
     apn: string;
   }>(
+    // input is text since migration 0015: parsed here, the one read inside it.
     `SELECT identity, s->>'line1' AS line1, s->>'line2' AS line2, s->>'fips' AS fips, s->>'apn' AS apn
        FROM records.import_state, LATERAL (SELECT input::jsonb AS s) j WHERE source = $1`,
     [source],

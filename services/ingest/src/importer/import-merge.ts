@@ -231,10 +231,10 @@ export function joinParcel(
 }
 
 /**
- * Whether two values are the same JSON, key order and undefined members aside (as jsonb keeps them): a value read
- * back from the import state compares equal to the one written.
+ * Two JSON values alike, whatever their keys' order; members holding undefined count as absent. A value read back
+ * from the import state so compares equal to the one written (rows stored as jsonb before migration 0015 keep
+ * jsonb's key order).
  */
-/** Two JSON values alike, whatever their keys' order; members holding undefined count as absent. */
 export function sameJson(a: unknown, b: unknown, skip?: string): boolean {
   if (a === b) return true;
   if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') {
@@ -316,7 +316,7 @@ const isDefault = (v: unknown, d: unknown) => v === d || (Array.isArray(v) && Ar
 
 /**
  * The import state's `input` as stored: the property without its default-valued fields and without lastModified
- * (a merge over the stored state sets it anew). About half the size of the whole property as jsonb.
+ * (a merge over the stored state sets it anew). About half the size of the whole property as JSON text.
  */
 export function encodeState(p: PropertyInput): string {
   const out: Record<string, unknown> = {};

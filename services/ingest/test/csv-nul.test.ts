@@ -2,9 +2,6 @@
 // failed its whole batch, and one in a cell that only reached the import state (JSON "\u0000", since migration 0015
 // text) was stored and then failed every later cast of the source's states to jsonb (readAddressIndex: no file could
 // be joined on its addresses). The reader drops NULs as it reads the file (csv-records.ts).
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
@@ -14,24 +11,21 @@ import { readAddressIndex } from '../src/importer/import-join.js';
 import { loadMapping } from '../src/importer/mapping.js';
 import { uniqueStreet } from './make-property.js';
 import { recordsOf } from './stored-records.js';
+import { useTempFiles } from './temp-files.js';
 
 let pool: Pool;
 beforeAll(() => {
   pool = createPool(inject('databaseUrl'), 4);
 });
-const dir = mkdtempSync(join(tmpdir(), 'pra-csv-nul-'));
-afterAll(async () => {
-  await pool.end();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => pool.end());
+const { write } = useTempFiles('pra-csv-nul');
 
 describe('a NUL character in a county file', () => {
   it('is dropped as the file is read, so its rows import and its source stays joinable', async () => {
     const street = uniqueStreet();
     const name = `csv-nul-${street.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
-    const mappingFile = join(dir, `${name}.json`);
-    writeFileSync(
-      mappingFile,
+    const mappingFile = write(
+      'mapping.json',
       JSON.stringify({
         name,
         kind: 'property',
@@ -46,10 +40,9 @@ describe('a NUL character in a county file', () => {
         },
       }),
     );
-    const file = join(dir, `${name}.csv`);
     // A NUL in a cell that reaches only the stored state and body (the unit), and in one copied as text (the owner).
-    writeFileSync(
-      file,
+    const file = write(
+      'roll.csv',
       [
         'APN,SITUS,UNIT,ZIP,OWNER',
         `N-1,1 ${street} ST,,95814,ANN LEE`,

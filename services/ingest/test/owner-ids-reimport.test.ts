@@ -3,32 +3,21 @@
 // same person at the new address, joins that owner (rule 1, by the key rule 2 made evidence). The importer tells
 // the resolver which records are new (ids just reserved: nothing named an owner there), which skip rule 2: a stored
 // record wrongly told new would lose rule 2 and its owner a new id, which this test catches.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { importCsv } from '../src/importer/import-csv.js';
 import { loadMapping } from '../src/importer/mapping.js';
 import { uniqueStreet } from './make-property.js';
+import { useTempFiles } from './temp-files.js';
 
 let pool: Pool;
 beforeAll(() => {
   pool = createPool(inject('databaseUrl'), 4);
 });
-const dir = mkdtempSync(join(tmpdir(), 'pra-owner-ids-'));
-afterAll(async () => {
-  await pool.end();
-  rmSync(dir, { recursive: true, force: true });
-});
+afterAll(() => pool.end());
+const { write } = useTempFiles('pra-owner-ids');
 
-let files = 0;
-const write = (name: string, text: string) => {
-  const file = join(dir, `${++files}-${name}`);
-  writeFileSync(file, text);
-  return file;
-};
 const HEADER = 'APN,SITUS,ZIP,OWNER,MAIL LINE,MAIL CITY STATE ZIP';
 
 /** The owner id of each (APN, seq) of the source's records. */
@@ -49,7 +38,7 @@ describe('owner ids through a roll re-imported with new mailing addresses', () =
     'keep the owner of a place whose mailing address changed, and join a new parcel to it (%s)',
     async (_how, batchSize) => {
       const street = uniqueStreet();
-      const name = `owner-ids-${files}-${street.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
+      const name = `owner-ids-${street.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
       const mappingFile = write(
         'mapping.json',
         JSON.stringify({

@@ -1,4 +1,5 @@
-// npm run bench:import [-- --copies 10 --roll-copies 20 --batch 2000 --workers 2 --keep --only <part or county> --profile <dir>]
+// npm run bench:import [-- --copies 10 --roll-copies 20 --batch 2000 --workers 2 --keep --only <part or county>
+//   --no-baseline --profile <dir>]
 // County-import speed at steady state. The Brooklyn sample (23,006 rows) is too short for that, so this builds a
 // larger file from it in a temp dir: the sample repeated `copies` times, each copy with distinct parcels (its BLOCK
 // moved by 10,000 per copy) and distinct addresses (its house numbers prefixed with the copy's number). It then
@@ -60,7 +61,10 @@ const { values } = parseArgs({
     workers: { type: 'string' },
     /** Write a CPU profile (.cpuprofile, the main thread) of each county's first load into this directory. */
     profile: { type: 'string' },
+    /** With --only <county>: the Brooklyn first import first, the baseline of the x Brooklyn ratio (--no-baseline). */
+    baseline: { type: 'boolean', default: true },
   },
+  allowNegative: true,
 });
 const copies = Number(values.copies);
 if (!Number.isInteger(copies) || copies < 1) throw new Error('--copies must be a positive integer');
@@ -171,11 +175,13 @@ async function main() {
     const file = join(dir, 'brooklyn-x.csv');
     const changedFile = join(dir, 'brooklyn-x-changed.csv');
     const brooklyn = values.only === undefined || values.only === 'brooklyn';
-    // Built only when the Brooklyn part runs (a few seconds of CPU before the counties' part otherwise).
-    if (brooklyn) {
-      writeFileSync(file, buildFile(sample, false));
-      writeFileSync(changedFile, buildFile(sample, true));
-    }
+    // The counties' rates are also given over the Brooklyn first import's of the same run (x Brooklyn), a ratio that
+    // the machine's speed cancels out of (these VMs differ by up to 2x, and drift): with --only <county>, that first
+    // import alone runs before them, as the baseline (--no-baseline: not).
+    const baselineOnly = !brooklyn && values.baseline;
+    // Built only when a Brooklyn import runs (a few seconds of CPU).
+    if (brooklyn || baselineOnly) writeFileSync(file, buildFile(sample, false));
+    if (brooklyn) writeFileSync(changedFile, buildFile(sample, true));
     await dropDatabase(url);
     await ensureDatabase(url);
     // As the CLI opens it.
@@ -185,13 +191,15 @@ async function main() {
       const batchSize = values.batch ? Number(values.batch) : undefined;
       const workers = values.workers === undefined ? undefined : Number(values.workers);
       const results: { pass: string; s: ImportSummary; seconds: number; nodeMs: number; pgMs: number }[] = [];
-      for (const [pass, f] of (!brooklyn
-        ? []
-        : [
+      for (const [pass, f] of (brooklyn
+        ? [
             ['first import', file],
             ['same file again', file],
             ['1 row in 20 changed', changedFile],
-          ]) as [string, string][]) {
+          ]
+        : baselineOnly
+          ? [['first import', file]]
+          : []) as [string, string][]) {
         const pgBefore = await backendCpu(pool);
         const cpuBefore = process.cpuUsage();
         const started = performance.now();
@@ -207,7 +215,7 @@ async function main() {
       const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
       const baseline = results[0] ? results[0].s.rowsRead / results[0].seconds : null;
       if (values.only !== 'brooklyn') await benchCounties(pool, batchSize, workers, baseline, dir);
-      if (results.length === 0) return;
+      if (!brooklyn) return;
       console.log(
         `\nimport of the Brooklyn sample x${copies} (${fmt(results[0]!.s.rowsRead)} rows), ${mapping.name} mapping, ` +
           `batch ${batchSize ?? 'default'}; target ${fmt(TARGET_ROWS_PER_SECOND)} rows/s\n`,
@@ -396,7 +404,7 @@ async function benchCounties(
   console.log(
     `\nreal county rolls, shipped mappings; target ${fmt(COUNTY_TARGET_ROWS_PER_SECOND)} rows/s for a first load of a one-file roll; ` +
       `"x${rollCopies}": the roll's sample ${rollCopies} times over, each copy with parcels, addresses and owners of its own (a roll at a county's size); ` +
-      `x Brooklyn: rows/s over the Brooklyn first import's of this run; node us, pg us: CPU time a row of this process (all threads) and of its PostgreSQL backends; ` +
+      `x Brooklyn: rows/s over the Brooklyn first import's of this run (${baseline === null ? 'not run' : `${fmt(baseline)} rows/s, the sample x${copies}`}); node us, pg us: CPU time a row of this process (all threads) and of its PostgreSQL backends; ` +
       `cpu-bound: rows/s with the ${availableParallelism()} cores to itself (this import's CPU, node and PostgreSQL backends, spread over them); load average now ${loadavg()[0]!.toFixed(1)}\n`,
   );
   console.log(

@@ -9,6 +9,19 @@ export type CsvItem =
   | { line: number; bytes: number; fields: Record<string, string> }
   | { line: number; bytes: number; error: string };
 
+/**
+ * A NUL character is damage, never a value: PostgreSQL stores none (a text column refuses it, jsonb its JSON escape),
+ * so a NUL in a cell failed its whole batch; dropped, a zeroed stretch of a file would splice two rows into one (one
+ * row's owner with the next one's surname). A record holding one is an unreadable row, reported by its line; a
+ * header holding some fails the file (a UTF-16 export reads as text with a NUL after each letter).
+ */
+const NUL_IN_RECORD = 'the record holds a NUL character (the file is damaged there): skipped';
+const nulHeader = (file: string) =>
+  new Error(
+    `the header row of ${file} holds NUL characters: a UTF-16 file (as some exports write), or a damaged one? ` +
+      'Save it as UTF-8 (CSV UTF-8) and import it again',
+  );
+
 /** How many following lines a quoted field may take before its opening line is called unclosed. */
 const MAX_CONTINUATION_LINES = 5;
 
@@ -55,13 +68,6 @@ export function parseRecord(text: string, delimiter: string): Parsed {
 }
 
 /**
- * The text without NUL characters: PostgreSQL stores none (a text column refuses the character, jsonb its JSON escape),
- * so a NUL in a cell failed its whole batch, or was kept escaped in the import state where a later cast to jsonb
- * failed for the whole source. A NUL means nothing in a county file (a damaged export); it is dropped as it is read.
- */
-const withoutNul = (text: string) => (text.includes('\u0000') ? text.replaceAll('\u0000', '') : text);
-
-/**
  * The file's lines, a chunk of the file at a time (one step of the generator a chunk, not a line: each costs a
  * promise and a turn of the event loop), with how many bytes of the file (compressed, for a .gz) were read then.
  */
@@ -79,12 +85,12 @@ async function* physicalLineChunks(file: string): AsyncGenerator<{ lines: string
   if (decoded !== raw) raw.once('error', (err) => decoded.destroy(err));
   const line = (p: string) => (p.endsWith('\r') ? p.slice(0, -1) : p);
   for await (const chunk of decoded) {
-    const text = rest + withoutNul(decoder.write(chunk as Buffer));
+    const text = rest + decoder.write(chunk as Buffer);
     const parts = text.split('\n');
     rest = parts.pop()!;
     if (parts.length > 0) yield { lines: parts.map(line), bytes };
   }
-  rest += withoutNul(decoder.end());
+  rest += decoder.end();
   if (rest !== '') yield { lines: [line(rest)], bytes };
 }
 
@@ -177,6 +183,12 @@ export async function* readCsvValues(file: string, delimiter: string): AsyncGene
     }
     const last = pending[used - 1]!;
     pending.splice(0, used);
+    const text = used === 1 ? first.text : joinedText;
+    if (text.includes('\u0000')) {
+      if (header === null) throw nulHeader(file);
+      yield { line: first.line, bytes: last.bytes, error: NUL_IN_RECORD };
+      continue;
+    }
     if (header === null) {
       header = parsed.fields.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim());
       yield { header };
@@ -190,7 +202,6 @@ export async function* readCsvValues(file: string, delimiter: string): AsyncGene
       };
       continue;
     }
-    const text = used === 1 ? first.text : joinedText;
     yield { line: first.line, bytes: last.bytes, values: parsed.fields, text };
   }
 }
@@ -199,6 +210,7 @@ export async function* readCsvValues(file: string, delimiter: string): AsyncGene
 export async function readHeader(file: string, delimiter: string): Promise<string[]> {
   for await (const { text } of physicalLines(file)) {
     if (text.trim() === '') continue;
+    if (text.includes('\u0000')) throw nulHeader(file);
     const parsed = parseRecord(text, delimiter);
     if ('error' in parsed) throw new Error(`the header row of ${file} is malformed (${parsed.error})`);
     return parsed.fields.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim());

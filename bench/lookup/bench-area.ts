@@ -99,6 +99,11 @@ async function prepareSpot(pool: Pool): Promise<number> {
             LATERAL (SELECT $3 * sqrt(random()) AS r, 2 * pi() * random() AS a WHERE s.id IS NOT NULL) d`,
     [SPOT.lat, SPOT.lon, SPOT_MILES, MILES_PER_DEGREE, spot - have],
   );
+  // The copies' ids are past the sequence's: moved on past them, so that a later load's ids (reserveIds) are new.
+  await pool.query(
+    `SELECT setval('records.property_id_seq',
+              greatest((SELECT max(id) FROM records.properties), (SELECT last_value FROM records.property_id_seq)))`,
+  );
   await pool.query('VACUUM ANALYZE records.properties');
   console.error(`spot: ${((performance.now() - t) / 1000).toFixed(1)} s`);
   return spot;

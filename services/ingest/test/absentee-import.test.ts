@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { importCsv } from '../src/importer/import-csv.js';
-import { loadMapping } from '../src/importer/mapping.js';
 import { uniqueStreet } from './make-property.js';
 import { recordsOf } from './stored-records.js';
 import { useTempFiles } from './temp-files.js';
@@ -16,7 +15,7 @@ beforeAll(() => {
 afterAll(async () => {
   await pool.end();
 });
-const { write } = useTempFiles('pra-absentee');
+const { write, propertyMapping } = useTempFiles('pra-absentee');
 
 const HEADER = 'PARCEL,SITUS,UNIT,ZIP,OWNER,MAIL ADDR,MAIL CITY,MAIL STATE,MAIL ZIP';
 const fields = {
@@ -32,12 +31,7 @@ const mailingFields = {
   mailingState: { column: 'MAIL STATE', format: 'state' },
   mailingZip: { column: 'MAIL ZIP' },
 };
-const mappingOf = (f: object) => {
-  const name = `mail-${uniqueStreet()
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '')}`;
-  return loadMapping(write(`${name}.json`, JSON.stringify({ name, kind: 'property', fields: f })));
-};
+const mappingOf = (f: object) => propertyMapping('mail', f).mapping;
 
 describe('owner mailing columns in a mapping', () => {
   it('give N for an owner mailed at the unit, Y for one mailed elsewhere, null when the file has none', async () => {

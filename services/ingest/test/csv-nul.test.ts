@@ -8,7 +8,6 @@ import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { importCsv } from '../src/importer/import-csv.js';
 import { readAddressIndex } from '../src/importer/import-join.js';
-import { loadMapping } from '../src/importer/mapping.js';
 import { uniqueStreet } from './make-property.js';
 import { recordsOf } from './stored-records.js';
 import { useTempFiles } from './temp-files.js';
@@ -18,34 +17,24 @@ beforeAll(() => {
   pool = createPool(inject('databaseUrl'), 4);
 });
 afterAll(() => pool.end());
-const { write } = useTempFiles('pra-csv-nul');
+const { write, propertyMapping } = useTempFiles('pra-csv-nul');
 
-/** A mapping of its own name (a source of its own): APN, site line, unit, ZIP, owner. */
-function mapping(street: string) {
-  const name = `csv-nul-${street.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
-  const file = write(
-    'mapping.json',
-    JSON.stringify({
-      name,
-      kind: 'property',
-      fields: {
-        apn: { column: 'APN', required: true },
-        line1: { column: 'SITUS', format: 'upper', required: true },
-        line2: { column: 'UNIT' },
-        zip: { column: 'ZIP', format: 'zip5', required: true },
-        city: { value: 'SACRAMENTO' },
-        state: { value: 'CA' },
-        ownerName: { column: 'OWNER', order: 'first-last' },
-      },
-    }),
-  );
-  return { m: loadMapping(file), source: `import:${name}` };
-}
+/** APN, site line, unit, ZIP and owner, of a source of its own. */
+const mapping = () =>
+  propertyMapping('csv-nul', {
+    apn: { column: 'APN', required: true },
+    line1: { column: 'SITUS', format: 'upper', required: true },
+    line2: { column: 'UNIT' },
+    zip: { column: 'ZIP', format: 'zip5', required: true },
+    city: { value: 'SACRAMENTO' },
+    state: { value: 'CA' },
+    ownerName: { column: 'OWNER', order: 'first-last' },
+  });
 
 describe('a NUL character in a county file', () => {
   it('makes its record an unreadable row, reported by line: the others import and the source stays joinable', async () => {
     const street = uniqueStreet();
-    const { m, source } = mapping(street);
+    const { mapping: m, source } = mapping();
     // A NUL in a cell that reaches only the stored state and body (the unit), and in one copied as text (the owner).
     const file = write(
       'roll.csv',
@@ -71,7 +60,7 @@ describe('a NUL character in a county file', () => {
 
   it('never splices two rows into one: a zeroed stretch across a line break is one damaged line, reported', async () => {
     const street = uniqueStreet();
-    const { m, source } = mapping(street);
+    const { mapping: m, source } = mapping();
     const rows = [
       'APN,SITUS,UNIT,ZIP,OWNER',
       `Z-1,1 ${street} ST,,95814,ANN LEE`,
@@ -92,7 +81,7 @@ describe('a NUL character in a county file', () => {
 
   it('in the header fails the file, naming UTF-16 (an export without a byte-order mark)', async () => {
     const street = uniqueStreet();
-    const { m, source } = mapping(street);
+    const { mapping: m, source } = mapping();
     const text = ['APN,SITUS,UNIT,ZIP,OWNER', `U-1,1 ${street} ST,,95814,JOSÉ NÚÑEZ`].join('\r\n');
     const file = write('utf16.csv', Buffer.from(text, 'utf16le').toString('latin1'));
     await expect(importCsv(pool, m, file)).rejects.toThrow(/NUL characters: a UTF-16 file/);

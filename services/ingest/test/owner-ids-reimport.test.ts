@@ -7,7 +7,6 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { importCsv } from '../src/importer/import-csv.js';
-import { loadMapping } from '../src/importer/mapping.js';
 import { uniqueStreet } from './make-property.js';
 import { useTempFiles } from './temp-files.js';
 
@@ -16,7 +15,7 @@ beforeAll(() => {
   pool = createPool(inject('databaseUrl'), 4);
 });
 afterAll(() => pool.end());
-const { write } = useTempFiles('pra-owner-ids');
+const { write, propertyMapping } = useTempFiles('pra-owner-ids');
 
 const HEADER = 'APN,SITUS,ZIP,OWNER,MAIL LINE,MAIL CITY STATE ZIP';
 
@@ -38,26 +37,16 @@ describe('owner ids through a roll re-imported with new mailing addresses', () =
     'keep the owner of a place whose mailing address changed, and join a new parcel to it (%s)',
     async (_how, batchSize) => {
       const street = uniqueStreet();
-      const name = `owner-ids-${street.toLowerCase().replace(/[^a-z0-9]/g, '')}`;
-      const mappingFile = write(
-        'mapping.json',
-        JSON.stringify({
-          name,
-          kind: 'property',
-          fields: {
-            apn: { column: 'APN', required: true },
-            line1: { column: 'SITUS', format: 'upper', required: true },
-            zip: { column: 'ZIP', format: 'zip5', required: true },
-            city: { value: 'SACRAMENTO' },
-            state: { value: 'CA' },
-            ownerName: { column: 'OWNER', order: 'first-last' },
-            mailingLine1: { column: 'MAIL LINE', format: 'upper' },
-            mailingCityStateZip: { column: 'MAIL CITY STATE ZIP', format: 'upper' },
-          },
-        }),
-      );
-      const mapping = loadMapping(mappingFile);
-      const source = `import:${name}`;
+      const { mapping, source } = propertyMapping('owner-ids', {
+        apn: { column: 'APN', required: true },
+        line1: { column: 'SITUS', format: 'upper', required: true },
+        zip: { column: 'ZIP', format: 'zip5', required: true },
+        city: { value: 'SACRAMENTO' },
+        state: { value: 'CA' },
+        ownerName: { column: 'OWNER', order: 'first-last' },
+        mailingLine1: { column: 'MAIL LINE', format: 'upper' },
+        mailingCityStateZip: { column: 'MAIL CITY STATE ZIP', format: 'upper' },
+      });
       const first = write(
         'first.csv',
         [

@@ -1,19 +1,33 @@
 // Files a test writes (county files, mappings), in a temporary folder of its own that goes after the file's tests.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import { loadMapping, type Mapping } from '../src/importer/mapping.js';
 
-/** `write(name, text)` writes a new file (numbered, so names may repeat) and gives its path. */
-export function useTempFiles(prefix: string): { write(name: string, text: string): string } {
+export interface TempFiles {
+  /** Writes a new file (numbered, so names may repeat) and gives its path. */
+  write(name: string, text: string): string;
+  /** A property mapping of these fields with a name of its own (`<prefix>-<random>`), so a source of its own. */
+  propertyMapping(prefix: string, fields: object): { mapping: Mapping; source: string };
+}
+
+export function useTempFiles(prefix: string): TempFiles {
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let files = 0;
+  const write = (name: string, text: string) => {
+    const file = join(dir, `${++files}-${name}`);
+    writeFileSync(file, text);
+    return file;
+  };
   return {
-    write(name, text) {
-      const file = join(dir, `${++files}-${name}`);
-      writeFileSync(file, text);
-      return file;
+    write,
+    propertyMapping(namePrefix, fields) {
+      const name = `${namePrefix}-${randomUUID().slice(0, 8)}`;
+      const mapping = loadMapping(write(`${name}.json`, JSON.stringify({ name, kind: 'property', fields })));
+      return { mapping, source: `import:${name}` };
     },
   };
 }

@@ -187,13 +187,19 @@ const oldestFirst = (a: number, b: number): [number, number] => {
   return age(a) < age(b) ? [a, b] : [b, a];
 };
 
+/** The owner_entities identity's sequence, looked up once a process (its name never changes). */
+let ownerIdSequence: string | null = null;
+
 /** Ids for `n` new owners, consecutive, drawn at once (id-blocks.ts): under the resolver's lock, as every draw is. */
 async function drawIds(c: PoolClient, n: number): Promise<number[]> {
   if (n === 0) return [];
-  const { rows } = await c.query<{ seq: string }>(
-    "SELECT pg_get_serial_sequence('records.owner_entities', 'owner_id') AS seq",
-  );
-  const first = await drawIdBlock(c, rows[0]!.seq, n);
+  if (ownerIdSequence === null) {
+    const { rows } = await c.query<{ seq: string }>(
+      "SELECT pg_get_serial_sequence('records.owner_entities', 'owner_id') AS seq",
+    );
+    ownerIdSequence = rows[0]!.seq;
+  }
+  const first = await drawIdBlock(c, ownerIdSequence, n);
   return Array.from({ length: n }, (_, i) => first + i);
 }
 

@@ -266,7 +266,7 @@ async function planIdentityMoves(pool: Pool, cp: Checkpoint, s: Step): Promise<v
       if (rows.length === 0) return false;
       after = [rows[rows.length - 1]!.source, rows[rows.length - 1]!.identity];
       const moves = rows
-        .map((r) => ({ ...r, to: parcelIdentity(decodeState(JSON.parse(r.input)), r.identity.startsWith('apn:')) }))
+        .map((r) => ({ ...r, to: parcelIdentity(decodeState(r.input), r.identity.startsWith('apn:')) }))
         .filter((r) => r.to !== r.identity);
       await c.query(
         `INSERT INTO records.rekey_moves (source, from_identity, to_identity, property_id)

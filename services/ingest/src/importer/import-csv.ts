@@ -27,6 +27,7 @@ import { readAddressIndex } from './import-join.js';
 import { toTract } from './import-row.js';
 import { needsZipEvidence, prescanZipEvidence } from './zip-prescan.js';
 import {
+  type BatchState,
   checkImportState,
   mappingLoadedBefore,
   readBatchState,
@@ -271,7 +272,7 @@ export async function importCsv(
 interface FrontBatch {
   read: ReadBatch<Executor>;
   parsed: ParsedBatch;
-  state: Awaited<ReturnType<typeof readBatchState>>;
+  state: BatchState;
   rowErrors: RowError[];
   notInStore: number;
   /** The first property id reserved for the added records (`state.added`, consecutive); 0 when none or a dry run. */

@@ -328,9 +328,12 @@ export function encodeState(p: PropertyInput): string {
   return JSON.stringify(out);
 }
 
-/** A stored state (slim, or a whole property as stored before migration 0007) as the property it is. */
-export function decodeState(stored: Record<string, unknown>, lastModified = ''): PropertyInput {
+/**
+ * A stored state's text (slim, or a whole property as stored before migration 0007) as the property it is: the
+ * reverse of encodeState.
+ */
+export function decodeState(stored: string, lastModified = ''): PropertyInput {
   const p: Record<string, unknown> = {};
   for (const [k, d] of Object.entries(STATE_DEFAULTS)) p[k] = Array.isArray(d) ? [] : d;
-  return { ...p, lastModified, ...stored } as unknown as PropertyInput;
+  return { ...p, lastModified, ...(JSON.parse(stored) as Record<string, unknown>) } as unknown as PropertyInput;
 }

@@ -42,8 +42,6 @@ export interface WorkSetup {
   now: string;
   /** The fields the mapping fills (see reimportParcel). */
   mapped: MappedField[];
-  /** For a roll without site ZIPs: what the county's parcels say of their street segments' ZIPs (zip-evidence.ts). */
-  zipEvidence?: ZipEvidenceEntry[];
   /** For a file joined on address: the joined parcels by their address key (see import-join.ts). */
   addressIndex?: AddressIndexEntry[];
   /**
@@ -179,7 +177,8 @@ export class ImportWork {
     this.options = {
       ownerOrder: owner && 'column' in owner ? owner.order : undefined,
       apnSeparators: setup.mapping.apnKey === 'separators',
-      zipEvidence: setup.zipEvidence ? new ZipEvidence(setup.zipEvidence) : null,
+      // A roll without site ZIPs: its evidence, read first (zip-prescan.ts), comes through useZipEvidence.
+      zipEvidence: null,
     };
     this.latestDate = latestDateOf(setup.now);
     this.rules = compileRules(setup.mapping.fields);
@@ -338,7 +337,7 @@ export class ImportWork {
     });
     req.stored.forEach((s, i) => {
       const parcel = parcels.get(s.identity)!;
-      const stored = decodeState(JSON.parse(s.input) as Record<string, unknown>);
+      const stored = decodeState(s.input);
       const merged = this.over(stored, parcel.input, s.continued);
       if (sameContent(merged, stored)) {
         out.unchanged.push(s.identity);

@@ -1,5 +1,5 @@
 // Fills the location and property type columns (migration 0011) of records stored before them. SQL cannot read a
-// deflated body, so this reads every unfilled record here, in id order, a batch per transaction, online beside
+// compressed body, so this reads every unfilled record here, in id order, a batch per transaction, online beside
 // lookups and loads. It runs at the start of every rekey (rekey.ts: `npm run ingest -- rekey`, npm start in the
 // background, the chart's rekey Job), so an upgraded store fills itself; area search answers 503 until
 // `records.dataset_stats.locations_filled` is set.

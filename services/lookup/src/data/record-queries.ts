@@ -22,7 +22,7 @@ export interface StoredRecordRow {
   total: number;
 }
 
-/** The row with its body as JSON text, as pages render it (the histories stored after it are not inflated). */
+/** The row with its body as JSON text, as pages render it (the histories stored after it are not decoded). */
 export function decodeRecordRow<T extends StoredRecordRow>(r: T): Omit<T, 'body'> & RecordRow {
   return { ...r, body: decodeRecordBody(r.body) };
 }

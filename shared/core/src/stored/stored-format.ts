@@ -4,6 +4,7 @@ import { DICTIONARY_V1 } from './dictionary-v1.js';
 
 export const RAW = 0x00;
 export const DEFLATE_V1 = 0x01;
+export const ZSTD_V1 = 0x02;
 export const WINDOW_BITS = 13;
 export const dictionary = Buffer.from(DICTIONARY_V1, 'utf8');
 
@@ -14,7 +15,7 @@ export function asBuffer(stored: Uint8Array): Buffer {
 
 export function unknownEncoding(first: number | undefined): Error {
   return new Error(
-    `stored JSON has an unknown encoding (first byte ${first}): this code reads 0 (raw) and 1 (deflate v1), so a ` +
+    `stored JSON has an unknown encoding (first byte ${first}): this code reads 0 (raw), 1 (deflate v1) and 2 (zstd v1), so a ` +
       'newer version wrote it or the value is damaged',
   );
 }

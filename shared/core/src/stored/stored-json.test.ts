@@ -1,89 +1,74 @@
-// The stored format does not depend on how a value was deflated: whatever values the kept deflater took before
-// (its window past a value's end holds their bytes), each value it writes inflates alone, with the dictionary, to
-// itself, as a one-shot deflateRawSync's does; and it is about as small.
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+// The stored format does not depend on which values a thread's kept zstd contexts took before: each value written
+// decodes alone (a new context, nothing but the dictionary) to itself, within a few bytes of a one-shot zstd's; each
+// value read decodes to what was written, whatever came before it, damaged values included; and the encodings
+// written earlier (raw, deflate v1) are read as they were.
+import { deflateRawSync, zstdCompressSync, zstdDecompressSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { decodeRecordDoc, decodeStoredJson, encodeRecordDoc, encodeStoredJson } from './index.js';
-import { DEFLATE_V1, dictionary, WINDOW_BITS } from './stored-format.js';
+import { decodeRecordBody } from './record-body.js';
+import { DEFLATE_V1, dictionary, RAW, WINDOW_BITS, ZSTD_V1 } from './stored-format.js';
 
-const oneShot = (json: string) =>
+const oneShot = (json: string) => zstdCompressSync(json, { dictionary }).length + 1;
+
+/** Decoded as any reader could: alone, a new context, with nothing but the dictionary. */
+const decodedAlone = (stored: Buffer) => zstdDecompressSync(stored.subarray(1), { dictionary }).toString('utf8');
+
+/** The encodings written before: deflate v1 (until issue 36's fifth pass) and raw (a migration's). */
+const deflateV1 = (json: string) =>
   Buffer.concat([
     Buffer.from([DEFLATE_V1]),
     deflateRawSync(json, { dictionary, windowBits: WINDOW_BITS, level: 6, memLevel: 8 }),
   ]);
+const raw = (json: string) => Buffer.concat([Buffer.from([RAW]), Buffer.from(json, 'utf8')]);
 
-/** Inflated as a reader does: alone, with nothing but the dictionary. */
-const inflatedAlone = (stored: Buffer) =>
-  inflateRawSync(stored.subarray(1), { dictionary, windowBits: WINDOW_BITS }).toString('utf8');
+/** Text that does not compress (a fixed pseudo-random sequence). */
+const random = (n: number) => {
+  let x = 7;
+  const chars: string[] = [];
+  for (let i = 0; i < n; i++) {
+    x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
+    chars.push(String.fromCharCode(33 + (x % 90)));
+  }
+  return chars.join('');
+};
+
+const jsonValues = fc.oneof(
+  fc.json({ maxDepth: 4 }),
+  // Text of any script, past the compressor's first buffer now and then.
+  fc.string({ unit: 'grapheme', maxLength: 3_000 }).map((t) => JSON.stringify({ t })),
+  fc.nat({ max: 40_000 }).map((n) => JSON.stringify({ t: random(n) })),
+);
 
 describe('encodeStoredJson', () => {
-  it('writes, value after value, what inflates alone to each value, within a few bytes of a one-shot deflate', () => {
+  it('writes, value after value, what decodes alone to each value, within a few bytes of a one-shot zstd', () => {
     fc.assert(
-      fc.property(
-        fc.array(
-          fc.oneof(
-            fc.json({ maxDepth: 4 }),
-            // Text of any script, up to past the longest value the kept deflater takes.
-            fc.string({ unit: 'grapheme', maxLength: 3_000 }).map((t) => JSON.stringify({ t })),
-          ),
-          { minLength: 1, maxLength: 8 },
-        ),
-        (values) => {
-          for (const json of values) {
-            const stored = encodeStoredJson(json);
-            expect(stored[0]).toBe(DEFLATE_V1);
-            expect(inflatedAlone(stored)).toBe(json);
-            expect(decodeStoredJson(stored)).toBe(json);
-            expect(stored.length).toBeLessThanOrEqual(oneShot(json).length + 16);
-          }
-        },
-      ),
-      { numRuns: 500 },
-    );
-  });
-
-  it('never reads past a value into what the value before left: prefixes of a value, after it', () => {
-    // The window past the shorter value holds the rest of the longer one, which the match finder reads.
-    fc.assert(
-      fc.property(
-        fc.string({ unit: 'grapheme-ascii', minLength: 1, maxLength: 1_500 }),
-        fc.array(fc.nat(), { minLength: 1, maxLength: 6 }),
-        (text, cuts) => {
-          const long = JSON.stringify({ t: text.repeat(3) });
-          encodeStoredJson(long);
-          for (const cut of cuts) {
-            const json = long.slice(0, cut % long.length);
-            expect(inflatedAlone(encodeStoredJson(json))).toBe(json);
-          }
-        },
-      ),
+      fc.property(fc.array(jsonValues, { minLength: 1, maxLength: 8 }), (values) => {
+        for (const json of values) {
+          const stored = encodeStoredJson(json);
+          expect(stored[0]).toBe(ZSTD_V1);
+          expect(decodedAlone(stored)).toBe(json);
+          expect(decodeStoredJson(stored)).toBe(json);
+          expect(stored.length).toBeLessThanOrEqual(oneShot(json) + 16);
+        }
+      }),
       { numRuns: 300 },
     );
   });
 
-  it('holds for values larger than its buffer and for ones that do not compress', () => {
-    // Text that does not compress (a fixed pseudo-random sequence).
-    const random = (n: number) => {
-      let x = 7;
-      const chars: string[] = [];
-      for (let i = 0; i < n; i++) {
-        x = (x * 1_103_515_245 + 12_345) % 2 ** 31;
-        chars.push(String.fromCharCode(33 + (x % 90)));
-      }
-      return chars.join('');
-    };
+  it('holds for values larger than its buffers and for ones that do not compress', () => {
     for (const json of [
       '',
       JSON.stringify({ text: random(100_000) }),
       JSON.stringify({ text: 'abc'.repeat(200_000) }),
       JSON.stringify({ text: random(2_000) }),
       JSON.stringify({ names: ['ÅSA', 'ÉLODIE', '李'] }),
+      JSON.stringify({ text: random(3_000_000) }),
     ]) {
       const stored = encodeStoredJson(json);
-      expect(inflatedAlone(stored)).toBe(json);
+      expect(decodedAlone(stored)).toBe(json);
       expect(decodeStoredJson(stored)).toBe(json);
-      expect(stored.length).toBeLessThanOrEqual(oneShot(json).length + 16);
+      expect(stored.length).toBeLessThanOrEqual(oneShot(json) + 16);
     }
   });
 
@@ -91,5 +76,69 @@ describe('encodeStoredJson', () => {
     const doc = { body: '{"identifier":{"Id":1}}', sales: '[{"date":"2020-01-02"}]', assessments: '[]' };
     expect(decodeRecordDoc(encodeRecordDoc(doc.body, doc))).toEqual(doc);
     expect(decodeRecordDoc(encodeRecordDoc(doc.body, null))).toEqual({ ...doc, sales: '[]' });
+  });
+});
+
+describe('decodeStoredJson and decodeRecordBody', () => {
+  it('read every encoding, and the body alone, in any order of values, damaged ones among them', () => {
+    const doc = fc.record({
+      body: jsonValues,
+      histories: fc.option(fc.record({ sales: jsonValues, assessments: jsonValues })),
+    });
+    // A value as stored (any encoding), or damaged: cut short, or bytes changed.
+    const stored = fc.oneof(
+      fc.record({ doc, encoding: fc.constantFrom('zstd', 'deflate', 'raw') }),
+      fc.record({ doc, cut: fc.double({ min: 0, max: 0.99, noNaN: true }) }),
+      fc.record({ doc, flip: fc.array(fc.nat(), { minLength: 1, maxLength: 4 }) }),
+    );
+    fc.assert(
+      fc.property(fc.array(stored, { minLength: 1, maxLength: 10 }), (values) => {
+        for (const v of values) {
+          const { body, histories } = v.doc;
+          const text = histories ? `${body}\n${histories.sales}\n${histories.assessments}` : body;
+          const zstd = encodeRecordDoc(body, histories);
+          if ('encoding' in v) {
+            const value = v.encoding === 'zstd' ? zstd : v.encoding === 'deflate' ? deflateV1(text) : raw(text);
+            expect(decodeStoredJson(value)).toBe(text);
+            expect(decodeRecordBody(value)).toBe(body);
+            continue;
+          }
+          // A damaged value: refused with an error, or (zstd keeps no checksum, like deflate before it) read as
+          // some text; never a crash, and the values after it read right (the context it left is given up).
+          const damaged = Buffer.from(zstd);
+          if ('cut' in v) {
+            const cut = damaged.subarray(0, Math.max(1, Math.floor(damaged.length * v.cut)));
+            expect(() => decodeStoredJson(cut)).toThrow();
+            try {
+              decodeRecordBody(cut);
+            } catch (err) {
+              expect((err as Error).message).toMatch(/damaged/);
+            }
+          } else {
+            for (const at of v.flip) damaged[1 + (at % (damaged.length - 1))] ^= 0x5a;
+            for (const read of [decodeStoredJson, decodeRecordBody]) {
+              try {
+                read(damaged);
+              } catch (err) {
+                expect(err).toBeInstanceOf(Error);
+              }
+            }
+          }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('refuses a value whose frame claims more than it holds, naming it damaged', () => {
+    const stored = Buffer.from(encodeStoredJson(JSON.stringify({ a: 'x'.repeat(500) })));
+    const cut = stored.subarray(0, stored.length - 3);
+    expect(() => decodeStoredJson(cut)).toThrow(/damaged/);
+    // The reader goes on: the next value decodes.
+    expect(decodeStoredJson(encodeStoredJson('{"b":1}'))).toBe('{"b":1}');
+  });
+
+  it('refuses an unknown encoding, saying which it reads', () => {
+    expect(() => decodeStoredJson(Buffer.from([9, 1, 2]))).toThrow(/0 \(raw\), 1 \(deflate v1\) and 2 \(zstd v1\)/);
   });
 });

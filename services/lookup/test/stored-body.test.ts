@@ -40,7 +40,7 @@ describe('a page row decoded from its stored value', () => {
     expect(decodeRecordRow(row(stored)).body).toBe(body);
     // Only the start of the value is read: the same value cut short after its first 32 KB gives the same body (the
     // whole value decoded would be ~25 MB of text, on the event loop for every page that lists it). zstd decodes
-    // whole blocks (up to 128 KB of text each, ~10 KB of this value), so the cut is past the first.
+    // whole blocks (up to 128 KB of text each, under 8 KB of this value), so the cut is past the first.
     expect(decodeRecordRow(row(stored.subarray(0, 32_768))).body).toBe(body);
     // And the next value decodes (the body's read left its zstd context mid-frame: it was given up).
     expect(decodeRecordRow(row(encodeRecordDoc(body, null))).body).toBe(body);

@@ -1,7 +1,7 @@
 // The body alone of a stored record document (stored-json.ts: "<body>\n<sales>\n<assessments>", one compressed value),
 // for the reads that serve only the body: address, owner and parcel pages, and a repeat's re-read. The histories come
 // after the body in the value, and a property's sale history has no bound (an import merges every row of a parcel's
-// sales into it): inflating the whole value for a page would make every lookup of such a property pay for its
+// sales into it): decoding the whole value for a page would make every lookup of such a property pay for its
 // whole history, synchronously, on the event loop. So the work is bounded by the body: a zstd value (encoding 2) is
 // decoded chunk by chunk until the body's end is in one (zstd-v1.ts); a deflated one (encoding 1) by inflating a
 // growing prefix of its bytes (a partial inflate gives a prefix of the text).

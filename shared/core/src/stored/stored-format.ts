@@ -1,5 +1,6 @@
-// The stored format's constants, shared by the whole-value decoder (stored-json.ts) and the body-only one
-// (record-body.ts): the first byte says how the rest is encoded (see stored-json.ts).
+// The stored format's constants, shared by the whole-value decoder (stored-json.ts), the body-only one
+// (record-body.ts) and the zstd encoding (zstd-v1.ts): the first byte says how the rest is encoded (see
+// stored-json.ts).
 import { DICTIONARY_V1 } from './dictionary-v1.js';
 
 export const RAW = 0x00;
@@ -15,7 +16,7 @@ export function asBuffer(stored: Uint8Array): Buffer {
 
 export function unknownEncoding(first: number | undefined): Error {
   return new Error(
-    `stored JSON has an unknown encoding (first byte ${first}): this code reads 0 (raw), 1 (deflate v1) and 2 (zstd v1), so a ` +
-      'newer version wrote it or the value is damaged',
+    `stored JSON has an unknown encoding (first byte ${first}): this code reads 0 (raw), 1 (deflate v1) and ` +
+      '2 (zstd v1), so a newer version wrote it or the value is damaged',
   );
 }

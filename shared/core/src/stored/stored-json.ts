@@ -15,11 +15,7 @@ import { zstdDecode, zstdEncode } from './zstd-v1.js';
 
 /** The stored form of a JSON text. */
 export function encodeStoredJson(json: string): Buffer {
-  const packed = zstdEncode(Buffer.from(json));
-  const out = Buffer.allocUnsafe(packed.length + 1);
-  out[0] = ZSTD_V1;
-  packed.copy(out, 1);
-  return out;
+  return zstdEncode(Buffer.from(json), ZSTD_V1);
 }
 
 /** The JSON text of a stored value (any encoding). */
@@ -54,8 +50,8 @@ export interface RecordDoc {
 
 /**
  * The stored form of a property: "<body>\n<sales>\n<assessments>", or the body alone when it has no history. One
- * value, so a load compresses once a record: each call has a cost of its own before it compresses anything. JSON.stringify never writes a newline, so the first two
- * are the separators.
+ * value, so a load compresses once a record: each call has a cost of its own before it compresses anything.
+ * JSON.stringify never writes a newline, so the first two are the separators.
  */
 export function encodeRecordDoc(body: string, histories: { sales: string; assessments: string } | null): Buffer {
   return encodeStoredJson(histories === null ? body : `${body}\n${histories.sales}\n${histories.assessments}`);

@@ -1,13 +1,16 @@
 // The stored format's encoding 0x02 (stored-format.ts): a zstd frame made with DICTIONARY_V1 as a raw-content
-// dictionary. A deflate with that dictionary (0x01) cost ~23 us a record of ~1.6 KB on a quiet machine, a fifth of an
-// import worker's time, and its inflate ~20 us a read; zstd at level 3 takes ~7 and ~5, for ~16% more bytes (~390
-// against ~340 a record: docs/benchmarks.md, issue 36's fifth pass).
+// dictionary, with its content size and a checksum. A deflate with that dictionary (0x01) cost ~23 us a record of
+// ~1.6 KB on a quiet machine, a fifth of an import worker's time, and its inflate ~17 us a read; zstd at level 3 takes
+// about a third of each, for ~16% more bytes a value (docs/benchmarks.md, issue 36's fifth pass).
 //
 // Both directions keep one zstd context for the thread's life: a new one a value (zstdCompressSync) builds its
-// tables and loads the dictionary anew, 70 us a record, more than the compression. node:zlib reuses a context only
-// through its stream's native handle, driven here as its own synchronous calls drive it. A frame ended (ZSTD_e_end)
-// leaves the context ready for the next frame with the same dictionary; reset() would drop the dictionary, so a
-// context left mid-frame (an error, a prefix read) is given up and a new one made for the next value.
+// tables and loads the dictionary anew, ~70 us a record, more than the compression. node:zlib reuses a context only
+// through its stream's native handle (`_handle.writeSync`, `_writeState`: undocumented internals, driven here as
+// node:zlib's own synchronous calls drive them; a Node without them gets the one-shot calls). A frame ended
+// (ZSTD_e_end) leaves the context ready for the next frame with the same dictionary. reset() would not: it drops the
+// dictionary, and the compressor then silently writes frames without it. So a context left mid-frame (an error, a
+// body read that stops early) is given up, and a new one made for the next value: fed the next frame, it would
+// decode wrong bytes without an error.
 import {
   constants,
   createZstdCompress,
@@ -19,21 +22,26 @@ import {
 } from 'node:zlib';
 import { dictionary } from './stored-format.js';
 
-/** zstd's default level: ~7 us a record against level 5's ~13 for 12% fewer bytes (docs/benchmarks.md). */
+/** zstd's default level: level 5 took ~1.8 times as long for 12% fewer bytes (docs/benchmarks.md). */
 const LEVEL = 3;
 const COMPRESS_OPTIONS = {
   dictionary,
   params: {
     [constants.ZSTD_c_compressionLevel]: LEVEL,
-    // No checksum (deflate's raw stream had none: PostgreSQL checks its pages); the content size is kept (the
-    // reader sizes its output by it).
-    [constants.ZSTD_c_checksumFlag]: 0,
+    // A checksum of the content (4 bytes, xxhash: well under a microsecond a record): a damaged value is refused
+    // instead of read as other text (deflate's raw stream had none, and PostgreSQL checks no page unless its
+    // cluster was made with checksums). The content size is written too: the reader sizes its output by it.
+    [constants.ZSTD_c_checksumFlag]: 1,
   },
 };
 const DECOMPRESS_OPTIONS = { dictionary };
 
-/** A value decoded is at most this large: a damaged frame header claiming more is refused, not allocated. */
+/** A value decoded is at most this large: a frame header claiming more is refused, not allocated. */
 const MAX_CONTENT_BYTES = 256 * 1024 * 1024;
+/** A read that stops at a byte (decodeUntil) decodes this much at a time. */
+const CHUNK_BYTES = 64 * 1024;
+/** The compressor's output buffer is kept for values up to this size (a larger one gets a buffer of its own). */
+const KEPT_OUT_BYTES = 1024 * 1024;
 
 /** The native side of a zstd stream, as node:zlib's own synchronous calls drive it. */
 interface ZstdHandle {
@@ -48,20 +56,24 @@ interface ZstdHandle {
   ): void;
 }
 
-type ZstdStream = ZstdCompress | ZstdDecompress;
+/** One call's outcome: the bytes written, and the input left unread. */
+interface Step {
+  written: number;
+  inLeft: number;
+}
 
 /**
- * One zstd context kept for the thread's life. `run` drives one call; the stream reports a zstd error by destroying
- * itself (node:zlib's error handler), so a destroyed stream after a call is a failed call, and the context is then
- * dropped. null from `open` (a Node whose stream has no such handle): the callers use node:zlib's one-shot calls.
+ * One zstd context kept for the thread's life. `run` drives one call that ends the frame (ZSTD_e_end); the stream
+ * reports a zstd error by destroying itself (node:zlib's error handler, during the call), so a destroyed stream after
+ * a call is a failed call, and the context is then dropped.
  */
-class KeptContext<S extends ZstdStream> {
-  private stream: S | null = null;
+class KeptContext {
+  private stream: ZstdCompress | ZstdDecompress | null = null;
   private handle: ZstdHandle | null = null;
   private state: Uint32Array | null = null;
   private unavailable = false;
 
-  constructor(private readonly make: () => S) {}
+  constructor(private readonly make: () => ZstdCompress | ZstdDecompress) {}
 
   /** The context, made when none is kept; false when this Node's streams expose no handle. */
   private open(): boolean {
@@ -74,7 +86,7 @@ class KeptContext<S extends ZstdStream> {
       stream.destroy();
       return false;
     }
-    // Errors are read off `destroyed` after each call; the event itself is not needed (nor left unhandled).
+    // Errors are read off `destroyed` after each call; the event itself (emitted later) is not needed.
     stream.on('error', () => {});
     this.stream = stream;
     this.handle = inner._handle as ZstdHandle;
@@ -91,20 +103,14 @@ class KeptContext<S extends ZstdStream> {
   }
 
   /**
-   * One call: `input` from `inOffset` into `out` from `outOffset`. Returns the bytes written and the input left, or
-   * null when this Node has no handle to drive; throws (the context dropped) when zstd reports an error.
+   * One call: `input` from `inOffset` into `out` from `outOffset`. null when this Node has no handle to drive (the
+   * caller uses node:zlib's one-shot call); throws, the context dropped, when zstd reports an error.
    */
-  run(
-    flush: number,
-    input: Uint8Array,
-    inOffset: number,
-    out: Uint8Array,
-    outOffset: number,
-  ): { written: number; inLeft: number } | null {
+  run(input: Uint8Array, inOffset: number, out: Uint8Array, outOffset: number): Step | null {
     if (!this.open()) return null;
     const outLength = out.length - outOffset;
     try {
-      this.handle!.writeSync(flush, input, inOffset, input.length - inOffset, out, outOffset, outLength);
+      this.handle!.writeSync(constants.ZSTD_e_end, input, inOffset, input.length - inOffset, out, outOffset, outLength);
     } catch (err) {
       this.drop();
       throw err;
@@ -121,32 +127,33 @@ class KeptContext<S extends ZstdStream> {
 
 const compressor = new KeptContext(() => createZstdCompress(COMPRESS_OPTIONS));
 const decompressor = new KeptContext(() => createZstdDecompress(DECOMPRESS_OPTIONS));
-
-/** The output buffer of the compressor, kept; grown for a larger value, let go past 1 MB. */
 let compressOut = Buffer.allocUnsafe(16 * 1024);
 
-/** zstd's bound on a frame's size for `n` bytes of input (ZSTD_COMPRESSBOUND), plus room for the frame header. */
+/** zstd's bound on a frame's size for `n` bytes of input (ZSTD_COMPRESSBOUND), and a margin. */
 const compressBound = (n: number) => n + (n >>> 8) + (n < 128 * 1024 ? (128 * 1024 - n) >>> 11 : 0) + 32;
 
-/** The zstd frame of `input` (its bytes valid until the next call: copy them). */
-export function zstdEncode(input: Buffer): Buffer {
-  const bound = compressBound(input.length);
-  if (compressOut.length < bound) compressOut = Buffer.allocUnsafe(bound);
-  const out = compressOut;
-  if (compressOut.length > 1024 * 1024) compressOut = Buffer.allocUnsafe(16 * 1024);
-  const r = compressor.run(constants.ZSTD_e_end, input, 0, out, 0);
-  if (r === null) return zstdCompressSync(input, COMPRESS_OPTIONS);
-  // With room for the bound, one call ends the frame: all input read, and room left.
-  if (r.inLeft !== 0 || r.written === out.length) {
-    compressor.drop();
-    return zstdCompressSync(input, COMPRESS_OPTIONS);
+/** A stored value: the byte `header` (its encoding), then the zstd frame of `input`. A buffer of its own. */
+export function zstdEncode(input: Buffer, header: number): Buffer {
+  const size = 1 + compressBound(input.length);
+  let out: Buffer;
+  if (size > KEPT_OUT_BYTES) out = Buffer.allocUnsafe(size);
+  else {
+    if (compressOut.length < size) compressOut = Buffer.allocUnsafe(size);
+    out = compressOut;
   }
-  return out.subarray(0, r.written);
+  const r = compressor.run(input, 0, out, 1);
+  // With room for the bound, one call ends the frame: all input read, and room left.
+  if (r !== null && r.inLeft === 0 && r.written < out.length - 1) {
+    out[0] = header;
+    return Buffer.from(out.subarray(0, 1 + r.written));
+  }
+  if (r !== null) compressor.drop();
+  return Buffer.concat([Buffer.from([header]), zstdCompressSync(input, COMPRESS_OPTIONS)]);
 }
 
 /**
  * The content size a frame's header gives (RFC 8878 3.1.1.1), or null when it gives none (a frame written as a
- * stream; the encoder above always writes it) or the header is cut short.
+ * stream, a skippable frame) or the header is cut short.
  */
 function frameContentSize(frame: Uint8Array): number | null {
   if (frame.length < 6 || frame[0] !== 0x28 || frame[1] !== 0xb5 || frame[2] !== 0x2f || frame[3] !== 0xfd) {
@@ -168,82 +175,82 @@ function frameContentSize(frame: Uint8Array): number | null {
 const damaged = (why: string) =>
   new Error(`a stored value (zstd, encoding 2) is damaged: ${why}; rewrite the record (import its file again)`);
 
-/** node:zlib's one-shot decode (a new context): for a frame without its size, or a Node without a handle. */
-function decodeOneShot(frame: Uint8Array): Buffer {
-  try {
-    return zstdDecompressSync(frame, DECOMPRESS_OPTIONS);
-  } catch (err) {
-    throw damaged((err as Error).message);
-  }
+/**
+ * The content size of a stored frame, which zstdEncode always writes: a frame without one (a skippable frame, one
+ * written as a stream) or claiming more than MAX_CONTENT_BYTES is damaged, never decoded without a bound.
+ */
+function storedContentSize(frame: Uint8Array): number {
+  const size = frameContentSize(frame);
+  if (size === null) throw damaged('its frame header gives no content size');
+  if (size > MAX_CONTENT_BYTES) throw damaged(`its header claims ${size} bytes`);
+  return size;
 }
 
-/** The bytes of a frame written by zstdEncode (or any zstd frame with DICTIONARY_V1). */
-export function zstdDecode(frame: Uint8Array): Buffer {
-  const size = frameContentSize(frame);
-  if (size === null) return decodeOneShot(frame);
-  if (size > MAX_CONTENT_BYTES) throw damaged(`its header claims ${size} bytes`);
-  // One byte more than the frame says: a frame that decodes to more is damaged, not cut to its claimed size.
-  const out = Buffer.allocUnsafe(size + 1);
-  let r: { written: number; inLeft: number } | null;
+/** node:zlib's one-shot decode (a new context, for a Node without a handle), bounded by the frame's size. */
+function decodeOneShot(frame: Uint8Array, size: number): Buffer {
+  let out: Buffer;
   try {
-    r = decompressor.run(constants.ZSTD_e_end, frame, 0, out, 0);
+    out = zstdDecompressSync(frame, { ...DECOMPRESS_OPTIONS, maxOutputLength: size + 1, rejectGarbageAfterEnd: true });
   } catch (err) {
     throw damaged((err as Error).message);
   }
-  if (r === null) return decodeOneShot(frame);
-  if (r.written !== size || r.inLeft !== 0) {
-    decompressor.drop();
-    throw damaged(`${r.written} bytes decoded where its header says ${size}`);
-  }
-  return out.subarray(0, size);
+  if (out.length !== size) throw damaged(`${out.length} bytes decoded where its header says ${size}`);
+  return out;
 }
+
+/** `bytes` up to the first `stop` byte (excluded); all of them when `stop` is null or not in them. */
+const upTo = (bytes: Buffer, stop: number | null) => {
+  const end = stop === null ? -1 : bytes.indexOf(stop);
+  return end < 0 ? bytes : bytes.subarray(0, end);
+};
 
 /**
- * A prefix of a frame's bytes up to the first `stop` byte (excluded), decoding no more than it must: chunk after
- * chunk until the byte is in one. For a body before its histories (record-body.ts): a history has no bound. The
- * whole content when no such byte is in it.
+ * A stored frame's content, all of it (`stop` null: one call into a buffer of its size), or up to the first `stop`
+ * byte, decoding no more than it must: CHUNK_BYTES at a time until the byte is in a chunk.
  */
-export function zstdDecodeUntil(frame: Uint8Array, stop: number, chunkBytes = 64 * 1024): Buffer {
-  const size = frameContentSize(frame);
-  if (size === null || size <= chunkBytes) {
-    const whole = zstdDecode(frame);
-    const end = whole.indexOf(stop);
-    return end < 0 ? whole : whole.subarray(0, end);
-  }
-  if (size > MAX_CONTENT_BYTES) throw damaged(`its header claims ${size} bytes`);
+function decodeFrame(frame: Uint8Array, stop: number | null): Buffer {
+  const size = storedContentSize(frame);
   const parts: Buffer[] = [];
   let inOffset = 0;
   let decoded = 0;
   for (;;) {
-    // Never more than the frame says is left (past its end a call would wait for a next frame).
-    const chunk = Buffer.allocUnsafe(Math.min(chunkBytes, size - decoded + 1));
-    let r: { written: number; inLeft: number } | null;
+    // One byte more than the frame says is left: a frame that decodes to more is damaged, not cut to its size.
+    const left = size - decoded + 1;
+    const chunk = Buffer.allocUnsafe(stop === null ? left : Math.min(CHUNK_BYTES, left));
+    let r: Step | null;
     try {
-      r = decompressor.run(constants.ZSTD_e_end, frame, inOffset, chunk, 0);
+      r = decompressor.run(frame, inOffset, chunk, 0);
     } catch (err) {
       throw damaged((err as Error).message);
     }
-    if (r === null) {
-      const whole = decodeOneShot(frame);
-      const end = whole.indexOf(stop);
-      return end < 0 ? whole : whole.subarray(0, end);
-    }
+    if (r === null) return upTo(decodeOneShot(frame, size), stop);
     decoded += r.written;
     inOffset = frame.length - r.inLeft;
     const ended = decoded === size;
+    // (zstd itself refuses a frame cut short or decoding to another size than its header's, in the call above.)
     if (decoded > size || (ended && r.inLeft !== 0) || (!ended && r.written === 0)) {
       decompressor.drop();
-      throw damaged(`${decoded} bytes decoded where its header says ${size}`);
+      throw damaged(
+        ended ? `${r.inLeft} bytes follow its end` : `${decoded} bytes decoded where its header says ${size}`,
+      );
     }
-    const got = chunk.subarray(0, r.written);
-    const end = got.indexOf(stop);
-    if (end >= 0) {
-      // The context is mid-frame unless the frame ended here: given up, a new one for the next value.
-      if (!ended) decompressor.drop();
-      parts.push(got.subarray(0, end));
-      return Buffer.concat(parts);
-    }
+    const got = upTo(chunk.subarray(0, r.written), stop);
     parts.push(got);
-    if (ended) return Buffer.concat(parts);
+    if (got.length < r.written) {
+      // The stop byte: the context is mid-frame unless the frame ended here, so it is given up.
+      if (!ended) decompressor.drop();
+      break;
+    }
+    if (ended) break;
   }
+  return parts.length === 1 ? parts[0]! : Buffer.concat(parts);
 }
+
+/** The content of a stored frame (written by zstdEncode). */
+export const zstdDecode = (frame: Uint8Array): Buffer => decodeFrame(frame, null);
+
+/**
+ * A stored frame's content up to its first `stop` byte (excluded), or all of it when none: for a body before its
+ * histories (record-body.ts), whose length has no bound.
+ */
+export const zstdDecodeUntil = (frame: Uint8Array, stop: number): Buffer => decodeFrame(frame, stop);

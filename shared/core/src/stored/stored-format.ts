@@ -1,6 +1,7 @@
 // The stored format's constants, shared by the whole-value decoder (stored-json.ts), the body-only one
 // (record-body.ts) and the zstd encoding (zstd-v1.ts): the first byte says how the rest is encoded (see
 // stored-json.ts).
+import { inflateRawSync } from 'node:zlib';
 import { DICTIONARY_V1 } from './dictionary-v1.js';
 
 export const RAW = 0x00;
@@ -19,4 +20,18 @@ export function unknownEncoding(first: number | undefined): Error {
     `stored JSON has an unknown encoding (first byte ${first}): this code reads 0 (raw), 1 (deflate v1) and ` +
       '2 (zstd v1), so a newer version wrote it or the value is damaged',
   );
+}
+
+/** A stored value that cannot be read as its encoding says: what to do about it. */
+export function damagedValue(encoding: string, why: string): Error {
+  return new Error(`a stored value (${encoding}) is damaged: ${why}; rewrite the record (import its file again)`);
+}
+
+/** node:zlib's inflate of a deflate v1 value (or of a prefix of it), its failure named as a damaged value. */
+export function inflateV1(packed: Uint8Array, options: { finishFlush?: number } = {}): Buffer {
+  try {
+    return inflateRawSync(packed, { dictionary, windowBits: WINDOW_BITS, ...options });
+  } catch (err) {
+    throw damagedValue('deflate, encoding 1', (err as Error).message);
+  }
 }

@@ -176,6 +176,16 @@ describe('decodeStoredJson and decodeRecordBody', () => {
     expect(decodeStoredJson(good)).toBe('{"a":1}');
   });
 
+  it('names a damaged deflate value (encoding 1) as damaged too', () => {
+    const value = deflateV1(JSON.stringify({ a: 'x'.repeat(500), b: random(300) }));
+    const cut = value.subarray(0, value.length - 20);
+    expect(() => decodeStoredJson(cut)).toThrow(/stored value \(deflate, encoding 1\) is damaged/);
+    const changed = Buffer.from(value);
+    changed[1] = 0xff;
+    expect(() => decodeStoredJson(changed)).toThrow(/damaged/);
+    expect(() => decodeRecordBody(changed)).toThrow(/damaged/);
+  });
+
   it('refuses an unknown encoding, saying which it reads', () => {
     expect(() => decodeStoredJson(Buffer.from([9, 1, 2]))).toThrow(/0 \(raw\), 1 \(deflate v1\) and 2 \(zstd v1\)/);
   });

@@ -8,9 +8,8 @@
 //   0x01  deflate (raw) with DICTIONARY_V1, 8 KB window: written until issue 36's fifth pass, still read
 //   0x02  a zstd frame with DICTIONARY_V1 as a raw-content dictionary (zstd-v1.ts): what is written now
 // The dictionary is part of the stored format: never change it; add a version.
-import { inflateRawSync } from 'node:zlib';
 import { decodeRecordBody } from './record-body.js';
-import { asBuffer, DEFLATE_V1, dictionary, RAW, unknownEncoding, WINDOW_BITS, ZSTD_V1 } from './stored-format.js';
+import { asBuffer, DEFLATE_V1, inflateV1, RAW, unknownEncoding, ZSTD_V1 } from './stored-format.js';
 import { zstdDecode, zstdEncode } from './zstd-v1.js';
 
 /** The stored form of a JSON text. */
@@ -25,7 +24,7 @@ export function decodeStoredJson(stored: Uint8Array): string {
     case ZSTD_V1:
       return zstdDecode(buf.subarray(1)).toString('utf8');
     case DEFLATE_V1:
-      return inflateRawSync(buf.subarray(1), { dictionary, windowBits: WINDOW_BITS }).toString('utf8');
+      return inflateV1(buf.subarray(1)).toString('utf8');
     case RAW:
       return buf.toString('utf8', 1);
     default:

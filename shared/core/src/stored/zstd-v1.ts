@@ -20,7 +20,7 @@ import {
   zstdCompressSync,
   zstdDecompressSync,
 } from 'node:zlib';
-import { dictionary } from './stored-format.js';
+import { damagedValue, dictionary } from './stored-format.js';
 
 /** zstd's default level: level 5 took ~1.8 times as long for 12% fewer bytes (docs/benchmarks.md). */
 const LEVEL = 3;
@@ -172,8 +172,7 @@ function frameContentSize(frame: Uint8Array): number | null {
   return fcsBytes === 2 ? size + 256 : size;
 }
 
-const damaged = (why: string) =>
-  new Error(`a stored value (zstd, encoding 2) is damaged: ${why}; rewrite the record (import its file again)`);
+const damaged = (why: string) => damagedValue('zstd, encoding 2', why);
 
 /**
  * The content size of a stored frame, which zstdEncode always writes: a frame without one (a skippable frame, one

@@ -38,6 +38,7 @@ import {
   SAMPLE_FILES,
   SHIPPED_MAPPINGS,
 } from '../../services/ingest/src/importer/index.js';
+import { processCpuSeconds } from '@pra/platform/bench';
 import { useLocalStack } from '@pra/platform/local-stack';
 
 // The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
@@ -111,15 +112,9 @@ async function backendCpu(pool: Pool): Promise<Map<number, number>> {
     'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
   );
   const out = new Map<number, number>();
-  const tick = 1000 / 100; // USER_HZ
   for (const { pid } of rows) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      out.set(pid, (Number(f[11]) + Number(f[12])) * tick);
-    } catch {
-      // not on this host, or gone
-    }
+    const seconds = processCpuSeconds(pid); // undefined: not on this host, or gone
+    if (seconds !== undefined) out.set(pid, seconds * 1000);
   }
   return out;
 }
@@ -138,10 +133,10 @@ function threadCpu(seen: Map<string, { kind: string; ms: number }>): void {
   }
   for (const t of tasks) {
     try {
-      const stat = readFileSync(`/proc/self/task/${t}/stat`, 'utf8');
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const seconds = processCpuSeconds(`self/task/${t}`);
+      if (seconds === undefined) continue; // the thread ended
       const kind = t === String(process.pid) ? 'main' : readFileSync(`/proc/self/task/${t}/comm`, 'utf8').trim();
-      seen.set(t, { kind, ms: (Number(f[11]) + Number(f[12])) * 10 });
+      seen.set(t, { kind, ms: seconds * 1000 });
     } catch {
       // the thread ended
     }

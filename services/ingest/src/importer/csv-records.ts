@@ -190,7 +190,7 @@ export async function* readCsvValues(file: string, delimiter: string): AsyncGene
       continue;
     }
     if (header === null) {
-      header = parsed.fields.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim());
+      header = headerNames(parsed.fields);
       yield { header };
       continue;
     }
@@ -206,6 +206,10 @@ export async function* readCsvValues(file: string, delimiter: string): AsyncGene
   }
 }
 
+/** A header row's cells as column names: trimmed, the first without a UTF-8 byte-order mark. */
+const headerNames = (fields: readonly string[]) =>
+  fields.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim());
+
 /** The header row's column names (to check a mapping against a file before any row is read). */
 export async function readHeader(file: string, delimiter: string): Promise<string[]> {
   for await (const { text } of physicalLines(file)) {
@@ -213,7 +217,7 @@ export async function readHeader(file: string, delimiter: string): Promise<strin
     if (text.includes('\u0000')) throw nulHeader(file);
     const parsed = parseRecord(text, delimiter);
     if ('error' in parsed) throw new Error(`the header row of ${file} is malformed (${parsed.error})`);
-    return parsed.fields.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim());
+    return headerNames(parsed.fields);
   }
   throw new Error(`${file} is empty`);
 }

@@ -332,8 +332,8 @@ export function encodeState(p: PropertyInput): string {
  * A stored state's text (slim, or a whole property as stored before migration 0007) as the property it is: the
  * reverse of encodeState.
  */
-export function decodeState(stored: string, lastModified = ''): PropertyInput {
+export function decodeState(stored: string): PropertyInput {
   const p: Record<string, unknown> = {};
   for (const [k, d] of Object.entries(STATE_DEFAULTS)) p[k] = Array.isArray(d) ? [] : d;
-  return { ...p, lastModified, ...(JSON.parse(stored) as Record<string, unknown>) } as unknown as PropertyInput;
+  return { ...p, lastModified: '', ...(JSON.parse(stored) as Record<string, unknown>) } as unknown as PropertyInput;
 }

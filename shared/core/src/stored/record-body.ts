@@ -5,7 +5,6 @@
 // whole history, synchronously, on the event loop. So the work is bounded by the body: a zstd value (encoding 2) is
 // decoded chunk by chunk until the body's end is in one (zstd-v1.ts); a deflated one (encoding 1) by inflating a
 // growing prefix of its bytes (a partial inflate gives a prefix of the text).
-import { constants } from 'node:zlib';
 import { asBuffer, DEFLATE_V1, inflateV1, RAW, unknownEncoding, ZSTD_V1 } from './stored-format.js';
 import { zstdDecodeUntil } from './zstd-v1.js';
 
@@ -26,8 +25,7 @@ export function decodeRecordBody(stored: Uint8Array): string {
   const packed = buf.subarray(1);
   for (let take = Math.min(FIRST_PREFIX, packed.length); ; take = Math.min(take * 4, packed.length)) {
     const whole = take === packed.length;
-    // A prefix of the stream: inflate what it holds instead of failing on its missing end.
-    const text = inflateV1(packed.subarray(0, take), whole ? {} : { finishFlush: constants.Z_SYNC_FLUSH });
+    const text = inflateV1(packed.subarray(0, take), !whole);
     const end = text.indexOf(NEWLINE);
     if (end >= 0) return text.toString('utf8', 0, end);
     if (whole) return text.toString('utf8');

@@ -1,7 +1,7 @@
 // The stored format's constants, shared by the whole-value decoder (stored-json.ts), the body-only one
 // (record-body.ts) and the zstd encoding (zstd-v1.ts): the first byte says how the rest is encoded (see
 // stored-json.ts).
-import { inflateRawSync } from 'node:zlib';
+import { constants, inflateRawSync } from 'node:zlib';
 import { DICTIONARY_V1 } from './dictionary-v1.js';
 
 export const RAW = 0x00;
@@ -27,10 +27,17 @@ export function damagedValue(encoding: string, why: string): Error {
   return new Error(`a stored value (${encoding}) is damaged: ${why}; rewrite the record (import its file again)`);
 }
 
-/** node:zlib's inflate of a deflate v1 value (or of a prefix of it), its failure named as a damaged value. */
-export function inflateV1(packed: Uint8Array, options: { finishFlush?: number } = {}): Buffer {
+/**
+ * node:zlib's inflate of a deflate v1 value, its failure named as a damaged value. `prefix`: the bytes are a prefix
+ * of the value, inflated as far as they go instead of failing on the missing end.
+ */
+export function inflateV1(packed: Uint8Array, prefix = false): Buffer {
   try {
-    return inflateRawSync(packed, { dictionary, windowBits: WINDOW_BITS, ...options });
+    return inflateRawSync(packed, {
+      dictionary,
+      windowBits: WINDOW_BITS,
+      ...(prefix ? { finishFlush: constants.Z_SYNC_FLUSH } : {}),
+    });
   } catch (err) {
     throw damagedValue('deflate, encoding 1', (err as Error).message);
   }

@@ -14,7 +14,7 @@ import { zstdDecode, zstdEncode } from './zstd-v1.js';
 
 /** The stored form of a JSON text. */
 export function encodeStoredJson(json: string): Buffer {
-  return zstdEncode(Buffer.from(json), ZSTD_V1);
+  return zstdEncode(Buffer.from(json));
 }
 
 /** The JSON text of a stored value (any encoding). */

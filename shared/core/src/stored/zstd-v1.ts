@@ -20,7 +20,7 @@ import {
   zstdCompressSync,
   zstdDecompressSync,
 } from 'node:zlib';
-import { damagedValue, dictionary } from './stored-format.js';
+import { damagedValue, dictionary, ZSTD_V1 } from './stored-format.js';
 
 /** zstd's default level: level 5 took ~1.8 times as long for 12% fewer bytes (docs/benchmarks.md). */
 const LEVEL = 3;
@@ -132,8 +132,8 @@ let compressOut = Buffer.allocUnsafe(16 * 1024);
 /** zstd's bound on a frame's size for `n` bytes of input (ZSTD_COMPRESSBOUND), and a margin. */
 const compressBound = (n: number) => n + (n >>> 8) + (n < 128 * 1024 ? (128 * 1024 - n) >>> 11 : 0) + 32;
 
-/** A stored value: the byte `header` (its encoding), then the zstd frame of `input`. A buffer of its own. */
-export function zstdEncode(input: Buffer, header: number): Buffer {
+/** A stored value: its encoding byte (ZSTD_V1), then the zstd frame of `input`. A buffer of its own. */
+export function zstdEncode(input: Buffer): Buffer {
   const size = 1 + compressBound(input.length);
   let out: Buffer;
   if (size > KEPT_OUT_BYTES) out = Buffer.allocUnsafe(size);
@@ -144,11 +144,11 @@ export function zstdEncode(input: Buffer, header: number): Buffer {
   const r = compressor.run(input, 0, out, 1);
   // With room for the bound, one call ends the frame: all input read, and room left.
   if (r !== null && r.inLeft === 0 && r.written < out.length - 1) {
-    out[0] = header;
+    out[0] = ZSTD_V1;
     return Buffer.from(out.subarray(0, 1 + r.written));
   }
   if (r !== null) compressor.drop();
-  return Buffer.concat([Buffer.from([header]), zstdCompressSync(input, COMPRESS_OPTIONS)]);
+  return Buffer.concat([Buffer.from([ZSTD_V1]), zstdCompressSync(input, COMPRESS_OPTIONS)]);
 }
 
 /**

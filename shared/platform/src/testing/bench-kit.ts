@@ -243,8 +243,11 @@ function procStat(pid: number | string): string[] | undefined {
   }
 }
 
-/** CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined once it is gone. */
-export function processCpuSeconds(pid: number): number | undefined {
+/**
+ * CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined once it is gone. `pid` may
+ * also name a thread's entry (`self/task/<tid>`).
+ */
+export function processCpuSeconds(pid: number | string): number | undefined {
   const fields = procStat(pid);
   return fields ? (Number(fields[11]) + Number(fields[12])) / ticksPerSecond() : undefined;
 }

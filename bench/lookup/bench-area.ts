@@ -19,7 +19,7 @@ import { boxAround, MILES_PER_DEGREE } from '@pra/core/contracts';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { createPool, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import { loadGenerated } from '@pra/ingest/generate';
-import { importSample, propertyCount } from '@pra/ingest/load';
+import { importSample, propertyCount, reserveIds } from '@pra/ingest/load';
 import { migrateRecords } from '@pra/ingest/migrate';
 import {
   AREA_COUNT_CAP,
@@ -87,22 +87,18 @@ async function prepareSpot(pool: Pool): Promise<number> {
   console.error(`spot: adding ${spot - have} records within ${SPOT_MILES} miles of ${SPOT.lat},${SPOT.lon} (once)`);
   const t = performance.now();
   await pool.query('SELECT setseed(0.5)');
+  // The copies' ids drawn as any load draws them (under the sequence's lock), so a later load's ids are new.
+  const first = await reserveIds(pool, spot - have);
   // r = R sqrt(u), angle 2 pi v: even over the disk. Longitude degrees are cos(lat) shorter.
   await pool.query(
     `INSERT INTO records.properties (id, apn, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key,
        street_key, unit_key, census_tract, source, last_modified, loose_key, street_type, body, location, proptype)
-     SELECT m.top + s.id, s.apn, s.apn_key, s.tax_parcel_key, s.fips, s.state, s.county_key, s.city_key, s.zip,
-            s.line_key, s.street_key, s.unit_key, s.census_tract, s.source, s.last_modified, s.loose_key, s.street_type,
+     SELECT $6::bigint + row_number() OVER (ORDER BY s.id) - 1, s.apn, s.apn_key, s.tax_parcel_key, s.fips, s.state,
+            s.county_key, s.city_key, s.zip, s.line_key, s.street_key, s.unit_key, s.census_tract, s.source, s.last_modified, s.loose_key, s.street_type,
             s.body, point($2 + d.r * cos(d.a) / ($4 * cos(radians($1))), $1 + d.r * sin(d.a) / $4), s.proptype
-       FROM (SELECT max(id) AS top FROM records.properties) m,
-            LATERAL (SELECT * FROM records.properties ORDER BY id LIMIT $5) s,
+       FROM (SELECT * FROM records.properties ORDER BY id LIMIT $5) s,
             LATERAL (SELECT $3 * sqrt(random()) AS r, 2 * pi() * random() AS a WHERE s.id IS NOT NULL) d`,
-    [SPOT.lat, SPOT.lon, SPOT_MILES, MILES_PER_DEGREE, spot - have],
-  );
-  // The copies' ids are past the sequence's: moved on past them, so that a later load's ids (reserveIds) are new.
-  await pool.query(
-    `SELECT setval('records.property_id_seq',
-              greatest((SELECT max(id) FROM records.properties), (SELECT last_value FROM records.property_id_seq)))`,
+    [SPOT.lat, SPOT.lon, SPOT_MILES, MILES_PER_DEGREE, spot - have, first],
   );
   await pool.query('VACUUM ANALYZE records.properties');
   console.error(`spot: ${((performance.now() - t) / 1000).toFixed(1)} s`);

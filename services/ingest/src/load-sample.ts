@@ -6,6 +6,9 @@ import { importCsv, type ImportSummary } from './importer/import-csv.js';
 import { loadMapping } from './importer/mapping.js';
 
 const here = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+/** Consecutive property ids drawn as every load draws them (benchmarks that insert records of their own). */
+export { reserveIds } from './data/loader.js';
+
 export const SAMPLE_FILES = {
   sacramento: {
     mapping: here('../mappings/sacramento-2008-sales.json'),

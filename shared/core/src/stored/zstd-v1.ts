@@ -28,9 +28,11 @@ const COMPRESS_OPTIONS = {
   dictionary,
   params: {
     [constants.ZSTD_c_compressionLevel]: LEVEL,
-    // A checksum of the content (4 bytes, xxhash: well under a microsecond a record): a damaged value is refused
-    // instead of read as other text (deflate's raw stream had none, and PostgreSQL checks no page unless its
-    // cluster was made with checksums). The content size is written too: the reader sizes its output by it.
+    // A checksum of the content (4 bytes, xxhash: well under a microsecond a record): a damaged value read whole is
+    // refused instead of read as other text (deflate's raw stream had none, and PostgreSQL checks no page unless its
+    // cluster was made with checksums). A body read alone (zstdDecodeUntil) of a value over CHUNK_BYTES stops before the
+    // checksum at its end, so damage in its first block can go unseen there, as with deflate. The content size is
+    // written too: the reader sizes its output by it.
     [constants.ZSTD_c_checksumFlag]: 1,
   },
 };
@@ -38,7 +40,7 @@ const DECOMPRESS_OPTIONS = { dictionary };
 
 /** A value decoded is at most this large: a frame header claiming more is refused, not allocated. */
 const MAX_CONTENT_BYTES = 256 * 1024 * 1024;
-/** A read that stops at a byte (decodeUntil) decodes this much at a time. */
+/** A read that stops at a byte (zstdDecodeUntil) decodes this much at a time. */
 const CHUNK_BYTES = 64 * 1024;
 /** The compressor's output buffer is kept for values up to this size (a larger one gets a buffer of its own). */
 const KEPT_OUT_BYTES = 1024 * 1024;

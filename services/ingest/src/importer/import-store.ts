@@ -8,19 +8,24 @@ import type { CopyChunks } from '../data/copy-rows.js';
 import { writeBatch } from '../data/loader.js';
 import { type BuiltBatch, STATE_COLUMNS, type StoredParcel } from './import-work.js';
 
-/** Refuses a source whose records were loaded before imports kept their state: a re-import would double them. */
-export async function checkImportState(pool: Pool, source: string): Promise<void> {
-  const { rows } = await pool.query<{ legacy: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM records.properties WHERE source = $1)
-        AND NOT EXISTS (SELECT 1 FROM records.import_state WHERE source = $1) AS legacy`,
+/**
+ * Refuses a source whose records were loaded before imports kept their state: a re-import would double them. Tells
+ * whether the source has any import state: none, and only what this import writes can be read back (called with the
+ * source's lock held, so no other import or remove of it runs meanwhile).
+ */
+export async function checkImportState(pool: Pool, source: string): Promise<{ hasState: boolean }> {
+  const { rows } = await pool.query<{ records: boolean; state: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM records.properties WHERE source = $1) AS records,
+            EXISTS (SELECT 1 FROM records.import_state WHERE source = $1) AS state`,
     [source],
   );
-  if (rows[0]?.legacy) {
+  if (rows[0]!.records && !rows[0]!.state) {
     throw new Error(
       `the store holds records of '${source}' loaded before imports kept their state, so this import cannot tell ` +
         `them apart from new ones. Remove them first (npm run ingest -- remove --source ${source}), then import again.`,
     );
   }
+  return { hasState: rows[0]!.state };
 }
 
 /**

@@ -182,6 +182,66 @@ describe('parcel ids', () => {
     expect(new Set(idOf.values()).size).toBe(idOf.size);
   });
 
+  it('of a registration that ran into another one rolled back are the ids it inserted itself, and stay', async () => {
+    const refs = Array.from({ length: 50 }, (_, i) => ({ fips: '06067', key: `UNDO${tag()}${i}`.toUpperCase() }));
+    const held = await pool.connect();
+    try {
+      await held.query('BEGIN');
+      const undone = await registerParcels(held, refs.slice(10, 30));
+      // Waits on the held rows, which are then rolled back: its plain insert goes through, no conflict.
+      const second = registerParcels(pool, refs);
+      await new Promise((r) => setTimeout(r, 200));
+      await held.query('ROLLBACK');
+      const got = await second;
+      expect(new Set(got).size).toBe(refs.length);
+      for (const id of undone) expect(got).not.toContain(id);
+      // Committed: asked again, the same ids, and every one of them in the registry.
+      expect(await registerParcels(pool, refs)).toEqual(got);
+      const { rows } = await pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM records.parcels WHERE parcel_id = ANY($1)',
+        [got],
+      );
+      expect(rows[0]!.n).toBe(refs.length);
+    } finally {
+      held.release();
+    }
+  });
+
+  it('answered after a conflict are committed ids only: none of the rolled-back first try', async () => {
+    // The second registration inserts its first parcels, then runs into a held (uncommitted) one that then commits:
+    // its plain insert fails and is rolled back, the ids it drew are lost, and the batch takes the conflict-tolerant
+    // way. Every id it answers must be a committed parcel's.
+    const refs = Array.from({ length: 60 }, (_, i) => ({
+      fips: '06067',
+      key: `LATE${tag()}${String(i).padStart(2, '0')}`.toUpperCase(),
+    }));
+    const held = await pool.connect();
+    try {
+      await held.query('BEGIN');
+      // The last in key order: the other's insert, in key order, has inserted all the others when it meets it.
+      const [heldId] = await registerParcels(held, refs.slice(-1));
+      // The function itself, every row it answers (registerParcels keeps one a parcel).
+      const second = pool.query<{ parcel_key: string; parcel_id: string }>(
+        'SELECT parcel_key, parcel_id FROM records.register_parcels($1::text[], $2::text[])',
+        [refs.map((r) => r.fips), refs.map((r) => r.key)],
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      await held.query('COMMIT');
+      const answered = (await second).rows.map((r) => [r.parcel_key, Number(r.parcel_id)] as const);
+      const { rows } = await pool.query<{ parcel_key: string; parcel_id: string }>(
+        'SELECT parcel_key, parcel_id FROM records.parcels WHERE fips = $1 AND parcel_key = ANY($2)',
+        ['06067', refs.map((r) => r.key)],
+      );
+      const committed = new Map(rows.map((r) => [r.parcel_key, Number(r.parcel_id)]));
+      expect(committed.size).toBe(refs.length);
+      expect(committed.get(refs.at(-1)!.key)).toBe(heldId);
+      for (const [key, id] of answered) expect(id, key).toBe(committed.get(key));
+      expect(new Set(answered.map(([key]) => key)).size).toBe(refs.length);
+    } finally {
+      held.release();
+    }
+  });
+
   it('of generated records are the registry ids of their county and APN', async () => {
     // The run's fixture was generated (global setup, seed 7) through the bulk generator.
     const { rows } = await pool.query<{ fips: string; apn: string; parcel_id: string }>(

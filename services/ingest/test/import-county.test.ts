@@ -280,6 +280,47 @@ describe('worker threads', () => {
   }, 60_000);
 });
 
+describe('worker threads, parcels of several rows', () => {
+  it('cut batches where a parcel ends, though the reader copies only the APN cell for them', async () => {
+    // Three sales a parcel, batches of at least four rows: cut by size alone, most parcels would span two batches
+    // (each batch's rows then say less of a parcel than the file, and a re-import must read its state to find it
+    // unchanged). A batch is reported (onProgress) as it is written: each must end on a parcel's last row.
+    const street = uniqueStreet();
+    const text = ['PARCEL,SITUS,ZIP,PRICE,DATE'];
+    for (let i = 0; i < 90; i++) {
+      const p = Math.floor(i / 3);
+      text.push(`APN${street}${p},${100 + p} ${street},95814,${200_000 + i},2020-0${1 + (i % 3)}-15`);
+    }
+    const file = write(`${text.join('\n')}\n`);
+    const mapping = mappingNamed(
+      {
+        kind: 'property',
+        fields: {
+          apn: { column: 'PARCEL', required: true },
+          line1: { column: 'SITUS', format: 'upper', required: true },
+          zip: { column: 'ZIP', format: 'zip5', required: true },
+          salePrice: { column: 'PRICE', format: 'integer' },
+          saleDate: { column: 'DATE', format: 'date-iso' },
+        },
+      },
+      `multi-${tagged()}`,
+    );
+    const ends: number[] = [];
+    const onProgress = (p: { rowsRead: number }) => ends.push(p.rowsRead);
+    expect(await importCsv(pool, mapping, file, { workers: 2, batchSize: 4, onProgress })).toMatchObject({
+      added: 30,
+      skipped: 0,
+    });
+    expect(ends.length).toBeGreaterThan(5);
+    expect(ends.filter((n) => n % 3 !== 0)).toEqual([]);
+    expect(await importCsv(pool, mapping, file, { workers: 2, batchSize: 4 })).toMatchObject({
+      added: 0,
+      updated: 0,
+      unchanged: 30,
+    });
+  }, 60_000);
+});
+
 describe('a roll without site ZIPs in worker threads', () => {
   it('finds each parcel the ZIP the main thread finds: the evidence read by the workers, in the file order', async () => {
     // Lebanon, NH: no site ZIP in the roll; a parcel's ZIP comes from the evidence of its street segment.

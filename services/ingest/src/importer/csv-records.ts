@@ -28,20 +28,25 @@ const MAX_CONTINUATION_LINES = 5;
 /** A record's fields, or what is wrong with it; `unclosed` when a quoted field runs to the end of the text. */
 type Parsed = { fields: string[] } | { error: string; unclosed?: boolean };
 
-/** RFC 4180 fields of one record; a quote inside an unquoted field is taken as a character. */
-export function parseRecord(text: string, delimiter: string): Parsed {
+/**
+ * RFC 4180 fields of one record; a quote inside an unquoted field is taken as a character. `wanted`: the fields (by
+ * index) the caller reads; the others are checked as every field is and come out empty, never copied (a roll has 80
+ * columns, a mapping reads 20 or 30, and the reader of an import only the one or two that tell a row's parcel).
+ */
+export function parseRecord(text: string, delimiter: string, wanted?: ArrayLike<boolean>): Parsed {
   const fields: string[] = [];
   let i = 0;
   for (;;) {
+    const keep = wanted === undefined || wanted[fields.length] === true;
     if (text[i] === '"') {
       let value = '';
       let j = i + 1;
       for (;;) {
         const q = text.indexOf('"', j);
         if (q < 0) return { error: `unclosed quote in field ${fields.length + 1}`, unclosed: true };
-        value += text.slice(j, q);
+        if (keep) value += text.slice(j, q);
         if (text[q + 1] === '"') {
-          value += '"';
+          if (keep) value += '"';
           j = q + 2;
           continue;
         }
@@ -60,7 +65,7 @@ export function parseRecord(text: string, delimiter: string): Parsed {
       i = j + 1;
     } else {
       const d = text.indexOf(delimiter, i);
-      fields.push(d < 0 ? text.slice(i) : text.slice(i, d));
+      fields.push(keep ? (d < 0 ? text.slice(i) : text.slice(i, d)) : '');
       if (d < 0) return { fields };
       i = d + 1;
     }
@@ -120,9 +125,14 @@ export type CsvValuesItem =
 
 /**
  * The header row (trimmed column names), then the records of `file` as cells in header order (an import sends them
- * to worker threads as they are), or the error of a malformed one.
+ * to worker threads as they are), or the error of a malformed one. `wanted`: the cells (by index) the caller reads
+ * of each record after the header; the others come out empty (parseRecord).
  */
-export async function* readCsvValues(file: string, delimiter: string): AsyncGenerator<CsvValuesItem, void, undefined> {
+export async function* readCsvValues(
+  file: string,
+  delimiter: string,
+  wanted?: ArrayLike<boolean>,
+): AsyncGenerator<CsvValuesItem, void, undefined> {
   let header: string[] | null = null;
   let lineNo = 0;
   // Lines read but not yet consumed: a record that may continue over them, or lines to re-read after a bad one.
@@ -153,7 +163,9 @@ export async function* readCsvValues(file: string, delimiter: string): AsyncGene
       pending.shift();
       continue;
     }
-    let parsed: Parsed = parseRecord(first.text, delimiter);
+    // The header row whole; the records' wanted cells.
+    const cells = header === null ? undefined : wanted;
+    let parsed: Parsed = parseRecord(first.text, delimiter, cells);
     let used = 1;
     let joinedText = '';
     if ('error' in parsed && parsed.unclosed) {
@@ -165,7 +177,7 @@ export async function* readCsvValues(file: string, delimiter: string): AsyncGene
           .slice(0, k)
           .map((l) => l.text)
           .join('\n');
-        const attempt = parseRecord(joined, delimiter);
+        const attempt = parseRecord(joined, delimiter, cells);
         if ('fields' in attempt && (header === null || attempt.fields.length === header.length)) {
           accepted = attempt;
           acceptedText = joined;

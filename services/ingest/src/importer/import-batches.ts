@@ -47,6 +47,12 @@ export function readBatches<E, R = ParsedBatch>(
   /** The cells (by index) that tell a row's parcel (mapping.ts identityColumns); none: batches cut by size alone. */
   parcelCells: readonly number[],
   work: BatchWork<E, R>,
+  /**
+   * The cells (by index) copied out of each record for `work` and the parcel: those `parcelCells` names, and those
+   * the executors read of `cells` (none, when they read the records' text again in another thread); the others come
+   * out empty. Undefined: all.
+   */
+  cellsRead?: ArrayLike<boolean>,
 ): BatchReader<E, R> {
   // Batches read and sent to be parsed, not yet taken; the reader stays at most this far ahead.
   const ahead = executors.length * 2 + 1;
@@ -104,7 +110,7 @@ export function readBatches<E, R = ParsedBatch>(
       wake('taker');
     };
     try {
-      for await (const item of readCsvValues(file, delimiter)) {
+      for await (const item of readCsvValues(file, delimiter, cellsRead)) {
         if ('header' in item) continue;
         // An unreadable row has no cells to tell its parcel: it goes with the row before. A row whose cells tell
         // nothing is a parcel of its own.

@@ -248,15 +248,20 @@ export async function importCsv(
       const workers = opts.workers ?? defaultWorkers(file, totalBytes);
       const executors =
         workers > 0 ? Array.from({ length: workers }, () => workerExecutor(setup)) : [inlineExecutor(setup)];
+      const parcelCells = identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c));
+      // Worker threads parse the records' text again: the reader needs only the cells that tell a row's parcel.
+      const read = new Set(workers > 0 ? [] : mappingColumns(mapping));
+      const cellsRead = headerColumns.map((name, i) => read.has(name) || parcelCells.includes(i));
       try {
         if (needsZipEvidence(mapping)) {
-          const entries = await prescanZipEvidence(file, mapping.delimiter, batchSize, executors);
+          const entries = await prescanZipEvidence(file, mapping.delimiter, batchSize, executors, cellsRead);
           await Promise.all(executors.map((e) => e.useZipEvidence(entries)));
         }
         await importProperties(pool, file, mapping.delimiter, source, batchSize, executors, summary, progress, {
           joined: mapping.join !== undefined,
           sourceHasState: hasState,
-          parcelCells: identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c)),
+          parcelCells,
+          cellsRead,
         });
         // Its next import is news for the change feed (a failed one leaves the first load to finish first).
         if (!summary.dryRun) await recordMappingLoad(pool, mapping.name);
@@ -299,10 +304,18 @@ async function importProperties(
     sourceHasState: boolean;
     /** The cells (by index) that tell a row's parcel (mapping.ts identityColumns). */
     parcelCells: readonly number[];
+    /** The cells the reader copies out of each record (readBatches). */
+    cellsRead: ArrayLike<boolean>;
   },
 ): Promise<void> {
-  const batches = readBatches(file, delimiter, batchSize, executors, mode.parcelCells, (e, batch, rows, cells) =>
-    e.parse(batch, rows, cells),
+  const batches = readBatches(
+    file,
+    delimiter,
+    batchSize,
+    executors,
+    mode.parcelCells,
+    (e, batch, rows, cells) => e.parse(batch, rows, cells),
+    mode.cellsRead,
   );
   let stopped = false;
 

@@ -158,6 +158,8 @@ export class ImportWork {
   private readonly digestBasis: string;
   /** The columns the mapping reads, with their index in the header. */
   private readonly columns: [string, number][];
+  /** The same, by index: the cells a record's text is parsed for (parseRecord). */
+  private readonly wanted: boolean[];
 
   private readonly options: ParcelOptions;
   private readonly latestDate: string;
@@ -173,6 +175,8 @@ export class ImportWork {
     this.columns = [
       ...new Map(setup.header.flatMap((name, i) => (read.has(name) ? [[name, i] as const] : []))).entries(),
     ];
+    this.wanted = setup.header.map(() => false);
+    for (const [, i] of this.columns) this.wanted[i] = true;
     const owner = setup.mapping.fields.ownerName ?? setup.mapping.fields.owner2Name;
     this.options = {
       ownerOrder: owner && 'column' in owner ? owner.order : undefined,
@@ -212,6 +216,7 @@ export class ImportWork {
       const parsed = parseRecord(
         rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]),
         this.setup.mapping.delimiter,
+        this.wanted,
       );
       if (!('fields' in parsed)) throw new Error(parsed.error);
       fields = parsed.fields;

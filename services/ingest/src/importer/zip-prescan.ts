@@ -27,9 +27,17 @@ export async function prescanZipEvidence(
   delimiter: string,
   batchSize: number,
   executors: readonly EvidenceReader[],
+  /** The cells the executors read of each record as the reader read it (readBatches). */
+  cellsRead?: ArrayLike<boolean>,
 ): Promise<ZipEvidenceEntry[]> {
-  const batches = readBatches(file, delimiter, batchSize, executors, [], (e, batch, rows, cells) =>
-    e.zipEvidence(batch, rows, cells),
+  const batches = readBatches(
+    file,
+    delimiter,
+    batchSize,
+    executors,
+    [],
+    (e, batch, rows, cells) => e.zipEvidence(batch, rows, cells),
+    cellsRead,
   );
   const out: ZipEvidenceEntry[] = [];
   try {

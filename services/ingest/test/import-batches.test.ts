@@ -36,7 +36,7 @@ describe('the reader, copying only the parcel cells', () => {
           );
           for (let b = await reader.take(); b; b = await reader.take()) await b.parsed;
           await reader.finished;
-          const parcelsOf = seen.map((s) => s.cells.map((c) => c[1]));
+          const parcelsOf = seen.map((s) => s.cells.map((c) => c[1]!));
           // Every parcel's rows in one batch, in the file's order.
           const owner = new Map<string, number>();
           parcelsOf.forEach((ps, b) => {

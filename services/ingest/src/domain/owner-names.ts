@@ -1,6 +1,6 @@
 // Owner names as assessor rolls write them (docs/data.md "Owner names"): one or two cells per row, each holding one
 // owner, two owners, or half of one. Pure and linear in the cells' length: no I/O, no backtracking regex.
-import { OWNER_TYPES } from '@pra/core/contracts';
+import { OWNER_TYPES } from '@pra/core/vocabulary';
 import type { OwnerInput } from './property-input.js';
 import {
   CLOSING_WORDS,

@@ -2,7 +2,8 @@
 // refused, with the first few reasons (the import report). A value that cannot be read makes its row an error; a
 // date that cannot be right (after tomorrow, before 1700: a roll's century error, a placeholder) is refused as a
 // value: the row is kept without it, and the cell is reported by line and column.
-import { convert, DATE_TARGETS, type FieldRule, fillTemplate } from './mapping.js';
+import type { FieldRule } from './mapping.js';
+import { convert, DATE_TARGETS, fillTemplate } from './mapping-rules.js';
 
 export type Value = string | number | null | undefined;
 export type Values = Record<string, Value>;

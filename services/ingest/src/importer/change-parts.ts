@@ -2,14 +2,8 @@
 // parts), and a re-import that changes a field of a group changes that part. Every field is in exactly one group
 // (the map below is checked complete against PropertyInput), so a record the merge finds changed always has a part.
 import { countyKey } from '@pra/core/address';
-import {
-  type AssessmentSummary,
-  CHANGE_PARTS,
-  type ChangeDetail,
-  type ChangeEventDraft,
-  type ChangePart,
-  type SaleSummary,
-} from '../data/change-events.js';
+import { CHANGE_PARTS, type ChangePart } from '@pra/core/vocabulary';
+import type { AssessmentSummary, ChangeDetail, ChangeEventDraft, SaleSummary } from '../data/change-events.js';
 import type { PropertyInput } from '../domain/property-input.js';
 import { sameJson } from './import-merge.js';
 

@@ -33,7 +33,8 @@ import {
 } from './apply-rules.js';
 import { type AddressIndexEntry, JoinedParcels } from './import-join.js';
 import { type ParcelOptions, toContribution, toParcel, zipEvidenceOf } from './import-row.js';
-import { type Mapping, mappingColumns } from './mapping.js';
+import type { Mapping } from './mapping.js';
+import { mappingColumns } from './mapping-rules.js';
 
 export interface WorkSetup {
   mapping: Mapping & { kind: 'property' };

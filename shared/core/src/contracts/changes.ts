@@ -1,6 +1,7 @@
 // The change feed (issue 38): GET /changes, its query and its answer. What the feed holds is written by imports
 // (services/ingest/src/data/change-events.ts); the lookup reads it by an opaque cursor.
 import { CHANGE_RETENTION_DAYS } from '../config.js';
+import { CHANGE_PARTS, type ChangePart } from './vocabulary.js';
 import { z } from './zod.js';
 import { SuccessStatus } from './envelopes.js';
 import { meteredOptions, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './queries.js';
@@ -8,29 +9,7 @@ import { meteredOptions, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './queries.js';
 /** How long the feed keeps an event (config.ts): a cursor older than this has expired. */
 export { CHANGE_RETENTION_DAYS };
 
-/**
- * Which parts of a record a change touched. The record's fields fall in groups: owner (owner1, owner2, mailing
- * address), sale (the sale history), assessment (current and history), building (type, year built, size, rooms,
- * vacancy), lot (size, subdivision, pool), address (street, unit, city, state, ZIP), location (coordinates, census
- * tract, county), identifier (APN, tax parcel id, FIPS), mortgage; other: a stored field none of those names.
- * created: a record an import added to a source that had records before (a first load of a source emits nothing);
- * removed: a record deleted with its source.
- */
-export const CHANGE_PARTS = [
-  'created',
-  'removed',
-  'owner',
-  'sale',
-  'assessment',
-  'building',
-  'lot',
-  'address',
-  'location',
-  'identifier',
-  'mortgage',
-  'other',
-] as const;
-export type ChangePart = (typeof CHANGE_PARTS)[number];
+export { CHANGE_PARTS, type ChangePart };
 
 /** The most property ids a watch list (`ids`) takes, and the longest text it may be (ids of up to 15 digits). */
 export const WATCH_LIST_MAX = 500;

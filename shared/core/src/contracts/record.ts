@@ -1,5 +1,6 @@
 // The property record (SPEC 2.1) with the group names and type decisions of ARCHITECTURE.md:
 // the formal schema wins over samples (Id and parcelId integers, mortgage.amount a string).
+import { OWNER_TYPES } from './vocabulary.js';
 import { z } from './zod.js';
 
 const nstr = z.string().nullable();
@@ -89,22 +90,7 @@ export const Building = z.object({
   rooms: z.object({ beds: nint, bathstotal: nnum, bathspartial: nint }),
 });
 
-/**
- * The owner types records carry (`owner.owner1.type`), as the owner-name parser types the names county rolls write
- * (docs/data.md "Owner names"): `Individual` and `Trustee` (a person named as trustee) are persons, with first and last
- * name; the others are entities, named whole in `fullName` with `firstName` and `lastName` null.
- */
-export const OWNER_TYPES = [
-  'Individual',
-  'Trustee',
-  'Corporation',
-  'Trust',
-  'Government',
-  'Estate',
-  'Religious',
-  'Association',
-  'Financial',
-] as const;
+export { OWNER_TYPES };
 
 export const OwnerName = z.object({
   id: nint.openapi({

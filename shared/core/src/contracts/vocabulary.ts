@@ -1,0 +1,43 @@
+// Words of the API contract that domain code needs as values (the owner types, the parts a change event names): a
+// module of their own, without zod, so that an import's worker threads, which type owners and tell a record's changed
+// parts, do not load the contracts (zod and every schema: ~0.2 s of CPU a thread).
+/**
+ * Which parts of a record a change touched. The record's fields fall in groups: owner (owner1, owner2, mailing
+ * address), sale (the sale history), assessment (current and history), building (type, year built, size, rooms,
+ * vacancy), lot (size, subdivision, pool), address (street, unit, city, state, ZIP), location (coordinates, census
+ * tract, county), identifier (APN, tax parcel id, FIPS), mortgage; other: a stored field none of those names.
+ * created: a record an import added to a source that had records before (a first load of a source emits nothing);
+ * removed: a record deleted with its source.
+ */
+export const CHANGE_PARTS = [
+  'created',
+  'removed',
+  'owner',
+  'sale',
+  'assessment',
+  'building',
+  'lot',
+  'address',
+  'location',
+  'identifier',
+  'mortgage',
+  'other',
+] as const;
+export type ChangePart = (typeof CHANGE_PARTS)[number];
+
+/**
+ * The owner types records carry (`owner.owner1.type`), as the owner-name parser types the names county rolls write
+ * (docs/data.md "Owner names"): `Individual` and `Trustee` (a person named as trustee) are persons, with first and last
+ * name; the others are entities, named whole in `fullName` with `firstName` and `lastName` null.
+ */
+export const OWNER_TYPES = [
+  'Individual',
+  'Trustee',
+  'Corporation',
+  'Trust',
+  'Government',
+  'Estate',
+  'Religious',
+  'Association',
+  'Financial',
+] as const;

@@ -51,6 +51,22 @@ const parcelIds = async (source: string) =>
 // in old-parcel-id.ts (about 2^24 tries, 25 s).
 const COLLIDING: [string, string] = ['CCGXBO', 'CHWIE0'];
 
+/**
+ * Waits until the registration on backend `pid` has run into the rows a held transaction inserted (it waits on a
+ * lock), so that what the test does next (commit, roll back) happens while it waits, however slow the machine.
+ */
+async function blockedOnHeldRows(pid: number): Promise<void> {
+  for (let tries = 0; tries < 500; tries++) {
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`,
+      [pid],
+    );
+    if (rows[0]!.n > 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('no registration waited on the held rows within 10 s');
+}
+
 describe('parcel ids', () => {
   it('differ for two parcels whose old 48-bit hash ids were the same', async () => {
     expect(oldParcelIdOf('06067', COLLIDING[0])).toBe(oldParcelIdOf('06067', COLLIDING[1]));
@@ -152,17 +168,20 @@ describe('parcel ids', () => {
     const refs = Array.from({ length: 200 }, (_, i) => ({ fips: '06067', key: `RACE${tag()}${i}`.toUpperCase() }));
     // One registration holds its rows uncommitted while the other runs into them, then commits.
     const held = await pool.connect();
+    const other = await pool.connect();
+    const { rows: backend } = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     try {
       await held.query('BEGIN');
       const first = await registerParcels(held, refs.slice(0, 120));
-      const second = registerParcels(pool, [...refs].reverse());
-      await new Promise((r) => setTimeout(r, 200));
+      const second = registerParcels(other, [...refs].reverse());
+      await blockedOnHeldRows(backend[0]!.pid);
       await held.query('COMMIT');
       const got = (await second).reverse();
       expect(got.slice(0, 120)).toEqual(first);
       expect(new Set(got).size).toBe(refs.length);
     } finally {
       held.release();
+      other.release();
     }
     // Many at once, overlapping, in any order: each parcel one id, and the same id for every asker.
     const more = Array.from({ length: 300 }, (_, i) => ({ fips: '06001', key: `MANY${tag()}${i}`.toUpperCase() }));
@@ -185,12 +204,14 @@ describe('parcel ids', () => {
   it('of a registration that ran into another one rolled back are the ids it inserted itself, and stay', async () => {
     const refs = Array.from({ length: 50 }, (_, i) => ({ fips: '06067', key: `UNDO${tag()}${i}`.toUpperCase() }));
     const held = await pool.connect();
+    const other = await pool.connect();
+    const { rows: backend } = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     try {
       await held.query('BEGIN');
       const undone = await registerParcels(held, refs.slice(10, 30));
       // Waits on the held rows, which are then rolled back: its plain insert goes through, no conflict.
-      const second = registerParcels(pool, refs);
-      await new Promise((r) => setTimeout(r, 200));
+      const second = registerParcels(other, refs);
+      await blockedOnHeldRows(backend[0]!.pid);
       await held.query('ROLLBACK');
       const got = await second;
       expect(new Set(got).size).toBe(refs.length);
@@ -204,6 +225,7 @@ describe('parcel ids', () => {
       expect(rows[0]!.n).toBe(refs.length);
     } finally {
       held.release();
+      other.release();
     }
   });
 
@@ -216,16 +238,18 @@ describe('parcel ids', () => {
       key: `LATE${tag()}${String(i).padStart(2, '0')}`.toUpperCase(),
     }));
     const held = await pool.connect();
+    const other = await pool.connect();
+    const { rows: backend } = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     try {
       await held.query('BEGIN');
       // The last in key order: the other's insert, in key order, has inserted all the others when it meets it.
       const [heldId] = await registerParcels(held, refs.slice(-1));
       // The function itself, every row it answers (registerParcels keeps one a parcel).
-      const second = pool.query<{ parcel_key: string; parcel_id: string }>(
+      const second = other.query<{ parcel_key: string; parcel_id: string }>(
         'SELECT parcel_key, parcel_id FROM records.register_parcels($1::text[], $2::text[])',
         [refs.map((r) => r.fips), refs.map((r) => r.key)],
       );
-      await new Promise((r) => setTimeout(r, 200));
+      await blockedOnHeldRows(backend[0]!.pid);
       await held.query('COMMIT');
       const answered = (await second).rows.map((r) => [r.parcel_key, Number(r.parcel_id)] as const);
       const { rows } = await pool.query<{ parcel_key: string; parcel_id: string }>(
@@ -239,6 +263,7 @@ describe('parcel ids', () => {
       expect(new Set(answered.map(([key]) => key)).size).toBe(refs.length);
     } finally {
       held.release();
+      other.release();
     }
   });
 

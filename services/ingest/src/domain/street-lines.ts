@@ -7,20 +7,28 @@
 // lost two thirds of those (measured on Philadelphia x20 in an import worker), and they were parsed twice.
 import { parseStreetLine, type StreetLine } from '@pra/core/address';
 
-/** Lines a generation holds: a few batches' worth of site and mailing lines (2,000 rows a batch, two lines a row). */
-const GENERATION = 20_000;
-let newer = new Map<string, StreetLine>();
-let older = new Map<string, StreetLine>();
-
-/** parseStreetLine(line), from the cache when the line was parsed lately. */
-export function parsedStreetLine(line: string): StreetLine {
-  let s = newer.get(line);
-  if (s !== undefined) return s;
-  s = older.get(line) ?? parseStreetLine(line);
-  if (newer.size >= GENERATION) {
-    older = newer;
-    newer = new Map();
-  }
-  newer.set(line, s);
-  return s;
+/**
+ * A cache of `parse` keeping the lines of the last one to two `generation`s of distinct lines asked: a line asked again
+ * within `generation` other lines is never parsed again.
+ */
+export function recentLines<T>(generation: number, parse: (line: string) => T): (line: string) => T {
+  let newer = new Map<string, T>();
+  let older = new Map<string, T>();
+  return (line) => {
+    let s = newer.get(line);
+    if (s !== undefined) return s;
+    s = older.get(line) ?? parse(line);
+    if (newer.size >= generation) {
+      older = newer;
+      newer = new Map();
+    }
+    newer.set(line, s);
+    return s;
+  };
 }
+
+/**
+ * parseStreetLine(line), from the cache when the line was parsed lately: a generation holds a few batches' worth of
+ * site and mailing lines (2,000 rows a batch, two lines a row).
+ */
+export const parsedStreetLine: (line: string) => StreetLine = recentLines(20_000, parseStreetLine);

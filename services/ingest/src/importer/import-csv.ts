@@ -328,6 +328,11 @@ async function importProperties(
   // left: it starts once the batch before the one in the back is built, and, when it shares a parcel with a batch
   // not yet written (rows of one parcel span batches), once that batch is written.
   let writing: Promise<void> = Promise.resolve();
+  /**
+   * Every write started. `writing` rejects as soon as a build it waits on fails, while the write before it may still
+   * be open: the import must not end (and let its source's lock go) before each write has committed or failed.
+   */
+  const started: Promise<void>[] = [];
   /** The parcels of the batches whose writes may not be committed yet: the one in the back, and the two before it. */
   let unwritten: ReadonlySet<string>[] = [];
   /**
@@ -448,6 +453,7 @@ async function importProperties(
       writing = Promise.all([writing, making])
         .then(([, b]) => writeBuiltBatch(pool, source, b, ownerIds))
         .then(() => progress(next.rowsRead, next.bytesRead));
+      started.push(writing);
       // A failed write stops the import: the fronts and batches after it do no more work for nothing.
       writing.then(release, () => {
         stopped = true;
@@ -465,6 +471,7 @@ async function importProperties(
     await front.catch(() => {});
     await built.catch(() => {});
     await writing.catch(() => {});
+    await Promise.allSettled(started);
   }
   await batches.finished;
   summary.added = seen.added.size;

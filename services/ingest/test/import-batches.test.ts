@@ -23,16 +23,18 @@ describe('the reader, copying only the parcel cells', () => {
           const file = write('roll.csv', `${lines.join('\n')}\n`);
           const seen: { cells: string[][]; rows: RowBatch }[] = [];
           const reader = readBatches(
-            file,
-            ',',
-            batchSize,
-            ['worker'],
-            [1],
+            {
+              file,
+              delimiter: ',',
+              batchSize,
+              executors: ['worker'],
+              parcelCells: [1],
+              cellsRead: [false, false, false],
+            },
             async (_e, _batch, rows, cells) => {
               seen.push({ cells, rows });
               return null;
             },
-            [false, true, false],
           );
           for (let b = await reader.take(); b; b = await reader.take()) await b.parsed;
           await reader.finished;

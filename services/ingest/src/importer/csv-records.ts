@@ -29,15 +29,28 @@ const MAX_CONTINUATION_LINES = 5;
 type Parsed = { fields: string[] } | { error: string; unclosed?: boolean };
 
 /**
- * RFC 4180 fields of one record; a quote inside an unquoted field is taken as a character. `wanted`: the fields (by
- * index) the caller reads; the others are checked as every field is and come out empty, never copied (a roll has 80
- * columns, a mapping reads 20 or 30, and the reader of an import only the one or two that tell a row's parcel).
+ * The cells of a record a caller reads, by index: the others are checked as every cell is and come out empty, never
+ * copied (a roll has 80 columns, a mapping reads 20 or 30, and an import's reader only the one or two that tell a
+ * row's parcel).
  */
-export function parseRecord(text: string, delimiter: string, wanted?: ArrayLike<boolean>): Parsed {
+export type CellMask = readonly boolean[];
+
+/** The cells of `columns` in a header: a column named twice is read from its last cell (as a record keyed by name). */
+export function cellMask(header: readonly string[], columns: Iterable<string>): boolean[] {
+  const mask = header.map(() => false);
+  for (const c of columns) {
+    const i = header.lastIndexOf(c);
+    if (i >= 0) mask[i] = true;
+  }
+  return mask;
+}
+
+/** RFC 4180 fields of one record; a quote inside an unquoted field is taken as a character. */
+export function parseRecord(text: string, delimiter: string, cellsRead?: CellMask): Parsed {
   const fields: string[] = [];
   let i = 0;
   for (;;) {
-    const keep = wanted === undefined || wanted[fields.length] === true;
+    const keep = cellsRead === undefined || cellsRead[fields.length] === true;
     if (text[i] === '"') {
       let value = '';
       let j = i + 1;
@@ -125,13 +138,13 @@ export type CsvValuesItem =
 
 /**
  * The header row (trimmed column names), then the records of `file` as cells in header order (an import sends them
- * to worker threads as they are), or the error of a malformed one. `wanted`: the cells (by index) the caller reads
- * of each record after the header; the others come out empty (parseRecord).
+ * to worker threads as they are), or the error of a malformed one. `cellsRead`: the cells the caller reads of each
+ * record after the header (the header is read whole).
  */
 export async function* readCsvValues(
   file: string,
   delimiter: string,
-  wanted?: ArrayLike<boolean>,
+  cellsRead?: CellMask,
 ): AsyncGenerator<CsvValuesItem, void, undefined> {
   let header: string[] | null = null;
   let lineNo = 0;
@@ -163,9 +176,8 @@ export async function* readCsvValues(
       pending.shift();
       continue;
     }
-    // The header row whole; the records' wanted cells.
-    const cells = header === null ? undefined : wanted;
-    let parsed: Parsed = parseRecord(first.text, delimiter, cells);
+    const read = header === null ? undefined : cellsRead;
+    let parsed: Parsed = parseRecord(first.text, delimiter, read);
     let used = 1;
     let joinedText = '';
     if ('error' in parsed && parsed.unclosed) {
@@ -177,7 +189,7 @@ export async function* readCsvValues(
           .slice(0, k)
           .map((l) => l.text)
           .join('\n');
-        const attempt = parseRecord(joined, delimiter, cells);
+        const attempt = parseRecord(joined, delimiter, read);
         if ('fields' in attempt && (header === null || attempt.fields.length === header.length)) {
           accepted = attempt;
           acceptedText = joined;

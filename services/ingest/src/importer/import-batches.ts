@@ -1,6 +1,6 @@
 // The importer's reader: the file's records, cut into batches and each sent to be parsed as it is cut, at most
 // `ahead` batches before the one the pipeline takes (import-csv.ts importProperties).
-import { readCsvValues } from './csv-records.js';
+import { type CellMask, readCsvValues } from './csv-records.js';
 import type { ParsedBatch, RowBatch, RowError } from './import-work.js';
 
 /**
@@ -22,6 +22,23 @@ export interface ReadBatch<E, R = ParsedBatch> {
   bytesRead: number;
 }
 
+/** What readBatches reads, and how. */
+export interface BatchReading<E> {
+  file: string;
+  delimiter: string;
+  /** Rows a batch, at least (see readBatches). */
+  batchSize: number;
+  /** What works the batches, in turn. */
+  executors: readonly E[];
+  /** The cells (by index) that tell a row's parcel (mapping-rules.ts identityColumns); none: batches cut by size alone. */
+  parcelCells?: readonly number[];
+  /**
+   * The cells the executors read of `cells` (none, when they read the records' text again in another thread); the
+   * parcel's cells are read too. Undefined: every cell.
+   */
+  cellsRead?: CellMask;
+}
+
 export interface BatchReader<E, R = ParsedBatch> {
   /** The next batch, in the file's order; null once the file is read (or the reader stopped). */
   take(): Promise<ReadBatch<E, R> | null>;
@@ -36,24 +53,13 @@ export interface BatchReader<E, R = ParsedBatch> {
  * whose rows spanned two batches would be merged right, but a re-import of the same file could not tell it unchanged
  * (each batch's rows say less than the whole). Rows of one parcel that are not next to each other in the file still
  * fall in batches of their own, and so do a parcel's rows past `maxBatch` rows in a batch. The cells are a
- * heuristic (mapping.ts identityColumns): where they miss, batches are cut as by size alone. Batches go to the
+ * heuristic (mapping-rules.ts identityColumns): where they miss, batches are cut as by size alone. Batches go to the
  * executors in turn.
  */
-export function readBatches<E, R = ParsedBatch>(
-  file: string,
-  delimiter: string,
-  batchSize: number,
-  executors: readonly E[],
-  /** The cells (by index) that tell a row's parcel (mapping.ts identityColumns); none: batches cut by size alone. */
-  parcelCells: readonly number[],
-  work: BatchWork<E, R>,
-  /**
-   * The cells (by index) copied out of each record for `work` and the parcel: those `parcelCells` names, and those
-   * the executors read of `cells` (none, when they read the records' text again in another thread); the others come
-   * out empty. Undefined: all.
-   */
-  cellsRead?: ArrayLike<boolean>,
-): BatchReader<E, R> {
+export function readBatches<E, R = ParsedBatch>(reading: BatchReading<E>, work: BatchWork<E, R>): BatchReader<E, R> {
+  const { file, delimiter, batchSize, executors, parcelCells = [] } = reading;
+  // The parcel's cells are read too, whatever the executors read.
+  const cellsRead = reading.cellsRead?.map((read, i) => read || parcelCells.includes(i));
   // Batches read and sent to be parsed, not yet taken; the reader stays at most this far ahead.
   const ahead = executors.length * 2 + 1;
   // Room for a parcel of a quarter of a batch's rows (at least 64, for tests' tiny batches) after a batch all but

@@ -19,8 +19,8 @@ import type { OwnerMention } from '../domain/owner-keys.js';
 import { withSourceLock } from '../data/source-lock.js';
 import type { TractInput } from '../domain/property-input.js';
 import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
-import { readCsvRecords, readHeader } from './csv-records.js';
-import { type ReadBatch, readBatches } from './import-batches.js';
+import { cellMask, readCsvRecords, readHeader } from './csv-records.js';
+import { type BatchReading, type ReadBatch, readBatches } from './import-batches.js';
 import { addReport, applyRules, type FieldReport, latestDateOf } from './apply-rules.js';
 import { mappedFields } from './import-merge.js';
 import { readAddressIndex } from './import-join.js';
@@ -91,6 +91,8 @@ function fileSize(file: string): number | null {
 
 /** The CPU side of an import: in worker threads, or in the main thread (a small file, or `workers: 0`). */
 interface Executor {
+  /** It reads the cells the reader copied out of each record (in this thread), not the records' text again. */
+  readsCells: boolean;
   /** `cells`: each record's cells, as the reader read them (a worker thread reads them again from the text). */
   parse(batch: number, rows: RowBatch, cells?: string[][]): Promise<ParsedBatch>;
   /** A batch's ZIP evidence (a roll without site ZIPs is read for it first: zip-prescan.ts). */
@@ -106,6 +108,7 @@ interface Executor {
 function inlineExecutor(setup: WorkSetup): Executor {
   const work = new ImportWork(setup);
   return {
+    readsCells: true,
     parse: async (batch, rows, cells) => work.parse(batch, rows, cells),
     zipEvidence: async (_batch, rows, cells) => work.zipEvidence(rows, cells),
     useZipEvidence: async (entries) => work.useZipEvidence(entries),
@@ -161,6 +164,7 @@ export function workerExecutor(setup: WorkSetup): Executor {
       worker.postMessage(req);
     });
   return {
+    readsCells: false,
     parse: (batch, rows) => ask<ParsedBatch>({ kind: 'parse', batch, rows }),
     zipEvidence: (batch, rows) => ask<ZipEvidenceEntry[]>({ kind: 'evidence', batch, rows }),
     useZipEvidence: (entries) => ask<void>({ kind: 'use-evidence', batch: 0, entries }),
@@ -248,20 +252,23 @@ export async function importCsv(
       const workers = opts.workers ?? defaultWorkers(file, totalBytes);
       const executors =
         workers > 0 ? Array.from({ length: workers }, () => workerExecutor(setup)) : [inlineExecutor(setup)];
-      const parcelCells = identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c));
-      // Worker threads parse the records' text again: the reader needs only the cells that tell a row's parcel.
-      const read = new Set(workers > 0 ? [] : mappingColumns(mapping));
-      const cellsRead = headerColumns.map((name, i) => read.has(name) || parcelCells.includes(i));
+      // The cells the reader copies out of each record: worker threads parse the records' text again.
+      const reading = {
+        file,
+        delimiter: mapping.delimiter,
+        batchSize,
+        executors,
+        cellsRead: cellMask(headerColumns, executors.some((e) => e.readsCells) ? mappingColumns(mapping) : []),
+      };
       try {
         if (needsZipEvidence(mapping)) {
-          const entries = await prescanZipEvidence(file, mapping.delimiter, batchSize, executors, cellsRead);
+          const entries = await prescanZipEvidence(reading);
           await Promise.all(executors.map((e) => e.useZipEvidence(entries)));
         }
-        await importProperties(pool, file, mapping.delimiter, source, batchSize, executors, summary, progress, {
+        const parcelCells = identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c));
+        await importProperties(pool, { ...reading, parcelCells }, source, summary, progress, {
           joined: mapping.join !== undefined,
           sourceHasState: hasState,
-          parcelCells,
-          cellsRead,
         });
         // Its next import is news for the change feed (a failed one leaves the first load to finish first).
         if (!summary.dryRun) await recordMappingLoad(pool, mapping.name);
@@ -288,11 +295,8 @@ interface FrontBatch {
 
 async function importProperties(
   pool: Pool,
-  file: string,
-  delimiter: string,
+  reading: BatchReading<Executor>,
   source: string,
-  batchSize: number,
-  executors: Executor[],
   summary: ImportSummary,
   progress: (rowsRead: number, bytesRead: number) => void,
   mode: {
@@ -302,21 +306,9 @@ async function importProperties(
      * earlier batch of this import wrote are new, and their state is not read.
      */
     sourceHasState: boolean;
-    /** The cells (by index) that tell a row's parcel (mapping.ts identityColumns). */
-    parcelCells: readonly number[];
-    /** The cells the reader copies out of each record (readBatches). */
-    cellsRead: ArrayLike<boolean>;
   },
 ): Promise<void> {
-  const batches = readBatches(
-    file,
-    delimiter,
-    batchSize,
-    executors,
-    mode.parcelCells,
-    (e, batch, rows, cells) => e.parse(batch, rows, cells),
-    mode.cellsRead,
-  );
+  const batches = readBatches(reading, (e, batch, rows, cells) => e.parse(batch, rows, cells));
   let stopped = false;
 
   // What happened to each parcel over the whole file: one whose rows span batches is added once, not then updated.

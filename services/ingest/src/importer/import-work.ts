@@ -6,7 +6,7 @@ import { buildCopyChunks, copyLine, type CopyChunks, TABLES } from '../data/copy
 import { type ParcelRef, parcelRefOf } from '../data/parcels.js';
 import type { PropertyInput } from '../domain/property-input.js';
 import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
-import { parseRecord } from './csv-records.js';
+import { type CellMask, cellMask, parseRecord } from './csv-records.js';
 import {
   decodeState,
   digestBasis,
@@ -159,8 +159,8 @@ export class ImportWork {
   private readonly digestBasis: string;
   /** The columns the mapping reads, with their index in the header. */
   private readonly columns: [string, number][];
-  /** The same, by index: the cells a record's text is parsed for (parseRecord). */
-  private readonly wanted: boolean[];
+  /** The same as a mask: the cells a record's text is parsed for. */
+  private readonly cellsRead: CellMask;
 
   private readonly options: ParcelOptions;
   private readonly latestDate: string;
@@ -176,8 +176,7 @@ export class ImportWork {
     this.columns = [
       ...new Map(setup.header.flatMap((name, i) => (read.has(name) ? [[name, i] as const] : []))).entries(),
     ];
-    this.wanted = setup.header.map(() => false);
-    for (const [, i] of this.columns) this.wanted[i] = true;
+    this.cellsRead = cellMask(setup.header, read);
     const owner = setup.mapping.fields.ownerName ?? setup.mapping.fields.owner2Name;
     this.options = {
       ownerOrder: owner && 'column' in owner ? owner.order : undefined,
@@ -217,7 +216,7 @@ export class ImportWork {
       const parsed = parseRecord(
         rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]),
         this.setup.mapping.delimiter,
-        this.wanted,
+        this.cellsRead,
       );
       if (!('fields' in parsed)) throw new Error(parsed.error);
       fields = parsed.fields;

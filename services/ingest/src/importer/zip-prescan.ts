@@ -4,7 +4,7 @@
 // read is worked by the import's executors, batch by batch (its worker threads, for a large file, which then start
 // the import warm); Lebanon x20 (113,200 rows) gained 2-4% by it over reading the evidence in the main thread.
 import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
-import { readBatches } from './import-batches.js';
+import { type BatchReading, readBatches } from './import-batches.js';
 import type { RowBatch } from './import-work.js';
 import type { Mapping } from './mapping.js';
 
@@ -23,22 +23,9 @@ export interface EvidenceReader {
  * after (by size alone: the evidence is a row's own).
  */
 export async function prescanZipEvidence(
-  file: string,
-  delimiter: string,
-  batchSize: number,
-  executors: readonly EvidenceReader[],
-  /** The cells the executors read of each record as the reader read it (readBatches). */
-  cellsRead?: ArrayLike<boolean>,
+  reading: Omit<BatchReading<EvidenceReader>, 'parcelCells'>,
 ): Promise<ZipEvidenceEntry[]> {
-  const batches = readBatches(
-    file,
-    delimiter,
-    batchSize,
-    executors,
-    [],
-    (e, batch, rows, cells) => e.zipEvidence(batch, rows, cells),
-    cellsRead,
-  );
+  const batches = readBatches(reading, (e, batch, rows, cells) => e.zipEvidence(batch, rows, cells));
   const out: ZipEvidenceEntry[] = [];
   try {
     for (let b = await batches.take(); b; b = await batches.take()) for (const e of await b.parsed) out.push(e);

@@ -8,7 +8,8 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { decodeRecordDoc } from '@pra/core/stored';
 import { createPool, type Pool } from '@pra/platform';
-import { type ChangeEvent, type ChangePart, CHANGE_PARTS, readChangeFeed } from '../src/data/change-events.js';
+import { CHANGE_PARTS, type ChangePart } from '@pra/core/vocabulary';
+import { type ChangeEvent, readChangeFeed } from '../src/data/change-events.js';
 import { type RollRow, TestRolls } from './change-fixtures.js';
 import { uniqueStreet } from './make-property.js';
 

@@ -1,12 +1,14 @@
-// An import's worker thread loads only what it runs: each large import starts two, and the API contracts, zod and the
-// YAML parser cost ~0.3 s of CPU a thread to load (a tenth of a second's work of a 100,000-row roll), for nothing.
+// An import's worker thread loads only what it runs. A large import starts two, and each loaded 224 modules (the API
+// contracts, zod, the YAML parser) in ~0.38 s of CPU before its first row; without them, 36 modules in ~0.09 s
+// (issue 36's sixth pass, docs/benchmarks.md). Philadelphia x20's first load spent ~5 us a row on them.
 import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 
 describe('an import worker thread', () => {
   it('loads its modules without zod, the YAML parser or the API contracts', async () => {
     const work = new URL('../src/importer/import-work.ts', import.meta.url).href;
-    // As import-worker.mjs starts one: tsx registered in the thread, then the worker's module.
+    // As import-worker.mjs starts one (tsx registered in the thread), then the module the worker runs
+    // (import-worker.ts itself needs the thread's workerData, which this thread has not).
     const worker = new Worker(
       `const { parentPort } = require('node:worker_threads');
        import('tsx/esm/api').then(async ({ register }) => {

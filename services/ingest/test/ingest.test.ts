@@ -13,7 +13,8 @@ import { PropertyRecord } from '@pra/core/contracts';
 import { PropertyGenerator } from '../src/generator/generate.js';
 import { renderRecord } from '../src/domain/render-record.js';
 import { importCsv } from '../src/importer/import-csv.js';
-import { convert, loadMapping, Mapping } from '../src/importer/mapping.js';
+import { loadMapping, Mapping } from '../src/importer/mapping.js';
+import { convert } from '../src/importer/mapping-rules.js';
 import { SAMPLE_FILES } from '../src/load-sample.js';
 
 let pool: Pool;

@@ -8,16 +8,12 @@
 // as the last thing before it commits (after its rows are written), so the lock serialises only the short tail of
 // import transactions, which already queue there for the record count's row.
 import { countyKey } from '@pra/core/address';
-import {
-  CHANGE_PARTS,
-  CHANGE_RETENTION_DAYS,
-  type ChangeEvent as PublicChangeEvent,
-  type ChangePart,
-} from '@pra/core/contracts';
+import { CHANGE_RETENTION_DAYS, type ChangeEvent as PublicChangeEvent } from '@pra/core/contracts';
+import type { ChangePart } from '@pra/core/vocabulary';
 import type { Pool, PoolClient } from '@pra/platform';
 
 /** How long events are kept (@pra/core/contracts): the prune deletes older ones; a cursor into them has expired. */
-export { CHANGE_PARTS, CHANGE_RETENTION_DAYS, type ChangePart };
+export { CHANGE_RETENTION_DAYS };
 
 /** A last sale as the feed shows it. */
 export interface SaleSummary {

@@ -45,7 +45,8 @@ import {
   type WorkSetup,
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
-import { identityColumns, mappingColumns, type Mapping } from './mapping.js';
+import type { Mapping } from './mapping.js';
+import { identityColumns, mappingColumns } from './mapping-rules.js';
 import { loaderWorker } from './worker-argv.js';
 
 export { splitAddressLine, toProperty, toTract } from './import-row.js';

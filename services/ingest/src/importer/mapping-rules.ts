@@ -1,6 +1,6 @@
-// A mapping's rules as an import applies them, row by row: what a rule reads of a row, and how a cell becomes a value.
-// Without zod or YAML (mapping.ts validates and loads a mapping file): an import's worker threads load this alone,
-// which spares each of them ~0.3 s of CPU of modules (zod, the YAML parser, the API contracts) it never runs.
+// A mapping's rules as an import applies them: the columns a mapping reads, what a rule reads of a row, and how a cell
+// becomes a value. Without zod or YAML (mapping.ts validates and loads a mapping file): an import's worker threads load
+// this, not mapping.ts (import-worker-modules.test.ts says why).
 import type { FieldRule, Mapping } from './mapping.js';
 
 export const VALUE_FORMATS = [
@@ -41,7 +41,7 @@ export function fillTemplate(template: string, row: Record<string, string>): str
   );
 }
 
-/** Every column a mapping reads (to check a file's header before any row is read). */
+/** Every column a mapping reads: a file's header is checked for them before any row is read, and only their cells read. */
 export function mappingColumns(mapping: Mapping): string[] {
   return rulesColumns(Object.values(mapping.fields) as (FieldRule | undefined)[]);
 }
@@ -71,6 +71,7 @@ export function identityColumns(mapping: Mapping & { kind: 'property' }): string
   const fields = mapping.fields;
   return rulesColumns(IDENTITY_TARGETS[fields.apn ? 'apn' : 'address'].map((t) => fields[t]));
 }
+
 const MONTHS: Record<string, string> = {
   JAN: '01',
   FEB: '02',

@@ -5,16 +5,6 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { VALUE_FORMATS } from './mapping-rules.js';
 
-export {
-  convert,
-  DATE_TARGETS,
-  fillTemplate,
-  identityColumns,
-  mappingColumns,
-  templateColumns,
-  VALUE_FORMATS,
-} from './mapping-rules.js';
-
 export const PROPERTY_TARGETS = [
   'apn',
   'taxParcelId',

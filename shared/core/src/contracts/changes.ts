@@ -1,7 +1,7 @@
 // The change feed (issue 38): GET /changes, its query and its answer. What the feed holds is written by imports
 // (services/ingest/src/data/change-events.ts); the lookup reads it by an opaque cursor.
 import { CHANGE_RETENTION_DAYS } from '../config.js';
-import { CHANGE_PARTS, type ChangePart } from './vocabulary.js';
+import { CHANGE_PARTS, type ChangePart } from '../vocabulary.js';
 import { z } from './zod.js';
 import { SuccessStatus } from './envelopes.js';
 import { meteredOptions, PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from './queries.js';

@@ -1,6 +1,6 @@
 // The property record (SPEC 2.1) with the group names and type decisions of ARCHITECTURE.md:
 // the formal schema wins over samples (Id and parcelId integers, mortgage.amount a string).
-import { OWNER_TYPES } from './vocabulary.js';
+import { OWNER_TYPES } from '../vocabulary.js';
 import { z } from './zod.js';
 
 const nstr = z.string().nullable();

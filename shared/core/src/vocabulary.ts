@@ -1,6 +1,7 @@
 // Words of the API contract that domain code needs as values (the owner types, the parts a change event names): a
 // module of their own, without zod, so that an import's worker threads, which type owners and tell a record's changed
-// parts, do not load the contracts (zod and every schema: ~0.2 s of CPU a thread).
+// parts, do not load the contracts (services/ingest/test/import-worker-modules.test.ts says why). contracts/ builds its
+// schemas from these.
 /**
  * Which parts of a record a change touched. The record's fields fall in groups: owner (owner1, owner2, mailing
  * address), sale (the sale history), assessment (current and history), building (type, year built, size, rooms,

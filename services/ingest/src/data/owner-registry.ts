@@ -116,9 +116,10 @@ export async function resolveOwners(
       );
     }
     if (newKeys.length > 0) {
-      // A plain insert: every key is inserted here, under the lock this transaction holds, and was read under it, so
-      // none of these exists. (ON CONFLICT DO NOTHING made each a speculative insertion, about twice the cost, and
-      // would hide a key the registry already holds instead of failing the batch.)
+      // A plain insert: records.owner_keys has no other writer than this function, which inserts under the lock this
+      // transaction holds and read the keys under it, so none of these exists. (ON CONFLICT DO NOTHING made each a
+      // speculative insertion, about twice the cost, and would hide a key the registry already holds instead of
+      // failing the batch.)
       await c.query(
         `INSERT INTO records.owner_keys (key, middle, owner_id)
          SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`,

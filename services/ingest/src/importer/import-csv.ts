@@ -28,7 +28,7 @@ import { toTract } from './import-row.js';
 import { needsZipEvidence, prescanZipEvidence } from './zip-prescan.js';
 import {
   type BatchState,
-  checkImportState,
+  importStateOf,
   mappingLoadedBefore,
   readBatchState,
   recordMappingLoad,
@@ -239,7 +239,7 @@ export async function importCsv(
         await importTracts(pool, mapping, file, batchSize, summary, progress, summary.dryRun);
         return;
       }
-      const { hasState } = await checkImportState(pool, source);
+      const { hasState } = await importStateOf(pool, source);
       const setup: WorkSetup = {
         mapping,
         header: headerColumns,
@@ -348,13 +348,15 @@ async function importProperties(
   const frontOf = async (next: ReadBatch<Executor>, parsed: ParsedBatch): Promise<FrontBatch> => {
     const rowErrors = [...next.unreadable, ...parsed.errors];
     const continued = parsed.identities.map(seenBefore);
-    // A first load: what the store holds of the source, this import wrote (the source's lock keeps others out), and a
-    // parcel it wrote is in `seen` by now (see nextFront). So a batch none of whose parcels an earlier batch wrote
-    // reads nothing: one round trip a batch, ~5 us a row of PostgreSQL's time, that found nothing.
-    const state =
-      mode.sourceHasState || continued.some(Boolean)
-        ? await readBatchState(pool, source, parsed.identities, parsed.fileDigests, continued)
-        : { added: [...parsed.identities], unchanged: [], stored: [] };
+    // A parcel an earlier batch wrote is in `seen` by now (see nextFront): `continued` tells each such parcel.
+    const state = await readBatchState(
+      pool,
+      source,
+      parsed.identities,
+      parsed.fileDigests,
+      continued,
+      mode.sourceHasState,
+    );
     for (const s of state.stored) if (seen.added.has(s.identity)) s.addedHere = true;
     let notInStore = 0;
     if (mode.joined) {

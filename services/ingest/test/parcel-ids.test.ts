@@ -52,14 +52,14 @@ const parcelIds = async (source: string) =>
 const COLLIDING: [string, string] = ['CCGXBO', 'CHWIE0'];
 
 /**
- * Waits until the registration on backend `pid` has run into the rows a held transaction inserted (it waits on a
- * lock), so that what the test does next (commit, roll back) happens while it waits, however slow the machine.
+ * Waits until the registration on backend `pid` has run into the rows the held transaction (backend `holder`)
+ * inserted, so that what the test does next (commit, roll back) happens while it waits, however slow the machine.
  */
-async function blockedOnHeldRows(pid: number): Promise<void> {
+async function blockedOnHeldRows(pid: number, holder: number): Promise<void> {
   for (let tries = 0; tries < 500; tries++) {
     const { rows } = await pool.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'`,
-      [pid],
+      'SELECT count(*)::int AS n WHERE $2::int = ANY (pg_blocking_pids($1::int))',
+      [pid, holder],
     );
     if (rows[0]!.n > 0) return;
     await new Promise((r) => setTimeout(r, 20));
@@ -170,18 +170,21 @@ describe('parcel ids', () => {
     const held = await pool.connect();
     const other = await pool.connect();
     const { rows: backend } = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const { rows: holding } = await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     try {
       await held.query('BEGIN');
       const first = await registerParcels(held, refs.slice(0, 120));
       const second = registerParcels(other, [...refs].reverse());
-      await blockedOnHeldRows(backend[0]!.pid);
+      await blockedOnHeldRows(backend[0]!.pid, holding[0]!.pid);
       await held.query('COMMIT');
       const got = (await second).reverse();
       expect(got.slice(0, 120)).toEqual(first);
       expect(new Set(got).size).toBe(refs.length);
     } finally {
+      // A failed wait leaves both mid-transaction: ended, so that no later test queues behind their locks.
+      await held.query('ROLLBACK').catch(() => {});
       held.release();
-      other.release();
+      other.release(true);
     }
     // Many at once, overlapping, in any order: each parcel one id, and the same id for every asker.
     const more = Array.from({ length: 300 }, (_, i) => ({ fips: '06001', key: `MANY${tag()}${i}`.toUpperCase() }));
@@ -206,12 +209,13 @@ describe('parcel ids', () => {
     const held = await pool.connect();
     const other = await pool.connect();
     const { rows: backend } = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const { rows: holding } = await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     try {
       await held.query('BEGIN');
       const undone = await registerParcels(held, refs.slice(10, 30));
       // Waits on the held rows, which are then rolled back: its plain insert goes through, no conflict.
       const second = registerParcels(other, refs);
-      await blockedOnHeldRows(backend[0]!.pid);
+      await blockedOnHeldRows(backend[0]!.pid, holding[0]!.pid);
       await held.query('ROLLBACK');
       const got = await second;
       expect(new Set(got).size).toBe(refs.length);
@@ -224,8 +228,10 @@ describe('parcel ids', () => {
       );
       expect(rows[0]!.n).toBe(refs.length);
     } finally {
+      // A failed wait leaves both mid-transaction: ended, so that no later test queues behind their locks.
+      await held.query('ROLLBACK').catch(() => {});
       held.release();
-      other.release();
+      other.release(true);
     }
   });
 
@@ -240,6 +246,7 @@ describe('parcel ids', () => {
     const held = await pool.connect();
     const other = await pool.connect();
     const { rows: backend } = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const { rows: holding } = await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
     try {
       await held.query('BEGIN');
       // The last in key order: the other's insert, in key order, has inserted all the others when it meets it.
@@ -249,7 +256,7 @@ describe('parcel ids', () => {
         'SELECT parcel_key, parcel_id FROM records.register_parcels($1::text[], $2::text[])',
         [refs.map((r) => r.fips), refs.map((r) => r.key)],
       );
-      await blockedOnHeldRows(backend[0]!.pid);
+      await blockedOnHeldRows(backend[0]!.pid, holding[0]!.pid);
       await held.query('COMMIT');
       const answered = (await second).rows.map((r) => [r.parcel_key, Number(r.parcel_id)] as const);
       const { rows } = await pool.query<{ parcel_key: string; parcel_id: string }>(
@@ -262,8 +269,10 @@ describe('parcel ids', () => {
       for (const [key, id] of answered) expect(id, key).toBe(committed.get(key));
       expect(new Set(answered.map(([key]) => key)).size).toBe(refs.length);
     } finally {
+      // A failed wait leaves both mid-transaction: ended, so that no later test queues behind their locks.
+      await held.query('ROLLBACK').catch(() => {});
       held.release();
-      other.release();
+      other.release(true);
     }
   });
 

@@ -59,7 +59,11 @@ export interface BatchReader<E, R = ParsedBatch> {
 export function readBatches<E, R = ParsedBatch>(reading: BatchReading<E>, work: BatchWork<E, R>): BatchReader<E, R> {
   const { file, delimiter, batchSize, executors, parcelCells = [] } = reading;
   // The parcel's cells are read too, whatever the executors read.
-  const cellsRead = reading.cellsRead?.map((read, i) => read || parcelCells.includes(i));
+  let cellsRead: boolean[] | undefined;
+  if (reading.cellsRead) {
+    cellsRead = [...reading.cellsRead];
+    for (const i of parcelCells) cellsRead[i] = true;
+  }
   // Batches read and sent to be parsed, not yet taken; the reader stays at most this far ahead.
   const ahead = executors.length * 2 + 1;
   // Room for a parcel of a quarter of a batch's rows (at least 64, for tests' tiny batches) after a batch all but

@@ -69,7 +69,7 @@ export async function readBatchState(
   identities: readonly string[],
   fileDigests: readonly string[],
   continued: readonly boolean[],
-  sourceHasState = true,
+  sourceHasState: boolean,
 ): Promise<BatchState> {
   if (!sourceHasState && !continued.some(Boolean)) return { added: [...identities], unchanged: [], stored: [] };
   const { rows } = await pool.query<{

@@ -3,43 +3,19 @@
 // exactly lastModified and the fields at their default, and read back as the property it was written from.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeState, encodeState, sameContent } from '../src/importer/import-merge.js';
+import { decodeState, encodeState, sameContent, STATE_DEFAULTS } from '../src/importer/import-merge.js';
 import type { PropertyInput } from '../src/domain/property-input.js';
 import { makeProperty } from './make-property.js';
 
-/** Fields a stored state leaves out at these values (import-merge.ts STATE_DEFAULTS, written out again here). */
-const DEFAULTS: Partial<Record<keyof PropertyInput, unknown>> = {
-  taxParcelId: null,
-  line2: '',
-  zip4: '',
-  latitude: null,
-  longitude: null,
-  censusTract: null,
-  yearBuilt: null,
-  lotSqft: null,
-  lotAcres: null,
-  subdivision: null,
-  pool: null,
-  vacant: false,
-  buildingSqft: null,
-  beds: null,
-  bathsTotal: null,
-  bathsPartial: null,
-  owner1: null,
-  owner2: null,
-  mailing: null,
-  assessment: null,
-  assessmentHistory: [],
-  sales: [],
-  mortgages: [],
-};
-
-/** The state text as its definition says: the property's own fields in order, less lastModified and the defaults. */
+/**
+ * The state text as its definition says: the property's own fields in order, less lastModified and those at their
+ * default (STATE_DEFAULTS), read field by field (encodeState takes another way to the same text).
+ */
 function expectedText(p: PropertyInput): string {
   const kept = Object.entries(p).filter(([k, v]) => {
     if (k === 'lastModified' || v === undefined) return false;
-    if (!Object.hasOwn(DEFAULTS, k)) return true;
-    const d = DEFAULTS[k as keyof PropertyInput];
+    if (!Object.hasOwn(STATE_DEFAULTS, k)) return true;
+    const d = STATE_DEFAULTS[k as keyof PropertyInput];
     return !(v === d || (Array.isArray(v) && Array.isArray(d) && v.length === 0));
   });
   return JSON.stringify(Object.fromEntries(kept));

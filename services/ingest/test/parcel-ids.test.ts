@@ -2,7 +2,7 @@
 // share one, the same parcel keeps its id across reloads and sources, and concurrent registrations agree.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { apnKey, parseStreetLine } from '@pra/core/address';
-import { createPool, type Pool } from '@pra/platform';
+import { createPool, type Pool, type PoolClient } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { registerParcels } from '../src/data/parcels.js';
 import { removeSource } from '../src/data/remove-source.js';
@@ -65,6 +65,29 @@ async function blockedOnHeldRows(pid: number, holder: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error('no registration waited on the held rows within 10 s');
+}
+
+/**
+ * Runs `race` with two connections: `held`, in a transaction the test commits or rolls back, and `other`, whose
+ * registration is to run into the rows `held` inserted (`blocked()` waits until it has). Both are ended and released
+ * whatever happens, so that no later test queues behind their locks.
+ */
+async function withRace(
+  race: (c: { held: PoolClient; other: PoolClient; blocked: () => Promise<void> }) => Promise<void>,
+): Promise<void> {
+  const held = await pool.connect();
+  const other = await pool.connect();
+  try {
+    const pid = async (c: PoolClient) =>
+      (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const [heldPid, otherPid] = [await pid(held), await pid(other)];
+    await held.query('BEGIN');
+    await race({ held, other, blocked: () => blockedOnHeldRows(otherPid, heldPid) });
+  } finally {
+    await held.query('ROLLBACK').catch(() => {});
+    held.release();
+    other.release(true);
+  }
 }
 
 describe('parcel ids', () => {
@@ -167,25 +190,15 @@ describe('parcel ids', () => {
   it('registered by two importers at once are one id per parcel', async () => {
     const refs = Array.from({ length: 200 }, (_, i) => ({ fips: '06067', key: `RACE${tag()}${i}`.toUpperCase() }));
     // One registration holds its rows uncommitted while the other runs into them, then commits.
-    const held = await pool.connect();
-    const other = await pool.connect();
-    const { rows: backend } = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    const { rows: holding } = await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    try {
-      await held.query('BEGIN');
+    await withRace(async ({ held, other, blocked }) => {
       const first = await registerParcels(held, refs.slice(0, 120));
       const second = registerParcels(other, [...refs].reverse());
-      await blockedOnHeldRows(backend[0]!.pid, holding[0]!.pid);
+      await blocked();
       await held.query('COMMIT');
       const got = (await second).reverse();
       expect(got.slice(0, 120)).toEqual(first);
       expect(new Set(got).size).toBe(refs.length);
-    } finally {
-      // A failed wait leaves both mid-transaction: ended, so that no later test queues behind their locks.
-      await held.query('ROLLBACK').catch(() => {});
-      held.release();
-      other.release(true);
-    }
+    });
     // Many at once, overlapping, in any order: each parcel one id, and the same id for every asker.
     const more = Array.from({ length: 300 }, (_, i) => ({ fips: '06001', key: `MANY${tag()}${i}`.toUpperCase() }));
     const asks = Array.from({ length: 8 }, (_, k) => more.filter((_, i) => (i + k) % 3 !== 0));
@@ -206,16 +219,11 @@ describe('parcel ids', () => {
 
   it('of a registration that ran into another one rolled back are the ids it inserted itself, and stay', async () => {
     const refs = Array.from({ length: 50 }, (_, i) => ({ fips: '06067', key: `UNDO${tag()}${i}`.toUpperCase() }));
-    const held = await pool.connect();
-    const other = await pool.connect();
-    const { rows: backend } = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    const { rows: holding } = await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    try {
-      await held.query('BEGIN');
+    await withRace(async ({ held, other, blocked }) => {
       const undone = await registerParcels(held, refs.slice(10, 30));
       // Waits on the held rows, which are then rolled back: its plain insert goes through, no conflict.
       const second = registerParcels(other, refs);
-      await blockedOnHeldRows(backend[0]!.pid, holding[0]!.pid);
+      await blocked();
       await held.query('ROLLBACK');
       const got = await second;
       expect(new Set(got).size).toBe(refs.length);
@@ -227,12 +235,7 @@ describe('parcel ids', () => {
         [got],
       );
       expect(rows[0]!.n).toBe(refs.length);
-    } finally {
-      // A failed wait leaves both mid-transaction: ended, so that no later test queues behind their locks.
-      await held.query('ROLLBACK').catch(() => {});
-      held.release();
-      other.release(true);
-    }
+    });
   });
 
   it('answered after a conflict are committed ids only: none of the rolled-back first try', async () => {
@@ -243,12 +246,7 @@ describe('parcel ids', () => {
       fips: '06067',
       key: `LATE${tag()}${String(i).padStart(2, '0')}`.toUpperCase(),
     }));
-    const held = await pool.connect();
-    const other = await pool.connect();
-    const { rows: backend } = await other.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    const { rows: holding } = await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
-    try {
-      await held.query('BEGIN');
+    await withRace(async ({ held, other, blocked }) => {
       // The last in key order: the other's insert, in key order, has inserted all the others when it meets it.
       const [heldId] = await registerParcels(held, refs.slice(-1));
       // The function itself, every row it answers (registerParcels keeps one a parcel).
@@ -256,7 +254,7 @@ describe('parcel ids', () => {
         'SELECT parcel_key, parcel_id FROM records.register_parcels($1::text[], $2::text[])',
         [refs.map((r) => r.fips), refs.map((r) => r.key)],
       );
-      await blockedOnHeldRows(backend[0]!.pid, holding[0]!.pid);
+      await blocked();
       await held.query('COMMIT');
       const answered = (await second).rows.map((r) => [r.parcel_key, Number(r.parcel_id)] as const);
       const { rows } = await pool.query<{ parcel_key: string; parcel_id: string }>(
@@ -268,12 +266,7 @@ describe('parcel ids', () => {
       expect(committed.get(refs.at(-1)!.key)).toBe(heldId);
       for (const [key, id] of answered) expect(id, key).toBe(committed.get(key));
       expect(new Set(answered.map(([key]) => key)).size).toBe(refs.length);
-    } finally {
-      // A failed wait leaves both mid-transaction: ended, so that no later test queues behind their locks.
-      await held.query('ROLLBACK').catch(() => {});
-      held.release();
-      other.release(true);
-    }
+    });
   });
 
   it('of generated records are the registry ids of their county and APN', async () => {

@@ -287,7 +287,7 @@ export function stateDigest(basis: string, state: string): string {
 }
 
 /** Top-level fields a stored state leaves out when they hold their default (most imported parcels lack most). */
-const STATE_DEFAULTS: Readonly<Partial<Record<keyof PropertyInput, unknown>>> = {
+export const STATE_DEFAULTS: Readonly<Partial<Record<keyof PropertyInput, unknown>>> = {
   taxParcelId: null,
   line2: '',
   zip4: '',

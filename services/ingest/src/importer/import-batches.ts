@@ -5,7 +5,7 @@ import type { ParsedBatch, RowBatch, RowError } from './import-work.js';
 
 /**
  * What is made of a batch as it is cut (its parse, by an executor of import-csv.ts). `cells`: each record's cells, as
- * the reader read them (a worker thread reads them again from the text).
+ * the reader read them; none when the executors read no cell (a worker thread reads them again from the text).
  */
 export type BatchWork<E, R> = (executor: E, batch: number, rows: RowBatch, cells: string[][]) => Promise<R>;
 
@@ -58,6 +58,9 @@ export interface BatchReader<E, R = ParsedBatch> {
  */
 export function readBatches<E, R = ParsedBatch>(reading: BatchReading<E>, work: BatchWork<E, R>): BatchReader<E, R> {
   const { file, delimiter, batchSize, executors, parcelCells = [] } = reading;
+  // Executors that read no cell (worker threads parse the records' text again) are given none: a batch's cells would
+  // wait in the queue with it, several batches of them, and survive the garbage collector's young generation.
+  const keepCells = reading.cellsRead === undefined || reading.cellsRead.some(Boolean);
   // The parcel's cells are read too, whatever the executors read.
   let cellsRead: boolean[] | undefined;
   if (reading.cellsRead) {
@@ -136,7 +139,7 @@ export function readBatches<E, R = ParsedBatch>(reading: BatchReading<E>, work: 
         if ('error' in item) unreadable.push({ line: item.line, reason: item.error });
         else {
           texts.push(item.text);
-          cells.push(item.values);
+          if (keepCells) cells.push(item.values);
           length += item.text.length;
           ends.push(length);
           lines.push(item.line);

@@ -320,12 +320,11 @@ async function importProperties(
   // database's round trips of one batch so overlap the other's CPU work. A front reads what the batches before it
   // left: it starts once the batch before the one in the back is built, and, when it shares a parcel with a batch
   // not yet written (rows of one parcel span batches), once that batch is written.
-  let writing: Promise<void> = Promise.resolve();
   /**
-   * Every write started. `writing` rejects as soon as a build it waits on fails, while the write before it may still
-   * be open: the import must not end (and let its source's lock go) before each write has committed or failed.
+   * The writes, chained: each settles only after the one before it has, even when its own build fails, so that the
+   * import does not end (and let its source's lock go) while a write it started is still open.
    */
-  const started: Promise<void>[] = [];
+  let writing: Promise<void> = Promise.resolve();
   /** The parcels of the batches whose writes may not be committed yet: the one in the back, and the two before it. */
   let unwritten: ReadonlySet<string>[] = [];
   /**
@@ -445,10 +444,10 @@ async function importProperties(
       }
       // Its records are written once built, after the batches before it, in the file's order.
       olderWrite = writing;
-      writing = Promise.all([writing, making])
-        .then(([, b]) => writeBuiltBatch(pool, source, b, ownerIds))
+      writing = writing
+        .then(() => making)
+        .then((b) => writeBuiltBatch(pool, source, b, ownerIds))
         .then(() => progress(next.rowsRead, next.bytesRead));
-      started.push(writing);
       // A failed write stops the import: the fronts and batches after it do no more work for nothing.
       writing.then(release, () => {
         stopped = true;
@@ -466,7 +465,6 @@ async function importProperties(
     await front.catch(() => {});
     await built.catch(() => {});
     await writing.catch(() => {});
-    await Promise.allSettled(started);
   }
   await batches.finished;
   summary.added = seen.added.size;

@@ -173,10 +173,8 @@ export class ImportWork {
     this.digestBasis = digestBasis(this.mapped);
     const read = new Set(mappingColumns(setup.mapping));
     // A column named twice in the header: the last one, as a record keyed by name had it.
-    this.columns = [
-      ...new Map(setup.header.flatMap((name, i) => (read.has(name) ? [[name, i] as const] : []))).entries(),
-    ];
     this.cellsRead = cellMask(setup.header, read);
+    this.columns = setup.header.flatMap((name, i) => (this.cellsRead[i] ? [[name, i] as [string, number]] : []));
     const owner = setup.mapping.fields.ownerName ?? setup.mapping.fields.owner2Name;
     this.options = {
       ownerOrder: owner && 'column' in owner ? owner.order : undefined,

@@ -438,6 +438,13 @@ async function importProperties(
       });
       built = making.then(() => {});
       built.catch(() => {}); // awaited by the next batch, or below
+      // A failed build stops the import at once, though its error reaches `writing` only once the write before it
+      // has ended: the batches after it resolve no owners (which are never deleted) and do no more work for nothing.
+      making.catch(() => {
+        stopped = true;
+        batches.stop();
+        release();
+      });
       if (summary.dryRun) {
         built.then(() => progress(next.rowsRead, next.bytesRead)).then(release, release);
         continue;

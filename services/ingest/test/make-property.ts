@@ -1,5 +1,6 @@
 // Builds a complete PropertyInput for tests, and writes properties through the real loader; reads back what an
 // import stored (stored-records.ts). Exported as @pra/ingest/testing.
+import { randomBytes } from 'node:crypto';
 import type { Pool } from '@pra/platform';
 import type { PropertyInput } from '../src/domain/property-input.js';
 import { buildCopyChunks } from '../src/data/copy-rows.js';
@@ -57,6 +58,17 @@ export async function insertProperties(pool: Pool, items: PropertyInput[], sourc
   const ownerIds = await resolveRecordOwners(pool, start, items);
   await writeBatch(pool, buildCopyChunks(start, items, parcelIds, source, ownerIds), items.length);
   return items.map((_, i) => start + i);
+}
+
+/**
+ * A surname no other test uses: `prefix` then 12 letters A-P, one for each hex digit of 6 random bytes (48 bits). Names
+ * are matched whole, so a surname another test also drew would put its owners in this test's counts; replacing only
+ * the digits of a hex string (10 of 16 became one letter) made two draws agree about once in a thousand.
+ */
+export function uniqueSurname(prefix: string): string {
+  return (
+    prefix + [...randomBytes(6).toString('hex')].map((h) => String.fromCharCode(65 + Number.parseInt(h, 16))).join('')
+  );
 }
 
 let counter = 0;

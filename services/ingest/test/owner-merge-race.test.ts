@@ -16,7 +16,7 @@ import { mergeOwnerIds } from '../src/data/owner-registry.js';
 import { parcelRefOf, registerParcels } from '../src/data/parcels.js';
 import { importCsv } from '../src/importer/import-csv.js';
 import { loadMapping } from '../src/importer/mapping.js';
-import { insertProperties, makeProperty, uniqueStreet } from './make-property.js';
+import { insertProperties, makeProperty, uniqueStreet, uniqueSurname } from './make-property.js';
 
 const url = withDatabase(inject('databaseUrl'), `pra_owner_merge_race_${randomBytes(4).toString('hex')}`);
 let pool: Pool;
@@ -63,7 +63,7 @@ const file = (rows: string[]) => {
 
 it('leaves no owner mention pointing at an owner merged away during the import', async () => {
   for (let round = 0; round < 8; round++) {
-    const name = `JOHN ${'ABCDEFGHIJ'[round]}${randomBytes(3).toString('hex').replace(/\d/g, 'Q').toUpperCase()}`;
+    const name = `JOHN ${uniqueSurname('ABCDEFGHIJ'[round]!)}`;
     const page = 10 + round * 2;
     // Q is first mailed at an old address: owner B.
     await importCsv(

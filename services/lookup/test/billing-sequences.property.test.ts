@@ -22,7 +22,7 @@ import { LEDGER_GROUP, LedgerWriter } from '@pra/account-billing/ledger-writer';
 import { reconcile } from '@pra/account-billing/reconcile';
 import { usageReport } from '@pra/account-billing/usage-report';
 import { CallFlusher } from '@pra/account-billing/call-flusher';
-import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { insertProperties, makeProperty, uniqueStreet, uniqueSurname } from '@pra/ingest/testing';
 import { createLookupApp } from '../src/app.js';
 
 const OUTBOX_LIMIT = 8;
@@ -120,7 +120,7 @@ let rewrites = 0;
 beforeAll(async () => {
   pool = createPool(inject('databaseUrl'), 4);
   const street = uniqueStreet();
-  const owner = `ZQ${randomBytes(4).toString('hex').replace(/\d/g, 'X').toUpperCase()}`;
+  const owner = uniqueSurname('ZQ');
   unitIds = await insertProperties(
     pool,
     Array.from({ length: 6 }, (_, i) =>

@@ -9,7 +9,7 @@ import { LEDGER_GROUP, LedgerWriter } from '@pra/account-billing/ledger-writer';
 import { CallFlusher } from '@pra/account-billing/call-flusher';
 import { usageReport } from '@pra/account-billing/usage-report';
 import { keyedTransactionId } from '@pra/platform';
-import { insertProperties, makeProperty, rewriteProperties, uniqueStreet } from '@pra/ingest/testing';
+import { insertProperties, makeProperty, rewriteProperties, uniqueStreet, uniqueSurname } from '@pra/ingest/testing';
 import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
@@ -92,7 +92,7 @@ describe('ETag on every record answer', () => {
   it('is strong, and the same for the same request over the same records, on every metered endpoint', async () => {
     // Records of every kind of answer: a building, an owner's parcels with a sale, a spot far from everyone's.
     const street = uniqueStreet();
-    const owner = `ZE${randomBytes(4).toString('hex').replace(/\d/g, 'Q').toUpperCase()}`;
+    const owner = uniqueSurname('ZE');
     const ids = await insertProperties(ctx.pool, [
       ...[1, 2].map((n) =>
         makeProperty({

@@ -2,10 +2,9 @@
 // and never read a record body; a batch of 100 previews at an address of 48 units costs the store 100 counts, run a
 // few at a time per process (the free work lane), however many such previews are in flight. Through the real app,
 // with a pool that counts the body rows each statement returns and the count statements running at once.
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
-import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { insertProperties, makeProperty, uniqueStreet, uniqueSurname } from '@pra/ingest/testing';
 import { FREE_WORK_LANE_WIDTH } from '../src/domain/work-lane.js';
 import { useLookupApp } from './lookup-harness.js';
 
@@ -54,7 +53,7 @@ let address: string;
 let owner: string;
 beforeAll(async () => {
   const street = uniqueStreet();
-  owner = `ZQ${randomBytes(4).toString('hex').replace(/\d/g, 'X').toUpperCase()}`;
+  owner = uniqueSurname('ZQ');
   address = `48 ${street} ST`;
   await insertProperties(
     base,

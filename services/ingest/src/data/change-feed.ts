@@ -24,35 +24,3 @@ export async function recordChanges(
     ]);
   }
 }
-
-const TAB = 9;
-const NEWLINE = 10;
-
-/**
- * The property ids of a `records.properties` COPY text (the id is each line's first cell), as the loader holds it:
- * a string, or UTF-8 bytes from a generator worker. Only tabs and newlines are looked for (COPY escapes both inside
- * values), so this is two native searches a line, not a parse of the record.
- */
-export function copiedIds(text: string | Uint8Array): number[] {
-  const ids: number[] = [];
-  if (typeof text === 'string') {
-    for (let at = 0; at < text.length; ) {
-      const tab = text.indexOf('\t', at);
-      if (tab < 0) break;
-      ids.push(Number(text.slice(at, tab)));
-      const end = text.indexOf('\n', tab);
-      at = end < 0 ? text.length : end + 1;
-    }
-    return ids;
-  }
-  for (let at = 0; at < text.length; ) {
-    const tab = text.indexOf(TAB, at);
-    if (tab < 0) break;
-    let id = 0;
-    for (let i = at; i < tab; i++) id = id * 10 + (text[i]! - 48);
-    ids.push(id);
-    const end = text.indexOf(NEWLINE, tab);
-    at = end < 0 ? text.length : end + 1;
-  }
-  return ids;
-}

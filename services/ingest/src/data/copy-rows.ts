@@ -1,11 +1,13 @@
-// Turns properties into PostgreSQL COPY text for each records table, with every lookup key computed by the shared
-// normalisers. Pure and synchronous, so it runs in a worker thread during large loads.
+// Turns properties into PostgreSQL COPY data for each records table, with every lookup key computed by the shared
+// normalisers: records.properties in the binary format (copy-binary.ts: its stored body goes as its own bytes), the
+// others as COPY text. Pure and synchronous, so it runs in a worker thread during large loads.
 import { apnKey, countyKey, nameKey, normalizeCity } from '@pra/core/address';
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
-import { encodeRecordDoc, storedCopyCell } from '@pra/core/stored';
+import { encodeRecordDoc } from '@pra/core/stored';
 import { renderDemographics, renderRecord, streetWithUnit } from '../domain/render-record.js';
 import { renderHistories } from '../domain/render-history.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
+import { BinaryCopyWriter } from './copy-binary.js';
 
 export const TABLES = ['properties', 'owners', 'owner_mentions'] as const;
 export type TableName = (typeof TABLES)[number];
@@ -38,7 +40,35 @@ export function copyLine(cells: Cell[]): string {
   return `${cells.map(cell).join('\t')}\n`;
 }
 
-export type CopyChunks = Record<TableName, string>;
+/** COPY data of a batch's records: records.properties as binary COPY data, the other tables as COPY text. */
+export interface CopyChunks {
+  properties: Uint8Array;
+  owners: string;
+  owner_mentions: string;
+}
+/** The same with every table's data as bytes (the text as UTF-8), as a worker thread hands it over. */
+export type CopyBytes = Record<TableName, Uint8Array>;
+
+/** The COPY format of each table's data (see CopyChunks). */
+export const COPY_FORMAT: Record<TableName, 'binary' | 'text'> = {
+  properties: 'binary',
+  owners: 'text',
+  owner_mentions: 'text',
+};
+
+/**
+ * A batch's COPY data as bytes, each in an ArrayBuffer of its own, with those buffers to transfer out of a worker
+ * thread (a Buffer of Node's shared pool cannot be: TextEncoder and BinaryCopyWriter give each its own).
+ */
+export function copyBytes(chunks: CopyChunks): { bytes: CopyBytes; transfer: ArrayBuffer[] } {
+  const utf8 = new TextEncoder();
+  const bytes: CopyBytes = {
+    properties: chunks.properties,
+    owners: utf8.encode(chunks.owners),
+    owner_mentions: utf8.encode(chunks.owner_mentions),
+  };
+  return { bytes, transfer: TABLES.map((t) => bytes[t].buffer as ArrayBuffer) };
+}
 
 /**
  * An entity's (or a full name's) words as a PostgreSQL array literal, so any word finds it; null for a person with a
@@ -56,11 +86,17 @@ export function ownerNameWords(o: { lastName: string | null; fullName: string; t
  * The `location` column (0011): point(longitude, latitude), what area search finds a record by; null when the record
  * has no coordinates or impossible ones (it is then found by no area search).
  */
-export function locationCell(p: { latitude: number | null; longitude: number | null }): string | null {
+export function locationPoint(p: { latitude: number | null; longitude: number | null }): [number, number] | null {
   const { latitude: lat, longitude: lon } = p;
   if (lat === null || lon === null || !Number.isFinite(lat) || !Number.isFinite(lon)) return null;
   if (Math.abs(lat) > 90 || Math.abs(lon) > 180) return null;
-  return `(${lon},${lat})`;
+  return [lon, lat];
+}
+
+/** locationPoint as a point's text. */
+export function locationCell(p: { latitude: number | null; longitude: number | null }): string | null {
+  const point = locationPoint(p);
+  return point && `(${point[0]},${point[1]})`;
 }
 
 /** The owner ids of one record: owner1's and owner2's, null where it names no owner. */
@@ -73,8 +109,13 @@ export function mailingLine(m: PropertyInput['mailing']): string | null {
   return place === '' ? m.line1 : `${m.line1}, ${place}`;
 }
 
+/** The fields of a records.properties row (COLUMNS.properties). */
+const PROPERTY_FIELDS = COLUMNS.properties.split(',').length;
+/** Bytes a records.properties row takes in binary COPY data, about (it grows when a batch's rows take more). */
+const PROPERTY_ROW_BYTES = 768;
+
 /**
- * COPY text for `items`; ids are consecutive from a first id, or given one per item (an update keeps its ids).
+ * COPY data for `items`; ids are consecutive from a first id, or given one per item (an update keeps its ids).
  * `parcelIds` are the items' registry ids (parcels.ts), one per item; `ownerIds` their owners' ids
  * (owner-registry.ts), one pair per item.
  */
@@ -87,36 +128,37 @@ export function buildCopyChunks(
 ): CopyChunks {
   if (parcelIds.length !== items.length) throw new Error(`${items.length} items, ${parcelIds.length} parcel ids`);
   if (ownerIds.length !== items.length) throw new Error(`${items.length} items, ${ownerIds.length} owner id pairs`);
-  const out: Record<TableName, string[]> = { properties: [], owners: [], owner_mentions: [] };
+  const properties = new BinaryCopyWriter(items.length * PROPERTY_ROW_BYTES);
+  const out: Record<'owners' | 'owner_mentions', string[]> = { owners: [], owner_mentions: [] };
   items.forEach((p, i) => {
     const id = typeof ids === 'number' ? ids + i : ids[i]!;
     const street = parsedStreetLine(streetWithUnit(p));
     const cityKey = normalizeCity(p.city);
     const record = JSON.stringify(renderRecord(id, parcelIds[i]!, p, ownerIds[i]!));
-    const body = storedCopyCell(encodeRecordDoc(record, renderHistories(p)));
-    // The body last, as the COPY cell it already is (copyLine would escape its backslashes again).
-    const keys = copyLine([
-      id,
-      p.apn,
-      apnKey(p.apn),
-      p.taxParcelId ? apnKey(p.taxParcelId) : null,
-      p.fips,
-      p.state,
-      countyKey(p.county),
-      cityKey,
-      p.zip,
-      street.lineKey,
-      street.streetKey,
-      street.unitKey,
-      street.looseKey,
-      street.streetType,
-      p.censusTract,
-      source,
-      p.lastModified,
-      locationCell(p),
-      p.proptype.toUpperCase(), // what the area search type filter compares (case-insensitive)
-    ]);
-    out.properties.push(`${keys.slice(0, -1)}\t${body}\n`);
+    // In COLUMNS.properties' order.
+    properties.row(PROPERTY_FIELDS);
+    properties.int8(id);
+    properties.text(p.apn);
+    properties.text(apnKey(p.apn));
+    properties.text(p.taxParcelId ? apnKey(p.taxParcelId) : null);
+    properties.text(p.fips);
+    properties.text(p.state);
+    properties.text(countyKey(p.county));
+    properties.text(cityKey);
+    properties.text(p.zip);
+    properties.text(street.lineKey);
+    properties.text(street.streetKey);
+    properties.text(street.unitKey);
+    properties.text(street.looseKey);
+    properties.text(street.streetType);
+    properties.text(p.censusTract);
+    properties.text(source);
+    properties.timestamptz(p.lastModified);
+    const point = locationPoint(p);
+    if (point) properties.point(point[0], point[1]);
+    else properties.null();
+    properties.text(p.proptype.toUpperCase()); // what the area search type filter compares (case-insensitive)
+    properties.bytes(encodeRecordDoc(record, renderHistories(p)));
     [p.owner1, p.owner2].forEach((o, k) => {
       if (!o) return;
       out.owners.push(
@@ -149,7 +191,7 @@ export function buildCopyChunks(
       );
     });
   });
-  return Object.fromEntries(TABLES.map((t) => [t, out[t].join('')])) as CopyChunks;
+  return { properties: properties.finish(), owners: out.owners.join(''), owner_mentions: out.owner_mentions.join('') };
 }
 
 export function tractProfileBody(t: TractInput): string {

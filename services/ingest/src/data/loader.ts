@@ -6,11 +6,21 @@ import copyStreams from 'pg-copy-streams';
 import type { Pool, PoolClient } from '@pra/platform';
 import { withTransaction } from '@pra/platform';
 import type { TractInput } from '../domain/property-input.js';
-import { copiedIds, recordChanges } from './change-feed.js';
+import { recordChanges } from './change-feed.js';
+import { binaryCopyFirstInt8s } from './copy-binary.js';
 import { appendChangeEvents, type ChangeEventDraft, storedOwnerIds } from './change-events.js';
 import { drawIdBlock } from './id-blocks.js';
 import { lockAgainstMerges, settleMergedOwners } from './owner-registry.js';
-import { COLUMNS, copyLine, ID_COLUMN, TABLES, tractProfileBody, type CopyChunks } from './copy-rows.js';
+import {
+  COLUMNS,
+  COPY_FORMAT,
+  type CopyBytes,
+  type CopyChunks,
+  copyLine,
+  ID_COLUMN,
+  TABLES,
+  tractProfileBody,
+} from './copy-rows.js';
 
 /** Reserves `count` consecutive property ids; returns the first. */
 export async function reserveIds(pool: Pool, count: number): Promise<number> {
@@ -20,25 +30,28 @@ export async function reserveIds(pool: Pool, count: number): Promise<number> {
   });
 }
 
+/** COPY data into a records table: COPY text, or (`format` 'binary') binary COPY data (copy-binary.ts). */
 export async function copyText(
   client: PoolClient,
   table: string,
   columns: string,
   text: string | Uint8Array,
+  format: 'text' | 'binary' = 'text',
 ): Promise<void> {
   if (text.length === 0) return;
-  const stream = client.query(copyStreams.from(`COPY records.${table} (${columns}) FROM STDIN`));
+  const options = format === 'binary' ? ' (FORMAT binary)' : '';
+  const stream = client.query(copyStreams.from(`COPY records.${table} (${columns}) FROM STDIN${options}`));
   await pipeline(Readable.from([text]), stream);
 }
 
 /**
- * Writes one batch of pre-built COPY text (strings, or UTF-8 bytes from a worker) to every table in one transaction.
+ * Writes one batch of pre-built COPY data (copy-rows.ts: as built, or as bytes from a worker) to every table in one transaction.
  * `added` new properties are counted; `replaceIds` are properties rewritten in place (their old rows go first);
  * `inTransaction` writes what else must commit with the batch; `events` are its change events (of `source`).
  */
 export async function writeBatch(
   pool: Pool,
-  chunks: CopyChunks | Record<keyof CopyChunks, Uint8Array>,
+  chunks: CopyChunks | CopyBytes,
   added: number,
   opts: {
     replaceIds?: readonly number[];
@@ -62,8 +75,8 @@ export async function writeBatch(
       for (const t of TABLES)
         await c.query(`DELETE FROM records.${t} WHERE ${ID_COLUMN(t)} = ANY($1)`, [opts.replaceIds]);
     }
-    for (const t of TABLES) await copyText(c, t, COLUMNS[t], chunks[t]);
-    const written = [...copiedIds(chunks.properties), ...(opts.replaceIds ?? [])];
+    for (const t of TABLES) await copyText(c, t, COLUMNS[t], chunks[t], COPY_FORMAT[t]);
+    const written = [...binaryCopyFirstInt8s(chunks.properties), ...(opts.replaceIds ?? [])];
     if (opts.ownerIds) await settleMergedOwners(c, written, opts.ownerIds);
     // The change feed row commits with the batch: the indexer sees the write exactly when lookups do.
     await recordChanges(c, written, 'write');

@@ -3,7 +3,7 @@
 // of the writer so memory stays bounded. A batch's parcel ids come from the registry, through the main thread, in
 // one request per batch; the next batch is generated while the request is answered.
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildCopyChunks } from '../data/copy-rows.js';
+import { buildCopyChunks, copyBytes } from '../data/copy-rows.js';
 import { parcelRefOf } from '../data/parcels.js';
 import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
 import type { PropertyInput } from '../domain/property-input.js';
@@ -20,7 +20,6 @@ const { seed, count, states, batchSize, startId, workerIndex, workerCount } = wo
 };
 const generator = new PropertyGenerator({ seed, states, shard: { index: workerIndex, count: workerCount } });
 const MAX_AHEAD = 3;
-const utf8 = new TextEncoder();
 let inFlight = 0;
 let waiting: (() => void) | null = null;
 let parcelsAnswered: ((ids: RegistryAnswer) => void) | null = null;
@@ -75,16 +74,12 @@ async function run() {
     const next = b + 1 < offsets.length ? itemsAt(offsets[b + 1]!) : [];
     const { parcelIds, ownerIds } = await asked;
     if (inFlight >= MAX_AHEAD) await new Promise<void>((r) => (waiting = r));
-    const text = buildCopyChunks(startId + offsets[b]!, items, parcelIds, `synthetic:${seed}`, idPairs(ownerIds));
-    // UTF-8 bytes moved to the main thread without a copy; strings would be cloned, then encoded again there.
-    // TextEncoder gives each chunk an ArrayBuffer of its own: a small Buffer.from() lives in Node's shared pool,
-    // which Node 24 refuses to transfer (DataCloneError), and transferring it would detach its neighbours.
-    const chunks = Object.fromEntries(Object.entries(text).map(([t, s]) => [t, utf8.encode(s)]));
-    inFlight++;
-    parentPort!.postMessage(
-      { chunks, rows: items.length, tracts: generator.drainNewTracts(), ownerIds },
-      Object.values(chunks).map((b) => b.buffer),
+    // Bytes moved to the main thread without a copy; strings would be cloned, then encoded again there.
+    const { bytes: chunks, transfer } = copyBytes(
+      buildCopyChunks(startId + offsets[b]!, items, parcelIds, `synthetic:${seed}`, idPairs(ownerIds)),
     );
+    inFlight++;
+    parentPort!.postMessage({ chunks, rows: items.length, tracts: generator.drainNewTracts(), ownerIds }, transfer);
     items = next;
   }
   parentPort!.postMessage({ end: true });

@@ -2,7 +2,7 @@
 // the main thread streams the previous batch into PostgreSQL, so generation and the database use both cores.
 import { Worker } from 'node:worker_threads';
 import type { Pool } from '@pra/platform';
-import type { CopyChunks } from '../data/copy-rows.js';
+import type { CopyBytes } from '../data/copy-rows.js';
 import { reserveIds, withBulkLoadIndexes, writeBatch, writeTracts } from '../data/loader.js';
 import { resolveOwners } from '../data/owner-registry.js';
 import { registerParcels } from '../data/parcels.js';
@@ -19,7 +19,7 @@ export interface GenerateOptions {
 }
 
 export interface BatchMessage {
-  chunks: Record<keyof CopyChunks, Uint8Array>;
+  chunks: CopyBytes;
   rows: number;
   tracts: TractInput[];
   /** The owner ids the batch's records were built with. */

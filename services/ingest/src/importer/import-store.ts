@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import copyStreams from 'pg-copy-streams';
 import type { Pool, PoolClient } from '@pra/platform';
-import type { CopyChunks } from '../data/copy-rows.js';
+import type { CopyBytes, CopyChunks } from '../data/copy-rows.js';
 import { writeBatch } from '../data/loader.js';
 import { type BuiltBatch, STATE_COLUMNS, type StoredParcel } from './import-work.js';
 
@@ -147,8 +147,8 @@ export async function writeBuiltBatch(
     }
   };
   if (b.chunks) {
-    // All strings (built in this thread) or all bytes (from a worker): writeBatch takes either.
-    const chunks = b.chunks as CopyChunks | Record<keyof CopyChunks, Uint8Array>;
+    // As built in this thread, or all bytes (from a worker): writeBatch takes either.
+    const chunks = b.chunks as CopyChunks | CopyBytes;
     await writeBatch(pool, chunks, b.added.length, {
       replaceIds: b.replaceIds,
       inTransaction: saveState,

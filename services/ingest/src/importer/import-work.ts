@@ -2,7 +2,7 @@
 // parcels (each address parsed once), then, once the main thread has read the batch's import state, the batch's
 // records as COPY text and its new import state. The main thread only reads the file's records and talks to the
 // database; see import-csv.ts for the order of things.
-import { buildCopyChunks, copyLine, type CopyChunks, TABLES } from '../data/copy-rows.js';
+import { buildCopyChunks, type CopyBytes, type CopyChunks, copyBytes, copyLine } from '../data/copy-rows.js';
 import { type ParcelRef, parcelRefOf } from '../data/parcels.js';
 import type { PropertyInput } from '../domain/property-input.js';
 import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
@@ -120,7 +120,7 @@ export interface BuiltBatch<T extends string | Uint8Array = string | Uint8Array>
   /** Ids of the updated properties: their rows are replaced. */
   replaceIds: number[];
   /** Records of the added and updated properties; null when the batch writes none. */
-  chunks: Record<keyof CopyChunks, T> | null;
+  chunks: (T extends string ? CopyChunks : CopyBytes) | null;
   /** COPY text of records.import_state rows for the added parcels (see STATE_COLUMNS). */
   newState: T;
   /** Import state of the updated parcels, and of unchanged ones whose file digest is now known. */
@@ -392,15 +392,8 @@ export class ImportWork {
 
 /** A built batch with its text as UTF-8 bytes, to transfer out of a worker thread. */
 export function encodeBuilt(b: BuiltBatch<string>): { built: BuiltBatch<Uint8Array>; transfer: ArrayBuffer[] } {
-  const utf8 = new TextEncoder();
-  const transfer: ArrayBuffer[] = [];
-  const bytes = (s: string) => {
-    const u = utf8.encode(s);
-    transfer.push(u.buffer as ArrayBuffer);
-    return u;
-  };
-  const chunks = b.chunks
-    ? (Object.fromEntries(TABLES.map((t) => [t, bytes(b.chunks![t])])) as Record<keyof CopyChunks, Uint8Array>)
-    : null;
-  return { built: { ...b, chunks, newState: bytes(b.newState) }, transfer };
+  const records = b.chunks ? copyBytes(b.chunks) : null;
+  const newState = new TextEncoder().encode(b.newState);
+  const transfer = [...(records?.transfer ?? []), newState.buffer as ArrayBuffer];
+  return { built: { ...b, chunks: records?.bytes ?? null, newState }, transfer };
 }

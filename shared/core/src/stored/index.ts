@@ -6,5 +6,4 @@ export {
   type RecordDoc,
   storedAddress,
   type StoredAddress,
-  storedCopyCell,
 } from './stored-json.js';

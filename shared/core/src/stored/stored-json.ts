@@ -32,11 +32,6 @@ export function decodeStoredJson(stored: Uint8Array): string {
   }
 }
 
-/** A stored value as a PostgreSQL COPY text cell (bytea in hex: `\\x...`). */
-export function storedCopyCell(stored: Buffer): string {
-  return `\\\\x${stored.toString('hex')}`;
-}
-
 /** A property's stored document: its body and both histories, compressed together (one call a record). */
 export interface RecordDoc {
   /** The record body (SPEC 2.1 without demographics), as JSON. */

@@ -1,11 +1,8 @@
 // The import's side of the database, batch by batch: the stored state of a batch's parcels, then the batch's
 // records and import state written in one transaction (with writeBatch), so that a batch is never half-committed.
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import copyStreams from 'pg-copy-streams';
 import type { Pool, PoolClient } from '@pra/platform';
 import type { CopyBytes, CopyChunks } from '../data/copy-rows.js';
-import { writeBatch } from '../data/loader.js';
+import { copyText, writeBatch } from '../data/loader.js';
 import { type BuiltBatch, STATE_COLUMNS, type StoredParcel } from './import-work.js';
 
 /**
@@ -103,12 +100,6 @@ export async function readBatchState(
   return out;
 }
 
-async function copyState(c: PoolClient, text: string | Uint8Array): Promise<void> {
-  if (text.length === 0) return;
-  const stream = c.query(copyStreams.from(`COPY records.import_state (${STATE_COLUMNS}) FROM STDIN`));
-  await pipeline(Readable.from([text]), stream);
-}
-
 /**
  * Writes a built batch: its records, its import state and the record count, in one transaction. `ownerIds`: the
  * owner ids its records were built with (as resolveOwners answered them).
@@ -120,7 +111,7 @@ export async function writeBuiltBatch(
   ownerIds: readonly (number | null)[],
 ): Promise<void> {
   const saveState = async (c: PoolClient) => {
-    await copyState(c, b.newState);
+    await copyText(c, 'import_state', STATE_COLUMNS, b.newState, 'binary');
     if (b.stateUpdates.length > 0) {
       const u = b.stateUpdates;
       await c.query(

@@ -2,7 +2,8 @@
 // parcels (each address parsed once), then, once the main thread has read the batch's import state, the batch's
 // records as COPY text and its new import state. The main thread only reads the file's records and talks to the
 // database; see import-csv.ts for the order of things.
-import { buildCopyChunks, type CopyBytes, type CopyChunks, copyBytes, copyLine } from '../data/copy-rows.js';
+import { BinaryCopyWriter } from '../data/copy-binary.js';
+import { buildCopyChunks, type CopyBytes, type CopyChunks, copyBytes } from '../data/copy-rows.js';
 import { type ParcelRef, parcelRefOf } from '../data/parcels.js';
 import type { PropertyInput } from '../domain/property-input.js';
 import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
@@ -121,8 +122,8 @@ export interface BuiltBatch<T extends string | Uint8Array = string | Uint8Array>
   replaceIds: number[];
   /** Records of the added and updated properties; null when the batch writes none. */
   chunks: (T extends string ? CopyChunks : CopyBytes) | null;
-  /** COPY text of records.import_state rows for the added parcels (see STATE_COLUMNS). */
-  newState: T;
+  /** records.import_state rows for the added parcels (STATE_COLUMNS), as binary COPY data; empty when none. */
+  newState: Uint8Array;
   /** Import state of the updated parcels, and of unchanged ones whose file digest is now known. */
   stateUpdates: { identity: string; propertyId: number; fileDigest: string | null; input: string }[];
   fileDigestUpdates: { identity: string; fileDigest: string }[];
@@ -320,7 +321,7 @@ export class ImportWork {
       unchanged: [],
       replaceIds: [],
       chunks: null,
-      newState: '',
+      newState: new Uint8Array(0),
       stateUpdates: [],
       fileDigestUpdates: [],
       events: [],
@@ -329,14 +330,21 @@ export class ImportWork {
     const inputs: PropertyInput[] = [];
     const parcelIds: number[] = [];
     const events: (ChangeEventDraft | null)[] = [];
-    const newState: string[] = [];
+    // A state text is ~1 KB: the row's bytes about that.
+    const newState = new BinaryCopyWriter(req.added.length * 1024);
     req.added.forEach((identity, i) => {
       const parcel = parcels.get(identity)!;
       ids.push(req.firstId + i);
       inputs.push(parcel.input);
       parcelIds.push(req.parcelIds[i]!);
       events.push(this.setup.emitEvents ? changeEventOf(req.firstId + i, null, parcel.input) : null);
-      newState.push(copyLine([source, identity, req.firstId + i, this.settled(parcel.input, parcel), parcel.state]));
+      // In STATE_COLUMNS' order.
+      newState.row(5);
+      newState.text(source);
+      newState.text(identity);
+      newState.int8(req.firstId + i);
+      newState.text(this.settled(parcel.input, parcel));
+      newState.text(parcel.state);
     });
     req.stored.forEach((s, i) => {
       const parcel = parcels.get(s.identity)!;
@@ -363,7 +371,8 @@ export class ImportWork {
         input: encodeState(merged),
       });
     });
-    out.newState = newState.join('');
+    // No rows, no COPY: a re-load's batches mostly add nothing.
+    if (req.added.length > 0) out.newState = newState.finish();
     this.pending.set(req.batch, { out, ids, inputs, parcelIds, events });
     return recordMentions(ids, inputs);
   }
@@ -393,7 +402,7 @@ export class ImportWork {
 /** A built batch with its text as UTF-8 bytes, to transfer out of a worker thread. */
 export function encodeBuilt(b: BuiltBatch<string>): { built: BuiltBatch<Uint8Array>; transfer: ArrayBuffer[] } {
   const records = b.chunks ? copyBytes(b.chunks) : null;
-  const newState = new TextEncoder().encode(b.newState);
-  const transfer = [...(records?.transfer ?? []), newState.buffer as ArrayBuffer];
-  return { built: { ...b, chunks: records?.bytes ?? null, newState }, transfer };
+  // The state's bytes are a buffer of their own already (BinaryCopyWriter, or an empty array).
+  const transfer = [...(records?.transfer ?? []), b.newState.buffer as ArrayBuffer];
+  return { built: { ...b, chunks: records?.bytes ?? null }, transfer };
 }

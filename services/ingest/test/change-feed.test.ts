@@ -5,12 +5,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase, withTransaction } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { IDS_PER_CHANGE, recordChanges } from '../src/data/change-feed.js';
-import { binaryCopyFirstInt8s } from '../src/data/copy-binary.js';
-import { buildCopyChunks } from '../src/data/copy-rows.js';
 import { migrateRecords } from '../src/data/migrate.js';
 import { removeSource } from '../src/data/remove-source.js';
 import { loadGenerated } from '../src/generator/load-generated.js';
-import { makeProperty } from './make-property.js';
 
 const url = withDatabase(inject('databaseUrl'), `${new URL(inject('databaseUrl')).pathname.slice(1)}_feed_writers`);
 let pool: Pool;
@@ -33,26 +30,6 @@ const feed = async (origin: string) =>
   ).rows;
 
 describe('the change feed, as writers write it', () => {
-  it('reads the ids of a properties COPY (binary), whatever the rows hold', () => {
-    const data = buildCopyChunks(
-      [7, 12, 9_000_000_000_001],
-      [
-        makeProperty({ line1: '1 TAB\tIN ST' }),
-        makeProperty({ line1: '2 NEW\nLINE ST' }),
-        makeProperty({ line1: '3 ÜMLAUT ST' }),
-      ],
-      [1, 2, 3],
-      'test',
-      [
-        [null, null],
-        [null, null],
-        [null, null],
-      ],
-    ).properties;
-    expect(binaryCopyFirstInt8s(data)).toEqual([7, 12, 9_000_000_000_001]);
-    expect(binaryCopyFirstInt8s(new Uint8Array(0))).toEqual([]);
-  });
-
   it('gets one row per batch of a bulk load, naming every record loaded', async () => {
     await loadGenerated(pool, { seed: 5, count: 1_200, batchSize: 500, quiet: true });
     const rows = await feed('write');

@@ -1,16 +1,19 @@
-// records.properties rows go to PostgreSQL as binary COPY data (copy-binary.ts). On generated rows (text with tabs,
-// newlines, backslashes, `\N`, accents and astral characters; ids up to 2^53 - 1; any coordinates; times of any
-// millisecond with any zone), what PostgreSQL stores from them is what it stores from the COPY text of the same cells
-// (copyLine, with the body in hex as it went before): every column, compared by PostgreSQL itself. Through the real
-// buildCopyChunks for whole properties too, and its ids read back from the data.
+// records.properties and records.import_state rows go to PostgreSQL as binary COPY data (copy-binary.ts). On
+// generated rows (text with tabs, newlines, backslashes, `\N`, accents and astral characters; ids up to 2^53 - 1;
+// coordinates anywhere in their ranges, -0 among them; any millisecond of the years 1000 to 9999), what PostgreSQL stores
+// from them is what it stores from the COPY text of the same cells (copyLine, the body in hex as it went before):
+// every column, compared by PostgreSQL itself. buildCopyChunks' rows are read back column by column, by name.
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import { createPool, type Pool, type PoolClient } from '@pra/platform';
+import { apnKey, countyKey, normalizeCity } from '@pra/core/address';
 import { decodeRecordDoc } from '@pra/core/stored';
-import { copyText } from '../src/data/loader.js';
+import { createPool, type Pool, type PoolClient } from '@pra/platform';
 import { BinaryCopyWriter, binaryCopyFirstInt8s } from '../src/data/copy-binary.js';
-import { buildCopyChunks, COLUMNS, copyLine } from '../src/data/copy-rows.js';
+import { buildCopyChunks, COLUMNS, type CopyFormat, copyLine } from '../src/data/copy-rows.js';
+import { copyInto } from '../src/data/loader.js';
+import { streetWithUnit } from '../src/domain/render-record.js';
+import { parsedStreetLine } from '../src/domain/street-lines.js';
 import { makeProperty } from './make-property.js';
 
 let pool: Pool;
@@ -21,29 +24,43 @@ afterAll(async () => {
   await pool.end();
 });
 
-// Two tables shaped as records.properties, without its indexes (copyText writes into the records schema).
+// Two tables shaped as records.properties, without its indexes (copyInto writes into the records schema).
 const tag = randomBytes(4).toString('hex');
 const [BY_TEXT, BY_BINARY] = [`copy_check_text_${tag}`, `copy_check_binary_${tag}`];
+const dropTables = (c: PoolClient) => c.query(`DROP TABLE IF EXISTS records.${BY_TEXT}, records.${BY_BINARY}`);
 async function twoTables(c: PoolClient): Promise<void> {
   await dropTables(c);
   await c.query(`CREATE TABLE records.${BY_TEXT} (LIKE records.properties)`);
   await c.query(`CREATE TABLE records.${BY_BINARY} (LIKE records.properties)`);
 }
-const dropTables = (c: PoolClient) => c.query(`DROP TABLE IF EXISTS records.${BY_TEXT}, records.${BY_BINARY}`);
-
-/** Rows of the two tables that differ in any column (none when the two formats agree); -0 and 0 are one number. */
+/** Rows of the two tables that differ in any column (every column, whatever columns the table has). */
 async function differences(c: PoolClient): Promise<unknown[]> {
   const { rows } = await c.query(
-    `SELECT t.id AS text_id, b.id AS binary_id FROM records.${BY_TEXT} t FULL JOIN records.${BY_BINARY} b ON t.id = b.id
-      WHERE t.id IS NULL OR b.id IS NULL OR (t.apn, t.apn_key, t.tax_parcel_key, t.fips, t.state, t.county_key,
-        t.city_key, t.zip, t.line_key, t.street_key, t.unit_key, t.loose_key, t.street_type, t.census_tract, t.source,
-        t.last_modified, t.location[0], t.location[1], t.proptype, t.body)
-        IS DISTINCT FROM (b.apn, b.apn_key, b.tax_parcel_key, b.fips, b.state, b.county_key, b.city_key, b.zip,
-        b.line_key, b.street_key, b.unit_key, b.loose_key, b.street_type, b.census_tract, b.source, b.last_modified,
-        b.location[0], b.location[1], b.proptype, b.body)`,
+    `SELECT to_jsonb(t) AS by_text, to_jsonb(b) AS by_binary
+       FROM records.${BY_TEXT} t FULL JOIN records.${BY_BINARY} b ON t.id = b.id
+      WHERE to_jsonb(t) IS DISTINCT FROM to_jsonb(b)`,
   );
   return rows;
 }
+/** COPY into a table of the records schema in one transaction: 'stored', or the SQLSTATE PostgreSQL refused it with. */
+async function load(
+  c: PoolClient,
+  table: string,
+  data: string | Uint8Array,
+  format: CopyFormat,
+  columns = COLUMNS.properties,
+) {
+  try {
+    await c.query('BEGIN');
+    await copyInto(c, table, columns, data, format);
+    await c.query('COMMIT');
+    return 'stored';
+  } catch (err) {
+    await c.query('ROLLBACK');
+    return (err as { code?: string }).code ?? 'error';
+  }
+}
+const FIELDS = COLUMNS.properties.split(',').length;
 
 // Any text PostgreSQL takes (no NUL), the characters COPY text escapes among it.
 const text = fc.oneof(
@@ -51,36 +68,61 @@ const text = fc.oneof(
   fc.string({ unit: 'grapheme' }),
   fc.constant('\\N'),
 );
-const nullableText = fc.option(text, { nil: null });
-const fixed = (n: number) => fc.string({ unit: fc.constantFrom('0', '9', 'A', 'z', 'é'), minLength: 0, maxLength: n });
-const instant = fc
-  .tuple(
-    fc.date({ min: new Date('1700-01-01T00:00:00Z'), max: new Date('2200-12-31T23:59:59Z'), noInvalidDate: true }),
-    fc.constantFrom('Z', '+00:00', '-05:00', '+05:30', '+14:00'),
-  )
-  .map(([d, zone]) => {
-    const iso = d.toISOString();
-    if (zone === 'Z') return iso;
-    // The same wall-clock digits read in another zone: another instant, which both formats must agree on.
-    return `${iso.slice(0, -1)}${zone}`;
-  });
+const nullable = fc.option(text, { nil: null });
+const fixed = (n: number) => fc.string({ unit: fc.constantFrom('0', '9', 'A', 'z', 'é'), maxLength: n });
 const row = fc.record({
   id: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
-  // NOT NULL but for tax_parcel_key (2) and census_tract (10).
-  texts: fc.tuple(text, text, nullableText, text, text, text, text, text, text, text, nullableText, text),
+  apn: text,
+  apnKey: text,
+  taxParcelKey: nullable,
   fips: fixed(5),
   state: fixed(2),
+  countyKey: text,
+  cityKey: text,
   zip: fixed(5),
-  lastModified: instant,
+  lineKey: text,
+  streetKey: text,
+  unitKey: text,
+  looseKey: text,
+  streetType: text,
+  censusTract: nullable,
+  source: text,
+  // What every time a load stores is: toISOString's text.
+  lastModified: fc
+    .date({ min: new Date('1000-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
+    .map((d) => d.toISOString()),
   // What locationPoint lets through: longitude and latitude within their ranges.
   point: fc.option(
     fc.tuple(fc.double({ min: -180, max: 180, noNaN: true }), fc.double({ min: -90, max: 90, noNaN: true })),
-    {
-      nil: null,
-    },
+    { nil: null },
   ),
+  proptype: text,
   body: fc.uint8Array({ maxLength: 600 }),
 });
+type Row = typeof row extends fc.Arbitrary<infer R> ? R : never;
+
+/** A row's cells in COLUMNS.properties' order, but for the body. */
+const cellsOf = (r: Row) => [
+  r.id,
+  r.apn,
+  r.apnKey,
+  r.taxParcelKey,
+  r.fips,
+  r.state,
+  r.countyKey,
+  r.cityKey,
+  r.zip,
+  r.lineKey,
+  r.streetKey,
+  r.unitKey,
+  r.looseKey,
+  r.streetType,
+  r.censusTract,
+  r.source,
+  r.lastModified,
+  r.point && `(${r.point[0]},${r.point[1]})`,
+  r.proptype,
+];
 
 describe('records.properties as binary COPY data', () => {
   it('stores what the COPY text of the same cells stores, for any row', async () => {
@@ -92,27 +134,20 @@ describe('records.properties as binary COPY data', () => {
           const binary = new BinaryCopyWriter(16);
           const lines: string[] = [];
           for (const r of rows) {
-            const [apn, apnKey, taxKey, county, city, line, street, unit, loose, type, tract, source] = r.texts;
-            const cells = [r.id, apn, apnKey, taxKey, r.fips, r.state, county, city, r.zip, line, street, unit, loose];
-            const after = [type, tract, source, r.lastModified, r.point && `(${r.point[0]},${r.point[1]})`, apn];
-            lines.push(`${copyLine([...cells, ...after]).slice(0, -1)}\t\\\\x${Buffer.from(r.body).toString('hex')}\n`);
-            binary.row(20);
+            const cells = cellsOf(r);
+            lines.push(`${copyLine(cells).slice(0, -1)}\t\\\\x${Buffer.from(r.body).toString('hex')}\n`);
+            binary.row(FIELDS);
             binary.int8(r.id);
-            for (const t of [apn, apnKey, taxKey]) binary.text(t);
-            binary.text(r.fips);
-            binary.text(r.state);
-            for (const t of [county, city]) binary.text(t);
-            binary.text(r.zip);
-            for (const t of [line, street, unit, loose, type, tract, source]) binary.text(t);
+            for (const v of cells.slice(1, 16)) binary.text(v as string | null);
             binary.timestamptz(r.lastModified);
             if (r.point) binary.point(r.point[0], r.point[1]);
             else binary.null();
-            binary.text(apn);
+            binary.text(r.proptype);
             binary.bytes(r.body);
           }
           const data = binary.finish();
-          expect(await copyInto(c, BY_TEXT, lines.join(''), 'text')).toBe('stored');
-          expect(await copyInto(c, BY_BINARY, data, 'binary')).toBe('stored');
+          expect(await load(c, BY_TEXT, lines.join(''), 'text')).toBe('stored');
+          expect(await load(c, BY_BINARY, data, 'binary')).toBe('stored');
           expect(await differences(c)).toEqual([]);
           expect(binaryCopyFirstInt8s(data)).toEqual(rows.map((r) => r.id));
         }),
@@ -124,10 +159,22 @@ describe('records.properties as binary COPY data', () => {
     }
   });
 
-  it("is what buildCopyChunks writes for a batch's properties, read back by their ids", async () => {
+  it("is buildCopyChunks' rows, every column where COLUMNS.properties names it, and their ids read back", async () => {
     const items = [
-      makeProperty({ line1: '1 TAB\tIN ST', apn: 'A\\B', latitude: null }),
-      makeProperty({ line1: '2 ÜMLAUT ST', line2: 'APT 😀', longitude: -0.000001, latitude: 89.999999 }),
+      makeProperty({
+        apn: 'A\\B-7',
+        taxParcelId: 'T-9',
+        fips: '06113',
+        county: 'Yolo',
+        city: 'DAVIS',
+        line1: '5 OAK\tAVE',
+        line2: 'UNIT 2',
+        censusTract: '06113010101',
+        proptype: 'Condo',
+        longitude: -0,
+        latitude: 38.5,
+      }),
+      makeProperty({ line1: '2 ÜMLAUT ST', line2: 'APT 😀', latitude: null }),
     ];
     const { properties } = buildCopyChunks([5, 2 ** 40], items, [1, 2], 'test:binary', [
       [null, null],
@@ -137,49 +184,70 @@ describe('records.properties as binary COPY data', () => {
     const c = await pool.connect();
     try {
       await twoTables(c);
-      expect(await copyInto(c, BY_BINARY, properties, 'binary')).toBe('stored');
-      const { rows } = await c.query(
-        `SELECT id, apn, source, last_modified = '2025-01-01T00:00:00Z' AS at, location::text AS location, body
-           FROM records.${BY_BINARY} ORDER BY id`,
-      );
+      expect(await load(c, BY_BINARY, properties, 'binary')).toBe('stored');
+      const { rows } = await c.query(`SELECT * FROM records.${BY_BINARY} ORDER BY id`);
       expect(
-        rows.map(({ body, ...r }) => ({ ...r, line1: JSON.parse(decodeRecordDoc(body).body).address.line1 })),
-      ).toEqual([
-        { id: 5, apn: 'A\\B', source: 'test:binary', at: true, location: null, line1: '1 TAB\tIN ST' },
-        {
-          id: 2 ** 40,
-          apn: '001-0002-003-0000',
-          source: 'test:binary',
-          at: true,
-          location: '(-1e-06,89.999999)',
-          line1: '2 ÜMLAUT ST',
-        },
-      ]);
+        rows.map(({ body, last_modified, location, ...r }) => ({
+          ...r,
+          last_modified: (last_modified as Date).toISOString(),
+          location: location && [location.x, location.y],
+          line1: JSON.parse(decodeRecordDoc(body).body).address.line1,
+        })),
+      ).toEqual(
+        items.map((p, i) => {
+          const s = parsedStreetLine(streetWithUnit(p));
+          return {
+            id: [5, 2 ** 40][i],
+            apn: p.apn,
+            apn_key: apnKey(p.apn),
+            tax_parcel_key: p.taxParcelId && apnKey(p.taxParcelId),
+            fips: p.fips,
+            state: p.state,
+            county_key: countyKey(p.county),
+            city_key: normalizeCity(p.city),
+            zip: p.zip,
+            line_key: s.lineKey,
+            street_key: s.streetKey,
+            unit_key: s.unitKey,
+            loose_key: s.looseKey,
+            street_type: s.streetType,
+            census_tract: p.censusTract,
+            source: 'test:binary',
+            last_modified: p.lastModified,
+            location: p.latitude === null ? null : [p.longitude! + 0, p.latitude],
+            proptype: p.proptype.toUpperCase(),
+            line1: p.line1,
+          };
+        }),
+      );
+      // -0 is stored as 0, as the text cell wrote it ("0").
+      const { rows: signs } = await c.query(`SELECT location::text AS l FROM records.${BY_BINARY} WHERE id = 5`);
+      expect(signs[0].l).toBe('(0,38.5)');
     } finally {
       await dropTables(c);
       c.release();
     }
   });
 
-  it('refuses a time without a zone (its instant would be the server session’s to choose), and an unsafe id', () => {
+  it('refuses a time not as toISOString writes it, an unsafe id, and a row of more or fewer fields than it says', () => {
     const w = new BinaryCopyWriter();
-    expect(() => w.timestamptz('2025-01-01T00:00:00')).toThrow(/with a zone/);
-    expect(() => w.timestamptz('2025-01-01')).toThrow(/with a zone/);
-    expect(() => w.timestamptz('yesterday')).toThrow(/with a zone/);
+    w.row(1);
+    for (const t of [
+      '2025-01-01T00:00:00',
+      '2025-01-01',
+      'yesterday',
+      '2025-02-30T00:00:00.000Z',
+      '2025-01-01T00:00:00.000+05:30',
+    ])
+      expect(() => w.timestamptz(t)).toThrow(/as toISOString writes it/);
     expect(() => w.int8(2 ** 53)).toThrow(/bigint/);
     expect(() => w.int8(1.5)).toThrow(/bigint/);
+    w.int8(1);
+    expect(() => w.text('one too many')).toThrow(/more fields than it declared/);
+    const short = new BinaryCopyWriter();
+    short.row(2);
+    short.int8(1);
+    expect(() => short.row(2)).toThrow(/1 field\(s\) short/);
+    expect(() => short.finish()).toThrow(/1 field\(s\) short/);
   });
 });
-
-/** COPY into one of the tables: 'stored', or the SQLSTATE PostgreSQL refused it with. */
-async function copyInto(c: PoolClient, table: string, data: string | Uint8Array, format: 'text' | 'binary') {
-  try {
-    await c.query('BEGIN');
-    await copyText(c, table, COLUMNS.properties, data, format);
-    await c.query('COMMIT');
-    return 'stored';
-  } catch (err) {
-    await c.query('ROLLBACK');
-    return (err as { code?: string }).code ?? 'error';
-  }
-}

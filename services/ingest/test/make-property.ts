@@ -61,9 +61,8 @@ export async function insertProperties(pool: Pool, items: PropertyInput[], sourc
 }
 
 /**
- * A surname no other test uses: `prefix` then 12 letters A-P, one for each hex digit of 6 random bytes (48 bits). Names
- * are matched whole, so a surname another test also drew would put its owners in this test's counts; replacing only
- * the digits of a hex string (10 of 16 became one letter) made two draws agree about once in a thousand.
+ * A surname no other test uses: `prefix` then 12 letters A-P, one for each hex digit of 6 random bytes (48 bits).
+ * Owner search matches names whole, so a surname two tests drew would put one test's owners in the other's counts.
  */
 export function uniqueSurname(prefix: string): string {
   return (

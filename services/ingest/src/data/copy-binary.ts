@@ -2,7 +2,7 @@
 // In COPY text, a record's stored body (~400 bytes of zstd) is ~800 hex digits behind `\\x`, which the worker writes
 // out, the worker and the main thread then carry as UTF-8, and PostgreSQL scans, unescapes and decodes again; in
 // binary it is its own bytes. Measured on Philadelphia x20's rows with psql's \copy into an unindexed copy of the
-// table: 6.4-6.8 against 3.3-3.5 us a row, for 1,041 against 660 bytes (docs/benchmarks.md).
+// table: 6.4-6.8 against 3.3-3.5 us a row, for 1,041 against 660 bytes (docs/benchmarks.md, issue 36's seventh pass).
 // The data: a signature, flags and a header extension (none), then each row as its number of fields and each field
 // as its length in bytes (-1: NULL) and its value in the type's binary form ("send" form), then -1 as the trailer.
 
@@ -16,17 +16,19 @@ const HEADER_BYTES = HEADER.length;
 /** timestamptz counts microseconds from 2000-01-01 00:00 UTC. */
 const PG_EPOCH_MS = Date.UTC(2000, 0, 1);
 const TWO_32 = 2 ** 32;
-/** An ISO 8601 date-time that names its zone (what toISOString writes): one instant, whatever the session's TimeZone. */
-const ZONED_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
 
 /**
  * The rows of one COPY in binary, written into one buffer of its own (so that it can be transferred out of a worker
- * thread: a Buffer of Node's shared pool cannot). Each row is `row(n)` followed by exactly n fields.
+ * thread: a Buffer of Node's shared pool cannot). Each row is `row(n)` followed by exactly n fields: a row given
+ * more or fewer throws here (PostgreSQL would say only "unexpected EOF in COPY data", or read the rows askew).
  */
 export class BinaryCopyWriter {
   private buf: Buffer;
   private at = HEADER_BYTES;
-  private lastTime: { text: string; micros: number } | null = null;
+  /** Fields the current row still owes. */
+  private owed = 0;
+  /** The last time written, as the two halves of its int64 of microseconds. */
+  private lastTime: { text: string; high: number; low: number } | null = null;
 
   constructor(expectedBytes = 64 * 1024) {
     this.buf = Buffer.allocUnsafeSlow(Math.max(HEADER_BYTES + 2, expectedBytes));
@@ -41,23 +43,35 @@ export class BinaryCopyWriter {
   }
 
   row(fields: number): void {
+    this.rowDone();
     this.room(2);
     this.at = this.buf.writeInt16BE(fields, this.at);
+    this.owed = fields;
+  }
+
+  private rowDone(): void {
+    if (this.owed !== 0) throw new Error(`a binary COPY row is ${this.owed} field(s) short`);
+  }
+
+  /** One more field of the current row, with room for its `bytes`. */
+  private field(bytes: number): void {
+    if (--this.owed < 0) throw new Error('a binary COPY row was given more fields than it declared');
+    this.room(bytes);
   }
 
   null(): void {
-    this.room(4);
+    this.field(4);
     this.at = this.buf.writeInt32BE(-1, this.at);
   }
 
-  /** text, varchar or char(n) (PostgreSQL pads and checks a char(n) as it does a text cell); null or undefined: NULL. */
+  /** text or char(n) (PostgreSQL pads and checks a char(n) as it does a text cell); null or undefined: NULL. */
   text(s: string | null | undefined): void {
     if (s === null || s === undefined) {
       this.null();
       return;
     }
     // UTF-8 takes at most 3 bytes for each UTF-16 unit (4 for a surrogate pair's two).
-    this.room(4 + 3 * s.length);
+    this.field(4 + 3 * s.length);
     const n = this.buf.write(s, this.at + 4, 'utf8');
     this.buf.writeInt32BE(n, this.at);
     this.at += 4 + n;
@@ -66,41 +80,49 @@ export class BinaryCopyWriter {
   /** bigint, from a safe integer. */
   int8(v: number): void {
     if (!Number.isSafeInteger(v)) throw new Error(`${v} is not an integer a bigint column can take exactly`);
-    this.room(12);
     const high = Math.floor(v / TWO_32);
+    this.int64(high, v - high * TWO_32);
+  }
+
+  /** An 8-byte field: an int64 as its signed high and unsigned low 32 bits. */
+  private int64(high: number, low: number): void {
+    this.field(12);
     this.at = this.buf.writeInt32BE(8, this.at);
     this.at = this.buf.writeInt32BE(high, this.at);
-    this.at = this.buf.writeUInt32BE(v - high * TWO_32, this.at);
+    this.at = this.buf.writeUInt32BE(low, this.at);
   }
 
-  /** point (x, y); PostgreSQL reads a text cell's numbers to the same doubles. */
+  /** point (x, y), as PostgreSQL reads a text cell's numbers (where -0 was written "0"). */
   point(x: number, y: number): void {
-    this.room(20);
+    this.field(20);
     this.at = this.buf.writeInt32BE(16, this.at);
-    this.at = this.buf.writeDoubleBE(x, this.at);
-    this.at = this.buf.writeDoubleBE(y, this.at);
+    this.at = this.buf.writeDoubleBE(x + 0, this.at);
+    this.at = this.buf.writeDoubleBE(y + 0, this.at);
   }
 
-  /** timestamptz from an ISO 8601 date-time with its zone; one without (its instant would be the server's to choose) is refused. */
+  /**
+   * timestamptz, from a time as toISOString writes it (UTC, to the millisecond: how every time a load stores is
+   * made). Any other text is refused, not read by Date.parse, which reads more than PostgreSQL would (February 30th
+   * as March 2nd) and leaves a time without a zone to the machine's.
+   */
   timestamptz(iso: string): void {
     // A load's rows mostly share one time (the import's): parsed once.
     if (this.lastTime?.text !== iso) {
-      const ms = ZONED_DATE_TIME.test(iso) ? Date.parse(iso) : Number.NaN;
-      if (Number.isNaN(ms))
-        throw new Error(`'${iso}' is not an ISO 8601 date-time with a zone (as toISOString writes)`);
-      this.lastTime = { text: iso, micros: (ms - PG_EPOCH_MS) * 1000 };
+      const ms = Date.parse(iso);
+      // 24 characters: a year of four digits (toISOString signs the others).
+      if (Number.isNaN(ms) || iso.length !== 24 || new Date(ms).toISOString() !== iso) {
+        throw new Error(`'${iso}' is not a time as toISOString writes it (YYYY-MM-DDTHH:MM:SS.sssZ)`);
+      }
+      // In BigInt: microseconds from 2000 pass 2^53 before 1715 and after 2285.
+      const micros = BigInt(ms - PG_EPOCH_MS) * 1000n;
+      this.lastTime = { text: iso, high: Number(micros >> 32n), low: Number(micros & 0xffffffffn) };
     }
-    const { micros } = this.lastTime;
-    this.room(12);
-    const high = Math.floor(micros / TWO_32);
-    this.at = this.buf.writeInt32BE(8, this.at);
-    this.at = this.buf.writeInt32BE(high, this.at);
-    this.at = this.buf.writeUInt32BE(micros - high * TWO_32, this.at);
+    this.int64(this.lastTime.high, this.lastTime.low);
   }
 
   /** bytea, its bytes as they are. */
   bytes(b: Uint8Array): void {
-    this.room(4 + b.length);
+    this.field(4 + b.length);
     this.at = this.buf.writeInt32BE(b.length, this.at);
     this.buf.set(b, this.at);
     this.at += b.length;
@@ -108,6 +130,7 @@ export class BinaryCopyWriter {
 
   /** The COPY data, trailer included; the writer is done. Its ArrayBuffer is its own (transferable). */
   finish(): Uint8Array {
+    this.rowDone();
     this.room(2);
     this.at = this.buf.writeInt16BE(-1, this.at);
     return new Uint8Array(this.buf.buffer, this.buf.byteOffset, this.at);

@@ -40,27 +40,25 @@ export function copyLine(cells: Cell[]): string {
   return `${cells.map(cell).join('\t')}\n`;
 }
 
-/** COPY data of a batch's records: records.properties as binary COPY data, the other tables as COPY text. */
-export interface CopyChunks {
-  properties: Uint8Array;
-  owners: string;
-  owner_mentions: string;
-}
-/** The same with every table's data as bytes (the text as UTF-8), as a worker thread hands it over. */
-export type CopyBytes = Record<TableName, Uint8Array>;
+export type CopyFormat = 'text' | 'binary';
 
-/** The COPY format of each table's data (see CopyChunks). */
-export const COPY_FORMAT: Record<TableName, 'binary' | 'text'> = {
+/** The COPY format of each table's data: records.properties in binary (copy-binary.ts), the others as COPY text. */
+export const COPY_FORMAT = {
   properties: 'binary',
   owners: 'text',
   owner_mentions: 'text',
-};
+} as const satisfies Record<TableName, CopyFormat>;
+
+/** COPY data of a batch's records, each table's in its format: binary COPY data as bytes, COPY text as a string. */
+export type CopyChunks = { [T in TableName]: (typeof COPY_FORMAT)[T] extends 'binary' ? Uint8Array : string };
+/** The same with every table's data as bytes (the text as UTF-8), as a worker thread hands it over. */
+export type CopyBytes = Record<TableName, Uint8Array>;
 
 /**
- * A batch's COPY data as bytes, each in an ArrayBuffer of its own, with those buffers to transfer out of a worker
- * thread (a Buffer of Node's shared pool cannot be: TextEncoder and BinaryCopyWriter give each its own).
+ * A batch's COPY data as bytes, each in an ArrayBuffer of its own, with those buffers to transfer (not copy) out of
+ * a worker thread (a Buffer of Node's shared pool cannot be: TextEncoder and BinaryCopyWriter give each its own).
  */
-export function copyBytes(chunks: CopyChunks): { bytes: CopyBytes; transfer: ArrayBuffer[] } {
+export function transferableChunks(chunks: CopyChunks): { bytes: CopyBytes; transfer: ArrayBuffer[] } {
   const utf8 = new TextEncoder();
   const bytes: CopyBytes = {
     properties: chunks.properties,
@@ -93,12 +91,6 @@ export function locationPoint(p: { latitude: number | null; longitude: number | 
   return [lon, lat];
 }
 
-/** locationPoint as a point's text. */
-export function locationCell(p: { latitude: number | null; longitude: number | null }): string | null {
-  const point = locationPoint(p);
-  return point && `(${point[0]},${point[1]})`;
-}
-
 /** The owner ids of one record: owner1's and owner2's, null where it names no owner. */
 export type RecordOwnerIds = readonly [number | null, number | null];
 
@@ -109,7 +101,10 @@ export function mailingLine(m: PropertyInput['mailing']): string | null {
   return place === '' ? m.line1 : `${m.line1}, ${place}`;
 }
 
-/** The fields of a records.properties row (COLUMNS.properties). */
+/**
+ * The fields of a records.properties row (COLUMNS.properties): the writer refuses a row of another count, and a test
+ * reads every column back by name (copy-binary.property.test.ts).
+ */
 const PROPERTY_FIELDS = COLUMNS.properties.split(',').length;
 /** Bytes a records.properties row takes in binary COPY data, about (it grows when a batch's rows take more). */
 const PROPERTY_ROW_BYTES = 768;

@@ -10,7 +10,7 @@
 import { decodeRecordBody } from '@pra/core/stored/body';
 import type { Pool } from '@pra/platform';
 import { withTransaction } from '@pra/platform';
-import { locationCell } from './copy-rows.js';
+import { locationPoint } from './copy-rows.js';
 
 export interface FillOptions {
   batchSize?: number;
@@ -34,8 +34,9 @@ function locationOf(body: Buffer): { location: string | null; proptype: string }
     location?: { latitude?: number | null; longitude?: number | null };
     summary?: { proptype?: string | null };
   };
-  const location = locationCell({ latitude: r.location?.latitude ?? null, longitude: r.location?.longitude ?? null });
-  return { location, proptype: (r.summary?.proptype ?? 'UNKNOWN').toUpperCase() };
+  const point = locationPoint({ latitude: r.location?.latitude ?? null, longitude: r.location?.longitude ?? null });
+  // As a point's text (a -0 written "0", as a load's binary rows store it).
+  return { location: point && `(${point[0]},${point[1]})`, proptype: (r.summary?.proptype ?? 'UNKNOWN').toUpperCase() };
 }
 
 /** Fills what is unfilled; returns how many records it filled (0 when the store was filled already). */

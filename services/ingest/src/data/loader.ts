@@ -16,6 +16,7 @@ import {
   COPY_FORMAT,
   type CopyBytes,
   type CopyChunks,
+  type CopyFormat,
   copyLine,
   ID_COLUMN,
   TABLES,
@@ -30,22 +31,23 @@ export async function reserveIds(pool: Pool, count: number): Promise<number> {
   });
 }
 
-/** COPY data into a records table: COPY text, or (`format` 'binary') binary COPY data (copy-binary.ts). */
-export async function copyText(
+/** COPY data into a records table: COPY text, or binary COPY data (copy-binary.ts); nothing when `data` is empty. */
+export async function copyInto(
   client: PoolClient,
   table: string,
   columns: string,
-  text: string | Uint8Array,
-  format: 'text' | 'binary' = 'text',
+  data: string | Uint8Array,
+  format: CopyFormat,
 ): Promise<void> {
-  if (text.length === 0) return;
+  if (data.length === 0) return;
   const options = format === 'binary' ? ' (FORMAT binary)' : '';
   const stream = client.query(copyStreams.from(`COPY records.${table} (${columns}) FROM STDIN${options}`));
-  await pipeline(Readable.from([text]), stream);
+  await pipeline(Readable.from([data]), stream);
 }
 
 /**
- * Writes one batch of pre-built COPY data (copy-rows.ts: as built, or as bytes from a worker) to every table in one transaction.
+ * Writes one batch of pre-built COPY data (copy-rows.ts: as built, or as bytes from a worker) to every table in one
+ * transaction.
  * `added` new properties are counted; `replaceIds` are properties rewritten in place (their old rows go first);
  * `inTransaction` writes what else must commit with the batch; `events` are its change events (of `source`).
  */
@@ -75,7 +77,7 @@ export async function writeBatch(
       for (const t of TABLES)
         await c.query(`DELETE FROM records.${t} WHERE ${ID_COLUMN(t)} = ANY($1)`, [opts.replaceIds]);
     }
-    for (const t of TABLES) await copyText(c, t, COLUMNS[t], chunks[t], COPY_FORMAT[t]);
+    for (const t of TABLES) await copyInto(c, t, COLUMNS[t], chunks[t], COPY_FORMAT[t]);
     const written = [...binaryCopyFirstInt8s(chunks.properties), ...(opts.replaceIds ?? [])];
     if (opts.ownerIds) await settleMergedOwners(c, written, opts.ownerIds);
     // The change feed row commits with the batch: the indexer sees the write exactly when lookups do.

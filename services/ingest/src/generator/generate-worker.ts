@@ -1,9 +1,9 @@
-// Worker thread: one shard of the generator. It formats the COPY text of its batches (batch b goes to worker
+// Worker thread: one shard of the generator. It builds the COPY data of its batches (batch b goes to worker
 // b mod workerCount, with ids from the block reserved for the whole run) and stays at most three batches ahead
 // of the writer so memory stays bounded. A batch's parcel ids come from the registry, through the main thread, in
 // one request per batch; the next batch is generated while the request is answered.
 import { parentPort, workerData } from 'node:worker_threads';
-import { buildCopyChunks, copyBytes } from '../data/copy-rows.js';
+import { buildCopyChunks, transferableChunks } from '../data/copy-rows.js';
 import { parcelRefOf } from '../data/parcels.js';
 import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
 import type { PropertyInput } from '../domain/property-input.js';
@@ -75,7 +75,7 @@ async function run() {
     const { parcelIds, ownerIds } = await asked;
     if (inFlight >= MAX_AHEAD) await new Promise<void>((r) => (waiting = r));
     // Bytes moved to the main thread without a copy; strings would be cloned, then encoded again there.
-    const { bytes: chunks, transfer } = copyBytes(
+    const { bytes: chunks, transfer } = transferableChunks(
       buildCopyChunks(startId + offsets[b]!, items, parcelIds, `synthetic:${seed}`, idPairs(ownerIds)),
     );
     inFlight++;

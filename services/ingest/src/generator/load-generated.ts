@@ -1,4 +1,4 @@
-// Generates `count` properties with a seed and loads them. A worker thread generates and formats COPY text while
+// Generates `count` properties with a seed and loads them. A worker thread generates and builds COPY data while
 // the main thread streams the previous batch into PostgreSQL, so generation and the database use both cores.
 import { Worker } from 'node:worker_threads';
 import type { Pool } from '@pra/platform';

@@ -1,8 +1,7 @@
 // The import's side of the database, batch by batch: the stored state of a batch's parcels, then the batch's
 // records and import state written in one transaction (with writeBatch), so that a batch is never half-committed.
 import type { Pool, PoolClient } from '@pra/platform';
-import type { CopyBytes, CopyChunks } from '../data/copy-rows.js';
-import { copyText, writeBatch } from '../data/loader.js';
+import { copyInto, writeBatch } from '../data/loader.js';
 import { type BuiltBatch, STATE_COLUMNS, type StoredParcel } from './import-work.js';
 
 /**
@@ -111,7 +110,7 @@ export async function writeBuiltBatch(
   ownerIds: readonly (number | null)[],
 ): Promise<void> {
   const saveState = async (c: PoolClient) => {
-    await copyText(c, 'import_state', STATE_COLUMNS, b.newState, 'binary');
+    await copyInto(c, 'import_state', STATE_COLUMNS, b.newState, 'binary');
     if (b.stateUpdates.length > 0) {
       const u = b.stateUpdates;
       await c.query(
@@ -139,8 +138,7 @@ export async function writeBuiltBatch(
   };
   if (b.chunks) {
     // As built in this thread, or all bytes (from a worker): writeBatch takes either.
-    const chunks = b.chunks as CopyChunks | CopyBytes;
-    await writeBatch(pool, chunks, b.added.length, {
+    await writeBatch(pool, b.chunks, b.added.length, {
       replaceIds: b.replaceIds,
       inTransaction: saveState,
       events: { source, drafts: b.events },

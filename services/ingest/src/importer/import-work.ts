@@ -1,9 +1,9 @@
 // The CPU side of an import, batch by batch, in a worker thread (or in the main thread for a small file): rows to
 // parcels (each address parsed once), then, once the main thread has read the batch's import state, the batch's
-// records as COPY text and its new import state. The main thread only reads the file's records and talks to the
+// records as COPY data and its new import state. The main thread only reads the file's records and talks to the
 // database; see import-csv.ts for the order of things.
 import { BinaryCopyWriter } from '../data/copy-binary.js';
-import { buildCopyChunks, type CopyBytes, type CopyChunks, copyBytes } from '../data/copy-rows.js';
+import { buildCopyChunks, type CopyBytes, type CopyChunks, transferableChunks } from '../data/copy-rows.js';
 import { type ParcelRef, parcelRefOf } from '../data/parcels.js';
 import type { PropertyInput } from '../domain/property-input.js';
 import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
@@ -113,15 +113,18 @@ export interface OwnersResolved {
   ownerIds: (number | null)[];
 }
 
-/** What a batch writes; text is UTF-8 bytes when it comes from a worker thread (transferred, not copied). */
-export interface BuiltBatch<T extends string | Uint8Array = string | Uint8Array> {
+/**
+ * What a batch writes. `C`: its records' COPY data as built (CopyChunks), or all as bytes when it comes from a worker
+ * thread (CopyBytes: transferred, not copied).
+ */
+export interface BuiltBatch<C extends CopyChunks | CopyBytes = CopyChunks | CopyBytes> {
   added: string[];
   updated: string[];
   unchanged: string[];
   /** Ids of the updated properties: their rows are replaced. */
   replaceIds: number[];
   /** Records of the added and updated properties; null when the batch writes none. */
-  chunks: (T extends string ? CopyChunks : CopyBytes) | null;
+  chunks: C | null;
   /** records.import_state rows for the added parcels (STATE_COLUMNS), as binary COPY data; empty when none. */
   newState: Uint8Array;
   /** Import state of the updated parcels, and of unchanged ones whose file digest is now known. */
@@ -147,7 +150,7 @@ export class ImportWork {
   private readonly pending = new Map<
     number,
     {
-      out: BuiltBatch<string>;
+      out: BuiltBatch<CopyChunks>;
       ids: number[];
       inputs: PropertyInput[];
       parcelIds: number[];
@@ -315,7 +318,7 @@ export class ImportWork {
     if (!parcels) throw new Error(`import batch ${req.batch} was not parsed`);
     this.batches.delete(req.batch);
     const { source, now } = this.setup;
-    const out: BuiltBatch<string> = {
+    const out: BuiltBatch<CopyChunks> = {
       added: req.added,
       updated: [],
       unchanged: [],
@@ -378,7 +381,7 @@ export class ImportWork {
   }
 
   /** The batch's writes, once its owners are resolved (`ownerIds`: two per record, as mentions() listed them). */
-  build(req: OwnersResolved): BuiltBatch<string> {
+  build(req: OwnersResolved): BuiltBatch<CopyChunks> {
     const pending = this.pending.get(req.batch);
     if (!pending) throw new Error(`import batch ${req.batch} was not merged`);
     this.pending.delete(req.batch);
@@ -400,8 +403,8 @@ export class ImportWork {
 }
 
 /** A built batch with its text as UTF-8 bytes, to transfer out of a worker thread. */
-export function encodeBuilt(b: BuiltBatch<string>): { built: BuiltBatch<Uint8Array>; transfer: ArrayBuffer[] } {
-  const records = b.chunks ? copyBytes(b.chunks) : null;
+export function encodeBuilt(b: BuiltBatch<CopyChunks>): { built: BuiltBatch<CopyBytes>; transfer: ArrayBuffer[] } {
+  const records = b.chunks ? transferableChunks(b.chunks) : null;
   // The state's bytes are a buffer of their own already (BinaryCopyWriter, or an empty array).
   const transfer = [...(records?.transfer ?? []), b.newState.buffer as ArrayBuffer];
   return { built: { ...b, chunks: records?.bytes ?? null }, transfer };

@@ -1,4 +1,5 @@
-// records.properties and records.import_state rows go to PostgreSQL as binary COPY data (copy-binary.ts). On
+// records.properties rows go to PostgreSQL as binary COPY data (copy-binary.ts; import_state's too, of the same
+// text and bigint fields: import-state-columns.test.ts reads them back). On
 // generated rows (text with tabs, newlines, backslashes, `\N`, accents and astral characters; ids up to 2^53 - 1;
 // coordinates anywhere in their ranges, -0 among them; any millisecond of the years 1000 to 9999), what PostgreSQL stores
 // from them is what it stores from the COPY text of the same cells (copyLine, the body in hex as it went before):
@@ -181,6 +182,7 @@ describe('records.properties as binary COPY data', () => {
       [null, null],
     ]);
     expect(binaryCopyFirstInt8s(properties)).toEqual([5, 2 ** 40]);
+    expect(binaryCopyFirstInt8s(new Uint8Array(0))).toEqual([]);
     const c = await pool.connect();
     try {
       await twoTables(c);

@@ -1,4 +1,5 @@
-// PostgreSQL's binary COPY format (COPY ... FROM STDIN (FORMAT binary)), for the records.properties rows of a load.
+// PostgreSQL's binary COPY format (COPY ... FROM STDIN (FORMAT binary)), for a load's records.properties and
+// records.import_state rows.
 // In COPY text, a record's stored body (~400 bytes of zstd) is ~800 hex digits behind `\\x`, which the worker writes
 // out, the worker and the main thread then carry as UTF-8, and PostgreSQL scans, unescapes and decodes again; in
 // binary it is its own bytes. Measured on Philadelphia x20's rows with psql's \copy into an unindexed copy of the

@@ -402,7 +402,7 @@ export class ImportWork {
   }
 }
 
-/** A built batch with its text as UTF-8 bytes, to transfer out of a worker thread. */
+/** A built batch with its COPY data all as bytes (the owner tables' text as UTF-8), to transfer out of a worker. */
 export function encodeBuilt(b: BuiltBatch<CopyChunks>): { built: BuiltBatch<CopyBytes>; transfer: ArrayBuffer[] } {
   const records = b.chunks ? transferableChunks(b.chunks) : null;
   // The state's bytes are a buffer of their own already (BinaryCopyWriter, or an empty array).

@@ -135,6 +135,8 @@ export interface BuiltBatch<C extends CopyChunks | CopyBytes = CopyChunks | Copy
 }
 
 export const STATE_COLUMNS = 'source, identity, property_id, file_digest, input';
+/** The fields of an import state row: the writer refuses a row of another count. */
+const STATE_FIELDS = STATE_COLUMNS.split(',').length;
 
 interface Parcel {
   input: PropertyInput;
@@ -341,8 +343,8 @@ export class ImportWork {
       inputs.push(parcel.input);
       parcelIds.push(req.parcelIds[i]!);
       events.push(this.setup.emitEvents ? changeEventOf(req.firstId + i, null, parcel.input) : null);
-      // In STATE_COLUMNS' order.
-      newState.row(5);
+      // In STATE_COLUMNS' order (import-state-columns.test.ts reads them back by name).
+      newState.row(STATE_FIELDS);
       newState.text(source);
       newState.text(identity);
       newState.int8(req.firstId + i);

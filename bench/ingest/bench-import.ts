@@ -27,19 +27,19 @@ import { Session } from 'node:inspector/promises';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '../../services/ingest/src/data/migrate.js';
-import { parseRecord, readCsvValues } from '../../services/ingest/src/importer/csv-records.js';
+import { parseRecord } from '../../services/ingest/src/importer/csv-records.js';
 import {
   COUNTY_ROLLS,
   formatReport,
   importCsv,
   type ImportSummary,
   loadMapping,
-  type Mapping,
   SAMPLE_FILES,
   SHIPPED_MAPPINGS,
 } from '../../services/ingest/src/importer/index.js';
 import { processCpuSeconds } from '@pra/platform/bench';
 import { useLocalStack } from '@pra/platform/local-stack';
+import { csvField, multiplyRoll } from './roll-copies.js';
 
 // The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
 useLocalStack('bench:import');
@@ -71,10 +71,6 @@ const copies = Number(values.copies);
 if (!Number.isInteger(copies) || copies < 1) throw new Error('--copies must be a positive integer');
 const rollCopies = Number(values['roll-copies']);
 if (!Number.isInteger(rollCopies) || rollCopies < 1) throw new Error('--roll-copies must be a positive integer');
-
-/** A CSV cell as written: quoted when it holds the delimiter, a quote or a line break. */
-const csvField = (v: string, delimiter = ',') =>
-  v.includes(delimiter) || /["\n\r]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v;
 
 /** The sample `copies` times over with distinct parcels and addresses; `changed` gives 1 row in 20 a new price. */
 function buildFile(sample: string, changed: boolean): string {
@@ -273,45 +269,6 @@ async function stopProfile(session: Session, file: string): Promise<void> {
   writeFileSync(file, JSON.stringify(profile));
   session.disconnect();
   console.error(`CPU profile of the main thread: ${file}`);
-}
-
-/**
- * A one-file roll's sample `times` over, each copy with parcels, site addresses and owners of its own: the APN
- * prefixed with the copy's number and a Q, the house number with the copy's number, and a letter (or two) added to
- * the first word of the owner cell.
- */
-async function multiplyRoll(mapping: Mapping, file: string, times: number, out: string): Promise<number> {
-  const fields = mapping.fields as Record<string, { column?: string } | undefined>;
-  const rows: string[][] = [];
-  let header: string[] = [];
-  for await (const item of readCsvValues(file, mapping.delimiter)) {
-    if ('header' in item) header = item.header;
-    else if ('values' in item) rows.push(item.values);
-  }
-  const col = (target: string) => {
-    const name = fields[target]?.column;
-    return name === undefined ? -1 : header.lastIndexOf(name);
-  };
-  const [apn, line1, owner] = [col('apn'), col('line1'), col('ownerName')];
-  if (apn < 0 || line1 < 0) throw new Error(`${mapping.name}: a roll to repeat needs APN and line1 columns`);
-  const quote = (v: string) => csvField(v, mapping.delimiter);
-  const letters = (c: number) =>
-    String.fromCharCode(65 + (c % 26)) + (c >= 26 ? String.fromCharCode(65 + Math.floor(c / 26)) : '');
-  const lines = [header.map(quote).join(mapping.delimiter)];
-  for (let c = 0; c < times; c++) {
-    for (const r of rows) {
-      const f = [...r];
-      if (c > 0) {
-        // A letter no APN of the sample has: '1' + '2-11' would be another parcel's '12-11'.
-        f[apn] = `${c}Q${f[apn]}`;
-        f[line1] = f[line1]!.replace(/^(\d)/, `${c}$1`);
-        if (owner >= 0) f[owner] = f[owner]!.replace(/^(\S+)/, `$1${letters(c)}`);
-      }
-      lines.push(f.map(quote).join(mapping.delimiter));
-    }
-  }
-  writeFileSync(out, `${lines.join('\n')}\n`);
-  return rows.length * times;
 }
 
 /**

@@ -3,7 +3,7 @@
 // date that cannot be right (after tomorrow, before 1700: a roll's century error, a placeholder) is refused as a
 // value: the row is kept without it, and the cell is reported by line and column.
 import type { FieldRule } from './mapping.js';
-import { convert, DATE_TARGETS, fillTemplate } from './mapping-rules.js';
+import { compileTemplate, convert, DATE_TARGETS } from './mapping-rules.js';
 
 export type Value = string | number | null | undefined;
 export type Values = Record<string, Value>;
@@ -59,8 +59,12 @@ interface CompiledRule {
   rule: FieldRule;
   /** The rule's constant ('value' rules). */
   value: Value;
-  /** The cell's column ('column' rules), null for a template or a value. */
-  column: string | null;
+  /** The cell of the rule's column in a record ('column' rules), -1 for a template or a value. */
+  cell: number;
+  /** The cell of its fallback column, -1 when none. */
+  fallbackCell: number;
+  /** A template's fill, null for a column or a value. */
+  template: ((cells: readonly string[]) => string) | null;
   /** The column's name as reasons quote it, or the template's. */
   source: string;
   fallbackSource: string;
@@ -70,34 +74,53 @@ interface CompiledRule {
 }
 
 /** A mapping's rules, in its order, for applyCompiled: compiled once for a file's rows. */
-export type CompiledRules = readonly CompiledRule[];
+export interface CompiledRules {
+  rules: readonly CompiledRule[];
+  /**
+   * A row's values before the rules fill them: every target, null. Each row's values are a copy of it, an object of
+   * the same fast shape, where values set one target at a time by name (a mapping has 25 or 30) turn the object into
+   * a hash table after the first dozen, and every read of a value (toParcel reads ~50) into a lookup in it.
+   */
+  blank: Values;
+}
 
-export function compileRules(fields: Partial<Record<string, FieldRule>>): CompiledRules {
-  const out: CompiledRule[] = [];
+/**
+ * The rules compiled against a file's header: each reads its cells of a record by index (a record's cells as the
+ * reader gives them, in header order), not through an object keyed by column name built for every row. A column
+ * named twice in the header is read from its last cell, as the reader's cell mask reads it (csv-records.ts cellMask).
+ * The import checks the header has every column the mapping reads before any row is read.
+ */
+export function compileRules(fields: Partial<Record<string, FieldRule>>, header: readonly string[]): CompiledRules {
+  const rules: CompiledRule[] = [];
+  const indexOf = (column: string) => header.lastIndexOf(column);
   for (const [target, rule] of Object.entries(fields)) {
     if (!rule) continue;
-    const column = 'column' in rule ? rule.column : null;
-    out.push({
+    rules.push({
       target,
       rule,
       value: 'value' in rule ? rule.value : null,
-      column,
+      cell: 'column' in rule ? indexOf(rule.column) : -1,
+      fallbackCell: 'column' in rule && rule.fallback ? indexOf(rule.fallback) : -1,
+      template: 'template' in rule ? compileTemplate(rule.template, indexOf) : null,
       source: 'value' in rule ? '' : `'${'column' in rule ? rule.column : rule.template}'`,
       fallbackSource: 'column' in rule && rule.fallback ? `'${rule.fallback}'` : '',
       nullIf: 'value' in rule ? [] : rule.nullIf,
       date: DATE_TARGETS.has(target),
     });
   }
-  return out;
+  // Made by JSON.parse, which gives an object of a fast shape (a copy of it by spread keeps that shape).
+  const blank = JSON.parse(JSON.stringify(Object.fromEntries(rules.map((r) => [r.target, null])))) as Values;
+  return { rules, blank };
 }
 
+/** The rules applied to a row keyed by column name (a tract file's rows, tests). */
 export function applyRules(fields: Partial<Record<string, FieldRule>>, row: Record<string, string>, ctx?: RuleContext) {
-  return applyCompiled(compileRules(fields), row, ctx);
+  return applyCompiled(compileRules(fields, Object.keys(row)), Object.values(row), ctx);
 }
 
-/** applyRules with the mapping's rules compiled (compileRules). */
-export function applyCompiled(rules: CompiledRules, row: Record<string, string>, ctx?: RuleContext) {
-  const out: Values = {};
+/** The rules (compileRules) applied to a record's cells, in the order of the header they were compiled against. */
+export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly string[], ctx?: RuleContext) {
+  const out: Values = { ...blank };
   for (let r = 0; r < rules.length; r++) {
     const c = rules[r]!;
     const { target, rule } = c;
@@ -107,10 +130,10 @@ export function applyCompiled(rules: CompiledRules, row: Record<string, string>,
       continue;
     }
     let source = c.source;
-    let raw = c.column !== null ? row[c.column]!.trim() : fillTemplate((rule as { template: string }).template, row);
-    if (c.fallbackSource !== '' && (raw === '' || c.nullIf.includes(raw))) {
+    let raw = c.template !== null ? c.template(cells) : cells[c.cell]!.trim();
+    if (c.fallbackCell >= 0 && (raw === '' || c.nullIf.includes(raw))) {
       source = c.fallbackSource;
-      raw = row[(rule as { fallback: string }).fallback]!.trim();
+      raw = cells[c.fallbackCell]!.trim();
     }
     if (raw === '' || c.nullIf.includes(raw)) {
       if (rule.required) {

@@ -163,9 +163,7 @@ export class ImportWork {
   private readonly byApn: boolean;
   private readonly mapped: ReadonlySet<MappedField>;
   private readonly digestBasis: string;
-  /** The columns the mapping reads, with their index in the header. */
-  private readonly columns: [string, number][];
-  /** The same as a mask: the cells a record's text is parsed for. */
+  /** The cells of a record the mapping reads: those a record's text is parsed for. */
   private readonly cellsRead: CellMask;
 
   private readonly options: ParcelOptions;
@@ -180,7 +178,6 @@ export class ImportWork {
     const read = new Set(mappingColumns(setup.mapping));
     // A column named twice in the header: the last one, as a record keyed by name had it.
     this.cellsRead = cellMask(setup.header, read);
-    this.columns = setup.header.flatMap((name, i) => (this.cellsRead[i] ? [[name, i] as [string, number]] : []));
     const owner = setup.mapping.fields.ownerName ?? setup.mapping.fields.owner2Name;
     this.options = {
       ownerOrder: owner && 'column' in owner ? owner.order : undefined,
@@ -189,7 +186,7 @@ export class ImportWork {
       zipEvidence: null,
     };
     this.latestDate = latestDateOf(setup.now);
-    this.rules = compileRules(setup.mapping.fields);
+    this.rules = compileRules(setup.mapping.fields, setup.header);
     const join = setup.mapping.join;
     this.joined = join ? new JoinedParcels(join, setup.addressIndex ?? []) : null;
   }
@@ -211,24 +208,20 @@ export class ImportWork {
   }
 
   /**
-   * Record r of a batch, the cells the mapping reads by column name. The reader checked the record: it parses, with
-   * the header's number of cells. `cells`: the reader's, when at hand (in the thread that read them).
+   * The cells of record r of a batch, in header order (those the mapping does not read are empty). The reader checked
+   * the record: it parses, with the header's number of cells. `cells`: the reader's, when at hand (in the thread that
+   * read them).
    */
-  private recordAt(rows: RowBatch, r: number, cells?: readonly string[][]): Record<string, string> {
-    let fields = cells?.[r];
-    if (fields === undefined) {
-      const parsed = parseRecord(
-        rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]),
-        this.setup.mapping.delimiter,
-        this.cellsRead,
-      );
-      if (!('fields' in parsed)) throw new Error(parsed.error);
-      fields = parsed.fields;
-    }
-    // Only the cells the mapping reads (a roll has 80 columns; a mapping reads 20 or 30).
-    const record: Record<string, string> = {};
-    for (const [name, i] of this.columns) record[name] = fields[i]!;
-    return record;
+  private recordAt(rows: RowBatch, r: number, cells?: readonly string[][]): readonly string[] {
+    const read = cells?.[r];
+    if (read !== undefined) return read;
+    const parsed = parseRecord(
+      rows.text.slice(r === 0 ? 0 : rows.ends[r - 1], rows.ends[r]),
+      this.setup.mapping.delimiter,
+      this.cellsRead,
+    );
+    if (!('fields' in parsed)) throw new Error(parsed.error);
+    return parsed.fields;
   }
 
   /**

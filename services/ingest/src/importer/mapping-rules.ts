@@ -33,12 +33,35 @@ export function templateColumns(template: string): string[] {
   return [...template.matchAll(TEMPLATE_PART)].map((m) => m[1]!);
 }
 
-/** Fills a template from a row; '' when any of its columns is empty. */
-export function fillTemplate(template: string, row: Record<string, string>): string {
-  if (templateColumns(template).some((c) => (row[c] ?? '').trim() === '')) return '';
-  return template.replace(TEMPLATE_PART, (_, c: string, width?: string) =>
-    width ? row[c]!.trim().padStart(Number(width), '0') : row[c]!.trim(),
-  );
+/**
+ * A template compiled against a header: it fills from a record's cells (by index), '' when any of its columns is
+ * empty. `indexOf`: a column's cell in the record.
+ */
+export function compileTemplate(
+  template: string,
+  indexOf: (column: string) => number,
+): (cells: readonly string[]) => string {
+  const parts: (string | { cell: number; width: number })[] = [];
+  let at = 0;
+  for (const m of template.matchAll(TEMPLATE_PART)) {
+    parts.push(template.slice(at, m.index));
+    parts.push({ cell: indexOf(m[1]!), width: m[2] ? Number(m[2]) : 0 });
+    at = m.index + m[0].length;
+  }
+  parts.push(template.slice(at));
+  return (cells) => {
+    let out = '';
+    for (const p of parts) {
+      if (typeof p === 'string') {
+        out += p;
+        continue;
+      }
+      const v = (cells[p.cell] ?? '').trim();
+      if (v === '') return '';
+      out += p.width > 0 ? v.padStart(p.width, '0') : v;
+    }
+    return out;
+  };
 }
 
 /** Every column a mapping reads: a file's header is checked for them before any row is read, and only their cells read. */

@@ -1,27 +1,23 @@
-// npm run bench:import-stages [-- --county philadelphia --roll-copies 20 --rounds 7 --batch 2000]
+// npm run bench:import-stages [-- --county philadelphia --roll-copies 20 --rounds 7 --batch 2000 --against <checkout>]
 // What a row of a county roll's first load costs in node, stage by stage, in one thread and without the database:
 // the main thread's reading of the file into batches (import-batches.ts, as it reads for worker threads), then a
 // worker thread's work on each batch (import-work.ts): rows to parcels (parse), the parcels merged into what is written
 // and their owner mentions (mentions; all parcels new, as on a first load), and the records' COPY data (build, with
-// made-up owner ids). bench:import times the whole import, whose rows/s on these VMs drift by 15% within minutes and
-// hide a change of a few percent; one thread repeating the same work, best of --rounds, is steady to ~1%. Its figures
-// are node's CPU a row in the stages the importer's threads run in parallel, not a rate of the import.
+// made-up owner ids). Each stage is timed in this thread's CPU time, best and median of --rounds.
+//
+// bench:import times the whole import, and these VMs drift: its rows/s moved by 15% within minutes, and even one
+// thread's CPU time a row by 15-25% between runs a few minutes apart. So a change of a few percent is measured with
+// --against: the importer of another checkout of the repository (a git worktree of the commit before the change, with
+// its node_modules) is loaded into this same process beside this one's, and every round runs both, one after the
+// other (which first alternates): the drift is then the same for both, and the ratio of each round's pair is steady.
+// Its figures are node's CPU a row in the stages the importer's threads run in parallel, not a rate of the import.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { cellMask, readHeader } from '../../services/ingest/src/importer/csv-records.js';
-import { readBatches } from '../../services/ingest/src/importer/import-batches.js';
-import { mappedFields } from '../../services/ingest/src/importer/import-merge.js';
-import {
-  encodeBuilt,
-  ImportWork,
-  type RowBatch,
-  type WorkSetup,
-} from '../../services/ingest/src/importer/import-work.js';
+import type { RowBatch, WorkSetup } from '../../services/ingest/src/importer/import-work.js';
 import { COUNTY_ROLLS, loadMapping } from '../../services/ingest/src/importer/index.js';
-import { identityColumns } from '../../services/ingest/src/importer/mapping-rules.js';
-import { needsZipEvidence } from '../../services/ingest/src/importer/zip-prescan.js';
 import type { ZipEvidenceEntry } from '../../services/ingest/src/domain/zip-evidence.js';
 import { multiplyRoll } from './roll-copies.js';
 
@@ -32,6 +28,8 @@ const { values } = parseArgs({
     'roll-copies': { type: 'string', default: '20' },
     rounds: { type: 'string', default: '7' },
     batch: { type: 'string', default: '2000' },
+    /** Another checkout of the repository (with its node_modules), measured beside this one, round by round. */
+    against: { type: 'string' },
   },
 });
 const rounds = Number(values.rounds);
@@ -52,17 +50,42 @@ if (!roll) {
   throw new Error(`--county must be a one-file roll: one of ${oneFile.join(', ')}`);
 }
 
+/** The importer's modules that the stages run, as one checkout of the repository has them. */
+interface Importer {
+  label: string;
+  csv: typeof import('../../services/ingest/src/importer/csv-records.js');
+  batches: typeof import('../../services/ingest/src/importer/import-batches.js');
+  merge: typeof import('../../services/ingest/src/importer/import-merge.js');
+  work: typeof import('../../services/ingest/src/importer/import-work.js');
+  rules: typeof import('../../services/ingest/src/importer/mapping-rules.js');
+  prescan: typeof import('../../services/ingest/src/importer/zip-prescan.js');
+}
+
+/** The importer of the checkout at `root` (this one's, or --against's). */
+async function importerAt(root: string, label: string): Promise<Importer> {
+  const load = (file: string) => import(pathToFileURL(join(root, 'services/ingest/src/importer', file)).href);
+  return {
+    label,
+    csv: await load('csv-records.ts'),
+    batches: await load('import-batches.ts'),
+    merge: await load('import-merge.ts'),
+    work: await load('import-work.ts'),
+    rules: await load('mapping-rules.ts'),
+    prescan: await load('zip-prescan.ts'),
+  };
+}
+
 /** The main thread's reading of `file` into batches, as it reads them for worker threads (no cells kept). */
-async function readAll(file: string, setup: WorkSetup): Promise<RowBatch[]> {
+async function readAll(im: Importer, file: string, setup: WorkSetup): Promise<RowBatch[]> {
   const { mapping, header } = setup;
-  const reader = readBatches<number, RowBatch>(
+  const reader = im.batches.readBatches<number, RowBatch>(
     {
       file,
       delimiter: mapping.delimiter,
       batchSize,
       executors: [0],
-      cellsRead: cellMask(header, []),
-      parcelCells: identityColumns(mapping).map((c) => header.lastIndexOf(c)),
+      cellsRead: im.csv.cellMask(header, []),
+      parcelCells: im.rules.identityColumns(mapping).map((c) => header.lastIndexOf(c)),
     },
     async (_executor, _batch, rows) => rows,
   );
@@ -81,10 +104,10 @@ const cpuMs = () => {
 type Stage = 'read' | 'evidence' | 'parse' | 'mentions' | 'build';
 
 /** A worker's work on every batch, stage by stage (milliseconds), as a first load asks it. */
-function workAll(setup: WorkSetup, batches: RowBatch[], times: Map<Stage, number>): void {
-  const work = new ImportWork(setup);
+function workAll(im: Importer, setup: WorkSetup, batches: RowBatch[], times: Map<Stage, number>): void {
+  const work = new im.work.ImportWork(setup);
   const add = (stage: Stage, since: number) => times.set(stage, (times.get(stage) ?? 0) + cpuMs() - since);
-  if (needsZipEvidence(setup.mapping)) {
+  if (im.prescan.needsZipEvidence(setup.mapping)) {
     const started = cpuMs();
     const entries: ZipEvidenceEntry[] = [];
     for (const rows of batches) entries.push(...work.zipEvidence(rows));
@@ -103,60 +126,105 @@ function workAll(setup: WorkSetup, batches: RowBatch[], times: Map<Stage, number
     add('mentions', t);
     t = cpuMs();
     // An owner id a mention, as the registry gives each mention one.
-    encodeBuilt(work.build({ batch, ownerIds: mentions.map((m, i) => (m ? i + 1 : null)) }));
+    im.work.encodeBuilt(work.build({ batch, ownerIds: mentions.map((m, i) => (m ? i + 1 : null)) }));
     add('build', t);
   });
 }
 
+interface Round {
+  stages: Map<Stage, number>;
+  /** This thread's CPU milliseconds, all stages. */
+  thread: number;
+  /** The process's (V8's own threads too: the garbage collector's, the compiler's). */
+  process: number;
+}
+
+/** One round of one importer: the file read into batches, and every batch worked. */
+async function round(im: Importer, file: string, setup: WorkSetup): Promise<Round> {
+  const stages = new Map<Stage, number>();
+  const processBefore = process.cpuUsage();
+  const started = cpuMs();
+  const batches = await readAll(im, file, setup);
+  stages.set('read', cpuMs() - started);
+  workAll(im, setup, batches, stages);
+  const thread = cpuMs() - started;
+  const cpu = process.cpuUsage(processBefore);
+  return { stages, thread, process: (cpu.user + cpu.system) / 1000 };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
+
 async function main() {
-  const { mapping: mappingFile, file: sample } = roll!;
-  const mapping = loadMapping(mappingFile);
+  const here = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+  const importers = [await importerAt(here, 'this checkout')];
+  if (values.against) importers.push(await importerAt(resolve(values.against), values.against));
+  const mapping = loadMapping(roll!.mapping);
   if (mapping.kind !== 'property') throw new Error(`${mapping.name} is not a property mapping`);
   const dir = mkdtempSync(join(tmpdir(), 'pra-bench-stages-'));
   try {
     const file = join(dir, `${mapping.name}-x${rollCopies}.csv`);
-    const rows = await multiplyRoll(mapping, sample, rollCopies, file);
-    const setup: WorkSetup = {
-      mapping,
-      header: await readHeader(file, mapping.delimiter),
-      source: `import:${mapping.name}`,
-      now: new Date().toISOString(),
-      mapped: [...mappedFields(Object.keys(mapping.fields))],
-      emitEvents: false,
-    };
-    const perRound: { stages: Map<Stage, number>; thread: number; cpu: number }[] = [];
-    let batches: RowBatch[] = [];
+    const rows = await multiplyRoll(mapping, roll!.file, rollCopies, file);
+    const setups = await Promise.all(
+      importers.map(
+        async (im): Promise<WorkSetup> => ({
+          mapping,
+          header: await im.csv.readHeader(file, mapping.delimiter),
+          source: `import:${mapping.name}`,
+          now: new Date().toISOString(),
+          mapped: [...im.merge.mappedFields(Object.keys(mapping.fields))],
+          emitEvents: false,
+        }),
+      ),
+    );
+    const results: Round[][] = importers.map(() => []);
     console.error(`${values.county} x${rollCopies}: ${rows.toLocaleString('en-US')} rows, ${rounds} rounds`);
     for (let r = 0; r < rounds; r++) {
-      const stages = new Map<Stage, number>();
-      const cpuBefore = process.cpuUsage();
-      const started = cpuMs();
-      batches = await readAll(file, setup);
-      stages.set('read', cpuMs() - started);
-      workAll(setup, batches, stages);
-      const thread = cpuMs() - started;
-      const cpu = process.cpuUsage(cpuBefore);
-      perRound.push({ stages, thread, cpu: (cpu.user + cpu.system) / 1000 });
-      const total = ((thread * 1000) / rows).toFixed(1);
-      console.error(`round ${r + 1}: ${total} us a row`);
+      // Which importer goes first alternates: neither always runs on a warmer (or more crowded) machine.
+      const order = importers.map((_, i) => i);
+      if (r % 2 === 1) order.reverse();
+      const perRow: string[] = [];
+      for (const i of order) {
+        const result = await round(importers[i]!, file, setups[i]!);
+        results[i]!.push(result);
+        perRow.push(`${importers[i]!.label} ${((result.thread * 1000) / rows).toFixed(1)}`);
+      }
+      console.error(`round ${r + 1}: us a row, ${perRow.join(', ')}`);
     }
     const us = (ms: number) => ((ms * 1000) / rows).toFixed(1).padStart(9);
-    const best = (f: (p: (typeof perRound)[number]) => number) => Math.min(...perRound.map(f));
-    const median = (f: (p: (typeof perRound)[number]) => number) => {
-      const s = perRound.map(f).sort((a, b) => a - b);
-      return s[Math.floor(s.length / 2)]!;
-    };
-    const stageNames = [...perRound[0]!.stages.keys()];
-    console.log(
-      `\n${mapping.name} x${rollCopies} (${rows.toLocaleString('en-US')} rows, batches of ${batchSize}): node's CPU ` +
-        `a row by stage, one thread, ${rounds} rounds\n`,
-    );
-    console.log(`${'stage'.padEnd(30)}${'first'.padStart(9)}${'best'.padStart(9)}${'median'.padStart(9)}  (us a row)`);
-    const line = (name: string, f: (p: (typeof perRound)[number]) => number) =>
-      console.log(`${name.padEnd(30)}${us(f(perRound[0]!))}${us(best(f))}${us(median(f))}`);
-    for (const s of stageNames) line(s, (p) => p.stages.get(s) ?? 0);
-    line('all (this thread)', (p) => p.thread);
-    line("all (and V8's own threads)", (p) => p.cpu);
+    const stageNames = [...results[0]![0]!.stages.keys()];
+    const measures: [string, (p: Round) => number][] = [
+      ...stageNames.map((s): [string, (p: Round) => number] => [s, (p) => p.stages.get(s) ?? 0]),
+      ['all (this thread)', (p) => p.thread],
+      ["all (and V8's own threads)", (p) => p.process],
+    ];
+    importers.forEach((im, i) => {
+      const rs = results[i]!;
+      console.log(
+        `\n${im.label}: ${mapping.name} x${rollCopies} (${rows.toLocaleString('en-US')} rows, batches of ${batchSize}), ` +
+          `node's CPU a row by stage, one thread, ${rounds} rounds\n`,
+      );
+      console.log(
+        `${'stage'.padEnd(30)}${'first'.padStart(9)}${'best'.padStart(9)}${'median'.padStart(9)}  (us a row)`,
+      );
+      for (const [name, f] of measures) {
+        const xs = rs.map(f);
+        console.log(`${name.padEnd(30)}${us(xs[0]!)}${us(Math.min(...xs))}${us(median(xs))}`);
+      }
+    });
+    if (importers.length === 2) {
+      console.log(
+        `\nthis checkout over ${importers[1]!.label}, the two rounds of each pair (run one after the other) divided: ` +
+          `median and range over ${rounds} pairs (below 1: this checkout takes less CPU a row)\n`,
+      );
+      for (const [name, f] of measures) {
+        const ratios = results[0]!.map((p, r) => f(p) / f(results[1]![r]!));
+        const range = `${Math.min(...ratios).toFixed(3)}-${Math.max(...ratios).toFixed(3)}`;
+        console.log(`${name.padEnd(30)}${median(ratios).toFixed(3).padStart(9)}  ${range}`);
+      }
+    }
     console.log(
       `\nfirst: the first round, with V8's code not yet optimised (as in each import's fresh worker threads); best ` +
         `and median over all rounds. "V8's own threads": the process's CPU, with the garbage collector's and ` +

@@ -277,17 +277,13 @@ function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
     people.push({ first: last.slice(0, -1), last: inherited, suffix: [] });
     last = last.slice(-1);
   }
-  const attach = (suffix: Tok[]) => {
-    const prev = people[people.length - 1];
-    if (prev) prev.suffix.push(...suffix);
-    else pendingSuffix.push(...suffix);
-  };
   for (let g = 1; g < groups.length; g++) {
     const group = groups[g]!;
     // Suffixes and trustee words open a group when they close the previous owner (`KENNETH C, JR CRADDOCK, JENNY`).
     let a = 0;
     while (a < group.length && (SUFFIXES.has(group[a]!.key) || TRUSTEE_MARKERS.has(group[a]!.key))) a++;
-    attach(group.slice(0, a).filter((t) => SUFFIXES.has(t.key)));
+    // The closing suffixes are the previous owner's (the head's, when none is made yet).
+    (people[people.length - 1]?.suffix ?? pendingSuffix).push(...group.slice(0, a).filter((t) => SUFFIXES.has(t.key)));
     const rest = group.slice(a).filter((t) => !TRUSTEE_MARKERS.has(t.key));
     if (rest.length === 0) continue;
     const more = groups.slice(g + 1).some((x) => x.some((t) => !SUFFIXES.has(t.key) && !TRUSTEE_MARKERS.has(t.key)));
@@ -357,8 +353,12 @@ function commaHasName(part: Tok[]): boolean {
   return part.slice(i + 1).some((t) => t.key !== ',' && !SUFFIXES.has(t.key) && !TRUSTEE_MARKERS.has(t.key));
 }
 
+/** Words' text, spaced; null when none. */
+function words(ts: Tok[]): string | null {
+  return ts.length === 0 ? null : ts.map((t) => t.text).join(' ');
+}
+
 function personOwner(p: Person, type: OwnerType): ParsedOwner | null {
-  const words = (ts: Tok[]) => (ts.length === 0 ? null : ts.map((t) => t.text).join(' '));
   const first = words(p.first.slice(0, 1));
   const middle = words(p.first.slice(1));
   const last = words(p.last);
@@ -504,7 +504,10 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
  * or more keeps the first two; SPEC's record has two owners). Middle names and suffixes are in `fullName`.
  */
 export function recordOwners(owners: readonly ParsedOwner[]): [OwnerInput | null, OwnerInput | null] {
-  const input = (o: ParsedOwner | undefined): OwnerInput | null =>
-    o ? { firstName: o.firstName, lastName: o.lastName, fullName: o.fullName, type: o.type } : null;
-  return [input(owners[0]), input(owners[1])];
+  return [ownerInput(owners[0]), ownerInput(owners[1])];
+}
+
+/** A parsed owner as a record's owner. */
+function ownerInput(o: ParsedOwner | undefined): OwnerInput | null {
+  return o ? { firstName: o.firstName, lastName: o.lastName, fullName: o.fullName, type: o.type } : null;
 }

@@ -7,7 +7,7 @@ import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain
 import { hash32 } from '../generator/random.js';
 import { zipPlace } from '../generator/reference-data.js';
 import { splitCityStateZip } from '../domain/city-state-zip.js';
-import { parseOwnerCells } from '../domain/owner-names.js';
+import { parseOwnerCells, recordOwners } from '../domain/owner-names.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import type { ZipEvidence } from '../domain/zip-evidence.js';
 import type { Value, Values } from './apply-rules.js';
@@ -392,14 +392,9 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
 export function ownersOf(v: Values, opts: ParcelOptions): [OwnerInput | null, OwnerInput | null] {
   const cells = [str(v.ownerName), str(v.owner2Name)];
   if (cells.every((c) => c === null)) return [null, null];
-  const parsed = parseOwnerCells(cells, opts.ownerOrder ?? 'last-first');
-  const owner = (i: number): OwnerInput | null => {
-    const o = parsed[i];
-    return o ? { firstName: o.firstName, lastName: o.lastName, fullName: o.fullName, type: o.type } : null;
-  };
-  const first = owner(0);
+  const [first, second] = recordOwners(parseOwnerCells(cells, opts.ownerOrder ?? 'last-first'));
   const type = str(v.ownerType);
-  return [first && type ? { ...first, type } : first, owner(1)];
+  return [first && type ? { ...first, type } : first, second];
 }
 
 /**

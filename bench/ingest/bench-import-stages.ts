@@ -1,21 +1,28 @@
 // npm run bench:import-stages [-- --county philadelphia --roll-copies 20 --rounds 7 --batch 2000 --against <checkout>]
 // What a row of a county roll's first load costs in node, stage by stage, in one thread and without the database:
-// the main thread's reading of the file into batches (import-batches.ts, as it reads for worker threads), then a
-// worker thread's work on each batch (import-work.ts): rows to parcels (parse), the parcels merged into what is written
-// and their owner mentions (mentions; all parcels new, as on a first load), and the records' COPY data (build, with
-// made-up owner ids). Each stage is timed in this thread's CPU time, best and median of --rounds.
+// the main thread's reading of the file into batches (read; import-batches.ts, as it reads for worker threads), then
+// a worker thread's work: for a roll without site ZIPs, its ZIP evidence read from every row first (evidence;
+// zip-prescan.ts), then on each batch (import-work.ts) rows to parcels (parse), the parcels merged into what is
+// written and their owner mentions (mentions; all parcels new, as on a first load), and the records' COPY data
+// (build, with made-up owner ids). Each stage is timed in this thread's CPU time; the first round (V8's code not yet
+// optimised, as in an import's fresh worker threads), the best and the median of --rounds are printed.
 //
 // bench:import times the whole import, and these VMs drift: its rows/s moved by 15% within minutes, and even one
-// thread's CPU time a row by 15-25% between runs a few minutes apart. So a change of a few percent is measured with
-// --against: the importer of another checkout of the repository (a git worktree of the commit before the change, with
-// its node_modules) is loaded into this same process beside this one's, and every round runs both, one after the
-// other (which first alternates): the drift is then the same for both, and the ratio of each round's pair is steady.
-// Its figures are node's CPU a row in the stages the importer's threads run in parallel, not a rate of the import.
-import { mkdtempSync, rmSync } from 'node:fs';
+// thread's CPU time a row by 15-25% between runs a few minutes apart. --against <checkout> loads the importer of
+// another checkout of the repository into this same process beside this one's, and every round runs both, one after
+// the other (which runs first alternates), and the ratio of each round's pair is printed: pairing takes out the drift
+// of minutes, not that of seconds (single pairs still ranged 0.80-1.30 on one VM), so read the median over many
+// rounds. The other checkout: a git worktree with its own node_modules, e.g. `git worktree add ../base <commit> &&
+// (cd ../base && npm ci)`; its importer must have the modules and functions this bench calls (a checkout from before
+// the bench's own commit may not: it is refused, naming what it lacks). The mapping, the roll and the file are this
+// checkout's for both. Its figures are node's CPU a row in the stages the importer's threads run in parallel, not a
+// rate of the import.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { quantile } from '@pra/platform/bench';
 import type { RowBatch, WorkSetup } from '../../services/ingest/src/importer/import-work.js';
 import { COUNTY_ROLLS, loadMapping } from '../../services/ingest/src/importer/index.js';
 import type { ZipEvidenceEntry } from '../../services/ingest/src/domain/zip-evidence.js';
@@ -61,10 +68,27 @@ interface Importer {
   prescan: typeof import('../../services/ingest/src/importer/zip-prescan.js');
 }
 
+/** What the bench calls of an importer's modules: a checkout lacking one is refused before any round. */
+const CALLED = {
+  csv: ['cellMask', 'readHeader'],
+  batches: ['readBatches'],
+  merge: ['mappedFields'],
+  work: ['ImportWork', 'encodeBuilt'],
+  rules: ['identityColumns'],
+  prescan: ['needsZipEvidence'],
+} as const;
+
 /** The importer of the checkout at `root` (this one's, or --against's). */
 async function importerAt(root: string, label: string): Promise<Importer> {
-  const load = (file: string) => import(pathToFileURL(join(root, 'services/ingest/src/importer', file)).href);
-  return {
+  if (!existsSync(join(root, 'node_modules'))) {
+    throw new Error(`${root} has no node_modules: run npm ci there first`);
+  }
+  const load = async (file: string) => {
+    const path = join(root, 'services/ingest/src/importer', file);
+    if (!existsSync(path)) throw new Error(`${root} has no ${file}: its importer predates this bench`);
+    return import(pathToFileURL(path).href);
+  };
+  const im = {
     label,
     csv: await load('csv-records.ts'),
     batches: await load('import-batches.ts'),
@@ -73,6 +97,12 @@ async function importerAt(root: string, label: string): Promise<Importer> {
     rules: await load('mapping-rules.ts'),
     prescan: await load('zip-prescan.ts'),
   };
+  for (const [module, names] of Object.entries(CALLED)) {
+    const exports = im[module as keyof typeof CALLED] as Record<string, unknown>;
+    const lacking = names.filter((n) => typeof exports[n] !== 'function');
+    if (lacking.length > 0) throw new Error(`${root}'s importer has no ${lacking.join(', ')}: it predates this bench`);
+  }
+  return im;
 }
 
 /** The main thread's reading of `file` into batches, as it reads them for worker threads (no cells kept). */
@@ -152,10 +182,7 @@ async function round(im: Importer, file: string, setup: WorkSetup): Promise<Roun
   return { stages, thread, process: (cpu.user + cpu.system) / 1000 };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
+const median = (xs: number[]) => quantile(xs, 0.5);
 
 async function main() {
   const here = resolve(fileURLToPath(new URL('../..', import.meta.url)));

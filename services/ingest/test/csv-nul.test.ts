@@ -88,3 +88,17 @@ describe('a NUL character in a county file', () => {
     expect(await recordsOf(pool, source)).toEqual([]);
   });
 });
+
+describe('a byte-order mark before a quoted header', () => {
+  it("is taken off before the header is read: Excel's CSV UTF-8 with every name quoted imports", async () => {
+    const street = uniqueStreet();
+    const { mapping: m, source } = mapping();
+    const file = write(
+      'bom.csv',
+      ['\uFEFF"APN","SITUS","UNIT","ZIP","OWNER"', `B-1,1 ${street} ST,,95814,ANN LEE`].join('\n'),
+    );
+    const summary = await importCsv(pool, m, file, { batchSize: 100 });
+    expect(summary).toMatchObject({ rowsRead: 1, added: 1, skipped: 0 });
+    expect((await recordsOf(pool, source)).map((r) => r.identifier.apn)).toEqual(['B-1']);
+  });
+});

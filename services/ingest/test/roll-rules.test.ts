@@ -3,13 +3,78 @@
 // joined file may change. The real rolls are loaded in services/lookup/test/county-rolls.test.ts.
 import { describe, expect, it } from 'vitest';
 import { ZipEvidence } from '../src/domain/zip-evidence.js';
-import { applyRules, type FieldReport, latestDateOf } from '../src/importer/apply-rules.js';
+import {
+  applyCompiled,
+  applyRules,
+  compileRules,
+  type FieldReport,
+  latestDateOf,
+} from '../src/importer/apply-rules.js';
 import { joinParcel, mappedFields } from '../src/importer/import-merge.js';
 import { toParcel, tractIdOf } from '../src/importer/import-row.js';
 import { Mapping } from '../src/importer/mapping.js';
 import { makeProperty } from './make-property.js';
 
 const NOW = '2026-11-27T12:00:00.000Z';
+
+describe('rules compiled against a header', () => {
+  const fields = Mapping.parse({
+    name: 'cells',
+    kind: 'property',
+    fields: {
+      line1: { column: 'SITE' },
+      zip: { column: 'Z', fallback: 'Z2' },
+      apn: { template: '{B}-{L:04}' },
+      ownerName: { column: 'O' },
+      fips: { value: '42101' },
+      beds: { column: 'BEDS', format: 'integer', nullIf: ['0'] },
+    },
+  }).fields;
+  // O is named twice: its last cell is read, as the reader's cell mask reads it.
+  const header = ['SITE', 'O', 'B', 'Z', 'L', 'O', 'Z2', 'BEDS'];
+
+  it("read each rule's cell by its index: a repeated column's last, a template padded, a fallback when empty", () => {
+    const rules = compileRules(fields, header);
+    expect(applyCompiled(rules, ['1 MAIN ST', 'FIRST', ' 12 ', '', '7', 'LAST', '19146', '3'])).toEqual({
+      line1: '1 MAIN ST',
+      zip: '19146',
+      apn: '12-0007',
+      ownerName: 'LAST',
+      fips: '42101',
+      beds: 3,
+    });
+    // A template with an empty cell is empty; a value in nullIf is none; the column before its fallback.
+    expect(applyCompiled(rules, ['2 MAIN ST', '', '12', '19103', '', 'OWNER', '19146', '0'])).toMatchObject({
+      zip: '19103',
+      apn: null,
+      beds: null,
+    });
+  });
+
+  it("translate a cell by the map's own entries only: a cell named like Object.prototype's members stays as written", () => {
+    const mapped = Mapping.parse({
+      name: 'map',
+      kind: 'property',
+      fields: { line1: { column: 'SITE' }, zip: { column: 'Z' }, proptype: { column: 'P', map: { R: 'SFR' } } },
+    }).fields;
+    const rules = compileRules(mapped, ['SITE', 'Z', 'P']);
+    for (const cell of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(applyCompiled(rules, ['1 MAIN ST', '19146', cell]).proptype).toBe(cell);
+    }
+    expect(applyCompiled(rules, ['1 MAIN ST', '19146', 'R']).proptype).toBe('SFR');
+  });
+
+  it('give each row values of its own, in the mapping order, the same as rules applied by column name', () => {
+    const rules = compileRules(fields, header);
+    const first = applyCompiled(rules, ['1 MAIN ST', '', '1', '19146', '1', 'A', '', '1']);
+    const second = applyCompiled(rules, ['2 MAIN ST', '', '2', '19103', '2', 'B', '', '2']);
+    expect(first).toMatchObject({ line1: '1 MAIN ST', apn: '1-0001', ownerName: 'A' });
+    expect(second).toMatchObject({ line1: '2 MAIN ST', apn: '2-0002', ownerName: 'B' });
+    expect(Object.keys(first)).toEqual(Object.keys(fields));
+    const row = { SITE: '1 MAIN ST', O: 'A', B: '1', Z: '19146', L: '1', Z2: '', BEDS: '1' };
+    expect(applyRules(fields, row)).toEqual(first);
+  });
+});
 
 describe('dates that cannot be right', () => {
   const fields = Mapping.parse({

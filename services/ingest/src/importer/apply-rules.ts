@@ -53,7 +53,7 @@ function count(ctx: RuleContext | undefined, target: string, what: 'filled' | 'e
   if (reason && c.reasons.length < REASONS_KEPT) c.reasons.push(reason);
 }
 
-/** One rule of a mapping as applyRules reads it, what it needs of the rule worked out once (not once a row). */
+/** One rule of a mapping as applyCompiled applies it, what it needs of the rule worked out once (not once a row). */
 interface CompiledRule {
   target: string;
   rule: FieldRule;
@@ -86,9 +86,9 @@ export interface CompiledRules {
 
 /**
  * The rules compiled against a file's header: each reads its cells of a record by index (a record's cells as the
- * reader gives them, in header order), not through an object keyed by column name built for every row. A column
- * named twice in the header is read from its last cell, as the reader's cell mask reads it (csv-records.ts cellMask).
- * The import checks the header has every column the mapping reads before any row is read.
+ * reader gives them, in header order). A column named twice in the header is read from its last cell, as the
+ * reader's cell mask reads it (csv-records.ts cellMask). The import checks the header has every column the mapping
+ * reads before any row is read.
  */
 export function compileRules(fields: Partial<Record<string, FieldRule>>, header: readonly string[]): CompiledRules {
   const rules: CompiledRule[] = [];
@@ -113,7 +113,7 @@ export function compileRules(fields: Partial<Record<string, FieldRule>>, header:
   return { rules, blank };
 }
 
-/** The rules applied to a row keyed by column name (a tract file's rows, tests). */
+/** The rules applied to one row keyed by column name, compiled for it alone (tests; an import compiles them once). */
 export function applyRules(fields: Partial<Record<string, FieldRule>>, row: Record<string, string>, ctx?: RuleContext) {
   return applyCompiled(compileRules(fields, Object.keys(row)), Object.values(row), ctx);
 }
@@ -144,7 +144,8 @@ export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly s
       count(ctx, target, 'empty');
       continue;
     }
-    if ('map' in rule && rule.map) raw = rule.map[raw] ?? raw;
+    // The map's own entries only: a cell 'constructor' or '__proto__' is not a name of Object.prototype's.
+    if ('map' in rule && rule.map && Object.hasOwn(rule.map, raw)) raw = rule.map[raw]!;
     let value: string | number;
     try {
       value = convert(raw, rule.format);

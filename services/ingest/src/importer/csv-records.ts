@@ -171,10 +171,15 @@ export async function* readCsvValues(
     return pending.length >= n;
   };
   while (await fill(1)) {
-    const first = pending[0]!;
+    let first = pending[0]!;
     if (first.text.trim() === '') {
       pending.shift();
       continue;
+    }
+    // A UTF-8 byte-order mark opens the header (Excel's "CSV UTF-8"): taken off before a quote it would hide.
+    if (header === null && first.text.startsWith('\uFEFF')) {
+      first = { ...first, text: first.text.slice(1) };
+      pending[0] = first;
     }
     const read = header === null ? undefined : cellsRead;
     let parsed: Parsed = parseRecord(first.text, delimiter, read);
@@ -239,7 +244,8 @@ export async function readHeader(file: string, delimiter: string): Promise<strin
   for await (const { text } of physicalLines(file)) {
     if (text.trim() === '') continue;
     if (text.includes('\u0000')) throw nulHeader(file);
-    const parsed = parseRecord(text, delimiter);
+    // Without a byte-order mark (see readCsvValues).
+    const parsed = parseRecord(text.replace(/^\uFEFF/, ''), delimiter);
     if ('error' in parsed) throw new Error(`the header row of ${file} is malformed (${parsed.error})`);
     return headerNames(parsed.fields);
   }

@@ -19,9 +19,16 @@ import type { OwnerMention } from '../domain/owner-keys.js';
 import { withSourceLock } from '../data/source-lock.js';
 import type { TractInput } from '../domain/property-input.js';
 import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
-import { cellMask, readCsvRecords, readHeader } from './csv-records.js';
+import { cellMask, readCsvValues, readHeader } from './csv-records.js';
 import { type BatchReading, type ReadBatch, readBatches } from './import-batches.js';
-import { addReport, applyRules, type FieldReport, latestDateOf } from './apply-rules.js';
+import {
+  addReport,
+  applyCompiled,
+  type CompiledRules,
+  compileRules,
+  type FieldReport,
+  latestDateOf,
+} from './apply-rules.js';
 import { mappedFields } from './import-merge.js';
 import { readAddressIndex } from './import-join.js';
 import { toTract } from './import-row.js';
@@ -498,13 +505,19 @@ async function importTracts(
     tracts = [];
     progress(summary.rowsRead, bytesRead);
   };
-  for await (const item of readCsvRecords(file, mapping.delimiter)) {
+  // The rules compiled once, against the file's header (its first item).
+  let rules: CompiledRules | null = null;
+  for await (const item of readCsvValues(file, mapping.delimiter)) {
+    if ('header' in item) {
+      rules = compileRules(mapping.fields, item.header);
+      continue;
+    }
     summary.rowsRead++;
     bytesRead = item.bytes;
     try {
       if ('error' in item) throw new Error(item.error);
       const ctx = { line: item.line, latestDate, report: summary.report, refusals: summary.refusals };
-      tracts.push(toTract(applyRules(mapping.fields, item.fields, ctx), mapping.source));
+      tracts.push(toTract(applyCompiled(rules!, item.values, ctx), mapping.source));
     } catch (err) {
       summary.skipped++;
       summary.errors.push({ line: item.line, reason: (err as Error).message });

@@ -176,7 +176,7 @@ export class ImportWork {
     this.mapped = new Set(setup.mapped);
     this.digestBasis = digestBasis(this.mapped);
     const read = new Set(mappingColumns(setup.mapping));
-    // A column named twice in the header: the last one, as a record keyed by name had it.
+    // A column named twice in the header: the last one, as compileRules reads it.
     this.cellsRead = cellMask(setup.header, read);
     const owner = setup.mapping.fields.ownerName ?? setup.mapping.fields.owner2Name;
     this.options = {

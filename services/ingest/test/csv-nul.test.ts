@@ -2,11 +2,13 @@
 // stores none. A NUL in a cell failed its whole batch, and one kept escaped in the import state (text since migration
 // 0015) would have failed every later cast of the source's states to jsonb (readAddressIndex). Dropped, a zeroed
 // stretch across a line break would splice two rows into one. So a record holding a NUL is an unreadable row,
-// reported by its line, and a header holding some fails the file (csv-records.ts).
+// reported by its line, and a header holding some fails the file (csv-records.ts). And the header names a file may
+// have: a byte-order mark before a quoted first name, names that are Object.prototype's members.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { importCsv } from '../src/importer/import-csv.js';
+import { loadMapping } from '../src/importer/mapping.js';
 import { readAddressIndex } from '../src/importer/import-join.js';
 import { uniqueStreet } from './make-property.js';
 import { recordsOf } from './stored-records.js';
@@ -89,8 +91,33 @@ describe('a NUL character in a county file', () => {
   });
 });
 
-describe('a byte-order mark before a quoted header', () => {
-  it("is taken off before the header is read: Excel's CSV UTF-8 with every name quoted imports", async () => {
+describe('header names a file may have', () => {
+  it("read a column named like Object.prototype's members in a tract file as in a property file", async () => {
+    const name = `tract-names-${Date.now()}`;
+    const m = loadMapping(
+      write(
+        `${name}.json`,
+        JSON.stringify({
+          name,
+          kind: 'tract',
+          source: 'test',
+          fields: {
+            tract: { column: 'GEOID', required: true },
+            vintageYear: { column: 'year', format: 'integer', required: true },
+            totalPopulation: { template: '{__proto__}', format: 'integer' },
+            povertyRate: { column: 'constructor', fallback: '__proto__', format: 'number' },
+          },
+        }),
+      ),
+    );
+    const file = write('tracts.csv', ['GEOID,__proto__,constructor,year', '99001000100,7,,2019'].join('\n'));
+    const summary = await importCsv(pool, m, file, { dryRun: true });
+    expect(summary).toMatchObject({ rowsRead: 1, added: 1, skipped: 0 });
+    expect(summary.report.totalPopulation).toMatchObject({ filled: 1, empty: 0 });
+    expect(summary.report.povertyRate).toMatchObject({ filled: 1, empty: 0 });
+  });
+
+  it("after a byte-order mark, quoted: the mark is taken off first (Excel's CSV UTF-8 with every name quoted)", async () => {
     const street = uniqueStreet();
     const { mapping: m, source } = mapping();
     const file = write(

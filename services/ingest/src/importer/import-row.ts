@@ -12,7 +12,7 @@ import { parsedStreetLine } from '../domain/street-lines.js';
 import type { ZipEvidence } from '../domain/zip-evidence.js';
 import type { Value, Values } from './apply-rules.js';
 
-export { applyRules, type Value, type Values } from './apply-rules.js';
+export type { Value, Values } from './apply-rules.js';
 
 const str = (v: Value) => (v === null || v === undefined ? null : String(v));
 const num = (v: Value) => (v === null || v === undefined ? null : Number(v));
@@ -399,7 +399,7 @@ export function ownersOf(v: Values, opts: ParcelOptions): [OwnerInput | null, Ow
 
 /**
  * The row's sales: the last sale (bought by the owners) and the earlier ones written in columns of the same row. A
- * sale needs its date; a refused date (applyRules) leaves no sale.
+ * sale needs its date; a refused date (applyCompiled) leaves no sale.
  */
 function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null): SaleInput[] {
   const buyer = [owner1, owner2]

@@ -4,6 +4,8 @@
 // matches primary and secondary owners).
 import { describe, expect, it } from 'vitest';
 import { insertProperties, makeProperty, parseOwnerCells, recordOwners, uniqueStreet } from '@pra/ingest/testing';
+import { OWNER_COUNT } from '../src/data/record-counts.js';
+import { BY_OWNER } from '../src/data/record-queries.js';
 import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
@@ -114,5 +116,39 @@ describe('owner search over parsed owner cells', () => {
     });
     expect(got.body.property[0].owner.owner2.type).toBe('Trust');
     expect((await owner({ lastName: 'REVOCABLE', city })).ids).toEqual([id]);
+  });
+});
+
+describe('the owner name indexes', () => {
+  // Since migration 0018 each holds only the rows it can answer (owners_name those with a last name key,
+  // owners_name_words those with words): the planner must prove every owner query's condition implies that, or an
+  // owner search reads the whole table. Sequential scans are turned off so the plan shows what the indexes allow,
+  // whatever this small database's statistics would choose; generic plans too, as prepared statements get them.
+  const statements = [
+    ...BY_OWNER.map((s, i) => ({ ...s, values: ['SMITH', null, 10, 0, '{SMITH}', ...placeValues(i)] })),
+    ...OWNER_COUNT.map((s, i) => ({ ...s, values: ['SMITH', null, '{SMITH}', ...placeValues(i)] })),
+  ];
+  function placeValues(i: number): string[] {
+    return [...(i >= 2 ? ['CA'] : []), ...(i % 2 === 1 ? ['SACRAMENTO'] : [])];
+  }
+
+  it.each(['force_generic_plan', 'force_custom_plan'])('are read by every owner search (%s)', async (mode) => {
+    const c = await ctx.pool.connect();
+    try {
+      await c.query('SET enable_seqscan = off');
+      await c.query(`SET plan_cache_mode = ${mode}`);
+      for (const [i, s] of statements.entries()) {
+        await c.query(`PREPARE owner_plan_${i} AS ${s.text}`);
+        const args = s.values.map((v) => (v === null ? 'NULL' : typeof v === 'number' ? String(v) : `'${v}'`));
+        const { rows } = await c.query<{ 'QUERY PLAN': string }>(`EXPLAIN EXECUTE owner_plan_${i}(${args.join(', ')})`);
+        const plan = rows.map((r) => r['QUERY PLAN']).join('\n');
+        expect(plan, `${s.name}:\n${plan}`).toMatch(/\bowners_name(?!_words)\b/);
+        expect(plan, `${s.name}:\n${plan}`).toMatch(/\bowners_name_words\b/);
+        expect(plan, `${s.name}:\n${plan}`).not.toMatch(/Seq Scan on owners\b/);
+      }
+    } finally {
+      await c.query('DEALLOCATE ALL; RESET ALL').catch(() => {});
+      c.release();
+    }
   });
 });

@@ -72,7 +72,8 @@ const ownerCount = (state: boolean, city: boolean) => {
          SELECT count(*)::int AS total FROM m`,
   };
 };
-const OWNER_COUNT = [
+/** The owner counts, indexed as BY_OWNER (record-queries.ts). */
+export const OWNER_COUNT = [
   ownerCount(false, false),
   ownerCount(false, true),
   ownerCount(true, false),

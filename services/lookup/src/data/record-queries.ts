@@ -148,7 +148,13 @@ const byOwner = (state: boolean, city: boolean) => {
          ORDER BY r.id`,
   };
 };
-const BY_OWNER = [byOwner(false, false), byOwner(false, true), byOwner(true, false), byOwner(true, true)] as const;
+/** The owner searches, by place given: none, city, state, both (`BY_OWNER[(state ? 2 : 0) + (city ? 1 : 0)]`). */
+export const BY_OWNER = [
+  byOwner(false, false),
+  byOwner(false, true),
+  byOwner(true, false),
+  byOwner(true, true),
+] as const;
 
 const BY_PARCEL = {
   name: 'by_parcel',

@@ -17,6 +17,7 @@ import {
   mergeParcel,
   parcelIdentity,
   reimportParcel,
+  reimportsToItself,
   sameContent,
   stateDigest,
 } from './import-merge.js';
@@ -393,6 +394,9 @@ export class ImportWork {
 
   /** The file digest to keep with a written state: only when importing the parcel again over it changes nothing. */
   private settled(state: PropertyInput, file: Parcel): string | null {
+    // An added parcel's state is the file's parcel itself: known to re-import as itself without merging (but a joined
+    // file's parcel, which joinParcel merges, is not reimportParcel's).
+    if (!this.joined && state === file.input && reimportsToItself(state)) return file.fileDigest;
     return sameContent(this.over(state, file.input, false), state) ? file.fileDigest : null;
   }
 }

@@ -31,9 +31,15 @@ const latestSale = (p: PropertyInput) =>
     .sort()
     .at(-1) ?? '';
 
-/** The order of a parcel's sales: newest first, then the dearer first. */
-const saleOrder = (x: SaleInput, y: SaleInput) => y.date.localeCompare(x.date) || (y.price ?? 0) - (x.price ?? 0);
+/**
+ * The order of a parcel's sales: newest first, then the dearer first. Rows' sales are made in it (import-row.ts
+ * salesOf), so that a merge keeps them as they are (reimportsToItself).
+ */
+export const saleOrder = (x: SaleInput, y: SaleInput) =>
+  y.date.localeCompare(x.date) || (y.price ?? 0) - (x.price ?? 0);
 
+// Keep in step with reimportsToItself (and its test, reimport-itself.property.test.ts): which sales a union keeps,
+// and in what order (a stable sort: ties keep their order).
 function unionSales(a: readonly SaleInput[], b: readonly SaleInput[]): SaleInput[] {
   const byKey = new Map<string, SaleInput>();
   for (const s of [...a, ...b]) byKey.set(saleKey(s), s);
@@ -137,6 +143,7 @@ const NONE: ReadonlySet<MappedField> = new Set();
  * `older` and `newer` are rows (or stored states) of one parcel; the result is the parcel as both tell it. A field
  * in `cleared` that the newer lacks stays empty when the newer gives the record (it is not filled from the older).
  */
+// Keep in step with reimportsToItself: which side is the base, what it fills from the other, line2 and lastModified.
 export function mergeParcel(
   older: PropertyInput,
   newer: PropertyInput,
@@ -165,6 +172,7 @@ export function mergeParcel(
  * file gives the record (its latest sale is not older than the stored one); a field it does not map keeps the stored
  * value (of a replaced sale too: its price and buyer when the mapping reads no sale price or owner).
  */
+// Keep in step with reimportsToItself: a sale of the file replaces the first stored sale of its event.
 export function reimportParcel(
   stored: PropertyInput,
   file: PropertyInput,
@@ -188,10 +196,16 @@ export function reimportParcel(
 
 /**
  * Known without making it: a parcel's re-import over itself (`reimportParcel(p, p, mapped)`, any `mapped`) has the
- * parcel's content. True when no two of its sales are of one event or one key and they are in saleOrder: each sale is
- * then replaced by itself (its own price and buyer), unionSales keeps them all, in their order, and every other field
- * comes from the same parcel on both sides. A first load asks this of every parcel it adds (import-work.ts settled),
- * and making the merge to compare it was ~3% of a worker's time. False means only "not known": the merge is made.
+ * parcel's content. True when no two of its sales are of one event (saleEvent) or one key (saleKey) and they are in
+ * saleOrder: reimportParcel then replaces each sale by itself (the first stored sale of its event is the sale
+ * itself: its own price and buyer) and keeps no stored sale beside them; mergeParcel takes the file's side as its
+ * base (the kept side has no sale, so none later), unionSales keeps every sale in its place (no key twice, and its
+ * sort is stable, so sales in saleOrder, ties included, stay as they are), a field left empty is filled from the same
+ * parcel (empty too), and line2 and lastModified are the parcel's own on both sides. This depends on those three
+ * functions as they are: each says so where it decides, and the property test (reimport-itself.property.test.ts)
+ * makes the merge for every parcel it says true of. A first load asks this of every parcel it adds (import-work.ts
+ * settled): making the merge to compare was a third of the mentions stage (bench:import-stages). False means only
+ * "not known": the merge is made.
  */
 export function reimportsToItself(p: PropertyInput): boolean {
   const sales = p.sales;

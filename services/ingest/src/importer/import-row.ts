@@ -11,6 +11,7 @@ import { parseOwnerCells, recordOwners } from '../domain/owner-names.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import type { ZipEvidence } from '../domain/zip-evidence.js';
 import type { Value, Values } from './apply-rules.js';
+import { saleOrder } from './import-merge.js';
 
 export type { Value, Values } from './apply-rules.js';
 
@@ -422,14 +423,12 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
   // Newest first; the same sale written twice (a roll repeating its last sale among the prior ones) is one.
   const seen = new Set<string>();
   // In the order the merge keeps (import-merge.ts): a re-import of the row then finds them as stored.
-  return out
-    .sort((a, b) => b.date.localeCompare(a.date) || (b.price ?? 0) - (a.price ?? 0))
-    .filter((s) => {
-      const k = `${s.date}|${s.price}`;
-      if (seen.has(k)) return false;
-      seen.add(k);
-      return true;
-    });
+  return out.sort(saleOrder).filter((s) => {
+    const k = `${s.date}|${s.price}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
 }
 
 export function toTract(v: Values, source: string): TractInput {

@@ -342,7 +342,10 @@ export class ImportWork {
       newState.text(source);
       newState.text(identity);
       newState.int8(req.firstId + i);
-      newState.text(this.settled(parcel.input, parcel));
+      // An added parcel's state is the file's parcel itself, which reimportsToItself mostly settles without the
+      // merge (reimportParcel's: a joined file, whose merge is joinParcel, adds no parcel; import-csv.ts).
+      const known = !this.joined && reimportsToItself(parcel.input);
+      newState.text(known ? parcel.fileDigest : this.settled(parcel.input, parcel));
       newState.text(parcel.state);
     });
     req.stored.forEach((s, i) => {
@@ -394,9 +397,6 @@ export class ImportWork {
 
   /** The file digest to keep with a written state: only when importing the parcel again over it changes nothing. */
   private settled(state: PropertyInput, file: Parcel): string | null {
-    // An added parcel's state is the file's parcel itself: known to re-import as itself without merging (but a joined
-    // file's parcel, which joinParcel merges, is not reimportParcel's).
-    if (!this.joined && state === file.input && reimportsToItself(state)) return file.fileDigest;
     return sameContent(this.over(state, file.input, false), state) ? file.fileDigest : null;
   }
 }

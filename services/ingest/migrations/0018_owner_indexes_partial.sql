@@ -6,7 +6,7 @@
 -- the key with a strict operator (`last_name_key = $1`, `name_words @> $n`: services/lookup record-queries.ts and
 -- record-counts.ts), which implies it is not NULL, so the planner uses the partial indexes as it used the whole ones
 -- (lookup.owner-names.test.ts checks every such statement's plans). What a load writes of them: COPY of Philadelphia
--- x20's 146,000 owner rows into a table with its indexes, about a quarter less time (docs/benchmarks.md, issue 36's
+-- x20's owner rows into a table with its indexes, a quarter to two fifths less time (docs/benchmarks.md, issue 36's
 -- tenth pass). Like every migration this runs in one transaction, so the new indexes are built first, under names of
 -- their own, while the old ones still serve owner searches (a build blocks writes to records.owners only: imports
 -- wait, 2.7 s for a million owner rows here); only the drops and renames at the end, held to the commit, take the

@@ -6,6 +6,7 @@ import {
   type AddressCriteria,
   type AddressRows,
   OWNER_COUNT_CAP,
+  ownerPlaceIndex,
   type OwnerCriteria,
   type PagedRows,
   RecordStore,
@@ -72,7 +73,7 @@ const ownerCount = (state: boolean, city: boolean) => {
          SELECT count(*)::int AS total FROM m`,
   };
 };
-/** The owner counts, indexed as BY_OWNER (record-queries.ts). */
+/** The owner counts, by place given (record-queries.ts ownerPlaceIndex). */
 export const OWNER_COUNT = [
   ownerCount(false, false),
   ownerCount(false, true),
@@ -131,7 +132,7 @@ export class RecordCountStore extends RecordStore {
   }
 
   override async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
-    const statement = OWNER_COUNT[(c.state !== null ? 2 : 0) + (c.cityKey !== null ? 1 : 0)]!;
+    const statement = OWNER_COUNT[ownerPlaceIndex(c.state !== null, c.cityKey !== null)]!;
     const place = [c.state, c.cityKey].filter((v) => v !== null);
     const { rows } = await this.pool.query<{ total: number }>({
       ...statement,

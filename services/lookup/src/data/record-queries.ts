@@ -148,7 +148,9 @@ const byOwner = (state: boolean, city: boolean) => {
          ORDER BY r.id`,
   };
 };
-/** The owner searches, by place given: none, city, state, both (`BY_OWNER[(state ? 2 : 0) + (city ? 1 : 0)]`). */
+/** The index of an owner statement (BY_OWNER, record-counts.ts OWNER_COUNT) for the place a search gives. */
+export const ownerPlaceIndex = (state: boolean, city: boolean) => (state ? 2 : 0) + (city ? 1 : 0);
+/** The owner searches, by place given (ownerPlaceIndex): none, city, state, both. */
 export const BY_OWNER = [
   byOwner(false, false),
   byOwner(false, true),
@@ -345,7 +347,7 @@ export class RecordStore {
    */
   async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
     const words = c.lastNameKey.split(' ');
-    const statement = BY_OWNER[(c.state !== null ? 2 : 0) + (c.cityKey !== null ? 1 : 0)]!;
+    const statement = BY_OWNER[ownerPlaceIndex(c.state !== null, c.cityKey !== null)]!;
     const place = [c.state, c.cityKey].filter((v) => v !== null);
     const values = [c.lastNameKey, c.firstNameKey, limit, offset, words, ...place];
     const { rows } = await this.pool.query<Omit<StoredRecordRow, 'body'> & { body: Buffer | null }>({

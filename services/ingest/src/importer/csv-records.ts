@@ -176,9 +176,9 @@ export async function* readCsvValues(
       pending.shift();
       continue;
     }
-    // A UTF-8 byte-order mark opens the header (Excel's "CSV UTF-8"): taken off before a quote it would hide.
-    if (header === null && first.text.startsWith('\uFEFF')) {
-      first = { ...first, text: first.text.slice(1) };
+    const text0 = header === null ? withoutBom(first.text) : first.text;
+    if (text0 !== first.text) {
+      first = { ...first, text: text0 };
       pending[0] = first;
     }
     const read = header === null ? undefined : cellsRead;
@@ -235,6 +235,12 @@ export async function* readCsvValues(
   }
 }
 
+/**
+ * A header line without the UTF-8 byte-order mark that may open it (Excel's "CSV UTF-8"): taken off before the line
+ * is parsed, as a quote after it would not be read as one.
+ */
+const withoutBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+
 /** A header row's cells as column names: trimmed, the first without a UTF-8 byte-order mark. */
 const headerNames = (fields: readonly string[]) =>
   fields.map((h, i) => (i === 0 ? h.replace(/^\uFEFF/, '') : h).trim());
@@ -244,8 +250,7 @@ export async function readHeader(file: string, delimiter: string): Promise<strin
   for await (const { text } of physicalLines(file)) {
     if (text.trim() === '') continue;
     if (text.includes('\u0000')) throw nulHeader(file);
-    // Without a byte-order mark (see readCsvValues).
-    const parsed = parseRecord(text.replace(/^\uFEFF/, ''), delimiter);
+    const parsed = parseRecord(withoutBom(text), delimiter);
     if ('error' in parsed) throw new Error(`the header row of ${file} is malformed (${parsed.error})`);
     return headerNames(parsed.fields);
   }

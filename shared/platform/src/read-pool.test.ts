@@ -7,7 +7,7 @@ import { createPool, type Pool } from './db.js';
 import { createReadPool, fallbackReason, type ReadPool, replicaLimits } from './read-pool.js';
 import type {} from './testing/index.js';
 import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.js';
-import { freePort } from './testing/redis-server.js';
+import { freePort } from './testing/free-port.js';
 
 const LIMITS = { connectTimeoutMs: 1_000, statementTimeoutMs: 800, idleInTransactionTimeoutMs: 5_000, maxWaiting: 4 };
 /** Raises `code` on the replica's sessions only; on the primary it does nothing (no rows). */

@@ -3,7 +3,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { findGoBinary } from './go-binaries.js';
-import { freePort } from './redis-server.js';
+import { freePort } from './free-port.js';
 
 /** The collector configs of the repository (observability/collector/*-config.yaml). */
 export const COLLECTOR_CONFIGS = fileURLToPath(new URL('../../../../observability/collector/', import.meta.url));

@@ -25,7 +25,8 @@ export interface RunningApp {
 }
 
 export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
-export { freePort, startRedisServer, type OwnRedis } from './redis-server.js';
+export { freePort } from './free-port.js';
+export { startRedisServer, type OwnRedis } from './redis-server.js';
 export { startRedisCluster, CLUSTER_NODE_TIMEOUT_MS, type ClusterNode, type OwnRedisCluster } from './redis-cluster.js';
 export { COLLECTOR_CONFIGS, findCollector, startCollector, type RunningCollector } from './collector.js';
 export { findGoBinary, goPath } from './go-binaries.js';

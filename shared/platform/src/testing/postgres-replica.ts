@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
 import { metrics } from '@opentelemetry/api';
 import pg from 'pg';
-import { freePort } from './redis-server.js';
+import { freePort } from './free-port.js';
 
 export interface ReplicatedPostgres {
   primaryPort: number;

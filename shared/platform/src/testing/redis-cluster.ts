@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Redis } from 'ioredis';
 import { redisTarget } from '@pra/core/config';
-import { freePort } from './redis-server.js';
+import { freePort } from './free-port.js';
 
 export interface ClusterNode {
   port: number;

@@ -1,8 +1,8 @@
 // A redis-server of a test's own, on a free port, for faults that must not touch the machine's shared Redis
 // (CLIENT PAUSE, a restart, a wipe): started, answered, stopped with the test.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { createRedis } from '../redis.js';
+import { freePort } from './free-port.js';
 
 export interface OwnRedis {
   url: string;
@@ -14,15 +14,6 @@ export interface OwnRedis {
    */
   freeze(): () => void;
   stop(): Promise<void>;
-}
-
-/** A TCP port nobody listens on now (taken and released at once). */
-export async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 const ended = (child: ChildProcess, signal: NodeJS.Signals) =>

@@ -1,12 +1,13 @@
 // The calls bench:scale makes through the gateway: the system started as npm start runs it (processes under the
 // Supervisor, as in bench:readpath), keys sampled from the store, and each call type replayed at 1 connection and
 // at many.
-import { randomInt, randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Pool } from '@pra/platform';
 import { replay, type LoadResult } from '@pra/platform/bench';
+// Outside the kernel's ephemeral range: a port from listen(0) was seen taken by an outgoing connection before the
+// service bound it (a gateway restarting on EADDRINUSE for minutes while other work ran).
+import { freePort } from '@pra/platform/testing';
 import { Supervisor } from '../../services/stack/src/supervisor.js';
 import { startSystem } from '../../services/stack/src/system.js';
 
@@ -23,48 +24,6 @@ export interface CallFigures {
 /** Plans plays no part in these calls; the gateway answers its routes 503, which no call here reaches. */
 const PROCESSES = ['account-billing', 'lookup', 'autocomplete', 'gateway'] as const;
 
-/** The kernel's range for ports it picks itself (listen(0), outgoing connections' source ports). */
-function ephemeralRange(): [number, number] {
-  try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number);
-    if (low && high) return [low, high];
-  } catch {
-    // not Linux: the IANA range
-  }
-  return [49152, 65535];
-}
-
-const canListen = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const s = createServer();
-    s.once('error', () => resolve(false));
-    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
-  });
-
-/**
- * A free port outside the kernel's ephemeral range. A port from listen(0) lies inside it, so between the check and
- * the service's listen an outgoing connection (a pool's, another test's) may take it as its source port: seen here
- * as a gateway restarting on EADDRINUSE for minutes while other work ran. Outside it, only an explicit bind can.
- */
-async function quietPort(taken: Set<number>): Promise<number> {
-  const [low, high] = ephemeralRange();
-  const gaps = (
-    [
-      [10_000, low],
-      [high + 1, 65_536],
-    ] as const
-  ).filter(([a, b]) => b - a >= 1_000);
-  for (let attempt = 0; gaps.length > 0 && attempt < 100; attempt++) {
-    const [a, b] = gaps[attempt % gaps.length]!;
-    const port = randomInt(a, b);
-    if (!taken.has(port) && (await canListen(port))) {
-      taken.add(port);
-      return port;
-    }
-  }
-  throw new Error(`no free port outside the ephemeral range ${low}-${high}`);
-}
-
 /** Runs `fn` with the system up on this database (request logs at the default level, as npm start runs it). */
 export async function withSystem<T>(
   databaseUrl: string,
@@ -73,7 +32,6 @@ export async function withSystem<T>(
   fn: (gatewayUrl: string) => Promise<T>,
 ): Promise<T> {
   const supervisor = new Supervisor({ cwd: root, nodeArgs: ['--import', 'tsx'], log, stdout: 'ignore' });
-  const taken = new Set<number>();
   try {
     const system = await startSystem({
       placement: 'processes',
@@ -82,11 +40,11 @@ export async function withSystem<T>(
       // Five processes compiling TypeScript at once on a shared 2-core machine: a minute was seen not to suffice.
       readyTimeoutMs: 180_000,
       ports: {
-        gateway: await quietPort(taken),
-        lookup: await quietPort(taken),
-        autocomplete: await quietPort(taken),
-        billing: await quietPort(taken),
-        admin: await quietPort(taken),
+        gateway: await freePort(),
+        lookup: await freePort(),
+        autocomplete: await freePort(),
+        billing: await freePort(),
+        admin: await freePort(),
         plans: 0,
       },
       firstInternalPort: 0,

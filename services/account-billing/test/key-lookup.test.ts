@@ -8,8 +8,7 @@ import { inject } from 'vitest';
 import { createNoopMeter, metrics, type Attributes, type Counter } from '@opentelemetry/api';
 import type { Redis } from 'ioredis';
 import { createPool, redisReady, type Pool } from '@pra/platform';
-import { createServer } from 'node:net';
-import { startApp, type RunningApp } from '@pra/platform/testing';
+import { freePort, startApp, type RunningApp } from '@pra/platform/testing';
 import { authorizeKey, hashApiKey, KEY_LOOKUP_SIGNATURE_HEADER, signKeyLookup } from '@pra/core/auth';
 import {
   httpKeyResolver,
@@ -66,13 +65,9 @@ function connectionCountingPool(p: Pool): { pool: Pool; connections: () => numbe
   }) as Pool['connect'];
   return { pool: wrapper, connections: () => n };
 }
-/** A URL nothing listens on (a port that was just free: connections to it are refused). */
+/** A URL nothing listens on (a free port, reserved: no other test's server is given it, so connections are refused). */
 async function closedPort(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  const { port } = server.address() as { port: number };
-  await new Promise((r) => server.close(r));
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${await freePort()}`;
 }
 
 /** Transactions the app's key lookup opened on PostgreSQL. */

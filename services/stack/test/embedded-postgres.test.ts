@@ -1,24 +1,16 @@
 // The embedded default on a machine without PostgreSQL: the server from npm starts (as root too), takes the
 // records migrations, restarts on the same data, and stops; a data folder of another major version is refused.
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createPool } from '@pra/platform';
+import { freePort } from '@pra/platform/testing';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { closedAncestor, embeddedBinariesDir, embeddedMajor, startEmbeddedPostgres } from '../src/infrastructure.js';
 
 /** As root the server runs as `postgres`: in a checkout that user cannot enter, only the refusal can be tested. */
 const blockedBy = process.getuid?.() === 0 ? closedAncestor(embeddedBinariesDir()!) : null;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-  });
 
 describe('embedded PostgreSQL', () => {
   it.runIf(blockedBy !== null)('refuses at once, naming the folder the postgres user cannot enter', async () => {

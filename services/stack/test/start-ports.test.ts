@@ -2,6 +2,7 @@
 // are reused, and a port in use stops the start before anything runs, naming it.
 import { createServer, type Server } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { freePort } from '@pra/platform/testing';
 import { checkPortsFree, chooseStartPorts } from '../src/start-ports.js';
 
 describe('npm start ports', () => {
@@ -39,10 +40,11 @@ describe('npm start ports', () => {
   });
 
   it('refuses a port in use, or the same port twice, naming each', async () => {
+    // A reserved port (freePort): once this server lets it go, no other process's server is given it.
+    const port = await freePort();
     const busy: Server = await new Promise((resolve) => {
-      const s = createServer().listen(0, '127.0.0.1', () => resolve(s));
+      const s = createServer().listen(port, '127.0.0.1', () => resolve(s));
     });
-    const port = (busy.address() as { port: number }).port;
     try {
       await expect(checkPortsFree({ gateway: port })).rejects.toThrow(
         new RegExp(`Ports in the way: ${port} \\(gateway\\) is in use\\. .*--gateway-port N`),

@@ -1,28 +1,52 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { ephemeralRange, freePort, nthPort, portFree, portRanges, reservePort } from './free-port.js';
+import {
+  ephemeralRange,
+  firstFreePort,
+  freePort,
+  GRACE_MS,
+  nthPort,
+  portFree,
+  portRanges,
+  reservePort,
+} from './free-port.js';
 
 const listening: Server[] = [];
 afterEach(async () => {
   await Promise.all(listening.splice(0).map((s) => new Promise((r) => s.close(r))));
 });
-const listen = (port: number) =>
+const listen = (port: number, host = '127.0.0.1', ipv6Only = false) =>
   new Promise<Server>((resolve, reject) => {
     const s = createServer().once('error', reject);
-    s.listen(port, '127.0.0.1', () => {
+    s.listen({ port, host, ipv6Only }, () => {
       listening.push(s);
       resolve(s);
     });
   });
 const dir = mkdtempSync(join(tmpdir(), 'free-port-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const holder = (port: number) => readFileSync(join(dir, String(port)), 'utf8');
+/** A reservation file as another process would have left it, `ageMs` old. */
+const leave = (port: number, content: string, ageMs: number) => {
+  const f = join(dir, String(port));
+  writeFileSync(f, content);
+  const t = (Date.now() - ageMs) / 1000;
+  utimesSync(f, t, t);
+};
+/** A pid that has ended. */
+const endedPid = async () => {
+  const child = spawn(process.execPath, ['-e', '']);
+  await new Promise((r) => child.once('exit', r));
+  return child.pid!;
+};
+const hasIpv6Loopback = Object.values(networkInterfaces()).some((l) => l?.some((a) => a.address === '::1'));
 
 describe('freePort', () => {
-  it('reads the ephemeral range, and falls back to the widest default on text it cannot read', () => {
+  it('reads the ephemeral range, and falls back to a default on text it cannot read', () => {
     expect(ephemeralRange('1024\t4999\n')).toEqual([1024, 4999]);
     expect(ephemeralRange('garbage')).toEqual([32_768, 65_535]);
     expect(ephemeralRange('5000 4000')).toEqual([32_768, 65_535]);
@@ -40,21 +64,54 @@ describe('freePort', () => {
     expect(() => nthPort(ranges, 27_304)).toThrow(RangeError);
   });
 
-  it('reserves a port once: not for a second taker while its holder lives, taken over once it has ended', async () => {
+  it('reserves a port once, for this process', () => {
     expect(reservePort(20_001, dir)).toBe(true);
+    expect(holder(20_001)).toBe(String(process.pid));
     expect(reservePort(20_001, dir)).toBe(false);
-    expect(readFileSync(join(dir, '20001'), 'utf8')).toBe(String(process.pid));
-    // A live process's reservation is left alone; an ended one's is taken over.
+  });
+
+  it("leaves a live process's reservation alone, whatever its age", async () => {
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {
-      writeFileSync(join(dir, '20002'), String(child.pid));
+      leave(20_002, String(child.pid), 2 * GRACE_MS);
       expect(reservePort(20_002, dir)).toBe(false);
+      expect(holder(20_002)).toBe(String(child.pid));
     } finally {
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));
     }
-    expect(reservePort(20_002, dir)).toBe(true);
-    expect(readFileSync(join(dir, '20002'), 'utf8')).toBe(String(process.pid));
+  });
+
+  it("takes over an ended process's reservation only once it is older than the grace a child has to bind", async () => {
+    const pid = await endedPid();
+    leave(20_003, String(pid), GRACE_MS / 2);
+    expect(reservePort(20_003, dir)).toBe(false);
+    leave(20_003, String(pid), GRACE_MS + 1_000);
+    expect(reservePort(20_003, dir)).toBe(true);
+    expect(holder(20_003)).toBe(String(process.pid));
+  });
+
+  it('counts a file holding no pid (one being written, or garbage) as held until it is as old', () => {
+    leave(20_004, '', 1_000);
+    expect(reservePort(20_004, dir)).toBe(false);
+    leave(20_005, 'not a pid', 1_000);
+    expect(reservePort(20_005, dir)).toBe(false);
+    leave(20_005, 'not a pid', GRACE_MS + 1_000);
+    expect(reservePort(20_005, dir)).toBe(true);
+  });
+
+  it('passes by a port reserved by a live process and one a server holds, and gives the next', async () => {
+    const free = await freePort();
+    const ranges: [number, number][] = [[free, free + 3]];
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      leave(free, String(child.pid), 0);
+      await listen(free + 1);
+      expect(await firstFreePort(ranges, 0, dir)).toBe(free + 2);
+    } finally {
+      child.kill('SIGKILL');
+      await new Promise((r) => child.once('exit', r));
+    }
   });
 
   it('gives ports outside the ephemeral range, never the same twice, each free to listen on', async () => {
@@ -66,22 +123,18 @@ describe('freePort', () => {
     for (const p of ports) await listen(p);
   });
 
-  it('sees a port held by a server on any address as not free', async () => {
+  it('sees a port held by a server on 127.0.0.1 as not free, and free again once it closes', async () => {
     const port = await freePort();
     expect(await portFree(port)).toBe(true);
     const s = await listen(port);
     expect(await portFree(port)).toBe(false);
     await new Promise((r) => s.close(r));
     expect(await portFree(port)).toBe(true);
-    // A server on IPv6 loopback alone: a probe on 127.0.0.1 would miss it.
-    const v6 = createServer();
-    const bound = await new Promise<boolean>((r) => {
-      v6.once('error', () => r(false));
-      v6.listen({ port, host: '::1', ipv6Only: true }, () => r(true));
-    });
-    if (bound) {
-      expect(await portFree(port)).toBe(false);
-      await new Promise((r) => v6.close(r));
-    }
+  });
+
+  it.skipIf(!hasIpv6Loopback)('sees a server on IPv6 loopback alone, which a probe on 127.0.0.1 misses', async () => {
+    const port = await freePort();
+    await listen(port, '::1', true);
+    expect(await portFree(port)).toBe(false);
   });
 });

@@ -5,19 +5,31 @@
 //   clean-clone CI run lost the gateway's port so, and its supervised process was restarted until the test gave up.
 //   So ports are chosen outside that range, where only a server naming its port can be.
 // - Two processes choosing at once (test files run in parallel, a benchmark beside the tests) could choose the same
-//   one. So each port given is reserved machine-wide, by a file named after it in RESERVATIONS holding the pid, until
-//   the process that reserved it ends. A process that exits removes its files; one killed, or ended without
-//   its exit handlers (vitest's test processes were seen to), leaves them: a reservation whose process has ended is
-//   taken over.
-// The children must bind the port on the loopback interface or every interface (as every child here does): the
-// probe listens on every interface, so a listener on any address is seen.
+//   one. So each port given is reserved for the user's processes on this machine: a file named after it in a folder
+//   of the user's own under the temporary folder (one TMPDIR: processes with different ones do not see each other's),
+//   holding the pid. A process that exits removes its files; one killed, or ended without its exit handlers
+//   (vitest's test processes were seen to), leaves them. A reservation is taken over once its process has ended and
+//   it is older than GRACE_MS, so that a child the dead process started still has time to bind the port.
+// Where no reservation can be made (the folder belongs to someone else, the temporary folder is read-only), a
+// warning says so and ports are only probed. The children must bind the port on the loopback interface or every
+// interface (as every child here does): the probe listens on every address, so a listener on any is seen.
 import { randomInt } from 'node:crypto';
-import { mkdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmdirSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
-/** The kernel's ephemeral port range: Linux's, read; elsewhere, the widest default (Linux's start, IANA's end). */
+/** The kernel's ephemeral port range: Linux's, read; elsewhere, Linux's default start and IANA's end. */
 export function ephemeralRange(text?: string): [number, number] {
   try {
     const [lo, hi] = (text ?? readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8'))
@@ -35,6 +47,8 @@ export function ephemeralRange(text?: string): [number, number] {
 const LOWEST = 10_000;
 /** A side of the ephemeral range with fewer ports than this is not drawn from. */
 const LEAST_ROOM = 1_000;
+/** How long a reservation outlives its process: a child it started may still be starting (a gateway under tsx). */
+export const GRACE_MS = 10 * 60_000;
 
 /** The ranges ports are drawn from, [from, to): outside the ephemeral range, above LOWEST. */
 export function portRanges([lo, hi]: [number, number]): [number, number][] {
@@ -46,7 +60,14 @@ export function portRanges([lo, hi]: [number, number]): [number, number][] {
   ).filter(([from, to]) => to - from >= LEAST_ROOM);
 }
 
-export const RESERVATIONS = join(tmpdir(), 'pra-ports');
+/** The n-th port of the ranges, counted from the first range's start (n less than their ports in all). */
+export function nthPort(ranges: [number, number][], n: number): number {
+  for (const [from, to] of ranges) {
+    if (n < to - from) return from + n;
+    n -= to - from;
+  }
+  throw new RangeError(`port ${n} past the ranges' end`);
+}
 
 const alive = (pid: number) => {
   try {
@@ -57,55 +78,106 @@ const alive = (pid: number) => {
   }
 };
 
-const reserved: string[] = [];
-process.once('exit', () => {
-  for (const f of reserved) {
-    try {
-      unlinkSync(f);
-    } catch {
-      // Taken over, or the folder removed: nothing to release.
-    }
+const code = (err: unknown) => (err as NodeJS.ErrnoException).code;
+
+/** This user's reservations folder, made if missing; null (with a warning, once) when it cannot be used. */
+let folderChecked: string | null | undefined;
+function reservationsFolder(): string | null {
+  if (folderChecked !== undefined) return folderChecked;
+  const uid = process.getuid?.() ?? userInfo().username;
+  const dir = join(tmpdir(), `pra-ports-${uid}`);
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const st = lstatSync(dir);
+    const mine = process.getuid === undefined || st.uid === process.getuid();
+    if (!st.isDirectory() || !mine) throw new Error(`${dir} is not a folder of this user's`);
+    folderChecked = dir;
+  } catch (err) {
+    process.emitWarning(`freePort reserves no ports (${(err as Error).message}): it only probes them, which can race`);
+    folderChecked = null;
   }
+  return folderChecked;
+}
+
+const reserved = new Set<string>();
+const releaseFile = (file: string) => {
+  try {
+    // Only a file that is still this process's: a reservation taken over since is someone else's.
+    if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
+  } catch {
+    // Gone already.
+  }
+  reserved.delete(file);
+};
+process.once('exit', () => {
+  for (const f of [...reserved]) releaseFile(f);
 });
 
 /**
- * Reserves `port` for this process: false when a live process (this one included) holds it. A stale reservation is
- * taken over under a lock (a folder beside it, made atomically), so that two processes cannot both take it over.
+ * Reserves `port` for this process: false when it is held (by a live process, this one included, or by one ended
+ * less than GRACE_MS ago). A new reservation is made whole at once (a file of the pid linked into place, EEXIST when
+ * taken); an old one is taken over under a lock (a folder beside it, made atomically) by renaming a new file over it.
+ * `dir`: the folder (this user's by default); `now` for tests.
  */
-export function reservePort(port: number, dir = RESERVATIONS): boolean {
-  mkdirSync(dir, { recursive: true });
+export function reservePort(port: number, dir: string | null = reservationsFolder(), now = Date.now()): boolean {
+  if (dir === null) return true; // no reservations here: the probe alone decides
   const file = join(dir, String(port));
-  const take = (flag: 'wx' | 'w') => {
-    writeFileSync(file, String(process.pid), { flag });
-    reserved.push(file);
-    return true;
-  };
+  const draft = `${file}.${process.pid}.new`;
   try {
-    return take('wx');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-  }
-  const lock = `${file}.lock`;
-  try {
-    mkdirSync(lock);
-  } catch {
-    return false; // another process is taking it over
-  }
-  try {
-    let holder = 0;
+    writeFileSync(draft, String(process.pid));
     try {
-      holder = Number(readFileSync(file, 'utf8'));
-    } catch {
-      // Released meanwhile: free to take.
+      linkSync(draft, file);
+      reserved.add(file);
+      return true;
+    } catch (err) {
+      if (code(err) !== 'EEXIST') throw err;
     }
-    if (holder > 0 && alive(holder)) return false;
-    return take('w');
+    const lock = `${file}.lock`;
+    try {
+      mkdirSync(lock);
+    } catch {
+      return false; // another process is taking it over (or one crashed doing so: that port stays out of use)
+    }
+    try {
+      let holder: string;
+      let since: number;
+      try {
+        holder = readFileSync(file, 'utf8');
+        since = statSync(file).mtimeMs;
+      } catch (err) {
+        if (code(err) !== 'ENOENT') throw err;
+        // Released meanwhile: made anew, unless another process has just done so.
+        try {
+          linkSync(draft, file);
+        } catch (again) {
+          if (code(again) === 'EEXIST') return false;
+          throw again;
+        }
+        reserved.add(file);
+        return true;
+      }
+      const pid = /^\d+$/.test(holder) ? Number(holder) : 0;
+      // A holder alive, or gone too recently; a file not (yet) holding a pid counts as held until it is as old.
+      if ((pid > 0 && alive(pid)) || now - since < GRACE_MS) return false;
+      renameSync(draft, file);
+      reserved.add(file);
+      return true;
+    } finally {
+      rmdirSync(lock);
+    }
+  } catch (err) {
+    if (['EACCES', 'EPERM', 'EROFS'].includes(code(err) ?? '')) return false;
+    throw err;
   } finally {
-    rmdirSync(lock);
+    try {
+      unlinkSync(draft);
+    } catch {
+      // Renamed into place.
+    }
   }
 }
 
-/** Nothing listens on `port`, on any address. */
+/** Nothing listens on `port`, on any address (a dual-stack listener on every address conflicts with each). */
 export const portFree = (port: number) =>
   new Promise<boolean>((resolve) => {
     const s = createServer()
@@ -124,28 +196,32 @@ async function anyPort(): Promise<number> {
   return port;
 }
 
-/** The n-th port of the ranges, counted from the first range's start (n less than their ports in all). */
-export function nthPort(ranges: [number, number][], n: number): number {
-  for (const [from, to] of ranges) {
-    if (n < to - from) return from + n;
-    n -= to - from;
+/**
+ * The first port from the `start`-th of the ranges on, in turn, that can be reserved and that nothing listens on.
+ * A port reserved but found in use is let go again.
+ */
+export async function firstFreePort(
+  ranges: [number, number][],
+  start: number,
+  dir: string | null = reservationsFolder(),
+): Promise<number> {
+  const ports = ranges.map(([from, to]) => to - from).reduce((a, b) => a + b, 0);
+  for (let i = 0; i < ports; i++) {
+    const port = nthPort(ranges, (start + i) % ports);
+    if (!reservePort(port, dir)) continue;
+    if (await portFree(port)) return port;
+    if (dir !== null) releaseFile(join(dir, String(port)));
   }
-  throw new RangeError(`port ${n} past the ranges' end`);
+  throw new Error(`no free port in ${ranges.map(([f, t]) => `${f}-${t - 1}`).join(', ')}`);
 }
 
 /**
- * A TCP port nobody listens on now, outside the ephemeral range, reserved for this process (no other process using
- * freePort is given it while this one lives, and this one is not given it twice).
+ * A TCP port nobody listens on now, outside the ephemeral range, reserved for this process: no other process using
+ * freePort is given it while this one lives (and for GRACE_MS after), and this one is not given it twice.
  */
 export async function freePort(): Promise<number> {
   const ranges = portRanges(ephemeralRange());
   if (ranges.length === 0) return anyPort();
-  const ports = ranges.map(([from, to]) => to - from).reduce((a, b) => a + b);
-  // From a random start, in turn: processes starting at once rarely probe the same ports.
-  const start = randomInt(ports);
-  for (let i = 0; i < ports; i++) {
-    const port = nthPort(ranges, (start + i) % ports);
-    if (reservePort(port) && (await portFree(port))) return port;
-  }
-  throw new Error(`no free port outside the ephemeral range ${ephemeralRange().join('-')}`);
+  // From a random start: processes starting at once rarely meet on the same ports.
+  return firstFreePort(ranges, randomInt(ranges.map(([from, to]) => to - from).reduce((a, b) => a + b)));
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,7 +91,7 @@ describe('freePort', () => {
     expect(holder(20_003)).toBe(String(process.pid));
   });
 
-  it('counts a file holding no pid (one being written, or garbage) as held until it is as old', () => {
+  it('counts a file holding no pid as held until it is as old', () => {
     leave(20_004, '', 1_000);
     expect(reservePort(20_004, dir)).toBe(false);
     leave(20_005, 'not a pid', 1_000);
@@ -100,14 +100,26 @@ describe('freePort', () => {
     expect(reservePort(20_005, dir)).toBe(true);
   });
 
-  it('passes by a port reserved by a live process and one a server holds, and gives the next', async () => {
-    const free = await freePort();
-    const ranges: [number, number][] = [[free, free + 3]];
+  it('leaves the choice to the probe where no reservation can be written', () => {
+    expect(reservePort(20_006, join(dir, 'no-such-folder'))).toBe(true);
+  });
+
+  it('passes by a port reserved by a live process and one a server holds, and lets the latter go', async () => {
+    // Three ports reserved machine-wide, so that no other test's server takes one meanwhile.
+    const [a, b, c] = [await freePort(), await freePort(), await freePort()];
+    const ranges: [number, number][] = [
+      [a, a + 1],
+      [b, b + 1],
+      [c, c + 1],
+    ];
     const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     try {
-      leave(free, String(child.pid), 0);
-      await listen(free + 1);
-      expect(await firstFreePort(ranges, 0, dir)).toBe(free + 2);
+      leave(a, String(child.pid), 0);
+      await listen(b);
+      expect(await firstFreePort(ranges, 0, dir)).toBe(c);
+      expect(holder(a)).toBe(String(child.pid));
+      // Reserved, found in use, let go again.
+      expect(existsSync(join(dir, String(b)))).toBe(false);
     } finally {
       child.kill('SIGKILL');
       await new Promise((r) => child.once('exit', r));

@@ -7,10 +7,9 @@
 // - Two processes choosing at once (test files run in parallel, a benchmark beside the tests) could choose the same
 //   one. So each port given is reserved for the user's processes on this machine: a file named after it in a folder
 //   of the user's own under the temporary folder (one TMPDIR: processes with different ones do not see each other's),
-//   holding the pid. A process that exits removes its files; one killed, or ended without its exit handlers
-//   (vitest's test processes were seen to), leaves them. A reservation is taken over once its process has ended and
-//   it is older than GRACE_MS, so that a child the dead process started still has time to bind the port.
-// Where no reservation can be made (the folder belongs to someone else, the temporary folder is read-only), a
+//   holding the pid. Files are left when their process ends (a child it started may still be binding the port): a
+//   reservation is taken over once its process has ended and it was made GRACE_MS ago or more.
+// Where no reservation can be made (the folder is someone else's, the temporary folder is read-only or full), a
 // warning says so and ports are only probed. The children must bind the port on the loopback interface or every
 // interface (as every child here does): the probe listens on every address, so a listener on any is seen.
 import { randomInt } from 'node:crypto';
@@ -27,6 +26,7 @@ import {
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
+import { threadId } from 'node:worker_threads';
 import { join } from 'node:path';
 
 /** The kernel's ephemeral port range: Linux's, read; elsewhere, Linux's default start and IANA's end. */
@@ -47,7 +47,7 @@ export function ephemeralRange(text?: string): [number, number] {
 const LOWEST = 10_000;
 /** A side of the ephemeral range with fewer ports than this is not drawn from. */
 const LEAST_ROOM = 1_000;
-/** How long a reservation outlives its process: a child it started may still be starting (a gateway under tsx). */
+/** How long a reservation holds after it was made, its process ended or not: time for a child to bind the port. */
 export const GRACE_MS = 10 * 60_000;
 
 /** The ranges ports are drawn from, [from, to): outside the ephemeral range, above LOWEST. */
@@ -80,94 +80,69 @@ const alive = (pid: number) => {
 
 const code = (err: unknown) => (err as NodeJS.ErrnoException).code;
 
-/** This user's reservations folder, made if missing; null (with a warning, once) when it cannot be used. */
-let folderChecked: string | null | undefined;
+/** This user's reservations folder (made if missing), or null when it cannot be used. */
 function reservationsFolder(): string | null {
-  if (folderChecked !== undefined) return folderChecked;
+  if (folder !== undefined) return folder;
   const uid = process.getuid?.() ?? userInfo().username;
   const dir = join(tmpdir(), `pra-ports-${uid}`);
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     const st = lstatSync(dir);
     const mine = process.getuid === undefined || st.uid === process.getuid();
-    if (!st.isDirectory() || !mine) throw new Error(`${dir} is not a folder of this user's`);
-    folderChecked = dir;
+    // Another user's, a link, or writable by others (who could plant links in it): not used.
+    if (!st.isDirectory() || !mine || (st.mode & 0o022) !== 0) {
+      throw new Error(`${dir} is not a folder of this user's alone`);
+    }
+    folder = dir;
   } catch (err) {
-    process.emitWarning(`freePort reserves no ports (${(err as Error).message}): it only probes them, which can race`);
-    folderChecked = null;
+    noReservations(err);
   }
-  return folderChecked;
+  return folder ?? null;
+}
+let folder: string | null | undefined;
+
+/** From now on ports are only probed, not reserved: said once, as a warning. */
+function noReservations(err: unknown): void {
+  if (folder !== null) {
+    process.emitWarning(`freePort reserves no ports (${(err as Error).message}): it only probes them, which can race`);
+  }
+  folder = null;
 }
 
-const reserved = new Set<string>();
-const releaseFile = (file: string) => {
+/** Lets a reservation of this process go (one taken over since is someone else's, and stays). */
+function release(file: string): void {
   try {
-    // Only a file that is still this process's: a reservation taken over since is someone else's.
     if (readFileSync(file, 'utf8') === String(process.pid)) unlinkSync(file);
   } catch {
     // Gone already.
   }
-  reserved.delete(file);
-};
-process.once('exit', () => {
-  for (const f of [...reserved]) releaseFile(f);
-});
+}
 
 /**
- * Reserves `port` for this process: false when it is held (by a live process, this one included, or by one ended
- * less than GRACE_MS ago). A new reservation is made whole at once (a file of the pid linked into place, EEXIST when
+ * Reserves `port` for this process: false when it is held (by a live process, this one included, or reserved less
+ * than GRACE_MS ago). A new reservation is made whole at once (a file of the pid linked into place: EEXIST when
  * taken); an old one is taken over under a lock (a folder beside it, made atomically) by renaming a new file over it.
- * `dir`: the folder (this user's by default); `now` for tests.
+ * Reservations are not let go when their process ends (a child it started may still be binding; vitest's test
+ * processes end without running exit handlers anyway): they are taken over once stale. `dir`: this user's folder by
+ * default; null: no reservations (true: the probe alone decides). Where the folder cannot be written, reservations
+ * stop, with a warning, and the probe alone decides.
  */
-export function reservePort(port: number, dir: string | null = reservationsFolder(), now = Date.now()): boolean {
-  if (dir === null) return true; // no reservations here: the probe alone decides
+export function reservePort(port: number, dir: string | null = reservationsFolder()): boolean {
+  if (dir === null) return true;
   const file = join(dir, String(port));
-  const draft = `${file}.${process.pid}.new`;
+  // Of this thread: worker threads of one process have the same pid.
+  const draft = `${file}.${process.pid}.${threadId}.new`;
   try {
-    writeFileSync(draft, String(process.pid));
     try {
+      writeFileSync(draft, String(process.pid));
       linkSync(draft, file);
-      reserved.add(file);
       return true;
     } catch (err) {
-      if (code(err) !== 'EEXIST') throw err;
-    }
-    const lock = `${file}.lock`;
-    try {
-      mkdirSync(lock);
-    } catch {
-      return false; // another process is taking it over (or one crashed doing so: that port stays out of use)
-    }
-    try {
-      let holder: string;
-      let since: number;
-      try {
-        holder = readFileSync(file, 'utf8');
-        since = statSync(file).mtimeMs;
-      } catch (err) {
-        if (code(err) !== 'ENOENT') throw err;
-        // Released meanwhile: made anew, unless another process has just done so.
-        try {
-          linkSync(draft, file);
-        } catch (again) {
-          if (code(again) === 'EEXIST') return false;
-          throw again;
-        }
-        reserved.add(file);
-        return true;
-      }
-      const pid = /^\d+$/.test(holder) ? Number(holder) : 0;
-      // A holder alive, or gone too recently; a file not (yet) holding a pid counts as held until it is as old.
-      if ((pid > 0 && alive(pid)) || now - since < GRACE_MS) return false;
-      renameSync(draft, file);
-      reserved.add(file);
+      if (code(err) === 'EEXIST') return takeOver(file, draft);
+      // The folder cannot be written (removed, read-only, full, no hard links): the probe alone decides.
+      if (dir === folder) noReservations(err);
       return true;
-    } finally {
-      rmdirSync(lock);
     }
-  } catch (err) {
-    if (['EACCES', 'EPERM', 'EROFS'].includes(code(err) ?? '')) return false;
-    throw err;
   } finally {
     try {
       unlinkSync(draft);
@@ -177,11 +152,33 @@ export function reservePort(port: number, dir: string | null = reservationsFolde
   }
 }
 
-/** Nothing listens on `port`, on any address (a dual-stack listener on every address conflicts with each). */
+/** A reservation taken over if stale: its holder ended (or it holds no pid) and it was made GRACE_MS ago or more. */
+function takeOver(file: string, draft: string): boolean {
+  const lock = `${file}.lock`;
+  try {
+    mkdirSync(lock);
+  } catch {
+    return false; // another process is taking it over (or one crashed doing so: that port stays out of use)
+  }
+  try {
+    const holder = readFileSync(file, 'utf8');
+    const pid = Number(holder);
+    if ((Number.isInteger(pid) && pid > 0 && alive(pid)) || Date.now() - statSync(file).mtimeMs < GRACE_MS)
+      return false;
+    renameSync(draft, file);
+    return true;
+  } catch {
+    return false; // released meanwhile, or unreadable: the next port
+  } finally {
+    rmdirSync(lock);
+  }
+}
+
+/** Nothing listens on `port`, on any address (on Linux a dual-stack listener on every address conflicts with each). */
 export const portFree = (port: number) =>
-  new Promise<boolean>((resolve) => {
+  new Promise<boolean>((resolve, reject) => {
     const s = createServer()
-      .once('error', () => resolve(false))
+      .once('error', (err) => (code(err) === 'EADDRINUSE' ? resolve(false) : reject(err)))
       .once('listening', () => s.close(() => resolve(true)));
     s.listen(port);
   });
@@ -210,14 +207,14 @@ export async function firstFreePort(
     const port = nthPort(ranges, (start + i) % ports);
     if (!reservePort(port, dir)) continue;
     if (await portFree(port)) return port;
-    if (dir !== null) releaseFile(join(dir, String(port)));
+    if (dir !== null) release(join(dir, String(port)));
   }
   throw new Error(`no free port in ${ranges.map(([f, t]) => `${f}-${t - 1}`).join(', ')}`);
 }
 
 /**
  * A TCP port nobody listens on now, outside the ephemeral range, reserved for this process: no other process using
- * freePort is given it while this one lives (and for GRACE_MS after), and this one is not given it twice.
+ * freePort is given it while this one lives (nor, after, until GRACE_MS from the reservation), nor this one twice.
  */
 export async function freePort(): Promise<number> {
   const ranges = portRanges(ephemeralRange());

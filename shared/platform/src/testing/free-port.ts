@@ -60,6 +60,9 @@ export function portRanges([lo, hi]: [number, number]): [number, number][] {
   ).filter(([from, to]) => to - from >= LEAST_ROOM);
 }
 
+/** How many ports the ranges hold. */
+const portCount = (ranges: [number, number][]) => ranges.reduce((n, [from, to]) => n + to - from, 0);
+
 /** The n-th port of the ranges, counted from the first range's start (n less than their ports in all). */
 export function nthPort(ranges: [number, number][], n: number): number {
   for (const [from, to] of ranges) {
@@ -202,7 +205,7 @@ export async function firstFreePort(
   start: number,
   dir: string | null = reservationsFolder(),
 ): Promise<number> {
-  const ports = ranges.map(([from, to]) => to - from).reduce((a, b) => a + b, 0);
+  const ports = portCount(ranges);
   for (let i = 0; i < ports; i++) {
     const port = nthPort(ranges, (start + i) % ports);
     if (!reservePort(port, dir)) continue;
@@ -220,5 +223,5 @@ export async function freePort(): Promise<number> {
   const ranges = portRanges(ephemeralRange());
   if (ranges.length === 0) return anyPort();
   // From a random start: processes starting at once rarely meet on the same ports.
-  return firstFreePort(ranges, randomInt(ranges.map(([from, to]) => to - from).reduce((a, b) => a + b)));
+  return firstFreePort(ranges, randomInt(portCount(ranges)));
 }

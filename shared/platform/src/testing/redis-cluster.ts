@@ -120,9 +120,9 @@ export async function startRedisCluster(options: { nodeTimeoutMs?: number } = {}
   watchdog.unref();
   (watchdog.stdin as Socket).unref();
   // Bus ports chosen too (cluster-port, Redis 7): the default port + 10000 may be taken or past 65535.
-  const taken = new Set<number>();
-  while (taken.size < 8) taken.add(await freePort());
-  const [p1, p2, p3, p4, ...buses] = [...taken] as number[];
+  const chosen: number[] = [];
+  while (chosen.length < 8) chosen.push(await freePort()); // never the same twice
+  const [p1, p2, p3, p4, ...buses] = chosen;
   const ports = [p1!, p2!, p3!, p4!];
   const bus = new Map(ports.map((p, i) => [p, buses[i]!]));
   const children = new Map<number, ChildProcess>();

@@ -45,19 +45,28 @@ export function ephemeralRange(text?: string): [number, number] {
 
 /** Ports below this are left alone (the well-known services: PostgreSQL's 5432, Redis's 6379, and the like). */
 const LOWEST = 10_000;
+/**
+ * Kubernetes' NodePort range, left alone too: on a machine that is a cluster's node, connections to 127.0.0.1 on such
+ * a port may be redirected by the node's proxy rules with no listener there for the probe to see.
+ */
+const NODE_PORTS: [number, number] = [30_000, 32_768];
 /** A side of the ephemeral range with fewer ports than this is not drawn from. */
 const LEAST_ROOM = 1_000;
 /** How long a reservation holds after it was made, its process ended or not: time for a child to bind the port. */
 export const GRACE_MS = 10 * 60_000;
 
-/** The ranges ports are drawn from, [from, to): outside the ephemeral range, above LOWEST. */
+/** The ranges ports are drawn from, [from, to): outside the ephemeral range and NODE_PORTS, above LOWEST. */
 export function portRanges([lo, hi]: [number, number]): [number, number][] {
-  return (
-    [
-      [LOWEST, lo],
-      [hi + 1, 65_536],
-    ] as [number, number][]
-  ).filter(([from, to]) => to - from >= LEAST_ROOM);
+  const outside: [number, number][] = [
+    [LOWEST, lo],
+    [hi + 1, 65_536],
+  ];
+  return outside
+    .flatMap(([from, to]): [number, number][] => [
+      [from, Math.min(to, NODE_PORTS[0])],
+      [Math.max(from, NODE_PORTS[1]), to],
+    ])
+    .filter(([from, to]) => to - from >= LEAST_ROOM);
 }
 
 /** How many ports the ranges hold. */
@@ -177,18 +186,25 @@ function takeOver(file: string, draft: string): boolean {
   }
 }
 
-/** Nothing listens on `port`, on any address (on Linux a dual-stack listener on every address conflicts with each). */
+/**
+ * Nothing listens on `port`, on any address (on Linux a dual-stack listener on every address conflicts with each):
+ * true; or the error that kept the probe from listening (EADDRINUSE, or EACCES where the port may not be bound).
+ */
 export const portFree = (port: number) =>
-  new Promise<boolean>((resolve, reject) => {
+  new Promise<true | Error>((resolve) => {
     const s = createServer()
-      .once('error', (err) => (code(err) === 'EADDRINUSE' ? resolve(false) : reject(err)))
+      .once('error', (err) => resolve(err))
       .once('listening', () => s.close(() => resolve(true)));
     s.listen(port);
   });
 
 /** The kernel's choice for port 0: on a machine whose ephemeral range leaves no room outside it. */
+let warnedAnyPort = false;
 async function anyPort(): Promise<number> {
-  process.emitWarning('no room outside the ephemeral port range: freePort falls back to listen(0), which can race');
+  if (!warnedAnyPort) {
+    process.emitWarning('no room outside the ephemeral port range: freePort falls back to listen(0), which can race');
+    warnedAnyPort = true;
+  }
   const s = createServer();
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
   const port = (s.address() as { port: number }).port;
@@ -196,23 +212,34 @@ async function anyPort(): Promise<number> {
   return port;
 }
 
+/** Every port this process was given: never given again, reservations or not. */
+const givenHere = new Set<number>();
+
 /**
- * The first port from the `start`-th of the ranges on, in turn, that can be reserved and that nothing listens on.
- * A port reserved but found in use is let go again.
+ * The first port from the `start`-th of the ranges on, in turn, not given before, that can be reserved and that the
+ * probe can listen on. A port reserved but found in use (or not to be bound) is let go again.
  */
 export async function firstFreePort(
   ranges: [number, number][],
   start: number,
   dir: string | null = reservationsFolder(),
+  given: Set<number> = givenHere,
 ): Promise<number> {
   const ports = portCount(ranges);
+  let last: Error | null = null;
   for (let i = 0; i < ports; i++) {
     const port = nthPort(ranges, (start + i) % ports);
-    if (!reservePort(port, dir)) continue;
-    if (await portFree(port)) return port;
+    if (given.has(port) || !reservePort(port, dir)) continue;
+    const probed = await portFree(port);
+    if (probed === true) {
+      given.add(port);
+      return port;
+    }
+    last = probed;
     if (dir !== null) release(join(dir, String(port)));
   }
-  throw new Error(`no free port in ${ranges.map(([f, t]) => `${f}-${t - 1}`).join(', ')}`);
+  const why = last ? ` (the last probe: ${last.message})` : '';
+  throw new Error(`no free port in ${ranges.map(([f, t]) => `${f}-${t - 1}`).join(', ')}${why}`);
 }
 
 /**

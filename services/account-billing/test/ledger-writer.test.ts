@@ -5,7 +5,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, createRedis, type Pool, type RedisClient } from '@pra/platform';
-import { countingPool } from '@pra/platform/testing';
+import { countingPool, startTcpProxy } from '@pra/platform/testing';
 import { startProcess, type Started } from '@pra/platform/bench';
 import { billingFixture, poolThroughProxy, type BillingFixture } from './billing-fixtures.js';
 import { LEDGER_GROUP, LedgerWriter } from '../src/workers/ledger-writer.js';
@@ -320,11 +320,11 @@ describe('ledger writer processes', () => {
   afterAll(() => {
     for (const p of processes) p.stop();
   });
-  const writerProcess = (f: BillingFixture) =>
+  const writerProcess = (f: BillingFixture, databaseUrl = inject('databaseUrl')) =>
     startProcess(
       'services/account-billing/src/worker.ts',
       {
-        DATABASE_URL: inject('databaseUrl'),
+        DATABASE_URL: databaseUrl,
         REDIS_URL: inject('redisUrl'),
         REDIS_PREFIX: f.layout.prefix,
         LEDGER_CLAIM_IDLE_MS: '500',
@@ -337,23 +337,47 @@ describe('ledger writer processes', () => {
     });
   const pendingCount = async (f: BillingFixture) =>
     Number(((await redis.xpending(f.layout.shards[0]!.outbox, LEDGER_GROUP).catch(() => [0])) as [number])[0]);
+  const until = async (what: string, done: () => Promise<boolean>, timeoutMs = 30_000) => {
+    const end = Date.now() + timeoutMs;
+    while (!(await done())) {
+      if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
 
   it('a writer killed with SIGKILL mid-batch: a new writer under another name applies every event exactly once', async () => {
     const f = await fixture();
     const a = await f.fundedAccount(100_000);
-    const charged = await charges(f, a.accountId, 6_000);
-    const doomed = await writerProcess(f);
-    // Kill it once it has started writing: some events are in the ledger, some still in the outbox.
-    for (let i = 0; i < 300 && (await redis.xlen(f.layout.shards[0]!.outbox)) === charged.calls; i++)
-      await new Promise((r) => setTimeout(r, 20));
-    doomed.kill('SIGKILL');
-    const left = await redis.xlen(f.layout.shards[0]!.outbox);
-    expect(left).toBeGreaterThan(0);
-    await writerProcess(f);
-    await drained(f, 60_000);
-    expect(await ledger(a.accountId)).toEqual({ charged: charged.credits, events: charged.calls });
-    expect(await pendingCount(f)).toBe(0);
-    await f.close();
+    // The doomed writer reaches PostgreSQL through a proxy, so that the test, not the machine's speed, decides
+    // where the kill lands: it writes a first load, then PostgreSQL goes silent, it reads a batch of the second
+    // load and is killed while writing it. (Killing it at a guessed moment raced the writer: a fast one had
+    // drained the outbox before the test looked.)
+    const url = new URL(inject('databaseUrl'));
+    const proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    try {
+      const first = await charges(f, a.accountId, 3_000);
+      const doomed = await writerProcess(f, url.toString());
+      await drained(f, 60_000);
+      expect(await ledger(a.accountId)).toEqual({ charged: first.credits, events: first.calls });
+      proxy.stall();
+      const second = await charges(f, a.accountId, 3_000);
+      await until('the doomed writer holds a batch', async () => (await pendingCount(f)) > 0);
+      doomed.kill('SIGKILL');
+      expect(await redis.xlen(f.layout.shards[0]!.outbox)).toBe(second.calls);
+      expect(await pendingCount(f)).toBeGreaterThan(0);
+      await writerProcess(f);
+      await drained(f, 60_000);
+      expect(await ledger(a.accountId)).toEqual({
+        charged: first.credits + second.credits,
+        events: first.calls + second.calls,
+      });
+      expect(await pendingCount(f)).toBe(0);
+    } finally {
+      await proxy.close();
+      await f.close();
+    }
   }, 90_000);
 
   it('a writer stopped with SIGTERM under load finishes and acknowledges its batch: nothing stranded', async () => {

@@ -28,8 +28,7 @@ const pipeline = new UsagePipeline({
   claimIdleMs: config.LEDGER_CLAIM_IDLE_MS,
 });
 await pipeline.start();
-await runInternalServer(config, storesReady(pool));
-log({ msg: 'ledger writer started' });
+// Handlers before anything else is awaited: a SIGTERM while the internal server starts still stops gracefully.
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
@@ -42,3 +41,5 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       .finally(() => process.exit(0));
   });
 }
+await runInternalServer(config, storesReady(pool));
+log({ msg: 'ledger writer started' });

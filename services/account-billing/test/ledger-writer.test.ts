@@ -385,8 +385,8 @@ describe('ledger writer processes', () => {
     const a = await f.fundedAccount(100_000);
     const stopping = await writerProcess(f);
     const load = charges(f, a.accountId, 6_000);
-    for (let i = 0; i < 300 && (await ledger(a.accountId)).events === 0; i++)
-      await new Promise((r) => setTimeout(r, 20));
+    // Once it has written, its handlers are installed (worker.ts): the SIGTERM lands on a writer at work.
+    await until('the writer has written', async () => (await ledger(a.accountId)).events > 0);
     const exited = stopping.exited();
     stopping.kill('SIGTERM');
     expect(await exited).toBe(0);

@@ -133,7 +133,8 @@ it('a write waits for a merge in progress before it holds any row, then names th
             WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()`,
         )
       ).rows.map((r) => r.wait);
-    for (let i = 0; i < 100 && seen.length === 0; i++) {
+    // Up to 10 s: on a loaded machine the write may take a while to reach its lock.
+    for (let i = 0; i < 500 && seen.length === 0; i++) {
       await new Promise((r) => setTimeout(r, 20));
       seen = await waits();
     }

@@ -144,7 +144,8 @@ describe('createRedis on a Redis Cluster', () => {
     await cluster.failover(master.port);
     const f1 = Date.now() - t0;
     const atFailover = acknowledged.length;
-    await new Promise((r) => setTimeout(r, 500));
+    // Writes acknowledged after the failover (a slow machine takes longer to refresh its slots: waited for, not slept).
+    await expect.poll(() => acknowledged.length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(atFailover);
     running = false;
     await Promise.all(loops);
     console.info(
@@ -192,7 +193,7 @@ describe('createRedis on a Redis Cluster', () => {
       const r0 = Date.now() - t0;
       await cluster.restartEmpty(master.port);
       const r1 = Date.now() - t0;
-      await new Promise((r) => setTimeout(r, 300));
+      await expect.poll(() => lastAck, { timeout: 10_000, interval: 50 }).toBeGreaterThan(r1);
       running = false;
       await loop;
       const messages = [...new Set(errors.map((e) => e.message))];

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
-import type {} from '@pra/platform/testing';
+import { startTcpProxy } from '@pra/platform/testing';
 import { migrateRecords } from '../src/data/migrate.js';
 import { loadGenerated } from '../src/generator/load-generated.js';
 import { importCsv } from '../src/importer/import-csv.js';
@@ -124,8 +124,15 @@ describe('rekey after a normaliser change', () => {
       }
     })();
 
+    // The first rekey reaches PostgreSQL through a proxy, stalled before the kill: no batch commits between the
+    // test's look at the checkpoint and the kill, however fast or slow the machine.
+    const target = new URL(url);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const proxied = new URL(url);
+    proxied.hostname = '127.0.0.1';
+    proxied.port = String(proxy.port);
     try {
-      const first = startRekey({ REKEY_PAUSE_MS: '20' });
+      const first = startRekey({ REKEY_PAUSE_MS: '20', DATABASE_URL: proxied.toString() });
       let at: Awaited<ReturnType<typeof checkpoint>>;
       for (;;) {
         at = await checkpoint();
@@ -133,6 +140,7 @@ describe('rekey after a normaliser change', () => {
         if (first.child.exitCode !== null) throw new Error(`rekey ended before it was killed:\n${first.stderr()}`);
         await new Promise((r) => setTimeout(r, 20));
       }
+      proxy.stall();
       first.child.kill('SIGKILL');
       expect(await first.exited).toBeNull();
       const killedAt = (await checkpoint())!;
@@ -163,6 +171,7 @@ describe('rekey after a normaliser change', () => {
     } finally {
       looking = false;
       await lookupLoop;
+      await proxy.close();
     }
     expect(lookups).toBeGreaterThan(20);
     expect(slowest).toBeLessThan(1_000);

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { workerExecArgv } from '../src/importer/worker-argv.js';
+import { refusedFlags, workerExecArgv } from '../src/importer/worker-argv.js';
 
 it('drops the tsx loader in each form node and the tsx CLI pass it', () => {
   expect(
@@ -83,3 +83,50 @@ for (const flags of [[], ['--max-old-space-size=4096'], ['--stack-size=2000'], [
     expect(out.trim()).toBe('STARTED');
   }, 30_000);
 }
+
+it('reads the options a worker refused from its error, and nothing from a message of another form', () => {
+  const given = ['--min-semi-space-size=64', '--enable-source-maps', '--stack-size=2000'];
+  expect(
+    refusedFlags('Initiated Worker with invalid execArgv flags: --min-semi-space-size=64, --stack-size=2000', given),
+  ).toEqual(['--min-semi-space-size=64', '--stack-size=2000']);
+  expect(refusedFlags('Initiated Worker with invalid execArgv flags: --expose-gc', given)).toBeNull();
+  expect(refusedFlags('invalid execArgv', given)).toBeNull();
+  expect(refusedFlags('Initiated Worker with invalid execArgv flags: ', given)).toBeNull();
+});
+
+// The import CLI runs with a young generation of 64 MB a semi-space (package.json's `ingest`): a worker refuses that
+// option given explicitly, yet must start without the loader inherited, and with the process's young generation.
+const workerArgv = fileURLToPath(new URL('../src/importer/worker-argv.ts', import.meta.url));
+const probe = `
+import { parentPort } from 'node:worker_threads';
+import v8 from 'node:v8';
+parentPort.postMessage({ execArgv: process.execArgv,
+  newSpace: v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size });
+`;
+const startProbes = `
+const { loaderWorker } = await import(${JSON.stringify(workerArgv)});
+const url = new URL('data:text/javascript,' + encodeURIComponent(${JSON.stringify(probe)}));
+for (let i = 0; i < 2; i++) {
+  const w = loaderWorker(url);
+  const m = await new Promise((resolve, reject) => { w.once('message', resolve); w.once('error', reject); });
+  console.log(JSON.stringify(m));
+  await w.terminate();
+}
+`;
+it('starts workers without the loader in a process run with --min-semi-space-size=64, each with its young generation', () => {
+  const out = execFileSync(
+    process.execPath,
+    ['--min-semi-space-size=64', '--enable-source-maps', '--import', 'tsx', '--input-type=module', '-e', startProbes],
+    { encoding: 'utf8', cwd: fileURLToPath(new URL('..', import.meta.url)) },
+  );
+  const started = out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { execArgv: string[]; newSpace: number });
+  expect(started).toHaveLength(2);
+  for (const w of started) {
+    expect(w.execArgv).toContain('--enable-source-maps'); // what a worker takes is still given to it
+    expect(w.execArgv.join(' ')).not.toMatch(/tsx|semi-space/);
+    expect(w.newSpace).toBeGreaterThanOrEqual(64 * 1024 * 1024);
+  }
+}, 30_000);

@@ -1,5 +1,5 @@
 // npm run bench:import [-- --copies 10 --roll-copies 20 --batch 2000 --workers 2 --keep --only <part or county>
-//   --no-baseline --profile <dir>]
+//   --no-baseline --no-cli --profile <dir>]
 // County-import speed at steady state. The Brooklyn sample (23,006 rows) is too short for that, so this builds a
 // larger file from it in a temp dir: the sample repeated `copies` times, each copy with distinct parcels (its BLOCK
 // moved by 10,000 per copy) and distinct addresses (its house numbers prefixed with the copy's number). It then
@@ -15,7 +15,8 @@
 // importer's threads and V8's optimised code to pay, so it is repeated `--roll-copies` times (20: ~110,000 rows), each
 // copy with parcels, site addresses and owners of its own (APN and house number prefixed with the copy's number,
 // a letter added to the owner's first word), first loaded then re-loaded; under each pass, node's CPU a row by thread
-// (main, the import's worker threads, V8's own: read from /proc on Linux). The time is importCsv's alone (not the
+// (main, the import's worker threads, V8's own: read from /proc on Linux). Each one-file roll's first load is also run
+// as a user runs it, `npm run ingest -- import` in a fresh process and database ("CLI first"; services/ingest/test/cli-run.ts). The time is importCsv's alone (not the
 // database's creation or migration); the file is read from disk as the CLI reads it. The database is dropped at the
 // end (--keep keeps it).
 import { gunzipSync } from 'node:zlib';
@@ -23,6 +24,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { fileURLToPath } from 'node:url';
 import { Session } from 'node:inspector/promises';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
@@ -40,10 +42,12 @@ import {
 import { processCpuSeconds } from '@pra/platform/bench';
 import { useLocalStack } from '@pra/platform/local-stack';
 import { csvField, multiplyRoll } from './roll-copies.js';
+import { cliFirstLoad } from '../../services/ingest/test/cli-run.js';
 
 // The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
 useLocalStack('bench:import');
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TARGET_ROWS_PER_SECOND = 20_000;
 /** Issue 36: a first load of a one-file county roll on this 2-core machine. */
 const COUNTY_TARGET_ROWS_PER_SECOND = 10_000;
@@ -64,6 +68,8 @@ const { values } = parseArgs({
     profile: { type: 'string' },
     /** With --only <county>: the Brooklyn first import first, the baseline of the x Brooklyn ratio (--no-baseline). */
     baseline: { type: 'boolean', default: true },
+    /** Each one-file roll's first load by the CLI too, in a fresh process and database (--no-cli: not). */
+    cli: { type: 'boolean', default: true },
   },
   allowNegative: true,
 });
@@ -205,7 +211,7 @@ async function main() {
       }
       const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
       const baseline = results[0] ? results[0].s.rowsRead / results[0].seconds : null;
-      if (values.only !== 'brooklyn') await benchCounties(pool, batchSize, workers, baseline, dir);
+      if (values.only !== 'brooklyn') await benchCounties(pool, batchSize, workers, baseline, dir, base);
       if (!brooklyn) return;
       console.log(
         `\nimport of the Brooklyn sample x${copies} (${fmt(results[0]!.s.rowsRead)} rows), ${mapping.name} mapping, ` +
@@ -281,6 +287,7 @@ async function benchCounties(
   workers: number | undefined,
   baseline: number | null,
   dir: string,
+  baseUrl: string,
 ) {
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   const lines: string[] = [];
@@ -336,7 +343,19 @@ async function benchCounties(
     }
   };
   for (const [county, files] of Object.entries(COUNTY_ROLLS)) {
-    if (only === null || county === only) await measure(county, files);
+    if (only !== null && county !== only) continue;
+    await measure(county, files);
+    if (!values.cli || files.length !== 1) continue;
+    const { mapping, file } = files[0]!;
+    const c = await cliFirstLoad(ROOT, withDatabase(baseUrl, `pra_bench_cli_${process.pid}`), mapping, file);
+    const mark = c.rowsPerSecond >= COUNTY_TARGET_ROWS_PER_SECOND ? 'ok' : 'below';
+    const ratio = baseline === null ? '' : `${(c.rowsPerSecond / baseline).toFixed(2)}x`;
+    console.error(`${county} CLI first load: ${fmt(c.rowsPerSecond)} rows/s`);
+    lines.push(
+      `${county.padEnd(18)}${'CLI first'.padEnd(12)}${fmt(c.rows).padStart(9)}${(c.rows / c.rowsPerSecond).toFixed(1).padStart(9)}` +
+        `${fmt(c.rowsPerSecond).padStart(9)}${fmt(COUNTY_TARGET_ROWS_PER_SECOND).padStart(9)}${ratio.padStart(11)}${'-'.padStart(9)}${'-'.padStart(7)}${'-'.padStart(11)}  ${mark}`,
+      `${''.padEnd(30)}npm run ingest -- import, a fresh process and database: the process ran ${c.processSeconds.toFixed(1)} s in all`,
+    );
   }
   if (rollCopies > 1) {
     for (const [county, files] of Object.entries(COUNTY_ROLLS)) {

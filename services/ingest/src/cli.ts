@@ -79,6 +79,7 @@ async function main() {
         const mapping = loadMapping(values.mapping);
         const progress = new FileProgress(`import ${mapping.name}`);
         let last = { rowsRead: 0, bytesRead: 0, totalBytes: null as number | null };
+        const started = performance.now();
         const s = await importCsv(pool, mapping, values.file, {
           dryRun: values['dry-run'],
           onWait: (m) => console.error(m),
@@ -87,6 +88,7 @@ async function main() {
             progress.update(p);
           },
         });
+        const seconds = Math.max((performance.now() - started) / 1000, 0.001);
         progress.update(last, true);
         for (const e of s.errors.slice(0, 50)) console.error(`line ${e.line}: ${e.reason}`);
         if (s.errors.length > 50) console.error(`... and ${s.errors.length - 50} more bad rows`);
@@ -100,7 +102,7 @@ async function main() {
           );
         const what = mapping.kind === 'property' ? 'properties' : 'tract vintages';
         console.log(
-          `${s.dryRun ? 'DRY RUN, nothing written: ' : ''}${s.mapping}: ${s.rowsRead.toLocaleString('en-US')} rows read; ${what}: ${s.added.toLocaleString('en-US')} new, ` +
+          `${s.dryRun ? 'DRY RUN, nothing written: ' : ''}${s.mapping}: ${s.rowsRead.toLocaleString('en-US')} rows read in ${seconds.toFixed(seconds < 10 ? 2 : 1)} s (${Math.round(s.rowsRead / seconds).toLocaleString('en-US')} rows/s); ${what}: ${s.added.toLocaleString('en-US')} new, ` +
             `${s.updated.toLocaleString('en-US')} updated, ${s.unchanged.toLocaleString('en-US')} unchanged; ` +
             `${s.skipped.toLocaleString('en-US')} rows skipped`,
         );

@@ -1,0 +1,23 @@
+// `npm run ingest -- import` as a user runs it: package.json's `ingest` script (its Node options included) in a
+// process of its own, into a database of its own. It loads a real roll, prints the import report and a summary
+// with the import's time and rate, which bench:import reads (cli-run.ts).
+import { fileURLToPath } from 'node:url';
+import { expect, inject, it } from 'vitest';
+import { withDatabase } from '@pra/platform';
+import { cliFirstLoad, ingestArgs } from './cli-run.js';
+import { COUNTY_ROLLS } from '../src/importer/index.js';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+it('runs with a young generation of 64 MB a semi-space (a small roll first-loads faster in a fresh process)', () => {
+  expect(ingestArgs(root)).toContain('--min-semi-space-size=64');
+});
+
+it('loads a real roll and prints how long the import took and its rate', async () => {
+  const { mapping, file } = COUNTY_ROLLS.philadelphia![0]!;
+  const url = withDatabase(inject('databaseUrl'), `${new URL(inject('databaseUrl')).pathname.slice(1)}_cli_import`);
+  const load = await cliFirstLoad(root, url, mapping, file);
+  expect(load.rows).toBe(5_336);
+  expect(load.rowsPerSecond).toBeGreaterThan(0);
+  expect(load.processSeconds).toBeGreaterThan(load.rows / load.rowsPerSecond);
+}, 120_000);

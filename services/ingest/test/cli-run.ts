@@ -1,0 +1,62 @@
+// The first load of a one-file roll as a user runs it, for bench:import and cli-import.test.ts: `npm run ingest --
+// import` in a fresh process, into a fresh database. bench:import's other figures time importCsv in a process that
+// has already imported (its code compiled, its heap grown); a fresh process pays for both. The command is
+// package.json's `ingest` script (its Node options included), run with this process's node; the rate is the one the
+// CLI prints (importCsv's time, not the process's start, which is given beside it).
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPool, dropDatabase, ensureDatabase } from '@pra/platform';
+import { migrateRecords } from '../src/data/migrate.js';
+
+/** package.json's `ingest` script as arguments to node: `node --min-semi-space-size=64 --import tsx cli.ts` → the rest. */
+export function ingestArgs(root: string): string[] {
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { ingest: string } })
+    .scripts.ingest;
+  const [node, ...args] = script.split(/\s+/);
+  if (node !== 'node') throw new Error(`package.json's ingest script does not start with node: ${script}`);
+  return args;
+}
+
+export interface CliLoad {
+  rows: number;
+  /** What the CLI printed: rows read over importCsv's time. */
+  rowsPerSecond: number;
+  /** The process's whole run: node's start, loading the modules, the import and the report. */
+  processSeconds: number;
+}
+
+/** Loads `file` through `mapping` with the CLI into the database `url`, made and migrated first, dropped after. */
+export async function cliFirstLoad(root: string, url: string, mapping: string, file: string): Promise<CliLoad> {
+  await dropDatabase(url);
+  await ensureDatabase(url);
+  try {
+    const pool = createPool(url, 1, 'bench-import-cli');
+    try {
+      await migrateRecords(pool);
+    } finally {
+      await pool.end();
+    }
+    const started = performance.now();
+    const child = spawn(process.execPath, [...ingestArgs(root), 'import', '--mapping', mapping, '--file', file], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: url },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    const processSeconds = (performance.now() - started) / 1000;
+    const printed = / ([\d,]+) rows read in [\d.]+ s \(([\d,]+) rows\/s\)/.exec(out);
+    if (code !== 0 || !printed) throw new Error(`the CLI import of ${file} failed (exit ${code}):\n${out}\n${err}`);
+    const num = (s: string) => Number(s.replaceAll(',', ''));
+    return { rows: num(printed[1]!), rowsPerSecond: num(printed[2]!), processSeconds };
+  } finally {
+    await dropDatabase(url);
+  }
+}

@@ -380,7 +380,9 @@ describe('expiry', () => {
     await p.start();
     try {
       const a = await g.fundedAccount(0);
-      await grantCredits(g.deps, a.accountId, { amount: 30, validDays: 1 }, new Date(Date.now() - 86_400_000 + 1_500));
+      // A grant that expires 5 s from now: time enough for the charge below on a loaded machine, then waited out.
+      const expires = Date.now() + 5_000;
+      await grantCredits(g.deps, a.accountId, { amount: 30, validDays: 1 }, new Date(expires - 86_400_000));
       const tx = randomUUID();
       expect(
         (
@@ -393,7 +395,7 @@ describe('expiry', () => {
           })
         ).granted,
       ).toBe(5);
-      await new Promise((r) => setTimeout(r, 2_000)); // the grant has expired; its charge is still in the outbox
+      await new Promise((r) => setTimeout(r, expires - Date.now() + 500)); // expired; its charge still in the outbox
       expect(await p.maintenance('expire-credits', g.redis)).toEqual({ expired: 0 });
       const writer = new UsagePipeline({
         pool,

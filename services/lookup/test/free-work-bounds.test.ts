@@ -133,8 +133,15 @@ describe('free work reads no record body', () => {
   it(`eight worst-case previews at once run at most ${FREE_WORK_LANE_WIDTH} count at a time`, async () => {
     reset();
     const answers = await Promise.all(Array.from({ length: 8 }, () => batch('preview=true', true)));
-    expect(answers.map((r) => r.status)).toEqual(Array(8).fill(200));
-    expect(seen.counts).toBeGreaterThanOrEqual(800);
+    // Each answered, or (a machine too slow for all eight within the lane's longest wait, 10 s) refused with the
+    // lane's uncharged 503 before its counts ran: the bound holds either way.
+    const answered = answers.filter((r) => r.status === 200).length;
+    for (const r of answers.filter((r) => r.status !== 200)) {
+      expect(r.status).toBe(503);
+      expect(((await r.json()) as any).status.msg).toMatch(/Too many free previews are waiting/);
+    }
+    expect(answered).toBeGreaterThan(0);
+    expect(seen.counts).toBeGreaterThanOrEqual(100 * answered);
     expect(seen.countsAtOnce).toBeLessThanOrEqual(FREE_WORK_LANE_WIDTH);
     expect(seen.bodyRows).toBe(0);
     // What the counter sees of a paid call (the account's 1 credit): its body.

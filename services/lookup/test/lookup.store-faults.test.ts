@@ -9,7 +9,9 @@ import { billingFixture, type BillingFixture } from '@pra/account-billing/testin
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '../src/app.js';
 
-const LIMITS = { connectTimeoutMs: 500, statementTimeoutMs: 300, idleInTransactionTimeoutMs: 1_000, maxWaiting: 4 };
+// Short enough for the faults to end quickly, long enough that a lookup on a PostgreSQL busy with other test files is
+// not mistaken for one (300 ms and 500 ms were: a loaded VM may take that long for a healthy statement).
+const LIMITS = { connectTimeoutMs: 3_000, statementTimeoutMs: 2_000, idleInTransactionTimeoutMs: 3_000, maxWaiting: 4 };
 let pool: Pool;
 let proxied: Pool;
 let proxy: TcpProxy;

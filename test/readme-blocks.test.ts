@@ -1,6 +1,6 @@
-// The README shows what the code prints: npm start's banner, the client example's output and the admin CLI's
-// commands are each the output of the function the code prints with, for the README's values (those of a real run,
-// with the keys and secrets elided). Change a printer and this fails until the README says the same.
+// The README shows what the code prints: npm start's banner, the client example's output, the admin CLI's commands
+// and an import's summary are each the output of the function the code prints with, for the README's values (those
+// of a real run, with the keys and secrets elided). Change a printer and this fails until the README says the same.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { saveLocalStack, useLocalStack } from '@pra/platform/local-stack';
 import { upBanner } from '../services/stack/src/up-banner.js';
 import { chooseStartPorts } from '../services/stack/src/start-ports.js';
 import { adminUsage } from '../services/account-billing/src/admin-commands.js';
+import { summaryLine } from '../services/ingest/src/importer/summary-line.js';
 import { exampleLines as say } from '../clients/typescript/examples/example-lines.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
@@ -106,5 +107,20 @@ describe('README', () => {
 
   it("lists the admin CLI's commands as `npm run admin -- help` prints them", () => {
     expect(blockAfter('The admin CLI (`npm run admin -- help`):')).toBe(adminUsage());
+  });
+
+  it("shows an import's summary as `npm run ingest -- import` prints it", () => {
+    const block = blockAfter('rolling-sales file (23,006 sales');
+    const printed = block.split('\n').find((l) => l.startsWith('nyc-rolling-sales: '));
+    const summary = {
+      mapping: 'nyc-rolling-sales',
+      rowsRead: 23_006,
+      added: 20_302,
+      updated: 0,
+      unchanged: 0,
+      skipped: 0,
+      dryRun: false,
+    };
+    expect(printed).toBe(summaryLine(summary, 'property', 23_006 / 15_383)); // a real run's time: 1.4956 s
   });
 });

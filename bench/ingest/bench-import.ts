@@ -15,10 +15,11 @@
 // importer's threads and V8's optimised code to pay, so it is repeated `--roll-copies` times (20: ~110,000 rows), each
 // copy with parcels, site addresses and owners of its own (APN and house number prefixed with the copy's number,
 // a letter added to the owner's first word), first loaded then re-loaded; under each pass, node's CPU a row by thread
-// (main, the import's worker threads, V8's own: read from /proc on Linux). Each one-file roll's first load is also run
-// as a user runs it, `npm run ingest -- import` in a fresh process and database ("CLI first"; services/ingest/test/cli-run.ts). The time is importCsv's alone (not the
+// (main, the import's worker threads, V8's own: read from /proc on Linux). The time is importCsv's alone (not the
 // database's creation or migration); the file is read from disk as the CLI reads it. The database is dropped at the
-// end (--keep keeps it).
+// end (--keep keeps it). Each one-file roll's first load is also run as a user runs it ("CLI first", --no-cli: not):
+// `npm run ingest -- import` in a fresh process and a database of its own, always dropped (ingest's
+// test/cli-run.ts); its rate is the one the CLI prints, importCsv's time as above, the process's whole run beside it.
 import { gunzipSync } from 'node:zlib';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
@@ -42,7 +43,7 @@ import {
 import { processCpuSeconds } from '@pra/platform/bench';
 import { useLocalStack } from '@pra/platform/local-stack';
 import { csvField, multiplyRoll } from './roll-copies.js';
-import { cliFirstLoad } from '../../services/ingest/test/cli-run.js';
+import { cliFirstLoad } from '@pra/ingest/testing/cli-run';
 
 // The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
 useLocalStack('bench:import');
@@ -347,7 +348,7 @@ async function benchCounties(
     await measure(county, files);
     if (!values.cli || files.length !== 1) continue;
     const { mapping, file } = files[0]!;
-    const c = await cliFirstLoad(ROOT, withDatabase(baseUrl, `pra_bench_cli_${process.pid}`), mapping, file);
+    const c = await cliFirstLoad(ROOT, withDatabase(baseUrl, `pra_bench_${process.pid}_cli`), mapping, file);
     const mark = c.rowsPerSecond >= COUNTY_TARGET_ROWS_PER_SECOND ? 'ok' : 'below';
     const ratio = baseline === null ? '' : `${(c.rowsPerSecond / baseline).toFixed(2)}x`;
     console.error(`${county} CLI first load: ${fmt(c.rowsPerSecond)} rows/s`);

@@ -28,17 +28,29 @@ const pipeline = new UsagePipeline({
   claimIdleMs: config.LEDGER_CLAIM_IDLE_MS,
 });
 await pipeline.start();
-// Handlers before anything else is awaited: a SIGTERM while the internal server starts still stops gracefully.
+// Handlers once the pipeline runs (stopping it needs it), before the internal server is awaited: a SIGTERM while it
+// starts still stops the writer gracefully.
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     if (stopping) return;
     stopping = true;
-    // The batch in flight commits and is acknowledged before the process exits.
+    // The batch in flight commits and is acknowledged before the process exits; one that cannot (PostgreSQL silent)
+    // is left after 20 s to another writer, which claims it (LEDGER_CLAIM_IDLE_MS) and writes it once.
+    setTimeout(() => {
+      log({ msg: 'ledger writer did not stop within 20 s: exiting, its batch left to the other writers' });
+      process.exit(1);
+    }, 20_000).unref();
     void pipeline
       .stop()
       .then(() => pool.end())
-      .finally(() => process.exit(0));
+      .then(
+        () => process.exit(0),
+        (err: Error) => {
+          log({ msg: 'ledger writer stopped with an error', error: err.message });
+          process.exit(1);
+        },
+      );
   });
 }
 await runInternalServer(config, storesReady(pool));

@@ -18,6 +18,7 @@ import { migrateRecords } from './data/migrate.js';
 import { loadGenerated } from './generator/load-generated.js';
 import { formatReport } from './importer/apply-rules.js';
 import { importCsv } from './importer/import-csv.js';
+import { summaryLine } from './importer/summary-line.js';
 import { loadMapping } from './importer/mapping.js';
 import { loadSampleDataset, propertyCount } from './load-sample.js';
 import { FileProgress } from './progress.js';
@@ -88,7 +89,7 @@ async function main() {
             progress.update(p);
           },
         });
-        const seconds = Math.max((performance.now() - started) / 1000, 0.001);
+        const seconds = (performance.now() - started) / 1000;
         progress.update(last, true);
         for (const e of s.errors.slice(0, 50)) console.error(`line ${e.line}: ${e.reason}`);
         if (s.errors.length > 50) console.error(`... and ${s.errors.length - 50} more bad rows`);
@@ -100,12 +101,7 @@ async function main() {
           console.log(
             `${s.notInStore.toLocaleString('en-US')} rows name a parcel the store lacks: nothing was made of them`,
           );
-        const what = mapping.kind === 'property' ? 'properties' : 'tract vintages';
-        console.log(
-          `${s.dryRun ? 'DRY RUN, nothing written: ' : ''}${s.mapping}: ${s.rowsRead.toLocaleString('en-US')} rows read in ${seconds.toFixed(seconds < 10 ? 2 : 1)} s (${Math.round(s.rowsRead / seconds).toLocaleString('en-US')} rows/s); ${what}: ${s.added.toLocaleString('en-US')} new, ` +
-            `${s.updated.toLocaleString('en-US')} updated, ${s.unchanged.toLocaleString('en-US')} unchanged; ` +
-            `${s.skipped.toLocaleString('en-US')} rows skipped`,
-        );
+        console.log(summaryLine(s, mapping.kind, seconds));
         if (s.skipped > 0)
           console.log('Skipped rows are listed above by line; fix them in the file and import it again.');
         break;

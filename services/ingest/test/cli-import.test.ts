@@ -1,6 +1,7 @@
 // `npm run ingest -- import` as a user runs it: package.json's `ingest` script (its Node options included) in a
 // process of its own, into a database of its own. It loads a real roll, prints the import report and a summary
 // with the import's time and rate, which bench:import reads (cli-run.ts).
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, inject, it } from 'vitest';
 import { withDatabase } from '@pra/platform';
@@ -9,8 +10,9 @@ import { COUNTY_ROLLS } from '../src/importer/index.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
-it('runs with a young generation of 64 MB a semi-space (a small roll first-loads faster in a fresh process)', () => {
+it("package.json's ingest scripts (the root's and the package's) start node with --min-semi-space-size=64", () => {
   expect(ingestArgs(root)).toContain('--min-semi-space-size=64');
+  expect(ingestArgs(join(root, 'services/ingest'))).toContain('--min-semi-space-size=64');
 });
 
 it('loads a real roll and prints how long the import took and its rate', async () => {

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPool, dropDatabase, ensureDatabase } from '@pra/platform';
 import { migrateRecords } from '../src/data/migrate.js';
+import { readSummaryLine } from '../src/importer/summary-line.js';
 
 /** package.json's `ingest` script as arguments to node: `node --min-semi-space-size=64 --import tsx cli.ts` → the rest. */
 export function ingestArgs(root: string): string[] {
@@ -28,10 +29,13 @@ export interface CliLoad {
 
 /** Loads `file` through `mapping` with the CLI into the database `url`, made and migrated first, dropped after. */
 export async function cliFirstLoad(root: string, url: string, mapping: string, file: string): Promise<CliLoad> {
+  // It drops the database before and after: only one named for it.
+  if (!/_cli(_\w+)?$/.test(new URL(url).pathname))
+    throw new Error(`cliFirstLoad needs a database of its own (…_cli…): ${url}`);
   await dropDatabase(url);
   await ensureDatabase(url);
   try {
-    const pool = createPool(url, 1, 'bench-import-cli');
+    const pool = createPool(url, 1, 'cli-run');
     try {
       await migrateRecords(pool);
     } finally {
@@ -52,10 +56,9 @@ export async function cliFirstLoad(root: string, url: string, mapping: string, f
       child.on('close', resolve);
     });
     const processSeconds = (performance.now() - started) / 1000;
-    const printed = / ([\d,]+) rows read in [\d.]+ s \(([\d,]+) rows\/s\)/.exec(out);
+    const printed = readSummaryLine(out);
     if (code !== 0 || !printed) throw new Error(`the CLI import of ${file} failed (exit ${code}):\n${out}\n${err}`);
-    const num = (s: string) => Number(s.replaceAll(',', ''));
-    return { rows: num(printed[1]!), rowsPerSecond: num(printed[2]!), processSeconds };
+    return { ...printed, processSeconds };
   } finally {
     await dropDatabase(url);
   }

@@ -1,6 +1,8 @@
 // The Node options a worker thread of the importer starts with: the process's own, but for the TypeScript loader's
-// (`--import tsx` and the like), which the worker's entry registers itself. Inherited, it would be registered twice
-// in the worker, which doubles its start (~0.2 s of CPU for the import worker).
+// (`--import tsx` and the like), which the worker's entry registers itself (inherited, it would be registered twice in
+// the worker, which doubles its start: ~0.2 s of CPU for the import worker), and for V8's options that a worker
+// refuses when given them (`--min-semi-space-size`, which `npm run ingest` starts node with, and the like): they are
+// process-wide, so the worker has them all the same.
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);

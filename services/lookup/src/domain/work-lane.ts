@@ -38,7 +38,8 @@ export const FREE_WORK_SHARE = 0.25;
 /**
  * The longest a preview waits for its turn in the lane: past it, an uncharged 503 and the task never runs (a queue
  * that never drains would run work for calls the gateway gave up on, 28 s). Long enough for 8 worst-case batch
- * previews at once on one process to all be answered.
+ * previews at once on one process to all be answered on the 2-core VMs this runs on (~1 s for the eight); a machine
+ * several times slower answers the last of them with the 503.
  */
 export const FREE_WORK_MAX_WAIT_MS = 10_000;
 

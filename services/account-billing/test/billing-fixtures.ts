@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { createPool, createRedis, redisReady, type Pool } from '@pra/platform';
-import { startTcpProxy, type TcpProxy } from '@pra/platform/testing';
+import { proxyUrl, type TcpProxy } from '@pra/platform/testing';
 import { KeyCache, keyCacheLayoutFor } from '@pra/account-billing/client';
 import type { TierName } from '@pra/core/tiers';
 import { RedisCreditMeter } from '../src/client/credit-meter.js';
@@ -74,9 +74,6 @@ export async function billingFixture(pool: Pool, redisUrl: string, prefix: strin
 
 /** A pool that reaches PostgreSQL through a TCP proxy the test can cut (an outage of the database for that pool). */
 export async function poolThroughProxy(databaseUrl: string, name: string): Promise<{ pool: Pool; proxy: TcpProxy }> {
-  const url = new URL(databaseUrl);
-  const proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
-  url.hostname = '127.0.0.1';
-  url.port = String(proxy.port);
-  return { pool: createPool(url.toString(), 2, name), proxy };
+  const { proxy, url } = await proxyUrl(databaseUrl);
+  return { pool: createPool(url, 2, name), proxy };
 }

@@ -1,11 +1,11 @@
 // The ledger writer's faults, with real Redis, PostgreSQL and processes: an entry delivered twice, a writer that
-// dies between its write and its acknowledgement (in process, and a real writer process killed with SIGKILL), a
-// writer stopped with SIGTERM under load, and PostgreSQL unreachable for longer than any retry budget. In every
+// dies between its write and its acknowledgement (in process), a real writer process killed with SIGKILL while it
+// holds a batch it has not written, a writer stopped with SIGTERM under load, and PostgreSQL unreachable for longer than any retry budget. In every
 // case each charge is written exactly once, nothing is refunded, and /usage agrees.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, createRedis, type Pool, type RedisClient } from '@pra/platform';
-import { countingPool, startTcpProxy } from '@pra/platform/testing';
+import { countingPool, proxyUrl } from '@pra/platform/testing';
 import { startProcess, type Started } from '@pra/platform/bench';
 import { billingFixture, poolThroughProxy, type BillingFixture } from './billing-fixtures.js';
 import { LEDGER_GROUP, LedgerWriter } from '../src/workers/ledger-writer.js';
@@ -337,13 +337,6 @@ describe('ledger writer processes', () => {
     });
   const pendingCount = async (f: BillingFixture) =>
     Number(((await redis.xpending(f.layout.shards[0]!.outbox, LEDGER_GROUP).catch(() => [0])) as [number])[0]);
-  const until = async (what: string, done: () => Promise<boolean>, timeoutMs = 30_000) => {
-    const end = Date.now() + timeoutMs;
-    while (!(await done())) {
-      if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
 
   it('a writer killed with SIGKILL mid-batch: a new writer under another name applies every event exactly once', async () => {
     const f = await fixture();
@@ -352,18 +345,15 @@ describe('ledger writer processes', () => {
     // where the kill lands: it writes a first load, then PostgreSQL goes silent, it reads a batch of the second
     // load and is killed while writing it. (Killing it at a guessed moment raced the writer: a fast one had
     // drained the outbox before the test looked.)
-    const url = new URL(inject('databaseUrl'));
-    const proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
-    url.hostname = '127.0.0.1';
-    url.port = String(proxy.port);
+    const { proxy, url } = await proxyUrl(inject('databaseUrl'));
     try {
       const first = await charges(f, a.accountId, 3_000);
-      const doomed = await writerProcess(f, url.toString());
+      const doomed = await writerProcess(f, url);
       await drained(f, 60_000);
       expect(await ledger(a.accountId)).toEqual({ charged: first.credits, events: first.calls });
       proxy.stall();
       const second = await charges(f, a.accountId, 3_000);
-      await until('the doomed writer holds a batch', async () => (await pendingCount(f)) > 0);
+      await expect.poll(() => pendingCount(f), { timeout: 30_000, interval: 20 }).toBeGreaterThan(0); // held, unwritten
       doomed.kill('SIGKILL');
       expect(await redis.xlen(f.layout.shards[0]!.outbox)).toBe(second.calls);
       expect(await pendingCount(f)).toBeGreaterThan(0);
@@ -386,7 +376,9 @@ describe('ledger writer processes', () => {
     const stopping = await writerProcess(f);
     const load = charges(f, a.accountId, 6_000);
     // Once it has written, its handlers are installed (worker.ts): the SIGTERM lands on a writer at work.
-    await until('the writer has written', async () => (await ledger(a.accountId)).events > 0);
+    await expect
+      .poll(async () => (await ledger(a.accountId)).events, { timeout: 30_000, interval: 20 })
+      .toBeGreaterThan(0);
     const exited = stopping.exited();
     stopping.kill('SIGTERM');
     expect(await exited).toBe(0);

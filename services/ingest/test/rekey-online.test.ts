@@ -10,11 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
-import { startTcpProxy } from '@pra/platform/testing';
+import { proxyUrl } from '@pra/platform/testing';
 import { migrateRecords } from '../src/data/migrate.js';
 import { loadGenerated } from '../src/generator/load-generated.js';
 import { importCsv } from '../src/importer/import-csv.js';
 import { loadMapping } from '../src/importer/mapping.js';
+import { ingestArgs } from './cli-run.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const url = withDatabase(inject('databaseUrl'), `${new URL(inject('databaseUrl')).pathname.slice(1)}_rekey_online`);
@@ -39,9 +40,9 @@ interface Run {
   exited: Promise<number | null>;
 }
 
-/** `npm run ingest -- rekey` as a child process of its own (tsx, as the script runs it). */
+/** `npm run ingest -- rekey` as a child process of its own (package.json's script, run with this node). */
 function startRekey(env: Record<string, string> = {}): Run {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'services/ingest/src/cli.ts', 'rekey', '--batch', '25'], {
+  const child = spawn(process.execPath, [...ingestArgs(root), 'rekey', '--batch', '25'], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: url, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -124,15 +125,12 @@ describe('rekey after a normaliser change', () => {
       }
     })();
 
-    // The first rekey reaches PostgreSQL through a proxy, stalled before the kill: no batch commits between the
-    // test's look at the checkpoint and the kill, however fast or slow the machine.
-    const target = new URL(url);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const proxied = new URL(url);
-    proxied.hostname = '127.0.0.1';
-    proxied.port = String(proxy.port);
+    // The first rekey reaches PostgreSQL through a proxy, stalled before the kill: no batch starts between the test's
+    // look at the checkpoint and the kill, however fast or slow the machine (one whose COMMIT was already sent may
+    // land: waited for below).
+    const { proxy, url: proxied } = await proxyUrl(url);
     try {
-      const first = startRekey({ REKEY_PAUSE_MS: '20', DATABASE_URL: proxied.toString() });
+      const first = startRekey({ REKEY_PAUSE_MS: '20', DATABASE_URL: proxied });
       let at: Awaited<ReturnType<typeof checkpoint>>;
       for (;;) {
         at = await checkpoint();
@@ -143,6 +141,19 @@ describe('rekey after a normaliser change', () => {
       proxy.stall();
       first.child.kill('SIGKILL');
       expect(await first.exited).toBeNull();
+      // Its backends gone (a COMMIT that reached PostgreSQL before the stall has landed, or never will).
+      await expect
+        .poll(
+          async () =>
+            (
+              await pool.query<{ n: number }>(
+                `SELECT count(*)::int AS n FROM pg_stat_activity
+                  WHERE datname = current_database() AND application_name = 'ingest'`,
+              )
+            ).rows[0]!.n,
+          { timeout: 30_000, interval: 50 },
+        )
+        .toBe(0);
       const killedAt = (await checkpoint())!;
       expect(killedAt.phase).toBe('records');
       expect(killedAt.last_id).toBeGreaterThan(0);

@@ -18,7 +18,7 @@ import {
 import {
   startApp,
   startRedisServer,
-  startTcpProxy,
+  proxyUrl,
   type OwnRedis,
   type RunningApp,
   type TcpProxy,
@@ -54,11 +54,9 @@ beforeAll(async () => {
   await admin.end();
   pool = createPool(primaryUrl, 4, 'replica-repeats');
   await rewriteBody(pool, id!, (j) => j.replace('"JANE DOE"', '"JANE Q DOE"'));
-  const url = new URL(replicaUrl);
-  proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
-  url.hostname = '127.0.0.1';
-  url.port = String(proxy.port);
-  reads = createReadPool(pool, url.toString(), { size: 2, maxLagSeconds: 30, downMs: 200, probeIntervalMs: 50 });
+  const through = await proxyUrl(replicaUrl);
+  proxy = through.proxy;
+  reads = createReadPool(pool, through.url, { size: 2, maxLagSeconds: 30, downMs: 200, probeIntervalMs: 50 });
   own = await startRedisServer();
   f = await billingFixture(pool, own.url, `rr${tag}:`);
   app = await startApp(

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ErrorResponse } from '@pra/core/contracts';
 import { createPool, type Pool } from '@pra/platform';
-import { startApp, startTcpProxy, type RunningApp, type TcpProxy } from '@pra/platform/testing';
+import { proxyUrl, startApp, type RunningApp, type TcpProxy } from '@pra/platform/testing';
 import { billingFixture, type BillingFixture } from '@pra/account-billing/testing';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { createLookupApp } from '../src/app.js';
@@ -24,11 +24,9 @@ let path: string;
 beforeAll(async () => {
   const url = new URL(inject('databaseUrl'));
   pool = createPool(url.toString(), 2);
-  proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
-  const viaProxy = new URL(url);
-  viaProxy.hostname = '127.0.0.1';
-  viaProxy.port = String(proxy.port);
-  proxied = createPool(viaProxy.toString(), 2, 'lookup-faults', LIMITS);
+  const through = await proxyUrl(url.toString());
+  proxy = through.proxy;
+  proxied = createPool(through.url, 2, 'lookup-faults', LIMITS);
   f = await billingFixture(pool, inject('redisUrl'), `${inject('redisPrefix')}sf:`);
   const a = await f.fundedAccount(100);
   auth = { authorization: `Bearer ${a.key}` };

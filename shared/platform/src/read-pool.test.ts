@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import { createPool, type Pool } from './db.js';
 import { createReadPool, fallbackReason, type ReadPool, replicaLimits } from './read-pool.js';
 import type {} from './testing/index.js';
-import { startTcpProxy, type TcpProxy } from './testing/tcp-proxy.js';
+import { proxyUrl, type TcpProxy } from './testing/tcp-proxy.js';
 import { freePort } from './testing/free-port.js';
 
 const LIMITS = { connectTimeoutMs: 1_000, statementTimeoutMs: 800, idleInTransactionTimeoutMs: 5_000, maxWaiting: 4 };
@@ -20,10 +20,9 @@ let replicaUrl: string;
 const open: { primary: Pool; reads: ReadPool }[] = [];
 
 beforeAll(async () => {
-  const url = new URL(inject('databaseUrl'));
-  proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
-  url.hostname = '127.0.0.1';
-  url.port = String(proxy.port);
+  const through = await proxyUrl(inject('databaseUrl'));
+  proxy = through.proxy;
+  const url = new URL(through.url);
   url.searchParams.set('options', '-c rp.role=replica');
   replicaUrl = url.toString();
 });

@@ -139,15 +139,22 @@ describe('createRedis on a Redis Cluster', () => {
         await new Promise((r) => setTimeout(r, 2));
       }
     });
-    await new Promise((r) => setTimeout(r, 300));
-    const f0 = Date.now() - t0;
-    await cluster.failover(master.port);
-    const f1 = Date.now() - t0;
-    const atFailover = acknowledged.length;
-    // Writes acknowledged after the failover (a slow machine takes longer to refresh its slots: waited for, not slept).
-    await expect.poll(() => acknowledged.length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(atFailover);
-    running = false;
-    await Promise.all(loops);
+    let f0 = 0;
+    let f1 = 0;
+    let atFailover = 0;
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      f0 = Date.now() - t0;
+      await cluster.failover(master.port);
+      f1 = Date.now() - t0;
+      atFailover = acknowledged.length;
+      // Writes acknowledged after the failover (a slow machine refreshes its slots later: waited for, not slept).
+      await expect.poll(() => acknowledged.length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(atFailover);
+    } finally {
+      // The loops end whatever happened: left running, they would write through the file's later tests.
+      running = false;
+      await Promise.all(loops);
+    }
     console.info(
       `failover ${f0}-${f1} ms: ${acknowledged.length} INCRs acknowledged (${acknowledged.length - atFailover} after), ` +
         `${errors.length} rejected ${JSON.stringify(errors.slice(0, 5))}, slowest ${slowest.ms} ms`,

@@ -24,7 +24,7 @@ export interface RunningApp {
   close(): Promise<void>;
 }
 
-export { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+export { proxyUrl, startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 export { freePort } from './free-port.js';
 export { startRedisServer, type OwnRedis } from './redis-server.js';
 export { startRedisCluster, CLUSTER_NODE_TIMEOUT_MS, type ClusterNode, type OwnRedisCluster } from './redis-cluster.js';

@@ -45,6 +45,11 @@ export interface OwnRedisCluster {
   start(port: number): Promise<void>;
   /** FLUSHALL on every master. */
   flushAll(): Promise<void>;
+  /**
+   * Every node's cluster-node-timeout (CONFIG SET), or, without `ms`, the one the cluster started with: a test that
+   * stops a node for a while raises it, so that the node is not called failed, and restores it after.
+   */
+  setNodeTimeout(ms?: number): Promise<void>;
   /** Kills every node and removes the directory. */
   stop(): Promise<void>;
 }
@@ -307,6 +312,9 @@ export async function startRedisCluster(options: { nodeTimeoutMs?: number } = {}
     },
     async flushAll() {
       await Promise.all(nodes.filter((n) => n.role === 'master').map((n) => ask(n.port, 'FLUSHALL')));
+    },
+    async setNodeTimeout(ms = nodeTimeout) {
+      await Promise.all(nodes.map((n) => ask(n.port, 'CONFIG', 'SET', 'cluster-node-timeout', String(ms))));
     },
     stop,
   };

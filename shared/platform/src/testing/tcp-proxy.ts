@@ -54,3 +54,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
       }),
   };
 }
+
+/** A proxy in front of the PostgreSQL (or Redis) server a URL names, and the same URL through it. */
+export async function proxyUrl(target: string): Promise<{ proxy: TcpProxy; url: string }> {
+  const url = new URL(target);
+  const proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return { proxy, url: url.toString() };
+}

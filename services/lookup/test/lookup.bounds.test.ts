@@ -164,6 +164,8 @@ describe('a lookup ends within one deadline, all its statements together', () =>
       ...DEFAULT_REQUEST_POOL_LIMITS,
       statementTimeoutMs: deadlineMs,
     });
+    // Both connections opened first: the timed lookups below then pay 600 ms a statement, not the handshake too.
+    await Promise.all([pool.query('SELECT 1'), pool.query('SELECT 1')]);
     const app = await startApp(
       createLookupApp({
         pool,

@@ -293,6 +293,18 @@ async function benchCounties(
   const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
   const lines: string[] = [];
   const only = values.only !== undefined && values.only in COUNTY_ROLLS ? values.only : null;
+  /** One line of the table: a pass over a county's files (CPU columns '-' where not measured). */
+  const row = (county: string, pass: string, rows: number, seconds: number, target: number | null, cpu?: string[]) => {
+    const rate = rows / seconds;
+    const mark = target === null ? '' : rate >= target ? 'ok' : 'below';
+    const ratio = baseline === null ? '' : `${(rate / baseline).toFixed(2)}x`;
+    const [nodeUs, pgUs, bound] = cpu ?? ['-', '-', '-'];
+    console.error(`${county} ${pass}: ${fmt(rate)} rows/s`);
+    return (
+      `${county.padEnd(18)}${pass.padEnd(12)}${fmt(rows).padStart(9)}${seconds.toFixed(1).padStart(9)}${fmt(rate).padStart(9)}` +
+      `${(target === null ? '-' : fmt(target)).padStart(9)}${ratio.padStart(11)}${nodeUs!.padStart(9)}${pgUs!.padStart(7)}${bound!.padStart(11)}  ${mark}`
+    );
+  };
   const measure = async (county: string, files: readonly { mapping: string; file: string }[]) => {
     for (const pass of ['first load', 're-load']) {
       let rows = 0;
@@ -328,14 +340,9 @@ async function benchCounties(
       const nodeMs = (cpu.user + cpu.system) / 1000;
       const bound = (rows / (nodeMs + pgMs)) * 1000 * availableParallelism();
       const perRow = (ms: number) => ((ms * 1000) / rows).toFixed(0);
-      const rate = rows / seconds;
       const target = pass === 'first load' && files.length === 1 ? COUNTY_TARGET_ROWS_PER_SECOND : null;
-      const mark = target === null ? '' : rate >= target ? 'ok' : 'below';
-      const ratio = baseline === null ? '' : `${(rate / baseline).toFixed(2)}x`;
-      console.error(`${county} ${pass}: ${fmt(rate)} rows/s`);
       lines.push(
-        `${county.padEnd(18)}${pass.padEnd(12)}${fmt(rows).padStart(9)}${seconds.toFixed(1).padStart(9)}${fmt(rate).padStart(9)}` +
-          `${(target === null ? '-' : fmt(target)).padStart(9)}${ratio.padStart(11)}${perRow(nodeMs).padStart(9)}${perRow(pgMs).padStart(7)}${fmt(bound).padStart(11)}  ${mark}`,
+        row(county, pass, rows, seconds, target, [perRow(nodeMs), perRow(pgMs), fmt(bound)]),
         ...parts.map((p) => `${''.padEnd(30)}${p}`),
       );
       // Node's CPU a row by thread (Linux): where the process's share goes.
@@ -349,12 +356,8 @@ async function benchCounties(
     if (!values.cli || files.length !== 1) continue;
     const { mapping, file } = files[0]!;
     const c = await cliFirstLoad(ROOT, withDatabase(baseUrl, `pra_bench_${process.pid}_cli`), mapping, file);
-    const mark = c.rowsPerSecond >= COUNTY_TARGET_ROWS_PER_SECOND ? 'ok' : 'below';
-    const ratio = baseline === null ? '' : `${(c.rowsPerSecond / baseline).toFixed(2)}x`;
-    console.error(`${county} CLI first load: ${fmt(c.rowsPerSecond)} rows/s`);
     lines.push(
-      `${county.padEnd(18)}${'CLI first'.padEnd(12)}${fmt(c.rows).padStart(9)}${(c.rows / c.rowsPerSecond).toFixed(1).padStart(9)}` +
-        `${fmt(c.rowsPerSecond).padStart(9)}${fmt(COUNTY_TARGET_ROWS_PER_SECOND).padStart(9)}${ratio.padStart(11)}${'-'.padStart(9)}${'-'.padStart(7)}${'-'.padStart(11)}  ${mark}`,
+      row(county, 'CLI first', c.rows, c.rows / c.rowsPerSecond, COUNTY_TARGET_ROWS_PER_SECOND),
       `${''.padEnd(30)}npm run ingest -- import, a fresh process and database: the process ran ${c.processSeconds.toFixed(1)} s in all`,
     );
   }

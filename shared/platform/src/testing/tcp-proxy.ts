@@ -55,7 +55,7 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   };
 }
 
-/** A proxy in front of the PostgreSQL (or Redis) server a URL names, and the same URL through it. */
+/** A proxy in front of the PostgreSQL server a URL names (5432 when it names no port), and the same URL through it. */
 export async function proxyUrl(target: string): Promise<{ proxy: TcpProxy; url: string }> {
   const url = new URL(target);
   const proxy = await startTcpProxy(url.hostname, Number(url.port || 5432));

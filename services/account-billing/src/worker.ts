@@ -14,6 +14,8 @@ const config = parseConfig(
     ...workerPoolEnv(8),
     /** How long a dead writer's batch waits before another writer takes it over. */
     LEDGER_CLAIM_IDLE_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    /** How long a SIGTERM waits for the batch in flight (PostgreSQL silent) before it leaves it to another writer. */
+    LEDGER_STOP_DEADLINE_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
     ...internalEnv,
   }),
 );
@@ -36,11 +38,13 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     if (stopping) return;
     stopping = true;
     // The batch in flight commits and is acknowledged before the process exits; one that cannot (PostgreSQL silent)
-    // is left after 20 s to another writer, which claims it (LEDGER_CLAIM_IDLE_MS) and writes it once.
+    // is left after LEDGER_STOP_DEADLINE_MS to another writer, which claims it (LEDGER_CLAIM_IDLE_MS) and writes it once.
     setTimeout(() => {
-      log({ msg: 'ledger writer did not stop within 20 s: exiting, its batch left to the other writers' });
+      log({
+        msg: `ledger writer did not stop within ${config.LEDGER_STOP_DEADLINE_MS} ms: exiting, its batch left to the other writers`,
+      });
       process.exit(1);
-    }, 20_000).unref();
+    }, config.LEDGER_STOP_DEADLINE_MS).unref();
     void pipeline
       .stop()
       .then(() => pool.end())

@@ -320,7 +320,7 @@ describe('ledger writer processes', () => {
   afterAll(() => {
     for (const p of processes) p.stop();
   });
-  const writerProcess = (f: BillingFixture, databaseUrl = inject('databaseUrl')) =>
+  const writerProcess = (f: BillingFixture, databaseUrl = inject('databaseUrl'), env: Record<string, string> = {}) =>
     startProcess(
       'services/account-billing/src/worker.ts',
       {
@@ -329,6 +329,7 @@ describe('ledger writer processes', () => {
         REDIS_PREFIX: f.layout.prefix,
         LEDGER_CLAIM_IDLE_MS: '500',
         DB_WORKER_POOL_SIZE: '2',
+        ...env,
       },
       { waitForPort: false },
     ).then((p) => {
@@ -388,5 +389,33 @@ describe('ledger writer processes', () => {
     await drained(f, 60_000);
     expect(await ledger(a.accountId)).toEqual({ charged: charged.credits, events: charged.calls });
     await f.close();
+  }, 90_000);
+
+  it('a writer stopped with SIGTERM while PostgreSQL is silent exits by its deadline; another writer writes its batch once', async () => {
+    const f = await fixture();
+    const a = await f.fundedAccount(100_000);
+    const { proxy, url } = await proxyUrl(inject('databaseUrl'));
+    try {
+      const first = await charges(f, a.accountId, 200);
+      const stuck = await writerProcess(f, url, { LEDGER_STOP_DEADLINE_MS: '1500' });
+      await drained(f, 60_000);
+      proxy.stall();
+      const second = await charges(f, a.accountId, 200);
+      await expect.poll(() => pendingCount(f), { timeout: 30_000, interval: 20 }).toBeGreaterThan(0); // held, unwritten
+      const exited = stuck.exited();
+      stuck.kill('SIGTERM');
+      // Not waiting for ever on a batch PostgreSQL never answers: out by the deadline, saying it could not stop.
+      expect(await exited).toBe(1);
+      await writerProcess(f);
+      await drained(f, 60_000);
+      expect(await ledger(a.accountId)).toEqual({
+        charged: first.credits + second.credits,
+        events: first.calls + second.calls,
+      });
+      expect(await pendingCount(f)).toBe(0);
+    } finally {
+      await proxy.close();
+      await f.close();
+    }
   }, 90_000);
 });

@@ -15,7 +15,7 @@ const config = parseConfig(
     /** How long a dead writer's batch waits before another writer takes it over. */
     LEDGER_CLAIM_IDLE_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     /** How long a SIGTERM waits for the batch in flight (PostgreSQL silent) before it leaves it to another writer. */
-    LEDGER_STOP_DEADLINE_MS: z.coerce.number().int().min(500).max(600_000).default(20_000),
+    LEDGER_STOP_DEADLINE_MS: z.coerce.number().int().min(5_000).max(600_000).default(20_000),
     ...internalEnv,
   }),
 );

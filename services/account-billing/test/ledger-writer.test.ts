@@ -397,15 +397,19 @@ describe('ledger writer processes', () => {
     const { proxy, url } = await proxyUrl(inject('databaseUrl'));
     try {
       const first = await charges(f, a.accountId, 200);
-      const stuck = await writerProcess(f, url, { LEDGER_STOP_DEADLINE_MS: '1500' });
+      const stuck = await writerProcess(f, url, { LEDGER_STOP_DEADLINE_MS: '5000' });
       await drained(f, 60_000);
       proxy.stall();
       const second = await charges(f, a.accountId, 200);
       await expect.poll(() => pendingCount(f), { timeout: 30_000, interval: 20 }).toBeGreaterThan(0); // held, unwritten
       const exited = stuck.exited();
+      const stopped = Date.now();
       stuck.kill('SIGTERM');
-      // Not waiting for ever on a batch PostgreSQL never answers: out by the deadline, saying it could not stop.
+      // Not waiting for ever on a batch PostgreSQL never answers: out at its deadline (5 s, not the default 20 s),
+      // saying it could not stop.
       expect(await exited).toBe(1);
+      expect(Date.now() - stopped).toBeGreaterThanOrEqual(5_000);
+      expect(Date.now() - stopped).toBeLessThan(15_000);
       await writerProcess(f);
       await drained(f, 60_000);
       expect(await ledger(a.accountId)).toEqual({

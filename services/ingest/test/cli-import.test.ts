@@ -15,6 +15,24 @@ it("package.json's ingest scripts (the root's and the package's) start node with
   expect(ingestArgs(join(root, 'services/ingest'))).toContain('--min-semi-space-size=64');
 });
 
+it("node's options can stand in for the ingest script's, its loader and script kept (bench:cli-options)", () => {
+  const own = ingestArgs(root);
+  const script = own.slice(own.indexOf('--import'));
+  expect(ingestArgs(root, [])).toEqual(script);
+  expect(ingestArgs(root, ['--max-semi-space-size=32', '--stack-size=2000'])).toEqual([
+    '--max-semi-space-size=32',
+    '--stack-size=2000',
+    ...script,
+  ]);
+  expect(script.slice(0, 3)).toEqual(['--import', 'tsx', 'services/ingest/src/cli.ts']);
+  expect(ingestArgs(join(root, 'services/ingest'), ['--expose-gc'])).toEqual([
+    '--expose-gc',
+    '--import',
+    'tsx',
+    'src/cli.ts',
+  ]);
+});
+
 it('loads a real roll and prints how long the import took and its rate', async () => {
   const { mapping, file } = COUNTY_ROLLS.philadelphia![0]!;
   const url = withDatabase(inject('databaseUrl'), `${new URL(inject('databaseUrl')).pathname.slice(1)}_cli_import`);

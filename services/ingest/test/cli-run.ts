@@ -10,13 +10,22 @@ import { createPool, dropDatabase, ensureDatabase } from '@pra/platform';
 import { migrateRecords } from '../src/data/migrate.js';
 import { readSummaryLine } from '../src/importer/summary-line.js';
 
-/** package.json's `ingest` script as arguments to node: `node --min-semi-space-size=64 --import tsx cli.ts` → the rest. */
-export function ingestArgs(root: string): string[] {
+/**
+ * package.json's `ingest` script as arguments to node: `node --min-semi-space-size=64 --import tsx cli.ts` → the rest.
+ * `nodeOptions`: node's options instead of the script's own (its `--import` loaders kept), to compare options
+ * (bench:cli-options).
+ */
+export function ingestArgs(root: string, nodeOptions?: readonly string[]): string[] {
   const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { ingest: string } })
     .scripts.ingest;
   const [node, ...args] = script.split(/\s+/);
   if (node !== 'node') throw new Error(`package.json's ingest script does not start with node: ${script}`);
-  return args;
+  if (nodeOptions === undefined) return args;
+  // node's options end at the script's path, the first argument not an option nor an option's value.
+  const entry = args.findIndex((a, i) => !a.startsWith('-') && args[i - 1] !== '--import');
+  if (entry < 0) throw new Error(`package.json's ingest script names no script to run: ${script}`);
+  const loaders = args.slice(0, entry).flatMap((a, i, all) => (a === '--import' ? [a, all[i + 1]!] : []));
+  return [...nodeOptions, ...loaders, ...args.slice(entry)];
 }
 
 export interface CliLoad {
@@ -28,7 +37,14 @@ export interface CliLoad {
 }
 
 /** Loads `file` through `mapping` with the CLI into the database `url`, made and migrated first, dropped after. */
-export async function cliFirstLoad(root: string, url: string, mapping: string, file: string): Promise<CliLoad> {
+export async function cliFirstLoad(
+  root: string,
+  url: string,
+  mapping: string,
+  file: string,
+  /** node's options instead of the ingest script's (ingestArgs). */
+  nodeOptions?: readonly string[],
+): Promise<CliLoad> {
   // It drops the database before and after: only one named for it.
   if (!/_cli(_\w+)?$/.test(new URL(url).pathname))
     throw new Error(`cliFirstLoad needs a database of its own (…_cli…): ${url}`);
@@ -42,11 +58,15 @@ export async function cliFirstLoad(root: string, url: string, mapping: string, f
       await pool.end();
     }
     const started = performance.now();
-    const child = spawn(process.execPath, [...ingestArgs(root), 'import', '--mapping', mapping, '--file', file], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: url },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [...ingestArgs(root, nodeOptions), 'import', '--mapping', mapping, '--file', file],
+      {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

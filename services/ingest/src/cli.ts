@@ -12,7 +12,7 @@
 //   validate-mapping FILE                    check a mapping file without loading anything
 import { parseArgs } from 'node:util';
 import { useLocalStack } from '@pra/platform/local-stack';
-import { createPool, ensureDatabase } from '@pra/platform';
+import { createPool, ensureDatabase } from '@pra/platform/db';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from './data/migrate.js';
 import { loadGenerated } from './generator/load-generated.js';

@@ -9,7 +9,7 @@
 // left (one scan of the table at the end), else the pass runs again. A killed run starts over, skipping filled rows.
 import { decodeRecordBody } from '@pra/core/stored/body';
 import type { Pool } from '@pra/platform';
-import { withTransaction } from '@pra/platform';
+import { withTransaction } from '@pra/platform/db';
 import { locationPoint } from './copy-rows.js';
 
 export interface FillOptions {

@@ -3,7 +3,8 @@
 // `npm run ingest -- rekey`, in the background of npm start, and as the chart's rekey Job.
 import { fileURLToPath } from 'node:url';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
-import { createPool, migrate, readMigrations, type Pool } from '@pra/platform';
+import { createPool, type Pool } from '@pra/platform/db';
+import { migrate, readMigrations } from '@pra/platform/migrations';
 import { locationsFilled } from './fill-locations.js';
 import { pendingKeysVersion } from './rekey-gate.js';
 import { recordKeysVersionIfEmpty, rekeyAddresses } from './rekey.js';

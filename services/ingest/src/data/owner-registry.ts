@@ -10,7 +10,7 @@
 //    the younger id answers as the older from then on (owner_redirects), never a 404.
 // 4. Neither: a new owner.
 import type { Pool, PoolClient } from '@pra/platform';
-import { withTransaction } from '@pra/platform';
+import { withTransaction } from '@pra/platform/db';
 import type { PropertyInput } from '../domain/property-input.js';
 import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
 import type { RecordOwnerIds } from './copy-rows.js';

@@ -14,7 +14,7 @@
 import { ADDRESS_KEYS_VERSION, parseStreetLine } from '@pra/core/address';
 import { storedAddress } from '@pra/core/stored';
 import type { Pool, PoolClient } from '@pra/platform';
-import { withTransaction } from '@pra/platform';
+import { withTransaction } from '@pra/platform/db';
 import { streetWithUnit } from '../domain/render-record.js';
 import { decodeState, parcelIdentity } from '../importer/import-merge.js';
 import { recordChanges } from './change-feed.js';

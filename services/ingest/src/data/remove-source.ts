@@ -3,7 +3,7 @@
 // import of one source never interleave: the later one waits (and `onWait` is told so). A removal may run while
 // address keys are being recomputed (it only deletes), unlike an import of a source with import state.
 import type { Pool } from '@pra/platform';
-import { withTransaction } from '@pra/platform';
+import { withTransaction } from '@pra/platform/db';
 import { recordChanges } from './change-feed.js';
 import { appendStagedRemovals, stageRemovals } from './change-events.js';
 import { ID_COLUMN, TABLES } from './copy-rows.js';

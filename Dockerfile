@@ -3,7 +3,7 @@
 #   dist/webhooks-worker.js (webhook deliveries),
 #   dist/migrate.js (the pre-install/pre-upgrade Job), dist/admin.js and dist/ingest.js (operators' commands)
 #   (an import from the image as `npm run ingest` runs it, node's options before the bundle:
-#   `docker run property-api --min-semi-space-size=64 dist/ingest.js import --mapping M --file F`)
+#   `docker run property-api --min-semi-space-size=64 --initial-heap-size=256 dist/ingest.js import --mapping M --file F`)
 # Build from the repository root: docker build -t property-api .
 # The services run compiled JavaScript (npm run build: one esbuild bundle per entry point) with OpenTelemetry
 # started by --import; neither tsx nor the TypeScript compiler is in the image.

@@ -1,12 +1,13 @@
-// npm run bench:cli-options -- [--county philadelphia|lebanon] [--rounds 4] --options="<node options>" --options=...
+// npm run bench:cli-options -- [--county philadelphia|lebanon] [--rounds 4] [--options="<node options>" ...]
 // Node's options for the import CLI, compared: a one-file roll's first load run as a user runs it (`npm run ingest --
 // import`, a fresh process and a fresh database each time: ingest's test/cli-run.ts), once with each set of options
-// given (`--options=""`: none; the `=` is needed, as the options start with dashes), the sets alternated round by round so that a drift of the machine falls on all of
-// them. The first set is the baseline: each set's mean rows/s (the rate the CLI prints, importCsv's time) is given
-// with its ratio to the baseline's of the same run, and its spread. The ingest script's own options are the
-// baseline when no set is given first (`--options` absent: the script's own against nothing else).
-// A first load of a few thousand rows moves by ±10% between runs on a 2-core VM: a difference of a few per cent needs
-// rounds (and the spread beside it) before it is believed.
+// a round. The order of the sets turns round by round, so that neither a drift of the machine nor going first falls
+// on one set. The first set is the baseline: each set's mean rows/s (the rate the CLI prints, importCsv's time) and
+// mean process time (node's start to its exit) are given with their ratio to the baseline's of the same run, and the
+// range of its rates. `--options=""` is node with no options; the `=` is needed, as options start with dashes.
+// Without --options: the ingest script's own options, then none.
+// A first load of a few thousand rows moves by 5-10% between runs on a 2-core VM: a difference of a few per cent needs
+// rounds, and the ranges beside it, before it is believed.
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -14,7 +15,7 @@ import { withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { useLocalStack } from '@pra/platform/local-stack';
 import { COUNTY_ROLLS } from '../../services/ingest/src/importer/index.js';
-import { cliFirstLoad, ingestArgs } from '@pra/ingest/testing/cli-run';
+import { cliDatabaseName, cliFirstLoad, ingestOptions } from '@pra/ingest/testing/cli-run';
 
 useLocalStack('bench:cli-options');
 
@@ -33,35 +34,40 @@ if (!roll) throw new Error(`--county must be one of ${ONE_FILE.map(([c]) => c).j
 const rounds = Number(values.rounds);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a positive integer');
 
-const own = ingestArgs(ROOT);
-const scriptOptions = own.slice(0, own.indexOf('--import')).join(' ');
-const sets = values.options ?? [scriptOptions];
+const sets = values.options ?? [ingestOptions(ROOT).join(' '), ''];
 const split = (set: string) => set.split(/\s+/).filter((o) => o !== '');
 
-const url = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, `pra_bench_${process.pid}_cli`);
+const url = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, cliDatabaseName('bench'));
 console.log(
   `${values.county}'s first load through the CLI, ${rounds} rounds, ${sets.length} sets of node options alternated; ` +
     `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}`,
 );
 const rates = sets.map(() => [] as number[]);
+const seconds = sets.map(() => [] as number[]);
 for (let round = 1; round <= rounds; round++) {
-  for (const [i, set] of sets.entries()) {
-    const load = await cliFirstLoad(ROOT, url, roll.mapping, roll.file, split(set));
+  for (let k = 0; k < sets.length; k++) {
+    const i = (k + round - 1) % sets.length;
+    const load = await cliFirstLoad(ROOT, url, roll.mapping, roll.file, split(sets[i]!));
     rates[i]!.push(load.rowsPerSecond);
+    seconds[i]!.push(load.processSeconds);
     console.log(
-      `round ${round}  ${fmt(load.rowsPerSecond).padStart(7)} rows/s  (process ${load.processSeconds.toFixed(1)} s)  ${label(set)}`,
+      `round ${round}  ${fmt(load.rowsPerSecond).padStart(7)} rows/s  (process ${load.processSeconds.toFixed(2)} s)  ${label(sets[i]!)}`,
     );
   }
 }
 
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-const base = mean(rates[0]!);
-console.log(`\n${'mean rows/s'.padStart(11)}  ${'x first'.padStart(7)}  ${'min-max'.padStart(13)}  options`);
+const [baseRate, baseSeconds] = [mean(rates[0]!), mean(seconds[0]!)];
+console.log(
+  `\n${'rows/s'.padStart(7)}  ${'x first'.padStart(7)}  ${'range'.padStart(13)}  ${'process s'.padStart(9)}  ${'x first'.padStart(7)}  options`,
+);
 for (const [i, set] of sets.entries()) {
   const r = rates[i]!;
   const range = `${fmt(Math.min(...r))}-${fmt(Math.max(...r))}`;
+  const s = mean(seconds[i]!);
   console.log(
-    `${fmt(mean(r)).padStart(11)}  ${(mean(r) / base).toFixed(3).padStart(7)}  ${range.padStart(13)}  ${label(set)}`,
+    `${fmt(mean(r)).padStart(7)}  ${(mean(r) / baseRate).toFixed(3).padStart(7)}  ${range.padStart(13)}  ` +
+      `${s.toFixed(2).padStart(9)}  ${(s / baseSeconds).toFixed(3).padStart(7)}  ${label(set)}`,
   );
 }
 

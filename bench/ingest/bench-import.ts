@@ -43,7 +43,7 @@ import {
 import { processCpuSeconds } from '@pra/platform/bench';
 import { useLocalStack } from '@pra/platform/local-stack';
 import { csvField, multiplyRoll } from './roll-copies.js';
-import { cliFirstLoad } from '@pra/ingest/testing/cli-run';
+import { cliDatabaseName, cliFirstLoad } from '@pra/ingest/testing/cli-run';
 
 // The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
 useLocalStack('bench:import');
@@ -362,7 +362,7 @@ async function benchCounties(
     await measure(county, files);
     if (!values.cli || files.length !== 1) continue;
     const { mapping, file } = files[0]!;
-    const c = await cliFirstLoad(ROOT, withDatabase(baseUrl, `pra_bench_${process.pid}_cli`), mapping, file);
+    const c = await cliFirstLoad(ROOT, withDatabase(baseUrl, cliDatabaseName('bench')), mapping, file);
     lines.push(
       row(county, 'CLI first', c.rows, c.rows / c.rowsPerSecond, c.rowsPerSecond, COUNTY_TARGET_ROWS_PER_SECOND),
       `${''.padEnd(30)}npm run ingest -- import, a fresh process and database: the process ran ${c.processSeconds.toFixed(1)} s in all`,

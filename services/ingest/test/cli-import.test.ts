@@ -6,41 +6,60 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, inject, it } from 'vitest';
 import { withDatabase } from '@pra/platform';
-import { cliFirstLoad, ingestArgs } from './cli-run.js';
+import { cliFirstLoad, ingestArgs, ingestOptions } from './cli-run.js';
 import { COUNTY_ROLLS } from '../src/importer/index.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 it("package.json's ingest scripts (the root's and the package's) start node with V8's heap sized for an import", () => {
-  for (const dir of [root, join(root, 'services/ingest')]) {
-    expect(ingestArgs(dir)).toContain('--min-semi-space-size=64');
-    expect(ingestArgs(dir)).toContain('--initial-heap-size=256');
-  }
+  for (const dir of [root, join(root, 'services/ingest')])
+    expect(ingestOptions(dir)).toEqual(['--min-semi-space-size=64', '--initial-heap-size=256']);
 });
 
-it('the CLI loads what it runs: not the OpenTelemetry SDK, express, ioredis or BullMQ', () => {
-  // The services' whole platform (@pra/platform's index) took the CLI 0.73 s to load, every command; the database's
-  // and the migrations' modules alone take 0.26 s. The CommonJS modules loaded, listed as the process exits.
-  const listLoaded =
-    'data:text/javascript,import{createRequire}from"node:module";const r=createRequire("/");' +
-    'process.on("exit",()=>process.stderr.write("LOADED "+JSON.stringify(Object.keys(r.cache))+"\\n"))';
+/**
+ * The packages of the CommonJS modules a CLI command loaded, listed as its process exits (`preload`: a module to
+ * import first). Node's module cache holds the CommonJS modules, whoever imported them; not the ES modules (our own
+ * .ts among them), which is why the control run below must see the heavy packages too: were one of them to ship as
+ * ES modules only, this list would miss it, and the control would say so.
+ */
+function packagesLoaded(preload: string[] = []): Set<string> {
+  // The module cache is one for the process: createRequire's base path does not matter.
+  const listLoaded = `data:text/javascript,${encodeURIComponent(
+    'import { createRequire } from "node:module"; const cache = createRequire("/").cache;' +
+      'process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify(Object.keys(cache)) + "\\n"));',
+  )}`;
   const mapping = join(root, 'services/ingest/mappings/philadelphia-opa.json');
-  const run = spawnSync(process.execPath, ['--import', listLoaded, ...ingestArgs(root), 'validate-mapping', mapping], {
-    cwd: root,
-    encoding: 'utf8',
-  });
+  const [node, ...rest] = [process.execPath, ...ingestArgs(root)];
+  // validate-mapping: a command that needs no database. The CLI's static imports are the same for every command.
+  const args = ['--import', listLoaded, ...preload, ...rest, 'validate-mapping', mapping];
+  const run = spawnSync(node!, args, { cwd: root, encoding: 'utf8', timeout: 60_000 });
   expect(run.status, run.stderr).toBe(0);
   const line = run.stderr.split('\n').find((l) => l.startsWith('LOADED '));
-  const loaded = JSON.parse(line!.slice('LOADED '.length)) as string[];
-  // pg is what it runs on: the list is the CLI's, not an empty one.
-  expect(loaded.some((f) => f.includes('/node_modules/pg/'))).toBe(true);
-  const heavy = /\/node_modules\/(@opentelemetry\/(sdk-|exporter-|auto-)|express\/|ioredis\/|bullmq\/|pino\/)/;
-  expect(loaded.filter((f) => heavy.test(f))).toEqual([]);
-});
+  expect(line, run.stderr).toBeDefined();
+  const packages = (JSON.parse(line!.slice('LOADED '.length)) as string[]).map(
+    (f) => /\/node_modules\/((@[^/]+\/)?[^/]+)\//.exec(f)?.[1] ?? '(own)',
+  );
+  return new Set(packages);
+}
+
+/** What the services' platform loads and the CLI does not need: OpenTelemetry's SDK and exporters, express, ioredis. */
+const HEAVY = /^(@opentelemetry\/(sdk-|exporter-)|express$|ioredis$|bullmq|pino$)/;
+
+it("the CLI loads what it runs: pg, not the services' platform (OpenTelemetry's SDK, express, ioredis)", () => {
+  // @pra/platform's index took the CLI 0.73 s to load, every command; its database and migrations alone, 0.26 s.
+  const loaded = packagesLoaded();
+  expect(loaded.has('pg')).toBe(true);
+  expect([...loaded].filter((p) => HEAVY.test(p))).toEqual([]);
+  // The control: with the platform's index loaded first, the list shows what the CLI no longer loads.
+  const index = join(root, 'shared/platform/src/index.ts');
+  const withIndex = [...packagesLoaded(['--import', 'tsx', '--import', index])].filter((p) => HEAVY.test(p));
+  expect(withIndex).toEqual(expect.arrayContaining(['@opentelemetry/sdk-node', 'express', 'ioredis']));
+}, 120_000);
 
 it("node's options can stand in for the ingest script's, its loader and script kept (bench:cli-options)", () => {
   const own = ingestArgs(root);
-  const script = own.slice(own.indexOf('--import'));
+  expect(own).toEqual([...ingestOptions(root), '--import', 'tsx', 'services/ingest/src/cli.ts']);
+  const script = own.slice(ingestOptions(root).length);
   expect(ingestArgs(root, [])).toEqual(script);
   expect(ingestArgs(root, ['--max-semi-space-size=32', '--stack-size=2000'])).toEqual([
     '--max-semi-space-size=32',
@@ -54,6 +73,14 @@ it("node's options can stand in for the ingest script's, its loader and script k
     'tsx',
     'src/cli.ts',
   ]);
+});
+
+it('drops no database but one made for it', async () => {
+  const { mapping, file } = COUNTY_ROLLS.philadelphia![0]!;
+  for (const name of ['records_cli_prod', 'property_records', 'bench_1_cli'])
+    await expect(cliFirstLoad(root, withDatabase(inject('databaseUrl'), name), mapping, file)).rejects.toThrow(
+      /a database of its own/,
+    );
 });
 
 it('loads a real roll and prints how long the import took and its rate', async () => {

@@ -4,28 +4,33 @@
 // package.json's `ingest` script (its Node options included), run with this process's node; the rate is the one the
 // CLI prints (importCsv's time, not the process's start, which is given beside it).
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPool, dropDatabase, ensureDatabase } from '@pra/platform';
 import { migrateRecords } from '../src/data/migrate.js';
 import { readSummaryLine } from '../src/importer/summary-line.js';
+import { splitNodeArgs } from '../src/importer/worker-argv.js';
 
 /**
- * package.json's `ingest` script as arguments to node: `node --min-semi-space-size=64 --import tsx cli.ts` → the rest.
- * `nodeOptions`: node's options instead of the script's own (its `--import` loaders kept), to compare options
- * (bench:cli-options).
+ * package.json's `ingest` script as arguments to node (`node --min-semi-space-size=64 ... --import tsx cli.ts` → the
+ * rest). `nodeOptions`: node's options instead of the script's own, its loaders (`--import tsx`) kept, to compare
+ * options (bench:cli-options).
  */
 export function ingestArgs(root: string, nodeOptions?: readonly string[]): string[] {
   const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { ingest: string } })
     .scripts.ingest;
   const [node, ...args] = script.split(/\s+/);
   if (node !== 'node') throw new Error(`package.json's ingest script does not start with node: ${script}`);
+  const { options, script: cli } = splitNodeArgs(args);
+  if (cli.length === 0) throw new Error(`package.json's ingest script names no script to run: ${script}`);
   if (nodeOptions === undefined) return args;
-  // node's options end at the script's path, the first argument not an option nor an option's value.
-  const entry = args.findIndex((a, i) => !a.startsWith('-') && args[i - 1] !== '--import');
-  if (entry < 0) throw new Error(`package.json's ingest script names no script to run: ${script}`);
-  const loaders = args.slice(0, entry).flatMap((a, i, all) => (a === '--import' ? [a, all[i + 1]!] : []));
-  return [...nodeOptions, ...loaders, ...args.slice(entry)];
+  return [...nodeOptions, ...options.flatMap((o) => (o.loader ? o.args : [])), ...cli];
+}
+
+/** The node options package.json's `ingest` script gives (its loaders left out). */
+export function ingestOptions(root: string): string[] {
+  return splitNodeArgs(ingestArgs(root)).options.flatMap((o) => (o.loader ? [] : o.args));
 }
 
 export interface CliLoad {
@@ -34,6 +39,14 @@ export interface CliLoad {
   rowsPerSecond: number;
   /** The process's whole run: node's start, loading the modules, the import and the report. */
   processSeconds: number;
+}
+
+/** A database made for cliFirstLoad, which drops it: a test's or a bench's (`pra_…`), named `…_cli…`. */
+const CLI_DATABASE = /^\/pra_\w*_cli(_\w+)?$/;
+
+/** A name for a database of cliFirstLoad's own: `pra_<what>_<random>_cli` (runs on one server cannot collide). */
+export function cliDatabaseName(what: string): string {
+  return `pra_${what}_${randomBytes(4).toString('hex')}_cli`;
 }
 
 /** Loads `file` through `mapping` with the CLI into the database `url`, made and migrated first, dropped after. */
@@ -46,8 +59,8 @@ export async function cliFirstLoad(
   nodeOptions?: readonly string[],
 ): Promise<CliLoad> {
   // It drops the database before and after: only one named for it.
-  if (!/_cli(_\w+)?$/.test(new URL(url).pathname))
-    throw new Error(`cliFirstLoad needs a database of its own (…_cli…): ${url}`);
+  if (!CLI_DATABASE.test(new URL(url).pathname))
+    throw new Error(`cliFirstLoad needs a database of its own (pra_…_cli…): ${url}`);
   await dropDatabase(url);
   await ensureDatabase(url);
   try {

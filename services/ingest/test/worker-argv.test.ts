@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { expect, it } from 'vitest';
-import { refusedFlags, workerExecArgv } from '../src/importer/worker-argv.js';
+import { refusedFlags, splitNodeArgs, workerExecArgv } from '../src/importer/worker-argv.js';
+import { ingestOptions } from './cli-run.js';
 
 it('drops the tsx loader in each form node and the tsx CLI pass it', () => {
   expect(
@@ -19,6 +20,30 @@ it('drops the tsx loader in each form node and the tsx CLI pass it', () => {
   expect(workerExecArgv(['--import=tsx', '--enable-source-maps'])).toEqual(['--enable-source-maps']);
   expect(workerExecArgv(['--import', 'tsx/esm', '--loader=tsx'])).toEqual([]);
   expect(workerExecArgv(['-r', 'C:\\app\\node_modules\\tsx\\dist\\preflight.cjs'])).toEqual([]);
+});
+
+it("splits node's arguments into its options, in their order, and the script with its own arguments", () => {
+  const split = (args: string[]) => {
+    const { options, script } = splitNodeArgs(args);
+    return { options: options.map((o) => `${o.loader ? 'L' : 'O'} ${o.args.join(' ')}`), script };
+  };
+  expect(split(['--a=1', '--import', 'tsx', 'cli.ts', 'import', '--file', 'x'])).toEqual({
+    options: ['O --a=1', 'L --import tsx'],
+    script: ['cli.ts', 'import', '--file', 'x'],
+  });
+  expect(split(['--import=tsx', '-r', './p.cjs', '--env-file', '.env', 'main.js'])).toEqual({
+    options: ['L --import=tsx', 'L -r ./p.cjs', 'O --env-file .env'],
+    script: ['main.js'],
+  });
+  expect(split(['--expose-gc', '--', '-not-an-option.js'])).toEqual({
+    options: ['O --expose-gc'],
+    script: ['-not-an-option.js'],
+  });
+  expect(split(['--expose-gc'])).toEqual({ options: ['O --expose-gc'], script: [] });
+  // process.execArgv has no script: -e's code, or the value of an option not known to take one, stays an option.
+  const execArgv = splitNodeArgs(['--unknown', 'v', '-e', 'code', '--import', 'tsx'], { execArgv: true });
+  expect(execArgv.script).toEqual([]);
+  expect(execArgv.options.map((o) => o.args.join(' '))).toEqual(['--unknown', 'v', '-e code', '--import tsx']);
 });
 
 it('keeps every other option, including other preloaded modules and paths that merely contain "tsx"', () => {
@@ -94,8 +119,9 @@ it('reads the options a worker refused from its error, and nothing from a messag
   expect(refusedFlags('Initiated Worker with invalid execArgv flags: ', given)).toBeNull();
 });
 
-// The import CLI runs with a young generation of 64 MB a semi-space (package.json's `ingest`): a worker refuses that
-// option given explicitly, yet must start without the loader inherited, and with the process's young generation.
+// The import CLI runs with V8's heap options (package.json's `ingest`: a young generation of 64 MB a semi-space, an
+// initial heap of 256 MB): a worker refuses them given explicitly, yet must start without the loader inherited, and
+// with the process's young generation.
 const workerArgv = fileURLToPath(new URL('../src/importer/worker-argv.ts', import.meta.url));
 const probe = `
 import { parentPort } from 'node:worker_threads';
@@ -113,10 +139,13 @@ for (let i = 0; i < 2; i++) {
   await w.terminate();
 }
 `;
-it('starts workers without the loader in a process run with --min-semi-space-size=64, each with its young generation', () => {
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const scriptOptions = ingestOptions(root);
+it(`starts workers without the loader in a process run with ${scriptOptions.join(' ')}, each with its young generation`, () => {
+  expect(scriptOptions).toContain('--min-semi-space-size=64');
   const out = execFileSync(
     process.execPath,
-    ['--min-semi-space-size=64', '--enable-source-maps', '--import', 'tsx', '--input-type=module', '-e', startProbes],
+    [...scriptOptions, '--enable-source-maps', '--import', 'tsx', '--input-type=module', '-e', startProbes],
     { encoding: 'utf8', cwd: fileURLToPath(new URL('..', import.meta.url)) },
   );
   const started = out
@@ -126,7 +155,7 @@ it('starts workers without the loader in a process run with --min-semi-space-siz
   expect(started).toHaveLength(2);
   for (const w of started) {
     expect(w.execArgv).toContain('--enable-source-maps'); // what a worker takes is still given to it
-    expect(w.execArgv.join(' ')).not.toMatch(/tsx|semi-space/);
+    expect(w.execArgv.join(' ')).not.toMatch(/tsx|semi-space|heap-size/);
     expect(w.newSpace).toBeGreaterThanOrEqual(64 * 1024 * 1024);
   }
 }, 30_000);

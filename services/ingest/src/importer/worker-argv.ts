@@ -1,25 +1,62 @@
 // The Node options a worker thread of the importer starts with: the process's own, but for the TypeScript loader's
 // (`--import tsx` and the like), which the worker's entry registers itself (inherited, it would be registered twice in
 // the worker, which doubles its start: ~0.2 s of CPU for the import worker), and for V8's options that a worker
-// refuses when given them (`--min-semi-space-size`, which `npm run ingest` starts node with, and the like): they are
-// process-wide, so the worker has them all the same.
+// refuses when given them (`--min-semi-space-size` and `--initial-heap-size`, which `npm run ingest` starts node with,
+// and the like): they are process-wide, so the worker has them all the same.
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
+/** Node's options that may take their value as the next argument; the others take it after `=` or take none. */
+const SEPARATE_VALUE = new Set([
+  ...LOADER_FLAGS,
+  ...['--eval', '-e', '--print', '-p', '--env-file', '--conditions', '-C', '--title', '--input-type'],
+]);
 
-export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
-  const out: string[] = [];
-  for (let i = 0; i < execArgv.length; i++) {
-    const arg = execArgv[i]!;
-    const eq = arg.indexOf('=');
-    const [flag, value] = eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, execArgv[i + 1]];
-    if (LOADER_FLAGS.has(flag) && value !== undefined && /(^|[\\/@])tsx([\\/]|$)/.test(value)) {
-      if (eq < 0) i++;
+/** One of node's options as given: its flag, with its value when it has one (`--import X`, `--import=X`). */
+export interface NodeOption {
+  args: string[];
+  /** Its value: after `=`, or the next argument; null for a flag alone. */
+  value: string | null;
+  /** A loader (`--import`, `--require`...): a module run before the script. */
+  loader: boolean;
+}
+
+/**
+ * Node's arguments split: its options in their order, then what follows them, the script with its own arguments.
+ * `process.execArgv` has no script: an argument there that is no option (the value of one this does not know to take
+ * one) is kept as an option of its own.
+ */
+export function splitNodeArgs(
+  args: readonly string[],
+  { execArgv = false }: { execArgv?: boolean } = {},
+): { options: NodeOption[]; script: string[] } {
+  const options: NodeOption[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (arg === '--' && !execArgv) return { options, script: args.slice(i + 1) };
+    if (!arg.startsWith('-')) {
+      if (!execArgv) return { options, script: args.slice(i) };
+      options.push({ args: [arg], value: null, loader: false });
       continue;
     }
-    out.push(arg);
+    const eq = arg.indexOf('=');
+    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const loader = LOADER_FLAGS.has(flag);
+    if (eq > 0) options.push({ args: [arg], value: arg.slice(eq + 1), loader });
+    else if (SEPARATE_VALUE.has(flag) && i + 1 < args.length) {
+      options.push({ args: [arg, args[i + 1]!], value: args[i + 1]!, loader });
+      i++;
+    } else options.push({ args: [arg], value: null, loader });
   }
-  return out;
+  return { options, script: [] };
+}
+
+/** The process's options for a worker: all but the TypeScript loader's, which the worker's entry registers itself. */
+export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
+  const isTsx = (o: NodeOption) => o.loader && o.value !== null && /(^|[\\/@])tsx([\\/]|$)/.test(o.value);
+  return splitNodeArgs(execArgv, { execArgv: true })
+    .options.filter((o) => !isTsx(o))
+    .flatMap((o) => o.args);
 }
 
 /**

@@ -1,6 +1,6 @@
 // The sample data set of the embedded default: synthetic records, the Sacramento sales and the DC tracts.
 import { fileURLToPath } from 'node:url';
-import type { Pool } from '@pra/platform';
+import type { Pool } from '@pra/platform/db';
 import { loadGenerated } from './generator/load-generated.js';
 import { importCsv, type ImportSummary } from './importer/import-csv.js';
 import { loadMapping } from './importer/mapping.js';

@@ -2,7 +2,7 @@
 // Helm chart's pre-install/pre-upgrade Job (`node dist/migrate.js` in the image): safe to run
 // again, and concurrent runs wait on the runner's advisory lock.
 import { pathToFileURL } from 'node:url';
-import { createPool, type Pool } from '@pra/platform';
+import { createPool, type Pool } from '@pra/platform/db';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { migrateBilling } from '@pra/account-billing/migrate';

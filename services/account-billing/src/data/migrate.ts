@@ -1,6 +1,7 @@
 // Applies the billing schema migrations (services/account-billing/migrations).
 import { fileURLToPath } from 'node:url';
-import { migrate, readMigrations, type Pool } from '@pra/platform';
+import type { Pool } from '@pra/platform/db';
+import { migrate, readMigrations } from '@pra/platform/migrations';
 
 export const BILLING_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
-import { migrate, readMigrations, type Pool } from '@pra/platform';
+import type { Pool } from '@pra/platform/db';
+import { migrate, readMigrations } from '@pra/platform/migrations';
 
 export const SEARCH_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 

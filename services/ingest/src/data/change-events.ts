@@ -10,7 +10,7 @@
 import { countyKey } from '@pra/core/address';
 import { CHANGE_RETENTION_DAYS, type ChangeEvent as PublicChangeEvent } from '@pra/core/contracts';
 import type { ChangePart } from '@pra/core/vocabulary';
-import type { Pool, PoolClient } from '@pra/platform';
+import type { Pool, PoolClient } from '@pra/platform/db';
 
 /** How long events are kept (@pra/core/contracts): the prune deletes older ones; a cursor into them has expired. */
 export { CHANGE_RETENTION_DAYS };

@@ -1,7 +1,7 @@
 // The writer's side of the change feed (records.changes, migration 0005): every write, removal and rekey of
 // properties adds the ids it touched, in its own transaction, so the row exists exactly when the write committed.
 // Readers of the feed (the type-ahead indexer) apply the current state of those ids, so the feed says only which.
-import type { PoolClient } from '@pra/platform';
+import type { PoolClient } from '@pra/platform/db';
 
 /** Ids per feed row: a 5M-record load is a few hundred rows, and a consumer reads one row's array at once. */
 export const IDS_PER_CHANGE = 10_000;

@@ -8,8 +8,7 @@
 // (SKIP LOCKED: the writer rewrites them with their columns anyway); the flag is set only once no unfilled row is
 // left (one scan of the table at the end), else the pass runs again. A killed run starts over, skipping filled rows.
 import { decodeRecordBody } from '@pra/core/stored/body';
-import type { Pool } from '@pra/platform';
-import { withTransaction } from '@pra/platform/db';
+import { withTransaction, type Pool } from '@pra/platform/db';
 import { locationPoint } from './copy-rows.js';
 
 export interface FillOptions {

@@ -4,7 +4,7 @@
 // block. Both sequences drawn this way are drawn only here: records.property_id_seq (reserveIds, its own advisory
 // lock) and the owner_entities identity (owner-registry.ts, under the resolver's lock). One nextval a row cost ~6 us
 // an owner of a first load (docs/benchmarks.md).
-import type { PoolClient } from '@pra/platform';
+import type { PoolClient } from '@pra/platform/db';
 
 /** The first of `n` consecutive ids drawn from `sequence` (a regclass name); the caller holds the draws' lock. */
 export async function drawIdBlock(c: PoolClient, sequence: string, n: number): Promise<number> {

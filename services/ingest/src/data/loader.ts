@@ -3,8 +3,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
-import type { Pool, PoolClient } from '@pra/platform';
-import { withTransaction } from '@pra/platform/db';
+import { withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
 import type { TractInput } from '../domain/property-input.js';
 import { recordChanges } from './change-feed.js';
 import { binaryCopyFirstInt8s } from './copy-binary.js';

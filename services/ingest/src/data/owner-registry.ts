@@ -9,8 +9,7 @@
 // 3. Both: evidence joins the two owners. The younger id is merged into the older: its keys and mentions move, and
 //    the younger id answers as the older from then on (owner_redirects), never a 404.
 // 4. Neither: a new owner.
-import type { Pool, PoolClient } from '@pra/platform';
-import { withTransaction } from '@pra/platform/db';
+import { withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
 import type { PropertyInput } from '../domain/property-input.js';
 import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
 import type { RecordOwnerIds } from './copy-rows.js';

@@ -2,7 +2,7 @@
 // so two parcels never share an id and a parcel keeps its id across reloads and sources. Every path that renders
 // records gets its batch's ids here first, in one round trip per batch.
 import { apnKey } from '@pra/core/address';
-import type { Pool, PoolClient } from '@pra/platform';
+import type { Pool, PoolClient } from '@pra/platform/db';
 import type { PropertyInput } from '../domain/property-input.js';
 
 /** A parcel as the registry knows it: its county and its key (the stripped APN, or an import's address identity). */

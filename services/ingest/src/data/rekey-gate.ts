@@ -2,7 +2,7 @@
 // off a source whose import-state identities may still be the old normaliser's: it would look its parcels up by
 // the new identities, miss them, and add every one a second time.
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
-import type { Pool, PoolClient } from '@pra/platform';
+import type { Pool, PoolClient } from '@pra/platform/db';
 
 type Db = Pool | PoolClient;
 

@@ -13,8 +13,7 @@
 // (rekey-gate.ts), since they would look their parcels up by identities not yet moved.
 import { ADDRESS_KEYS_VERSION, parseStreetLine } from '@pra/core/address';
 import { storedAddress } from '@pra/core/stored';
-import type { Pool, PoolClient } from '@pra/platform';
-import { withTransaction } from '@pra/platform/db';
+import { withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
 import { streetWithUnit } from '../domain/render-record.js';
 import { decodeState, parcelIdentity } from '../importer/import-merge.js';
 import { recordChanges } from './change-feed.js';

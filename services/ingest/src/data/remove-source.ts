@@ -2,8 +2,7 @@
 // transaction, and keeps the record count exact. It holds the source's lock, as an import does, so a remove and an
 // import of one source never interleave: the later one waits (and `onWait` is told so). A removal may run while
 // address keys are being recomputed (it only deletes), unlike an import of a source with import state.
-import type { Pool } from '@pra/platform';
-import { withTransaction } from '@pra/platform/db';
+import { withTransaction, type Pool } from '@pra/platform/db';
 import { recordChanges } from './change-feed.js';
 import { appendStagedRemovals, stageRemovals } from './change-events.js';
 import { ID_COLUMN, TABLES } from './copy-rows.js';

@@ -3,7 +3,7 @@
 // committing. The lock is a session advisory lock on its own connection, held while `work` runs; a second writer
 // waits for it, and is told that it waits. Once it holds the lock, a writer that reads the source's import state
 // (an import) is refused while a rekey may have left that state half recomputed (rekey-gate.ts).
-import type { Pool } from '@pra/platform';
+import type { Pool } from '@pra/platform/db';
 import { refuseImportWhileRekeying } from './rekey-gate.js';
 
 export async function withSourceLock<T>(

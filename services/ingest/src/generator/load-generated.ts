@@ -1,7 +1,7 @@
 // Generates `count` properties with a seed and loads them. A worker thread generates and builds COPY data while
 // the main thread streams the previous batch into PostgreSQL, so generation and the database use both cores.
 import { Worker } from 'node:worker_threads';
-import type { Pool } from '@pra/platform';
+import type { Pool } from '@pra/platform/db';
 import type { CopyBytes } from '../data/copy-rows.js';
 import { reserveIds, withBulkLoadIndexes, writeBatch, writeTracts } from '../data/loader.js';
 import { resolveOwners } from '../data/owner-registry.js';

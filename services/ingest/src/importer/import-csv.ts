@@ -11,7 +11,7 @@
 // reads the state the batches before it left.
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import type { Pool } from '@pra/platform';
+import type { Pool } from '@pra/platform/db';
 import { reserveIds, writeTracts } from '../data/loader.js';
 import { registerParcels } from '../data/parcels.js';
 import { resolveOwners } from '../data/owner-registry.js';

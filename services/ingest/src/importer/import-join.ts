@@ -4,7 +4,7 @@
 // parcels' own source, into their import state, so that every file's re-import merges over what all of them said.
 // A row naming a parcel the store lacks is reported by line and adds nothing: no record, no registry entry.
 import { apnKey, parseStreetLine } from '@pra/core/address';
-import type { Pool } from '@pra/platform';
+import type { Pool } from '@pra/platform/db';
 import type { ParcelRef } from '../data/parcels.js';
 import type { PropertyInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';

@@ -1,6 +1,6 @@
 // The import's side of the database, batch by batch: the stored state of a batch's parcels, then the batch's
 // records and import state written in one transaction (with writeBatch), so that a batch is never half-committed.
-import type { Pool, PoolClient } from '@pra/platform';
+import type { Pool, PoolClient } from '@pra/platform/db';
 import { copyInto, writeBatch } from '../data/loader.js';
 import { type BuiltBatch, STATE_COLUMNS, type StoredParcel } from './import-work.js';
 

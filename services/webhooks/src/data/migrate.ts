@@ -1,6 +1,7 @@
 // Applies the webhooks schema migrations (services/webhooks/migrations). After billing's: endpoints belong to accounts.
 import { fileURLToPath } from 'node:url';
-import { migrate, readMigrations, type Pool } from '@pra/platform';
+import type { Pool } from '@pra/platform/db';
+import { migrate, readMigrations } from '@pra/platform/migrations';
 
 export const WEBHOOKS_MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations/', import.meta.url));
 

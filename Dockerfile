@@ -2,7 +2,8 @@
 #   dist/lookup.js, dist/autocomplete.js, dist/account-billing.js, dist/billing-worker.js, dist/plans.js,
 #   dist/webhooks-worker.js (webhook deliveries),
 #   dist/migrate.js (the pre-install/pre-upgrade Job), dist/admin.js and dist/ingest.js (operators' commands)
-#   (an import from the image as `npm run ingest` runs it, node's options before the bundle:
+#   (an import from the image with the options `npm run ingest` gives node, before the bundle; the entry point still
+#   starts OpenTelemetry first, and each of the import's threads may take 256 MB of heap: give it 1.5 GB or more:
 #   `docker run property-api --min-semi-space-size=64 --initial-heap-size=256 dist/ingest.js import --mapping M --file F`)
 # Build from the repository root: docker build -t property-api .
 # The services run compiled JavaScript (npm run build: one esbuild bundle per entry point) with OpenTelemetry

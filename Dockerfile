@@ -1,7 +1,8 @@
 # One image for every service; the Helm chart chooses the bundle per component:
 #   dist/lookup.js, dist/autocomplete.js, dist/account-billing.js, dist/billing-worker.js, dist/plans.js,
 #   dist/webhooks-worker.js (webhook deliveries),
-#   dist/migrate.js (the pre-install/pre-upgrade Job), dist/admin.js and dist/ingest.js (operators' commands)
+#   dist/migrate.js (the pre-install/pre-upgrade Job), dist/admin.js and dist/ingest.js (operators' commands; its
+#   worker threads run dist/import-worker.js and dist/generate-worker.js)
 #   (an import from the image with the options `npm run ingest` gives node, before the bundle; the entry point still
 #   starts OpenTelemetry first, and each of the import's threads may take 256 MB of heap: give it 1.5 GB or more:
 #   `docker run property-api --min-semi-space-size=64 --initial-heap-size=256 dist/ingest.js import --mapping M --file F`)

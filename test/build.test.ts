@@ -8,14 +8,17 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '@pra/platform/testing';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
-import { buildAll, ENTRY_POINTS } from '@pra/stack/build';
+import { buildAll, ENTRY_POINTS, WORKER_ENTRIES } from '@pra/stack/build';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, 'dist', `build-test-${randomBytes(4).toString('hex')}`);
 
-/** Runs a bundle with node; resolves with its exit code and output, or with the port it listens on. */
-function run(bundle: string, env: Record<string, string>, args: string[] = []) {
-  const child = spawn(process.execPath, [...args, join(out, `${bundle}.js`)], {
+/**
+ * Runs a bundle with node (`args`: node's, before it; `commandArgs`: the bundle's own); resolves with its exit code and
+ * output, or with the port it listens on.
+ */
+function run(bundle: string, env: Record<string, string>, args: string[] = [], commandArgs: string[] = []) {
+  const child = spawn(process.execPath, [...args, join(out, `${bundle}.js`), ...commandArgs], {
     cwd: root,
     env: { PATH: process.env.PATH!, INTERNAL_PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -84,6 +87,35 @@ describe('npm run build', () => {
       worker.child.kill();
     }
   }, 60_000);
+
+  it("imports and generates with the ingest CLI's worker threads from their own bundles, not tsx and the TypeScript source", async () => {
+    const { readFileSync } = await import('node:fs');
+    for (const [name, w] of Object.entries(WORKER_ENTRIES)) {
+      expect(existsSync(join(out, `${name}.js`)), name).toBe(true);
+      // The shim registers tsx, which the image does not have, then imports the TypeScript source, which it lacks too.
+      expect(readFileSync(join(out, 'ingest.js'), 'utf8')).not.toContain(w.shim.split('/').pop());
+    }
+    const url = withDatabase(inject('databaseUrl'), `pra_build_${randomBytes(4).toString('hex')}`);
+    await ensureDatabase(url);
+    try {
+      const env = { DATABASE_URL: url };
+      // generate always works in worker threads (generate-worker).
+      const generate = run('ingest', env, [], ['generate', '--count', '300']);
+      expect(await generate.exited, generate.output()).toBe(0);
+      // A roll this small is imported in the main thread unless told otherwise: one import worker.
+      const file = join(root, '../shared/data/reference/counties/lebanon-nh-parcels.csv.gz');
+      const mapping = join(root, 'services/ingest/mappings/lebanon-nh.json');
+      const imported = run('ingest', env, [], ['import', '--mapping', mapping, '--file', file, '--workers', '1']);
+      expect(await imported.exited, imported.output()).toBe(0);
+      expect(imported.output()).toMatch(/5,660 rows read in/);
+      const pool = createPool(url, 1);
+      const { rows } = await pool.query<{ n: number }>('SELECT count(*)::int AS n FROM records.properties');
+      await pool.end();
+      expect(rows[0]!.n).toBe(300 + 5_660);
+    } finally {
+      await dropDatabase(url);
+    }
+  }, 120_000);
 
   it('serves: lookup (with telemetry loaded by --import, as the image runs it) and plans', async () => {
     const env = {

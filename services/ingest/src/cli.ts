@@ -1,7 +1,7 @@
 // npm run ingest -- <command>
 //   migrate                                  apply the records schema migrations
 //   generate --count N [--seed S] [--states CA,NV] [--batch N]
-//   import --mapping FILE --file CSV [--dry-run]
+//   import --mapping FILE --file CSV [--dry-run] [--workers N]
 //                                            load a county extract through a mapping (again: update what changed);
 //                                            --dry-run checks the file against the mapping and reports, writing nothing
 //   remove --source SOURCE                   delete every record of one source ("import:<mapping name>")
@@ -41,6 +41,7 @@ async function main() {
       file: { type: 'string' },
       source: { type: 'string' },
       'dry-run': { type: 'boolean', default: false },
+      workers: { type: 'string' },
     },
   });
   const command = positionals[0];
@@ -77,12 +78,19 @@ async function main() {
       }
       case 'import': {
         if (!values.mapping || !values.file) throw new Error('import needs --mapping FILE and --file CSV');
+        // Worker threads that parse rows and build records: by default 2 for a large file, none for a small one.
+        const workers = values.workers === undefined ? undefined : Number(values.workers);
+        if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0 && workers <= 16))
+          throw new Error(
+            `--workers must be a whole number from 0 (none: all in this thread) to 16, not '${values.workers}'`,
+          );
         const mapping = loadMapping(values.mapping);
         const progress = new FileProgress(`import ${mapping.name}`);
         let last = { rowsRead: 0, bytesRead: 0, totalBytes: null as number | null };
         const started = performance.now();
         const s = await importCsv(pool, mapping, values.file, {
           dryRun: values['dry-run'],
+          workers,
           onWait: (m) => console.error(m),
           onProgress: (p) => {
             last = p;

@@ -75,6 +75,22 @@ it("node's options can stand in for the ingest script's, its loader and script k
   ]);
 });
 
+it('refuses a --workers that is not a whole number from 0 to 16, naming it, before reading the file', () => {
+  const { mapping, file } = COUNTY_ROLLS.philadelphia![0]!;
+  for (const workers of ['-1', 'two', '1.5', '17']) {
+    const run = spawnSync(
+      process.execPath,
+      [...ingestArgs(root), 'import', '--mapping', mapping, '--file', file, `--workers=${workers}`],
+      { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, DATABASE_URL: inject('databaseUrl') } },
+    );
+    expect(run.status, run.stderr).toBe(1);
+    expect(run.stderr).toContain(
+      `--workers must be a whole number from 0 (none: all in this thread) to 16, not '${workers}'`,
+    );
+    expect(run.stdout).not.toMatch(/rows read/);
+  }
+}, 120_000);
+
 it('drops no database but one made for it', async () => {
   const { mapping, file } = COUNTY_ROLLS.philadelphia![0]!;
   for (const name of ['records_cli_prod', 'property_records', 'bench_1_cli'])

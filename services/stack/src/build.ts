@@ -8,12 +8,29 @@
 import { existsSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { readFile } from 'node:fs/promises';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, type Plugin } from 'esbuild';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
+
+/**
+ * Worker threads' entries: dist/<name>.js <- the worker's module, started in place of the plain-JS `<name>.mjs` beside
+ * it (which registers tsx, then imports the module: neither tsx nor the TypeScript source is in the image). A bundle's
+ * `new URL('./<name>.mjs', import.meta.url)` becomes `new URL('./<name>.js', import.meta.url)`, the URL of the running
+ * bundle: the worker's bundle beside it in dist/.
+ */
+export const WORKER_ENTRIES: Readonly<Record<string, { shim: string; bundled: string }>> = {
+  'import-worker': {
+    shim: 'services/ingest/src/importer/import-worker.mjs',
+    bundled: 'services/ingest/src/importer/import-worker.ts',
+  },
+  'generate-worker': {
+    shim: 'services/ingest/src/generator/generate-worker.mjs',
+    bundled: 'services/ingest/src/generator/generate-worker.ts',
+  },
+};
 
 /** dist/<name>.js <- its source, from the repository root. */
 export const ENTRY_POINTS: Readonly<Record<string, string>> = {
@@ -29,6 +46,7 @@ export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   ingest: 'services/ingest/src/cli.ts',
   /** `node --import ./dist/telemetry-register.js dist/<service>.js`: OpenTelemetry before the service loads. */
   'telemetry-register': 'shared/platform/src/telemetry/register.ts',
+  ...Object.fromEntries(Object.entries(WORKER_ENTRIES).map(([name, w]) => [name, w.bundled])),
 };
 
 /** The package directory node would load `name` from, for a module in `fromDir`: the nearest node_modules up. */
@@ -60,6 +78,9 @@ function hoistedPackagesExternal(): Plugin {
   };
 }
 
+/** Stands for the running bundle's own import.meta.url while the others are replaced. */
+const BUNDLE_URL = '__PRA_BUNDLE_IMPORT_META_URL__';
+
 /** import.meta.url of each bundled module (entry points excepted) -> the URL of its own source file. */
 function sourceRelativeUrls(outDir: string, entries: Set<string>): Plugin {
   return {
@@ -67,15 +88,23 @@ function sourceRelativeUrls(outDir: string, entries: Set<string>): Plugin {
     setup(b) {
       b.onLoad({ filter: /\.(ts|mjs)$/ }, async (args) => {
         if (args.path.includes('/node_modules/')) return undefined;
-        const contents = await readFile(args.path, 'utf8');
-        if (entries.has(args.path) || !contents.includes('import.meta.url'))
-          return { contents, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
-        const fromOut = relative(outDir, args.path).split('\\').join('/');
-        const replaced = contents.replaceAll(
-          'import.meta.url',
-          `new URL(${JSON.stringify(fromOut)}, import.meta.url).href`,
-        );
-        return { contents: replaced, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+        let contents = await readFile(args.path, 'utf8');
+        // A worker started from its plain-JS shim: from its bundle in dist/ instead, by the running bundle's URL
+        // (a marker the replacement below leaves alone).
+        for (const [name, w] of Object.entries(WORKER_ENTRIES)) {
+          const shim = `new URL('./${basename(w.shim)}', import.meta.url)`;
+          if (dirname(join(root, w.shim)) === dirname(args.path))
+            contents = contents.replaceAll(shim, `new URL('./${name}.js', ${BUNDLE_URL})`);
+        }
+        if (!entries.has(args.path) && contents.includes('import.meta.url')) {
+          const fromOut = relative(outDir, args.path).split('\\').join('/');
+          contents = contents.replaceAll(
+            'import.meta.url',
+            `new URL(${JSON.stringify(fromOut)}, import.meta.url).href`,
+          );
+        }
+        contents = contents.replaceAll(BUNDLE_URL, 'import.meta.url');
+        return { contents, loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
       });
     },
   };

@@ -59,29 +59,32 @@ it('keeps every other option, including other preloaded modules and paths that m
   expect(workerExecArgv(kept)).toEqual(kept);
 });
 
-it('removes exactly the loader flags and their values, whatever surrounds them', () => {
-  const other = fc.constantFrom('--cpu-prof', '--enable-source-maps', '--max-old-space-size=512', '--trace-warnings');
-  const loader = fc.constantFrom<string[]>(
+it('removes exactly the tsx loader, its value with it, whatever surrounds it', () => {
+  const flag = fc.constantFrom('--cpu-prof', '--enable-source-maps', '--max-old-space-size=512', '--trace-warnings');
+  // Options that take their value as the next argument, whatever it reads like: `tsx`, `--import`, a path.
+  const value = fc.constantFrom('tsx', '--import', '-r', 'x', '/x/node_modules/tsx/dist/loader.mjs', '=tsx');
+  const withValue = fc.tuple(fc.constantFrom('--title', '-e', '--conditions', '--env-file', '--input-type'), value);
+  const tsx = fc.constantFrom<string[]>(
     ['--import', 'tsx'],
     ['--import=tsx'],
+    ['--loader=tsx'],
+    ['-r', '/x/node_modules/tsx/dist/preflight.cjs'],
     ['--require', '/x/node_modules/tsx/dist/preflight.cjs'],
     ['--import', 'file:///x/node_modules/tsx/dist/loader.mjs'],
   );
+  const otherLoader = fc.constantFrom<string[]>(['--import', './otel.mjs'], ['--require=./p.cjs'], ['-r', 'tsxish']);
+  type Part = { args: string[]; tsx: boolean };
+  const part = fc.oneof(
+    flag.map((f): Part => ({ args: [f], tsx: false })),
+    withValue.map(([f, v]): Part => ({ args: [f, v], tsx: false })),
+    otherLoader.map((args): Part => ({ args, tsx: false })),
+    tsx.map((args): Part => ({ args, tsx: true })),
+  );
   fc.assert(
-    fc.property(
-      fc.array(
-        fc.oneof(
-          other.map((o) => [o]),
-          loader,
-        ),
-        { maxLength: 8 },
-      ),
-      (parts) => {
-        const argv = parts.flat();
-        const expected = parts.filter((p) => p.length === 1 && !p[0]!.includes('tsx')).flat();
-        expect(workerExecArgv(argv)).toEqual(expected);
-      },
-    ),
+    fc.property(fc.array(part, { maxLength: 8 }), (parts) => {
+      const expected = parts.filter((p) => !p.tsx).flatMap((p) => p.args);
+      expect(workerExecArgv(parts.flatMap((p) => p.args))).toEqual(expected);
+    }),
   );
 });
 
@@ -157,5 +160,19 @@ it(`starts workers without the loader in a process run with ${scriptOptions.join
     expect(w.execArgv).toContain('--enable-source-maps'); // what a worker takes is still given to it
     expect(w.execArgv.join(' ')).not.toMatch(/tsx|semi-space|heap-size/);
     expect(w.newSpace).toBeGreaterThanOrEqual(64 * 1024 * 1024);
+  }
+}, 30_000);
+
+it('leaves out an option a worker refuses with its value (--title x), not only its flag, and keeps the others', () => {
+  const out = execFileSync(
+    process.execPath,
+    ['--title', 'pra-title-probe', '--enable-source-maps', '--import', 'tsx', '--input-type=module', '-e', startProbes],
+    { encoding: 'utf8', cwd: fileURLToPath(new URL('..', import.meta.url)) },
+  );
+  for (const line of out.trim().split('\n')) {
+    const { execArgv } = JSON.parse(line) as { execArgv: string[] };
+    // Its value left alone would end the worker's options there: --enable-source-maps would be lost with it.
+    expect(execArgv[0]).toBe('--enable-source-maps');
+    expect(execArgv.join(' ')).not.toMatch(/--title|pra-title-probe|tsx/);
   }
 }, 30_000);

@@ -51,9 +51,14 @@ export function splitNodeArgs(
   return { options, script: [] };
 }
 
+/** An option's flag: `--title` of `--title x`, `--max-old-space-size` of `--max-old-space-size=512`. */
+const flagOf = (arg: string) => (arg.indexOf('=') > 0 ? arg.slice(0, arg.indexOf('=')) : arg);
+
+/** The TypeScript loader, which a worker's entry registers itself. */
+const isTsx = (o: NodeOption) => o.loader && o.value !== null && /(^|[\\/@])tsx([\\/]|$)/.test(o.value);
+
 /** The process's options for a worker: all but the TypeScript loader's, which the worker's entry registers itself. */
 export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
-  const isTsx = (o: NodeOption) => o.loader && o.value !== null && /(^|[\\/@])tsx([\\/]|$)/.test(o.value);
   return splitNodeArgs(execArgv, { execArgv: true })
     .options.filter((o) => !isTsx(o))
     .flatMap((o) => o.args);
@@ -75,28 +80,32 @@ export function refusedFlags(message: string, given: readonly string[]): string[
   return named.length > 0 && named.every((f) => given.includes(f)) ? named : null;
 }
 
-/** Options a worker of this process refused once: V8's own, which it inherits from the process anyway. */
+/** The flags of options a worker of this process refused once: V8's own, which it inherits from the process anyway. */
 const refusedByWorkers = new Set<string>();
 
 /**
  * A worker thread whose entry registers the TypeScript loader itself. A worker refuses some options given to it
  * explicitly that it inherits without a word, V8's (`--min-semi-space-size`, `--max-old-space-size`, `--stack-size`,
- * `--expose-gc`): process-wide, they apply to it all the same. Those it names are left out, then and for the
- * process's later workers. Should its refusal not name them, it starts with the process's own options, loader and
- * all (~0.2 s of CPU more).
+ * `--expose-gc`), and some of node's (`--title x`): process-wide, they apply to it all the same. Those it names are
+ * left out whole (an option's value with it, which left alone would end the worker's options there), then and for
+ * the process's later workers. Should its refusal not name them, it starts with the process's own options, loader
+ * and all (~0.2 s of CPU more).
  */
 export function loaderWorker(url: URL, options: Omit<WorkerOptions, 'execArgv'> = {}): Worker {
-  let execArgv = workerExecArgv().filter((a) => !refusedByWorkers.has(a));
-  if (execArgv.length === process.execArgv.length) return new Worker(url, options);
+  const given = splitNodeArgs(process.execArgv, { execArgv: true }).options.filter((o) => !isTsx(o));
+  let kept = given.filter((o) => !refusedByWorkers.has(flagOf(o.args[0]!)));
+  if (kept.length === given.length && given.flatMap((o) => o.args).length === process.execArgv.length)
+    return new Worker(url, options);
   for (;;) {
+    const execArgv = kept.flatMap((o) => o.args);
     try {
       return new Worker(url, { ...options, execArgv });
     } catch (err) {
       if ((err as { code?: string }).code !== 'ERR_WORKER_INVALID_EXEC_ARGV') throw err;
       const refused = refusedFlags((err as Error).message, execArgv);
       if (!refused) return new Worker(url, options);
-      for (const f of refused) refusedByWorkers.add(f);
-      execArgv = execArgv.filter((a) => !refused.includes(a));
+      for (const f of refused) refusedByWorkers.add(flagOf(f));
+      kept = kept.filter((o) => !refusedByWorkers.has(flagOf(o.args[0]!)));
     }
   }
 }

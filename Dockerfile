@@ -4,7 +4,8 @@
 #   dist/migrate.js (the pre-install/pre-upgrade Job), dist/admin.js and dist/ingest.js (operators' commands; its
 #   worker threads run dist/import-worker.js and dist/generate-worker.js)
 #   (an import from the image with the options `npm run ingest` gives node, before the bundle; the entry point still
-#   starts OpenTelemetry first, and each of the import's threads may take 256 MB of heap: give it 1.5 GB or more:
+#   starts OpenTelemetry first, in the import's worker threads too; each thread may take 256 MB of heap: give an
+#   import 1.5 GB or more with its two default workers, 256 MB more for each further one of --workers N:
 #   `docker run property-api --min-semi-space-size=64 --initial-heap-size=256 dist/ingest.js import --mapping M --file F`)
 # Build from the repository root: docker build -t property-api .
 # The services run compiled JavaScript (npm run build: one esbuild bundle per entry point) with OpenTelemetry
@@ -40,10 +41,13 @@ ENV NODE_ENV=production \
 WORKDIR /app
 COPY --from=deps --chown=root:root /app/ ./
 COPY --from=build --chown=root:root /app/dist ./dist
-# Files the bundles read at their source locations: SQL migrations, USPS tables, ingest mappings and the sample.
+# Files the bundles read at their source locations: SQL migrations, USPS tables, ingest mappings, the samples (npm
+# run ingest -- sample) and the generator's reference lists (generate); test/build.test.ts runs from a copy of these.
 COPY --chown=root:root shared/core/data ./shared/core/data
 COPY --chown=root:root services/ingest/migrations ./services/ingest/migrations
 COPY --chown=root:root services/ingest/mappings ./services/ingest/mappings
+COPY --chown=root:root services/ingest/samples ./services/ingest/samples
+COPY --chown=root:root services/ingest/reference ./services/ingest/reference
 COPY --chown=root:root services/account-billing/migrations ./services/account-billing/migrations
 COPY --chown=root:root services/autocomplete/migrations ./services/autocomplete/migrations
 COPY --chown=root:root services/webhooks/migrations ./services/webhooks/migrations

@@ -2,13 +2,15 @@
 // serve. Built into a directory of its own inside the repository (the bundles import node_modules from it).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '@pra/platform/testing';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
 import { buildAll, ENTRY_POINTS, WORKER_ENTRIES } from '@pra/stack/build';
+import { COUNTY_ROLLS } from '@pra/ingest/import';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, 'dist', `build-test-${randomBytes(4).toString('hex')}`);
@@ -17,9 +19,16 @@ const out = join(root, 'dist', `build-test-${randomBytes(4).toString('hex')}`);
  * Runs a bundle with node (`args`: node's, before it; `commandArgs`: the bundle's own); resolves with its exit code and
  * output, or with the port it listens on.
  */
-function run(bundle: string, env: Record<string, string>, args: string[] = [], commandArgs: string[] = []) {
-  const child = spawn(process.execPath, [...args, join(out, `${bundle}.js`), ...commandArgs], {
-    cwd: root,
+function run(
+  bundle: string,
+  env: Record<string, string>,
+  args: string[] = [],
+  commandArgs: string[] = [],
+  /** Where dist/ is: the repository (its root the working directory), or an image's layout (imageLayout). */
+  at: { dist: string; cwd: string } = { dist: out, cwd: root },
+) {
+  const child = spawn(process.execPath, [...args, join(at.dist, `${bundle}.js`), ...commandArgs], {
+    cwd: at.cwd,
     env: { PATH: process.env.PATH!, INTERNAL_PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -38,6 +47,25 @@ function run(bundle: string, env: Record<string, string>, args: string[] = [], c
   return { child, exited, port, output: () => output };
 }
 
+/**
+ * A directory laid out as the image is: the bundles, and what the Dockerfile's last stage copies from the repository (its
+ * `COPY --chown=… <path> ./<path>` lines), the repository's node_modules linked in place of the image's production
+ * ones. A file a bundle reads at its source location that the Dockerfile does not copy is missing here too, and so
+ * are tsx's loader and the TypeScript sources.
+ */
+function imageLayout(): string {
+  const stage = mkdtempSync(join(tmpdir(), 'pra-image-'));
+  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
+  const lastStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+  const copies = [...lastStage.matchAll(/^COPY --chown=\S+ (\S+) \.\/(\S+)$/gm)];
+  expect(copies.map((c) => c[1])).toContain('services/ingest/mappings');
+  for (const [, from, to] of copies) cpSync(join(root, from!), join(stage, to!), { recursive: true });
+  // Where the repository has it: the bundles find their files by their path from it (the image's is dist/).
+  cpSync(out, join(stage, relative(root, out)), { recursive: true });
+  symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'));
+  return stage;
+}
+
 describe('npm run build', () => {
   let databaseUrl: string;
   beforeAll(async () => {
@@ -51,7 +79,6 @@ describe('npm run build', () => {
   });
 
   it('writes one bundle per entry point, with no TypeScript or workspace import left in it', async () => {
-    const { readFileSync } = await import('node:fs');
     for (const name of Object.keys(ENTRY_POINTS)) {
       const text = readFileSync(join(out, `${name}.js`), 'utf8');
       expect(text, name).not.toMatch(/from ["']@pra\//);
@@ -88,24 +115,29 @@ describe('npm run build', () => {
     }
   }, 60_000);
 
-  it("imports and generates with the ingest CLI's worker threads from their own bundles, not tsx and the TypeScript source", async () => {
-    const { readFileSync } = await import('node:fs');
+  it("imports and generates in the image's layout, the CLI's worker threads started from their own bundles", async () => {
     for (const [name, w] of Object.entries(WORKER_ENTRIES)) {
       expect(existsSync(join(out, `${name}.js`)), name).toBe(true);
       // The shim registers tsx, which the image does not have, then imports the TypeScript source, which it lacks too.
       expect(readFileSync(join(out, 'ingest.js'), 'utf8')).not.toContain(w.shim.split('/').pop());
     }
+    const stage = imageLayout();
     const url = withDatabase(inject('databaseUrl'), `pra_build_${randomBytes(4).toString('hex')}`);
     await ensureDatabase(url);
     try {
       const env = { DATABASE_URL: url };
-      // generate always works in worker threads (generate-worker).
-      const generate = run('ingest', env, [], ['generate', '--count', '300']);
+      // As the image's entry point runs a command: OpenTelemetry first (not in the worker threads: register.ts).
+      const dist = join(stage, relative(root, out));
+      const node = ['--enable-source-maps', '--import', join(dist, 'telemetry-register.js')];
+      const at = { dist, cwd: stage };
+      // generate always works in worker threads (generate-worker), and reads the generator's reference lists.
+      const generate = run('ingest', env, node, ['generate', '--count', '300'], at);
       expect(await generate.exited, generate.output()).toBe(0);
       // A roll this small is imported in the main thread unless told otherwise: one import worker.
-      const file = join(root, '../shared/data/reference/counties/lebanon-nh-parcels.csv.gz');
-      const mapping = join(root, 'services/ingest/mappings/lebanon-nh.json');
-      const imported = run('ingest', env, [], ['import', '--mapping', mapping, '--file', file, '--workers', '1']);
+      const mapping = join(stage, 'services/ingest/mappings/lebanon-nh.json');
+      const { file } = COUNTY_ROLLS.lebanon[0];
+      const args = ['import', '--mapping', mapping, '--file', file, '--workers', '1'];
+      const imported = run('ingest', env, node, args, at);
       expect(await imported.exited, imported.output()).toBe(0);
       expect(imported.output()).toMatch(/5,660 rows read in/);
       const pool = createPool(url, 1);
@@ -114,6 +146,7 @@ describe('npm run build', () => {
       expect(rows[0]!.n).toBe(300 + 5_660);
     } finally {
       await dropDatabase(url);
+      rmSync(stage, { recursive: true, force: true });
     }
   }, 120_000);
 

@@ -5,6 +5,7 @@
 // A module that finds its files next to itself (`new URL('../../migrations/', import.meta.url)`) keeps finding them:
 // in every bundled module but the entry point, import.meta.url is replaced by the URL of its source file, so the
 // migrations and data files are read from where they are in the repository (and in the image, which copies them).
+// The exception: a worker thread's module (WORKER_ENTRIES) is bundled too, and started from dist/, not from its source.
 import { existsSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { readFile } from 'node:fs/promises';
@@ -21,14 +22,14 @@ const root = fileURLToPath(new URL('../../../', import.meta.url));
  * `new URL('./<name>.mjs', import.meta.url)` becomes `new URL('./<name>.js', import.meta.url)`, the URL of the running
  * bundle: the worker's bundle beside it in dist/.
  */
-export const WORKER_ENTRIES: Readonly<Record<string, { shim: string; bundled: string }>> = {
+export const WORKER_ENTRIES: Readonly<Record<string, { shim: string; source: string }>> = {
   'import-worker': {
     shim: 'services/ingest/src/importer/import-worker.mjs',
-    bundled: 'services/ingest/src/importer/import-worker.ts',
+    source: 'services/ingest/src/importer/import-worker.ts',
   },
   'generate-worker': {
     shim: 'services/ingest/src/generator/generate-worker.mjs',
-    bundled: 'services/ingest/src/generator/generate-worker.ts',
+    source: 'services/ingest/src/generator/generate-worker.ts',
   },
 };
 
@@ -46,7 +47,7 @@ export const ENTRY_POINTS: Readonly<Record<string, string>> = {
   ingest: 'services/ingest/src/cli.ts',
   /** `node --import ./dist/telemetry-register.js dist/<service>.js`: OpenTelemetry before the service loads. */
   'telemetry-register': 'shared/platform/src/telemetry/register.ts',
-  ...Object.fromEntries(Object.entries(WORKER_ENTRIES).map(([name, w]) => [name, w.bundled])),
+  ...Object.fromEntries(Object.entries(WORKER_ENTRIES).map(([name, w]) => [name, w.source])),
 };
 
 /** The package directory node would load `name` from, for a module in `fromDir`: the nearest node_modules up. */
@@ -92,9 +93,13 @@ function sourceRelativeUrls(outDir: string, entries: Set<string>): Plugin {
         // A worker started from its plain-JS shim: from its bundle in dist/ instead, by the running bundle's URL
         // (a marker the replacement below leaves alone).
         for (const [name, w] of Object.entries(WORKER_ENTRIES)) {
+          if (dirname(join(root, w.shim)) !== dirname(args.path) || !contents.includes(basename(w.shim))) continue;
           const shim = `new URL('./${basename(w.shim)}', import.meta.url)`;
-          if (dirname(join(root, w.shim)) === dirname(args.path))
-            contents = contents.replaceAll(shim, `new URL('./${name}.js', ${BUNDLE_URL})`);
+          const started = contents.replaceAll(shim, `new URL('./${name}.js', ${BUNDLE_URL})`);
+          // Written another way, the worker would be started from its shim: in the image, a worker that cannot start.
+          if (started.includes(basename(w.shim)))
+            throw new Error(`${relative(root, args.path)} names ${basename(w.shim)} other than as ${shim}`);
+          contents = started;
         }
         if (!entries.has(args.path) && contents.includes('import.meta.url')) {
           const fromOut = relative(outDir, args.path).split('\\').join('/');

@@ -1,9 +1,10 @@
 // npm run ingest -- <command>
 //   migrate                                  apply the records schema migrations
 //   generate --count N [--seed S] [--states CA,NV] [--batch N]
-//   import --mapping FILE --file CSV [--dry-run] [--workers N]
+//   import --mapping FILE --file CSV [--dry-run] [--workers N (0-16)]
 //                                            load a county extract through a mapping (again: update what changed);
-//                                            --dry-run checks the file against the mapping and reports, writing nothing
+//                                            --dry-run checks the file against the mapping and reports, writing nothing;
+//                                            --workers N: its worker threads (default: 2 for a large file, else none)
 //   remove --source SOURCE                   delete every record of one source ("import:<mapping name>")
 //   rekey [--batch N]                        recompute stored address keys after a normaliser change (resumable)
 //   prune-changes                            delete change events past their retention period (the autocomplete
@@ -27,7 +28,20 @@ import { rekeyAddresses } from './data/rekey.js';
 import { CHANGE_RETENTION_DAYS, pruneChangeEvents } from './data/change-events.js';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 
-const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV [--dry-run] | remove --source SOURCE | rekey [--batch N] | prune-changes | sample [--count N] | validate-mapping FILE>`;
+const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV [--dry-run] [--workers N] | remove --source SOURCE | rekey [--batch N] | prune-changes | sample [--count N] | validate-mapping FILE>`;
+
+/**
+ * `--workers N`: the import's worker threads, which parse rows and build records (by default two for a large file, none
+ * for a small one). At most 16: each thread holds its batches and a heap of its own (docs/data.md), and more threads
+ * than cores only share them. Read before the database is reached, so a typo costs nothing.
+ */
+function importWorkers(given: string | undefined): number | undefined {
+  if (given === undefined) return undefined;
+  const n = /^\d+$/.test(given) ? Number(given) : Number.NaN;
+  if (!(n >= 0 && n <= 16))
+    throw new Error(`--workers must be a whole number from 0 (none: all in this thread) to 16, not '${given}'`);
+  return n;
+}
 
 async function main() {
   const { positionals, values } = parseArgs({
@@ -45,6 +59,7 @@ async function main() {
     },
   });
   const command = positionals[0];
+  const workers = importWorkers(values.workers);
   if (command === 'validate-mapping') {
     const m = loadMapping(positionals[1] ?? values.mapping ?? '');
     console.log(`mapping ${m.name} (${m.kind}) is valid: ${Object.keys(m.fields).length} fields`);
@@ -78,12 +93,6 @@ async function main() {
       }
       case 'import': {
         if (!values.mapping || !values.file) throw new Error('import needs --mapping FILE and --file CSV');
-        // Worker threads that parse rows and build records: by default 2 for a large file, none for a small one.
-        const workers = values.workers === undefined ? undefined : Number(values.workers);
-        if (workers !== undefined && !(Number.isInteger(workers) && workers >= 0 && workers <= 16))
-          throw new Error(
-            `--workers must be a whole number from 0 (none: all in this thread) to 16, not '${values.workers}'`,
-          );
         const mapping = loadMapping(values.mapping);
         const progress = new FileProgress(`import ${mapping.name}`);
         let last = { rowsRead: 0, bytesRead: 0, totalBytes: null as number | null };

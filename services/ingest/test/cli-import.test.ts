@@ -75,13 +75,15 @@ it("node's options can stand in for the ingest script's, its loader and script k
   ]);
 });
 
-it('refuses a --workers that is not a whole number from 0 to 16, naming it, before reading the file', () => {
+it('refuses a --workers that is not a whole number from 0 to 16, naming it, before reaching the database', () => {
   const { mapping, file } = COUNTY_ROLLS.philadelphia![0]!;
-  for (const workers of ['-1', 'two', '1.5', '17']) {
+  // A database no one listens for: the refusal must come first.
+  const nowhere = 'postgres://postgres@127.0.0.1:1/none';
+  for (const workers of ['-1', 'two', '1.5', '17', '']) {
     const run = spawnSync(
       process.execPath,
       [...ingestArgs(root), 'import', '--mapping', mapping, '--file', file, `--workers=${workers}`],
-      { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, DATABASE_URL: inject('databaseUrl') } },
+      { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, DATABASE_URL: nowhere } },
     );
     expect(run.status, run.stderr).toBe(1);
     expect(run.stderr).toContain(

@@ -39,7 +39,7 @@ const split = (set: string) => set.split(/\s+/).filter((o) => o !== '');
 
 const url = withDatabase(process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL, cliDatabaseName('bench'));
 console.log(
-  `${values.county}'s first load through the CLI, ${rounds} rounds, ${sets.length} sets of node options alternated; ` +
+  `${values.county}'s first load through the CLI, ${rounds} rounds, ${sets.length} sets of node options, their order turned each round; ` +
     `${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}`,
 );
 const rates = sets.map(() => [] as number[]);

@@ -2,7 +2,9 @@
 // process of its own, into a database of its own. It loads a real roll, prints the import report and a summary
 // with the import's time and rate, which bench:import reads (cli-run.ts).
 import { spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, inject, it } from 'vitest';
 import { withDatabase } from '@pra/platform';
@@ -23,23 +25,28 @@ it("package.json's ingest scripts (the root's and the package's) start node with
  * ES modules only, this list would miss it, and the control would say so.
  */
 function packagesLoaded(preload: string[] = []): Set<string> {
-  // The module cache is one for the process: createRequire's base path does not matter.
+  const list = join(mkdtempSync(join(tmpdir(), 'pra-loaded-')), 'loaded.json');
+  // Written as the process exits, synchronously (a write to a pipe then may be cut short). The module cache is one for
+  // the process: createRequire's base path does not matter.
   const listLoaded = `data:text/javascript,${encodeURIComponent(
-    'import { createRequire } from "node:module"; const cache = createRequire("/").cache;' +
-      'process.on("exit", () => process.stderr.write("LOADED " + JSON.stringify(Object.keys(cache)) + "\\n"));',
+    'import { createRequire } from "node:module"; import { writeFileSync } from "node:fs";' +
+      'const cache = createRequire("/").cache;' +
+      `process.on("exit", () => writeFileSync(${JSON.stringify(list)}, JSON.stringify(Object.keys(cache))));`,
   )}`;
   const mapping = join(root, 'services/ingest/mappings/philadelphia-opa.json');
   const [node, ...rest] = [process.execPath, ...ingestArgs(root)];
   // validate-mapping: a command that needs no database. The CLI's static imports are the same for every command.
   const args = ['--import', listLoaded, ...preload, ...rest, 'validate-mapping', mapping];
-  const run = spawnSync(node!, args, { cwd: root, encoding: 'utf8', timeout: 60_000 });
-  expect(run.status, run.stderr).toBe(0);
-  const line = run.stderr.split('\n').find((l) => l.startsWith('LOADED '));
-  expect(line, run.stderr).toBeDefined();
-  const packages = (JSON.parse(line!.slice('LOADED '.length)) as string[]).map(
-    (f) => /\/node_modules\/((@[^/]+\/)?[^/]+)\//.exec(f)?.[1] ?? '(own)',
-  );
-  return new Set(packages);
+  try {
+    const run = spawnSync(node!, args, { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const packages = (JSON.parse(readFileSync(list, 'utf8')) as string[]).map(
+      (f) => /\/node_modules\/((@[^/]+\/)?[^/]+)\//.exec(f)?.[1] ?? '(own)',
+    );
+    return new Set(packages);
+  } finally {
+    rmSync(dirname(list), { recursive: true, force: true });
+  }
 }
 
 /** What the services' platform loads and the CLI does not need: OpenTelemetry's SDK and exporters, express, ioredis. */

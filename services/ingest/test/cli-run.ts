@@ -23,7 +23,8 @@ export function ingestArgs(root: string, nodeOptions?: readonly string[]): strin
   const [node, ...args] = script.split(/\s+/);
   if (node !== 'node') throw new Error(`package.json's ingest script does not start with node: ${script}`);
   const { options, script: cli } = splitNodeArgs(args);
-  if (cli.length === 0) throw new Error(`package.json's ingest script names no script to run: ${script}`);
+  if (!/\.[cm]?[jt]s$/.test(cli[0] ?? ''))
+    throw new Error(`package.json's ingest script names no script to run after node's options: ${script}`);
   if (nodeOptions === undefined) return args;
   return [...nodeOptions, ...options.flatMap((o) => (o.loader ? o.args : [])), ...cli];
 }
@@ -46,6 +47,7 @@ const CLI_DATABASE = /^\/pra_\w*_cli(_\w+)?$/;
 
 /** A name for a database of cliFirstLoad's own: `pra_<what>_<random>_cli` (runs on one server cannot collide). */
 export function cliDatabaseName(what: string): string {
+  if (!/^\w+$/.test(what)) throw new Error(`a database name's part is letters, digits and _: '${what}'`);
   return `pra_${what}_${randomBytes(4).toString('hex')}_cli`;
 }
 

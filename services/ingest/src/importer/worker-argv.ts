@@ -6,7 +6,11 @@
 import { Worker, type WorkerOptions } from 'node:worker_threads';
 
 const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
-/** Node's options that may take their value as the next argument; the others take it after `=` or take none. */
+/**
+ * Node's options known to take their value as the next argument (they may take it after `=` too). Those not listed
+ * here are read as taking none: given a separate value, that value would be read as the script (ingestArgs checks it
+ * is one) or, in `process.execArgv`, kept as an option of its own.
+ */
 const SEPARATE_VALUE = new Set([
   ...LOADER_FLAGS,
   ...['--eval', '-e', '--print', '-p', '--env-file', '--conditions', '-C', '--title', '--input-type'],

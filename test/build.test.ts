@@ -48,22 +48,24 @@ function run(
 }
 
 /**
- * A directory laid out as the image is: the bundles, and what the Dockerfile's last stage copies from the repository (its
- * `COPY --chown=… <path> ./<path>` lines), the repository's node_modules linked in place of the image's production
- * ones. A file a bundle reads at its source location that the Dockerfile does not copy is missing here too, and so
- * are tsx's loader and the TypeScript sources.
+ * A directory laid out as the image is: the bundles, package.json, and what the Dockerfile's last stage copies from
+ * the repository (its `COPY --chown=… <path> ./<path>` lines, every one of its COPY lines not `--from` another stage).
+ * A file a bundle reads at its source location that the Dockerfile does not copy is missing here too, and so is the
+ * TypeScript source of the workers' shims. Not the same: node_modules is the repository's, linked (the image's holds
+ * the production dependencies only, so a bundle needing a dev-only package would pass here).
  */
-function imageLayout(): string {
-  const stage = mkdtempSync(join(tmpdir(), 'pra-image-'));
+function imageLayout(stage: string): void {
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
   const lastStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
-  const copies = [...lastStage.matchAll(/^COPY --chown=\S+ (\S+) \.\/(\S+)$/gm)];
+  const copies = [...lastStage.matchAll(/^COPY --chown=\S+ (\S+) \.\/(\S+)\s*$/gm)];
+  // A COPY of another form would be skipped here: the count says so.
+  expect(copies).toHaveLength([...lastStage.matchAll(/^COPY (?!--from=)/gm)].length);
   expect(copies.map((c) => c[1])).toContain('services/ingest/mappings');
   for (const [, from, to] of copies) cpSync(join(root, from!), join(stage, to!), { recursive: true });
+  cpSync(join(root, 'package.json'), join(stage, 'package.json'));
   // Where the repository has it: the bundles find their files by their path from it (the image's is dist/).
   cpSync(out, join(stage, relative(root, out)), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'));
-  return stage;
 }
 
 describe('npm run build', () => {
@@ -121,23 +123,28 @@ describe('npm run build', () => {
       // The shim registers tsx, which the image does not have, then imports the TypeScript source, which it lacks too.
       expect(readFileSync(join(out, 'ingest.js'), 'utf8')).not.toContain(w.shim.split('/').pop());
     }
-    const stage = imageLayout();
+    const stage = mkdtempSync(join(tmpdir(), 'pra-image-'));
     const url = withDatabase(inject('databaseUrl'), `pra_build_${randomBytes(4).toString('hex')}`);
-    await ensureDatabase(url);
+    const started: ReturnType<typeof run>[] = [];
     try {
+      imageLayout(stage);
+      await ensureDatabase(url);
       const env = { DATABASE_URL: url };
-      // As the image's entry point runs a command: OpenTelemetry first (not in the worker threads: register.ts).
+      // As the image's entry point runs a command: OpenTelemetry first (its SDK not started in the worker threads,
+      // which inherit the --import: register.ts).
       const dist = join(stage, relative(root, out));
       const node = ['--enable-source-maps', '--import', join(dist, 'telemetry-register.js')];
       const at = { dist, cwd: stage };
       // generate always works in worker threads (generate-worker), and reads the generator's reference lists.
       const generate = run('ingest', env, node, ['generate', '--count', '300'], at);
+      started.push(generate);
       expect(await generate.exited, generate.output()).toBe(0);
       // A roll this small is imported in the main thread unless told otherwise: one import worker.
       const mapping = join(stage, 'services/ingest/mappings/lebanon-nh.json');
       const { file } = COUNTY_ROLLS.lebanon[0];
       const args = ['import', '--mapping', mapping, '--file', file, '--workers', '1'];
       const imported = run('ingest', env, node, args, at);
+      started.push(imported);
       expect(await imported.exited, imported.output()).toBe(0);
       expect(imported.output()).toMatch(/5,660 rows read in/);
       const pool = createPool(url, 1);
@@ -145,7 +152,8 @@ describe('npm run build', () => {
       await pool.end();
       expect(rows[0]!.n).toBe(300 + 5_660);
     } finally {
-      await dropDatabase(url);
+      for (const p of started) p.child.kill('SIGKILL');
+      await dropDatabase(url).catch(() => {});
       rmSync(stage, { recursive: true, force: true });
     }
   }, 120_000);

@@ -109,7 +109,10 @@ export function loaderWorker(url: URL, options: Omit<WorkerOptions, 'execArgv'> 
       const refused = refusedFlags((err as Error).message, execArgv);
       if (!refused) return new Worker(url, options);
       for (const f of refused) refusedByWorkers.add(flagOf(f));
-      kept = kept.filter((o) => !refusedByWorkers.has(flagOf(o.args[0]!)));
+      const left = kept.filter((o) => !refusedByWorkers.has(flagOf(o.args[0]!)));
+      // A refusal that names no option given (not one node makes): the process's own options, as above.
+      if (left.length === kept.length) return new Worker(url, options);
+      kept = left;
     }
   }
 }

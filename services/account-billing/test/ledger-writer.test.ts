@@ -339,25 +339,29 @@ describe('ledger writer processes', () => {
   const pendingCount = async (f: BillingFixture) =>
     Number(((await redis.xpending(f.layout.shards[0]!.outbox, LEDGER_GROUP).catch(() => [0])) as [number])[0]);
 
-  it('a writer killed with SIGKILL mid-batch: a new writer under another name applies every event exactly once', async () => {
+  /**
+   * A writer that holds a batch it cannot write: it reaches PostgreSQL through a proxy, so that the test, not the
+   * machine's speed, decides where `stop` lands. It writes a first load of `calls` charges; then PostgreSQL goes
+   * silent, and it reads a batch of a second load. After `stop` (given that writer and the second load), another
+   * writer must write every event exactly once, and leave none read and unacknowledged.
+   */
+  const writerHoldingABatch = async (
+    calls: number,
+    env: Record<string, string>,
+    stop: (writer: Started, f: BillingFixture, second: { calls: number }) => Promise<void>,
+  ) => {
     const f = await fixture();
     const a = await f.fundedAccount(100_000);
-    // The doomed writer reaches PostgreSQL through a proxy, so that the test, not the machine's speed, decides
-    // where the kill lands: it writes a first load, then PostgreSQL goes silent, it reads a batch of the second
-    // load and is killed while writing it. (Killing it at a guessed moment raced the writer: a fast one had
-    // drained the outbox before the test looked.)
     const { proxy, url } = await proxyUrl(inject('databaseUrl'));
     try {
-      const first = await charges(f, a.accountId, 3_000);
-      const doomed = await writerProcess(f, url);
+      const first = await charges(f, a.accountId, calls);
+      const writer = await writerProcess(f, url, env);
       await drained(f, 60_000);
       expect(await ledger(a.accountId)).toEqual({ charged: first.credits, events: first.calls });
       proxy.stall();
-      const second = await charges(f, a.accountId, 3_000);
+      const second = await charges(f, a.accountId, calls);
       await expect.poll(() => pendingCount(f), { timeout: 30_000, interval: 20 }).toBeGreaterThan(0); // held, unwritten
-      doomed.kill('SIGKILL');
-      expect(await redis.xlen(f.layout.shards[0]!.outbox)).toBe(second.calls);
-      expect(await pendingCount(f)).toBeGreaterThan(0);
+      await stop(writer, f, second);
       await writerProcess(f);
       await drained(f, 60_000);
       expect(await ledger(a.accountId)).toEqual({
@@ -369,6 +373,15 @@ describe('ledger writer processes', () => {
       await proxy.close();
       await f.close();
     }
+  };
+
+  it('a writer killed with SIGKILL mid-batch: a new writer under another name applies every event exactly once', async () => {
+    // (Killing it at a guessed moment raced the writer: a fast one had drained the outbox before the test looked.)
+    await writerHoldingABatch(3_000, {}, async (doomed, f, second) => {
+      doomed.kill('SIGKILL');
+      expect(await redis.xlen(f.layout.shards[0]!.outbox)).toBe(second.calls);
+      expect(await pendingCount(f)).toBeGreaterThan(0);
+    });
   }, 90_000);
 
   it('a writer stopped with SIGTERM under load finishes and acknowledges its batch: nothing stranded', async () => {
@@ -392,16 +405,7 @@ describe('ledger writer processes', () => {
   }, 90_000);
 
   it('a writer stopped with SIGTERM while PostgreSQL is silent exits by its deadline; another writer writes its batch once', async () => {
-    const f = await fixture();
-    const a = await f.fundedAccount(100_000);
-    const { proxy, url } = await proxyUrl(inject('databaseUrl'));
-    try {
-      const first = await charges(f, a.accountId, 200);
-      const stuck = await writerProcess(f, url, { LEDGER_STOP_DEADLINE_MS: '5000' });
-      await drained(f, 60_000);
-      proxy.stall();
-      const second = await charges(f, a.accountId, 200);
-      await expect.poll(() => pendingCount(f), { timeout: 30_000, interval: 20 }).toBeGreaterThan(0); // held, unwritten
+    await writerHoldingABatch(200, { LEDGER_STOP_DEADLINE_MS: '5000' }, async (stuck) => {
       const exited = stuck.exited();
       const stopped = Date.now();
       stuck.kill('SIGTERM');
@@ -410,16 +414,6 @@ describe('ledger writer processes', () => {
       expect(await exited).toBe(1);
       expect(Date.now() - stopped).toBeGreaterThanOrEqual(5_000);
       expect(Date.now() - stopped).toBeLessThan(15_000);
-      await writerProcess(f);
-      await drained(f, 60_000);
-      expect(await ledger(a.accountId)).toEqual({
-        charged: first.credits + second.credits,
-        events: first.calls + second.calls,
-      });
-      expect(await pendingCount(f)).toBe(0);
-    } finally {
-      await proxy.close();
-      await f.close();
-    }
+    });
   }, 90_000);
 });

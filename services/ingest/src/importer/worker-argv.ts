@@ -16,6 +16,9 @@ const SEPARATE_VALUE = new Set([
   ...['--eval', '-e', '--print', '-p', '--env-file', '--conditions', '-C', '--title', '--input-type'],
 ]);
 
+/** An option's flag: `--title` of `--title x`, `--max-old-space-size` of `--max-old-space-size=512`. */
+const flagOf = (arg: string) => (arg.indexOf('=') > 0 ? arg.slice(0, arg.indexOf('=')) : arg);
+
 /** One of node's options as given: its flag, with its value when it has one (`--import X`, `--import=X`). */
 export interface NodeOption {
   args: string[];
@@ -43,10 +46,9 @@ export function splitNodeArgs(
       options.push({ args: [arg], value: null, loader: false });
       continue;
     }
-    const eq = arg.indexOf('=');
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const flag = flagOf(arg);
     const loader = LOADER_FLAGS.has(flag);
-    if (eq > 0) options.push({ args: [arg], value: arg.slice(eq + 1), loader });
+    if (flag !== arg) options.push({ args: [arg], value: arg.slice(flag.length + 1), loader });
     else if (SEPARATE_VALUE.has(flag) && i + 1 < args.length) {
       options.push({ args: [arg, args[i + 1]!], value: args[i + 1]!, loader });
       i++;
@@ -55,17 +57,17 @@ export function splitNodeArgs(
   return { options, script: [] };
 }
 
-/** An option's flag: `--title` of `--title x`, `--max-old-space-size` of `--max-old-space-size=512`. */
-const flagOf = (arg: string) => (arg.indexOf('=') > 0 ? arg.slice(0, arg.indexOf('=')) : arg);
-
 /** The TypeScript loader, which a worker's entry registers itself. */
 const isTsx = (o: NodeOption) => o.loader && o.value !== null && /(^|[\\/@])tsx([\\/]|$)/.test(o.value);
 
 /** The process's options for a worker: all but the TypeScript loader's, which the worker's entry registers itself. */
+function workerOptions(execArgv: readonly string[]): NodeOption[] {
+  return splitNodeArgs(execArgv, { execArgv: true }).options.filter((o) => !isTsx(o));
+}
+
+/** workerOptions as arguments: what a worker starts with before any option it refuses is left out (loaderWorker). */
 export function workerExecArgv(execArgv: readonly string[] = process.execArgv): string[] {
-  return splitNodeArgs(execArgv, { execArgv: true })
-    .options.filter((o) => !isTsx(o))
-    .flatMap((o) => o.args);
+  return workerOptions(execArgv).flatMap((o) => o.args);
 }
 
 /**
@@ -96,10 +98,9 @@ const refusedByWorkers = new Set<string>();
  * and all (~0.2 s of CPU more).
  */
 export function loaderWorker(url: URL, options: Omit<WorkerOptions, 'execArgv'> = {}): Worker {
-  const given = splitNodeArgs(process.execArgv, { execArgv: true }).options.filter((o) => !isTsx(o));
-  let kept = given.filter((o) => !refusedByWorkers.has(flagOf(o.args[0]!)));
-  if (kept.length === given.length && given.flatMap((o) => o.args).length === process.execArgv.length)
-    return new Worker(url, options);
+  let kept = workerOptions(process.execArgv).filter((o) => !refusedByWorkers.has(flagOf(o.args[0]!)));
+  // Nothing to leave out: the worker inherits the process's options.
+  if (kept.flatMap((o) => o.args).length === process.execArgv.length) return new Worker(url, options);
   for (;;) {
     const execArgv = kept.flatMap((o) => o.args);
     try {

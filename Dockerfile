@@ -4,7 +4,7 @@
 #   dist/migrate.js (the pre-install/pre-upgrade Job), dist/admin.js and dist/ingest.js (operators' commands; its
 #   worker threads run dist/import-worker.js and dist/generate-worker.js)
 #   (an import from the image with the options `npm run ingest` gives node, before the bundle; the entry point still
-#   starts OpenTelemetry first (its worker threads load the SDK's modules but start none); each thread may take
+#   starts OpenTelemetry first, in the main thread only: its worker threads load none of the SDK; each thread may take
 #   256 MB of heap: give an import 1.5 GB or more with its two default workers, 256 MB more a further --workers one:
 #   `docker run property-api --min-semi-space-size=64 --initial-heap-size=256 dist/ingest.js import --mapping M --file F`)
 # Build from the repository root: docker build -t property-api .

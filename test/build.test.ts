@@ -1,8 +1,8 @@
 // npm run build: the bundles run with plain node (no tsx, no compiler), find their migrations and data files, and
 // serve. Built into a directory of its own inside the repository (the bundles import node_modules from it).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,8 @@ import type {} from '@pra/platform/testing';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
 import { buildAll, ENTRY_POINTS, WORKER_ENTRIES } from '@pra/stack/build';
 import { COUNTY_ROLLS } from '@pra/ingest/import';
+import { type ThreadTelemetry, telemetryThreadsProbe } from '@pra/platform/telemetry/testing';
+import { imageLayout } from './image-layout.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, 'dist', `build-test-${randomBytes(4).toString('hex')}`);
@@ -45,27 +47,6 @@ function run(
   });
   port.catch(() => {});
   return { child, exited, port, output: () => output };
-}
-
-/**
- * A directory laid out as the image is: the bundles, package.json, and what the Dockerfile's last stage copies from
- * the repository (its `COPY --chown=… <path> ./<path>` lines, every one of its COPY lines not `--from` another stage).
- * A file a bundle reads at its source location that the Dockerfile does not copy is missing here too, and so is the
- * TypeScript source of the workers' shims. Not the same: node_modules is the repository's, linked (the image's holds
- * the production dependencies only, so a bundle needing a dev-only package would pass here).
- */
-function imageLayout(stage: string): void {
-  const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
-  const lastStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
-  const copies = [...lastStage.matchAll(/^COPY --chown=\S+ (\S+) \.\/(\S+)\s*$/gm)];
-  // A COPY of another form would be skipped here: the count says so.
-  expect(copies).toHaveLength([...lastStage.matchAll(/^COPY (?!--from=)/gm)].length);
-  expect(copies.map((c) => c[1])).toContain('services/ingest/mappings');
-  for (const [, from, to] of copies) cpSync(join(root, from!), join(stage, to!), { recursive: true });
-  cpSync(join(root, 'package.json'), join(stage, 'package.json'));
-  // Where the repository has it: the bundles find their files by their path from it (the image's is dist/).
-  cpSync(out, join(stage, relative(root, out)), { recursive: true });
-  symlinkSync(join(root, 'node_modules'), join(stage, 'node_modules'));
 }
 
 describe('npm run build', () => {
@@ -127,7 +108,12 @@ describe('npm run build', () => {
     const url = withDatabase(inject('databaseUrl'), `pra_build_${randomBytes(4).toString('hex')}`);
     const started: ReturnType<typeof run>[] = [];
     try {
-      imageLayout(stage);
+      const { copied } = imageLayout(root, stage, out);
+      expect(copied).toContain('services/ingest/mappings');
+      // The production packages only, as the image's deps stage installs them.
+      expect(existsSync(join(stage, 'node_modules/pg/package.json'))).toBe(true);
+      for (const dev of ['tsx', 'esbuild', 'vitest'])
+        expect(existsSync(join(stage, 'node_modules', dev)), dev).toBe(false);
       await ensureDatabase(url);
       const env = { DATABASE_URL: url };
       // As the image's entry point runs a command: OpenTelemetry first (its SDK not started in the worker threads,
@@ -157,6 +143,26 @@ describe('npm run build', () => {
       rmSync(stage, { recursive: true, force: true });
     }
   }, 120_000);
+
+  it("starts OpenTelemetry in the main thread only: a worker thread, which inherits the image's --import, loads none of its modules", () => {
+    const stage = mkdtempSync(join(tmpdir(), 'pra-image-'));
+    try {
+      imageLayout(root, stage, out);
+      const dist = join(stage, relative(root, out));
+      const output = execFileSync(
+        process.execPath,
+        ['--import', join(dist, 'telemetry-register.js'), '--input-type=module', '-e', telemetryThreadsProbe()],
+        { cwd: stage, encoding: 'utf8', env: { PATH: process.env.PATH!, OTEL_METRICS_EXPORTER: 'none' } },
+      );
+      const { main, worker } = JSON.parse(output.trim().split('\n').pop()!) as Record<string, ThreadTelemetry>;
+      expect(main!.registered).toContain('metrics');
+      expect(main!.modules).toBeGreaterThan(100);
+      // Bundled into the entry, the SDK's ~1,100 modules were loaded by every worker: seconds of CPU each.
+      expect(worker).toEqual({ registered: [], modules: 0 });
+    } finally {
+      rmSync(stage, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('serves: lookup (with telemetry loaded by --import, as the image runs it) and plans', async () => {
     const env = {

@@ -115,25 +115,45 @@ function sourceRelativeUrls(outDir: string, entries: Set<string>): Plugin {
   };
 }
 
+/**
+ * Entry points bundled with their dynamic imports left in chunks of their own (dist/<name>-chunk-<hash>.js), loaded
+ * only when the import runs. telemetry-register: worker threads inherit the process's `--import`, and register.ts
+ * imports the SDK only in the main thread; bundled into one file, its ~1,100 OpenTelemetry modules would be loaded by
+ * every worker (the ingest CLI's import and generate workers, under the image's entry point): seconds of CPU a worker.
+ */
+const SPLIT_ENTRIES: ReadonlySet<string> = new Set(['telemetry-register']);
+
 export async function buildAll(outDir = join(root, 'dist'), log: (line: string) => void = () => {}): Promise<string[]> {
   const out = resolve(outDir);
   const entryPoints = Object.entries(ENTRY_POINTS).map(([name, src]) => ({ in: join(root, src), out: name }));
   const started = performance.now();
-  await build({
-    entryPoints,
-    outdir: out,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    sourcemap: 'linked',
-    // Bundled CommonJS code may require() node's own modules.
-    banner: {
-      js: "import { createRequire as __praCreateRequire } from 'node:module'; const require = __praCreateRequire(import.meta.url);",
-    },
-    plugins: [hoistedPackagesExternal(), sourceRelativeUrls(out, new Set(entryPoints.map((e) => e.in)))],
-    logLevel: 'warning',
-  });
+  const bundle = (entries: typeof entryPoints, split: { chunkNames: string } | null) =>
+    build({
+      entryPoints: entries,
+      outdir: out,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'esm',
+      sourcemap: 'linked',
+      // In the output directory itself: a bundled module's import.meta.url is replaced by a path from there.
+      ...(split ? { splitting: true, chunkNames: split.chunkNames } : {}),
+      // Bundled CommonJS code may require() node's own modules.
+      banner: {
+        js: "import { createRequire as __praCreateRequire } from 'node:module'; const require = __praCreateRequire(import.meta.url);",
+      },
+      plugins: [hoistedPackagesExternal(), sourceRelativeUrls(out, new Set(entryPoints.map((e) => e.in)))],
+      logLevel: 'warning',
+    });
+  await Promise.all([
+    bundle(
+      entryPoints.filter((e) => !SPLIT_ENTRIES.has(e.out)),
+      null,
+    ),
+    ...entryPoints
+      .filter((e) => SPLIT_ENTRIES.has(e.out))
+      .map((e) => bundle([e], { chunkNames: `${e.out}-[name]-[hash]` })),
+  ]);
   const files = Object.keys(ENTRY_POINTS).map((n) => join(out, `${n}.js`));
   log(
     `built ${files.length} entry points in ${Math.round(performance.now() - started)} ms: ${relative(root, out) || '.'}/{${Object.keys(ENTRY_POINTS).join(',')}}.js`,

@@ -4,7 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type {} from '@pra/platform/testing';
@@ -12,7 +12,7 @@ import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/pla
 import { buildAll, ENTRY_POINTS, WORKER_ENTRIES } from '@pra/stack/build';
 import { COUNTY_ROLLS } from '@pra/ingest/import';
 import { type ThreadTelemetry, telemetryThreadsProbe } from '@pra/platform/telemetry/testing';
-import { imageLayout } from './image-layout.js';
+import { IMAGE_LAYOUT_ENV, imageLayout } from './image-layout.js';
 
 const root = fileURLToPath(new URL('../', import.meta.url));
 const out = join(root, 'dist', `build-test-${randomBytes(4).toString('hex')}`);
@@ -47,6 +47,31 @@ function run(
   });
   port.catch(() => {});
   return { child, exited, port, output: () => output };
+}
+
+/**
+ * What loading a bundle loads before any dynamic import(): the bundle and the chunks it imports statically, the npm
+ * packages they import, and the source files their code came from (their source maps).
+ */
+function staticGraph(bundle: string): { files: string[]; packages: string[]; sources: string[] } {
+  const files: string[] = [];
+  const packages = new Set<string>();
+  const sources: string[] = [];
+  const pending = [bundle];
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (files.includes(file)) continue;
+    files.push(file);
+    const text = readFileSync(file, 'utf8');
+    // esbuild's static imports: `import … from "x"` and `import "x"`, at the start of a line.
+    for (const [, spec] of text.matchAll(/^import\s(?:[^;]*?\sfrom\s)?["']([^"']+)["'];?$/gm)) {
+      if (spec!.startsWith('.')) pending.push(join(dirname(file), spec!));
+      else packages.add(spec!);
+    }
+    const map = JSON.parse(readFileSync(`${file}.map`, 'utf8')) as { sources: string[] };
+    sources.push(...map.sources);
+  }
+  return { files, packages: [...packages], sources };
 }
 
 describe('npm run build', () => {
@@ -115,7 +140,7 @@ describe('npm run build', () => {
       for (const dev of ['tsx', 'esbuild', 'vitest'])
         expect(existsSync(join(stage, 'node_modules', dev)), dev).toBe(false);
       await ensureDatabase(url);
-      const env = { DATABASE_URL: url };
+      const env = { DATABASE_URL: url, ...IMAGE_LAYOUT_ENV };
       // As the image's entry point runs a command: OpenTelemetry first (its SDK not started in the worker threads,
       // which inherit the --import: register.ts).
       const dist = join(stage, relative(root, out));
@@ -145,20 +170,32 @@ describe('npm run build', () => {
   }, 120_000);
 
   it("starts OpenTelemetry in the main thread only: a worker thread, which inherits the image's --import, loads none of its modules", () => {
+    // The entry and the chunks it imports statically (what a worker loads) name no OpenTelemetry package and hold no
+    // code of one: the SDK is imported (dynamically) only where it starts.
+    const loaded = staticGraph(join(out, 'telemetry-register.js'));
+    expect(loaded.files.length).toBeGreaterThan(0);
+    expect(loaded.packages.filter((p) => p.startsWith('@opentelemetry/'))).toEqual([]);
+    expect(loaded.sources.filter((f) => f.includes('node_modules/'))).toEqual([]);
     const stage = mkdtempSync(join(tmpdir(), 'pra-image-'));
     try {
       imageLayout(root, stage, out);
       const dist = join(stage, relative(root, out));
-      const output = execFileSync(
-        process.execPath,
-        ['--import', join(dist, 'telemetry-register.js'), '--input-type=module', '-e', telemetryThreadsProbe()],
-        { cwd: stage, encoding: 'utf8', env: { PATH: process.env.PATH!, OTEL_METRICS_EXPORTER: 'none' } },
-      );
-      const { main, worker } = JSON.parse(output.trim().split('\n').pop()!) as Record<string, ThreadTelemetry>;
-      expect(main!.registered).toContain('metrics');
-      expect(main!.modules).toBeGreaterThan(100);
-      // Bundled into the entry, the SDK's ~1,100 modules were loaded by every worker: seconds of CPU each.
-      expect(worker).toEqual({ registered: [], modules: 0 });
+      // Metrics alone, then tracing as well (the ESM hook registered too).
+      for (const [env, providers] of [
+        [{ OTEL_METRICS_EXPORTER: 'none' }, ['metrics']],
+        [{ OTEL_METRICS_EXPORTER: 'none', OTEL_TRACES_EXPORTER: 'console' }, ['metrics', 'trace']],
+      ] as const) {
+        const output = execFileSync(
+          process.execPath,
+          ['--import', join(dist, 'telemetry-register.js'), '--input-type=module', '-e', telemetryThreadsProbe()],
+          { cwd: stage, encoding: 'utf8', env: { PATH: process.env.PATH!, ...IMAGE_LAYOUT_ENV, ...env } },
+        );
+        const { main, worker } = JSON.parse(output.trim().split('\n').pop()!) as Record<string, ThreadTelemetry>;
+        expect(main!.registered).toEqual(expect.arrayContaining([...providers]));
+        expect(main!.modules).toBeGreaterThan(100);
+        // Bundled into the entry, the SDK's ~1,100 modules were loaded by every worker: seconds of CPU each.
+        expect(worker).toEqual({ registered: [], modules: 0 });
+      }
     } finally {
       rmSync(stage, { recursive: true, force: true });
     }

@@ -6,6 +6,9 @@ import { dirname, join, posix, relative } from 'node:path';
 /** A package-lock.json v3 entry, as far as this reads it. */
 interface LockEntry {
   link?: boolean;
+  /** Installed only where its platform matches (`os`, `cpu`), or only if something needs it. */
+  optional?: boolean;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   resolved?: string;
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
@@ -27,7 +30,8 @@ export function imageWorkspaces(dockerfile: string): string[] {
   const deps = stages(dockerfile).get('deps');
   const install = deps && /npm ci --omit=dev[^&]*/.exec(deps.replace(/\\\n/g, ' '));
   if (!install) throw new Error("the Dockerfile's deps stage has no `npm ci --omit=dev` to read its workspaces from");
-  const workspaces = [...install[0].matchAll(/-w (\S+)/g)].map((m) => m[1]!);
+  const workspaces = [...install[0].matchAll(/(?:-w|--workspace)[ =](\S+)/g)].map((m) => m[1]!);
+  if (workspaces.length === 0) throw new Error("the Dockerfile's `npm ci --omit=dev` names no workspace (-w)");
   // The root's own dependencies too, with --include-workspace-root.
   return install[0].includes('--include-workspace-root') ? ['', ...workspaces] : workspaces;
 }
@@ -55,8 +59,14 @@ export function productionPackages(lock: { packages: Record<string, LockEntry> }
     visited.add(at);
     const entry = packages[at];
     if (!entry) throw new Error(`package-lock.json has no entry ${at === '' ? '(the root)' : at}`);
-    const needs = { ...entry.peerDependencies, ...entry.optionalDependencies, ...entry.dependencies };
-    for (const name of Object.keys(needs)) {
+    // An optional peer is installed only when something else needs it (and is found there).
+    const peers = Object.keys(entry.peerDependencies ?? {}).filter((n) => !entry.peerDependenciesMeta?.[n]?.optional);
+    const needs = new Set([
+      ...peers,
+      ...Object.keys(entry.optionalDependencies ?? {}),
+      ...Object.keys(entry.dependencies ?? {}),
+    ]);
+    for (const name of needs) {
       const dep = resolveFrom(at, name);
       // An optional dependency for another platform, or a peer nothing installs: node would not find it either.
       if (!dep) {
@@ -80,10 +90,11 @@ export function productionPackages(lock: { packages: Record<string, LockEntry> }
  * from the repository (its `COPY --chown=… <path> ./<path>` lines, every one of its COPY lines not `--from` another
  * stage); and `dist` (the bundles, built elsewhere) at the same path from the stage as from the repository. A file a
  * bundle reads at its source location that the Dockerfile does not copy is missing here too, and so is the
- * TypeScript source of the workers' shims. Not the same: the workspaces' links in node_modules (@pra/…) are left
- * out (a bundle has its workspaces' code in it), and so are packages installed in a workspace's own node_modules.
+ * TypeScript source of the workers' shims. Run processes there with IMAGE_LAYOUT_ENV. Not the same: the workspaces'
+ * links in node_modules (@pra/…) are left out (a bundle has its workspaces' code in it), and so are packages installed
+ * in a workspace's own node_modules.
  */
-export function imageLayout(root: string, stage: string, dist: string): { copied: string[]; packages: number } {
+export function imageLayout(root: string, stage: string, dist: string): { copied: string[] } {
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
   const last = [...stages(dockerfile).values()].pop()!;
   const copies = [...last.matchAll(/^COPY --chown=\S+ (\S+) \.\/(\S+)\s*$/gm)];
@@ -95,13 +106,23 @@ export function imageLayout(root: string, stage: string, dist: string): { copied
   cpSync(join(root, 'package.json'), join(stage, 'package.json'));
   cpSync(dist, join(stage, relative(root, dist)), { recursive: true });
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
-  const packages = [...productionPackages(lock, imageWorkspaces(dockerfile))];
-  // A top-level package brings the packages nested in it. One the repository did not install is an optional one for
-  // another platform (npm skips it in the image too).
-  const topLevel = packages.filter((p) => /^node_modules\/(@[^/]+\/)?[^/@][^/]*$/.test(p) && existsSync(join(root, p)));
-  for (const p of topLevel) {
+  // A top-level package brings the packages nested in it.
+  for (const p of productionPackages(lock, imageWorkspaces(dockerfile))) {
+    if (!/^node_modules\/(@[^/]+\/)?[^/@][^/]*$/.test(p)) continue;
+    if (!existsSync(join(root, p))) {
+      // An optional one for another platform: npm skips it in the image too.
+      if (lock.packages[p].optional) continue;
+      throw new Error(`${p} is not installed in the repository: run npm ci`);
+    }
     mkdirSync(dirname(join(stage, p)), { recursive: true });
     symlinkSync(join(root, p), join(stage, p), 'dir');
   }
-  return { copied: copies.map((c) => c[1]!), packages: topLevel.length };
+  return { copied: copies.map((c) => c[1]!) };
 }
+
+/**
+ * The environment a process run from an image layout needs: its packages are links to the repository's, and node
+ * would resolve a package's own imports from where a link points (the repository's node_modules, dev packages and
+ * all); with NODE_PRESERVE_SYMLINKS, from the layout's node_modules, as in the image.
+ */
+export const IMAGE_LAYOUT_ENV = { NODE_PRESERVE_SYMLINKS: '1' } as const;

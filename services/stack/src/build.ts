@@ -1,12 +1,13 @@
 // npm run build: every production entry point bundled to one JavaScript file in dist/ (our TypeScript compiled in,
-// hoisted npm packages left as imports), so images run `node dist/<name>.js` without tsx or the compiler.
+// hoisted npm packages left as imports; telemetry-register with chunks beside it: SPLIT_ENTRIES), so images run
+// `node dist/<name>.js` without tsx or the compiler.
 // `npm run build -- --out DIR` writes elsewhere (inside the repository: the bundles import node_modules from it).
 //
 // A module that finds its files next to itself (`new URL('../../migrations/', import.meta.url)`) keeps finding them:
 // in every bundled module but the entry point, import.meta.url is replaced by the URL of its source file, so the
 // migrations and data files are read from where they are in the repository (and in the image, which copies them).
 // The exception: a worker thread's module (WORKER_ENTRIES) is bundled too, and started from dist/, not from its source.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { isBuiltin } from 'node:module';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve } from 'node:path';
@@ -116,18 +117,25 @@ function sourceRelativeUrls(outDir: string, entries: Set<string>): Plugin {
 }
 
 /**
- * Entry points bundled with their dynamic imports left in chunks of their own (dist/<name>-chunk-<hash>.js), loaded
+ * Entry points bundled with their dynamic imports left in chunks of their own (dist/<name>-<chunk>-<hash>.js), loaded
  * only when the import runs. telemetry-register: worker threads inherit the process's `--import`, and register.ts
  * imports the SDK only in the main thread; bundled into one file, its ~1,100 OpenTelemetry modules would be loaded by
  * every worker (the ingest CLI's import and generate workers, under the image's entry point): seconds of CPU a worker.
  */
 const SPLIT_ENTRIES: ReadonlySet<string> = new Set(['telemetry-register']);
 
+/** The chunks of a split entry `name` (dist/<name>-*.js and their maps): an earlier build's are removed first. */
+const isChunkOf = (name: string, file: string) => file.startsWith(`${name}-`) && /\.js(\.map)?$/.test(file);
+
 export async function buildAll(outDir = join(root, 'dist'), log: (line: string) => void = () => {}): Promise<string[]> {
   const out = resolve(outDir);
   const entryPoints = Object.entries(ENTRY_POINTS).map(([name, src]) => ({ in: join(root, src), out: name }));
   const started = performance.now();
-  const bundle = (entries: typeof entryPoints, split: { chunkNames: string } | null) =>
+  if (existsSync(out)) {
+    for (const f of readdirSync(out))
+      if ([...SPLIT_ENTRIES].some((name) => isChunkOf(name, f))) rmSync(join(out, f), { force: true });
+  }
+  const bundle = (entries: typeof entryPoints, split: boolean) =>
     build({
       entryPoints: entries,
       outdir: out,
@@ -136,8 +144,9 @@ export async function buildAll(outDir = join(root, 'dist'), log: (line: string) 
       target: 'node20',
       format: 'esm',
       sourcemap: 'linked',
-      // In the output directory itself: a bundled module's import.meta.url is replaced by a path from there.
-      ...(split ? { splitting: true, chunkNames: split.chunkNames } : {}),
+      // Chunks are written in the output directory itself, named after their entry (one split entry a build): a
+      // bundled module's import.meta.url is replaced by its source's path from that directory.
+      ...(split ? { splitting: true, chunkNames: `${entries[0]!.out}-[name]-[hash]` } : {}),
       // Bundled CommonJS code may require() node's own modules.
       banner: {
         js: "import { createRequire as __praCreateRequire } from 'node:module'; const require = __praCreateRequire(import.meta.url);",
@@ -145,15 +154,16 @@ export async function buildAll(outDir = join(root, 'dist'), log: (line: string) 
       plugins: [hoistedPackagesExternal(), sourceRelativeUrls(out, new Set(entryPoints.map((e) => e.in)))],
       logLevel: 'warning',
     });
-  await Promise.all([
+  // Every build ends before a failure is reported: none is left writing.
+  const builds = await Promise.allSettled([
     bundle(
       entryPoints.filter((e) => !SPLIT_ENTRIES.has(e.out)),
-      null,
+      false,
     ),
-    ...entryPoints
-      .filter((e) => SPLIT_ENTRIES.has(e.out))
-      .map((e) => bundle([e], { chunkNames: `${e.out}-[name]-[hash]` })),
+    ...entryPoints.filter((e) => SPLIT_ENTRIES.has(e.out)).map((e) => bundle([e], true)),
   ]);
+  const failed = builds.find((b) => b.status === 'rejected');
+  if (failed) throw failed.reason;
   const files = Object.keys(ENTRY_POINTS).map((n) => join(out, `${n}.js`));
   log(
     `built ${files.length} entry points in ${Math.round(performance.now() - started)} ms: ${relative(root, out) || '.'}/{${Object.keys(ENTRY_POINTS).join(',')}}.js`,

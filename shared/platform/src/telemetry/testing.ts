@@ -1,4 +1,4 @@
-// For tests that read the spans a run made.
+// For tests that read the spans a run made, or what of OpenTelemetry a process's threads loaded.
 export { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 
 /**
@@ -8,7 +8,8 @@ export { InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@o
  */
 export function telemetryThreadsProbe(): string {
   // What a thread has: the providers an SDK registered with @opentelemetry/api (its global's key, version 1), and how
-  // many of OpenTelemetry's CommonJS modules it loaded (a thread's own module cache).
+  // many of OpenTelemetry's CommonJS modules it loaded (a thread's own module cache; not its ES modules, nor code
+  // bundled into the entry: test/build.test.ts reads a bundle's static imports for those).
   const inThread = `({
     registered: Object.keys(globalThis[Symbol.for('opentelemetry.js.api.1')] ?? {}).filter((k) => k !== 'version'),
     modules: Object.keys(createRequire(process.cwd() + '/').cache).filter((k) => k.includes('@opentelemetry')).length,

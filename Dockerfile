@@ -8,8 +8,8 @@
 #   256 MB of heap: give an import 1.5 GB or more with its two default workers, 256 MB more a further --workers one:
 #   `docker run property-api --min-semi-space-size=64 --initial-heap-size=256 dist/ingest.js import --mapping M --file F`)
 # Build from the repository root: docker build -t property-api .
-# The services run compiled JavaScript (npm run build: one esbuild bundle per entry point) with OpenTelemetry
-# started by --import; neither tsx nor the TypeScript compiler is in the image.
+# The services run compiled JavaScript (npm run build: one esbuild bundle per entry point, telemetry-register's SDK in
+# chunks beside it) with OpenTelemetry started by --import; neither tsx nor the TypeScript compiler is in the image.
 
 FROM node:24.21.0-bookworm-slim AS build
 WORKDIR /app

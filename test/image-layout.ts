@@ -8,6 +8,8 @@ interface LockEntry {
   link?: boolean;
   /** Installed only where its platform matches (`os`, `cpu`), or only if something needs it. */
   optional?: boolean;
+  /** As `optional`, for a package that development needs too. */
+  devOptional?: boolean;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
   resolved?: string;
   dependencies?: Record<string, string>;
@@ -15,12 +17,12 @@ interface LockEntry {
   peerDependencies?: Record<string, string>;
 }
 
-/** A Dockerfile's stages, by name (`FROM … AS name`; the last, unnamed, is ''), each with its lines. */
+/** A Dockerfile's build stages, by name (`FROM … AS name`; the last, unnamed, is ''), each with its text. */
 function stages(dockerfile: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const stage of dockerfile.split(/^(?=FROM )/m).filter((s) => s.startsWith('FROM '))) {
-    const name = /^FROM \S+(?: AS (\S+))?/.exec(stage)![1] ?? '';
-    out.set(name, stage);
+  for (const text of dockerfile.split(/^(?=FROM )/m).filter((s) => s.startsWith('FROM '))) {
+    const name = /^FROM \S+(?: AS (\S+))?/.exec(text)![1] ?? '';
+    out.set(name, text);
   }
   return out;
 }
@@ -38,7 +40,7 @@ export function imageWorkspaces(dockerfile: string): string[] {
 
 /**
  * The packages (their package-lock.json paths, `node_modules/…`) that `npm ci --omit=dev -w <workspaces>` installs:
- * the workspaces' dependencies, optional and peer ones included, and theirs, found as node finds them (the nearest
+ * the workspaces' dependencies, optional ones and required peers included, and theirs, found as node finds them (the nearest
  * node_modules up from the package that needs one). A workspace a dependency links to is followed; it is no package.
  */
 export function productionPackages(lock: { packages: Record<string, LockEntry> }, workspaces: readonly string[]) {
@@ -85,16 +87,16 @@ export function productionPackages(lock: { packages: Record<string, LockEntry> }
 }
 
 /**
- * Lays `stage` out as the image: package.json; node_modules with the production packages only (each linked to the
+ * Lays `layoutDir` out as the image: package.json; node_modules with the production packages only (each linked to the
  * repository's copy; a dev-only package is missing, as it is in the image); what the Dockerfile's last stage copies
  * from the repository (its `COPY --chown=… <path> ./<path>` lines, every one of its COPY lines not `--from` another
- * stage); and `dist` (the bundles, built elsewhere) at the same path from the stage as from the repository. A file a
+ * stage); and `dist` (the bundles, built elsewhere) at the same path from there as from the repository. A file a
  * bundle reads at its source location that the Dockerfile does not copy is missing here too, and so is the
  * TypeScript source of the workers' shims. Run processes there with IMAGE_LAYOUT_ENV. Not the same: the workspaces'
  * links in node_modules (@pra/…) are left out (a bundle has its workspaces' code in it), and so are packages installed
  * in a workspace's own node_modules.
  */
-export function imageLayout(root: string, stage: string, dist: string): { copied: string[] } {
+export function imageLayout(root: string, layoutDir: string, dist: string): { copied: string[] } {
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
   const last = [...stages(dockerfile).values()].pop()!;
   const copies = [...last.matchAll(/^COPY --chown=\S+ (\S+) \.\/(\S+)\s*$/gm)];
@@ -102,20 +104,21 @@ export function imageLayout(root: string, stage: string, dist: string): { copied
   const all = [...last.matchAll(/^COPY (?!--from=)/gm)].length;
   if (copies.length !== all)
     throw new Error(`the Dockerfile's last stage has ${all} COPY lines; ${copies.length} read`);
-  for (const [, from, to] of copies) cpSync(join(root, from!), join(stage, to!), { recursive: true });
-  cpSync(join(root, 'package.json'), join(stage, 'package.json'));
-  cpSync(dist, join(stage, relative(root, dist)), { recursive: true });
+  for (const [, from, to] of copies) cpSync(join(root, from!), join(layoutDir, to!), { recursive: true });
+  cpSync(join(root, 'package.json'), join(layoutDir, 'package.json'));
+  cpSync(dist, join(layoutDir, relative(root, dist)), { recursive: true });
   const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
   // A top-level package brings the packages nested in it.
   for (const p of productionPackages(lock, imageWorkspaces(dockerfile))) {
     if (!/^node_modules\/(@[^/]+\/)?[^/@][^/]*$/.test(p)) continue;
     if (!existsSync(join(root, p))) {
-      // An optional one for another platform: npm skips it in the image too.
-      if (lock.packages[p].optional) continue;
+      // An optional one for another platform (optional in production, or in production and development alike): npm
+      // skips it in the image too.
+      if (lock.packages[p].optional || lock.packages[p].devOptional) continue;
       throw new Error(`${p} is not installed in the repository: run npm ci`);
     }
-    mkdirSync(dirname(join(stage, p)), { recursive: true });
-    symlinkSync(join(root, p), join(stage, p), 'dir');
+    mkdirSync(dirname(join(layoutDir, p)), { recursive: true });
+    symlinkSync(join(root, p), join(layoutDir, p), 'dir');
   }
   return { copied: copies.map((c) => c[1]!) };
 }

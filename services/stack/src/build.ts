@@ -120,7 +120,7 @@ function sourceRelativeUrls(outDir: string, entries: Set<string>): Plugin {
  * Entry points bundled with their dynamic imports left in chunks of their own (dist/<name>-<chunk>-<hash>.js), loaded
  * only when the import runs. telemetry-register: worker threads inherit the process's `--import`, and register.ts
  * imports the SDK only in the main thread; bundled into one file, its ~1,100 OpenTelemetry modules would be loaded by
- * every worker (the ingest CLI's import and generate workers, under the image's entry point): seconds of CPU a worker.
+ * every worker (the ingest CLI's import and generate workers, under the image's entry point), ~0.8 s of its start.
  */
 const SPLIT_ENTRIES: ReadonlySet<string> = new Set(['telemetry-register']);
 

@@ -12,7 +12,12 @@ it('starts the SDK in the main thread and not in a worker thread that inherits t
   const out = execFileSync(
     process.execPath,
     ['--import', 'tsx', '--import', register, '--input-type=module', '-e', telemetryThreadsProbe()],
-    { encoding: 'utf8', env: { ...process.env, OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' } },
+    // A probe that hangs fails the test (vitest's own timeout cannot stop a synchronous call).
+    {
+      encoding: 'utf8',
+      timeout: 45_000,
+      env: { ...process.env, OTEL_TRACES_EXPORTER: 'none', OTEL_METRICS_EXPORTER: 'none' },
+    },
   );
   const { main, worker } = JSON.parse(out.trim().split('\n').pop()!) as Record<string, ThreadTelemetry>;
   expect(main!.registered).toContain('metrics');

@@ -40,8 +40,9 @@ export function imageWorkspaces(dockerfile: string): string[] {
 
 /**
  * The packages (their package-lock.json paths, `node_modules/…`) that `npm ci --omit=dev -w <workspaces>` installs:
- * the workspaces' dependencies, optional ones and required peers included, and theirs, found as node finds them (the nearest
- * node_modules up from the package that needs one). A workspace a dependency links to is followed; it is no package.
+ * the workspaces' dependencies, optional ones and required peers included, and theirs, found as node finds them (the
+ * nearest node_modules up from the package that needs one). A workspace a dependency links to is followed; it is no
+ * package.
  */
 export function productionPackages(lock: { packages: Record<string, LockEntry> }, workspaces: readonly string[]) {
   const { packages } = lock;

@@ -59,6 +59,8 @@ async function main() {
     },
   });
   const command = positionals[0];
+  if (values.workers !== undefined && command !== 'import')
+    throw new Error(`--workers is an option of import, not of ${command ?? 'no command'}`);
   const workers = importWorkers(values.workers);
   if (command === 'validate-mapping') {
     const m = loadMapping(positionals[1] ?? values.mapping ?? '');

@@ -98,6 +98,15 @@ it('refuses a --workers that is not a whole number from 0 to 16, naming it, befo
     );
     expect(run.stdout).not.toMatch(/rows read/);
   }
+  // An option of import only: another command refuses it rather than ignore it.
+  const generate = spawnSync(process.execPath, [...ingestArgs(root), 'generate', '--count', '5', '--workers', '2'], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 60_000,
+    env: { ...process.env, DATABASE_URL: nowhere },
+  });
+  expect(generate.status, generate.stderr).toBe(1);
+  expect(generate.stderr).toContain('--workers is an option of import, not of generate');
 }, 120_000);
 
 it('drops no database but one made for it', async () => {

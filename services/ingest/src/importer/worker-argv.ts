@@ -14,6 +14,11 @@ const LOADER_FLAGS = new Set(['--import', '--require', '-r', '--loader', '--expe
 const SEPARATE_VALUE = new Set([
   ...LOADER_FLAGS,
   ...['--eval', '-e', '--print', '-p', '--env-file', '--conditions', '-C', '--title', '--input-type'],
+  // Some a worker refuses: their value left behind would end the worker's options there (loaderWorker).
+  ...['--report-dir', '--report-directory', '--report-filename', '--report-signal', '--diagnostic-dir'],
+  ...['--openssl-config', '--icu-data-dir', '--secure-heap', '--secure-heap-min', '--tls-cipher-list'],
+  ...['--trace-event-categories', '--trace-event-file-pattern', '--experimental-default-type', '--disable-warning'],
+  ...['--redirect-warnings', '--dns-result-order', '--unhandled-rejections', '--heapsnapshot-signal'],
 ]);
 
 /** An option's flag: `--title` of `--title x`, `--max-old-space-size` of `--max-old-space-size=512`. */

@@ -231,6 +231,34 @@ describe('records.properties as binary COPY data', () => {
     }
   });
 
+  it('fills a writer sized for its rows without growing it, and grows one sized too small, multi-byte text included', () => {
+    const texts = Array.from({ length: 50 }, (_, i) => `{"line1":"${i} MAIN ST","state":"PA"}`.repeat(3));
+    const rowBytes = (t: string) => 2 + 4 + Buffer.byteLength(t);
+    const exact = new BinaryCopyWriter(texts.reduce((n, t) => n + rowBytes(t), 0));
+    for (const t of texts) {
+      exact.row(1);
+      exact.text(t);
+    }
+    const data = exact.finish();
+    // Its buffer is the one it was made with: the bound of 3 bytes a character, taken where it fitted, never grew it.
+    expect(data.buffer.byteLength).toBe(data.byteLength);
+    const wide = [...texts.slice(0, 10), 'ÅSA ÉLODIE 李 🏠'.repeat(40)];
+    const small = new BinaryCopyWriter(wide.slice(0, 10).reduce((n, t) => n + rowBytes(t), 0));
+    for (const t of wide) {
+      small.row(1);
+      small.text(t);
+    }
+    const grown = small.finish();
+    const fields: string[] = [];
+    const view = new DataView(grown.buffer, grown.byteOffset, grown.byteLength);
+    for (let at = 19; view.getInt16(at) !== -1; ) {
+      const n = view.getInt32(at + 2);
+      fields.push(Buffer.from(grown.buffer, grown.byteOffset + at + 6, n).toString('utf8'));
+      at += 6 + n;
+    }
+    expect(fields).toEqual(wide);
+  });
+
   it('refuses a time not as toISOString writes it, an unsafe id, and a row of more or fewer fields than it says', () => {
     const w = new BinaryCopyWriter();
     w.row(1);

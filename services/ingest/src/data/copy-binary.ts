@@ -31,8 +31,9 @@ export class BinaryCopyWriter {
   /** The last time written, as the two halves of its int64 of microseconds. */
   private lastTime: { text: string; high: number; low: number } | null = null;
 
+  /** `expectedBytes`: the rows' bytes, about (the header and trailer are added). */
   constructor(expectedBytes = 64 * 1024) {
-    this.buf = Buffer.allocUnsafeSlow(Math.max(HEADER_BYTES + 2, expectedBytes));
+    this.buf = Buffer.allocUnsafeSlow(HEADER_BYTES + Math.max(0, expectedBytes) + 2);
     HEADER.copy(this.buf, 0);
   }
 
@@ -71,8 +72,11 @@ export class BinaryCopyWriter {
       this.null();
       return;
     }
-    // UTF-8 takes at most 3 bytes for each UTF-16 unit (4 for a surrogate pair's two).
-    this.field(4 + 3 * s.length);
+    // UTF-8 takes at most 3 bytes for each UTF-16 unit (4 for a surrogate pair's two). Where that bound does not fit,
+    // the exact length is taken before the buffer is grown: a writer sized for its rows' text is then not doubled
+    // (and copied, into fresh memory) for a bound its last rows never reach.
+    const most = 3 * s.length;
+    this.field(4 + (this.at + 4 + most <= this.buf.length ? most : Buffer.byteLength(s, 'utf8')));
     const n = this.buf.write(s, this.at + 4, 'utf8');
     this.buf.writeInt32BE(n, this.at);
     this.at += 4 + n;

@@ -138,6 +138,8 @@ export interface BuiltBatch<C extends CopyChunks | CopyBytes = CopyChunks | Copy
 export const STATE_COLUMNS = 'source, identity, property_id, file_digest, input';
 /** The fields of an import state row: the writer refuses a row of another count. */
 const STATE_FIELDS = STATE_COLUMNS.split(',').length;
+/** An import state row's bytes besides its source, identity and state text: field count, lengths, id, file digest. */
+const STATE_ROW_BYTES = 2 + 4 * STATE_FIELDS + 8 + 27;
 
 interface Parcel {
   input: PropertyInput;
@@ -329,8 +331,12 @@ export class ImportWork {
     const inputs: PropertyInput[] = [];
     const parcelIds: number[] = [];
     const events: (ChangeEventDraft | null)[] = [];
-    // A state text is ~1 KB: the row's bytes about that.
-    const newState = new BinaryCopyWriter(req.added.length * 1024);
+    // Sized for its rows' text (a state is ~1 KB, more for a parcel with a long history): a writer that outgrows its
+    // buffer doubles it, a copy into fresh memory.
+    let stateBytes = 0;
+    for (const identity of req.added)
+      stateBytes += STATE_ROW_BYTES + source.length + identity.length + parcels.get(identity)!.state.length;
+    const newState = new BinaryCopyWriter(stateBytes);
     req.added.forEach((identity, i) => {
       const parcel = parcels.get(identity)!;
       ids.push(req.firstId + i);

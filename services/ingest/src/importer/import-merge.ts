@@ -327,6 +327,9 @@ export function stateDigest(basis: string, state: string): string {
   return hash('sha1', basis + state, 'base64url');
 }
 
+/** A file digest's length: SHA-1's 20 bytes in base64url, unpadded. */
+export const FILE_DIGEST_CHARS = stateDigest('', '').length;
+
 /** Top-level fields a stored state leaves out when they hold their default (most imported parcels lack most). */
 export const STATE_DEFAULTS: Readonly<Partial<Record<keyof PropertyInput, unknown>>> = {
   taxParcelId: null,

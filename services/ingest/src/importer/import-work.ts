@@ -20,6 +20,7 @@ import {
   reimportsToItself,
   sameContent,
   stateDigest,
+  FILE_DIGEST_CHARS,
 } from './import-merge.js';
 import type { ChangeEventDraft } from '../data/change-events.js';
 import { changeEventOf } from './change-parts.js';
@@ -138,8 +139,11 @@ export interface BuiltBatch<C extends CopyChunks | CopyBytes = CopyChunks | Copy
 export const STATE_COLUMNS = 'source, identity, property_id, file_digest, input';
 /** The fields of an import state row: the writer refuses a row of another count. */
 const STATE_FIELDS = STATE_COLUMNS.split(',').length;
-/** An import state row's bytes besides its source, identity and state text: field count, lengths, id, file digest. */
-const STATE_ROW_BYTES = 2 + 4 * STATE_FIELDS + 8 + 27;
+/**
+ * An import state row's bytes besides its source, identity and state text: the field count, the fields' lengths, the
+ * property id and a file digest (a row whose digest is NULL takes that much less).
+ */
+const STATE_ROW_BYTES = 2 + 4 * STATE_FIELDS + 8 + FILE_DIGEST_CHARS;
 
 interface Parcel {
   input: PropertyInput;
@@ -334,8 +338,10 @@ export class ImportWork {
     // Sized for its rows' text (a state is ~1 KB, more for a parcel with a long history): a writer that outgrows its
     // buffer doubles it, a copy into fresh memory.
     let stateBytes = 0;
+    const sourceBytes = Buffer.byteLength(source);
     for (const identity of req.added)
-      stateBytes += STATE_ROW_BYTES + source.length + identity.length + parcels.get(identity)!.state.length;
+      stateBytes +=
+        STATE_ROW_BYTES + sourceBytes + Buffer.byteLength(identity) + Buffer.byteLength(parcels.get(identity)!.state);
     const newState = new BinaryCopyWriter(stateBytes);
     req.added.forEach((identity, i) => {
       const parcel = parcels.get(identity)!;

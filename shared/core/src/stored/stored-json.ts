@@ -10,10 +10,14 @@
 // The dictionary is part of the stored format: never change it; add a version.
 import { decodeRecordBody } from './record-body.js';
 import { asBuffer, DEFLATE_V1, inflateV1, RAW, unknownEncoding, ZSTD_V1 } from './stored-format.js';
+import { utf8Bound } from './utf8-bound.js';
 import { zstdDecode, zstdEncode } from './zstd-v1.js';
 
-/** The UTF-8 of the text being encoded, kept for the thread's life (zstdEncode copies what it writes out). */
-let utf8Scratch = Buffer.allocUnsafeSlow(16 * 1024);
+/**
+ * The UTF-8 of the text being encoded, kept for the thread's life once made: zstdEncode reads its input during the call
+ * only, and returns a buffer of its own.
+ */
+let utf8Scratch: Buffer | null = null;
 /** Texts whose UTF-8 may be larger than this get a buffer of their own. */
 const KEPT_SCRATCH_BYTES = 1024 * 1024;
 
@@ -23,11 +27,12 @@ const KEPT_SCRATCH_BYTES = 1024 * 1024;
  * write to fresh memory costs ~12 us a 4 KB page (docs/benchmarks.md, issue 36's eighteenth pass).
  */
 export function encodeStoredJson(json: string): Buffer {
-  // UTF-8 takes at most 3 bytes for each UTF-16 unit (4 for a surrogate pair's two).
-  const most = 3 * json.length;
+  const most = utf8Bound(json);
   if (most > KEPT_SCRATCH_BYTES) return zstdEncode(Buffer.from(json));
-  if (most > utf8Scratch.length)
-    utf8Scratch = Buffer.allocUnsafeSlow(Math.min(KEPT_SCRATCH_BYTES, Math.max(most, 2 * utf8Scratch.length)));
+  if (utf8Scratch === null || most > utf8Scratch.length)
+    utf8Scratch = Buffer.allocUnsafeSlow(
+      Math.min(KEPT_SCRATCH_BYTES, Math.max(most, 2 * (utf8Scratch?.length ?? 8192))),
+    );
   const n = utf8Scratch.write(json, 0, 'utf8');
   return zstdEncode(utf8Scratch.subarray(0, n));
 }

@@ -134,7 +134,10 @@ let compressOut = Buffer.allocUnsafe(16 * 1024);
 /** zstd's bound on a frame's size for `n` bytes of input (ZSTD_COMPRESSBOUND), and a margin. */
 const compressBound = (n: number) => n + (n >>> 8) + (n < 128 * 1024 ? (128 * 1024 - n) >>> 11 : 0) + 32;
 
-/** A stored value: its encoding byte (ZSTD_V1), then the zstd frame of `input`. A buffer of its own. */
+/**
+ * A stored value: its encoding byte (ZSTD_V1), then the zstd frame of `input`. A buffer of its own; `input` is read
+ * during the call only, never returned or kept (encodeStoredJson passes a buffer it writes over for the next value).
+ */
 export function zstdEncode(input: Buffer): Buffer {
   const size = 1 + compressBound(input.length);
   let out: Buffer;

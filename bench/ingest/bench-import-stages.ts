@@ -27,6 +27,7 @@ import type { RowBatch, WorkSetup } from '../../services/ingest/src/importer/imp
 import { COUNTY_ROLLS, loadMapping } from '../../services/ingest/src/importer/index.js';
 import type { ZipEvidenceEntry } from '../../services/ingest/src/domain/zip-evidence.js';
 import { multiplyRoll } from './roll-copies.js';
+import { firstLoadSetup, type ReaderModules, readAllBatches } from '@pra/ingest/testing/work-batches';
 
 const { values } = parseArgs({
   options: {
@@ -105,25 +106,18 @@ async function importerAt(root: string, label: string): Promise<Importer> {
   return im;
 }
 
+/** The reader's functions of one importer (work-batches.ts takes them, so that --against's are its own). */
+const readerOf = (im: Importer): ReaderModules => ({
+  readHeader: im.csv.readHeader,
+  cellMask: im.csv.cellMask,
+  readBatches: im.batches.readBatches,
+  identityColumns: im.rules.identityColumns,
+  mappedFields: im.merge.mappedFields,
+});
+
 /** The main thread's reading of `file` into batches, as it reads them for worker threads (no cells kept). */
-async function readAll(im: Importer, file: string, setup: WorkSetup): Promise<RowBatch[]> {
-  const { mapping, header } = setup;
-  const reader = im.batches.readBatches<number, RowBatch>(
-    {
-      file,
-      delimiter: mapping.delimiter,
-      batchSize,
-      executors: [0],
-      cellsRead: im.csv.cellMask(header, []),
-      parcelCells: im.rules.identityColumns(mapping).map((c) => header.lastIndexOf(c)),
-    },
-    async (_executor, _batch, rows) => rows,
-  );
-  const out: RowBatch[] = [];
-  for (let b = await reader.take(); b !== null; b = await reader.take()) out.push(await b.parsed);
-  await reader.finished;
-  return out;
-}
+const readAll = (im: Importer, file: string, setup: WorkSetup): Promise<RowBatch[]> =>
+  readAllBatches(readerOf(im), file, setup, batchSize);
 
 /** This thread's CPU milliseconds: not the wall clock, which counts the time other processes hold the cores. */
 const cpuMs = () => {
@@ -194,18 +188,7 @@ async function main() {
   try {
     const file = join(dir, `${mapping.name}-x${rollCopies}.csv`);
     const rows = await multiplyRoll(mapping, roll!.file, rollCopies, file);
-    const setups = await Promise.all(
-      importers.map(
-        async (im): Promise<WorkSetup> => ({
-          mapping,
-          header: await im.csv.readHeader(file, mapping.delimiter),
-          source: `import:${mapping.name}`,
-          now: new Date().toISOString(),
-          mapped: [...im.merge.mappedFields(Object.keys(mapping.fields))],
-          emitEvents: false,
-        }),
-      ),
-    );
+    const setups = await Promise.all(importers.map((im) => firstLoadSetup(readerOf(im), mapping, file)));
     const results: Round[][] = importers.map(() => []);
     console.error(`${values.county} x${rollCopies}: ${rows.toLocaleString('en-US')} rows, ${rounds} rounds`);
     for (let r = 0; r < rounds; r++) {

@@ -6,7 +6,7 @@
 // table: 6.4-6.8 against 3.3-3.5 us a row, for 1,041 against 660 bytes (docs/benchmarks.md, issue 36's seventh pass).
 // The data: a signature, flags and a header extension (none), then each row as its number of fields and each field
 // as its length in bytes (-1: NULL) and its value in the type's binary form ("send" form), then -1 as the trailer.
-import { utf8Bound } from '@pra/core/stored';
+import { maxUtf8Bytes } from '@pra/core/stored';
 
 /** The signature, 0 flags (no OIDs) and a header extension of 0 bytes. */
 const HEADER = Buffer.from([
@@ -75,7 +75,7 @@ export class BinaryCopyWriter {
     }
     // Where the bound on the text's UTF-8 does not fit, its exact length is taken before the buffer is grown: a writer
     // sized for its rows' text is then not doubled (and copied, into fresh memory) for a bound its last rows never reach.
-    const most = utf8Bound(s);
+    const most = maxUtf8Bytes(s);
     this.field(4 + (this.at + 4 + most <= this.buf.length ? most : Buffer.byteLength(s, 'utf8')));
     const n = this.buf.write(s, this.at + 4, 'utf8');
     this.buf.writeInt32BE(n, this.at);

@@ -7,4 +7,4 @@ export {
   storedAddress,
   type StoredAddress,
 } from './stored-json.js';
-export { utf8Bound } from './utf8-bound.js';
+export { maxUtf8Bytes } from './max-utf8-bytes.js';

@@ -10,7 +10,7 @@
 // The dictionary is part of the stored format: never change it; add a version.
 import { decodeRecordBody } from './record-body.js';
 import { asBuffer, DEFLATE_V1, inflateV1, RAW, unknownEncoding, ZSTD_V1 } from './stored-format.js';
-import { utf8Bound } from './utf8-bound.js';
+import { maxUtf8Bytes } from './max-utf8-bytes.js';
 import { zstdDecode, zstdEncode } from './zstd-v1.js';
 
 /**
@@ -18,20 +18,22 @@ import { zstdDecode, zstdEncode } from './zstd-v1.js';
  * only, and returns a buffer of its own.
  */
 let utf8Scratch: Buffer | null = null;
+/** The kept buffer's first size. */
+export const FIRST_SCRATCH_BYTES = 16 * 1024;
 /** Texts whose UTF-8 may be larger than this get a buffer of their own. */
-const KEPT_SCRATCH_BYTES = 1024 * 1024;
+export const KEPT_SCRATCH_BYTES = 1024 * 1024;
 
 /**
  * The stored form of a JSON text. Its UTF-8 is written into a buffer kept for the thread's life rather than a new one
- * a value: Buffer.from takes a slice of Node's 8 KB pool, a new pool every few records, and on these VMs the first
- * write to fresh memory costs ~12 us a 4 KB page (docs/benchmarks.md, issue 36's eighteenth pass).
+ * a value: Buffer.from takes a slice of Node's 8 KB pool, a new pool every few records, and the first write to fresh
+ * memory cost ~12 us a 4 KB page on a VM where it was measured (docs/benchmarks.md, issue 36's eighteenth pass).
  */
 export function encodeStoredJson(json: string): Buffer {
-  const most = utf8Bound(json);
+  const most = maxUtf8Bytes(json);
   if (most > KEPT_SCRATCH_BYTES) return zstdEncode(Buffer.from(json));
   if (utf8Scratch === null || most > utf8Scratch.length)
     utf8Scratch = Buffer.allocUnsafeSlow(
-      Math.min(KEPT_SCRATCH_BYTES, Math.max(most, 2 * (utf8Scratch?.length ?? 8192))),
+      Math.min(KEPT_SCRATCH_BYTES, Math.max(most, utf8Scratch ? 2 * utf8Scratch.length : FIRST_SCRATCH_BYTES)),
     );
   const n = utf8Scratch.write(json, 0, 'utf8');
   return zstdEncode(utf8Scratch.subarray(0, n));

@@ -10,18 +10,16 @@
 // The dictionary is part of the stored format: never change it; add a version.
 import { decodeRecordBody } from './record-body.js';
 import { asBuffer, DEFLATE_V1, inflateV1, RAW, unknownEncoding, ZSTD_V1 } from './stored-format.js';
+import { keptBuffer } from './kept-buffer.js';
 import { maxUtf8Bytes } from './max-utf8-bytes.js';
 import { zstdDecode, zstdEncode } from './zstd-v1.js';
 
-/**
- * The UTF-8 of the text being encoded, kept for the thread's life once made: zstdEncode reads its input during the call
- * only, and returns a buffer of its own.
- */
-let utf8Scratch: Buffer | null = null;
 /** The kept buffer's first size. */
 export const FIRST_SCRATCH_BYTES = 16 * 1024;
 /** Texts whose UTF-8 may be larger than this get a buffer of their own. */
 export const KEPT_SCRATCH_BYTES = 1024 * 1024;
+/** The UTF-8 of the text being encoded: zstdEncode reads its input during the call only, and returns a copy. */
+const utf8Scratch = keptBuffer(FIRST_SCRATCH_BYTES, KEPT_SCRATCH_BYTES);
 
 /**
  * The stored form of a JSON text. Its UTF-8 is written into a buffer kept for the thread's life rather than a new one
@@ -30,13 +28,11 @@ export const KEPT_SCRATCH_BYTES = 1024 * 1024;
  */
 export function encodeStoredJson(json: string): Buffer {
   const most = maxUtf8Bytes(json);
+  // Larger: its exact bytes, not a buffer of the bound's size.
   if (most > KEPT_SCRATCH_BYTES) return zstdEncode(Buffer.from(json));
-  if (utf8Scratch === null || most > utf8Scratch.length)
-    utf8Scratch = Buffer.allocUnsafeSlow(
-      Math.min(KEPT_SCRATCH_BYTES, Math.max(most, utf8Scratch ? 2 * utf8Scratch.length : FIRST_SCRATCH_BYTES)),
-    );
-  const n = utf8Scratch.write(json, 0, 'utf8');
-  return zstdEncode(utf8Scratch.subarray(0, n));
+  const scratch = utf8Scratch(most);
+  const n = scratch.write(json, 0, 'utf8');
+  return zstdEncode(scratch.subarray(0, n));
 }
 
 /** The JSON text of a stored value (any encoding). */

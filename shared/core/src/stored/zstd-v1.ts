@@ -20,6 +20,7 @@ import {
   zstdCompressSync,
   zstdDecompressSync,
 } from 'node:zlib';
+import { keptBuffer } from './kept-buffer.js';
 import { damagedValue, dictionary, ZSTD_V1 } from './stored-format.js';
 
 /** zstd's default level: level 5 took ~1.8 times as long for 12% fewer bytes (docs/benchmarks.md). */
@@ -129,7 +130,8 @@ class KeptContext {
 
 const compressor = new KeptContext(() => createZstdCompress(COMPRESS_OPTIONS));
 const decompressor = new KeptContext(() => createZstdDecompress(DECOMPRESS_OPTIONS));
-let compressOut = Buffer.allocUnsafe(16 * 1024);
+/** The compressor's output: a frame is copied out of it (zstdEncode returns a buffer of its own). */
+const compressOut = keptBuffer(16 * 1024, KEPT_OUT_BYTES);
 
 /** zstd's bound on a frame's size for `n` bytes of input (ZSTD_COMPRESSBOUND), and a margin. */
 const compressBound = (n: number) => n + (n >>> 8) + (n < 128 * 1024 ? (128 * 1024 - n) >>> 11 : 0) + 32;
@@ -140,12 +142,7 @@ const compressBound = (n: number) => n + (n >>> 8) + (n < 128 * 1024 ? (128 * 10
  */
 export function zstdEncode(input: Buffer): Buffer {
   const size = 1 + compressBound(input.length);
-  let out: Buffer;
-  if (size > KEPT_OUT_BYTES) out = Buffer.allocUnsafe(size);
-  else {
-    if (compressOut.length < size) compressOut = Buffer.allocUnsafe(size);
-    out = compressOut;
-  }
+  const out = compressOut(size);
   const r = compressor.run(input, 0, out, 1);
   // With room for the bound, one call ends the frame: all input read, and room left.
   if (r !== null && r.inLeft === 0 && r.written < out.length - 1) {

@@ -141,6 +141,11 @@ const compressBound = (n: number) => n + (n >>> 8) + (n < 128 * 1024 ? (128 * 10
  * during the call only, never returned or kept (encodeStoredJson passes a buffer it writes over for the next value).
  */
 export function zstdEncode(input: Buffer): Buffer {
+  // Never write what the reader refuses as damaged (storedContentSize): the value would be stored, then fail every read.
+  if (input.length > MAX_CONTENT_BYTES)
+    throw new Error(
+      `a stored value of ${input.length.toLocaleString('en-US')} bytes is more than the ${MAX_CONTENT_BYTES.toLocaleString('en-US')} a stored value may hold`,
+    );
   const size = 1 + compressBound(input.length);
   const out = compressOut(size);
   const r = compressor.run(input, 0, out, 1);

@@ -42,6 +42,7 @@ import {
 } from '../../services/ingest/src/importer/index.js';
 import { processCpuSeconds } from '@pra/platform/bench';
 import { useLocalStack } from '@pra/platform/local-stack';
+import { backendCpu, backendCpuSince } from './backend-cpu.js';
 import { csvField, multiplyRoll } from './roll-copies.js';
 import { cliDatabaseName, cliFirstLoad } from '@pra/ingest/testing/cli-run';
 
@@ -107,19 +108,6 @@ function buildFile(sample: string, changed: boolean): string {
     }
   }
   return `${out.join('\n')}\n`;
-}
-
-/** CPU milliseconds of each PostgreSQL backend of this database, from /proc (empty when the server is elsewhere). */
-async function backendCpu(pool: Pool): Promise<Map<number, number>> {
-  const { rows } = await pool.query<{ pid: number }>(
-    'SELECT pid FROM pg_stat_activity WHERE datname = current_database()',
-  );
-  const out = new Map<number, number>();
-  for (const { pid } of rows) {
-    const seconds = processCpuSeconds(pid); // undefined: not on this host, or gone
-    if (seconds !== undefined) out.set(pid, seconds * 1000);
-  }
-  return out;
 }
 
 /**
@@ -204,9 +192,7 @@ async function main() {
         const s = await importCsv(pool, mapping, f, { batchSize, workers });
         const seconds = (performance.now() - started) / 1000;
         const cpu = process.cpuUsage(cpuBefore);
-        const pgAfter = await backendCpu(pool);
-        let pg = 0;
-        for (const [pid, ms] of pgAfter) pg += ms - (pgBefore.get(pid) ?? 0);
+        const pg = await backendCpuSince(pool, pgBefore);
         results.push({ pass, s, seconds, nodeMs: (cpu.user + cpu.system) / 1000, pgMs: pg });
         console.error(`${pass}: ${Math.round(s.rowsRead / seconds).toLocaleString('en-US')} rows/s`);
       }
@@ -341,8 +327,7 @@ async function benchCounties(
         );
       }
       const cpu = process.cpuUsage(cpuBefore);
-      let pgMs = 0;
-      for (const [pid, ms] of await backendCpu(pool)) pgMs += ms - (pgBefore.get(pid) ?? 0);
+      const pgMs = await backendCpuSince(pool, pgBefore);
       // The rate with the machine's cores to itself: this import's CPU (node threads and PostgreSQL) spread over them.
       const nodeMs = (cpu.user + cpu.system) / 1000;
       const bound = (rows / (nodeMs + pgMs)) * 1000 * availableParallelism();

@@ -13,7 +13,16 @@ export async function removeSource(
   source: string,
   opts: { onWait?: (message: string) => void } = {},
 ): Promise<number> {
-  return withSourceLock(pool, source, () => removeLocked(pool, source), opts.onWait, { duringRekey: true });
+  return withSourceLock(
+    pool,
+    source,
+    (lock) => {
+      lock.check();
+      return removeLocked(pool, source);
+    },
+    opts.onWait,
+    { duringRekey: true },
+  );
 }
 
 function removeLocked(pool: Pool, source: string): Promise<number> {

@@ -16,7 +16,7 @@ import { reserveIds, writeTracts } from '../data/loader.js';
 import { registerParcels } from '../data/parcels.js';
 import { resolveOwners } from '../data/owner-registry.js';
 import type { OwnerMention } from '../domain/owner-keys.js';
-import { withSourceLock } from '../data/source-lock.js';
+import { type SourceLock, withSourceLock } from '../data/source-lock.js';
 import type { TractInput } from '../domain/property-input.js';
 import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
 import { cellMask, readCsvValues, readHeader } from './csv-records.js';
@@ -241,9 +241,9 @@ export async function importCsv(
   await withSourceLock(
     pool,
     source,
-    async () => {
+    async (lock) => {
       if (mapping.kind === 'tract') {
-        await importTracts(pool, mapping, file, batchSize, summary, progress, summary.dryRun);
+        await importTracts(pool, lock, mapping, file, batchSize, summary, progress, summary.dryRun);
         return;
       }
       const { hasState } = await importStateOf(pool, source);
@@ -274,12 +274,15 @@ export async function importCsv(
           await Promise.all(executors.map((e) => e.useZipEvidence(entries)));
         }
         const parcelCells = identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c));
-        await importProperties(pool, { ...reading, parcelCells }, source, summary, progress, {
+        await importProperties(pool, lock, { ...reading, parcelCells }, source, summary, progress, {
           joined: mapping.join !== undefined,
           sourceHasState: hasState,
         });
         // Its next import is news for the change feed (a failed one leaves the first load to finish first).
-        if (!summary.dryRun) await recordMappingLoad(pool, mapping.name);
+        if (!summary.dryRun) {
+          lock.check();
+          await recordMappingLoad(pool, mapping.name);
+        }
       } finally {
         await Promise.all(executors.map((e) => e.close()));
       }
@@ -303,6 +306,8 @@ interface FrontBatch {
 
 async function importProperties(
   pool: Pool,
+  /** Checked before each batch's write: a lock lost stops the import there (source-lock.ts). */
+  lock: SourceLock,
   reading: BatchReading<Executor>,
   source: string,
   summary: ImportSummary,
@@ -460,7 +465,10 @@ async function importProperties(
       olderWrite = writing;
       writing = writing
         .then(() => making)
-        .then((b) => writeBuiltBatch(pool, source, b, ownerIds))
+        .then((b) => {
+          lock.check();
+          return writeBuiltBatch(pool, source, b, ownerIds);
+        })
         .then(() => progress(next.rowsRead, next.bytesRead));
       // A failed write stops the import: the fronts and batches after it do no more work for nothing.
       writing.then(release, () => {
@@ -489,6 +497,7 @@ async function importProperties(
 /** Tract vintages: small files, read and written in the main thread, a batch at a time. */
 async function importTracts(
   pool: Pool,
+  lock: SourceLock,
   mapping: Mapping & { kind: 'tract' },
   file: string,
   batchSize: number,
@@ -500,7 +509,10 @@ async function importTracts(
   let bytesRead = 0;
   const latestDate = latestDateOf(new Date().toISOString());
   const flush = async () => {
-    if (!dryRun) await writeTracts(pool, tracts);
+    if (!dryRun) {
+      lock.check();
+      await writeTracts(pool, tracts);
+    }
     summary.added += tracts.length;
     tracts = [];
     progress(summary.rowsRead, bytesRead);

@@ -24,9 +24,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { quantile } from '@pra/platform/bench';
 import type { RowBatch, WorkSetup } from '../../services/ingest/src/importer/import-work.js';
-import { COUNTY_ROLLS, loadMapping } from '../../services/ingest/src/importer/index.js';
+import { loadMapping } from '../../services/ingest/src/importer/index.js';
 import type { ZipEvidenceEntry } from '../../services/ingest/src/domain/zip-evidence.js';
-import { multiplyRoll } from './roll-copies.js';
+import { multiplyRoll, ONE_FILE_COUNTIES, oneFileRoll } from './roll-copies.js';
 import { firstLoadSetup, type ReaderModules, readAllBatches } from '@pra/ingest/testing/work-batches';
 
 const { values } = parseArgs({
@@ -50,13 +50,8 @@ for (const [name, n] of [
 ] as const) {
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer`);
 }
-const rolls = COUNTY_ROLLS as Record<string, readonly { mapping: string; file: string }[]>;
-const files = rolls[values.county];
-const roll = files?.length === 1 ? files[0] : undefined;
-if (!roll) {
-  const oneFile = Object.keys(rolls).filter((c) => rolls[c]!.length === 1);
-  throw new Error(`--county must be a one-file roll: one of ${oneFile.join(', ')}`);
-}
+const roll = oneFileRoll(values.county);
+if (!roll) throw new Error(`--county must be a one-file roll: one of ${ONE_FILE_COUNTIES.join(', ')}`);
 
 /** The importer's modules that the stages run, as one checkout of the repository has them. */
 interface Importer {

@@ -43,7 +43,7 @@ import {
 import { processCpuSeconds } from '@pra/platform/bench';
 import { useLocalStack } from '@pra/platform/local-stack';
 import { backendCpu, backendCpuSince } from './backend-cpu.js';
-import { csvField, multiplyRoll } from './roll-copies.js';
+import { COUNTY_TARGET_ROWS_PER_SECOND, csvField, multiplyRoll } from './roll-copies.js';
 import { cliDatabaseName, cliFirstLoad } from '@pra/ingest/testing/cli-run';
 
 // The PostgreSQL and Redis npm start ran with (.data/local-stack.json), unless DATABASE_URL / REDIS_URL say otherwise.
@@ -51,8 +51,6 @@ useLocalStack('bench:import');
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const TARGET_ROWS_PER_SECOND = 20_000;
-/** Issue 36: a first load of a one-file county roll on this 2-core machine. */
-const COUNTY_TARGET_ROWS_PER_SECOND = 10_000;
 
 const { values } = parseArgs({
   options: {
@@ -176,7 +174,7 @@ async function main() {
       await migrateRecords(pool);
       const batchSize = values.batch ? Number(values.batch) : undefined;
       const workers = values.workers === undefined ? undefined : Number(values.workers);
-      const results: { pass: string; s: ImportSummary; seconds: number; nodeMs: number; pgMs: number }[] = [];
+      const results: { pass: string; s: ImportSummary; seconds: number; nodeMs: number; pgMs: number | null }[] = [];
       for (const [pass, f] of (brooklyn
         ? [
             ['first import', file],
@@ -214,10 +212,10 @@ async function main() {
         const perRow = (ms: number) => ((ms * 1000) / s.rowsRead).toFixed(0);
         // The rate if this import had the machine's cores to itself: its CPU (node threads and PostgreSQL) spread
         // over them. The wall-clock rate is lower when others use the cores, or when the pipeline leaves one idle.
-        const bound = (s.rowsRead / (nodeMs + pgMs)) * 1000 * availableParallelism();
+        const bound = pgMs === null ? null : (s.rowsRead / (nodeMs + pgMs)) * 1000 * availableParallelism();
         console.log(
           `${pass.padEnd(22)}${fmt(rate).padStart(9)}${fmt(TARGET_ROWS_PER_SECOND).padStart(9)}${seconds.toFixed(1).padStart(9)}` +
-            `${perRow(nodeMs).padStart(9)}${perRow(pgMs).padStart(7)}${fmt(bound).padStart(11)}  ` +
+            `${perRow(nodeMs).padStart(9)}${(pgMs === null ? '-' : perRow(pgMs)).padStart(7)}${(bound === null ? '-' : fmt(bound)).padStart(11)}  ` +
             `${fmt(s.added)} / ${fmt(s.updated)} / ${fmt(s.unchanged)} / ${fmt(s.skipped)}  ${mark}`,
         );
       }
@@ -330,11 +328,15 @@ async function benchCounties(
       const pgMs = await backendCpuSince(pool, pgBefore);
       // The rate with the machine's cores to itself: this import's CPU (node threads and PostgreSQL) spread over them.
       const nodeMs = (cpu.user + cpu.system) / 1000;
-      const bound = (rows / (nodeMs + pgMs)) * 1000 * availableParallelism();
+      const bound = pgMs === null ? null : (rows / (nodeMs + pgMs)) * 1000 * availableParallelism();
       const perRow = (ms: number) => ((ms * 1000) / rows).toFixed(0);
       const target = pass === 'first load' && files.length === 1 ? COUNTY_TARGET_ROWS_PER_SECOND : null;
       lines.push(
-        row(county, pass, rows, seconds, rows / seconds, target, [perRow(nodeMs), perRow(pgMs), fmt(bound)]),
+        row(county, pass, rows, seconds, rows / seconds, target, [
+          perRow(nodeMs),
+          pgMs === null ? '-' : perRow(pgMs),
+          bound === null ? '-' : fmt(bound),
+        ]),
         ...parts.map((p) => `${''.padEnd(30)}${p}`),
       );
       // Node's CPU a row by thread (Linux): where the process's share goes.

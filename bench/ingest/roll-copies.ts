@@ -1,8 +1,23 @@
-// A one-file county roll at a county's size, for the import benchmarks (bench-import.ts, bench-import-stages.ts): its
-// sample is a few thousand rows, too short for the importer's threads and V8's optimised code to pay.
+// The one-file county rolls for the import benchmarks (bench-import.ts, bench-import-stages.ts,
+// bench-import-warmup.ts), and a roll at a county's size: its sample is a few thousand rows, too short for the
+// importer's threads and V8's optimised code to pay.
 import { writeFileSync } from 'node:fs';
 import { readCsvValues } from '../../services/ingest/src/importer/csv-records.js';
-import type { Mapping } from '../../services/ingest/src/importer/index.js';
+import { COUNTY_ROLLS, type Mapping } from '../../services/ingest/src/importer/index.js';
+
+/** Issue 36's target: rows a second of a one-file county roll's first load, on a 2-core machine. */
+export const COUNTY_TARGET_ROWS_PER_SECOND = 10_000;
+
+/** The counties of COUNTY_ROLLS whose roll is one file. */
+export const ONE_FILE_COUNTIES = Object.keys(COUNTY_ROLLS).filter(
+  (c) => COUNTY_ROLLS[c as keyof typeof COUNTY_ROLLS].length === 1,
+);
+
+/** The roll of a one-file county (its shipped mapping and its file); null for any other name. */
+export function oneFileRoll(county: string): { mapping: string; file: string } | null {
+  if (!ONE_FILE_COUNTIES.includes(county)) return null;
+  return COUNTY_ROLLS[county as keyof typeof COUNTY_ROLLS][0]!;
+}
 
 /** A CSV cell as written: quoted when it holds the delimiter, a quote or a line break. */
 export const csvField = (v: string, delimiter = ',') =>

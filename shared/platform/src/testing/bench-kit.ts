@@ -8,6 +8,9 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createRedis } from '../redis.js';
 import { TELEMETRY_NODE_ARGS } from '../telemetry/settings.js';
+import { processCpuSeconds } from './proc-cpu.js';
+
+export { processCpuSeconds, processTree } from './proc-cpu.js';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url)); // the repository root
 const children: ChildProcess[] = [];
@@ -232,43 +235,6 @@ export function pgbench(
   return { name, rps: tps, p50: pct(50), p99: pct(99), errors: 0 };
 }
 
-/** The fields of /proc/<pid>/stat after the command name (state, ppid, ...); undefined once the process is gone. */
-function procStat(pid: number | string): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name may hold spaces: fields are counted after its closing parenthesis.
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined once it is gone. `pid` may
- * also name a thread's entry (`self/task/<tid>`).
- */
-export function processCpuSeconds(pid: number | string): number | undefined {
-  const fields = procStat(pid);
-  return fields ? (Number(fields[11]) + Number(fields[12])) / ticksPerSecond() : undefined;
-}
-
-/** A process and every descendant of it (a postmaster and its backends), from /proc. */
-export function processTree(pid: number): number[] {
-  const children = new Map<number, number[]>();
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    const ppid = Number(procStat(d)?.[1]);
-    if (ppid) children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    out.push(p);
-    for (const c of children.get(p) ?? []) walk(c);
-  };
-  walk(pid);
-  return out;
-}
-
 /** The pids of the Redis servers at these URLs (INFO server of each). */
 export async function redisServerPids(urls: readonly string[]): Promise<number[]> {
   return Promise.all(
@@ -297,10 +263,6 @@ export function pidsNamed(name: string): number[] {
       }
     });
 }
-
-let clockTicks: number | undefined;
-const ticksPerSecond = () =>
-  (clockTicks ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100);
 
 /**
  * CPU used by groups of processes between start() and stop(): each group is a function giving its pids now (a

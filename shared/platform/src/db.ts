@@ -73,6 +73,13 @@ export function createPool(
     : new pg.Pool({ ...base, connectionTimeoutMillis: 10_000 });
   // An idle client's error (server restart) must not crash the process; the next query reports it.
   pool.on('error', () => {});
+  // Nor a checked-out client's: pg emits 'error' on any client whose connection ends unexpectedly, a query in flight
+  // or not, and the pool listens only to the idle ones. The query in flight rejects, and a later one on the client
+  // fails (it is not queryable any more); a holder of a session lock that must know at once listens itself
+  // (ingest's source-lock.ts).
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   // Inside a request that is not sampled, the pg instrumentation skips the query (storeCallContext).
   const query = pool.query.bind(pool) as (...a: unknown[]) => unknown;
   (pool as unknown as { query: (...a: unknown[]) => unknown }).query = (...a: unknown[]) =>
@@ -143,6 +150,15 @@ export async function inTransaction<T>(client: Pick<pg.PoolClient, 'query'>, fn:
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   }
+}
+
+/** A pool (each transaction on a connection of its own) or a connection its caller holds (its transactions on it). */
+export type Db = pg.Pool | pg.PoolClient;
+
+/** One transaction on `db`: a pooled connection, or the connection the caller holds (a session lock's, say). */
+export function transaction<T>(db: Db, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  if (db instanceof pg.Pool) return withTransaction(db, fn);
+  return inTransaction(db, () => fn(db));
 }
 
 /** Replaces the database name of a connection URL. */

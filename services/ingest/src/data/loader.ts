@@ -3,7 +3,7 @@
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
-import { withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
+import { type Db, transaction, withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
 import type { TractInput } from '../domain/property-input.js';
 import { recordChanges } from './change-feed.js';
 import { binaryCopyFirstInt8s } from './copy-binary.js';
@@ -46,12 +46,12 @@ export async function copyInto(
 
 /**
  * Writes one batch of pre-built COPY data (copy-rows.ts: as built, or as bytes from a worker) to every table in one
- * transaction.
+ * transaction, on a pooled connection or on the one `db` is (an import writes on its source lock's: source-lock.ts).
  * `added` new properties are counted; `replaceIds` are properties rewritten in place (their old rows go first);
  * `inTransaction` writes what else must commit with the batch; `events` are its change events (of `source`).
  */
 export async function writeBatch(
-  pool: Pool,
+  db: Db,
   chunks: CopyChunks | CopyBytes,
   added: number,
   opts: {
@@ -62,7 +62,7 @@ export async function writeBatch(
     ownerIds?: readonly (number | null)[];
   } = {},
 ): Promise<void> {
-  await withTransaction(pool, async (c) => {
+  await transaction(db, async (c) => {
     await c.query('SET LOCAL synchronous_commit = off');
     // Before any row is deleted or copied: a merge waiting on them while this waits on it would deadlock.
     if (opts.ownerIds) await lockAgainstMerges(c);
@@ -130,9 +130,9 @@ export async function withBulkLoadIndexes<T>(
 }
 
 /** Inserts or replaces tract vintages, then re-renders the current profile of every tract touched. */
-export async function writeTracts(pool: Pool, tracts: readonly TractInput[]): Promise<void> {
+export async function writeTracts(db: Db, tracts: readonly TractInput[]): Promise<void> {
   if (tracts.length === 0) return;
-  await withTransaction(pool, async (c) => {
+  await transaction(db, async (c) => {
     await c.query('CREATE TEMP TABLE tract_in (LIKE records.tract_demographics) ON COMMIT DROP');
     const text = tracts
       .map((t) =>

@@ -2,7 +2,7 @@
 // transaction, and keeps the record count exact. It holds the source's lock, as an import does, so a remove and an
 // import of one source never interleave: the later one waits (and `onWait` is told so). A removal may run while
 // address keys are being recomputed (it only deletes), unlike an import of a source with import state.
-import { withTransaction, type Pool } from '@pra/platform/db';
+import { type Pool, type PoolClient, transaction } from '@pra/platform/db';
 import { recordChanges } from './change-feed.js';
 import { appendStagedRemovals, stageRemovals } from './change-events.js';
 import { ID_COLUMN, TABLES } from './copy-rows.js';
@@ -16,17 +16,15 @@ export async function removeSource(
   return withSourceLock(
     pool,
     source,
-    (lock) => {
-      lock.check();
-      return removeLocked(pool, source);
-    },
+    // On the lock's connection: the removal commits only while the lock is held (source-lock.ts).
+    (lock) => removeLocked(lock.client, source),
     opts.onWait,
     { duringRekey: true },
   );
 }
 
-function removeLocked(pool: Pool, source: string): Promise<number> {
-  return withTransaction(pool, async (c) => {
+function removeLocked(client: PoolClient, source: string): Promise<number> {
+  return transaction(client, async (c) => {
     const { rows } = await c.query<{ id: string }>('SELECT id FROM records.properties WHERE source = $1', [source]);
     const ids = rows.map((r) => r.id);
     await stageRemovals(c, source);

@@ -4,15 +4,19 @@
 // waits for it, and is told that it waits. Once it holds the lock, a writer that reads the source's import state
 // (an import) is refused while a rekey may have left that state half recomputed (rekey-gate.ts).
 //
-// The lock lives as long as its connection. If that connection is lost (the server restarted, the backend was
-// terminated), the server has let the lock go and another writer may take it: the work checks the lock before each
-// of its writes (SourceLock.check) and stops there, and the lock's end reports the loss. Without a listener, the
-// lost connection's error would also end the whole process (an idle pg client emits it as an event).
-import type { Pool } from '@pra/platform/db';
+// The lock lives as long as its connection's session, so the source's writes go on that connection
+// (SourceLock.client): a write can commit only while its session, and with it the lock, is alive. Were the writes on
+// other connections, one begun before the lock's connection was lost could still commit after another writer had
+// taken the lock (a review showed it). A lost connection fails the write in flight (the server rolls it back), the
+// work stops with a message that says what happened and what to do, and the process lives on: pg emits the lost
+// connection's error as an event, which is listened to here (and by createPool for every client).
+import type { Pool, PoolClient } from '@pra/platform/db';
 import { refuseImportWhileRekeying } from './rekey-gate.js';
 
 /** The source's lock, as the work holding it sees it. */
 export interface SourceLock {
+  /** The connection holding the lock: the source's writes go on it, one after another (never two at a time). */
+  client: PoolClient;
   /** Throws once the lock's connection is lost: no write may follow, another writer may hold the source. */
   check(): void;
 }
@@ -25,39 +29,47 @@ export async function withSourceLock<T>(
   /** duringRekey: the work does not read import-state identities (a removal), so a pending rekey does not matter. */
   { duringRekey = false }: { duringRekey?: boolean } = {},
 ): Promise<T> {
-  const lock = await pool.connect();
-  let lost: Error | null = null;
+  const client = await pool.connect();
+  let lostReason: Error | null = null;
   const onError = (err: Error) => {
-    lost ??= new Error(
-      `the connection holding the lock of ${source} was lost (${err.message}), so its writes stopped there; ` +
-        'run the command again (an import or remove of the same file is safe to repeat)',
-    );
+    lostReason ??= err;
   };
-  lock.on('error', onError);
-  const held: SourceLock = {
+  client.on('error', onError);
+  /** What the work is told when the lock's connection is lost; `cause`: the error the work failed with meanwhile. */
+  const lost = (cause?: unknown) =>
+    new Error(
+      `the connection holding the lock of ${source} was lost (${lostReason!.message}); what was written before stays, ` +
+        'the write under way was rolled back: run the command again (an import or remove of the same file is safe to repeat)',
+      cause === undefined ? undefined : { cause },
+    );
+  const lock: SourceLock = {
+    client,
     check: () => {
-      if (lost) throw lost;
+      if (lostReason) throw lost();
     },
   };
+  /** Set when the lock could not be let go: the connection, still holding it, is closed rather than pooled. */
+  let unlockFailed: Error | null = null;
   try {
-    const { rows } = await lock.query<{ got: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS got', [source]);
+    const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock(hashtext($1)) AS got', [source]);
     if (!rows[0]?.got) {
       onWait(`another import or remove of ${source} is running: waiting for it to finish`);
-      await lock.query('SELECT pg_advisory_lock(hashtext($1))', [source]);
+      await client.query('SELECT pg_advisory_lock(hashtext($1))', [source]);
     }
-    let result: T;
     try {
-      if (!duringRekey) await refuseImportWhileRekeying(lock, source);
-      result = await work(held);
+      if (!duringRekey) await refuseImportWhileRekeying(client, source);
+      return await work(lock);
     } finally {
-      await lock.query('SELECT pg_advisory_unlock(hashtext($1))', [source]).catch(() => {});
+      await client.query('SELECT pg_advisory_unlock(hashtext($1))', [source]).catch((err: Error) => {
+        unlockFailed = err;
+      });
     }
-    // Lost after the work's last check: what it wrote last may have overlapped another writer.
-    held.check();
-    return result;
+  } catch (err) {
+    // Whatever failed once the connection was lost failed for that: the work is told so, its own error the cause.
+    throw lostReason ? lost(err) : err;
   } finally {
-    lock.off('error', onError);
-    // A lost connection is not given back to the pool: release(err) closes it.
-    lock.release(lost ?? undefined);
+    client.off('error', onError);
+    // A lost connection, or one whose lock could not be let go, is closed: release(err) does not pool it again.
+    client.release(lostReason ?? unlockFailed ?? undefined);
   }
 }

@@ -243,7 +243,7 @@ export async function importCsv(
     source,
     async (lock) => {
       if (mapping.kind === 'tract') {
-        await importTracts(pool, lock, mapping, file, batchSize, summary, progress, summary.dryRun);
+        await importTracts(lock, mapping, file, batchSize, summary, progress, summary.dryRun);
         return;
       }
       const { hasState } = await importStateOf(pool, source);
@@ -281,7 +281,7 @@ export async function importCsv(
         // Its next import is news for the change feed (a failed one leaves the first load to finish first).
         if (!summary.dryRun) {
           lock.check();
-          await recordMappingLoad(pool, mapping.name);
+          await recordMappingLoad(lock.client, mapping.name);
         }
       } finally {
         await Promise.all(executors.map((e) => e.close()));
@@ -306,7 +306,7 @@ interface FrontBatch {
 
 async function importProperties(
   pool: Pool,
-  /** Checked before each batch's write: a lock lost stops the import there (source-lock.ts). */
+  /** Each batch is written on its connection, checked first: a lock lost stops the import there (source-lock.ts). */
   lock: SourceLock,
   reading: BatchReading<Executor>,
   source: string,
@@ -467,7 +467,7 @@ async function importProperties(
         .then(() => making)
         .then((b) => {
           lock.check();
-          return writeBuiltBatch(pool, source, b, ownerIds);
+          return writeBuiltBatch(lock.client, source, b, ownerIds);
         })
         .then(() => progress(next.rowsRead, next.bytesRead));
       // A failed write stops the import: the fronts and batches after it do no more work for nothing.
@@ -496,7 +496,6 @@ async function importProperties(
 
 /** Tract vintages: small files, read and written in the main thread, a batch at a time. */
 async function importTracts(
-  pool: Pool,
   lock: SourceLock,
   mapping: Mapping & { kind: 'tract' },
   file: string,
@@ -511,7 +510,7 @@ async function importTracts(
   const flush = async () => {
     if (!dryRun) {
       lock.check();
-      await writeTracts(pool, tracts);
+      await writeTracts(lock.client, tracts);
     }
     summary.added += tracts.length;
     tracts = [];

@@ -1,6 +1,6 @@
 // The import's side of the database, batch by batch: the stored state of a batch's parcels, then the batch's
 // records and import state written in one transaction (with writeBatch), so that a batch is never half-committed.
-import type { Pool, PoolClient } from '@pra/platform/db';
+import { type Db, type Pool, type PoolClient, transaction } from '@pra/platform/db';
 import { copyInto, writeBatch } from '../data/loader.js';
 import { type BuiltBatch, STATE_COLUMNS, type StoredParcel } from './import-work.js';
 
@@ -37,8 +37,8 @@ export async function mappingLoadedBefore(pool: Pool, mapping: string): Promise<
 }
 
 /** Records that a file of this mapping has been imported (its later imports emit change events). */
-export async function recordMappingLoad(pool: Pool, mapping: string): Promise<void> {
-  await pool.query('INSERT INTO records.mapping_loads (mapping) VALUES ($1) ON CONFLICT DO NOTHING', [mapping]);
+export async function recordMappingLoad(db: Db, mapping: string): Promise<void> {
+  await db.query('INSERT INTO records.mapping_loads (mapping) VALUES ($1) ON CONFLICT DO NOTHING', [mapping]);
 }
 
 /** A batch's parcels by what their stored state says. */
@@ -100,11 +100,12 @@ export async function readBatchState(
 }
 
 /**
- * Writes a built batch: its records, its import state and the record count, in one transaction. `ownerIds`: the
- * owner ids its records were built with (as resolveOwners answered them).
+ * Writes a built batch: its records, its import state and the record count, in one transaction (on the source lock's
+ * connection, for an import: source-lock.ts). `ownerIds`: the owner ids its records were built with (as resolveOwners
+ * answered them).
  */
 export async function writeBuiltBatch(
-  pool: Pool,
+  db: Db,
   source: string,
   b: BuiltBatch,
   ownerIds: readonly (number | null)[],
@@ -138,7 +139,7 @@ export async function writeBuiltBatch(
   };
   if (b.chunks) {
     // As built in this thread, or all bytes (from a worker): writeBatch takes either.
-    await writeBatch(pool, b.chunks, b.added.length, {
+    await writeBatch(db, b.chunks, b.added.length, {
       replaceIds: b.replaceIds,
       inTransaction: saveState,
       events: { source, drafts: b.events },
@@ -146,11 +147,6 @@ export async function writeBuiltBatch(
     });
   } else if (b.fileDigestUpdates.length > 0) {
     // Nothing to write but what is now known of unchanged parcels.
-    const c = await pool.connect();
-    try {
-      await saveState(c);
-    } finally {
-      c.release();
-    }
+    await transaction(db, saveState);
   }
 }

@@ -177,17 +177,43 @@ export class DeliveryEngine {
     this.timers.push(t);
   }
 
-  /** NOTIFY webhooks_outbox wakes the pump (a test event, a re-enabled endpoint) without waiting for a round. */
+  /**
+   * NOTIFY webhooks_outbox wakes the pump (a test event, a re-enabled endpoint) without waiting for a round. The LISTEN
+   * holds a connection of its own; when that connection breaks, the periodic rounds still pump, and it is dropped
+   * (closed, not pooled) and LISTEN tried again on a fresh one a second later, and again until one holds. pg may tell
+   * a broken connection's error twice: it is handled once (found by review: each time, another LISTEN connection and a
+   * pool slot lost, until the pool ran dry).
+   */
   private async listen(): Promise<void> {
     const client = await this.o.pool.connect();
+    let dropped = false;
+    const drop = (err: Error) => {
+      if (dropped) return;
+      dropped = true;
+      if (this.listener === client) this.listener = undefined;
+      client.release(err);
+      this.listenLater();
+    };
     client.on('notification', () => this.pump());
-    client.on('error', () => {
-      // The pool's connection broke: the periodic rounds still pump; listen again on a fresh one.
-      this.listener = undefined;
-      if (!this.stopped) setTimeout(() => void this.listen().catch(() => {}), 1_000).unref();
-    });
-    await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
-    this.listener = client;
+    client.on('error', drop);
+    try {
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    } catch (err) {
+      // Its connection broke: drop has it in hand. Otherwise the caller is told (and the client closed).
+      if (dropped) return;
+      dropped = true;
+      client.release(err as Error);
+      throw err;
+    }
+    if (!dropped) this.listener = client;
+  }
+
+  /** LISTEN again a second from now, and every second after until it holds (not once stopped). */
+  private listenLater(): void {
+    if (this.stopped) return;
+    setTimeout(() => {
+      if (!this.stopped) this.listen().catch(() => this.listenLater());
+    }, 1_000).unref();
   }
 
   /** One dispatch round (more at once while the feed has a backlog), then the pump. */

@@ -89,7 +89,8 @@ export class DeliveryEngine {
   readonly queue: Queue<Owed>;
   private worker?: Worker<Owed>;
   private readonly connections: Redis[] = [];
-  private listener?: pg.PoolClient;
+  /** The LISTEN connection, and how to take its listeners off before it is given back. */
+  private listener?: { client: pg.PoolClient; detach: () => void };
   private timers: NodeJS.Timeout[] = [];
   private pumping: Promise<void> | null = null;
   private pumpAgain = false;
@@ -187,14 +188,21 @@ export class DeliveryEngine {
   private async listen(): Promise<void> {
     const client = await this.o.pool.connect();
     let dropped = false;
+    const onNotification = () => void this.pump();
+    /** The client's listeners off: once it is given back, its errors and notices are another checkout's business. */
+    const detach = () => {
+      client.off('notification', onNotification);
+      client.off('error', drop);
+    };
     const drop = (err: Error) => {
       if (dropped) return;
       dropped = true;
-      if (this.listener === client) this.listener = undefined;
+      detach();
+      if (this.listener?.client === client) this.listener = undefined;
       client.release(err);
       this.listenLater();
     };
-    client.on('notification', () => this.pump());
+    client.on('notification', onNotification);
     client.on('error', drop);
     try {
       await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
@@ -202,10 +210,19 @@ export class DeliveryEngine {
       // Its connection broke: drop has it in hand. Otherwise the caller is told (and the client closed).
       if (dropped) return;
       dropped = true;
+      detach();
       client.release(err as Error);
       throw err;
     }
-    if (!dropped) this.listener = client;
+    if (dropped) return;
+    // Stopped meanwhile (a retry between its connect and its LISTEN): stop() has let the listener go already.
+    if (this.stopped) {
+      dropped = true;
+      detach();
+      client.release(new Error('the engine stopped'));
+      return;
+    }
+    this.listener = { client, detach };
   }
 
   /** LISTEN again a second from now, and every second after until it holds (not once stopped). */
@@ -404,10 +421,15 @@ export class DeliveryEngine {
     await this.worker?.close();
     await this.queue.close();
     if (this.listener) {
-      const l = this.listener;
+      const { client, detach } = this.listener;
       this.listener = undefined;
-      await l.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => {});
-      l.release();
+      detach();
+      // Given back to the pool, not listening: or closed, if its connection is gone.
+      const err = await client.query(`UNLISTEN ${OUTBOX_CHANNEL}`).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      client.release(err);
     }
     await Promise.all(this.connections.map((c) => c.quit().catch(() => c.disconnect())));
   }

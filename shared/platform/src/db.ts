@@ -2,6 +2,8 @@
 // timeout, a server-side statement timeout, an idle-in-transaction timeout, a client-side query timeout (for a server
 // that stops answering) and a bounded wait queue; every way of running out of them is a StoreUnavailable, which
 // the one error handler answers 503 with Retry-After. Batch work (ingest, migrations, workers) gets no limits.
+// Transactions: on a pool, withTransaction (a connection checked out for it); on a connection the caller holds (a
+// session lock's), inTransaction; a helper that may be given either takes a Db and calls transaction.
 import pg from 'pg';
 import { ApiError } from '@pra/core/errors';
 import type { RequestPoolLimits } from '@pra/core/config';
@@ -157,8 +159,10 @@ export type Db = pg.Pool | pg.PoolClient;
 
 /** One transaction on `db`: a pooled connection, or the connection the caller holds (a session lock's, say). */
 export function transaction<T>(db: Db, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  if (db instanceof pg.Pool) return withTransaction(db, fn);
-  return inTransaction(db, () => fn(db));
+  // A held connection is a pg.Client; anything else is asked for a connection of its own (never BEGIN through a pool,
+  // which would leave one of its connections in the transaction).
+  if (db instanceof pg.Client) return inTransaction(db, () => fn(db as pg.PoolClient));
+  return withTransaction(db as pg.Pool, fn);
 }
 
 /** Replaces the database name of a connection URL. */

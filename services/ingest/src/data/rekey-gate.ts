@@ -2,9 +2,7 @@
 // off a source whose import-state identities may still be the old normaliser's: it would look its parcels up by
 // the new identities, miss them, and add every one a second time.
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
-import type { Pool, PoolClient } from '@pra/platform/db';
-
-type Db = Pool | PoolClient;
+import type { Db } from '@pra/platform/db';
 
 /** The version the stored keys were computed with, when it is not this code's (a rekey is due or under way). */
 export async function pendingKeysVersion(db: Db): Promise<number | null> {

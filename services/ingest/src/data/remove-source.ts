@@ -2,7 +2,7 @@
 // transaction, and keeps the record count exact. It holds the source's lock, as an import does, so a remove and an
 // import of one source never interleave: the later one waits (and `onWait` is told so). A removal may run while
 // address keys are being recomputed (it only deletes), unlike an import of a source with import state.
-import { type Pool, type PoolClient, transaction } from '@pra/platform/db';
+import { inTransaction, type Pool, type PoolClient } from '@pra/platform/db';
 import { recordChanges } from './change-feed.js';
 import { appendStagedRemovals, stageRemovals } from './change-events.js';
 import { ID_COLUMN, TABLES } from './copy-rows.js';
@@ -23,8 +23,8 @@ export async function removeSource(
   );
 }
 
-function removeLocked(client: PoolClient, source: string): Promise<number> {
-  return transaction(client, async (c) => {
+function removeLocked(c: PoolClient, source: string): Promise<number> {
+  return inTransaction(c, async () => {
     const { rows } = await c.query<{ id: string }>('SELECT id FROM records.properties WHERE source = $1', [source]);
     const ids = rows.map((r) => r.id);
     await stageRemovals(c, source);

@@ -4,8 +4,10 @@
 // waits for it, and is told that it waits. Once it holds the lock, a writer that reads the source's import state
 // (an import) is refused while a rekey may have left that state half recomputed (rekey-gate.ts).
 //
-// The lock lives as long as its connection's session, so the source's writes go on that connection
-// (SourceLock.client): a write can commit only while its session, and with it the lock, is alive. Were the writes on
+// The lock lives as long as its connection's session, so the source's writes (its records, import state, change
+// events, the record count, the mapping's load) go on that connection (SourceLock.client): such a write can commit
+// only while its session, and with it the lock, is alive. The registries every source shares (parcel ids, owners,
+// the id block) are written through the pool: they take locks of their own and are safe to repeat. Were the writes on
 // other connections, one begun before the lock's connection was lost could still commit after another writer had
 // taken the lock (a review showed it). A lost connection fails the write in flight (the server rolls it back), the
 // work stops with a message that says what happened and what to do, and the process lives on: pg emits the lost
@@ -15,11 +17,17 @@ import { refuseImportWhileRekeying } from './rekey-gate.js';
 
 /** The source's lock, as the work holding it sees it. */
 export interface SourceLock {
-  /** The connection holding the lock: the source's writes go on it, one after another (never two at a time). */
+  /**
+   * The connection holding the lock: the source's writes go on it, one after another (never two at a time), and the
+   * work settles every statement it started on it before it returns (the unlock follows on the same connection).
+   */
   client: PoolClient;
   /** Throws once the lock's connection is lost: no write may follow, another writer may hold the source. */
   check(): void;
 }
+
+/** The error of work whose source lock's connection was lost. */
+class LockLost extends Error {}
 
 export async function withSourceLock<T>(
   pool: Pool,
@@ -37,7 +45,7 @@ export async function withSourceLock<T>(
   client.on('error', onError);
   /** What the work is told when the lock's connection is lost; `cause`: the error the work failed with meanwhile. */
   const lost = (cause?: unknown) =>
-    new Error(
+    new LockLost(
       `the connection holding the lock of ${source} was lost (${lostReason!.message}); what was written before stays, ` +
         'the write under way was rolled back: run the command again (an import or remove of the same file is safe to repeat)',
       cause === undefined ? undefined : { cause },
@@ -66,7 +74,7 @@ export async function withSourceLock<T>(
     }
   } catch (err) {
     // Whatever failed once the connection was lost failed for that: the work is told so, its own error the cause.
-    throw lostReason ? lost(err) : err;
+    throw lostReason && !(err instanceof LockLost) ? lost(err) : err;
   } finally {
     client.off('error', onError);
     // A lost connection, or one whose lock could not be let go, is closed: release(err) does not pool it again.

@@ -480,7 +480,8 @@ async function importProperties(
     await built;
     await writing;
   } finally {
-    // On a failure, the reader stops where it is, and the batch in the front finishes before the pool is let go.
+    // On a failure, the reader stops where it is, and the batch in the front finishes, and every write ends, before
+    // the source's lock (and the connection the writes run on) is let go.
     stopped = true;
     batches.stop();
     release();

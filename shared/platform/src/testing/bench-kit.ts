@@ -1,6 +1,6 @@
 // What every benchmark here needs: services started as child processes on port 0, and autocannon replaying paths.
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { createRedis } from '../redis.js';
 import { TELEMETRY_NODE_ARGS } from '../telemetry/settings.js';
-import { processCpuSeconds } from './proc-cpu.js';
+import { processCpuSeconds, processName } from './proc-cpu.js';
 
 export { processCpuSeconds, processTree } from './proc-cpu.js';
 
@@ -255,13 +255,7 @@ export function pidsNamed(name: string): number[] {
   return readdirSync('/proc')
     .filter((d) => /^\d+$/.test(d))
     .map(Number)
-    .filter((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === name;
-      } catch {
-        return false;
-      }
-    });
+    .filter((pid) => processName(pid) === name);
 }
 
 /**

@@ -15,6 +15,15 @@ function procStat(pid: number | string): string[] | undefined {
   }
 }
 
+/** A process's command name (`/proc/<pid>/comm`: `postgres` for each PostgreSQL backend); undefined once it is gone. */
+export function processName(pid: number | string): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * CPU seconds (user + system) a process has used so far, from /proc (Linux); undefined once it is gone. `pid` may
  * also name a thread's entry (`self/task/<tid>`).

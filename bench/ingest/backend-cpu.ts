@@ -1,17 +1,7 @@
 // The CPU time of a database's PostgreSQL backends, read from /proc: what an import costs the server, beside what it
 // costs node. Only a server on this machine, outside a container, can be read so.
-import { readFileSync } from 'node:fs';
 import type { Pool } from '@pra/platform/db';
-import { processCpuSeconds } from '@pra/platform/proc-cpu';
-
-/** A process of this machine named `postgres` (a server in a container gives pids of its own namespace). */
-function isPostgres(pid: number): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
-  } catch {
-    return false;
-  }
-}
+import { processCpuSeconds, processName } from '@pra/platform/proc-cpu';
 
 /** CPU milliseconds of each PostgreSQL backend of this database, from /proc (empty when the server is elsewhere). */
 export async function backendCpu(pool: Pool): Promise<Map<number, number>> {
@@ -20,7 +10,8 @@ export async function backendCpu(pool: Pool): Promise<Map<number, number>> {
   );
   const out = new Map<number, number>();
   for (const { pid } of rows) {
-    const seconds = isPostgres(pid) ? processCpuSeconds(pid) : undefined; // undefined: not here, or gone
+    // Only a process of this machine named postgres: a server in a container gives pids of its own namespace.
+    const seconds = processName(pid) === 'postgres' ? processCpuSeconds(pid) : undefined; // undefined: not here, or gone
     if (seconds !== undefined) out.set(pid, seconds * 1000);
   }
   return out;

@@ -94,17 +94,23 @@ const median = (xs: readonly number[]) => {
   return s.length % 2 === 1 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
+/** A connection URL's database name: what is printed of it (the URL may hold a password). */
+const dbName = (url: string) => new URL(url).pathname.slice(1);
+
 /** The database an import is working in, dropped by the signal handler if the run is stopped meanwhile. */
 let current: string | null = null;
 let scratch: string | null = null;
 const cleanUp = async () => {
-  if (current) await dropDatabase(current).catch((err: Error) => console.error(`could not drop ${current}: ${err}`));
+  if (current)
+    await dropDatabase(current).catch((err: Error) =>
+      console.error(`could not drop ${dbName(current!)}: ${err.message}`),
+    );
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 };
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     console.error(`bench:import-warmup: ${signal}, dropping its database`);
-    void cleanUp().finally(() => process.exit(130));
+    void cleanUp().finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
   });
 }
 
@@ -140,7 +146,7 @@ async function timedImport(base: string, mapping: Mapping, file: string): Promis
   } finally {
     await pool?.end();
     // Its own error reported here: the import's, if there was one, is the one thrown.
-    await dropDatabase(url).catch((err: Error) => console.error(`could not drop ${url}: ${err.message}`));
+    await dropDatabase(url).catch((err: Error) => console.error(`could not drop ${dbName(url)}: ${err.message}`));
     current = null;
   }
 }

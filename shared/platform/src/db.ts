@@ -103,7 +103,7 @@ const SOCKET_ERRORS = new Set([
   'EAI_AGAIN',
 ]);
 const UNAVAILABLE_MESSAGE =
-  /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection timeout|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|database pool queue full/i;
+  /timeout exceeded when trying to connect|Query read timeout|Connection terminated|connection timeout|not queryable|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|database pool queue full/i;
 
 /** True when the error is a request pool's refusal to queue one more checkout (its wait queue is full). */
 export function isPoolQueueFull(err: unknown): boolean {

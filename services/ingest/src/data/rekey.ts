@@ -46,11 +46,29 @@ const n = (x: number | string) => Number(x).toLocaleString('en-US');
 
 /** Returns how many records changed keys over the whole rekey (resumed runs included); 0 when none was due. */
 export async function rekeyAddresses(
-  pool: Pool,
+  unguarded: Pool,
   log: (line: string) => void = () => {},
   { batchSize = BATCH, pauseMs = 0, progressEveryMs = 10_000 }: RekeyOptions = {},
 ): Promise<number> {
-  const lock = await pool.connect();
+  const lock = await unguarded.connect();
+  // The lock lives as long as its connection. Lost (the server restarted, the backend was terminated, an idle
+  // connection killed), it is the server's to give to another rekey: this one stops before its next statement (every
+  // step goes through `pool`, which checks first) and resumes at its checkpoint when run again. Found by review: with
+  // the error event listened to by every pooled client, the rekey went on to its end beside a second one.
+  let lost: Error | null = null;
+  const onError = (err: Error) => {
+    lost ??= err;
+  };
+  lock.on('error', onError);
+  const check = () => {
+    if (lost)
+      throw new Error(
+        `the connection holding the rekey's lock was lost (${lost.message}): the rekey stopped at its checkpoint; ` +
+          'run it again to resume (npm run ingest -- rekey)',
+      );
+  };
+  const pool = lockedPool(unguarded, check);
+  let unlockFailed: Error | null = null;
   try {
     const { rows: got } = await lock.query<{ got: boolean }>(`SELECT pg_try_advisory_lock(${LOCK}) AS got`);
     if (!got[0]?.got) {
@@ -88,9 +106,24 @@ export async function rekeyAddresses(
     log(`address keys: v${ADDRESS_KEYS_VERSION} done, ${n(changed)} of ${n(rows[0]?.done ?? 0)} records changed keys`);
     return changed;
   } finally {
-    await lock.query(`SELECT pg_advisory_unlock(${LOCK})`).catch(() => {});
-    lock.release();
+    await lock.query(`SELECT pg_advisory_unlock(${LOCK})`).catch((err: Error) => {
+      unlockFailed = err;
+    });
+    lock.off('error', onError);
+    // Lost, or still holding the lock it could not let go: closed, not pooled again.
+    lock.release(lost ?? unlockFailed ?? undefined);
   }
+}
+
+/** The pool, checking `check` before each statement or transaction it is asked for (a rekey's lock still held). */
+function lockedPool(pool: Pool, check: () => void): Pool {
+  return new Proxy(pool, {
+    get(target, prop) {
+      if (prop === 'query' || prop === 'connect') check();
+      const v = Reflect.get(target, prop, target) as unknown;
+      return typeof v === 'function' ? v.bind(target) : v;
+    },
+  });
 }
 
 /**

@@ -46,8 +46,8 @@ export async function withSourceLock<T>(
   /** What the work is told when the lock's connection is lost; `cause`: the error the work failed with meanwhile. */
   const lost = (cause?: unknown) =>
     new LockLost(
-      `the connection holding the lock of ${source} was lost (${lostReason!.message}); what was written before stays, ` +
-        'the write under way was rolled back: run the command again (an import or remove of the same file is safe to repeat)',
+      `the connection holding the lock of ${source} was lost (${lostReason!.message}); what was committed before stays, ` +
+        'a write under way may have been rolled back: run the command again (an import or remove of the same file is safe to repeat)',
       cause === undefined ? undefined : { cause },
     );
   const lock: SourceLock = {
@@ -56,6 +56,8 @@ export async function withSourceLock<T>(
       if (lostReason) throw lost();
     },
   };
+  /** The work failed on its own, its connection still there. */
+  let failedFirst = false;
   /** Set when the lock could not be let go: the connection, still holding it, is closed rather than pooled. */
   let unlockFailed: Error | null = null;
   try {
@@ -66,7 +68,12 @@ export async function withSourceLock<T>(
     }
     try {
       if (!duringRekey) await refuseImportWhileRekeying(client, source);
-      return await work(lock);
+      return await work(lock).catch((err: unknown) => {
+        // The work's own failure, before any loss: its error is the one to tell (a loss during the unlock after it
+        // does not replace it).
+        if (!lostReason) failedFirst = true;
+        throw err;
+      });
     } finally {
       await client.query('SELECT pg_advisory_unlock(hashtext($1))', [source]).catch((err: Error) => {
         unlockFailed = err;
@@ -74,7 +81,7 @@ export async function withSourceLock<T>(
     }
   } catch (err) {
     // Whatever failed once the connection was lost failed for that: the work is told so, its own error the cause.
-    throw lostReason && !(err instanceof LockLost) ? lost(err) : err;
+    throw lostReason && !failedFirst && !(err instanceof LockLost) ? lost(err) : err;
   } finally {
     client.off('error', onError);
     // A lost connection, or one whose lock could not be let go, is closed: release(err) does not pool it again.

@@ -7,7 +7,7 @@ import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { importCsv } from '../src/importer/import-csv.js';
 import { ImportWork } from '../src/importer/import-work.js';
-import { uniqueStreet } from './make-property.js';
+import { holdRecordCount, twelveParcelRoll } from './held-write-roll.js';
 import { useTempFiles } from './temp-files.js';
 
 let pool: Pool;
@@ -21,19 +21,9 @@ const files = useTempFiles('pra-failure-lock');
 
 describe('a failed import', () => {
   it('keeps its source locked until the batch it was writing has committed', async () => {
-    const street = uniqueStreet();
-    const lines = ['PARCEL,SITUS,ZIP'];
-    for (let i = 0; i < 12; i++) lines.push(`A${street}${i},${100 + i} ${street},95814`);
-    const file = files.write('roll.csv', `${lines.join('\n')}\n`);
-    const { mapping, source } = files.propertyMapping('lock', {
-      apn: { column: 'PARCEL', required: true },
-      line1: { column: 'SITUS', required: true },
-      zip: { column: 'ZIP', required: true },
-    });
+    const { file, mapping, source } = twelveParcelRoll(files, 'lock', 'A');
     // The record count's row held: batch 0's write waits at its last statement, its rows copied, uncommitted.
-    const held = await pool.connect();
-    await held.query('BEGIN');
-    await held.query('SELECT * FROM records.dataset_stats FOR UPDATE');
+    const held = await holdRecordCount(pool);
     const build = ImportWork.prototype.build;
     let failedBuild = false;
     const spy = vi.spyOn(ImportWork.prototype, 'build').mockImplementation(function (this: ImportWork, req) {

@@ -9,7 +9,7 @@ import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { importCsv } from '../src/importer/import-csv.js';
 import { removeSource } from '../src/data/remove-source.js';
-import { uniqueStreet } from './make-property.js';
+import { holdRecordCount, twelveParcelRoll } from './held-write-roll.js';
 import { useTempFiles } from './temp-files.js';
 
 let pool: Pool;
@@ -35,20 +35,10 @@ async function lockHolder(source: string): Promise<number | null> {
 
 describe('a source lock whose connection is lost', () => {
   it('stops the import before its next write, the process alive, and the import run again finishes', async () => {
-    const street = uniqueStreet();
-    const lines = ['PARCEL,SITUS,ZIP'];
-    for (let i = 0; i < 12; i++) lines.push(`L${street}${i},${100 + i} ${street},95814`);
-    const file = files.write('roll.csv', `${lines.join('\n')}\n`);
-    const { mapping, source } = files.propertyMapping('lost', {
-      apn: { column: 'PARCEL', required: true },
-      line1: { column: 'SITUS', required: true },
-      zip: { column: 'ZIP', required: true },
-    });
+    const { file, mapping, source } = twelveParcelRoll(files, 'lost', 'L');
     // The record count's row held: no batch's write commits before the lock's connection is cut (batch 0's, if begun,
     // waits at its last statement, on that connection).
-    const held = await pool.connect();
-    await held.query('BEGIN');
-    await held.query('SELECT * FROM records.dataset_stats FOR UPDATE');
+    const held = await holdRecordCount(pool);
     try {
       const first = importCsv(pool, mapping, file, { workers: 0, batchSize: 4 });
       first.catch(() => {});

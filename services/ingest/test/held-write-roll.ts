@@ -27,7 +27,12 @@ export function twelveParcelRoll(
 /** The record count's row locked by a transaction of the caller's: ROLLBACK (or COMMIT) and release it after. */
 export async function holdRecordCount(pool: Pool): Promise<PoolClient> {
   const held = await pool.connect();
-  await held.query('BEGIN');
-  await held.query('SELECT * FROM records.dataset_stats FOR UPDATE');
-  return held;
+  try {
+    await held.query('BEGIN');
+    await held.query('SELECT * FROM records.dataset_stats FOR UPDATE');
+    return held;
+  } catch (err) {
+    held.release(err as Error);
+    throw err;
+  }
 }

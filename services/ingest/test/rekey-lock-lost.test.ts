@@ -8,6 +8,7 @@ import type {} from '@pra/platform/testing';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 import { migrateRecords } from '../src/data/migrate.js';
 import { rekeyAddresses } from '../src/data/rekey.js';
+import { advisoryLockHolder } from './advisory-lock-holder.js';
 import { makeProperty } from './make-property.js';
 
 let url: string;
@@ -39,16 +40,12 @@ describe('a rekey whose lock connection is lost', () => {
     // A batch a row, a pause after each: the lock's connection is cut during one.
     const run = rekeyAddresses(own, undefined, { batchSize: 1, pauseMs: 150 });
     run.catch(() => {});
-    let holder: number | undefined;
-    for (let i = 0; i < 200 && holder === undefined; i++) {
-      // The lock's connection runs nothing after taking the lock (the rekey's work goes through the pool).
-      const { rows } = await own.query<{ pid: number }>(
-        `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE '%pg_try_advisory_lock%'`,
-      );
-      holder = rows[0]?.pid;
-      if (holder === undefined) await new Promise((r) => setTimeout(r, 10));
+    let holder: number | null = null;
+    for (let i = 0; i < 200 && holder === null; i++) {
+      holder = await advisoryLockHolder(own, 'records.rekey');
+      if (holder === null) await new Promise((r) => setTimeout(r, 10));
     }
-    expect(holder).toBeDefined();
+    expect(holder).not.toBeNull();
     await own.query('SELECT pg_terminate_backend($1)', [holder]);
     await expect(run).rejects.toThrow(/the connection holding the rekey's lock was lost.*resume/);
     // Not stamped: the rekey did not finish.

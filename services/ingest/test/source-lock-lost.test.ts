@@ -9,6 +9,8 @@ import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { importCsv } from '../src/importer/import-csv.js';
 import { removeSource } from '../src/data/remove-source.js';
+import { withSourceLock } from '../src/data/source-lock.js';
+import { advisoryLockHolder } from './advisory-lock-holder.js';
 import { holdRecordCount, twelveParcelRoll } from './held-write-roll.js';
 import { useTempFiles } from './temp-files.js';
 
@@ -20,18 +22,6 @@ afterAll(async () => {
   await pool.end();
 });
 const files = useTempFiles('pra-lock-lost');
-
-/** The backend holding the session advisory lock of `source` (withSourceLock's key: hashtext of the source). */
-async function lockHolder(source: string): Promise<number | null> {
-  const { rows } = await pool.query<{ pid: number }>(
-    `SELECT l.pid FROM pg_locks l, (SELECT hashtext($1)::bigint AS k) h
-      WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 1
-        AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())
-        AND l.classid::bigint = ((h.k >> 32) & 4294967295) AND l.objid::bigint = (h.k & 4294967295)`,
-    [source],
-  );
-  return rows[0]?.pid ?? null;
-}
 
 describe('a source lock whose connection is lost', () => {
   it('stops the import before its next write, the process alive, and the import run again finishes', async () => {
@@ -45,14 +35,15 @@ describe('a source lock whose connection is lost', () => {
       let holder: number | null = null;
       const deadline = Date.now() + 10_000;
       while (holder === null && Date.now() < deadline) {
-        holder = await lockHolder(source);
+        holder = await advisoryLockHolder(pool, source);
         if (holder === null) await new Promise((r) => setTimeout(r, 20));
       }
       expect(holder).not.toBeNull();
       await pool.query('SELECT pg_terminate_backend($1)', [holder]);
       // The lock is the server's to give again at once; the client hears of its connection's end within moments.
-      for (let i = 0; i < 100 && (await lockHolder(source)) !== null; i++) await new Promise((r) => setTimeout(r, 20));
-      expect(await lockHolder(source)).toBeNull();
+      for (let i = 0; i < 100 && (await advisoryLockHolder(pool, source)) !== null; i++)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(await advisoryLockHolder(pool, source)).toBeNull();
       await new Promise((r) => setTimeout(r, 200));
       await held.query('COMMIT');
       await expect(first).rejects.toThrow(/the connection holding the lock of import:lost.* was lost/);
@@ -79,4 +70,24 @@ describe('a source lock whose connection is lost', () => {
       held.release();
     }
   }, 60_000);
+
+  it('cut during a statement on it: the work is told its lock was lost, not the raw error of that statement', async () => {
+    // The server fails the statement in flight before the client hears the connection close: the loss is told by
+    // the error (FATAL), not by which came first (found by review).
+    const work = withSourceLock(pool, `import:lost-mid-statement-${Date.now()}`, async (lock) => {
+      await lock.client.query('SELECT pg_sleep(30)');
+    });
+    work.catch(() => {});
+    let holder: number | null = null;
+    for (let i = 0; i < 200 && holder === null; i++) {
+      const { rows } = await pool.query<{ pid: number }>(
+        "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query = 'SELECT pg_sleep(30)' AND state = 'active'",
+      );
+      holder = rows[0]?.pid ?? null;
+      if (holder === null) await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(holder).not.toBeNull();
+    await pool.query('SELECT pg_terminate_backend($1)', [holder]);
+    await expect(work).rejects.toThrow(/the connection holding the lock of import:lost-mid-statement-\d+ was lost/);
+  }, 30_000);
 });

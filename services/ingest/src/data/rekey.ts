@@ -13,7 +13,7 @@
 // (rekey-gate.ts), since they would look their parcels up by identities not yet moved.
 import { ADDRESS_KEYS_VERSION, parseStreetLine } from '@pra/core/address';
 import { storedAddress } from '@pra/core/stored';
-import { withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
+import { inTransaction, withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
 import { streetWithUnit } from '../domain/render-record.js';
 import { decodeState, parcelIdentity } from '../importer/import-merge.js';
 import { recordChanges } from './change-feed.js';
@@ -51,10 +51,12 @@ export async function rekeyAddresses(
   { batchSize = BATCH, pauseMs = 0, progressEveryMs = 10_000 }: RekeyOptions = {},
 ): Promise<number> {
   const lock = await unguarded.connect();
-  // The lock lives as long as its connection. Lost (the server restarted, the backend was terminated, an idle
-  // connection killed), it is the server's to give to another rekey: this one stops before its next statement (every
-  // step goes through `pool`, which checks first) and resumes at its checkpoint when run again. Found by review: with
-  // the error event listened to by every pooled client, the rekey went on to its end beside a second one.
+  // The lock lives as long as its connection. Lost (the server restarted, the backend was terminated), it is the
+  // server's to give to another rekey: this one stops before its next statement (every step goes through `pool`,
+  // which checks first), stamps its version on the lock's own connection (so never without the lock), and resumes at
+  // its checkpoint when run again. Found by review: with the error event listened to by every pooled client, the
+  // rekey went on to its end beside a second one. A connection dropped silently (no error until it is used) is not
+  // noticed before the stamp: the lock's connection is idle meanwhile, and the pools set no TCP keepalive.
   let lost: Error | null = null;
   const onError = (err: Error) => {
     lost ??= err;
@@ -95,10 +97,12 @@ export async function rekeyAddresses(
         `address keys: ${n(moved)} import parcel identities recomputed` +
           (kept > 0 ? `, ${n(kept)} kept their old one (the new keys make them one parcel with another)` : ''),
       );
-    const { rows } = await withTransaction(pool, async (c) => {
-      await c.query('DELETE FROM records.rekey_moves');
-      await c.query('UPDATE records.dataset_stats SET address_keys_version = $1', [ADDRESS_KEYS_VERSION]);
-      return c.query<{ done: string; changed: string }>(
+    // The version stamped on the lock's own connection: it commits only while the session holding the lock is alive.
+    check();
+    const { rows } = await inTransaction(lock, async () => {
+      await lock.query('DELETE FROM records.rekey_moves');
+      await lock.query('UPDATE records.dataset_stats SET address_keys_version = $1', [ADDRESS_KEYS_VERSION]);
+      return lock.query<{ done: string; changed: string }>(
         'DELETE FROM records.rekey_checkpoint RETURNING records_done AS done, records_changed AS changed',
       );
     });

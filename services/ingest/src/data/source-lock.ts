@@ -29,6 +29,15 @@ export interface SourceLock {
 /** The error of work whose source lock's connection was lost. */
 class LockLost extends Error {}
 
+/** An error that ends the session (and so the lock): the server's FATAL or PANIC, a connection exception, a shutdown. */
+function endsSession(err: unknown): boolean {
+  const e = err as { severity?: unknown; code?: unknown; message?: unknown } | null;
+  if (!e || typeof e !== 'object') return false;
+  if (e.severity === 'FATAL' || e.severity === 'PANIC') return true;
+  if (typeof e.code === 'string' && /^(08|57P0)/.test(e.code)) return true;
+  return typeof e.message === 'string' && /Connection terminated|not queryable/i.test(e.message);
+}
+
 export async function withSourceLock<T>(
   pool: Pool,
   source: string,
@@ -69,9 +78,10 @@ export async function withSourceLock<T>(
     try {
       if (!duringRekey) await refuseImportWhileRekeying(client, source);
       return await work(lock).catch((err: unknown) => {
-        // The work's own failure, before any loss: its error is the one to tell (a loss during the unlock after it
-        // does not replace it).
-        if (!lostReason) failedFirst = true;
+        // The work's own failure, not its connection's: its error is the one to tell (a loss during the unlock after
+        // it does not replace it). Told by the error, not by the order of events: a server that ends the session
+        // fails the statement in flight before the client hears the connection close.
+        if (!lostReason && !endsSession(err)) failedFirst = true;
         throw err;
       });
     } finally {

@@ -22,12 +22,7 @@ export interface SourceLock {
    * work settles every statement it started on it before it returns (the unlock follows on the same connection).
    */
   client: PoolClient;
-  /** Throws once the lock's connection is lost: no write may follow, another writer may hold the source. */
-  check(): void;
 }
-
-/** The error of work whose source lock's connection was lost. */
-class LockLost extends Error {}
 
 /** An error that ends the session (and so the lock): the server's FATAL or PANIC, a connection exception, a shutdown. */
 function endsSession(err: unknown): boolean {
@@ -53,18 +48,14 @@ export async function withSourceLock<T>(
   };
   client.on('error', onError);
   /** What the work is told when the lock's connection is lost; `cause`: the error the work failed with meanwhile. */
-  const lost = (cause?: unknown) =>
-    new LockLost(
+  const lost = (cause: unknown) =>
+    new Error(
       `the connection holding the lock of ${source} was lost (${lostReason!.message}); what was committed before stays, ` +
         'a write under way may have been rolled back: run the command again (an import or remove of the same file is safe to repeat)',
-      cause === undefined ? undefined : { cause },
+      { cause },
     );
-  const lock: SourceLock = {
-    client,
-    check: () => {
-      if (lostReason) throw lost();
-    },
-  };
+  // Once the connection is lost, a statement on it fails ("not queryable"), and that failure is told as the loss.
+  const lock: SourceLock = { client };
   /** The work failed on its own, its connection still there. */
   let failedFirst = false;
   /** Set when the lock could not be let go: the connection, still holding it, is closed rather than pooled. */
@@ -91,7 +82,7 @@ export async function withSourceLock<T>(
     }
   } catch (err) {
     // Whatever failed once the connection was lost failed for that: the work is told so, its own error the cause.
-    throw lostReason && !failedFirst && !(err instanceof LockLost) ? lost(err) : err;
+    throw lostReason && !failedFirst ? lost(err) : err;
   } finally {
     client.off('error', onError);
     // A lost connection, or one whose lock could not be let go, is closed: release(err) does not pool it again.

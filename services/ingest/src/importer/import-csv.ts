@@ -279,10 +279,7 @@ export async function importCsv(
           sourceHasState: hasState,
         });
         // Its next import is news for the change feed (a failed one leaves the first load to finish first).
-        if (!summary.dryRun) {
-          lock.check();
-          await recordMappingLoad(lock.client, mapping.name);
-        }
+        if (!summary.dryRun) await recordMappingLoad(lock.client, mapping.name);
       } finally {
         await Promise.all(executors.map((e) => e.close()));
       }
@@ -306,7 +303,7 @@ interface FrontBatch {
 
 async function importProperties(
   pool: Pool,
-  /** Each batch is written on its connection, checked first: a lock lost stops the import there (source-lock.ts). */
+  /** Each batch is written on its connection: a lock lost stops the import there (source-lock.ts). */
   lock: SourceLock,
   reading: BatchReading<Executor>,
   source: string,
@@ -465,10 +462,7 @@ async function importProperties(
       olderWrite = writing;
       writing = writing
         .then(() => making)
-        .then((b) => {
-          lock.check();
-          return writeBuiltBatch(lock.client, source, b, ownerIds);
-        })
+        .then((b) => writeBuiltBatch(lock.client, source, b, ownerIds))
         .then(() => progress(next.rowsRead, next.bytesRead));
       // A failed write stops the import: the fronts and batches after it do no more work for nothing.
       writing.then(release, () => {
@@ -509,10 +503,7 @@ async function importTracts(
   let bytesRead = 0;
   const latestDate = latestDateOf(new Date().toISOString());
   const flush = async () => {
-    if (!dryRun) {
-      lock.check();
-      await writeTracts(lock.client, tracts);
-    }
+    if (!dryRun) await writeTracts(lock.client, tracts);
     summary.added += tracts.length;
     tracts = [];
     progress(summary.rowsRead, bytesRead);

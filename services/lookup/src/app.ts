@@ -11,6 +11,7 @@ import {
   type Queryable,
 } from '@pra/platform';
 import { countCalls, type CallCounter, type CreditMeter } from '@pra/account-billing/client';
+import { loadPostalZips } from '@pra/core/zip-places';
 import { lookupDeadlineMs, RecordStore } from './data/record-queries.js';
 import { recordsByIds } from './data/paid-records.js';
 import { HealthCheck } from './domain/health.js';
@@ -32,6 +33,8 @@ export function createLookupApp(deps: {
   tagKey?: Buffer;
 }): Express {
   const app = createBaseApp();
+  // The postal cities an address lookup by city reads (find-records.ts), read now rather than by the first request.
+  loadPostalZips();
   app.use(countCalls(deps.calls));
   const reads = deps.reads ?? deps.pool;
   const primary = new RecordStore(deps.pool);

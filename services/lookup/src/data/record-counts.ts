@@ -5,6 +5,7 @@
 import {
   type AddressCriteria,
   type AddressRows,
+  inCity,
   OWNER_COUNT_CAP,
   ownerPlaceIndex,
   type OwnerCriteria,
@@ -34,12 +35,12 @@ const ADDRESS_UNIT_COUNT_BY_ZIP = count(
 );
 const ADDRESS_COUNT_BY_CITY = count(
   'address_count_by_city',
-  `p.loose_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3`,
+  `p.${inCity('loose_key COLLATE "C" = $1', '$2', '$3', '$5')}`,
   lineFlags('$4'),
 );
 const ADDRESS_UNIT_COUNT_BY_CITY = count(
   'address_unit_count_by_city',
-  `p.loose_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
+  `p.${inCity('loose_key COLLATE "C" = $1', '$2', '$3', '$6')} AND p.unit_key = $4`,
   lineFlags('$5'),
 );
 const LINES_COUNT_BY_ZIP = count('lines_count_by_zip', `p.line_key COLLATE "C" = ANY($1) AND p.zip = $2`);
@@ -49,11 +50,11 @@ const LINES_UNIT_COUNT_BY_ZIP = count(
 );
 const LINES_COUNT_BY_CITY = count(
   'lines_count_by_city',
-  `p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3`,
+  `p.${inCity('line_key COLLATE "C" = ANY($1)', '$2', '$3', '$4')}`,
 );
 const LINES_UNIT_COUNT_BY_CITY = count(
   'lines_unit_count_by_city',
-  `p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
+  `p.${inCity('line_key COLLATE "C" = ANY($1)', '$2', '$3', '$5')} AND p.unit_key = $4`,
 );
 // Owners: the same bounded match as the page's (the first OWNER_COUNT_CAP in id order), counted only.
 const ownerCount = (state: boolean, city: boolean) => {
@@ -98,7 +99,7 @@ export class RecordCountStore extends RecordStore {
     const unit = c.unitKey === '' ? [] : [c.unitKey];
     const { rows } = await this.pool.query<{ total: number; has_line: boolean | null; only_line: boolean | null }>({
       ...statement,
-      values: [c.looseKey, ...this.place(c), ...unit, c.lineKey],
+      values: [c.looseKey, ...this.place(c), ...unit, c.lineKey, ...this.postal(c)],
     });
     const total = rows[0]?.total ?? 0;
     return {
@@ -125,7 +126,7 @@ export class RecordCountStore extends RecordStore {
         : unitKey === null
           ? LINES_COUNT_BY_CITY
           : LINES_UNIT_COUNT_BY_CITY;
-    const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey])];
+    const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey]), ...this.postal(c)];
     const { rows } = await this.pool.query<{ total: number }>({ ...statement, values });
     const total = rows[0]?.total ?? 0;
     return { rows: [], total, counted: pageCount(total, limit, offset) };

@@ -46,6 +46,18 @@ const addressPage = (where: string, limit: string, offset: string, flags: string
 const lineFlags = (line: string) =>
   `, bool_or(p.line_key COLLATE "C" = ${line}) OVER () AS has_line,
      bool_and(p.line_key COLLATE "C" = ${line}) OVER () AS only_line`;
+/**
+ * The records (their ids) that match `cond` (its columns unqualified) in a city asked (SPEC 4.1: an address with city
+ * and state): those of that city, and those in the ZIPs whose USPS city it is (AddressCriteria.postalZips, the
+ * statement's last parameter). A roll names the municipality ("LEBANON"), the address a client holds may name the
+ * post office ("WEST LEBANON, NH 03784"). Two index reads, each with `cond`: (state, city_key, ...) and (zip, ...).
+ * The two places ORed in one WHERE are planned (a generic plan) as a read of the city's whole index range.
+ */
+export const inCity = (cond: string, state: string, city: string, zips: string) =>
+  `id IN (SELECT id FROM records.properties WHERE ${cond} AND state = ${state} AND city_key = ${city}
+          UNION ALL SELECT id FROM records.properties WHERE ${cond} AND zip = ANY(${zips}::bpchar[]))`;
+/** A statement's WHERE, given the condition on the address's keys: in a ZIP, or in a city (`inCity`). */
+type Where = (cond: string) => string;
 // One statement with a unit and one without: a `($3 = '' OR unit_key = $3)` form would be planned once, generically,
 // for both, and could not use the unit column of the index under a generic plan.
 const ADDRESS_BY_ZIP = {
@@ -58,12 +70,12 @@ const ADDRESS_UNIT_BY_ZIP = {
 };
 const ADDRESS_BY_CITY = {
   name: 'address_by_city',
-  text: addressPage(`p.loose_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3`, '$4', '$5', lineFlags('$6')),
+  text: addressPage(`p.${inCity('loose_key COLLATE "C" = $1', '$2', '$3', '$7')}`, '$4', '$5', lineFlags('$6')),
 };
 const ADDRESS_UNIT_BY_CITY = {
   name: 'address_unit_by_city',
   text: addressPage(
-    `p.loose_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
+    `p.${inCity('loose_key COLLATE "C" = $1', '$2', '$3', '$8')} AND p.unit_key = $4`,
     '$5',
     '$6',
     lineFlags('$7'),
@@ -82,39 +94,38 @@ const LINES_UNIT_BY_ZIP = {
 };
 const LINES_BY_CITY = {
   name: 'lines_by_city',
-  text: addressPage(`p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3`, '$4', '$5'),
+  text: addressPage(`p.${inCity('line_key COLLATE "C" = ANY($1)', '$2', '$3', '$6')}`, '$4', '$5'),
 };
 const LINES_UNIT_BY_CITY = {
   name: 'lines_unit_by_city',
-  text: addressPage(
-    `p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
-    '$5',
-    '$6',
-  ),
+  text: addressPage(`p.${inCity('line_key COLLATE "C" = ANY($1)', '$2', '$3', '$7')} AND p.unit_key = $4`, '$5', '$6'),
 };
 // The stored spellings at some loose keys, with whether they hold the asked unit and a building-level record.
-const spellings = (place: string) =>
+const spellings = (where: Where) =>
   `SELECT loose_key, line_key, street_type, bool_or(unit_key = $1) AS has_unit, bool_or(unit_key = '') AS has_building
-     FROM records.properties WHERE loose_key COLLATE "C" = ANY($2::text[]) AND ${place} GROUP BY 1, 2, 3 LIMIT 20`;
-const SPELLINGS_BY_ZIP = { name: 'spellings_by_zip', text: spellings('zip = $3') };
-const SPELLINGS_BY_CITY = { name: 'spellings_by_city', text: spellings('state = $3 AND city_key = $4') };
+     FROM records.properties WHERE ${where('loose_key COLLATE "C" = ANY($2::text[])')} GROUP BY 1, 2, 3 LIMIT 20`;
+const SPELLINGS_BY_ZIP = { name: 'spellings_by_zip', text: spellings((cond) => `${cond} AND zip = $3`) };
+const SPELLINGS_BY_CITY = { name: 'spellings_by_city', text: spellings((cond) => inCity(cond, '$3', '$4', '$5')) };
 // The street types one street name has in a ZIP or city ("W_21ST %": every house of it).
-const streetTypes = (place: string) =>
+const streetTypes = (where: Where) =>
   `SELECT DISTINCT street_type FROM records.properties
-    WHERE ${place} AND loose_key COLLATE "C" LIKE $1 AND street_type <> '' LIMIT 5`;
-const STREET_TYPES_BY_ZIP = { name: 'street_types_by_zip', text: streetTypes('zip = $2') };
-const STREET_TYPES_BY_CITY = { name: 'street_types_by_city', text: streetTypes('state = $2 AND city_key = $3') };
+    WHERE ${where(`loose_key COLLATE "C" LIKE $1 AND street_type <> ''`)} LIMIT 5`;
+const STREET_TYPES_BY_ZIP = { name: 'street_types_by_zip', text: streetTypes((cond) => `zip = $2 AND ${cond}`) };
+const STREET_TYPES_BY_CITY = {
+  name: 'street_types_by_city',
+  text: streetTypes((cond) => inCity(cond, '$2', '$3', '$4')),
+};
 // Every street with a given house number in a ZIP or city (for a misspelt name), at most a few hundred.
-const numbered = (place: string) =>
+const numbered = (where: Where) =>
   `SELECT DISTINCT line_key COLLATE "C" AS line_key, loose_key, street_type FROM records.properties
-    WHERE ${place} AND line_key COLLATE "C" LIKE $1 LIMIT 300`;
-const NUMBERED_BY_ZIP = { name: 'numbered_by_zip', text: numbered('zip = $2') };
-const NUMBERED_BY_CITY = { name: 'numbered_by_city', text: numbered('state = $2 AND city_key = $3') };
+    WHERE ${where('line_key COLLATE "C" LIKE $1')} LIMIT 300`;
+const NUMBERED_BY_ZIP = { name: 'numbered_by_zip', text: numbered((cond) => `zip = $2 AND ${cond}`) };
+const NUMBERED_BY_CITY = { name: 'numbered_by_city', text: numbered((cond) => inCity(cond, '$2', '$3', '$4')) };
 // Units at an address (to name them when the asked one is not there).
-const units = (place: string) =>
-  `SELECT DISTINCT unit_key FROM records.properties WHERE line_key COLLATE "C" = ANY($1) AND ${place} ORDER BY 1 LIMIT 6`;
-const UNITS_BY_ZIP = { name: 'units_by_zip', text: units('zip = $2') };
-const UNITS_BY_CITY = { name: 'units_by_city', text: units('state = $2 AND city_key = $3') };
+const units = (where: Where) =>
+  `SELECT DISTINCT unit_key FROM records.properties WHERE ${where('line_key COLLATE "C" = ANY($1)')} ORDER BY 1 LIMIT 6`;
+const UNITS_BY_ZIP = { name: 'units_by_zip', text: units((cond) => `${cond} AND zip = $2`) };
+const UNITS_BY_CITY = { name: 'units_by_city', text: units((cond) => inCity(cond, '$2', '$3', '$4')) };
 
 // Owners: distinct properties whose owner1 or owner2 matches: a person by last name (and first name), an entity
 // (or a full name without a last name) by the words of its name. The count and the page come from one statement;
@@ -207,6 +218,8 @@ export interface AddressCriteria {
   zip: string | null;
   state: string | null;
   cityKey: string | null;
+  /** With a city asked: the ZIPs whose USPS city it is in that state (@pra/core/zip-places), matched beside it. */
+  postalZips: readonly string[];
 }
 
 /** One stored spelling of an address. */
@@ -262,7 +275,10 @@ export class RecordStore {
           ? ADDRESS_BY_CITY
           : ADDRESS_UNIT_BY_CITY;
     const unit = c.unitKey === '' ? [] : [c.unitKey];
-    const q = { ...statement, values: [c.looseKey, ...this.place(c), ...unit, limit, offset, c.lineKey] };
+    const q = {
+      ...statement,
+      values: [c.looseKey, ...this.place(c), ...unit, limit, offset, c.lineKey, ...this.postal(c)],
+    };
     const { rows } = await this.pool.query<StoredRecordRow & { rn: number; has_line: boolean; only_line: boolean }>(q);
     return {
       rows: rows.filter((r) => r.rn > offset).map(({ has_line: _h, only_line: _o, ...r }) => decodeRecordRow(r)),
@@ -288,7 +304,7 @@ export class RecordStore {
         : unitKey === null
           ? LINES_BY_CITY
           : LINES_UNIT_BY_CITY;
-    const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey]), limit, offset];
+    const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey]), limit, offset, ...this.postal(c)];
     const { rows } = await this.pool.query<StoredRecordRow & { rn: number }>({ ...statement, values });
     return { rows: rows.filter((r) => r.rn > offset).map(decodeRecordRow), total: rows[0]?.total ?? 0 };
   }
@@ -302,7 +318,7 @@ export class RecordStore {
       street_type: string;
       has_unit: boolean;
       has_building: boolean;
-    }>({ ...statement, values: [c.unitKey, looseKeys, ...this.place(c)] });
+    }>({ ...statement, values: [c.unitKey, looseKeys, ...this.place(c), ...this.postal(c)] });
     return rows.map((r) => ({
       looseKey: r.loose_key,
       lineKey: r.line_key,
@@ -315,14 +331,14 @@ export class RecordStore {
   /** The street types a street name (a loose key without its number) has in the ZIP or city. */
   async streetTypes(c: AddressCriteria, name: string): Promise<string[]> {
     const statement = c.zip !== null ? STREET_TYPES_BY_ZIP : STREET_TYPES_BY_CITY;
-    const values = [`${likeEscape(name)} %`, ...this.place(c)];
+    const values = [`${likeEscape(name)} %`, ...this.place(c), ...this.postal(c)];
     return (await this.pool.query<{ street_type: string }>({ ...statement, values })).rows.map((r) => r.street_type);
   }
 
   /** The streets with a house number starting `houseNumber`, in the ZIP or city. */
   async numberedLines(c: AddressCriteria, houseNumber: string) {
     const statement = c.zip !== null ? NUMBERED_BY_ZIP : NUMBERED_BY_CITY;
-    const values = [`${likeEscape(houseNumber)}%`, ...this.place(c)];
+    const values = [`${likeEscape(houseNumber)}%`, ...this.place(c), ...this.postal(c)];
     const { rows } = await this.pool.query<{ line_key: string; loose_key: string; street_type: string }>({
       ...statement,
       values,
@@ -333,12 +349,21 @@ export class RecordStore {
   /** Units stored at an address (at most 6). */
   async unitsAt(c: AddressCriteria, lines: readonly string[]): Promise<string[]> {
     const statement = c.zip !== null ? UNITS_BY_ZIP : UNITS_BY_CITY;
-    const { rows } = await this.pool.query<{ unit_key: string }>({ ...statement, values: [lines, ...this.place(c)] });
+    const { rows } = await this.pool.query<{ unit_key: string }>({
+      ...statement,
+      values: [lines, ...this.place(c), ...this.postal(c)],
+    });
     return rows.map((r) => r.unit_key);
   }
 
+  /** The ZIP or city's parameters, where a statement names its place. */
   protected place(c: AddressCriteria): (string | null)[] {
     return c.zip !== null ? [c.zip] : [c.state, c.cityKey];
+  }
+
+  /** A city's postal ZIPs (`inCity`), the last parameter of its statements; none for a ZIP's. */
+  protected postal(c: AddressCriteria): (readonly string[])[] {
+    return c.zip !== null ? [] : [c.postalZips];
   }
 
   /**

@@ -11,6 +11,7 @@ import {
 } from '@pra/core/address';
 import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts';
 import { ApiError, badRequest, notFound } from '@pra/core/errors';
+import { postalZips } from '@pra/core/zip-places';
 import { pastLastPage } from '@pra/core/wording';
 import type { AddressCriteria, PagedRows, RecordStore, Spelling } from '../data/record-queries.js';
 import { type AskedAddress, describeMatch } from './address-match.js';
@@ -66,7 +67,9 @@ export function addressCriteria(
     zip: zip !== undefined ? splitZip(zip).zip5 : null,
     state: zip !== undefined ? null : (q.state ?? q.countrySubd)!,
     cityKey: zip !== undefined ? null : normalizeCity(city!),
+    postalZips: [] as readonly string[],
   };
+  if (place.state !== null && place.cityKey !== null) place.postalZips = postalZips(place.state, place.cityKey);
   const asked = parseAskedLine(line);
   // A number given apart is the house number: "number=1299&address=D Name Ct" is D Name Court, not 1299D.
   const numberKept = q.number === undefined || asked.houseNumber?.toUpperCase() === q.number.toUpperCase();
@@ -81,7 +84,7 @@ export function addressCriteria(
 
 function criteriaOf(
   parsed: StreetLine,
-  place: Pick<AddressCriteria, 'zip' | 'state' | 'cityKey'>,
+  place: Pick<AddressCriteria, 'zip' | 'state' | 'cityKey' | 'postalZips'>,
   slips: boolean,
 ): AddressCriteria {
   return {

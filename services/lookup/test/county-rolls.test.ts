@@ -502,9 +502,9 @@ describe('through the lookup app', () => {
         expect(preview.body.status.total, `${where} preview in ${city}`).toBe(res.body.status.total);
       }
       // The line without its street type ("17 FARAWAY"): read through the street types of the place, both ways.
-      const untyped = parseStreetLine(x.address.line1);
-      if (untyped.streetType !== '') {
-        const line = x.address.line1.replace(new RegExp(`\\s+\\S+$`), '');
+      const parsed = parseStreetLine(x.address.line1);
+      if (parsed.streetType !== '') {
+        const line = x.address.line1.replace(/\s+\S+$/, '');
         const res = await lookup(line, 'West Lebanon');
         expect(ids(res), `${where}: '${line}' in West Lebanon`).toContain(x.identifier.Id);
       }

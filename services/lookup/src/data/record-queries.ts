@@ -49,9 +49,10 @@ const lineFlags = (line: string) =>
 /**
  * The records (their ids) that match `cond` (its columns unqualified) in a city asked (SPEC 4.1: an address with city
  * and state): those of that city, and those in the ZIPs whose USPS city it is (AddressCriteria.postalZips, the
- * statement's last parameter). A roll names the municipality ("LEBANON"), the address a client holds may name the
- * post office ("WEST LEBANON, NH 03784"). Two index reads, each with `cond`: (state, city_key, ...) and (zip, ...).
- * The two places ORed in one WHERE are planned (a generic plan) as a read of the city's whole index range.
+ * statement's last parameter; none but when the city has nothing at the address: find-records.ts findByAddress). A
+ * roll names the municipality ("LEBANON"), the address a client holds may name the post office ("WEST LEBANON, NH
+ * 03784"). Two index reads, each with `cond`: (state, city_key, ...) and (zip, ...); no ZIPs, and the second reads
+ * nothing. The two places ORed in one WHERE are planned (a generic plan) as a read of the city's whole index range.
  */
 export const inCity = (cond: string, state: string, city: string, zips: string) =>
   `id IN (SELECT id FROM records.properties WHERE ${cond} AND state = ${state} AND city_key = ${city}
@@ -218,7 +219,10 @@ export interface AddressCriteria {
   zip: string | null;
   state: string | null;
   cityKey: string | null;
-  /** With a city asked: the ZIPs whose USPS city it is in that state (@pra/core/zip-places), matched beside it. */
+  /**
+   * With a city asked: the ZIPs whose USPS city it is in that state (@pra/core/zip-places), matched beside it; empty
+   * but for the second look of an address its city has nothing at (findByAddress).
+   */
   postalZips: readonly string[];
 }
 

@@ -38,9 +38,12 @@ export const UNNAMED_UNIT = '?';
  * The criteria of an address query as its line is parsed, and as a query may also mean it (`asked`: a number after
  * the street read as a unit, see parseAskedLine), or null when that reading is the same.
  */
-export function addressCriteria(
-  q: AddressLookup,
-): AddressCriteria & { asked: AddressCriteria | null; written: AskedAddress } {
+export function addressCriteria(q: AddressLookup): AddressCriteria & {
+  asked: AddressCriteria | null;
+  written: AskedAddress;
+  /** With a city asked: the ZIPs the post office calls by its name, read when the city has nothing (findByAddress). */
+  postal: readonly string[];
+} {
   let line = q.address!;
   const given = parseStreetLine(line);
   if (q.number !== undefined) {
@@ -69,7 +72,6 @@ export function addressCriteria(
     cityKey: zip !== undefined ? null : normalizeCity(city!),
     postalZips: [] as readonly string[],
   };
-  if (place.state !== null && place.cityKey !== null) place.postalZips = postalZips(place.state, place.cityKey);
   const asked = parseAskedLine(line);
   // A number given apart is the house number: "number=1299&address=D Name Ct" is D Name Court, not 1299D.
   const numberKept = q.number === undefined || asked.houseNumber?.toUpperCase() === q.number.toUpperCase();
@@ -79,6 +81,7 @@ export function addressCriteria(
     ...first,
     asked: differs ? criteriaOf(asked, place, true) : null,
     written: { written: line, parsed, unitKey: first.unitKey },
+    postal: place.state !== null && place.cityKey !== null ? postalZips(place.state, place.cityKey) : [],
   };
 }
 
@@ -135,7 +138,35 @@ export async function findByAddress(
   deadline = new LookupDeadline(store.deadlineMs),
 ): Promise<RecordPage> {
   const run: Run = (statement) => deadline.run(statement);
-  const { asked, written, ...c } = addressCriteria(q);
+  const { asked, written, postal, ...c } = addressCriteria(q);
+  try {
+    return await findReadings(store, c, asked, q, run, written);
+  } catch (err) {
+    // Nothing in the city as the records name it: the parcels of the ZIPs the post office calls by that name. A roll
+    // names its municipality (LEBANON), the address a client holds the post office (WEST LEBANON, NH 03784). Only
+    // where the address's loose key is stored there (one statement more for a 404): a misspelt street is looked for
+    // in the records' own city only, so that a free 404 does not read the spellings of a hundred ZIPs.
+    if (postal.length === 0 || !isNothingFound(err)) throw err;
+    try {
+      return await findAt(store, { ...c, postalZips: postal }, q, run, written, { unlessStored: true });
+    } catch (second) {
+      throw isNothingFound(second) ? err : second;
+    }
+  }
+}
+
+/** A 404 that counted nothing (not a page past the end of what was found). */
+const isNothingFound = (err: unknown) => err instanceof ApiError && err.status === 404 && err.total === 0;
+
+/** The readings of an address in turn: as parsed, then (when it differs and the first finds nothing) as asked. */
+async function findReadings(
+  store: RecordStore,
+  c: AddressCriteria,
+  asked: AddressCriteria | null,
+  q: AddressLookup,
+  run: Run,
+  written: AskedAddress,
+): Promise<RecordPage> {
   if (asked === null) return findAt(store, c, q, run, written);
   try {
     return await findAt(store, c, q, run, written);
@@ -160,6 +191,8 @@ async function findAt(
   q: AddressLookup,
   run: Run,
   written: AskedAddress,
+  /** unlessStored: a 404 at once when the address's loose key is not stored in the place (no spelling is read). */
+  { unlessStored = false }: { unlessStored?: boolean } = {},
 ): Promise<RecordPage> {
   const offset = (q.page - 1) * q.pagesize;
   const askedUnit = c.unitKey === '' ? null : c.unitKey;
@@ -168,6 +201,7 @@ async function findAt(
     match: describeMatch(written, line, unit),
   });
   const exact = await run(() => store.byAddress(c, q.pagesize, offset));
+  if (unlessStored && exact.total === 0) throw notFound(`No properties found for address '${addressText(c)}'`);
   if (exact.total > 0 && exact.onlyLine) {
     const page = pageOrNotFound(exact, q.page, q.pagesize, `address '${addressText(c)}'`);
     return matched(page, c.lineKey, askedUnit);

@@ -5,7 +5,6 @@
 import {
   type AddressCriteria,
   type AddressRows,
-  inCity,
   OWNER_COUNT_CAP,
   ownerPlaceIndex,
   type OwnerCriteria,
@@ -35,12 +34,12 @@ const ADDRESS_UNIT_COUNT_BY_ZIP = count(
 );
 const ADDRESS_COUNT_BY_CITY = count(
   'address_count_by_city',
-  `p.${inCity('loose_key COLLATE "C" = $1', '$2', '$3', '$5')}`,
+  `p.loose_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3`,
   lineFlags('$4'),
 );
 const ADDRESS_UNIT_COUNT_BY_CITY = count(
   'address_unit_count_by_city',
-  `p.${inCity('loose_key COLLATE "C" = $1', '$2', '$3', '$6')} AND p.unit_key = $4`,
+  `p.loose_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
   lineFlags('$5'),
 );
 const LINES_COUNT_BY_ZIP = count('lines_count_by_zip', `p.line_key COLLATE "C" = ANY($1) AND p.zip = $2`);
@@ -50,11 +49,11 @@ const LINES_UNIT_COUNT_BY_ZIP = count(
 );
 const LINES_COUNT_BY_CITY = count(
   'lines_count_by_city',
-  `p.${inCity('line_key COLLATE "C" = ANY($1)', '$2', '$3', '$4')}`,
+  `p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3`,
 );
 const LINES_UNIT_COUNT_BY_CITY = count(
   'lines_unit_count_by_city',
-  `p.${inCity('line_key COLLATE "C" = ANY($1)', '$2', '$3', '$5')} AND p.unit_key = $4`,
+  `p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
 );
 // Owners: the same bounded match as the page's (the first OWNER_COUNT_CAP in id order), counted only.
 const ownerCount = (state: boolean, city: boolean) => {
@@ -89,17 +88,13 @@ export const OWNER_COUNT = [
 export class RecordCountStore extends RecordStore {
   override async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<AddressRows> {
     const statement =
-      c.zip !== null
-        ? c.unitKey === ''
-          ? ADDRESS_COUNT_BY_ZIP
-          : ADDRESS_UNIT_COUNT_BY_ZIP
-        : c.unitKey === ''
-          ? ADDRESS_COUNT_BY_CITY
-          : ADDRESS_UNIT_COUNT_BY_CITY;
+      c.unitKey === ''
+        ? this.inPlace(c, ADDRESS_COUNT_BY_ZIP, ADDRESS_COUNT_BY_CITY)
+        : this.inPlace(c, ADDRESS_UNIT_COUNT_BY_ZIP, ADDRESS_UNIT_COUNT_BY_CITY);
     const unit = c.unitKey === '' ? [] : [c.unitKey];
     const { rows } = await this.pool.query<{ total: number; has_line: boolean | null; only_line: boolean | null }>({
       ...statement,
-      values: [c.looseKey, ...this.place(c), ...unit, c.lineKey, ...this.postal(c)],
+      values: [c.looseKey, ...this.place(c), ...unit, c.lineKey],
     });
     const total = rows[0]?.total ?? 0;
     return {
@@ -119,14 +114,10 @@ export class RecordCountStore extends RecordStore {
     offset: number,
   ): Promise<PagedRows> {
     const statement =
-      c.zip !== null
-        ? unitKey === null
-          ? LINES_COUNT_BY_ZIP
-          : LINES_UNIT_COUNT_BY_ZIP
-        : unitKey === null
-          ? LINES_COUNT_BY_CITY
-          : LINES_UNIT_COUNT_BY_CITY;
-    const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey]), ...this.postal(c)];
+      unitKey === null
+        ? this.inPlace(c, LINES_COUNT_BY_ZIP, LINES_COUNT_BY_CITY)
+        : this.inPlace(c, LINES_UNIT_COUNT_BY_ZIP, LINES_UNIT_COUNT_BY_CITY);
+    const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey])];
     const { rows } = await this.pool.query<{ total: number }>({ ...statement, values });
     const total = rows[0]?.total ?? 0;
     return { rows: [], total, counted: pageCount(total, limit, offset) };

@@ -46,19 +46,6 @@ const addressPage = (where: string, limit: string, offset: string, flags: string
 const lineFlags = (line: string) =>
   `, bool_or(p.line_key COLLATE "C" = ${line}) OVER () AS has_line,
      bool_and(p.line_key COLLATE "C" = ${line}) OVER () AS only_line`;
-/**
- * The records (their ids) that match `cond` (its columns unqualified) in a city asked (SPEC 4.1: an address with city
- * and state): those of that city, and those in the ZIPs whose USPS city it is (AddressCriteria.postalZips, the
- * statement's last parameter; none but when the city has nothing at the address: find-records.ts findByAddress). A
- * roll names the municipality ("LEBANON"), the address a client holds may name the post office ("WEST LEBANON, NH
- * 03784"). Two index reads, each with `cond`: (state, city_key, ...) and (zip, ...); no ZIPs, and the second reads
- * nothing. The two places ORed in one WHERE are planned (a generic plan) as a read of the city's whole index range.
- */
-export const inCity = (cond: string, state: string, city: string, zips: string) =>
-  `id IN (SELECT id FROM records.properties WHERE ${cond} AND state = ${state} AND city_key = ${city}
-          UNION ALL SELECT id FROM records.properties WHERE ${cond} AND zip = ANY(${zips}::bpchar[]))`;
-/** A statement's WHERE, given the condition on the address's keys: in a ZIP, or in a city (`inCity`). */
-type Where = (cond: string) => string;
 // One statement with a unit and one without: a `($3 = '' OR unit_key = $3)` form would be planned once, generically,
 // for both, and could not use the unit column of the index under a generic plan.
 const ADDRESS_BY_ZIP = {
@@ -71,12 +58,12 @@ const ADDRESS_UNIT_BY_ZIP = {
 };
 const ADDRESS_BY_CITY = {
   name: 'address_by_city',
-  text: addressPage(`p.${inCity('loose_key COLLATE "C" = $1', '$2', '$3', '$7')}`, '$4', '$5', lineFlags('$6')),
+  text: addressPage(`p.loose_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3`, '$4', '$5', lineFlags('$6')),
 };
 const ADDRESS_UNIT_BY_CITY = {
   name: 'address_unit_by_city',
   text: addressPage(
-    `p.${inCity('loose_key COLLATE "C" = $1', '$2', '$3', '$8')} AND p.unit_key = $4`,
+    `p.loose_key COLLATE "C" = $1 AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
     '$5',
     '$6',
     lineFlags('$7'),
@@ -95,38 +82,39 @@ const LINES_UNIT_BY_ZIP = {
 };
 const LINES_BY_CITY = {
   name: 'lines_by_city',
-  text: addressPage(`p.${inCity('line_key COLLATE "C" = ANY($1)', '$2', '$3', '$6')}`, '$4', '$5'),
+  text: addressPage(`p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3`, '$4', '$5'),
 };
 const LINES_UNIT_BY_CITY = {
   name: 'lines_unit_by_city',
-  text: addressPage(`p.${inCity('line_key COLLATE "C" = ANY($1)', '$2', '$3', '$7')} AND p.unit_key = $4`, '$5', '$6'),
+  text: addressPage(
+    `p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
+    '$5',
+    '$6',
+  ),
 };
 // The stored spellings at some loose keys, with whether they hold the asked unit and a building-level record.
-const spellings = (where: Where) =>
+const spellings = (place: string) =>
   `SELECT loose_key, line_key, street_type, bool_or(unit_key = $1) AS has_unit, bool_or(unit_key = '') AS has_building
-     FROM records.properties WHERE ${where('loose_key COLLATE "C" = ANY($2::text[])')} GROUP BY 1, 2, 3 LIMIT 20`;
-const SPELLINGS_BY_ZIP = { name: 'spellings_by_zip', text: spellings((cond) => `${cond} AND zip = $3`) };
-const SPELLINGS_BY_CITY = { name: 'spellings_by_city', text: spellings((cond) => inCity(cond, '$3', '$4', '$5')) };
+     FROM records.properties WHERE loose_key COLLATE "C" = ANY($2::text[]) AND ${place} GROUP BY 1, 2, 3 LIMIT 20`;
+const SPELLINGS_BY_ZIP = { name: 'spellings_by_zip', text: spellings('zip = $3') };
+const SPELLINGS_BY_CITY = { name: 'spellings_by_city', text: spellings('state = $3 AND city_key = $4') };
 // The street types one street name has in a ZIP or city ("W_21ST %": every house of it).
-const streetTypes = (where: Where) =>
+const streetTypes = (place: string) =>
   `SELECT DISTINCT street_type FROM records.properties
-    WHERE ${where(`loose_key COLLATE "C" LIKE $1 AND street_type <> ''`)} LIMIT 5`;
-const STREET_TYPES_BY_ZIP = { name: 'street_types_by_zip', text: streetTypes((cond) => `zip = $2 AND ${cond}`) };
-const STREET_TYPES_BY_CITY = {
-  name: 'street_types_by_city',
-  text: streetTypes((cond) => inCity(cond, '$2', '$3', '$4')),
-};
+    WHERE ${place} AND loose_key COLLATE "C" LIKE $1 AND street_type <> '' LIMIT 5`;
+const STREET_TYPES_BY_ZIP = { name: 'street_types_by_zip', text: streetTypes('zip = $2') };
+const STREET_TYPES_BY_CITY = { name: 'street_types_by_city', text: streetTypes('state = $2 AND city_key = $3') };
 // Every street with a given house number in a ZIP or city (for a misspelt name), at most a few hundred.
-const numbered = (where: Where) =>
+const numbered = (place: string) =>
   `SELECT DISTINCT line_key COLLATE "C" AS line_key, loose_key, street_type FROM records.properties
-    WHERE ${where('line_key COLLATE "C" LIKE $1')} LIMIT 300`;
-const NUMBERED_BY_ZIP = { name: 'numbered_by_zip', text: numbered((cond) => `zip = $2 AND ${cond}`) };
-const NUMBERED_BY_CITY = { name: 'numbered_by_city', text: numbered((cond) => inCity(cond, '$2', '$3', '$4')) };
+    WHERE ${place} AND line_key COLLATE "C" LIKE $1 LIMIT 300`;
+const NUMBERED_BY_ZIP = { name: 'numbered_by_zip', text: numbered('zip = $2') };
+const NUMBERED_BY_CITY = { name: 'numbered_by_city', text: numbered('state = $2 AND city_key = $3') };
 // Units at an address (to name them when the asked one is not there).
-const units = (where: Where) =>
-  `SELECT DISTINCT unit_key FROM records.properties WHERE ${where('line_key COLLATE "C" = ANY($1)')} ORDER BY 1 LIMIT 6`;
-const UNITS_BY_ZIP = { name: 'units_by_zip', text: units((cond) => `${cond} AND zip = $2`) };
-const UNITS_BY_CITY = { name: 'units_by_city', text: units((cond) => inCity(cond, '$2', '$3', '$4')) };
+const units = (place: string) =>
+  `SELECT DISTINCT unit_key FROM records.properties WHERE line_key COLLATE "C" = ANY($1) AND ${place} ORDER BY 1 LIMIT 6`;
+const UNITS_BY_ZIP = { name: 'units_by_zip', text: units('zip = $2') };
+const UNITS_BY_CITY = { name: 'units_by_city', text: units('state = $2 AND city_key = $3') };
 
 // Owners: distinct properties whose owner1 or owner2 matches: a person by last name (and first name), an entity
 // (or a full name without a last name) by the words of its name. The count and the page come from one statement;
@@ -184,6 +172,28 @@ const WITH_HISTORIES = {
   text: `SELECT p.body, t.body AS demo, 1 AS total FROM ${FROM_WITH_DEMOGRAPHICS} WHERE p.id = $1`,
 };
 
+/** A named statement (prepared once a connection). */
+export interface Statement {
+  name: string;
+  text: string;
+}
+
+const overZipsMade = new Map<string, Statement>();
+/**
+ * A statement of a ZIP (`zip = $n`) read over several (`zip = ANY($n::bpchar[])`, the same parameters but that one an
+ * array): the second look of an address by city, in the ZIPs whose USPS city the asked one is (AddressCriteria.zips).
+ * Made once a statement.
+ */
+export function overZips(st: Statement): Statement {
+  const made = overZipsMade.get(st.name);
+  if (made) return made;
+  const text = st.text.replace(/\bzip = (\$\d+)/g, 'zip = ANY($1::bpchar[])');
+  if (text === st.text || !st.name.endsWith('_zip')) throw new Error(`statement ${st.name} is not one of a ZIP`);
+  const zips = { name: `${st.name}s`, text };
+  overZipsMade.set(st.name, zips);
+  return zips;
+}
+
 export interface PagedRows {
   rows: RecordRow[];
   total: number;
@@ -220,10 +230,10 @@ export interface AddressCriteria {
   state: string | null;
   cityKey: string | null;
   /**
-   * With a city asked: the ZIPs whose USPS city it is in that state (@pra/core/zip-places), matched beside it; empty
-   * but for the second look of an address its city has nothing at (findByAddress).
+   * The second look of an address asked by city (find-records.ts findByAddress): the ZIPs whose USPS city the asked
+   * one is (@pra/core/zip-places), read in place of the city; null otherwise.
    */
-  postalZips: readonly string[];
+  zips: readonly string[] | null;
 }
 
 /** One stored spelling of an address. */
@@ -271,18 +281,11 @@ export class RecordStore {
    */
   async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<AddressRows> {
     const statement =
-      c.zip !== null
-        ? c.unitKey === ''
-          ? ADDRESS_BY_ZIP
-          : ADDRESS_UNIT_BY_ZIP
-        : c.unitKey === ''
-          ? ADDRESS_BY_CITY
-          : ADDRESS_UNIT_BY_CITY;
+      c.unitKey === ''
+        ? this.inPlace(c, ADDRESS_BY_ZIP, ADDRESS_BY_CITY)
+        : this.inPlace(c, ADDRESS_UNIT_BY_ZIP, ADDRESS_UNIT_BY_CITY);
     const unit = c.unitKey === '' ? [] : [c.unitKey];
-    const q = {
-      ...statement,
-      values: [c.looseKey, ...this.place(c), ...unit, limit, offset, c.lineKey, ...this.postal(c)],
-    };
+    const q = { ...statement, values: [c.looseKey, ...this.place(c), ...unit, limit, offset, c.lineKey] };
     const { rows } = await this.pool.query<StoredRecordRow & { rn: number; has_line: boolean; only_line: boolean }>(q);
     return {
       rows: rows.filter((r) => r.rn > offset).map(({ has_line: _h, only_line: _o, ...r }) => decodeRecordRow(r)),
@@ -301,28 +304,24 @@ export class RecordStore {
     offset: number,
   ): Promise<PagedRows> {
     const statement =
-      c.zip !== null
-        ? unitKey === null
-          ? LINES_BY_ZIP
-          : LINES_UNIT_BY_ZIP
-        : unitKey === null
-          ? LINES_BY_CITY
-          : LINES_UNIT_BY_CITY;
-    const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey]), limit, offset, ...this.postal(c)];
+      unitKey === null
+        ? this.inPlace(c, LINES_BY_ZIP, LINES_BY_CITY)
+        : this.inPlace(c, LINES_UNIT_BY_ZIP, LINES_UNIT_BY_CITY);
+    const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey]), limit, offset];
     const { rows } = await this.pool.query<StoredRecordRow & { rn: number }>({ ...statement, values });
     return { rows: rows.filter((r) => r.rn > offset).map(decodeRecordRow), total: rows[0]?.total ?? 0 };
   }
 
   /** The stored spellings of the address at `looseKeys` (`c.looseKey` unless given), in the ZIP or city. */
   async spellings(c: AddressCriteria, looseKeys: readonly string[] = [c.looseKey]): Promise<Spelling[]> {
-    const statement = c.zip !== null ? SPELLINGS_BY_ZIP : SPELLINGS_BY_CITY;
+    const statement = this.inPlace(c, SPELLINGS_BY_ZIP, SPELLINGS_BY_CITY);
     const { rows } = await this.pool.query<{
       loose_key: string;
       line_key: string;
       street_type: string;
       has_unit: boolean;
       has_building: boolean;
-    }>({ ...statement, values: [c.unitKey, looseKeys, ...this.place(c), ...this.postal(c)] });
+    }>({ ...statement, values: [c.unitKey, looseKeys, ...this.place(c)] });
     return rows.map((r) => ({
       looseKey: r.loose_key,
       lineKey: r.line_key,
@@ -334,15 +333,15 @@ export class RecordStore {
 
   /** The street types a street name (a loose key without its number) has in the ZIP or city. */
   async streetTypes(c: AddressCriteria, name: string): Promise<string[]> {
-    const statement = c.zip !== null ? STREET_TYPES_BY_ZIP : STREET_TYPES_BY_CITY;
-    const values = [`${likeEscape(name)} %`, ...this.place(c), ...this.postal(c)];
+    const statement = this.inPlace(c, STREET_TYPES_BY_ZIP, STREET_TYPES_BY_CITY);
+    const values = [`${likeEscape(name)} %`, ...this.place(c)];
     return (await this.pool.query<{ street_type: string }>({ ...statement, values })).rows.map((r) => r.street_type);
   }
 
   /** The streets with a house number starting `houseNumber`, in the ZIP or city. */
   async numberedLines(c: AddressCriteria, houseNumber: string) {
-    const statement = c.zip !== null ? NUMBERED_BY_ZIP : NUMBERED_BY_CITY;
-    const values = [`${likeEscape(houseNumber)}%`, ...this.place(c), ...this.postal(c)];
+    const statement = this.inPlace(c, NUMBERED_BY_ZIP, NUMBERED_BY_CITY);
+    const values = [`${likeEscape(houseNumber)}%`, ...this.place(c)];
     const { rows } = await this.pool.query<{ line_key: string; loose_key: string; street_type: string }>({
       ...statement,
       values,
@@ -352,22 +351,19 @@ export class RecordStore {
 
   /** Units stored at an address (at most 6). */
   async unitsAt(c: AddressCriteria, lines: readonly string[]): Promise<string[]> {
-    const statement = c.zip !== null ? UNITS_BY_ZIP : UNITS_BY_CITY;
-    const { rows } = await this.pool.query<{ unit_key: string }>({
-      ...statement,
-      values: [lines, ...this.place(c), ...this.postal(c)],
-    });
+    const statement = this.inPlace(c, UNITS_BY_ZIP, UNITS_BY_CITY);
+    const { rows } = await this.pool.query<{ unit_key: string }>({ ...statement, values: [lines, ...this.place(c)] });
     return rows.map((r) => r.unit_key);
   }
 
-  /** The ZIP or city's parameters, where a statement names its place. */
-  protected place(c: AddressCriteria): (string | null)[] {
-    return c.zip !== null ? [c.zip] : [c.state, c.cityKey];
+  /** The statement of the place `c` reads: its ZIP, its ZIPs (overZips) or its city. */
+  protected inPlace(c: AddressCriteria, byZip: Statement, byCity: Statement): Statement {
+    return c.zip !== null ? byZip : c.zips !== null ? overZips(byZip) : byCity;
   }
 
-  /** A city's postal ZIPs (`inCity`), the last parameter of its statements; none for a ZIP's. */
-  protected postal(c: AddressCriteria): (readonly string[])[] {
-    return c.zip !== null ? [] : [c.postalZips];
+  /** The place's parameters, where its statement (inPlace) names them. */
+  protected place(c: AddressCriteria): (string | readonly string[] | null)[] {
+    return c.zip !== null ? [c.zip] : c.zips !== null ? [c.zips] : [c.state, c.cityKey];
   }
 
   /**

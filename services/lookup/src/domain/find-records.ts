@@ -15,7 +15,7 @@ import { postalZips } from '@pra/core/zip-places';
 import { pastLastPage } from '@pra/core/wording';
 import type { AddressCriteria, PagedRows, RecordStore, Spelling } from '../data/record-queries.js';
 import { type AskedAddress, describeMatch } from './address-match.js';
-import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
+import { buildingSpellings, ownKeySpellings, resolveSpellings } from './spelling-reads.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
 import type { RecordPage } from './record-page.js';
 
@@ -38,12 +38,9 @@ export const UNNAMED_UNIT = '?';
  * The criteria of an address query as its line is parsed, and as a query may also mean it (`asked`: a number after
  * the street read as a unit, see parseAskedLine), or null when that reading is the same.
  */
-export function addressCriteria(q: AddressLookup): AddressCriteria & {
-  asked: AddressCriteria | null;
-  written: AskedAddress;
-  /** With a city asked: the ZIPs the post office calls by its name, read when the city has nothing (findByAddress). */
-  postal: readonly string[];
-} {
+export function addressCriteria(
+  q: AddressLookup,
+): AddressCriteria & { asked: AddressCriteria | null; written: AskedAddress } {
   let line = q.address!;
   const given = parseStreetLine(line);
   if (q.number !== undefined) {
@@ -70,7 +67,7 @@ export function addressCriteria(q: AddressLookup): AddressCriteria & {
     zip: zip !== undefined ? splitZip(zip).zip5 : null,
     state: zip !== undefined ? null : (q.state ?? q.countrySubd)!,
     cityKey: zip !== undefined ? null : normalizeCity(city!),
-    postalZips: [] as readonly string[],
+    zips: null,
   };
   const asked = parseAskedLine(line);
   // A number given apart is the house number: "number=1299&address=D Name Ct" is D Name Court, not 1299D.
@@ -81,13 +78,12 @@ export function addressCriteria(q: AddressLookup): AddressCriteria & {
     ...first,
     asked: differs ? criteriaOf(asked, place, true) : null,
     written: { written: line, parsed, unitKey: first.unitKey },
-    postal: place.state !== null && place.cityKey !== null ? postalZips(place.state, place.cityKey) : [],
   };
 }
 
 function criteriaOf(
   parsed: StreetLine,
-  place: Pick<AddressCriteria, 'zip' | 'state' | 'cityKey' | 'postalZips'>,
+  place: Pick<AddressCriteria, 'zip' | 'state' | 'cityKey' | 'zips'>,
   slips: boolean,
 ): AddressCriteria {
   return {
@@ -138,25 +134,31 @@ export async function findByAddress(
   deadline = new LookupDeadline(store.deadlineMs),
 ): Promise<RecordPage> {
   const run: Run = (statement) => deadline.run(statement);
-  const { asked, written, postal, ...c } = addressCriteria(q);
+  const { asked, written, ...c } = addressCriteria(q);
   try {
     return await findReadings(store, c, asked, q, run, written);
   } catch (err) {
-    // Nothing in the city as the records name it: the parcels of the ZIPs the post office calls by that name. A roll
-    // names its municipality (LEBANON), the address a client holds the post office (WEST LEBANON, NH 03784). Only
-    // where the address's loose key is stored there (one statement more for a 404): a misspelt street is looked for
-    // in the records' own city only, so that a free 404 does not read the spellings of a hundred ZIPs.
-    if (postal.length === 0 || !isNothingFound(err)) throw err;
+    // Nothing in the city as the records name it: a second look in the ZIPs the post office calls by that name. A roll
+    // names its municipality (LEBANON), the address a client holds may name the post office (WEST LEBANON, NH 03784).
+    // There only what is stored at the address's own loose key is read, by the same rules (a few statements more for
+    // a 404): a street type left off or a misspelt name is looked for in the records' own city only, so that a free
+    // 404 does not read the spellings of a hundred ZIPs.
+    const zips = c.zip === null ? postalZips(c.state!, c.cityKey!) : [];
+    if (zips.length === 0 || !isNothingFound(err)) throw err;
     try {
-      return await findAt(store, { ...c, postalZips: postal }, q, run, written, { unlessStored: true });
+      const second = asked === null ? null : { ...asked, zips };
+      return await findReadings(store, { ...c, zips }, second, q, run, written, { ownKeyOnly: true });
     } catch (second) {
-      throw isNothingFound(second) ? err : second;
+      // The city's 404 (its "did you mean"), unless the second look found the address and names its units.
+      throw isNothingFound(second) && !namesUnits(second) ? err : second;
     }
   }
 }
 
 /** A 404 that counted nothing (not a page past the end of what was found). */
 const isNothingFound = (err: unknown) => err instanceof ApiError && err.status === 404 && err.total === 0;
+/** A 404 that names the units of the address it found ("units there: ..."). */
+const namesUnits = (err: unknown) => err instanceof ApiError && /units there:/.test(err.message);
 
 /** The readings of an address in turn: as parsed, then (when it differs and the first finds nothing) as asked. */
 async function findReadings(
@@ -166,22 +168,31 @@ async function findReadings(
   q: AddressLookup,
   run: Run,
   written: AskedAddress,
+  look: Look = {},
 ): Promise<RecordPage> {
-  if (asked === null) return findAt(store, c, q, run, written);
+  if (asked === null) return findAt(store, c, q, run, written, look);
   try {
-    return await findAt(store, c, q, run, written);
+    return await findAt(store, c, q, run, written, look);
   } catch (err) {
     // Nothing as parsed: the number after the street may be a unit ("203 N WABASH 608"), the letter after the number
     // the house's ("1299 D SALEM CT"). When that finds nothing either, the first reading's 404 is the one given (its
     // "did you mean"), unless the second names the units of the street it found.
     if (!(err instanceof ApiError) || err.status !== 404 || err.total > 0) throw err;
     try {
-      return await findAt(store, asked, q, run, written);
+      return await findAt(store, asked, q, run, written, look);
     } catch (second) {
-      const namesUnits = second instanceof ApiError && /units there:/.test(second.message);
-      throw namesUnits ? second : err;
+      throw namesUnits(second) ? second : err;
     }
   }
+}
+
+/**
+ * How a reading is looked for. `ownKeyOnly`: only what is stored at the address's own loose key (its spellings there
+ * by the rules of spelling-reads.ts, the building of a unit not stored), none of the spellings read for a street type
+ * left off or a misspelt name.
+ */
+interface Look {
+  ownKeyOnly?: boolean;
 }
 
 /** The page of one reading `c` of the address `written`, with how it matched. */
@@ -191,8 +202,7 @@ async function findAt(
   q: AddressLookup,
   run: Run,
   written: AskedAddress,
-  /** unlessStored: a 404 at once when the address's loose key is not stored in the place (no spelling is read). */
-  { unlessStored = false }: { unlessStored?: boolean } = {},
+  { ownKeyOnly = false }: Look = {},
 ): Promise<RecordPage> {
   const offset = (q.page - 1) * q.pagesize;
   const askedUnit = c.unitKey === '' ? null : c.unitKey;
@@ -201,7 +211,6 @@ async function findAt(
     match: describeMatch(written, line, unit),
   });
   const exact = await run(() => store.byAddress(c, q.pagesize, offset));
-  if (unlessStored && exact.total === 0) throw notFound(`No properties found for address '${addressText(c)}'`);
   if (exact.total > 0 && exact.onlyLine) {
     const page = pageOrNotFound(exact, q.page, q.pagesize, `address '${addressText(c)}'`);
     return matched(page, c.lineKey, askedUnit);
@@ -216,7 +225,8 @@ async function findAt(
       return matched(pageOrNotFound(found, q.page, q.pagesize, `address '${addressText(c)}'`), c.lineKey, askedUnit);
     }
     spellings = building;
-  } else spellings = await resolveSpellings(store, c, run);
+  } else if (ownKeyOnly) spellings = await ownKeySpellings(store, c, run);
+  else spellings = await resolveSpellings(store, c, run);
   if (spellings.length === 0) throw notFound(`No properties found for address '${addressText(c)}'`);
   const lines = spellings.map((s) => s.lineKey);
   let unit = askedUnit;

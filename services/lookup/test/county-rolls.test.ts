@@ -353,15 +353,17 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
   const UNKNOWN_DATES = ['1900-01-01', '1901-01-01'];
   /**
    * The property type of a class code, as the mapping's description states it (the Massachusetts DOR classification:
-   * the first three digits, then a letter for a variant): written here apart from the mapping's table it checks.
+   * the first three digits, then a digit or a letter for a variant): written here apart from the mapping's table.
    */
   const lebanonType = (code: string): string => {
     const [kind, base, variant] = [code[0]!, Number(code.slice(0, 3)), code[3]!];
     if (kind === '9') return 'OTHER';
     if (kind === '6') return 'VACANT LAND';
     if (variant === 'V') return base === 102 ? 'OTHER' : 'VACANT LAND';
-    if (kind === '0') return base === 13 ? 'OTHER' : base === 43 ? 'INDUSTRIAL' : 'COMMERCIAL';
-    if (kind === '3') return base >= 390 && base <= 392 ? 'VACANT LAND' : variant === 'R' ? 'OTHER' : 'COMMERCIAL';
+    if (variant === 'R') return 'OTHER';
+    if (kind === '0') return base === 43 ? 'INDUSTRIAL' : 'COMMERCIAL';
+    if (kind === '3') return base >= 390 && base <= 392 ? 'VACANT LAND' : 'COMMERCIAL';
+    if (code === '4440') return 'OTHER';
     if (kind === '4') return base >= 440 && base <= 442 && variant === '0' ? 'VACANT LAND' : 'INDUSTRIAL';
     if (base === 101) return variant === 'T' ? 'MOBILE HOME' : variant === 'C' ? 'COMMERCIAL' : 'SFR';
     if (base === 102) return variant === 'C' ? 'COMMERCIAL' : 'CONDOMINIUM';
@@ -405,7 +407,8 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
     // Both of the city's ZIPs are found; most parcels get one.
     expect(zips.get('03766')).toBeGreaterThan(500);
     expect(zips.get('03784')).toBeGreaterThan(200);
-    expect(zips.get('') ?? 0).toBeLessThan(rows.length / 2); // Every parcel has a type of the record's list; the city's single-family houses are most of them.
+    expect(zips.get('') ?? 0).toBeLessThan(rows.length / 2);
+    // Every parcel has a type of the record's list; the city's single-family houses are the most of them.
     expect(types.has('UNKNOWN')).toBe(false);
     expect(types.get('SFR')).toBeGreaterThan(rows.length / 3);
   });

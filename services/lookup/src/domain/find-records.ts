@@ -146,8 +146,8 @@ export async function findByAddress(
     const zips = c.zip === null ? postalZips(c.state!, c.cityKey!) : [];
     if (zips.length === 0 || !isNothingFound(err)) throw err;
     try {
-      const second = asked === null ? null : { ...asked, zips };
-      return await findReadings(store, { ...c, zips }, second, q, run, written, { ownKeyOnly: true });
+      const askedThere = asked === null ? null : { ...asked, zips };
+      return await findReadings(store, { ...c, zips }, askedThere, q, run, written, { ownKeyOnly: true });
     } catch (second) {
       // The city's 404 (its "did you mean"), unless the second look found the address and names its units.
       throw isNothingFound(second) && !namesUnits(second) ? err : second;
@@ -177,7 +177,7 @@ async function findReadings(
     // Nothing as parsed: the number after the street may be a unit ("203 N WABASH 608"), the letter after the number
     // the house's ("1299 D SALEM CT"). When that finds nothing either, the first reading's 404 is the one given (its
     // "did you mean"), unless the second names the units of the street it found.
-    if (!(err instanceof ApiError) || err.status !== 404 || err.total > 0) throw err;
+    if (!isNothingFound(err)) throw err;
     try {
       return await findAt(store, asked, q, run, written, look);
     } catch (second) {

@@ -78,7 +78,7 @@ export function createPool(
   // Nor a checked-out client's: pg emits 'error' on any client whose connection ends unexpectedly, a query in flight
   // or not, and the pool listens only to the idle ones. The query in flight rejects, and a later one on the client
   // fails (it is not queryable any more); a holder of a session lock that must know at once listens itself
-  // (ingest's source-lock.ts).
+  // (sessionConnection, below).
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
@@ -127,6 +127,30 @@ export const storeUnavailable = () =>
   new ApiError('unavailable', 'The database is busy or unreachable; the request was not charged. Retry shortly.', 0, {
     'retry-after': '2',
   });
+
+/**
+ * A connection checked out to hold a session lock (ingest's source lock, the rekey's): the first error pg emits on it
+ * is kept (its session, and the lock, are gone), never thrown. `end` takes the listener off and gives the connection
+ * back; closed instead (release(err)) when it was lost, or when `failed` says it may still hold its lock.
+ */
+export async function sessionConnection(
+  pool: pg.Pool,
+): Promise<{ client: pg.PoolClient; lost: () => Error | null; end: (failed?: Error | null) => void }> {
+  const client = await pool.connect();
+  let lost: Error | null = null;
+  const onError = (err: Error) => {
+    lost ??= err;
+  };
+  client.on('error', onError);
+  return {
+    client,
+    lost: () => lost,
+    end: (failed = null) => {
+      client.off('error', onError);
+      client.release(lost ?? failed ?? undefined);
+    },
+  };
+}
 
 /** One transaction on a pooled connection, released after it. */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {

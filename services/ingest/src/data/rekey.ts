@@ -13,7 +13,7 @@
 // (rekey-gate.ts), since they would look their parcels up by identities not yet moved.
 import { ADDRESS_KEYS_VERSION, parseStreetLine } from '@pra/core/address';
 import { storedAddress } from '@pra/core/stored';
-import { inTransaction, withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
+import { inTransaction, sessionConnection, withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
 import { streetWithUnit } from '../domain/render-record.js';
 import { decodeState, parcelIdentity } from '../importer/import-merge.js';
 import { recordChanges } from './change-feed.js';
@@ -50,19 +50,16 @@ export async function rekeyAddresses(
   log: (line: string) => void = () => {},
   { batchSize = BATCH, pauseMs = 0, progressEveryMs = 10_000 }: RekeyOptions = {},
 ): Promise<number> {
-  const lock = await unguarded.connect();
+  const session = await sessionConnection(unguarded);
+  const lock = session.client;
   // The lock lives as long as its connection. Lost (the server restarted, the backend was terminated), it is the
   // server's to give to another rekey: this one stops before its next statement (every step goes through `pool`,
   // which checks first), stamps its version on the lock's own connection (so never without the lock), and resumes at
   // its checkpoint when run again. Found by review: with the error event listened to by every pooled client, the
   // rekey went on to its end beside a second one. A connection dropped silently (no error until it is used) is not
   // noticed before the stamp: the lock's connection is idle meanwhile, and the pools set no TCP keepalive.
-  let lost: Error | null = null;
-  const onError = (err: Error) => {
-    lost ??= err;
-  };
-  lock.on('error', onError);
   const check = () => {
+    const lost = session.lost();
     if (lost)
       throw new Error(
         `the connection holding the rekey's lock was lost (${lost.message}): the rekey stopped at its checkpoint; ` +
@@ -113,9 +110,8 @@ export async function rekeyAddresses(
     await lock.query(`SELECT pg_advisory_unlock(${LOCK})`).catch((err: Error) => {
       unlockFailed = err;
     });
-    lock.off('error', onError);
     // Lost, or still holding the lock it could not let go: closed, not pooled again.
-    lock.release(lost ?? unlockFailed ?? undefined);
+    session.end(unlockFailed);
   }
 }
 

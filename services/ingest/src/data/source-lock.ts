@@ -12,7 +12,7 @@
 // taken the lock (a review showed it). A lost connection fails the write in flight (the server rolls it back), the
 // work stops with a message that says what happened and what to do, and the process lives on: pg emits the lost
 // connection's error as an event, which is listened to here (and by createPool for every client).
-import type { Pool, PoolClient } from '@pra/platform/db';
+import { type Pool, type PoolClient, sessionConnection } from '@pra/platform/db';
 import { refuseImportWhileRekeying } from './rekey-gate.js';
 
 /** The source's lock, as the work holding it sees it. */
@@ -41,16 +41,12 @@ export async function withSourceLock<T>(
   /** duringRekey: the work does not read import-state identities (a removal), so a pending rekey does not matter. */
   { duringRekey = false }: { duringRekey?: boolean } = {},
 ): Promise<T> {
-  const client = await pool.connect();
-  let lostReason: Error | null = null;
-  const onError = (err: Error) => {
-    lostReason ??= err;
-  };
-  client.on('error', onError);
+  const session = await sessionConnection(pool);
+  const { client } = session;
   /** What the work is told when the lock's connection is lost; `cause`: the error the work failed with meanwhile. */
   const lost = (cause: unknown) =>
     new Error(
-      `the connection holding the lock of ${source} was lost (${lostReason!.message}); what was committed before stays, ` +
+      `the connection holding the lock of ${source} was lost (${session.lost()!.message}); what was committed before stays, ` +
         'a write under way may have been rolled back: run the command again (an import or remove of the same file is safe to repeat)',
       { cause },
     );
@@ -72,7 +68,7 @@ export async function withSourceLock<T>(
         // The work's own failure, not its connection's: its error is the one to tell (a loss during the unlock after
         // it does not replace it). Told by the error, not by the order of events: a server that ends the session
         // fails the statement in flight before the client hears the connection close.
-        if (!lostReason && !endsSession(err)) failedFirst = true;
+        if (!session.lost() && !endsSession(err)) failedFirst = true;
         throw err;
       });
     } finally {
@@ -82,10 +78,9 @@ export async function withSourceLock<T>(
     }
   } catch (err) {
     // Whatever failed once the connection was lost failed for that: the work is told so, its own error the cause.
-    throw lostReason && !failedFirst ? lost(err) : err;
+    throw session.lost() && !failedFirst ? lost(err) : err;
   } finally {
-    client.off('error', onError);
-    // A lost connection, or one whose lock could not be let go, is closed: release(err) does not pool it again.
-    client.release(lostReason ?? unlockFailed ?? undefined);
+    // A lost connection, or one whose lock could not be let go, is closed: it is not pooled again.
+    session.end(unlockFailed);
   }
 }

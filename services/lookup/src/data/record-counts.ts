@@ -88,9 +88,13 @@ export const OWNER_COUNT = [
 export class RecordCountStore extends RecordStore {
   override async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<AddressRows> {
     const statement =
-      c.unitKey === ''
-        ? this.inPlace(c, ADDRESS_COUNT_BY_ZIP, ADDRESS_COUNT_BY_CITY)
-        : this.inPlace(c, ADDRESS_UNIT_COUNT_BY_ZIP, ADDRESS_UNIT_COUNT_BY_CITY);
+      c.zip !== null
+        ? c.unitKey === ''
+          ? ADDRESS_COUNT_BY_ZIP
+          : ADDRESS_UNIT_COUNT_BY_ZIP
+        : c.unitKey === ''
+          ? ADDRESS_COUNT_BY_CITY
+          : ADDRESS_UNIT_COUNT_BY_CITY;
     const unit = c.unitKey === '' ? [] : [c.unitKey];
     const { rows } = await this.pool.query<{ total: number; has_line: boolean | null; only_line: boolean | null }>({
       ...statement,
@@ -114,9 +118,13 @@ export class RecordCountStore extends RecordStore {
     offset: number,
   ): Promise<PagedRows> {
     const statement =
-      unitKey === null
-        ? this.inPlace(c, LINES_COUNT_BY_ZIP, LINES_COUNT_BY_CITY)
-        : this.inPlace(c, LINES_UNIT_COUNT_BY_ZIP, LINES_UNIT_COUNT_BY_CITY);
+      c.zip !== null
+        ? unitKey === null
+          ? LINES_COUNT_BY_ZIP
+          : LINES_UNIT_COUNT_BY_ZIP
+        : unitKey === null
+          ? LINES_COUNT_BY_CITY
+          : LINES_UNIT_COUNT_BY_CITY;
     const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey])];
     const { rows } = await this.pool.query<{ total: number }>({ ...statement, values });
     const total = rows[0]?.total ?? 0;

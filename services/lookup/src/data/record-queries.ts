@@ -116,6 +116,14 @@ const units = (place: string) =>
 const UNITS_BY_ZIP = { name: 'units_by_zip', text: units('zip = $2') };
 const UNITS_BY_CITY = { name: 'units_by_city', text: units('state = $2 AND city_key = $3') };
 
+// Which of a city's postal ZIPs hold an address (its loose keys) in its state: at most 3, since two already say "give
+// the ZIP" (find-records.ts findByAddress). One index read, (zip, loose_key), over both arrays.
+const ZIPS_HOLDING = {
+  name: 'zips_holding',
+  text: `SELECT DISTINCT zip FROM records.properties
+          WHERE zip = ANY($2::bpchar[]) AND loose_key COLLATE "C" = ANY($1::text[]) AND state = $3 ORDER BY zip LIMIT 3`,
+};
+
 // Owners: distinct properties whose owner1 or owner2 matches: a person by last name (and first name), an entity
 // (or a full name without a last name) by the words of its name. The count and the page come from one statement;
 // a page past the end is one row with the count and no body.
@@ -172,28 +180,6 @@ const WITH_HISTORIES = {
   text: `SELECT p.body, t.body AS demo, 1 AS total FROM ${FROM_WITH_DEMOGRAPHICS} WHERE p.id = $1`,
 };
 
-/** A named statement (prepared once a connection). */
-export interface Statement {
-  name: string;
-  text: string;
-}
-
-const overZipsMade = new Map<string, Statement>();
-/**
- * A statement of a ZIP (`zip = $n`) read over several (`zip = ANY($n::bpchar[])`, the same parameters but that one an
- * array): the second look of an address by city, in the ZIPs whose USPS city the asked one is (AddressCriteria.zips).
- * Made once a statement.
- */
-export function overZips(st: Statement): Statement {
-  const made = overZipsMade.get(st.name);
-  if (made) return made;
-  const text = st.text.replace(/\bzip = (\$\d+)/g, 'zip = ANY($1::bpchar[])');
-  if (text === st.text || !st.name.endsWith('_zip')) throw new Error(`statement ${st.name} is not one of a ZIP`);
-  const zips = { name: `${st.name}s`, text };
-  overZipsMade.set(st.name, zips);
-  return zips;
-}
-
 export interface PagedRows {
   rows: RecordRow[];
   total: number;
@@ -229,11 +215,6 @@ export interface AddressCriteria {
   zip: string | null;
   state: string | null;
   cityKey: string | null;
-  /**
-   * The second look of an address asked by city (find-records.ts findByAddress): the ZIPs whose USPS city the asked
-   * one is (@pra/core/zip-places), read in place of the city; null otherwise.
-   */
-  zips: readonly string[] | null;
 }
 
 /** One stored spelling of an address. */
@@ -281,9 +262,13 @@ export class RecordStore {
    */
   async byAddress(c: AddressCriteria, limit: number, offset: number): Promise<AddressRows> {
     const statement =
-      c.unitKey === ''
-        ? this.inPlace(c, ADDRESS_BY_ZIP, ADDRESS_BY_CITY)
-        : this.inPlace(c, ADDRESS_UNIT_BY_ZIP, ADDRESS_UNIT_BY_CITY);
+      c.zip !== null
+        ? c.unitKey === ''
+          ? ADDRESS_BY_ZIP
+          : ADDRESS_UNIT_BY_ZIP
+        : c.unitKey === ''
+          ? ADDRESS_BY_CITY
+          : ADDRESS_UNIT_BY_CITY;
     const unit = c.unitKey === '' ? [] : [c.unitKey];
     const q = { ...statement, values: [c.looseKey, ...this.place(c), ...unit, limit, offset, c.lineKey] };
     const { rows } = await this.pool.query<StoredRecordRow & { rn: number; has_line: boolean; only_line: boolean }>(q);
@@ -304,9 +289,13 @@ export class RecordStore {
     offset: number,
   ): Promise<PagedRows> {
     const statement =
-      unitKey === null
-        ? this.inPlace(c, LINES_BY_ZIP, LINES_BY_CITY)
-        : this.inPlace(c, LINES_UNIT_BY_ZIP, LINES_UNIT_BY_CITY);
+      c.zip !== null
+        ? unitKey === null
+          ? LINES_BY_ZIP
+          : LINES_UNIT_BY_ZIP
+        : unitKey === null
+          ? LINES_BY_CITY
+          : LINES_UNIT_BY_CITY;
     const values = [lines, ...this.place(c), ...(unitKey === null ? [] : [unitKey]), limit, offset];
     const { rows } = await this.pool.query<StoredRecordRow & { rn: number }>({ ...statement, values });
     return { rows: rows.filter((r) => r.rn > offset).map(decodeRecordRow), total: rows[0]?.total ?? 0 };
@@ -314,7 +303,7 @@ export class RecordStore {
 
   /** The stored spellings of the address at `looseKeys` (`c.looseKey` unless given), in the ZIP or city. */
   async spellings(c: AddressCriteria, looseKeys: readonly string[] = [c.looseKey]): Promise<Spelling[]> {
-    const statement = this.inPlace(c, SPELLINGS_BY_ZIP, SPELLINGS_BY_CITY);
+    const statement = c.zip !== null ? SPELLINGS_BY_ZIP : SPELLINGS_BY_CITY;
     const { rows } = await this.pool.query<{
       loose_key: string;
       line_key: string;
@@ -333,14 +322,14 @@ export class RecordStore {
 
   /** The street types a street name (a loose key without its number) has in the ZIP or city. */
   async streetTypes(c: AddressCriteria, name: string): Promise<string[]> {
-    const statement = this.inPlace(c, STREET_TYPES_BY_ZIP, STREET_TYPES_BY_CITY);
+    const statement = c.zip !== null ? STREET_TYPES_BY_ZIP : STREET_TYPES_BY_CITY;
     const values = [`${likeEscape(name)} %`, ...this.place(c)];
     return (await this.pool.query<{ street_type: string }>({ ...statement, values })).rows.map((r) => r.street_type);
   }
 
   /** The streets with a house number starting `houseNumber`, in the ZIP or city. */
   async numberedLines(c: AddressCriteria, houseNumber: string) {
-    const statement = this.inPlace(c, NUMBERED_BY_ZIP, NUMBERED_BY_CITY);
+    const statement = c.zip !== null ? NUMBERED_BY_ZIP : NUMBERED_BY_CITY;
     const values = [`${likeEscape(houseNumber)}%`, ...this.place(c)];
     const { rows } = await this.pool.query<{ line_key: string; loose_key: string; street_type: string }>({
       ...statement,
@@ -351,19 +340,19 @@ export class RecordStore {
 
   /** Units stored at an address (at most 6). */
   async unitsAt(c: AddressCriteria, lines: readonly string[]): Promise<string[]> {
-    const statement = this.inPlace(c, UNITS_BY_ZIP, UNITS_BY_CITY);
+    const statement = c.zip !== null ? UNITS_BY_ZIP : UNITS_BY_CITY;
     const { rows } = await this.pool.query<{ unit_key: string }>({ ...statement, values: [lines, ...this.place(c)] });
     return rows.map((r) => r.unit_key);
   }
 
-  /** The statement of the place `c` reads: its ZIP, its ZIPs (overZips) or its city. */
-  protected inPlace(c: AddressCriteria, byZip: Statement, byCity: Statement): Statement {
-    return c.zip !== null ? byZip : c.zips !== null ? overZips(byZip) : byCity;
+  /** Which of `zips` hold an address at one of `looseKeys` in `state` (at most 3, in order). */
+  async zipsHolding(looseKeys: readonly string[], zips: readonly string[], state: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ zip: string }>({ ...ZIPS_HOLDING, values: [looseKeys, zips, state] });
+    return rows.map((r) => r.zip);
   }
 
-  /** The place's parameters, where its statement (inPlace) names them. */
-  protected place(c: AddressCriteria): (string | readonly string[] | null)[] {
-    return c.zip !== null ? [c.zip] : c.zips !== null ? [c.zips] : [c.state, c.cityKey];
+  protected place(c: AddressCriteria): (string | null)[] {
+    return c.zip !== null ? [c.zip] : [c.state, c.cityKey];
   }
 
   /**

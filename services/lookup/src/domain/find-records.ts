@@ -15,7 +15,7 @@ import { postalZips } from '@pra/core/zip-places';
 import { pastLastPage } from '@pra/core/wording';
 import type { AddressCriteria, PagedRows, RecordStore, Spelling } from '../data/record-queries.js';
 import { type AskedAddress, describeMatch } from './address-match.js';
-import { buildingSpellings, ownKeySpellings, resolveSpellings } from './spelling-reads.js';
+import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
 import type { RecordPage } from './record-page.js';
 
@@ -67,7 +67,6 @@ export function addressCriteria(
     zip: zip !== undefined ? splitZip(zip).zip5 : null,
     state: zip !== undefined ? null : (q.state ?? q.countrySubd)!,
     cityKey: zip !== undefined ? null : normalizeCity(city!),
-    zips: null,
   };
   const asked = parseAskedLine(line);
   // A number given apart is the house number: "number=1299&address=D Name Ct" is D Name Court, not 1299D.
@@ -83,7 +82,7 @@ export function addressCriteria(
 
 function criteriaOf(
   parsed: StreetLine,
-  place: Pick<AddressCriteria, 'zip' | 'state' | 'cityKey' | 'zips'>,
+  place: Pick<AddressCriteria, 'zip' | 'state' | 'cityKey'>,
   slips: boolean,
 ): AddressCriteria {
   return {
@@ -138,20 +137,24 @@ export async function findByAddress(
   try {
     return await findReadings(store, c, asked, q, run, written);
   } catch (err) {
-    // Nothing in the city as the records name it: a second look in the ZIPs the post office calls by that name. A roll
-    // names its municipality (LEBANON), the address a client holds may name the post office (WEST LEBANON, NH 03784).
-    // There only what is stored at the address's own loose key is read, by the same rules (a few statements more for
-    // a 404): a street type left off or a misspelt name is looked for in the records' own city only, so that a free
-    // 404 does not read the spellings of a hundred ZIPs.
-    const zips = c.zip === null ? postalZips(c.state!, c.cityKey!) : [];
-    if (zips.length === 0 || !isNothingFound(err)) throw err;
-    try {
-      const askedThere = asked === null ? null : { ...asked, zips };
-      return await findReadings(store, { ...c, zips }, askedThere, q, run, written, { ownKeyOnly: true });
-    } catch (second) {
-      // The city's 404 (its "did you mean"), unless the second look found the address and names its units.
-      throw isNothingFound(second) && !namesUnits(second) ? err : second;
+    // Nothing in the city as the records name it: the ZIPs the post office calls by that name. A roll names its
+    // municipality (LEBANON), the address a client holds may name the post office (WEST LEBANON, NH 03784). When the
+    // address is stored in exactly one of them (in the state asked), it is looked up in that ZIP, by every rule of a
+    // lookup by ZIP; in several (one address in two towns of one postal city), a 404 that names them: the address is
+    // in doubt, and a page of both would charge for a building the client did not mean. One statement more for a 404.
+    if (c.zip !== null || !isNothingFound(err)) throw err;
+    const postal = postalZips(c.state!, c.cityKey!);
+    if (postal.length === 0) throw err;
+    const keys = asked === null ? [c.looseKey] : [c.looseKey, asked.looseKey];
+    const held = await run(() => store.zipsHolding(keys, postal, c.state!));
+    if (held.length === 0) throw err;
+    if (held.length > 1) {
+      throw notFound(
+        `No properties found for address '${addressText(c)}': it is stored in more than one ZIP of ${c.cityKey}, ${c.state} (${held.join(', ')}${held.length > 2 ? ', ...' : ''}); give the ZIP`,
+      );
     }
+    const inZip = { zip: held[0]!, state: null, cityKey: null };
+    return findReadings(store, { ...c, ...inZip }, asked && { ...asked, ...inZip }, q, run, written);
   }
 }
 
@@ -168,31 +171,21 @@ async function findReadings(
   q: AddressLookup,
   run: Run,
   written: AskedAddress,
-  look: Look = {},
 ): Promise<RecordPage> {
-  if (asked === null) return findAt(store, c, q, run, written, look);
+  if (asked === null) return findAt(store, c, q, run, written);
   try {
-    return await findAt(store, c, q, run, written, look);
+    return await findAt(store, c, q, run, written);
   } catch (err) {
     // Nothing as parsed: the number after the street may be a unit ("203 N WABASH 608"), the letter after the number
     // the house's ("1299 D SALEM CT"). When that finds nothing either, the first reading's 404 is the one given (its
     // "did you mean"), unless the second names the units of the street it found.
     if (!isNothingFound(err)) throw err;
     try {
-      return await findAt(store, asked, q, run, written, look);
+      return await findAt(store, asked, q, run, written);
     } catch (second) {
       throw namesUnits(second) ? second : err;
     }
   }
-}
-
-/**
- * How a reading is looked for. `ownKeyOnly`: only what is stored at the address's own loose key (its spellings there
- * by the rules of spelling-reads.ts, the building of a unit not stored), none of the spellings read for a street type
- * left off or a misspelt name.
- */
-interface Look {
-  ownKeyOnly?: boolean;
 }
 
 /** The page of one reading `c` of the address `written`, with how it matched. */
@@ -202,7 +195,6 @@ async function findAt(
   q: AddressLookup,
   run: Run,
   written: AskedAddress,
-  { ownKeyOnly = false }: Look = {},
 ): Promise<RecordPage> {
   const offset = (q.page - 1) * q.pagesize;
   const askedUnit = c.unitKey === '' ? null : c.unitKey;
@@ -225,8 +217,7 @@ async function findAt(
       return matched(pageOrNotFound(found, q.page, q.pagesize, `address '${addressText(c)}'`), c.lineKey, askedUnit);
     }
     spellings = building;
-  } else if (ownKeyOnly) spellings = await ownKeySpellings(store, c, run);
-  else spellings = await resolveSpellings(store, c, run);
+  } else spellings = await resolveSpellings(store, c, run);
   if (spellings.length === 0) throw notFound(`No properties found for address '${addressText(c)}'`);
   const lines = spellings.map((s) => s.lineKey);
   let unit = askedUnit;

@@ -104,32 +104,18 @@ async function oneLetterOff(store: RecordStore, c: AddressCriteria, run: Run): P
   return again.kind === 'lines' ? again.spellings : [];
 }
 
-/** The spellings at the address's own loose key that it means; null when none; a 404 naming them when in doubt. */
-async function atOwnKey(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[] | null> {
-  const found = await chooseSpellings(
-    c.streetType,
-    await spellingsAt(store, c, run),
-    typesOf(store, c, run, c.looseKey),
-  );
-  if (found.kind === 'ambiguous') didYouMean(c, found.candidates);
-  return found.kind === 'lines' ? found.spellings : null;
-}
-
-/**
- * resolveSpellings' first step alone: the spellings at the address's own loose key, by the same rules (in doubt, a
- * 404 naming them). The second look of an address by city reads no more (find-records.ts findByAddress).
- */
-export async function ownKeySpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[]> {
-  return (await atOwnKey(store, c, run)) ?? [];
-}
-
 /**
  * The stored spellings a query means when its exact line finds nothing: at its loose key, with its last word read
  * as the name's, with the post-directional on one side only, or at one street name a letter away with that number.
  */
 export async function resolveSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[]> {
-  const own = await atOwnKey(store, c, run);
-  if (own !== null) return own;
+  const found = await chooseSpellings(
+    c.streetType,
+    await spellingsAt(store, c, run),
+    typesOf(store, c, run, c.looseKey),
+  );
+  if (found.kind === 'lines') return found.spellings;
+  if (found.kind === 'ambiguous') didYouMean(c, found.candidates);
   if (c.looseKeyUntyped !== null) {
     // "7957 VALLEY GREEN" for "7957 VALLEY GREEN CIR": the last word was the name's, not a street type.
     const untyped = { ...c, looseKey: c.looseKeyUntyped, streetType: '' };

@@ -1,0 +1,50 @@
+// An address asked by a city the records do not name: the post office's city of their ZIP (issue 36: Lebanon's
+// 03784 is WEST LEBANON, its parcels are stored as LEBANON). The lookup reads the ZIPs GeoNames gives that city in
+// the asked state; an address stored in one of them answers as a lookup by that ZIP, one stored in several is a 404
+// naming them (two towns' buildings, never one page of both, never a charge).
+import { describe, expect, it } from 'vitest';
+import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { useLookupApp } from './lookup-harness.js';
+
+const ctx = useLookupApp();
+const ids = (res: { body: any }) => (res.body.property ?? []).map((p: any) => p.identifier.Id);
+const byCity = (address: string, city: string, state: string, extra: Record<string, string> = {}) =>
+  ctx.get(`/api/v1/property/address?${new URLSearchParams({ address, city, state, ...extra })}`);
+/** A parcel of a town inside Pittsburgh's postal city (15215 Sharpsburg, 15237 Ross), stored by its town. */
+const parcel = (line1: string, city: string, zip: string, state = 'PA') =>
+  makeProperty({ line1, city, zip, state, apn: `${Math.random()}`.slice(2, 14) });
+
+describe('an address by the postal city of its ZIP', () => {
+  it('stored in one of the ZIPs: found, as by its ZIP; in two: a 404 naming both, the preview too, nothing charged', async () => {
+    const name = uniqueStreet();
+    const [ross] = await insertProperties(ctx.pool, [
+      parcel(`200 ${name} ST`, 'ROSS', '15237'),
+      parcel(`100 ${name} ST`, 'SHARPSBURG', '15215'),
+      parcel(`100 ${name} ST`, 'ROSS', '15237'),
+    ]);
+    const one = await byCity(`200 ${name} Street`, 'Pittsburgh', 'PA');
+    expect(one.status).toBe(200);
+    expect(ids(one)).toEqual([ross]);
+    const before = one.body.status.credits_remaining as number;
+
+    const two = await byCity(`100 ${name} St`, 'Pittsburgh', 'PA');
+    expect(two.status).toBe(404);
+    expect(two.body.status.msg).toBe(
+      `No properties found for address '100 ${name.toUpperCase()} ST, PITTSBURGH, PA': it is stored in more than one ZIP of PITTSBURGH, PA (15215, 15237); give the ZIP`,
+    );
+    const preview = await byCity(`100 ${name} St`, 'Pittsburgh', 'PA', { preview: 'true' });
+    expect([preview.status, preview.body.status.msg]).toEqual([404, two.body.status.msg]);
+    // The two 404s cost nothing: the next page found is the only charge since the first.
+    const again = await byCity(`200 ${name} Street`, 'Pittsburgh', 'PA');
+    expect(again.body.status.credits_remaining).toBe(before - 1);
+    // By its town, each is found alone.
+    expect(ids(await byCity(`100 ${name} St`, 'Sharpsburg', 'PA'))).toHaveLength(1);
+  });
+
+  it("a record of another state whose ZIP is the postal city's is not that city's", async () => {
+    const name = uniqueStreet();
+    await insertProperties(ctx.pool, [parcel(`7 ${name} AVE`, 'SHARPSBURG', '15215', 'OH')]);
+    const res = await byCity(`7 ${name} Ave`, 'Pittsburgh', 'PA');
+    expect(res.status).toBe(404);
+  });
+});

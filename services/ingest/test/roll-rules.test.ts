@@ -10,7 +10,7 @@ import {
   type FieldReport,
   latestDateOf,
 } from '../src/importer/apply-rules.js';
-import { joinParcel, mappedFields } from '../src/importer/import-merge.js';
+import { joinParcel, mappedFields, mergeParcel, reimportParcel } from '../src/importer/import-merge.js';
 import { toParcel, tractIdOf } from '../src/importer/import-row.js';
 import { Mapping } from '../src/importer/mapping.js';
 import { makeProperty } from './make-property.js';
@@ -248,5 +248,48 @@ describe('a joined file over a parcel', () => {
       ['2001-05-01', 150, 'A'],
     ]);
     expect(joinParcel(out, file, mapped)).toEqual(out); // again: nothing changes
+  });
+});
+
+describe('a property type another file gives', () => {
+  const details = mappedFields(['apn', 'fips', 'proptype', 'yearBuilt']);
+  const parcelsFile = mappedFields(['apn', 'fips', 'line1', 'city', 'state', 'ownerName', 'assessedTotal']);
+  const roll = mappedFields(['apn', 'fips', 'line1', 'city', 'state', 'proptype', 'saleDate', 'salePrice']);
+
+  it('a joined file that maps it gives it; its rows of one parcel keep the first type; an empty cell clears it', () => {
+    const made = makeProperty({ proptype: 'UNKNOWN' });
+    const joined = joinParcel(made, makeProperty({ proptype: 'SFR' }), details);
+    expect(joined.proptype).toBe('SFR');
+    // A later row of the parcel in the same file fills only what is still empty.
+    expect(joinParcel(joined, makeProperty({ proptype: 'CONDOMINIUM' }), details, true).proptype).toBe('SFR');
+    expect(joinParcel(made, makeProperty({ proptype: 'UNKNOWN' }), details, true).proptype).toBe('UNKNOWN');
+    // The file again, its cell now empty: the file speaks for the type, and clears it.
+    expect(joinParcel(joined, makeProperty({ proptype: 'UNKNOWN' }), details).proptype).toBe('UNKNOWN');
+    // A joined file that does not map it leaves it.
+    expect(joinParcel(joined, makeProperty({ proptype: 'UNKNOWN' }), mappedFields(['apn', 'beds'])).proptype).toBe(
+      'SFR',
+    );
+  });
+
+  it('the parcels file again, which says none, keeps it; a roll that maps it and leaves the cell empty clears it', () => {
+    const stored = makeProperty({ proptype: 'SFR' });
+    expect(reimportParcel(stored, makeProperty({ proptype: 'UNKNOWN' }), parcelsFile).proptype).toBe('SFR');
+    expect(reimportParcel(stored, makeProperty({ proptype: 'UNKNOWN' }), roll).proptype).toBe('UNKNOWN');
+    expect(reimportParcel(stored, makeProperty({ proptype: 'DUPLEX' }), roll).proptype).toBe('DUPLEX');
+  });
+
+  it('rows of one parcel in one file: a row that says none takes the type another row gives', () => {
+    const sale = (date: string) => ({
+      date,
+      price: 100,
+      documentType: 'DEED',
+      recordingDate: date,
+      buyerName: null,
+      sellerName: null,
+    });
+    const older = makeProperty({ proptype: 'TRIPLEX', sales: [sale('2001-01-01')] });
+    const newer = makeProperty({ proptype: 'UNKNOWN', sales: [sale('2020-01-01')] });
+    expect(mergeParcel(older, newer).proptype).toBe('TRIPLEX');
+    expect(mergeParcel(newer, older).proptype).toBe('TRIPLEX');
   });
 });

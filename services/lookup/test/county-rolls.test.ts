@@ -211,6 +211,9 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
   const detailRows = readRows(COUNTY_ROLLS.charlottesville[1].file);
   const detailApns = new Set(detailRows.map((r) => r.ParcelNumber!));
   const details = new Map(onceBy(detailRows, 'ParcelNumber').map((r) => [r.ParcelNumber!, r]));
+  /** A parcel's use code in the details file: its first row's (a parcel's later rows fill only what it left empty). */
+  const detailUse = new Map<string, string>();
+  for (const r of detailRows) if (!detailUse.has(r.ParcelNumber!)) detailUse.set(r.ParcelNumber!, r.UseCode!.trim());
   const sales = new Map<string, Row[]>();
   for (const r of readRows(COUNTY_ROLLS.charlottesville[2].file)) {
     const list = sales.get(r.ParcelNumber!) ?? [];
@@ -264,8 +267,11 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
     expect(made.added).toBe(known.size);
   });
 
-  it('every parcel: owners, mailing address, absentee flag, and a ZIP only from evidence', () => {
+  it('every parcel: owners, mailing address, absentee flag, property type, and a ZIP only from evidence', () => {
     let fromMailing = 0;
+    let typed = 0;
+    // The file's only use code: the mapping's one translation.
+    expect(new Set(detailUse.values())).toEqual(new Set(['Single Family']));
     for (const r of parcels) {
       const x = rec(r);
       const where = `parcel ${r.ParcelNumber}`;
@@ -279,6 +285,10 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
       );
       expect(x.summary.absenteeInd, where).toBe(expectedAbsentee(x));
       expect([x.address.locality, x.address.countrySubd], where).toEqual(['CHARLOTTESVILLE', 'VA']);
+      // The parcels file says no type; the residential details file's use code does, for the parcels it lists.
+      const use = detailUse.get(r.ParcelNumber!);
+      expect(x.summary.proptype, where).toBe(use === undefined ? 'UNKNOWN' : 'SFR');
+      if (use !== undefined) typed++;
       const source = x.vintage.postal1Source;
       if (source === null) expect(x.address.postal1, where).toBe('');
       else if (source === 'owner-mailing') {
@@ -295,6 +305,7 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
       }
     }
     expect(fromMailing).toBeGreaterThan(parcels.length / 4);
+    expect(typed).toBeGreaterThan(parcels.length / 3);
   });
 
   it('a sample of parcels field by field: address, assessment, details, every sale, coordinates', async () => {

@@ -6,7 +6,7 @@
 // (a corrected price), and an empty cell in a column it maps clears the stored value (see `reimportParcel`).
 import { hash } from 'node:crypto';
 import { apnKey, normalizeCity, parseStreetLine, type StreetLine } from '@pra/core/address';
-import type { PropertyInput, SaleInput } from '../domain/property-input.js';
+import { type PropertyInput, type SaleInput, UNKNOWN_TYPE } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import type { PROPERTY_TARGETS } from './mapping.js';
@@ -70,7 +70,7 @@ export type OptionalField = (typeof FILLABLE)[number] | 'mortgages';
  * What a file may speak for or not: the optional fields, the price of its sales, and whether it gives sales at all
  * (a roll without sales speaks for the parcel as it is now, whatever sales the store holds).
  */
-export type MappedField = OptionalField | 'salePrice' | 'sales';
+export type MappedField = OptionalField | 'salePrice' | 'sales' | 'proptype';
 
 type PropertyTarget = (typeof PROPERTY_TARGETS)[number];
 
@@ -93,7 +93,7 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
   latitude: ['latitude'],
   longitude: ['longitude'],
   censusTract: ['censusTract'],
-  proptype: [],
+  proptype: ['proptype'],
   yearBuilt: ['yearBuilt'],
   lotSqft: ['lotSqft', 'lotAcres'],
   buildingSqft: ['buildingSqft'],
@@ -157,6 +157,9 @@ export function mergeParcel(
   for (const f of FILLABLE)
     if (merged[f] === null && !keep.has(f)) (merged as unknown as Record<string, unknown>)[f] = other[f];
   if (merged.mortgages.length === 0 && !keep.has('mortgages')) merged.mortgages = other.mortgages;
+  // UNKNOWN is the property type's empty value: a file that says none (Charlottesville's parcels) keeps the one
+  // another file gave (its residential details).
+  if (merged.proptype === UNKNOWN_TYPE && !keep.has('proptype')) merged.proptype = other.proptype;
   // Rows of one parcel naming different units (a co-op's apartments) are sales within the building: the parcel has no unit.
   // The same written line is the same unit: parsed only when the two are written differently.
   const [a, b] = [streetWithUnit(older), streetWithUnit(newer)];
@@ -249,6 +252,8 @@ export function joinParcel(
     if (!continued || fields[f] === null) fields[f] = given[f];
   }
   if (mapped.has('mortgages') && (!continued || out.mortgages.length === 0)) out.mortgages = file.mortgages;
+  // UNKNOWN is the property type's empty cell.
+  if (mapped.has('proptype') && (!continued || out.proptype === UNKNOWN_TYPE)) out.proptype = file.proptype;
   // Rows of one file: their sales are the union (one day's sales at two prices are two sales).
   if (continued) out.sales = unionSales(stored.sales, file.sales);
   else if (file.sales.length > 0) {

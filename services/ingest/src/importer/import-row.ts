@@ -3,7 +3,13 @@
 // the import's worker threads as well as in the main one.
 import { apnKey, normalizeCity, splitZip, STATE_FIPS, type StreetLine, UNIT_DESIGNATORS } from '@pra/core/address';
 import { separatedApnKey } from '../data/parcels.js';
-import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
+import {
+  type OwnerInput,
+  type PropertyInput,
+  type SaleInput,
+  type TractInput,
+  UNKNOWN_TYPE,
+} from '../domain/property-input.js';
 import { hash32 } from '../generator/random.js';
 import { zipPlace } from '../generator/reference-data.js';
 import { splitCityStateZip } from '../domain/city-state-zip.js';
@@ -291,7 +297,7 @@ export function toParcel(
     latitude: num(v.latitude) ?? centre?.latitude ?? null,
     longitude: num(v.longitude) ?? centre?.longitude ?? null,
     censusTract: tractIdOf(str(v.censusTract), fips, fipsGiven !== null || place !== undefined),
-    proptype: str(v.proptype) ?? 'UNKNOWN',
+    proptype: str(v.proptype) ?? UNKNOWN_TYPE,
     yearBuilt: num(v.yearBuilt),
     lotSqft: num(v.lotSqft),
     lotAcres: num(v.lotSqft) === null ? null : +(num(v.lotSqft)! / 43_560).toFixed(4),
@@ -364,7 +370,7 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
     latitude: num(v.latitude),
     longitude: num(v.longitude),
     censusTract: tractIdOf(str(v.censusTract), fips, /^\d{5}$/.test(fips)),
-    proptype: str(v.proptype) ?? 'UNKNOWN',
+    proptype: str(v.proptype) ?? UNKNOWN_TYPE,
     yearBuilt: num(v.yearBuilt),
     lotSqft,
     lotAcres: lotSqft === null ? null : +(lotSqft / 43_560).toFixed(4),

@@ -293,3 +293,42 @@ describe('a property type another file gives', () => {
     expect(mergeParcel(newer, older).proptype).toBe('TRIPLEX');
   });
 });
+
+describe('bathrooms as a roll counts them', () => {
+  const mapping = (baths: Record<string, unknown>) =>
+    Mapping.parse({
+      name: 'baths',
+      kind: 'property',
+      fields: { line1: { column: 'SITE' }, zip: { column: 'Z' }, ...baths },
+    }).fields;
+  const split = mapping({
+    bathsFull: { column: 'F', format: 'number', nullIf: ['0.0'] },
+    bathsPartial: { column: 'H', format: 'number' },
+  });
+  const baths = (fields: typeof split, cells: Record<string, string>) => {
+    const p = toParcel(applyRules(fields, { SITE: '1 MAIN ST', Z: '19146', ...cells }), NOW).input;
+    return [p.bathsTotal, p.bathsPartial];
+  };
+
+  it('full and half: a total counting a half bath 0.5, the half ones a whole count; no total without full', () => {
+    expect(baths(split, { F: '2.0', H: '1.0' })).toEqual([2.5, 1]);
+    expect(baths(split, { F: '3', H: '0' })).toEqual([3, 0]);
+    expect(baths(split, { F: '1', H: '' })).toEqual([1, null]);
+    expect(baths(split, { F: '0.0', H: '1.0' })).toEqual([null, 1]);
+    expect(baths(split, { F: '', H: '' })).toEqual([null, null]);
+    // The record's bathspartial is an integer, whatever the mapping's format.
+    expect(baths(split, { F: '1', H: '1.4' })).toEqual([1.5, 1]);
+  });
+
+  it("a file's own total is kept as it is; a mapping of both the total and full bathrooms is refused", () => {
+    const total = mapping({ bathsTotal: { column: 'T', format: 'number' }, bathsPartial: { column: 'H' } });
+    expect(baths(total, { T: '2.5', H: '1' })).toEqual([2.5, 1]);
+    const both = Mapping.safeParse({
+      name: 'both',
+      kind: 'property',
+      fields: { line1: { column: 'S' }, zip: { column: 'Z' }, bathsTotal: { column: 'T' }, bathsFull: { column: 'F' } },
+    });
+    expect(both.success).toBe(false);
+    expect(JSON.stringify(both.error?.issues)).toMatch(/map one of them/);
+  });
+});

@@ -128,6 +128,14 @@ function expectedAbsentee(rec: Rec): 'Y' | 'N' | null {
   return sameStreet && sameUnit && mailZip === rec.address.postal1 ? 'N' : 'Y';
 }
 
+/** Full and half bathrooms as a roll counts them: the total counts a half bath 0.5 (2 and 1: 2.5), none without full. */
+function expectBaths(rec: Rec, full: number | null, half: number | null, where: string): void {
+  expect(rec.building.rooms, where).toMatchObject({
+    bathstotal: full === null ? null : full + 0.5 * (half ?? 0),
+    bathspartial: half,
+  });
+}
+
 /** The row's APNs that occur once in the file: a repeated one is one parcel told twice, checked by no single row. */
 const onceBy = (rows: Row[], column: string) => {
   const n = new Map<string, number>();
@@ -326,7 +334,7 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
       if (d) {
         expect(x.summary.yearbuilt, where).toBe(int(d.YearBuilt, ['0', 'No dat']));
         expect(x.building.rooms.beds, where).toBe(int(d.Bedrooms, ['No dat']));
-        expect(x.building.rooms.bathstotal, where).toBe(int(d.FullBathrooms, ['No dat']));
+        expectBaths(x, int(d.FullBathrooms, ['No dat']), int(d.HalfBathrooms, ['No dat']), where);
         expect(x.building.size.universalsize, where).toBe(int(d.SquareFootageFinishedLiving, ['0', 'No dat']));
       } else if (!detailApns.has(r.ParcelNumber!)) expect(x.summary.yearbuilt, where).toBeNull();
       // Every sale of the sales file with a known date, once per date and price.
@@ -442,6 +450,7 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
       });
       expect(x.summary.yearbuilt, where).toBe(int(r['nhdra_vns ayb'], ['0.0', '0']));
       expect(x.building.rooms.beds, where).toBe(int(r['nhdra_vns num bedrm'], ['0.0']));
+      expectBaths(x, int(r['nhdra_vns num baths'], ['0.0']), int(r['nhdra_vns num hbaths']), where);
       expect(x.building.size.universalsize, where).toBe(int(r['nhdra_cns area living'], ['0.0']));
       const cells: [string, string | null][] = [
         ['nhdra_saledate', 'nhdra_saleprice'],

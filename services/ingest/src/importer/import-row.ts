@@ -306,8 +306,7 @@ export function toParcel(
     vacant: false,
     buildingSqft: num(v.buildingSqft),
     beds: num(v.beds),
-    bathsTotal: num(v.bathsTotal),
-    bathsPartial: null,
+    ...bathsOf(v),
     owner1,
     owner2,
     mailing,
@@ -321,6 +320,20 @@ export function toParcel(
     lastModified: now,
   };
   return { input, street: parsed };
+}
+
+/**
+ * Bathrooms: the file's total, or one made of its full and half bathrooms (a half bath counts 0.5, as in a total
+ * of 2.5) when it gives the full ones; the half ones as a count.
+ */
+function bathsOf(v: Values): Pick<PropertyInput, 'bathsTotal' | 'bathsPartial'> {
+  // A count (the record's bathspartial is an integer), whatever the mapping's format.
+  const partial = num(v.bathsPartial) === null ? null : Math.round(num(v.bathsPartial)!);
+  const full = num(v.bathsFull);
+  return {
+    bathsTotal: num(v.bathsTotal) ?? (full === null ? null : full + 0.5 * (partial ?? 0)),
+    bathsPartial: partial,
+  };
 }
 
 /** The current assessment; the total is the file's, or the sum of land and improvements when it gives both. */
@@ -379,8 +392,7 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
     vacant: false,
     buildingSqft: num(v.buildingSqft),
     beds: num(v.beds),
-    bathsTotal: num(v.bathsTotal),
-    bathsPartial: null,
+    ...bathsOf(v),
     owner1,
     owner2,
     mailing: mailingOf(v),

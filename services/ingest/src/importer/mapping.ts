@@ -24,7 +24,12 @@ export const PROPERTY_TARGETS = [
   'lotSqft',
   'buildingSqft',
   'beds',
+  /** The file's own total of bathrooms (a half bath 0.5); not with bathsFull. */
   'bathsTotal',
+  /** Full bathrooms: the total is made of them and the half bathrooms (each 0.5) when the file gives no total. */
+  'bathsFull',
+  /** Half (partial) bathrooms, a count. */
+  'bathsPartial',
   /** A cell that may hold one or two owners (rule option `order`); with owner2Name, both cells are read together. */
   'ownerName',
   'owner2Name',
@@ -155,6 +160,13 @@ export const Mapping = z.discriminatedUnion('kind', [
       for (const [target, rule] of Object.entries(m.fields))
         if (rule && 'column' in rule && rule.order && target !== 'ownerName' && target !== 'owner2Name')
           ctx.addIssue({ code: 'custom', path: ['fields', target], message: '`order` applies to owner cells only' });
+      if (m.fields.bathsTotal && m.fields.bathsFull)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', 'bathsFull'],
+          message:
+            "bathsTotal is the file's own total, bathsFull the full bathrooms a total is made of: map one of them",
+        });
     }),
   z
     .object({

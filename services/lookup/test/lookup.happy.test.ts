@@ -310,6 +310,30 @@ describe('owner, parcel and id lookups', () => {
     expect(wrongState.status).toBe(404);
   });
 
+  it('narrows an APN by county: a bare name is the county or the independent city of that name', async () => {
+    const tag = String(Date.now()).slice(-7);
+    const va = { state: 'VA', fips: '51540', zip: '22902', city: 'CHARLOTTESVILLE' };
+    const [city, county, charles] = await insertProperties(ctx.pool, [
+      makeProperty({ ...va, apn: `77${tag}`, apnOrig: `77${tag}`, county: 'CHARLOTTESVILLE CITY' }),
+      makeProperty({ ...va, apn: `78${tag}`, apnOrig: `78${tag}`, county: 'ALBEMARLE', fips: '51003' }),
+      makeProperty({ ...va, apn: `79${tag}`, apnOrig: `79${tag}`, county: 'Charles City', fips: '51036' }),
+    ]);
+    const ids = async (apn: string, county: string) => {
+      const res = await ctx.get(`/api/v1/property/parcel?${q({ apn, state: 'VA', county })}`);
+      return res.status === 200 ? res.body.property.map((p: any) => p.identifier.Id) : res.status;
+    };
+    for (const name of ['Charlottesville', 'charlottesville city', 'Charlottesville (city)'])
+      expect(await ids(`77${tag}`, name), name).toEqual([city]);
+    // The county's own designator means the county: Charlottesville's parcel is not in a Charlottesville County.
+    expect(await ids(`77${tag}`, 'Charlottesville County')).toBe(404);
+    expect(await ids(`77${tag}`, 'Albemarle')).toBe(404);
+    expect(await ids(`78${tag}`, 'Albemarle County')).toEqual([county]);
+    expect(await ids(`78${tag}`, 'Albemarle city')).toBe(404);
+    // A county whose name ends in City.
+    for (const name of ['Charles City', 'Charles City County'])
+      expect(await ids(`79${tag}`, name), name).toEqual([charles]);
+  });
+
   it('returns sale history newest first and assessment history newest year first, by id', async () => {
     const SALES = [
       {

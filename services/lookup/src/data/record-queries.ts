@@ -170,7 +170,7 @@ const BY_PARCEL = {
   name: 'by_parcel',
   text: `SELECT p.body, t.body AS demo, count(*) OVER () AS total FROM ${FROM_WITH_DEMOGRAPHICS}
          WHERE (p.apn_key = $1 OR p.tax_parcel_key = $1)
-           AND ($2::text IS NULL OR p.state = $2) AND ($3::text IS NULL OR p.county_key = $3)
+           AND ($2::text IS NULL OR p.state = $2) AND ($3::text[] IS NULL OR p.county_key = ANY($3))
          ORDER BY p.id LIMIT $4`,
 };
 
@@ -374,10 +374,16 @@ export class RecordStore {
     };
   }
 
-  async byParcel(apnKey: string, state: string | null, countyKey: string | null, limit: number): Promise<RecordRow[]> {
+  /** `countyKeys`: the county keys the asked county may mean (countyKeys); null: any county. */
+  async byParcel(
+    apnKey: string,
+    state: string | null,
+    countyKeys: readonly string[] | null,
+    limit: number,
+  ): Promise<RecordRow[]> {
     const { rows } = await this.pool.query<StoredRecordRow>({
       ...BY_PARCEL,
-      values: [apnKey, state, countyKey, limit],
+      values: [apnKey, state, countyKeys, limit],
     });
     return rows.map(decodeRecordRow);
   }

@@ -1,7 +1,7 @@
 // The record lookups of SPEC 4.1-4.5, on normalised keys. No req/res here: criteria in, a page or an ApiError out.
 import {
   apnKey,
-  countyKey,
+  countyKeys,
   nameKey,
   normalizeCity,
   parseAskedLine,
@@ -263,7 +263,8 @@ export async function findByParcel(
   deadline = new LookupDeadline(store.deadlineMs),
 ): Promise<RecordPage> {
   const key = apnKey(q.apn);
-  const county = q.county ? countyKey(q.county) : null;
+  // A bare name is the county or the independent city of that name (Charlottesville is CHARLOTTESVILLE CITY).
+  const county = q.county ? countyKeys(q.county) : null;
   const rows = await deadline.run(() => store.byParcel(key, q.state ?? null, county, PARCEL_MATCH_LIMIT));
   if (rows.length === 0) throw notFound(`No properties found for APN '${q.apn}'`);
   return { rows, total: rows[0]!.total, page: 1, pagesize: PARCEL_MATCH_LIMIT };

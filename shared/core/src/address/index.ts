@@ -7,6 +7,7 @@ export {
   apnKey,
   nameKey,
   countyKey,
+  countyKeys,
   tokenize,
   looseDirectionals,
 } from './normalize.js';

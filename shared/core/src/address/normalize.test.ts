@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import {
   apnKey,
   countyKey,
+  countyKeys,
   looseDirectionals,
   nameKey,
   normalizeCity,
@@ -341,6 +342,17 @@ describe('other normalisers', () => {
     expect(countyKey('Sacramento County')).toBe('SACRAMENTO');
     expect(countyKey('Orleans Parish')).toBe('ORLEANS');
     expect(countyKey('District of Columbia')).toBe('DISTRICT OF COLUMBIA');
+  });
+  it('countyKeys: a bare name is the county or the independent city of that name; a designator says which', () => {
+    expect(countyKeys('Charlottesville')).toEqual(['CHARLOTTESVILLE', 'CHARLOTTESVILLE CITY']);
+    expect(countyKeys('Charlottesville city')).toEqual(['CHARLOTTESVILLE CITY']);
+    expect(countyKeys('Baltimore (city)')).toEqual(['BALTIMORE CITY']);
+    expect(countyKeys('Fairfax County')).toEqual(['FAIRFAX']);
+    expect(countyKeys('Orleans Parish')).toEqual(['ORLEANS']);
+    // Counties whose names end in City.
+    expect(countyKeys('Charles City')).toEqual(['CHARLES CITY']);
+    expect(countyKeys('James City County')).toEqual(['JAMES CITY']);
+    expect(countyKeys('County')).toEqual(['']);
   });
 });
 

@@ -320,3 +320,16 @@ export function countyKey(county: string): string {
   const word = COUNTY_WORDS.find((w) => key.endsWith(w) && !/\w/.test(key.charAt(key.length - w.length - 1)));
   return (word === undefined ? key : key.slice(0, key.length - word.length)).trim();
 }
+
+/**
+ * The stored county keys (countyKey) a county name asked for may mean. A name with its designator means that one
+ * (`Fairfax County`: FAIRFAX; `Fairfax city`: FAIRFAX CITY; `Charles City`, a county: CHARLES CITY). A bare name
+ * also means the independent city of that name, which rolls and GeoNames name `X city` / `X (city)`
+ * (`Charlottesville`: CHARLOTTESVILLE and CHARLOTTESVILLE CITY), since a client names a city by its name alone. So a
+ * bare `Charles` also means Virginia's Charles City County (its key is CHARLES CITY): the state tells them apart.
+ */
+export function countyKeys(county: string): string[] {
+  const key = countyKey(county);
+  const designated = key !== nameKey(county) || key === 'CITY' || key.endsWith(' CITY');
+  return designated || key === '' ? [key] : [key, `${key} CITY`];
+}

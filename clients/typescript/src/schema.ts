@@ -628,7 +628,9 @@ export interface components {
                 };
                 rooms: {
                     beds: number | null;
+                    /** @description Bathrooms in all, a half bathroom counting 0.5 (2.5: two full, one half) */
                     bathstotal: number | null;
+                    /** @description Half (partial) bathrooms, a count */
                     bathspartial: number | null;
                 };
             };
@@ -2886,7 +2888,7 @@ export interface operations {
                 apn: string;
                 /** @description Two-letter state code */
                 state?: string;
-                /** @description County name, e.g. `Sacramento` or `Sacramento County` */
+                /** @description County name, e.g. `Sacramento` or `Sacramento County`; a bare name also means the independent city of that name (`Charlottesville`) */
                 county?: string;
                 /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
                 preview?: boolean;

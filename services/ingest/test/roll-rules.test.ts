@@ -314,7 +314,8 @@ describe('bathrooms as a roll counts them', () => {
     expect(baths(split, { F: '2.0', H: '1.0' })).toEqual([2.5, 1]);
     expect(baths(split, { F: '3', H: '0' })).toEqual([3, 0]);
     expect(baths(split, { F: '1', H: '' })).toEqual([1, null]);
-    expect(baths(split, { F: '0.0', H: '1.0' })).toEqual([null, 1]);
+    // Half baths without a total: neither (the merge takes the two together).
+    expect(baths(split, { F: '0.0', H: '1.0' })).toEqual([null, null]);
     expect(baths(split, { F: '', H: '' })).toEqual([null, null]);
     // The record's bathspartial is an integer, whatever the mapping's format.
     expect(baths(split, { F: '1', H: '1.4' })).toEqual([1.5, 1]);
@@ -330,5 +331,31 @@ describe('bathrooms as a roll counts them', () => {
     });
     expect(both.success).toBe(false);
     expect(JSON.stringify(both.error?.issues)).toMatch(/map one of them/);
+    const halvesAlone = Mapping.safeParse({
+      name: 'halves',
+      kind: 'property',
+      join: { mapping: 'x', on: 'apn' },
+      fields: { apn: { column: 'A' }, bathsPartial: { column: 'H' } },
+    });
+    expect(JSON.stringify(halvesAlone.error?.issues)).toMatch(/half bathrooms are read with the total/);
+  });
+});
+
+describe('bathrooms merged', () => {
+  const baths = (bathsTotal: number | null, bathsPartial: number | null) => makeProperty({ bathsTotal, bathsPartial });
+  const pair = (p: { bathsTotal: number | null; bathsPartial: number | null }) => [p.bathsTotal, p.bathsPartial];
+
+  it("as one count: a side's total and half baths together, never the total of one row and the halves of another", () => {
+    expect(pair(mergeParcel(baths(null, null), baths(2.5, 1)))).toEqual([2.5, 1]);
+    expect(pair(mergeParcel(baths(2.5, 1), baths(null, null)))).toEqual([2.5, 1]);
+    // The newer row (the base) has a count: the older one's does not mix into it.
+    expect(pair(mergeParcel(baths(2, 0), baths(3, null)))).toEqual([3, null]);
+    const details = mappedFields(['apn', 'bathsFull', 'bathsPartial']);
+    // Rows of one joined file: a later row gives the count only when the earlier ones gave none.
+    expect(pair(joinParcel(baths(null, null), baths(2.5, 1), details, true))).toEqual([2.5, 1]);
+    expect(pair(joinParcel(baths(3, null), baths(2.5, 1), details, true))).toEqual([3, null]);
+    // The file again over the parcel: its count is the parcel's, an empty one clears it.
+    expect(pair(joinParcel(baths(3, null), baths(2.5, 1), details))).toEqual([2.5, 1]);
+    expect(pair(joinParcel(baths(2.5, 1), baths(null, null), details))).toEqual([null, null]);
   });
 });

@@ -128,11 +128,14 @@ function expectedAbsentee(rec: Rec): 'Y' | 'N' | null {
   return sameStreet && sameUnit && mailZip === rec.address.postal1 ? 'N' : 'Y';
 }
 
-/** Full and half bathrooms as a roll counts them: the total counts a half bath 0.5 (2 and 1: 2.5), none without full. */
+/**
+ * Full and half bathrooms as a roll counts them: the total counts a half bath 0.5 (2 and 1: 2.5); without full ones,
+ * neither.
+ */
 function expectBaths(rec: Rec, full: number | null, half: number | null, where: string): void {
   expect(rec.building.rooms, where).toMatchObject({
     bathstotal: full === null ? null : full + 0.5 * (half ?? 0),
-    bathspartial: half,
+    bathspartial: full === null ? null : half,
   });
 }
 

@@ -313,10 +313,12 @@ describe('owner, parcel and id lookups', () => {
   it('narrows an APN by county: a bare name is the county or the independent city of that name', async () => {
     const tag = String(Date.now()).slice(-7);
     const va = { state: 'VA', fips: '51540', zip: '22902', city: 'CHARLOTTESVILLE' };
-    const [city, county, charles] = await insertProperties(ctx.pool, [
+    const [city, county, charles, richmond] = await insertProperties(ctx.pool, [
       makeProperty({ ...va, apn: `77${tag}`, apnOrig: `77${tag}`, county: 'CHARLOTTESVILLE CITY' }),
       makeProperty({ ...va, apn: `78${tag}`, apnOrig: `78${tag}`, county: 'ALBEMARLE', fips: '51003' }),
       makeProperty({ ...va, apn: `79${tag}`, apnOrig: `79${tag}`, county: 'Charles City', fips: '51036' }),
+      // As GeoNames names Richmond, VA (the generator's records).
+      makeProperty({ ...va, apn: `76${tag}`, apnOrig: `76${tag}`, county: 'City of Richmond', fips: '51760' }),
     ]);
     const ids = async (apn: string, county: string) => {
       const res = await ctx.get(`/api/v1/property/parcel?${q({ apn, state: 'VA', county })}`);
@@ -330,6 +332,9 @@ describe('owner, parcel and id lookups', () => {
     expect(await ids(`78${tag}`, 'Albemarle County')).toEqual([county]);
     expect(await ids(`78${tag}`, 'Albemarle city')).toBe(404);
     // A county whose name ends in City.
+    for (const name of ['Richmond', 'Richmond city', 'City of Richmond'])
+      expect(await ids(`76${tag}`, name), name).toEqual([richmond]);
+    expect(await ids(`76${tag}`, 'Richmond County')).toBe(404);
     for (const name of ['Charles City', 'Charles City County'])
       expect(await ids(`79${tag}`, name), name).toEqual([charles]);
   });

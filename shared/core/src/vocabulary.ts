@@ -42,3 +42,27 @@ export const OWNER_TYPES = [
   'Association',
   'Financial',
 ] as const;
+
+/**
+ * The property types records carry (`summary.proptype`): what the generator and the import mappings write. The area
+ * search filter takes these (any case); a county file's own unmapped value is stored as it comes and filtered by none.
+ */
+export const PROPERTY_TYPES = [
+  'SFR',
+  'CONDOMINIUM',
+  'APARTMENT',
+  'COOPERATIVE',
+  'TOWNHOUSE/ROWHOUSE',
+  'DUPLEX',
+  'TRIPLEX',
+  'MOBILE HOME',
+  'VACANT LAND',
+  'COMMERCIAL',
+  'INDUSTRIAL',
+  'CONDOMINIUM PARKING',
+  'OTHER',
+  'UNKNOWN',
+] as const;
+
+/** The property type of a record whose files say none: the type's empty value, which another file's may fill. */
+export const UNKNOWN_PROPERTY_TYPE = 'UNKNOWN' satisfies (typeof PROPERTY_TYPES)[number];

@@ -10,6 +10,7 @@
 import { decodeRecordBody } from '@pra/core/stored/body';
 import { withTransaction, type Pool } from '@pra/platform/db';
 import { locationPoint } from './copy-rows.js';
+import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
 
 export interface FillOptions {
   batchSize?: number;
@@ -35,7 +36,10 @@ function locationOf(body: Buffer): { location: string | null; proptype: string }
   };
   const point = locationPoint({ latitude: r.location?.latitude ?? null, longitude: r.location?.longitude ?? null });
   // As a point's text (a -0 written "0", as a load's binary rows store it).
-  return { location: point && `(${point[0]},${point[1]})`, proptype: (r.summary?.proptype ?? 'UNKNOWN').toUpperCase() };
+  return {
+    location: point && `(${point[0]},${point[1]})`,
+    proptype: (r.summary?.proptype ?? UNKNOWN_PROPERTY_TYPE).toUpperCase(),
+  };
 }
 
 /** Fills what is unfilled; returns how many records it filled (0 when the store was filled already). */

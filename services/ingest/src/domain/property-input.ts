@@ -61,7 +61,7 @@ export interface PropertyInput {
   latitude: number | null;
   longitude: number | null;
   censusTract: string | null;
-  /** UNKNOWN_TYPE when the file says none. */
+  /** UNKNOWN_PROPERTY_TYPE when the files say none (a merge or a joined file fills it). */
   proptype: string;
   yearBuilt: number | null;
   lotSqft: number | null;
@@ -109,6 +109,3 @@ export interface TractInput {
   unemploymentRate: number | null;
   vacancyRate: number | null;
 }
-
-/** The property type of a parcel whose files say none: the type's empty value (joinParcel fills it). */
-export const UNKNOWN_TYPE = 'UNKNOWN';

@@ -6,7 +6,8 @@
 // (a corrected price), and an empty cell in a column it maps clears the stored value (see `reimportParcel`).
 import { hash } from 'node:crypto';
 import { apnKey, normalizeCity, parseStreetLine, type StreetLine } from '@pra/core/address';
-import { type PropertyInput, type SaleInput, UNKNOWN_TYPE } from '../domain/property-input.js';
+import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
+import type { PropertyInput, SaleInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import type { PROPERTY_TARGETS } from './mapping.js';
@@ -52,8 +53,6 @@ const FILLABLE = [
   'lotAcres',
   'buildingSqft',
   'beds',
-  'bathsTotal',
-  'bathsPartial',
   'censusTract',
   'latitude',
   'longitude',
@@ -65,7 +64,15 @@ const FILLABLE = [
 ] as const;
 
 /** The fields a file may leave empty: filled from the other rows of the parcel, or cleared on a re-import. */
-export type OptionalField = (typeof FILLABLE)[number] | 'mortgages';
+export type OptionalField = (typeof FILLABLE)[number] | 'mortgages' | BathField;
+
+/**
+ * A parcel's bathrooms: the total and the half ones, one count read from one row (a total of 2.5 with 1 half bath),
+ * so a merge takes the two together, never the total of one row with the half baths of another.
+ */
+const BATHS = ['bathsTotal', 'bathsPartial'] as const;
+type BathField = (typeof BATHS)[number];
+const noBaths = (p: PropertyInput) => p.bathsTotal === null && p.bathsPartial === null;
 
 /**
  * What a file may speak for or not: the optional fields, the price of its sales, and whether it gives sales at all
@@ -160,9 +167,11 @@ export function mergeParcel(
   for (const f of FILLABLE)
     if (merged[f] === null && !keep.has(f)) (merged as unknown as Record<string, unknown>)[f] = other[f];
   if (merged.mortgages.length === 0 && !keep.has('mortgages')) merged.mortgages = other.mortgages;
+  if (noBaths(merged) && !BATHS.some((f) => keep.has(f)))
+    [merged.bathsTotal, merged.bathsPartial] = [other.bathsTotal, other.bathsPartial];
   // UNKNOWN is the property type's empty value: a file that says none (Charlottesville's parcels) keeps the one
   // another file gave (its residential details).
-  if (merged.proptype === UNKNOWN_TYPE && !keep.has('proptype')) merged.proptype = other.proptype;
+  if (merged.proptype === UNKNOWN_PROPERTY_TYPE && !keep.has('proptype')) merged.proptype = other.proptype;
   // Rows of one parcel naming different units (a co-op's apartments) are sales within the building: the parcel has no unit.
   // The same written line is the same unit: parsed only when the two are written differently.
   const [a, b] = [streetWithUnit(older), streetWithUnit(newer)];
@@ -255,8 +264,10 @@ export function joinParcel(
     if (!continued || fields[f] === null) fields[f] = given[f];
   }
   if (mapped.has('mortgages') && (!continued || out.mortgages.length === 0)) out.mortgages = file.mortgages;
+  // The bathrooms together (BATHS): a later row gives them only when the earlier ones gave neither.
+  if (!continued || noBaths(out)) for (const f of BATHS) if (mapped.has(f)) out[f] = file[f];
   // UNKNOWN is the property type's empty cell.
-  if (mapped.has('proptype') && (!continued || out.proptype === UNKNOWN_TYPE)) out.proptype = file.proptype;
+  if (mapped.has('proptype') && (!continued || out.proptype === UNKNOWN_PROPERTY_TYPE)) out.proptype = file.proptype;
   // Rows of one file: their sales are the union (one day's sales at two prices are two sales).
   if (continued) out.sales = unionSales(stored.sales, file.sales);
   else if (file.sales.length > 0) {

@@ -2,14 +2,9 @@
 // tract vintage) they describe, with geography the file lacks taken from the ZIP data set. Pure, so that it runs in
 // the import's worker threads as well as in the main one.
 import { apnKey, normalizeCity, splitZip, STATE_FIPS, type StreetLine, UNIT_DESIGNATORS } from '@pra/core/address';
+import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
 import { separatedApnKey } from '../data/parcels.js';
-import {
-  type OwnerInput,
-  type PropertyInput,
-  type SaleInput,
-  type TractInput,
-  UNKNOWN_TYPE,
-} from '../domain/property-input.js';
+import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
 import { hash32 } from '../generator/random.js';
 import { zipPlace } from '../generator/reference-data.js';
 import { splitCityStateZip } from '../domain/city-state-zip.js';
@@ -297,7 +292,7 @@ export function toParcel(
     latitude: num(v.latitude) ?? centre?.latitude ?? null,
     longitude: num(v.longitude) ?? centre?.longitude ?? null,
     censusTract: tractIdOf(str(v.censusTract), fips, fipsGiven !== null || place !== undefined),
-    proptype: str(v.proptype) ?? UNKNOWN_TYPE,
+    proptype: str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE,
     yearBuilt: num(v.yearBuilt),
     lotSqft: num(v.lotSqft),
     lotAcres: num(v.lotSqft) === null ? null : +(num(v.lotSqft)! / 43_560).toFixed(4),
@@ -323,17 +318,17 @@ export function toParcel(
 }
 
 /**
- * Bathrooms: the file's total, or one made of its full and half bathrooms (a half bath counts 0.5, as in a total
- * of 2.5) when it gives the full ones; the half ones as a count.
+ * Bathrooms: the file's total (bathsTotal), or one made of its full and half bathrooms (bathsFull, bathsPartial: a
+ * half bath counts 0.5, as in a total of 2.5; none without the full ones); a mapping maps one or the other. The half
+ * ones as a count, only beside a total (the merge takes the two together: import-merge.ts BATHS).
  */
 function bathsOf(v: Values): Pick<PropertyInput, 'bathsTotal' | 'bathsPartial'> {
   // A count (the record's bathspartial is an integer), whatever the mapping's format.
   const partial = num(v.bathsPartial) === null ? null : Math.round(num(v.bathsPartial)!);
   const full = num(v.bathsFull);
-  return {
-    bathsTotal: num(v.bathsTotal) ?? (full === null ? null : full + 0.5 * (partial ?? 0)),
-    bathsPartial: partial,
-  };
+  const total = num(v.bathsTotal) ?? (full === null ? null : full + 0.5 * (partial ?? 0));
+  // Both or neither: half baths without a total are a count of nothing known (Lebanon's 0.0 full baths, unknown).
+  return { bathsTotal: total, bathsPartial: total === null ? null : partial };
 }
 
 /** The current assessment; the total is the file's, or the sum of land and improvements when it gives both. */
@@ -383,7 +378,7 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
     latitude: num(v.latitude),
     longitude: num(v.longitude),
     censusTract: tractIdOf(str(v.censusTract), fips, /^\d{5}$/.test(fips)),
-    proptype: str(v.proptype) ?? UNKNOWN_TYPE,
+    proptype: str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE,
     yearBuilt: num(v.yearBuilt),
     lotSqft,
     lotAcres: lotSqft === null ? null : +(lotSqft / 43_560).toFixed(4),

@@ -26,7 +26,8 @@ export const PROPERTY_TARGETS = [
   'beds',
   /** The file's own total of bathrooms (a half bath 0.5); not with bathsFull. */
   'bathsTotal',
-  /** Full bathrooms: the total is made of them and the half bathrooms (each 0.5) when the file gives no total. */
+  /** Full bathrooms, for a file that counts full and half ones apart: the total is made of them and the half
+   * bathrooms (each 0.5); not with bathsTotal. */
   'bathsFull',
   /** Half (partial) bathrooms, a count. */
   'bathsPartial',
@@ -160,6 +161,12 @@ export const Mapping = z.discriminatedUnion('kind', [
       for (const [target, rule] of Object.entries(m.fields))
         if (rule && 'column' in rule && rule.order && target !== 'ownerName' && target !== 'owner2Name')
           ctx.addIssue({ code: 'custom', path: ['fields', target], message: '`order` applies to owner cells only' });
+      if (m.fields.bathsPartial && !m.fields.bathsTotal && !m.fields.bathsFull)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', 'bathsPartial'],
+          message: 'half bathrooms are read with the total (bathsTotal) or the full ones (bathsFull) of the same file',
+        });
       if (m.fields.bathsTotal && m.fields.bathsFull)
         ctx.addIssue({
           code: 'custom',

@@ -322,14 +322,18 @@ export function countyKey(county: string): string {
 }
 
 /**
- * The stored county keys (countyKey) a county name asked for may mean. A name with its designator means that one
- * (`Fairfax County`: FAIRFAX; `Fairfax city`: FAIRFAX CITY; `Charles City`, a county: CHARLES CITY). A bare name
- * also means the independent city of that name, which rolls and GeoNames name `X city` / `X (city)`
- * (`Charlottesville`: CHARLOTTESVILLE and CHARLOTTESVILLE CITY), since a client names a city by its name alone. So a
- * bare `Charles` also means Virginia's Charles City County (its key is CHARLES CITY): the state tells them apart.
+ * The stored county keys (countyKey) a county name asked for may mean. An independent city is stored as its roll or
+ * GeoNames names it: `X city` or `X (city)` (CHARLOTTESVILLE CITY, CARSON CITY CITY), or `City of X` (CITY OF
+ * RICHMOND). A name with a county's designator means the county (`Fairfax County`: FAIRFAX). `City of X` means the
+ * city. A bare name means the county or the city of that name (`Charlottesville`, `Richmond`), since a client names
+ * a city by its name alone; a name ending in City may be either too (`Charles City` is a county, `Carson City` a
+ * city). The state tells apart what remains (a bare `Charles` also means Virginia's Charles City County).
  */
 export function countyKeys(county: string): string[] {
   const key = countyKey(county);
-  const designated = key !== nameKey(county) || key === 'CITY' || key.endsWith(' CITY');
-  return designated || key === '' ? [key] : [key, `${key} CITY`];
+  if (key !== nameKey(county) || key === '') return [key];
+  const cityOf = /^CITY OF (.+)$/.exec(key)?.[1];
+  if (cityOf !== undefined) return [`${cityOf} CITY`, key];
+  const bare = key.endsWith(' CITY') ? key.slice(0, -' CITY'.length) : key;
+  return [...new Set([key, `${key} CITY`, `${bare} CITY`, `CITY OF ${bare}`])];
 }

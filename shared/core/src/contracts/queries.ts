@@ -10,7 +10,7 @@ import {
   POLYGON_VERTICES_MAX,
   RADIUS_MAX_MILES,
 } from './area-geometry.js';
-import { PROPERTY_TYPES } from './record.js';
+import { PROPERTY_TYPES } from '../vocabulary.js';
 
 /**
  * The longest value (in characters, after surrounding spaces are trimmed) each text parameter takes: a value past
@@ -272,7 +272,10 @@ export const ParcelQuery = z.object({
     },
   ),
   state: stateCode.optional(),
-  county: text('County name, e.g. `Sacramento` or `Sacramento County`', TEXT_MAX.county).optional(),
+  county: text(
+    'County name, e.g. `Sacramento` or `Sacramento County`; a bare name also means the independent city of that name (`Charlottesville`)',
+    TEXT_MAX.county,
+  ).optional(),
   ...meteredOptions,
 });
 export type ParcelQuery = z.infer<typeof ParcelQuery>;

@@ -1,6 +1,6 @@
 // The property record (SPEC 2.1) with the group names and type decisions of ARCHITECTURE.md:
 // the formal schema wins over samples (Id and parcelId integers, mortgage.amount a string).
-import { OWNER_TYPES } from '../vocabulary.js';
+import { OWNER_TYPES, PROPERTY_TYPES } from '../vocabulary.js';
 import { z } from './zod.js';
 
 const nstr = z.string().nullable();
@@ -47,27 +47,6 @@ export const Location = z.object({
   }),
 });
 
-/**
- * The property types records carry (`summary.proptype`): what the generator and the import mappings write. The area
- * search filter takes these (any case); a county file's own unmapped value is stored as it comes and filtered by none.
- */
-export const PROPERTY_TYPES = [
-  'SFR',
-  'CONDOMINIUM',
-  'APARTMENT',
-  'COOPERATIVE',
-  'TOWNHOUSE/ROWHOUSE',
-  'DUPLEX',
-  'TRIPLEX',
-  'MOBILE HOME',
-  'VACANT LAND',
-  'COMMERCIAL',
-  'INDUSTRIAL',
-  'CONDOMINIUM PARKING',
-  'OTHER',
-  'UNKNOWN',
-] as const;
-
 export const Summary = z.object({
   absenteeInd: yesNo.nullable().openapi({
     description:
@@ -87,7 +66,13 @@ export const Lot = z.object({
 
 export const Building = z.object({
   size: z.object({ universalsize: nint.openapi({ description: 'Building area, square feet' }) }),
-  rooms: z.object({ beds: nint, bathstotal: nnum, bathspartial: nint }),
+  rooms: z.object({
+    beds: nint,
+    bathstotal: nnum.openapi({
+      description: 'Bathrooms in all, a half bathroom counting 0.5 (2.5: two full, one half)',
+    }),
+    bathspartial: nint.openapi({ description: 'Half (partial) bathrooms, a count' }),
+  }),
 });
 
 export { OWNER_TYPES };

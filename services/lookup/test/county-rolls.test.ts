@@ -570,6 +570,31 @@ describe('through the lookup app', () => {
       const res = await lookup(x.address.line1, 'West Lebanon');
       expect(res.status, `${x.address.line1} in West Lebanon`).toBe(404);
     }
+    // The airport's hangars: a building and a unit written after the street without a designator (`54 AIRPORT RD
+    // B2 U7`), some with one (`#B2 U1`): each hangar is found by its unit however it is written, and the others of
+    // the building are named when one is not there.
+    // `54 AIRPORT RD B2 UA` (a unit without a digit) is read as a street's name, and found as written.
+    const hangars = [...byApn.values()].filter(
+      (x) => /^5[24] AIRPORT RD\b/.test(x.address.line1) && !x.address.line1.endsWith(' UA'),
+    );
+    expect(hangars.length).toBe(18);
+    const ua = await lookup('54 Airport Rd B2 UA', 'Lebanon');
+    expect([ua.status, ua.body.property?.[0]?.identifier.apn]).toEqual([200, '131-1-1102']);
+    for (const x of hangars) {
+      const where = `Lebanon ${x.identifier.apn} ${x.address.line1} ${x.address.line2}`;
+      expect(x.address.line1, where).toMatch(/^5[24] AIRPORT RD$/);
+      const [, building, unit] = /^#? ?(B\d) ?(U\d+)$/.exec(x.address.line2.replace(/^# /, '')) ?? [];
+      expect(building, where).toBeDefined();
+      for (const written of [`${building} ${unit}`, `#${building} ${unit}`, `Unit ${building} ${unit}`]) {
+        const res = await lookup(`${x.address.line1} ${written}`, 'Lebanon');
+        expect([res.status, ids(res)], `${where}: '${written}'`).toEqual([200, [x.identifier.Id]]);
+      }
+    }
+    const missing = await lookup('54 Airport Rd #B2 U99', 'Lebanon');
+    expect(missing.status).toBe(404);
+    expect(missing.body.status.msg).toMatch(
+      /No unit 'B2U99' at '54 AIRPORT RD' in LEBANON, NH; units there: B2U1, B2U10, /,
+    );
     // Nowhere: the 404 names the address as asked, in the city asked.
     const none = await lookup('99999 Nowhere Rd', 'West Lebanon');
     expect(none.status).toBe(404);

@@ -193,6 +193,16 @@ describe('the spellings of issue 26', () => {
     expect(parseStreetLine('1000 W FM 1960')).toMatchObject({ lineKey: '1000 W FM 1960', unitKey: '' });
     expect(parseStreetLine('100 Broadway 2nd')).toMatchObject({ unitKey: '' });
     expect(parseStreetLine('500 Route 9')).toMatchObject({ unitKey: '' });
+    // A building and its unit after the street type, both without a designator (Lebanon's hangars), on both sides.
+    expect(parseStreetLine('54 AIRPORT RD B2 U7')).toMatchObject({ lineKey: '54 AIRPORT RD', unitKey: 'B2U7' });
+    const { unitDesignator, ...keys } = parseStreetLine('54 Airport Road #B2 U7');
+    expect([unitDesignator, parseStreetLine('54 AIRPORT RD B2 U7')]).toMatchObject(['#', keys]);
+    same('54 Airport Rd Unit B2 U7', '54 AIRPORT RD B2 U7');
+    // Not a route's numbers, nor an ordinal, nor a part without a digit.
+    expect(parseStreetLine('100 US Hwy 1 2')).toMatchObject({ unitKey: '' });
+    expect(parseStreetLine('5 County Rd 12 3')).toMatchObject({ unitKey: '' });
+    expect(parseStreetLine('5 Main St 2nd 3')).toMatchObject({ unitKey: '' });
+    expect(parseStreetLine('12 Main St B 7')).toMatchObject({ unitKey: '' });
     // A one-word street then a unit: a name of three letters or more, or an ordinal.
     same('4516 Kimberly 9', '4516 KIMBERLY ST APT 9');
     same('425 4th 32', '425 4TH AVE UNIT 32');

@@ -11,7 +11,7 @@ import { floorAt, floorsAsUnits, HOUSE_NUMBER, splitUnit, unitLast, unitPart } f
  * The version of the address keys this code computes. Raise it with any change to what parseStreetLine returns for
  * a stored line: the online rekey (services/ingest/src/data/rekey.ts) then recomputes the keys of every stored row.
  */
-export const ADDRESS_KEYS_VERSION = 6;
+export const ADDRESS_KEYS_VERSION = 7;
 
 export interface StreetLine {
   /** House number as written after clean-up ("123", "123A", "12-34", "123 1/2"); null when the line has none. */

@@ -98,6 +98,21 @@ function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit
 }
 
 /**
+ * Whether the last two tokens are one unit written without a designator after a street type: a building and its
+ * unit, each with a digit (Lebanon's hangars, `54 AIRPORT RD B2 U7`, written `#B2 U1` beside them), on both sides;
+ * not after a route's type or word ("100 US HWY 1 2"), nor when either is an ordinal ("5 MAIN ST 2ND 3").
+ */
+function endsInBarePair(tokens: readonly string[], streetStart: number): boolean {
+  const last = tokens.length - 1;
+  // A name word, the type, then the two.
+  if (last - 3 < streetStart) return false;
+  const [a, b] = [tokens[last - 1]!, tokens[last]!];
+  if (!/\d/.test(a) || !/\d/.test(b) || DIGIT_ORDINAL.test(a) || DIGIT_ORDINAL.test(b)) return false;
+  const type = SUFFIX_ABBREVIATIONS.get(tokens[last - 2]!);
+  return type !== undefined && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[last - 3]!);
+}
+
+/**
  * Finds where a unit starts: a designator after the number and at least one street word. One pass over the tokens
  * (and one more to collect the unit): where a designator is followed by nothing but designators ("# # # #"), the
  * rest is read once for a standalone one ("UNIT REAR"), and a designator with nothing after it is dropped, unless it
@@ -127,6 +142,15 @@ export function splitUnit(tokens: readonly string[], streetStart: number, bareUn
       street: tokens.slice(streetStart, last),
       designator: null,
       unitKey: idKey([tokens[last]!]),
+      unnamed: false,
+    };
+  }
+  if (endsInBarePair(tokens, streetStart)) {
+    const first = tokens.length - 2;
+    return {
+      street: tokens.slice(streetStart, first),
+      designator: null,
+      unitKey: idKey(tokens.slice(first)),
       unnamed: false,
     };
   }

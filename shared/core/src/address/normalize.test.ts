@@ -198,11 +198,21 @@ describe('the spellings of issue 26', () => {
     const { unitDesignator, ...keys } = parseStreetLine('54 Airport Road #B2 U7');
     expect([unitDesignator, parseStreetLine('54 AIRPORT RD B2 U7')]).toMatchObject(['#', keys]);
     same('54 Airport Rd Unit B2 U7', '54 AIRPORT RD B2 U7');
-    // Not a route's numbers, nor an ordinal, nor a part without a digit.
-    expect(parseStreetLine('100 US Hwy 1 2')).toMatchObject({ unitKey: '' });
-    expect(parseStreetLine('5 County Rd 12 3')).toMatchObject({ unitKey: '' });
-    expect(parseStreetLine('5 Main St 2nd 3')).toMatchObject({ unitKey: '' });
-    expect(parseStreetLine('12 Main St B 7')).toMatchObject({ unitKey: '' });
+    // Letters then digits, each: not a road's number (Ranch Road 620, Private Road 5432, a Los Angeles Avenue 50),
+    // nor two numbers (`1 23` would be one key with `12 3` and `123`), nor an ordinal, nor a part without a digit.
+    for (const line of [
+      '100 Ranch Rd 620 4',
+      '100 Private Rd 5432 2',
+      '123 N Avenue 50 2',
+      '100 Main St 1 23',
+      '100 US Hwy 1 2',
+      '5 County Rd 12 3',
+      '5 Main St 2nd 3',
+      '12 Main St B 7',
+      '100 Main St 2 1/2',
+    ])
+      expect(parseStreetLine(line).unitKey, line).toBe('');
+    expect(parseStreetLine('100 Ranch Rd 620 4').lineKey).toBe('100 RNCH RD 620 4');
     // A one-word street then a unit: a name of three letters or more, or an ordinal.
     same('4516 Kimberly 9', '4516 KIMBERLY ST APT 9');
     same('425 4th 32', '425 4TH AVE UNIT 32');

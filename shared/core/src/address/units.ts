@@ -99,15 +99,16 @@ function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit
 
 /**
  * Whether the last two tokens are one unit written without a designator after a street type: a building and its
- * unit, each with a digit (Lebanon's hangars, `54 AIRPORT RD B2 U7`, written `#B2 U1` beside them), on both sides;
- * not after a route's type or word ("100 US HWY 1 2"), nor when either is an ordinal ("5 MAIN ST 2ND 3").
+ * unit, each letters then digits (Lebanon's hangars, `54 AIRPORT RD B2 U7`, written `#B2 U1` beside them), on both
+ * sides. Not two numbers: `100 RANCH RD 620 4` is Ranch Road 620, and `1 23` would be one key with `12 3` and `123`;
+ * not after a route's type or word.
  */
+const LETTERS_DIGITS = /^[A-Z]+\d+$/;
 function endsInBarePair(tokens: readonly string[], streetStart: number): boolean {
   const last = tokens.length - 1;
   // A name word, the type, then the two.
   if (last - 3 < streetStart) return false;
-  const [a, b] = [tokens[last - 1]!, tokens[last]!];
-  if (!/\d/.test(a) || !/\d/.test(b) || DIGIT_ORDINAL.test(a) || DIGIT_ORDINAL.test(b)) return false;
+  if (!LETTERS_DIGITS.test(tokens[last - 1]!) || !LETTERS_DIGITS.test(tokens[last]!)) return false;
   const type = SUFFIX_ABBREVIATIONS.get(tokens[last - 2]!);
   return type !== undefined && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[last - 3]!);
 }

@@ -48,29 +48,3 @@ describe('an address by the postal city of its ZIP', () => {
     expect(res.status).toBe(404);
   });
 });
-
-describe('an owner by the postal city of their parcels', () => {
-  const search = (params: Record<string, string>) => ctx.get(`/api/v1/property/owner?${new URLSearchParams(params)}`);
-
-  it('found in its ZIPs when no owner of the name is in the city the records name; only with a state', async () => {
-    // A last name of letters only (a name key keeps letters): unique to this run.
-    const last = `QZ${uniqueStreet().replace(/[^A-Z]/g, '')}`;
-    const owner1 = { firstName: 'ADA', lastName: last, fullName: `ADA ${last}`, type: 'Individual' as const };
-    const name = uniqueStreet();
-    const [ross] = await insertProperties(ctx.pool, [
-      { ...parcel(`300 ${name} ST`, 'ROSS', '15237'), owner1 },
-      { ...parcel(`9 ${name} AVE`, 'SHARPSBURG', '15215', 'OH'), owner1 },
-    ]);
-    const asked = { lastName: last, city: 'Pittsburgh', state: 'PA' };
-    const found = await search(asked);
-    expect([found.status, ids(found)]).toEqual([200, [ross]]);
-    const preview = await search({ ...asked, preview: 'true' });
-    expect([preview.status, preview.body.status.total]).toEqual([200, 1]);
-    expect(ids(await search({ ...asked, city: 'Ross' }))).toEqual([ross]);
-    // Without a state, the city's name alone: no postal ZIPs.
-    expect((await search({ lastName: last, city: 'Pittsburgh' })).status).toBe(404);
-    // The same owner with a parcel the records place in PITTSBURGH: the city answers, and the ZIPs are not read.
-    const [own] = await insertProperties(ctx.pool, [{ ...parcel(`5 ${name} RD`, 'PITTSBURGH', '15213'), owner1 }]);
-    expect(ids(await search(asked))).toEqual([own]);
-  });
-});

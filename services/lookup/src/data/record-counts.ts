@@ -6,12 +6,8 @@ import {
   type AddressCriteria,
   type AddressRows,
   OWNER_COUNT_CAP,
-  OWNER_PLACE_NAMES,
-  OWNER_PLACES,
+  ownerPlaceIndex,
   type OwnerCriteria,
-  type OwnerPlaceIndex,
-  ownerPlaceOf,
-  ownerPlaceSql,
   type PagedRows,
   RecordStore,
 } from './record-queries.js';
@@ -60,10 +56,10 @@ const LINES_UNIT_COUNT_BY_CITY = count(
   `p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
 );
 // Owners: the same bounded match as the page's (the first OWNER_COUNT_CAP in id order), counted only.
-const ownerCount = (index: OwnerPlaceIndex) => {
-  const place = ownerPlaceSql(index, 4);
+const ownerCount = (state: boolean, city: boolean) => {
+  const place = [state ? 'AND o.state = $4' : '', city ? `AND o.city_key = $${state ? 5 : 4}` : ''].join(' ');
   return {
-    name: `owner_count${OWNER_PLACE_NAMES[index]}`,
+    name: `owner_count${state ? '_state' : ''}${city ? '_city' : ''}`,
     text: `WITH named AS (
            SELECT o.property_id FROM records.owners o
            WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2) ${place}
@@ -77,8 +73,13 @@ const ownerCount = (index: OwnerPlaceIndex) => {
          SELECT count(*)::int AS total FROM m`,
   };
 };
-/** The owner counts, by place given (record-queries.ts ownerPlaceOf). */
-export const OWNER_COUNT = OWNER_PLACES.map(ownerCount);
+/** The owner counts, by place given (record-queries.ts ownerPlaceIndex). */
+export const OWNER_COUNT = [
+  ownerCount(false, false),
+  ownerCount(false, true),
+  ownerCount(true, false),
+  ownerCount(true, true),
+] as const;
 
 /**
  * A RecordStore whose pages are counted, not read: the address and owner searches run through it exactly as through
@@ -131,10 +132,11 @@ export class RecordCountStore extends RecordStore {
   }
 
   override async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
-    const place = ownerPlaceOf(c);
+    const statement = OWNER_COUNT[ownerPlaceIndex(c.state !== null, c.cityKey !== null)]!;
+    const place = [c.state, c.cityKey].filter((v) => v !== null);
     const { rows } = await this.pool.query<{ total: number }>({
-      ...OWNER_COUNT[place.index]!,
-      values: [c.lastNameKey, c.firstNameKey, c.lastNameKey.split(' '), ...place.values],
+      ...statement,
+      values: [c.lastNameKey, c.firstNameKey, c.lastNameKey.split(' '), ...place],
     });
     const total = rows[0]?.total ?? 0;
     return { rows: [], total, counted: pageCount(total, limit, offset) };

@@ -133,35 +133,13 @@ const ZIPS_HOLDING = {
 // memory; a property can match twice, as owner1 and owner2), and only those few are merged, counted and paged:
 // never a UNION, a hash or a count over every owner with that word.
 export const OWNER_COUNT_CAP = PAGING_DEPTH_MAX;
-/**
- * The place an owner search gives, as the index of its statements (BY_OWNER, record-counts.ts OWNER_COUNT): none,
- * city, state, state and city, or state and ZIPs (a city the records do not name: its postal ZIPs, findByOwner).
- */
-export const OWNER_PLACES = [0, 1, 2, 3, 4] as const;
-export type OwnerPlaceIndex = (typeof OWNER_PLACES)[number];
-export const OWNER_PLACE_NAMES = ['', '_city', '_state', '_state_city', '_state_zips'] as const;
-export function ownerPlaceOf(c: OwnerCriteria): { index: OwnerPlaceIndex; values: unknown[] } {
-  if (c.zips && c.state !== null) return { index: 4, values: [c.state, c.zips] };
-  const index = ((c.state !== null ? 2 : 0) + (c.cityKey !== null ? 1 : 0)) as OwnerPlaceIndex;
-  return { index, values: [c.state, c.cityKey].filter((v) => v !== null) };
-}
-/** The WHERE part of an owner statement for its place, its parameters numbered from `first`. */
-export function ownerPlaceSql(index: OwnerPlaceIndex, first: number): string {
-  if (index === 4)
-    return `AND o.state = $${first} AND EXISTS (SELECT 1 FROM records.properties zp
-              WHERE zp.id = o.property_id AND zp.zip = ANY($${first + 1}::bpchar[]))`;
-  const [state, city] = [index >= 2, index % 2 === 1];
-  return [state ? `AND o.state = $${first}` : '', city ? `AND o.city_key = $${state ? first + 1 : first}` : ''].join(
-    ' ',
-  );
-}
 // One statement per place given (none, state, city, both): a `($3 IS NULL OR state = $3)` form is planned once,
 // generically, for every case, and then the state and city cannot bound the name index's range: at 5M records a
 // common surname read every owner of that name in the country, row by row (2 s a lookup, bench:scale).
-const byOwner = (index: OwnerPlaceIndex) => {
-  const place = ownerPlaceSql(index, 6);
+const byOwner = (state: boolean, city: boolean) => {
+  const place = [state ? 'AND o.state = $6' : '', city ? `AND o.city_key = $${state ? 7 : 6}` : ''].join(' ');
   return {
-    name: `by_owner${OWNER_PLACE_NAMES[index]}`,
+    name: `by_owner${state ? '_state' : ''}${city ? '_city' : ''}`,
     text: `WITH named AS (
            SELECT o.property_id FROM records.owners o
            WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2) ${place}
@@ -178,8 +156,15 @@ const byOwner = (index: OwnerPlaceIndex) => {
          ORDER BY r.id`,
   };
 };
-/** The owner searches, by place given (ownerPlaceOf): none, city, state, both, state and the city's postal ZIPs. */
-export const BY_OWNER = OWNER_PLACES.map(byOwner);
+/** The index of an owner statement (BY_OWNER, record-counts.ts OWNER_COUNT) for the place a search gives. */
+export const ownerPlaceIndex = (state: boolean, city: boolean) => (state ? 2 : 0) + (city ? 1 : 0);
+/** The owner searches, by place given (ownerPlaceIndex): none, city, state, both. */
+export const BY_OWNER = [
+  byOwner(false, false),
+  byOwner(false, true),
+  byOwner(true, false),
+  byOwner(true, true),
+] as const;
 
 const BY_PARCEL = {
   name: 'by_parcel',
@@ -230,8 +215,6 @@ export interface AddressCriteria {
   zip: string | null;
   state: string | null;
   cityKey: string | null;
-  /** With state and no city: the owner's parcels in these ZIPs (a city's postal ZIPs, findByOwner). */
-  zips?: readonly string[];
 }
 
 /** One stored spelling of an address. */
@@ -252,8 +235,6 @@ export interface OwnerCriteria {
   firstNameKey: string | null;
   state: string | null;
   cityKey: string | null;
-  /** With state and no city: the owner's parcels in these ZIPs (a city's postal ZIPs, findByOwner). */
-  zips?: readonly string[];
 }
 
 /**
@@ -380,9 +361,9 @@ export class RecordStore {
    */
   async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
     const words = c.lastNameKey.split(' ');
-    const place = ownerPlaceOf(c);
-    const statement = BY_OWNER[place.index]!;
-    const values = [c.lastNameKey, c.firstNameKey, limit, offset, words, ...place.values];
+    const statement = BY_OWNER[ownerPlaceIndex(c.state !== null, c.cityKey !== null)]!;
+    const place = [c.state, c.cityKey].filter((v) => v !== null);
+    const values = [c.lastNameKey, c.firstNameKey, limit, offset, words, ...place];
     const { rows } = await this.pool.query<Omit<StoredRecordRow, 'body'> & { body: Buffer | null }>({
       ...statement,
       values,

@@ -253,16 +253,7 @@ export async function findByOwner(
   };
   if (c.lastNameKey === '')
     throw badRequest("Invalid parameter 'lastName': it must contain letters", 'invalid_parameter');
-  const offset = (q.page - 1) * q.pagesize;
-  let found = await deadline.run(() => store.byOwner(c, q.pagesize, offset));
-  // No owner of that name in the city as the records name it: the owner's parcels in the ZIPs the post office calls
-  // by that name, in the state asked (as an address is looked up: findByAddress). Lebanon's roll names LEBANON, its
-  // owners' addresses WEST LEBANON, NH 03784. Not without a state: a city's name alone is in many states.
-  if (found.total === 0 && c.cityKey !== null && c.state !== null) {
-    const zips = postalZips(c.state, c.cityKey);
-    if (zips.length > 0)
-      found = await deadline.run(() => store.byOwner({ ...c, cityKey: null, zips }, q.pagesize, offset));
-  }
+  const found = await deadline.run(() => store.byOwner(c, q.pagesize, (q.page - 1) * q.pagesize));
   return pageOrNotFound(found, q.page, q.pagesize, `owner '${[q.firstName, lastName].filter(Boolean).join(' ')}'`);
 }
 

@@ -48,6 +48,7 @@ function unionSales(a: readonly SaleInput[], b: readonly SaleInput[]): SaleInput
 }
 
 const FILLABLE = [
+  'proptype',
   'yearBuilt',
   'lotSqft',
   'lotAcres',
@@ -67,6 +68,13 @@ const FILLABLE = [
 export type OptionalField = (typeof FILLABLE)[number] | 'mortgages' | BathField;
 
 /**
+ * A fillable field left empty: null, or for the property type UNKNOWN (a file that says none, as Charlottesville's
+ * parcels: the type its residential details give is kept).
+ */
+const isEmpty = (p: PropertyInput, f: (typeof FILLABLE)[number]) =>
+  p[f] === null || (f === 'proptype' && p.proptype === UNKNOWN_PROPERTY_TYPE);
+
+/**
  * A parcel's bathrooms: the total and the half ones, one count read from one row (a total of 2.5 with 1 half bath),
  * so a merge takes the two together, never the total of one row with the half baths of another.
  */
@@ -78,7 +86,7 @@ const noBaths = (p: PropertyInput) => p.bathsTotal === null && p.bathsPartial ==
  * What a file may speak for or not: the optional fields, the price of its sales, and whether it gives sales at all
  * (a roll without sales speaks for the parcel as it is now, whatever sales the store holds).
  */
-export type MappedField = OptionalField | 'salePrice' | 'sales' | 'proptype';
+export type MappedField = OptionalField | 'salePrice' | 'sales';
 
 type PropertyTarget = (typeof PROPERTY_TARGETS)[number];
 
@@ -165,13 +173,10 @@ export function mergeParcel(
   const keep = base === newer ? cleared : NONE;
   const merged: PropertyInput = { ...base, sales: unionSales(base.sales, other.sales) };
   for (const f of FILLABLE)
-    if (merged[f] === null && !keep.has(f)) (merged as unknown as Record<string, unknown>)[f] = other[f];
+    if (isEmpty(merged, f) && !keep.has(f)) (merged as unknown as Record<string, unknown>)[f] = other[f];
   if (merged.mortgages.length === 0 && !keep.has('mortgages')) merged.mortgages = other.mortgages;
   if (noBaths(merged) && !BATHS.some((f) => keep.has(f)))
     [merged.bathsTotal, merged.bathsPartial] = [other.bathsTotal, other.bathsPartial];
-  // UNKNOWN is the property type's empty value: a file that says none (Charlottesville's parcels) keeps the one
-  // another file gave (its residential details).
-  if (merged.proptype === UNKNOWN_PROPERTY_TYPE && !keep.has('proptype')) merged.proptype = other.proptype;
   // Rows of one parcel naming different units (a co-op's apartments) are sales within the building: the parcel has no unit.
   // The same written line is the same unit: parsed only when the two are written differently.
   const [a, b] = [streetWithUnit(older), streetWithUnit(newer)];
@@ -261,13 +266,11 @@ export function joinParcel(
   // parcel's rows then changes nothing (several address points of one parcel).
   for (const f of JOINABLE) {
     if (!mapped.has(f)) continue;
-    if (!continued || fields[f] === null) fields[f] = given[f];
+    if (!continued || isEmpty(out, f)) fields[f] = given[f];
   }
   if (mapped.has('mortgages') && (!continued || out.mortgages.length === 0)) out.mortgages = file.mortgages;
   // The bathrooms together (BATHS): a later row gives them only when the earlier ones gave neither.
   if (!continued || noBaths(out)) for (const f of BATHS) if (mapped.has(f)) out[f] = file[f];
-  // UNKNOWN is the property type's empty cell.
-  if (mapped.has('proptype') && (!continued || out.proptype === UNKNOWN_PROPERTY_TYPE)) out.proptype = file.proptype;
   // Rows of one file: their sales are the union (one day's sales at two prices are two sales).
   if (continued) out.sales = unionSales(stored.sales, file.sales);
   else if (file.sales.length > 0) {

@@ -324,7 +324,8 @@ export function toParcel(
  */
 function bathsOf(v: Values): Pick<PropertyInput, 'bathsTotal' | 'bathsPartial'> {
   // A count (the record's bathspartial is an integer), whatever the mapping's format.
-  const partial = num(v.bathsPartial) === null ? null : Math.round(num(v.bathsPartial)!);
+  const half = num(v.bathsPartial);
+  const partial = half === null ? null : Math.round(half);
   const full = num(v.bathsFull);
   const total = num(v.bathsTotal) ?? (full === null ? null : full + 0.5 * (partial ?? 0));
   // Both or neither: half baths without a total are a count of nothing known (Lebanon's 0.0 full baths, unknown).

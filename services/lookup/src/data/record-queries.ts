@@ -351,6 +351,7 @@ export class RecordStore {
     return rows.map((r) => r.zip);
   }
 
+  /** The ZIP or city's parameters, where a statement names its place. */
   protected place(c: AddressCriteria): (string | null)[] {
     return c.zip !== null ? [c.zip] : [c.state, c.cityKey];
   }

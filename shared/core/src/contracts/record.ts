@@ -75,7 +75,7 @@ export const Building = z.object({
   }),
 });
 
-export { OWNER_TYPES };
+export { OWNER_TYPES, PROPERTY_TYPES };
 
 export const OwnerName = z.object({
   id: nint.openapi({

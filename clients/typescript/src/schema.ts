@@ -1012,7 +1012,8 @@ export interface components {
             assessmentHistory: components["schemas"]["AssessmentHistoryEntry"][];
         };
         AssessmentHistoryEntry: {
-            taxYear: number;
+            /** @description The tax year the values are for; null when the source names none (a county roll without a tax year column or constant in its mapping). */
+            taxYear: number | null;
             assessed: {
                 land: number | null;
                 improvements: number | null;

@@ -8,7 +8,7 @@ import { resolveRecordOwners } from '../src/data/owner-registry.js';
 import { reserveIds, writeBatch } from '../src/data/loader.js';
 import { parcelRefOf, registerParcels } from '../src/data/parcels.js';
 
-export { recordsOf, rewriteBody, saleHistory } from './stored-records.js';
+export { recordsOf, rewriteBody, saleHistory, storedHistories } from './stored-records.js';
 export { parseOwnerCells, recordOwners } from '../src/domain/owner-names.js';
 export { holdBatchOpen, removeSource, rewriteProperties, type HeldBatch } from './feed-writers.js';
 

@@ -1,6 +1,6 @@
-// The pure rules of issue 36's importer: dates that cannot be right refused as values (reported by line and column),
-// the report's counts, short census tracts made whole by the county's FIPS, ZIPs only from evidence, and what a
-// joined file may change. The real rolls are loaded in services/lookup/test/county-rolls.test.ts.
+// The pure rules of issue 36's importer: dates and tax years that cannot be right refused as values (reported by line
+// and column), the report's counts, short census tracts made whole by the county's FIPS, ZIPs only from evidence, and
+// what a joined file may change. The real rolls are loaded in services/lookup/test/county-rolls.test.ts.
 import { describe, expect, it } from 'vitest';
 import { ZipEvidence } from '../src/domain/zip-evidence.js';
 import {
@@ -115,6 +115,73 @@ describe('dates that cannot be right', () => {
 
   it('a value that cannot be read at all is still the row error it was', () => {
     expect(() => applyRules(fields, { A: '1 MAIN ST', Z: '19146', D: 'soon', P: '' })).toThrow(/saleDate \('D'\)/);
+  });
+});
+
+describe('tax years', () => {
+  const mapping = (taxYear: Record<string, unknown>) =>
+    Mapping.parse({
+      name: 'years',
+      kind: 'property',
+      fields: {
+        line1: { column: 'A' },
+        zip: { column: 'Z' },
+        assessedTotal: { column: 'T', format: 'integer' },
+        taxYear,
+      },
+    }).fields;
+  const row = (Y: string) => ({ A: '1 MAIN ST', Z: '19146', T: '1000', Y });
+
+  it("read as a year alone or a date's year, plus the rule's `add` (values set in the spring for the next tax year)", () => {
+    const fromDate = mapping({ column: 'Y', format: 'year', add: 1 });
+    expect(applyRules(fromDate, row('2022-05-24')).taxYear).toBe(2023);
+    expect(applyRules(fromDate, row('2022/05/24 00:00:00')).taxYear).toBe(2023);
+    expect(applyRules(fromDate, row('05/24/2022')).taxYear).toBe(2023);
+    expect(applyRules(mapping({ column: 'Y', format: 'year' }), row(' 2021 ')).taxYear).toBe(2021);
+    // Not a year: the row's error, as any value that cannot be read.
+    expect(() => applyRules(fromDate, row('2021 Value:'))).toThrow(/taxYear \('Y'\): '2021 Value:' is not a year/);
+    expect(() => applyRules(fromDate, row('2022-02-30'))).toThrow(/not a calendar date/);
+  });
+
+  it('one that cannot be right (after next year, before 1700) is refused as a value: the row kept, reported', () => {
+    const report: FieldReport = {};
+    const refusals: { line: number; reason: string }[] = [];
+    const ctx = { line: 3, latestDate: latestDateOf(NOW), report, refusals };
+    const rules = mapping({ column: 'Y', format: 'year', add: 1 });
+    // Next year's is a tax year a county may have set already (values of 2026 for 2027).
+    expect(applyRules(rules, row('2026-05-01'), ctx).taxYear).toBe(2027);
+    ctx.line = 4;
+    const century = applyRules(rules, row('2071-05-01'), ctx);
+    expect(century).toMatchObject({ taxYear: null, assessedTotal: 1000 });
+    ctx.line = 5;
+    expect(applyRules(rules, row('1698-01-01'), ctx).taxYear).toBeNull();
+    expect(refusals).toEqual([
+      { line: 4, reason: "column 'Y': taxYear 2072 is after next year (not stored)" },
+      { line: 5, reason: "column 'Y': taxYear 1699 is before 1700 (not stored)" },
+    ]);
+    expect(report.taxYear).toMatchObject({ filled: 1, refused: 2 });
+  });
+
+  it("the values keep no year the file does not give: none mapped, or refused, is null, never the import's year", () => {
+    const none = Mapping.parse({
+      name: 'no-year',
+      kind: 'property',
+      fields: { line1: { column: 'A' }, zip: { column: 'Z' }, assessedTotal: { column: 'T', format: 'integer' } },
+    }).fields;
+    expect(toParcel(applyRules(none, row('')), NOW).input.assessment).toMatchObject({ total: 1000, taxYear: null });
+    const ctx = { line: 2, latestDate: latestDateOf(NOW) };
+    const refused = applyRules(mapping({ column: 'Y', format: 'year' }), row('2071'), ctx);
+    expect(toParcel(refused, NOW).input.assessment).toMatchObject({ total: 1000, taxYear: null });
+  });
+
+  it('`add` is refused on any other format', () => {
+    const parsed = Mapping.safeParse({
+      name: 'bad-add',
+      kind: 'property',
+      fields: { line1: { column: 'A' }, zip: { column: 'Z' }, yearBuilt: { column: 'Y', format: 'integer', add: 1 } },
+    });
+    expect(parsed.success).toBe(false);
+    expect(parsed.error!.issues[0]!.message).toBe('`add` applies to the format `year` only');
   });
 });
 

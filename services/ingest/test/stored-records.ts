@@ -28,6 +28,20 @@ export async function saleHistory(pool: Pool, propertyId: number): Promise<[stri
   return sales.sort((a, b) => b.date.localeCompare(a.date) || byPrice(a.price, b.price)).map((s) => [s.date, s.price]);
 }
 
+/** A property's histories as served (/sale/history, /assessment/detail): each as stored, [] when it has none. */
+export async function storedHistories(
+  pool: Pool,
+  propertyId: number,
+): Promise<{ sales: Record<string, unknown>[]; assessments: Record<string, unknown>[] }> {
+  const { rows } = await pool.query<{ body: Buffer }>('SELECT body FROM records.properties WHERE id = $1', [
+    propertyId,
+  ]);
+  if (!rows[0]) throw new Error(`no property ${propertyId}`);
+  const { sales, assessments } = decodeRecordDoc(rows[0].body);
+  const list = (text: string) => (text ? (JSON.parse(text) ?? []) : []);
+  return { sales: list(sales), assessments: list(assessments) };
+}
+
 /** Rewrites a stored body in place, as a re-import of a changed record would (`edit` gets and returns its JSON). */
 export async function rewriteBody(pool: Pool, propertyId: number, edit: (json: string) => string): Promise<void> {
   const { rows } = await pool.query<{ body: Buffer }>('SELECT body FROM records.properties WHERE id = $1', [

@@ -14,7 +14,7 @@ import { migrateBilling } from '@pra/account-billing/migrate';
 import { migrateRecords } from '@pra/ingest/migrate';
 import { parseStreetLine } from '@pra/core/address';
 import { COUNTY_ROLLS, importCsv, type ImportSummary, loadMapping } from '@pra/ingest/import';
-import { recordsOf, saleHistory } from '@pra/ingest/testing';
+import { recordsOf, saleHistory, storedHistories } from '@pra/ingest/testing';
 import { parseOwnerCells } from '../../ingest/src/domain/owner-names.js';
 import { splitCityStateZip } from '../../ingest/src/domain/city-state-zip.js';
 import { useLookupApp } from './lookup-harness.js';
@@ -180,7 +180,7 @@ describe('Philadelphia (OPA properties)', () => {
     expect(checked).toBe(5_335);
   });
 
-  it('a sample of parcels field by field: address, tract, coordinates, values, last sale, building', () => {
+  it('a sample of parcels field by field: address, tract, coordinates, values and their tax year, last sale, building', async () => {
     const picked = sample(
       rows.filter((r) => r.zip_code!.trim() !== ''),
       250,
@@ -204,6 +204,12 @@ describe('Philadelphia (OPA properties)', () => {
       const building = int(r.taxable_building)!;
       expect(x.assessment.assessed, where).toEqual({ land, improvements: building, total: land + building });
       expect(x.assessment.market.total, where).toBe(int(r.market_value));
+      // OPA sets values in the spring for the next tax year: assessment_date 2022-05-24 is tax year 2023.
+      const { assessments } = await storedHistories(db.pool(), x.identifier.Id);
+      expect(
+        assessments.map((a) => a.taxYear),
+        where,
+      ).toEqual([Number(r.assessment_date!.slice(0, 4)) + 1]);
       const date = r.sale_date!;
       expect(x.sale.lastSale, where).toEqual(
         date === '' || date > tomorrow ? { date: null, price: null } : { date, price: int(r.sale_price, ['0.0', '0']) },
@@ -332,6 +338,13 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
       expect(x.address.line1, where).toBe(siteLine(r).toUpperCase());
       if (r.Unit!.trim()) expect(x.address.line2, where).toContain(r.Unit!.trim());
       expect(x.assessment.assessed.total, where).toBe(int(r.Assessment, ['0']));
+      const { assessments } = await storedHistories(db.pool(), x.identifier.Id);
+      // The file's TaxYear column says '2021 Value:' in every row: the mapping's constant.
+      expect(r.TaxYear, where).toBe('2021 Value:');
+      expect(
+        assessments.map((a) => a.taxYear),
+        where,
+      ).toEqual(int(r.Assessment, ['0']) === null ? [] : [2021]);
       expect(x.lot.lotsize1, where).toBe(int(r.LotSquareFeet, ['0']));
       const d = details.get(r.ParcelNumber!);
       if (d) {
@@ -451,6 +464,12 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
         improvements: int(r.building_value),
         total: int(r.total_value),
       });
+      // No tax year column: the mapping's constant (the 2025 roll, said in its description).
+      const { assessments } = await storedHistories(db.pool(), x.identifier.Id);
+      expect(
+        assessments.map((a) => a.taxYear),
+        where,
+      ).toEqual([2025]);
       expect(x.summary.yearbuilt, where).toBe(int(r['nhdra_vns ayb'], ['0.0', '0']));
       expect(x.building.rooms.beds, where).toBe(int(r['nhdra_vns num bedrm'], ['0.0']));
       expectBaths(x, int(r['nhdra_vns num baths'], ['0.0']), int(r['nhdra_vns num hbaths']), where);

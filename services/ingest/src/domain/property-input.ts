@@ -19,7 +19,8 @@ export interface SaleInput {
 }
 
 export interface AssessmentYearInput {
-  taxYear: number;
+  /** The tax year the values are for; null when the file names none (a mapping without taxYear). */
+  taxYear: number | null;
   land: number | null;
   improvements: number | null;
   total: number | null;

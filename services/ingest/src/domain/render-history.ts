@@ -25,12 +25,15 @@ export function renderSaleHistory(p: Pick<PropertyInput, 'sales'>): string | nul
   return JSON.stringify(sales);
 }
 
+/** An assessment's tax year for the order of the history: one without a year is the current one (an import's). */
+const yearOrder = (h: { taxYear: number | null }) => h.taxYear ?? Number.MAX_SAFE_INTEGER;
+
 /** The current assessment and the earlier years, newest first. Null when there are none. */
 export function renderAssessmentHistory(p: Pick<PropertyInput, 'assessment' | 'assessmentHistory'>): string | null {
   const years = [...(p.assessment ? [p.assessment] : []), ...p.assessmentHistory];
   if (years.length === 0) return null;
   const rows = years
-    .sort((a, b) => b.taxYear - a.taxYear)
+    .sort((a, b) => yearOrder(b) - yearOrder(a))
     .map((h) => ({
       taxYear: h.taxYear,
       assessed: { land: whole(h.land), improvements: whole(h.improvements), total: whole(h.total) },

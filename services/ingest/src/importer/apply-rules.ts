@@ -1,9 +1,10 @@
 // A mapping's rules applied to one row's cells, and what each target made of the file: cells filled, empty and
 // refused, with the first few reasons (the import report). A value that cannot be read makes its row an error; a
-// date that cannot be right (after tomorrow, before 1700: a roll's century error, a placeholder) is refused as a
-// value: the row is kept without it, and the cell is reported by line and column.
+// date that cannot be right (after tomorrow, before 1700: a roll's century error, a placeholder), or a tax year (after
+// next year, before 1700), is refused as a value: the row is kept without it, and the cell is reported by line and
+// column.
 import type { FieldRule } from './mapping.js';
-import { compileTemplate, convert, DATE_TARGETS } from './mapping-rules.js';
+import { compileTemplate, convert, DATE_TARGETS, YEAR_TARGETS } from './mapping-rules.js';
 
 export type Value = string | number | null | undefined;
 export type Values = Record<string, Value>;
@@ -36,6 +37,14 @@ export const EARLIEST_DATE = '1700-01-01';
 export function latestDateOf(now: string): string {
   return new Date(Date.parse(now) + 86_400_000).toISOString().slice(0, 10);
 }
+
+/** Why a date cannot be right, or null. */
+const wrongDate = (date: string, latestDate: string) =>
+  date > latestDate ? 'is after tomorrow' : date < EARLIEST_DATE ? 'is before 1700' : null;
+
+/** Why a year cannot be right (YEAR_TARGETS), or null: next year's is a tax year a county may have set already. */
+const wrongYear = (year: number, latestDate: string) =>
+  year > Number(latestDate.slice(0, 4)) + 1 ? 'is after next year' : year < 1700 ? 'is before 1700' : null;
 
 function countsOf(report: FieldReport, target: string): TargetCounts {
   let c = report[target];
@@ -71,6 +80,10 @@ interface CompiledRule {
   nullIf: readonly string[];
   /** The target is a date (DATE_TARGETS). */
   date: boolean;
+  /** The target is a year (YEAR_TARGETS). */
+  year: boolean;
+  /** Years added to a year read (the rule's `add`), 0 for none. */
+  add: number;
 }
 
 /** A mapping's rules, in its order, for applyCompiled: compiled once for a file's rows. */
@@ -106,6 +119,8 @@ export function compileRules(fields: Partial<Record<string, FieldRule>>, header:
       fallbackSource: 'column' in rule && rule.fallback ? `'${rule.fallback}'` : '',
       nullIf: 'value' in rule ? [] : rule.nullIf,
       date: DATE_TARGETS.has(target),
+      year: YEAR_TARGETS.has(target),
+      add: 'column' in rule ? (rule.add ?? 0) : 0,
     });
   }
   // Made by JSON.parse, which gives an object of a fast shape (a copy of it by spread keeps that shape).
@@ -154,8 +169,9 @@ export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly s
       count(ctx, target, 'refused', `line ${ctx?.line}: ${reason}`);
       throw new Error(reason);
     }
-    if (ctx && c.date && typeof value === 'string') {
-      const wrong = value > ctx.latestDate ? 'is after tomorrow' : value < EARLIEST_DATE ? 'is before 1700' : null;
+    if (c.add !== 0 && typeof value === 'number') value += c.add;
+    if (ctx && ((c.date && typeof value === 'string') || (c.year && typeof value === 'number'))) {
+      const wrong = c.date ? wrongDate(value as string, ctx.latestDate) : wrongYear(value as number, ctx.latestDate);
       if (wrong) {
         const reason = `line ${ctx.line}, column ${source}: ${target} ${value} ${wrong}; the row is kept without it`;
         count(ctx, target, 'refused', reason);

@@ -305,7 +305,7 @@ export function toParcel(
     owner1,
     owner2,
     mailing,
-    assessment: assessmentOf(v, now),
+    assessment: assessmentOf(v),
     assessmentHistory: [],
     sales: salesOf(v, owner1, owner2),
     mortgages:
@@ -333,14 +333,15 @@ function bathsOf(v: Values): Pick<PropertyInput, 'bathsTotal' | 'bathsPartial'> 
 }
 
 /** The current assessment; the total is the file's, or the sum of land and improvements when it gives both. */
-function assessmentOf(v: Values, now: string): PropertyInput['assessment'] {
+function assessmentOf(v: Values): PropertyInput['assessment'] {
   const land = num(v.assessedLand);
   const improvements = num(v.assessedImprovements);
   const total = num(v.assessedTotal) ?? (land !== null && improvements !== null ? land + improvements : null);
   const market = num(v.marketTotal);
   if (total === null && market === null && land === null && improvements === null) return null;
   return {
-    taxYear: num(v.taxYear) ?? new Date(now).getUTCFullYear(),
+    // The file's (a column, or the mapping's constant), or none: the year of the import is not the values' tax year.
+    taxYear: num(v.taxYear),
     land,
     improvements,
     total,
@@ -392,7 +393,7 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
     owner1,
     owner2,
     mailing: mailingOf(v),
-    assessment: assessmentOf(v, now),
+    assessment: assessmentOf(v),
     assessmentHistory: [],
     sales: salesOf(v, owner1, owner2),
     mortgages:

@@ -14,6 +14,8 @@ export const VALUE_FORMATS = [
   'date-iso',
   'date-us',
   'date-js',
+  /** A year: written alone (`2025`), or the year of a date (`2022-05-24`, `2022/05/24`, `05/24/2022`). */
+  'year',
   'percent-complement',
 ] as const;
 
@@ -25,6 +27,12 @@ export const DATE_TARGETS: ReadonlySet<string> = new Set([
   'sale4Date',
   'mortgageDate',
 ]);
+
+/**
+ * The targets read as years, refused as values the same way when they cannot be right: before 1700, or after next
+ * year (a county certifies values in the spring for the next tax year: Philadelphia's of May 2022 are tax year 2023).
+ */
+export const YEAR_TARGETS: ReadonlySet<string> = new Set(['taxYear']);
 
 const TEMPLATE_PART = /\{([^}:]+)(?::0(\d+))?\}/g;
 
@@ -181,6 +189,14 @@ export function convert(raw: string, format: (typeof VALUE_FORMATS)[number]): st
       const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v);
       if (!m) throw new Error(`'${raw}' is not an MM/DD/YYYY date`);
       return validDate(raw, m[3]!, m[1]!, m[2]!);
+    }
+    case 'year': {
+      if (/^\d{4}$/.test(v)) return Number(v);
+      const iso = /^(\d{4})[-/](\d{2})[-/](\d{2})/.exec(v);
+      if (iso) return Number(validDate(raw, iso[1]!, iso[2]!, iso[3]!).slice(0, 4));
+      const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v);
+      if (us) return Number(validDate(raw, us[3]!, us[1]!, us[2]!).slice(0, 4));
+      throw new Error(`'${raw}' is not a year or a date with one`);
     }
     case 'date-js': {
       // "Wed May 21 00:00:00 EDT 2008": the calendar date as written, whatever the zone.

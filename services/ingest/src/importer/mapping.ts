@@ -91,6 +91,11 @@ const FieldRule = z.union([
       format: z.enum(VALUE_FORMATS).default('text'),
       /** Owner cells only: how a person's name is written. */
       order: z.enum(OWNER_ORDERS).optional(),
+      /**
+       * Format `year` only: years added to the one read, for a tax year written as the date its values were set
+       * (Philadelphia's `assessment_date` 2022-05-24 is tax year 2023: `"format": "year", "add": 1`).
+       */
+      add: z.number().int().min(-10).max(10).optional(),
       /** Value translations applied before the format, e.g. {"Residential": "SFR"}. */
       map: z.record(z.string(), z.string()).optional(),
       /** Treat these raw values as missing (e.g. "0" for unknown beds). */
@@ -158,9 +163,16 @@ export const Mapping = z.discriminatedUnion('kind', [
     .superRefine((m, ctx) => {
       const problem = propertyFieldsProblem(m);
       if (problem) ctx.addIssue({ code: 'custom', path: ['fields'], message: problem });
-      for (const [target, rule] of Object.entries(m.fields))
+      for (const [target, rule] of Object.entries(m.fields)) {
         if (rule && 'column' in rule && rule.order && target !== 'ownerName' && target !== 'owner2Name')
           ctx.addIssue({ code: 'custom', path: ['fields', target], message: '`order` applies to owner cells only' });
+        if (rule && 'column' in rule && rule.add !== undefined && rule.format !== 'year')
+          ctx.addIssue({
+            code: 'custom',
+            path: ['fields', target],
+            message: '`add` applies to the format `year` only',
+          });
+      }
       if (m.fields.bathsPartial && !m.fields.bathsTotal && !m.fields.bathsFull)
         ctx.addIssue({
           code: 'custom',

@@ -182,7 +182,10 @@ export type SaleHistoryEntry = z.infer<typeof SaleHistoryEntry>;
 
 export const AssessmentHistoryEntry = z
   .object({
-    taxYear: z.number().int(),
+    taxYear: z.number().int().nullable().openapi({
+      description:
+        'The tax year the values are for; null when the source names none (a county roll without a tax year column or constant in its mapping).',
+    }),
     assessed: z.object({ land: nint, improvements: nint, total: nint }),
     market: z.object({ total: nint }),
     tax: z.object({ amount: nnum }),

@@ -14,7 +14,7 @@ import { importCsv } from '../src/importer/import-csv.js';
 import { parcelIdentity } from '../src/importer/import-merge.js';
 import { loadMapping } from '../src/importer/mapping.js';
 import { makeProperty, uniqueStreet } from './make-property.js';
-import { recordsOf, saleHistory } from './stored-records.js';
+import { recordsOf, saleHistory, storedHistories } from './stored-records.js';
 
 let pool: Pool;
 beforeAll(() => {
@@ -99,6 +99,31 @@ describe('a newer file over the stored state', () => {
     const [kept] = await recordsOf(pool, source);
     expect(kept.summary.yearbuilt).toBe(1955);
     expect(kept.owner.owner1.fullName).toBe('CAT POE');
+  });
+
+  it('takes the tax year a mapping now names: the same file again rewrites the assessments it labelled none', async () => {
+    const street = uniqueStreet();
+    const name = `tax-year-${tagged()}`;
+    const source = `import:${name}`;
+    const file = write([
+      HEADER,
+      `3,1,1 ${street} ST,95814,ANN LEE,300000,1/2/2020,410000,1950,,`,
+      `3,2,2 ${street} ST,95814,BOB RAY,,2/3/2020,390000,1960,,`,
+    ]);
+    // An upgrade from the importer that labelled values with the year of the import: a mapping that names no year.
+    expect(await importCsv(pool, mappingNamed(base, name), file)).toMatchObject({ added: 2 });
+    const years = async () => {
+      const out: unknown[] = [];
+      for (const r of await recordsOf(pool, source))
+        out.push((await storedHistories(pool, r.id)).assessments.map((a) => a.taxYear));
+      return out;
+    };
+    expect(await years()).toEqual([[null], []]);
+    // The mapping now says the roll's year: the parcel with values is rewritten, the one without is unchanged.
+    const named = mappingNamed({ kind: 'property', fields: { ...FIELDS, taxYear: { value: 2025 } } }, name);
+    expect(await importCsv(pool, named, file)).toMatchObject({ added: 0, updated: 1, unchanged: 1 });
+    expect(await years()).toEqual([[2025], []]);
+    expect(await importCsv(pool, named, file)).toMatchObject({ added: 0, updated: 0, unchanged: 2 });
   });
 
   it('replaces a sale whose price a newer file corrects instead of adding a second sale', async () => {

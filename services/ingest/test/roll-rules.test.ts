@@ -274,6 +274,80 @@ describe('a roll without site ZIPs', () => {
   });
 });
 
+describe("the last sale's seller (saleSeller)", () => {
+  const fields = (seller: Record<string, unknown> | undefined) =>
+    Mapping.parse({
+      name: 'sellers',
+      kind: 'property',
+      fields: {
+        apn: { column: 'P' },
+        line1: { column: 'A' },
+        zip: { column: 'Z' },
+        ownerName: { column: 'O' },
+        saleDate: { column: 'D', format: 'date-iso' },
+        sale2Date: { column: 'D2', format: 'date-iso' },
+        ...(seller ? { saleSeller: seller } : {}),
+      },
+    }).fields;
+  const row = (G: string, D = '2020-01-02') => ({
+    P: '7-1',
+    A: '1 MAIN ST',
+    Z: '03766',
+    O: 'LEE, ANN',
+    D,
+    D2: '2011-03-04',
+    G,
+  });
+  const parcel = (f: ReturnType<typeof fields>, G: string, D?: string) => toParcel(applyRules(f, row(G, D)), NOW).input;
+
+  it('is read as the owners are (LAST, FIRST; two in a cell), for the last sale only; none when the cell is empty', () => {
+    const f = fields({ column: 'G' });
+    const sales = parcel(f, 'GUGGENHEIM, KATO & FRED ').sales;
+    expect(sales.map((s) => [s.date, s.buyerName, s.sellerName])).toEqual([
+      ['2020-01-02', 'ANN LEE', 'KATO GUGGENHEIM & FRED GUGGENHEIM'],
+      ['2011-03-04', null, null],
+    ]);
+    expect(parcel(f, 'M&M EQUITIES LLC').sales[0]!.sellerName).toBe('M&M EQUITIES LLC');
+    expect(parcel(f, '').sales[0]!.sellerName).toBeNull();
+    // No last sale (its date unknown or refused): no seller, and the earlier sale names none.
+    expect(parcel(f, 'LEE, BOB', '').sales.map((s) => s.sellerName)).toEqual([null]);
+    // A mapping's `order` (the import passes it as sellerOrder: import-work.ts).
+    const firstLast = toParcel(applyRules(fields({ column: 'G', order: 'first-last' }), row('KATO GUGGENHEIM')), NOW, {
+      sellerOrder: 'first-last',
+    }).input;
+    expect(firstLast.sales[0]!.sellerName).toBe('KATO GUGGENHEIM');
+  });
+
+  it('a newer file that maps the seller replaces it, an empty cell clears it; one that does not map it keeps it', () => {
+    const stored = parcel(fields({ column: 'G' }), 'RAY, BOB');
+    const withSeller = mappedFields(Object.keys(fields({ column: 'G' })));
+    const without = mappedFields(Object.keys(fields(undefined)));
+    const again = (f: ReturnType<typeof fields>, G: string, mapped: typeof withSeller) =>
+      reimportParcel(stored, parcel(f, G), mapped).sales.map((s) => s.sellerName);
+    expect(again(fields({ column: 'G' }), 'ORR, DAN', withSeller)).toEqual(['DAN ORR', null]);
+    expect(again(fields({ column: 'G' }), '', withSeller)).toEqual([null, null]);
+    expect(again(fields(undefined), '', without)).toEqual(['BOB RAY', null]);
+    // A joined file's sale of the same event, the same way.
+    expect(joinParcel(stored, parcel(fields(undefined), ''), without).sales.map((s) => s.sellerName)).toEqual([
+      'BOB RAY',
+      null,
+    ]);
+    expect(joinParcel(stored, parcel(fields({ column: 'G' }), ''), withSeller).sales.map((s) => s.sellerName)).toEqual([
+      null,
+      null,
+    ]);
+  });
+
+  it('`order` is for cells of names only', () => {
+    const bad = Mapping.safeParse({
+      name: 'bad-order',
+      kind: 'property',
+      fields: { line1: { column: 'A' }, zip: { column: 'Z' }, saleDate: { column: 'D', order: 'first-last' } },
+    });
+    expect(bad.error?.issues[0]?.message).toMatch(/`order` applies to cells of names only/);
+  });
+});
+
 describe('a joined file over a parcel', () => {
   it('changes what its mapping reads (an empty cell clears), appends sales, replaces a sale of the same event', () => {
     const stored = makeProperty({ yearBuilt: 1950, beds: 3 });

@@ -448,9 +448,10 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
     expect(types.get('SFR')).toBeGreaterThan(rows.length / 3);
   });
 
-  it('a sample of parcels field by field: address, values, the last sale and the prior ones, building', async () => {
+  it("a sample of parcels field by field: address, values and their tax year, every sale and the last one's seller, building", async () => {
     const picked = sample(rows, 250);
     expect(picked.length).toBeGreaterThanOrEqual(200);
+    let sold = 0;
     for (const r of picked) {
       const x = rec(r);
       const where = `parcel ${r.parcel_id}`;
@@ -488,7 +489,20 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
       }
       const history = await saleHistory(db.pool(), x.identifier.Id);
       expect(new Set(history.map(([d, p]) => `${d}|${p}`)), where).toEqual(want);
+      // The last sale's seller is the grantor, named as the owners are (LAST, FIRST read); the prior sales name none.
+      const lastDate = (r.nhdra_saledate ?? '').slice(0, 10);
+      const grantor = spaces(r.nhdra_grantor ?? '');
+      const seller = parseOwnerCells([grantor], 'last-first')
+        .flatMap((o) => (o.fullName ? [o.fullName] : []))
+        .join(' & ');
+      const sellers = (await storedHistories(db.pool(), x.identifier.Id)).sales
+        .filter((s) => s.sellerName !== null)
+        .map((s) => [s.date, s.sellerName]);
+      const known = lastDate !== '' && !UNKNOWN_DATES.includes(lastDate) && seller !== '';
+      expect(sellers, where).toEqual(known ? [[lastDate, seller]] : []);
+      if (known) sold++;
     }
+    expect(sold).toBeGreaterThan(picked.length / 2);
   });
 });
 

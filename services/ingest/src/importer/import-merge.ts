@@ -86,7 +86,7 @@ const noBaths = (p: PropertyInput) => p.bathsTotal === null && p.bathsPartial ==
  * What a file may speak for or not: the optional fields, the price of its sales, and whether it gives sales at all
  * (a roll without sales speaks for the parcel as it is now, whatever sales the store holds).
  */
-export type MappedField = OptionalField | 'salePrice' | 'sales';
+export type MappedField = OptionalField | 'salePrice' | 'saleSeller' | 'sales';
 
 type PropertyTarget = (typeof PROPERTY_TARGETS)[number];
 
@@ -122,6 +122,7 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
   ownerType: [],
   saleDate: ['sales'],
   salePrice: ['salePrice'],
+  saleSeller: ['saleSeller'],
   sale2Date: ['sales'],
   sale2Price: ['salePrice'],
   sale3Date: ['sales'],
@@ -208,6 +209,7 @@ export function reimportParcel(
       ...s,
       price: s.price ?? (mapped.has('salePrice') ? null : was.price),
       buyerName: s.buyerName ?? (mapped.has('owner1') ? null : was.buyerName),
+      sellerName: s.sellerName ?? (mapped.has('saleSeller') ? null : was.sellerName),
     };
   });
   // A file that reads no sales (a roll) tells the parcel as it is now, whatever sales the store holds.
@@ -283,6 +285,7 @@ export function joinParcel(
         ...s,
         price: mapped.has('salePrice') ? s.price : (s.price ?? was.price),
         buyerName: mapped.has('owner1') ? s.buyerName : (s.buyerName ?? was.buyerName),
+        sellerName: mapped.has('saleSeller') ? s.sellerName : (s.sellerName ?? was.sellerName),
       };
     });
     out.sales = unionSales(

@@ -133,6 +133,8 @@ function mailingOf(v: Values): PropertyInput['mailing'] {
 /** What a row's property needs besides its values: how its owner cells write names, the county's ZIP evidence. */
 export interface ParcelOptions {
   ownerOrder?: 'last-first' | 'first-last';
+  /** How the seller's cell (saleSeller) writes a person's name. */
+  sellerOrder?: 'last-first' | 'first-last';
   /** The APN's parts tell parcels apart (see PropertyInput.parcelKey). */
   apnSeparators?: boolean;
   zipEvidence?: ZipEvidence | null;
@@ -307,7 +309,7 @@ export function toParcel(
     mailing,
     assessment: assessmentOf(v),
     assessmentHistory: [],
-    sales: salesOf(v, owner1, owner2),
+    sales: salesOf(v, owner1, owner2, opts),
     mortgages:
       v.mortgageAmount == null && v.mortgageDate == null && v.mortgageLender == null
         ? []
@@ -395,7 +397,7 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
     mailing: mailingOf(v),
     assessment: assessmentOf(v),
     assessmentHistory: [],
-    sales: salesOf(v, owner1, owner2),
+    sales: salesOf(v, owner1, owner2, opts),
     mortgages:
       v.mortgageAmount == null && v.mortgageDate == null && v.mortgageLender == null
         ? []
@@ -413,15 +415,18 @@ export function ownersOf(v: Values, opts: ParcelOptions): [OwnerInput | null, Ow
   return [first && type ? { ...first, type } : first, second];
 }
 
+/** Names as the record's sales write them: each one's full name (`LAST, FIRST` read as the owners are), joined by ' & '. */
+const partyNames = (owners: readonly ({ fullName: string | null } | null)[]) =>
+  owners.flatMap((o) => (o?.fullName ? [o.fullName] : [])).join(' & ');
+
 /**
- * The row's sales: the last sale (bought by the owners) and the earlier ones written in columns of the same row. A
- * sale needs its date; a refused date (applyCompiled) leaves no sale.
+ * The row's sales: the last sale (bought by the owners, sold by the file's seller when it names one) and the earlier
+ * ones written in columns of the same row. A sale needs its date; a refused date (applyCompiled) leaves no sale.
  */
-function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null): SaleInput[] {
-  const buyer = [owner1, owner2]
-    .filter((o) => o !== null)
-    .map((o) => o.fullName)
-    .join(' & ');
+function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null, opts: ParcelOptions): SaleInput[] {
+  const buyer = partyNames([owner1, owner2]);
+  const sellerCell = str(v.saleSeller);
+  const seller = sellerCell === null ? '' : partyNames(parseOwnerCells([sellerCell], opts.sellerOrder ?? 'last-first'));
   const out: SaleInput[] = [];
   SALE_COLUMNS.forEach(([dateTarget, priceTarget], i) => {
     const date = str(v[dateTarget]);
@@ -432,7 +437,7 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
       documentType: 'DEED',
       recordingDate: date,
       buyerName: i === 0 ? buyer || null : null,
-      sellerName: null,
+      sellerName: i === 0 ? seller || null : null,
     });
   });
   // Newest first; the same sale written twice (a roll repeating its last sale among the prior ones) is one.

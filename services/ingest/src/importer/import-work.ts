@@ -186,8 +186,10 @@ export class ImportWork {
     // A column named twice in the header: the last one, as compileRules reads it.
     this.cellsRead = cellMask(setup.header, read);
     const owner = setup.mapping.fields.ownerName ?? setup.mapping.fields.owner2Name;
+    const seller = setup.mapping.fields.saleSeller;
     this.options = {
       ownerOrder: owner && 'column' in owner ? owner.order : undefined,
+      sellerOrder: seller && 'column' in seller ? seller.order : undefined,
       apnSeparators: setup.mapping.apnKey === 'separators',
       // A roll without site ZIPs: its evidence, read first (zip-prescan.ts), comes through useZipEvidence.
       zipEvidence: null,

@@ -37,6 +37,11 @@ export const PROPERTY_TARGETS = [
   'ownerType',
   'saleDate',
   'salePrice',
+  /**
+   * Who sold in the last sale (a roll's grantor column, Lebanon's): read by the owner-name parser (rule option
+   * `order`), as the buyers are named, into the sale's `sellerName`.
+   */
+  'saleSeller',
   /** Further sales written in columns of the same row (Lebanon's prior sales): each one more sale of the history. */
   'sale2Date',
   'sale2Price',
@@ -64,6 +69,9 @@ export const PROPERTY_TARGETS = [
   /** The county's 5-digit FIPS code (a constant or a column): makes a short census tract the 11-digit tract id. */
   'fips',
 ] as const;
+
+/** The targets read by the owner-name parser, whose rules may say how they write a person's name (`order`). */
+const NAME_TARGETS: ReadonlySet<string> = new Set(['ownerName', 'owner2Name', 'saleSeller']);
 
 /** How an owner cell writes a person's name: assessor rolls write LAST FIRST. */
 export const OWNER_ORDERS = ['last-first', 'first-last'] as const;
@@ -164,8 +172,12 @@ export const Mapping = z.discriminatedUnion('kind', [
       const problem = propertyFieldsProblem(m);
       if (problem) ctx.addIssue({ code: 'custom', path: ['fields'], message: problem });
       for (const [target, rule] of Object.entries(m.fields)) {
-        if (rule && 'column' in rule && rule.order && target !== 'ownerName' && target !== 'owner2Name')
-          ctx.addIssue({ code: 'custom', path: ['fields', target], message: '`order` applies to owner cells only' });
+        if (rule && 'column' in rule && rule.order && !NAME_TARGETS.has(target))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['fields', target],
+            message: '`order` applies to cells of names only (ownerName, owner2Name, saleSeller)',
+          });
         if (rule && 'column' in rule && rule.add !== undefined && rule.format !== 'year')
           ctx.addIssue({
             code: 'custom',

@@ -996,10 +996,16 @@ export interface components {
             /** Format: date */
             date: string;
             price: number | null;
-            /** @example GRANT DEED */
-            documentType: string;
-            /** Format: date */
-            recordingDate: string;
+            /**
+             * @description The deed's type; null when the source names none (the county rolls imported here name none).
+             * @example GRANT DEED
+             */
+            documentType: string | null;
+            /**
+             * Format: date
+             * @description When the deed was recorded; null when the source gives no recording date.
+             */
+            recordingDate: string | null;
             buyerName: string | null;
             sellerName: string | null;
         };

@@ -13,6 +13,7 @@ import { removeSource } from '../src/data/remove-source.js';
 import { importCsv } from '../src/importer/import-csv.js';
 import { parcelIdentity } from '../src/importer/import-merge.js';
 import { loadMapping } from '../src/importer/mapping.js';
+import { decodeRecordDoc, encodeRecordDoc } from '@pra/core/stored';
 import { makeProperty, uniqueStreet } from './make-property.js';
 import { recordsOf, saleHistory, storedHistories } from './stored-records.js';
 
@@ -124,6 +125,53 @@ describe('a newer file over the stored state', () => {
     expect(await importCsv(pool, named, file)).toMatchObject({ added: 0, updated: 1, unchanged: 1 });
     expect(await years()).toEqual([[2025], []]);
     expect(await importCsv(pool, named, file)).toMatchObject({ added: 0, updated: 0, unchanged: 2 });
+  });
+
+  it('rewrites once, with no change event, a sale an earlier import made up a deed for (DEED, its sale date)', async () => {
+    const street = uniqueStreet();
+    const mapping = mappingNamed(base, `deeds-${tagged()}`);
+    const source = `import:${mapping.name}`;
+    const file = write([HEADER, `4,1,1 ${street} ST,95814,ANN LEE,300000,1/2/2020,410000,1950,,`]);
+    expect(await importCsv(pool, mapping, file)).toMatchObject({ added: 1 });
+    const [record] = await recordsOf(pool, source);
+    expect((await storedHistories(pool, record.id)).sales).toMatchObject([{ documentType: null, recordingDate: null }]);
+    // The store as the importer before this one left it: the state, its file digest and the record say DEED.
+    const legacy = '"documentType":"DEED","recordingDate":"2020-01-02"';
+    await pool.query(
+      `UPDATE records.import_state SET input = replace(input, '"documentType":null,"recordingDate":null', $2),
+              file_digest = 'written-by-the-importer-before' WHERE source = $1`,
+      [source, legacy],
+    );
+    const { rows } = await pool.query<{ body: Buffer }>('SELECT body FROM records.properties WHERE id = $1', [
+      record.id,
+    ]);
+    const doc = decodeRecordDoc(rows[0]!.body);
+    const sales = doc.sales.replace('"documentType":null,"recordingDate":null', legacy);
+    expect(sales).toContain(legacy);
+    await pool.query('UPDATE records.properties SET body = $2 WHERE id = $1', [
+      record.id,
+      encodeRecordDoc(doc.body, { sales, assessments: doc.assessments }),
+    ]);
+    const events = async () =>
+      Number(
+        (await pool.query('SELECT count(*) FROM records.change_events WHERE property_id = $1', [record.id])).rows[0]
+          .count,
+      );
+    const eventsBefore = await events();
+    // The same file again: the record is rewritten as the file says it (one sale, no deed), announced to no one.
+    expect(await importCsv(pool, mapping, file)).toMatchObject({ added: 0, updated: 1, unchanged: 0 });
+    expect((await storedHistories(pool, record.id)).sales).toEqual([
+      {
+        date: '2020-01-02',
+        price: 410_000,
+        documentType: null,
+        recordingDate: null,
+        buyerName: 'ANN LEE',
+        sellerName: null,
+      },
+    ]);
+    expect(await events()).toBe(eventsBefore);
+    expect(await importCsv(pool, mapping, file)).toMatchObject({ added: 0, updated: 0, unchanged: 1 });
   });
 
   it('replaces a sale whose price a newer file corrects instead of adding a second sale', async () => {

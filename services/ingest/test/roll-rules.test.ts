@@ -10,7 +10,13 @@ import {
   type FieldReport,
   latestDateOf,
 } from '../src/importer/apply-rules.js';
-import { joinParcel, mappedFields, mergeParcel, reimportParcel } from '../src/importer/import-merge.js';
+import {
+  joinParcel,
+  mappedFields,
+  mergeParcel,
+  reimportParcel,
+  upgradeStoredSales,
+} from '../src/importer/import-merge.js';
 import { toParcel, tractIdOf } from '../src/importer/import-row.js';
 import { Mapping } from '../src/importer/mapping.js';
 import { makeProperty } from './make-property.js';
@@ -345,6 +351,93 @@ describe("the last sale's seller (saleSeller)", () => {
       fields: { line1: { column: 'A' }, zip: { column: 'Z' }, saleDate: { column: 'D', order: 'first-last' } },
     });
     expect(bad.error?.issues[0]?.message).toMatch(/`order` applies to cells of names only/);
+  });
+});
+
+describe('what a sale says of its deed', () => {
+  const fields = (recording: boolean) =>
+    Mapping.parse({
+      name: 'deeds',
+      kind: 'property',
+      fields: {
+        apn: { column: 'P' },
+        line1: { column: 'A' },
+        zip: { column: 'Z' },
+        saleDate: { column: 'D', format: 'date-iso' },
+        salePrice: { column: 'S', format: 'integer' },
+        sale2Date: { column: 'D2', format: 'date-iso' },
+        ...(recording ? { saleRecordingDate: { column: 'R', format: 'date-iso' } } : {}),
+      },
+    }).fields;
+  const row = (R: string, S = '100') => ({
+    P: '1',
+    A: '1 MAIN ST',
+    Z: '19146',
+    D: '2022-10-03',
+    S,
+    D2: '2011-03-04',
+    R,
+  });
+  const parcel = (recording: boolean, R: string, ctx?: Parameters<typeof applyRules>[2], S?: string) =>
+    toParcel(applyRules(fields(recording), row(R, S), ctx), NOW).input;
+  const deeds = (p: ReturnType<typeof parcel>) => p.sales.map((s) => [s.date, s.documentType, s.recordingDate]);
+
+  it('no type (no roll names one), and the recording date only where the file gives it, for its last sale', () => {
+    expect(deeds(parcel(true, '2022-11-16'))).toEqual([
+      ['2022-10-03', null, '2022-11-16'],
+      ['2011-03-04', null, null],
+    ]);
+    expect(deeds(parcel(false, '2022-11-16'))).toEqual([
+      ['2022-10-03', null, null],
+      ['2011-03-04', null, null],
+    ]);
+    // One that cannot be right is refused as a value, as the sale date is: the sale stays, without it.
+    const refusals: { line: number; reason: string }[] = [];
+    const p = parcel(true, '2071-07-09', { line: 4, latestDate: latestDateOf(NOW), refusals });
+    expect(deeds(p)[0]).toEqual(['2022-10-03', null, null]);
+    expect(refusals).toEqual([
+      { line: 4, reason: "column 'R': saleRecordingDate 2071-07-09 is after tomorrow (not stored)" },
+    ]);
+  });
+
+  it('a newer file that reads no recording date keeps the stored one; one that does replaces or clears it', () => {
+    const stored = parcel(true, '2022-11-16');
+    const withDate = mappedFields(Object.keys(fields(true)));
+    const without = mappedFields(Object.keys(fields(false)));
+    const last = (p: ReturnType<typeof parcel>) => deeds(p)[0];
+    // The same sale (its date; a corrected price too), not a second one.
+    expect(reimportParcel(stored, parcel(false, '', undefined, '150'), without).sales).toHaveLength(2);
+    expect(last(reimportParcel(stored, parcel(false, ''), without))).toEqual(['2022-10-03', null, '2022-11-16']);
+    expect(last(reimportParcel(stored, parcel(true, '2022-11-18'), withDate))).toEqual([
+      '2022-10-03',
+      null,
+      '2022-11-18',
+    ]);
+    expect(last(reimportParcel(stored, parcel(true, ''), withDate))).toEqual(['2022-10-03', null, null]);
+    expect(last(joinParcel(stored, parcel(false, ''), without))).toEqual(['2022-10-03', null, '2022-11-16']);
+  });
+
+  it("a stored sale an earlier import made up a deed for (DEED, recorded on its sale date) is read as the file's", () => {
+    const stored = parcel(true, '');
+    stored.sales = stored.sales.map((s) => ({ ...s, documentType: 'DEED', recordingDate: s.date }));
+    const kept = { date: '2001-02-03', price: 5, documentType: 'GRANT DEED', recordingDate: '2001-02-03' };
+    const recordedLater = { date: '2000-01-01', price: 4, documentType: 'DEED', recordingDate: '2000-01-09' };
+    stored.sales.push(
+      { ...kept, buyerName: null, sellerName: null },
+      { ...recordedLater, buyerName: null, sellerName: null },
+    );
+    expect(upgradeStoredSales(stored)).toBe(true);
+    expect(deeds(stored)).toEqual([
+      ['2022-10-03', null, null],
+      ['2011-03-04', null, null],
+      ['2001-02-03', 'GRANT DEED', '2001-02-03'],
+      ['2000-01-01', 'DEED', '2000-01-09'],
+    ]);
+    expect(upgradeStoredSales(stored)).toBe(false);
+    // The file's sales then merge with them as with its own: no sale twice.
+    expect(
+      reimportParcel(stored, parcel(true, '2022-11-16'), mappedFields(Object.keys(fields(true)))).sales,
+    ).toHaveLength(4);
   });
 });
 

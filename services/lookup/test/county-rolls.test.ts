@@ -150,14 +150,17 @@ describe('Philadelphia (OPA properties)', () => {
   const rows = onceBy(readRows(COUNTY_ROLLS.philadelphia[0].file), 'parcel_number');
   const rec = (r: Row) => byApn.get(`42101:${r.parcel_number}`);
 
-  it('loads every parcel but the one without a ZIP, and refuses the 2069-2071 sale dates as values', () => {
+  it('loads every parcel but the one without a ZIP, and refuses the 2069-2071 sale and recording dates as values', () => {
     const s = summaries.get('philadelphia-opa')!;
     expect(s.rowsRead).toBe(5_336);
     expect(s.errors.map((e) => e.reason)).toEqual(["zip ('zip_code') is empty"]);
     const future = rows.filter((r) => r.sale_date! > tomorrow).length;
+    const recordedLater = rows.filter((r) => r.recording_date! > tomorrow).length;
     expect(future).toBeGreaterThanOrEqual(125);
-    expect(s.refusals.length).toBe(future);
+    expect(recordedLater).toBeGreaterThanOrEqual(125);
+    expect(s.refusals.length).toBe(future + recordedLater);
     expect(s.report.saleDate!.refused).toBe(future);
+    expect(s.report.saleRecordingDate!.refused).toBe(recordedLater);
   });
 
   it('every parcel: owners, mailing address and absentee flag as the row gives them', () => {
@@ -205,15 +208,22 @@ describe('Philadelphia (OPA properties)', () => {
       expect(x.assessment.assessed, where).toEqual({ land, improvements: building, total: land + building });
       expect(x.assessment.market.total, where).toBe(int(r.market_value));
       // OPA sets values in the spring for the next tax year: assessment_date 2022-05-24 is tax year 2023.
-      const { assessments } = await storedHistories(db.pool(), x.identifier.Id);
+      const { assessments, sales } = await storedHistories(db.pool(), x.identifier.Id);
       expect(
         assessments.map((a) => a.taxYear),
         where,
       ).toEqual([Number(r.assessment_date!.slice(0, 4)) + 1]);
       const date = r.sale_date!;
+      const sold = date !== '' && date <= tomorrow;
       expect(x.sale.lastSale, where).toEqual(
-        date === '' || date > tomorrow ? { date: null, price: null } : { date, price: int(r.sale_price, ['0.0', '0']) },
+        sold ? { date, price: int(r.sale_price, ['0.0', '0']) } : { date: null, price: null },
       );
+      // The sale's recording date as the roll gives it (one after tomorrow refused, as its date is); no deed type.
+      const recorded = r.recording_date!.slice(0, 10);
+      expect(
+        sales.map((s) => [s.date, s.documentType, s.recordingDate]),
+        where,
+      ).toEqual(sold ? [[date, null, recorded !== '' && recorded <= tomorrow ? recorded : null]] : []);
       expect(x.summary.yearbuilt, where).toBe(int(r.year_built, ['0']));
       expect(x.building.rooms.beds, where).toBe(int(r.number_of_bedrooms, ['0']));
       expect(x.building.size.universalsize, where).toBe(int(r.total_livable_area, ['0.0', '0']));

@@ -12,8 +12,10 @@ export interface OwnerInput {
 export interface SaleInput {
   date: string; // YYYY-MM-DD
   price: number | null;
-  documentType: string;
-  recordingDate: string;
+  /** The deed's type (GRANT DEED, ...); null when the source names none (no county roll here does). */
+  documentType: string | null;
+  /** When the deed was recorded (YYYY-MM-DD); null when the source gives no recording date. */
+  recordingDate: string | null;
   buyerName: string | null;
   sellerName: string | null;
 }

@@ -18,7 +18,7 @@ export function renderSaleHistory(p: Pick<PropertyInput, 'sales'>): string | nul
       date: day(s.date),
       price: whole(s.price),
       documentType: s.documentType,
-      recordingDate: day(s.recordingDate),
+      recordingDate: s.recordingDate === null ? null : day(s.recordingDate),
       buyerName: s.buyerName,
       sellerName: s.sellerName,
     }));

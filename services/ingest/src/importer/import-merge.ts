@@ -24,8 +24,11 @@ export function parcelIdentity(p: PropertyInput, byApn: boolean, street?: Street
 }
 
 const saleKey = (s: SaleInput) => `${s.date}|${s.price}|${s.documentType}`;
-/** The recorded event a sale is, whatever its price: a newer file's sale of the same event corrects the stored one. */
-const saleEvent = (s: SaleInput) => `${s.date}|${s.documentType}|${s.recordingDate}`;
+/**
+ * The event a sale is, whatever its price and recording date: a newer file's sale of the same event corrects the
+ * stored one (a price, a recording date a file gives that an earlier one did not).
+ */
+const saleEvent = (s: SaleInput) => `${s.date}|${s.documentType}`;
 const latestSale = (p: PropertyInput) =>
   p.sales
     .map((s) => s.date)
@@ -86,7 +89,7 @@ const noBaths = (p: PropertyInput) => p.bathsTotal === null && p.bathsPartial ==
  * What a file may speak for or not: the optional fields, the price of its sales, and whether it gives sales at all
  * (a roll without sales speaks for the parcel as it is now, whatever sales the store holds).
  */
-export type MappedField = OptionalField | 'salePrice' | 'saleSeller' | 'sales';
+export type MappedField = OptionalField | 'salePrice' | 'saleSeller' | 'saleRecordingDate' | 'sales';
 
 type PropertyTarget = (typeof PROPERTY_TARGETS)[number];
 
@@ -123,6 +126,7 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
   saleDate: ['sales'],
   salePrice: ['salePrice'],
   saleSeller: ['saleSeller'],
+  saleRecordingDate: ['saleRecordingDate'],
   sale2Date: ['sales'],
   sale2Price: ['salePrice'],
   sale3Date: ['sales'],
@@ -210,6 +214,7 @@ export function reimportParcel(
       price: s.price ?? (mapped.has('salePrice') ? null : was.price),
       buyerName: s.buyerName ?? (mapped.has('owner1') ? null : was.buyerName),
       sellerName: s.sellerName ?? (mapped.has('saleSeller') ? null : was.sellerName),
+      recordingDate: s.recordingDate ?? (mapped.has('saleRecordingDate') ? null : was.recordingDate),
     };
   });
   // A file that reads no sales (a roll) tells the parcel as it is now, whatever sales the store holds.
@@ -286,6 +291,7 @@ export function joinParcel(
         price: mapped.has('salePrice') ? s.price : (s.price ?? was.price),
         buyerName: mapped.has('owner1') ? s.buyerName : (s.buyerName ?? was.buyerName),
         sellerName: mapped.has('saleSeller') ? s.sellerName : (s.sellerName ?? was.sellerName),
+        recordingDate: mapped.has('saleRecordingDate') ? s.recordingDate : (s.recordingDate ?? was.recordingDate),
       };
     });
     out.sales = unionSales(
@@ -406,4 +412,21 @@ export function decodeState(stored: string): PropertyInput {
   const p: Record<string, unknown> = {};
   for (const [k, d] of Object.entries(STATE_DEFAULTS)) p[k] = Array.isArray(d) ? [] : d;
   return { ...p, lastModified: '', ...(JSON.parse(stored) as Record<string, unknown>) } as unknown as PropertyInput;
+}
+
+/**
+ * A sale an import stored before a sale could name no deed: every one said `DEED`, recorded on its sale date, which
+ * no file gave (no mapping could map either). Read as what the file said: neither.
+ */
+const madeUpDeed = (s: SaleInput) => s.documentType === 'DEED' && s.recordingDate === s.date;
+
+/**
+ * A stored state's sales as the file gave them (madeUpDeed), in place; true when it changed one: the parcel is then
+ * rewritten, with its record, though the merge over it changes nothing else (no change event: nothing the file says
+ * changed).
+ */
+export function upgradeStoredSales(p: PropertyInput): boolean {
+  if (!p.sales.some(madeUpDeed)) return false;
+  p.sales = p.sales.map((s) => (madeUpDeed(s) ? { ...s, documentType: null, recordingDate: null } : s));
+  return true;
 }

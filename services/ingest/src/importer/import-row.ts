@@ -434,8 +434,9 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
     out.push({
       date,
       price: num(v[priceTarget]),
-      documentType: 'DEED',
-      recordingDate: date,
+      // No roll names the deed's type; the recording date only when the file gives one (for its last sale).
+      documentType: null,
+      recordingDate: i === 0 ? str(v.saleRecordingDate) : null,
       buyerName: i === 0 ? buyer || null : null,
       sellerName: i === 0 ? seller || null : null,
     });

@@ -10,6 +10,7 @@ import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys
 import { type CellMask, cellMask, parseRecord } from './csv-records.js';
 import {
   decodeState,
+  upgradeStoredSales,
   digestBasis,
   encodeState,
   type MappedField,
@@ -365,8 +366,9 @@ export class ImportWork {
     req.stored.forEach((s, i) => {
       const parcel = parcels.get(s.identity)!;
       const stored = decodeState(s.input);
+      const upgraded = upgradeStoredSales(stored);
       const merged = this.over(stored, parcel.input, s.continued);
-      if (sameContent(merged, stored)) {
+      if (!upgraded && sameContent(merged, stored)) {
         out.unchanged.push(s.identity);
         // Known now to change nothing: the next import of this file finds it unchanged without reading the state.
         if (!s.continued) out.fileDigestUpdates.push({ identity: s.identity, fileDigest: parcel.fileDigest });

@@ -22,6 +22,7 @@ export const VALUE_FORMATS = [
 /** The targets read as dates: a date that cannot be right (after tomorrow, before 1700) is refused as a value. */
 export const DATE_TARGETS: ReadonlySet<string> = new Set([
   'saleDate',
+  'saleRecordingDate',
   'sale2Date',
   'sale3Date',
   'sale4Date',

@@ -42,6 +42,8 @@ export const PROPERTY_TARGETS = [
    * `order`), as the buyers are named, into the sale's `sellerName`.
    */
   'saleSeller',
+  /** When the last sale's deed was recorded (Philadelphia's `recording_date`), a date. */
+  'saleRecordingDate',
   /** Further sales written in columns of the same row (Lebanon's prior sales): each one more sale of the history. */
   'sale2Date',
   'sale2Price',

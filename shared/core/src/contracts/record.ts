@@ -172,8 +172,14 @@ export const SaleHistoryEntry = z
   .object({
     date: z.string().openapi({ format: 'date' }),
     price: nint,
-    documentType: z.string().openapi({ example: 'GRANT DEED' }),
-    recordingDate: z.string().openapi({ format: 'date' }),
+    documentType: nstr.openapi({
+      example: 'GRANT DEED',
+      description: "The deed's type; null when the source names none (the county rolls imported here name none).",
+    }),
+    recordingDate: nstr.openapi({
+      format: 'date',
+      description: 'When the deed was recorded; null when the source gives no recording date.',
+    }),
     buyerName: nstr,
     sellerName: nstr,
   })

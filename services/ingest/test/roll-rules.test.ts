@@ -18,6 +18,7 @@ import {
   upgradeStoredSales,
 } from '../src/importer/import-merge.js';
 import { toParcel, tractIdOf } from '../src/importer/import-row.js';
+import { renderRecord } from '../src/domain/render-record.js';
 import { Mapping } from '../src/importer/mapping.js';
 import { makeProperty } from './make-property.js';
 
@@ -503,6 +504,20 @@ describe('a property type another file gives', () => {
     expect(joinParcel(joined, makeProperty({ proptype: 'UNKNOWN' }), mappedFields(['apn', 'beds'])).proptype).toBe(
       'SFR',
     );
+  });
+
+  it("vacant land is vacant (vacantInd Y): a roll's own row says so, and a joined file's type does too", () => {
+    const roll = Mapping.parse({
+      name: 'land',
+      kind: 'property',
+      fields: { line1: { column: 'A' }, zip: { column: 'Z' }, proptype: { column: 'T' } },
+    }).fields;
+    const at = (T: string) => toParcel(applyRules(roll, { A: '1 MAIN ST', Z: '19146', T }), NOW).input;
+    expect([at('VACANT LAND').vacant, at('SFR').vacant, at('').vacant]).toEqual([true, false, false]);
+    const shown = (p: ReturnType<typeof makeProperty>) => renderRecord(1, 1, p).summary.vacantInd;
+    expect([shown(at('VACANT LAND')), shown(at('SFR'))]).toEqual(['Y', 'N']);
+    const joined = joinParcel(makeProperty({ proptype: 'UNKNOWN', vacant: false }), at('VACANT LAND'), details);
+    expect([joined.proptype, joined.vacant, shown(joined)]).toEqual(['VACANT LAND', false, 'Y']);
   });
 
   it('the parcels file again, which says none, keeps it; a roll that maps it and leaves the cell empty clears it', () => {

@@ -163,8 +163,9 @@ describe('Philadelphia (OPA properties)', () => {
     expect(s.report.saleRecordingDate!.refused).toBe(recordedLater);
   });
 
-  it('every parcel: owners, mailing address and absentee flag as the row gives them', () => {
+  it('every parcel: owners, mailing address, absentee and vacant flags as the row gives them', () => {
     let checked = 0;
+    let vacant = 0;
     for (const r of rows) {
       if (r.zip_code!.trim() === '') continue;
       const x = rec(r);
@@ -178,9 +179,14 @@ describe('Philadelphia (OPA properties)', () => {
         where,
       );
       expect(x.summary.absenteeInd, where).toBe(expectedAbsentee(x));
+      // Vacant land (the roll's category, three of them) is vacant; nothing else the roll says is.
+      const land = r.category_code_description!.startsWith('VACANT LAND');
+      expect([x.summary.proptype === 'VACANT LAND', x.summary.vacantInd], where).toEqual([land, land ? 'Y' : 'N']);
+      if (land) vacant++;
       checked++;
     }
     expect(checked).toBe(5_335);
+    expect(vacant).toBe(438);
   });
 
   it('a sample of parcels field by field: address, tract, coordinates, values and their tax year, last sale, building', async () => {
@@ -440,6 +446,7 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
         'GRAFTON',
       ]);
       expect(x.summary.proptype, `${where} class ${r.class_code}`).toBe(lebanonType(r.class_code!));
+      expect(x.summary.vacantInd, where).toBe(x.summary.proptype === 'VACANT LAND' ? 'Y' : 'N');
       types.set(x.summary.proptype, (types.get(x.summary.proptype) ?? 0) + 1);
       if (x.address.postal1 === '') expect(x.vintage.postal1Source, where).toBeNull();
       else {

@@ -64,5 +64,11 @@ export const PROPERTY_TYPES = [
   'UNKNOWN',
 ] as const;
 
+/**
+ * Land without a building: vacant (`summary.vacantInd` Y) whatever else a record says, as the generator makes it and
+ * as a county roll's land-use class says it (a roll says nothing else of occupancy).
+ */
+export const VACANT_LAND = 'VACANT LAND' satisfies (typeof PROPERTY_TYPES)[number];
+
 /** The property type of a record whose files say none: the type's empty value, which another file's may fill. */
 export const UNKNOWN_PROPERTY_TYPE = 'UNKNOWN' satisfies (typeof PROPERTY_TYPES)[number];

@@ -3,6 +3,7 @@
 // hang together: size drives beds/baths and value, value drives assessment, tax, sale prices, mortgage and equity.
 // Coverage follows SPEC 1: ownership 98%, assessed 99%, demographics 99%, beds/baths ~80%, last sale price ~66%.
 import { numericOrdinals, STATE_FIPS } from '@pra/core/address';
+import { VACANT_LAND } from '@pra/core/vocabulary';
 import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
 import { hash32, Random, Weighted } from './random.js';
@@ -298,7 +299,7 @@ export class PropertyGenerator {
                 ? 'MOBILE HOME'
                 : 'VACANT LAND';
     }
-    const land = proptype === 'VACANT LAND';
+    const land = proptype === VACANT_LAND;
     const unitLike = proptype === 'CONDOMINIUM' || proptype === 'APARTMENT';
     const yearBuilt = land ? null : clamp(b.yearBase + r.int(-3, 3), 1850, 2025);
     const sqft = land

@@ -2,7 +2,7 @@
 // tract vintage) they describe, with geography the file lacks taken from the ZIP data set. Pure, so that it runs in
 // the import's worker threads as well as in the main one.
 import { apnKey, normalizeCity, splitZip, STATE_FIPS, type StreetLine, UNIT_DESIGNATORS } from '@pra/core/address';
-import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
+import { UNKNOWN_PROPERTY_TYPE, VACANT_LAND } from '@pra/core/vocabulary';
 import { separatedApnKey } from '../data/parcels.js';
 import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
 import { hash32 } from '../generator/random.js';
@@ -274,6 +274,7 @@ export function toParcel(
   const derivedApn = String(hash32(`${fips}|${parsed.lineKey}|${parsed.unitKey}`)).padStart(10, '0');
   const apn = str(v.apn) ?? `${derivedApn.slice(0, 3)}-${derivedApn.slice(3, 7)}-${derivedApn.slice(7)}`;
   const [owner1, owner2] = ownersOf(v, opts);
+  const proptype = str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE;
   // The ZIP's centre stands for coordinates only when the file gave the ZIP: an inferred ZIP is not a location.
   const centre = zipSource === 'file' ? place : undefined;
   const input: PropertyInput = {
@@ -294,13 +295,14 @@ export function toParcel(
     latitude: num(v.latitude) ?? centre?.latitude ?? null,
     longitude: num(v.longitude) ?? centre?.longitude ?? null,
     censusTract: tractIdOf(str(v.censusTract), fips, fipsGiven !== null || place !== undefined),
-    proptype: str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE,
+    proptype,
     yearBuilt: num(v.yearBuilt),
     lotSqft: num(v.lotSqft),
     lotAcres: num(v.lotSqft) === null ? null : +(num(v.lotSqft)! / 43_560).toFixed(4),
     subdivision: null,
     pool: null,
-    vacant: false,
+    // What the roll's land-use class says (it says nothing else of occupancy).
+    vacant: proptype === VACANT_LAND,
     buildingSqft: num(v.buildingSqft),
     beds: num(v.beds),
     ...bathsOf(v),

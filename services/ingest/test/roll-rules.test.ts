@@ -281,30 +281,41 @@ describe('a roll without site ZIPs', () => {
   });
 });
 
+/**
+ * A mapping of a parcel's last sale (its price, buyers in O) and one earlier sale, and the rules `extra` adds, with a
+ * row of it: its cells as `cells` says.
+ */
+const salesMapping = (extra: Record<string, unknown>) =>
+  Mapping.parse({
+    name: 'sales',
+    kind: 'property',
+    fields: {
+      apn: { column: 'P' },
+      line1: { column: 'A' },
+      zip: { column: 'Z' },
+      ownerName: { column: 'O' },
+      saleDate: { column: 'D', format: 'date-iso' },
+      salePrice: { column: 'S', format: 'integer' },
+      sale2Date: { column: 'D2', format: 'date-iso' },
+      ...extra,
+    },
+  }).fields;
+const salesRow = (cells: Record<string, string>) => ({
+  P: '7-1',
+  A: '1 MAIN ST',
+  Z: '03766',
+  O: 'LEE, ANN',
+  D: '2020-01-02',
+  S: '100',
+  D2: '2011-03-04',
+  G: '',
+  R: '',
+  ...cells,
+});
+
 describe("the last sale's seller (saleSeller)", () => {
-  const fields = (seller: Record<string, unknown> | undefined) =>
-    Mapping.parse({
-      name: 'sellers',
-      kind: 'property',
-      fields: {
-        apn: { column: 'P' },
-        line1: { column: 'A' },
-        zip: { column: 'Z' },
-        ownerName: { column: 'O' },
-        saleDate: { column: 'D', format: 'date-iso' },
-        sale2Date: { column: 'D2', format: 'date-iso' },
-        ...(seller ? { saleSeller: seller } : {}),
-      },
-    }).fields;
-  const row = (G: string, D = '2020-01-02') => ({
-    P: '7-1',
-    A: '1 MAIN ST',
-    Z: '03766',
-    O: 'LEE, ANN',
-    D,
-    D2: '2011-03-04',
-    G,
-  });
+  const fields = (seller: Record<string, unknown> | undefined) => salesMapping(seller ? { saleSeller: seller } : {});
+  const row = (G: string, D = '2020-01-02') => salesRow({ G, D });
   const parcel = (f: ReturnType<typeof fields>, G: string, D?: string) => toParcel(applyRules(f, row(G, D)), NOW).input;
 
   it('is read as the owners are (LAST, FIRST; two in a cell), for the last sale only; none when the cell is empty', () => {
@@ -357,28 +368,8 @@ describe("the last sale's seller (saleSeller)", () => {
 
 describe('what a sale says of its deed', () => {
   const fields = (recording: boolean) =>
-    Mapping.parse({
-      name: 'deeds',
-      kind: 'property',
-      fields: {
-        apn: { column: 'P' },
-        line1: { column: 'A' },
-        zip: { column: 'Z' },
-        saleDate: { column: 'D', format: 'date-iso' },
-        salePrice: { column: 'S', format: 'integer' },
-        sale2Date: { column: 'D2', format: 'date-iso' },
-        ...(recording ? { saleRecordingDate: { column: 'R', format: 'date-iso' } } : {}),
-      },
-    }).fields;
-  const row = (R: string, S = '100') => ({
-    P: '1',
-    A: '1 MAIN ST',
-    Z: '19146',
-    D: '2022-10-03',
-    S,
-    D2: '2011-03-04',
-    R,
-  });
+    salesMapping(recording ? { saleRecordingDate: { column: 'R', format: 'date-iso' } } : {});
+  const row = (R: string, S = '100') => salesRow({ R, S, D: '2022-10-03' });
   const parcel = (recording: boolean, R: string, ctx?: Parameters<typeof applyRules>[2], S?: string) =>
     toParcel(applyRules(fields(recording), row(R, S), ctx), NOW).input;
   const deeds = (p: ReturnType<typeof parcel>) => p.sales.map((s) => [s.date, s.documentType, s.recordingDate]);

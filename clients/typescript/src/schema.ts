@@ -608,7 +608,10 @@ export interface components {
                  * @example SFR
                  */
                 proptype: string;
-                /** @enum {string} */
+                /**
+                 * @description `Y` for land without a building (`proptype` VACANT LAND), and for a generated record's unoccupied building; an imported record is `Y` only as vacant land (a county roll says nothing else of occupancy)
+                 * @enum {string}
+                 */
                 vacantInd: "Y" | "N";
                 yearbuilt: number | null;
             };

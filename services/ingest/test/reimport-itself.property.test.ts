@@ -22,8 +22,9 @@ import { makeProperty } from './make-property.js';
 const sale: fc.Arbitrary<SaleInput> = fc.record({
   date: fc.constantFrom('2019-05-01', '2020-01-02', '2024-12-31'),
   price: fc.constantFrom(null, 0, 100_000, 250_000),
-  documentType: fc.constantFrom('DEED', 'SHERIFF DEED'),
-  recordingDate: fc.constantFrom('2020-01-09', '2024-12-31'),
+  // An imported sale names no deed type and often no recording date.
+  documentType: fc.constantFrom(null, 'DEED', 'SHERIFF DEED'),
+  recordingDate: fc.constantFrom(null, '2020-01-09', '2024-12-31'),
   buyerName: fc.constantFrom(null, 'DOE JANE'),
   sellerName: fc.constantFrom(null, 'ROE RICHARD'),
 });
@@ -47,22 +48,29 @@ const parcel: fc.Arbitrary<PropertyInput> = fc
     owner1: fc.constantFrom(null, { firstName: 'JANE', lastName: 'DOE', fullName: 'JANE DOE', type: 'Individual' }),
     owner2: fc.constantFrom(null, { firstName: null, lastName: null, fullName: 'ACME LLC', type: 'Corporation' }),
     mailing: fc.constantFrom(null, { line1: '1 MARKET ST', city: 'PHILADELPHIA', state: 'PA', zip: '19103' }),
-    assessment: fc.constantFrom(null, {
-      taxYear: 2026,
-      land: 1,
-      improvements: 2,
-      total: 3,
-      marketTotal: 4,
-      taxAmount: null,
-      avmValue: null,
-      avmDate: null,
-      rentalEstimate: null,
-      rentalSource: null,
-    }),
+    // No assessment; one of a roll's tax year; one without a year (a mapping that names none).
+    assessment: fc.constantFrom<'none' | 2026 | null>('none', 2026, null).map((taxYear) =>
+      taxYear === 'none'
+        ? null
+        : {
+            taxYear,
+            land: 1,
+            improvements: 2,
+            total: 3,
+            marketTotal: 4,
+            taxAmount: null,
+            avmValue: null,
+            avmDate: null,
+            rentalEstimate: null,
+            rentalSource: null,
+          },
+    ),
+    // Vacant as typed, as an import makes it (import-row.ts).
+    proptype: fc.constantFrom('SFR', 'VACANT LAND', 'UNKNOWN'),
     mortgages: fc.boolean().map((some) => (some ? [{ amount: 1, date: '2020-01-02', lender: 'BANK' }] : [])),
     lastModified: fc.constantFrom('2025-01-01T00:00:00.000Z', '2026-11-28T00:00:00.000Z'),
   })
-  .map((o) => makeProperty(o));
+  .map((o) => makeProperty({ ...o, vacant: o.proptype === 'VACANT LAND' }));
 
 /** Every field a mapping's targets can fill: what a mapping may clear with an empty cell. */
 const MAPPED = [...mappedFields(PROPERTY_TARGETS)];

@@ -163,8 +163,8 @@ describe('tax years', () => {
     ctx.line = 5;
     expect(applyRules(rules, row('1698-01-01'), ctx).taxYear).toBeNull();
     expect(refusals).toEqual([
-      { line: 4, reason: "column 'Y': taxYear 2072 is after next year (not stored)" },
-      { line: 5, reason: "column 'Y': taxYear 1699 is before 1700 (not stored)" },
+      { line: 4, reason: "column 'Y': taxYear 2072 (from '2071-05-01') is after next year (not stored)" },
+      { line: 5, reason: "column 'Y': taxYear 1699 (from '1698-01-01') is before 1700 (not stored)" },
     ]);
     expect(report.taxYear).toMatchObject({ filled: 1, refused: 2 });
   });
@@ -356,6 +356,21 @@ describe("the last sale's seller (saleSeller)", () => {
     ]);
   });
 
+  it("a newer roll whose earlier sale was the last one keeps that sale's seller, buyers and recording date", () => {
+    const rules = salesMapping({ saleSeller: { column: 'G' }, saleRecordingDate: { column: 'R', format: 'date-iso' } });
+    const roll = (cells: Record<string, string>) => toParcel(applyRules(rules, salesRow(cells)), NOW).input;
+    // 2020's roll: the last sale of 2020-01-02, sold by BOB RAY to ANN LEE, recorded a week later.
+    const stored = roll({ D: '2020-01-02', D2: '2011-03-04', G: 'RAY, BOB', R: '2020-01-09' });
+    // 2025's roll: a new last sale; 2020's is now its earlier sale, in columns that name no party or recording date.
+    const newer = roll({ D: '2025-05-06', D2: '2020-01-02', O: 'ORR, DAN', G: 'LEE, ANN', R: '' });
+    const merged = reimportParcel(stored, newer, mappedFields(Object.keys(rules)));
+    expect(merged.sales.map((s) => [s.date, s.buyerName, s.sellerName, s.recordingDate])).toEqual([
+      ['2025-05-06', 'DAN ORR', 'ANN LEE', null],
+      ['2020-01-02', 'ANN LEE', 'BOB RAY', '2020-01-09'],
+      ['2011-03-04', null, null, null],
+    ]);
+  });
+
   it('`order` is for cells of names only', () => {
     const bad = Mapping.safeParse({
       name: 'bad-order',
@@ -497,7 +512,7 @@ describe('a property type another file gives', () => {
     );
   });
 
-  it("vacant land is vacant (vacantInd Y): a roll's own row says so, and a joined file's type does too", () => {
+  it('vacant land is vacant (vacantInd Y), whichever file or row gave the type, and only while it is the type', () => {
     const roll = Mapping.parse({
       name: 'land',
       kind: 'property',
@@ -505,10 +520,20 @@ describe('a property type another file gives', () => {
     }).fields;
     const at = (T: string) => toParcel(applyRules(roll, { A: '1 MAIN ST', Z: '19146', T }), NOW).input;
     expect([at('VACANT LAND').vacant, at('SFR').vacant, at('').vacant]).toEqual([true, false, false]);
-    const shown = (p: ReturnType<typeof makeProperty>) => renderRecord(1, 1, p).summary.vacantInd;
-    expect([shown(at('VACANT LAND')), shown(at('SFR'))]).toEqual(['Y', 'N']);
-    const joined = joinParcel(makeProperty({ proptype: 'UNKNOWN', vacant: false }), at('VACANT LAND'), details);
-    expect([joined.proptype, joined.vacant, shown(joined)]).toEqual(['VACANT LAND', false, 'Y']);
+    const shown = (p: ReturnType<typeof makeProperty>) => [p.proptype, renderRecord(1, 1, p).summary.vacantInd];
+    expect([shown(at('VACANT LAND')), shown(at('SFR'))]).toEqual([
+      ['VACANT LAND', 'Y'],
+      ['SFR', 'N'],
+    ]);
+    // A joined file's type, either way.
+    const land = at('VACANT LAND');
+    expect(shown(joinParcel(at(''), land, details))).toEqual(['VACANT LAND', 'Y']);
+    expect(shown(joinParcel(land, at('SFR'), details))).toEqual(['SFR', 'N']);
+    // Rows of one parcel: a row that says no type takes the other's, and its vacancy with it.
+    expect(shown(mergeParcel(at(''), land))).toEqual(['VACANT LAND', 'Y']);
+    // A stored parcel an earlier import typed vacant land and did not call vacant: the roll again corrects it.
+    const stale = { ...land, vacant: false };
+    expect(shown(reimportParcel(stale, land, mappedFields(Object.keys(roll))))).toEqual(['VACANT LAND', 'Y']);
   });
 
   it('the parcels file again, which says none, keeps it; a roll that maps it and leaves the cell empty clears it', () => {

@@ -2,7 +2,6 @@
 // tract's current profile, so the record always carries the latest census vintage.
 import { splitZip } from '@pra/core/address';
 import type { DemographicsRecord, PropertyRecord } from '@pra/core/contracts';
-import { VACANT_LAND } from '@pra/core/vocabulary';
 import type { PropertyInput, TractInput } from './property-input.js';
 import { parsedStreetLine } from './street-lines.js';
 
@@ -74,8 +73,7 @@ export function renderRecord(
     summary: {
       absenteeInd: absenteeOf(p),
       proptype: p.proptype,
-      // Land without a building is vacant whatever file gave its type (a joined file's type too).
-      vacantInd: p.vacant || p.proptype === VACANT_LAND ? 'Y' : 'N',
+      vacantInd: p.vacant ? 'Y' : 'N',
       yearbuilt: p.yearBuilt,
     },
     lot: {

@@ -44,7 +44,11 @@ const wrongDate = (date: string, latestDate: string) =>
 
 /** Why a year cannot be right (YEAR_TARGETS), or null: next year's is a tax year a county may have set already. */
 const wrongYear = (year: number, latestDate: string) =>
-  year > Number(latestDate.slice(0, 4)) + 1 ? 'is after next year' : year < 1700 ? 'is before 1700' : null;
+  year > Number(latestDate.slice(0, 4)) + 1
+    ? 'is after next year'
+    : year < Number(EARLIEST_DATE.slice(0, 4))
+      ? 'is before 1700'
+      : null;
 
 function countsOf(report: FieldReport, target: string): TargetCounts {
   let c = report[target];
@@ -173,9 +177,11 @@ export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly s
     if (ctx && ((c.date && typeof value === 'string') || (c.year && typeof value === 'number'))) {
       const wrong = c.date ? wrongDate(value as string, ctx.latestDate) : wrongYear(value as number, ctx.latestDate);
       if (wrong) {
-        const reason = `line ${ctx.line}, column ${source}: ${target} ${value} ${wrong}; the row is kept without it`;
+        // A year made with `add` names the cell it was made from.
+        const what = `${target} ${value}${c.add !== 0 ? ` (from '${raw}')` : ''} ${wrong}`;
+        const reason = `line ${ctx.line}, column ${source}: ${what}; the row is kept without it`;
         count(ctx, target, 'refused', reason);
-        ctx.refusals?.push({ line: ctx.line, reason: `column ${source}: ${target} ${value} ${wrong} (not stored)` });
+        ctx.refusals?.push({ line: ctx.line, reason: `column ${source}: ${what} (not stored)` });
         out[target] = null;
         continue;
       }

@@ -6,7 +6,7 @@
 // (a corrected price), and an empty cell in a column it maps clears the stored value (see `reimportParcel`).
 import { hash } from 'node:crypto';
 import { apnKey, normalizeCity, parseStreetLine, type StreetLine } from '@pra/core/address';
-import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
+import { UNKNOWN_PROPERTY_TYPE, VACANT_LAND } from '@pra/core/vocabulary';
 import type { PropertyInput, SaleInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
@@ -153,6 +153,12 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
 
 const isPropertyTarget = (t: string): t is PropertyTarget => Object.hasOwn(TARGET_FIELDS, t);
 
+/**
+ * An imported parcel is vacant when its type is vacant land (import-row.ts: a roll's land-use class is all it says of
+ * occupancy), whichever file or row gave the type: a merge that takes the type from one side takes this with it.
+ */
+export const vacantAsTyped = (p: Pick<PropertyInput, 'proptype'>) => p.proptype === VACANT_LAND;
+
 /** The optional fields a mapping's targets fill: the ones a newer file can clear with an empty cell. */
 export function mappedFields(targets: Iterable<string>): ReadonlySet<MappedField> {
   const out = new Set<MappedField>();
@@ -187,15 +193,43 @@ export function mergeParcel(
   const [a, b] = [streetWithUnit(older), streetWithUnit(newer)];
   if (a !== b && parseStreetLine(a).unitKey !== parseStreetLine(b).unitKey) merged.line2 = '';
   merged.lastModified = [older.lastModified, newer.lastModified].sort()[1]!;
+  merged.vacant = vacantAsTyped(merged);
   return merged;
 }
 
 /**
- * A parcel of a newer file over its stored state. The file's sales replace the stored sales of the same event (date,
- * document type, recording date), so a corrected price replaces the sale instead of adding one; stored sales the
- * file does not have stay. A field the file's mapping fills (`mapped`) and the file leaves empty is cleared, when the
- * file gives the record (its latest sale is not older than the stored one); a field it does not map keeps the stored
- * value (of a replaced sale too: its price and buyer when the mapping reads no sale price or owner).
+ * A file's sales (newest first) over the stored ones: each replaces the stored sale of its event (saleEvent), so a
+ * corrected price replaces the sale instead of adding one, and keeps what it does not say of it (`sales`); `others`
+ * are the stored sales no file sale replaces. A file says a sale's price when its mapping reads prices; its buyers,
+ * seller and recording date only of its newest sale, which a roll's last-sale columns give: the earlier sales it lists
+ * in columns name none of them, so what was stored when such a sale was the roll's last stays.
+ */
+function overStoredSales(
+  stored: readonly SaleInput[],
+  file: readonly SaleInput[],
+  mapped: ReadonlySet<MappedField>,
+): { others: SaleInput[]; sales: SaleInput[] } {
+  const events = new Set(file.map(saleEvent));
+  const sales = file.map((s, i) => {
+    const was = stored.find((o) => saleEvent(o) === saleEvent(s));
+    if (!was) return s;
+    const says = (f: MappedField) => mapped.has(f) && (i === 0 || f === 'salePrice');
+    return {
+      ...s,
+      price: says('salePrice') ? s.price : (s.price ?? was.price),
+      buyerName: says('owner1') ? s.buyerName : (s.buyerName ?? was.buyerName),
+      sellerName: says('saleSeller') ? s.sellerName : (s.sellerName ?? was.sellerName),
+      recordingDate: says('saleRecordingDate') ? s.recordingDate : (s.recordingDate ?? was.recordingDate),
+    };
+  });
+  return { others: stored.filter((s) => !events.has(saleEvent(s))), sales };
+}
+
+/**
+ * A parcel of a newer file over its stored state. The file's sales replace the stored sales of the same event
+ * (overStoredSales); stored sales the file does not have stay. A field the file's mapping fills (`mapped`) and the
+ * file leaves empty is cleared, when the file gives the record (its latest sale is not older than the stored one); a
+ * field it does not map keeps the stored value.
  */
 // Keep in step with reimportsToItself: a sale of the file replaces the first stored sale of its event.
 export function reimportParcel(
@@ -203,22 +237,9 @@ export function reimportParcel(
   file: PropertyInput,
   mapped: ReadonlySet<MappedField>,
 ): PropertyInput {
-  const corrected = new Set(file.sales.map(saleEvent));
-  const kept = { ...stored, sales: stored.sales.filter((s) => !corrected.has(saleEvent(s))) };
-  // What a replacing sale does not say because the mapping reads no column for it stays as stored.
-  const sales = file.sales.map((s) => {
-    const was = stored.sales.find((o) => saleEvent(o) === saleEvent(s));
-    if (!was) return s;
-    return {
-      ...s,
-      price: s.price ?? (mapped.has('salePrice') ? null : was.price),
-      buyerName: s.buyerName ?? (mapped.has('owner1') ? null : was.buyerName),
-      sellerName: s.sellerName ?? (mapped.has('saleSeller') ? null : was.sellerName),
-      recordingDate: s.recordingDate ?? (mapped.has('saleRecordingDate') ? null : was.recordingDate),
-    };
-  });
+  const { others, sales } = overStoredSales(stored.sales, file.sales, mapped);
   // A file that reads no sales (a roll) tells the parcel as it is now, whatever sales the store holds.
-  return mergeParcel(kept, { ...file, sales }, mapped, !mapped.has('sales'));
+  return mergeParcel({ ...stored, sales: others }, { ...file, sales }, mapped, !mapped.has('sales'));
 }
 
 /**
@@ -281,24 +302,10 @@ export function joinParcel(
   // Rows of one file: their sales are the union (one day's sales at two prices are two sales).
   if (continued) out.sales = unionSales(stored.sales, file.sales);
   else if (file.sales.length > 0) {
-    const corrected = new Set(file.sales.map(saleEvent));
-    // A price or buyer the mapping does not read stays as stored.
-    const sales = file.sales.map((s) => {
-      const was = stored.sales.find((o) => saleEvent(o) === saleEvent(s));
-      if (!was) return s;
-      return {
-        ...s,
-        price: mapped.has('salePrice') ? s.price : (s.price ?? was.price),
-        buyerName: mapped.has('owner1') ? s.buyerName : (s.buyerName ?? was.buyerName),
-        sellerName: mapped.has('saleSeller') ? s.sellerName : (s.sellerName ?? was.sellerName),
-        recordingDate: mapped.has('saleRecordingDate') ? s.recordingDate : (s.recordingDate ?? was.recordingDate),
-      };
-    });
-    out.sales = unionSales(
-      stored.sales.filter((s) => !corrected.has(saleEvent(s))),
-      sales,
-    );
+    const { others, sales } = overStoredSales(stored.sales, file.sales, mapped);
+    out.sales = unionSales(others, sales);
   }
+  out.vacant = vacantAsTyped(out);
   return out;
 }
 
@@ -423,7 +430,8 @@ const madeUpDeed = (s: SaleInput) => s.documentType === 'DEED' && s.recordingDat
 /**
  * A stored state's sales as the file gave them (madeUpDeed), in place; true when it changed one: the parcel is then
  * rewritten, with its record, though the merge over it changes nothing else (no change event: nothing the file says
- * changed).
+ * changed). Runs only where a stored state is read (a re-import's parcel whose file digest differs); it can go once
+ * every store has re-imported its files since (issue 36's twenty-second pass), or a migration rewrites the states.
  */
 export function upgradeStoredSales(p: PropertyInput): boolean {
   if (!p.sales.some(madeUpDeed)) return false;

@@ -2,7 +2,7 @@
 // tract vintage) they describe, with geography the file lacks taken from the ZIP data set. Pure, so that it runs in
 // the import's worker threads as well as in the main one.
 import { apnKey, normalizeCity, splitZip, STATE_FIPS, type StreetLine, UNIT_DESIGNATORS } from '@pra/core/address';
-import { UNKNOWN_PROPERTY_TYPE, VACANT_LAND } from '@pra/core/vocabulary';
+import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
 import { separatedApnKey } from '../data/parcels.js';
 import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
 import { hash32 } from '../generator/random.js';
@@ -12,7 +12,7 @@ import { parseOwnerCells, recordOwners } from '../domain/owner-names.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import type { ZipEvidence } from '../domain/zip-evidence.js';
 import type { Value, Values } from './apply-rules.js';
-import { saleOrder } from './import-merge.js';
+import { saleOrder, vacantAsTyped } from './import-merge.js';
 
 export type { Value, Values } from './apply-rules.js';
 
@@ -301,8 +301,7 @@ export function toParcel(
     lotAcres: num(v.lotSqft) === null ? null : +(num(v.lotSqft)! / 43_560).toFixed(4),
     subdivision: null,
     pool: null,
-    // What the roll's land-use class says (it says nothing else of occupancy).
-    vacant: proptype === VACANT_LAND,
+    vacant: vacantAsTyped({ proptype }),
     buildingSqft: num(v.buildingSqft),
     beds: num(v.beds),
     ...bathsOf(v),
@@ -366,6 +365,7 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
   checkRanges(v);
   const fips = str(v.fips) ?? '';
   const [owner1, owner2] = ownersOf(v, opts);
+  const proptype = str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE;
   const lotSqft = num(v.lotSqft);
   const apn = str(v.apn);
   return {
@@ -384,13 +384,13 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
     latitude: num(v.latitude),
     longitude: num(v.longitude),
     censusTract: tractIdOf(str(v.censusTract), fips, /^\d{5}$/.test(fips)),
-    proptype: str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE,
+    proptype,
     yearBuilt: num(v.yearBuilt),
     lotSqft,
     lotAcres: lotSqft === null ? null : +(lotSqft / 43_560).toFixed(4),
     subdivision: null,
     pool: null,
-    vacant: false,
+    vacant: vacantAsTyped({ proptype }),
     buildingSqft: num(v.buildingSqft),
     beds: num(v.beds),
     ...bathsOf(v),
@@ -417,7 +417,7 @@ export function ownersOf(v: Values, opts: ParcelOptions): [OwnerInput | null, Ow
   return [first && type ? { ...first, type } : first, second];
 }
 
-/** Names as the record's sales write them: each one's full name (`LAST, FIRST` read as the owners are), joined by ' & '. */
+/** Names as an imported sale writes its buyers and sellers: each full name (as the owner-name parser reads them), joined by ' & '. */
 const partyNames = (owners: readonly ({ fullName: string | null } | null)[]) =>
   owners.flatMap((o) => (o?.fullName ? [o.fullName] : [])).join(' & ');
 

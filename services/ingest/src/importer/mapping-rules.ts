@@ -137,6 +137,11 @@ function validDate(raw: string, y: string, m: string, d: string): string {
   return iso;
 }
 
+/** YYYY-MM-DD, and 2019/09/03 17:33:04+00 too: the calendar date as written. */
+const ISO_DATE = /^(\d{4})[-/](\d{2})[-/](\d{2})/;
+/** MM/DD/YYYY, the month and day one or two digits. */
+const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/;
+
 const NUMBER_MARKS = /[,$\s]/;
 
 /** A number cell without its commas, dollar signs and spaces (most cells have none: no pass over them then). */
@@ -181,21 +186,20 @@ export function convert(raw: string, format: (typeof VALUE_FORMATS)[number]): st
       return v.toUpperCase();
     }
     case 'date-iso': {
-      // 2019/09/03 17:33:04+00 too: the calendar date as written.
-      const m = /^(\d{4})[-/](\d{2})[-/](\d{2})/.exec(v);
+      const m = ISO_DATE.exec(v);
       if (!m) throw new Error(`'${raw}' is not a YYYY-MM-DD date`);
       return validDate(raw, m[1]!, m[2]!, m[3]!);
     }
     case 'date-us': {
-      const m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v);
+      const m = US_DATE.exec(v);
       if (!m) throw new Error(`'${raw}' is not an MM/DD/YYYY date`);
       return validDate(raw, m[3]!, m[1]!, m[2]!);
     }
     case 'year': {
       if (/^\d{4}$/.test(v)) return Number(v);
-      const iso = /^(\d{4})[-/](\d{2})[-/](\d{2})/.exec(v);
+      const iso = ISO_DATE.exec(v);
+      const us = iso ? null : US_DATE.exec(v);
       if (iso) return Number(validDate(raw, iso[1]!, iso[2]!, iso[3]!).slice(0, 4));
-      const us = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(v);
       if (us) return Number(validDate(raw, us[3]!, us[1]!, us[2]!).slice(0, 4));
       throw new Error(`'${raw}' is not a year or a date with one`);
     }

@@ -39,7 +39,7 @@ export const PROPERTY_TARGETS = [
   'salePrice',
   /**
    * Who sold in the last sale (a roll's grantor column, Lebanon's): read by the owner-name parser (rule option
-   * `order`), as the buyers are named, into the sale's `sellerName`.
+   * `order`) into the sale's `sellerName`, every name the cell holds (owners stop at two: the record has two places).
    */
   'saleSeller',
   /** When the last sale's deed was recorded (Philadelphia's `recording_date`), a date. */
@@ -75,7 +75,7 @@ export const PROPERTY_TARGETS = [
 /** The targets read by the owner-name parser, whose rules may say how they write a person's name (`order`). */
 const NAME_TARGETS: ReadonlySet<string> = new Set(['ownerName', 'owner2Name', 'saleSeller']);
 
-/** How an owner cell writes a person's name: assessor rolls write LAST FIRST. */
+/** How a cell of names writes a person's name: assessor rolls write LAST FIRST. */
 export const OWNER_ORDERS = ['last-first', 'first-last'] as const;
 
 export const TRACT_TARGETS = [
@@ -99,7 +99,7 @@ const FieldRule = z.union([
       /** A column read when `column` is empty (a roll that writes a value in one of two places). */
       fallback: z.string().min(1).optional(),
       format: z.enum(VALUE_FORMATS).default('text'),
-      /** Owner cells only: how a person's name is written. */
+      /** Cells of names only (NAME_TARGETS): how a person's name is written. */
       order: z.enum(OWNER_ORDERS).optional(),
       /**
        * Format `year` only: years added to the one read, for a tax year written as the date its values were set

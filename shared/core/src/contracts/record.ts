@@ -53,7 +53,10 @@ export const Summary = z.object({
       '`Y` when the owner mailing address differs from the property address (street with its unit, both normalised, and ZIP5), `N` when it is the property address; null when no mailing address with a ZIP is on record (unknown is not owner-occupied)',
   }),
   proptype: z.string().openapi({ description: `Property type: ${PROPERTY_TYPES.join(', ')}`, example: 'SFR' }),
-  vacantInd: yesNo,
+  vacantInd: yesNo.openapi({
+    description:
+      "`Y` for land without a building (`proptype` VACANT LAND), and for a generated record's unoccupied building; an imported record is `Y` only as vacant land (a county roll says nothing else of occupancy)",
+  }),
   yearbuilt: nint,
 });
 

@@ -181,6 +181,35 @@ describe('tax years', () => {
     expect(toParcel(refused, NOW).input.assessment).toMatchObject({ total: 1000, taxYear: null });
   });
 
+  it('next year is the year after today: on December 31st, not two years on', () => {
+    const lastDay = {
+      line: 1,
+      latestDate: latestDateOf('2026-12-31T12:00:00.000Z'),
+      refusals: [] as { line: number; reason: string }[],
+    };
+    const rules = mapping({ column: 'Y', format: 'year' });
+    expect(applyRules(rules, row('2027'), lastDay).taxYear).toBe(2027);
+    expect(applyRules(rules, row('2028'), lastDay).taxYear).toBeNull();
+    expect(lastDay.refusals).toHaveLength(1);
+  });
+
+  it('a mapping reads a tax year as a whole year: a constant year in range, a column as `year` or `integer`', () => {
+    const problem = (taxYear: Record<string, unknown>) =>
+      Mapping.safeParse({
+        name: 'tax-year',
+        kind: 'property',
+        fields: { line1: { column: 'A' }, zip: { column: 'Z' }, taxYear },
+      }).error?.issues.map((i) => i.message) ?? [];
+    expect(problem({ value: 2025 })).toEqual([]);
+    expect(problem({ column: 'Y', format: 'integer' })).toEqual([]);
+    for (const value of [9999, 0, 2025.5, '2025'])
+      expect(problem({ value }), String(value)).toEqual([
+        expect.stringMatching(/^a constant tax year is a year from 1700 to \d{4}, not /),
+      ]);
+    expect(problem({ column: 'Y' })).toEqual([expect.stringMatching(/format `year`.* not `text`/)]);
+    expect(problem({ column: 'Y', format: 'number' })).toEqual([expect.stringMatching(/not `number`/)]);
+  });
+
   it('`add` is refused on any other format', () => {
     const parsed = Mapping.safeParse({
       name: 'bad-add',

@@ -42,9 +42,12 @@ export function latestDateOf(now: string): string {
 const wrongDate = (date: string, latestDate: string) =>
   date > latestDate ? 'is after tomorrow' : date < EARLIEST_DATE ? 'is before 1700' : null;
 
-/** Why a year cannot be right (YEAR_TARGETS), or null: next year's is a tax year a county may have set already. */
+/**
+ * Why a year cannot be right (YEAR_TARGETS), or null: next year's is a tax year a county may have set already. Next
+ * year is the one after today's (UTC: the day before `latestDate`), so not two years on from a December 31st.
+ */
 const wrongYear = (year: number, latestDate: string) =>
-  year > Number(latestDate.slice(0, 4)) + 1
+  year > Number(new Date(Date.parse(latestDate) - 86_400_000).toISOString().slice(0, 4)) + 1
     ? 'is after next year'
     : year < Number(EARLIEST_DATE.slice(0, 4))
       ? 'is before 1700'

@@ -345,9 +345,11 @@ export function sameContent(a: PropertyInput, b: PropertyInput): boolean {
 
 /**
  * Bumped when the merge rules change: a file digest kept under other rules no longer says "unchanged". 2: the digest
- * is of the parcel's state text (encodeState), which the import writes anyway, not of a JSON text of its own.
+ * is of the parcel's state text (encodeState), which the import writes anyway, not of a JSON text of its own. 3: a
+ * sale's event is its date and type, a stored sale's made-up deed is read as none (upgradeStoredSales), and vacancy
+ * follows the type: every parcel's state is read once more, so none keeps what the earlier rules stored.
  */
-const FILE_DIGEST_VERSION = 2;
+const FILE_DIGEST_VERSION = 3;
 
 /** What a file digest is taken under: its version and the mapping's mapped fields (see stateDigest). */
 export function digestBasis(mapped: ReadonlySet<MappedField>): string {

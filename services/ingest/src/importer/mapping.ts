@@ -144,6 +144,23 @@ export type Join = z.infer<typeof Join>;
 
 type PropertyFields = Partial<Record<(typeof PROPERTY_TARGETS)[number], FieldRule>>;
 
+/**
+ * A tax year is a whole year: read as `year` or `integer`, or a constant year from 1700 to next year (a cell's year is
+ * checked as it is read: apply-rules.ts).
+ */
+function taxYearProblem(rule: FieldRule | undefined): string | null {
+  if (!rule) return null;
+  if ('value' in rule) {
+    const next = new Date().getUTCFullYear() + 1;
+    const ok =
+      typeof rule.value === 'number' && Number.isInteger(rule.value) && rule.value >= 1700 && rule.value <= next;
+    return ok ? null : `a constant tax year is a year from 1700 to ${next}, not ${JSON.stringify(rule.value)}`;
+  }
+  return rule.format === 'year' || rule.format === 'integer'
+    ? null
+    : `a tax year is read with the format \`year\` (a year or a date's) or \`integer\`, not \`${rule.format}\``;
+}
+
 /** What a property mapping must read to find its parcels: an address in a place, or (joined) the key it joins on. */
 function propertyFieldsProblem(m: { fields: PropertyFields; join?: Join | undefined }): string | null {
   const f = m.fields;
@@ -187,6 +204,8 @@ export const Mapping = z.discriminatedUnion('kind', [
             message: '`add` applies to the format `year` only',
           });
       }
+      const taxYear = taxYearProblem(m.fields.taxYear);
+      if (taxYear) ctx.addIssue({ code: 'custom', path: ['fields', 'taxYear'], message: taxYear });
       if (m.fields.bathsPartial && !m.fields.bathsTotal && !m.fields.bathsFull)
         ctx.addIssue({
           code: 'custom',

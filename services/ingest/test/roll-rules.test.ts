@@ -400,6 +400,18 @@ describe("the last sale's seller (saleSeller)", () => {
     ]);
   });
 
+  it("two sales of one day (a prior-sale column repeating the last sale's date) each keep their own parties", () => {
+    const rules = salesMapping({ saleSeller: { column: 'G' } });
+    const row = toParcel(applyRules(rules, salesRow({ D: '2020-01-02', D2: '2020-01-02', G: 'RAY, BOB' })), NOW).input;
+    const parties = (p: typeof row) => p.sales.map((s) => [s.date, s.price, s.buyerName, s.sellerName]);
+    expect(parties(row)).toEqual([
+      ['2020-01-02', 100, 'ANN LEE', 'BOB RAY'],
+      ['2020-01-02', null, null, null],
+    ]);
+    expect(parties(reimportParcel(row, row, mappedFields(Object.keys(rules))))).toEqual(parties(row));
+    expect(parties(joinParcel(row, row, mappedFields(Object.keys(rules))))).toEqual(parties(row));
+  });
+
   it('`order` is for cells of names only', () => {
     const bad = Mapping.safeParse({
       name: 'bad-order',

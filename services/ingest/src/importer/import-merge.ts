@@ -211,7 +211,10 @@ function overStoredSales(
 ): { others: SaleInput[]; sales: SaleInput[] } {
   const events = new Set(file.map(saleEvent));
   const sales = file.map((s, i) => {
-    const was = stored.find((o) => saleEvent(o) === saleEvent(s));
+    // The stored sale it is: the same sale (its key) when there is one, else the event's first (a corrected price).
+    // Two sales of one day (Lebanon's last sale, and a prior-sale column repeating its date without its price) are
+    // two stored sales: each keeps its own parties.
+    const was = stored.find((o) => saleKey(o) === saleKey(s)) ?? stored.find((o) => saleEvent(o) === saleEvent(s));
     if (!was) return s;
     const says = (f: MappedField) => mapped.has(f) && (i === 0 || f === 'salePrice');
     return {

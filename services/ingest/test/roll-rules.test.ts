@@ -193,7 +193,7 @@ describe('tax years', () => {
     expect(lastDay.refusals).toHaveLength(1);
   });
 
-  it('a mapping reads a tax year as a whole year: a constant year in range, a column as `year` or `integer`', () => {
+  it('a mapping reads a tax year as a whole year: a constant year in range, a column as `year`', () => {
     const problem = (taxYear: Record<string, unknown>) =>
       Mapping.safeParse({
         name: 'tax-year',
@@ -201,7 +201,9 @@ describe('tax years', () => {
         fields: { line1: { column: 'A' }, zip: { column: 'Z' }, taxYear },
       }).error?.issues.map((i) => i.message) ?? [];
     expect(problem({ value: 2025 })).toEqual([]);
-    expect(problem({ column: 'Y', format: 'integer' })).toEqual([]);
+    expect(problem({ column: 'Y', format: 'year' })).toEqual([]);
+    // An integer would round 2025.5 to a year.
+    expect(problem({ column: 'Y', format: 'integer' })).toEqual([expect.stringMatching(/not `integer`/)]);
     for (const value of [9999, 0, 2025.5, '2025'])
       expect(problem({ value }), String(value)).toEqual([
         expect.stringMatching(/^a constant tax year is a year from 1700 to \d{4}, not /),
@@ -410,6 +412,20 @@ describe("the last sale's seller (saleSeller)", () => {
     ]);
     expect(parties(reimportParcel(row, row, mappedFields(Object.keys(rules))))).toEqual(parties(row));
     expect(parties(joinParcel(row, row, mappedFields(Object.keys(rules))))).toEqual(parties(row));
+  });
+
+  it('a prior-sale column newer than the last-sale one: the newer sale keeps the parties stored when it was the last', () => {
+    const rules = salesMapping({ saleSeller: { column: 'G' } });
+    const roll = (cells: Record<string, string>) => toParcel(applyRules(rules, salesRow(cells)), NOW).input;
+    const stored = roll({ D: '2024-02-15', D2: '2011-03-04', O: 'POE, CAT', G: 'LEE, ANN' });
+    // The next roll: its last-sale columns say 2024-02-13 (no seller), a prior-sale column the newer 2024-02-15.
+    const next = roll({ D: '2024-02-13', D2: '2024-02-15', O: 'POE, CAT', G: '' });
+    const merged = reimportParcel(stored, next, mappedFields(Object.keys(rules)));
+    expect(merged.sales.map((s) => [s.date, s.buyerName, s.sellerName])).toEqual([
+      ['2024-02-15', 'CAT POE', 'ANN LEE'],
+      ['2024-02-13', 'CAT POE', null],
+      ['2011-03-04', null, null],
+    ]);
   });
 
   it('`order` is for cells of names only', () => {

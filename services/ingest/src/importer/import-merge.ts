@@ -201,8 +201,10 @@ export function mergeParcel(
  * A file's sales (newest first) over the stored ones: each replaces the stored sale of its event (saleEvent), so a
  * corrected price replaces the sale instead of adding one, and keeps what it does not say of it (`sales`); `others`
  * are the stored sales no file sale replaces. A file says a sale's price when its mapping reads prices; its buyers,
- * seller and recording date only of its newest sale, which a roll's last-sale columns give: the earlier sales it lists
- * in columns name none of them, so what was stored when such a sale was the roll's last stays.
+ * seller and recording date only of the sale its last-sale columns made (import-row.ts salesOf gives them to no
+ * other: the one naming any of them, else its newest): the earlier sales a roll lists in columns name none of them,
+ * so what was stored when such a sale was the roll's last stays, even when a prior-sale column is newer than the
+ * last-sale one (five of Lebanon's rows).
  */
 function overStoredSales(
   stored: readonly SaleInput[],
@@ -210,13 +212,17 @@ function overStoredSales(
   mapped: ReadonlySet<MappedField>,
 ): { others: SaleInput[]; sales: SaleInput[] } {
   const events = new Set(file.map(saleEvent));
+  const own = Math.max(
+    0,
+    file.findIndex((s) => s.buyerName !== null || s.sellerName !== null || s.recordingDate !== null),
+  );
   const sales = file.map((s, i) => {
     // The stored sale it is: the same sale (its key) when there is one, else the event's first (a corrected price).
     // Two sales of one day (Lebanon's last sale, and a prior-sale column repeating its date without its price) are
     // two stored sales: each keeps its own parties.
     const was = stored.find((o) => saleKey(o) === saleKey(s)) ?? stored.find((o) => saleEvent(o) === saleEvent(s));
     if (!was) return s;
-    const says = (f: MappedField) => mapped.has(f) && (i === 0 || f === 'salePrice');
+    const says = (f: MappedField) => mapped.has(f) && (i === own || f === 'salePrice');
     return {
       ...s,
       price: says('salePrice') ? s.price : (s.price ?? was.price),

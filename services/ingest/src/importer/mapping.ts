@@ -145,8 +145,8 @@ export type Join = z.infer<typeof Join>;
 type PropertyFields = Partial<Record<(typeof PROPERTY_TARGETS)[number], FieldRule>>;
 
 /**
- * A tax year is a whole year: read as `year` or `integer`, or a constant year from 1700 to next year (a cell's year is
- * checked as it is read: apply-rules.ts).
+ * A tax year is a whole year: read as `year` (a year or a date's: `integer` would round 2025.5), or a constant year
+ * from 1700 to next year (a cell's year is checked as it is read: apply-rules.ts).
  */
 function taxYearProblem(rule: FieldRule | undefined): string | null {
   if (!rule) return null;
@@ -156,9 +156,9 @@ function taxYearProblem(rule: FieldRule | undefined): string | null {
       typeof rule.value === 'number' && Number.isInteger(rule.value) && rule.value >= 1700 && rule.value <= next;
     return ok ? null : `a constant tax year is a year from 1700 to ${next}, not ${JSON.stringify(rule.value)}`;
   }
-  return rule.format === 'year' || rule.format === 'integer'
+  return rule.format === 'year'
     ? null
-    : `a tax year is read with the format \`year\` (a year or a date's) or \`integer\`, not \`${rule.format}\``;
+    : `a tax year is read with the format \`year\` (a year, or a date's), not \`${rule.format}\``;
 }
 
 /** What a property mapping must read to find its parcels: an address in a place, or (joined) the key it joins on. */

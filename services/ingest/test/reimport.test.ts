@@ -11,7 +11,9 @@ import { migrateRecords } from '../src/data/migrate.js';
 import { rekeyAddresses } from '../src/data/rekey.js';
 import { removeSource } from '../src/data/remove-source.js';
 import { importCsv } from '../src/importer/import-csv.js';
-import { parcelIdentity } from '../src/importer/import-merge.js';
+import { digestBasis, encodeState, mappedFields, parcelIdentity, stateDigest } from '../src/importer/import-merge.js';
+import { applyRules } from '../src/importer/apply-rules.js';
+import { toParcel } from '../src/importer/import-row.js';
 import { loadMapping } from '../src/importer/mapping.js';
 import { decodeRecordDoc, encodeRecordDoc } from '@pra/core/stored';
 import { makeProperty, uniqueStreet } from './make-property.js';
@@ -44,6 +46,7 @@ const mappingNamed = (base: object, name: string) => {
   return loadMapping(file);
 };
 
+const NOW = new Date().toISOString();
 const HEADER = 'BOOK,PAGE,SITUS,ZIP,OWNER,ASSESSED,SALE DATE,SALE PRICE,YEAR,LOAN,LENDER';
 const FIELDS = {
   apn: { template: '{BOOK}-{PAGE:03}', required: true },
@@ -172,6 +175,36 @@ describe('a newer file over the stored state', () => {
     ]);
     expect(await events()).toBe(eventsBefore);
     expect(await importCsv(pool, mapping, file)).toMatchObject({ added: 0, updated: 0, unchanged: 1 });
+  });
+
+  it('reads again a state whose row says nothing new, under a file digest the earlier merge rules wrote', async () => {
+    const street = uniqueStreet();
+    const mapping = mappingNamed(base, `digest-version-${tagged()}`);
+    const source = `import:${mapping.name}`;
+    const row = (sale: string) => `5,1,1 ${street} ST,95814,ANN LEE,300000,${sale},1950,,`;
+    await importCsv(pool, mapping, write([HEADER, row('1/2/2020,410000')]));
+    // The county's next file names no sale: the stored one stays, and the state is known to settle (its digest).
+    const next = write([HEADER, row(',')]);
+    expect(await importCsv(pool, mapping, next)).toMatchObject({ updated: 0, unchanged: 1 });
+    // What the file says of the parcel, as the import digests it (import-work.ts), checked against the stored digest.
+    const cells = Object.fromEntries(HEADER.split(',').map((c, i) => [c, row(',').split(',')[i]!]));
+    const fileState = encodeState(toParcel(applyRules(mapping.fields, cells), NOW, { ownerOrder: 'first-last' }).input);
+    const basis = digestBasis(mappedFields(Object.keys(mapping.fields)));
+    const stored = async () =>
+      (await pool.query('SELECT input, file_digest FROM records.import_state WHERE source = $1', [source])).rows[0];
+    expect((await stored()).file_digest).toBe(stateDigest(basis, fileState));
+    // The store as the earlier importer left it: a made-up deed, and the digest taken under the earlier rules' version.
+    const earlier = stateDigest(basis.replace(/^\d+\|/, '2|'), fileState);
+    await pool.query(
+      `UPDATE records.import_state SET input = replace(input, '"documentType":null,"recordingDate":null',
+              '"documentType":"DEED","recordingDate":"2020-01-02"'), file_digest = $2 WHERE source = $1`,
+      [source, earlier],
+    );
+    expect((await stored()).input).toContain('"documentType":"DEED"');
+    // The digest's version is not the earlier one: the state is read, and its made-up deed dropped.
+    expect(await importCsv(pool, mapping, next)).toMatchObject({ updated: 1, unchanged: 0 });
+    expect((await stored()).input).not.toContain('DEED');
+    expect(await importCsv(pool, mapping, next)).toMatchObject({ updated: 0, unchanged: 1 });
   });
 
   it('replaces a sale whose price a newer file corrects instead of adding a second sale', async () => {

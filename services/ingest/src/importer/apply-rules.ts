@@ -42,16 +42,24 @@ export function latestDateOf(now: string): string {
 const wrongDate = (date: string, latestDate: string) =>
   date > latestDate ? 'is after tomorrow' : date < EARLIEST_DATE ? 'is before 1700' : null;
 
+const EARLIEST_YEAR = Number(EARLIEST_DATE.slice(0, 4));
+
 /**
- * Why a year cannot be right (YEAR_TARGETS), or null: next year's is a tax year a county may have set already. Next
- * year is the one after today's (UTC: the day before `latestDate`), so not two years on from a December 31st.
+ * The latest year a tax year may be: next year, the one after today's (UTC: the day before `latestDate`), so not two
+ * years on from a December 31st. Worked out once an import (its rows share `latestDate`), not once a row.
  */
+let latestYear = { latestDate: '', year: 0 };
+function latestYearOf(latestDate: string): number {
+  if (latestYear.latestDate !== latestDate) {
+    const today = new Date(Date.parse(latestDate) - 86_400_000).toISOString();
+    latestYear = { latestDate, year: Number(today.slice(0, 4)) + 1 };
+  }
+  return latestYear.year;
+}
+
+/** Why a year cannot be right (YEAR_TARGETS), or null: next year's is a tax year a county may have set already. */
 const wrongYear = (year: number, latestDate: string) =>
-  year > Number(new Date(Date.parse(latestDate) - 86_400_000).toISOString().slice(0, 4)) + 1
-    ? 'is after next year'
-    : year < Number(EARLIEST_DATE.slice(0, 4))
-      ? 'is before 1700'
-      : null;
+  year > latestYearOf(latestDate) ? 'is after next year' : year < EARLIEST_YEAR ? 'is before 1700' : null;
 
 function countsOf(report: FieldReport, target: string): TargetCounts {
   let c = report[target];

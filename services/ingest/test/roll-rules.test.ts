@@ -20,6 +20,7 @@ import {
 import { toParcel, tractIdOf } from '../src/importer/import-row.js';
 import { renderRecord } from '../src/domain/render-record.js';
 import { Mapping } from '../src/importer/mapping.js';
+import { mappingColumns } from '../src/importer/mapping-rules.js';
 import { makeProperty } from './make-property.js';
 
 const NOW = '2026-11-27T12:00:00.000Z';
@@ -69,6 +70,59 @@ describe('rules compiled against a header', () => {
       expect(applyCompiled(rules, ['1 MAIN ST', '19146', cell]).proptype).toBe(cell);
     }
     expect(applyCompiled(rules, ['1 MAIN ST', '19146', 'R']).proptype).toBe('SFR');
+  });
+
+  it('refine a mapped value by another column: the first refinement that holds, its fallback read when its column is empty, any case', () => {
+    const mapping = Mapping.parse({
+      name: 'refine',
+      kind: 'property',
+      fields: {
+        line1: { column: 'SITE' },
+        zip: { column: 'Z' },
+        proptype: {
+          column: 'USE',
+          map: { 'SINGLE FAMILY': 'SFR', 'MULTI FAMILY': 'DUPLEX' },
+          refine: [
+            { when: ['SFR'], column: 'NEW', startsWith: ['CONDO'], to: 'CONDOMINIUM' },
+            { when: ['SFR'], column: 'NEW', fallback: 'OLD', startsWith: ['ROW', 'TOWN'], to: 'TOWNHOUSE/ROWHOUSE' },
+          ],
+        },
+      },
+    });
+    expect(mappingColumns(mapping)).toEqual(['SITE', 'Z', 'USE', 'NEW', 'OLD']);
+    const rules = compileRules(mapping.fields, ['SITE', 'Z', 'USE', 'NEW', 'OLD']);
+    const type = (use: string, now: string, old: string) =>
+      applyCompiled(rules, ['1 MAIN ST', '19146', use, now, old]).proptype;
+    expect(type('SINGLE FAMILY', 'ROW TYPICAL', '')).toBe('TOWNHOUSE/ROWHOUSE');
+    expect(type('SINGLE FAMILY', ' row porch front ', 'DET 2 STY')).toBe('TOWNHOUSE/ROWHOUSE');
+    // The column before its fallback: a TWIN now is no rowhouse though it was one.
+    expect(type('SINGLE FAMILY', 'TWIN CONVENTIONAL', 'ROW 2 STY MASONRY')).toBe('SFR');
+    expect(type('SINGLE FAMILY', '', 'ROW 2 STY MASONRY')).toBe('TOWNHOUSE/ROWHOUSE');
+    expect(type('SINGLE FAMILY', '', 'TOWNHOUSE')).toBe('TOWNHOUSE/ROWHOUSE');
+    // The first that holds: a condominium in a row is a condominium.
+    expect(type('SINGLE FAMILY', 'CONDO NON CONFORMING', 'ROW 3 STY')).toBe('CONDOMINIUM');
+    expect(type('SINGLE FAMILY', '', '')).toBe('SFR');
+    expect(type('SINGLE FAMILY', 'ARROW', '')).toBe('SFR');
+    // Only the values it names: a multi-family row is what the map made it; an unmapped cell stays as written.
+    expect(type('MULTI FAMILY', 'ROW TYPICAL', '')).toBe('DUPLEX');
+    expect(type('ROWHOUSE?', 'ROW TYPICAL', '')).toBe('ROWHOUSE?');
+  });
+
+  it('refuse a refinement that cannot be applied: nothing to refine, no prefix, no column, a key of its own', () => {
+    const refuse = (refine: unknown) =>
+      Mapping.safeParse({
+        name: 'refine',
+        kind: 'property',
+        fields: { line1: { column: 'SITE' }, zip: { column: 'Z' }, proptype: { column: 'USE', refine } },
+      }).success;
+    const ok = { when: ['SFR'], column: 'NEW', startsWith: ['ROW'], to: 'TOWNHOUSE/ROWHOUSE' };
+    expect(refuse([ok])).toBe(true);
+    expect(refuse([])).toBe(false);
+    expect(refuse([{ ...ok, when: [] }])).toBe(false);
+    expect(refuse([{ ...ok, startsWith: [''] }])).toBe(false);
+    expect(refuse([{ ...ok, column: '' }])).toBe(false);
+    expect(refuse([{ ...ok, to: '' }])).toBe(false);
+    expect(refuse([{ ...ok, equals: ['ROW'] }])).toBe(false);
   });
 
   it('give each row values of its own, in the mapping order, the same as rules applied by column name', () => {

@@ -163,9 +163,33 @@ describe('Philadelphia (OPA properties)', () => {
     expect(s.report.saleRecordingDate!.refused).toBe(recordedLater);
   });
 
-  it('every parcel: owners, mailing address, absentee and vacant flags as the row gives them', () => {
+  /**
+   * The record's type of a row, read from the roll as a reader of OPA's layout would: the use category, and for a
+   * single-family parcel its building classes (new, else old): CONDO in either is a condominium, ROW a rowhouse.
+   */
+  const philadelphiaType = (r: Row): string => {
+    const use = r.category_code_description!.trim();
+    if (use.startsWith('VACANT LAND')) return 'VACANT LAND';
+    const byUse: Record<string, string> = {
+      'MULTI FAMILY': 'DUPLEX',
+      'APARTMENTS  > 4 UNITS': 'APARTMENT',
+      'MIXED USE': 'COMMERCIAL',
+      COMMERCIAL: 'COMMERCIAL',
+      OFFICES: 'COMMERCIAL',
+      INDUSTRIAL: 'INDUSTRIAL',
+      'GARAGE - RESIDENTIAL': 'OTHER',
+      'SPECIAL PURPOSE': 'OTHER',
+    };
+    if (use !== 'SINGLE FAMILY') return byUse[use] ?? 'UNKNOWN';
+    const [now, old] = [r.building_code_description_new!.trim(), r.building_code_description!.trim()];
+    if (now.startsWith('CONDO') || old.startsWith('CONDO') || old.startsWith('RES CONDO')) return 'CONDOMINIUM';
+    return (now || old).startsWith('ROW') ? 'TOWNHOUSE/ROWHOUSE' : 'SFR';
+  };
+
+  it('every parcel: owners, mailing address, absentee and vacant flags, property type as the row gives them', () => {
     let checked = 0;
     let vacant = 0;
+    const types = new Map<string, number>();
     for (const r of rows) {
       if (r.zip_code!.trim() === '') continue;
       const x = rec(r);
@@ -183,10 +207,18 @@ describe('Philadelphia (OPA properties)', () => {
       const land = r.category_code_description!.startsWith('VACANT LAND');
       expect([x.summary.proptype === 'VACANT LAND', x.summary.vacantInd], where).toEqual([land, land ? 'Y' : 'N']);
       if (land) vacant++;
+      const type = philadelphiaType(r);
+      expect(
+        x.summary.proptype,
+        `${where} ${r.category_code_description} / ${r.building_code_description_new} / ${r.building_code_description}`,
+      ).toBe(type);
+      types.set(type, (types.get(type) ?? 0) + 1);
       checked++;
     }
     expect(checked).toBe(5_335);
     expect(vacant).toBe(438);
+    // Single-family parcels are rows, condominiums or neither: three in four of the sample are rowhouses.
+    expect(Object.fromEntries(types)).toMatchObject({ 'TOWNHOUSE/ROWHOUSE': 3_161, CONDOMINIUM: 302, SFR: 782 });
   });
 
   it('a sample of parcels field by field: address, tract, coordinates, values and their tax year, last sale, building', async () => {

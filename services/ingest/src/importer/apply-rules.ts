@@ -99,6 +99,29 @@ interface CompiledRule {
   year: boolean;
   /** Years added to a year read (the rule's `add`), 0 for none. */
   add: number;
+  /** The rule's refinements, their cells found (empty when it has none). */
+  refine: readonly CompiledRefinement[];
+}
+
+interface CompiledRefinement {
+  when: ReadonlySet<string>;
+  cell: number;
+  fallbackCell: number;
+  /** Upper case: a cell is compared in upper case. */
+  startsWith: readonly string[];
+  to: string;
+}
+
+/** The value a rule's refinements make of `value` (its `map`'s), from the row's other cells. */
+function refined(refine: readonly CompiledRefinement[], value: string, cells: readonly string[]): string {
+  for (const r of refine) {
+    if (!r.when.has(value)) continue;
+    let cell = cells[r.cell]!.trim();
+    if (cell === '' && r.fallbackCell >= 0) cell = cells[r.fallbackCell]!.trim();
+    const upper = cell.toUpperCase();
+    if (upper !== '' && r.startsWith.some((p) => upper.startsWith(p))) return r.to;
+  }
+  return value;
 }
 
 /** A mapping's rules, in its order, for applyCompiled: compiled once for a file's rows. */
@@ -136,6 +159,13 @@ export function compileRules(fields: Partial<Record<string, FieldRule>>, header:
       date: DATE_TARGETS.has(target),
       year: YEAR_TARGETS.has(target),
       add: 'column' in rule ? (rule.add ?? 0) : 0,
+      refine: ('column' in rule ? (rule.refine ?? []) : []).map((r) => ({
+        when: new Set(r.when),
+        cell: indexOf(r.column),
+        fallbackCell: r.fallback ? indexOf(r.fallback) : -1,
+        startsWith: r.startsWith.map((p) => p.toUpperCase()),
+        to: r.to,
+      })),
     });
   }
   // Made by JSON.parse, which gives an object of a fast shape (a copy of it by spread keeps that shape).
@@ -176,6 +206,7 @@ export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly s
     }
     // The map's own entries only: a cell 'constructor' or '__proto__' is not a name of Object.prototype's.
     if ('map' in rule && rule.map && Object.hasOwn(rule.map, raw)) raw = rule.map[raw]!;
+    if (c.refine.length > 0) raw = refined(c.refine, raw, cells);
     let value: string | number;
     try {
       value = convert(raw, rule.format);

@@ -84,6 +84,11 @@ function rulesColumns(rules: readonly (FieldRule | undefined)[]): string[] {
     if (!rule) continue;
     if ('column' in rule) out.add(rule.column);
     if ('column' in rule && rule.fallback) out.add(rule.fallback);
+    if ('column' in rule)
+      for (const r of rule.refine ?? []) {
+        out.add(r.column);
+        if (r.fallback) out.add(r.fallback);
+      }
     if ('template' in rule) for (const c of templateColumns(rule.template)) out.add(c);
   }
   return [...out];

@@ -92,6 +92,26 @@ export const TRACT_TARGETS = [
   'vacancyRate',
 ] as const;
 
+/**
+ * A value the `map` made, made more precise by another column of the row: a roll whose use class says SINGLE FAMILY
+ * and whose building class says ROW is a rowhouse. Tried in the rule's order after its `map`; the first that holds
+ * gives the value.
+ */
+const Refinement = z
+  .object({
+    /** The values (after the rule's `map`) it refines. */
+    when: z.array(z.string().min(1)).min(1),
+    /** The column it reads; `fallback`, a column read when that one is empty. */
+    column: z.string().min(1),
+    fallback: z.string().min(1).optional(),
+    /** It holds when the cell (trimmed, in any case) starts with one of these. */
+    startsWith: z.array(z.string().min(1)).min(1),
+    /** The value it then gives. */
+    to: z.string().min(1),
+  })
+  .strict();
+export type Refinement = z.infer<typeof Refinement>;
+
 const FieldRule = z.union([
   z
     .object({
@@ -108,6 +128,8 @@ const FieldRule = z.union([
       add: z.number().int().min(-10).max(10).optional(),
       /** Value translations applied before the format, e.g. {"Residential": "SFR"}. */
       map: z.record(z.string(), z.string()).optional(),
+      /** Values made more precise by other columns of the row (Philadelphia's rowhouses), after `map`. */
+      refine: z.array(Refinement).min(1).optional(),
       /** Treat these raw values as missing (e.g. "0" for unknown beds). */
       nullIf: z.array(z.string()).default([]),
       required: z.boolean().default(false),

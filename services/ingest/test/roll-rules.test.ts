@@ -277,6 +277,40 @@ describe('tax years', () => {
   });
 });
 
+describe('lot areas', () => {
+  const fields = Mapping.parse({
+    name: 'lots',
+    kind: 'property',
+    fields: {
+      line1: { column: 'A' },
+      zip: { column: 'Z' },
+      lotSqft: { column: 'SF', format: 'integer', nullIf: ['0'] },
+      lotAcres: { column: 'AC', format: 'number', nullIf: ['0.0'] },
+    },
+  }).fields;
+  const lot = (SF: string, AC: string) => {
+    const p = toParcel(applyRules(fields, { A: '1 MAIN ST', Z: '19146', SF, AC }), NOW).input;
+    return [p.lotSqft, p.lotAcres];
+  };
+
+  it('in acres or in square feet, each made of the other when the file gives one, each its own when it gives both', () => {
+    expect(lot('', '0.890643')).toEqual([38_796, 0.890643]);
+    expect(lot('', '940')).toEqual([40_946_400, 940]);
+    expect(lot('43560', '')).toEqual([43_560, 1]);
+    expect(lot('1000', '0.5')).toEqual([1000, 0.5]);
+    expect(lot('0', '0.0')).toEqual([null, null]);
+  });
+
+  it("a national forest's acres are read, as a number; a cell that is not one is the row's error", () => {
+    expect(lot('', '1,700,000')).toEqual([74_052_000_000, 1_700_000]);
+    expect(() => lot('', 'about 2')).toThrow(/lotAcres \('AC'\): 'about 2' is not a number/);
+  });
+
+  it('a file of acres speaks for the lot: its empty cell clears the stored area on a re-import', () => {
+    expect([...mappedFields(['lotAcres'])].sort()).toEqual(['lotAcres', 'lotSqft']);
+  });
+});
+
 describe('census tracts', () => {
   it('a tract number behind the county FIPS; a whole id as written; unknown county as written', () => {
     expect(tractIdOf('33 ', '42101', true)).toBe('42101003300');

@@ -456,10 +456,11 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
     return residential[base] ?? 'OTHER';
   };
 
-  it('every parcel: owners (owner and co-owner), mailing address, absentee flag, ZIP from evidence or none', () => {
+  it('every parcel: owners (owner and co-owner), mailing address, absentee flag, lot, ZIP from evidence or none', () => {
     expect(summaries.get('lebanon-nh')!.skipped).toBe(0);
     const zips = new Map<string, number>();
     const types = new Map<string, number>();
+    let lots = 0;
     for (const r of rows) {
       const x = rec(r);
       const where = `parcel ${r.parcel_id}`;
@@ -480,6 +481,12 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
       expect(x.summary.proptype, `${where} class ${r.class_code}`).toBe(lebanonType(r.class_code!));
       expect(x.summary.vacantInd, where).toBe(x.summary.proptype === 'VACANT LAND' ? 'Y' : 'N');
       types.set(x.summary.proptype, (types.get(x.summary.proptype) ?? 0) + 1);
+      // The lot in acres as written (0.0 unknown), and in square feet made of it.
+      const acres = Number(r.lot_size_acres);
+      expect([x.lot.lotsize2, x.lot.lotsize1], where).toEqual(
+        acres > 0 ? [acres, Math.round(acres * 43_560)] : [null, null],
+      );
+      if (acres > 0) lots++;
       if (x.address.postal1 === '') expect(x.vintage.postal1Source, where).toBeNull();
       else {
         // The city's two ZIPs; a mailing ZIP of another town (Hanover's 03755) is no evidence.
@@ -495,6 +502,7 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
     // Every parcel has a type of the record's list; the city's single-family houses are the most of them.
     expect(types.has('UNKNOWN')).toBe(false);
     expect(types.get('SFR')).toBeGreaterThan(rows.length / 3);
+    expect(lots).toBe(4_324);
   });
 
   it("a sample of parcels field by field: address, values and their tax year, every sale and the last one's seller, building", async () => {

@@ -112,3 +112,13 @@ export interface TractInput {
   unemploymentRate: number | null;
   vacancyRate: number | null;
 }
+
+const SQFT_PER_ACRE = 43_560;
+
+/** A lot's acres (`lot.lotsize2`) from its square feet, to four places, as generated and imported records show them. */
+export const acresOf = (sqft: number | null): number | null =>
+  sqft === null ? null : +(sqft / SQFT_PER_ACRE).toFixed(4);
+
+/** A lot's square feet (`lot.lotsize1`, whole) from its acres, for a roll that writes acres. */
+export const sqftOf = (acres: number | null): number | null =>
+  acres === null ? null : Math.round(acres * SQFT_PER_ACRE);

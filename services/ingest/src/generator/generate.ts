@@ -4,7 +4,13 @@
 // Coverage follows SPEC 1: ownership 98%, assessed 99%, demographics 99%, beds/baths ~80%, last sale price ~66%.
 import { numericOrdinals, STATE_FIPS } from '@pra/core/address';
 import { VACANT_LAND } from '@pra/core/vocabulary';
-import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
+import {
+  acresOf,
+  type OwnerInput,
+  type PropertyInput,
+  type SaleInput,
+  type TractInput,
+} from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
 import { hash32, Random, Weighted } from './random.js';
 import { loadFirstNames, loadStreetNames, loadSurnames, loadZipPlaces, type ZipPlace } from './reference-data.js';
@@ -377,7 +383,7 @@ export class PropertyGenerator {
       proptype,
       yearBuilt,
       lotSqft,
-      lotAcres: lotSqft === null ? null : +(lotSqft / 43_560).toFixed(4),
+      lotAcres: acresOf(lotSqft),
       subdivision: b.subdivision,
       pool: land ? null : r.chance(place.state === 'FL' || place.state === 'AZ' || place.state === 'CA' ? 0.2 : 0.06),
       vacant: land || r.chance(0.03),

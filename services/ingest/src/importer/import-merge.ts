@@ -115,6 +115,7 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
   proptype: ['proptype'],
   yearBuilt: ['yearBuilt'],
   lotSqft: ['lotSqft', 'lotAcres'],
+  lotAcres: ['lotSqft', 'lotAcres'],
   buildingSqft: ['buildingSqft'],
   beds: ['beds'],
   bathsTotal: ['bathsTotal'],

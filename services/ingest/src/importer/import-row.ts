@@ -4,7 +4,14 @@
 import { apnKey, normalizeCity, splitZip, STATE_FIPS, type StreetLine, UNIT_DESIGNATORS } from '@pra/core/address';
 import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
 import { separatedApnKey } from '../data/parcels.js';
-import type { OwnerInput, PropertyInput, SaleInput, TractInput } from '../domain/property-input.js';
+import {
+  acresOf,
+  type OwnerInput,
+  type PropertyInput,
+  type SaleInput,
+  sqftOf,
+  type TractInput,
+} from '../domain/property-input.js';
 import { hash32 } from '../generator/random.js';
 import { zipPlace } from '../generator/reference-data.js';
 import { splitCityStateZip } from '../domain/city-state-zip.js';
@@ -297,8 +304,7 @@ export function toParcel(
     censusTract: tractIdOf(str(v.censusTract), fips, fipsGiven !== null || place !== undefined),
     proptype,
     yearBuilt: num(v.yearBuilt),
-    lotSqft: num(v.lotSqft),
-    lotAcres: num(v.lotSqft) === null ? null : +(num(v.lotSqft)! / 43_560).toFixed(4),
+    ...lotOf(v),
     subdivision: null,
     pool: null,
     vacant: vacantAsTyped({ proptype }),
@@ -318,6 +324,20 @@ export function toParcel(
     lastModified: now,
   };
   return { input, street: parsed };
+}
+
+/**
+ * The lot's area in square feet and in acres, each the file's when it gives it, else made from the other (square
+ * feet whole, acres to four places). No store column holds either (the record's document does), so no range but
+ * a finite number's: the largest parcels, national forests, are millions of acres.
+ */
+function lotOf(v: Values): Pick<PropertyInput, 'lotSqft' | 'lotAcres'> {
+  const sqft = num(v.lotSqft);
+  const acres = num(v.lotAcres);
+  return {
+    lotSqft: sqft ?? sqftOf(acres),
+    lotAcres: acres ?? acresOf(sqft),
+  };
 }
 
 /**
@@ -366,7 +386,6 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
   const fips = str(v.fips) ?? '';
   const [owner1, owner2] = ownersOf(v, opts);
   const proptype = str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE;
-  const lotSqft = num(v.lotSqft);
   const apn = str(v.apn);
   return {
     apn: apn ?? '',
@@ -386,8 +405,7 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
     censusTract: tractIdOf(str(v.censusTract), fips, /^\d{5}$/.test(fips)),
     proptype,
     yearBuilt: num(v.yearBuilt),
-    lotSqft,
-    lotAcres: lotSqft === null ? null : +(lotSqft / 43_560).toFixed(4),
+    ...lotOf(v),
     subdivision: null,
     pool: null,
     vacant: vacantAsTyped({ proptype }),

@@ -22,6 +22,9 @@ export const PROPERTY_TARGETS = [
   'proptype',
   'yearBuilt',
   'lotSqft',
+  /** The lot's area in acres, for a roll that writes acres (Lebanon's): `lot.lotsize2` as written, `lotsize1` its
+   * square feet; with lotSqft, each its own. */
+  'lotAcres',
   'buildingSqft',
   'beds',
   /** The file's own total of bathrooms (a half bath 0.5); not with bathsFull. */

@@ -4,7 +4,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
@@ -384,4 +384,24 @@ describe('address keys after a normaliser change', () => {
     expect(stats.rows[0].v).toBe(ADDRESS_KEYS_VERSION);
     expect(await rekeyAddresses(pool)).toBe(0); // nothing to do at the current version
   });
+});
+
+describe("the shipped mappings on their files: the API's own words", () => {
+  const files = [
+    { mapping: SHIPPED_MAPPINGS.nycRollingSales, file: SAMPLE_FILES.brooklynSales },
+    { mapping: SHIPPED_MAPPINGS.sacramento, file: SAMPLE_FILES.sacramentoSales },
+    ...Object.values(COUNTY_ROLLS).flat(),
+  ].map((f) => ({ ...f, name: basename(f.mapping, '.json') }));
+  it.each(files)(
+    '$name names a property type for every class its file writes (dry run)',
+    async ({ mapping, file }) => {
+      const m = loadMapping(mapping);
+      const s = await importCsv(pool, m, file, { dryRun: true });
+      expect(s.rowsRead).toBeGreaterThan(200);
+      for (const target of ['proptype', 'ownerType']) expect(s.report[target]?.refused ?? 0, target).toBe(0);
+      const rule = m.kind === 'property' ? m.fields.proptype : undefined;
+      if (rule && 'column' in rule) expect(s.report.proptype!.filled).toBeGreaterThan(s.rowsRead / 2);
+    },
+    60_000,
+  );
 });

@@ -63,13 +63,13 @@ describe('rules compiled against a header', () => {
     const mapped = Mapping.parse({
       name: 'map',
       kind: 'property',
-      fields: { line1: { column: 'SITE' }, zip: { column: 'Z' }, proptype: { column: 'P', map: { R: 'SFR' } } },
+      fields: { line1: { column: 'SITE' }, zip: { column: 'Z' }, county: { column: 'P', map: { R: 'RICHMOND' } } },
     }).fields;
     const rules = compileRules(mapped, ['SITE', 'Z', 'P']);
     for (const cell of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
-      expect(applyCompiled(rules, ['1 MAIN ST', '19146', cell]).proptype).toBe(cell);
+      expect(applyCompiled(rules, ['1 MAIN ST', '19146', cell]).county).toBe(cell);
     }
-    expect(applyCompiled(rules, ['1 MAIN ST', '19146', 'R']).proptype).toBe('SFR');
+    expect(applyCompiled(rules, ['1 MAIN ST', '19146', 'R']).county).toBe('RICHMOND');
   });
 
   it('refine a mapped value by another column: the first refinement that holds, its fallback read when its column is empty, any case', () => {
@@ -103,9 +103,9 @@ describe('rules compiled against a header', () => {
     expect(type('SINGLE FAMILY', 'CONDO NON CONFORMING', 'ROW 3 STY')).toBe('CONDOMINIUM');
     expect(type('SINGLE FAMILY', '', '')).toBe('SFR');
     expect(type('SINGLE FAMILY', 'ARROW', '')).toBe('SFR');
-    // Only the values it names: a multi-family row is what the map made it; an unmapped cell stays as written.
+    // Only the values it names: a multi-family row is what the map made it; a cell the map does not name is no type.
     expect(type('MULTI FAMILY', 'ROW TYPICAL', '')).toBe('DUPLEX');
-    expect(type('ROWHOUSE?', 'ROW TYPICAL', '')).toBe('ROWHOUSE?');
+    expect(type('ROWHOUSE?', 'ROW TYPICAL', '')).toBeNull();
   });
 
   it('refuse a refinement that cannot be applied: nothing to refine, no prefix, no column, a key of its own', () => {
@@ -274,6 +274,76 @@ describe('tax years', () => {
     });
     expect(parsed.success).toBe(false);
     expect(parsed.error!.issues[0]!.message).toBe('`add` applies to the format `year` only');
+  });
+});
+
+describe("the API's own words: property and owner types", () => {
+  const fields = Mapping.parse({
+    name: 'words',
+    kind: 'property',
+    fields: {
+      line1: { column: 'A' },
+      zip: { column: 'Z' },
+      ownerName: { column: 'O' },
+      proptype: { column: 'P', map: { R: 'SFR', C: 'condominium' } },
+      ownerType: { column: 'T' },
+    },
+  }).fields;
+  const row = (P: string, T = '') => ({ A: '1 MAIN ST', Z: '19146', O: 'SMITH JOHN', P, T });
+
+  it('a type the map does not make is refused as a value, reported by line and column; the row is kept as UNKNOWN', () => {
+    const report: FieldReport = {};
+    const refusals: { line: number; reason: string }[] = [];
+    const ctx = { line: 7, latestDate: latestDateOf(NOW), report, refusals };
+    const v = applyRules(fields, row('37 RELIGIOUS FACILITIES'), ctx);
+    expect(v.proptype).toBeNull();
+    expect(toParcel(v, NOW).input.proptype).toBe('UNKNOWN');
+    expect(refusals).toEqual([
+      {
+        line: 7,
+        reason:
+          "column 'P': proptype '37 RELIGIOUS FACILITIES' is not one of the records' values (docs/api.md): name it in the rule's map (not stored)",
+      },
+    ]);
+    expect(report.proptype).toMatchObject({ filled: 0, refused: 1 });
+    // The map's own values, and the list's words in any case, written as the list writes them.
+    expect(applyRules(fields, row('R'), ctx).proptype).toBe('SFR');
+    expect(applyRules(fields, row('C'), ctx).proptype).toBe('CONDOMINIUM');
+    expect(applyRules(fields, row('vacant land'), ctx).proptype).toBe('VACANT LAND');
+    expect(report.proptype).toMatchObject({ filled: 3, refused: 1 });
+  });
+
+  it("an owner type outside the list is refused too, and the owner keeps the parser's type", () => {
+    const refusals: { line: number; reason: string }[] = [];
+    const ctx = { line: 3, latestDate: latestDateOf(NOW), refusals };
+    expect(toParcel(applyRules(fields, row('R', 'trust'), ctx), NOW).input.owner1?.type).toBe('Trust');
+    const odd = toParcel(applyRules(fields, row('R', 'LLC-ish'), ctx), NOW).input.owner1;
+    expect(odd).toMatchObject({ fullName: 'JOHN SMITH', type: 'Individual' });
+    expect(refusals.map((r) => r.reason)).toEqual([
+      "column 'T': ownerType 'LLC-ish' is not one of the records' values (docs/api.md): name it in the rule's map (not stored)",
+    ]);
+  });
+
+  it("a mapping that would give another is refused when it is loaded: its map's values, a refinement's, a constant", () => {
+    const problems = (proptype: unknown, ownerType?: unknown) => {
+      const r = Mapping.safeParse({
+        name: 'words',
+        kind: 'property',
+        fields: { line1: { column: 'A' }, zip: { column: 'Z' }, proptype, ...(ownerType ? { ownerType } : {}) },
+      });
+      return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(problems({ column: 'P', map: { R: 'SFR', C: 'Condo', M: 'Multi', X: 'Condo' } })).toEqual([
+      expect.stringMatching(/^fields\.proptype: 'Condo', 'Multi' are not of the records' values: SFR, CONDOMINIUM, /),
+    ]);
+    expect(
+      problems({ column: 'P', refine: [{ when: ['SFR'], column: 'B', startsWith: ['ROW'], to: 'ROWHOUSE' }] }),
+    ).toEqual([expect.stringMatching(/^fields\.proptype: 'ROWHOUSE' is not one of the records' values/)]);
+    expect(problems({ value: 'Castle' })).toHaveLength(1);
+    expect(problems({ value: 'sfr' }, { value: 'corporation' })).toEqual([]);
+    expect(problems({ value: 'SFR' }, { column: 'T', map: { C: 'Company' } })).toEqual([
+      expect.stringMatching(/^fields\.ownerType: 'Company' is not one of the records' values: Individual, Trustee, /),
+    ]);
   });
 });
 

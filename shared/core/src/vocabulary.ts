@@ -45,7 +45,7 @@ export const OWNER_TYPES = [
 
 /**
  * The property types records carry (`summary.proptype`): what the generator and the import mappings write. The area
- * search filter takes these (any case); a county file's own unmapped value is stored as it comes and filtered by none.
+ * search filter takes these (any case); an import refuses a county file's value its mapping does not make one of these.
  */
 export const PROPERTY_TYPES = [
   'SFR',

@@ -4,7 +4,7 @@
 // next year, before 1700), is refused as a value: the row is kept without it, and the cell is reported by line and
 // column.
 import type { FieldRule } from './mapping.js';
-import { compileTemplate, convert, DATE_TARGETS, YEAR_TARGETS } from './mapping-rules.js';
+import { compileTemplate, convert, DATE_TARGETS, WORD_TARGETS, YEAR_TARGETS } from './mapping-rules.js';
 
 export type Value = string | number | null | undefined;
 export type Values = Record<string, Value>;
@@ -99,6 +99,8 @@ interface CompiledRule {
   year: boolean;
   /** Years added to a year read (the rule's `add`), 0 for none. */
   add: number;
+  /** The words a value of the target must be (WORD_TARGETS: upper case to the word), null for any value. */
+  words: ReadonlyMap<string, string> | null;
   /** The rule's refinements, their cells found (empty when it has none). */
   refine: readonly CompiledRefinement[];
 }
@@ -159,6 +161,7 @@ export function compileRules(fields: Partial<Record<string, FieldRule>>, header:
       date: DATE_TARGETS.has(target),
       year: YEAR_TARGETS.has(target),
       add: 'column' in rule ? (rule.add ?? 0) : 0,
+      words: WORD_TARGETS.get(target) ?? null,
       refine: ('column' in rule ? (rule.refine ?? []) : []).map((r) => ({
         when: new Set(r.when),
         cell: indexOf(r.column),
@@ -216,14 +219,21 @@ export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly s
       throw new Error(reason);
     }
     if (c.add !== 0 && typeof value === 'number') value += c.add;
+    if (c.words !== null) {
+      const word = c.words.get(String(value).toUpperCase());
+      if (word === undefined) {
+        const what = `${target} '${value}' is not one of the records' values (docs/api.md): name it in the rule's map`;
+        refuse(ctx, target, source, what);
+        out[target] = null;
+        continue;
+      }
+      value = word;
+    }
     if (ctx && ((c.date && typeof value === 'string') || (c.year && typeof value === 'number'))) {
       const wrong = c.date ? wrongDate(value as string, ctx.latestDate) : wrongYear(value as number, ctx.latestDate);
       if (wrong) {
         // A year made with `add` names the cell it was made from.
-        const what = `${target} ${value}${c.add !== 0 ? ` (from '${raw}')` : ''} ${wrong}`;
-        const reason = `line ${ctx.line}, column ${source}: ${what}; the row is kept without it`;
-        count(ctx, target, 'refused', reason);
-        ctx.refusals?.push({ line: ctx.line, reason: `column ${source}: ${what} (not stored)` });
+        refuse(ctx, target, source, `${target} ${value}${c.add !== 0 ? ` (from '${raw}')` : ''} ${wrong}`);
         out[target] = null;
         continue;
       }
@@ -232,6 +242,13 @@ export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly s
     count(ctx, target, 'filled');
   }
   return out;
+}
+
+/** A value refused (`what`: the target, the value, why), its row kept without it: counted and reported by line and column. */
+function refuse(ctx: RuleContext | undefined, target: string, source: string, what: string): void {
+  if (!ctx) return;
+  count(ctx, target, 'refused', `line ${ctx.line}, column ${source}: ${what}; the row is kept without it`);
+  ctx.refusals?.push({ line: ctx.line, reason: `column ${source}: ${what} (not stored)` });
 }
 
 /** Adds one batch's report to the import's. */

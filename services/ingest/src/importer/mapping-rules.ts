@@ -1,6 +1,7 @@
 // A mapping's rules as an import applies them: the columns a mapping reads, what a rule reads of a row, and how a cell
 // becomes a value. Without zod or YAML (mapping.ts validates and loads a mapping file): an import's worker threads load
 // this, not mapping.ts (import-worker-modules.test.ts says why).
+import { OWNER_TYPES, PROPERTY_TYPES } from '@pra/core/vocabulary';
 import type { FieldRule, Mapping } from './mapping.js';
 
 export const VALUE_FORMATS = [
@@ -34,6 +35,18 @@ export const DATE_TARGETS: ReadonlySet<string> = new Set([
  * year (a county certifies values in the spring for the next tax year: Philadelphia's of May 2022 are tax year 2023).
  */
 export const YEAR_TARGETS: ReadonlySet<string> = new Set(['taxYear']);
+
+/**
+ * The targets whose values are words of the API's own, the property types and the owner types (read in any case,
+ * stored as the list writes them): another value (a class code the mapping's `map` does not name) is refused the same
+ * way, and reported, so that no record shows a type no area-search filter names, nor an owner type of no list.
+ */
+const wordsOf = (words: readonly string[]): ReadonlyMap<string, string> =>
+  new Map(words.map((w) => [w.toUpperCase(), w]));
+export const WORD_TARGETS: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map([
+  ['proptype', wordsOf(PROPERTY_TYPES)],
+  ['ownerType', wordsOf(OWNER_TYPES)],
+]);
 
 const TEMPLATE_PART = /\{([^}:]+)(?::0(\d+))?\}/g;
 

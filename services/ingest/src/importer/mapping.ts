@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { VALUE_FORMATS } from './mapping-rules.js';
+import { VALUE_FORMATS, WORD_TARGETS } from './mapping-rules.js';
 
 export const PROPERTY_TARGETS = [
   'apn',
@@ -186,6 +186,24 @@ function taxYearProblem(rule: FieldRule | undefined): string | null {
     : `a tax year is read with the format \`year\` (a year, or a date's), not \`${rule.format}\``;
 }
 
+/**
+ * A target of the API's own words (WORD_TARGETS: proptype) is given only those by the mapping: its constant, its
+ * map's values and its refinements' (a cell the map does not name is checked as it is read: apply-rules.ts).
+ */
+function wordsProblem(rule: FieldRule | undefined, words: ReadonlyMap<string, string>): string | null {
+  if (!rule) return null;
+  const given =
+    'value' in rule
+      ? [String(rule.value)]
+      : 'column' in rule
+        ? [...Object.values(rule.map ?? {}), ...(rule.refine ?? []).map((r) => r.to)]
+        : [];
+  const wrong = [...new Set(given.filter((v) => !words.has(v.toUpperCase())))];
+  return wrong.length === 0
+    ? null
+    : `${wrong.map((v) => `'${v}'`).join(', ')} ${wrong.length === 1 ? 'is not one' : 'are not'} of the records' values: ${[...words.values()].join(', ')}`;
+}
+
 /** What a property mapping must read to find its parcels: an address in a place, or (joined) the key it joins on. */
 function propertyFieldsProblem(m: { fields: PropertyFields; join?: Join | undefined }): string | null {
   const f = m.fields;
@@ -228,6 +246,10 @@ export const Mapping = z.discriminatedUnion('kind', [
             path: ['fields', target],
             message: '`add` applies to the format `year` only',
           });
+      }
+      for (const [target, words] of WORD_TARGETS) {
+        const problem = wordsProblem(m.fields[target as keyof PropertyFields], words);
+        if (problem) ctx.addIssue({ code: 'custom', path: ['fields', target], message: problem });
       }
       const taxYear = taxYearProblem(m.fields.taxYear);
       if (taxYear) ctx.addIssue({ code: 'custom', path: ['fields', 'taxYear'], message: taxYear });

@@ -113,7 +113,7 @@ async function main() {
         for (const e of s.errors.slice(0, 50)) console.error(`line ${e.line}: ${e.reason}`);
         if (s.errors.length > 50) console.error(`... and ${s.errors.length - 50} more bad rows`);
         for (const r of s.refusals.slice(0, 20)) console.error(`line ${r.line}: ${r.reason}`);
-        if (s.refusals.length > 20) console.error(`... and ${s.refusals.length - 20} more values refused`);
+        if (s.refusedValues > 20) console.error(`... and ${s.refusedValues - 20} more values refused`);
         console.log(`import report of ${s.mapping} (${values.file}):`);
         for (const l of formatReport(s.report, Object.keys(mapping.fields))) console.log(`  ${l}`);
         if (s.notInStore > 0)

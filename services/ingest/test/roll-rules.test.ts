@@ -109,20 +109,36 @@ describe('rules compiled against a header', () => {
   });
 
   it('refuse a refinement that cannot be applied: nothing to refine, no prefix, no column, a key of its own', () => {
-    const refuse = (refine: unknown) =>
+    const accepts = (refine: unknown) =>
       Mapping.safeParse({
         name: 'refine',
         kind: 'property',
         fields: { line1: { column: 'SITE' }, zip: { column: 'Z' }, proptype: { column: 'USE', refine } },
       }).success;
     const ok = { when: ['SFR'], column: 'NEW', startsWith: ['ROW'], to: 'TOWNHOUSE/ROWHOUSE' };
-    expect(refuse([ok])).toBe(true);
-    expect(refuse([])).toBe(false);
-    expect(refuse([{ ...ok, when: [] }])).toBe(false);
-    expect(refuse([{ ...ok, startsWith: [''] }])).toBe(false);
-    expect(refuse([{ ...ok, column: '' }])).toBe(false);
-    expect(refuse([{ ...ok, to: '' }])).toBe(false);
-    expect(refuse([{ ...ok, equals: ['ROW'] }])).toBe(false);
+    expect(accepts([ok])).toBe(true);
+    expect(accepts([])).toBe(false);
+    expect(accepts([{ ...ok, when: [] }])).toBe(false);
+    expect(accepts([{ ...ok, startsWith: [''] }])).toBe(false);
+    expect(accepts([{ ...ok, column: '' }])).toBe(false);
+    expect(accepts([{ ...ok, to: '' }])).toBe(false);
+    expect(accepts([{ ...ok, equals: ['ROW'] }])).toBe(false);
+    // Its value is read in the rule's format: one that cannot be would make every row it refines an error.
+    const built = (refine: unknown) =>
+      Mapping.safeParse({
+        name: 'refine',
+        kind: 'property',
+        fields: {
+          line1: { column: 'SITE' },
+          zip: { column: 'Z' },
+          yearBuilt: { column: 'YB', format: 'integer', refine },
+        },
+      });
+    const wrong = built([{ when: ['0'], column: 'NOTE', startsWith: ['NEW'], to: 'unknown' }]);
+    expect(wrong.success ? [] : wrong.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      "fields.yearBuilt.refine.0.to: 'unknown' is not a number (the rule's format is integer)",
+    ]);
+    expect(built([{ when: ['0'], column: 'NOTE', startsWith: ['NEW'], to: '2024' }]).success).toBe(true);
   });
 
   it('give each row values of its own, in the mapping order, the same as rules applied by column name', () => {
@@ -302,7 +318,7 @@ describe("the API's own words: property and owner types", () => {
       {
         line: 7,
         reason:
-          "column 'P': proptype '37 RELIGIOUS FACILITIES' is not one of the records' values (docs/api.md): name it in the rule's map (not stored)",
+          "column 'P': proptype '37 RELIGIOUS FACILITIES' is not one of SFR, CONDOMINIUM, APARTMENT, COOPERATIVE, TOWNHOUSE/ROWHOUSE, DUPLEX, TRIPLEX, MOBILE HOME, VACANT LAND, COMMERCIAL, INDUSTRIAL, CONDOMINIUM PARKING, OTHER, UNKNOWN: name it in the rule's map (not stored)",
       },
     ]);
     expect(report.proptype).toMatchObject({ filled: 0, refused: 1 });
@@ -320,7 +336,56 @@ describe("the API's own words: property and owner types", () => {
     const odd = toParcel(applyRules(fields, row('R', 'LLC-ish'), ctx), NOW).input.owner1;
     expect(odd).toMatchObject({ fullName: 'JOHN SMITH', type: 'Individual' });
     expect(refusals.map((r) => r.reason)).toEqual([
-      "column 'T': ownerType 'LLC-ish' is not one of the records' values (docs/api.md): name it in the rule's map (not stored)",
+      "column 'T': ownerType 'LLC-ish' is not one of Individual, Trustee, Corporation, Trust, Government, Estate, Religious, Association, Financial: name it in the rule's map (not stored)",
+    ]);
+  });
+
+  it("a constant, a map's value and what a refinement refines are read in any case, and stored as the list writes them", () => {
+    const constants = Mapping.parse({
+      name: 'words',
+      kind: 'property',
+      fields: {
+        line1: { column: 'A' },
+        zip: { column: 'Z' },
+        ownerName: { column: 'O' },
+        proptype: { value: 'sfr' },
+        ownerType: { value: 'corporation' },
+      },
+    }).fields;
+    expect(applyRules(constants, { A: '1 MAIN ST', Z: '19146', O: 'ACME' })).toMatchObject({
+      proptype: 'SFR',
+      ownerType: 'Corporation',
+    });
+    const refining = Mapping.parse({
+      name: 'words',
+      kind: 'property',
+      fields: {
+        line1: { column: 'A' },
+        zip: { column: 'Z' },
+        proptype: {
+          column: 'P',
+          map: { R: 'sfr' },
+          refine: [{ when: ['SFR'], column: 'B', startsWith: ['row'], to: 'townhouse/rowhouse' }],
+        },
+      },
+    }).fields;
+    const type = (P: string, B: string) => applyRules(refining, { A: '1 MAIN ST', Z: '19146', P, B }).proptype;
+    expect(type('R', 'ROW TYPICAL')).toBe('TOWNHOUSE/ROWHOUSE');
+    expect(type('R', 'TWIN')).toBe('SFR');
+  });
+
+  it('a template that makes no type is refused without pointing at a map it does not have', () => {
+    const template = Mapping.parse({
+      name: 'words',
+      kind: 'property',
+      fields: { line1: { column: 'A' }, zip: { column: 'Z' }, proptype: { template: '{P}{Q}' } },
+    }).fields;
+    const refusals: { line: number; reason: string }[] = [];
+    const ctx = { line: 2, latestDate: latestDateOf(NOW), refusals };
+    expect(applyRules(template, { A: '1 MAIN ST', Z: '19146', P: 'S', Q: 'FR' }, ctx).proptype).toBe('SFR');
+    expect(applyRules(template, { A: '1 MAIN ST', Z: '19146', P: 'X', Q: '1' }, ctx).proptype).toBeNull();
+    expect(refusals.map((r) => r.reason)).toEqual([
+      expect.stringMatching(/^column '\{P\}\{Q\}': proptype 'X1' is not one of SFR, .*, UNKNOWN \(not stored\)$/),
     ]);
   });
 
@@ -341,6 +406,13 @@ describe("the API's own words: property and owner types", () => {
     ).toEqual([expect.stringMatching(/^fields\.proptype: 'ROWHOUSE' is not one of the records' values/)]);
     expect(problems({ value: 'Castle' })).toHaveLength(1);
     expect(problems({ value: 'sfr' }, { value: 'corporation' })).toEqual([]);
+    // What a refinement refines is a type too: a misspelt one would never apply.
+    expect(
+      problems({
+        column: 'P',
+        refine: [{ when: ['SRF'], column: 'B', startsWith: ['ROW'], to: 'TOWNHOUSE/ROWHOUSE' }],
+      }),
+    ).toEqual([expect.stringMatching(/^fields\.proptype: 'SRF' is not one of the records' values/)]);
     expect(problems({ value: 'SFR' }, { column: 'T', map: { C: 'Company' } })).toEqual([
       expect.stringMatching(/^fields\.ownerType: 'Company' is not one of the records' values: Individual, Trustee, /),
     ]);
@@ -369,14 +441,20 @@ describe('lot areas', () => {
     expect(lot('43560', '')).toEqual([43_560, 1]);
     expect(lot('1000', '0.5')).toEqual([1000, 0.5]);
     expect(lot('0', '0.0')).toEqual([null, null]);
+    // Zero or less is unknown however it is written (a mapping's nullIf matches the text only).
+    expect(lot('0.0', '0.00')).toEqual([null, null]);
+    expect(lot('-5', '-0.5')).toEqual([null, null]);
   });
 
   it("a national forest's acres are read, as a number; a cell that is not one is the row's error", () => {
     expect(lot('', '1,700,000')).toEqual([74_052_000_000, 1_700_000]);
     expect(() => lot('', 'about 2')).toThrow(/lotAcres \('AC'\): 'about 2' is not a number/);
+    // More square feet than a JSON number holds exactly: the row's error, not a lot of Infinity shown as null.
+    expect(() => lot('', '1e305')).toThrow(/lotAcres 1e\+305 is out of range/);
+    expect(() => lot('1e300', '')).toThrow(/lotSqft 1e\+300 is out of range/);
   });
 
-  it('a file of acres speaks for the lot: its empty cell clears the stored area on a re-import', () => {
+  it('a file of acres speaks for both lot fields, as one of square feet does (what its empty cell clears on a re-import)', () => {
     expect([...mappedFields(['lotAcres'])].sort()).toEqual(['lotAcres', 'lotSqft']);
   });
 });

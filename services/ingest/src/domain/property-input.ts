@@ -115,7 +115,7 @@ export interface TractInput {
 
 const SQFT_PER_ACRE = 43_560;
 
-/** A lot's acres (`lot.lotsize2`) from its square feet, to four places, as generated and imported records show them. */
+/** A lot's acres (`lot.lotsize2`) made from its square feet, to four places (a file's own acres are kept as written). */
 export const acresOf = (sqft: number | null): number | null =>
   sqft === null ? null : +(sqft / SQFT_PER_ACRE).toFixed(4);
 

@@ -1,8 +1,8 @@
 // A mapping's rules applied to one row's cells, and what each target made of the file: cells filled, empty and
 // refused, with the first few reasons (the import report). A value that cannot be read makes its row an error; a
-// date that cannot be right (after tomorrow, before 1700: a roll's century error, a placeholder), or a tax year (after
-// next year, before 1700), is refused as a value: the row is kept without it, and the cell is reported by line and
-// column.
+// date that cannot be right (after tomorrow, before 1700: a roll's century error, a placeholder), a tax year (after
+// next year, before 1700), or a property or owner type that is not one of the API's (a class code the mapping does
+// not name), is refused as a value: the row is kept without it, and the cell is reported by line and column.
 import type { FieldRule } from './mapping.js';
 import { compileTemplate, convert, DATE_TARGETS, WORD_TARGETS, YEAR_TARGETS } from './mapping-rules.js';
 
@@ -106,6 +106,7 @@ interface CompiledRule {
 }
 
 interface CompiledRefinement {
+  /** Upper case: a value is compared in upper case. */
   when: ReadonlySet<string>;
   cell: number;
   fallbackCell: number;
@@ -114,10 +115,11 @@ interface CompiledRefinement {
   to: string;
 }
 
-/** The value a rule's refinements make of `value` (its `map`'s), from the row's other cells. */
+/** The value a rule's refinements make of `value` (its `map`'s, or the cell's), from the row's other cells. */
 function refined(refine: readonly CompiledRefinement[], value: string, cells: readonly string[]): string {
+  const upperValue = value.toUpperCase();
   for (const r of refine) {
-    if (!r.when.has(value)) continue;
+    if (!r.when.has(upperValue)) continue;
     let cell = cells[r.cell]!.trim();
     if (cell === '' && r.fallbackCell >= 0) cell = cells[r.fallbackCell]!.trim();
     const upper = cell.toUpperCase();
@@ -148,10 +150,12 @@ export function compileRules(fields: Partial<Record<string, FieldRule>>, header:
   const indexOf = (column: string) => header.lastIndexOf(column);
   for (const [target, rule] of Object.entries(fields)) {
     if (!rule) continue;
+    const words = WORD_TARGETS.get(target) ?? null;
     rules.push({
       target,
       rule,
-      value: 'value' in rule ? rule.value : null,
+      // A word's constant as the list writes it (mapping.ts checked it is one, in any case).
+      value: 'value' in rule ? (words?.get(String(rule.value).toUpperCase()) ?? rule.value) : null,
       cell: 'column' in rule ? indexOf(rule.column) : -1,
       fallbackCell: 'column' in rule && rule.fallback ? indexOf(rule.fallback) : -1,
       template: 'template' in rule ? compileTemplate(rule.template, indexOf) : null,
@@ -161,9 +165,9 @@ export function compileRules(fields: Partial<Record<string, FieldRule>>, header:
       date: DATE_TARGETS.has(target),
       year: YEAR_TARGETS.has(target),
       add: 'column' in rule ? (rule.add ?? 0) : 0,
-      words: WORD_TARGETS.get(target) ?? null,
+      words,
       refine: ('column' in rule ? (rule.refine ?? []) : []).map((r) => ({
-        when: new Set(r.when),
+        when: new Set(r.when.map((w) => w.toUpperCase())),
         cell: indexOf(r.column),
         fallbackCell: r.fallback ? indexOf(r.fallback) : -1,
         startsWith: r.startsWith.map((p) => p.toUpperCase()),
@@ -222,7 +226,7 @@ export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly s
     if (c.words !== null) {
       const word = c.words.get(String(value).toUpperCase());
       if (word === undefined) {
-        const what = `${target} '${value}' is not one of the records' values (docs/api.md): name it in the rule's map`;
+        const what = `${target} '${value}' is not one of ${[...c.words.values()].join(', ')}${'column' in rule ? ": name it in the rule's map" : ''}`;
         refuse(ctx, target, source, what);
         out[target] = null;
         continue;

@@ -71,8 +71,13 @@ export interface ImportSummary {
   /** Rows that could not be read or converted; each is in `errors` with its line. */
   skipped: number;
   errors: RowError[];
-  /** Values refused (a date that cannot be right), their rows imported without them. */
+  /**
+   * Values refused (a date that cannot be right, a type the mapping does not name), their rows imported without
+   * them: the first REFUSALS_KEPT, by line (a roll whose mapping misses a common code refuses a value a row).
+   */
   refusals: RowError[];
+  /** How many values were refused in all. */
+  refusedValues: number;
   /** A joined file: rows naming a parcel the store lacks (each is in `errors`); they add nothing. */
   notInStore: number;
   /** Per target of the mapping: cells filled, empty and refused, with the first few reasons. */
@@ -194,6 +199,14 @@ function defaultWorkers(file: string, totalBytes: number | null): number {
   return text >= WORKERS_FROM_BYTES && cores >= 2 ? Math.min(2, cores) : 0;
 }
 
+/** How many refused values an import keeps by line (its report counts them all). */
+export const REFUSALS_KEPT = 1_000;
+
+function keepRefusals(summary: ImportSummary, refusals: readonly RowError[]): void {
+  summary.refusedValues += refusals.length;
+  for (const r of refusals) if (summary.refusals.length < REFUSALS_KEPT) summary.refusals.push(r);
+}
+
 export async function importCsv(
   pool: Pool,
   mapping: Mapping,
@@ -220,6 +233,7 @@ export async function importCsv(
     skipped: 0,
     errors: [],
     refusals: [],
+    refusedValues: 0,
     notInStore: 0,
     report: {},
     dryRun: opts.dryRun === true,
@@ -416,7 +430,7 @@ async function importProperties(
       const { read: next, parsed, state, rowErrors, mentions } = cur;
       summary.rowsRead = next.rowsRead;
       addReport(summary.report, parsed.report);
-      for (const r of parsed.refusals) summary.refusals.push(r);
+      keepRefusals(summary, parsed.refusals);
       summary.notInStore += cur.notInStore;
       for (const e of rowErrors.sort((a, b) => a.line - b.line)) summary.errors.push(e);
       summary.skipped = summary.errors.length;
@@ -519,8 +533,10 @@ async function importTracts(
     bytesRead = item.bytes;
     try {
       if ('error' in item) throw new Error(item.error);
-      const ctx = { line: item.line, latestDate, report: summary.report, refusals: summary.refusals };
+      const refusals: RowError[] = [];
+      const ctx = { line: item.line, latestDate, report: summary.report, refusals };
       tracts.push(toTract(applyCompiled(rules!, item.values, ctx), mapping.source));
+      keepRefusals(summary, refusals);
     } catch (err) {
       summary.skipped++;
       summary.errors.push({ line: item.line, reason: (err as Error).message });

@@ -328,17 +328,20 @@ export function toParcel(
 
 /**
  * The lot's area in square feet and in acres, each the file's when it gives it, else made from the other (square
- * feet whole, acres to four places). No store column holds either (the record's document does), so no range but
- * a finite number's: the largest parcels, national forests, are millions of acres.
+ * feet whole, acres to four places). An area of 0 or less is unknown, however the file writes it (`0.00`, `-1`). No
+ * store column holds either (the record's document does), so no range but a whole number of square feet JSON keeps
+ * exactly: the largest parcels, national forests, are millions of acres.
  */
 function lotOf(v: Values): Pick<PropertyInput, 'lotSqft' | 'lotAcres'> {
-  const sqft = num(v.lotSqft);
-  const acres = num(v.lotAcres);
-  return {
-    lotSqft: sqft ?? sqftOf(acres),
-    lotAcres: acres ?? acresOf(sqft),
-  };
+  const sqft = positive(num(v.lotSqft));
+  const acres = positive(num(v.lotAcres));
+  const lotSqft = sqft ?? sqftOf(acres);
+  if (lotSqft !== null && !Number.isSafeInteger(lotSqft))
+    throw new Error(`${sqft === null ? `lotAcres ${acres}` : `lotSqft ${sqft}`} is out of range`);
+  return { lotSqft, lotAcres: acres ?? acresOf(sqft) };
 }
+
+const positive = (n: number | null) => (n !== null && n > 0 ? n : null);
 
 /**
  * Bathrooms: the file's total (bathsTotal), or one made of its full and half bathrooms (bathsFull, bathsPartial: a

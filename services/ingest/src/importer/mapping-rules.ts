@@ -36,13 +36,15 @@ export const DATE_TARGETS: ReadonlySet<string> = new Set([
  */
 export const YEAR_TARGETS: ReadonlySet<string> = new Set(['taxYear']);
 
-/**
- * The targets whose values are words of the API's own, the property types and the owner types (read in any case,
- * stored as the list writes them): another value (a class code the mapping's `map` does not name) is refused the same
- * way, and reported, so that no record shows a type no area-search filter names, nor an owner type of no list.
- */
+/** Each word of a list by its upper case. */
 const wordsOf = (words: readonly string[]): ReadonlyMap<string, string> =>
   new Map(words.map((w) => [w.toUpperCase(), w]));
+/**
+ * The targets whose values are words of the API's own, the property types and the owner types (read in any case,
+ * stored as the list writes them), each by its upper case: another value (a class code the mapping's `map` does not
+ * name) is refused as a value, as a date that cannot be right is (apply-rules.ts), and reported, so that no record
+ * shows a type no area-search filter names, nor an owner type of no list.
+ */
 export const WORD_TARGETS: ReadonlyMap<string, ReadonlyMap<string, string>> = new Map([
   ['proptype', wordsOf(PROPERTY_TYPES)],
   ['ownerType', wordsOf(OWNER_TYPES)],

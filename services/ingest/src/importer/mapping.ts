@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { VALUE_FORMATS, WORD_TARGETS } from './mapping-rules.js';
+import { convert, VALUE_FORMATS, WORD_TARGETS } from './mapping-rules.js';
 
 export const PROPERTY_TARGETS = [
   'apn',
@@ -187,8 +187,9 @@ function taxYearProblem(rule: FieldRule | undefined): string | null {
 }
 
 /**
- * A target of the API's own words (WORD_TARGETS: proptype) is given only those by the mapping: its constant, its
- * map's values and its refinements' (a cell the map does not name is checked as it is read: apply-rules.ts).
+ * A target of the API's own words (WORD_TARGETS: proptype, ownerType) is given only those by the mapping: its
+ * constant, its map's values, and its refinements' values and the values they refine (a cell the map does not name
+ * is checked as it is read: apply-rules.ts).
  */
 function wordsProblem(rule: FieldRule | undefined, words: ReadonlyMap<string, string>): string | null {
   if (!rule) return null;
@@ -196,12 +197,12 @@ function wordsProblem(rule: FieldRule | undefined, words: ReadonlyMap<string, st
     'value' in rule
       ? [String(rule.value)]
       : 'column' in rule
-        ? [...Object.values(rule.map ?? {}), ...(rule.refine ?? []).map((r) => r.to)]
+        ? [...Object.values(rule.map ?? {}), ...(rule.refine ?? []).flatMap((r) => [...r.when, r.to])]
         : [];
   const wrong = [...new Set(given.filter((v) => !words.has(v.toUpperCase())))];
   return wrong.length === 0
     ? null
-    : `${wrong.map((v) => `'${v}'`).join(', ')} ${wrong.length === 1 ? 'is not one' : 'are not'} of the records' values: ${[...words.values()].join(', ')}`;
+    : `${wrong.map((v) => `'${v}'`).join(', ')} ${wrong.length === 1 ? 'is not one' : 'are not'} of the records' values: ${[...words.values()].join(', ')} (a cell that means unknown goes in the rule's nullIf)`;
 }
 
 /** What a property mapping must read to find its parcels: an address in a place, or (joined) the key it joins on. */
@@ -240,6 +241,20 @@ export const Mapping = z.discriminatedUnion('kind', [
             path: ['fields', target],
             message: '`order` applies to cells of names only (ownerName, owner2Name, saleSeller)',
           });
+        // A refinement's value is read in the rule's format, as a cell would be: one it cannot read would make each
+        // row it refines an error.
+        if (rule && 'column' in rule)
+          for (const [i, r] of (rule.refine ?? []).entries()) {
+            try {
+              convert(r.to, rule.format);
+            } catch (err) {
+              ctx.addIssue({
+                code: 'custom',
+                path: ['fields', target, 'refine', i, 'to'],
+                message: `${(err as Error).message} (the rule's format is ${rule.format})`,
+              });
+            }
+          }
         if (rule && 'column' in rule && rule.add !== undefined && rule.format !== 'year')
           ctx.addIssue({
             code: 'custom',

@@ -25,19 +25,19 @@ import { makeProperty } from './make-property.js';
 
 const NOW = '2026-11-27T12:00:00.000Z';
 
+/** A property mapping's fields, validated as a mapping file's are (the mapping's name plays no part in its rules). */
+const propertyFields = (fields: Record<string, unknown>) =>
+  Mapping.parse({ name: 'rules', kind: 'property', fields }).fields;
+
 describe('rules compiled against a header', () => {
-  const fields = Mapping.parse({
-    name: 'cells',
-    kind: 'property',
-    fields: {
-      line1: { column: 'SITE' },
-      zip: { column: 'Z', fallback: 'Z2' },
-      apn: { template: '{B}-{L:04}' },
-      ownerName: { column: 'O' },
-      fips: { value: '42101' },
-      beds: { column: 'BEDS', format: 'integer', nullIf: ['0'] },
-    },
-  }).fields;
+  const fields = propertyFields({
+    line1: { column: 'SITE' },
+    zip: { column: 'Z', fallback: 'Z2' },
+    apn: { template: '{B}-{L:04}' },
+    ownerName: { column: 'O' },
+    fips: { value: '42101' },
+    beds: { column: 'BEDS', format: 'integer', nullIf: ['0'] },
+  });
   // O is named twice: its last cell is read, as the reader's cell mask reads it.
   const header = ['SITE', 'O', 'B', 'Z', 'L', 'O', 'Z2', 'BEDS'];
 
@@ -60,11 +60,11 @@ describe('rules compiled against a header', () => {
   });
 
   it("translate a cell by the map's own entries only: a cell named like Object.prototype's members stays as written", () => {
-    const mapped = Mapping.parse({
-      name: 'map',
-      kind: 'property',
-      fields: { line1: { column: 'SITE' }, zip: { column: 'Z' }, county: { column: 'P', map: { R: 'RICHMOND' } } },
-    }).fields;
+    const mapped = propertyFields({
+      line1: { column: 'SITE' },
+      zip: { column: 'Z' },
+      county: { column: 'P', map: { R: 'RICHMOND' } },
+    });
     const rules = compileRules(mapped, ['SITE', 'Z', 'P']);
     for (const cell of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
       expect(applyCompiled(rules, ['1 MAIN ST', '19146', cell]).county).toBe(cell);
@@ -154,16 +154,12 @@ describe('rules compiled against a header', () => {
 });
 
 describe('dates that cannot be right', () => {
-  const fields = Mapping.parse({
-    name: 'dates',
-    kind: 'property',
-    fields: {
-      line1: { column: 'A' },
-      zip: { column: 'Z' },
-      saleDate: { column: 'D', format: 'date-iso' },
-      salePrice: { column: 'P', format: 'integer' },
-    },
-  }).fields;
+  const fields = propertyFields({
+    line1: { column: 'A' },
+    zip: { column: 'Z' },
+    saleDate: { column: 'D', format: 'date-iso' },
+    salePrice: { column: 'P', format: 'integer' },
+  });
 
   it('are refused as values, the row kept: reported by line and column, never stored', () => {
     const report: FieldReport = {};
@@ -197,16 +193,12 @@ describe('dates that cannot be right', () => {
 
 describe('tax years', () => {
   const mapping = (taxYear: Record<string, unknown>) =>
-    Mapping.parse({
-      name: 'years',
-      kind: 'property',
-      fields: {
-        line1: { column: 'A' },
-        zip: { column: 'Z' },
-        assessedTotal: { column: 'T', format: 'integer' },
-        taxYear,
-      },
-    }).fields;
+    propertyFields({
+      line1: { column: 'A' },
+      zip: { column: 'Z' },
+      assessedTotal: { column: 'T', format: 'integer' },
+      taxYear,
+    });
   const row = (Y: string) => ({ A: '1 MAIN ST', Z: '19146', T: '1000', Y });
 
   it("read as a year alone or a date's year, plus the rule's `add` (values set in the spring for the next tax year)", () => {
@@ -240,11 +232,11 @@ describe('tax years', () => {
   });
 
   it("the values keep no year the file does not give: none mapped, or refused, is null, never the import's year", () => {
-    const none = Mapping.parse({
-      name: 'no-year',
-      kind: 'property',
-      fields: { line1: { column: 'A' }, zip: { column: 'Z' }, assessedTotal: { column: 'T', format: 'integer' } },
-    }).fields;
+    const none = propertyFields({
+      line1: { column: 'A' },
+      zip: { column: 'Z' },
+      assessedTotal: { column: 'T', format: 'integer' },
+    });
     expect(toParcel(applyRules(none, row('')), NOW).input.assessment).toMatchObject({ total: 1000, taxYear: null });
     const ctx = { line: 2, latestDate: latestDateOf(NOW) };
     const refused = applyRules(mapping({ column: 'Y', format: 'year' }), row('2071'), ctx);
@@ -294,17 +286,13 @@ describe('tax years', () => {
 });
 
 describe("the API's own words: property and owner types", () => {
-  const fields = Mapping.parse({
-    name: 'words',
-    kind: 'property',
-    fields: {
-      line1: { column: 'A' },
-      zip: { column: 'Z' },
-      ownerName: { column: 'O' },
-      proptype: { column: 'P', map: { R: 'SFR', C: 'condominium' } },
-      ownerType: { column: 'T' },
-    },
-  }).fields;
+  const fields = propertyFields({
+    line1: { column: 'A' },
+    zip: { column: 'Z' },
+    ownerName: { column: 'O' },
+    proptype: { column: 'P', map: { R: 'SFR', C: 'condominium' } },
+    ownerType: { column: 'T' },
+  });
   const row = (P: string, T = '') => ({ A: '1 MAIN ST', Z: '19146', O: 'SMITH JOHN', P, T });
 
   it('a type the map does not make is refused as a value, reported by line and column; the row is kept as UNKNOWN', () => {
@@ -341,45 +329,33 @@ describe("the API's own words: property and owner types", () => {
   });
 
   it("a constant, a map's value and what a refinement refines are read in any case, and stored as the list writes them", () => {
-    const constants = Mapping.parse({
-      name: 'words',
-      kind: 'property',
-      fields: {
-        line1: { column: 'A' },
-        zip: { column: 'Z' },
-        ownerName: { column: 'O' },
-        proptype: { value: 'sfr' },
-        ownerType: { value: 'corporation' },
-      },
-    }).fields;
+    const constants = propertyFields({
+      line1: { column: 'A' },
+      zip: { column: 'Z' },
+      ownerName: { column: 'O' },
+      proptype: { value: 'sfr' },
+      ownerType: { value: 'corporation' },
+    });
     expect(applyRules(constants, { A: '1 MAIN ST', Z: '19146', O: 'ACME' })).toMatchObject({
       proptype: 'SFR',
       ownerType: 'Corporation',
     });
-    const refining = Mapping.parse({
-      name: 'words',
-      kind: 'property',
-      fields: {
-        line1: { column: 'A' },
-        zip: { column: 'Z' },
-        proptype: {
-          column: 'P',
-          map: { R: 'sfr' },
-          refine: [{ when: ['SFR'], column: 'B', startsWith: ['row'], to: 'townhouse/rowhouse' }],
-        },
+    const refining = propertyFields({
+      line1: { column: 'A' },
+      zip: { column: 'Z' },
+      proptype: {
+        column: 'P',
+        map: { R: 'sfr' },
+        refine: [{ when: ['SFR'], column: 'B', startsWith: ['row'], to: 'townhouse/rowhouse' }],
       },
-    }).fields;
+    });
     const type = (P: string, B: string) => applyRules(refining, { A: '1 MAIN ST', Z: '19146', P, B }).proptype;
     expect(type('R', 'ROW TYPICAL')).toBe('TOWNHOUSE/ROWHOUSE');
     expect(type('R', 'TWIN')).toBe('SFR');
   });
 
   it('a template that makes no type is refused without pointing at a map it does not have', () => {
-    const template = Mapping.parse({
-      name: 'words',
-      kind: 'property',
-      fields: { line1: { column: 'A' }, zip: { column: 'Z' }, proptype: { template: '{P}{Q}' } },
-    }).fields;
+    const template = propertyFields({ line1: { column: 'A' }, zip: { column: 'Z' }, proptype: { template: '{P}{Q}' } });
     const refusals: { line: number; reason: string }[] = [];
     const ctx = { line: 2, latestDate: latestDateOf(NOW), refusals };
     expect(applyRules(template, { A: '1 MAIN ST', Z: '19146', P: 'S', Q: 'FR' }, ctx).proptype).toBe('SFR');
@@ -420,16 +396,12 @@ describe("the API's own words: property and owner types", () => {
 });
 
 describe('lot areas', () => {
-  const fields = Mapping.parse({
-    name: 'lots',
-    kind: 'property',
-    fields: {
-      line1: { column: 'A' },
-      zip: { column: 'Z' },
-      lotSqft: { column: 'SF', format: 'integer', nullIf: ['0'] },
-      lotAcres: { column: 'AC', format: 'number', nullIf: ['0.0'] },
-    },
-  }).fields;
+  const fields = propertyFields({
+    line1: { column: 'A' },
+    zip: { column: 'Z' },
+    lotSqft: { column: 'SF', format: 'integer', nullIf: ['0'] },
+    lotAcres: { column: 'AC', format: 'number', nullIf: ['0.0'] },
+  });
   const lot = (SF: string, AC: string) => {
     const p = toParcel(applyRules(fields, { A: '1 MAIN ST', Z: '19146', SF, AC }), NOW).input;
     return [p.lotSqft, p.lotAcres];
@@ -497,21 +469,17 @@ describe('ZIPs from street-segment evidence', () => {
 });
 
 describe('a roll without site ZIPs', () => {
-  const fields = Mapping.parse({
-    name: 'nozip',
-    kind: 'property',
-    fields: {
-      apn: { column: 'APN' },
-      line1: { column: 'SITE' },
-      city: { value: 'LEBANON' },
-      state: { value: 'NH' },
-      fips: { value: '33009' },
-      mailingLine1: { column: 'MAIL' },
-      mailingCity: { column: 'MC' },
-      mailingState: { column: 'MS' },
-      mailingZip: { column: 'MZ' },
-    },
-  }).fields;
+  const fields = propertyFields({
+    apn: { column: 'APN' },
+    line1: { column: 'SITE' },
+    city: { value: 'LEBANON' },
+    state: { value: 'NH' },
+    fips: { value: '33009' },
+    mailingLine1: { column: 'MAIL' },
+    mailingCity: { column: 'MC' },
+    mailingState: { column: 'MS' },
+    mailingZip: { column: 'MZ' },
+  });
   const row = (site: string, mail: string, ms: string, mz: string, mc = 'WEST LEBANON') =>
     applyRules(fields, { APN: '1-1', SITE: site, MAIL: mail, MC: mc, MS: ms, MZ: mz });
 
@@ -553,20 +521,16 @@ describe('a roll without site ZIPs', () => {
  * row of it: its cells as `cells` says.
  */
 const salesMapping = (extra: Record<string, unknown>) =>
-  Mapping.parse({
-    name: 'sales',
-    kind: 'property',
-    fields: {
-      apn: { column: 'P' },
-      line1: { column: 'A' },
-      zip: { column: 'Z' },
-      ownerName: { column: 'O' },
-      saleDate: { column: 'D', format: 'date-iso' },
-      salePrice: { column: 'S', format: 'integer' },
-      sale2Date: { column: 'D2', format: 'date-iso' },
-      ...extra,
-    },
-  }).fields;
+  propertyFields({
+    apn: { column: 'P' },
+    line1: { column: 'A' },
+    zip: { column: 'Z' },
+    ownerName: { column: 'O' },
+    saleDate: { column: 'D', format: 'date-iso' },
+    salePrice: { column: 'S', format: 'integer' },
+    sale2Date: { column: 'D2', format: 'date-iso' },
+    ...extra,
+  });
 const salesRow = (cells: Record<string, string>) => ({
   P: '7-1',
   A: '1 MAIN ST',
@@ -806,11 +770,7 @@ describe('a property type another file gives', () => {
   });
 
   it('vacant land is vacant (vacantInd Y), whichever file or row gave the type, and only while it is the type', () => {
-    const roll = Mapping.parse({
-      name: 'land',
-      kind: 'property',
-      fields: { line1: { column: 'A' }, zip: { column: 'Z' }, proptype: { column: 'T' } },
-    }).fields;
+    const roll = propertyFields({ line1: { column: 'A' }, zip: { column: 'Z' }, proptype: { column: 'T' } });
     const at = (T: string) => toParcel(applyRules(roll, { A: '1 MAIN ST', Z: '19146', T }), NOW).input;
     expect([at('VACANT LAND').vacant, at('SFR').vacant, at('').vacant]).toEqual([true, false, false]);
     const shown = (p: ReturnType<typeof makeProperty>) => [p.proptype, renderRecord(1, 1, p).summary.vacantInd];
@@ -854,11 +814,7 @@ describe('a property type another file gives', () => {
 
 describe('bathrooms as a roll counts them', () => {
   const mapping = (baths: Record<string, unknown>) =>
-    Mapping.parse({
-      name: 'baths',
-      kind: 'property',
-      fields: { line1: { column: 'SITE' }, zip: { column: 'Z' }, ...baths },
-    }).fields;
+    propertyFields({ line1: { column: 'SITE' }, zip: { column: 'Z' }, ...baths });
   const split = mapping({
     bathsFull: { column: 'F', format: 'number', nullIf: ['0.0'] },
     bathsPartial: { column: 'H', format: 'number' },

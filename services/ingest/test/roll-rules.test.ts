@@ -139,6 +139,24 @@ describe('rules compiled against a header', () => {
       "fields.yearBuilt.refine.0.to: 'unknown' is not a number (the rule's format is integer)",
     ]);
     expect(built([{ when: ['0'], column: 'NOTE', startsWith: ['NEW'], to: '2024' }]).success).toBe(true);
+    // So in a tract mapping too.
+    const tract = Mapping.safeParse({
+      name: 'tracts',
+      kind: 'tract',
+      source: 'ACS',
+      fields: {
+        tract: { column: 'T' },
+        vintageYear: { value: 2024 },
+        medianAge: {
+          column: 'AGE',
+          format: 'number',
+          refine: [{ when: ['-'], column: 'N', startsWith: ['X'], to: 'n/a' }],
+        },
+      },
+    });
+    expect(tract.success ? [] : tract.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      "fields.medianAge.refine.0.to: 'n/a' is not a number (the rule's format is number)",
+    ]);
   });
 
   it('give each row values of its own, in the mapping order, the same as rules applied by column name', () => {
@@ -416,6 +434,18 @@ describe('lot areas', () => {
     // Zero or less is unknown however it is written (a mapping's nullIf matches the text only).
     expect(lot('0.0', '0.00')).toEqual([null, null]);
     expect(lot('-5', '-0.5')).toEqual([null, null]);
+    // Acres that round to no square foot give none; the acres stay as written.
+    expect(lot('', '0.00001')).toEqual([null, 0.00001]);
+  });
+
+  it("square feet written with a fraction are whole in the record, not the row's error", () => {
+    const fractional = propertyFields({
+      line1: { column: 'A' },
+      zip: { column: 'Z' },
+      lotSqft: { column: 'SF', format: 'number' },
+    });
+    const p = toParcel(applyRules(fractional, { A: '1 MAIN ST', Z: '19146', SF: '5000.5' }), NOW).input;
+    expect([p.lotSqft, p.lotAcres]).toEqual([5001, 0.1148]);
   });
 
   it("a national forest's acres are read, as a number; a cell that is not one is the row's error", () => {

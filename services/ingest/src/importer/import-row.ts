@@ -328,14 +328,15 @@ export function toParcel(
 
 /**
  * The lot's area in square feet and in acres, each the file's when it gives it, else made from the other (square
- * feet whole, acres to four places). An area of 0 or less is unknown, however the file writes it (`0.00`, `-1`). No
- * store column holds either (the record's document does), so no range but a whole number of square feet JSON keeps
- * exactly: the largest parcels, national forests, are millions of acres.
+ * feet whole, acres to four places). An area of 0 or less is unknown, however the file writes it (`0.00`, `-1`), and
+ * so is one that rounds to no square foot. No store column holds either (the record's document does), so no range
+ * but a whole number of square feet JSON keeps exactly: the largest parcels, national forests, are millions of acres.
  */
 function lotOf(v: Values): Pick<PropertyInput, 'lotSqft' | 'lotAcres'> {
   const sqft = positive(num(v.lotSqft));
   const acres = positive(num(v.lotAcres));
-  const lotSqft = sqft ?? sqftOf(acres);
+  // The record's lotsize1 is an integer: a file's 5000.5 square feet are 5,001.
+  const lotSqft = positive(sqft === null ? sqftOf(acres) : Math.round(sqft));
   if (lotSqft !== null && !Number.isSafeInteger(lotSqft))
     throw new Error(`${sqft === null ? `lotAcres ${acres}` : `lotSqft ${sqft}`} is out of range`);
   return { lotSqft, lotAcres: acres ?? acresOf(sqft) };

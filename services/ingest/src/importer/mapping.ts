@@ -202,7 +202,28 @@ function wordsProblem(rule: FieldRule | undefined, words: ReadonlyMap<string, st
   const wrong = [...new Set(given.filter((v) => !words.has(v.toUpperCase())))];
   return wrong.length === 0
     ? null
-    : `${wrong.map((v) => `'${v}'`).join(', ')} ${wrong.length === 1 ? 'is not one' : 'are not'} of the records' values: ${[...words.values()].join(', ')} (a cell that means unknown goes in the rule's nullIf)`;
+    : `${wrong.map((v) => `'${v}'`).join(', ')} ${wrong.length === 1 ? 'is not one' : 'are not'} of the records' values: ${[...words.values()].join(', ')}${wrong.includes('') ? " (a cell that means unknown goes in the rule's nullIf)" : ''}`;
+}
+
+/**
+ * A refinement's value is read in its rule's format, as a cell would be: one the format cannot read would make each
+ * row it refines an error. Any kind of mapping.
+ */
+function refinedValuesProblems(fields: Partial<Record<string, FieldRule>>, ctx: z.RefinementCtx): void {
+  for (const [target, rule] of Object.entries(fields)) {
+    if (!rule || !('column' in rule)) continue;
+    for (const [i, r] of (rule.refine ?? []).entries()) {
+      try {
+        convert(r.to, rule.format);
+      } catch (err) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', target, 'refine', i, 'to'],
+          message: `${(err as Error).message} (the rule's format is ${rule.format})`,
+        });
+      }
+    }
+  }
 }
 
 /** What a property mapping must read to find its parcels: an address in a place, or (joined) the key it joins on. */
@@ -232,6 +253,7 @@ export const Mapping = z.discriminatedUnion('kind', [
     })
     .strict()
     .superRefine((m, ctx) => {
+      refinedValuesProblems(m.fields, ctx);
       const problem = propertyFieldsProblem(m);
       if (problem) ctx.addIssue({ code: 'custom', path: ['fields'], message: problem });
       for (const [target, rule] of Object.entries(m.fields)) {
@@ -241,20 +263,6 @@ export const Mapping = z.discriminatedUnion('kind', [
             path: ['fields', target],
             message: '`order` applies to cells of names only (ownerName, owner2Name, saleSeller)',
           });
-        // A refinement's value is read in the rule's format, as a cell would be: one it cannot read would make each
-        // row it refines an error.
-        if (rule && 'column' in rule)
-          for (const [i, r] of (rule.refine ?? []).entries()) {
-            try {
-              convert(r.to, rule.format);
-            } catch (err) {
-              ctx.addIssue({
-                code: 'custom',
-                path: ['fields', target, 'refine', i, 'to'],
-                message: `${(err as Error).message} (the rule's format is ${rule.format})`,
-              });
-            }
-          }
         if (rule && 'column' in rule && rule.add !== undefined && rule.format !== 'year')
           ctx.addIssue({
             code: 'custom',
@@ -293,7 +301,8 @@ export const Mapping = z.discriminatedUnion('kind', [
         message: 'a tract mapping needs at least tract and vintageYear',
       }),
     })
-    .strict(),
+    .strict()
+    .superRefine((m, ctx) => refinedValuesProblems(m.fields, ctx)),
 ]);
 export type Mapping = z.infer<typeof Mapping>;
 

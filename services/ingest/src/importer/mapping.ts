@@ -96,13 +96,13 @@ export const TRACT_TARGETS = [
 ] as const;
 
 /**
- * A value the `map` made, made more precise by another column of the row: a roll whose use class says SINGLE FAMILY
- * and whose building class says ROW is a rowhouse. Tried in the rule's order after its `map`; the first that holds
- * gives the value.
+ * A value (the `map`'s, or the cell's when the map does not name it) made more precise by another column of the row:
+ * a roll whose use class says SINGLE FAMILY and whose building class says ROW is a rowhouse. Tried in the rule's order
+ * after its `map`; the first that holds gives the value, read in the rule's format.
  */
 const Refinement = z
   .object({
-    /** The values (after the rule's `map`) it refines. */
+    /** The values (after the rule's `map`, in any case) it refines. */
     when: z.array(z.string().min(1)).min(1),
     /** The column it reads; `fallback`, a column read when that one is empty. */
     column: z.string().min(1),

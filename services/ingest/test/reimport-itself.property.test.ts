@@ -1,7 +1,7 @@
 // reimportsToItself (import-merge.ts): a first load keeps a parcel's file digest when re-importing the parcel over
 // itself would change nothing, and no longer makes that merge to find out when the parcel's sales say it. Whatever
 // the sales (repeated events, repeated keys, any order, prices missing), whatever the other fields hold and whatever
-// the mapping fills, a parcel it says true of must re-import as itself; and it must say true of the parcels a file's
+// the mapping fills (or only fills: `fillOnly`), a parcel it says true of must re-import as itself; and it must say true of the parcels a file's
 // rows make (a row's several sales, rows of one parcel merged), or the first load makes every merge again.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -13,9 +13,10 @@ import {
   reimportParcel,
   reimportsToItself,
   sameContent,
+  spokenFor,
 } from '../src/importer/import-merge.js';
 import { toParcel } from '../src/importer/import-row.js';
-import { Mapping, PROPERTY_TARGETS } from '../src/importer/mapping.js';
+import { FILL_ONLY_TARGETS, Mapping, PROPERTY_TARGETS } from '../src/importer/mapping.js';
 import { makeProperty } from './make-property.js';
 
 // Few values each, so that sales share dates, events and keys often.
@@ -74,19 +75,36 @@ const parcel: fc.Arbitrary<PropertyInput> = fc
 
 /** Every field a mapping's targets can fill: what a mapping may clear with an empty cell. */
 const MAPPED = [...mappedFields(PROPERTY_TARGETS)];
+/** Every field a rule may only fill (`fillOnly`). */
+const FILLS = [
+  ...spokenFor(
+    Mapping.parse({
+      name: 'fills',
+      kind: 'property',
+      fields: {
+        line1: { column: 'A' },
+        zip: { column: 'Z' },
+        ...Object.fromEntries(FILL_ONLY_TARGETS.map((t) => [t, { column: t, fillOnly: true }])),
+      },
+    }).fields,
+  ).fills,
+];
 
 describe('reimportsToItself', () => {
   it('says true only of parcels that re-import over themselves unchanged, whatever the mapping fills', () => {
     let knownWithSales = 0;
     let unknown = 0;
     fc.assert(
-      fc.property(parcel, fc.subarray(MAPPED), (p, mapped) => {
+      fc.property(parcel, fc.subarray(MAPPED), fc.subarray(FILLS), (p, mapped, fills) => {
         if (!reimportsToItself(p)) {
           unknown++;
           return;
         }
         if (p.sales.length >= 2) knownWithSales++;
-        expect(sameContent(reimportParcel(p, p, new Set(mapped)), p)).toBe(true);
+        const only = new Set(fills);
+        expect(sameContent(reimportParcel(p, p, new Set(mapped.filter((f) => !only.has(f as never))), only), p)).toBe(
+          true,
+        );
       }),
       { numRuns: 3000 },
     );
@@ -117,6 +135,31 @@ describe('reimportsToItself', () => {
   const row = fc
     .tuple(date, price, date, price, date, price)
     .map(([D1, P1, D2, P2, D3, P3]) => ({ APN: '1-1', SITE: '1 MAIN ST', ZIP: '19146', D1, P1, D2, P2, D3, P3 }));
+
+  it("a field a file only fills: the stored value where there is one, else the file's; again, nothing changes", () => {
+    expect(FILLS.length).toBe(FILL_ONLY_TARGETS.length);
+    let kept = 0;
+    let filled = 0;
+    fc.assert(
+      fc.property(parcel, parcel, fc.subarray(MAPPED), fc.subarray(FILLS, { minLength: 1 }), (stored, file, m, f) => {
+        const fills = new Set(f);
+        const mapped = new Set(m.filter((x) => !fills.has(x as never)));
+        const once = reimportParcel(stored, file, mapped, fills);
+        for (const x of fills) {
+          const empty = (p: PropertyInput) => p[x] === null || (x === 'proptype' && p.proptype === 'UNKNOWN');
+          if (empty(stored)) filled++;
+          else kept++;
+          expect(once[x], x).toEqual(empty(stored) ? file[x] : stored[x]);
+        }
+        expect(once.vacant).toBe(once.proptype === 'VACANT LAND');
+        // The same file again over what it made: its fields stay as they are.
+        const twice = reimportParcel(once, file, mapped, fills);
+        for (const x of fills) expect(twice[x], x).toEqual(once[x]);
+      }),
+      { numRuns: 2000 },
+    );
+    expect(Math.min(kept, filled)).toBeGreaterThan(300);
+  });
 
   it('says true of a parcel as a file makes it when its sales are of distinct days: a row, or rows merged', () => {
     let checked = 0;

@@ -15,6 +15,7 @@ import {
   mappedFields,
   mergeParcel,
   reimportParcel,
+  spokenFor,
   upgradeStoredSales,
 } from '../src/importer/import-merge.js';
 import { toParcel, tractIdOf } from '../src/importer/import-row.js';
@@ -839,6 +840,80 @@ describe('a property type another file gives', () => {
     const newer = makeProperty({ proptype: 'UNKNOWN', sales: [sale('2020-01-01')] });
     expect(mergeParcel(older, newer).proptype).toBe('TRIPLEX');
     expect(mergeParcel(newer, older).proptype).toBe('TRIPLEX');
+  });
+});
+
+describe('a file that only fills a field (rule option fillOnly)', () => {
+  // Charlottesville's parcels file: its FileType types the commercial parcels; the residential details the houses.
+  const parcelsRules = propertyFields({
+    apn: { column: 'APN' },
+    line1: { column: 'SITE' },
+    city: { value: 'CHARLOTTESVILLE' },
+    state: { value: 'VA' },
+    proptype: { column: 'FileType', map: { C: 'COMMERCIAL' }, nullIf: ['R', 'E'], fillOnly: true },
+    yearBuilt: { column: 'YB', format: 'integer' },
+  });
+  const spoken = spokenFor(parcelsRules);
+  const details = mappedFields(['apn', 'proptype']);
+  const typed = (proptype: string, yearBuilt: number | null = null) => makeProperty({ proptype, yearBuilt });
+
+  it('speaks for its other fields as before, and fills only its own: a field apart, in the file digest too', () => {
+    expect(spoken.mapped.has('proptype')).toBe(false);
+    expect(spoken.mapped.has('yearBuilt')).toBe(true);
+    expect([...spoken.fills]).toEqual(['proptype']);
+  });
+
+  it('a re-import gives the type only where the parcel has none: never replaces one, and an empty cell never clears', () => {
+    const again = (stored: ReturnType<typeof typed>, file: ReturnType<typeof typed>) =>
+      reimportParcel(stored, file, spoken.mapped, spoken.fills);
+    expect(again(typed('UNKNOWN'), typed('COMMERCIAL')).proptype).toBe('COMMERCIAL');
+    // The details file's type stays, whatever this file says of the parcel, and so does one it gave itself.
+    expect(again(typed('SFR'), typed('COMMERCIAL')).proptype).toBe('SFR');
+    expect(again(typed('SFR'), typed('UNKNOWN')).proptype).toBe('SFR');
+    expect(again(typed('COMMERCIAL'), typed('UNKNOWN')).proptype).toBe('COMMERCIAL');
+    // A field the same file maps without the option is its own as before: an empty cell clears it.
+    expect(again(typed('SFR', 1950), typed('UNKNOWN', null))).toMatchObject({ proptype: 'SFR', yearBuilt: null });
+    // Vacancy follows the type it keeps.
+    expect(again(typed('VACANT LAND'), typed('COMMERCIAL')).vacant).toBe(true);
+  });
+
+  it('a joined file with the option fills the same way; one without gives its own type over it', () => {
+    const fills = spoken.fills;
+    expect(joinParcel(typed('UNKNOWN'), typed('COMMERCIAL'), new Set(), false, fills).proptype).toBe('COMMERCIAL');
+    expect(joinParcel(typed('SFR'), typed('COMMERCIAL'), new Set(), false, fills).proptype).toBe('SFR');
+    expect(joinParcel(typed('SFR'), typed('UNKNOWN'), new Set(), false, fills).proptype).toBe('SFR');
+    // The residential details over a commercial parcel the parcels file typed: the details' type is the parcel's.
+    expect(joinParcel(typed('COMMERCIAL'), typed('SFR'), details).proptype).toBe('SFR');
+  });
+
+  it('is refused where part of a field would be kept and part replaced, with required, and on a tract mapping', () => {
+    const problems = (kind: 'property' | 'tract', fields: Record<string, unknown>) => {
+      const base =
+        kind === 'property'
+          ? { line1: { column: 'A' }, zip: { column: 'Z' } }
+          : { tract: { column: 'T' }, vintageYear: { value: 2020 } };
+      const r = Mapping.safeParse({
+        name: 'fills',
+        kind,
+        ...(kind === 'tract' ? { source: 'ACS' } : {}),
+        fields: { ...base, ...fields },
+      });
+      return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(problems('property', { proptype: { column: 'T', map: { C: 'COMMERCIAL' }, fillOnly: true } })).toEqual([]);
+    expect(problems('property', { beds: { template: '{B}', format: 'integer', fillOnly: true } })).toEqual([]);
+    expect(problems('property', { lotSqft: { column: 'L', format: 'integer', fillOnly: true } })).toEqual([
+      expect.stringMatching(/^fields\.lotSqft\.fillOnly: `fillOnly` applies to proptype, yearBuilt, /),
+    ]);
+    expect(problems('property', { ownerName: { column: 'O', fillOnly: true } })).toHaveLength(1);
+    expect(
+      problems('property', { yearBuilt: { column: 'Y', format: 'integer', required: true, fillOnly: true } }),
+    ).toEqual([expect.stringMatching(/^fields\.yearBuilt\.fillOnly: `fillOnly` and `required` contradict/)]);
+    expect(problems('tract', { medianAge: { column: 'M', format: 'number', fillOnly: true } })).toEqual([
+      expect.stringMatching(/^fields\.medianAge\.fillOnly: `fillOnly` applies to property mappings only/),
+    ]);
+    // A constant has no cell to leave empty: the option is not one of its keys.
+    expect(problems('property', { proptype: { value: 'SFR', fillOnly: true } })).toHaveLength(1);
   });
 });
 

@@ -29,6 +29,9 @@ export async function firstLoadSetup(
     source: `import:${mapping.name}`,
     now: new Date().toISOString(),
     mapped: [...m.mappedFields(Object.keys(mapping.fields))],
+    // What a rule only fills (`fillOnly`) matters where stored parcels are merged: a one-file roll's first load has
+    // none (and an earlier importer, --against, has no such rules).
+    fills: [],
     emitEvents: false,
   };
 }

@@ -335,6 +335,7 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
   it('every parcel: owners, mailing address, absentee flag, property type, and a ZIP only from evidence', () => {
     let fromMailing = 0;
     let typed = 0;
+    let commercial = 0;
     // The file's only use code: the mapping's one translation.
     expect(new Set(detailUse.values())).toEqual(new Set(['Single Family']));
     for (const r of parcels) {
@@ -350,10 +351,13 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
       );
       expect(x.summary.absenteeInd, where).toBe(expectedAbsentee(x));
       expect([x.address.locality, x.address.countrySubd], where).toEqual(['CHARLOTTESVILLE', 'VA']);
-      // The parcels file says no type; the residential details file's use code does, for the parcels it lists.
+      // The residential details file's use code types the parcels it lists; the parcels file's FileType only fills
+      // the others: C (commercial) COMMERCIAL, R and E (exempt) no type.
       const use = detailUse.get(r.ParcelNumber!);
-      expect(x.summary.proptype, where).toBe(use === undefined ? 'UNKNOWN' : 'SFR');
+      const byFile = r.FileType === 'C' ? 'COMMERCIAL' : 'UNKNOWN';
+      expect(x.summary.proptype, `${where} FileType ${r.FileType}`).toBe(use === undefined ? byFile : 'SFR');
       if (use !== undefined) typed++;
+      else if (byFile === 'COMMERCIAL') commercial++;
       const source = x.vintage.postal1Source;
       if (source === null) expect(x.address.postal1, where).toBe('');
       else if (source === 'owner-mailing') {
@@ -371,6 +375,7 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
     }
     expect(fromMailing).toBeGreaterThan(parcels.length / 4);
     expect(typed).toBeGreaterThan(parcels.length / 3);
+    expect(commercial).toBeGreaterThan(1_500);
   });
 
   it('a sample of parcels field by field: address, assessment, details, every sale, coordinates', async () => {

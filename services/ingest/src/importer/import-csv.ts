@@ -29,7 +29,7 @@ import {
   type FieldReport,
   latestDateOf,
 } from './apply-rules.js';
-import { mappedFields } from './import-merge.js';
+import { spokenFor } from './import-merge.js';
 import { readAddressIndex } from './import-join.js';
 import { toTract } from './import-row.js';
 import { needsZipEvidence, prescanZipEvidence } from './zip-prescan.js';
@@ -261,13 +261,16 @@ export async function importCsv(
         return;
       }
       const { hasState } = await importStateOf(pool, source);
+      const spoken = spokenFor(mapping.fields);
       const setup: WorkSetup = {
         mapping,
         header: headerColumns,
         source,
         now,
-        // What this file speaks for: an empty cell in a mapped column clears the stored value; an unmapped one keeps it.
-        mapped: [...mappedFields(Object.keys(mapping.fields))],
+        // What this file speaks for: an empty cell in a mapped column clears the stored value; an unmapped one keeps
+        // it, and so does one whose rule only fills.
+        mapped: [...spoken.mapped],
+        fills: [...spoken.fills],
         emitEvents: await mappingLoadedBefore(pool, mapping.name),
       };
       if (mapping.join?.on === 'address') setup.addressIndex = await readAddressIndex(pool, source);

@@ -3,14 +3,15 @@
 // Rows of one parcel in one file merge: sales are the union, the rest comes from the row with the latest sale, and
 // a field that row lacks is filled from the others. A re-import (a newer file over the stored state) merges the
 // same way, except that the file speaks for what it maps: its sale of a date replaces the stored sale of that date
-// (a corrected price), and an empty cell in a column it maps clears the stored value (see `reimportParcel`).
+// (a corrected price), and an empty cell in a column it maps clears the stored value (see `reimportParcel`), but for a
+// field its mapping gives only where the parcel has none (rule option `fillOnly`).
 import { hash } from 'node:crypto';
 import { apnKey, normalizeCity, parseStreetLine, type StreetLine } from '@pra/core/address';
 import { UNKNOWN_PROPERTY_TYPE, VACANT_LAND } from '@pra/core/vocabulary';
 import type { PropertyInput, SaleInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
-import type { PROPERTY_TARGETS } from './mapping.js';
+import type { FieldRule, PROPERTY_TARGETS } from './mapping.js';
 
 /**
  * The parcel a property is: "apn:<fips>:<stripped APN>" or "addr:<line key>|<zip>|<unit key>". `street` is the
@@ -68,13 +69,14 @@ const FILLABLE = [
 ] as const;
 
 /** The fields a file may leave empty: filled from the other rows of the parcel, or cleared on a re-import. */
-export type OptionalField = (typeof FILLABLE)[number] | 'mortgages' | BathField;
+export type OptionalField = FillableField | 'mortgages' | BathField;
+export type FillableField = (typeof FILLABLE)[number];
 
 /**
  * A fillable field left empty: null, or for the property type UNKNOWN (a file that says none, as Charlottesville's
  * parcels: the type its residential details give is kept).
  */
-const isEmpty = (p: PropertyInput, f: (typeof FILLABLE)[number]) =>
+const isEmpty = (p: PropertyInput, f: FillableField) =>
   p[f] === null || (f === 'proptype' && p.proptype === UNKNOWN_PROPERTY_TYPE);
 
 /**
@@ -167,11 +169,36 @@ export function mappedFields(targets: Iterable<string>): ReadonlySet<MappedField
   return out;
 }
 
+/**
+ * What a file speaks for: `mapped`, the fields it gives (an empty cell clears one; mappedFields), and `fills`, those it
+ * gives only to a parcel that has none (its rules' `fillOnly`: never replaced, never cleared by it).
+ */
+export interface SpokenFor {
+  mapped: ReadonlySet<MappedField>;
+  fills: ReadonlySet<FillableField>;
+}
+
+/** A property mapping's fields: what its file speaks for (SpokenFor). */
+export function spokenFor(fields: Readonly<Partial<Record<string, FieldRule>>>): SpokenFor {
+  const targets = Object.keys(fields).filter((t) => fields[t] !== undefined);
+  const fillOnly = (t: string) => {
+    const rule = fields[t]!;
+    return 'fillOnly' in rule && rule.fillOnly === true;
+  };
+  const fills = new Set<FillableField>();
+  for (const t of targets.filter(fillOnly))
+    if (isPropertyTarget(t))
+      for (const f of TARGET_FIELDS[t]) if ((FILLABLE as readonly string[]).includes(f)) fills.add(f as FillableField);
+  return { mapped: mappedFields(targets.filter((t) => !fillOnly(t))), fills };
+}
+
 const NONE: ReadonlySet<MappedField> = new Set();
+const NO_FILLS: ReadonlySet<FillableField> = new Set();
 
 /**
  * `older` and `newer` are rows (or stored states) of one parcel; the result is the parcel as both tell it. A field
- * in `cleared` that the newer lacks stays empty when the newer gives the record (it is not filled from the older).
+ * in `cleared` that the newer lacks stays empty when the newer gives the record (it is not filled from the older); a
+ * field in `fills` the older has is the older's, whichever side gives the record.
  */
 // Keep in step with reimportsToItself: which side is the base, what it fills from the other, line2 and lastModified.
 export function mergeParcel(
@@ -179,6 +206,7 @@ export function mergeParcel(
   newer: PropertyInput,
   cleared: ReadonlySet<MappedField> = NONE,
   newerGives = false,
+  fills: ReadonlySet<FillableField> = NO_FILLS,
 ): PropertyInput {
   const base = !newerGives && latestSale(older) > latestSale(newer) ? older : newer;
   const other = base === older ? newer : older;
@@ -186,6 +214,7 @@ export function mergeParcel(
   const merged: PropertyInput = { ...base, sales: unionSales(base.sales, other.sales) };
   for (const f of FILLABLE)
     if (isEmpty(merged, f) && !keep.has(f)) (merged as unknown as Record<string, unknown>)[f] = other[f];
+  for (const f of fills) if (!isEmpty(older, f)) (merged as unknown as Record<string, unknown>)[f] = older[f];
   if (merged.mortgages.length === 0 && !keep.has('mortgages')) merged.mortgages = other.mortgages;
   if (noBaths(merged) && !BATHS.some((f) => keep.has(f)))
     [merged.bathsTotal, merged.bathsPartial] = [other.bathsTotal, other.bathsPartial];
@@ -246,10 +275,11 @@ export function reimportParcel(
   stored: PropertyInput,
   file: PropertyInput,
   mapped: ReadonlySet<MappedField>,
+  fills: ReadonlySet<FillableField> = NO_FILLS,
 ): PropertyInput {
   const { others, sales } = overStoredSales(stored.sales, file.sales, mapped);
   // A file that reads no sales (a roll) tells the parcel as it is now, whatever sales the store holds.
-  return mergeParcel({ ...stored, sales: others }, { ...file, sales }, mapped, !mapped.has('sales'));
+  return mergeParcel({ ...stored, sales: others }, { ...file, sales }, mapped, !mapped.has('sales'), fills);
 }
 
 /**
@@ -296,15 +326,16 @@ export function joinParcel(
   file: PropertyInput,
   mapped: ReadonlySet<MappedField>,
   continued = false,
+  fills: ReadonlySet<FillableField> = NO_FILLS,
 ): PropertyInput {
   const out: PropertyInput = { ...stored };
   const fields = out as unknown as Record<string, unknown>;
   const given = file as unknown as Record<string, unknown>;
   // Rows of one file fill each other's empty cells, the first row's value kept: where the file's batches split a
-  // parcel's rows then changes nothing (several address points of one parcel).
+  // parcel's rows then changes nothing (several address points of one parcel). A field the file only fills, the same
+  // way whatever gave the stored one.
   for (const f of JOINABLE) {
-    if (!mapped.has(f)) continue;
-    if (!continued || isEmpty(out, f)) fields[f] = given[f];
+    if (mapped.has(f) ? !continued || isEmpty(out, f) : fills.has(f) && isEmpty(out, f)) fields[f] = given[f];
   }
   if (mapped.has('mortgages') && (!continued || out.mortgages.length === 0)) out.mortgages = file.mortgages;
   // The bathrooms together (BATHS): a later row gives them only when the earlier ones gave neither.
@@ -361,9 +392,13 @@ export function sameContent(a: PropertyInput, b: PropertyInput): boolean {
  */
 const FILE_DIGEST_VERSION = 3;
 
-/** What a file digest is taken under: its version and the mapping's mapped fields (see stateDigest). */
-export function digestBasis(mapped: ReadonlySet<MappedField>): string {
-  return `${FILE_DIGEST_VERSION}|${[...mapped].sort().join(',')}|`;
+/**
+ * What a file digest is taken under: its version and what the mapping speaks for (see stateDigest). A mapping without
+ * `fillOnly` has the basis it had before the option.
+ */
+export function digestBasis({ mapped, fills }: SpokenFor): string {
+  const filled = fills.size === 0 ? '' : `fills ${[...fills].sort().join(',')}|`;
+  return `${FILE_DIGEST_VERSION}|${[...mapped].sort().join(',')}|${filled}`;
 }
 
 /**

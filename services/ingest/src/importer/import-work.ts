@@ -13,6 +13,7 @@ import {
   upgradeStoredSales,
   digestBasis,
   encodeState,
+  type FillableField,
   type MappedField,
   joinParcel,
   mergeParcel,
@@ -45,8 +46,9 @@ export interface WorkSetup {
   header: string[];
   source: string;
   now: string;
-  /** The fields the mapping fills (see reimportParcel). */
+  /** The fields the mapping gives, and those it gives only where a parcel has none (SpokenFor, reimportParcel). */
   mapped: MappedField[];
+  fills: FillableField[];
   /** For a file joined on address: the joined parcels by their address key (see import-join.ts). */
   addressIndex?: AddressIndexEntry[];
   /**
@@ -170,6 +172,7 @@ export class ImportWork {
   >();
   private readonly byApn: boolean;
   private readonly mapped: ReadonlySet<MappedField>;
+  private readonly fills: ReadonlySet<FillableField>;
   private readonly digestBasis: string;
   /** The cells of a record the mapping reads: those a record's text is parsed for. */
   private readonly cellsRead: CellMask;
@@ -182,7 +185,8 @@ export class ImportWork {
   constructor(private readonly setup: WorkSetup) {
     this.byApn = setup.mapping.fields.apn !== undefined;
     this.mapped = new Set(setup.mapped);
-    this.digestBasis = digestBasis(this.mapped);
+    this.fills = new Set(setup.fills);
+    this.digestBasis = digestBasis({ mapped: this.mapped, fills: this.fills });
     const read = new Set(mappingColumns(setup.mapping));
     // A column named twice in the header: the last one, as compileRules reads it.
     this.cellsRead = cellMask(setup.header, read);
@@ -213,8 +217,8 @@ export class ImportWork {
 
   /** The stored parcel with the file's over it. */
   private over(stored: PropertyInput, file: PropertyInput, continued: boolean): PropertyInput {
-    if (this.joined) return joinParcel(stored, file, this.mapped, continued);
-    return continued ? mergeParcel(stored, file) : reimportParcel(stored, file, this.mapped);
+    if (this.joined) return joinParcel(stored, file, this.mapped, continued, this.fills);
+    return continued ? mergeParcel(stored, file) : reimportParcel(stored, file, this.mapped, this.fills);
   }
 
   /**
@@ -279,7 +283,7 @@ export class ImportWork {
         if (ref) refs.set(identity, ref);
         if (prior) {
           prior.input = this.joined
-            ? joinParcel(prior.input, input, this.mapped, true)
+            ? joinParcel(prior.input, input, this.mapped, true, this.fills)
             : mergeParcel(prior.input, input);
           prior.lines.push(line);
         } else parcels.set(identity, { input, state: '', fileDigest: '', lines: [line] });

@@ -78,6 +78,19 @@ export const PROPERTY_TARGETS = [
 /** The targets read by the owner-name parser, whose rules may say how they write a person's name (`order`). */
 const NAME_TARGETS: ReadonlySet<string> = new Set(['ownerName', 'owner2Name', 'saleSeller']);
 
+/**
+ * The targets a rule may give `fillOnly`: each fills one field of its own, which the file then gives only to a parcel
+ * that has none (see fillOnlyProblem).
+ */
+export const FILL_ONLY_TARGETS = [
+  'proptype',
+  'yearBuilt',
+  'buildingSqft',
+  'beds',
+  'censusTract',
+  'taxParcelId',
+] as const;
+
 /** How a cell of names writes a person's name: assessor rolls write LAST FIRST. */
 export const OWNER_ORDERS = ['last-first', 'first-last'] as const;
 
@@ -136,6 +149,13 @@ const FieldRule = z.union([
       /** Treat these raw values as missing (e.g. "0" for unknown beds). */
       nullIf: z.array(z.string()).default([]),
       required: z.boolean().default(false),
+      /**
+       * The file's value fills the field only where the parcel has none: it never replaces a value (another file's,
+       * or this file's from an earlier import) and its empty cell never clears one. For a file that knows the field
+       * less well than another of the county (Charlottesville's parcels file types its commercial parcels; its
+       * residential details type the houses). FILL_ONLY_TARGETS only.
+       */
+      fillOnly: z.boolean().optional(),
     })
     .strict(),
   z
@@ -148,6 +168,8 @@ const FieldRule = z.union([
       format: z.enum(VALUE_FORMATS).default('text'),
       nullIf: z.array(z.string()).default([]),
       required: z.boolean().default(false),
+      /** As a column rule's. */
+      fillOnly: z.boolean().optional(),
     })
     .strict(),
   z.object({ value: z.union([z.string(), z.number()]) }).strict(),
@@ -226,6 +248,19 @@ function refinedValuesProblems(fields: Partial<Record<string, FieldRule>>, ctx: 
   }
 }
 
+/**
+ * `fillOnly` is for a target whose one field is its own (FILL_ONLY_TARGETS): on a field made with another target's
+ * (a lot's two areas, owners, mailing address, values, sales, coordinates), part of it would be kept and part
+ * replaced. A required target always gives its field. A tract mapping has no parcel to fill.
+ */
+function fillOnlyProblem(target: string, rule: FieldRule, kind: 'property' | 'tract'): string | null {
+  if (!('fillOnly' in rule) || !rule.fillOnly) return null;
+  if (kind === 'tract') return '`fillOnly` applies to property mappings only';
+  if (!(FILL_ONLY_TARGETS as readonly string[]).includes(target))
+    return `\`fillOnly\` applies to ${FILL_ONLY_TARGETS.join(', ')}, targets that fill one field of their own`;
+  return rule.required ? '`fillOnly` and `required` contradict: a required value is always given' : null;
+}
+
 /** What a property mapping must read to find its parcels: an address in a place, or (joined) the key it joins on. */
 function propertyFieldsProblem(m: { fields: PropertyFields; join?: Join | undefined }): string | null {
   const f = m.fields;
@@ -257,6 +292,8 @@ export const Mapping = z.discriminatedUnion('kind', [
       const problem = propertyFieldsProblem(m);
       if (problem) ctx.addIssue({ code: 'custom', path: ['fields'], message: problem });
       for (const [target, rule] of Object.entries(m.fields)) {
+        const fill = rule && fillOnlyProblem(target, rule, 'property');
+        if (fill) ctx.addIssue({ code: 'custom', path: ['fields', target, 'fillOnly'], message: fill });
         if (rule && 'column' in rule && rule.order && !NAME_TARGETS.has(target))
           ctx.addIssue({
             code: 'custom',
@@ -302,7 +339,13 @@ export const Mapping = z.discriminatedUnion('kind', [
       }),
     })
     .strict()
-    .superRefine((m, ctx) => refinedValuesProblems(m.fields, ctx)),
+    .superRefine((m, ctx) => {
+      refinedValuesProblems(m.fields, ctx);
+      for (const [target, rule] of Object.entries(m.fields)) {
+        const fill = rule && fillOnlyProblem(target, rule, 'tract');
+        if (fill) ctx.addIssue({ code: 'custom', path: ['fields', target, 'fillOnly'], message: fill });
+      }
+    }),
 ]);
 export type Mapping = z.infer<typeof Mapping>;
 

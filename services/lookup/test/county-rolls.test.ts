@@ -180,6 +180,8 @@ describe('Philadelphia (OPA properties)', () => {
       'GARAGE - RESIDENTIAL': 'OTHER',
       'SPECIAL PURPOSE': 'OTHER',
     };
+    // A multi-family parcel whose old building class counts five units or more (APTS 5-50 UNITS) is an apartment.
+    if (use === 'MULTI FAMILY' && /^APTS \d+-\d+ UNITS/.test(r.building_code_description!.trim())) return 'APARTMENT';
     if (use !== 'SINGLE FAMILY') return byUse[use] ?? 'UNKNOWN';
     const [now, old] = [r.building_code_description_new!.trim(), r.building_code_description!.trim()];
     if (now.startsWith('CONDO') || old.startsWith('CONDO') || old.startsWith('RES CONDO')) return 'CONDOMINIUM';
@@ -189,6 +191,7 @@ describe('Philadelphia (OPA properties)', () => {
   it('every parcel: owners, mailing address, absentee and vacant flags, property type as the row gives them', () => {
     let checked = 0;
     let vacant = 0;
+    let apartmentsByUse = 0;
     const types = new Map<string, number>();
     for (const r of rows) {
       if (r.zip_code!.trim() === '') continue;
@@ -213,12 +216,15 @@ describe('Philadelphia (OPA properties)', () => {
         `${where} ${r.category_code_description} / ${r.building_code_description_new} / ${r.building_code_description}`,
       ).toBe(type);
       types.set(type, (types.get(type) ?? 0) + 1);
+      if (r.category_code_description!.trim() === 'APARTMENTS  > 4 UNITS') apartmentsByUse++;
       checked++;
     }
     expect(checked).toBe(5_335);
     expect(vacant).toBe(438);
     // Single-family parcels are rows, condominiums or neither: three in four of the sample are rowhouses.
     expect(Object.fromEntries(types)).toMatchObject({ 'TOWNHOUSE/ROWHOUSE': 3_161, CONDOMINIUM: 302, SFR: 782 });
+    // Multi-family parcels: 2 to 4 units (DUPLEX, the nearest type) but for 8 that count 5 units or more.
+    expect([types.get('DUPLEX'), types.get('APARTMENT')! - apartmentsByUse]).toEqual([367, 8]);
   });
 
   it('a sample of parcels field by field: address, tract, coordinates, values and their tax year, last sale, building', async () => {

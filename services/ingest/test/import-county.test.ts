@@ -307,6 +307,19 @@ describe('malformed rows', () => {
     // The quoted field over two lines is one field; its line break is a space in the address.
     expect(lines).toEqual([1, 3, 7, 8, 10].map((n) => `${n} ${street} STREET`));
   });
+
+  it('a row that is an error lists none of its values as refused: a refused value is one the row was kept without', async () => {
+    const street = uniqueStreet();
+    const mapping = mappingNamed(loadMapping(SHIPPED_MAPPINGS.nycRollingSales), `refused-${tagged()}`);
+    const row = (lot: string, n: number, price: string) =>
+      nycRow({ block: '300', lot, address: `${n} ${street} STREET`, price, date: '5/5/2071' });
+    const file = write([NYC_HEADER, row('1', 1, '100'), row('2', 2, '99,999,999,999')].join('\n'));
+    const s = await importCsv(pool, mapping, file);
+    // Line 2 is kept without its sale (a date 45 years on); line 3, refused the same date, is not kept at all.
+    expect(s.errors).toEqual([{ line: 3, reason: 'salePrice 99999999999 is out of range' }]);
+    expect(s.refusals.map((r) => r.line)).toEqual([2]);
+    expect(s).toMatchObject({ added: 1, skipped: 1, refusedValues: 1 });
+  });
 });
 
 describe('worker threads', () => {

@@ -274,9 +274,11 @@ export class ImportWork {
     const refs = new Map<string, ParcelRef>();
     const errors: RowError[] = [];
     const ctx: RuleContext = { line: 0, latestDate: this.latestDate, report: {}, refusals: [] };
+    const refusals = ctx.refusals!;
     for (let r = 0; r < rows.ends.length; r++) {
       const line = rows.lines[r]!;
       ctx.line = line;
+      const refusedBefore = refusals.length;
       try {
         const { identity, input, ref } = this.parcelOf(applyCompiled(this.rules, this.recordAt(rows, r, cells), ctx));
         const prior = parcels.get(identity);
@@ -289,6 +291,9 @@ export class ImportWork {
         } else parcels.set(identity, { input, state: '', fileDigest: '', lines: [line] });
       } catch (err) {
         errors.push({ line, reason: (err as Error).message });
+        // A value refused is one a kept row goes without: a row that is an error reports its error alone (as a tract
+        // file's row does).
+        refusals.length = refusedBefore;
       }
     }
     for (const p of parcels.values()) {
@@ -301,7 +306,7 @@ export class ImportWork {
       fileDigests: [...parcels.values()].map((p) => p.fileDigest),
       parcels: [...parcels].map(([identity, p]) => refs.get(identity) ?? this.parcelRef(identity, p.input)),
       errors,
-      refusals: ctx.refusals!,
+      refusals,
       report: ctx.report!,
       ...(this.joined ? { lines: [...parcels.values()].map((p) => p.lines) } : {}),
     };

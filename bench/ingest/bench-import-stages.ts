@@ -23,6 +23,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { quantile } from '@pra/platform/bench';
+import type { MappedField } from '../../services/ingest/src/importer/import-merge.js';
 import type { RowBatch, WorkSetup } from '../../services/ingest/src/importer/import-work.js';
 import { loadMapping } from '../../services/ingest/src/importer/index.js';
 import type { ZipEvidenceEntry } from '../../services/ingest/src/domain/zip-evidence.js';
@@ -68,7 +69,8 @@ interface Importer {
 const CALLED = {
   csv: ['cellMask', 'readHeader'],
   batches: ['readBatches'],
-  merge: ['mappedFields'],
+  // spokenFor, or mappedFields in an importer before the rule option fillOnly (readerOf).
+  merge: [],
   work: ['ImportWork', 'encodeBuilt'],
   rules: ['identityColumns'],
   prescan: ['needsZipEvidence'],
@@ -107,8 +109,23 @@ const readerOf = (im: Importer): ReaderModules => ({
   cellMask: im.csv.cellMask,
   readBatches: im.batches.readBatches,
   identityColumns: im.rules.identityColumns,
-  mappedFields: im.merge.mappedFields,
+  spokenFor: spokenForOf(im),
 });
+
+/**
+ * What a mapping's file speaks for, as the importer at hand tells it: an importer before the rule option `fillOnly`
+ * has mappedFields (the mapped fields alone) in place of spokenFor.
+ */
+function spokenForOf(im: Importer): ReaderModules['spokenFor'] {
+  const merge = im.merge as Partial<Importer['merge']> & {
+    mappedFields?: (targets: Iterable<string>) => ReadonlySet<MappedField>;
+  };
+  if (typeof merge.spokenFor === 'function') return merge.spokenFor;
+  const mappedFields = merge.mappedFields;
+  if (typeof mappedFields !== 'function')
+    throw new Error(`${im.label}'s importer has neither spokenFor nor mappedFields: it predates this bench`);
+  return (fields) => ({ mapped: mappedFields(Object.keys(fields)), fillOnly: new Set() });
+}
 
 /** The main thread's reading of `file` into batches, as it reads them for worker threads (no cells kept). */
 const readAll = (im: Importer, file: string, setup: WorkSetup): Promise<RowBatch[]> =>

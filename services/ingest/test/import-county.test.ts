@@ -242,8 +242,17 @@ describe('a county in two files, one that only fills the type (rule option fillO
       },
       `fills-details-${tag}`,
     );
-    const parcelsFile = (types: string[]) =>
-      write(['APN,SITE,FileType', ...types.map((t, i) => `${tag}-${i + 1},${i + 1} ${street} ST,${t}`)].join('\n'));
+    /** Parcels 1, 2, ... typed so; `[n, type]`, a further row of parcel n. */
+    const parcelsFile = (types: (string | [number, string])[]) =>
+      write(
+        [
+          'APN,SITE,FileType',
+          ...types.map((t, i) => {
+            const [n, type] = typeof t === 'string' ? [i + 1, t] : t;
+            return `${tag}-${n},${n} ${street} ST,${type}`;
+          }),
+        ].join('\n'),
+      );
     const types = async () =>
       (await recordsOf(pool, `import:${parcels.name}`)).map(
         (r) => `${r.identifier.apn.slice(tag.length + 1)} ${r.summary.proptype}`,
@@ -257,14 +266,26 @@ describe('a county in two files, one that only fills the type (rule option fillO
     expect(await importCsv(pool, details, houses)).toMatchObject({ added: 0, updated: 2, skipped: 0 });
     const settled = ['1 COMMERCIAL', '2 SFR', '3 SFR', '4 UNKNOWN'];
     expect(await types()).toEqual(settled);
+    // A use the map does not name, on a parcel the store lacks (line 2) and on one it has (line 3), in a dry run: the
+    // row not in the store is an error and lists no refused value; the kept row lists its own.
+    const strays = write(['APN,UseCode', `${tag}-9,Castle`, `${tag}-1,Castle`].join('\n'));
+    expect(await importCsv(pool, details, strays, { dryRun: true })).toMatchObject({
+      notInStore: 1,
+      errors: [{ line: 2, reason: expect.stringMatching(/ is not in the store$/) }],
+      refusals: [{ line: 3, reason: expect.stringMatching(/^column 'UseCode': proptype 'Castle' is not one of /) }],
+      refusedValues: 1,
+    });
 
     // Each file again, in either order: nothing changes (no file takes the type back from the other).
     expect(await importCsv(pool, parcels, first)).toMatchObject({ updated: 0, unchanged: 4 });
+    // A parcel's rows in two batches (not next to each other): the later one over what the earlier left, the same.
+    const split = parcelsFile(['C', 'R', 'C', 'E', [3, 'C']]);
+    expect(await importCsv(pool, parcels, split, { batchSize: 2 })).toMatchObject({ updated: 0, skipped: 0 });
     expect(await importCsv(pool, details, houses)).toMatchObject({ updated: 0, unchanged: 2 });
     expect(await importCsv(pool, parcels, first)).toMatchObject({ updated: 0, unchanged: 4 });
     expect(await types()).toEqual(settled);
 
-    // A later parcels file: its empty value clears nothing (F1), its type replaces none (F2), and fills one (F4).
+    // A later parcels file: its empty value clears nothing (1), its type replaces none (2), and fills one (4).
     expect(await importCsv(pool, parcels, parcelsFile(['R', 'C', 'C', 'C']))).toMatchObject({ updated: 1 });
     expect(await types()).toEqual(['1 COMMERCIAL', '2 SFR', '3 SFR', '4 COMMERCIAL']);
   });
@@ -497,12 +518,14 @@ describe("the shipped mappings on their files: the API's own words", () => {
 
   it.each(files)(
     '$name names a property type for every class its file writes (dry run)',
-    async ({ m, file }) => {
+    async ({ m, file, name }) => {
       const s = await importCsv(pool, m, file, { dryRun: true });
       expect(s.rowsRead).toBeGreaterThan(200);
       expect(s.report.proptype!.refused).toBe(0);
-      // The column is read (Charlottesville's parcels type only their commercial tenth: R and E name no type).
-      expect(s.report.proptype!.filled).toBeGreaterThan(s.rowsRead / 10);
+      // The column is read: most rows give a type, but for Charlottesville's parcels, which type only their commercial
+      // parcels (R and E name no type).
+      const least = name === 'charlottesville-parcels' ? 1_600 : s.rowsRead / 2;
+      expect(s.report.proptype!.filled).toBeGreaterThan(least);
     },
     60_000,
   );

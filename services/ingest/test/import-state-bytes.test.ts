@@ -6,14 +6,14 @@
 import { describe, expect, it } from 'vitest';
 import { cellMask, readHeader } from '../src/importer/csv-records.js';
 import { readBatches } from '../src/importer/import-batches.js';
-import { FILE_DIGEST_CHARS, mappedFields } from '../src/importer/import-merge.js';
+import { FILE_DIGEST_CHARS, spokenFor } from '../src/importer/import-merge.js';
 import { ImportWork } from '../src/importer/import-work.js';
 import { COUNTY_ROLLS, loadMapping } from '../src/importer/index.js';
 import { identityColumns } from '../src/importer/mapping-rules.js';
 import { needsZipEvidence } from '../src/importer/zip-prescan.js';
 import { firstLoadSetup, readAllBatches } from './work-batches.js';
 
-const reader = { readHeader, cellMask, readBatches, identityColumns, mappedFields };
+const reader = { readHeader, cellMask, readBatches, identityColumns, spokenFor };
 
 describe("a first load's import state", () => {
   it.each(['philadelphia', 'lebanon', 'charlottesville'] as const)(

@@ -12,15 +12,16 @@ import {
 } from '../src/importer/apply-rules.js';
 import {
   joinParcel,
-  mappedFields,
   mergeParcel,
+  digestBasis,
   reimportParcel,
   spokenFor,
+  spokenOf,
   upgradeStoredSales,
 } from '../src/importer/import-merge.js';
 import { toParcel, tractIdOf } from '../src/importer/import-row.js';
 import { renderRecord } from '../src/domain/render-record.js';
-import { Mapping } from '../src/importer/mapping.js';
+import { FILL_ONLY_TARGETS, Mapping, PROPERTY_TARGETS } from '../src/importer/mapping.js';
 import { mappingColumns } from '../src/importer/mapping-rules.js';
 import { makeProperty } from './make-property.js';
 
@@ -458,7 +459,7 @@ describe('lot areas', () => {
   });
 
   it('a file of acres speaks for both lot fields, as one of square feet does (what its empty cell clears on a re-import)', () => {
-    expect([...mappedFields(['lotAcres'])].sort()).toEqual(['lotAcres', 'lotSqft']);
+    expect([...spokenOf(['lotAcres']).mapped].sort()).toEqual(['lotAcres', 'lotSqft']);
   });
 });
 
@@ -600,8 +601,8 @@ describe("the last sale's seller (saleSeller)", () => {
 
   it('a newer file that maps the seller replaces it, an empty cell clears it; one that does not map it keeps it', () => {
     const stored = parcel(fields({ column: 'G' }), 'RAY, BOB');
-    const withSeller = mappedFields(Object.keys(fields({ column: 'G' })));
-    const without = mappedFields(Object.keys(fields(undefined)));
+    const withSeller = spokenOf(Object.keys(fields({ column: 'G' })));
+    const without = spokenOf(Object.keys(fields(undefined)));
     const again = (f: ReturnType<typeof fields>, G: string, mapped: typeof withSeller) =>
       reimportParcel(stored, parcel(f, G), mapped).sales.map((s) => s.sellerName);
     expect(again(fields({ column: 'G' }), 'ORR, DAN', withSeller)).toEqual(['DAN ORR', null]);
@@ -625,7 +626,7 @@ describe("the last sale's seller (saleSeller)", () => {
     const stored = roll({ D: '2020-01-02', D2: '2011-03-04', G: 'RAY, BOB', R: '2020-01-09' });
     // 2025's roll: a new last sale; 2020's is now its earlier sale, in columns that name no party or recording date.
     const newer = roll({ D: '2025-05-06', D2: '2020-01-02', O: 'ORR, DAN', G: 'LEE, ANN', R: '' });
-    const merged = reimportParcel(stored, newer, mappedFields(Object.keys(rules)));
+    const merged = reimportParcel(stored, newer, spokenOf(Object.keys(rules)));
     expect(merged.sales.map((s) => [s.date, s.buyerName, s.sellerName, s.recordingDate])).toEqual([
       ['2025-05-06', 'DAN ORR', 'ANN LEE', null],
       ['2020-01-02', 'ANN LEE', 'BOB RAY', '2020-01-09'],
@@ -641,8 +642,8 @@ describe("the last sale's seller (saleSeller)", () => {
       ['2020-01-02', 100, 'ANN LEE', 'BOB RAY'],
       ['2020-01-02', null, null, null],
     ]);
-    expect(parties(reimportParcel(row, row, mappedFields(Object.keys(rules))))).toEqual(parties(row));
-    expect(parties(joinParcel(row, row, mappedFields(Object.keys(rules))))).toEqual(parties(row));
+    expect(parties(reimportParcel(row, row, spokenOf(Object.keys(rules))))).toEqual(parties(row));
+    expect(parties(joinParcel(row, row, spokenOf(Object.keys(rules))))).toEqual(parties(row));
   });
 
   it('a prior-sale column newer than the last-sale one: the newer sale keeps the parties stored when it was the last', () => {
@@ -651,7 +652,7 @@ describe("the last sale's seller (saleSeller)", () => {
     const stored = roll({ D: '2024-02-15', D2: '2011-03-04', O: 'POE, CAT', G: 'LEE, ANN' });
     // The next roll: its last-sale columns say 2024-02-13 (no seller), a prior-sale column the newer 2024-02-15.
     const next = roll({ D: '2024-02-13', D2: '2024-02-15', O: 'POE, CAT', G: '' });
-    const merged = reimportParcel(stored, next, mappedFields(Object.keys(rules)));
+    const merged = reimportParcel(stored, next, spokenOf(Object.keys(rules)));
     expect(merged.sales.map((s) => [s.date, s.buyerName, s.sellerName])).toEqual([
       ['2024-02-15', 'CAT POE', 'ANN LEE'],
       ['2024-02-13', 'CAT POE', null],
@@ -697,8 +698,8 @@ describe('what a sale says of its deed', () => {
 
   it('a newer file that reads no recording date keeps the stored one; one that does replaces or clears it', () => {
     const stored = parcel(true, '2022-11-16');
-    const withDate = mappedFields(Object.keys(fields(true)));
-    const without = mappedFields(Object.keys(fields(false)));
+    const withDate = spokenOf(Object.keys(fields(true)));
+    const without = spokenOf(Object.keys(fields(false)));
     const last = (p: ReturnType<typeof parcel>) => deeds(p)[0];
     // The same sale (its date; a corrected price too), not a second one.
     expect(reimportParcel(stored, parcel(false, '', undefined, '150'), without).sales).toHaveLength(2);
@@ -730,9 +731,9 @@ describe('what a sale says of its deed', () => {
     ]);
     expect(upgradeStoredSales(stored)).toBe(false);
     // The file's sales then merge with them as with its own: no sale twice.
-    expect(
-      reimportParcel(stored, parcel(true, '2022-11-16'), mappedFields(Object.keys(fields(true)))).sales,
-    ).toHaveLength(4);
+    expect(reimportParcel(stored, parcel(true, '2022-11-16'), spokenOf(Object.keys(fields(true)))).sales).toHaveLength(
+      4,
+    );
   });
 });
 
@@ -768,7 +769,7 @@ describe('a joined file over a parcel', () => {
         sellerName: null,
       },
     ];
-    const mapped = mappedFields(['apn', 'fips', 'yearBuilt', 'beds', 'saleDate', 'salePrice']);
+    const mapped = spokenOf(['apn', 'fips', 'yearBuilt', 'beds', 'saleDate', 'salePrice']);
     const out = joinParcel(stored, file, mapped);
     expect([out.yearBuilt, out.beds]).toEqual([null, 4]);
     expect(out.owner1).toEqual(stored.owner1); // not read by the joined mapping
@@ -781,9 +782,9 @@ describe('a joined file over a parcel', () => {
 });
 
 describe('a property type another file gives', () => {
-  const details = mappedFields(['apn', 'fips', 'proptype', 'yearBuilt']);
-  const parcelsFile = mappedFields(['apn', 'fips', 'line1', 'city', 'state', 'ownerName', 'assessedTotal']);
-  const roll = mappedFields(['apn', 'fips', 'line1', 'city', 'state', 'proptype', 'saleDate', 'salePrice']);
+  const details = spokenOf(['apn', 'fips', 'proptype', 'yearBuilt']);
+  const parcelsFile = spokenOf(['apn', 'fips', 'line1', 'city', 'state', 'ownerName', 'assessedTotal']);
+  const roll = spokenOf(['apn', 'fips', 'line1', 'city', 'state', 'proptype', 'saleDate', 'salePrice']);
 
   it('a joined file that maps it gives it; its rows of one parcel keep the first type; an empty cell clears it', () => {
     const made = makeProperty({ proptype: 'UNKNOWN' });
@@ -795,9 +796,7 @@ describe('a property type another file gives', () => {
     // The file again, its cell now empty: the file speaks for the type, and clears it.
     expect(joinParcel(joined, makeProperty({ proptype: 'UNKNOWN' }), details).proptype).toBe('UNKNOWN');
     // A joined file that does not map it leaves it.
-    expect(joinParcel(joined, makeProperty({ proptype: 'UNKNOWN' }), mappedFields(['apn', 'beds'])).proptype).toBe(
-      'SFR',
-    );
+    expect(joinParcel(joined, makeProperty({ proptype: 'UNKNOWN' }), spokenOf(['apn', 'beds'])).proptype).toBe('SFR');
   });
 
   it('vacant land is vacant (vacantInd Y), whichever file or row gave the type, and only while it is the type', () => {
@@ -817,7 +816,7 @@ describe('a property type another file gives', () => {
     expect(shown(mergeParcel(at(''), land))).toEqual(['VACANT LAND', 'Y']);
     // A stored parcel an earlier import typed vacant land and did not call vacant: the roll again corrects it.
     const stale = { ...land, vacant: false };
-    expect(shown(reimportParcel(stale, land, mappedFields(Object.keys(roll))))).toEqual(['VACANT LAND', 'Y']);
+    expect(shown(reimportParcel(stale, land, spokenOf(Object.keys(roll))))).toEqual(['VACANT LAND', 'Y']);
   });
 
   it('the parcels file again, which says none, keeps it; a roll that maps it and leaves the cell empty clears it', () => {
@@ -845,45 +844,72 @@ describe('a property type another file gives', () => {
 
 describe('a file that only fills a field (rule option fillOnly)', () => {
   // Charlottesville's parcels file: its FileType types the commercial parcels; the residential details the houses.
-  const parcelsRules = propertyFields({
-    apn: { column: 'APN' },
-    line1: { column: 'SITE' },
-    city: { value: 'CHARLOTTESVILLE' },
-    state: { value: 'VA' },
-    proptype: { column: 'FileType', map: { C: 'COMMERCIAL' }, nullIf: ['R', 'E'], fillOnly: true },
-    yearBuilt: { column: 'YB', format: 'integer' },
-  });
-  const spoken = spokenFor(parcelsRules);
-  const details = mappedFields(['apn', 'proptype']);
+  const parcelsFields = (fillOnly: boolean) =>
+    propertyFields({
+      apn: { column: 'APN' },
+      line1: { column: 'SITE' },
+      city: { value: 'CHARLOTTESVILLE' },
+      state: { value: 'VA' },
+      proptype: { column: 'FileType', map: { C: 'COMMERCIAL' }, nullIf: ['R', 'E'], fillOnly },
+      yearBuilt: { column: 'YB', format: 'integer' },
+    });
+  const fills = spokenFor(parcelsFields(true));
+  const plain = spokenFor(parcelsFields(false));
+  const details = spokenOf(['apn', 'proptype']);
   const typed = (proptype: string, yearBuilt: number | null = null) => makeProperty({ proptype, yearBuilt });
 
-  it('speaks for its other fields as before, and fills only its own: a field apart, in the file digest too', () => {
-    expect(spoken.mapped.has('proptype')).toBe(false);
-    expect(spoken.mapped.has('yearBuilt')).toBe(true);
-    expect([...spoken.fills]).toEqual(['proptype']);
+  it('speaks for its other fields as before, and only fills its own: a field apart, in the file digest too', () => {
+    expect([...fills.mapped].sort()).toEqual([...plain.mapped].filter((f) => f !== 'proptype').sort());
+    expect([...fills.fillOnly]).toEqual(['proptype']);
+    expect(plain.fillOnly.size).toBe(0);
+    expect(digestBasis(fills)).not.toBe(digestBasis(plain));
+    // A mapping without the option: the basis its stored digests were taken under.
+    expect(digestBasis(plain)).toBe(`3|${[...plain.mapped].sort().join(',')}|`);
+  });
+
+  it('every target that takes the option fills one field of its own, which no other target fills', () => {
+    for (const t of FILL_ONLY_TARGETS) {
+      const own = [...spokenOf([t], [t]).fillOnly];
+      expect(own, t).toHaveLength(1);
+      const others = PROPERTY_TARGETS.filter((o) => o !== t && spokenOf([o]).mapped.has(own[0]!));
+      expect(others, t).toEqual([]);
+    }
   });
 
   it('a re-import gives the type only where the parcel has none: never replaces one, and an empty cell never clears', () => {
+    // [with fillOnly, the same rule without it]
     const again = (stored: ReturnType<typeof typed>, file: ReturnType<typeof typed>) =>
-      reimportParcel(stored, file, spoken.mapped, spoken.fills);
-    expect(again(typed('UNKNOWN'), typed('COMMERCIAL')).proptype).toBe('COMMERCIAL');
+      [fills, plain].map((spoken) => reimportParcel(stored, file, spoken).proptype);
+    expect(again(typed('UNKNOWN'), typed('COMMERCIAL'))).toEqual(['COMMERCIAL', 'COMMERCIAL']);
     // The details file's type stays, whatever this file says of the parcel, and so does one it gave itself.
-    expect(again(typed('SFR'), typed('COMMERCIAL')).proptype).toBe('SFR');
-    expect(again(typed('SFR'), typed('UNKNOWN')).proptype).toBe('SFR');
-    expect(again(typed('COMMERCIAL'), typed('UNKNOWN')).proptype).toBe('COMMERCIAL');
+    expect(again(typed('SFR'), typed('COMMERCIAL'))).toEqual(['SFR', 'COMMERCIAL']);
+    expect(again(typed('SFR'), typed('UNKNOWN'))).toEqual(['SFR', 'UNKNOWN']);
+    expect(again(typed('COMMERCIAL'), typed('UNKNOWN'))).toEqual(['COMMERCIAL', 'UNKNOWN']);
     // A field the same file maps without the option is its own as before: an empty cell clears it.
-    expect(again(typed('SFR', 1950), typed('UNKNOWN', null))).toMatchObject({ proptype: 'SFR', yearBuilt: null });
+    expect(reimportParcel(typed('SFR', 1950), typed('UNKNOWN', null), fills)).toMatchObject({
+      proptype: 'SFR',
+      yearBuilt: null,
+    });
     // Vacancy follows the type it keeps.
-    expect(again(typed('VACANT LAND'), typed('COMMERCIAL')).vacant).toBe(true);
+    expect(reimportParcel(typed('VACANT LAND'), typed('COMMERCIAL'), fills).vacant).toBe(true);
   });
 
-  it('a joined file with the option fills the same way; one without gives its own type over it', () => {
-    const fills = spoken.fills;
-    expect(joinParcel(typed('UNKNOWN'), typed('COMMERCIAL'), new Set(), false, fills).proptype).toBe('COMMERCIAL');
-    expect(joinParcel(typed('SFR'), typed('COMMERCIAL'), new Set(), false, fills).proptype).toBe('SFR');
-    expect(joinParcel(typed('SFR'), typed('UNKNOWN'), new Set(), false, fills).proptype).toBe('SFR');
-    // The residential details over a commercial parcel the parcels file typed: the details' type is the parcel's.
-    expect(joinParcel(typed('COMMERCIAL'), typed('SFR'), details).proptype).toBe('SFR');
+  it('a joined file with the option fills the same way, its rows of one parcel too; one without gives its own type', () => {
+    const joinFills = spokenOf(['apn', 'proptype'], ['proptype']);
+    const joined = (stored: ReturnType<typeof typed>, file: ReturnType<typeof typed>, continued = false) =>
+      [joinFills, details].map((spoken) => joinParcel(stored, file, spoken, continued).proptype);
+    expect(joined(typed('UNKNOWN'), typed('COMMERCIAL'))).toEqual(['COMMERCIAL', 'COMMERCIAL']);
+    expect(joined(typed('SFR'), typed('COMMERCIAL'))).toEqual(['SFR', 'COMMERCIAL']);
+    expect(joined(typed('SFR'), typed('UNKNOWN'))).toEqual(['SFR', 'UNKNOWN']);
+    expect(joined(typed('COMMERCIAL'), typed('INDUSTRIAL'), true)).toEqual(['COMMERCIAL', 'COMMERCIAL']);
+  });
+
+  it("rows of one parcel in later batches of the file: the stored type stays, as for the parcel's first row", () => {
+    // The state an earlier batch of this file left (the details' SFR kept), and a later row of the parcel.
+    expect(
+      mergeParcel(typed('SFR'), typed('COMMERCIAL'), { mapped: new Set(), fillOnly: fills.fillOnly }).proptype,
+    ).toBe('SFR');
+    expect(mergeParcel(typed('SFR'), typed('COMMERCIAL')).proptype).toBe('COMMERCIAL');
   });
 
   it('is refused where part of a field would be kept and part replaced, with required, and on a tract mapping', () => {
@@ -911,6 +937,16 @@ describe('a file that only fills a field (rule option fillOnly)', () => {
     ).toEqual([expect.stringMatching(/^fields\.yearBuilt\.fillOnly: `fillOnly` and `required` contradict/)]);
     expect(problems('tract', { medianAge: { column: 'M', format: 'number', fillOnly: true } })).toEqual([
       expect.stringMatching(/^fields\.medianAge\.fillOnly: `fillOnly` applies to property mappings only/),
+    ]);
+    // A joined file gives no parcel id, filled or not.
+    const joined = Mapping.safeParse({
+      name: 'joined',
+      kind: 'property',
+      join: { mapping: 'x', on: 'apn' },
+      fields: { apn: { column: 'A' }, taxParcelId: { column: 'T', fillOnly: true } },
+    });
+    expect(joined.success ? [] : joined.error.issues.map((i) => i.message)).toEqual([
+      "a joined file gives no taxParcelId: the parcel's id is its parcels file's",
     ]);
     // A constant has no cell to leave empty: the option is not one of its keys.
     expect(problems('property', { proptype: { value: 'SFR', fillOnly: true } })).toHaveLength(1);
@@ -969,7 +1005,7 @@ describe('bathrooms merged', () => {
     expect(pair(mergeParcel(baths(2.5, 1), baths(null, null)))).toEqual([2.5, 1]);
     // The newer row (the base) has a count: the older one's does not mix into it.
     expect(pair(mergeParcel(baths(2, 0), baths(3, null)))).toEqual([3, null]);
-    const details = mappedFields(['apn', 'bathsFull', 'bathsPartial']);
+    const details = spokenOf(['apn', 'bathsFull', 'bathsPartial']);
     // Rows of one joined file: a later row gives the count only when the earlier ones gave none.
     expect(pair(joinParcel(baths(null, null), baths(2.5, 1), details, true))).toEqual([2.5, 1]);
     expect(pair(joinParcel(baths(3, null), baths(2.5, 1), details, true))).toEqual([3, null]);

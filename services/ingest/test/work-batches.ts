@@ -3,7 +3,7 @@
 // which passes the functions of another checkout's importer (--against): so they are given, not imported here.
 import type { cellMask, readHeader } from '../src/importer/csv-records.js';
 import type { readBatches } from '../src/importer/import-batches.js';
-import type { mappedFields } from '../src/importer/import-merge.js';
+import type { spokenFor } from '../src/importer/import-merge.js';
 import type { RowBatch, WorkSetup } from '../src/importer/import-work.js';
 import type { Mapping } from '../src/importer/mapping.js';
 import type { identityColumns } from '../src/importer/mapping-rules.js';
@@ -14,7 +14,7 @@ export interface ReaderModules {
   cellMask: typeof cellMask;
   readBatches: typeof readBatches;
   identityColumns: typeof identityColumns;
-  mappedFields: typeof mappedFields;
+  spokenFor: typeof spokenFor;
 }
 
 /** The setup importCsv gives a worker for a first load of `file` (no change events: a mapping's first load). */
@@ -28,10 +28,8 @@ export async function firstLoadSetup(
     header: await m.readHeader(file, mapping.delimiter),
     source: `import:${mapping.name}`,
     now: new Date().toISOString(),
-    mapped: [...m.mappedFields(Object.keys(mapping.fields))],
-    // What a rule only fills (`fillOnly`) matters where stored parcels are merged: a one-file roll's first load has
-    // none (and an earlier importer, --against, has no such rules).
-    fills: [],
+    // As importCsv makes them.
+    ...(({ mapped, fillOnly }) => ({ mapped: [...mapped], fillOnly: [...fillOnly] }))(m.spokenFor(mapping.fields)),
     emitEvents: false,
   };
 }

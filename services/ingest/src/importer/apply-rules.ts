@@ -248,10 +248,13 @@ export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly s
   return out;
 }
 
-/** A value refused (`what`: the target, the value, why), its row kept without it: counted and reported by line and column. */
+/**
+ * A value refused (`what`: the target, the value, why): its row goes without it. Counted and reported by line and
+ * column; the importer drops it from the refused values of a row that turns out to be an error.
+ */
 function refuse(ctx: RuleContext | undefined, target: string, source: string, what: string): void {
   if (!ctx) return;
-  count(ctx, target, 'refused', `line ${ctx.line}, column ${source}: ${what}; the row is kept without it`);
+  count(ctx, target, 'refused', `line ${ctx.line}, column ${source}: ${what} (not stored)`);
   ctx.refusals?.push({ line: ctx.line, reason: `column ${source}: ${what} (not stored)` });
 }
 

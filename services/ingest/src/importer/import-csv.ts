@@ -270,7 +270,7 @@ export async function importCsv(
         // What this file speaks for: an empty cell in a mapped column clears the stored value; an unmapped one keeps
         // it, and so does one whose rule only fills.
         mapped: [...spoken.mapped],
-        fills: [...spoken.fills],
+        fillOnly: [...spoken.fillOnly],
         emitEvents: await mappingLoadedBefore(pool, mapping.name),
       };
       if (mapping.join?.on === 'address') setup.addressIndex = await readAddressIndex(pool, source);
@@ -312,6 +312,8 @@ interface FrontBatch {
   parsed: ParsedBatch;
   state: BatchState;
   rowErrors: RowError[];
+  /** The values refused in the batch's kept rows. */
+  refusals: RowError[];
   notInStore: number;
   /** The first property id reserved for the added records (`state.added`, consecutive); 0 when none or a dry run. */
   firstId: number;
@@ -384,6 +386,7 @@ async function importProperties(
     );
     for (const s of state.stored) if (seen.added.has(s.identity)) s.addedHere = true;
     let notInStore = 0;
+    let refusals = parsed.refusals;
     if (mode.joined) {
       // A joined file adds no parcel: the rows of one the store lacks are reported, and nothing is made of them.
       const missing = new Set(state.added);
@@ -394,6 +397,11 @@ async function importProperties(
         for (const line of lines)
           rowErrors.push({ line, reason: `${id.replace(/^apn:\d+:/, 'APN ')} is not in the store` });
       });
+      // Those rows are errors: they list no refused value (a row that is an error reports its error alone).
+      if (notInStore > 0) {
+        const errorLines = new Set(rowErrors.map((e) => e.line));
+        refusals = refusals.filter((r) => !errorLines.has(r.line));
+      }
       state.added = [];
     }
     const firstId = state.added.length > 0 && !summary.dryRun ? await reserveIds(pool, state.added.length) : 0;
@@ -415,7 +423,7 @@ async function importProperties(
       stored: state.stored,
       parcelIds,
     });
-    return { read: next, parsed, state, rowErrors, notInStore, firstId, mentions };
+    return { read: next, parsed, state, rowErrors, refusals, notInStore, firstId, mentions };
   };
 
   /** The build of the batch last sent to be built: its parcels are in `seen` once it settles. */
@@ -433,7 +441,7 @@ async function importProperties(
       const { read: next, parsed, state, rowErrors, mentions } = cur;
       summary.rowsRead = next.rowsRead;
       addReport(summary.report, parsed.report);
-      keepRefusals(summary, parsed.refusals);
+      keepRefusals(summary, cur.refusals);
       summary.notInStore += cur.notInStore;
       for (const e of rowErrors.sort((a, b) => a.line - b.line)) summary.errors.push(e);
       summary.skipped = summary.errors.length;

@@ -11,7 +11,8 @@ import { UNKNOWN_PROPERTY_TYPE, VACANT_LAND } from '@pra/core/vocabulary';
 import type { PropertyInput, SaleInput } from '../domain/property-input.js';
 import { streetWithUnit } from '../domain/render-record.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
-import type { FieldRule, PROPERTY_TARGETS } from './mapping.js';
+import type { FieldRule, FILL_ONLY_TARGETS, PROPERTY_TARGETS } from './mapping.js';
+import { isFillOnly } from './mapping-rules.js';
 
 /**
  * The parcel a property is: "apn:<fips>:<stripped APN>" or "addr:<line key>|<zip>|<unit key>". `street` is the
@@ -70,11 +71,11 @@ const FILLABLE = [
 
 /** The fields a file may leave empty: filled from the other rows of the parcel, or cleared on a re-import. */
 export type OptionalField = FillableField | 'mortgages' | BathField;
-export type FillableField = (typeof FILLABLE)[number];
+type FillableField = (typeof FILLABLE)[number];
 
 /**
- * A fillable field left empty: null, or for the property type UNKNOWN (a file that says none, as Charlottesville's
- * parcels: the type its residential details give is kept).
+ * A fillable field left empty: null, or for the property type UNKNOWN (a row that says none: the type another row or
+ * file gives is kept).
  */
 const isEmpty = (p: PropertyInput, f: FillableField) =>
   p[f] === null || (f === 'proptype' && p.proptype === UNKNOWN_PROPERTY_TYPE);
@@ -162,59 +163,66 @@ const isPropertyTarget = (t: string): t is PropertyTarget => Object.hasOwn(TARGE
  */
 export const vacantAsTyped = (p: Pick<PropertyInput, 'proptype'>) => p.proptype === VACANT_LAND;
 
-/** The optional fields a mapping's targets fill: the ones a newer file can clear with an empty cell. */
-export function mappedFields(targets: Iterable<string>): ReadonlySet<MappedField> {
-  const out = new Set<MappedField>();
-  for (const t of targets) if (isPropertyTarget(t)) for (const f of TARGET_FIELDS[t]) out.add(f);
-  return out;
-}
-
 /**
- * What a file speaks for: `mapped`, the fields it gives (an empty cell clears one; mappedFields), and `fills`, those it
- * gives only to a parcel that has none (its rules' `fillOnly`: never replaced, never cleared by it).
+ * What a file speaks for. `mapped`: the fields it gives (an empty cell clears one, a value replaces one). `fillOnly`:
+ * the fields it gives only to a parcel that has none (its rules' option `fillOnly`: it never replaces or clears
+ * them). A field is in one of the two or in neither (the file says nothing of it).
  */
 export interface SpokenFor {
   mapped: ReadonlySet<MappedField>;
-  fills: ReadonlySet<FillableField>;
+  fillOnly: ReadonlySet<FillOnlyField>;
 }
-
-/** A property mapping's fields: what its file speaks for (SpokenFor). */
-export function spokenFor(fields: Readonly<Partial<Record<string, FieldRule>>>): SpokenFor {
-  const targets = Object.keys(fields).filter((t) => fields[t] !== undefined);
-  const fillOnly = (t: string) => {
-    const rule = fields[t]!;
-    return 'fillOnly' in rule && rule.fillOnly === true;
-  };
-  const fills = new Set<FillableField>();
-  for (const t of targets.filter(fillOnly))
-    if (isPropertyTarget(t))
-      for (const f of TARGET_FIELDS[t]) if ((FILLABLE as readonly string[]).includes(f)) fills.add(f as FillableField);
-  return { mapped: mappedFields(targets.filter((t) => !fillOnly(t))), fills };
-}
-
-const NONE: ReadonlySet<MappedField> = new Set();
-const NO_FILLS: ReadonlySet<FillableField> = new Set();
 
 /**
- * `older` and `newer` are rows (or stored states) of one parcel; the result is the parcel as both tell it. A field
- * in `cleared` that the newer lacks stays empty when the newer gives the record (it is not filled from the older); a
- * field in `fills` the older has is the older's, whichever side gives the record.
+ * The fields a rule with `fillOnly` gives (mapping.ts FILL_ONLY_TARGETS): each target's one field, which no other
+ * target fills (fill-only-targets in roll-rules.test.ts checks this against TARGET_FIELDS).
+ */
+export type FillOnlyField = Extract<FillableField, (typeof FILL_ONLY_TARGETS)[number]>;
+
+/** What a file whose mapping has these targets speaks for; `fillOnly`, those of them whose rules only fill. */
+export function spokenOf(targets: Iterable<string>, fillOnly: Iterable<string> = []): SpokenFor {
+  const only = new Set(fillOnly);
+  const mapped = new Set<MappedField>();
+  const fills = new Set<FillOnlyField>();
+  for (const t of targets) {
+    if (!isPropertyTarget(t)) continue;
+    if (only.has(t)) for (const f of TARGET_FIELDS[t]) fills.add(f as FillOnlyField);
+    else for (const f of TARGET_FIELDS[t]) mapped.add(f);
+  }
+  return { mapped, fillOnly: fills };
+}
+
+/** What the file of a property mapping with these fields speaks for. */
+export function spokenFor(fields: Readonly<Partial<Record<string, FieldRule>>>): SpokenFor {
+  const targets = Object.keys(fields).filter((t) => fields[t] !== undefined);
+  return spokenOf(
+    targets,
+    targets.filter((t) => isFillOnly(fields[t]!)),
+  );
+}
+
+/** A file that speaks for nothing: rows of one parcel in one file, merged. */
+const NOTHING: SpokenFor = { mapped: new Set(), fillOnly: new Set() };
+
+/**
+ * `older` and `newer` are rows (or stored states) of one parcel; the result is the parcel as both tell it. When the
+ * newer gives the record, a field the newer's file maps (`spoken.mapped`) and leaves empty stays empty (it is not
+ * filled from the older); a field it only fills (`spoken.fillOnly`) is the older's wherever the older has one.
  */
 // Keep in step with reimportsToItself: which side is the base, what it fills from the other, line2 and lastModified.
 export function mergeParcel(
   older: PropertyInput,
   newer: PropertyInput,
-  cleared: ReadonlySet<MappedField> = NONE,
+  spoken: SpokenFor = NOTHING,
   newerGives = false,
-  fills: ReadonlySet<FillableField> = NO_FILLS,
 ): PropertyInput {
   const base = !newerGives && latestSale(older) > latestSale(newer) ? older : newer;
   const other = base === older ? newer : older;
-  const keep = base === newer ? cleared : NONE;
+  const keep = base === newer ? spoken.mapped : NOTHING.mapped;
   const merged: PropertyInput = { ...base, sales: unionSales(base.sales, other.sales) };
   for (const f of FILLABLE)
     if (isEmpty(merged, f) && !keep.has(f)) (merged as unknown as Record<string, unknown>)[f] = other[f];
-  for (const f of fills) if (!isEmpty(older, f)) (merged as unknown as Record<string, unknown>)[f] = older[f];
+  for (const f of spoken.fillOnly) if (!isEmpty(older, f)) (merged as unknown as Record<string, unknown>)[f] = older[f];
   if (merged.mortgages.length === 0 && !keep.has('mortgages')) merged.mortgages = other.mortgages;
   if (noBaths(merged) && !BATHS.some((f) => keep.has(f)))
     [merged.bathsTotal, merged.bathsPartial] = [other.bathsTotal, other.bathsPartial];
@@ -266,24 +274,20 @@ function overStoredSales(
 
 /**
  * A parcel of a newer file over its stored state. The file's sales replace the stored sales of the same event
- * (overStoredSales); stored sales the file does not have stay. A field the file's mapping fills (`mapped`) and the
- * file leaves empty is cleared, when the file gives the record (its latest sale is not older than the stored one); a
+ * (overStoredSales); stored sales the file does not have stay. A field the file's mapping gives (`spoken.mapped`) and
+ * the file leaves empty is cleared, when the file gives the record (its latest sale is not older than the stored
+ * one); a field it only fills (`spoken.fillOnly`) keeps a stored value and takes the file's where there is none; a
  * field it does not map keeps the stored value.
  */
 // Keep in step with reimportsToItself: a sale of the file replaces the first stored sale of its event.
-export function reimportParcel(
-  stored: PropertyInput,
-  file: PropertyInput,
-  mapped: ReadonlySet<MappedField>,
-  fills: ReadonlySet<FillableField> = NO_FILLS,
-): PropertyInput {
-  const { others, sales } = overStoredSales(stored.sales, file.sales, mapped);
+export function reimportParcel(stored: PropertyInput, file: PropertyInput, spoken: SpokenFor): PropertyInput {
+  const { others, sales } = overStoredSales(stored.sales, file.sales, spoken.mapped);
   // A file that reads no sales (a roll) tells the parcel as it is now, whatever sales the store holds.
-  return mergeParcel({ ...stored, sales: others }, { ...file, sales }, mapped, !mapped.has('sales'), fills);
+  return mergeParcel({ ...stored, sales: others }, { ...file, sales }, spoken, !spoken.mapped.has('sales'));
 }
 
 /**
- * Known without making it: a parcel's re-import over itself (`reimportParcel(p, p, mapped)`, any `mapped`) has the
+ * Known without making it: a parcel's re-import over itself (`reimportParcel(p, p, spoken)`, any `spoken`) has the
  * parcel's content. True when no two of its sales are of one event (saleEvent) or one key (saleKey) and they are in
  * saleOrder: reimportParcel then replaces each sale by itself (the first stored sale of its event is the sale
  * itself: its own price and buyer) and keeps no stored sale beside them; mergeParcel takes the file's side as its
@@ -317,25 +321,27 @@ const JOINABLE = FILLABLE.filter((f) => f !== 'taxParcelId');
 
 /**
  * A joined file's row (`file`: what it says, see toContribution) over the parcel another file made (`stored`): the
- * fields its mapping reads are its own (an empty cell clears one, as a newer file does), its sales replace the stored
- * sales of the same event and add the others; everything else stays as stored. `continued`: rows of one parcel in
- * the same file (in this batch or an earlier one): they fill what the earlier rows lacked, and add their sales.
+ * fields its mapping gives (`spoken.mapped`) are its own (an empty cell clears one, as a newer file does), those it
+ * only fills (`spoken.fillOnly`) it gives where the parcel has none, its sales replace the stored sales of the same
+ * event and add the others; everything else stays as stored. `continued`: rows of one parcel in the same file (in
+ * this batch or an earlier one): they fill what the earlier rows lacked, and add their sales.
  */
 export function joinParcel(
   stored: PropertyInput,
   file: PropertyInput,
-  mapped: ReadonlySet<MappedField>,
+  spoken: SpokenFor,
   continued = false,
-  fills: ReadonlySet<FillableField> = NO_FILLS,
 ): PropertyInput {
+  const { mapped, fillOnly } = spoken;
   const out: PropertyInput = { ...stored };
   const fields = out as unknown as Record<string, unknown>;
   const given = file as unknown as Record<string, unknown>;
   // Rows of one file fill each other's empty cells, the first row's value kept: where the file's batches split a
-  // parcel's rows then changes nothing (several address points of one parcel). A field the file only fills, the same
-  // way whatever gave the stored one.
+  // parcel's rows then changes nothing (several address points of one parcel). A field the file only fills is
+  // filled the same way, whatever gave the stored value.
   for (const f of JOINABLE) {
-    if (mapped.has(f) ? !continued || isEmpty(out, f) : fills.has(f) && isEmpty(out, f)) fields[f] = given[f];
+    const fills = mapped.has(f) ? !continued || isEmpty(out, f) : fillOnly.has(f as FillOnlyField) && isEmpty(out, f);
+    if (fills) fields[f] = given[f];
   }
   if (mapped.has('mortgages') && (!continued || out.mortgages.length === 0)) out.mortgages = file.mortgages;
   // The bathrooms together (BATHS): a later row gives them only when the earlier ones gave neither.
@@ -393,16 +399,17 @@ export function sameContent(a: PropertyInput, b: PropertyInput): boolean {
 const FILE_DIGEST_VERSION = 3;
 
 /**
- * What a file digest is taken under: its version and what the mapping speaks for (see stateDigest). A mapping without
- * `fillOnly` has the basis it had before the option.
+ * What a file digest is taken under: its version and what the mapping speaks for (see stateDigest). The fields a
+ * mapping only fills are named apart, and add nothing when there are none: the digests stored for a mapping without
+ * `fillOnly` stay valid.
  */
-export function digestBasis({ mapped, fills }: SpokenFor): string {
-  const filled = fills.size === 0 ? '' : `fills ${[...fills].sort().join(',')}|`;
+export function digestBasis({ mapped, fillOnly }: SpokenFor): string {
+  const filled = fillOnly.size === 0 ? '' : `fills ${[...fillOnly].sort().join(',')}|`;
   return `${FILE_DIGEST_VERSION}|${[...mapped].sort().join(',')}|${filled}`;
 }
 
 /**
- * What one file said about a parcel (`state`: its state text, encodeState), under a mapping's mapped fields
+ * What one file said about a parcel (`state`: its state text, encodeState), under what its mapping speaks for
  * (`basis`, digestBasis): stored with the state it produced (when a re-import of that same parcel over that state is
  * known to change nothing), so that a re-import of an unchanged file tells its parcels unchanged without reading the
  * stored state. Not canonical: the property comes from toProperty (fixed key order); a mismatch only sends the parcel

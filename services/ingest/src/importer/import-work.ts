@@ -13,8 +13,9 @@ import {
   upgradeStoredSales,
   digestBasis,
   encodeState,
-  type FillableField,
+  type FillOnlyField,
   type MappedField,
+  type SpokenFor,
   joinParcel,
   mergeParcel,
   parcelIdentity,
@@ -46,9 +47,10 @@ export interface WorkSetup {
   header: string[];
   source: string;
   now: string;
-  /** The fields the mapping gives, and those it gives only where a parcel has none (SpokenFor, reimportParcel). */
+  /** What the file speaks for (import-merge.ts SpokenFor): the fields its mapping gives. */
   mapped: MappedField[];
-  fills: FillableField[];
+  /** The fields its mapping gives only to a parcel that has none (rule option `fillOnly`). */
+  fillOnly: FillOnlyField[];
   /** For a file joined on address: the joined parcels by their address key (see import-join.ts). */
   addressIndex?: AddressIndexEntry[];
   /**
@@ -171,8 +173,9 @@ export class ImportWork {
     }
   >();
   private readonly byApn: boolean;
-  private readonly mapped: ReadonlySet<MappedField>;
-  private readonly fills: ReadonlySet<FillableField>;
+  private readonly spoken: SpokenFor;
+  /** What a later row of a parcel says over the state this file's earlier rows left: it clears nothing. */
+  private readonly continuing: SpokenFor;
   private readonly digestBasis: string;
   /** The cells of a record the mapping reads: those a record's text is parsed for. */
   private readonly cellsRead: CellMask;
@@ -184,9 +187,9 @@ export class ImportWork {
 
   constructor(private readonly setup: WorkSetup) {
     this.byApn = setup.mapping.fields.apn !== undefined;
-    this.mapped = new Set(setup.mapped);
-    this.fills = new Set(setup.fills);
-    this.digestBasis = digestBasis({ mapped: this.mapped, fills: this.fills });
+    this.spoken = { mapped: new Set(setup.mapped), fillOnly: new Set(setup.fillOnly) };
+    this.continuing = { mapped: new Set(), fillOnly: this.spoken.fillOnly };
+    this.digestBasis = digestBasis(this.spoken);
     const read = new Set(mappingColumns(setup.mapping));
     // A column named twice in the header: the last one, as compileRules reads it.
     this.cellsRead = cellMask(setup.header, read);
@@ -217,8 +220,9 @@ export class ImportWork {
 
   /** The stored parcel with the file's over it. */
   private over(stored: PropertyInput, file: PropertyInput, continued: boolean): PropertyInput {
-    if (this.joined) return joinParcel(stored, file, this.mapped, continued, this.fills);
-    return continued ? mergeParcel(stored, file) : reimportParcel(stored, file, this.mapped, this.fills);
+    if (this.joined) return joinParcel(stored, file, this.spoken, continued);
+    // A field the file only fills keeps the stored value there too: the stored state may hold another file's.
+    return continued ? mergeParcel(stored, file, this.continuing) : reimportParcel(stored, file, this.spoken);
   }
 
   /**
@@ -285,7 +289,7 @@ export class ImportWork {
         if (ref) refs.set(identity, ref);
         if (prior) {
           prior.input = this.joined
-            ? joinParcel(prior.input, input, this.mapped, true, this.fills)
+            ? joinParcel(prior.input, input, this.spoken, true)
             : mergeParcel(prior.input, input);
           prior.lines.push(line);
         } else parcels.set(identity, { input, state: '', fileDigest: '', lines: [line] });

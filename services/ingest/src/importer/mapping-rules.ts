@@ -4,6 +4,9 @@
 import { OWNER_TYPES, PROPERTY_TYPES } from '@pra/core/vocabulary';
 import type { FieldRule, Mapping } from './mapping.js';
 
+/** A rule whose file gives its field only to a parcel that has none (rule option `fillOnly`). */
+export const isFillOnly = (rule: FieldRule): boolean => 'fillOnly' in rule && rule.fillOnly === true;
+
 export const VALUE_FORMATS = [
   'text',
   'upper',

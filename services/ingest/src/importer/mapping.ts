@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
-import { convert, VALUE_FORMATS, WORD_TARGETS } from './mapping-rules.js';
+import { convert, isFillOnly, VALUE_FORMATS, WORD_TARGETS } from './mapping-rules.js';
 
 export const PROPERTY_TARGETS = [
   'apn',
@@ -253,12 +253,23 @@ function refinedValuesProblems(fields: Partial<Record<string, FieldRule>>, ctx: 
  * (a lot's two areas, owners, mailing address, values, sales, coordinates), part of it would be kept and part
  * replaced. A required target always gives its field. A tract mapping has no parcel to fill.
  */
-function fillOnlyProblem(target: string, rule: FieldRule, kind: 'property' | 'tract'): string | null {
-  if (!('fillOnly' in rule) || !rule.fillOnly) return null;
-  if (kind === 'tract') return '`fillOnly` applies to property mappings only';
-  if (!(FILL_ONLY_TARGETS as readonly string[]).includes(target))
-    return `\`fillOnly\` applies to ${FILL_ONLY_TARGETS.join(', ')}, targets that fill one field of their own`;
-  return rule.required ? '`fillOnly` and `required` contradict: a required value is always given' : null;
+function fillOnlyProblems(
+  fields: Partial<Record<string, FieldRule>>,
+  kind: 'property' | 'tract',
+  ctx: z.RefinementCtx,
+) {
+  for (const [target, rule] of Object.entries(fields)) {
+    if (!rule || !isFillOnly(rule)) continue;
+    const problem =
+      kind === 'tract'
+        ? '`fillOnly` applies to property mappings only'
+        : !(FILL_ONLY_TARGETS as readonly string[]).includes(target)
+          ? `\`fillOnly\` applies to ${FILL_ONLY_TARGETS.join(', ')}, targets that fill one field of their own`
+          : 'required' in rule && rule.required
+            ? '`fillOnly` and `required` contradict: a required value is always given'
+            : null;
+    if (problem) ctx.addIssue({ code: 'custom', path: ['fields', target, 'fillOnly'], message: problem });
+  }
 }
 
 /** What a property mapping must read to find its parcels: an address in a place, or (joined) the key it joins on. */
@@ -291,9 +302,14 @@ export const Mapping = z.discriminatedUnion('kind', [
       refinedValuesProblems(m.fields, ctx);
       const problem = propertyFieldsProblem(m);
       if (problem) ctx.addIssue({ code: 'custom', path: ['fields'], message: problem });
+      fillOnlyProblems(m.fields, 'property', ctx);
+      if (m.join && m.fields.taxParcelId)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['fields', 'taxParcelId'],
+          message: "a joined file gives no taxParcelId: the parcel's id is its parcels file's",
+        });
       for (const [target, rule] of Object.entries(m.fields)) {
-        const fill = rule && fillOnlyProblem(target, rule, 'property');
-        if (fill) ctx.addIssue({ code: 'custom', path: ['fields', target, 'fillOnly'], message: fill });
         if (rule && 'column' in rule && rule.order && !NAME_TARGETS.has(target))
           ctx.addIssue({
             code: 'custom',
@@ -341,10 +357,7 @@ export const Mapping = z.discriminatedUnion('kind', [
     .strict()
     .superRefine((m, ctx) => {
       refinedValuesProblems(m.fields, ctx);
-      for (const [target, rule] of Object.entries(m.fields)) {
-        const fill = rule && fillOnlyProblem(target, rule, 'tract');
-        if (fill) ctx.addIssue({ code: 'custom', path: ['fields', target, 'fillOnly'], message: fill });
-      }
+      fillOnlyProblems(m.fields, 'tract', ctx);
     }),
 ]);
 export type Mapping = z.infer<typeof Mapping>;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { importCsv } from '../src/importer/import-csv.js';
-import { loadMapping } from '../src/importer/mapping.js';
+import { loadMapping, type Mapping } from '../src/importer/mapping.js';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 import { removeSource } from '../src/data/remove-source.js';
 import { rekeyAddresses } from '../src/data/rekey.js';
@@ -288,6 +288,38 @@ describe('a county in two files, one that only fills the type (rule option fillO
     // A later parcels file: its empty value clears nothing (1), its type replaces none (2), and fills one (4).
     expect(await importCsv(pool, parcels, parcelsFile(['R', 'C', 'C', 'C']))).toMatchObject({ updated: 1 });
     expect(await types()).toEqual(['1 COMMERCIAL', '2 SFR', '3 SFR', '4 COMMERCIAL']);
+  });
+});
+
+describe('rows of one parcel that disagree on a field the file only fills', () => {
+  it("give the first row's value, whether a batch holds them both or two batches split them", async () => {
+    const street = uniqueStreet();
+    const tag = tagged();
+    const mapping = (name: string) =>
+      mappingNamed(
+        {
+          kind: 'property',
+          fields: {
+            apn: { column: 'APN', required: true },
+            line1: { column: 'SITE', format: 'upper', required: true },
+            city: { value: 'CHARLOTTESVILLE' },
+            state: { value: 'VA' },
+            fips: { value: '51540' },
+            proptype: { column: 'T', map: { C: 'COMMERCIAL', I: 'INDUSTRIAL' }, fillOnly: true },
+          },
+        },
+        `${name}-${tag}`,
+      );
+    const typed = async (m: Mapping, rows: string[], batchSize: number) => {
+      const file = write(['APN,SITE,T', ...rows].join('\n'));
+      expect(await importCsv(pool, m, file, { batchSize })).toMatchObject({ skipped: 0 });
+      return (await recordsOf(pool, `import:${m.name}`)).map((r) => r.summary.proptype);
+    };
+    const p1 = (t: string) => `${tag}-1,1 ${street} ST,${t}`;
+    const p2 = `${tag}-2,2 ${street} ST,C`;
+    // The same rows; in the second file another parcel's row stands between parcel 1's two, a batch of two rows each.
+    expect(await typed(mapping('together'), [p1('C'), p1('I'), p2], 2)).toEqual(['COMMERCIAL', 'COMMERCIAL']);
+    expect(await typed(mapping('apart'), [p1('C'), p2, p1('I')], 2)).toEqual(['COMMERCIAL', 'COMMERCIAL']);
   });
 });
 

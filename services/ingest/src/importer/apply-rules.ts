@@ -2,7 +2,8 @@
 // refused, with the first few reasons (the import report). A value that cannot be read makes its row an error; a
 // date that cannot be right (after tomorrow, before 1700: a roll's century error, a placeholder), a tax year (after
 // next year, before 1700), or a property or owner type that is not one of the API's (a class code the mapping does
-// not name), is refused as a value: the row is kept without it, and the cell is reported by line and column.
+// not name), is refused as a value: the row goes without it, and the cell is reported by line and column (a row that
+// is an error for another reason reports that error alone).
 import type { FieldRule } from './mapping.js';
 import { compileTemplate, convert, DATE_TARGETS, WORD_TARGETS, YEAR_TARGETS } from './mapping-rules.js';
 
@@ -27,7 +28,7 @@ export interface RuleContext {
   /** The latest date a date target may hold (YYYY-MM-DD): tomorrow, as the import sees it. */
   latestDate: string;
   report?: FieldReport;
-  /** Values refused (the row kept without them), by line. */
+  /** Values refused (the row goes without them), by line: the importer keeps those of rows that are not errors. */
   refusals?: { line: number; reason: string }[];
 }
 

@@ -84,7 +84,10 @@ export interface ParsedBatch {
   /** Each parcel as the registry knows it (its parcel id is looked up before its record is built). */
   parcels: ParcelRef[];
   errors: RowError[];
-  /** Values refused (dates that cannot be right), their rows kept. */
+  /**
+   * Values refused (dates and years that cannot be right, types that are not the API's) in rows that are not errors;
+   * a joined file's rows the store lacks are errors the main thread finds later, and drops these of (import-csv.ts).
+   */
   refusals: RowError[];
   /** What each target made of the batch's cells. */
   report: FieldReport;
@@ -288,9 +291,10 @@ export class ImportWork {
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
         if (prior) {
+          // A field the file only fills: the first row's value, as in a later batch (over).
           prior.input = this.joined
             ? joinParcel(prior.input, input, this.spoken, true)
-            : mergeParcel(prior.input, input);
+            : mergeParcel(prior.input, input, this.continuing);
           prior.lines.push(line);
         } else parcels.set(identity, { input, state: '', fileDigest: '', lines: [line] });
       } catch (err) {

@@ -80,7 +80,7 @@ const NAME_TARGETS: ReadonlySet<string> = new Set(['ownerName', 'owner2Name', 's
 
 /**
  * The targets a rule may give `fillOnly`: each fills one field of its own, which the file then gives only to a parcel
- * that has none (see fillOnlyProblem).
+ * that has none (see fillOnlyProblems).
  */
 export const FILL_ONLY_TARGETS = [
   'proptype',

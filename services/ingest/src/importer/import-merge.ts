@@ -294,12 +294,11 @@ export function reimportParcel(stored: PropertyInput, file: PropertyInput, spoke
  * itself: its own price and buyer) and keeps no stored sale beside them; mergeParcel takes the file's side as its
  * base (the kept side has no sale, so none later), unionSales keeps every sale in its place (no key twice, and its
  * sort is stable, so sales in saleOrder, ties included, stay as they are), a field left empty is filled from the same
- * parcel (empty too), a field the file only fills is the parcel's own on both sides, and line2 and lastModified are
- * the parcel's own on both sides. This depends on those three
- * functions as they are: each says so where it decides, and the property test (reimport-itself.property.test.ts)
- * makes the merge for every parcel it says true of. A first load asks this of every parcel it adds (import-work.ts
- * settled): making the merge to compare was a third of the mentions stage (bench:import-stages). False means only
- * "not known": the merge is made.
+ * parcel (empty too), and a field the file only fills, line2 and lastModified are the parcel's own on both sides.
+ * This depends on those three functions as they are: each says so where it decides, and the property test
+ * (reimport-itself.property.test.ts) makes the merge for every parcel it says true of. A first load asks this of
+ * every parcel it adds (import-work.ts settled): making the merge to compare was a third of the mentions stage
+ * (bench:import-stages). False means only "not known": the merge is made.
  */
 export function reimportsToItself(p: PropertyInput): boolean {
   const sales = p.sales;

@@ -212,24 +212,32 @@ describe('re-imports update the store', () => {
   });
 });
 
+/** A parcels file of Charlottesville's kind (no site ZIP) whose `proptype` rule only fills (rule option fillOnly). */
+const fillingParcels = (name: string, proptype: object) =>
+  mappingNamed(
+    {
+      kind: 'property',
+      fields: {
+        apn: { column: 'APN', required: true },
+        line1: { column: 'SITE', format: 'upper', required: true },
+        city: { value: 'CHARLOTTESVILLE' },
+        state: { value: 'VA' },
+        fips: { value: '51540' },
+        proptype: { ...proptype, fillOnly: true },
+      },
+    },
+    name,
+  );
+
 describe('a county in two files, one that only fills the type (rule option fillOnly)', () => {
   it("types a parcel no other file types; never replaces the other file's type or clears one; re-imports change nothing", async () => {
     const street = uniqueStreet();
     const tag = tagged();
-    const parcels = mappingNamed(
-      {
-        kind: 'property',
-        fields: {
-          apn: { column: 'APN', required: true },
-          line1: { column: 'SITE', format: 'upper', required: true },
-          city: { value: 'CHARLOTTESVILLE' },
-          state: { value: 'VA' },
-          fips: { value: '51540' },
-          proptype: { column: 'FileType', map: { C: 'COMMERCIAL' }, nullIf: ['R', 'E'], fillOnly: true },
-        },
-      },
-      `fills-parcels-${tag}`,
-    );
+    const parcels = fillingParcels(`fills-parcels-${tag}`, {
+      column: 'FileType',
+      map: { C: 'COMMERCIAL' },
+      nullIf: ['R', 'E'],
+    });
     const details = mappingNamed(
       {
         kind: 'property',
@@ -296,20 +304,7 @@ describe('rows of one parcel that disagree on a field the file only fills', () =
     const street = uniqueStreet();
     const tag = tagged();
     const mapping = (name: string) =>
-      mappingNamed(
-        {
-          kind: 'property',
-          fields: {
-            apn: { column: 'APN', required: true },
-            line1: { column: 'SITE', format: 'upper', required: true },
-            city: { value: 'CHARLOTTESVILLE' },
-            state: { value: 'VA' },
-            fips: { value: '51540' },
-            proptype: { column: 'T', map: { C: 'COMMERCIAL', I: 'INDUSTRIAL' }, fillOnly: true },
-          },
-        },
-        `${name}-${tag}`,
-      );
+      fillingParcels(`${name}-${tag}`, { column: 'T', map: { C: 'COMMERCIAL', I: 'INDUSTRIAL' } });
     const typed = async (m: Mapping, rows: string[], batchSize: number) => {
       const file = write(['APN,SITE,T', ...rows].join('\n'));
       expect(await importCsv(pool, m, file, { batchSize })).toMatchObject({ skipped: 0 });

@@ -102,6 +102,8 @@ interface CompiledRule {
   add: number;
   /** The words a value of the target must be (WORD_TARGETS: upper case to the word), null for any value. */
   words: ReadonlyMap<string, string> | null;
+  /** Those words as a refusal names them (made once, not at each refusal). */
+  wordList: string;
   /** The rule's refinements, their cells found (empty when it has none). */
   refine: readonly CompiledRefinement[];
 }
@@ -167,6 +169,7 @@ export function compileRules(fields: Partial<Record<string, FieldRule>>, header:
       year: YEAR_TARGETS.has(target),
       add: 'column' in rule ? (rule.add ?? 0) : 0,
       words,
+      wordList: words === null ? '' : [...words.values()].join(', '),
       refine: ('column' in rule ? (rule.refine ?? []) : []).map((r) => ({
         when: new Set(r.when.map((w) => w.toUpperCase())),
         cell: indexOf(r.column),
@@ -227,7 +230,7 @@ export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly s
     if (c.words !== null) {
       const word = c.words.get(String(value).toUpperCase());
       if (word === undefined) {
-        const what = `${target} '${value}' is not one of ${[...c.words.values()].join(', ')}${'column' in rule ? ": name it in the rule's map" : ''}`;
+        const what = `${target} '${value}' is not one of ${c.wordList}${'column' in rule ? ": name it in the rule's map" : ''}`;
         refuse(ctx, target, source, what);
         out[target] = null;
         continue;
@@ -255,8 +258,9 @@ export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly s
  */
 function refuse(ctx: RuleContext | undefined, target: string, source: string, what: string): void {
   if (!ctx) return;
-  count(ctx, target, 'refused', `line ${ctx.line}, column ${source}: ${what} (not stored)`);
-  ctx.refusals?.push({ line: ctx.line, reason: `column ${source}: ${what} (not stored)` });
+  const reason = `column ${source}: ${what} (not stored)`;
+  count(ctx, target, 'refused', `line ${ctx.line}, ${reason}`);
+  ctx.refusals?.push({ line: ctx.line, reason });
 }
 
 /** Adds one batch's report to the import's. */

@@ -546,7 +546,19 @@ describe("the shipped mappings on their files: the API's own words", () => {
   it.each(files)(
     '$name names a property type for every class its file writes (dry run)',
     async ({ m, file, name }) => {
-      const s = await importCsv(pool, m, file, { dryRun: true });
+      // A joined file's report counts the rows on a parcel the store has: the parcels file it joins is loaded first,
+      // under a name of this test's own.
+      let mapping = m;
+      if (m.kind === 'property' && m.join) {
+        const join = m.join;
+        const roll = Object.values(COUNTY_ROLLS)
+          .flat()
+          .find((f) => basename(f.mapping, '.json') === join.mapping)!;
+        const parcels = mappingNamed(loadMapping(roll.mapping), `${join.mapping}-${tagged()}`);
+        expect(await importCsv(pool, parcels, roll.file)).toMatchObject({ added: expect.any(Number) });
+        mapping = mappingNamed({ ...m, join: { ...join, mapping: parcels.name } }, `${name}-${tagged()}`);
+      }
+      const s = await importCsv(pool, mapping, file, { dryRun: true });
       expect(s.rowsRead).toBeGreaterThan(200);
       expect(s.report.proptype!.refused).toBe(0);
       // The column is read: most rows give a type, but for Charlottesville's parcels, which type only their commercial

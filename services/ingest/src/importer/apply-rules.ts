@@ -274,6 +274,48 @@ export function addReport(into: FieldReport, from: FieldReport): void {
   }
 }
 
+/**
+ * Takes from `into` what `from` counted: the cells of rows that turned out to be errors, counted again on their own
+ * (unreportRows), so that a target's counts and reasons are those of the rows kept. A reason is taken out where
+ * `into` kept it (its line makes it the row's own).
+ */
+export function subtractReport(into: FieldReport, from: FieldReport): void {
+  for (const [target, c] of Object.entries(from)) {
+    const t = into[target];
+    if (!t) continue;
+    t.filled -= c.filled;
+    t.empty -= c.empty;
+    t.refused -= c.refused;
+    for (const r of c.reasons) {
+      const at = t.reasons.indexOf(r);
+      if (at >= 0) t.reasons.splice(at, 1);
+    }
+  }
+}
+
+/**
+ * What the rules counted of some rows (`records`: each row's cells and line), counted again: the rows turned out to be
+ * errors, and their counts are taken out of the report (subtractReport). The rules are pure: applied to the same
+ * cells they count the same, up to where they failed if they did.
+ */
+export function unreportRows(
+  rules: CompiledRules,
+  records: Iterable<{ cells: readonly string[]; line: number }>,
+  latestDate: string,
+): FieldReport {
+  const report: FieldReport = {};
+  const ctx: RuleContext = { line: 0, latestDate, report };
+  for (const { cells, line } of records) {
+    ctx.line = line;
+    try {
+      applyCompiled(rules, cells, ctx);
+    } catch {
+      // It failed there the first time too: what it counted up to there is counted.
+    }
+  }
+  return report;
+}
+
 /** The report as lines to print: one per target, in the mapping's order. */
 export function formatReport(report: FieldReport, targets: readonly string[]): string[] {
   const width = Math.max(6, ...targets.map((t) => t.length));

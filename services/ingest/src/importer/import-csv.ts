@@ -28,6 +28,8 @@ import {
   compileRules,
   type FieldReport,
   latestDateOf,
+  subtractReport,
+  unreportRows,
 } from './apply-rules.js';
 import { spokenFor } from './import-merge.js';
 import { readAddressIndex } from './import-join.js';
@@ -112,6 +114,11 @@ interface Executor {
   zipEvidence(batch: number, rows: RowBatch, cells?: string[][]): Promise<ZipEvidenceEntry[]>;
   /** The roll's ZIP evidence, all of it, before the first batch is parsed. */
   useZipEvidence(entries: ZipEvidenceEntry[]): Promise<void>;
+  /**
+   * What the rules counted of the rows of a joined file's parcels the store lacks (errors found after the parse), to
+   * take out of the batch's report; before the batch's mentions.
+   */
+  unreport(batch: number, identities: string[]): Promise<FieldReport>;
   /** Merges the batch's parcels over their stored state: the owner mentions of what it will write. */
   mentions(req: BuildRequest): Promise<(OwnerMention | null)[]>;
   build(req: OwnersResolved): Promise<BuiltBatch>;
@@ -125,6 +132,7 @@ function inlineExecutor(setup: WorkSetup): Executor {
     parse: async (batch, rows, cells) => work.parse(batch, rows, cells),
     zipEvidence: async (_batch, rows, cells) => work.zipEvidence(rows, cells),
     useZipEvidence: async (entries) => work.useZipEvidence(entries),
+    unreport: async (batch, identities) => work.unreport(batch, identities),
     mentions: async (req) => work.mentions(req),
     build: async (req) => work.build(req),
     close: async () => {},
@@ -135,6 +143,7 @@ type WorkerReply =
   | { batch: number; kind: 'parsed'; result: ParsedBatch }
   | { batch: number; kind: 'evidence'; result: ZipEvidenceEntry[] }
   | { batch: number; kind: 'used'; result: null }
+  | { batch: number; kind: 'unreported'; result: FieldReport }
   | { batch: number; kind: 'mentions'; result: (OwnerMention | null)[] }
   | { batch: number; kind: 'built'; result: BuiltBatch }
   | { batch: number; kind: 'error'; message: string };
@@ -155,6 +164,7 @@ export function workerExecutor(setup: WorkSetup): Executor {
       parsed: 'parse',
       evidence: 'evidence',
       used: 'use-evidence',
+      unreported: 'unreport',
       mentions: 'mentions',
       built: 'build',
       error: '',
@@ -181,6 +191,7 @@ export function workerExecutor(setup: WorkSetup): Executor {
     parse: (batch, rows) => ask<ParsedBatch>({ kind: 'parse', batch, rows }),
     zipEvidence: (batch, rows) => ask<ZipEvidenceEntry[]>({ kind: 'evidence', batch, rows }),
     useZipEvidence: (entries) => ask<void>({ kind: 'use-evidence', batch: 0, entries }),
+    unreport: (batch, identities) => ask<FieldReport>({ kind: 'unreport', batch, identities }),
     mentions: (req) => ask<(OwnerMention | null)[]>({ kind: 'mentions', ...req }),
     build: (req) => ask<BuiltBatch>({ kind: 'build', ...req }),
     close: async () => {
@@ -388,8 +399,10 @@ async function importProperties(
     let notInStore = 0;
     let refusals = parsed.refusals;
     if (mode.joined) {
-      // A joined file adds no parcel: the rows of one the store lacks are reported, and nothing is made of them.
+      // A joined file adds no parcel: the rows of one the store lacks are reported, and nothing is made of them (nor
+      // do their cells count in the report's targets).
       const missing = new Set(state.added);
+      if (missing.size > 0) subtractReport(parsed.report, await next.executor.unreport(next.batch, state.added));
       parsed.identities.forEach((id, i) => {
         if (!missing.has(id)) return;
         const lines = parsed.lines![i]!;
@@ -551,6 +564,9 @@ async function importTracts(
     } catch (err) {
       summary.skipped++;
       summary.errors.push({ line: item.line, reason: (err as Error).message });
+      // A row that is an error counts in no target.
+      if (!('error' in item))
+        subtractReport(summary.report, unreportRows(rules!, [{ cells: item.values, line: item.line }], latestDate));
     }
     if (tracts.length >= batchSize) await flush();
   }

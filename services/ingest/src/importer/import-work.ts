@@ -35,6 +35,8 @@ import {
   type FieldReport,
   latestDateOf,
   type RuleContext,
+  subtractReport,
+  unreportRows,
   type Values,
 } from './apply-rules.js';
 import { type AddressIndexEntry, JoinedParcels } from './import-join.js';
@@ -163,6 +165,8 @@ interface Parcel {
 
 export class ImportWork {
   private readonly batches = new Map<number, Map<string, Parcel>>();
+  /** A joined file's batches as read, parsed and not yet merged: the rows of parcels the store lacks are unreported. */
+  private readonly joinedRows = new Map<number, { rows: RowBatch; cells?: readonly string[][] }>();
   /** Batches merged, waiting for their owners' ids to be built. */
   private readonly pending = new Map<
     number,
@@ -282,12 +286,16 @@ export class ImportWork {
     const errors: RowError[] = [];
     const ctx: RuleContext = { line: 0, latestDate: this.latestDate, report: {}, refusals: [] };
     const refusals = ctx.refusals!;
+    /** Rows that are errors, with their cells: what the rules counted of them is taken out of the report. */
+    const errorRows: { cells: readonly string[]; line: number }[] = [];
     for (let r = 0; r < rows.ends.length; r++) {
       const line = rows.lines[r]!;
       ctx.line = line;
       const refusedBefore = refusals.length;
+      let record: readonly string[] | null = null;
       try {
-        const { identity, input, ref } = this.parcelOf(applyCompiled(this.rules, this.recordAt(rows, r, cells), ctx));
+        record = this.recordAt(rows, r, cells);
+        const { identity, input, ref } = this.parcelOf(applyCompiled(this.rules, record, ctx));
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
         if (prior) {
@@ -300,10 +308,14 @@ export class ImportWork {
       } catch (err) {
         errors.push({ line, reason: (err as Error).message });
         // A value refused is one a kept row goes without: a row that is an error reports its error alone (as a tract
-        // file's row does).
+        // file's row does), and its cells count in no target.
         refusals.length = refusedBefore;
+        if (record) errorRows.push({ cells: record, line });
       }
     }
+    if (errorRows.length > 0) subtractReport(ctx.report!, unreportRows(this.rules, errorRows, this.latestDate));
+    // A joined file's rows are kept until the main thread has read which parcels the store lacks (unreport).
+    if (this.joined) this.joinedRows.set(batch, { rows, cells });
     for (const p of parcels.values()) {
       p.state = encodeState(p.input);
       p.fileDigest = stateDigest(this.digestBasis, p.state);
@@ -318,6 +330,25 @@ export class ImportWork {
       report: ctx.report!,
       ...(this.joined ? { lines: [...parcels.values()].map((p) => p.lines) } : {}),
     };
+  }
+
+  /**
+   * What the rules counted of the rows of a joined file's parcels the store lacks (import-csv.ts frontOf): those rows
+   * are errors, and this is taken out of the batch's report. Asked before the batch's mentions(), which let its rows go.
+   */
+  unreport(batch: number, identities: readonly string[]): FieldReport {
+    const parcels = this.batches.get(batch);
+    const kept = this.joinedRows.get(batch);
+    if (!parcels || !kept) throw new Error(`import batch ${batch} of a joined file was not parsed`);
+    const rowOfLine = new Map<number, number>();
+    for (let r = 0; r < kept.rows.lines.length; r++) rowOfLine.set(kept.rows.lines[r]!, r);
+    const records = identities.flatMap((id) =>
+      (parcels.get(id)?.lines ?? []).map((line) => ({
+        line,
+        cells: this.recordAt(kept.rows, rowOfLine.get(line)!, kept.cells),
+      })),
+    );
+    return unreportRows(this.rules, records, this.latestDate);
   }
 
   /**
@@ -339,6 +370,7 @@ export class ImportWork {
     const parcels = this.batches.get(req.batch);
     if (!parcels) throw new Error(`import batch ${req.batch} was not parsed`);
     this.batches.delete(req.batch);
+    this.joinedRows.delete(req.batch);
     const { source, now } = this.setup;
     const out: BuiltBatch<CopyChunks> = {
       added: req.added,

@@ -16,6 +16,7 @@ export type WorkerRequest =
   | { kind: 'parse'; batch: number; rows: RowBatch }
   | { kind: 'evidence'; batch: number; rows: RowBatch }
   | { kind: 'use-evidence'; batch: number; entries: ZipEvidenceEntry[] }
+  | { kind: 'unreport'; batch: number; identities: string[] }
   | ({ kind: 'mentions' } & BuildRequest)
   | ({ kind: 'build' } & OwnersResolved);
 
@@ -30,6 +31,8 @@ port.on('message', (msg: WorkerRequest) => {
     } else if (msg.kind === 'use-evidence') {
       work.useZipEvidence(msg.entries);
       port.postMessage({ batch: msg.batch, kind: 'used', result: null });
+    } else if (msg.kind === 'unreport') {
+      port.postMessage({ batch: msg.batch, kind: 'unreported', result: work.unreport(msg.batch, msg.identities) });
     } else if (msg.kind === 'mentions') {
       port.postMessage({ batch: msg.batch, kind: 'mentions', result: work.mentions(msg) });
     } else {

@@ -1,11 +1,13 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import {
   ephemeralRange,
+  FETCH_BAD_PORTS,
   firstFreePort,
   freePort,
   GRACE_MS,
@@ -147,6 +149,24 @@ describe('freePort', () => {
     // No reservations (null): only the process's record of what it gave keeps the port from being given again.
     expect(await firstFreePort([[port, port + 1]], 0, null, given)).toBe(port);
     await expect(firstFreePort([[port, port + 1]], 0, null, given)).rejects.toThrow(/no free port/);
+  });
+
+  it("never gives a port fetch() refuses to connect to (the Fetch standard's bad ports: 10080)", async () => {
+    // What a test would meet there: a server it cannot reach with fetch (where the port can be bound here).
+    const server = createHttpServer((_req, res) => res.end('ok'));
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false)).listen(10_080, '127.0.0.1', () => resolve(true));
+    });
+    if (bound) {
+      await expect(fetch('http://127.0.0.1:10080/')).rejects.toThrow();
+      await new Promise((r) => server.close(r));
+    }
+    // Drawn from a range that holds it, from it on: the next port is given, never it.
+    const given = new Set<number>();
+    for (const port of FETCH_BAD_PORTS) {
+      expect(await firstFreePort([[port, port + 50]], 0, null, given)).toBeGreaterThan(port);
+      await expect(firstFreePort([[port, port + 1]], 0, null, given)).rejects.toThrow(/no free port/);
+    }
   });
 
   it('sees a port held by a server on 127.0.0.1 as not free, and free again once it closes', async () => {

@@ -50,6 +50,12 @@ const LOWEST = 10_000;
  * a port may be redirected by the node's proxy rules with no listener there for the probe to see.
  */
 const NODE_PORTS: [number, number] = [30_000, 32_768];
+/**
+ * Ports the Fetch standard calls bad, of those above LOWEST: fetch() refuses to connect to them ("bad port", undici's
+ * too), so a server there is never seen healthy by a test that asks it with fetch. A clean-clone CI run gave the
+ * gateway 10080, and its start timed out after 90 s of refused health checks.
+ */
+export const FETCH_BAD_PORTS: ReadonlySet<number> = new Set([10_080]);
 /** A side of the ephemeral range with fewer ports than this is not drawn from. */
 const LEAST_ROOM = 1_000;
 /** How long a reservation holds after it was made, its process ended or not: time for a child to bind the port. */
@@ -216,8 +222,8 @@ async function anyPort(): Promise<number> {
 const givenHere = new Set<number>();
 
 /**
- * The first port from the `start`-th of the ranges on, in turn, not given before, that can be reserved and that the
- * probe can listen on. A port reserved but found in use (or not to be bound) is let go again.
+ * The first port from the `start`-th of the ranges on, in turn, not given before, not one fetch() refuses
+ * (FETCH_BAD_PORTS), that can be reserved and that the probe can listen on. A port reserved but found in use (or not to be bound) is let go again.
  */
 export async function firstFreePort(
   ranges: [number, number][],
@@ -229,7 +235,7 @@ export async function firstFreePort(
   let last: Error | null = null;
   for (let i = 0; i < ports; i++) {
     const port = nthPort(ranges, (start + i) % ports);
-    if (given.has(port) || !reservePort(port, dir)) continue;
+    if (given.has(port) || FETCH_BAD_PORTS.has(port) || !reservePort(port, dir)) continue;
     const probed = await portFree(port);
     if (probed === true) {
       given.add(port);

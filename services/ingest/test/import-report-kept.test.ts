@@ -77,8 +77,11 @@ describe('the import report counts the rows kept', () => {
   it('a property file: its error rows count in no target, in any batches, in the main thread or in workers', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.constantFrom<RowKind>('kept', 'refused', 'error', 'error-refused'), { minLength: 1, maxLength: 9 }),
-        fc.integer({ min: 1, max: 4 }),
+        fc.array(fc.constantFrom<RowKind>('kept', 'refused', 'error', 'error-refused'), {
+          minLength: 1,
+          maxLength: 14,
+        }),
+        fc.integer({ min: 1, max: 12 }),
         fc.constantFrom(0, 2),
         async (kinds, batchSize, workers) => {
           const street = uniqueStreet();
@@ -142,6 +145,49 @@ describe('the import report counts the rows kept', () => {
       { numRuns: 15 },
     );
   }, 120_000);
+
+  it('keeps the first three reasons of the rows kept, though rows that turn out errors gave theirs first', async () => {
+    const street = uniqueStreet();
+    const t = tag();
+    const header = 'APN,SITE,ZIP,DATE,PRICE,BUILT';
+    const kinds: RowKind[] = [
+      'error-refused',
+      'error-refused',
+      'error-refused',
+      'refused',
+      'refused',
+      'refused',
+      'refused',
+    ];
+    const file = write([header, ...kinds.map((k, n) => parcelRow(k, n + 1, street, `${t}-${n + 1}`))]);
+    const parcels = mappingNamed(PARCELS, `report-first-${t}`);
+    const refusedAt = (lines: number[]) =>
+      lines.map((l) => `line ${l}, column 'DATE': saleDate 2071-05-05 is after tomorrow (not stored)`);
+    for (const workers of [0, 2]) {
+      const s = await importCsv(pool, parcels, file, { dryRun: true, workers });
+      expect(s.report.saleDate).toEqual({ filled: 0, empty: 0, refused: 4, reasons: refusedAt([5, 6, 7]) });
+    }
+    // A joined file: three rows of parcels the store lacks, then four of one it has, each with a date refused.
+    await importCsv(pool, parcels, write([header, parcelRow('kept', 1, street, `${t}-1`)]));
+    const sales = mappingNamed(
+      {
+        kind: 'property',
+        join: { mapping: parcels.name, on: 'apn' },
+        fields: {
+          apn: { column: 'APN', required: true },
+          fips: { value: '06067' },
+          saleDate: { column: 'DATE', format: 'date-iso' },
+        },
+      },
+      `report-first-sales-${t}`,
+    );
+    const joined = write(['APN,DATE', ...[9, 8, 7, 1, 1, 1, 1].map((n) => `${t}-${n},2071-05-05`)]);
+    for (const workers of [0, 2]) {
+      const s = await importCsv(pool, sales, joined, { dryRun: true, workers });
+      expect(s.notInStore).toBe(3);
+      expect(s.report.saleDate).toEqual({ filled: 0, empty: 0, refused: 4, reasons: refusedAt([5, 6, 7]) });
+    }
+  });
 
   it('a file joined on the address: a row at an address the store has no parcel at counts in no target', async () => {
     const street = uniqueStreet();

@@ -21,13 +21,19 @@ export interface TargetCounts {
 export type FieldReport = Record<string, TargetCounts>;
 
 /** How many reasons a target keeps for the report. */
-const REASONS_KEPT = 3;
+export const REASONS_KEPT = 3;
 
 export interface RuleContext {
   line: number;
   /** The latest date a date target may hold (YYYY-MM-DD): tomorrow, as the import sees it. */
   latestDate: string;
   report?: FieldReport;
+  /**
+   * How many reasons a target keeps in `report`: REASONS_KEPT, or more where some rows' counts may be taken out later
+   * (subtractReport), so that the first REASONS_KEPT of the rows left are still there. A row gives a target at most
+   * one reason.
+   */
+  reasonsKept?: number;
   /** Values refused (the row goes without them), by line: the importer keeps those of rows that are not errors. */
   refusals?: { line: number; reason: string }[];
 }
@@ -75,7 +81,7 @@ function count(ctx: RuleContext | undefined, target: string, what: 'filled' | 'e
   if (!ctx?.report) return;
   const c = countsOf(ctx.report, target);
   c[what]++;
-  if (reason && c.reasons.length < REASONS_KEPT) c.reasons.push(reason);
+  if (reason && c.reasons.length < (ctx.reasonsKept ?? REASONS_KEPT)) c.reasons.push(reason);
 }
 
 /** One rule of a mapping as applyCompiled applies it, what it needs of the rule worked out once (not once a row). */
@@ -277,9 +283,10 @@ export function addReport(into: FieldReport, from: FieldReport): void {
 /**
  * Takes from `into` what `from` counted: the cells of rows that turned out to be errors, counted again on their own
  * (unreportRows), so that a target's counts and reasons are those of the rows kept. A reason is taken out where
- * `into` kept it (its line makes it the row's own).
+ * `into` kept it (its line makes it the row's own); `into` was counted keeping room for them (RuleContext's
+ * reasonsKept), and keeps the first `keep` of those left (all, where more may be taken out later).
  */
-export function subtractReport(into: FieldReport, from: FieldReport): void {
+export function subtractReport(into: FieldReport, from: FieldReport, keep = REASONS_KEPT): void {
   for (const [target, c] of Object.entries(from)) {
     const t = into[target];
     if (!t) continue;
@@ -291,6 +298,7 @@ export function subtractReport(into: FieldReport, from: FieldReport): void {
       if (at >= 0) t.reasons.splice(at, 1);
     }
   }
+  for (const t of Object.values(into)) if (t.reasons.length > keep) t.reasons.length = keep;
 }
 
 /**

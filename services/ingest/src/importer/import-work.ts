@@ -34,6 +34,7 @@ import {
   compileRules,
   type FieldReport,
   latestDateOf,
+  REASONS_KEPT,
   type RuleContext,
   subtractReport,
   unreportRows,
@@ -166,7 +167,7 @@ interface Parcel {
 export class ImportWork {
   private readonly batches = new Map<number, Map<string, Parcel>>();
   /** A joined file's batches as read, parsed and not yet merged: the rows of parcels the store lacks are unreported. */
-  private readonly joinedRows = new Map<number, { rows: RowBatch; cells?: readonly string[][] }>();
+  private readonly joinedRows = new Map<number, RowBatch>();
   /** Batches merged, waiting for their owners' ids to be built. */
   private readonly pending = new Map<
     number,
@@ -284,7 +285,16 @@ export class ImportWork {
     const parcels = new Map<string, Parcel>();
     const refs = new Map<string, ParcelRef>();
     const errors: RowError[] = [];
-    const ctx: RuleContext = { line: 0, latestDate: this.latestDate, report: {}, refusals: [] };
+    // Each row that turns out an error makes room for one more reason a target (its own, taken out below). A joined
+    // file's rows the store lacks are found later, by the main thread (unreport): its batch keeps every reason until
+    // then (one a refused cell, whose refusal is listed anyway), and the main thread keeps the first few of the rest.
+    const ctx: RuleContext = {
+      line: 0,
+      latestDate: this.latestDate,
+      report: {},
+      refusals: [],
+      reasonsKept: this.joined ? Number.POSITIVE_INFINITY : REASONS_KEPT,
+    };
     const refusals = ctx.refusals!;
     /** Rows that are errors, with their cells: what the rules counted of them is taken out of the report. */
     const errorRows: { cells: readonly string[]; line: number }[] = [];
@@ -310,12 +320,21 @@ export class ImportWork {
         // A value refused is one a kept row goes without: a row that is an error reports its error alone (as a tract
         // file's row does), and its cells count in no target.
         refusals.length = refusedBefore;
-        if (record) errorRows.push({ cells: record, line });
+        if (record) {
+          errorRows.push({ cells: record, line });
+          if (!this.joined) ctx.reasonsKept = REASONS_KEPT + errorRows.length;
+        }
       }
     }
-    if (errorRows.length > 0) subtractReport(ctx.report!, unreportRows(this.rules, errorRows, this.latestDate));
-    // A joined file's rows are kept until the main thread has read which parcels the store lacks (unreport).
-    if (this.joined) this.joinedRows.set(batch, { rows, cells });
+    if (errorRows.length > 0)
+      subtractReport(
+        ctx.report!,
+        unreportRows(this.rules, errorRows, this.latestDate),
+        this.joined ? Number.POSITIVE_INFINITY : REASONS_KEPT,
+      );
+    // A joined file's records are kept until the main thread has read which parcels the store lacks (unreport): their
+    // text, read again for the cells of those few (not every row's cells, kept past the young generation).
+    if (this.joined) this.joinedRows.set(batch, rows);
     for (const p of parcels.values()) {
       p.state = encodeState(p.input);
       p.fileDigest = stateDigest(this.digestBasis, p.state);
@@ -341,12 +360,9 @@ export class ImportWork {
     const kept = this.joinedRows.get(batch);
     if (!parcels || !kept) throw new Error(`import batch ${batch} of a joined file was not parsed`);
     const rowOfLine = new Map<number, number>();
-    for (let r = 0; r < kept.rows.lines.length; r++) rowOfLine.set(kept.rows.lines[r]!, r);
+    for (let r = 0; r < kept.lines.length; r++) rowOfLine.set(kept.lines[r]!, r);
     const records = identities.flatMap((id) =>
-      (parcels.get(id)?.lines ?? []).map((line) => ({
-        line,
-        cells: this.recordAt(kept.rows, rowOfLine.get(line)!, kept.cells),
-      })),
+      (parcels.get(id)?.lines ?? []).map((line) => ({ line, cells: this.recordAt(kept, rowOfLine.get(line)!) })),
     );
     return unreportRows(this.rules, records, this.latestDate);
   }

@@ -2,6 +2,7 @@
 // the admin API at +10, and one internal port per process. Checked before anything starts: a port in use would
 // otherwise be a child that dies and is restarted forever.
 import { createServer } from 'node:net';
+import { FETCH_BAD_PORTS } from '@pra/core/fetch-bad-ports';
 
 /**
  * The ports of one start: the gateway's, the four services after it, the admin API at +10, and the internal ports
@@ -39,13 +40,18 @@ export function chooseStartPorts(
   };
 }
 
-/** Each port free on 127.0.0.1, and no two the same: else one error naming every port in the way and how to move. */
+/**
+ * Each port free on 127.0.0.1, no two the same, and none that fetch() refuses (the Fetch standard's bad ports): else
+ * one error naming every port in the way and how to move.
+ */
 export async function checkPortsFree(ports: Record<string, number>): Promise<void> {
   const taken: string[] = [];
   const seen = new Map<number, string>();
   for (const [name, port] of Object.entries(ports)) {
     if (seen.has(port)) taken.push(`${port} (${name}) is also ${seen.get(port)}'s`);
     seen.set(port, name);
+    // A server there never answers fetch() (a client's, or the start's own health check).
+    if (FETCH_BAD_PORTS.has(port)) taken.push(`${port} (${name}) is a port fetch() refuses to connect to`);
     const free = await new Promise<boolean>((resolve) => {
       const probe = createServer()
         .once('error', () => resolve(false))

@@ -39,6 +39,15 @@ describe('npm start ports', () => {
     expect(() => chooseStartPorts({ gateway: 'http' })).toThrow(/--gateway-port must be a port number/);
   });
 
+  it("refuses a port fetch() refuses to connect to, where a port given puts one of the system's", async () => {
+    // --gateway-port 10070 puts the admin API at 10080, one of the Fetch standard's bad ports.
+    const { services } = chooseStartPorts({ gateway: '10070' });
+    expect(services.admin).toBe(10_080);
+    await expect(checkPortsFree({ admin: services.admin })).rejects.toThrow(
+      /Ports in the way: 10080 \(admin\) is a port fetch\(\) refuses to connect to\. .*--gateway-port N/,
+    );
+  });
+
   it('refuses a port in use, or the same port twice, naming each', async () => {
     // A reserved port (freePort): once this server lets it go, no other process's server is given it.
     const port = await freePort();

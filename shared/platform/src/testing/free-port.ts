@@ -28,6 +28,7 @@ import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { threadId } from 'node:worker_threads';
 import { join } from 'node:path';
+import { FETCH_BAD_PORTS } from '@pra/core/fetch-bad-ports';
 
 /** The kernel's ephemeral port range: Linux's, read; elsewhere, Linux's default start and IANA's end. */
 export function ephemeralRange(text?: string): [number, number] {
@@ -50,12 +51,6 @@ const LOWEST = 10_000;
  * a port may be redirected by the node's proxy rules with no listener there for the probe to see.
  */
 const NODE_PORTS: [number, number] = [30_000, 32_768];
-/**
- * Ports the Fetch standard calls bad, of those above LOWEST: fetch() refuses to connect to them ("bad port", undici's
- * too), so a server there is never seen healthy by a test that asks it with fetch. A clean-clone CI run gave the
- * gateway 10080, and its start timed out after 90 s of refused health checks.
- */
-export const FETCH_BAD_PORTS: ReadonlySet<number> = new Set([10_080]);
 /** A side of the ephemeral range with fewer ports than this is not drawn from. */
 const LEAST_ROOM = 1_000;
 /** How long a reservation holds after it was made, its process ended or not: time for a child to bind the port. */
@@ -211,11 +206,13 @@ async function anyPort(): Promise<number> {
     process.emitWarning('no room outside the ephemeral port range: freePort falls back to listen(0), which can race');
     warnedAnyPort = true;
   }
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
+  for (;;) {
+    const s = createServer();
+    await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
+    const port = (s.address() as { port: number }).port;
+    await new Promise((r) => s.close(r));
+    if (!FETCH_BAD_PORTS.has(port)) return port;
+  }
 }
 
 /** Every port this process was given: never given again, reservations or not. */
@@ -223,7 +220,8 @@ const givenHere = new Set<number>();
 
 /**
  * The first port from the `start`-th of the ranges on, in turn, not given before, not one fetch() refuses
- * (FETCH_BAD_PORTS), that can be reserved and that the probe can listen on. A port reserved but found in use (or not to be bound) is let go again.
+ * (FETCH_BAD_PORTS: a system a test starts there never answers its health checks; a clean-clone CI run gave the
+ * gateway 10080, and its start timed out), that can be reserved and that the probe can listen on. A port reserved but found in use (or not to be bound) is let go again.
  */
 export async function firstFreePort(
   ranges: [number, number][],

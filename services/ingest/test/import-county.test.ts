@@ -544,7 +544,7 @@ describe("the shipped mappings on their files: the API's own words", () => {
   }, 60_000);
 
   it.each(files)(
-    '$name names a property type for every class its file writes (dry run)',
+    '$name names a property type for every class its file writes (dry run; a joined file after the parcels it joins)',
     async ({ m, file, name }) => {
       // A joined file's report counts the rows on a parcel the store has: the parcels file it joins is loaded first,
       // under a name of this test's own.

@@ -11,6 +11,8 @@ export interface TempFiles {
   write(name: string, text: string): string;
   /** A property mapping of these fields with a name of its own (`<prefix>-<random>`), so a source of its own. */
   propertyMapping(prefix: string, fields: object): { mapping: Mapping; source: string };
+  /** A mapping of any kind (`body`: all but its name), with a name of its own (`<prefix>-<random>`). */
+  namedMapping(prefix: string, body: object): Mapping;
 }
 
 export function useTempFiles(prefix: string): TempFiles {
@@ -22,12 +24,16 @@ export function useTempFiles(prefix: string): TempFiles {
     writeFileSync(file, text);
     return file;
   };
+  const namedMapping = (namePrefix: string, body: object) => {
+    const name = `${namePrefix}-${randomUUID().slice(0, 8)}`;
+    return loadMapping(write(`${name}.json`, JSON.stringify({ ...body, name })));
+  };
   return {
     write,
     propertyMapping(namePrefix, fields) {
-      const name = `${namePrefix}-${randomUUID().slice(0, 8)}`;
-      const mapping = loadMapping(write(`${name}.json`, JSON.stringify({ name, kind: 'property', fields })));
-      return { mapping, source: `import:${name}` };
+      const mapping = namedMapping(namePrefix, { kind: 'property', fields });
+      return { mapping, source: `import:${mapping.name}` };
     },
+    namedMapping,
   };
 }

@@ -27,6 +27,7 @@ export interface RuleContext {
   line: number;
   /** The latest date a date target may hold (YYYY-MM-DD): tomorrow, as the import sees it. */
   latestDate: string;
+  /** What each target made of the cells of every row the rules are applied to, errors too (see subtractReport). */
   report?: FieldReport;
   /**
    * How many reasons a target keeps in `report`: REASONS_KEPT, or more where some rows' counts may be taken out later
@@ -282,9 +283,10 @@ export function addReport(into: FieldReport, from: FieldReport): void {
 
 /**
  * Takes from `into` what `from` counted: the cells of rows that turned out to be errors, counted again on their own
- * (unreportRows), so that a target's counts and reasons are those of the rows kept. A reason is taken out where
- * `into` kept it (its line makes it the row's own); `into` was counted keeping room for them (RuleContext's
- * reasonsKept), and keeps the first `keep` of those left (all, where more may be taken out later).
+ * with every reason (reportOfRows). The counts left are the other rows'. So are the reasons, where `into` was counted
+ * keeping room for the error rows' (RuleContext's reasonsKept: a row gives a target one reason at most): a reason is
+ * taken out by its text (its line makes it the row's own), and `into` keeps the first `keep` of those left (all,
+ * where more rows may be taken out later).
  */
 export function subtractReport(into: FieldReport, from: FieldReport, keep = REASONS_KEPT): void {
   for (const [target, c] of Object.entries(from)) {
@@ -302,17 +304,17 @@ export function subtractReport(into: FieldReport, from: FieldReport, keep = REAS
 }
 
 /**
- * What the rules counted of some rows (`records`: each row's cells and line), counted again: the rows turned out to be
- * errors, and their counts are taken out of the report (subtractReport). The rules are pure: applied to the same
- * cells they count the same, up to where they failed if they did.
+ * The report of some rows alone (`records`: each row's cells and line), every reason kept: rows that turned out to be
+ * errors, whose counts are then taken out of the report they were counted in (subtractReport). The rules are pure:
+ * applied to the same cells they count the same, up to where they failed if they did.
  */
-export function unreportRows(
+export function reportOfRows(
   rules: CompiledRules,
   records: Iterable<{ cells: readonly string[]; line: number }>,
   latestDate: string,
 ): FieldReport {
   const report: FieldReport = {};
-  const ctx: RuleContext = { line: 0, latestDate, report };
+  const ctx: RuleContext = { line: 0, latestDate, report, reasonsKept: Number.POSITIVE_INFINITY };
   for (const { cells, line } of records) {
     ctx.line = line;
     try {

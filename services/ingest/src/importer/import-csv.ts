@@ -5,9 +5,9 @@
 // A property import is a pipeline. The main thread reads the file's records and sends them, a batch at a time, to
 // worker threads (for a large file; in the main thread for a small one), which turn rows into parcels (import-work.ts;
 // the reader: import-batches.ts). Each batch then goes through two stages, one batch apart (importProperties): its
-// front reads its stored state (import-store.ts), reserves and registers its ids and has its owner mentions made,
-// while the batch before it is in the back: owners resolved, records built, then written, one batch after the other
-// in the file's order. A batch that shares a parcel with one not yet written waits for that write, so every batch
+// front reads its stored state (import-store.ts), takes a joined file's rows whose parcel the store lacks out of the
+// report (unreport), reserves and registers its ids and has its owner mentions made, while the batch before it is in
+// the back: owners resolved, records built, then written, one batch after the other in the file's order. A batch that shares a parcel with one not yet written waits for that write, so every batch
 // reads the state the batches before it left.
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
@@ -29,7 +29,7 @@ import {
   type FieldReport,
   latestDateOf,
   subtractReport,
-  unreportRows,
+  reportOfRows,
 } from './apply-rules.js';
 import { spokenFor } from './import-merge.js';
 import { readAddressIndex } from './import-join.js';
@@ -82,7 +82,7 @@ export interface ImportSummary {
   refusedValues: number;
   /** A joined file: rows naming a parcel the store lacks (each is in `errors`); they add nothing. */
   notInStore: number;
-  /** Per target of the mapping: cells filled, empty and refused, with the first few reasons. */
+  /** Per target of the mapping: cells filled, empty and refused, with the first few reasons, of the rows kept. */
   report: FieldReport;
   /** Nothing was written (--dry-run). */
   dryRun: boolean;
@@ -148,6 +148,17 @@ type WorkerReply =
   | { batch: number; kind: 'built'; result: BuiltBatch }
   | { batch: number; kind: 'error'; message: string };
 
+/** The request each reply answers (an error answers none: it fails them all). */
+const REQUEST_OF_REPLY: Record<WorkerReply['kind'], WorkerRequest['kind'] | ''> = {
+  parsed: 'parse',
+  evidence: 'evidence',
+  used: 'use-evidence',
+  unreported: 'unreport',
+  mentions: 'mentions',
+  built: 'build',
+  error: '',
+};
+
 export function workerExecutor(setup: WorkSetup): Executor {
   const worker = loaderWorker(new URL('./import-worker.mjs', import.meta.url), { workerData: setup });
   const waiting = new Map<string, { resolve: (v: never) => void; reject: (e: Error) => void }>();
@@ -160,15 +171,7 @@ export function workerExecutor(setup: WorkSetup): Executor {
     waiting.clear();
   };
   worker.on('message', (msg: WorkerReply) => {
-    const kind = {
-      parsed: 'parse',
-      evidence: 'evidence',
-      used: 'use-evidence',
-      unreported: 'unreport',
-      mentions: 'mentions',
-      built: 'build',
-      error: '',
-    }[msg.kind];
+    const kind = REQUEST_OF_REPLY[msg.kind];
     const key = `${kind}:${msg.batch}`;
     if (msg.kind === 'error') {
       failAll(new Error(`import worker failed on batch ${msg.batch}: ${msg.message}`));
@@ -566,7 +569,7 @@ async function importTracts(
       summary.errors.push({ line: item.line, reason: (err as Error).message });
       // A row that is an error counts in no target.
       if (!('error' in item))
-        subtractReport(summary.report, unreportRows(rules!, [{ cells: item.values, line: item.line }], latestDate));
+        subtractReport(summary.report, reportOfRows(rules!, [{ cells: item.values, line: item.line }], latestDate));
     }
     if (tracts.length >= batchSize) await flush();
   }

@@ -37,7 +37,7 @@ import {
   REASONS_KEPT,
   type RuleContext,
   subtractReport,
-  unreportRows,
+  reportOfRows,
   type Values,
 } from './apply-rules.js';
 import { type AddressIndexEntry, JoinedParcels } from './import-join.js';
@@ -92,7 +92,11 @@ export interface ParsedBatch {
    * a joined file's rows the store lacks are errors the main thread finds later, and drops these of (import-csv.ts).
    */
   refusals: RowError[];
-  /** What each target made of the batch's cells. */
+  /**
+   * What each target made of the cells of the batch's rows that are not errors. A joined file's rows whose parcel the
+   * store lacks are found later: the main thread takes them out (ImportWork.unreport), then keeps the first few
+   * reasons (this report keeps them all).
+   */
   report: FieldReport;
   /** A joined file: the lines of each parcel's rows (reported when the store lacks the parcel). */
   lines?: number[][];
@@ -329,7 +333,7 @@ export class ImportWork {
     if (errorRows.length > 0)
       subtractReport(
         ctx.report!,
-        unreportRows(this.rules, errorRows, this.latestDate),
+        reportOfRows(this.rules, errorRows, this.latestDate),
         this.joined ? Number.POSITIVE_INFINITY : REASONS_KEPT,
       );
     // A joined file's records are kept until the main thread has read which parcels the store lacks (unreport): their
@@ -364,7 +368,7 @@ export class ImportWork {
     const records = identities.flatMap((id) =>
       (parcels.get(id)?.lines ?? []).map((line) => ({ line, cells: this.recordAt(kept, rowOfLine.get(line)!) })),
     );
-    return unreportRows(this.rules, records, this.latestDate);
+    return reportOfRows(this.rules, records, this.latestDate);
   }
 
   /**

@@ -1,6 +1,7 @@
 // Worker thread of an import: parses the batches the main thread sends it and builds their writes (import-work.ts).
-// Messages are handled in arrival order; the main thread sends a batch's mentions only after its parse, and its build
-// (with the owner ids of those mentions) after them.
+// Messages are handled in arrival order; the main thread sends a batch's mentions only after its parse (and, for a
+// joined file whose parcels the store lacks, its unreport), and its build (with the owner ids of those mentions) after
+// them.
 import { parentPort, workerData } from 'node:worker_threads';
 import {
   type BuildRequest,

@@ -61,7 +61,7 @@ const parcelRow = (kind: RowKind, n: number, street: string, apn: string) => {
 const isError = (k: RowKind) => k === 'error' || k === 'error-refused';
 
 describe('the import report counts the rows kept', () => {
-  it('a property file: its error rows count in no target, in any batches, in the main thread or in workers', async () => {
+  it('a property file: its error rows count in no target, in any batches, in the main thread or workers', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(fc.constantFrom<RowKind>('kept', 'refused', 'error', 'error-refused'), {
@@ -97,7 +97,7 @@ describe('the import report counts the rows kept', () => {
     );
   }, 180_000);
 
-  it("a joined file's rows naming a parcel the store lacks count in no target, in the main thread or in workers", async () => {
+  it("a joined file's rows of a parcel the store lacks count in no target, in the main thread or workers", async () => {
     const street = uniqueStreet();
     const t = tag();
     const parcels = mappingNamed(PARCELS, `report-parcels-${t}`);

@@ -7,8 +7,9 @@
 // the reader: import-batches.ts). Each batch then goes through two stages, one batch apart (importProperties): its
 // front reads its stored state (import-store.ts), takes a joined file's rows whose parcel the store lacks out of the
 // report (unreport), reserves and registers its ids and has its owner mentions made, while the batch before it is in
-// the back: owners resolved, records built, then written, one batch after the other in the file's order. A batch that shares a parcel with one not yet written waits for that write, so every batch
-// reads the state the batches before it left.
+// the back: owners resolved, records built, then written, one batch after the other in the file's order. A batch
+// that shares a parcel with one not yet written waits for that write, so every batch reads the state the batches
+// before it left.
 import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Pool } from '@pra/platform/db';

@@ -357,7 +357,8 @@ export class ImportWork {
 
   /**
    * What the rules counted of the rows of a joined file's parcels the store lacks (import-csv.ts frontOf): those rows
-   * are errors, and this is taken out of the batch's report. Asked before the batch's mentions(), which let its rows go.
+   * are errors, and this is taken out of the batch's report. Asked before the batch's mentions(), which let its rows
+   * go.
    */
   unreport(batch: number, identities: readonly string[]): FieldReport {
     const parcels = this.batches.get(batch);

@@ -221,7 +221,8 @@ const givenHere = new Set<number>();
 /**
  * The first port from the `start`-th of the ranges on, in turn, not given before, not one fetch() refuses
  * (FETCH_BAD_PORTS: a system a test starts there never answers its health checks; a clean-clone CI run gave the
- * gateway 10080, and its start timed out), that can be reserved and that the probe can listen on. A port reserved but found in use (or not to be bound) is let go again.
+ * gateway 10080, and its start timed out), that can be reserved and that the probe can listen on. A port reserved
+ * but found in use (or not to be bound) is let go again.
  */
 export async function firstFreePort(
   ranges: [number, number][],

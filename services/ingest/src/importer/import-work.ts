@@ -292,12 +292,13 @@ export class ImportWork {
     // Each row that turns out an error makes room for one more reason a target (its own, taken out below). A joined
     // file's rows the store lacks are found later, by the main thread (unreport): its batch keeps every reason until
     // then (one a refused cell, whose refusal is listed anyway), and the main thread keeps the first few of the rest.
+    const reasonsLeft = this.joined ? Number.POSITIVE_INFINITY : REASONS_KEPT;
     const ctx: RuleContext = {
       line: 0,
       latestDate: this.latestDate,
       report: {},
       refusals: [],
-      reasonsKept: this.joined ? Number.POSITIVE_INFINITY : REASONS_KEPT,
+      reasonsKept: reasonsLeft,
     };
     const refusals = ctx.refusals!;
     /** Rows that are errors, with their cells: what the rules counted of them is taken out of the report. */
@@ -326,16 +327,12 @@ export class ImportWork {
         refusals.length = refusedBefore;
         if (record) {
           errorRows.push({ cells: record, line });
-          if (!this.joined) ctx.reasonsKept = REASONS_KEPT + errorRows.length;
+          ctx.reasonsKept = reasonsLeft + errorRows.length;
         }
       }
     }
     if (errorRows.length > 0)
-      subtractReport(
-        ctx.report!,
-        reportOfRows(this.rules, errorRows, this.latestDate),
-        this.joined ? Number.POSITIVE_INFINITY : REASONS_KEPT,
-      );
+      subtractReport(ctx.report!, reportOfRows(this.rules, errorRows, this.latestDate), reasonsLeft);
     // A joined file's records are kept until the main thread has read which parcels the store lacks (unreport): their
     // text, read again for the cells of those few (not every row's cells, kept past the young generation).
     if (this.joined) this.joinedRows.set(batch, rows);

@@ -9,6 +9,7 @@ import {
   compileRules,
   type FieldReport,
   latestDateOf,
+  type RuleContext,
 } from '../src/importer/apply-rules.js';
 import {
   joinParcel,
@@ -59,6 +60,68 @@ describe('rules compiled against a header', () => {
       apn: null,
       beds: null,
     });
+  });
+
+  it('read a fallback that must hold a street (fallbackIf street-line) only where its cell does, the column first', () => {
+    // Philadelphia's mailing_street is empty in some rows whose mailing_address_1 holds the street; in others that
+    // cell holds a name, a company's, a building's or an attention line.
+    const mailing = propertyFields({
+      line1: { column: 'SITE' },
+      zip: { column: 'Z' },
+      mailingLine1: { column: 'STREET', fallback: 'ADDR1', fallbackIf: 'street-line', format: 'upper', nullIf: ['-'] },
+    });
+    const rules = compileRules(mailing, ['SITE', 'Z', 'STREET', 'ADDR1']);
+    const line = (street: string, addr1: string, ctx?: RuleContext) =>
+      applyCompiled(rules, ['1 MAIN ST', '19146', street, addr1], ctx).mailingLine1;
+    expect(line('', '1623 Ridge Ave.')).toBe('1623 RIDGE AVE.');
+    expect(line('-', '340 N 12TH STREET      STE 100')).toBe('340 N 12TH STREET      STE 100');
+    expect(line('', 'PO BOX 1234')).toBe('PO BOX 1234');
+    for (const notAStreet of [
+      'DUFFEY DANIEL EDWARD',
+      'SIMPLIFILE LC E-RECORDING',
+      '6808 RIDGE HOLDINGS LLC',
+      '1035-37 W TIOGA HOLDINGS, L.L.C.',
+      'MUNICIPAL SERVICES BLDG',
+      'STE 600',
+      '1719',
+      '',
+    ])
+      expect(line('', notAStreet), notAStreet).toBeNull();
+    // The column, when it has a value, whatever the fallback holds.
+    expect(line('9 ELM ST', '1623 RIDGE AVE')).toBe('9 ELM ST');
+    // The report counts a cell not read as empty, and names the fallback where it was read.
+    const ctx: RuleContext = { line: 2, latestDate: '2026-11-28', report: {}, refusals: [] };
+    line('', 'DUFFEY DANIEL EDWARD', ctx);
+    line('', '1623 RIDGE AVE', ctx);
+    expect(ctx.report!.mailingLine1).toMatchObject({ filled: 1, empty: 1, refused: 0 });
+    // Without the option a fallback is read whatever it holds.
+    const any = compileRules(
+      propertyFields({
+        line1: { column: 'SITE' },
+        zip: { column: 'Z' },
+        mailingLine1: { column: 'STREET', fallback: 'ADDR1' },
+      }),
+      ['SITE', 'Z', 'STREET', 'ADDR1'],
+    );
+    expect(applyCompiled(any, ['1 MAIN ST', '19146', '', 'DUFFEY DANIEL EDWARD']).mailingLine1).toBe(
+      'DUFFEY DANIEL EDWARD',
+    );
+  });
+
+  it('refuse a fallbackIf without a fallback, or of a kind it does not know', () => {
+    const issues = (mailingLine1: unknown) => {
+      const r = Mapping.safeParse({
+        name: 'fallback',
+        kind: 'property',
+        fields: { line1: { column: 'SITE' }, zip: { column: 'Z' }, mailingLine1 },
+      });
+      return r.success ? [] : r.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
+    };
+    expect(issues({ column: 'STREET', fallback: 'ADDR1', fallbackIf: 'street-line' })).toEqual([]);
+    expect(issues({ column: 'STREET', fallbackIf: 'street-line' })).toEqual([
+      'fields.mailingLine1.fallbackIf: `fallbackIf` says when the `fallback` column is read: the rule names none',
+    ]);
+    expect(issues({ column: 'STREET', fallback: 'ADDR1', fallbackIf: 'name' })).toHaveLength(1);
   });
 
   it("translate a cell by the map's own entries only: a cell named like Object.prototype's members stays as written", () => {

@@ -189,6 +189,28 @@ describe('Philadelphia (OPA properties)', () => {
     return (now || old).startsWith('ROW') ? 'TOWNHOUSE/ROWHOUSE' : 'SFR';
   };
 
+  // The parcels whose mailing_street is empty and whose mailing_address_1 holds the street, read by hand: 15 of the
+  // sample's 32 rows with an empty street and an address_1. The others hold a name (DUFFEY DANIEL EDWARD), an
+  // e-recording agent's, a company's (6808 RIDGE HOLDINGS LLC), a building's (MUNICIPAL SERVICES BLDG), a suite
+  // alone (STE 600) or a number alone (1719): those parcels have no mailing line.
+  const STREET_IN_ADDRESS_1 = new Set([
+    '888000644', // 1623 RIDGE AVE.
+    '885000043', // 345 PARK AVE
+    '881000357', // 340 N 12TH STREET      STE 100
+    '881000356', // 1100 N DELAWARE AVE   REAR
+    '884000062', // 1412 MOUNT VERNON ST
+    '884343355', // 1100 LUDLOW ST, 7TH FLOOR
+    '888000678', // 1801 FAIRMOUNT AVE UNIT 403
+    '888000679', // 1801 FAIRMOUNT AVE UNIT 503
+    '888089537', // 2000 DELANCEY PL #3
+    '191011602', // 2219 HOPE ST (the parcel itself: owner-occupied)
+    '302000010', // 115 WITTON COURT, APT 307
+    '191011600', // 21 S 11TH ST STE 501
+    '302000011', // 1516 SOUTH STREET, 2A
+    '191002602', // 21 S 11TH ST STE 501
+    '222000007', // 191 PRESIDENTIAL BLVD. UNIT 301
+  ]);
+
   it('every parcel: owners, mailing address, absentee and vacant flags, property type as the row gives them', () => {
     let checked = 0;
     let vacant = 0;
@@ -201,11 +223,8 @@ describe('Philadelphia (OPA properties)', () => {
       expect(x, where).toBeDefined();
       expectOwners(x, [r.owner_1!, r.owner_2!], where);
       const csz = splitCityStateZip(r.mailing_city_state!) ?? { city: '', state: '' };
-      expectMailing(
-        x,
-        { line: r.mailing_street!, city: csz.city ?? '', state: csz.state ?? '', zip: r.mailing_zip! },
-        where,
-      );
+      const line = r.mailing_street!.trim() || (STREET_IN_ADDRESS_1.has(r.parcel_number!) ? r.mailing_address_1! : '');
+      expectMailing(x, { line, city: csz.city ?? '', state: csz.state ?? '', zip: r.mailing_zip! }, where);
       expect(x.summary.absenteeInd, where).toBe(expectedAbsentee(x));
       // Vacant land (the roll's category, three of them) is vacant; nothing else the roll says is.
       const land = r.category_code_description!.startsWith('VACANT LAND');

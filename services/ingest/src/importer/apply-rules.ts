@@ -4,7 +4,8 @@
 // next year, before 1700), or a property or owner type that is not one of the API's (a class code the mapping does
 // not name), is refused as a value: the row goes without it, and the cell is reported by line and column (a row that
 // is an error for another reason reports that error alone).
-import type { FieldRule } from './mapping.js';
+import { readsAsStreetLine } from '../domain/street-lines.js';
+import type { FALLBACK_KINDS, FieldRule } from './mapping.js';
 import { compileTemplate, convert, DATE_TARGETS, WORD_TARGETS, YEAR_TARGETS } from './mapping-rules.js';
 
 export type Value = string | number | null | undefined;
@@ -95,6 +96,8 @@ interface CompiledRule {
   cell: number;
   /** The cell of its fallback column, -1 when none. */
   fallbackCell: number;
+  /** The rule's `fallbackIf`: whether the fallback's cell is of the kind it reads; null: any cell is. */
+  fallbackIf: ((cell: string) => boolean) | null;
   /** A template's fill, null for a column or a value. */
   template: ((cells: readonly string[]) => string) | null;
   /** The column's name as reasons quote it, or the template's. */
@@ -138,6 +141,11 @@ function refined(refine: readonly CompiledRefinement[], value: string, cells: re
   return value;
 }
 
+/** What each kind of a rule's `fallbackIf` reads of the fallback's cell. */
+const FALLBACK_TESTS: Record<(typeof FALLBACK_KINDS)[number], (cell: string) => boolean> = {
+  'street-line': readsAsStreetLine,
+};
+
 /** A mapping's rules, in its order, for applyCompiled: compiled once for a file's rows. */
 export interface CompiledRules {
   rules: readonly CompiledRule[];
@@ -168,6 +176,7 @@ export function compileRules(fields: Partial<Record<string, FieldRule>>, header:
       value: 'value' in rule ? (words?.get(String(rule.value).toUpperCase()) ?? rule.value) : null,
       cell: 'column' in rule ? indexOf(rule.column) : -1,
       fallbackCell: 'column' in rule && rule.fallback ? indexOf(rule.fallback) : -1,
+      fallbackIf: 'column' in rule && rule.fallbackIf ? FALLBACK_TESTS[rule.fallbackIf] : null,
       template: 'template' in rule ? compileTemplate(rule.template, indexOf) : null,
       source: 'value' in rule ? '' : `'${'column' in rule ? rule.column : rule.template}'`,
       fallbackSource: 'column' in rule && rule.fallback ? `'${rule.fallback}'` : '',
@@ -210,8 +219,11 @@ export function applyCompiled({ rules, blank }: CompiledRules, cells: readonly s
     let source = c.source;
     let raw = c.template !== null ? c.template(cells) : cells[c.cell]!.trim();
     if (c.fallbackCell >= 0 && (raw === '' || c.nullIf.includes(raw))) {
-      source = c.fallbackSource;
-      raw = cells[c.fallbackCell]!.trim();
+      const other = cells[c.fallbackCell]!.trim();
+      if (c.fallbackIf === null || c.fallbackIf(other)) {
+        source = c.fallbackSource;
+        raw = other;
+      }
     }
     if (raw === '' || c.nullIf.includes(raw)) {
       if (rule.required) {

@@ -94,6 +94,9 @@ export const FILL_ONLY_TARGETS = [
 /** How a cell of names writes a person's name: assessor rolls write LAST FIRST. */
 export const OWNER_ORDERS = ['last-first', 'first-last'] as const;
 
+/** When a rule's fallback column is read (its `fallbackIf`): apply-rules.ts tells a cell of each kind. */
+export const FALLBACK_KINDS = ['street-line'] as const;
+
 export const TRACT_TARGETS = [
   'tract',
   'vintageYear',
@@ -134,6 +137,14 @@ const FieldRule = z.union([
       column: z.string().min(1),
       /** A column read when `column` is empty (a roll that writes a value in one of two places). */
       fallback: z.string().min(1).optional(),
+      /**
+       * The fallback's cell is read only when it is of this kind. `street-line`: a house number and a street with its
+       * type (`1623 RIDGE AVE.`, `21 S 11TH ST STE 501`), or a post office box; never a name (`DUFFEY DANIEL
+       * EDWARD`, `6808 RIDGE HOLDINGS LLC`), a building's (`MUNICIPAL SERVICES BLDG`) or a number alone. For a roll
+       * whose other address cell holds a street in some rows and a name or an attention line in others
+       * (Philadelphia's `mailing_address_1`).
+       */
+      fallbackIf: z.enum(FALLBACK_KINDS).optional(),
       format: z.enum(VALUE_FORMATS).default('text'),
       /** Cells of names only (NAME_TARGETS): how a person's name is written. */
       order: z.enum(OWNER_ORDERS).optional(),
@@ -315,6 +326,12 @@ export const Mapping = z.discriminatedUnion('kind', [
             code: 'custom',
             path: ['fields', target],
             message: '`order` applies to cells of names only (ownerName, owner2Name, saleSeller)',
+          });
+        if (rule && 'column' in rule && rule.fallbackIf && !rule.fallback)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['fields', target, 'fallbackIf'],
+            message: '`fallbackIf` says when the `fallback` column is read: the rule names none',
           });
         if (rule && 'column' in rule && rule.add !== undefined && rule.format !== 'year')
           ctx.addIssue({

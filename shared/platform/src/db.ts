@@ -189,6 +189,23 @@ export function transaction<T>(db: Db, fn: (client: pg.PoolClient) => Promise<T>
   return withTransaction(db as pg.Pool, fn);
 }
 
+/**
+ * `fn` on `db`'s connection: the one the caller holds, or one checked out of the pool for it (and given back). No
+ * transaction: for statements that open and end their own (write-script.ts of ingest).
+ */
+export async function onConnection<T>(db: Db, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  if (db instanceof pg.Client) return fn(db as pg.PoolClient);
+  const client = await (db as pg.Pool).connect();
+  try {
+    return await fn(client);
+  } finally {
+    client.release();
+  }
+}
+
+/** A string as an SQL literal (node-postgres's: quotes doubled, and an E'' literal when it holds a backslash). */
+export const escapeLiteral: (s: string) => string = pg.escapeLiteral;
+
 /** Replaces the database name of a connection URL. */
 export function withDatabase(url: string, database: string): string {
   const u = new URL(url);

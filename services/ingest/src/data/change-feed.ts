@@ -2,11 +2,25 @@
 // properties adds the ids it touched, in its own transaction, so the row exists exactly when the write committed.
 // Readers of the feed (the type-ahead indexer) apply the current state of those ids, so the feed says only which.
 import type { PoolClient } from '@pra/platform/db';
+import { idArrayLiteral } from './write-script.js';
 
 /** Ids per feed row: a 5M-record load is a few hundred rows, and a consumer reads one row's array at once. */
 export const IDS_PER_CHANGE = 10_000;
 
 export type ChangeOrigin = 'write' | 'remove' | 'rekey';
+
+/** recordChanges as statements of a write's script (write-script.ts), the ids in their text. */
+export function recordChangesStatements(propertyIds: Iterable<number>, origin: ChangeOrigin): string[] {
+  const ids = [...new Set(propertyIds)];
+  const out: string[] = [];
+  for (let i = 0; i < ids.length; i += IDS_PER_CHANGE) {
+    const chunk = ids.slice(i, i + IDS_PER_CHANGE);
+    out.push(
+      `INSERT INTO records.changes (property_ids, id_count, origin) VALUES (${idArrayLiteral(chunk)}::bigint[], ${chunk.length}, '${origin}')`,
+    );
+  }
+  return out;
+}
 
 /** Adds feed rows for `propertyIds` (duplicates dropped) in the caller's transaction. */
 export async function recordChanges(

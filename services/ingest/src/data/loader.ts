@@ -3,13 +3,19 @@
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
-import { type Db, transaction, withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
+import { type Db, onConnection, transaction, type Pool, type PoolClient } from '@pra/platform/db';
 import type { TractInput } from '../domain/property-input.js';
-import { recordChanges } from './change-feed.js';
+import { recordChanges, recordChangesStatements } from './change-feed.js';
 import { binaryCopyFirstInt8s } from './copy-binary.js';
 import { appendChangeEvents, type ChangeEventDraft, storedOwnerIds } from './change-events.js';
-import { drawIdBlock } from './id-blocks.js';
-import { lockAgainstMerges, settleMergedOwners } from './owner-registry.js';
+import { drawIdBlockStatement, firstOfBlock } from './id-blocks.js';
+import {
+  LOCK_AGAINST_MERGES,
+  lockAgainstMerges,
+  settleMergedOwners,
+  settleMergedOwnersStatement,
+} from './owner-registry.js';
+import { runScript, runStatements, type ScriptStep } from './write-script.js';
 import {
   COLUMNS,
   COPY_FORMAT,
@@ -22,11 +28,17 @@ import {
   tractProfileBody,
 } from './copy-rows.js';
 
-/** Reserves `count` consecutive property ids; returns the first. */
+/**
+ * Reserves `count` consecutive property ids; returns the first. The draw's lock and the draw in one round trip: one
+ * transaction (runStatements), the lock held to its end.
+ */
 export async function reserveIds(pool: Pool, count: number): Promise<number> {
-  return withTransaction(pool, async (c) => {
-    await c.query("SELECT pg_advisory_xact_lock(hashtext('records.property_id_seq'))");
-    return drawIdBlock(c, 'records.property_id_seq', count);
+  return onConnection(pool, async (c) => {
+    const [, drawn] = await runStatements(c, [
+      "SELECT pg_advisory_xact_lock(hashtext('records.property_id_seq'))",
+      drawIdBlockStatement('records.property_id_seq', count),
+    ]);
+    return firstOfBlock(drawn!, count);
   });
 }
 
@@ -86,6 +98,32 @@ export async function writeBatch(
     // Last: the feed's lock is held from here to the commit.
     if (opts.events) await appendChangeEvents(c, opts.events.source, drafts, priorOwners);
   });
+}
+
+/**
+ * writeBatch for a batch that only adds records (no rows replaced, no change events: an import's first load), in one
+ * round trip (write-script.ts): the same statements in the same transaction. `alsoWrite`: what else commits with it, after
+ * the records and their feed row (the import's state rows), before the record count.
+ */
+export async function writeAddedBatch(
+  db: Db,
+  chunks: CopyChunks | CopyBytes,
+  added: number,
+  opts: { ownerIds?: readonly (number | null)[]; alsoWrite?: readonly ScriptStep[] } = {},
+): Promise<void> {
+  const steps: ScriptStep[] = ['SET LOCAL synchronous_commit = off'];
+  if (opts.ownerIds) steps.push(LOCK_AGAINST_MERGES);
+  for (const t of TABLES) {
+    const format = COPY_FORMAT[t] === 'binary' ? ' (FORMAT binary)' : '';
+    steps.push({ copy: `COPY records.${t} (${COLUMNS[t]}) FROM STDIN${format}`, data: chunks[t] });
+  }
+  const written = binaryCopyFirstInt8s(chunks.properties);
+  const settle = opts.ownerIds ? settleMergedOwnersStatement(written, opts.ownerIds) : null;
+  if (settle) steps.push(settle);
+  steps.push(...recordChangesStatements(written, 'write'), ...(opts.alsoWrite ?? []));
+  if (!Number.isSafeInteger(added)) throw new Error(`a count of records added must be an integer: ${added}`);
+  steps.push(`UPDATE records.dataset_stats SET property_count = property_count + ${added}, updated_at = now()`);
+  await runScript(db, steps);
 }
 
 /**

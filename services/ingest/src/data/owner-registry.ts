@@ -9,11 +9,12 @@
 // 3. Both: evidence joins the two owners. The younger id is merged into the older: its keys and mentions move, and
 //    the younger id answers as the older from then on (owner_redirects), never a 404.
 // 4. Neither: a new owner.
-import { withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
+import { onConnection, type Pool, type PoolClient } from '@pra/platform/db';
 import type { PropertyInput } from '../domain/property-input.js';
 import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
 import type { RecordOwnerIds } from './copy-rows.js';
 import { drawIdBlock } from './id-blocks.js';
+import { idArrayLiteral, runStatements, textArrayLiteral } from './write-script.js';
 
 /** The owner ids of records about to be written (ids: consecutive from a first id, or one per record). */
 export async function resolveRecordOwners(
@@ -55,82 +56,101 @@ export async function resolveOwners(
   const isNew = (propertyId: number) => propertyId >= first && propertyId < first + count;
   const present = mentions.filter((m): m is OwnerMention => m !== null);
   if (present.length === 0) return mentions.map(() => null);
-  return withTransaction(pool, async (c) => {
-    await c.query("SELECT pg_advisory_xact_lock(hashtext('records.owner_entities'))");
-    const keys = [...new Set(present.map((m) => m.key))];
-    const { rows: found } = await c.query<{ key: string; middle: string; owner_id: string }>(
-      'SELECT key, middle, owner_id FROM records.owner_keys WHERE key = ANY($1::text[])',
-      [keys],
-    );
-    const byKey = new Map<string, KeyRow[]>();
-    for (const r of found) {
-      const list = byKey.get(r.key) ?? [];
-      list.push({ middle: r.middle, ownerId: Number(r.owner_id) });
-      byKey.set(r.key, list);
-    }
-    const previous = await previousOwners(
-      c,
-      present.filter((m) => !isNew(m.propertyId)),
-    );
-    const merged = new Map<number, number>();
-    const final = (id: number): number => {
-      let at = id;
-      for (let next = merged.get(at); next !== undefined; next = merged.get(at)) at = next;
-      return at;
-    };
-    const newOwners: { kind: string; nameKey: string; slot: number }[] = [];
-    const newKeys: { key: string; middle: string; slot: number }[] = [];
-    // Ids are numbers for known owners, negative slots for owners made in this batch (ids drawn below).
-    const answer = mentions.map((m) => {
-      if (!m) return null;
-      const rows = byKey.get(m.key) ?? [];
-      let id = pickByMiddle(rows, m.middle);
-      if (id !== undefined) id = final(id);
-      const prev = previous.get(`${m.propertyId}:${m.seq}`);
-      const before = prev && prev.kind === m.kind && prev.nameKey === m.nameKey ? final(prev.ownerId) : undefined;
-      if (id !== undefined && before !== undefined && id !== before) {
-        const [keep, gone] = oldestFirst(id, before);
-        merged.set(gone, keep);
-        id = keep;
-      } else if (id === undefined) id = before;
-      if (id === undefined) {
-        id = -(newOwners.length + 1);
-        newOwners.push({ kind: m.kind, nameKey: m.nameKey, slot: id });
+  // Three round trips on a first load (the importer's main thread reads each answer only between rows): the lock and
+  // what is known of the keys (and of the stored records' owners); the new owners' ids; what is new, and the commit.
+  // The values are in the statements' text (write-script.ts).
+  return onConnection(pool, (c) =>
+    inOwnTransaction(c, async () => {
+      const keys = [...new Set(present.map((m) => m.key))];
+      const stored = [...new Set(present.filter((m) => !isNew(m.propertyId)).map((m) => m.propertyId))];
+      const [, , found, earlier] = await runStatements(c, [
+        'BEGIN',
+        "SELECT pg_advisory_xact_lock(hashtext('records.owner_entities'))",
+        `SELECT key, middle, owner_id FROM records.owner_keys WHERE key = ANY(${textArrayLiteral(keys)}::text[])`,
+        ...(stored.length > 0 ? [previousOwnersStatement(stored)] : []),
+      ]);
+      const byKey = new Map<string, KeyRow[]>();
+      for (const r of found!.rows as { key: string; middle: string; owner_id: string | number }[]) {
+        const list = byKey.get(r.key) ?? [];
+        list.push({ middle: r.middle, ownerId: Number(r.owner_id) });
+        byKey.set(r.key, list);
       }
-      if (!rows.some((r) => r.middle === m.middle)) {
-        rows.push({ middle: m.middle, ownerId: id });
-        byKey.set(m.key, rows);
-        newKeys.push({ key: m.key, middle: m.middle, slot: id });
+      const previous = previousOwnersOf(earlier?.rows ?? []);
+      const merged = new Map<number, number>();
+      const final = (id: number): number => {
+        let at = id;
+        for (let next = merged.get(at); next !== undefined; next = merged.get(at)) at = next;
+        return at;
+      };
+      const newOwners: { kind: string; nameKey: string; slot: number }[] = [];
+      const newKeys: { key: string; middle: string; slot: number }[] = [];
+      // Ids are numbers for known owners, negative slots for owners made in this batch (ids drawn below).
+      const answer = mentions.map((m) => {
+        if (!m) return null;
+        const rows = byKey.get(m.key) ?? [];
+        let id = pickByMiddle(rows, m.middle);
+        if (id !== undefined) id = final(id);
+        const prev = previous.get(`${m.propertyId}:${m.seq}`);
+        const before = prev && prev.kind === m.kind && prev.nameKey === m.nameKey ? final(prev.ownerId) : undefined;
+        if (id !== undefined && before !== undefined && id !== before) {
+          const [keep, gone] = oldestFirst(id, before);
+          merged.set(gone, keep);
+          id = keep;
+        } else if (id === undefined) id = before;
+        if (id === undefined) {
+          id = -(newOwners.length + 1);
+          newOwners.push({ kind: m.kind, nameKey: m.nameKey, slot: id });
+        }
+        if (!rows.some((r) => r.middle === m.middle)) {
+          rows.push({ middle: m.middle, ownerId: id });
+          byKey.set(m.key, rows);
+          newKeys.push({ key: m.key, middle: m.middle, slot: id });
+        }
+        return id;
+      });
+      const drawn = await drawIds(c, newOwners.length);
+      const rawId = (slotOrId: number) => (slotOrId < 0 ? drawn[-slotOrId - 1]! : slotOrId);
+      const idOf = (slotOrId: number) => rawId(final(slotOrId));
+      const writes: string[] = [];
+      if (newOwners.length > 0) {
+        writes.push(
+          `INSERT INTO records.owner_entities (owner_id, kind, name_key) OVERRIDING SYSTEM VALUE
+         SELECT * FROM unnest(${idArrayLiteral(drawn)}::bigint[], ${textArrayLiteral(newOwners.map((o) => o.kind))}::text[],
+                              ${textArrayLiteral(newOwners.map((o) => o.nameKey))}::text[])`,
+        );
       }
-      return id;
-    });
-    const drawn = await drawIds(c, newOwners.length);
-    const rawId = (slotOrId: number) => (slotOrId < 0 ? drawn[-slotOrId - 1]! : slotOrId);
-    const idOf = (slotOrId: number) => rawId(final(slotOrId));
-    if (newOwners.length > 0) {
-      await c.query(
-        `INSERT INTO records.owner_entities (owner_id, kind, name_key) OVERRIDING SYSTEM VALUE
-         SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[])`,
-        [drawn, newOwners.map((o) => o.kind), newOwners.map((o) => o.nameKey)],
-      );
-    }
-    if (newKeys.length > 0) {
-      // A plain insert: records.owner_keys has no other writer than this function, which inserts under the lock this
-      // transaction holds and read the keys under it, so none of these exists. (ON CONFLICT DO NOTHING made each a
-      // speculative insertion, about twice the cost, and would hide a key the registry already holds instead of
-      // failing the batch.)
-      await c.query(
-        `INSERT INTO records.owner_keys (key, middle, owner_id)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`,
-        [newKeys.map((k) => k.key), newKeys.map((k) => k.middle), newKeys.map((k) => idOf(k.slot))],
-      );
-    }
-    await mergeOwnerIds(
-      c,
-      [...merged.keys()].map((gone) => [rawId(gone), idOf(gone)]),
-    );
-    return answer.map((id) => (id === null ? null : idOf(id)));
-  });
+      if (newKeys.length > 0) {
+        // A plain insert: records.owner_keys has no other writer than this function, which inserts under the lock this
+        // transaction holds and read the keys under it, so none of these exists. (ON CONFLICT DO NOTHING made each a
+        // speculative insertion, about twice the cost, and would hide a key the registry already holds instead of
+        // failing the batch.)
+        writes.push(
+          `INSERT INTO records.owner_keys (key, middle, owner_id)
+         SELECT * FROM unnest(${textArrayLiteral(newKeys.map((k) => k.key))}::text[],
+                              ${textArrayLiteral(newKeys.map((k) => k.middle))}::text[],
+                              ${idArrayLiteral(newKeys.map((k) => idOf(k.slot)))}::bigint[])`,
+        );
+      }
+      const merges = [...merged.keys()].map((gone): [number, number] => [rawId(gone), idOf(gone)]);
+      if (merges.length > 0) {
+        // Rare (evidence joining two owners): the inserts, then the merges statement by statement.
+        if (writes.length > 0) await runStatements(c, writes);
+        await mergeOwnerIds(c, merges);
+        await c.query('COMMIT');
+      } else await runStatements(c, [...writes, 'COMMIT']);
+      return answer.map((id) => (id === null ? null : idOf(id)));
+    }),
+  );
+}
+
+/** `work` in the transaction it begins and commits itself: rolled back when it throws (the connection still there). */
+async function inOwnTransaction<T>(c: PoolClient, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => {});
+    throw err;
+  }
 }
 
 /**
@@ -152,8 +172,10 @@ export async function mergeOwnerIds(c: PoolClient, merges: readonly (readonly [n
 }
 
 /** First thing in a write's transaction that replaces or adds owner mentions (see MERGE_LOCK). */
+export const LOCK_AGAINST_MERGES = `SELECT pg_advisory_xact_lock_shared(${MERGE_LOCK})`;
+
 export async function lockAgainstMerges(c: PoolClient): Promise<void> {
-  await c.query(`SELECT pg_advisory_xact_lock_shared(${MERGE_LOCK})`);
+  await c.query(LOCK_AGAINST_MERGES);
 }
 
 /**
@@ -184,6 +206,22 @@ export async function settleMergedOwners(
   );
 }
 
+/**
+ * settleMergedOwners as one statement of a write's script (write-script.ts), its ids in its text; null when the
+ * mentions name no owner. The redirects are looked up first (the EXISTS, which does not depend on the row, is a filter
+ * the plan applies once): without one naming an owner of the write, the batch's mentions are not read.
+ */
+export function settleMergedOwnersStatement(
+  propertyIds: readonly number[],
+  ownerIds: readonly (number | null)[],
+): string | null {
+  const owners = [...new Set(ownerIds.filter((id): id is number => id !== null))];
+  if (owners.length === 0) return null;
+  const gone = `SELECT from_id, to_id FROM records.owner_redirects WHERE from_id = ANY(${idArrayLiteral(owners)}::bigint[])`;
+  return `UPDATE records.owner_mentions m SET owner_id = g.to_id FROM (${gone}) g
+     WHERE EXISTS (${gone}) AND m.owner_id = g.from_id AND m.property_id = ANY(${idArrayLiteral(propertyIds)}::bigint[])`;
+}
+
 /** The older id first: it is the one that stays (an owner made in this batch, a negative slot, is the youngest). */
 const oldestFirst = (a: number, b: number): [number, number] => {
   const age = (x: number) => (x < 0 ? Number.MAX_SAFE_INTEGER + x : x);
@@ -206,27 +244,21 @@ async function drawIds(c: PoolClient, n: number): Promise<number[]> {
   return Array.from({ length: n }, (_, i) => first + i);
 }
 
-/** What each stored place (property, seq) of the batch named before this write: its owner, kind and name. */
-async function previousOwners(
-  c: PoolClient,
-  mentions: readonly OwnerMention[],
-): Promise<Map<string, { ownerId: number; kind: string; nameKey: string }>> {
-  const ids = [...new Set(mentions.map((m) => m.propertyId))];
-  if (ids.length === 0) return new Map();
-  const { rows } = await c.query<{
-    property_id: string;
-    seq: number;
-    owner_id: string;
-    kind: string;
-    name_key: string;
-  }>(
-    `SELECT m.property_id, m.seq, m.owner_id, e.kind, e.name_key
-       FROM records.owner_mentions m JOIN records.owner_entities e USING (owner_id)
-      WHERE m.property_id = ANY($1::bigint[])`,
-    [ids],
-  );
+/** The owners stored records had (rule 2), by property and seq, as one statement of resolveOwners' first round trip. */
+function previousOwnersStatement(propertyIds: readonly number[]): string {
+  return `SELECT m.property_id, m.seq, m.owner_id, e.kind, e.name_key
+            FROM records.owner_mentions m JOIN records.owner_entities e USING (owner_id)
+           WHERE m.property_id = ANY(${idArrayLiteral(propertyIds)}::bigint[])`;
+}
+
+function previousOwnersOf(
+  rows: readonly Record<string, unknown>[],
+): Map<string, { ownerId: number; kind: string; nameKey: string }> {
   return new Map(
-    rows.map((r) => [`${r.property_id}:${r.seq}`, { ownerId: Number(r.owner_id), kind: r.kind, nameKey: r.name_key }]),
+    rows.map((r) => [
+      `${r.property_id}:${r.seq}`,
+      { ownerId: Number(r.owner_id), kind: String(r.kind), nameKey: String(r.name_key) },
+    ]),
   );
 }
 

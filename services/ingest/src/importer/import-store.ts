@@ -1,7 +1,7 @@
 // The import's side of the database, batch by batch: the stored state of a batch's parcels, then the batch's
 // records and import state written in one transaction (with writeBatch), so that a batch is never half-committed.
 import { type Db, type Pool, type PoolClient, transaction } from '@pra/platform/db';
-import { copyInto, writeBatch } from '../data/loader.js';
+import { copyInto, writeAddedBatch, writeBatch } from '../data/loader.js';
 import { type BuiltBatch, STATE_COLUMNS, type StoredParcel } from './import-work.js';
 
 /**
@@ -137,7 +137,21 @@ export async function writeBuiltBatch(
       );
     }
   };
-  if (b.chunks) {
+  if (
+    b.chunks &&
+    b.replaceIds.length === 0 &&
+    b.events.length === 0 &&
+    b.stateUpdates.length === 0 &&
+    b.fileDigestUpdates.length === 0
+  ) {
+    // Only records added (a first load): one round trip.
+    await writeAddedBatch(db, b.chunks, b.added.length, {
+      ownerIds,
+      alsoWrite: [
+        { copy: `COPY records.import_state (${STATE_COLUMNS}) FROM STDIN (FORMAT binary)`, data: b.newState },
+      ],
+    });
+  } else if (b.chunks) {
     // As built in this thread, or all bytes (from a worker): writeBatch takes either.
     await writeBatch(db, b.chunks, b.added.length, {
       replaceIds: b.replaceIds,

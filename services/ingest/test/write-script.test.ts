@@ -114,7 +114,7 @@ describe("values in a statement's text", () => {
   it('ids are integers only', async () => {
     const { rows } = await pool.query(`SELECT ${idArrayLiteral([1, 2, 9007199254740991])}::bigint[]::text[] AS v`);
     expect(rows[0].v).toEqual(['1', '2', '9007199254740991']);
-    for (const bad of [1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])
+    for (const bad of [1.5, -0.5, Number.NaN, Number.POSITIVE_INFINITY, 1e21])
       expect(() => idArrayLiteral([bad])).toThrow(/integer/);
   });
 });

@@ -203,8 +203,15 @@ export async function onConnection<T>(db: Db, fn: (client: pg.PoolClient) => Pro
   }
 }
 
-/** A string as an SQL literal (node-postgres's: quotes doubled, and an E'' literal when it holds a backslash). */
-export const escapeLiteral: (s: string) => string = pg.escapeLiteral;
+/**
+ * A string as an SQL literal: quotes doubled, and an E'' literal (backslashes doubled) when it holds a backslash, so it
+ * reads the same whatever standard_conforming_strings says. node-postgres's escapeLiteral gives the same text a
+ * character at a time: ~7 ms for the ~90 KB of an import batch's owner keys, cold, against ~0.1.
+ */
+export function escapeLiteral(s: string): string {
+  const quoted = s.replaceAll("'", "''");
+  return s.includes('\\') ? ` E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`;
+}
 
 /** Replaces the database name of a connection URL. */
 export function withDatabase(url: string, database: string): string {

@@ -4,6 +4,7 @@
 import { apnKey } from '@pra/core/address';
 import type { Pool, PoolClient } from '@pra/platform/db';
 import type { PropertyInput } from '../domain/property-input.js';
+import { textArrayLiteral } from './write-script.js';
 
 /** A parcel as the registry knows it: its county and its key (the stripped APN, or an import's address identity). */
 export interface ParcelRef {
@@ -31,9 +32,12 @@ export function separatedApnKey(apn: string): string {
  */
 export async function registerParcels(db: Pool | PoolClient, refs: readonly ParcelRef[]): Promise<number[]> {
   if (refs.length === 0) return [];
+  // The arrays in the statement's text (write-script.ts): node-postgres's array parameters cost the importer's main
+  // thread two regular-expression replaces an element.
+  const fips = textArrayLiteral(refs.map((r) => r.fips));
+  const keys = textArrayLiteral(refs.map((r) => r.key));
   const { rows } = await db.query<{ fips: string; parcel_key: string; parcel_id: string }>(
-    'SELECT fips, parcel_key, parcel_id FROM records.register_parcels($1::text[], $2::text[])',
-    [refs.map((r) => r.fips), refs.map((r) => r.key)],
+    `SELECT fips, parcel_key, parcel_id FROM records.register_parcels(${fips}::text[], ${keys}::text[])`,
   );
   const ids = new Map(rows.map((r) => [`${r.fips}\t${r.parcel_key}`, Number(r.parcel_id)]));
   return refs.map((r) => {

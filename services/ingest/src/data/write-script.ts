@@ -137,13 +137,20 @@ export interface QueryResult {
 
 /** An SQL literal of an array of ids (`'{1,2,3}'`), for a statement's text: integers only, so nothing to quote. */
 export function idArrayLiteral(ids: readonly number[]): string {
-  for (const id of ids)
-    if (!Number.isSafeInteger(id)) throw new Error(`an id in a statement's text must be an integer: ${id}`);
-  return `'{${ids.join(',')}}'`;
+  const list = ids.join(',');
+  // Checked as text, at once (a loop over the ids cost the importer's cold main thread ~14 ms an import): a number
+  // that is not an integer reads with a dot, an exponent, NaN or Infinity.
+  if (!INTEGER_LIST.test(list))
+    throw new Error(`an id in a statement's text must be an integer: ${list.slice(0, 200)}`);
+  return `'{${list}}'`;
 }
+
+const INTEGER_LIST = /^(-?\d+(,-?\d+)*)?$/;
 
 /** An SQL literal of an array of text (each element quoted in the array, the whole escaped as a literal). */
 export function textArrayLiteral(values: readonly string[]): string {
-  const elements = values.map((v) => `"${v.replace(/[\\"]/g, '\\$&')}"`);
+  const elements = values.map((v) =>
+    v.includes('"') || v.includes('\\') ? `"${v.replace(/[\\"]/g, '\\$&')}"` : `"${v}"`,
+  );
   return escapeLiteral(`{${elements.join(',')}}`);
 }

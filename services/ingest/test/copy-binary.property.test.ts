@@ -13,7 +13,7 @@ import { decodeRecordDoc } from '@pra/core/stored';
 import { createPool, type Pool, type PoolClient } from '@pra/platform';
 import { BinaryCopyWriter, binaryCopyFirstInt8s } from '../src/data/copy-binary.js';
 import { buildCopyChunks, COLUMNS, type CopyFormat, copyLine } from '../src/data/copy-rows.js';
-import { copyInto } from '../src/data/loader.js';
+import { copyStep, runScript } from '../src/data/write-script.js';
 import { streetWithUnit } from '../src/domain/render-record.js';
 import { parsedStreetLine } from '../src/domain/street-lines.js';
 import { makeProperty } from './make-property.js';
@@ -26,7 +26,7 @@ afterAll(async () => {
   await pool.end();
 });
 
-// Two tables shaped as records.properties, without its indexes (copyInto writes into the records schema).
+// Two tables shaped as records.properties, without its indexes (the loads write into the records schema).
 const tag = randomBytes(4).toString('hex');
 const [BY_TEXT, BY_BINARY] = [`copy_check_text_${tag}`, `copy_check_binary_${tag}`];
 const dropTables = (c: PoolClient) => c.query(`DROP TABLE IF EXISTS records.${BY_TEXT}, records.${BY_BINARY}`);
@@ -53,12 +53,10 @@ async function load(
   columns = COLUMNS.properties,
 ) {
   try {
-    await c.query('BEGIN');
-    await copyInto(c, table, columns, data, format);
-    await c.query('COMMIT');
+    // As an import writes it (write-script.ts).
+    await runScript(c, [copyStep(`records.${table}`, columns, data, format === 'binary')]);
     return 'stored';
   } catch (err) {
-    await c.query('ROLLBACK');
     return (err as { code?: string }).code ?? 'error';
   }
 }

@@ -76,11 +76,17 @@ describe('rules compiled against a header', () => {
     expect(line('', '1623 Ridge Ave.')).toBe('1623 RIDGE AVE.');
     expect(line('-', '340 N 12TH STREET      STE 100')).toBe('340 N 12TH STREET      STE 100');
     expect(line('', 'PO BOX 1234')).toBe('PO BOX 1234');
+    expect(line('', 'P.O. Box #12')).toBe('P.O. BOX #12');
     for (const notAStreet of [
       'DUFFEY DANIEL EDWARD',
       'SIMPLIFILE LC E-RECORDING',
       '6808 RIDGE HOLDINGS LLC',
       '1035-37 W TIOGA HOLDINGS, L.L.C.',
+      'BOX JOHN',
+      'BOX HILL HOLDINGS LLC',
+      'PO BOX TRUST',
+      '1234 PINE ST REV TR',
+      '1234 SPRUCE ST UNIT OWNERS ASSOC',
       'MUNICIPAL SERVICES BLDG',
       'STE 600',
       '1719',
@@ -122,6 +128,18 @@ describe('rules compiled against a header', () => {
       'fields.mailingLine1.fallbackIf: `fallbackIf` says when the `fallback` column is read: the rule names none',
     ]);
     expect(issues({ column: 'STREET', fallback: 'ADDR1', fallbackIf: 'name' })).toHaveLength(1);
+    const onOwner = Mapping.safeParse({
+      name: 'fallback',
+      kind: 'property',
+      fields: {
+        line1: { column: 'SITE' },
+        zip: { column: 'Z' },
+        ownerName: { column: 'O', fallback: 'O2', fallbackIf: 'street-line' },
+      },
+    });
+    expect(onOwner.success ? [] : onOwner.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`)).toEqual([
+      'fields.ownerName.fallbackIf: `fallbackIf: street-line` reads a street line: for line1 and mailingLine1 only',
+    ]);
   });
 
   it("translate a cell by the map's own entries only: a cell named like Object.prototype's members stays as written", () => {

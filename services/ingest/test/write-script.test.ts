@@ -12,7 +12,12 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool, type PoolClient } from '@pra/platform';
 import { proxyUrl } from '@pra/platform/testing';
 import { BinaryCopyWriter } from '../src/data/copy-binary.js';
-import { idArrayLiteral, runScript, type ScriptStep, textArrayLiteral } from '../src/data/write-script.js';
+import { runScript, type ScriptStep } from '../src/data/write-script.js';
+import { buildCopyChunks } from '../src/data/copy-rows.js';
+import { reserveIds, writeBatch } from '../src/data/loader.js';
+import { resolveRecordOwners } from '../src/data/owner-registry.js';
+import { parcelRefOf, registerParcels } from '../src/data/parcels.js';
+import { makeProperty } from './make-property.js';
 
 let pool: Pool;
 const table = `write_script_${randomBytes(4).toString('hex')}`;
@@ -79,45 +84,6 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.constant({ kind: 'empty-copy' as const }), weight: 1 },
   { arbitrary: fc.constant({ kind: 'bad-statement' as const }), weight: 1 },
 );
-
-describe("values in a statement's text", () => {
-  it('an array of any text (quotes, backslashes, braces, commas, NULL as a word, accents, astral) reads back as given', async () => {
-    const client: PoolClient = await pool.connect();
-    try {
-      await fc.assert(
-        fc.asyncProperty(
-          fc.array(
-            fc
-              .oneof(
-                fc.string({ unit: 'grapheme' }),
-                fc.constantFrom('NULL', 'null', '', ' ', '"', "'", '\\', "\\'", '{', '}', ',', 'a"b\\c', "O'BRIEN, JR"),
-              )
-              .map((s) => s.replace(/\0/g, '')),
-            { maxLength: 8 },
-          ),
-          fc.boolean(),
-          async (values, standardStrings) => {
-            // Literals read the same whichever way the server takes backslashes in a plain '' literal.
-            await client.query(`SET standard_conforming_strings = ${standardStrings ? 'on' : 'off'}`);
-            const { rows } = await client.query<{ v: string[] }>(`SELECT ${textArrayLiteral(values)}::text[] AS v`);
-            expect(rows[0]!.v).toEqual(values);
-          },
-        ),
-        { numRuns: 200 },
-      );
-    } finally {
-      await client.query('RESET standard_conforming_strings');
-      client.release();
-    }
-  });
-
-  it('ids are integers only', async () => {
-    const { rows } = await pool.query(`SELECT ${idArrayLiteral([1, 2, 9007199254740991])}::bigint[]::text[] AS v`);
-    expect(rows[0].v).toEqual(['1', '2', '9007199254740991']);
-    for (const bad of [1.5, -0.5, Number.NaN, Number.POSITIVE_INFINITY, 1e21])
-      expect(() => idArrayLiteral([bad])).toThrow(/integer/);
-  });
-});
 
 describe('a write as one script', () => {
   it('commits every step of a script that succeeds and none of one that fails; the connection goes on', async () => {
@@ -220,5 +186,32 @@ describe('a write as one script', () => {
         [3, 'script'],
       ]),
     ]).toContainEqual(rows);
+  });
+
+  it('writes a batch of added records in one round trip on its connection, one with change events in a few', async () => {
+    // Each client.query call is one round trip (a simple Query, or a statement's parse, bind and execute).
+    const client: PoolClient = await pool.connect();
+    const calls: string[] = [];
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+      calls.push(typeof args[0] === 'string' ? args[0].split('\n')[0]! : 'script');
+      return query(...args);
+    };
+    try {
+      const source = `write-script-${randomBytes(3).toString('hex')}`;
+      const items = [makeProperty({ line1: '1 ROUND TRIP WAY' }), makeProperty({ line1: '2 ROUND TRIP WAY' })];
+      const first = await reserveIds(pool, items.length);
+      const parcelIds = await registerParcels(pool, items.map(parcelRefOf));
+      const ownerIds = await resolveRecordOwners(pool, first, items);
+      const chunks = buildCopyChunks(first, items, parcelIds, source, ownerIds);
+      await writeBatch(client, chunks, items.length, { ownerIds: ownerIds.flat() });
+      expect(calls).toEqual(['script']);
+      const stored = await pool.query('SELECT count(*)::int AS n FROM records.properties WHERE id = ANY($1)', [
+        [first, first + 1],
+      ]);
+      expect(stored.rows[0].n).toBe(2);
+    } finally {
+      client.release();
+    }
   });
 });

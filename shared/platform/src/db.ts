@@ -154,12 +154,7 @@ export async function sessionConnection(
 
 /** One transaction on a pooled connection, released after it. */
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    return await inTransaction(client, () => fn(client));
-  } finally {
-    client.release();
-  }
+  return onConnection(pool, (client) => inTransaction(client, () => fn(client)));
 }
 
 /**
@@ -183,17 +178,15 @@ export type Db = pg.Pool | pg.PoolClient;
 
 /** One transaction on `db`: a pooled connection, or the connection the caller holds (a session lock's, say). */
 export function transaction<T>(db: Db, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  // A held connection is a pg.Client; anything else is asked for a connection of its own (never BEGIN through a pool,
-  // which would leave one of its connections in the transaction).
-  if (db instanceof pg.Client) return inTransaction(db, () => fn(db as pg.PoolClient));
-  return withTransaction(db as pg.Pool, fn);
+  return onConnection(db, (client) => inTransaction(client, () => fn(client)));
 }
 
 /**
- * `fn` on `db`'s connection: the one the caller holds, or one checked out of the pool for it (and given back). No
- * transaction: for statements that open and end their own (write-script.ts of ingest).
+ * `fn` on `db`'s connection: the one the caller holds, or one checked out of the pool for it and given back after
+ * (never BEGIN through a pool, which would leave one of its connections in the transaction). No transaction of its own.
  */
 export async function onConnection<T>(db: Db, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  // A held connection is a pg.Client; anything else is asked for a connection of its own.
   if (db instanceof pg.Client) return fn(db as pg.PoolClient);
   const client = await (db as pg.Pool).connect();
   try {
@@ -203,15 +196,11 @@ export async function onConnection<T>(db: Db, fn: (client: pg.PoolClient) => Pro
   }
 }
 
-/**
- * A string as an SQL literal: quotes doubled, and an E'' literal (backslashes doubled) when it holds a backslash, so it
- * reads the same whatever standard_conforming_strings says. node-postgres's escapeLiteral gives the same text a
- * character at a time: ~7 ms for the ~90 KB of an import batch's owner keys, cold, against ~0.1.
- */
-export function escapeLiteral(s: string): string {
-  const quoted = s.replaceAll("'", "''");
-  return s.includes('\\') ? ` E'${quoted.replaceAll('\\', '\\\\')}'` : `'${quoted}'`;
-}
+export { escapeLiteral, idArrayLiteral, inBatchedTransaction, runStatements, textArrayLiteral } from './sql-text.js';
+export type { BatchedTransaction } from './sql-text.js';
+/** A node-postgres submittable (a query of one's own making, as pg-copy-streams' COPY is) and the connection it is given. */
+export type Submittable = pg.Submittable;
+export type Connection = pg.Connection;
 
 /** Replaces the database name of a connection URL. */
 export function withDatabase(url: string, database: string): string {

@@ -1,17 +1,16 @@
 // The writer's side of the change feed (records.changes, migration 0005): every write, removal and rekey of
 // properties adds the ids it touched, in its own transaction, so the row exists exactly when the write committed.
 // Readers of the feed (the type-ahead indexer) apply the current state of those ids, so the feed says only which.
-import type { PoolClient } from '@pra/platform/db';
-import { idArrayLiteral } from './write-script.js';
+import { idArrayLiteral, type PoolClient, runStatements } from '@pra/platform/db';
 
 /** Ids per feed row: a 5M-record load is a few hundred rows, and a consumer reads one row's array at once. */
 export const IDS_PER_CHANGE = 10_000;
 
 export type ChangeOrigin = 'write' | 'remove' | 'rekey';
 
-/** recordChanges as statements of a write's script (write-script.ts), the ids in their text. */
-export function recordChangesStatements(propertyIds: Iterable<number>, origin: ChangeOrigin): string[] {
-  const ids = [...new Set(propertyIds)];
+/** The statements that add feed rows for `propertyIds` (duplicates dropped), the ids in their text. */
+export function recordChangesStatements(propertyIds: Iterable<number | string>, origin: ChangeOrigin): string[] {
+  const ids = [...new Set([...propertyIds].map(Number))];
   const out: string[] = [];
   for (let i = 0; i < ids.length; i += IDS_PER_CHANGE) {
     const chunk = ids.slice(i, i + IDS_PER_CHANGE);
@@ -28,13 +27,6 @@ export async function recordChanges(
   propertyIds: Iterable<number | string>,
   origin: ChangeOrigin,
 ): Promise<void> {
-  const ids = [...new Set([...propertyIds].map(Number))];
-  for (let i = 0; i < ids.length; i += IDS_PER_CHANGE) {
-    const chunk = ids.slice(i, i + IDS_PER_CHANGE);
-    await client.query('INSERT INTO records.changes (property_ids, id_count, origin) VALUES ($1::bigint[], $2, $3)', [
-      chunk,
-      chunk.length,
-      origin,
-    ]);
-  }
+  const statements = recordChangesStatements(propertyIds, origin);
+  if (statements.length > 0) await runStatements(client, statements);
 }

@@ -3,25 +3,27 @@
 import { pipeline } from 'node:stream/promises';
 import { Readable } from 'node:stream';
 import copyStreams from 'pg-copy-streams';
-import { type Db, onConnection, transaction, type Pool, type PoolClient } from '@pra/platform/db';
+import {
+  type Db,
+  idArrayLiteral,
+  onConnection,
+  type Pool,
+  type PoolClient,
+  runStatements,
+  transaction,
+} from '@pra/platform/db';
 import type { TractInput } from '../domain/property-input.js';
-import { recordChanges, recordChangesStatements } from './change-feed.js';
+import { recordChangesStatements } from './change-feed.js';
 import { binaryCopyFirstInt8s } from './copy-binary.js';
 import { appendChangeEvents, type ChangeEventDraft, storedOwnerIds } from './change-events.js';
 import { drawIdBlockStatement, firstOfBlock } from './id-blocks.js';
-import {
-  LOCK_AGAINST_MERGES,
-  lockAgainstMerges,
-  settleMergedOwners,
-  settleMergedOwnersStatement,
-} from './owner-registry.js';
-import { runScript, runStatements, type ScriptStep } from './write-script.js';
+import { LOCK_AGAINST_MERGES, settleMergedOwnersStatement } from './owner-registry.js';
+import { copyStep, runScript, type ScriptStep } from './write-script.js';
 import {
   COLUMNS,
   COPY_FORMAT,
   type CopyBytes,
   type CopyChunks,
-  type CopyFormat,
   copyLine,
   ID_COLUMN,
   TABLES,
@@ -42,25 +44,16 @@ export async function reserveIds(pool: Pool, count: number): Promise<number> {
   });
 }
 
-/** COPY data into a records table: COPY text, or binary COPY data (copy-binary.ts); nothing when `data` is empty. */
-export async function copyInto(
-  client: PoolClient,
-  table: string,
-  columns: string,
-  data: string | Uint8Array,
-  format: CopyFormat,
-): Promise<void> {
-  if (data.length === 0) return;
-  const options = format === 'binary' ? ' (FORMAT binary)' : '';
-  const stream = client.query(copyStreams.from(`COPY records.${table} (${columns}) FROM STDIN${options}`));
-  await pipeline(Readable.from([data]), stream);
-}
-
 /**
  * Writes one batch of pre-built COPY data (copy-rows.ts: as built, or as bytes from a worker) to every table in one
  * transaction, on a pooled connection or on the one `db` is (an import writes on its source lock's: source-lock.ts).
  * `added` new properties are counted; `replaceIds` are properties rewritten in place (their old rows go first);
- * `inTransaction` writes what else must commit with the batch; `events` are its change events (of `source`).
+ * `alsoWrite` is what else must commit with the batch (an import's state), after its records and feed row;
+ * `events` are its change events (of `source`).
+ *
+ * One round trip (write-script.ts), but for a batch with change events: the owners its records had are read before
+ * their rows are replaced, and the events are appended last, so three. `inTransaction` (tests) runs in the
+ * transaction after the batch's rows and before its record count, which then takes that way too.
  */
 export async function writeBatch(
   db: Db,
@@ -68,62 +61,53 @@ export async function writeBatch(
   added: number,
   opts: {
     replaceIds?: readonly number[];
+    alsoWrite?: readonly ScriptStep[];
     inTransaction?: (c: PoolClient) => Promise<void>;
     events?: { source: string; drafts: readonly ChangeEventDraft[] };
-    /** The owner ids its owner mentions carry (owner-registry.ts settleMergedOwners); none: not settled. */
+    /** The owner ids its owner mentions carry (owner-registry.ts settleMergedOwnersStatement); none: not settled. */
     ownerIds?: readonly (number | null)[];
   } = {},
 ): Promise<void> {
+  // Before any row is deleted or copied: a merge waiting on them while this waits on it would deadlock.
+  const head = ['SET LOCAL synchronous_commit = off', ...(opts.ownerIds ? [LOCK_AGAINST_MERGES] : [])];
+  const rows = batchRows(chunks, opts);
+  if (!Number.isSafeInteger(added)) throw new Error(`a count of records added must be an integer: ${added}`);
+  const count = `UPDATE records.dataset_stats SET property_count = property_count + ${added}, updated_at = now()`;
+  const drafts = opts.events?.drafts ?? [];
+  if (drafts.length === 0 && !opts.inTransaction) return runScript(db, [...head, ...rows, count]);
   await transaction(db, async (c) => {
-    await c.query('SET LOCAL synchronous_commit = off');
-    // Before any row is deleted or copied: a merge waiting on them while this waits on it would deadlock.
-    if (opts.ownerIds) await lockAgainstMerges(c);
-    const drafts = opts.events?.drafts ?? [];
+    await runStatements(c, head);
     // The owners the changed records had, read before their rows are replaced: an owner's feed shows what it sold.
     const priorOwners = await storedOwnerIds(
       c,
       drafts.filter((e) => !e.parts.includes('created')).map((e) => e.propertyId),
     );
-    if (opts.replaceIds && opts.replaceIds.length > 0) {
-      for (const t of TABLES)
-        await c.query(`DELETE FROM records.${t} WHERE ${ID_COLUMN(t)} = ANY($1)`, [opts.replaceIds]);
-    }
-    for (const t of TABLES) await copyInto(c, t, COLUMNS[t], chunks[t], COPY_FORMAT[t]);
-    const written = [...binaryCopyFirstInt8s(chunks.properties), ...(opts.replaceIds ?? [])];
-    if (opts.ownerIds) await settleMergedOwners(c, written, opts.ownerIds);
-    // The change feed row commits with the batch: the indexer sees the write exactly when lookups do.
-    await recordChanges(c, written, 'write');
+    await runScript(c, rows, { inOpenTransaction: true });
     await opts.inTransaction?.(c);
-    await c.query('UPDATE records.dataset_stats SET property_count = property_count + $1, updated_at = now()', [added]);
+    await c.query(count);
     // Last: the feed's lock is held from here to the commit.
     if (opts.events) await appendChangeEvents(c, opts.events.source, drafts, priorOwners);
   });
 }
 
-/**
- * writeBatch for a batch that only adds records (no rows replaced, no change events: an import's first load), in one
- * round trip (write-script.ts): the same statements in the same transaction. `alsoWrite`: what else commits with it, after
- * the records and their feed row (the import's state rows), before the record count.
- */
-export async function writeAddedBatch(
-  db: Db,
+/** A batch's rows as script steps: the replaced ones deleted, every table's copied, owners settled, the feed row. */
+function batchRows(
   chunks: CopyChunks | CopyBytes,
-  added: number,
-  opts: { ownerIds?: readonly (number | null)[]; alsoWrite?: readonly ScriptStep[] } = {},
-): Promise<void> {
-  const steps: ScriptStep[] = ['SET LOCAL synchronous_commit = off'];
-  if (opts.ownerIds) steps.push(LOCK_AGAINST_MERGES);
-  for (const t of TABLES) {
-    const format = COPY_FORMAT[t] === 'binary' ? ' (FORMAT binary)' : '';
-    steps.push({ copy: `COPY records.${t} (${COLUMNS[t]}) FROM STDIN${format}`, data: chunks[t] });
+  opts: { replaceIds?: readonly number[]; alsoWrite?: readonly ScriptStep[]; ownerIds?: readonly (number | null)[] },
+): ScriptStep[] {
+  const replaced = opts.replaceIds ?? [];
+  const steps: ScriptStep[] = [];
+  if (replaced.length > 0) {
+    const ids = idArrayLiteral(replaced);
+    for (const t of TABLES) steps.push(`DELETE FROM records.${t} WHERE ${ID_COLUMN(t)} = ANY(${ids}::bigint[])`);
   }
-  const written = binaryCopyFirstInt8s(chunks.properties);
+  for (const t of TABLES) steps.push(copyStep(`records.${t}`, COLUMNS[t], chunks[t], COPY_FORMAT[t] === 'binary'));
+  const written = [...binaryCopyFirstInt8s(chunks.properties), ...replaced];
   const settle = opts.ownerIds ? settleMergedOwnersStatement(written, opts.ownerIds) : null;
   if (settle) steps.push(settle);
+  // The change feed row commits with the batch: the indexer sees the write exactly when lookups do.
   steps.push(...recordChangesStatements(written, 'write'), ...(opts.alsoWrite ?? []));
-  if (!Number.isSafeInteger(added)) throw new Error(`a count of records added must be an integer: ${added}`);
-  steps.push(`UPDATE records.dataset_stats SET property_count = property_count + ${added}, updated_at = now()`);
-  await runScript(db, steps);
+  return steps;
 }
 
 /**

@@ -9,12 +9,19 @@
 // 3. Both: evidence joins the two owners. The younger id is merged into the older: its keys and mentions move, and
 //    the younger id answers as the older from then on (owner_redirects), never a 404.
 // 4. Neither: a new owner.
-import { onConnection, type Pool, type PoolClient } from '@pra/platform/db';
+import {
+  idArrayLiteral,
+  inBatchedTransaction,
+  onConnection,
+  type Pool,
+  type PoolClient,
+  runStatements,
+  textArrayLiteral,
+} from '@pra/platform/db';
 import type { PropertyInput } from '../domain/property-input.js';
 import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
 import type { RecordOwnerIds } from './copy-rows.js';
 import { drawIdBlock } from './id-blocks.js';
-import { idArrayLiteral, runStatements, textArrayLiteral } from './write-script.js';
 
 /** The owner ids of records about to be written (ids: consecutive from a first id, or one per record). */
 export async function resolveRecordOwners(
@@ -60,11 +67,10 @@ export async function resolveOwners(
   // what is known of the keys (and of the stored records' owners); the new owners' ids; what is new, and the commit.
   // The values are in the statements' text (write-script.ts).
   return onConnection(pool, (c) =>
-    inOwnTransaction(c, async () => {
+    inBatchedTransaction(c, async (tx) => {
       const keys = [...new Set(present.map((m) => m.key))];
       const stored = [...new Set(present.filter((m) => !isNew(m.propertyId)).map((m) => m.propertyId))];
-      const [, , found, earlier] = await runStatements(c, [
-        'BEGIN',
+      const [, , found, earlier] = await tx.begin([
         "SELECT pg_advisory_xact_lock(hashtext('records.owner_entities'))",
         `SELECT key, middle, owner_id FROM records.owner_keys WHERE key = ANY(${textArrayLiteral(keys)}::text[])`,
         ...(stored.length > 0 ? [previousOwnersStatement(stored)] : []),
@@ -136,30 +142,20 @@ export async function resolveOwners(
         // Rare (evidence joining two owners): the inserts, then the merges statement by statement.
         if (writes.length > 0) await runStatements(c, writes);
         await mergeOwnerIds(c, merges);
-        await c.query('COMMIT');
-      } else await runStatements(c, [...writes, 'COMMIT']);
+        await tx.commit([]);
+      } else await tx.commit(writes);
       return answer.map((id) => (id === null ? null : idOf(id)));
     }),
   );
 }
 
-/** `work` in the transaction it begins and commits itself: rolled back when it throws (the connection still there). */
-async function inOwnTransaction<T>(c: PoolClient, work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => {});
-    throw err;
-  }
-}
-
 /**
  * Taken by a merge of owners (exclusive, in the resolver's transaction) and by each write of owner mentions (shared,
- * first thing in its transaction, before it holds any row: see lockAgainstMerges). The owner ids a write carries
+ * first thing in its transaction, before it holds any row: see LOCK_AGAINST_MERGES). The owner ids a write carries
  * were resolved before it: one of them may be merged away by another batch's resolver before the write commits, and
  * that merge's UPDATE of owner_mentions cannot see the write's rows. With the lock, either the merge waits for the
  * write to commit (its UPDATE then sees them) or the write waits for the merge and settles its own mentions through
- * the redirect (settleMergedOwners). Taken late, after a write's DELETE of a record's mentions, it deadlocked: the
+ * the redirect (settleMergedOwnersStatement). Taken late, after a write's DELETE of a record's mentions, it deadlocked: the
  * merge's UPDATE waited for the deleted rows, the write for the lock.
  */
 const MERGE_LOCK = "hashtext('records.owner_merges')";
@@ -174,42 +170,15 @@ export async function mergeOwnerIds(c: PoolClient, merges: readonly (readonly [n
 /** First thing in a write's transaction that replaces or adds owner mentions (see MERGE_LOCK). */
 export const LOCK_AGAINST_MERGES = `SELECT pg_advisory_xact_lock_shared(${MERGE_LOCK})`;
 
-export async function lockAgainstMerges(c: PoolClient): Promise<void> {
-  await c.query(LOCK_AGAINST_MERGES);
-}
-
 /**
- * In a write's transaction (which took lockAgainstMerges), once its owner mentions are copied: mentions of an owner
- * merged away since its ids were resolved name the owner it was merged into (`ownerIds`: the owner ids the write's
- * mentions carry, nulls ignored).
- */
-export async function settleMergedOwners(
-  c: PoolClient,
-  propertyIds: readonly number[],
-  ownerIds: readonly (number | null)[],
-): Promise<void> {
-  const owners = [...new Set(ownerIds.filter((id): id is number => id !== null))];
-  if (owners.length === 0) return;
-  // Redirects first, and the UPDATE only when one names an owner of this write: merges are rare, and the UPDATE over
-  // the batch's mentions cost as much when it changed nothing. No merge can commit while this transaction holds the
-  // shared MERGE_LOCK (taken first, lockAgainstMerges): the redirects read here are all there will be until it commits.
-  const { rows: gone } = await c.query<{ from_id: string; to_id: string }>(
-    'SELECT from_id, to_id FROM records.owner_redirects WHERE from_id = ANY($1::bigint[])',
-    [owners],
-  );
-  if (gone.length === 0) return;
-  await c.query(
-    `UPDATE records.owner_mentions m SET owner_id = g.to_id
-       FROM unnest($2::bigint[], $3::bigint[]) AS g(from_id, to_id)
-      WHERE m.owner_id = g.from_id AND m.property_id = ANY($1::bigint[])`,
-    [propertyIds, gone.map((g) => g.from_id), gone.map((g) => g.to_id)],
-  );
-}
-
-/**
- * settleMergedOwners as one statement of a write's script (write-script.ts), its ids in its text; null when the
- * mentions name no owner. The redirects are looked up first (the EXISTS, which does not depend on the row, is a filter
- * the plan applies once): without one naming an owner of the write, the batch's mentions are not read.
+ * The statement that settles a write's owner mentions, in its transaction (which took LOCK_AGAINST_MERGES), once they
+ * are copied: mentions of an owner merged away since its ids were resolved name the owner it was merged into
+ * (`ownerIds`: the owner ids the write's mentions carry, nulls ignored); null when they name no owner. The redirects
+ * are looked up first (the EXISTS, which does not depend on the row, is a filter the plan applies once): merges are
+ * rare, and without a redirect naming an owner of the write the batch's mentions are not read (an UPDATE over them
+ * cost as much when it changed nothing). No merge can commit while the write holds the shared MERGE_LOCK: the
+ * redirects read here are all there will be until it commits. The ids are in its text (a write is one script:
+ * write-script.ts).
  */
 export function settleMergedOwnersStatement(
   propertyIds: readonly number[],

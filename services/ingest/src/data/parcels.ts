@@ -2,9 +2,8 @@
 // so two parcels never share an id and a parcel keeps its id across reloads and sources. Every path that renders
 // records gets its batch's ids here first, in one round trip per batch.
 import { apnKey } from '@pra/core/address';
-import type { Pool, PoolClient } from '@pra/platform/db';
+import { type Pool, type PoolClient, textArrayLiteral } from '@pra/platform/db';
 import type { PropertyInput } from '../domain/property-input.js';
-import { textArrayLiteral } from './write-script.js';
 
 /** A parcel as the registry knows it: its county and its key (the stripped APN, or an import's address identity). */
 export interface ParcelRef {
@@ -32,8 +31,8 @@ export function separatedApnKey(apn: string): string {
  */
 export async function registerParcels(db: Pool | PoolClient, refs: readonly ParcelRef[]): Promise<number[]> {
   if (refs.length === 0) return [];
-  // The arrays in the statement's text (write-script.ts): node-postgres's array parameters cost the importer's main
-  // thread two regular-expression replaces an element.
+  // The arrays in the statement's text (@pra/platform/db's literals): node-postgres's array parameters cost the
+  // importer's main thread two regular-expression replaces an element.
   const fips = textArrayLiteral(refs.map((r) => r.fips));
   const keys = textArrayLiteral(refs.map((r) => r.key));
   const { rows } = await db.query<{ fips: string; parcel_key: string; parcel_id: string }>(

@@ -1,7 +1,8 @@
 // The import's side of the database, batch by batch: the stored state of a batch's parcels, then the batch's
-// records and import state written in one transaction (with writeBatch), so that a batch is never half-committed.
-import { type Db, type Pool, type PoolClient, transaction } from '@pra/platform/db';
-import { copyInto, writeAddedBatch, writeBatch } from '../data/loader.js';
+// records and import state written in one transaction (writeBatch), so that a batch is never half-committed.
+import { type Db, escapeLiteral, idArrayLiteral, type Pool, textArrayLiteral } from '@pra/platform/db';
+import { writeBatch } from '../data/loader.js';
+import { copyStep, runScript, type ScriptStep } from '../data/write-script.js';
 import { type BuiltBatch, STATE_COLUMNS, type StoredParcel } from './import-work.js';
 
 /**
@@ -101,8 +102,8 @@ export async function readBatchState(
 
 /**
  * Writes a built batch: its records, its import state and the record count, in one transaction (on the source lock's
- * connection, for an import: source-lock.ts). `ownerIds`: the owner ids its records were built with (as resolveOwners
- * answered them).
+ * connection, for an import: source-lock.ts), in one round trip but for a batch with change events (writeBatch).
+ * `ownerIds`: the owner ids its records were built with (as resolveOwners answered them).
  */
 export async function writeBuiltBatch(
   db: Db,
@@ -110,57 +111,43 @@ export async function writeBuiltBatch(
   b: BuiltBatch,
   ownerIds: readonly (number | null)[],
 ): Promise<void> {
-  const saveState = async (c: PoolClient) => {
-    await copyInto(c, 'import_state', STATE_COLUMNS, b.newState, 'binary');
-    if (b.stateUpdates.length > 0) {
-      const u = b.stateUpdates;
-      await c.query(
-        `UPDATE records.import_state t SET property_id = u.property_id, file_digest = u.file_digest,
-                input = u.input
-           FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[]) AS u(identity, property_id, file_digest, input)
-          WHERE t.source = $1 AND t.identity = u.identity`,
-        [
-          source,
-          u.map((r) => r.identity),
-          u.map((r) => r.propertyId),
-          u.map((r) => r.fileDigest),
-          u.map((r) => r.input),
-        ],
-      );
-    }
-    if (b.fileDigestUpdates.length > 0) {
-      await c.query(
-        `UPDATE records.import_state t SET file_digest = u.file_digest
-           FROM unnest($2::text[], $3::text[]) AS u(identity, file_digest)
-          WHERE t.source = $1 AND t.identity = u.identity`,
-        [source, b.fileDigestUpdates.map((r) => r.identity), b.fileDigestUpdates.map((r) => r.fileDigest)],
-      );
-    }
-  };
-  if (
-    b.chunks &&
-    b.replaceIds.length === 0 &&
-    b.events.length === 0 &&
-    b.stateUpdates.length === 0 &&
-    b.fileDigestUpdates.length === 0
-  ) {
-    // Only records added (a first load): one round trip.
-    await writeAddedBatch(db, b.chunks, b.added.length, {
-      ownerIds,
-      alsoWrite: [
-        { copy: `COPY records.import_state (${STATE_COLUMNS}) FROM STDIN (FORMAT binary)`, data: b.newState },
-      ],
-    });
-  } else if (b.chunks) {
+  const state = stateSteps(source, b);
+  if (b.chunks) {
     // As built in this thread, or all bytes (from a worker): writeBatch takes either.
     await writeBatch(db, b.chunks, b.added.length, {
       replaceIds: b.replaceIds,
-      inTransaction: saveState,
+      alsoWrite: state,
       events: { source, drafts: b.events },
       ownerIds,
     });
   } else if (b.fileDigestUpdates.length > 0) {
     // Nothing to write but what is now known of unchanged parcels.
-    await transaction(db, saveState);
+    await runScript(db, state);
   }
+}
+
+/** The batch's import state as steps of its write: the added parcels' rows, the updated ones', new file digests. */
+function stateSteps(source: string, b: BuiltBatch): ScriptStep[] {
+  const steps: ScriptStep[] = [copyStep('records.import_state', STATE_COLUMNS, b.newState, true)];
+  const at = escapeLiteral(source);
+  const u = b.stateUpdates;
+  if (u.length > 0) {
+    steps.push(
+      `UPDATE records.import_state t SET property_id = u.property_id, file_digest = u.file_digest, input = u.input
+         FROM unnest(${textArrayLiteral(u.map((r) => r.identity))}::text[], ${idArrayLiteral(u.map((r) => r.propertyId))}::bigint[],
+                     ${textArrayLiteral(u.map((r) => r.fileDigest))}::text[], ${textArrayLiteral(u.map((r) => r.input))}::text[])
+                AS u(identity, property_id, file_digest, input)
+        WHERE t.source = ${at} AND t.identity = u.identity`,
+    );
+  }
+  const d = b.fileDigestUpdates;
+  if (d.length > 0) {
+    steps.push(
+      `UPDATE records.import_state t SET file_digest = u.file_digest
+         FROM unnest(${textArrayLiteral(d.map((r) => r.identity))}::text[], ${textArrayLiteral(d.map((r) => r.fileDigest))}::text[])
+                AS u(identity, file_digest)
+        WHERE t.source = ${at} AND t.identity = u.identity`,
+    );
+  }
+  return steps;
 }

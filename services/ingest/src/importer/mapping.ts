@@ -97,6 +97,9 @@ export const OWNER_ORDERS = ['last-first', 'first-last'] as const;
 /** When a rule's fallback column is read (its `fallbackIf`): apply-rules.ts tells a cell of each kind. */
 export const FALLBACK_KINDS = ['street-line'] as const;
 
+/** The targets a `fallbackIf: street-line` rule may fill: the lines of a street address. */
+const STREET_LINE_TARGETS = new Set(['line1', 'mailingLine1']);
+
 export const TRACT_TARGETS = [
   'tract',
   'vintageYear',
@@ -332,6 +335,12 @@ export const Mapping = z.discriminatedUnion('kind', [
             code: 'custom',
             path: ['fields', target, 'fallbackIf'],
             message: '`fallbackIf` says when the `fallback` column is read: the rule names none',
+          });
+        if (rule && 'column' in rule && rule.fallbackIf === 'street-line' && !STREET_LINE_TARGETS.has(target))
+          ctx.addIssue({
+            code: 'custom',
+            path: ['fields', target, 'fallbackIf'],
+            message: `\`fallbackIf: street-line\` reads a street line: for ${[...STREET_LINE_TARGETS].join(' and ')} only`,
           });
         if (rule && 'column' in rule && rule.add !== undefined && rule.format !== 'year')
           ctx.addIssue({

@@ -1,7 +1,7 @@
 // An owner merged by a batch's resolver (owner-registry.ts rule 3) while an earlier batch's write that names the
 // merged-away owner is still uncommitted (the import pipeline keeps up to two writes in flight): the merge's UPDATE
 // of owner_mentions cannot see the rows that write is copying. The merge lock and the write's settling
-// (settleMergedOwners) leave no mention naming an owner that only answers through a redirect.
+// (settleMergedOwnersStatement) leave no mention naming an owner that only answers through a redirect.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

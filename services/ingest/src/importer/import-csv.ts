@@ -421,18 +421,22 @@ async function importProperties(
       }
       state.added = [];
     }
-    const firstId = state.added.length > 0 && !summary.dryRun ? await reserveIds(pool, state.added.length) : 0;
     // The parcel ids of the records the batch may write: every parcel of it is registered (one round trip); those
     // the merge finds unchanged are not rewritten, and their ids go unused.
     const parcelOfId = new Map(parsed.identities.map((id, i) => [id, parsed.parcels[i]!]));
     const rendered = [...state.added, ...state.stored.map((s) => s.identity)];
-    // A dry run registers nothing: its records are built (to count them) and dropped.
-    const parcelIds = summary.dryRun
-      ? rendered.map(() => 0)
-      : await registerParcels(
-          pool,
-          rendered.map((id) => parcelOfId.get(id)!),
-        );
+    // The new records' ids and the parcels' at once, on two connections of the pool: neither waits for the other's
+    // round trip (the main thread reads each answer only between rows). A dry run reserves and registers nothing: its
+    // records are built (to count them) and dropped.
+    const [firstId, parcelIds] = await Promise.all([
+      state.added.length > 0 && !summary.dryRun ? reserveIds(pool, state.added.length) : 0,
+      summary.dryRun
+        ? rendered.map(() => 0)
+        : registerParcels(
+            pool,
+            rendered.map((id) => parcelOfId.get(id)!),
+          ),
+    ]);
     const mentions = await next.executor.mentions({
       batch: next.batch,
       added: state.added,

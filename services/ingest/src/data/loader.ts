@@ -52,7 +52,8 @@ export async function reserveIds(pool: Pool, count: number): Promise<number> {
  * `events` are its change events (of `source`).
  *
  * One round trip (write-script.ts), but for a batch with change events: the owners its records had are read before
- * their rows are replaced, and the events are appended last, so three. `inTransaction` (tests) runs in the
+ * their rows are replaced, and the events are appended last under the feed's lock, so eight (BEGIN, the lock, the
+ * owners, the rows, the count, the feed's lock, the events, COMMIT). `inTransaction` (tests) runs in the
  * transaction after the batch's rows and before its record count, which then takes that way too.
  */
 export async function writeBatch(

@@ -18,6 +18,9 @@ export function copyStep(table: string, columns: string, data: Uint8Array | stri
   return { copy: `COPY ${table} (${columns}) FROM STDIN${binary ? ' (FORMAT binary)' : ''}`, data };
 }
 
+/** A CopyData message's payload at most (its length field is a 32-bit signed integer, itself counted). */
+const MAX_COPY_DATA = 0x7fff_ffff - 4;
+
 /** CopyData's type byte, CopyDone. */
 const COPY_DATA = 0x64;
 const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4]);
@@ -107,6 +110,10 @@ export async function runScript(
   }
   if (!inOpenTransaction) statements.push('COMMIT');
   if (statements.length === 0) return;
+  // Refused before anything is sent: a message the protocol cannot frame, thrown after the Query went out, would
+  // leave the server waiting for COPY data that never comes.
+  for (const data of copies)
+    if (data.length > MAX_COPY_DATA) throw new Error(`a COPY's data is ${data.length} bytes: at most ${MAX_COPY_DATA}`);
   await onConnection(db, async (client: PoolClient) => {
     const script = new Script(statements.join(';\n'), copies);
     try {

@@ -65,7 +65,7 @@ export async function resolveOwners(
   if (present.length === 0) return mentions.map(() => null);
   // Three round trips on a first load (the importer's main thread reads each answer only between rows): the lock and
   // what is known of the keys (and of the stored records' owners); the new owners' ids; what is new, and the commit.
-  // The values are in the statements' text (write-script.ts).
+  // The values are in the statements' text (@pra/platform/db's literals).
   return onConnection(pool, (c) =>
     inBatchedTransaction(c, async (tx) => {
       const keys = [...new Set(present.map((m) => m.key))];

@@ -198,7 +198,7 @@ export async function onConnection<T>(db: Db, fn: (client: pg.PoolClient) => Pro
 
 export { escapeLiteral, idArrayLiteral, inBatchedTransaction, runStatements, textArrayLiteral } from './sql-text.js';
 export type { BatchedTransaction } from './sql-text.js';
-/** A node-postgres submittable (a query of one's own making, as pg-copy-streams' COPY is) and the connection it is given. */
+/** A node-postgres submittable (a query of one's own making: ingest's write-script.ts) and the connection it is given. */
 export type Submittable = pg.Submittable;
 export type Connection = pg.Connection;
 

@@ -1,8 +1,5 @@
 // Writes properties and tract demographics with COPY. Each batch is one transaction across every table, so a
 // failed batch leaves nothing behind; ids come from a block reserved on the sequence.
-import { pipeline } from 'node:stream/promises';
-import { Readable } from 'node:stream';
-import copyStreams from 'pg-copy-streams';
 import {
   type Db,
   idArrayLiteral,
@@ -152,6 +149,11 @@ export async function withBulkLoadIndexes<T>(
   }
 }
 
+/** records.tract_demographics' columns, in the order writeTracts' COPY lines give them. */
+const TRACT_COLUMNS =
+  'tract, vintage_year, source, median_age, median_gross_rent, median_home_value, median_household_income, ' +
+  'owner_occupied_rate, poverty_rate, total_population, unemployment_rate, vacancy_rate';
+
 /** Inserts or replaces tract vintages, then re-renders the current profile of every tract touched. */
 export async function writeTracts(db: Db, tracts: readonly TractInput[]): Promise<void> {
   if (tracts.length === 0) return;
@@ -175,7 +177,8 @@ export async function writeTracts(db: Db, tracts: readonly TractInput[]): Promis
         ]),
       )
       .join('');
-    await pipeline(Readable.from([text]), c.query(copyStreams.from('COPY tract_in FROM STDIN')));
+    // As a batch's records are copied (write-script.ts), in this transaction.
+    await runScript(c, [copyStep('tract_in', TRACT_COLUMNS, text, false)], { inOpenTransaction: true });
     await c.query(`INSERT INTO records.tract_demographics SELECT DISTINCT ON (tract, vintage_year) * FROM tract_in
       ON CONFLICT (tract, vintage_year) DO UPDATE SET source = EXCLUDED.source, median_age = EXCLUDED.median_age,
         median_gross_rent = EXCLUDED.median_gross_rent, median_home_value = EXCLUDED.median_home_value,

@@ -26,7 +26,7 @@ const COPY_DATA = 0x64;
 const COPY_DONE = Buffer.from([0x63, 0, 0, 0, 4]);
 
 /**
- * A node-postgres submittable (as pg-copy-streams' COPY is): node-postgres calls submit() when the connection is
+ * A node-postgres submittable (as a COPY stream package's is): node-postgres calls submit() when the connection is
  * free, then each handle*() as the server answers. It settles once: on the server's ReadyForQuery, or on the first
  * error (the server's, or the connection's: then no ReadyForQuery comes).
  */

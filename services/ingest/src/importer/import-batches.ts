@@ -39,6 +39,15 @@ export interface BatchReading<E> {
   cellsRead?: CellMask;
 }
 
+/** A batch as the reader cut it from the file (what readBatches' `keep` collects, and replayBatches sends again). */
+export interface CutBatch {
+  rows: RowBatch;
+  /** Records the reader could not read (malformed CSV), by line. */
+  unreadable: RowError[];
+  rowsRead: number;
+  bytesRead: number;
+}
+
 export interface BatchReader<E, R = ParsedBatch> {
   /** The next batch, in the file's order; null once the file is read (or the reader stopped). */
   take(): Promise<ReadBatch<E, R> | null>;
@@ -51,12 +60,17 @@ export interface BatchReader<E, R = ParsedBatch> {
 /**
  * Reads `file` in batches of `batchSize` rows or a little more: a batch is closed where a parcel's rows end. A parcel
  * whose rows spanned two batches would be merged right, but a re-import of the same file could not tell it unchanged
- * (each batch's rows say less than the whole). Rows of one parcel that are not next to each other in the file still
+ * (each batch's rows say less of a parcel than the whole). Rows of one parcel that are not next to each other in the file still
  * fall in batches of their own, and so do a parcel's rows past `maxBatch` rows in a batch. The cells are a
  * heuristic (mapping-rules.ts identityColumns): where they miss, batches are cut as by size alone. Batches go to the
- * executors in turn.
+ * executors in turn. `keep`: each batch as cut is added to it too (its rows' text, not their cells), to be sent again
+ * by replayBatches.
  */
-export function readBatches<E, R = ParsedBatch>(reading: BatchReading<E>, work: BatchWork<E, R>): BatchReader<E, R> {
+export function readBatches<E, R = ParsedBatch>(
+  reading: BatchReading<E>,
+  work: BatchWork<E, R>,
+  keep?: CutBatch[],
+): BatchReader<E, R> {
   const { file, delimiter, batchSize, executors, parcelCells = [] } = reading;
   // Executors that read no cell (worker threads parse the records' text again) are given none: a batch's cells would
   // wait in the queue with it, several batches of them, and survive the garbage collector's young generation.
@@ -67,12 +81,103 @@ export function readBatches<E, R = ParsedBatch>(reading: BatchReading<E>, work: 
     cellsRead = [...reading.cellsRead];
     for (const i of parcelCells) cellsRead[i] = true;
   }
-  // Batches read and sent to be parsed, not yet taken; the reader stays at most this far ahead.
-  const ahead = executors.length * 2 + 1;
   // Room for a parcel of a quarter of a batch's rows (at least 64, for tests' tiny batches) after a batch all but
   // full. A parcel of more rows is cut: a parcel's rows are merged one by one, at a cost that grows with the square of
   // their number, so a batch of one parcel's rows is kept near a batch's size.
   const maxBatch = batchSize + Math.max(Math.ceil(batchSize / 4), 64);
+  /**
+   * The row's parcel as its cells tell it; null when they tell nothing (no cells: batches by size alone; all empty: an
+   * APN column left empty), a parcel of its own.
+   */
+  const parcelKeyOf = (values: readonly string[]): string | null => {
+    if (parcelCells.length === 0) return null;
+    const cells = parcelCells.map((i) => values[i]!);
+    return cells.some((c) => c.trim() !== '') ? cells.join('\u0000') : null;
+  };
+  return sendBatches(executors, work, async (send, isStopped) => {
+    let texts: string[] = [];
+    let cells: string[][] = [];
+    let ends: number[] = [];
+    let lines: number[] = [];
+    let length = 0;
+    let unreadable: RowError[] = [];
+    let rowsRead = 0;
+    let bytesRead = 0;
+    let lastParcel: string | null = null;
+    const cut = async () => {
+      const batch: CutBatch = {
+        rows: { text: texts.join(''), ends: Int32Array.from(ends), lines: Int32Array.from(lines) },
+        unreadable,
+        rowsRead,
+        bytesRead,
+      };
+      keep?.push(batch);
+      await send(batch, cells);
+      texts = [];
+      cells = [];
+      ends = [];
+      lines = [];
+      length = 0;
+      unreadable = [];
+    };
+    for await (const item of readCsvValues(file, delimiter, cellsRead)) {
+      if ('header' in item) continue;
+      // An unreadable row has no cells to tell its parcel: it goes with the row before. A row whose cells tell
+      // nothing is a parcel of its own.
+      const parcel: string | null = 'error' in item ? lastParcel : parcelKeyOf(item.values);
+      // Unreadable rows count too: a long run of them would make one batch of their errors.
+      const size = lines.length + unreadable.length;
+      const another = parcel === null || parcel !== lastParcel;
+      if (size >= batchSize && (another || size >= maxBatch)) await cut();
+      if (isStopped()) return;
+      lastParcel = parcel;
+      rowsRead++;
+      bytesRead = item.bytes;
+      if ('error' in item) unreadable.push({ line: item.line, reason: item.error });
+      else {
+        texts.push(item.text);
+        if (keepCells) cells.push(item.values);
+        length += item.text.length;
+        ends.push(length);
+        lines.push(item.line);
+      }
+    }
+    if (lines.length > 0 || unreadable.length > 0) await cut();
+  });
+}
+
+/**
+ * The batches readBatches kept (its `keep`), sent to be worked again as it sent them, without the file: a small file
+ * read twice (a roll without site ZIPs, read first for its evidence), whose executor kept what it read of them.
+ * They are sent without their cells.
+ */
+export function replayBatches<E, R = ParsedBatch>(
+  kept: readonly CutBatch[],
+  executors: readonly E[],
+  work: BatchWork<E, R>,
+): BatchReader<E, R> {
+  return sendBatches(executors, work, async (send, isStopped) => {
+    for (const batch of kept) {
+      await send(batch, []);
+      if (isStopped()) return;
+      // As the file's reader does between its reads: the pipeline's replies are read between batches.
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  });
+}
+
+/**
+ * The pipeline's side of a reader: each batch `produce` cuts is sent to be worked by the executors in turn, and
+ * queued for take(), the producer kept at most `ahead` batches before the pipeline. Once the reader is stopped
+ * (`isStopped`), `send` sends nothing and the producer reads no further.
+ */
+function sendBatches<E, R>(
+  executors: readonly E[],
+  work: BatchWork<E, R>,
+  produce: (send: (batch: CutBatch, cells: string[][]) => Promise<void>, isStopped: () => boolean) => Promise<void>,
+): BatchReader<E, R> {
+  // Batches read and sent to be parsed, not yet taken; the reader stays at most this far ahead.
+  const ahead = executors.length * 2 + 1;
   const queue: ReadBatch<E, R>[] = [];
   let readDone = false;
   let stopped = false;
@@ -84,68 +189,20 @@ export function readBatches<E, R = ParsedBatch>(reading: BatchReading<E>, work: 
     else wakeReader = null;
     w?.();
   };
-  /**
-   * The row's parcel as its cells tell it; null when they tell nothing (no cells: batches by size alone; all empty: an
-   * APN column left empty), a parcel of its own.
-   */
-  const parcelKeyOf = (values: readonly string[]): string | null => {
-    if (parcelCells.length === 0) return null;
-    const cells = parcelCells.map((i) => values[i]!);
-    return cells.some((c) => c.trim() !== '') ? cells.join('\u0000') : null;
+  let batch = 0;
+  const send = async ({ rows, unreadable, rowsRead, bytesRead }: CutBatch, cells: string[][]) => {
+    while (queue.length >= ahead && !stopped) await new Promise<void>((r) => (wakeReader = r));
+    if (stopped) return;
+    const executor = executors[batch % executors.length]!;
+    const parsed = work(executor, batch, rows, cells);
+    parsed.catch(() => {}); // a failure is reported by the pipeline when it takes the batch
+    queue.push({ batch, executor, parsed, unreadable, rowsRead, bytesRead });
+    batch++;
+    wake('taker');
   };
-
   const finished = (async () => {
-    let texts: string[] = [];
-    let cells: string[][] = [];
-    let ends: number[] = [];
-    let lines: number[] = [];
-    let length = 0;
-    let unreadable: RowError[] = [];
-    let batch = 0;
-    let rowsRead = 0;
-    let bytesRead = 0;
-    let lastParcel: string | null = null;
-    const send = async () => {
-      while (queue.length >= ahead && !stopped) await new Promise<void>((r) => (wakeReader = r));
-      if (stopped) return;
-      const executor = executors[batch % executors.length]!;
-      const rows: RowBatch = { text: texts.join(''), ends: Int32Array.from(ends), lines: Int32Array.from(lines) };
-      const parsed = work(executor, batch, rows, cells);
-      parsed.catch(() => {}); // a failure is reported by the pipeline when it takes the batch
-      queue.push({ batch, executor, parsed, unreadable, rowsRead, bytesRead });
-      batch++;
-      texts = [];
-      cells = [];
-      ends = [];
-      lines = [];
-      length = 0;
-      unreadable = [];
-      wake('taker');
-    };
     try {
-      for await (const item of readCsvValues(file, delimiter, cellsRead)) {
-        if ('header' in item) continue;
-        // An unreadable row has no cells to tell its parcel: it goes with the row before. A row whose cells tell
-        // nothing is a parcel of its own.
-        const parcel: string | null = 'error' in item ? lastParcel : parcelKeyOf(item.values);
-        // Unreadable rows count too: a long run of them would make one batch of their errors.
-        const size = lines.length + unreadable.length;
-        const another = parcel === null || parcel !== lastParcel;
-        if (size >= batchSize && (another || size >= maxBatch)) await send();
-        if (stopped) return;
-        lastParcel = parcel;
-        rowsRead++;
-        bytesRead = item.bytes;
-        if ('error' in item) unreadable.push({ line: item.line, reason: item.error });
-        else {
-          texts.push(item.text);
-          if (keepCells) cells.push(item.values);
-          length += item.text.length;
-          ends.push(length);
-          lines.push(item.line);
-        }
-      }
-      if (lines.length > 0 || unreadable.length > 0) await send();
+      await produce(send, () => stopped);
     } finally {
       readDone = true;
       wake('taker');

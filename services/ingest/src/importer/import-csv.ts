@@ -21,7 +21,14 @@ import { type SourceLock, withSourceLock } from '../data/source-lock.js';
 import type { TractInput } from '../domain/property-input.js';
 import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
 import { cellMask, readCsvValues, readHeader } from './csv-records.js';
-import { type BatchReading, type ReadBatch, readBatches } from './import-batches.js';
+import {
+  type BatchReader,
+  type BatchWork,
+  type CutBatch,
+  type ReadBatch,
+  readBatches,
+  replayBatches,
+} from './import-batches.js';
 import {
   addReport,
   applyCompiled,
@@ -126,12 +133,16 @@ interface Executor {
   close(): Promise<void>;
 }
 
-function inlineExecutor(setup: WorkSetup): Executor {
+/**
+ * `keepRead`: what the ZIP evidence's read makes of each batch's rows is kept for the batch's parse (a small file: its
+ * rows' values, a few MB).
+ */
+function inlineExecutor(setup: WorkSetup, keepRead: boolean): Executor {
   const work = new ImportWork(setup);
   return {
     readsCells: true,
     parse: async (batch, rows, cells) => work.parse(batch, rows, cells),
-    zipEvidence: async (_batch, rows, cells) => work.zipEvidence(rows, cells),
+    zipEvidence: async (batch, rows, cells) => work.zipEvidence(rows, cells, keepRead ? batch : undefined),
     useZipEvidence: async (entries) => work.useZipEvidence(entries),
     unreport: async (batch, identities) => work.unreport(batch, identities),
     mentions: async (req) => work.mentions(req),
@@ -205,13 +216,20 @@ export function workerExecutor(setup: WorkSetup): Executor {
   };
 }
 
-/** Worker threads for a file of this size: none for a small one (starting them costs more than they save). */
-const WORKERS_FROM_BYTES = 8_000_000;
-function defaultWorkers(file: string, totalBytes: number | null): number {
+/**
+ * A file is small under this much text: worked in the main thread (starting worker threads costs more than they
+ * save), and, read twice for its ZIP evidence, read from the file once (what its rows were read as is kept).
+ */
+const SMALL_FILE_BYTES = 8_000_000;
+/** The file is small (SMALL_FILE_BYTES); a pipe, whose size is unknown, is not. */
+function smallFile(file: string, totalBytes: number | null): boolean {
   // A gzipped county file is about a sixth of its text.
-  const text = totalBytes === null ? Number.POSITIVE_INFINITY : totalBytes * (file.endsWith('.gz') ? 6 : 1);
+  return totalBytes !== null && totalBytes * (file.endsWith('.gz') ? 6 : 1) < SMALL_FILE_BYTES;
+}
+/** Worker threads for a file: none for a small one. */
+function defaultWorkers(file: string, totalBytes: number | null): number {
   const cores = availableParallelism();
-  return text >= WORKERS_FROM_BYTES && cores >= 2 ? Math.min(2, cores) : 0;
+  return !smallFile(file, totalBytes) && cores >= 2 ? Math.min(2, cores) : 0;
 }
 
 /** How many refused values an import keeps by line (its report counts them all). */
@@ -290,8 +308,10 @@ export async function importCsv(
       };
       if (mapping.join?.on === 'address') setup.addressIndex = await readAddressIndex(pool, source);
       const workers = opts.workers ?? defaultWorkers(file, totalBytes);
+      // A small file read twice (for its ZIP evidence): its batches, and what its rows were read as, are kept.
+      const keepRead = workers === 0 && needsZipEvidence(mapping) && smallFile(file, totalBytes);
       const executors =
-        workers > 0 ? Array.from({ length: workers }, () => workerExecutor(setup)) : [inlineExecutor(setup)];
+        workers > 0 ? Array.from({ length: workers }, () => workerExecutor(setup)) : [inlineExecutor(setup, keepRead)];
       // The cells the reader copies out of each record: worker threads parse the records' text again.
       const reading = {
         file,
@@ -299,14 +319,18 @@ export async function importCsv(
         batchSize,
         executors,
         cellsRead: cellMask(headerColumns, executors.some((e) => e.readsCells) ? mappingColumns(mapping) : []),
+        parcelCells: identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c)),
       };
+      const parse: BatchWork<Executor, ParsedBatch> = (e, batch, rows, cells) => e.parse(batch, rows, cells);
       try {
+        let batches: () => BatchReader<Executor> = () => readBatches(reading, parse);
         if (needsZipEvidence(mapping)) {
-          const entries = await prescanZipEvidence(reading);
+          const kept: CutBatch[] | undefined = keepRead ? [] : undefined;
+          const entries = await prescanZipEvidence(reading, kept);
           await Promise.all(executors.map((e) => e.useZipEvidence(entries)));
+          if (kept) batches = () => replayBatches(kept, executors, parse);
         }
-        const parcelCells = identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c));
-        await importProperties(pool, lock, { ...reading, parcelCells }, source, summary, progress, {
+        await importProperties(pool, lock, batches, source, summary, progress, {
           joined: mapping.join !== undefined,
           sourceHasState: hasState,
         });
@@ -339,7 +363,8 @@ async function importProperties(
   pool: Pool,
   /** Each batch is written on its connection: a lock lost stops the import there (source-lock.ts). */
   lock: SourceLock,
-  reading: BatchReading<Executor>,
+  /** Starts reading the file's batches, each sent to be parsed (readBatches). */
+  readFile: () => BatchReader<Executor>,
   source: string,
   summary: ImportSummary,
   progress: (rowsRead: number, bytesRead: number) => void,
@@ -352,7 +377,7 @@ async function importProperties(
     sourceHasState: boolean;
   },
 ): Promise<void> {
-  const batches = readBatches(reading, (e, batch, rows, cells) => e.parse(batch, rows, cells));
+  const batches = readFile();
   let stopped = false;
 
   // What happened to each parcel over the whole file: one whose rows span batches is added once, not then updated.

@@ -204,8 +204,13 @@ function siteOf(v: Values): { city: string | null; state: string | null; zip: st
   };
 }
 
-/** Where a row's parcel is: its site, street line, ZIP (and where the ZIP came from), state and county; throws what the row's place makes it an error for. */
-function rowPlace(v: Values, opts: ParcelOptions) {
+/**
+ * Where a row's parcel is, as far as the row alone tells: its site, street line and mailing address, and its ZIP when
+ * the file gives it or the owner is mailed at the parcel in a ZIP of the county; throws what the row's site makes it
+ * an error for. The county's street-segment evidence, read from the whole file, is applied after (rowPlace), so a
+ * roll without site ZIPs reads this once, for its evidence, and keeps it for the import (import-work.ts).
+ */
+export function sitePlace(v: Values): SitePlace {
   checkRanges(v);
   const site = siteOf(v);
   const fipsGiven = str(v.fips);
@@ -226,7 +231,7 @@ function rowPlace(v: Values, opts: ParcelOptions) {
   if (parsed.houseNumber === null && str(v.apn) === null) throw new Error(`line1 '${line1}' has no house number`);
   const mailing = mailingOf(v);
   // The ZIP: the file's; else the owner's mailing ZIP when the owner is mailed at this very line in a ZIP of the
-  // county; else the ZIP the street segment's other parcels share (zip-evidence.ts); else none.
+  // county; else (rowPlace) the ZIP the street segment's other parcels share (zip-evidence.ts); else none.
   let zip = site.zip;
   let zipSource: 'file' | NonNullable<PropertyInput['zipSource']> | null = zip === '' ? null : 'file';
   const stateWritten = site.state;
@@ -244,6 +249,28 @@ function rowPlace(v: Values, opts: ParcelOptions) {
       zipSource = 'owner-mailing';
     }
   }
+  return { site, fipsGiven, line1, line2, parsed, mailing, zip, zipSource };
+}
+
+/** What sitePlace reads of a row. */
+export interface SitePlace {
+  site: ReturnType<typeof siteOf>;
+  fipsGiven: string | null;
+  line1: string;
+  line2: string;
+  parsed: StreetLine;
+  mailing: PropertyInput['mailing'];
+  zip: string;
+  zipSource: 'file' | NonNullable<PropertyInput['zipSource']> | null;
+}
+
+/**
+ * Where a row's parcel is: its site (sitePlace), its ZIP filled from the street segment's evidence where the row
+ * gave none, its state and county; throws what the row's place makes it an error for.
+ */
+function rowPlace(from: SitePlace, opts: ParcelOptions) {
+  const { site, fipsGiven, parsed } = from;
+  let { zip, zipSource } = from;
   if (zip === '' && opts.zipEvidence && parsed.houseNumber !== null) {
     const n = Number.parseInt(parsed.houseNumber, 10);
     const z = Number.isFinite(n) ? opts.zipEvidence.zipOf(parsed.streetKey, n) : null;
@@ -253,21 +280,22 @@ function rowPlace(v: Values, opts: ParcelOptions) {
     }
   }
   const place = zip === '' ? undefined : placeOf(zip);
-  const state = stateWritten ?? place?.state;
+  const state = site.state ?? place?.state;
   if (!state || !STATE_FIPS[state])
     throw new Error(zip === '' ? 'no state and no ZIP: the parcel has no place' : `unknown state for ZIP ${zip}`);
   if (place && place.state !== state) throw new Error(`ZIP ${zip} is in ${place.state}, not ${state}`);
   const fips = fipsGiven ?? place?.fips ?? `${STATE_FIPS[state]}000`;
-  return { site, fipsGiven, line1, line2, parsed, mailing, zip, zipSource, place, state, fips };
+  return { ...from, zip, zipSource, place, state, fips };
 }
 
 /**
- * A row's ZIP evidence (zip-evidence.ts): its street line and ZIP when its owner is mailed at the parcel in a ZIP of
- * the county, else null. What toParcel reads of a row to find that, and throws for it: the rest of a parcel (owners,
- * sales, values) is not made, as the evidence prescan reads every row of the file before the import reads it again.
+ * A row's ZIP evidence (zip-evidence.ts), from its site (sitePlace): its street line and ZIP when its owner is mailed
+ * at the parcel in a ZIP of the county, else null; throws what toParcel would throw for the row's place. The rest of
+ * a parcel (owners, sales, values) is not made: the evidence prescan reads every row of the file before the import
+ * reads it.
  */
-export function zipEvidenceOf(v: Values): { street: StreetLine; zip: string } | null {
-  const { parsed, zip, zipSource } = rowPlace(v, {});
+export function zipEvidenceOf(from: SitePlace): { street: StreetLine; zip: string } | null {
+  const { parsed, zip, zipSource } = rowPlace(from, {});
   return zipSource === 'owner-mailing' ? { street: parsed, zip } : null;
 }
 
@@ -276,8 +304,13 @@ export function toParcel(
   v: Values,
   now: string,
   opts: ParcelOptions = {},
+  /** The row's site, when it was read already (a roll without site ZIPs, for its evidence): sitePlace(v). */
+  read?: SitePlace,
 ): { input: PropertyInput; street: StreetLine } {
-  const { site, fipsGiven, line1, line2, parsed, mailing, zip, zipSource, place, state, fips } = rowPlace(v, opts);
+  const { site, fipsGiven, line1, line2, parsed, mailing, zip, zipSource, place, state, fips } = rowPlace(
+    read ?? sitePlace(v),
+    opts,
+  );
   const derivedApn = String(hash32(`${fips}|${parsed.lineKey}|${parsed.unitKey}`)).padStart(10, '0');
   const apn = str(v.apn) ?? `${derivedApn.slice(0, 3)}-${derivedApn.slice(3, 7)}-${derivedApn.slice(7)}`;
   const [owner1, owner2] = ownersOf(v, opts);

@@ -41,7 +41,14 @@ import {
   type Values,
 } from './apply-rules.js';
 import { type AddressIndexEntry, JoinedParcels } from './import-join.js';
-import { type ParcelOptions, toContribution, toParcel, zipEvidenceOf } from './import-row.js';
+import {
+  type ParcelOptions,
+  type SitePlace,
+  sitePlace,
+  toContribution,
+  toParcel,
+  zipEvidenceOf,
+} from './import-row.js';
 import type { Mapping } from './mapping.js';
 import { mappingColumns } from './mapping-rules.js';
 
@@ -168,8 +175,33 @@ interface Parcel {
   lines: number[];
 }
 
+/**
+ * A batch's rows as a roll without site ZIPs was read for its evidence (zipEvidence, keeping them): what the parse
+ * of the same batch then takes instead of reading its rows again. By row: its values and site, or the error either
+ * threw; the refusals up to its end; and the batch's report, every reason kept (the parse keeps the first few of the
+ * rows that are not errors).
+ */
+interface ReadRows {
+  values: (Values | RowFailure)[];
+  /** Null where the values failed. */
+  sites: (SitePlace | RowFailure | null)[];
+  refusalEnds: Int32Array;
+  refusals: RowError[];
+  report: FieldReport;
+}
+
+/** A row's error as read: `read`, its cells were read (they count in the report, and are taken out of it). */
+interface RowFailure {
+  error: Error;
+  read: boolean;
+}
+
+const failed = (v: object): v is RowFailure => (v as Partial<RowFailure>).error instanceof Error;
+
 export class ImportWork {
   private readonly batches = new Map<number, Map<string, Parcel>>();
+  /** Batches read for the ZIP evidence and kept for their parse (zipEvidence's `keepAs`). */
+  private readonly readRows = new Map<number, ReadRows>();
   /** A joined file's batches as read, parsed and not yet merged: the rows of parcels the store lacks are unreported. */
   private readonly joinedRows = new Map<number, RowBatch>();
   /** Batches merged, waiting for their owners' ids to be built. */
@@ -220,13 +252,13 @@ export class ImportWork {
     this.joined = join ? new JoinedParcels(join, setup.addressIndex ?? []) : null;
   }
 
-  /** A row's parcel: its identity, and what the row says of it. */
-  private parcelOf(values: Values): { identity: string; input: PropertyInput; ref?: ParcelRef } {
+  /** A row's parcel: its identity, and what the row says of it. `site`: sitePlace(values), when read already. */
+  private parcelOf(values: Values, site?: SitePlace): { identity: string; input: PropertyInput; ref?: ParcelRef } {
     if (this.joined) {
       const input = toContribution(values, this.setup.now, this.options);
       return { ...this.joined.find(values, input), input };
     }
-    const { input, street } = toParcel(values, this.setup.now, this.options);
+    const { input, street } = toParcel(values, this.setup.now, this.options, site);
     return { identity: parcelIdentity(input, this.byApn, street), input };
   }
 
@@ -257,23 +289,72 @@ export class ImportWork {
   /**
    * A batch's ZIP evidence (zip-evidence.ts), for a roll without site ZIPs, read before the import: the parcels
    * whose owner is mailed at the parcel itself, in a ZIP of the county. A row the import refuses is no evidence.
+   * `keepAs`: the batch's number in the import (the same batches, cut alike), under which what its rows were read as
+   * is kept for its parse, which then reads them no more (a small file, in the main thread: import-csv.ts).
    */
-  zipEvidence(rows: RowBatch, cells?: readonly string[][]): ZipEvidenceEntry[] {
+  zipEvidence(rows: RowBatch, cells?: readonly string[][], keepAs?: number): ZipEvidenceEntry[] {
     const out: ZipEvidenceEntry[] = [];
-    const ctx: RuleContext = { line: 0, latestDate: this.latestDate };
-    for (let r = 0; r < rows.ends.length; r++) {
+    const n = rows.ends.length;
+    const kept: ReadRows | null =
+      keepAs === undefined ? null : { values: [], sites: [], refusalEnds: new Int32Array(n), refusals: [], report: {} };
+    // Kept, the rules count what the parse's would (every reason: which rows are errors is known only there).
+    const ctx: RuleContext = kept
+      ? {
+          line: 0,
+          latestDate: this.latestDate,
+          report: kept.report,
+          refusals: kept.refusals,
+          reasonsKept: Number.POSITIVE_INFINITY,
+        }
+      : { line: 0, latestDate: this.latestDate };
+    for (let r = 0; r < n; r++) {
       ctx.line = rows.lines[r]!;
-      try {
-        const evidence = zipEvidenceOf(applyCompiled(this.rules, this.recordAt(rows, r, cells), ctx));
-        if (!evidence) continue;
-        const { street, zip } = evidence;
-        const n = street.houseNumber === null ? Number.NaN : Number.parseInt(street.houseNumber, 10);
-        if (Number.isFinite(n)) out.push([street.streetKey, n, zip]);
-      } catch {
-        // A row the import reports; it is no evidence.
+      const { values, site } = this.readRow(rows, r, cells, ctx);
+      if (kept) {
+        kept.values.push(values);
+        kept.sites.push(site);
+        kept.refusalEnds[r] = kept.refusals.length;
       }
+      if (site === null || failed(site)) continue;
+      let evidence: ReturnType<typeof zipEvidenceOf>;
+      try {
+        evidence = zipEvidenceOf(site);
+      } catch {
+        continue; // a row the import reports (or places with the evidence): no evidence
+      }
+      if (!evidence) continue;
+      const { street, zip } = evidence;
+      const h = street.houseNumber === null ? Number.NaN : Number.parseInt(street.houseNumber, 10);
+      if (Number.isFinite(h)) out.push([street.streetKey, h, zip]);
     }
+    if (kept) this.readRows.set(keepAs!, kept);
     return out;
+  }
+
+  /** Record r's values and site (sitePlace), or the error that stopped either: a row the import reports. */
+  private readRow(
+    rows: RowBatch,
+    r: number,
+    cells: readonly string[][] | undefined,
+    ctx: RuleContext,
+  ): { values: Values | RowFailure; site: SitePlace | RowFailure | null } {
+    let record: readonly string[];
+    try {
+      record = this.recordAt(rows, r, cells);
+    } catch (err) {
+      return { values: { error: err as Error, read: false }, site: null };
+    }
+    let values: Values;
+    try {
+      values = applyCompiled(this.rules, record, ctx);
+    } catch (err) {
+      return { values: { error: err as Error, read: true }, site: null };
+    }
+    try {
+      return { values, site: sitePlace(values) };
+    } catch (err) {
+      return { values, site: { error: err as Error, read: true } };
+    }
   }
 
   /** The roll's ZIP evidence, all of it, before its first batch is parsed. */
@@ -289,6 +370,9 @@ export class ImportWork {
     const parcels = new Map<string, Parcel>();
     const refs = new Map<string, ParcelRef>();
     const errors: RowError[] = [];
+    // Rows read already, for the ZIP evidence (zipEvidence's keepAs): their values, refusals and report as read then.
+    const read = this.readRows.get(batch);
+    this.readRows.delete(batch);
     // Each row that turns out an error makes room for one more reason a target (its own, taken out below). A joined
     // file's rows the store lacks are found later, by the main thread (unreport): its batch keeps every reason until
     // then (one a refused cell, whose refusal is listed anyway), and the main thread keeps the first few of the rest.
@@ -296,7 +380,7 @@ export class ImportWork {
     const ctx: RuleContext = {
       line: 0,
       latestDate: this.latestDate,
-      report: {},
+      report: read?.report ?? {},
       refusals: [],
       reasonsKept: reasonsLeft,
     };
@@ -308,9 +392,25 @@ export class ImportWork {
       ctx.line = line;
       const refusedBefore = refusals.length;
       let record: readonly string[] | null = null;
+      /** The row's cells were read (its error is counted in the report, and taken out of it). */
+      let cellsRead = false;
       try {
-        record = this.recordAt(rows, r, cells);
-        const { identity, input, ref } = this.parcelOf(applyCompiled(this.rules, record, ctx));
+        let values: Values;
+        let site: SitePlace | undefined;
+        if (read) {
+          const v = read.values[r]!;
+          cellsRead = !failed(v) || v.read;
+          if (failed(v)) throw v.error;
+          const at = read.sites[r]!;
+          if (failed(at)) throw at.error;
+          values = v;
+          site = at;
+        } else {
+          record = this.recordAt(rows, r, cells);
+          cellsRead = true;
+          values = applyCompiled(this.rules, record, ctx);
+        }
+        const { identity, input, ref } = this.parcelOf(values, site);
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
         if (prior) {
@@ -320,18 +420,22 @@ export class ImportWork {
             : mergeParcel(prior.input, input, this.continuing);
           prior.lines.push(line);
         } else parcels.set(identity, { input, state: '', fileDigest: '', lines: [line] });
+        if (read)
+          for (let i = r === 0 ? 0 : read.refusalEnds[r - 1]!; i < read.refusalEnds[r]!; i++)
+            refusals.push(read.refusals[i]!);
       } catch (err) {
         errors.push({ line, reason: (err as Error).message });
         // A value refused is one a kept row goes without: a row that is an error reports its error alone (as a tract
         // file's row does), and its cells count in no target.
         refusals.length = refusedBefore;
-        if (record) {
-          errorRows.push({ cells: record, line });
+        if (cellsRead) {
+          errorRows.push({ cells: record ?? this.recordAt(rows, r, cells), line });
           ctx.reasonsKept = reasonsLeft + errorRows.length;
         }
       }
     }
-    if (errorRows.length > 0)
+    // Rows read for the evidence kept every reason: the first few of the rows that are not errors are kept.
+    if (errorRows.length > 0 || read)
       subtractReport(ctx.report!, reportOfRows(this.rules, errorRows, this.latestDate), reasonsLeft);
     // A joined file's records are kept until the main thread has read which parcels the store lacks (unreport): their
     // text, read again for the cells of those few (not every row's cells, kept past the young generation).

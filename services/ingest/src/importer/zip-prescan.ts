@@ -2,9 +2,11 @@
 // at the parcel itself, in a ZIP of the county; then imported, each parcel without a ZIP of its own taking the one its
 // street segment's evidence shares. The evidence is the file's alone, so a re-import finds the same ZIPs. The first
 // read is worked by the import's executors, batch by batch (its worker threads, for a large file, which then start
-// the import warm); Lebanon x20 (113,200 rows) gained 2-4% by it over reading the evidence in the main thread.
+// the import warm); Lebanon x20 (113,200 rows) gained 2-4% by it over reading the evidence in the main thread. The
+// batches are cut as the import cuts them, so that a small file's executor (the main thread) can keep what it read of
+// each row for the batch's parse, and the import send the same batches again without reading the file (`keep`).
 import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
-import { type BatchReading, readBatches } from './import-batches.js';
+import { type BatchReading, type CutBatch, readBatches } from './import-batches.js';
 import type { RowBatch } from './import-work.js';
 import type { Mapping } from './mapping.js';
 
@@ -20,12 +22,13 @@ export interface EvidenceReader {
 
 /**
  * The roll's ZIP evidence, in the file's order: its batches read by the executors in turn, as the import reads them
- * after (by size alone: the evidence is a row's own).
+ * after. `keep`: the batches as cut are added to it (readBatches), for the import to send again (replayBatches).
  */
 export async function prescanZipEvidence(
-  reading: Omit<BatchReading<EvidenceReader>, 'parcelCells'>,
+  reading: BatchReading<EvidenceReader>,
+  keep?: CutBatch[],
 ): Promise<ZipEvidenceEntry[]> {
-  const batches = readBatches(reading, (e, batch, rows, cells) => e.zipEvidence(batch, rows, cells));
+  const batches = readBatches(reading, (e, batch, rows, cells) => e.zipEvidence(batch, rows, cells), keep);
   const out: ZipEvidenceEntry[] = [];
   try {
     for (let b = await batches.take(); b; b = await batches.take()) for (const e of await b.parsed) out.push(e);

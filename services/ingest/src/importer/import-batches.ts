@@ -1,5 +1,6 @@
 // The importer's reader: the file's records, cut into batches and each sent to be parsed as it is cut, at most
-// `ahead` batches before the one the pipeline takes (import-csv.ts importProperties).
+// `ahead` batches before the one the pipeline takes (import-csv.ts importProperties); or batches cut before (a small
+// file read first for its ZIP evidence: zip-prescan.ts), sent again.
 import { type CellMask, readCsvValues } from './csv-records.js';
 import type { ParsedBatch, RowBatch, RowError } from './import-work.js';
 
@@ -48,6 +49,31 @@ export interface CutBatch {
   bytesRead: number;
 }
 
+/**
+ * The batches readBatches cuts, kept to be sent again (replayBatches), up to `maxRows` rows and `maxChars` of text:
+ * past either, none (`batches` null), and the file is read again. What an executor keeps of a batch's rows it finds
+ * by the batch's rows (ImportWork's `kept`), and lets go with them. A file's size does not bound its rows: a gzip of
+ * a few MB can hold a hundred times its size.
+ */
+export class KeptBatches {
+  batches: CutBatch[] | null = [];
+  private rows = 0;
+  private chars = 0;
+
+  constructor(
+    private readonly maxRows: number,
+    private readonly maxChars: number,
+  ) {}
+
+  add(batch: CutBatch): void {
+    if (this.batches === null) return;
+    this.rows += batch.rows.ends.length;
+    this.chars += batch.rows.text.length;
+    if (this.rows > this.maxRows || this.chars > this.maxChars) this.batches = null;
+    else this.batches.push(batch);
+  }
+}
+
 export interface BatchReader<E, R = ParsedBatch> {
   /** The next batch, in the file's order; null once the file is read (or the reader stopped). */
   take(): Promise<ReadBatch<E, R> | null>;
@@ -64,12 +90,12 @@ export interface BatchReader<E, R = ParsedBatch> {
  * fall in batches of their own, and so do a parcel's rows past `maxBatch` rows in a batch. The cells are a
  * heuristic (mapping-rules.ts identityColumns): where they miss, batches are cut as by size alone. Batches go to the
  * executors in turn. `keep`: each batch as cut is added to it too (its rows' text, not their cells), to be sent again
- * by replayBatches.
+ * by replayBatches, up to its limits.
  */
 export function readBatches<E, R = ParsedBatch>(
   reading: BatchReading<E>,
   work: BatchWork<E, R>,
-  keep?: CutBatch[],
+  keep?: KeptBatches,
 ): BatchReader<E, R> {
   const { file, delimiter, batchSize, executors, parcelCells = [] } = reading;
   // Executors that read no cell (worker threads parse the records' text again) are given none: a batch's cells would
@@ -111,7 +137,7 @@ export function readBatches<E, R = ParsedBatch>(
         rowsRead,
         bytesRead,
       };
-      keep?.push(batch);
+      keep?.add(batch);
       await send(batch, cells);
       texts = [];
       cells = [];
@@ -152,12 +178,13 @@ export function readBatches<E, R = ParsedBatch>(
  * They are sent without their cells.
  */
 export function replayBatches<E, R = ParsedBatch>(
-  kept: readonly CutBatch[],
+  kept: CutBatch[],
   executors: readonly E[],
   work: BatchWork<E, R>,
 ): BatchReader<E, R> {
   return sendBatches(executors, work, async (send, isStopped) => {
-    for (const batch of kept) {
+    // Each let go once sent: the pipeline holds it no longer than the batches it reads from the file.
+    for (let batch = kept.shift(); batch !== undefined; batch = kept.shift()) {
       await send(batch, []);
       if (isStopped()) return;
       // As the file's reader does between its reads: the pipeline's replies are read between batches.

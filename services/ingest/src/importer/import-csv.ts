@@ -24,7 +24,7 @@ import { cellMask, readCsvValues, readHeader } from './csv-records.js';
 import {
   type BatchReader,
   type BatchWork,
-  type CutBatch,
+  KeptBatches,
   type ReadBatch,
   readBatches,
   replayBatches,
@@ -135,14 +135,14 @@ interface Executor {
 
 /**
  * `keepRead`: what the ZIP evidence's read makes of each batch's rows is kept for the batch's parse (a small file: its
- * rows' values, a few MB).
+ * rows' values, ~2 KB a row of heap, for at most KEPT_ROWS rows).
  */
 function inlineExecutor(setup: WorkSetup, keepRead: boolean): Executor {
   const work = new ImportWork(setup);
   return {
     readsCells: true,
     parse: async (batch, rows, cells) => work.parse(batch, rows, cells),
-    zipEvidence: async (batch, rows, cells) => work.zipEvidence(rows, cells, keepRead ? batch : undefined),
+    zipEvidence: async (_batch, rows, cells) => work.zipEvidence(rows, cells, keepRead),
     useZipEvidence: async (entries) => work.useZipEvidence(entries),
     unreport: async (batch, identities) => work.unreport(batch, identities),
     mentions: async (req) => work.mentions(req),
@@ -221,6 +221,11 @@ export function workerExecutor(setup: WorkSetup): Executor {
  * save), and, read twice for its ZIP evidence, read from the file once (what its rows were read as is kept).
  */
 const SMALL_FILE_BYTES = 8_000_000;
+/**
+ * The rows a small file's evidence read keeps for its import, at most (~2 KB a row of heap: Lebanon's roll is 5,660
+ * rows); a file of more is read again.
+ */
+const KEPT_ROWS = 25_000;
 /** The file is small (SMALL_FILE_BYTES); a pipe, whose size is unknown, is not. */
 function smallFile(file: string, totalBytes: number | null): boolean {
   // A gzipped county file is about a sixth of its text.
@@ -308,7 +313,8 @@ export async function importCsv(
       };
       if (mapping.join?.on === 'address') setup.addressIndex = await readAddressIndex(pool, source);
       const workers = opts.workers ?? defaultWorkers(file, totalBytes);
-      // A small file read twice (for its ZIP evidence): its batches, and what its rows were read as, are kept.
+      // A small file read for its ZIP evidence before its import: its batches, and what its rows were read as, are
+      // kept (up to KEPT_ROWS rows and SMALL_FILE_BYTES of text), and the file is read once.
       const keepRead = workers === 0 && needsZipEvidence(mapping) && smallFile(file, totalBytes);
       const executors =
         workers > 0 ? Array.from({ length: workers }, () => workerExecutor(setup)) : [inlineExecutor(setup, keepRead)];
@@ -323,14 +329,16 @@ export async function importCsv(
       };
       const parse: BatchWork<Executor, ParsedBatch> = (e, batch, rows, cells) => e.parse(batch, rows, cells);
       try {
-        let batches: () => BatchReader<Executor> = () => readBatches(reading, parse);
+        let startBatches: () => BatchReader<Executor> = () => readBatches(reading, parse);
         if (needsZipEvidence(mapping)) {
-          const kept: CutBatch[] | undefined = keepRead ? [] : undefined;
+          // Kept, the evidence's batches are the import's: its executor finds what it read of them by their rows.
+          const kept = keepRead ? new KeptBatches(KEPT_ROWS, SMALL_FILE_BYTES) : undefined;
           const entries = await prescanZipEvidence(reading, kept);
           await Promise.all(executors.map((e) => e.useZipEvidence(entries)));
-          if (kept) batches = () => replayBatches(kept, executors, parse);
+          const batches = kept?.batches;
+          if (batches) startBatches = () => replayBatches(batches, executors, parse);
         }
-        await importProperties(pool, lock, batches, source, summary, progress, {
+        await importProperties(pool, lock, startBatches, source, summary, progress, {
           joined: mapping.join !== undefined,
           sourceHasState: hasState,
         });
@@ -363,8 +371,8 @@ async function importProperties(
   pool: Pool,
   /** Each batch is written on its connection: a lock lost stops the import there (source-lock.ts). */
   lock: SourceLock,
-  /** Starts reading the file's batches, each sent to be parsed (readBatches). */
-  readFile: () => BatchReader<Executor>,
+  /** Starts the file's batches, each sent to be parsed: read from the file, or those the evidence's read kept. */
+  startBatches: () => BatchReader<Executor>,
   source: string,
   summary: ImportSummary,
   progress: (rowsRead: number, bytesRead: number) => void,
@@ -377,7 +385,7 @@ async function importProperties(
     sourceHasState: boolean;
   },
 ): Promise<void> {
-  const batches = readFile();
+  const batches = startBatches();
   let stopped = false;
 
   // What happened to each parcel over the whole file: one whose rows span batches is added once, not then updated.

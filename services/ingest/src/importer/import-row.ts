@@ -207,7 +207,7 @@ function siteOf(v: Values): { city: string | null; state: string | null; zip: st
 /**
  * Where a row's parcel is, as far as the row alone tells: its site, street line and mailing address, and its ZIP when
  * the file gives it or the owner is mailed at the parcel in a ZIP of the county; throws what the row's site makes it
- * an error for. The county's street-segment evidence, read from the whole file, is applied after (rowPlace), so a
+ * an error for. The county's street-segment evidence, read from the whole file, is applied after (rowPlace): a small
  * roll without site ZIPs reads this once, for its evidence, and keeps it for the import (import-work.ts).
  */
 export function sitePlace(v: Values): SitePlace {
@@ -304,11 +304,11 @@ export function toParcel(
   v: Values,
   now: string,
   opts: ParcelOptions = {},
-  /** The row's site, when it was read already (a roll without site ZIPs, for its evidence): sitePlace(v). */
-  read?: SitePlace,
+  /** sitePlace(v), when the row's site was read already (ImportWork reads it with the row's values). */
+  at?: SitePlace,
 ): { input: PropertyInput; street: StreetLine } {
   const { site, fipsGiven, line1, line2, parsed, mailing, zip, zipSource, place, state, fips } = rowPlace(
-    read ?? sitePlace(v),
+    at ?? sitePlace(v),
     opts,
   );
   const derivedApn = String(hash32(`${fips}|${parsed.lineKey}|${parsed.unitKey}`)).padStart(10, '0');

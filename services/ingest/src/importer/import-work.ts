@@ -176,32 +176,36 @@ interface Parcel {
 }
 
 /**
- * A batch's rows as a roll without site ZIPs was read for its evidence (zipEvidence, keeping them): what the parse
- * of the same batch then takes instead of reading its rows again. By row: its values and site, or the error either
- * threw; the refusals up to its end; and the batch's report, every reason kept (the parse keeps the first few of the
- * rows that are not errors).
+ * What a batch's rows were read as (ImportWork.readRows): by row, its values and site, or the error that stopped it;
+ * the values refused in them, each row's up to its `refusalsEnd`; and what the rules counted, every reason kept (the
+ * parse keeps the first few of the rows that are not errors).
  */
-interface ReadRows {
-  values: (Values | RowFailure)[];
-  /** Null where the values failed. */
-  sites: (SitePlace | RowFailure | null)[];
-  refusalEnds: Int32Array;
+interface RowsRead {
+  rows: RowRead[];
   refusals: RowError[];
   report: FieldReport;
 }
 
-/** A row's error as read: `read`, its cells were read (they count in the report, and are taken out of it). */
-interface RowFailure {
-  error: Error;
-  read: boolean;
-}
-
-const failed = (v: object): v is RowFailure => (v as Partial<RowFailure>).error instanceof Error;
+type RowRead =
+  | {
+      ok: true;
+      values: Values;
+      /** sitePlace(values): none for a joined file's row, which places no parcel. */
+      site: SitePlace | null;
+      refusalsEnd: number;
+    }
+  | {
+      ok: false;
+      error: unknown;
+      /** The rules counted the row's cells (they are counted out of the report again): its record could be read. */
+      counted: boolean;
+      refusalsEnd: number;
+    };
 
 export class ImportWork {
   private readonly batches = new Map<number, Map<string, Parcel>>();
-  /** Batches read for the ZIP evidence and kept for their parse (zipEvidence's `keepAs`). */
-  private readonly readRows = new Map<number, ReadRows>();
+  /** Batches read for the ZIP evidence, kept for their parse (zipEvidence's `keep`), by their rows. */
+  private readonly kept = new WeakMap<RowBatch, RowsRead>();
   /** A joined file's batches as read, parsed and not yet merged: the rows of parcels the store lacks are unreported. */
   private readonly joinedRows = new Map<number, RowBatch>();
   /** Batches merged, waiting for their owners' ids to be built. */
@@ -252,13 +256,16 @@ export class ImportWork {
     this.joined = join ? new JoinedParcels(join, setup.addressIndex ?? []) : null;
   }
 
-  /** A row's parcel: its identity, and what the row says of it. `site`: sitePlace(values), when read already. */
-  private parcelOf(values: Values, site?: SitePlace): { identity: string; input: PropertyInput; ref?: ParcelRef } {
+  /** A row's parcel: its identity, and what the row says of it. `site`: sitePlace(values) (none for a joined file). */
+  private parcelOf(
+    values: Values,
+    site: SitePlace | null,
+  ): { identity: string; input: PropertyInput; ref?: ParcelRef } {
     if (this.joined) {
       const input = toContribution(values, this.setup.now, this.options);
       return { ...this.joined.find(values, input), input };
     }
-    const { input, street } = toParcel(values, this.setup.now, this.options, site);
+    const { input, street } = toParcel(values, this.setup.now, this.options, site ?? undefined);
     return { identity: parcelIdentity(input, this.byApn, street), input };
   }
 
@@ -289,71 +296,78 @@ export class ImportWork {
   /**
    * A batch's ZIP evidence (zip-evidence.ts), for a roll without site ZIPs, read before the import: the parcels
    * whose owner is mailed at the parcel itself, in a ZIP of the county. A row the import refuses is no evidence.
-   * `keepAs`: the batch's number in the import (the same batches, cut alike), under which what its rows were read as
-   * is kept for its parse, which then reads them no more (a small file, in the main thread: import-csv.ts).
+   * `keep`: what the batch's rows were read as is kept for its parse, which then reads them no more (a small file, in
+   * the main thread, whose import sends the same batches again: import-csv.ts).
    */
-  zipEvidence(rows: RowBatch, cells?: readonly string[][], keepAs?: number): ZipEvidenceEntry[] {
+  zipEvidence(rows: RowBatch, cells?: readonly string[][], keep = false): ZipEvidenceEntry[] {
+    const read = this.readRows(rows, cells, keep);
+    if (keep) this.kept.set(rows, read);
     const out: ZipEvidenceEntry[] = [];
-    const n = rows.ends.length;
-    const kept: ReadRows | null =
-      keepAs === undefined ? null : { values: [], sites: [], refusalEnds: new Int32Array(n), refusals: [], report: {} };
-    // Kept, the rules count what the parse's would (every reason: which rows are errors is known only there).
-    const ctx: RuleContext = kept
-      ? {
-          line: 0,
-          latestDate: this.latestDate,
-          report: kept.report,
-          refusals: kept.refusals,
-          reasonsKept: Number.POSITIVE_INFINITY,
-        }
-      : { line: 0, latestDate: this.latestDate };
-    for (let r = 0; r < n; r++) {
-      ctx.line = rows.lines[r]!;
-      const { values, site } = this.readRow(rows, r, cells, ctx);
-      if (kept) {
-        kept.values.push(values);
-        kept.sites.push(site);
-        kept.refusalEnds[r] = kept.refusals.length;
-      }
-      if (site === null || failed(site)) continue;
+    for (const row of read.rows) {
+      if (!row.ok || row.site === null) continue;
       let evidence: ReturnType<typeof zipEvidenceOf>;
       try {
-        evidence = zipEvidenceOf(site);
+        evidence = zipEvidenceOf(row.site);
       } catch {
-        continue; // a row the import reports (or places with the evidence): no evidence
+        continue; // a row the import reports (or places by the evidence): no evidence
       }
       if (!evidence) continue;
       const { street, zip } = evidence;
-      const h = street.houseNumber === null ? Number.NaN : Number.parseInt(street.houseNumber, 10);
-      if (Number.isFinite(h)) out.push([street.streetKey, h, zip]);
+      const n = street.houseNumber === null ? Number.NaN : Number.parseInt(street.houseNumber, 10);
+      if (Number.isFinite(n)) out.push([street.streetKey, n, zip]);
     }
-    if (kept) this.readRows.set(keepAs!, kept);
     return out;
   }
 
-  /** Record r's values and site (sitePlace), or the error that stopped either: a row the import reports. */
+  /**
+   * A batch's rows read: each record's cells, the mapping's rules applied to them, and the parcel's site (sitePlace)
+   * they give. `counting`: the rules count what they make of each target and list the values refused (a parse's
+   * read; the evidence's alone needs neither).
+   */
+  private readRows(rows: RowBatch, cells: readonly string[][] | undefined, counting: boolean): RowsRead {
+    const read: RowsRead = { rows: [], refusals: [], report: {} };
+    const ctx: RuleContext = counting
+      ? {
+          line: 0,
+          latestDate: this.latestDate,
+          report: read.report,
+          refusals: read.refusals,
+          // Which rows are errors is known once they are merged (parse): every reason is kept until then.
+          reasonsKept: Number.POSITIVE_INFINITY,
+        }
+      : { line: 0, latestDate: this.latestDate };
+    for (let r = 0; r < rows.ends.length; r++) {
+      ctx.line = rows.lines[r]!;
+      read.rows.push(this.readRow(rows, r, cells, ctx, read.refusals));
+    }
+    return read;
+  }
+
   private readRow(
     rows: RowBatch,
     r: number,
     cells: readonly string[][] | undefined,
     ctx: RuleContext,
-  ): { values: Values | RowFailure; site: SitePlace | RowFailure | null } {
+    refusals: readonly RowError[],
+  ): RowRead {
     let record: readonly string[];
     try {
       record = this.recordAt(rows, r, cells);
-    } catch (err) {
-      return { values: { error: err as Error, read: false }, site: null };
+    } catch (error) {
+      return { ok: false, error, counted: false, refusalsEnd: refusals.length };
     }
     let values: Values;
     try {
       values = applyCompiled(this.rules, record, ctx);
-    } catch (err) {
-      return { values: { error: err as Error, read: true }, site: null };
+    } catch (error) {
+      return { ok: false, error, counted: true, refusalsEnd: refusals.length };
     }
+    // A joined file's row places no parcel: it names one another file placed (import-join.ts).
+    if (this.joined) return { ok: true, values, site: null, refusalsEnd: refusals.length };
     try {
-      return { values, site: sitePlace(values) };
-    } catch (err) {
-      return { values, site: { error: err as Error, read: true } };
+      return { ok: true, values, site: sitePlace(values), refusalsEnd: refusals.length };
+    } catch (error) {
+      return { ok: false, error, counted: true, refusalsEnd: refusals.length };
     }
   }
 
@@ -370,47 +384,18 @@ export class ImportWork {
     const parcels = new Map<string, Parcel>();
     const refs = new Map<string, ParcelRef>();
     const errors: RowError[] = [];
-    // Rows read already, for the ZIP evidence (zipEvidence's keepAs): their values, refusals and report as read then.
-    const read = this.readRows.get(batch);
-    this.readRows.delete(batch);
-    // Each row that turns out an error makes room for one more reason a target (its own, taken out below). A joined
-    // file's rows the store lacks are found later, by the main thread (unreport): its batch keeps every reason until
-    // then (one a refused cell, whose refusal is listed anyway), and the main thread keeps the first few of the rest.
-    const reasonsLeft = this.joined ? Number.POSITIVE_INFINITY : REASONS_KEPT;
-    const ctx: RuleContext = {
-      line: 0,
-      latestDate: this.latestDate,
-      report: read?.report ?? {},
-      refusals: [],
-      reasonsKept: reasonsLeft,
-    };
-    const refusals = ctx.refusals!;
+    // Read already, for the ZIP evidence (zipEvidence's `keep`), or now.
+    const read = this.kept.get(rows) ?? this.readRows(rows, cells, true);
+    this.kept.delete(rows);
+    const refusals: RowError[] = [];
     /** Rows that are errors, with their cells: what the rules counted of them is taken out of the report. */
     const errorRows: { cells: readonly string[]; line: number }[] = [];
-    for (let r = 0; r < rows.ends.length; r++) {
+    for (let r = 0; r < read.rows.length; r++) {
+      const row = read.rows[r]!;
       const line = rows.lines[r]!;
-      ctx.line = line;
-      const refusedBefore = refusals.length;
-      let record: readonly string[] | null = null;
-      /** The row's cells were read (its error is counted in the report, and taken out of it). */
-      let cellsRead = false;
       try {
-        let values: Values;
-        let site: SitePlace | undefined;
-        if (read) {
-          const v = read.values[r]!;
-          cellsRead = !failed(v) || v.read;
-          if (failed(v)) throw v.error;
-          const at = read.sites[r]!;
-          if (failed(at)) throw at.error;
-          values = v;
-          site = at;
-        } else {
-          record = this.recordAt(rows, r, cells);
-          cellsRead = true;
-          values = applyCompiled(this.rules, record, ctx);
-        }
-        const { identity, input, ref } = this.parcelOf(values, site);
+        if (!row.ok) throw row.error;
+        const { identity, input, ref } = this.parcelOf(row.values, row.site);
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
         if (prior) {
@@ -420,23 +405,23 @@ export class ImportWork {
             : mergeParcel(prior.input, input, this.continuing);
           prior.lines.push(line);
         } else parcels.set(identity, { input, state: '', fileDigest: '', lines: [line] });
-        if (read)
-          for (let i = r === 0 ? 0 : read.refusalEnds[r - 1]!; i < read.refusalEnds[r]!; i++)
-            refusals.push(read.refusals[i]!);
-      } catch (err) {
-        errors.push({ line, reason: (err as Error).message });
         // A value refused is one a kept row goes without: a row that is an error reports its error alone (as a tract
         // file's row does), and its cells count in no target.
-        refusals.length = refusedBefore;
-        if (cellsRead) {
-          errorRows.push({ cells: record ?? this.recordAt(rows, r, cells), line });
-          ctx.reasonsKept = reasonsLeft + errorRows.length;
-        }
+        for (let i = r === 0 ? 0 : read.rows[r - 1]!.refusalsEnd; i < row.refusalsEnd; i++)
+          refusals.push(read.refusals[i]!);
+      } catch (err) {
+        errors.push({ line, reason: (err as Error).message });
+        if (row.ok || row.counted) errorRows.push({ cells: this.recordAt(rows, r, cells), line });
       }
     }
-    // Rows read for the evidence kept every reason: the first few of the rows that are not errors are kept.
-    if (errorRows.length > 0 || read)
-      subtractReport(ctx.report!, reportOfRows(this.rules, errorRows, this.latestDate), reasonsLeft);
+    // The rows that are errors counted out, the first few reasons of the others are kept. A joined file's rows the
+    // store lacks are found later, by the main thread (unreport): its batch keeps every reason until then (one a
+    // refused cell, whose refusal is listed anyway), and the main thread keeps the first few of the rest.
+    subtractReport(
+      read.report,
+      reportOfRows(this.rules, errorRows, this.latestDate),
+      this.joined ? Number.POSITIVE_INFINITY : REASONS_KEPT,
+    );
     // A joined file's records are kept until the main thread has read which parcels the store lacks (unreport): their
     // text, read again for the cells of those few (not every row's cells, kept past the young generation).
     if (this.joined) this.joinedRows.set(batch, rows);
@@ -451,7 +436,7 @@ export class ImportWork {
       parcels: [...parcels].map(([identity, p]) => refs.get(identity) ?? this.parcelRef(identity, p.input)),
       errors,
       refusals,
-      report: ctx.report!,
+      report: read.report,
       ...(this.joined ? { lines: [...parcels.values()].map((p) => p.lines) } : {}),
     };
   }

@@ -2,11 +2,12 @@
 // at the parcel itself, in a ZIP of the county; then imported, each parcel without a ZIP of its own taking the one its
 // street segment's evidence shares. The evidence is the file's alone, so a re-import finds the same ZIPs. The first
 // read is worked by the import's executors, batch by batch (its worker threads, for a large file, which then start
-// the import warm); Lebanon x20 (113,200 rows) gained 2-4% by it over reading the evidence in the main thread. The
-// batches are cut as the import cuts them, so that a small file's executor (the main thread) can keep what it read of
-// each row for the batch's parse, and the import send the same batches again without reading the file (`keep`).
+// the import warm); Lebanon x20 (113,200 rows) gained 2-4% by it over reading the evidence in the main thread. A small
+// file's rows are read from the file once: its batches, cut here as the import cuts them (a parcel's rows together),
+// are kept (`keep`) and are the import's, and the main thread's executor keeps what it read of each row for the
+// batch's parse (import-csv.ts keepRead).
 import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
-import { type BatchReading, type CutBatch, readBatches } from './import-batches.js';
+import { type BatchReading, type KeptBatches, readBatches } from './import-batches.js';
 import type { RowBatch } from './import-work.js';
 import type { Mapping } from './mapping.js';
 
@@ -26,7 +27,7 @@ export interface EvidenceReader {
  */
 export async function prescanZipEvidence(
   reading: BatchReading<EvidenceReader>,
-  keep?: CutBatch[],
+  keep?: KeptBatches,
 ): Promise<ZipEvidenceEntry[]> {
   const batches = readBatches(reading, (e, batch, rows, cells) => e.zipEvidence(batch, rows, cells), keep);
   const out: ZipEvidenceEntry[] = [];

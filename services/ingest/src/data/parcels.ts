@@ -16,15 +16,6 @@ export function parcelRefOf(p: Pick<PropertyInput, 'fips' | 'apn' | 'parcelKey'>
   return { fips: p.fips, key: p.parcelKey ?? apnKey(p.apn) };
 }
 
-/** An APN's parts as written, for a county whose APNs differ only by where their separators are (`2-11`, `21-1`). */
-export function separatedApnKey(apn: string): string {
-  return apn
-    .trim()
-    .toUpperCase()
-    .replace(/[^0-9A-Z]+/g, '-')
-    .replace(/^-|-$/g, '');
-}
-
 /**
  * The registry ids of `refs`, in their order, registering those not yet known. Runs as a statement of its own (not
  * inside a REPEATABLE READ transaction): concurrent callers registering one parcel then get the same id.

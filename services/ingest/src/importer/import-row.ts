@@ -3,7 +3,7 @@
 // the import's worker threads as well as in the main one.
 import { apnKey, normalizeCity, splitZip, STATE_FIPS, type StreetLine, UNIT_DESIGNATORS } from '@pra/core/address';
 import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
-import { separatedApnKey } from '../data/parcels.js';
+import { separatedApnKey } from '@pra/core/address';
 import {
   acresOf,
   type OwnerInput,

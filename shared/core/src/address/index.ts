@@ -5,6 +5,7 @@ export {
   normalizeCity,
   splitZip,
   apnKey,
+  separatedApnKey,
   nameKey,
   countyKey,
   countyKeys,

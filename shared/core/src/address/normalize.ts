@@ -303,6 +303,19 @@ export function apnKey(apn: string): string {
   return apn.toUpperCase().replace(/[^0-9A-Z]/g, '');
 }
 
+/**
+ * An APN's parts as written, for a county whose APNs differ only by where their separators are (`2-11`, `21-1`):
+ * `2 11`, `2.11` and `2-11` are one, `21-1` another. An import keys such a county's parcels by it (mapping option
+ * apnKey "separators"), and a parcel lookup asked so answers that parcel only.
+ */
+export function separatedApnKey(apn: string): string {
+  return apn
+    .trim()
+    .toUpperCase()
+    .replace(/[^0-9A-Z]+/g, '-')
+    .replace(/^-|-$/g, '');
+}
+
 /** Person or company name for matching: "O'Brien-Smith" -> "OBRIEN SMITH". */
 export function nameKey(name: string): string {
   return tokenize(name)

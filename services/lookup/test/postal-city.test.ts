@@ -1,7 +1,8 @@
 // An address asked by a city the records do not name: the post office's city of their ZIP (issue 36: Lebanon's
 // 03784 is WEST LEBANON, its parcels are stored as LEBANON). The lookup reads the ZIPs GeoNames gives that city in
 // the asked state; an address stored in one of them answers as a lookup by that ZIP, one stored in several is a 404
-// naming them (two towns' buildings, never one page of both, never a charge).
+// naming them (two towns' buildings, never one page of both, never a charge). A city's first word that is a
+// directional may be abbreviated (W Lebanon).
 import { describe, expect, it } from 'vitest';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
 import { useLookupApp } from './lookup-harness.js';
@@ -39,6 +40,18 @@ describe('an address by the postal city of its ZIP', () => {
     expect(again.body.status.credits_remaining).toBe(before - 1);
     // By its town, each is found alone.
     expect(ids(await byCity(`100 ${name} St`, 'Sharpsburg', 'PA'))).toHaveLength(1);
+  });
+
+  it('a postal city whose first word is a directional, written out or not (W Lebanon is WEST LEBANON)', async () => {
+    const name = uniqueStreet();
+    const [mine] = await insertProperties(ctx.pool, [parcel(`12 ${name} RD`, 'LEBANON', '03784', 'NH')]);
+    for (const city of ['West Lebanon', 'W Lebanon', 'W. Lebanon', 'west  lebanon']) {
+      const res = await byCity(`12 ${name} Rd`, city, 'NH');
+      expect([res.status, ids(res)], city).toEqual([200, [mine]]);
+    }
+    // A directional alone is no city, and another first word is not folded.
+    for (const city of ['W', 'Wst Lebanon', 'East Lebanon'])
+      expect((await byCity(`12 ${name} Rd`, city, 'NH')).status, city).toBe(404);
   });
 
   it("a record of another state whose ZIP is the postal city's is not that city's", async () => {

@@ -130,8 +130,31 @@ export function zipPlace(zip: string): ZipPlace | undefined {
   return place;
 }
 
-/** The 5-digit ZIPs of each postal city, keyed `STATE|CITY KEY` (normalizeCity). */
+/** The 5-digit ZIPs of each postal city, keyed `STATE|CITY KEY` (normalizeCity, then postalCityKey). */
 let zipsByCity: Map<string, string[]> | null = null;
+
+/** A city's first word that is a directional, written out: an address may abbreviate it (`W Lebanon`), GeoNames does not. */
+const CITY_DIRECTIONALS: ReadonlyMap<string, string> = new Map([
+  ['N', 'NORTH'],
+  ['S', 'SOUTH'],
+  ['E', 'EAST'],
+  ['W', 'WEST'],
+  ['NE', 'NORTHEAST'],
+  ['NW', 'NORTHWEST'],
+  ['SE', 'SOUTHEAST'],
+  ['SW', 'SOUTHWEST'],
+]);
+
+/**
+ * A postal city's key with its first word written out when that is a directional (`W LEBANON` is WEST LEBANON,
+ * `N LITTLE ROCK` NORTH LITTLE ROCK), the name having more words. Only for the post office's cities: the records'
+ * city keys (normalizeCity) are stored, and folding them would need every store's keys computed again.
+ */
+function postalCityKey(cityKey: string): string {
+  const space = cityKey.indexOf(' ');
+  const word = space < 0 ? undefined : CITY_DIRECTIONALS.get(cityKey.slice(0, space));
+  return word === undefined ? cityKey : `${word}${cityKey.slice(space)}`;
+}
 
 /**
  * Reads the file's postal cities (~0.1 s, once a process): a service that looks addresses up by city calls it as
@@ -142,7 +165,7 @@ export function loadPostalZips(): void {
   const byCity = new Map<string, string[]>();
   for (const place of loadZipPlaces()) {
     if (!/^\d{5}$/.test(place.zip)) continue;
-    const key = `${place.state}|${normalizeCity(place.city)}`;
+    const key = `${place.state}|${postalCityKey(normalizeCity(place.city))}`;
     const zips = byCity.get(key);
     if (!zips) byCity.set(key, [place.zip]);
     else if (!zips.includes(place.zip)) zips.push(place.zip);
@@ -151,10 +174,10 @@ export function loadPostalZips(): void {
 }
 
 /**
- * The ZIPs whose USPS city is `cityKey` (normalizeCity) in `state`: ["03784"] for WEST LEBANON, NH; none for a city
- * the post office does not name (a municipality its ZIPs call otherwise, a misspelling).
+ * The ZIPs whose USPS city is `cityKey` (normalizeCity) in `state`: ["03784"] for WEST LEBANON, NH, and for W
+ * LEBANON; none for a city the post office does not name (a municipality its ZIPs call otherwise, a misspelling).
  */
 export function postalZips(state: string, cityKey: string): readonly string[] {
   loadPostalZips();
-  return zipsByCity!.get(`${state}|${cityKey}`) ?? [];
+  return zipsByCity!.get(`${state}|${postalCityKey(cityKey)}`) ?? [];
 }

@@ -1,9 +1,16 @@
 // One row of a county file as the store takes it: the mapping's rules applied to its cells, then the property (or
 // tract vintage) they describe, with geography the file lacks taken from the ZIP data set. Pure, so that it runs in
 // the import's worker threads as well as in the main one.
-import { apnKey, normalizeCity, splitZip, STATE_FIPS, type StreetLine, UNIT_DESIGNATORS } from '@pra/core/address';
+import {
+  apnKey,
+  normalizeCity,
+  separatedApnKey,
+  splitZip,
+  STATE_FIPS,
+  type StreetLine,
+  UNIT_DESIGNATORS,
+} from '@pra/core/address';
 import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
-import { separatedApnKey } from '@pra/core/address';
 import {
   acresOf,
   type OwnerInput,

@@ -10,7 +10,7 @@ import { decodeCursor, encodeCursor, filterTag } from './change-cursor.js';
 import { LookupDeadline } from './lookup-deadline.js';
 import type { PageSource } from './metered-page.js';
 import type { ReportedBilling } from './metering-rules.js';
-import { recordId } from './receipts.js';
+import { recordId } from './record-body.js';
 import type { RecordPage } from './record-page.js';
 
 /** An event as GET /changes answers it (ChangeEvent of the contracts), its id first. */

@@ -15,7 +15,7 @@ import { postalZips } from '@pra/core/zip-places';
 import { pastLastPage } from '@pra/core/wording';
 import type { AddressCriteria, PagedRows, RecordStore, Spelling } from '../data/record-queries.js';
 import { type AskedAddress, describeMatch } from './address-match.js';
-import { withoutOtherParcels } from './apn-matches.js';
+import { withoutSeparatorLookalikes } from './apn-matches.js';
 import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
 import type { RecordPage } from './record-page.js';
@@ -268,11 +268,11 @@ export async function findByParcel(
   const county = q.county ? countyKeys(q.county) : null;
   const found = await deadline.run(() => store.byParcel(key, q.state ?? null, county, PARCEL_MATCH_LIMIT));
   if (found.length === 0) throw notFound(`No properties found for APN '${q.apn}'`);
-  // Past the limit, the rows not read could hold the parcel written as asked: all the matches answer, as read.
-  if (found[0]!.total > found.length)
-    return { rows: found, total: found[0]!.total, page: 1, pagesize: PARCEL_MATCH_LIMIT };
-  const rows = withoutOtherParcels(found, q.apn);
-  return { rows, total: rows.length, page: 1, pagesize: PARCEL_MATCH_LIMIT };
+  // `total` counts every match. Past the limit the rows not read are not known, nor how many of them the filter would
+  // leave out: the rows read answer as they are, with that total (a stripped APN that common: no state or county).
+  const complete = found[0]!.total === found.length;
+  const rows = complete ? withoutSeparatorLookalikes(found, q.apn) : found;
+  return { rows, total: complete ? rows.length : found[0]!.total, page: 1, pagesize: PARCEL_MATCH_LIMIT };
 }
 
 export async function findHistory(

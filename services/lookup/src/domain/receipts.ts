@@ -13,19 +13,7 @@ import { ApiError } from '@pra/core/errors';
 import type { PageBilling, PaidTransaction } from '@pra/account-billing/client';
 import type { RecordRow } from '../data/record-queries.js';
 import type { RecordPage } from './record-page.js';
-
-/**
- * A stored record's id: its body starts `{"identifier":{"Id":N` (render-record.ts in ingest); an owner's (owner
- * detail, owner search: data/owner-queries.ts) starts `{"id":N`; a change event's (find-changes.ts) `{"id":"N"`.
- */
-export function recordId(body: string): number {
-  const m =
-    /^\{"identifier":\{"Id":(\d{1,15})[,}]/.exec(body) ??
-    /^\{"id":(\d{1,15})[,}]/.exec(body) ??
-    /^\{"id":"(\d{1,15})"[,}]/.exec(body);
-  if (m) return Number(m[1]);
-  return Number((JSON.parse(body) as { identifier: { Id: number } }).identifier.Id);
-}
+import { recordId } from './record-body.js';
 
 /** A short digest of one stored record (its body and history): a rewrite changes it. */
 function digestOf(r: RecordRow): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import {
+  separatedApnKey,
   apnKey,
   countyKey,
   countyKeys,
@@ -355,6 +356,13 @@ describe('other normalisers', () => {
     expect(apnKey('015-0123-004-0000')).toBe('01501230040000');
     expect(apnKey('015 0123 004 0000')).toBe('01501230040000');
     expect(apnKey('ab.12/3')).toBe('AB123');
+  });
+  it('separatedApnKey keeps the parts, whatever separates them', () => {
+    for (const apn of ['2-11', ' 2.11 ', '2--11', '-2-11-', '2 / 11']) expect(separatedApnKey(apn), apn).toBe('2-11');
+    expect(separatedApnKey('21-1')).toBe('21-1');
+    expect(separatedApnKey('2-11a')).toBe('2-11A');
+    expect(separatedApnKey('211')).toBe('211');
+    expect(separatedApnKey('--')).toBe('');
   });
   it('nameKey and countyKey', () => {
     expect(nameKey("O'Brien")).toBe('OBRIEN');

@@ -278,7 +278,8 @@ function isHouseLetter(tokens: readonly string[], houseNumber: string, asked: bo
 }
 const NAME_PREFIX_LETTERS: ReadonlySet<string> = new Set(['O', 'L', 'D']);
 
-const CITY_ABBREVIATIONS = new Map([
+/** A city's first word abbreviated, written out (`St. Louis` is SAINT LOUIS). */
+export const CITY_ABBREVIATIONS: ReadonlyMap<string, string> = new Map([
   ['ST', 'SAINT'],
   ['STE', 'SAINTE'],
   ['FT', 'FORT'],

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { normalizeCity } from './normalize.js';
+import { CITY_ABBREVIATIONS, normalizeCity } from './normalize.js';
 import { STATE_FIPS } from './states.js';
 
 export interface ZipPlace {
@@ -147,13 +147,19 @@ const CITY_DIRECTIONALS: ReadonlyMap<string, string> = new Map([
 
 /**
  * A postal city's key with its first word written out when that is a directional (`W LEBANON` is WEST LEBANON,
- * `N LITTLE ROCK` NORTH LITTLE ROCK), the name having more words. Only for the post office's cities: the records'
- * city keys (normalizeCity) are stored, and folding them would need every store's keys computed again.
+ * `N LITTLE ROCK` NORTH LITTLE ROCK), the name having more words, and then its second word as normalizeCity writes out
+ * a first one (`E ST LOUIS` and `EAST ST LOUIS` are EAST SAINT LOUIS, `N FT MYERS` NORTH FORT MYERS). Only for the post
+ * office's cities: the records' city keys (normalizeCity) are stored, and folding them would need every store's keys
+ * computed again.
  */
 function postalCityKey(cityKey: string): string {
-  const space = cityKey.indexOf(' ');
-  const word = space < 0 ? undefined : CITY_DIRECTIONALS.get(cityKey.slice(0, space));
-  return word === undefined ? cityKey : `${word}${cityKey.slice(space)}`;
+  const words = cityKey.split(' ');
+  if (words.length < 2) return cityKey;
+  const first = CITY_DIRECTIONALS.get(words[0]!) ?? words[0]!;
+  if (![...CITY_DIRECTIONALS.values()].includes(first)) return cityKey;
+  words[0] = first;
+  if (words.length > 2) words[1] = CITY_ABBREVIATIONS.get(words[1]!) ?? words[1]!;
+  return words.join(' ');
 }
 
 /**

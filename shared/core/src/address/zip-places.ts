@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { CITY_ABBREVIATIONS, normalizeCity } from './normalize.js';
 import { STATE_FIPS } from './states.js';
+import { DIRECTIONALS } from './usps-tables.js';
 
 export interface ZipPlace {
   zip: string;
@@ -133,17 +134,16 @@ export function zipPlace(zip: string): ZipPlace | undefined {
 /** The 5-digit ZIPs of each postal city, keyed `STATE|CITY KEY` (normalizeCity, then postalCityKey). */
 let zipsByCity: Map<string, string[]> | null = null;
 
-/** A city's first word that is a directional, written out: an address may abbreviate it (`W Lebanon`), GeoNames does not. */
-const CITY_DIRECTIONALS: ReadonlyMap<string, string> = new Map([
-  ['N', 'NORTH'],
-  ['S', 'SOUTH'],
-  ['E', 'EAST'],
-  ['W', 'WEST'],
-  ['NE', 'NORTHEAST'],
-  ['NW', 'NORTHWEST'],
-  ['SE', 'SOUTHEAST'],
-  ['SW', 'SOUTHWEST'],
-]);
+/**
+ * A city's first word that is a directional, written out (the USPS table read backwards: W is WEST): an address may
+ * abbreviate it (`W Lebanon`), GeoNames does not.
+ */
+const CITY_DIRECTIONALS: ReadonlyMap<string, string> = new Map(
+  [...DIRECTIONALS]
+    .filter(([word, abbreviation]) => word !== abbreviation)
+    .map(([word, abbreviation]) => [abbreviation, word]),
+);
+const WRITTEN_OUT = new Set(CITY_DIRECTIONALS.values());
 
 /**
  * A postal city's key with its first word written out when that is a directional (`W LEBANON` is WEST LEBANON,
@@ -156,7 +156,7 @@ function postalCityKey(cityKey: string): string {
   const words = cityKey.split(' ');
   if (words.length < 2) return cityKey;
   const first = CITY_DIRECTIONALS.get(words[0]!) ?? words[0]!;
-  if (![...CITY_DIRECTIONALS.values()].includes(first)) return cityKey;
+  if (!WRITTEN_OUT.has(first)) return cityKey;
   words[0] = first;
   if (words.length > 2) words[1] = CITY_ABBREVIATIONS.get(words[1]!) ?? words[1]!;
   return words.join(' ');

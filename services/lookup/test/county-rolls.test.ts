@@ -719,6 +719,27 @@ describe('through the lookup app', () => {
       const res = await lookup(x.address.line1, 'West Lebanon');
       expect(res.status, `${x.address.line1} in West Lebanon`).toBe(404);
     }
+    // The owners the same: by either name of the place, and only the parcels of the post office's ZIPs by its name.
+    const ownerSearch = (o: Rec, city: string, extra = '') =>
+      api.get(
+        `/api/v1/property/owner?lastName=${encodeURIComponent(o.lastName ?? o.fullName)}${o.lastName && o.firstName ? `&firstName=${encodeURIComponent(o.firstName)}` : ''}&state=NH&city=${encodeURIComponent(city)}&pagesize=100${extra}`,
+      );
+    for (const x of [...westLebanon, ...lebanon]) {
+      const o = x.owner.owner1;
+      const where = `Lebanon ${x.identifier.apn} owner ${o.fullName} in ${x.address.postal1}`;
+      const byTown = await ownerSearch(o, 'Lebanon');
+      expect(ids(byTown), where).toContain(x.identifier.Id);
+      const byPostal = await ownerSearch(o, 'West Lebanon');
+      const preview = await ownerSearch(o, 'West Lebanon', '&preview=true');
+      if (x.address.postal1 === '03784') {
+        expect(ids(byPostal), where).toContain(x.identifier.Id);
+        expect(preview.body.status.total, `${where}: preview`).toBe(byPostal.body.status.total);
+      } else expect(ids(byPostal), where).not.toContain(x.identifier.Id);
+      for (const p of byPostal.body.property ?? []) expect(p.address.postal1, where).toBe('03784');
+    }
+    // Nobody of the name in the post office's ZIPs either: a 404 that names the owner.
+    const nobody = await api.get('/api/v1/property/owner?lastName=Zzyzxowner&state=NH&city=West%20Lebanon');
+    expect([nobody.status, nobody.body.status.msg]).toEqual([404, "No properties found for owner 'Zzyzxowner'"]);
     // The airport's hangars: a building and a unit written after the street without a designator (`54 AIRPORT RD
     // B2 U7`), some with one (`#B2 U1`): each hangar is found by its unit however it is written, and the others of
     // the building are named when one is not there.

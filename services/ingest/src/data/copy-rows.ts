@@ -18,7 +18,7 @@ export const ID_COLUMN = (t: TableName) => (t === 'properties' ? 'id' : 'propert
 export const COLUMNS: Record<TableName, string> = {
   properties:
     'id, apn, apn_key, tax_parcel_key, fips, state, county_key, city_key, zip, line_key, street_key, unit_key, loose_key, street_type, census_tract, source, last_modified, location, proptype, body',
-  owners: 'property_id, seq, last_name_key, first_name_key, state, city_key, name_words',
+  owners: 'property_id, seq, last_name_key, first_name_key, state, city_key, zip, name_words',
   owner_mentions:
     'property_id, seq, owner_id, name, owner_type, mailing, state, county, market_total, assessed_total, acquired',
 };
@@ -164,6 +164,7 @@ export function buildCopyChunks(
           o.firstName ? nameKey(o.firstName) : null,
           p.state,
           cityKey,
+          p.zip,
           ownerNameWords(o),
         ]),
       );

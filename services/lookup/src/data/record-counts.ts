@@ -5,8 +5,10 @@
 import {
   type AddressCriteria,
   type AddressRows,
-  OWNER_COUNT_CAP,
+  ownerMatches,
   ownerPlaceIndex,
+  ownerPlaceValues,
+  ownerStatements,
   type OwnerCriteria,
   type PagedRows,
   RecordStore,
@@ -56,30 +58,11 @@ const LINES_UNIT_COUNT_BY_CITY = count(
   `p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
 );
 // Owners: the same bounded match as the page's (the first OWNER_COUNT_CAP in id order), counted only.
-const ownerCount = (state: boolean, city: boolean) => {
-  const place = [state ? 'AND o.state = $4' : '', city ? `AND o.city_key = $${state ? 5 : 4}` : ''].join(' ');
-  return {
-    name: `owner_count${state ? '_state' : ''}${city ? '_city' : ''}`,
-    text: `WITH named AS (
-           SELECT o.property_id FROM records.owners o
-           WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2) ${place}
-           ORDER BY o.property_id LIMIT ${2 * OWNER_COUNT_CAP}),
-         worded AS (
-           SELECT o.property_id FROM records.owners o
-           WHERE $2::text IS NULL AND o.name_words @> $3::text[] ${place}
-           ORDER BY o.property_id LIMIT ${2 * OWNER_COUNT_CAP}),
-         m AS (SELECT property_id FROM named UNION SELECT property_id FROM worded
-               ORDER BY property_id LIMIT ${OWNER_COUNT_CAP})
-         SELECT count(*)::int AS total FROM m`,
-  };
-};
 /** The owner counts, by place given (record-queries.ts ownerPlaceIndex). */
-export const OWNER_COUNT = [
-  ownerCount(false, false),
-  ownerCount(false, true),
-  ownerCount(true, false),
-  ownerCount(true, true),
-] as const;
+export const OWNER_COUNT = ownerStatements((place) => ({
+  name: `owner_count${place}`,
+  text: `WITH ${ownerMatches(place, '$3', 4)} SELECT count(*)::int AS total FROM m`,
+}));
 
 /**
  * A RecordStore whose pages are counted, not read: the address and owner searches run through it exactly as through
@@ -132,11 +115,10 @@ export class RecordCountStore extends RecordStore {
   }
 
   override async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
-    const statement = OWNER_COUNT[ownerPlaceIndex(c.state !== null, c.cityKey !== null)]!;
-    const place = [c.state, c.cityKey].filter((v) => v !== null);
+    const statement = OWNER_COUNT[ownerPlaceIndex(c)]!;
     const { rows } = await this.pool.query<{ total: number }>({
       ...statement,
-      values: [c.lastNameKey, c.firstNameKey, c.lastNameKey.split(' '), ...place],
+      values: [c.lastNameKey, c.firstNameKey, c.lastNameKey.split(' '), ...ownerPlaceValues(c)],
     });
     const total = rows[0]?.total ?? 0;
     return { rows: [], total, counted: pageCount(total, limit, offset) };

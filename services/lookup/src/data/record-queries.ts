@@ -133,38 +133,63 @@ const ZIPS_HOLDING = {
 // memory; a property can match twice, as owner1 and owner2), and only those few are merged, counted and paged:
 // never a UNION, a hash or a count over every owner with that word.
 export const OWNER_COUNT_CAP = PAGING_DEPTH_MAX;
-// One statement per place given (none, state, city, both): a `($3 IS NULL OR state = $3)` form is planned once,
-// generically, for every case, and then the state and city cannot bound the name index's range: at 5M records a
-// common surname read every owner of that name in the country, row by row (2 s a lookup, bench:scale).
-const byOwner = (state: boolean, city: boolean) => {
-  const place = [state ? 'AND o.state = $6' : '', city ? `AND o.city_key = $${state ? 7 : 6}` : ''].join(' ');
-  return {
-    name: `by_owner${state ? '_state' : ''}${city ? '_city' : ''}`,
-    text: `WITH named AS (
+// One statement per place given (none, city, state, both, a state and ZIPs): a `($3 IS NULL OR state = $3)` form is
+// planned once, generically, for every case, and then the state and city cannot bound the name index's range: at 5M
+// records a common surname read every owner of that name in the country, row by row (2 s a lookup, bench:scale).
+/** The places an owner search is bounded by: nowhere, the records' city, the state, both, or the state and ZIPs. */
+const OWNER_PLACES = ['', '_city', '_state', '_state_city', '_state_zips'] as const;
+type OwnerPlace = (typeof OWNER_PLACES)[number];
+/**
+ * The condition of a place on the owners `o`, its values from parameter `$n`. ZIPs (the post office's of a city the
+ * records do not name: find-records.ts findByOwner) are the owner's parcel's, kept beside the owner (ingest
+ * migration 0019) and read from the name index's entries: the same range as a search by state alone.
+ */
+const ownerPlaceWhere = (place: OwnerPlace, n: number) =>
+  ({
+    '': '',
+    _city: `AND o.city_key = $${n}`,
+    _state: `AND o.state = $${n}`,
+    _state_city: `AND o.state = $${n} AND o.city_key = $${n + 1}`,
+    _state_zips: `AND o.state = $${n} AND o.zip = ANY($${n + 1}::bpchar[])`,
+  })[place];
+/**
+ * An owner search's matches, the first OWNER_COUNT_CAP in id order: `$1` the last name key, `$2` the first name's or
+ * null, `words` the parameter of the name's words, the place's from `$n` (ownerPlaceValues).
+ */
+export const ownerMatches = (place: OwnerPlace, words: string, n: number) => {
+  const where = ownerPlaceWhere(place, n);
+  return `named AS (
            SELECT o.property_id FROM records.owners o
-           WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2) ${place}
+           WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2) ${where}
            ORDER BY o.property_id LIMIT ${2 * OWNER_COUNT_CAP}),
          worded AS (
            SELECT o.property_id FROM records.owners o
-           WHERE $2::text IS NULL AND o.name_words @> $5::text[] ${place}
+           WHERE $2::text IS NULL AND o.name_words @> ${words}::text[] ${where}
            ORDER BY o.property_id LIMIT ${2 * OWNER_COUNT_CAP}),
          m AS (SELECT property_id FROM named UNION SELECT property_id FROM worded
-               ORDER BY property_id LIMIT ${OWNER_COUNT_CAP}),
+               ORDER BY property_id LIMIT ${OWNER_COUNT_CAP})`;
+};
+const byOwner = (place: OwnerPlace) => ({
+  name: `by_owner${place}`,
+  text: `WITH ${ownerMatches(place, '$5', 6)},
          page AS (SELECT property_id FROM m ORDER BY property_id LIMIT $3 OFFSET $4)
          SELECT r.body, r.demo, c.total FROM (SELECT count(*) AS total FROM m) c
          LEFT JOIN (SELECT p.id, p.body, t.body AS demo FROM page JOIN ${FROM_WITH_DEMOGRAPHICS} ON p.id = page.property_id) r ON true
          ORDER BY r.id`,
-  };
-};
+});
+/** The owner statements, by place (OWNER_PLACES' order): BY_OWNER here, record-counts.ts OWNER_COUNT. */
+export const ownerStatements = <T>(statement: (place: OwnerPlace) => T) => OWNER_PLACES.map(statement);
 /** The index of an owner statement (BY_OWNER, record-counts.ts OWNER_COUNT) for the place a search gives. */
-export const ownerPlaceIndex = (state: boolean, city: boolean) => (state ? 2 : 0) + (city ? 1 : 0);
-/** The owner searches, by place given (ownerPlaceIndex): none, city, state, both. */
-export const BY_OWNER = [
-  byOwner(false, false),
-  byOwner(false, true),
-  byOwner(true, false),
-  byOwner(true, true),
-] as const;
+export const ownerPlaceIndex = (c: Pick<OwnerCriteria, 'state' | 'cityKey' | 'zips'>) =>
+  c.zips !== null ? 4 : (c.state !== null ? 2 : 0) + (c.cityKey !== null ? 1 : 0);
+/** The values of the place a search gives, in its statement's order. */
+export function ownerPlaceValues(c: OwnerCriteria): (string | readonly string[])[] {
+  if (c.zips === null) return [c.state, c.cityKey].filter((v) => v !== null);
+  if (c.state === null) throw new Error('An owner search by ZIPs is bounded by its state too');
+  return [c.state, c.zips];
+}
+/** The owner searches, by place given (ownerPlaceIndex): none, city, state, both, state and ZIPs. */
+export const BY_OWNER = ownerStatements(byOwner);
 
 const BY_PARCEL = {
   name: 'by_parcel',
@@ -235,6 +260,8 @@ export interface OwnerCriteria {
   firstNameKey: string | null;
   state: string | null;
   cityKey: string | null;
+  /** The parcels' ZIPs, in place of a city (with a state): the post office's ZIPs of a city the records do not name. */
+  zips: readonly string[] | null;
 }
 
 /**
@@ -362,9 +389,8 @@ export class RecordStore {
    */
   async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
     const words = c.lastNameKey.split(' ');
-    const statement = BY_OWNER[ownerPlaceIndex(c.state !== null, c.cityKey !== null)]!;
-    const place = [c.state, c.cityKey].filter((v) => v !== null);
-    const values = [c.lastNameKey, c.firstNameKey, limit, offset, words, ...place];
+    const statement = BY_OWNER[ownerPlaceIndex(c)]!;
+    const values = [c.lastNameKey, c.firstNameKey, limit, offset, words, ...ownerPlaceValues(c)];
     const { rows } = await this.pool.query<Omit<StoredRecordRow, 'body'> & { body: Buffer | null }>({
       ...statement,
       values,

@@ -314,6 +314,59 @@ const LEBANON: Case[] = [
     ['LUNTER, M & SABOURIN, H CO-TTEES', 'LUNTER/SABOURIN REV TRUST'],
     ['Trustee: M LUNTER [LUNTER|M]', 'Trustee: H SABOURIN [SABOURIN|H]', 'Trust: LUNTER/SABOURIN REV TRUST [-|-]'],
   ],
+  // Lebanon writes LAST I I without commas: after an owner of initials only, a word before initials is the next
+  // owner's surname (R E DRAKE, not DRAKE R E BECKER); after full first names it is a first name, as before.
+  [
+    ['BECKER D R & DRAKE R E TTEES', 'DRAKE BECKER TRUST'],
+    ['Trustee: D R BECKER [BECKER|D]', 'Trustee: R E DRAKE [DRAKE|R]', 'Trust: DRAKE BECKER TRUST [-|-]'],
+  ],
+  [
+    ['SWIFT B R & SWIFT E C TTEES', 'BONNIE R SWIFT LIVING TRUST'],
+    ['Trustee: B R SWIFT [SWIFT|B]', 'Trustee: E C SWIFT [SWIFT|E]', 'Trust: BONNIE R SWIFT LIVING TRUST [-|-]'],
+  ],
+  [
+    ['DRUKE S A & RAMOS L S', ''],
+    ['Individual: S A DRUKE [DRUKE|S]', 'Individual: L S RAMOS [RAMOS|L]'],
+  ],
+  [
+    ['DUCHAINE B C & F O TTEES', 'DUCHAINE FAMILY REV TRUST'],
+    [
+      'Trustee: B C DUCHAINE [DUCHAINE|B]',
+      'Trustee: F O DUCHAINE [DUCHAINE|F]',
+      'Trust: DUCHAINE FAMILY REV TRUST [-|-]',
+    ],
+  ],
+  [
+    ['SMITH JOHN & MARY K', ''],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARY K SMITH [SMITH|MARY]'],
+  ],
+  [
+    ['JOLLY, W F & BARBARA N', ''],
+    ['Individual: W F JOLLY [JOLLY|W]', 'Individual: BARBARA N JOLLY [JOLLY|BARBARA]'],
+  ],
+  // CO before a trustee word, after owners joined by `&`, is co-trustees (as CO-TTEES), not a company.
+  [
+    ['MIDURA MARTIN & LISA CO TTEES', 'MIDURA REV FAMILY TRUST'],
+    [
+      'Trustee: MARTIN MIDURA [MIDURA|MARTIN]',
+      'Trustee: LISA MIDURA [MIDURA|LISA]',
+      'Trust: MIDURA REV FAMILY TRUST [-|-]',
+    ],
+  ],
+  [
+    ['BOURGEOIS D & WILLIAMS-BOURGEOIS K J CO TTEES', 'BOURGEOIS-WILLIAMS FAMILY TRUST'],
+    [
+      'Trustee: D BOURGEOIS [BOURGEOIS|D]',
+      'Trustee: K J WILLIAMS-BOURGEOIS [WILLIAMS-BOURGEOIS|K]',
+      'Trust: BOURGEOIS-WILLIAMS FAMILY TRUST [-|-]',
+    ],
+  ],
+  [
+    ['OWEN, ARCHIBALD D & MARGARET G CO TR', ''],
+    ['Trustee: ARCHIBALD D OWEN [OWEN|ARCHIBALD]', 'Trustee: MARGARET G OWEN [OWEN|MARGARET]'],
+  ],
+  [['CHARTER TRUST CO TTEE', ''], ['Trust: CHARTER TRUST CO TTEE [-|-]']],
+  [['ACME CO TR', ''], ['Corporation: ACME CO TR [-|-]']],
   [
     ['CANDIDO, DOMINIC A TTEE', 'CANDIDO, DOMINIC A REV TRST'],
     ['Trustee: DOMINIC A CANDIDO [CANDIDO|DOMINIC]', 'Trust: CANDIDO, DOMINIC A REV TRST [-|-]'],

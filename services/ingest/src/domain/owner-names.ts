@@ -93,6 +93,19 @@ function tokens(cell: string | null | undefined): Tok[] {
   return out;
 }
 
+/**
+ * `MIDURA MARTIN & LISA CO TTEES`, `STANTON B A & E R CO TTEES`: CO before a trustee word, after owners joined by
+ * `&`, is "co-" (co-trustees, as `CO-TTEES` written whole), not a company; unless a company's word comes before it
+ * (`CHARTER TRUST CO TTEE`), and not for one name (`ACME CO TR`, a company as trustee).
+ */
+function coTrustees(ts: readonly Tok[], i: number): boolean {
+  if (ts[i]!.key !== 'CO' || i === 0) return false;
+  const next = ts[i + 1];
+  if (next === undefined || !TRUSTEE_MARKERS.has(next.key) || WORD_TYPE.has(ts[i - 1]!.key)) return false;
+  for (let j = 0; j < i; j++) if (AMP.has(ts[j]!.key)) return true;
+  return false;
+}
+
 /** Drops tenancy markers (H/W, ET AL, JTRS...) and a care-of tail; a trailing `+` (and others) too. */
 function dropMarkers(ts: Tok[]): Tok[] {
   const out: Tok[] = [];
@@ -100,6 +113,7 @@ function dropMarkers(ts: Tok[]): Tok[] {
     const k = ts[i]!.key;
     if (k === 'C/O' || k === '%' || k === 'ATTN') break;
     if (TENANCY_MARKERS.has(k)) continue;
+    if (coTrustees(ts, i)) continue;
     if (k === 'ET' && i + 1 < ts.length && ET_SECOND.has(ts[i + 1]!.key)) {
       i++;
       continue;
@@ -350,7 +364,7 @@ function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null): Person
     let found: Person[];
     if (hasComma && leadingCommaGroups > 0 && part[0]!.key !== ',' && commaHasName(part)) {
       found = commaPart(part, people.length > 0 ? surname : null);
-    } else if (surname && givenOnly(named)) {
+    } else if (surname && givenOnly(named) && !surnameBeforeInitials(named, people, order, commaStyle)) {
       const { name, suffix } = splitSuffixes(named, true);
       found = [{ first: name, last: surname, suffix }];
     } else if (order === 'first-last' || (commaStyle && surname)) {
@@ -364,6 +378,24 @@ function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null): Person
     }
   }
   return people;
+}
+
+/**
+ * `BECKER D R & DRAKE R E`: a roll that writes LAST FIRST without commas and gives the owner before the `&` initials
+ * only writes the next one so too, and a word before initials there is that owner's surname (R E DRAKE), not a first
+ * name under BECKER (Lebanon's trustee pairs). With full first names before it (`SMITH JOHN & MARY K`), or in a cell
+ * with commas (`JOLLY, W F & BARBARA N`), the word is a first name, as before.
+ */
+function surnameBeforeInitials(
+  named: readonly Tok[],
+  people: readonly Person[],
+  order: NameOrder,
+  commaStyle: boolean,
+) {
+  if (order !== 'last-first' || commaStyle || named.length < 2 || isInitial(named[0]!)) return false;
+  const before = people[people.length - 1];
+  if (!before || before.first.length === 0 || !before.first.every(isInitial)) return false;
+  return named.slice(1).every((t) => isInitial(t) || SUFFIXES.has(t.key));
 }
 
 /** A comma that splits a name: some words after it that are not only suffixes. */

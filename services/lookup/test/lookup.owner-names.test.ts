@@ -12,7 +12,7 @@ import {
   uniqueSurname,
 } from '@pra/ingest/testing';
 import { OWNER_COUNT } from '../src/data/record-counts.js';
-import { BY_OWNER, ownerPlaceIndex, ownerPlaceValues } from '../src/data/record-queries.js';
+import { BY_OWNER, ownerPlace } from '../src/data/record-queries.js';
 import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
@@ -164,6 +164,9 @@ describe('owner search by the city the post office names', () => {
     // A city the records name is read as theirs alone, even where the post office's city of that name holds more.
     const [elsewhere] = await insertProperties(ctx.pool, [nh('03784', 'EVE', 'WEST LEBANON')]);
     expect((await search({ city: 'West Lebanon' })).ids).toEqual([elsewhere]);
+    // A page past the end of the records' city is that, not a reason to read the post office's (three owners there).
+    const past = await search({ city: 'West Lebanon', pagesize: '1', page: '2' });
+    expect([past.status, past.body.status.total]).toEqual([404, 1]);
     expect((await search({ city: 'Hanover' })).status).toBe(404);
   });
 });
@@ -182,15 +185,21 @@ describe('the owner name indexes', () => {
     { state: 'CA', cityKey: null, zips: ['95814', '95816'] },
   ];
   const statements = places.flatMap((c) => {
-    const i = ownerPlaceIndex(c);
-    const place = ownerPlaceValues({ lastNameKey: 'SMITH', firstNameKey: null, ...c });
+    const { place, values } = ownerPlace(c);
     return [
-      { ...BY_OWNER[i]!, values: ['SMITH', null, 10, 0, ['SMITH'], ...place] },
-      { ...OWNER_COUNT[i]!, values: ['SMITH', null, ['SMITH'], ...place] },
+      { ...BY_OWNER[place], values: ['SMITH', null, 10, 0, ['SMITH'], ...values], c },
+      { ...OWNER_COUNT[place], values: ['SMITH', null, ['SMITH'], ...values], c },
     ];
   });
-  it('one statement for each place an owner search may give', () => {
-    expect(new Set(statements.map((s) => s.name)).size).toBe(2 * places.length);
+  it('one statement for each place an owner search may give, named by it', () => {
+    const names = (c: (typeof places)[number]) =>
+      [c.state && 'state', c.cityKey && 'city', c.zips && 'zips']
+        .filter(Boolean)
+        .map((w) => `_${w}`)
+        .join('');
+    expect(statements.map((s) => s.name)).toEqual(
+      places.flatMap((c) => [`by_owner${names(c)}`, `owner_count${names(c)}`]),
+    );
   });
 
   it.each(['force_generic_plan', 'force_custom_plan'])('are read by every owner search (%s)', async (mode) => {
@@ -212,6 +221,13 @@ describe('the owner name indexes', () => {
         expect(plan, `${s.name}:\n${plan}`).toMatch(/\bowners_name(?!_words)\b/);
         expect(plan, `${s.name}:\n${plan}`).toMatch(/\bowners_name_words\b/);
         expect(plan, `${s.name}:\n${plan}`).not.toMatch(/Seq Scan on owners\b/);
+        // A state bounds the name index's range (its second column), the ZIPs are read from its entries: a search by
+        // a postal city reads what a search by state alone does, and no parcel.
+        if (s.c.state !== null) expect(plan, `${s.name}:\n${plan}`).toMatch(/Index Cond: .*\bstate = /);
+        if (s.c.zips !== null) {
+          expect(plan, `${s.name}:\n${plan}`).toMatch(/Index Only Scan using owners_name on owners/);
+          expect(plan, `${s.name}:\n${plan}`).not.toMatch(/\bproperties\b.*\bzip\b|on properties z\b/);
+        }
       }
     } finally {
       // Thrown away, not returned to the app's pool: its settings and statements are this test's.

@@ -6,8 +6,7 @@ import {
   type AddressCriteria,
   type AddressRows,
   ownerMatches,
-  ownerPlaceIndex,
-  ownerPlaceValues,
+  ownerPlace,
   ownerStatements,
   type OwnerCriteria,
   type PagedRows,
@@ -58,10 +57,10 @@ const LINES_UNIT_COUNT_BY_CITY = count(
   `p.line_key COLLATE "C" = ANY($1) AND p.state = $2 AND p.city_key = $3 AND p.unit_key = $4`,
 );
 // Owners: the same bounded match as the page's (the first OWNER_COUNT_CAP in id order), counted only.
-/** The owner counts, by place given (record-queries.ts ownerPlaceIndex). */
+/** The owner counts, by place (record-queries.ts ownerPlace): `$1`-`$2` the names, `$3` the words, then the place's. */
 export const OWNER_COUNT = ownerStatements((place) => ({
   name: `owner_count${place}`,
-  text: `WITH ${ownerMatches(place, '$3', 4)} SELECT count(*)::int AS total FROM m`,
+  text: `WITH ${ownerMatches(place, 3)} SELECT count(*)::int AS total FROM m`,
 }));
 
 /**
@@ -115,10 +114,10 @@ export class RecordCountStore extends RecordStore {
   }
 
   override async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
-    const statement = OWNER_COUNT[ownerPlaceIndex(c)]!;
+    const { place, values } = ownerPlace(c);
     const { rows } = await this.pool.query<{ total: number }>({
-      ...statement,
-      values: [c.lastNameKey, c.firstNameKey, c.lastNameKey.split(' '), ...ownerPlaceValues(c)],
+      ...OWNER_COUNT[place],
+      values: [c.lastNameKey, c.firstNameKey, c.lastNameKey.split(' '), ...values],
     });
     const total = rows[0]?.total ?? 0;
     return { rows: [], total, counted: pageCount(total, limit, offset) };

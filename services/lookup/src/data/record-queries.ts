@@ -138,11 +138,11 @@ export const OWNER_COUNT_CAP = PAGING_DEPTH_MAX;
 // records a common surname read every owner of that name in the country, row by row (2 s a lookup, bench:scale).
 /** The places an owner search is bounded by: nowhere, the records' city, the state, both, or the state and ZIPs. */
 const OWNER_PLACES = ['', '_city', '_state', '_state_city', '_state_zips'] as const;
-type OwnerPlace = (typeof OWNER_PLACES)[number];
+export type OwnerPlace = (typeof OWNER_PLACES)[number];
 /**
- * The condition of a place on the owners `o`, its values from parameter `$n`. ZIPs (the post office's of a city the
- * records do not name: find-records.ts findByOwner) are the owner's parcel's, kept beside the owner (ingest
- * migration 0019) and read from the name index's entries: the same range as a search by state alone.
+ * The condition of a place on the owners `o`, its parameters from `$n` on, in ownerPlace's order. ZIPs (the post
+ * office's of a city the records do not name: find-records.ts findByOwner) are the owner's parcel's, kept beside the
+ * owner (ingest migrations 0019-0020) and read from the name index's entries within the name and state's range.
  */
 const ownerPlaceWhere = (place: OwnerPlace, n: number) =>
   ({
@@ -152,44 +152,51 @@ const ownerPlaceWhere = (place: OwnerPlace, n: number) =>
     _state_city: `AND o.state = $${n} AND o.city_key = $${n + 1}`,
     _state_zips: `AND o.state = $${n} AND o.zip = ANY($${n + 1}::bpchar[])`,
   })[place];
+/** The place a search gives, and the values of its parameters in ownerPlaceWhere's order. */
+export function ownerPlace(c: Pick<OwnerCriteria, 'state' | 'cityKey' | 'zips'>): {
+  place: OwnerPlace;
+  values: (string | readonly string[])[];
+} {
+  if (c.zips !== null) {
+    if (c.state === null) throw new Error('An owner search by ZIPs is bounded by its state too');
+    return { place: '_state_zips', values: [c.state, c.zips] };
+  }
+  if (c.state !== null) {
+    return c.cityKey !== null
+      ? { place: '_state_city', values: [c.state, c.cityKey] }
+      : { place: '_state', values: [c.state] };
+  }
+  return c.cityKey !== null ? { place: '_city', values: [c.cityKey] } : { place: '', values: [] };
+}
 /**
  * An owner search's matches, the first OWNER_COUNT_CAP in id order: `$1` the last name key, `$2` the first name's or
- * null, `words` the parameter of the name's words, the place's from `$n` (ownerPlaceValues).
+ * null, `$words` the name's words, and the place's parameters right after it.
  */
-export const ownerMatches = (place: OwnerPlace, words: string, n: number) => {
-  const where = ownerPlaceWhere(place, n);
+export const ownerMatches = (place: OwnerPlace, words: number) => {
+  const where = ownerPlaceWhere(place, words + 1);
   return `named AS (
            SELECT o.property_id FROM records.owners o
            WHERE o.last_name_key = $1 AND ($2::text IS NULL OR o.first_name_key = $2) ${where}
            ORDER BY o.property_id LIMIT ${2 * OWNER_COUNT_CAP}),
          worded AS (
            SELECT o.property_id FROM records.owners o
-           WHERE $2::text IS NULL AND o.name_words @> ${words}::text[] ${where}
+           WHERE $2::text IS NULL AND o.name_words @> $${words}::text[] ${where}
            ORDER BY o.property_id LIMIT ${2 * OWNER_COUNT_CAP}),
          m AS (SELECT property_id FROM named UNION SELECT property_id FROM worded
                ORDER BY property_id LIMIT ${OWNER_COUNT_CAP})`;
 };
-const byOwner = (place: OwnerPlace) => ({
+/** One statement for each place (a statement of its own, named by it): BY_OWNER here, record-counts.ts OWNER_COUNT. */
+export const ownerStatements = <T>(statement: (place: OwnerPlace) => T) =>
+  Object.fromEntries(OWNER_PLACES.map((place) => [place, statement(place)])) as Record<OwnerPlace, T>;
+/** The owner searches, by place: `$1`-`$2` the names, `$3`-`$4` the page, `$5` the words, then the place's. */
+export const BY_OWNER = ownerStatements((place) => ({
   name: `by_owner${place}`,
-  text: `WITH ${ownerMatches(place, '$5', 6)},
+  text: `WITH ${ownerMatches(place, 5)},
          page AS (SELECT property_id FROM m ORDER BY property_id LIMIT $3 OFFSET $4)
          SELECT r.body, r.demo, c.total FROM (SELECT count(*) AS total FROM m) c
          LEFT JOIN (SELECT p.id, p.body, t.body AS demo FROM page JOIN ${FROM_WITH_DEMOGRAPHICS} ON p.id = page.property_id) r ON true
          ORDER BY r.id`,
-});
-/** The owner statements, by place (OWNER_PLACES' order): BY_OWNER here, record-counts.ts OWNER_COUNT. */
-export const ownerStatements = <T>(statement: (place: OwnerPlace) => T) => OWNER_PLACES.map(statement);
-/** The index of an owner statement (BY_OWNER, record-counts.ts OWNER_COUNT) for the place a search gives. */
-export const ownerPlaceIndex = (c: Pick<OwnerCriteria, 'state' | 'cityKey' | 'zips'>) =>
-  c.zips !== null ? 4 : (c.state !== null ? 2 : 0) + (c.cityKey !== null ? 1 : 0);
-/** The values of the place a search gives, in its statement's order. */
-export function ownerPlaceValues(c: OwnerCriteria): (string | readonly string[])[] {
-  if (c.zips === null) return [c.state, c.cityKey].filter((v) => v !== null);
-  if (c.state === null) throw new Error('An owner search by ZIPs is bounded by its state too');
-  return [c.state, c.zips];
-}
-/** The owner searches, by place given (ownerPlaceIndex): none, city, state, both, state and ZIPs. */
-export const BY_OWNER = ownerStatements(byOwner);
+}));
 
 const BY_PARCEL = {
   name: 'by_parcel',
@@ -389,10 +396,10 @@ export class RecordStore {
    */
   async byOwner(c: OwnerCriteria, limit: number, offset: number): Promise<PagedRows> {
     const words = c.lastNameKey.split(' ');
-    const statement = BY_OWNER[ownerPlaceIndex(c)]!;
-    const values = [c.lastNameKey, c.firstNameKey, limit, offset, words, ...ownerPlaceValues(c)];
+    const { place, values: placeValues } = ownerPlace(c);
+    const values = [c.lastNameKey, c.firstNameKey, limit, offset, words, ...placeValues];
     const { rows } = await this.pool.query<Omit<StoredRecordRow, 'body'> & { body: Buffer | null }>({
-      ...statement,
+      ...BY_OWNER[place],
       values,
     });
     return {

@@ -6,10 +6,13 @@
 -- reads the same index range as an owner search by state alone and checks the ZIP in the index entry, reading no
 -- parcel; the name words' search checks it on the owner's row, as it checks the state. A parcel without a ZIP (a roll
 -- without site ZIPs, and no evidence) gives its owners the same empty value.
--- Like every migration this runs in one transaction, ordered as 0018 is: the existing owners' ZIPs are copied from
--- their parcels and the new index built under a name of its own while the old one still serves owner searches (the
--- update and the build block writes to records.owners only: imports wait); only the drop and rename at the end, held
--- to the commit, take the table's exclusive lock (test/owner-index-migration.test.ts).
+-- Like every migration this runs in one transaction, ordered as 0018 is: writes to records.owners are locked out
+-- first (SHARE ROW EXCLUSIVE: searches read on, imports wait), so that no owner row is written without its ZIP while
+-- the ZIPs are copied (an importer older than 0019 writes none; the review's test) and no import's delete meets the
+-- update's row locks; then the existing owners' ZIPs are copied from their parcels and the new index built under a
+-- name of its own while the old one still serves owner searches; only the drop and rename at the end, held to the
+-- commit, take the table's exclusive lock (test/owner-index-migration.test.ts).
+LOCK TABLE records.owners IN SHARE ROW EXCLUSIVE MODE;
 UPDATE records.owners o SET zip = p.zip FROM records.properties p WHERE p.id = o.property_id AND o.zip IS DISTINCT FROM p.zip;
 CREATE INDEX owners_name_with_zip ON records.owners (last_name_key, state, city_key, first_name_key, property_id)
   INCLUDE (zip) WHERE last_name_key IS NOT NULL;

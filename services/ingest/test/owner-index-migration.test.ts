@@ -57,7 +57,13 @@ it.each(['0018_owner_indexes_partial.sql', '0020_owner_zips.sql'])(
     const firstDrop = all.findIndex((s) => /^DROP INDEX/i.test(s));
     // The builds (and the ZIPs' update) come first, and each of them is one.
     expect(firstDrop).toBeGreaterThan(0);
-    expect(all.slice(0, firstDrop).every((s) => /^(CREATE INDEX|UPDATE records\.owners)/i.test(s))).toBe(true);
+    expect(
+      all
+        .slice(0, firstDrop)
+        .every((s) =>
+          /^(CREATE INDEX|UPDATE records\.owners|LOCK TABLE records\.owners IN SHARE ROW EXCLUSIVE MODE$)/i.test(s),
+        ),
+    ).toBe(true);
     expect(all.slice(0, firstDrop).some((s) => /^CREATE INDEX/i.test(s))).toBe(true);
     // Built again here under the names the migration gives them (the store already has its result): the same locks.
     const migration = await pool.connect();
@@ -126,4 +132,30 @@ it("0020 gives every owner its parcel's ZIP, as an import writes it, and changes
   expect((await pool.query(update)).rowCount).toBeGreaterThanOrEqual(3);
   expect(await zips()).toEqual(written);
   expect((await pool.query(update)).rowCount).toBe(0);
+});
+
+it('0020 locks writers out before it copies the ZIPs: no owner row is written without one meanwhile', async () => {
+  const all = statements('0020_owner_zips.sql');
+  const update = all.findIndex((s) => /^UPDATE/i.test(s));
+  expect(update).toBeGreaterThan(0);
+  const migration = await pool.connect();
+  const other = await pool.connect();
+  try {
+    await migration.query('BEGIN');
+    for (const s of all.slice(0, update + 1)) await migration.query(s);
+    await other.query("SET lock_timeout = '300ms'");
+    // An importer older than 0019 names no ZIP: its row waits for the migration's commit, not slips in without one.
+    await expect(
+      other.query(
+        "INSERT INTO records.owners (property_id, seq, last_name_key, state, city_key) VALUES (-1, 1, 'X', 'CA', 'X')",
+      ),
+    ).rejects.toThrow(/lock timeout/);
+    // Searches read on.
+    const { rows } = await other.query('SELECT property_id FROM records.owners WHERE last_name_key = $1', [surname]);
+    expect(rows).toHaveLength(1);
+  } finally {
+    await migration.query('ROLLBACK').catch(() => {});
+    migration.release(true);
+    other.release(true);
+  }
 });

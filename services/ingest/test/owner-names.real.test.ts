@@ -344,6 +344,64 @@ const LEBANON: Case[] = [
     ['JOLLY, W F & BARBARA N', ''],
     ['Individual: W F JOLLY [JOLLY|W]', 'Individual: BARBARA N JOLLY [JOLLY|BARBARA]'],
   ],
+  // Shares written after a name (Lebanon) are no part of it: before, their digits made a person a company.
+  [
+    ['SEYMOUR, JUSTINE C TRST (50%)', 'MCLAUGHLIN, DAVID R (50%)'],
+    ['Trust: SEYMOUR, JUSTINE C TRST [-|-]', 'Individual: DAVID R MCLAUGHLIN [MCLAUGHLIN|DAVID]'],
+  ],
+  [
+    ['MORGAN, CHAS(1/4) & JANET(1/4)', 'MUZZEY, DOROTHY J TTEE (1/2)'],
+    [
+      'Individual: CHAS MORGAN [MORGAN|CHAS]',
+      'Individual: JANET MORGAN [MORGAN|JANET]',
+      'Trustee: DOROTHY J MUZZEY [MUZZEY|DOROTHY]',
+    ],
+  ],
+  [
+    ['HALL, ELIZABETH L TRST + 1/2 INT', 'DOUGLAS, GEOFFREY R 1/2 INT'],
+    ['Trust: HALL, ELIZABETH L TRST [-|-]', 'Individual: GEOFFREY R DOUGLAS [DOUGLAS|GEOFFREY]'],
+  ],
+  [['POLLARD FAMILY TRST (36.31%)', ''], ['Trust: POLLARD FAMILY TRST [-|-]']],
+  [['HOMEOWNERS AT THE FALLS', 'ET ALS (1/54 INT EACH)'], ['Association: HOMEOWNERS AT THE FALLS [-|-]']],
+  [['CITY OF LEBANON', '1/2 INTEREST'], ['Government: CITY OF LEBANON [-|-]']],
+  // A trust's name keeps the suffix after its last word.
+  [
+    ['SHIMP, JUSTIN, TR FRANKLIN LD TR III', ''],
+    ['Trustee: JUSTIN SHIMP [SHIMP|JUSTIN]', 'Trust: FRANKLIN LD TR III [-|-]'],
+  ],
+  // With commas, names after `&` that end with an initial share the surname before (the initial is no surname).
+  [
+    ['SMITH, RICHARD C & BARBARA ANN B', ''],
+    ['Individual: RICHARD C SMITH [SMITH|RICHARD]', 'Individual: BARBARA ANN B SMITH [SMITH|BARBARA]'],
+  ],
+  [
+    ['MCVEY, GEORGE J, JR & MARY ELLEN H', ''],
+    ['Individual: GEORGE J MCVEY JR [MCVEY|GEORGE]', 'Individual: MARY ELLEN H MCVEY [MCVEY|MARY]'],
+  ],
+  [
+    ['SMITH, JOHN & JACOB CHURCH', ''],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: JACOB CHURCH [CHURCH|JACOB]'],
+  ],
+  // An `&` written against names joins owners; inside a company's or a trust's name, or between letters, it stays.
+  [
+    ['ROBERTSON, DAREK M& KELSEY', ''],
+    ['Individual: DAREK M ROBERTSON [ROBERTSON|DAREK]', 'Individual: KELSEY ROBERTSON [ROBERTSON|KELSEY]'],
+  ],
+  [
+    ['WANG, LILLIAN,MARGARET&THOMAS', ''],
+    [
+      'Individual: LILLIAN WANG [WANG|LILLIAN]',
+      'Individual: MARGARET WANG [WANG|MARGARET]',
+      'Individual: THOMAS WANG [WANG|THOMAS]',
+    ],
+  ],
+  [
+    ['WILLIAMS, J & D PETTIT, TR WOOD&WOOD LD TR', ''],
+    ['Trustee: J WILLIAMS [WILLIAMS|J]', 'Trustee: D PETTIT [PETTIT|D]', 'Trust: WOOD&WOOD LD TR [-|-]'],
+  ],
+  [['MC COY, STEVEN LTD PEN&PRO SHARING', ''], ['Corporation: MC COY, STEVEN LTD PEN&PRO SHARING [-|-]']],
+  [['RJD&P, L.L.C.', ''], ['Corporation: RJD&P, L.L.C. [-|-]']],
+  [['PROCTER&GAMBLE CO', ''], ['Corporation: PROCTER&GAMBLE CO [-|-]']],
   // CO before a trustee word, after owners joined by `&`, is co-trustees (as CO-TTEES), not a company.
   [
     ['MIDURA MARTIN & LISA CO TTEES', 'MIDURA REV FAMILY TRUST'],

@@ -66,6 +66,32 @@ const DROPPED_CHARS = /[()"[\]{};:]/g;
 const KEY_CHARS = /[.'’`]/g;
 const NEEDS_CLEANING = /[()"[\]{};:.'’`]/;
 const HAS_DIGIT = /\d/;
+/**
+ * An `&` written against a name in a LAST, FIRST cell (`DAREK M& KELSEY`, `J& DAVID`): at a word's end or start it
+ * joins owners. Between two words of two letters or more (`LILLIAN,MARGARET&THOMAS`, `LIFE EST&JACQUELINE`) it
+ * does too, unless the cell names a company or a trust (`STEVEN LTD PEN&PRO SHARING`, `TR WOOD&WOOD LD T`): there
+ * it is part of a name. Between single letters it is a company's name (`S&P`, `AT&T`, `RJD&P, L.L.C.`), and stays;
+ * so does a company's written without a comma (`PROCTER&GAMBLE CO`).
+ */
+const EDGE_AMPERSAND = /(?<=\S)&(?=\s|$)|(?<=\s|^)&(?=\S)/g;
+const INNER_AMPERSAND = /(?<=[A-Z'-]{2})&(?=[A-Z'-]{2})/g;
+
+/** The cell's `&`s that join owners, spaced as words (EDGE_AMPERSAND, INNER_AMPERSAND). */
+function spaceAmpersands(s: string): string {
+  const edges = s.replace(EDGE_AMPERSAND, ' & ');
+  if (!INNER_AMPERSAND.test(edges)) return edges;
+  INNER_AMPERSAND.lastIndex = 0;
+  const names = edges.split(/[\s,]+/).some((w) => TRUSTEE_MARKERS.has(w) || WORD_TYPE.has(w));
+  return names ? edges : edges.replace(INNER_AMPERSAND, ' & ');
+}
+
+/**
+ * An owner's share as Lebanon writes it after the name: `(50%)`, `(36.31%)`, `(1/2)`, `CHAS(1/4)`, `1/2 INT`,
+ * `(1/54 INT EACH)`, `1/2 INTEREST`. No part of a name (the record keeps no shares); left in, its digits made the
+ * owner a company.
+ */
+const OWNERSHIP_SHARE =
+  /\(\s*\d+(?:\.\d+)?\s*(?:%|\/\s*\d+)(?:\s+INT(?:EREST)?)?(?:\s+EACH)?\s*\)|\b\d+(?:\.\d+)?%|\b\d+\/\d+\s+INT(?:EREST)?(?:\s+EACH)?\b/g;
 
 function tokens(cell: string | null | undefined): Tok[] {
   if (!cell) return [];
@@ -76,7 +102,9 @@ function tokens(cell: string | null | undefined): Tok[] {
     s = s.slice(0, cut > 0 ? cut : MAX_CELL_CHARS);
   }
   s = s.toUpperCase();
+  if (s.includes('%') || (s.includes('/') && HAS_DIGIT.test(s))) s = s.replace(OWNERSHIP_SHARE, ' ');
   const out: Tok[] = [];
+  if (s.includes('&') && s.includes(',')) s = spaceAmpersands(s);
   for (const raw of (s.includes(',') ? s.replace(/,/g, ' , ') : s).split(/\s+/)) {
     if (raw === '') continue;
     if (!NEEDS_CLEANING.test(raw)) {
@@ -367,6 +395,9 @@ function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null): Person
     } else if (surname && givenOnly(named) && !surnameBeforeInitials(named, people, order, commaStyle)) {
       const { name, suffix } = splitSuffixes(named, true);
       found = [{ first: name, last: surname, suffix }];
+    } else if (commaStyle && surname && givenNamesThenInitial(named)) {
+      const { name, suffix } = splitSuffixes(named, true);
+      found = [{ first: name, last: surname, suffix }];
     } else if (order === 'first-last' || (commaStyle && surname)) {
       found = [firstLast(named)];
     } else {
@@ -378,6 +409,16 @@ function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null): Person
     }
   }
   return people;
+}
+
+/**
+ * `SMITH, RICHARD C & BARBARA ANN B`: after `&` in a cell with commas, names that end with an initial are first
+ * names and a middle initial under the surname before (BARBARA ANN B SMITH); read FIRST LAST, the initial was the
+ * surname. (`FRITZ, KYLE C & SISSON BARI S`, LAST FIRST M, reads so too: nothing tells it apart.)
+ */
+function givenNamesThenInitial(named: readonly Tok[]): boolean {
+  const name = named.filter((t) => !SUFFIXES.has(t.key));
+  return name.length >= 2 && isInitial(name[name.length - 1]!) && !isInitial(name[0]!);
 }
 
 /**
@@ -487,8 +528,11 @@ function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | n
     let q = m;
     while (q > 1 && TRUSTEE_QUALIFIERS.has(ts[q - 1]!.key)) q--;
     const trustees = [...ts.slice(0, q), ts[m]!];
+    // A suffix after the trust's last word is its name's (`FRANKLIN LD TR III`), not an owner of its own.
+    let end = e + 1;
+    while (end < ts.length && SUFFIXES.has(ts[end]!.key)) end++;
     const trust: ParsedOwner = {
-      fullName: joinText(ts.slice(a, e + 1)),
+      fullName: joinText(ts.slice(a, end)),
       firstName: null,
       middleName: null,
       lastName: null,
@@ -497,7 +541,7 @@ function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | n
     };
     const before = ownersOfSegment(trustees, order, previous);
     // More trustees and trusts after this trust's name (`... REVOCABLE TR & COLLEY, THOMAS MICHAEL, TR ...`).
-    const rest = ownersOfSegment(ts.slice(e + 1), order, trust);
+    const rest = ownersOfSegment(ts.slice(end), order, trust);
     return [...before, trust, ...rest];
   }
   const type = entityType(ts, order);

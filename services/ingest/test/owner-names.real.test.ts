@@ -402,6 +402,41 @@ const LEBANON: Case[] = [
   [['MC COY, STEVEN LTD PEN&PRO SHARING', ''], ['Corporation: MC COY, STEVEN LTD PEN&PRO SHARING [-|-]']],
   [['RJD&P, L.L.C.', ''], ['Corporation: RJD&P, L.L.C. [-|-]']],
   [['PROCTER&GAMBLE CO', ''], ['Corporation: PROCTER&GAMBLE CO [-|-]']],
+  // A life estate, as L/E: the life tenants are the owners named (before, one Estate named by the whole cell). Where
+  // it parts two owners it stays, and the cell is read as before.
+  [
+    ['ALLEN, THOMAS J & EULA M, LIFE ESTATE', ''],
+    ['Individual: THOMAS J ALLEN [ALLEN|THOMAS]', 'Individual: EULA M ALLEN [ALLEN|EULA]'],
+  ],
+  [
+    ['DECATO,DWAYNE', 'DECATO, DOUGLAS & SANDRA LF EST'],
+    [
+      'Individual: DWAYNE DECATO [DECATO|DWAYNE]',
+      'Individual: DOUGLAS DECATO [DECATO|DOUGLAS]',
+      'Individual: SANDRA DECATO [DECATO|SANDRA]',
+    ],
+  ],
+  [['KULL, FREDERICK J (LIFE EST)', ''], ['Individual: FREDERICK J KULL [KULL|FREDERICK]']],
+  [
+    ['COLETRAINE, AGNES LIFE ESTATE & DC', ''],
+    ['Individual: AGNES COLETRAINE [COLETRAINE|AGNES]', 'Individual: DC COLETRAINE [COLETRAINE|DC]'],
+  ],
+  [
+    ['ANDREWS, JOY, LIFE ESTATE BODOR, REBECCA, LIFE ESTATE', ''],
+    ['Estate: ANDREWS, JOY, LIFE ESTATE BODOR, REBECCA, LIFE ESTATE [-|-]'],
+  ],
+  [
+    ['BANKS, AUDREY&C WINSTON LIFE ESTATE', ''],
+    ['Individual: AUDREY BANKS [BANKS|AUDREY]', 'Individual: C WINSTON [WINSTON|C]'],
+  ],
+  // A contact named with a title after the owner's cell (Lebanon's co-owner column) is no owner.
+  [
+    ['DARTMOUTH COLLEGE TRUSTEES', 'DANIEL J JUSTYNSKI, RE DIRECTOR'],
+    ['Association: DARTMOUTH COLLEGE TRUSTEES [-|-]'],
+  ],
+  [['LEBANON UNITED METHODIST', 'VIRGINIA L FRYER, PASTOR'], ['Religious: LEBANON UNITED METHODIST [-|-]']],
+  [['WEST LEBANON CONGREGATIONAL CH', 'JO ANN ALLAN, TREASURER'], ['Religious: WEST LEBANON CONGREGATIONAL CH [-|-]']],
+  [['LISTEN, INC', 'MARILYN BOURNE, EXEC DIRECTOR'], ['Corporation: LISTEN, INC [-|-]']],
   // CO before a trustee word, after owners joined by `&`, is co-trustees (as CO-TTEES), not a company.
   [
     ['MIDURA MARTIN & LISA CO TTEES', 'MIDURA REV FAMILY TRUST'],
@@ -489,6 +524,14 @@ describe('owner cells of the real rolls', () => {
       expect(show(cells)).toEqual(owners);
     });
   }
+
+  it("reads a title only in a cell after the owner's: the first cell is always an owner", () => {
+    expect(parseOwnerCells(['JOEL MCPHERSON, PASTOR', ''], 'last-first')).toHaveLength(1);
+    expect(parseOwnerCells(['LEBANON ASSEMBLY OF GOD', 'JOEL MCPHERSON, PASTOR'], 'last-first')).toHaveLength(1);
+    // A title needs a comma before it, and nothing but titles after it.
+    expect(parseOwnerCells(['LEBANON ASSEMBLY OF GOD', 'DIRECTOR JOEL'], 'last-first')).toHaveLength(2);
+    expect(parseOwnerCells(['LEBANON ASSEMBLY OF GOD', 'MCPHERSON, JOEL DIRECTOR'], 'last-first')).toHaveLength(2);
+  });
 
   it('has at least 60 real cases', () => {
     expect(PHILADELPHIA.length + CHARLOTTESVILLE.length + LEBANON.length).toBeGreaterThanOrEqual(60);

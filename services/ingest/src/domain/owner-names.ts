@@ -68,20 +68,23 @@ const NEEDS_CLEANING = /[()"[\]{};:.'’`]/;
 const HAS_DIGIT = /\d/;
 /**
  * An `&` written against a name in a LAST, FIRST cell (`DAREK M& KELSEY`, `J& DAVID`): at a word's end or start it
- * joins owners. Between two words of two letters or more (`LILLIAN,MARGARET&THOMAS`, `LIFE EST&JACQUELINE`) it
- * does too, unless the cell names a company or a trust (`STEVEN LTD PEN&PRO SHARING`, `TR WOOD&WOOD LD T`): there
+ * joins owners. After a word of two letters or more (`LILLIAN,MARGARET&THOMAS`, `LIFE EST&JACQUELINE`,
+ * `AUDREY&C WINSTON`) it does too, unless the cell names a company or a trust (`STEVEN LTD PEN&PRO SHARING`, `TR WOOD&WOOD LD T`): there
  * it is part of a name. Between single letters it is a company's name (`S&P`, `AT&T`, `RJD&P, L.L.C.`), and stays;
  * so does a company's written without a comma (`PROCTER&GAMBLE CO`).
  */
 const EDGE_AMPERSAND = /(?<=\S)&(?=\s|$)|(?<=\s|^)&(?=\S)/g;
-const INNER_AMPERSAND = /(?<=[A-Z'-]{2})&(?=[A-Z'-]{2})/g;
+const INNER_AMPERSAND = /(?<=[A-Z'-]{2})&(?=[A-Z'-])/g;
 
 /** The cell's `&`s that join owners, spaced as words (EDGE_AMPERSAND, INNER_AMPERSAND). */
 function spaceAmpersands(s: string): string {
   const edges = s.replace(EDGE_AMPERSAND, ' & ');
   if (!INNER_AMPERSAND.test(edges)) return edges;
   INNER_AMPERSAND.lastIndex = 0;
-  const names = edges.split(/[\s,]+/).some((w) => TRUSTEE_MARKERS.has(w) || WORD_TYPE.has(w));
+  const names = edges.split(/[\s,]+/).some((w) => {
+    const key = w.replace(KEY_CHARS, '');
+    return TRUSTEE_MARKERS.has(key) || WORD_TYPE.has(key);
+  });
   return names ? edges : edges.replace(INNER_AMPERSAND, ' & ');
 }
 
@@ -134,15 +137,77 @@ function coTrustees(ts: readonly Tok[], i: number): boolean {
   return false;
 }
 
+const LIFE_ESTATE_SECOND = new Set(['EST', 'ESTATE']);
+const lifeEstateAt = (ts: readonly Tok[], i: number) =>
+  (ts[i]!.key === 'LIFE' || ts[i]!.key === 'LF') && LIFE_ESTATE_SECOND.has(ts[i + 1]?.key ?? '');
+/**
+ * Whether the cell's life estates can go: each ends the cell or an owner (`AGNES LIFE ESTATE & DC`). Between two
+ * owners (`ANDREWS, JOY, LIFE ESTATE BODOR, REBECCA, LIFE ESTATE`) one is what parts them, and all of them stay (the
+ * cell is read as before, an Estate); a cell without one, the common case, answers at its first word.
+ */
+function lifeEstatesClose(ts: readonly Tok[]): boolean {
+  for (let i = 0; i < ts.length; i++) {
+    if (!lifeEstateAt(ts, i)) continue;
+    let j = i + 2;
+    while (j < ts.length && ts[j]!.key === ',') j++;
+    if (j < ts.length && !AMP.has(ts[j]!.key)) return false;
+  }
+  return true;
+}
+/** A contact's title, as the co-owner column names one after a company's or a church's name. */
+const CONTACT_TITLES = new Set([
+  'DIRECTOR',
+  'DIR',
+  'PASTOR',
+  'MANAGER',
+  'MGR',
+  'TREASURER',
+  'PRESIDENT',
+  'SECRETARY',
+  'ADMINISTRATOR',
+  'CONTROLLER',
+  'OFFICER',
+  'CHAIRMAN',
+  'CEO',
+  'CFO',
+]);
+const CONTACT_QUALIFIERS = new Set(['RE', 'EXEC', 'EXECUTIVE', 'VICE', 'ASST', 'ASSISTANT', 'GENERAL', 'PROPERTY']);
+
+/**
+ * `DANIEL J JUSTYNSKI, RE DIRECTOR`, `JOEL MCPHERSON, PASTOR` after the owner's own cell: a person to write to, not
+ * an owner (what follows the last comma is a title and its qualifiers only).
+ */
+function contactLine(ts: readonly Tok[]): boolean {
+  let comma = -1;
+  for (let i = ts.length - 1; i >= 0; i--) {
+    if (ts[i]!.key === ',') {
+      comma = i;
+      break;
+    }
+  }
+  if (comma <= 0 || comma === ts.length - 1) return false;
+  const title = ts.slice(comma + 1);
+  return (
+    title.some((t) => CONTACT_TITLES.has(t.key)) &&
+    title.every((t) => CONTACT_TITLES.has(t.key) || CONTACT_QUALIFIERS.has(t.key))
+  );
+}
+
 /** Drops tenancy markers (H/W, ET AL, JTRS...) and a care-of tail; a trailing `+` (and others) too. */
 function dropMarkers(ts: Tok[]): Tok[] {
   const out: Tok[] = [];
+  const lifeEstates = lifeEstatesClose(ts);
   for (let i = 0; i < ts.length; i++) {
     const k = ts[i]!.key;
     if (k === 'C/O' || k === '%' || k === 'ATTN') break;
     if (TENANCY_MARKERS.has(k)) continue;
     if (coTrustees(ts, i)) continue;
     if (k === 'ET' && i + 1 < ts.length && ET_SECOND.has(ts[i + 1]!.key)) {
+      i++;
+      continue;
+    }
+    // A life estate (`LIFE ESTATE`, Lebanon's `(LF EST)`), as L/E: the life tenant owns, and is the person named.
+    if (lifeEstates && lifeEstateAt(ts, i)) {
       i++;
       continue;
     }
@@ -576,6 +641,7 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
   for (const cell of cells) {
     const ts = tokens(cell);
     if (dropMarkers(ts).length === 0) continue;
+    if (segments.length > 0 && contactLine(ts)) continue;
     const prev = segments[segments.length - 1];
     if (prev && continues(dropMarkers(prev), ts, order)) prev.push(...ts);
     else segments.push(ts);

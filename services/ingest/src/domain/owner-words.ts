@@ -165,6 +165,7 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
     'MOSQUE',
     'MASJID',
     'CONGREGATION',
+    'CONGREGATIONAL',
     'DIOCESE',
     'ARCHDIOCESE',
     'BAPTIST',

@@ -155,6 +155,62 @@ describe('owner names, generated entities', () => {
   }, 120_000);
 });
 
+// An owner's share written after a name (Lebanon's `(50%)`, `(1/2)`, `1/2 INT`) is no part of it: the same owners
+// come out with it as without. A number that is no share (`110%`, `(12/05)`, a percentage first) stays in the name.
+const share = fc.oneof(
+  fc.integer({ min: 1, max: 100 }).map((n) => `(${n}%)`),
+  fc
+    .tuple(fc.integer({ min: 1, max: 60 }), fc.integer({ min: 1, max: 60 }))
+    .map(([a, b]) => `(${Math.min(a, b)}/${Math.max(a, b)})`),
+  fc
+    .tuple(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 2, max: 99 }))
+    .filter(([a, b]) => a <= b)
+    .map(([a, b]) => `${a}/${b} INT`),
+  fc.constantFrom('(33.33%)', '1/2 INTEREST', '(1/54 INT EACH)'),
+);
+
+describe('owner names, shares', () => {
+  it("a share after any cell changes no owner; a number that is no share stays in an entity's name", () => {
+    fc.assert(
+      fc.property(
+        rows,
+        fc.array(fc.option(share, { nil: null }), { minLength: 2, maxLength: 2 }),
+        ({ cells }, shares) => {
+          const withShares = cells.map((c, i) => (shares[i] ? `${c} ${shares[i]}` : c));
+          expect(parseOwnerCells(withShares, 'last-first'), withShares.join(' / ')).toEqual(
+            parseOwnerCells(cells, 'last-first'),
+          );
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...SURNAMES),
+        fc.oneof(
+          fc.integer({ min: 101, max: 999 }).map((n) => ({ at: 'start', text: `${n}%` })),
+          fc.integer({ min: 1, max: 100 }).map((n) => ({ at: 'start', text: `${n}%` })),
+          fc
+            .tuple(fc.integer({ min: 2, max: 12 }), fc.integer({ min: 1, max: 31 }))
+            .filter(([a, b]) => a > b)
+            .map(([a, b]) => ({ at: 'end', text: `${a}/${b}` })),
+          fc
+            .tuple(fc.integer({ min: 2, max: 12 }), fc.integer({ min: 1, max: 31 }))
+            .filter(([a, b]) => a > b)
+            .map(([a, b]) => ({ at: 'end', text: `(${a}/${b})` })),
+        ),
+        (word, { at, text }) => {
+          const name = at === 'start' ? `${text} ${word} HOLDINGS LLC` : `${word} FAMILY TRUST ${text}`;
+          const [owner] = parseOwnerCells([name], 'last-first');
+          // Brackets are no part of a name (tokens), the number is.
+          expect(owner?.fullName, name).toBe(name.replace(/[()]/g, ''));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  }, 120_000);
+});
+
 describe('owner names, any text', () => {
   it('never throws on one or two cells; each owner once; every output word is a word of the input', () => {
     fc.assert(

@@ -437,6 +437,43 @@ const LEBANON: Case[] = [
   [['LEBANON UNITED METHODIST', 'VIRGINIA L FRYER, PASTOR'], ['Religious: LEBANON UNITED METHODIST [-|-]']],
   [['WEST LEBANON CONGREGATIONAL CH', 'JO ANN ALLAN, TREASURER'], ['Religious: WEST LEBANON CONGREGATIONAL CH [-|-]']],
   [['LISTEN, INC', 'MARILYN BOURNE, EXEC DIRECTOR'], ['Corporation: LISTEN, INC [-|-]']],
+  // Reviews' cells (not the rolls'): what the rules above must leave alone, or read as well.
+  [['SMITH JOHN & SONS CO TR', ''], ['Corporation: SMITH JOHN & SONS CO TR [-|-]']],
+  [['JOHNSON & JOHNSON CO TTEE', ''], ['Corporation: JOHNSON & JOHNSON CO TTEE [-|-]']],
+  [['SMITH & WESSON TRUST CO TTEE', ''], ['Trust: SMITH & WESSON TRUST CO TTEE [-|-]']],
+  [
+    ['ACME CO TR ACME FAMILY TRUST', ''],
+    ['Corporation: ACME CO TR [-|-]', 'Trust: ACME FAMILY TRUST [-|-]'],
+  ],
+  [['AT&T MOBILITY, ATTN TAX', ''], ['Corporation: AT&T MOBILITY [-|-]']],
+  [['SMITH, AT&T', ''], ['Corporation: SMITH, AT&T [-|-]']],
+  [['H&S PROPERTIES, LLC', ''], ['Corporation: H&S PROPERTIES, LLC [-|-]']],
+  [
+    ['GARMEY, MARJORIE J&MELINDA J BAUMAN', ''],
+    ['Individual: MARJORIE J GARMEY [GARMEY|MARJORIE]', 'Individual: MELINDA J BAUMAN [BAUMAN|MELINDA]'],
+  ],
+  [
+    ['ROBERTSON, DAREK M &KELSEY', ''],
+    ['Individual: DAREK M ROBERTSON [ROBERTSON|DAREK]', 'Individual: KELSEY ROBERTSON [ROBERTSON|KELSEY]'],
+  ],
+  [
+    ['SMITH J & JOHN JR', ''],
+    ['Individual: J SMITH [SMITH|J]', 'Individual: JOHN SMITH JR [SMITH|JOHN]'],
+  ],
+  [
+    ['BECKER D R & DRAKE R E JR', ''],
+    ['Individual: D R BECKER [BECKER|D]', 'Individual: R E DRAKE JR [DRAKE|R]'],
+  ],
+  [['110% FITNESS', ''], ['Corporation: 110% FITNESS [-|-]']],
+  [['100% CHRISTIAN FELLOWSHIP', ''], ['Association: 100% CHRISTIAN FELLOWSHIP [-|-]']],
+  [['SMITH FAMILY TRUST (12/05)', ''], ['Trust: SMITH FAMILY TRUST 12/05 [-|-]']],
+  [['SMITH, JOHN 50%', ''], ['Individual: JOHN SMITH [SMITH|JOHN]']],
+  [['WOMACK, GLORIA, LIFE ESTATE, ETAL', ''], ['Individual: GLORIA WOMACK [WOMACK|GLORIA]']],
+  [['SMITH, JOHN, LIFE ESTATE,', ''], ['Individual: JOHN SMITH [SMITH|JOHN]']],
+  [
+    ['ACME LLC', 'SMITH, PROPERTY'],
+    ['Corporation: ACME LLC [-|-]', 'Corporation: SMITH, PROPERTY [-|-]'],
+  ],
   // CO before a trustee word, after owners joined by `&`, is co-trustees (as CO-TTEES), not a company.
   [
     ['MIDURA MARTIN & LISA CO TTEES', 'MIDURA REV FAMILY TRUST'],
@@ -531,6 +568,26 @@ describe('owner cells of the real rolls', () => {
     // A title needs a comma before it, and nothing but titles after it.
     expect(parseOwnerCells(['LEBANON ASSEMBLY OF GOD', 'DIRECTOR JOEL'], 'last-first')).toHaveLength(2);
     expect(parseOwnerCells(['LEBANON ASSEMBLY OF GOD', 'MCPHERSON, JOEL DIRECTOR'], 'last-first')).toHaveLength(2);
+  });
+
+  it('a contact is read only after an entity: after a person, the cell is another owner', () => {
+    const names = (cells: string[]) => parseOwnerCells(cells, 'last-first').map((o) => o.fullName);
+    expect(names(['SMITH, JOHN &', 'DOE, JANE, TREASURER'])).toContain('JANE DOE');
+    expect(names(['SMITH, JOHN A & MARY B', 'JONES, ROBERT, DIRECTOR'])).toContain('ROBERT JONES');
+    expect(names(['ACME LLC', 'JONES, ROBERT, DIRECTOR'])).toEqual(['ACME LLC']);
+  });
+
+  it('reads a cell the same whatever was read before it (no pattern keeps state between calls)', () => {
+    const wang = () => show(['WANG, LILLIAN,MARGARET&THOMAS', '']);
+    const alone = wang();
+    show(['WILLIAMS, J & D PETTIT, TR WOOD&WOOD LD TR', '']);
+    expect(wang()).toEqual(alone);
+    expect(alone).toHaveLength(3);
+  });
+
+  it('first-last order keeps a word before initials a first name (the rule of initials is LAST FIRST rolls only)', () => {
+    const owners = parseOwnerCells(['J R SMITH & MARY K'], 'first-last').map((o) => o.fullName);
+    expect(owners).toEqual(['J R SMITH', 'MARY K SMITH']);
   });
 
   it('has at least 60 real cases', () => {

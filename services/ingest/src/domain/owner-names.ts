@@ -3,12 +3,16 @@
 import { OWNER_TYPES } from '@pra/core/vocabulary';
 import type { OwnerInput } from './property-input.js';
 import {
+  CARE_OF,
   CLOSING_WORDS,
+  CONTACT_QUALIFIERS,
+  CONTACT_TITLES,
   COMPANY_SUFFIXES,
   CONNECTORS,
   ENTITY_PHRASES,
   ET_SECOND,
   GIVEN_NAME_WORDS,
+  LIFE_ESTATE_SECOND,
   type EntityType,
   SUFFIXES,
   SURNAME_PARTICLES,
@@ -67,34 +71,57 @@ const KEY_CHARS = /[.'’`]/g;
 const NEEDS_CLEANING = /[()"[\]{};:.'’`]/;
 const HAS_DIGIT = /\d/;
 /**
- * An `&` written against a name in a LAST, FIRST cell (`DAREK M& KELSEY`, `J& DAVID`): at a word's end or start it
- * joins owners. After a word of two letters or more (`LILLIAN,MARGARET&THOMAS`, `LIFE EST&JACQUELINE`,
- * `AUDREY&C WINSTON`) it does too, unless the cell names a company or a trust (`STEVEN LTD PEN&PRO SHARING`, `TR WOOD&WOOD LD T`): there
- * it is part of a name. Between single letters it is a company's name (`S&P`, `AT&T`, `RJD&P, L.L.C.`), and stays;
- * so does a company's written without a comma (`PROCTER&GAMBLE CO`).
+ * An `&` written against a name after a cell's first comma (`DAREK M& KELSEY`, `J& DAVID`): at a word's end or start
+ * it joins owners. Inside a word it does too where one side is a name of three letters or more
+ * (`LILLIAN,MARGARET&THOMAS`, `LIFE EST&JACQUELINE`, `AUDREY&C WINSTON`, `MARJORIE J&MELINDA J BAUMAN`), unless the
+ * cell names a company or a trust (`STEVEN LTD PEN&PRO SHARING`, `TR WOOD&WOOD LD T`, `RJD&P, L.L.C.`): there it is
+ * part of a name. Between a letter or two on each side it is a company's name, and stays (`SMITH, AT&T`, `H&S`); so
+ * does any `&` before the first comma (`AT&T MOBILITY, ATTN TAX`, `PROCTER&GAMBLE CO`).
  */
 const EDGE_AMPERSAND = /(?<=\S)&(?=\s|$)|(?<=\s|^)&(?=\S)/g;
-const INNER_AMPERSAND = /(?<=[A-Z'-]{2})&(?=[A-Z'-])/g;
+const INNER_AMPERSAND = /(?<=[A-Z'-]{3})&(?=[A-Z'-])|(?<=[A-Z'-])&(?=[A-Z'-]{3})/g;
 
-/** The cell's `&`s that join owners, spaced as words (EDGE_AMPERSAND, INNER_AMPERSAND). */
+/** The `&`s after the cell's first comma that join owners, spaced as words (EDGE_AMPERSAND, INNER_AMPERSAND). */
 function spaceAmpersands(s: string): string {
-  const edges = s.replace(EDGE_AMPERSAND, ' & ');
-  if (!INNER_AMPERSAND.test(edges)) return edges;
-  INNER_AMPERSAND.lastIndex = 0;
-  const names = edges.split(/[\s,]+/).some((w) => {
+  const comma = s.indexOf(',');
+  const edges = s.slice(comma).replace(EDGE_AMPERSAND, ' & ');
+  // `search` reads no `lastIndex`, as `test` of a /g pattern would.
+  const inner = edges.search(INNER_AMPERSAND) >= 0 && !namesEntity(s);
+  return s.slice(0, comma) + (inner ? edges.replace(INNER_AMPERSAND, ' & ') : edges);
+}
+
+/** Some word of the text is a trustee's or an entity's word (the text before tokens are made). */
+const namesEntity = (s: string) =>
+  s.split(/[\s,&]+/).some((w) => {
     const key = w.replace(KEY_CHARS, '');
     return TRUSTEE_MARKERS.has(key) || WORD_TYPE.has(key);
   });
-  return names ? edges : edges.replace(INNER_AMPERSAND, ' & ');
-}
 
 /**
  * An owner's share as Lebanon writes it after the name: `(50%)`, `(36.31%)`, `(1/2)`, `CHAS(1/4)`, `1/2 INT`,
  * `(1/54 INT EACH)`, `1/2 INTEREST`. No part of a name (the record keeps no shares); left in, its digits made the
- * owner a company.
+ * owner a company. Only a share is one (sharesOut): a fraction of at most 1, a percentage of at most 100 after a
+ * name; `110% FITNESS`, `100% CHRISTIAN FELLOWSHIP`, `FAMILY TRUST (12/05)` keep theirs.
  */
 const OWNERSHIP_SHARE =
-  /\(\s*\d+(?:\.\d+)?\s*(?:%|\/\s*\d+)(?:\s+INT(?:EREST)?)?(?:\s+EACH)?\s*\)|\b\d+(?:\.\d+)?%|\b\d+\/\d+\s+INT(?:EREST)?(?:\s+EACH)?\b/g;
+  /\(\s*(\d+(?:\.\d+)?)\s*(?:%|\/\s*(\d+))(?:\s+INT(?:EREST)?)?(?:\s+EACH)?\s*\)|\b(\d+(?:\.\d+)?)%|\b(\d+)\/(\d+)\s+INT(?:EREST)?(?:\s+EACH)?\b/g;
+
+/** The text without its owners' shares (OWNERSHIP_SHARE). */
+function sharesOut(s: string): string {
+  return s.replace(
+    OWNERSHIP_SHARE,
+    (match, pn: string, pd: string, bare: string, fn: string, fd: string, at: number) => {
+      const [n, d] =
+        pn !== undefined
+          ? [Number(pn), pd === undefined ? 100 : Number(pd)]
+          : bare !== undefined
+            ? [Number(bare), 100]
+            : [Number(fn), Number(fd)];
+      const afterName = pn !== undefined || fn !== undefined || /[A-Z]/.test(s.slice(0, at));
+      return d > 0 && n <= d && afterName ? ' ' : match;
+    },
+  );
+}
 
 function tokens(cell: string | null | undefined): Tok[] {
   if (!cell) return [];
@@ -105,7 +132,7 @@ function tokens(cell: string | null | undefined): Tok[] {
     s = s.slice(0, cut > 0 ? cut : MAX_CELL_CHARS);
   }
   s = s.toUpperCase();
-  if (s.includes('%') || (s.includes('/') && HAS_DIGIT.test(s))) s = s.replace(OWNERSHIP_SHARE, ' ');
+  if (s.includes('%') || (s.includes('/') && HAS_DIGIT.test(s))) s = sharesOut(s);
   const out: Tok[] = [];
   if (s.includes('&') && s.includes(',')) s = spaceAmpersands(s);
   for (const raw of (s.includes(',') ? s.replace(/,/g, ' , ') : s).split(/\s+/)) {
@@ -125,89 +152,55 @@ function tokens(cell: string | null | undefined): Tok[] {
 }
 
 /**
- * `MIDURA MARTIN & LISA CO TTEES`, `STANTON B A & E R CO TTEES`: CO before a trustee word, after owners joined by
- * `&`, is "co-" (co-trustees, as `CO-TTEES` written whole), not a company; unless a company's word comes before it
- * (`CHARTER TRUST CO TTEE`), and not for one name (`ACME CO TR`, a company as trustee).
+ * `MIDURA MARTIN & LISA CO TTEES`, `STANTON B A & E R CO TTEES`: CO before a trustee word, after a person's name
+ * (two words or more) and `&`, is "co-" (co-trustees, as `CO-TTEES` written whole), not a company. Not after a
+ * company's word (`SMITH JOHN & SONS CO TR`), nor after a single name (`JOHNSON & JOHNSON CO TTEE`) or without an
+ * `&` (`ACME CO TR`, `CHARTER TRUST CO TTEE`): a company as trustee.
  */
 function coTrustees(ts: readonly Tok[], i: number): boolean {
   if (ts[i]!.key !== 'CO' || i === 0) return false;
   const next = ts[i + 1];
   if (next === undefined || !TRUSTEE_MARKERS.has(next.key) || WORD_TYPE.has(ts[i - 1]!.key)) return false;
-  for (let j = 0; j < i; j++) if (AMP.has(ts[j]!.key)) return true;
-  return false;
+  const amp = ts.findIndex((t) => AMP.has(t.key));
+  return amp >= 0 && amp < i && ts.slice(0, amp).filter((t) => t.key !== ',').length >= 2;
 }
 
-const LIFE_ESTATE_SECOND = new Set(['EST', 'ESTATE']);
 const lifeEstateAt = (ts: readonly Tok[], i: number) =>
   (ts[i]!.key === 'LIFE' || ts[i]!.key === 'LF') && LIFE_ESTATE_SECOND.has(ts[i + 1]?.key ?? '');
+/** Where an owner ends: an `&`, a care-of, a tenancy marker (`ETAL`, `H/W`, `ET AL`). */
+const endsOwner = (ts: readonly Tok[], j: number) => {
+  const k = ts[j]!.key;
+  return AMP.has(k) || CARE_OF.has(k) || TENANCY_MARKERS.has(k) || (k === 'ET' && ET_SECOND.has(ts[j + 1]?.key ?? ''));
+};
 /**
- * Whether the cell's life estates can go: each ends the cell or an owner (`AGNES LIFE ESTATE & DC`). Between two
- * owners (`ANDREWS, JOY, LIFE ESTATE BODOR, REBECCA, LIFE ESTATE`) one is what parts them, and all of them stay (the
- * cell is read as before, an Estate); a cell without one, the common case, answers at its first word.
+ * Whether the cell's life estates can go: each ends the cell or an owner (`AGNES LIFE ESTATE & DC`, `GLORIA, LIFE
+ * ESTATE, ETAL`). Between two owners (`ANDREWS, JOY, LIFE ESTATE BODOR, REBECCA, LIFE ESTATE`) one is what parts
+ * them, and all of them stay: the cell is read as before, an Estate.
  */
 function lifeEstatesClose(ts: readonly Tok[]): boolean {
   for (let i = 0; i < ts.length; i++) {
     if (!lifeEstateAt(ts, i)) continue;
     let j = i + 2;
     while (j < ts.length && ts[j]!.key === ',') j++;
-    if (j < ts.length && !AMP.has(ts[j]!.key)) return false;
+    if (j < ts.length && !endsOwner(ts, j)) return false;
   }
   return true;
 }
-/** A contact's title, as the co-owner column names one after a company's or a church's name. */
-const CONTACT_TITLES = new Set([
-  'DIRECTOR',
-  'DIR',
-  'PASTOR',
-  'MANAGER',
-  'MGR',
-  'TREASURER',
-  'PRESIDENT',
-  'SECRETARY',
-  'ADMINISTRATOR',
-  'CONTROLLER',
-  'OFFICER',
-  'CHAIRMAN',
-  'CEO',
-  'CFO',
-]);
-const CONTACT_QUALIFIERS = new Set(['RE', 'EXEC', 'EXECUTIVE', 'VICE', 'ASST', 'ASSISTANT', 'GENERAL', 'PROPERTY']);
 
 /**
- * `DANIEL J JUSTYNSKI, RE DIRECTOR`, `JOEL MCPHERSON, PASTOR` after the owner's own cell: a person to write to, not
- * an owner (what follows the last comma is a title and its qualifiers only).
+ * Drops tenancy markers (H/W, ET AL, JTRS...), a life estate that ends an owner (as L/E: the life tenant owns, and is
+ * the person named), CO of co-trustees, and a care-of tail; a trailing `+` (and others) too.
  */
-function contactLine(ts: readonly Tok[]): boolean {
-  let comma = -1;
-  for (let i = ts.length - 1; i >= 0; i--) {
-    if (ts[i]!.key === ',') {
-      comma = i;
-      break;
-    }
-  }
-  if (comma <= 0 || comma === ts.length - 1) return false;
-  const title = ts.slice(comma + 1);
-  return (
-    title.some((t) => CONTACT_TITLES.has(t.key)) &&
-    title.every((t) => CONTACT_TITLES.has(t.key) || CONTACT_QUALIFIERS.has(t.key))
-  );
-}
-
-/** Drops tenancy markers (H/W, ET AL, JTRS...) and a care-of tail; a trailing `+` (and others) too. */
 function dropMarkers(ts: Tok[]): Tok[] {
   const out: Tok[] = [];
   const lifeEstates = lifeEstatesClose(ts);
   for (let i = 0; i < ts.length; i++) {
     const k = ts[i]!.key;
-    if (k === 'C/O' || k === '%' || k === 'ATTN') break;
+    if (CARE_OF.has(k)) break;
     if (TENANCY_MARKERS.has(k)) continue;
     if (coTrustees(ts, i)) continue;
-    if (k === 'ET' && i + 1 < ts.length && ET_SECOND.has(ts[i + 1]!.key)) {
-      i++;
-      continue;
-    }
-    // A life estate (`LIFE ESTATE`, Lebanon's `(LF EST)`), as L/E: the life tenant owns, and is the person named.
-    if (lifeEstates && lifeEstateAt(ts, i)) {
+    // Two-word markers: ET AL, LIFE ESTATE (Lebanon's `(LF EST)`).
+    if ((k === 'ET' && ET_SECOND.has(ts[i + 1]?.key ?? '')) || (lifeEstates && lifeEstateAt(ts, i))) {
       i++;
       continue;
     }
@@ -457,10 +450,7 @@ function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null): Person
     let found: Person[];
     if (hasComma && leadingCommaGroups > 0 && part[0]!.key !== ',' && commaHasName(part)) {
       found = commaPart(part, people.length > 0 ? surname : null);
-    } else if (surname && givenOnly(named) && !surnameBeforeInitials(named, people, order, commaStyle)) {
-      const { name, suffix } = splitSuffixes(named, true);
-      found = [{ first: name, last: surname, suffix }];
-    } else if (commaStyle && surname && givenNamesThenInitial(named)) {
+    } else if (surname && sharesSurname(named, people, order, commaStyle)) {
       const { name, suffix } = splitSuffixes(named, true);
       found = [{ first: name, last: surname, suffix }];
     } else if (order === 'first-last' || (commaStyle && surname)) {
@@ -477,6 +467,16 @@ function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null): Person
 }
 
 /**
+ * A part after `&` of first names only, under the surname before it: `VALERIE W`, `BETH F J`, `HERNAN`
+ * (givenOnly), unless it is an owner of its own in a roll of initials (surnameBeforeInitials); and with commas, first
+ * names that end with an initial (givenNamesThenInitial).
+ */
+function sharesSurname(named: readonly Tok[], people: readonly Person[], order: NameOrder, commaStyle: boolean) {
+  if (givenOnly(named)) return !surnameBeforeInitials(named, people, order, commaStyle);
+  return commaStyle && givenNamesThenInitial(named);
+}
+
+/**
  * `SMITH, RICHARD C & BARBARA ANN B`: after `&` in a cell with commas, names that end with an initial are first
  * names and a middle initial under the surname before (BARBARA ANN B SMITH); read FIRST LAST, the initial was the
  * surname. (`FRITZ, KYLE C & SISSON BARI S`, LAST FIRST M, reads so too: nothing tells it apart.)
@@ -487,10 +487,11 @@ function givenNamesThenInitial(named: readonly Tok[]): boolean {
 }
 
 /**
- * `BECKER D R & DRAKE R E`: a roll that writes LAST FIRST without commas and gives the owner before the `&` initials
- * only writes the next one so too, and a word before initials there is that owner's surname (R E DRAKE), not a first
- * name under BECKER (Lebanon's trustee pairs). With full first names before it (`SMITH JOHN & MARY K`), or in a cell
- * with commas (`JOLLY, W F & BARBARA N`), the word is a first name, as before.
+ * `BECKER D R & DRAKE R E`: a roll that writes LAST FIRST without commas, and gives the owner just before the `&`
+ * initials only, writes the next one so too: a word before initials there is that owner's surname (R E DRAKE), not a
+ * first name under BECKER (Lebanon's trustee pairs). With full first names before it (`SMITH JOHN & MARY K`), without
+ * an initial after it (`SMITH J & JOHN JR`), or in a cell with commas (`JOLLY, W F & BARBARA N`), the word is a first
+ * name, as before.
  */
 function surnameBeforeInitials(
   named: readonly Tok[],
@@ -501,7 +502,8 @@ function surnameBeforeInitials(
   if (order !== 'last-first' || commaStyle || named.length < 2 || isInitial(named[0]!)) return false;
   const before = people[people.length - 1];
   if (!before || before.first.length === 0 || !before.first.every(isInitial)) return false;
-  return named.slice(1).every((t) => isInitial(t) || SUFFIXES.has(t.key));
+  const rest = named.slice(1);
+  return rest.some(isInitial) && rest.every((t) => isInitial(t) || SUFFIXES.has(t.key));
 }
 
 /** A comma that splits a name: some words after it that are not only suffixes. */
@@ -537,6 +539,29 @@ function closed(ts: readonly Tok[]): boolean {
 }
 
 /**
+ * `DANIEL J JUSTYNSKI, RE DIRECTOR`, `JOEL MCPHERSON, PASTOR` after a company's or a church's own cell: a person to
+ * write to, not an owner (what follows the cell's last comma is a title and its qualifiers only). After a person's
+ * cell (`SMITH, JOHN &` / `DOE, JANE, TREASURER`) it is another owner, as before.
+ */
+function contactLine(ts: readonly Tok[], prev: Tok[] | undefined, order: NameOrder): boolean {
+  if (!prev) return false;
+  let comma = -1;
+  for (let i = ts.length - 1; i >= 0; i--) {
+    if (ts[i]!.key === ',') {
+      comma = i;
+      break;
+    }
+  }
+  if (comma <= 0 || comma === ts.length - 1) return false;
+  const title = ts.slice(comma + 1);
+  if (!title.some((t) => CONTACT_TITLES.has(t.key))) return false;
+  if (!title.every((t) => CONTACT_TITLES.has(t.key) || CONTACT_QUALIFIERS.has(t.key))) return false;
+  const owner = dropMarkers(prev);
+  const last = owner[owner.length - 1];
+  return last !== undefined && !CONNECTORS.has(last.key) && entityType(trimConnectors(owner), order) !== null;
+}
+
+/**
  * Whether the next cell continues this one's name rather than naming another owner: this cell ends with `AND`/`&`
  * (`GANGEMI JOSEPH A AND` / `CAROLE A H/W`); the next begins with a connector (`OF PHILADELPHIA`, `& ANDERSON,
  * PAMELA`, `IN TRUST`); the next holds only entity words (`CHURCH`, `BAPTIST CHURCH`, `CO`, `INC`); or this is an
@@ -564,7 +589,7 @@ function continues(prev: Tok[], next: Tok[], order: NameOrder): boolean {
 const TRUST_ENDINGS = new Set(['TR', 'TRS', 'TRUST', 'TRST', 'TRUSTS']);
 const TRUST_LEAD_INS = new Set(['OF', 'UNDER', 'FOR', 'U/A', 'UA', 'UAD', 'U/D', 'UDT']);
 /** Words that qualify a trustee (`SUC TR`, `INITIAL TRUSTEE`): dropped with the trustee word. */
-const TRUSTEE_QUALIFIERS = new Set(['SUC', 'SUCC', 'SUCCESSOR', 'INITIAL', 'CO']);
+const TRUSTEE_QUALIFIERS = new Set(['SUC', 'SUCC', 'SUCCESSOR', 'INITIAL']);
 
 /**
  * Where the trustees end and their trust begins in one cell: `SEIDMAN, JOSHUA M & JERI K, TR SEIDMAN LIVING TR`,
@@ -641,8 +666,8 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
   for (const cell of cells) {
     const ts = tokens(cell);
     if (dropMarkers(ts).length === 0) continue;
-    if (segments.length > 0 && contactLine(ts)) continue;
     const prev = segments[segments.length - 1];
+    if (contactLine(ts, prev, order)) continue;
     if (prev && continues(dropMarkers(prev), ts, order)) prev.push(...ts);
     else segments.push(ts);
   }

@@ -40,6 +40,38 @@ export const TENANCY_MARKERS = new Set([
 
 /** Two-word markers: ET AL, ET UX, ET VIR, ET ALS, ET CON (the first word alone is left to TENANCY_MARKERS' ETAL). */
 export const ET_SECOND = new Set(['AL', 'ALS', 'UX', 'VIR', 'CON']);
+/** LIFE ESTATE, LF EST, LIFE EST: a life estate (owner-names.ts dropMarkers), as L/E. */
+export const LIFE_ESTATE_SECOND = new Set(['EST', 'ESTATE']);
+/** A care-of: the name that follows is whom to write to, not an owner. */
+export const CARE_OF = new Set(['C/O', '%', 'ATTN']);
+/** A contact's title, as a co-owner column names one after a company's or a church's name (`..., RE DIRECTOR`). */
+export const CONTACT_TITLES = new Set([
+  'DIRECTOR',
+  'DIR',
+  'PASTOR',
+  'MANAGER',
+  'MGR',
+  'TREASURER',
+  'PRESIDENT',
+  'SECRETARY',
+  'ADMINISTRATOR',
+  'CONTROLLER',
+  'OFFICER',
+  'CHAIRMAN',
+  'CEO',
+  'CFO',
+]);
+/** Words that qualify a contact's title (`RE DIRECTOR`, `EXEC DIR`). */
+export const CONTACT_QUALIFIERS = new Set([
+  'RE',
+  'EXEC',
+  'EXECUTIVE',
+  'VICE',
+  'ASST',
+  'ASSISTANT',
+  'GENERAL',
+  'PROPERTY',
+]);
 
 /** A person holding as trustee: the marker is dropped and the person typed Trustee. */
 export const TRUSTEE_MARKERS = new Set([
@@ -300,6 +332,8 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
     'INTERNATIONAL',
     'RAILWAY',
     'RAILROAD',
+    'SONS',
+    'BROS',
     'ELECTRIC',
     'TELEPHONE',
     'UTILITIES',

@@ -133,8 +133,8 @@ function tokens(cell: string | null | undefined): Tok[] {
   }
   s = s.toUpperCase();
   if (s.includes('%') || (s.includes('/') && HAS_DIGIT.test(s))) s = sharesOut(s);
-  const out: Tok[] = [];
   if (s.includes('&') && s.includes(',')) s = spaceAmpersands(s);
+  const out: Tok[] = [];
   for (const raw of (s.includes(',') ? s.replace(/,/g, ' , ') : s).split(/\s+/)) {
     if (raw === '') continue;
     if (!NEEDS_CLEANING.test(raw)) {
@@ -193,13 +193,16 @@ function lifeEstatesClose(ts: readonly Tok[]): boolean {
  */
 function dropMarkers(ts: Tok[]): Tok[] {
   const out: Tok[] = [];
-  const lifeEstates = lifeEstatesClose(ts);
+  // Whether the cell's life estates can go: read at its first one only (most cells have none; this runs a few times
+  // a cell, for every row of a roll).
+  let lifeEstates: boolean | undefined;
   for (let i = 0; i < ts.length; i++) {
     const k = ts[i]!.key;
     if (CARE_OF.has(k)) break;
     if (TENANCY_MARKERS.has(k)) continue;
     if (coTrustees(ts, i)) continue;
     // Two-word markers: ET AL, LIFE ESTATE (Lebanon's `(LF EST)`).
+    if (lifeEstates === undefined && lifeEstateAt(ts, i)) lifeEstates = lifeEstatesClose(ts);
     if ((k === 'ET' && ET_SECOND.has(ts[i + 1]?.key ?? '')) || (lifeEstates && lifeEstateAt(ts, i))) {
       i++;
       continue;
@@ -545,13 +548,7 @@ function closed(ts: readonly Tok[]): boolean {
  */
 function contactLine(ts: readonly Tok[], prev: Tok[] | undefined, order: NameOrder): boolean {
   if (!prev) return false;
-  let comma = -1;
-  for (let i = ts.length - 1; i >= 0; i--) {
-    if (ts[i]!.key === ',') {
-      comma = i;
-      break;
-    }
-  }
+  const comma = ts.findLastIndex((t) => t.key === ',');
   if (comma <= 0 || comma === ts.length - 1) return false;
   const title = ts.slice(comma + 1);
   if (!title.some((t) => CONTACT_TITLES.has(t.key))) return false;

@@ -3,7 +3,8 @@
 //   generate --count N [--seed S] [--states CA,NV] [--batch N]
 //   import --mapping FILE --file CSV [--dry-run] [--workers N (0-16)]
 //                                            load a county extract through a mapping (again: update what changed);
-//                                            --dry-run checks the file against the mapping and reports, writing nothing;
+//                                            --dry-run checks the file against the mapping and reports, writing nothing
+//                                            (no database made, no migration: a store behind this schema is refused);
 //                                            --workers N: its worker threads (default: 2 for a large file, else none)
 //   remove --source SOURCE                   delete every record of one source ("import:<mapping name>")
 //   rekey [--batch N]                        recompute stored address keys after a normaliser change (resumable)
@@ -13,9 +14,9 @@
 //   validate-mapping FILE                    check a mapping file without loading anything
 import { parseArgs } from 'node:util';
 import { useLocalStack } from '@pra/platform/local-stack';
-import { createPool, ensureDatabase } from '@pra/platform/db';
+import { createPool, databaseExists, ensureDatabase, isStoreUnavailable } from '@pra/platform/db';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
-import { migrateRecords } from './data/migrate.js';
+import { checkRecordsSchema, migrateRecords } from './data/migrate.js';
 import { loadGenerated } from './generator/load-generated.js';
 import { formatReport } from './importer/apply-rules.js';
 import { importCsv } from './importer/import-csv.js';
@@ -61,6 +62,9 @@ async function main() {
   const command = positionals[0];
   if (values.workers !== undefined && command !== 'import')
     throw new Error(`--workers is an option of import, not of ${command ?? 'no command'}`);
+  // Only an import has a dry run: `remove --source X --dry-run` would otherwise remove for real.
+  if (values['dry-run'] && command !== 'import')
+    throw new Error(`--dry-run is an option of import, not of ${command ?? 'no command'}: nothing was done`);
   const workers = importWorkers(values.workers);
   if (command === 'validate-mapping') {
     const m = loadMapping(positionals[1] ?? values.mapping ?? '');
@@ -70,10 +74,18 @@ async function main() {
   // The PostgreSQL npm start ran with, unless DATABASE_URL says otherwise.
   useLocalStack('ingest');
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-  await ensureDatabase(url);
+  // A dry run writes nothing: it makes no database and applies no migration, and refuses a store not at this schema.
+  const dryRun = command === 'import' && values['dry-run'];
+  if (dryRun && !(await databaseExists(url)))
+    throw new Error(
+      'the database named above does not exist; a dry run writes nothing, so it does not make one: ' +
+        'run `npm run ingest -- migrate` (or npm start) first, then the dry run',
+    );
+  if (!dryRun) await ensureDatabase(url);
   const pool = createPool(url, 4, 'ingest');
   try {
-    await migrateRecords(pool, (l) => console.error(l));
+    if (dryRun) await checkRecordsSchema(pool, 'a dry run');
+    else await migrateRecords(pool, (l) => console.error(l));
     switch (command) {
       case 'migrate':
         console.log('records schema is up to date');
@@ -100,7 +112,7 @@ async function main() {
         let last = { rowsRead: 0, bytesRead: 0, totalBytes: null as number | null };
         const started = performance.now();
         const s = await importCsv(pool, mapping, values.file, {
-          dryRun: values['dry-run'],
+          dryRun,
           workers,
           onWait: (m) => console.error(m),
           onProgress: (p) => {
@@ -162,10 +174,17 @@ async function main() {
   }
 }
 
+/** A connection refused, a login or a database the server does not know (SQLSTATE class 28, 3D000). */
+function unreachable(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  return isStoreUnavailable(err) || (typeof code === 'string' && (code.startsWith('28') || code === '3D000'));
+}
+
 main().catch((err: Error) => {
   console.error(`ingest failed: ${err.message}`);
-  console.error(
-    'Check that the PostgreSQL named above is reachable (DATABASE_URL, else the one npm start ran with, else postgres://postgres@127.0.0.1:5432/property_records).',
-  );
+  if (unreachable(err))
+    console.error(
+      'Check that the PostgreSQL named above is reachable (DATABASE_URL, else the one npm start ran with, else postgres://postgres@127.0.0.1:5432/property_records).',
+    );
   process.exit(1);
 });

@@ -209,26 +209,37 @@ export function withDatabase(url: string, database: string): string {
   return u.toString();
 }
 
-/** Creates the database if it does not exist (needs a server reachable through its `postgres` database). */
-export async function ensureDatabase(url: string): Promise<void> {
+/** A connection to the server of `url` through its `postgres` database, for statements about the database `url` names. */
+async function withServer<T>(url: string, fn: (admin: pg.Client, name: string) => Promise<T>): Promise<T> {
   const name = decodeURIComponent(new URL(url).pathname.slice(1));
   const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
   await admin.connect();
   try {
-    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
-    if (rowCount === 0) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+    return await fn(admin, name);
   } finally {
     await admin.end();
   }
 }
 
-export async function dropDatabase(url: string): Promise<void> {
-  const name = decodeURIComponent(new URL(url).pathname.slice(1));
-  const admin = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
-  await admin.connect();
-  try {
+async function hasDatabase(admin: pg.Client, name: string): Promise<boolean> {
+  const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  return rowCount !== 0;
+}
+
+/** Whether the server has the database `url` names; nothing is made. */
+export function databaseExists(url: string): Promise<boolean> {
+  return withServer(url, hasDatabase);
+}
+
+/** Creates the database if it does not exist (needs a server reachable through its `postgres` database). */
+export function ensureDatabase(url: string): Promise<void> {
+  return withServer(url, async (admin, name) => {
+    if (!(await hasDatabase(admin, name))) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  });
+}
+
+export function dropDatabase(url: string): Promise<void> {
+  return withServer(url, async (admin, name) => {
     await admin.query(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
-  } finally {
-    await admin.end();
-  }
+  });
 }

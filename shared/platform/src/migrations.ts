@@ -42,23 +42,10 @@ export async function migrate(
     await client.query(`CREATE TABLE IF NOT EXISTS public.schema_migrations (
       stream text NOT NULL, version integer NOT NULL, name text NOT NULL, checksum text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now(), PRIMARY KEY (stream, version))`);
-    const { rows } = await client.query<{ version: number; name: string; checksum: string }>(
-      'SELECT version, name, checksum FROM public.schema_migrations WHERE stream = $1',
-      [stream],
-    );
-    const done = new Map(rows.map((r) => [r.version, r]));
+    const done = await appliedMigrations(client, stream, migrations);
     const applied: string[] = [];
     for (const m of migrations) {
-      const prior = done.get(m.version);
-      if (prior) {
-        if (prior.checksum !== m.checksum) {
-          throw new Error(
-            `Migration ${stream}/${m.version}_${m.name} was changed after it was applied. ` +
-              'Add a new migration instead of editing an applied one.',
-          );
-        }
-        continue;
-      }
+      if (done.has(m.version)) continue;
       await client.query('BEGIN');
       try {
         await client.query(m.sql);
@@ -79,4 +66,46 @@ export async function migrate(
     await client.query('SELECT pg_advisory_unlock($1)', [LOCK_ID]).catch(() => {});
     client.release();
   }
+}
+
+/**
+ * The versions of `stream` the database has applied (none when it has no migrations table), checked against the
+ * files: an applied file changed since is refused.
+ */
+async function appliedMigrations(
+  client: pg.Pool | pg.PoolClient,
+  stream: string,
+  migrations: readonly Migration[],
+): Promise<Set<number>> {
+  const table = await client.query<{ found: boolean }>(
+    `SELECT to_regclass('public.schema_migrations') IS NOT NULL AS found`,
+  );
+  if (!table.rows[0]?.found) return new Set();
+  const { rows } = await client.query<{ version: number; checksum: string }>(
+    'SELECT version, checksum FROM public.schema_migrations WHERE stream = $1',
+    [stream],
+  );
+  const done = new Map(rows.map((r) => [r.version, r.checksum]));
+  for (const m of migrations) {
+    const checksum = done.get(m.version);
+    if (checksum !== undefined && checksum !== m.checksum)
+      throw new Error(
+        `Migration ${stream}/${m.version}_${m.name} was changed after it was applied. ` +
+          'Add a new migration instead of editing an applied one.',
+      );
+  }
+  return new Set(done.keys());
+}
+
+/**
+ * The migrations of `stream` the database has not applied, in order, read without writing anything (no migrations
+ * table is made, no lock taken): for a command that must not change the schema, such as an import's dry run.
+ */
+export async function pendingMigrations(
+  pool: pg.Pool,
+  stream: string,
+  migrations: readonly Migration[],
+): Promise<Migration[]> {
+  const done = await appliedMigrations(pool, stream, migrations);
+  return migrations.filter((m) => !done.has(m.version));
 }

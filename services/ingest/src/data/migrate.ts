@@ -4,7 +4,7 @@
 import { fileURLToPath } from 'node:url';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 import { createPool, type Pool } from '@pra/platform/db';
-import { migrate, readMigrations } from '@pra/platform/migrations';
+import { migrate, pendingMigrations, readMigrations } from '@pra/platform/migrations';
 import { locationsFilled } from './fill-locations.js';
 import { pendingKeysVersion } from './rekey-gate.js';
 import { recordKeysVersionIfEmpty, rekeyAddresses } from './rekey.js';
@@ -27,6 +27,23 @@ export async function migrateRecords(pool: Pool, log: (line: string) => void = (
         'the rekey finishes (npm run ingest -- rekey; npm start and the chart run it in the background), lookups of ' +
         'addresses whose keys changed may miss, and imports of sources with import state are refused',
     );
+}
+
+/**
+ * Refuses a store whose records schema is not this code's, changing nothing (no migration, no lock, no keys version):
+ * for a dry run, which writes nothing. A newer importer's migrations may lock tables for a while on a large store
+ * (0020 keeps imports out ~30 s a million owners), which a check of a file must never set off.
+ */
+export async function checkRecordsSchema(pool: Pool, command: string): Promise<void> {
+  const pending = await pendingMigrations(pool, 'records', readMigrations(RECORDS_MIGRATIONS_DIR));
+  if (pending.length === 0) return;
+  const names = pending.map((m) => `${String(m.version).padStart(4, '0')}_${m.name}`);
+  throw new Error(
+    `the store's records schema lacks ${pending.length === 1 ? 'migration' : `${pending.length} migrations`} of this ` +
+      `code (${names.length > 4 ? `${names.slice(0, 3).join(', ')} ... ${names[names.length - 1]}` : names.join(', ')}); ` +
+      `${command} writes nothing, so it does not migrate: run \`npm run ingest -- migrate\` first (docs/data.md), ` +
+      'then this again',
+  );
 }
 
 /**

@@ -115,10 +115,13 @@ async function main() {
           dryRun,
           workers,
           onWait: (m) => console.error(m),
+          // Told after each batch is written (each in order, each committed), or read in a dry run.
           onProgress: (p) => {
             last = p;
             progress.update(p);
           },
+        }).catch((err: Error) => {
+          throw dryRun || last.rowsRead === 0 ? err : partlyWritten(err, last.rowsRead);
         });
         const seconds = (performance.now() - started) / 1000;
         progress.update(last, true);
@@ -174,10 +177,24 @@ async function main() {
   }
 }
 
-/** A connection refused, a login or a database the server does not know (SQLSTATE class 28, 3D000). */
-function unreachable(err: Error): boolean {
+/**
+ * An import that failed after some of its batches were written: they stay (each was committed whole), and the same
+ * file imported again finds them unchanged and writes the rest.
+ */
+function partlyWritten(err: Error, rows: number): Error {
+  return new Error(
+    `${err.message}\nThe file's first ${rows.toLocaleString('en-US')} rows were written before this, in whole ` +
+      'batches; once the cause is fixed, import the whole file again: it finds those unchanged and writes the rest.',
+    { cause: err },
+  );
+}
+
+/** A connection refused, a login or a database the server does not know (SQLSTATE class 28, 3D000), or its cause. */
+function unreachable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
-  return isStoreUnavailable(err) || (typeof code === 'string' && (code.startsWith('28') || code === '3D000'));
+  if (isStoreUnavailable(err) || (typeof code === 'string' && (code.startsWith('28') || code === '3D000'))) return true;
+  return unreachable(err.cause);
 }
 
 main().catch((err: Error) => {

@@ -102,14 +102,32 @@ async function* physicalLineChunks(file: string): AsyncGenerator<{ lines: string
   const decoded = file.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
   if (decoded !== raw) raw.once('error', (err) => decoded.destroy(err));
   const line = (p: string) => (p.endsWith('\r') ? p.slice(0, -1) : p);
-  for await (const chunk of decoded) {
-    const text = rest + decoder.write(chunk as Buffer);
-    const parts = text.split('\n');
-    rest = parts.pop()!;
-    if (parts.length > 0) yield { lines: parts.map(line), bytes };
+  try {
+    for await (const chunk of decoded) {
+      const text = rest + decoder.write(chunk as Buffer);
+      const parts = text.split('\n');
+      rest = parts.pop()!;
+      if (parts.length > 0) yield { lines: parts.map(line), bytes };
+    }
+  } catch (err) {
+    throw gzipError(file, err, bytes);
   }
   rest += decoder.end();
   if (rest !== '') yield { lines: [line(rest)], bytes };
+}
+
+/**
+ * zlib's own words for a .gz cut short or damaged (`unexpected end of file`, `incorrect header check`) do not name
+ * the file nor say what to do: a download cut short is the usual cause.
+ */
+function gzipError(file: string, err: unknown, bytes: number): unknown {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code !== 'string' || !code.startsWith('Z_')) return err;
+  return new Error(
+    `${file} is not a whole gzip file (${(err as Error).message}, ${bytes.toLocaleString('en-US')} bytes in): ` +
+      'a download cut short or a damaged copy; fetch the file again (gzip -t tells whether a copy is whole)',
+    { cause: err },
+  );
 }
 
 /** The file's lines, and how many bytes of the file (compressed, for a .gz) were read when each was. */

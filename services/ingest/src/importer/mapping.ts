@@ -390,7 +390,18 @@ export type Mapping = z.infer<typeof Mapping>;
 
 export function loadMapping(path: string): Mapping {
   const text = readFileSync(path, 'utf8');
-  const raw = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  let raw: unknown;
+  try {
+    raw = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+  } catch (err) {
+    // JSON.parse's `Unexpected end of JSON input` names neither the file nor that it is the mapping.
+    throw new Error(
+      `Mapping ${path} is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`,
+      {
+        cause: err,
+      },
+    );
+  }
   const result = Mapping.safeParse(raw);
   if (!result.success) {
     const lines = result.error.issues.map((i) => `  ${i.path.join('.') || '(mapping)'}: ${i.message}`);

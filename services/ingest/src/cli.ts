@@ -24,7 +24,7 @@ import { summaryLine } from './importer/summary-line.js';
 import { loadMapping } from './importer/mapping.js';
 import { loadSampleDataset, propertyCount } from './load-sample.js';
 import { FileProgress } from './progress.js';
-import { removeSource } from './data/remove-source.js';
+import { importedSources, removeSource } from './data/remove-source.js';
 import { rekeyAddresses } from './data/rekey.js';
 import { CHANGE_RETENTION_DAYS, pruneChangeEvents } from './data/change-events.js';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
@@ -66,6 +66,7 @@ async function main() {
   if (values['dry-run'] && command !== 'import')
     throw new Error(`--dry-run is an option of import, not of ${command ?? 'no command'}: nothing was done`);
   const workers = importWorkers(values.workers);
+  if (command === 'remove' && values.source !== undefined) sourceName(values.source);
   if (command === 'validate-mapping') {
     const m = loadMapping(positionals[1] ?? values.mapping ?? '');
     console.log(`mapping ${m.name} (${m.kind}) is valid: ${Object.keys(m.fields).length} fields`);
@@ -144,6 +145,14 @@ async function main() {
         if (!values.source) throw new Error('remove needs --source SOURCE (e.g. import:sacramento-2008-sales)');
         const n = await removeSource(pool, values.source, { onWait: (m) => console.error(m) });
         console.log(`removed ${n.toLocaleString('en-US')} records of ${values.source}`);
+        if (n === 0) {
+          // Nothing to remove is not a failure (a script may remove twice), but a misnamed source looks the same.
+          const sources = await importedSources(pool);
+          console.error(
+            `no record is of ${values.source}. Sources imported into this store: ${sources.join(', ') || 'none'}` +
+              " (a joined file, such as a county's sales or details, writes into the records of the mapping it joins)",
+          );
+        }
         break;
       }
       case 'rekey': {
@@ -175,6 +184,20 @@ async function main() {
   } finally {
     await pool.end();
   }
+}
+
+/**
+ * A source as an import or the generator names it: `import:<mapping name>` or `synthetic:<seed>`. Anything else names
+ * nothing (`remove --source philadelphia-opa` removed nothing and said only that), refused before the database.
+ */
+function sourceName(source: string): void {
+  if (/^(import|synthetic):\S/.test(source)) return;
+  throw new Error(
+    `--source is import:<mapping name> or synthetic:<seed>, not '${source}'` +
+      (/^[\w.-]+$/.test(source)
+        ? ` (for the records a mapping named ${source} imported: --source import:${source})`
+        : ''),
+  );
 }
 
 /**

@@ -42,3 +42,19 @@ function removeLocked(c: PoolClient, source: string): Promise<number> {
     return ids.length;
   });
 }
+
+/**
+ * The sources with import state (every `import:<mapping>` a property file loaded), read by a skip scan of the import
+ * state's key: a step a source, not a row a record. Synthetic sources (`synthetic:<seed>`) keep no import state.
+ */
+export async function importedSources(pool: Pool): Promise<string[]> {
+  const { rows } = await pool.query<{ source: string }>(
+    `WITH RECURSIVE s AS (
+       SELECT min(source) AS source FROM records.import_state
+       UNION ALL
+       SELECT (SELECT min(source) FROM records.import_state WHERE source > s.source) FROM s WHERE s.source IS NOT NULL
+     )
+     SELECT source FROM s WHERE source IS NOT NULL`,
+  );
+  return rows.map((r) => r.source);
+}

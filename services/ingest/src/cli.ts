@@ -6,15 +6,16 @@
 //                                            --dry-run checks the file against the mapping and reports, writing nothing
 //                                            (no database made, no migration: a store behind this schema is refused);
 //                                            --workers N: its worker threads (default: 2 for a large file, else none)
-//   remove --source SOURCE                   delete every record of one source ("import:<mapping name>")
+//   remove --source SOURCE                   delete every record of one source ("import:<mapping name>" or
+//                                            "synthetic:<seed>")
 //   rekey [--batch N]                        recompute stored address keys after a normaliser change (resumable)
 //   prune-changes                            delete change events past their retention period (the autocomplete
 //                                            indexer does it hourly)
 //   sample [--count N]                       the npm start sample: DC tracts, Sacramento, N synthetic records
 //   validate-mapping FILE                    check a mapping file without loading anything
-import { parseArgs } from 'node:util';
 import { useLocalStack } from '@pra/platform/local-stack';
-import { createPool, databaseExists, ensureDatabase, isStoreUnavailable } from '@pra/platform/db';
+import { createPool, databaseExists, ensureDatabase, isConnectionFailure } from '@pra/platform/db';
+import { COMMANDS, readCliArgs, USAGE } from './cli-args.js';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { checkRecordsSchema, migrateRecords } from './data/migrate.js';
 import { loadGenerated } from './generator/load-generated.js';
@@ -29,44 +30,13 @@ import { rekeyAddresses } from './data/rekey.js';
 import { CHANGE_RETENTION_DAYS, pruneChangeEvents } from './data/change-events.js';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 
-const USAGE = `usage: npm run ingest -- <migrate | generate --count N [--seed S] [--states CA,NV] | import --mapping FILE --file CSV [--dry-run] [--workers N] | remove --source SOURCE | rekey [--batch N] | prune-changes | sample [--count N] | validate-mapping FILE>`;
-
-/**
- * `--workers N`: the import's worker threads, which parse rows and build records (by default two for a large file, none
- * for a small one). At most 16: each thread holds its batches and a heap of its own (docs/data.md), and more threads
- * than cores only share them. Read before the database is reached, so a typo costs nothing.
- */
-function importWorkers(given: string | undefined): number | undefined {
-  if (given === undefined) return undefined;
-  const n = /^\d+$/.test(given) ? Number(given) : Number.NaN;
-  if (!(n >= 0 && n <= 16))
-    throw new Error(`--workers must be a whole number from 0 (none: all in this thread) to 16, not '${given}'`);
-  return n;
-}
-
 async function main() {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: {
-      count: { type: 'string' },
-      seed: { type: 'string', default: '1' },
-      states: { type: 'string' },
-      batch: { type: 'string' },
-      mapping: { type: 'string' },
-      file: { type: 'string' },
-      source: { type: 'string' },
-      'dry-run': { type: 'boolean', default: false },
-      workers: { type: 'string' },
-    },
-  });
-  const command = positionals[0];
-  if (values.workers !== undefined && command !== 'import')
-    throw new Error(`--workers is an option of import, not of ${command ?? 'no command'}`);
-  // Only an import has a dry run: `remove --source X --dry-run` would otherwise remove for real.
-  if (values['dry-run'] && command !== 'import')
-    throw new Error(`--dry-run is an option of import, not of ${command ?? 'no command'}: nothing was done`);
-  const workers = importWorkers(values.workers);
-  if (command === 'remove' && values.source !== undefined) sourceName(values.source);
+  const { command, positionals, values, workers, dryRun } = readCliArgs(process.argv.slice(2));
+  if (command === undefined || !COMMANDS.includes(command)) {
+    console.error(USAGE);
+    process.exitCode = 2;
+    return;
+  }
   if (command === 'validate-mapping') {
     const m = loadMapping(positionals[1] ?? values.mapping ?? '');
     console.log(`mapping ${m.name} (${m.kind}) is valid: ${Object.keys(m.fields).length} fields`);
@@ -76,7 +46,6 @@ async function main() {
   useLocalStack('ingest');
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   // A dry run writes nothing: it makes no database and applies no migration, and refuses a store not at this schema.
-  const dryRun = command === 'import' && values['dry-run'];
   if (dryRun && !(await databaseExists(url)))
     throw new Error(
       'the database named above does not exist; a dry run writes nothing, so it does not make one: ' +
@@ -107,12 +76,11 @@ async function main() {
         break;
       }
       case 'import': {
-        if (!values.mapping || !values.file) throw new Error('import needs --mapping FILE and --file CSV');
-        const mapping = loadMapping(values.mapping);
+        const mapping = loadMapping(values.mapping!);
         const progress = new FileProgress(`import ${mapping.name}`);
         let last = { rowsRead: 0, bytesRead: 0, totalBytes: null as number | null };
         const started = performance.now();
-        const s = await importCsv(pool, mapping, values.file, {
+        const s = await importCsv(pool, mapping, values.file!, {
           dryRun,
           workers,
           onWait: (m) => console.error(m),
@@ -142,15 +110,15 @@ async function main() {
         break;
       }
       case 'remove': {
-        if (!values.source) throw new Error('remove needs --source SOURCE (e.g. import:sacramento-2008-sales)');
-        const n = await removeSource(pool, values.source, { onWait: (m) => console.error(m) });
+        const n = await removeSource(pool, values.source!, { onWait: (m) => console.error(m) });
         console.log(`removed ${n.toLocaleString('en-US')} records of ${values.source}`);
         if (n === 0) {
           // Nothing to remove is not a failure (a script may remove twice), but a misnamed source looks the same.
           const sources = await importedSources(pool);
           console.error(
             `no record is of ${values.source}. Sources imported into this store: ${sources.join(', ') || 'none'}` +
-              " (a joined file, such as a county's sales or details, writes into the records of the mapping it joins)",
+              " (a joined file, such as a county's sales or details, writes into the records of the mapping it joins;" +
+              ' synthetic:<seed> sources, which keep no import state, are not listed)',
           );
         }
         break;
@@ -187,20 +155,6 @@ async function main() {
 }
 
 /**
- * A source as an import or the generator names it: `import:<mapping name>` or `synthetic:<seed>`. Anything else names
- * nothing (`remove --source philadelphia-opa` removed nothing and said only that), refused before the database.
- */
-function sourceName(source: string): void {
-  if (/^(import|synthetic):\S/.test(source)) return;
-  throw new Error(
-    `--source is import:<mapping name> or synthetic:<seed>, not '${source}'` +
-      (/^[\w.-]+$/.test(source)
-        ? ` (for the records a mapping named ${source} imported: --source import:${source})`
-        : ''),
-  );
-}
-
-/**
  * An import that failed after some of its batches were written: they stay (each was committed whole), and the same
  * file imported again finds them unchanged and writes the rest.
  */
@@ -212,17 +166,9 @@ function partlyWritten(err: Error, rows: number): Error {
   );
 }
 
-/** A connection refused, a login or a database the server does not know (SQLSTATE class 28, 3D000), or its cause. */
-function unreachable(err: unknown): boolean {
-  if (!(err instanceof Error)) return false;
-  const code = (err as { code?: unknown }).code;
-  if (isStoreUnavailable(err) || (typeof code === 'string' && (code.startsWith('28') || code === '3D000'))) return true;
-  return unreachable(err.cause);
-}
-
 main().catch((err: Error) => {
   console.error(`ingest failed: ${err.message}`);
-  if (unreachable(err))
+  if (isConnectionFailure(err))
     console.error(
       'Check that the PostgreSQL named above is reachable (DATABASE_URL, else the one npm start ran with, else postgres://postgres@127.0.0.1:5432/property_records).',
     );

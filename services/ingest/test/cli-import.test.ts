@@ -8,7 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, inject, it } from 'vitest';
 import { withDatabase } from '@pra/platform';
-import { cliFirstLoad, ingestArgs, ingestOptions } from './cli-run.js';
+import { cliFirstLoad, ingestArgs, ingestOptions, runIngest } from './cli-run.js';
 import { COUNTY_ROLLS } from '../src/importer/index.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -87,11 +87,7 @@ it('refuses a --workers that is not a whole number from 0 to 16, naming it, befo
   // A database no one listens for: the refusal must come first.
   const nowhere = 'postgres://postgres@127.0.0.1:1/none';
   for (const workers of ['-1', 'two', '1.5', '17', '']) {
-    const run = spawnSync(
-      process.execPath,
-      [...ingestArgs(root), 'import', '--mapping', mapping, '--file', file, `--workers=${workers}`],
-      { cwd: root, encoding: 'utf8', timeout: 60_000, env: { ...process.env, DATABASE_URL: nowhere } },
-    );
+    const run = runIngest(nowhere, 'import', '--mapping', mapping, '--file', file, `--workers=${workers}`);
     expect(run.status, run.stderr).toBe(1);
     expect(run.stderr).toContain(
       `--workers must be a whole number from 0 (none: all in this thread) to 16, not '${workers}'`,
@@ -99,12 +95,7 @@ it('refuses a --workers that is not a whole number from 0 to 16, naming it, befo
     expect(run.stdout).not.toMatch(/rows read/);
   }
   // An option of import only: another command refuses it rather than ignore it.
-  const generate = spawnSync(process.execPath, [...ingestArgs(root), 'generate', '--count', '5', '--workers', '2'], {
-    cwd: root,
-    encoding: 'utf8',
-    timeout: 60_000,
-    env: { ...process.env, DATABASE_URL: nowhere },
-  });
+  const generate = runIngest(nowhere, 'generate', '--count', '5', '--workers', '2');
   expect(generate.status, generate.stderr).toBe(1);
   expect(generate.stderr).toContain('--workers is an option of import, not of generate');
 }, 120_000);

@@ -3,14 +3,40 @@
 // has already imported (its code compiled, its heap grown); a fresh process pays for both. The command is
 // package.json's `ingest` script (its Node options included), run with this process's node; the rate is the one the
 // CLI prints (importCsv's time, not the process's start, which is given beside it).
-import { spawn } from 'node:child_process';
+import { type SpawnSyncReturns, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createPool, dropDatabase, ensureDatabase } from '@pra/platform';
 import { migrateRecords } from '../src/data/migrate.js';
 import { readSummaryLine } from '../src/importer/summary-line.js';
 import { splitNodeArgs } from '../src/importer/worker-argv.js';
+
+/** The repository's root, where package.json's scripts run. */
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+/** `npm run ingest -- <args>` as a user runs it, in a process of its own, against the database `url`; waited for. */
+export function runIngest(url: string, ...args: string[]): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [...ingestArgs(ROOT), ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    timeout: 120_000,
+    env: { ...process.env, DATABASE_URL: url },
+  });
+}
+
+/** An empty store at this code's schema in the database `url`, dropped first if it was there. */
+export async function freshStore(url: string): Promise<void> {
+  await dropDatabase(url);
+  await ensureDatabase(url);
+  const pool = createPool(url, 1, 'cli-run');
+  try {
+    await migrateRecords(pool);
+  } finally {
+    await pool.end();
+  }
+}
 
 /**
  * package.json's `ingest` script as arguments to node (`node --min-semi-space-size=64 ... --import tsx cli.ts` → the
@@ -63,15 +89,8 @@ export async function cliFirstLoad(
   // It drops the database before and after: only one named for it.
   if (!CLI_DATABASE.test(new URL(url).pathname))
     throw new Error(`cliFirstLoad needs a database of its own (pra_…_cli…): ${url}`);
-  await dropDatabase(url);
-  await ensureDatabase(url);
+  await freshStore(url);
   try {
-    const pool = createPool(url, 1, 'cli-run');
-    try {
-      await migrateRecords(pool);
-    } finally {
-      await pool.end();
-    }
     const started = performance.now();
     const child = spawn(
       process.execPath,

@@ -122,6 +122,23 @@ export function isStoreUnavailable(err: unknown): boolean {
   return typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message);
 }
 
+/** A host name that does not resolve (getaddrinfo's codes): the server is never reached. */
+const NAME_ERRORS = new Set(['ENOTFOUND', 'EAI_AGAIN']);
+
+/**
+ * True when the error (or an error it wraps, as `cause`) says the server was not reached or would not let this
+ * client in: unreachable or overloaded (isStoreUnavailable), a host name that does not resolve, a login refused
+ * (SQLSTATE class 28) or a database it does not have (3D000). For a command's hint to check its DATABASE_URL; not a
+ * statement's own error, nor a file's (ENOENT).
+ */
+export function isConnectionFailure(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const code = (err as { code?: unknown }).code;
+  if (isStoreUnavailable(err)) return true;
+  if (typeof code === 'string' && (NAME_ERRORS.has(code) || code.startsWith('28') || code === '3D000')) return true;
+  return isConnectionFailure((err as { cause?: unknown }).cause);
+}
+
 /** The 503 a request gets when the store cannot answer in time. */
 export const storeUnavailable = () =>
   new ApiError('unavailable', 'The database is busy or unreachable; the request was not charged. Retry shortly.', 0, {

@@ -31,8 +31,8 @@ export async function migrateRecords(pool: Pool, log: (line: string) => void = (
 
 /**
  * Refuses a store whose records schema is not this code's, changing nothing (no migration, no lock, no keys version):
- * for a dry run, which writes nothing. A newer importer's migrations may lock tables for a while on a large store
- * (0020 keeps imports out ~30 s a million owners), which a check of a file must never set off.
+ * for a dry run, which writes nothing: a newer importer's migration may lock a large store's tables for a while
+ * (docs/data.md), which a check of a file must never set off.
  */
 export async function checkRecordsSchema(pool: Pool, command: string): Promise<void> {
   const pending = await pendingMigrations(pool, 'records', readMigrations(RECORDS_MIGRATIONS_DIR));

@@ -30,6 +30,9 @@ import { rekeyAddresses } from './data/rekey.js';
 import { CHANGE_RETENTION_DAYS, pruneChangeEvents } from './data/change-events.js';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 
+/** The CLI is reaching its PostgreSQL: no statement of its own has run yet. */
+let connecting = false;
+
 async function main() {
   const { command, positionals, values, workers, dryRun } = readCliArgs(process.argv.slice(2));
   if (command === undefined || !COMMANDS.includes(command)) {
@@ -46,14 +49,21 @@ async function main() {
   useLocalStack('ingest');
   const url = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   // A dry run writes nothing: it makes no database and applies no migration, and refuses a store not at this schema.
-  if (dryRun && !(await databaseExists(url)))
+  // Until the store has answered, any failure is one of reaching it (a wrong host, password, TLS setting or URL,
+  // whatever words the driver has for it): the hint to check the server goes with it.
+  connecting = true;
+  if (dryRun && !(await databaseExists(url))) {
+    connecting = false;
     throw new Error(
       'the database named above does not exist; a dry run writes nothing, so it does not make one: ' +
         'run `npm run ingest -- migrate` (or npm start) first, then the dry run',
     );
+  }
   if (!dryRun) await ensureDatabase(url);
   const pool = createPool(url, 4, 'ingest');
   try {
+    await pool.query('SELECT 1');
+    connecting = false;
     if (dryRun) await checkRecordsSchema(pool, 'a dry run');
     else await migrateRecords(pool, (l) => console.error(l));
     switch (command) {
@@ -160,15 +170,15 @@ async function main() {
  */
 function partlyWritten(err: Error, rows: number): Error {
   return new Error(
-    `${err.message}\nThe file's first ${rows.toLocaleString('en-US')} rows were written before this, in whole ` +
-      'batches; once the cause is fixed, import the whole file again: it finds those unchanged and writes the rest.',
+    `${err.message}\nAt least the file's first ${rows.toLocaleString('en-US')} rows were written before this, in ` +
+      'whole batches; once the cause is fixed, import the whole file again: it finds those unchanged and writes the rest.',
     { cause: err },
   );
 }
 
 main().catch((err: Error) => {
   console.error(`ingest failed: ${err.message}`);
-  if (isConnectionFailure(err))
+  if (connecting || isConnectionFailure(err))
     console.error(
       'Check that the PostgreSQL named above is reachable (DATABASE_URL, else the one npm start ran with, else postgres://postgres@127.0.0.1:5432/property_records).',
     );

@@ -36,6 +36,8 @@ it('says to check the server when it cannot reach it or log in, by address, host
     'postgres://postgres@no-such-host.invalid:5432/none',
     // A role the server does not have (trust auth lets any role in that it has).
     'postgres://pra_no_such_role_cli@127.0.0.1:5432/postgres',
+    // Not a URL at all: the driver's words for it name no connection, but the store was never reached.
+    'postgres://postgres@127.0.0.1:notaport/x',
   ]) {
     const run = runIngest(unreachable, 'remove', '--source', 'import:x');
     expect(run.status, run.stderr).toBe(1);

@@ -122,21 +122,29 @@ export function isStoreUnavailable(err: unknown): boolean {
   return typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message);
 }
 
+/** SQLSTATEs of a server that is going away or will not take this client: shutdown, connection, login, database. */
+const NOT_CONNECTED_SQLSTATE = /^(57P0\d|08\d{3}|28\d{3}|3D000)$/;
 /** A host name that does not resolve (getaddrinfo's codes): the server is never reached. */
 const NAME_ERRORS = new Set(['ENOTFOUND', 'EAI_AGAIN']);
+const NOT_CONNECTED_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|connection timeout/i;
 
 /**
- * True when the error (or an error it wraps, as `cause`) says the server was not reached or would not let this
- * client in: unreachable or overloaded (isStoreUnavailable), a host name that does not resolve, a login refused
- * (SQLSTATE class 28) or a database it does not have (3D000). For a command's hint to check its DATABASE_URL; not a
- * statement's own error, nor a file's (ENOENT).
+ * True when the error (or an error it wraps, as `cause`) says the connection to the server was never made or was
+ * lost: a socket error, a host name that does not resolve, a shutdown, a login refused (SQLSTATE class 28) or a
+ * database the server does not have (3D000). Not a statement's own error, nor an overloaded server's (a statement
+ * timeout, a full disk: isStoreUnavailable counts those too), nor a file's (ENOENT). For a command's hint to check
+ * its DATABASE_URL.
  */
 export function isConnectionFailure(err: unknown): boolean {
   if (!err || typeof err !== 'object') return false;
-  const code = (err as { code?: unknown }).code;
-  if (isStoreUnavailable(err)) return true;
-  if (typeof code === 'string' && (NAME_ERRORS.has(code) || code.startsWith('28') || code === '3D000')) return true;
-  return isConnectionFailure((err as { cause?: unknown }).cause);
+  const { code, message, cause } = err as { code?: unknown; message?: unknown; cause?: unknown };
+  if (
+    typeof code === 'string' &&
+    (SOCKET_ERRORS.has(code) || NAME_ERRORS.has(code) || NOT_CONNECTED_SQLSTATE.test(code))
+  )
+    return true;
+  if (typeof message === 'string' && NOT_CONNECTED_MESSAGE.test(message)) return true;
+  return isConnectionFailure(cause);
 }
 
 /** The 503 a request gets when the store cannot answer in time. */

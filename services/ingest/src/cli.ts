@@ -115,8 +115,18 @@ async function main() {
             `${s.notInStore.toLocaleString('en-US')} rows name a parcel the store lacks: nothing was made of them`,
           );
         console.log(summaryLine(s, mapping.kind, seconds));
-        if (s.skipped > 0)
+        // Files imported out of order: every row is one the store lacks, and the fix is the other file, not this one.
+        if (s.joins && !s.joins.loaded)
+          console.log(
+            `The store holds no parcels of ${s.joins.mapping} yet, and this file only adds to them: import the file of ` +
+              `mapping ${s.joins.mapping} first, then this one again (docs/data.md gives each county's files in order).`,
+          );
+        if (s.skipped > s.notInStore)
           console.log('Skipped rows are listed above by line; fix them in the file and import it again.');
+        else if (s.notInStore > 0 && s.joins?.loaded)
+          console.log(
+            `Those rows are listed above by line: parcels the file of ${s.joins.mapping} does not list (or not yet).`,
+          );
         break;
       }
       case 'remove': {

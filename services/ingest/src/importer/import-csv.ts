@@ -90,6 +90,11 @@ export interface ImportSummary {
   refusedValues: number;
   /** A joined file: rows naming a parcel the store lacks (each is in `errors`); they add nothing. */
   notInStore: number;
+  /**
+   * A joined file: the mapping whose parcels it joins, and whether the store held any when the import began (none: the
+   * files were imported out of order, and every row is one the store lacks).
+   */
+  joins?: { mapping: string; loaded: boolean };
   /** Per target of the mapping: cells filled, empty and refused, with the first few reasons, of the rows kept. */
   report: FieldReport;
   /** Nothing was written (--dry-run). */
@@ -299,6 +304,7 @@ export async function importCsv(
         return;
       }
       const { hasState } = await importStateOf(pool, source);
+      if (mapping.join) summary.joins = { mapping: mapping.join.mapping, loaded: hasState };
       const spoken = spokenFor(mapping.fields);
       const setup: WorkSetup = {
         mapping,
@@ -342,8 +348,11 @@ export async function importCsv(
           joined: mapping.join !== undefined,
           sourceHasState: hasState,
         });
-        // Its next import is news for the change feed (a failed one leaves the first load to finish first).
-        if (!summary.dryRun) await recordMappingLoad(lock.client, mapping.name);
+        // Its next import is news for the change feed (a failed one leaves the first load to finish first; so does
+        // one that found none of its parcels: a joined file imported before the file it joins made nothing, and its
+        // import once the parcels are in is still their first load of it, not 8,000 changes for the feed).
+        if (!summary.dryRun && summary.added + summary.updated + summary.unchanged > 0)
+          await recordMappingLoad(lock.client, mapping.name);
       } finally {
         await Promise.all(executors.map((e) => e.close()));
       }

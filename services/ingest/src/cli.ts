@@ -20,7 +20,7 @@ import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { checkRecordsSchema, migrateRecords } from './data/migrate.js';
 import { loadGenerated } from './generator/load-generated.js';
 import { formatReport } from './importer/apply-rules.js';
-import { importCsv } from './importer/import-csv.js';
+import { type ImportSummary, importCsv } from './importer/import-csv.js';
 import { summaryLine } from './importer/summary-line.js';
 import { loadMapping } from './importer/mapping.js';
 import { loadSampleDataset, propertyCount } from './load-sample.js';
@@ -115,18 +115,7 @@ async function main() {
             `${s.notInStore.toLocaleString('en-US')} rows name a parcel the store lacks: nothing was made of them`,
           );
         console.log(summaryLine(s, mapping.kind, seconds));
-        // Files imported out of order: every row is one the store lacks, and the fix is the other file, not this one.
-        if (s.joins && !s.joins.loaded)
-          console.log(
-            `The store holds no parcels of ${s.joins.mapping} yet, and this file only adds to them: import the file of ` +
-              `mapping ${s.joins.mapping} first, then this one again (docs/data.md gives each county's files in order).`,
-          );
-        if (s.skipped > s.notInStore)
-          console.log('Skipped rows are listed above by line; fix them in the file and import it again.');
-        else if (s.notInStore > 0 && s.joins?.loaded)
-          console.log(
-            `Those rows are listed above by line: parcels the file of ${s.joins.mapping} does not list (or not yet).`,
-          );
+        for (const line of afterImport(s)) console.log(line);
         break;
       }
       case 'remove': {
@@ -172,6 +161,22 @@ async function main() {
   } finally {
     await pool.end();
   }
+}
+
+/** What to do after an import, by what it skipped. */
+function afterImport(s: ImportSummary): string[] {
+  // Files imported out of order: every row is one the store lacks (or, joined by address, an address it cannot
+  // place), and the fix is the other file first, not this one's rows.
+  if (s.joins && !s.joins.loaded)
+    return [
+      `The store holds no parcels of ${s.joins.mapping} yet, and this file only adds to them: import the file of ` +
+        `mapping ${s.joins.mapping} first, then this one again (docs/data.md gives each county's files in order).`,
+    ];
+  if (s.skipped > s.notInStore)
+    return ['Skipped rows are listed above by line; fix them in the file and import it again.'];
+  if (s.notInStore > 0 && s.joins)
+    return [`Those rows are listed above by line: parcels the file of ${s.joins.mapping} does not list (or not yet).`];
+  return [];
 }
 
 /**

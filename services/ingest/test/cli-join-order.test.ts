@@ -23,6 +23,13 @@ it('a joined file before the file it joins: nothing made, and the other file nam
   );
   // Not the advice for rows that are wrong in the file.
   expect(early.stdout).not.toContain('fix them in the file');
+  // Joined by address: the points it cannot place are errors, of the same cause, and get the same advice only.
+  const points = COUNTY_ROLLS.charlottesville![3]!;
+  const earlyPoints = runIngest(url, 'import', '--mapping', points.mapping, '--file', points.file);
+  expect(earlyPoints.status, earlyPoints.stderr).toBe(0);
+  expect(earlyPoints.stdout).toContain('24,282 rows skipped');
+  expect(earlyPoints.stdout).toContain('import the file of mapping charlottesville-parcels first');
+  expect(earlyPoints.stdout).not.toContain('fix them in the file');
 
   expect(runIngest(url, 'import', '--mapping', parcels!.mapping, '--file', parcels!.file).status).toBe(0);
   const after = runIngest(url, 'import', '--mapping', details!.mapping, '--file', details!.file);
@@ -39,6 +46,7 @@ it('a joined file before the file it joins: nothing made, and the other file nam
     const events = await pool.query('SELECT count(*) AS n FROM records.change_events');
     expect(Number(events.rows[0].n)).toBe(0);
     const loads = await pool.query('SELECT mapping FROM records.mapping_loads ORDER BY 1');
+    // The address points, imported before the parcels only, are not loaded either.
     expect(loads.rows.map((r) => r.mapping)).toEqual(['charlottesville-details', 'charlottesville-parcels']);
   } finally {
     await pool.end();

@@ -1,7 +1,7 @@
 // The bounded wait queue of a request pool, against the real PostgreSQL: a checkout is refused only when it would
 // have to wait and the queue is full, never while the pool may still open a connection.
 import { describe, expect, inject, it } from 'vitest';
-import { createPool } from './db.js';
+import { createPool, isConnectionFailure } from './db.js';
 
 const limits = (maxWaiting: number) => ({
   connectTimeoutMs: 2_000,
@@ -36,5 +36,38 @@ describe('BoundedPool', () => {
     } finally {
       await pool.end();
     }
+  });
+});
+
+describe('isConnectionFailure', () => {
+  const err = (code: string | undefined, message = 'x', cause?: unknown) =>
+    Object.assign(new Error(message, { cause }), code === undefined ? {} : { code });
+  it('is a failure to reach the server or be let in, its causes included; not a statement, overload or file error', () => {
+    for (const e of [
+      err('ECONNREFUSED'),
+      err('ENOTFOUND'),
+      err('57P01'),
+      err('08006'),
+      err('53300'),
+      err('28P01'),
+      err('28000'),
+      err('08P01'),
+      err('3D000'),
+      err(undefined, 'Client has encountered a connection error and is not queryable'),
+      err(undefined, 'Connection terminated unexpectedly'),
+      err(undefined, 'the connection holding the lock was lost', err(undefined, 'x', err('ECONNRESET'))),
+    ])
+      expect(isConnectionFailure(e), `${(e as { code?: string }).code} ${e.message}`).toBe(true);
+    for (const e of [
+      err('57014'),
+      err('53100'),
+      err('55P03'),
+      err('23505'),
+      err('ENOENT'),
+      err(undefined),
+      null,
+      'text',
+    ])
+      expect(isConnectionFailure(e), String(e)).toBe(false);
   });
 });

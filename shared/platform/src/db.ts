@@ -122,11 +122,17 @@ export function isStoreUnavailable(err: unknown): boolean {
   return typeof e.message === 'string' && UNAVAILABLE_MESSAGE.test(e.message);
 }
 
-/** SQLSTATEs of a server that is going away or will not take this client: shutdown, connection, login, database. */
-const NOT_CONNECTED_SQLSTATE = /^(57P0\d|08\d{3}|28\d{3}|3D000)$/;
+/**
+ * SQLSTATEs of a server that is going away or will not take this client: shutdown, connection, too many clients,
+ * login, database.
+ */
+const NOT_CONNECTED_SQLSTATE = /^(57P0[0-9A-Z]|08[0-9A-Z]{3}|53300|28[0-9A-Z]{3}|3D000)$/;
 /** A host name that does not resolve (getaddrinfo's codes): the server is never reached. */
 const NAME_ERRORS = new Set(['ENOTFOUND', 'EAI_AGAIN']);
-const NOT_CONNECTED_MESSAGE = /timeout exceeded when trying to connect|Connection terminated|connection timeout/i;
+// pg's own words, without a code: a connection that failed is "not queryable" ever after (a session lock's
+// connection cut between batches reports that).
+const NOT_CONNECTED_MESSAGE =
+  /timeout exceeded when trying to connect|Connection terminated|connection timeout|not queryable/i;
 
 /**
  * True when the error (or an error it wraps, as `cause`) says the connection to the server was never made or was

@@ -69,18 +69,14 @@ export async function migrate(
 }
 
 /**
- * The versions of `stream` the database has applied (none when it has no migrations table), checked against the
- * files: an applied file changed since is refused.
+ * The versions of `stream` the database has applied (its migrations table must exist), checked against the files:
+ * an applied file changed since is refused.
  */
 async function appliedMigrations(
   client: pg.Pool | pg.PoolClient,
   stream: string,
   migrations: readonly Migration[],
 ): Promise<Set<number>> {
-  const table = await client.query<{ found: boolean }>(
-    `SELECT to_regclass('public.schema_migrations') IS NOT NULL AS found`,
-  );
-  if (!table.rows[0]?.found) return new Set();
   const { rows } = await client.query<{ version: number; checksum: string }>(
     'SELECT version, checksum FROM public.schema_migrations WHERE stream = $1',
     [stream],
@@ -106,6 +102,10 @@ export async function pendingMigrations(
   stream: string,
   migrations: readonly Migration[],
 ): Promise<Migration[]> {
+  const table = await pool.query<{ found: boolean }>(
+    `SELECT to_regclass('public.schema_migrations') IS NOT NULL AS found`,
+  );
+  if (!table.rows[0]?.found) return [...migrations];
   const done = await appliedMigrations(pool, stream, migrations);
   return migrations.filter((m) => !done.has(m.version));
 }

@@ -390,17 +390,15 @@ export type Mapping = z.infer<typeof Mapping>;
 
 export function loadMapping(path: string): Mapping {
   const text = readFileSync(path, 'utf8');
+  const json = path.endsWith('.json');
   let raw: unknown;
   try {
-    raw = path.endsWith('.json') ? JSON.parse(text) : parseYaml(text);
+    raw = json ? JSON.parse(text) : parseYaml(text);
   } catch (err) {
     // JSON.parse's `Unexpected end of JSON input` names neither the file nor that it is the mapping.
-    throw new Error(
-      `Mapping ${path} is not valid ${path.endsWith('.json') ? 'JSON' : 'YAML'}: ${(err as Error).message}`,
-      {
-        cause: err,
-      },
-    );
+    throw new Error(`Mapping ${path} is not valid ${json ? 'JSON' : 'YAML'}: ${(err as Error).message}`, {
+      cause: err,
+    });
   }
   const result = Mapping.safeParse(raw);
   if (!result.success) {

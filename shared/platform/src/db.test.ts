@@ -1,7 +1,7 @@
 // The bounded wait queue of a request pool, against the real PostgreSQL: a checkout is refused only when it would
 // have to wait and the queue is full, never while the pool may still open a connection.
 import { describe, expect, inject, it } from 'vitest';
-import { createPool, isConnectionFailure } from './db.js';
+import { createPool, isConnectionFailure, isStoreUnavailable } from './db.js';
 
 const limits = (maxWaiting: number) => ({
   connectTimeoutMs: 2_000,
@@ -69,5 +69,28 @@ describe('isConnectionFailure', () => {
       'text',
     ])
       expect(isConnectionFailure(e), String(e)).toBe(false);
+  });
+});
+
+describe('isStoreUnavailable', () => {
+  const err = (code: string | undefined, message = 'x') =>
+    Object.assign(new Error(message), code === undefined ? {} : { code });
+  it('is the store overloaded, going away or cut off (SQLSTATE classes with letters too); not a wrong statement', () => {
+    for (const e of [
+      err('57014'),
+      err('53300'),
+      err('53100'),
+      err('57P01'),
+      err('57P05'),
+      err('08006'),
+      err('08P01'),
+      err('25P03'),
+      err('55P03'),
+      err('ECONNRESET'),
+      err(undefined, 'Connection terminated unexpectedly'),
+    ])
+      expect(isStoreUnavailable(e), `${(e as { code?: string }).code} ${e.message}`).toBe(true);
+    for (const e of [err('23505'), err('42P01'), err('22P02'), err('0800'), err('08P011'), err(undefined), null])
+      expect(isStoreUnavailable(e), String(e)).toBe(false);
   });
 });

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_CELL_CHARS, parseOwnerCells, type ParsedOwner } from '../src/domain/owner-names.js';
+import { MAX_CELL_CHARS, parseOwnerCells, type ParsedOwner, recordOwners } from '../src/domain/owner-names.js';
 
 const REF = new URL('../../../../shared/data/reference/', import.meta.url);
 const column = (file: string) =>
@@ -244,4 +244,23 @@ describe('owner names, any text', () => {
     expect(entity[0]!.fullName.length).toBeLessThanOrEqual(MAX_CELL_CHARS);
     expect(() => parseOwnerCells(['A', 'B', 'C', 'D', 'E'], 'last-first')).toThrow(RangeError);
   });
+
+  it("the record's two owners: the roll's first, then the first other an owner search could not find through it", () => {
+    // Three or four owners over two cells: a couple in the first (one surname, or two), another couple in the second.
+    const couple = fc.oneof(coupleSameSurname, coupleTwoSurnames).filter((r) => r.cells.length === 1);
+    fc.assert(
+      fc.property(couple, couple, (a, b) => {
+        const owners = parseOwnerCells([a.cells[0]!, b.cells[0]!], 'last-first');
+        const [owner1, owner2] = recordOwners(owners);
+        const cells = `${a.cells[0]} / ${b.cells[0]}`;
+        expect(owner1?.fullName, cells).toBe(owners[0]?.fullName);
+        const others = owners.slice(1);
+        const findable = others.filter((o) => o.lastName !== owners[0]!.lastName);
+        // Another surname when the row names one; else the second owner, as the roll lists it.
+        expect(owner2?.fullName, cells).toBe((findable[0] ?? others[0])?.fullName);
+        if (owners.length <= 2) expect(owner2?.fullName, cells).toBe(owners[1]?.fullName);
+      }),
+      { numRuns: 2000 },
+    );
+  }, 120_000);
 });

@@ -15,7 +15,7 @@ import { migrateRecords } from '@pra/ingest/migrate';
 import { apnKey, parseStreetLine } from '@pra/core/address';
 import { COUNTY_ROLLS, importCsv, type ImportSummary, loadMapping } from '@pra/ingest/import';
 import { recordsOf, saleHistory, storedHistories } from '@pra/ingest/testing';
-import { parseOwnerCells } from '../../ingest/src/domain/owner-names.js';
+import { parseOwnerCells, recordOwners } from '../../ingest/src/domain/owner-names.js';
 import { splitCityStateZip } from '../../ingest/src/domain/city-state-zip.js';
 import { useLookupApp } from './lookup-harness.js';
 
@@ -73,19 +73,11 @@ beforeAll(async () => {
     for (const r of await recordsOf(db.pool(), source)) byApn.set(`${r.identifier.fips}:${r.identifier.apn}`, r);
 }, 1_200_000);
 
-/** The owners a record must show: the parser's reading of the row's owner cells, the first two. */
+/** The owners a record must show: the parser's reading of the row's owner cells, the two the record keeps. */
 function expectOwners(rec: Rec, cells: string[], where: string) {
-  const owners = parseOwnerCells(cells, 'last-first');
+  const owners = recordOwners(parseOwnerCells(cells, 'last-first'));
   const shown = (o: Rec) => o && { fullName: o.fullName, firstName: o.firstName, lastName: o.lastName, type: o.type };
-  const want = (i: number) =>
-    owners[i]
-      ? {
-          fullName: owners[i].fullName,
-          firstName: owners[i].firstName,
-          lastName: owners[i].lastName,
-          type: owners[i].type,
-        }
-      : null;
+  const want = (i: number) => owners[i] ?? null;
   expect(shown(rec.owner.owner1), where).toEqual(
     want(0) ?? { fullName: null, firstName: null, lastName: null, type: null },
   );

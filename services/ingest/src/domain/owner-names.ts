@@ -12,7 +12,9 @@ import {
   ENTITY_PHRASES,
   ET_SECOND,
   GIVEN_NAME_WORDS,
+  GIVEN_NAMES_TOO,
   LIFE_ESTATE_SECOND,
+  NAME_WORD_MARKERS,
   type EntityType,
   SUFFIXES,
   SURNAME_PARTICLES,
@@ -63,6 +65,10 @@ interface Tok {
 }
 
 const AMP = new Set(['&', 'AND', '/']);
+/** Words that qualify a trustee (`SUC TR`, `INITIAL TRUSTEE`): dropped with the trustee word (dropMarkers). */
+const TRUSTEE_QUALIFIERS = new Set(['SUC', 'SUCC', 'SUCCESSOR', 'INITIAL']);
+/** "Doing business as": the name after it is the same owner's trade name. */
+const TRADE_NAME = new Set(['D/B/A', 'DBA']);
 const isInitial = (t: Tok) => t.key.length === 1 && t.key >= 'A' && t.key <= 'Z';
 /** First words of ENTITY_PHRASES: only after one of them is a two-word key built. */
 const PHRASE_FIRST = new Set(Object.keys(ENTITY_PHRASES).map((p) => p.slice(0, p.indexOf('-'))));
@@ -135,10 +141,22 @@ function tokens(cell: string | null | undefined): Tok[] {
   if (s.includes('%') || (s.includes('/') && HAS_DIGIT.test(s))) s = sharesOut(s);
   if (s.includes('&') && s.includes(',')) s = spaceAmpersands(s);
   const out: Tok[] = [];
-  for (const raw of (s.includes(',') ? s.replace(/,/g, ' , ') : s).split(/\s+/)) {
+  for (let raw of (s.includes(',') ? s.replace(/,/g, ' , ') : s).split(/\s+/)) {
     if (raw === '') continue;
+    // A care-of against its name (`%COFORGE BPS`) is a word of its own; so is a trustee word against what the
+    // trustees hold (`TR-ARCADIAN LD TR`, `TRUSTEES-CHRIST COMMUNITY CHURCH`).
+    if (raw.length > 1 && raw[0] === '%') {
+      out.push({ text: '%', key: '%' });
+      raw = raw.slice(1);
+    }
+    const dash = raw.indexOf('-');
+    if (dash > 0 && dash < raw.length - 1 && TRUSTEE_MARKERS.has(raw.slice(0, dash))) {
+      // Its text keeps the dash: what follows is what the trustees hold, whatever its words (trustAfterTrustees).
+      out.push({ text: raw.slice(0, dash + 1), key: raw.slice(0, dash) });
+      raw = raw.slice(dash + 1);
+    }
     if (!NEEDS_CLEANING.test(raw)) {
-      out.push({ text: raw, key: raw });
+      out.push(plusOff({ text: raw, key: raw }));
       continue;
     }
     // Brackets and quotes are no part of a name: `LEVEL (3)`, `"SMITH"`.
@@ -146,9 +164,14 @@ function tokens(cell: string | null | undefined): Tok[] {
     if (text === '') continue;
     const key = text.replace(KEY_CHARS, '');
     if (key === '') continue;
-    out.push({ text, key });
+    out.push(plusOff({ text, key }));
   }
   return out;
+}
+
+/** A word without the `+` Lebanon writes after some names (`KIMBALL DAVID P+`, `(LF EST)+`); `+` alone is a marker. */
+function plusOff(t: Tok): Tok {
+  return t.key.length > 1 && t.key.endsWith('+') ? { text: t.text.slice(0, -1), key: t.key.slice(0, -1) } : t;
 }
 
 /**
@@ -199,21 +222,30 @@ function dropMarkers(ts: Tok[]): Tok[] {
   for (let i = 0; i < ts.length; i++) {
     const k = ts[i]!.key;
     if (CARE_OF.has(k)) break;
-    if (TENANCY_MARKERS.has(k)) continue;
+    if (TENANCY_MARKERS.has(k) && (!NAME_WORD_MARKERS.has(k) || endsAnOwner(ts, i + 1))) continue;
     if (coTrustees(ts, i)) continue;
+    // `SUCCESSOR TRUSTEE`, `SUC TR`: the qualifier goes with the trustee word (not a name: `SMALLWOOD, SUCCESSOR`).
+    if (TRUSTEE_QUALIFIERS.has(k) && TRUSTEE_MARKERS.has(ts[i + 1]?.key ?? '')) continue;
+    // A marker dropped between two commas leaves one (`VENTON, ANDREW, ETAL, TRUSTEES OF ...`).
+    if (k === ',' && out[out.length - 1]?.key === ',') continue;
     // Two-word markers: ET AL, LIFE ESTATE (Lebanon's `(LF EST)`).
     if (lifeEstates === undefined && lifeEstateAt(ts, i)) lifeEstates = lifeEstatesClose(ts);
     if ((k === 'ET' && ET_SECOND.has(ts[i + 1]?.key ?? '')) || (lifeEstates && lifeEstateAt(ts, i))) {
       i++;
       continue;
     }
-    if (k.length > 1 && k.endsWith('+')) {
-      out.push({ text: ts[i]!.text.slice(0, -1), key: k.slice(0, -1) });
-      continue;
-    }
     out.push(ts[i]!);
   }
   return out;
+}
+
+/**
+ * Word j ends an owner where a marker stood before it: the cell's end, an `&`, or another marker (not a comma:
+ * `EIGHT TEN, LLC`).
+ */
+function endsAnOwner(ts: readonly Tok[], j: number): boolean {
+  const k = ts[j]?.key;
+  return k === undefined || AMP.has(k) || (TENANCY_MARKERS.has(k) && !NAME_WORD_MARKERS.has(k));
 }
 
 function trimConnectors(ts: Tok[]): Tok[] {
@@ -236,6 +268,12 @@ function surnamePosition(ts: readonly Tok[], i: number, order: NameOrder, commaS
   if (commaStyle) return next?.key === ',' || ((next === undefined || AMP.has(next.key)) && prev?.key !== ',');
   if (order === 'last-first') return prev === undefined || AMP.has(prev.key);
   return next === undefined || AMP.has(next.key);
+}
+
+/** Word i stands where a given name does: just after a comma, or second in a LAST FIRST name of three words or more. */
+function givenNamePlace(ts: readonly Tok[], i: number, order: NameOrder, commaStyle: boolean, words: number): boolean {
+  if (commaStyle) return ts[i - 1]?.key === ',';
+  return order === 'last-first' && i === 1 && words >= 3;
 }
 
 /** `JOHN A CHURCH`: the last word after an initial is FIRST M LAST's surname. */
@@ -286,10 +324,12 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     const k = ts[i]!.key;
     if (k === ',') continue;
     const next = ts[i + 1]?.key;
-    const phrase = next && PHRASE_FIRST.has(k) ? ENTITY_PHRASES[`${k}-${next}`] : undefined;
+    // A phrase's words may have a comma between them (`RECTOR, & VISITORS OF U VA`).
+    const second = next === ',' ? ts[i + 2]?.key : next;
+    const phrase = second && PHRASE_FIRST.has(k) ? ENTITY_PHRASES[`${k}-${second}`] : undefined;
     if (phrase) found |= bitOf(phrase);
     if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
-    const t = WORD_TYPE.get(k);
+    const t = GIVEN_NAMES_TOO.has(k) && givenNamePlace(ts, i, order, commaStyle, words) ? undefined : WORD_TYPE.get(k);
     if (t && !WEAK_WORDS.has(k)) found |= bitOf(t);
     else if (t && words >= 2) {
       const slot = surnamePosition(ts, i, order, commaStyle) || initialBefore(ts, i);
@@ -297,7 +337,8 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
       // `CHURCH OF GOD IN CHRIST`: in a name no person has (an inner OF, a number), a surname's place is no person's.
       else weakAnywhere |= bitOf(t);
     }
-    if (HAS_DIGIT.test(k)) structural = true;
+    // A number makes a name a firm's; a suffix's (`GABL 3RD`) does not.
+    if (HAS_DIGIT.test(k) && !SUFFIXES.has(k)) structural = true;
     else if (k.length > 1 && k.includes('&')) structural = true;
     else if ((k === 'OF' || k === 'FOR' || k === 'THE') && i > 0 && i < ts.length - 1) structural = true;
     // `D & D GIFTEDHANDS`, `R & J ...`: initials joined at the start of a name without a comma are a firm's.
@@ -314,10 +355,14 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
 }
 
 function joinText(ts: readonly Tok[]): string {
-  return ts
-    .map((t) => t.text)
-    .join(' ')
-    .replace(/ ,/g, ',');
+  let out = '';
+  ts.forEach((t, i) => {
+    // A comma against the word before it; a trustee word split from what follows it (tokens: `TR-1314`), as written.
+    const prev = ts[i - 1];
+    if (prev && t.key !== ',' && !(TRUSTEE_MARKERS.has(prev.key) && prev.text.endsWith('-'))) out += ' ';
+    out += t.text;
+  });
+  return out;
 }
 
 // ---- persons ------------------------------------------------------------------------------------------------------
@@ -394,10 +439,20 @@ function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
   );
   let last = head.name;
   let pendingSuffix = head.suffix;
-  // After `&`, `SARAH MORGAN, SUSAN P`: SARAH shares the surname before the `&`, MORGAN is the next owner's.
-  if (inherited && last.length >= 2 && !isInitial(last[last.length - 1]!)) {
-    people.push({ first: last.slice(0, -1), last: inherited, suffix: [] });
-    last = last.slice(-1);
+  // After `&`, `SARAH MORGAN, SUSAN P`: SARAH shares the surname before the `&`, MORGAN is the next owner's (`DUSTON DE
+  // VILLEREGLAN, ISABELLE`: DE VILLEREGLAN). Not a surname with its particles alone (`DE MICHELE, MARINA`, `VAN
+  // ZANDT, W`, `ST LEDGER-OLSON, BLAIR`), nor the surname before the `&` again (`DIJKMAN DULKES, ELLEN J & DIJKMAN
+  // DULKES, ROBERT H P`).
+  if (
+    inherited &&
+    last.length >= 2 &&
+    !isInitial(last[last.length - 1]!) &&
+    !last.slice(0, -1).every((t) => SURNAME_PARTICLES.has(t.key)) &&
+    words(last) !== words(inherited)
+  ) {
+    const n = Math.min(trailingSurname(last), last.length - 1);
+    people.push({ first: last.slice(0, last.length - n), last: inherited, suffix: [] });
+    last = last.slice(last.length - n);
   }
   for (let g = 1; g < groups.length; g++) {
     const group = groups[g]!;
@@ -543,13 +598,15 @@ function closed(ts: readonly Tok[]): boolean {
 
 /**
  * `DANIEL J JUSTYNSKI, RE DIRECTOR`, `JOEL MCPHERSON, PASTOR` after a company's or a church's own cell: a person to
- * write to, not an owner (what follows the cell's last comma is a title and its qualifiers only). After a person's
- * cell (`SMITH, JOHN &` / `DOE, JANE, TREASURER`) it is another owner, as before.
+ * write to, not an owner (what follows the cell's last comma is a title and its qualifiers only); so is a cell of a
+ * title alone (`DAVIDS HOUSE INC` / `EXECUTIVE DIRECTOR`). After a person's cell (`SMITH, JOHN &` / `DOE, JANE,
+ * TREASURER`) it is another owner, as before.
  */
 function contactLine(ts: readonly Tok[], prev: Tok[] | undefined, order: NameOrder): boolean {
   if (!prev) return false;
   const comma = ts.findLastIndex((t) => t.key === ',');
-  if (comma <= 0 || comma === ts.length - 1) return false;
+  if (comma === 0 || comma === ts.length - 1) return false;
+  // A cell of a title alone (`EXECUTIVE DIRECTOR`) names no one either.
   const title = ts.slice(comma + 1);
   if (!title.some((t) => CONTACT_TITLES.has(t.key))) return false;
   if (!title.every((t) => CONTACT_TITLES.has(t.key) || CONTACT_QUALIFIERS.has(t.key))) return false;
@@ -570,9 +627,9 @@ function continues(prev: Tok[], next: Tok[], order: NameOrder): boolean {
   const start = next[0];
   if (!end || !start) return false;
   // `HYANNIS AIR SERVICE INC D/B/A` / `CAPE AIR`: the trade name is the same owner's.
-  if (AMP.has(end.key) || end.key === 'OF' || end.key === 'FOR' || end.key === 'D/B/A' || end.key === 'DBA')
-    return true;
-  if (CONNECTORS.has(start.key)) return true;
+  if (AMP.has(end.key) || end.key === 'OF' || end.key === 'FOR' || TRADE_NAME.has(end.key)) return true;
+  // `J TAI LLC` / `DBA QUALITY INN` too.
+  if (CONNECTORS.has(start.key) || TRADE_NAME.has(start.key)) return true;
   if (next.every((t) => WORD_TYPE.has(t.key))) return true;
   const prevType = entityType(prev, order);
   if (prevType === null || closed(prev) || isPersonMarked(next)) return false;
@@ -583,23 +640,47 @@ function continues(prev: Tok[], next: Tok[], order: NameOrder): boolean {
   return nextType !== null && nextType !== 'Trust' && nextType !== 'Estate';
 }
 
-const TRUST_ENDINGS = new Set(['TR', 'TRS', 'TRUST', 'TRST', 'TRUSTS']);
+const TRUST_ENDINGS = new Set(['TR', 'TRS', 'TRUST', 'TRST', 'TRUSTS', 'LD']);
 const TRUST_LEAD_INS = new Set(['OF', 'UNDER', 'FOR', 'U/A', 'UA', 'UAD', 'U/D', 'UDT']);
-/** Words that qualify a trustee (`SUC TR`, `INITIAL TRUSTEE`): dropped with the trustee word. */
-const TRUSTEE_QUALIFIERS = new Set(['SUC', 'SUCC', 'SUCCESSOR', 'INITIAL']);
+/**
+ * The trust's last word from its first ending (`LD` of `DAIRY RD LD TR`, of `WOOD&WOOD LD T`, of `MACGREGOR LD
+ * TR#2`): the endings that follow it are its name's too, and so is a T that ends the cell (TR cut short).
+ */
+function trustEnd(ts: readonly Tok[], e: number): number {
+  let end = e;
+  for (;;) {
+    const k = ts[end + 1]?.key;
+    if (k === undefined) return end;
+    if (TRUST_ENDINGS.has(k) || NUMBERED_TRUST.test(k) || (k === 'T' && end + 2 === ts.length)) end++;
+    else return end;
+  }
+}
+const NUMBERED_TRUST = /^TR(UST)?#?\d+$/;
+
+/** What trustees may hold for besides a trust, named after them (`GARRITY, ROBERT S, ETAL, TR SOJOURNERS CHURCH`). */
+const HELD_FOR = new Set<OwnerType>(['Religious', 'Association']);
 
 /**
- * Where the trustees end and their trust begins in one cell: `SEIDMAN, JOSHUA M & JERI K, TR SEIDMAN LIVING TR`,
- * `MAIN, RALPH TR OF BLACK DUCK LD TR`: [the trustee word, the trust's last word], or null. The trust's name ends
- * with TR or TRUST not just after a comma (`NIDEVER, DAVID L, TR REINES, AMY E, TR` is two trustees).
+ * Where the trustees end and what they hold for begins in one cell: `SEIDMAN, JOSHUA M & JERI K, TR SEIDMAN LIVING
+ * TR`, `MAIN, RALPH TR OF BLACK DUCK LD TR`, `WILLIAMS, J & D PETTIT, TR ADVANCE AUTO LD`: [the trustee word, the
+ * trust's last word, Trust], or null. The trust's name ends with TR, TRUST or LD not just after a comma (`NIDEVER,
+ * DAVID L, TR REINES, AMY E, TR` is two trustees). Or a church's or an association's name, one name to the cell's
+ * end (no comma, no `&`): [the trustee word, the last word, its type]; after a trustee word glued to it (`CALLAGHAN,
+ * ROBERT ETAL TR-HOLLIDAY`, `CARTER, RICHARD TR-1314 OXFORD PL L`), any name, a Trust unless its words say otherwise.
  */
-function trustAfterTrustees(ts: readonly Tok[]): [number, number] | null {
-  for (let m = 1; m < ts.length - 2; m++) {
+function trustAfterTrustees(ts: readonly Tok[], order: NameOrder): [number, number, OwnerType] | null {
+  for (let m = 1; m < ts.length - 1; m++) {
     if (!TRUSTEE_MARKERS.has(ts[m]!.key)) continue;
     for (let e = m + 2; e < ts.length; e++) {
-      if (TRUST_ENDINGS.has(ts[e]!.key) && ts[e - 1]!.key !== ',') return [m, e];
+      if (TRUST_ENDINGS.has(ts[e]!.key) && ts[e - 1]!.key !== ',') return [m, trustEnd(ts, e), 'Trust'];
     }
-    return null;
+    let a = m + 1;
+    while (a < ts.length && TRUST_LEAD_INS.has(ts[a]!.key)) a++;
+    const held = ts.slice(a);
+    if (held.length === 0 || held.some((t) => t.key === ',' || AMP.has(t.key))) return null;
+    const type = entityType(held, order);
+    if (ts[m]!.text.endsWith('-')) return [m, ts.length - 1, type !== null && HELD_FOR.has(type) ? type : 'Trust'];
+    return held.length >= 2 && type !== null && HELD_FOR.has(type) ? [m, ts.length - 1, type] : null;
   }
   return null;
 }
@@ -607,14 +688,12 @@ function trustAfterTrustees(ts: readonly Tok[]): [number, number] | null {
 function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | null): ParsedOwner[] {
   const ts = trimConnectors(dropMarkers(seg));
   if (ts.length === 0) return [];
-  const split = trustAfterTrustees(ts);
+  const split = trustAfterTrustees(ts, order);
   if (split) {
-    const [m, e] = split;
+    const [m, e, heldType] = split;
     let a = m + 1;
     while (a < e && TRUST_LEAD_INS.has(ts[a]!.key)) a++;
-    let q = m;
-    while (q > 1 && TRUSTEE_QUALIFIERS.has(ts[q - 1]!.key)) q--;
-    const trustees = [...ts.slice(0, q), ts[m]!];
+    const trustees = ts.slice(0, m + 1);
     // A suffix after the trust's last word is its name's (`FRANKLIN LD TR III`), not an owner of its own.
     let end = e + 1;
     while (end < ts.length && SUFFIXES.has(ts[end]!.key)) end++;
@@ -624,7 +703,7 @@ function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | n
       middleName: null,
       lastName: null,
       suffix: null,
-      type: 'Trust',
+      type: heldType,
     };
     const before = ownersOfSegment(trustees, order, previous);
     // More trustees and trusts after this trust's name (`... REVOCABLE TR & COLLEY, THOMAS MICHAEL, TR ...`).
@@ -683,11 +762,21 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
 }
 
 /**
- * The record's owner1 and owner2 from a row's parsed owners: the first two, in the roll's order (a row naming three
- * or more keeps the first two; SPEC's record has two owners). Middle names and suffixes are in `fullName`.
+ * The record's owner1 and owner2 from a row's parsed owners (SPEC's record has two places). owner1 is the first the
+ * roll names. With three or more, owner2 is the first of the others that an owner search could not find through
+ * owner1: an entity, or a person of another surname (`GALBRAITH, M A & M M TTEES` / `GALBRAITH, MARGARET A REV
+ * TRST` keeps the trust, the parcel's titled owner, over the second trustee; `SMITH JOHN & MARY` / `JONES ROBERT`
+ * keeps ROBERT JONES, where MARY SMITH is found by SMITH through owner1); when each shares owner1's surname, the
+ * second. Middle names and suffixes are in `fullName`.
  */
 export function recordOwners(owners: readonly ParsedOwner[]): [OwnerInput | null, OwnerInput | null] {
-  return [ownerInput(owners[0]), ownerInput(owners[1])];
+  const [first] = owners;
+  let second = owners[1];
+  if (first && owners.length > 2 && first.lastName !== null) {
+    const sameSurname = (o: ParsedOwner) => o.lastName !== null && o.lastName === first.lastName;
+    second = owners.slice(1).find((o) => !sameSurname(o)) ?? second;
+  }
+  return [ownerInput(first), ownerInput(second)];
 }
 
 /** A parsed owner as a record's owner. */

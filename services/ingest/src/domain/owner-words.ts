@@ -36,7 +36,25 @@ export const TENANCY_MARKERS = new Set([
   'W/O',
   'ETC',
   '+',
+  // A person named as executor (`LUCK, JAMES M, III, EX`): the person owns for the estate, as a trustee for a trust.
+  'EX',
+  'EXS',
+  'EXR',
+  'EXRS',
+  'EXECUTOR',
+  'EXECUTORS',
+  'EXECUTRIX',
+  'CO-EX',
+  'CO-EXS',
+  'CO-EXECUTOR',
+  'CO-EXECUTORS',
 ]);
+
+/**
+ * Tenancy markers that are words of names too (`REGION TEN COMMUNITY SERVICES`, `EIGHT TEN, LLC`, `JT INVESTMENTS
+ * LLC`): dropped only where an owner ends (the cell's last word, or before `&` or another marker), never inside a name.
+ */
+export const NAME_WORD_MARKERS = new Set(['TEN', 'TENS', 'JT', 'JTS', 'TIC', 'ETC', 'EX', 'EXS']);
 
 /** Two-word markers: ET AL, ET UX, ET VIR, ET ALS, ET CON (the first word alone is left to TENANCY_MARKERS' ETAL). */
 export const ET_SECOND = new Set(['AL', 'ALS', 'UX', 'VIR', 'CON']);
@@ -183,7 +201,8 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
     'FEDERAL-GOVERNMENT',
     'SCHOOL-DISTRICT',
     'BOARD-OF',
-    'RECTOR',
+    'ADMINISTRATION',
+    'ADMINISTRATIO',
   ],
   Religious: [
     'CHURCH',
@@ -225,7 +244,6 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
     'SAVING',
     'MORTGAGE',
     'MTG',
-    'LOAN',
     'LENDING',
     'FINANCIAL',
     'FINANCE',
@@ -235,8 +253,6 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
     'FEDERAL-NATIONAL',
     'FEDERAL-HOME',
     'NATIONAL-ASSOCIATION',
-    'FANNIE',
-    'FREDDIE',
     'NA',
   ],
   Trust: [
@@ -250,6 +266,10 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
     'REV-TRUST',
     'NOMINEE',
     'INTERVIVOS',
+    'INTER-VIVOS',
+    'REV-TR',
+    'REV-TRS',
+    'REV-TRST',
     'FBO',
   ],
   Association: [
@@ -261,6 +281,9 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
     'CONDO',
     'HOMEOWNERS',
     'HOA',
+    'COMMUNITY',
+    'MEDICAL',
+    'BOARD',
     'CLUB',
     'SOCIETY',
     'FOUNDATION',
@@ -345,6 +368,11 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
     'HOTEL',
     'MOTEL',
     'RESTAURANT',
+    'AGENCY',
+    'PROJECT',
+    'SYSTEM',
+    // Communications, community, commission: a firm's or a body's name, whichever (`FAIRPOINT COMM`).
+    'COMM',
   ],
 };
 
@@ -355,6 +383,7 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
  */
 export const WEAK_WORDS = new Set([
   'CHURCH',
+  'COMMUNITY',
   'TEMPLE',
   'PARISH',
   'CHAPEL',
@@ -379,6 +408,12 @@ export const WEAK_WORDS = new Set([
   'SERIES',
   'NA',
 ]);
+
+/**
+ * Entity words that are given names too (`NGUYEN, HOA T`, `NGO HOA TU`; `MADISON PLACE HOA`): not counted in a given
+ * name's place, just after a comma, or second in a LAST FIRST name of three words or more.
+ */
+export const GIVEN_NAMES_TOO = new Set(['HOA']);
 
 /** Weak words that are given names too (`NUPIERI BAPTIST`): in a two-word name they are the given name. */
 export const GIVEN_NAME_WORDS = new Set(['BAPTIST', 'AME', 'FIN']);
@@ -416,6 +451,21 @@ export const ENTITY_PHRASES: Record<string, EntityType> = {
   'FAMILY-TRUST': 'Trust',
   'LD-TR': 'Trust',
   'LAND-TRUST': 'Trust',
+  'REV-TR': 'Trust',
+  'REV-TRS': 'Trust',
+  'REV-TRST': 'Trust',
+  'INTER-VIVOS': 'Trust',
+  // Given names and a surname elsewhere (`BOWSER FANNIE A`, `RECTOR DAVID W`, `VUONG, LOAN MY`): entity words only so.
+  'FANNIE-MAE': 'Financial',
+  'FREDDIE-MAC': 'Financial',
+  'LOAN-ASSOC': 'Financial',
+  'LOAN-ASSN': 'Financial',
+  'LOAN-ASSOCIATION': 'Financial',
+  'LOAN-SERVICING': 'Financial',
+  'LOAN-TRUST': 'Financial',
+  'RECTOR-&': 'Government',
+  'RECTOR-AND': 'Government',
+  'RED-CROSS': 'Association',
 };
 
 /** When a name holds words of several types, the first type here wins (a bank as trustee is Financial). */

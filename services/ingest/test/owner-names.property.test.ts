@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { readsFirstLast } from '../src/domain/name-frequencies.js';
 import { MAX_CELL_CHARS, parseOwnerCells, type ParsedOwner, recordOwners } from '../src/domain/owner-names.js';
 
 const REF = new URL('../../../../shared/data/reference/', import.meta.url);
@@ -30,12 +31,24 @@ interface Person {
   middle: string | null;
 }
 
+/**
+ * A person written LAST FIRST is read so, but for the 0.1% of draws the census' and the SSA's lists read the other
+ * way round, as a reader would (`JAMES MARTIN`, `COOPER WILSON`: name-frequencies.ts): those are drawn apart, by
+ * `firstLastPerson`, written FIRST LAST.
+ */
 const person = (last?: string): fc.Arbitrary<Person> =>
-  fc.record({
-    last: last === undefined ? fc.constantFrom(...SURNAMES) : fc.constant(last),
-    first: fc.constantFrom(...FIRST_NAMES),
-    middle: fc.option(fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'.split('')), { nil: null }),
-  });
+  fc
+    .record({
+      last: last === undefined ? fc.constantFrom(...SURNAMES) : fc.constant(last),
+      first: fc.constantFrom(...FIRST_NAMES),
+      middle: fc.option(fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'.split('')), { nil: null }),
+    })
+    .filter((p) => !readsFirstLast(p.last, p.first));
+
+/** Every pair of the lists that they read FIRST LAST (a first name and a common surname: `JAMES HILL`). */
+const FIRST_LAST_PAIRS = FIRST_NAMES.flatMap((first) =>
+  SURNAMES.filter((last) => readsFirstLast(first, last)).map((last) => ({ first, last })),
+);
 
 const given = (p: Person) => (p.middle ? `${p.first} ${p.middle}` : p.first);
 const lastFirst = (p: Person) => `${p.last} ${given(p)}`;
@@ -263,4 +276,17 @@ describe('owner names, any text', () => {
       { numRuns: 2000 },
     );
   }, 120_000);
+
+  it('a FIRST LAST name the lists read so, in a LAST FIRST roll, is read FIRST LAST, and a first name after it shares its surname', () => {
+    expect(FIRST_LAST_PAIRS.length).toBeGreaterThan(1_000);
+    fc.assert(
+      fc.property(fc.nat(FIRST_LAST_PAIRS.length - 1), fc.constantFrom(...FIRST_NAMES), (i, spouse) => {
+        const { first, last } = FIRST_LAST_PAIRS[i]!;
+        const owners = parseOwnerCells([`${first} ${last}`, spouse], 'last-first');
+        expect(owners[0], `${first} ${last}`).toMatchObject({ firstName: first, lastName: last, type: 'Individual' });
+        if (spouse !== first) expect(owners[1]).toMatchObject({ firstName: spouse, lastName: last });
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });

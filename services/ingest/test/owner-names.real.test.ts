@@ -146,6 +146,25 @@ const PHILADELPHIA: Case[] = [
   ],
   [['EMMANUEL V GABL 3RD', ''], ['Individual: EMMANUEL V GABL 3RD [GABL|EMMANUEL]']],
   [['HISPANIC COMMUNITY COUNSE', ''], ['Association: HISPANIC COMMUNITY COUNSE [-|-]']],
+  // FIRST LAST in a LAST FIRST roll, where the census' surnames and the SSA's first names say so clearly (the spouse's
+  // first name then takes the right surname); not where the given name is off the lists (JOHN REENA, JOSE SIJI: Kerala
+  // names, surname first) or the lists are not clear (TRAVIS RANDOLPH: 23 to 1).
+  [
+    ['JAMES HILL', 'ERMA'],
+    ['Individual: JAMES HILL [HILL|JAMES]', 'Individual: ERMA HILL [HILL|ERMA]'],
+  ],
+  [
+    ['SIDNEY DIXON', 'EDNA'],
+    ['Individual: SIDNEY DIXON [DIXON|SIDNEY]', 'Individual: EDNA DIXON [DIXON|EDNA]'],
+  ],
+  [['LOUIS FRAZIER JR', ''], ['Individual: LOUIS FRAZIER JR [FRAZIER|LOUIS]']],
+  [
+    ['ROBERT J DE GUIO', 'GLORIA H/W'],
+    ['Individual: ROBERT J DE GUIO [DE GUIO|ROBERT]', 'Individual: GLORIA DE GUIO [DE GUIO|GLORIA]'],
+  ],
+  [['JOHN REENA', ''], ['Individual: REENA JOHN [JOHN|REENA]']],
+  [['JOSE SIJI', ''], ['Individual: SIJI JOSE [JOSE|SIJI]']],
+  [['TRAVIS RANDOLPH', ''], ['Individual: RANDOLPH TRAVIS [TRAVIS|RANDOLPH]']],
 ];
 
 const CHARLOTTESVILLE: Case[] = [

@@ -1,6 +1,7 @@
 // Owner names as assessor rolls write them (docs/data.md "Owner names"): one or two cells per row, each holding one
 // owner, two owners, or half of one. Pure and linear in the cells' length: no I/O, no backtracking regex.
 import { OWNER_TYPES } from '@pra/core/vocabulary';
+import { readsFirstLast } from './name-frequencies.js';
 import type { OwnerInput } from './property-input.js';
 import {
   CARE_OF,
@@ -399,9 +400,19 @@ function trailingSurname(ts: readonly Tok[]): number {
 
 function lastFirst(ts: Tok[]): Person {
   const { name, suffix } = splitSuffixes(ts, true);
-  // FIRST M LAST inside a LAST FIRST roll (`GEORGE J ALLEN`): a middle initial between two names is read in order.
-  if (name.length === 3 && isInitial(name[1]!) && !isInitial(name[2]!)) {
+  // FIRST M LAST inside a LAST FIRST roll (`GEORGE J ALLEN`, `ROBERT J DE GUIO`): a middle initial between two names
+  // is read in order.
+  if (
+    name.length >= 3 &&
+    isInitial(name[1]!) &&
+    !isInitial(name[name.length - 1]!) &&
+    name.slice(2, -1).every((t) => SURNAME_PARTICLES.has(t.key))
+  ) {
     return { first: name.slice(0, 2), last: name.slice(2), suffix };
+  }
+  // FIRST LAST, where the census' and the SSA's lists say so clearly (`JAMES HILL`, not `BRAXTON MARLO`).
+  if (name.length === 2 && !isInitial(name[0]!) && readsFirstLast(name[0]!.key, name[1]!.key)) {
+    return { first: name.slice(0, 1), last: name.slice(1), suffix };
   }
   const n = leadingSurname(name);
   return { last: name.slice(0, n), first: name.slice(n), suffix };

@@ -1,0 +1,70 @@
+// How often a word is a first name, and how often a surname, in the United States: the SSA's 2010 first names and
+// the 2010 census surnames (their top 1,000 each, in services/ingest/reference), read once on first use. What tells
+// a FIRST LAST name in a roll that writes LAST FIRST (`JAMES HILL`, `LARRY JONES`: owner-names.ts) from the roll's own
+// order (`BRAXTON MARLO`, `JOHN REENA`).
+import { referenceRows } from './reference-files.js';
+
+/** Shares of the population (0-1); a word on neither list is rarer than the list's last. */
+interface Frequencies {
+  first: ReadonlyMap<string, number>;
+  surname: ReadonlyMap<string, number>;
+  /** What a word off each list counts as: half the list's smallest share. */
+  firstFloor: number;
+  surnameFloor: number;
+}
+
+let loaded: Frequencies | null = null;
+
+function frequencies(): Frequencies {
+  if (loaded) return loaded;
+  const surname = new Map<string, number>();
+  // Name, rank, count, proportion per 100,000, ...
+  for (const r of referenceRows('census-2010-surnames-top1000.csv'))
+    surname.set(r[0]!.toUpperCase(), Number(r[3]!.replace(/,/g, '')) / 100_000);
+  const first = new Map<string, number>();
+  // Name, share ("1.08%"), sex: a name given to both takes the larger share.
+  for (const r of referenceRows('ssa-2010-first-names-top1000.csv')) {
+    const name = r[0]!.toUpperCase();
+    first.set(name, Math.max(first.get(name) ?? 0, Number.parseFloat(r[1]!) / 100));
+  }
+  loaded = {
+    first,
+    surname,
+    firstFloor: Math.min(...first.values()) / 2,
+    surnameFloor: Math.min(...surname.values()) / 2,
+  };
+  return loaded;
+}
+
+/**
+ * How much likelier `a b` is a first name and a surname than a surname and a first name, by the two lists: 1 when
+ * they cannot tell (neither word on them), above 1 for FIRST LAST (`JAMES HILL`: 237), below for LAST FIRST.
+ */
+export function firstLastOdds(a: string, b: string): number {
+  const f = frequencies();
+  const first = (w: string) => f.first.get(w) ?? f.firstFloor;
+  const surname = (w: string) => f.surname.get(w) ?? f.surnameFloor;
+  return (first(a) * surname(b)) / (surname(a) * first(b));
+}
+
+/** The word is one of the census' top 1,000 surnames. */
+export function isCommonSurname(w: string): boolean {
+  return frequencies().surname.has(w);
+}
+
+/**
+ * How much likelier FIRST LAST must be for two words in a LAST FIRST roll to be read so: a roll writes its own order
+ * for all but a few of its owners (Philadelphia's older entries), so the lists must be clear. At 30, of
+ * Philadelphia's two-word owners, `JAMES HILL` (237), `LARRY JONES`, `SIDNEY DIXON` (36) turn; `TRAVIS RANDOLPH` (23),
+ * `SANTIAGO NELSON` (26) do not.
+ */
+export const FIRST_LAST_ODDS = 30;
+
+/**
+ * `a b`, written in a LAST FIRST roll, is a first name and a surname: b is one of the census' common surnames (a given
+ * name off the lists, as in `JOHN REENA` or `JOSE SIJI`, is not read as one) and the lists make FIRST LAST at least
+ * FIRST_LAST_ODDS times likelier.
+ */
+export function readsFirstLast(a: string, b: string): boolean {
+  return isCommonSurname(b) && firstLastOdds(a, b) >= FIRST_LAST_ODDS;
+}

@@ -350,6 +350,14 @@ const CHARLOTTESVILLE: Case[] = [
   [['JT INVESTMENTS LLC', ''], ['Corporation: JT INVESTMENTS LLC [-|-]']],
   [['RECTOR, & VISITORS OF U VA', ''], ['Government: RECTOR, & VISITORS OF U VA [-|-]']],
   [
+    ['OPENHEIMER, ARTHUR F CO-TRUSTEE & SUNTRUST BANK, CO-TRUSTEE', ''],
+    ['Trustee: ARTHUR F OPENHEIMER [OPENHEIMER|ARTHUR]', 'Financial: SUNTRUST BANK, CO-TRUSTEE [-|-]'],
+  ],
+  [
+    ['SMALL HOUSE DESIGN, LLC & JENNINGS, ELIZABETH', ''],
+    ['Corporation: SMALL HOUSE DESIGN, LLC [-|-]', 'Individual: ELIZABETH JENNINGS [JENNINGS|ELIZABETH]'],
+  ],
+  [
     ['THACKER, FREDDIE LEE & DONNA J', ''],
     ['Individual: FREDDIE LEE THACKER [THACKER|FREDDIE]', 'Individual: DONNA J THACKER [THACKER|DONNA]'],
   ],
@@ -679,6 +687,15 @@ const LEBANON: Case[] = [
     ],
   ],
   [['TEN WEST CONDOMINIUM', ''], ['Association: TEN WEST CONDOMINIUM [-|-]']],
+  // Two owners joined by `&`, the first closed by a trust's word or a company's form: each alone, not one entity.
+  [
+    ['DALTON, PAUL REV TRST &', 'HOAG, ANNE B REV TRST'],
+    ['Trust: DALTON, PAUL REV TRST [-|-]', 'Trust: HOAG, ANNE B REV TRST [-|-]'],
+  ],
+  [
+    ['12 COMMERCE AVE LP (50%) &', 'L KNOWLES & M KLARICH, TTEES'],
+    ['Corporation: 12 COMMERCE AVE LP [-|-]', 'Trustee: L KNOWLES [KNOWLES|L]', 'Trustee: M KLARICH [KLARICH|M]'],
+  ],
 ];
 
 describe('owner cells of the real rolls', () => {

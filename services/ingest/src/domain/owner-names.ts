@@ -410,8 +410,13 @@ function lastFirst(ts: Tok[]): Person {
   ) {
     return { first: name.slice(0, 2), last: name.slice(2), suffix };
   }
-  // FIRST LAST, where the census' and the SSA's lists say so clearly (`JAMES HILL`, not `BRAXTON MARLO`).
-  if (name.length === 2 && !isInitial(name[0]!) && readsFirstLast(name[0]!.key, name[1]!.key)) {
+  // FIRST LAST, where the census' and the SSA's lists say so clearly (`JAMES HILL`, not `BRAXTON MARLO`), or where
+  // the first word is an initial, which no surname is (`L KNOWLES`; not O of `O BRIEN`, a surname's particle).
+  if (
+    name.length === 2 &&
+    !isInitial(name[1]!) &&
+    (isInitial(name[0]!) ? !SURNAME_PARTICLES.has(name[0]!.key) : readsFirstLast(name[0]!.key, name[1]!.key))
+  ) {
     return { first: name.slice(0, 1), last: name.slice(1), suffix };
   }
   const n = leadingSurname(name);
@@ -602,6 +607,9 @@ function isPersonMarked(ts: readonly Tok[]): boolean {
   return ts.some((t) => t.key === ',' || TRUSTEE_MARKERS.has(t.key) || SUFFIXES.has(t.key));
 }
 
+/** A word that ends an owner's name: a legal form, a trust's word (CLOSING_WORDS, TRST), a trustee word. */
+const closesOwner = (t: Tok) => CLOSING_WORDS.has(t.key) || t.key === 'TRST' || TRUSTEE_MARKERS.has(t.key);
+
 function closed(ts: readonly Tok[]): boolean {
   const last = ts[ts.length - 1];
   return last !== undefined && CLOSING_WORDS.has(last.key);
@@ -723,6 +731,16 @@ function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | n
   }
   const type = entityType(ts, order);
   if (type !== null) {
+    // Two owners joined by `&`, the first closed by its legal form or a trustee word (`DALTON, PAUL REV TRST &` /
+    // `HOAG, ANNE B REV TRST`, `OPENHEIMER, ARTHUR F CO-TRUSTEE & SUNTRUST BANK`): each read alone, not one entity
+    // named by both (`SMITH & WESSON INC` is one: SMITH closes nothing).
+    const amp = ts.findIndex(
+      (t, i) => i > 0 && i < ts.length - 1 && (t.key === '&' || t.key === 'AND') && closesOwner(ts[i - 1]!),
+    );
+    if (amp > 0) {
+      const first = ownersOfSegment(ts.slice(0, amp), order, previous);
+      return [...first, ...ownersOfSegment(ts.slice(amp + 1), order, first[first.length - 1] ?? previous)];
+    }
     return [{ fullName: joinText(ts), firstName: null, middleName: null, lastName: null, suffix: null, type }];
   }
   const trustee = ts.some((t) => TRUSTEE_MARKERS.has(t.key));

@@ -164,7 +164,14 @@ const PHILADELPHIA: Case[] = [
   ],
   [['JOHN REENA', ''], ['Individual: REENA JOHN [JOHN|REENA]']],
   [['JOSE SIJI', ''], ['Individual: SIJI JOSE [JOSE|SIJI]']],
+  [['REV HENRY V P WALSH', ''], ['Individual: HENRY V P WALSH [WALSH|HENRY]']],
+  [
+    ['MCFARLAND GEORGE ESTATE OF', 'ESTATE OF GEORGE MCFARLAND'],
+    ['Estate: MCFARLAND GEORGE ESTATE OF [-|-]', 'Estate: ESTATE OF GEORGE MCFARLAND [-|-]'],
+  ],
   [['TRAVIS RANDOLPH', ''], ['Individual: RANDOLPH TRAVIS [TRAVIS|RANDOLPH]']],
+  // A surname that is an entity's word too, in a name the lists read FIRST LAST, is the surname (JULIAN CHURCH).
+  [['JULIAN CHURCH', ''], ['Individual: JULIAN CHURCH [CHURCH|JULIAN]']],
 ];
 
 const CHARLOTTESVILLE: Case[] = [
@@ -349,6 +356,28 @@ const CHARLOTTESVILLE: Case[] = [
   [['EIGHT TEN, LLC', ''], ['Corporation: EIGHT TEN, LLC [-|-]']],
   [['JT INVESTMENTS LLC', ''], ['Corporation: JT INVESTMENTS LLC [-|-]']],
   [['RECTOR, & VISITORS OF U VA', ''], ['Government: RECTOR, & VISITORS OF U VA [-|-]']],
+  // Names no longer lost in run-on cells: first names closed by a trustee word or a suffix after `&`, and a word taken
+  // for the next surname that a suffix shows was the owner's own.
+  [
+    ['BRUNELLE, JAMES A & JANET E, TRUSTEES BRUNELLE, NATHAN', ''],
+    [
+      'Trustee: JAMES A BRUNELLE [BRUNELLE|JAMES]',
+      'Trustee: JANET E BRUNELLE [BRUNELLE|JANET]',
+      'Trustee: NATHAN BRUNELLE [BRUNELLE|NATHAN]',
+    ],
+  ],
+  [
+    ['HUFFSTETLER, EMILY B & ROGER D, JR BONDA, NADINE', ''],
+    [
+      'Individual: EMILY B HUFFSTETLER [HUFFSTETLER|EMILY]',
+      'Individual: ROGER D HUFFSTETLER JR [HUFFSTETLER|ROGER]',
+      'Individual: NADINE BONDA [BONDA|NADINE]',
+    ],
+  ],
+  [
+    ['MORRIS, B WISTAR, III MORAN, KAREN M', ''],
+    ['Individual: B WISTAR MORRIS III [MORRIS|B]', 'Individual: KAREN M MORAN [MORAN|KAREN]'],
+  ],
   [
     ['OPENHEIMER, ARTHUR F CO-TRUSTEE & SUNTRUST BANK, CO-TRUSTEE', ''],
     ['Trustee: ARTHUR F OPENHEIMER [OPENHEIMER|ARTHUR]', 'Financial: SUNTRUST BANK, CO-TRUSTEE [-|-]'],

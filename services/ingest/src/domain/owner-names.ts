@@ -68,6 +68,10 @@ interface Tok {
 const AMP = new Set(['&', 'AND', '/']);
 /** Words that qualify a trustee (`SUC TR`, `INITIAL TRUSTEE`): dropped with the trustee word (dropMarkers). */
 const TRUSTEE_QUALIFIERS = new Set(['SUC', 'SUCC', 'SUCCESSOR', 'INITIAL']);
+/** What an estate's name ends with, before OF (`YOUNG JAMES L ESTATE OF`). */
+const ESTATE_WORDS = new Set(['ESTATE', 'EST', 'ESTATES']);
+/** Titles before a person's name (`REV HENRY V P WALSH`): no part of it. */
+const HONORIFICS = new Set(['REV', 'DR', 'MR', 'MRS', 'MS', 'HON']);
 /** "Doing business as": the name after it is the same owner's trade name. */
 const TRADE_NAME = new Set(['D/B/A', 'DBA']);
 const isInitial = (t: Tok) => t.key.length === 1 && t.key >= 'A' && t.key <= 'Z';
@@ -267,7 +271,16 @@ function surnamePosition(ts: readonly Tok[], i: number, order: NameOrder, commaS
   // With commas, a part after `&` without one is FIRST LAST (`SMITH, JACOB & JACOB CHURCH`); a word alone after the
   // comma is a first name's place (`VELIKY, LC` is a company).
   if (commaStyle) return next?.key === ',' || ((next === undefined || AMP.has(next.key)) && prev?.key !== ',');
-  if (order === 'last-first') return prev === undefined || AMP.has(prev.key);
+  if (order === 'last-first') {
+    if (prev === undefined || AMP.has(prev.key)) return true;
+    // A two-word name the name lists read FIRST LAST (`JULIAN CHURCH`, as lastFirst reads it): its second word.
+    const before = ts[i - 2];
+    return (
+      (next === undefined || AMP.has(next.key)) &&
+      (before === undefined || AMP.has(before.key)) &&
+      readsFirstLast(prev.key, ts[i]!.key)
+    );
+  }
   return next === undefined || AMP.has(next.key);
 }
 
@@ -400,15 +413,18 @@ function trailingSurname(ts: readonly Tok[]): number {
 
 function lastFirst(ts: Tok[]): Person {
   const { name, suffix } = splitSuffixes(ts, true);
-  // FIRST M LAST inside a LAST FIRST roll (`GEORGE J ALLEN`, `ROBERT J DE GUIO`): a middle initial between two names
-  // is read in order.
+  // FIRST M LAST inside a LAST FIRST roll (`GEORGE J ALLEN`, `HENRY V P WALSH`, `ROBERT J DE GUIO`): middle initials
+  // between two names are read in order.
   if (
     name.length >= 3 &&
     isInitial(name[1]!) &&
     !isInitial(name[name.length - 1]!) &&
-    name.slice(2, -1).every((t) => SURNAME_PARTICLES.has(t.key))
+    name.slice(2, -1).every((t) => isInitial(t) || SURNAME_PARTICLES.has(t.key))
   ) {
-    return { first: name.slice(0, 2), last: name.slice(2), suffix };
+    // The surname: the last word and the particles before it (initials before those are the first name's).
+    let s = name.length - 1;
+    while (s > 2 && SURNAME_PARTICLES.has(name[s - 1]!.key) && !isInitial(name[s - 1]!)) s--;
+    return { first: name.slice(0, s), last: name.slice(s), suffix };
   }
   // FIRST LAST, where the census' and the SSA's lists say so clearly (`JAMES HILL`, not `BRAXTON MARLO`), or where
   // the first word is an initial, which no surname is (`L KNOWLES`; not O of `O BRIEN`, a surname's particle).
@@ -441,6 +457,9 @@ function givenOnly(ts: readonly Tok[]): boolean {
  * the other, `MEDRANO, MAURICIO C ZUNIGA, ELSA M` (a word before a comma, after a first name, starts the next owner)
  * or `WILLIAMS, LEWIS T, KAREN E` (a list of first names under one surname).
  */
+/** A suffix or a trustee word: at a comma group's start, it closes the owner before (commaPart). */
+const closesGroup = (t: Tok | undefined) => t !== undefined && (SUFFIXES.has(t.key) || TRUSTEE_MARKERS.has(t.key));
+
 function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
   const groups: Tok[][] = [[]];
   for (const t of ts) {
@@ -469,22 +488,34 @@ function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
     const n = Math.min(trailingSurname(last), last.length - 1);
     people.push({ first: last.slice(0, last.length - n), last: inherited, suffix: [] });
     last = last.slice(last.length - n);
+  } else if (inherited && givenNamesThenInitial(last) && closesGroup(groups[1]?.[0])) {
+    // After `&`, `JANET E, TRUSTEES BRUNELLE, NATHAN`, `ROGER D, JR BONDA, NADINE`: first names and an initial under the
+    // surname before the `&`, closed by a trustee word or a suffix; the next owner's surname follows it.
+    people.push({ first: last, last: inherited, suffix: [] });
+    last = [];
   }
+  /** The words a group took from its end as the next owner's surname (`B WISTAR`), while the next group may undo it. */
+  let predicted: Tok[] | null = null;
   for (let g = 1; g < groups.length; g++) {
     const group = groups[g]!;
     // Suffixes and trustee words open a group when they close the previous owner (`KENNETH C, JR CRADDOCK, JENNY`).
     let a = 0;
-    while (a < group.length && (SUFFIXES.has(group[a]!.key) || TRUSTEE_MARKERS.has(group[a]!.key))) a++;
+    while (a < group.length && closesGroup(group[a])) a++;
     // The closing suffixes are the previous owner's (the head's, when none is made yet).
     (people[people.length - 1]?.suffix ?? pendingSuffix).push(...group.slice(0, a).filter((t) => SUFFIXES.has(t.key)));
     const rest = group.slice(a).filter((t) => !TRUSTEE_MARKERS.has(t.key));
     if (rest.length === 0) continue;
     const more = groups.slice(g + 1).some((x) => x.some((t) => !SUFFIXES.has(t.key) && !TRUSTEE_MARKERS.has(t.key)));
     if (a > 0 && more) {
-      // `III KOSTER, JENNIFER A`, `TRUSTEE SETTLE, MARTHA A`: what follows the closing word is the next surname.
+      // `III KOSTER, JENNIFER A`, `TRUSTEE SETTLE, MARTHA A`: what follows the closing word is the next surname. The
+      // words the group before took for it were its owner's own (`MORRIS, B WISTAR, III MORAN, KAREN M`: B WISTAR
+      // MORRIS III).
+      if (predicted && last === predicted) people[people.length - 1]!.first.push(...predicted);
+      predicted = null;
       last = rest;
       continue;
     }
+    predicted = null;
     const { name, suffix } = splitSuffixes(rest, false);
     let first = name;
     let nextLast: Tok[] | null = null;
@@ -495,7 +526,10 @@ function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
     }
     people.push({ first: first.filter((t) => t.key !== 'FNU'), last, suffix: [...pendingSuffix, ...suffix] });
     pendingSuffix = [];
-    if (nextLast) last = nextLast;
+    if (nextLast) {
+      last = nextLast;
+      predicted = nextLast;
+    }
   }
   const lastPerson = people[people.length - 1];
   if (last.length > 0 && (people.length === 0 || (lastPerson && lastPerson.last !== last))) {
@@ -518,7 +552,12 @@ function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null): Person
     const part = trimConnectors(raw);
     if (part.length === 0) continue;
     const hasComma = part.some((t) => t.key === ',');
-    const named = part.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
+    let named = part.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
+    // A title before a name of two words or more (`MR COOPER` alone stays: a company's name, as likely).
+    if (named.length >= 3 && HONORIFICS.has(named[0]!.key) && part[0] === named[0]) {
+      named = named.slice(1);
+      part.splice(0, 1);
+    }
     if (named.length === 0) continue;
     const leadingCommaGroups = hasComma ? part.filter((t, i) => t.key === ',' && i < part.length - 1).length : 0;
     let found: Person[];
@@ -646,7 +685,9 @@ function continues(prev: Tok[], next: Tok[], order: NameOrder): boolean {
   const start = next[0];
   if (!end || !start) return false;
   // `HYANNIS AIR SERVICE INC D/B/A` / `CAPE AIR`: the trade name is the same owner's.
-  if (AMP.has(end.key) || end.key === 'OF' || end.key === 'FOR' || TRADE_NAME.has(end.key)) return true;
+  // `MCFARLAND GEORGE ESTATE OF` is whole: its OF is the estate's, not the start of the next cell's name.
+  const estateOf = end.key === 'OF' && ESTATE_WORDS.has(prev[prev.length - 2]?.key ?? '');
+  if (AMP.has(end.key) || (end.key === 'OF' && !estateOf) || end.key === 'FOR' || TRADE_NAME.has(end.key)) return true;
   // `J TAI LLC` / `DBA QUALITY INN` too.
   if (CONNECTORS.has(start.key) || TRADE_NAME.has(start.key)) return true;
   if (next.every((t) => WORD_TYPE.has(t.key))) return true;

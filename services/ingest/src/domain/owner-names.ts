@@ -145,6 +145,8 @@ function tokens(cell: string | null | undefined): Tok[] {
   s = s.toUpperCase();
   if (s.includes('%') || (s.includes('/') && HAS_DIGIT.test(s))) s = sharesOut(s);
   if (s.includes('&') && s.includes(',')) s = spaceAmpersands(s);
+  // A bracket parts words (`TR(105 EHS LD TR`); it is no part of a name (`LEVEL (3)`).
+  if (s.includes('(') || s.includes(')')) s = s.replace(/[()]/g, ' ');
   const out: Tok[] = [];
   for (let raw of (s.includes(',') ? s.replace(/,/g, ' , ') : s).split(/\s+/)) {
     if (raw === '') continue;

@@ -335,8 +335,8 @@ const CHARLOTTESVILLE: Case[] = [
     ['Trustee: J WILLIAMS [WILLIAMS|J]', 'Trustee: D PETTIT [PETTIT|D]', 'Trust: ADVANCE AUTO LD [-|-]'],
   ],
   [
-    ['SHIMP, JUSTIN, TR FRANKLIN LD TR III', ''],
-    ['Trustee: JUSTIN SHIMP [SHIMP|JUSTIN]', 'Trust: FRANKLIN LD TR III [-|-]'],
+    ['PRUETT, KEITH A, TR(105 EHS LD TR', ''],
+    ['Trustee: KEITH A PRUETT [PRUETT|KEITH]', 'Trust: 105 EHS LD TR [-|-]'],
   ],
   [
     ['CALLAGHAN, ROBERT ETAL TR-HOLLIDAY', ''],

@@ -505,3 +505,18 @@ export const CLOSING_WORDS = new Set([
   'TRUSTEES',
   'PARTNERSHIP',
 ]);
+
+/** `&`, AND and `/`: what joins two owners in a cell. */
+export const AMP = new Set(['&', 'AND', '/']);
+/** Words that qualify a trustee (`SUC TR`, `INITIAL TRUSTEE`): dropped with the trustee word (dropMarkers). */
+export const TRUSTEE_QUALIFIERS = new Set(['SUC', 'SUCC', 'SUCCESSOR', 'INITIAL']);
+/** What an estate's name ends with, before OF (`YOUNG JAMES L ESTATE OF`). */
+export const ESTATE_WORDS = new Set(['ESTATE', 'EST', 'ESTATES']);
+/** Titles before a person's name (`REV HENRY V P WALSH`): no part of it. */
+export const HONORIFICS = new Set(['REV', 'DR', 'MR', 'MRS', 'MS', 'HON']);
+/** "Doing business as": the name after it is the same owner's trade name. */
+export const TRADE_NAME = new Set(['D/B/A', 'DBA']);
+/** A trust's last word, after its trustees (owner-names.ts trustAfterTrustees): `SEIDMAN LIVING TR`, `DAIRY RD LD`. */
+export const TRUST_ENDINGS = new Set(['TR', 'TRS', 'TRUST', 'TRST', 'TRUSTS', 'LD']);
+/** Words between a trustee word and the trust's name (`TRUSTEE OF`, `TR U/A`): no part of the name. */
+export const TRUST_LEAD_INS = new Set(['OF', 'UNDER', 'FOR', 'U/A', 'UA', 'UAD', 'U/D', 'UDT']);

@@ -1,0 +1,128 @@
+// The entity type an owner's words give, or none for a person: the parser's second step (owner-names.ts), run on
+// every cell and part of a roll's every row, so its sets of types are bit sets.
+import { readsFirstLast } from './name-frequencies.js';
+import {
+  AMP,
+  COMPANY_SUFFIXES,
+  ENTITY_PHRASES,
+  type EntityType,
+  GIVEN_NAME_WORDS,
+  GIVEN_NAMES_TOO,
+  SUFFIXES,
+  TRUSTEE_MARKERS,
+  TYPE_PRECEDENCE,
+  WEAK_WORDS,
+  WORD_TYPE,
+} from './owner-words.js';
+import { isInitial, type NameOrder, type Tok } from './owner-tokens.js';
+
+const HAS_DIGIT = /\d/;
+/** First words of ENTITY_PHRASES: only after one of them is a two-word key built. */
+const PHRASE_FIRST = new Set(Object.keys(ENTITY_PHRASES).map((p) => p.slice(0, p.indexOf('-'))));
+
+/**
+ * Whether word i stands where a surname does, in its `&`-part: first in LAST FIRST, last in FIRST LAST, just before
+ * the comma in LAST, FIRST (or last in a FIRST LAST part after it). A weak entity word (CHURCH, TEMPLE...) there is read as the surname it also is.
+ */
+function surnamePosition(ts: readonly Tok[], i: number, order: NameOrder, commaStyle: boolean): boolean {
+  const prev = ts[i - 1];
+  const next = ts[i + 1];
+  // With commas, a part after `&` without one is FIRST LAST (`SMITH, JACOB & JACOB CHURCH`); a word alone after the
+  // comma is a first name's place (`VELIKY, LC` is a company).
+  if (commaStyle) return next?.key === ',' || ((next === undefined || AMP.has(next.key)) && prev?.key !== ',');
+  if (order === 'last-first') {
+    if (prev === undefined || AMP.has(prev.key)) return true;
+    // A two-word name the name lists read FIRST LAST (`JULIAN CHURCH`, as lastFirst reads it): its second word.
+    const before = ts[i - 2];
+    return (
+      (next === undefined || AMP.has(next.key)) &&
+      (before === undefined || AMP.has(before.key)) &&
+      readsFirstLast(prev.key, ts[i]!.key)
+    );
+  }
+  return next === undefined || AMP.has(next.key);
+}
+
+/** Word i stands where a given name does: just after a comma, or second in a LAST FIRST name of three words or more. */
+function givenNamePlace(ts: readonly Tok[], i: number, order: NameOrder, commaStyle: boolean, words: number): boolean {
+  if (commaStyle) return ts[i - 1]?.key === ',';
+  return order === 'last-first' && i === 1 && words >= 3;
+}
+
+/** `JOHN A CHURCH`: the last word after an initial is FIRST M LAST's surname. */
+function initialBefore(ts: readonly Tok[], i: number): boolean {
+  const prev = ts[i - 1];
+  return i === ts.length - 1 && prev !== undefined && isInitial(prev);
+}
+
+/** Each entity type as a bit, in TYPE_PRECEDENCE's order: a set of types is a number, its first type its lowest bit. */
+const TYPE_BIT = new Map(TYPE_PRECEDENCE.map((t, i) => [t, 1 << i]));
+// A word's or phrase's type that TYPE_PRECEDENCE does not list would have no bit, and type nothing: refused at once.
+for (const t of [...WORD_TYPE.values(), ...Object.values(ENTITY_PHRASES)])
+  if (!TYPE_BIT.has(t)) throw new Error(`entity type ${t} is not in TYPE_PRECEDENCE`);
+const bitOf = (t: EntityType) => TYPE_BIT.get(t)!;
+/** The type of a set's lowest bit: the set's first type by precedence; null for none. */
+const firstType = (set: number): EntityType | null =>
+  set === 0 ? null : TYPE_PRECEDENCE[31 - Math.clz32(set & -set)]!;
+/**
+ * Types a company's legal form at the end of the name does not override: `NATIONSTAR MORTGAGE LLC` is Financial, a
+ * city's or a church's corporation keeps its kind; any other name ending in LLC, INC... is a Corporation.
+ */
+const OUTRANKS_COMPANY_SUFFIX = bitOf('Government') | bitOf('Religious') | bitOf('Financial');
+
+/**
+ * The entity type a name's words give, or null for a person. Called for every owner cell and part (a roll's every
+ * row): the sets of types found are bit sets, and a person's name allocates nothing but the key of a phrase's first
+ * word (FAMILY, LIVING...) and the next.
+ */
+export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | null {
+  let words = 0;
+  let lastWord = '';
+  let commaStyle = false;
+  for (const t of ts) {
+    if (t.key === ',') commaStyle = true;
+    else {
+      words++;
+      lastWord = t.key;
+    }
+  }
+  if (words === 0) return null;
+  let found = 0;
+  // Weak words (also surnames) type a name only when no other entity word does: `JACOB CHURCH REVOCABLE TRUST`.
+  let weak = 0;
+  let weakAnywhere = 0;
+  let structural = false;
+  let bareEstate = false;
+  for (let i = 0; i < ts.length; i++) {
+    const k = ts[i]!.key;
+    if (k === ',') continue;
+    const next = ts[i + 1]?.key;
+    // A phrase's words may have a comma between them (`RECTOR, & VISITORS OF U VA`).
+    const second = next === ',' ? ts[i + 2]?.key : next;
+    const phrase = second && PHRASE_FIRST.has(k) ? ENTITY_PHRASES[`${k}-${second}`] : undefined;
+    if (phrase) found |= bitOf(phrase);
+    if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
+    const t = GIVEN_NAMES_TOO.has(k) && givenNamePlace(ts, i, order, commaStyle, words) ? undefined : WORD_TYPE.get(k);
+    if (t && !WEAK_WORDS.has(k)) found |= bitOf(t);
+    else if (t && words >= 2) {
+      const slot = surnamePosition(ts, i, order, commaStyle) || initialBefore(ts, i);
+      if (!slot && (words >= 3 || !GIVEN_NAME_WORDS.has(k))) weak |= bitOf(t);
+      // `CHURCH OF GOD IN CHRIST`: in a name no person has (an inner OF, a number), a surname's place is no person's.
+      else weakAnywhere |= bitOf(t);
+    }
+    // A number makes a name a firm's; a suffix's (`GABL 3RD`) does not.
+    if (HAS_DIGIT.test(k) && !SUFFIXES.has(k)) structural = true;
+    else if (k.length > 1 && k.includes('&')) structural = true;
+    else if ((k === 'OF' || k === 'FOR' || k === 'THE') && i > 0 && i < ts.length - 1) structural = true;
+    // `D & D GIFTEDHANDS`, `R & J ...`: initials joined at the start of a name without a comma are a firm's.
+    else if (i === 0 && !commaStyle && isInitial(ts[0]!) && ts[1]?.key === '&') structural = true;
+  }
+  if (COMPANY_SUFFIXES.has(lastWord) && (found & OUTRANKS_COMPANY_SUFFIX) === 0) return 'Corporation';
+  if (found !== 0) return firstType(found);
+  if (bareEstate) return 'Estate';
+  if (weak !== 0) return firstType(weak);
+  if (!structural) return null;
+  if (weakAnywhere !== 0) return firstType(weakAnywhere);
+  // `CARTER RICHARD ETAL TR 1510 DAIRY RD LD TR`: a numbered name held by a trustee is a land trust.
+  return ts.some((t) => TRUSTEE_MARKERS.has(t.key)) ? 'Trust' : 'Corporation';
+}

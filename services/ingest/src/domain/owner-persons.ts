@@ -1,0 +1,278 @@
+// Persons in an owner cell's words: LAST FIRST or FIRST LAST, several to a cell joined by `&` or written one after
+// another with commas, first names sharing the surname before them, suffixes and surname particles where they
+// belong. The parser's third step (owner-names.ts), for the words that name no entity.
+import type { OWNER_TYPES } from '@pra/core/vocabulary';
+import { readsFirstLast } from './name-frequencies.js';
+
+type OwnerType = (typeof OWNER_TYPES)[number];
+import { AMP, HONORIFICS, SUFFIXES, SURNAME_PARTICLES, TRUSTEE_MARKERS } from './owner-words.js';
+import { isInitial, type NameOrder, type Tok, trimConnectors } from './owner-tokens.js';
+
+export interface ParsedOwner {
+  /** A person's name in reading order (FIRST MIDDLE LAST SUFFIX); an entity's as written. */
+  fullName: string;
+  firstName: string | null;
+  middleName: string | null;
+  lastName: string | null;
+  suffix: string | null;
+  type: OwnerType;
+}
+
+export interface Person {
+  first: Tok[];
+  last: Tok[];
+  suffix: Tok[];
+}
+
+function splitSuffixes(ts: Tok[], keepFirst: boolean): { name: Tok[]; suffix: Tok[] } {
+  const name: Tok[] = [];
+  const suffix: Tok[] = [];
+  ts.forEach((t, i) => {
+    if (SUFFIXES.has(t.key) && !(keepFirst && i === 0)) suffix.push(t);
+    else name.push(t);
+  });
+  return { name, suffix };
+}
+
+/** How many words the surname at the start takes: `MC LEAN`, `DE LA CRUZ`, `VAN DER BERG` (a first name must stay). */
+function leadingSurname(ts: readonly Tok[]): number {
+  let n = 0;
+  while (n < ts.length - 2 && SURNAME_PARTICLES.has(ts[n]!.key)) n++;
+  return n + 1;
+}
+
+/** How many words the surname at the end takes: `JUAN DE LA CRUZ`. */
+function trailingSurname(ts: readonly Tok[]): number {
+  let n = 1;
+  while (n < ts.length - 1 && SURNAME_PARTICLES.has(ts[ts.length - 1 - n]!.key)) n++;
+  return n;
+}
+
+function lastFirst(ts: Tok[]): Person {
+  const { name, suffix } = splitSuffixes(ts, true);
+  // FIRST M LAST inside a LAST FIRST roll (`GEORGE J ALLEN`, `HENRY V P WALSH`, `ROBERT J DE GUIO`): middle initials
+  // between two names are read in order.
+  if (
+    name.length >= 3 &&
+    isInitial(name[1]!) &&
+    !isInitial(name[name.length - 1]!) &&
+    name.slice(2, -1).every((t) => isInitial(t) || SURNAME_PARTICLES.has(t.key))
+  ) {
+    // The surname: the last word and the particles before it (initials before those are the first name's).
+    let s = name.length - 1;
+    while (s > 2 && SURNAME_PARTICLES.has(name[s - 1]!.key) && !isInitial(name[s - 1]!)) s--;
+    return { first: name.slice(0, s), last: name.slice(s), suffix };
+  }
+  // FIRST LAST, where the census' and the SSA's lists say so clearly (`JAMES HILL`, not `BRAXTON MARLO`), or where
+  // the first word is an initial, which no surname is (`L KNOWLES`; not O of `O BRIEN`, a surname's particle).
+  if (
+    name.length === 2 &&
+    !isInitial(name[1]!) &&
+    (isInitial(name[0]!) ? !SURNAME_PARTICLES.has(name[0]!.key) : readsFirstLast(name[0]!.key, name[1]!.key))
+  ) {
+    return { first: name.slice(0, 1), last: name.slice(1), suffix };
+  }
+  const n = leadingSurname(name);
+  return { last: name.slice(0, n), first: name.slice(n), suffix };
+}
+
+function firstLast(ts: Tok[]): Person {
+  const { name, suffix } = splitSuffixes(ts, true);
+  if (name.length === 1) return { first: [], last: name, suffix };
+  const n = trailingSurname(name);
+  return { first: name.slice(0, name.length - n), last: name.slice(name.length - n), suffix };
+}
+
+/** First names only (`CAROLE`, `CAROLE A`, `BETH F J`): a co-owner sharing the previous owner's surname. */
+function givenOnly(ts: readonly Tok[]): boolean {
+  const name = ts.filter((t) => !SUFFIXES.has(t.key));
+  return name.length >= 1 && !isInitial(name[0]!) ? name.slice(1).every(isInitial) : name.every(isInitial);
+}
+
+/**
+ * One `&`-separated part with commas: `LAST, FIRST M`, `LAST, FIRST M, JR`, and several owners written one after
+ * the other, `MEDRANO, MAURICIO C ZUNIGA, ELSA M` (a word before a comma, after a first name, starts the next owner)
+ * or `WILLIAMS, LEWIS T, KAREN E` (a list of first names under one surname).
+ */
+/** A suffix or a trustee word: at a comma group's start, it closes the owner before (commaPart). */
+const closesGroup = (t: Tok | undefined) => t !== undefined && (SUFFIXES.has(t.key) || TRUSTEE_MARKERS.has(t.key));
+
+function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
+  const groups: Tok[][] = [[]];
+  for (const t of ts) {
+    if (t.key === ',') groups.push([]);
+    else groups[groups.length - 1]!.push(t);
+  }
+  while (groups.length > 1 && groups[groups.length - 1]!.length === 0) groups.pop();
+  const people: Person[] = [];
+  const head = splitSuffixes(
+    groups[0]!.filter((t) => !TRUSTEE_MARKERS.has(t.key)),
+    true,
+  );
+  let last = head.name;
+  let pendingSuffix = head.suffix;
+  // After `&`, `SARAH MORGAN, SUSAN P`: SARAH shares the surname before the `&`, MORGAN is the next owner's (`DUSTON DE
+  // VILLEREGLAN, ISABELLE`: DE VILLEREGLAN). Not a surname with its particles alone (`DE MICHELE, MARINA`, `VAN
+  // ZANDT, W`, `ST LEDGER-OLSON, BLAIR`), nor the surname before the `&` again (`DIJKMAN DULKES, ELLEN J & DIJKMAN
+  // DULKES, ROBERT H P`).
+  if (
+    inherited &&
+    last.length >= 2 &&
+    !isInitial(last[last.length - 1]!) &&
+    !last.slice(0, -1).every((t) => SURNAME_PARTICLES.has(t.key)) &&
+    words(last) !== words(inherited)
+  ) {
+    const n = Math.min(trailingSurname(last), last.length - 1);
+    people.push({ first: last.slice(0, last.length - n), last: inherited, suffix: [] });
+    last = last.slice(last.length - n);
+  } else if (inherited && givenNamesThenInitial(last) && closesGroup(groups[1]?.[0])) {
+    // After `&`, `JANET E, TRUSTEES BRUNELLE, NATHAN`, `ROGER D, JR BONDA, NADINE`: first names and an initial under the
+    // surname before the `&`, closed by a trustee word or a suffix; the next owner's surname follows it.
+    people.push({ first: last, last: inherited, suffix: [] });
+    last = [];
+  }
+  /** The words a group took from its end as the next owner's surname (`B WISTAR`), while the next group may undo it. */
+  let predicted: Tok[] | null = null;
+  for (let g = 1; g < groups.length; g++) {
+    const group = groups[g]!;
+    // Suffixes and trustee words open a group when they close the previous owner (`KENNETH C, JR CRADDOCK, JENNY`).
+    let a = 0;
+    while (a < group.length && closesGroup(group[a])) a++;
+    // The closing suffixes are the previous owner's (the head's, when none is made yet).
+    (people[people.length - 1]?.suffix ?? pendingSuffix).push(...group.slice(0, a).filter((t) => SUFFIXES.has(t.key)));
+    const rest = group.slice(a).filter((t) => !TRUSTEE_MARKERS.has(t.key));
+    if (rest.length === 0) continue;
+    const more = groups.slice(g + 1).some((x) => x.some((t) => !SUFFIXES.has(t.key) && !TRUSTEE_MARKERS.has(t.key)));
+    if (a > 0 && more) {
+      // `III KOSTER, JENNIFER A`, `TRUSTEE SETTLE, MARTHA A`: what follows the closing word is the next surname. The
+      // words the group before took for it were its owner's own (`MORRIS, B WISTAR, III MORAN, KAREN M`: B WISTAR
+      // MORRIS III).
+      if (predicted && last === predicted) people[people.length - 1]!.first.push(...predicted);
+      predicted = null;
+      last = rest;
+      continue;
+    }
+    predicted = null;
+    const { name, suffix } = splitSuffixes(rest, false);
+    let first = name;
+    let nextLast: Tok[] | null = null;
+    if (more && name.length >= 2 && !isInitial(name[name.length - 1]!)) {
+      const n = Math.min(trailingSurname(name), name.length - 1);
+      first = name.slice(0, name.length - n);
+      nextLast = name.slice(name.length - n);
+    }
+    people.push({ first: first.filter((t) => t.key !== 'FNU'), last, suffix: [...pendingSuffix, ...suffix] });
+    pendingSuffix = [];
+    if (nextLast) {
+      last = nextLast;
+      predicted = nextLast;
+    }
+  }
+  const lastPerson = people[people.length - 1];
+  if (last.length > 0 && (people.length === 0 || (lastPerson && lastPerson.last !== last))) {
+    // A surname left without a first name after it (`ZAHRA, FNU`, or a cell of one surname and a comma).
+    people.push({ first: [], last, suffix: pendingSuffix });
+  }
+  return people;
+}
+
+export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null): Person[] {
+  const parts: Tok[][] = [[]];
+  for (const t of ts) {
+    if (AMP.has(t.key)) parts.push([]);
+    else parts[parts.length - 1]!.push(t);
+  }
+  const commaStyle = ts.some((t) => t.key === ',');
+  const people: Person[] = [];
+  let surname = inherited;
+  for (const raw of parts) {
+    const part = trimConnectors(raw);
+    if (part.length === 0) continue;
+    const hasComma = part.some((t) => t.key === ',');
+    let named = part.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
+    // A title before a name of two words or more (`MR COOPER` alone stays: a company's name, as likely).
+    if (named.length >= 3 && HONORIFICS.has(named[0]!.key) && part[0] === named[0]) {
+      named = named.slice(1);
+      part.splice(0, 1);
+    }
+    if (named.length === 0) continue;
+    const leadingCommaGroups = hasComma ? part.filter((t, i) => t.key === ',' && i < part.length - 1).length : 0;
+    let found: Person[];
+    if (hasComma && leadingCommaGroups > 0 && part[0]!.key !== ',' && commaHasName(part)) {
+      found = commaPart(part, people.length > 0 ? surname : null);
+    } else if (surname && sharesSurname(named, people, order, commaStyle)) {
+      const { name, suffix } = splitSuffixes(named, true);
+      found = [{ first: name, last: surname, suffix }];
+    } else if (order === 'first-last' || (commaStyle && surname)) {
+      found = [firstLast(named)];
+    } else {
+      found = [lastFirst(named)];
+    }
+    for (const p of found) {
+      if (p.last.length > 0) surname = p.last;
+      people.push(p);
+    }
+  }
+  return people;
+}
+
+/**
+ * A part after `&` of first names only, under the surname before it: `VALERIE W`, `BETH F J`, `HERNAN`
+ * (givenOnly), unless it is an owner of its own in a roll of initials (surnameBeforeInitials); and with commas, first
+ * names that end with an initial (givenNamesThenInitial).
+ */
+function sharesSurname(named: readonly Tok[], people: readonly Person[], order: NameOrder, commaStyle: boolean) {
+  if (givenOnly(named)) return !surnameBeforeInitials(named, people, order, commaStyle);
+  return commaStyle && givenNamesThenInitial(named);
+}
+
+/**
+ * `SMITH, RICHARD C & BARBARA ANN B`: after `&` in a cell with commas, names that end with an initial are first
+ * names and a middle initial under the surname before (BARBARA ANN B SMITH); read FIRST LAST, the initial was the
+ * surname. (`FRITZ, KYLE C & SISSON BARI S`, LAST FIRST M, reads so too: nothing tells it apart.)
+ */
+function givenNamesThenInitial(named: readonly Tok[]): boolean {
+  const name = named.filter((t) => !SUFFIXES.has(t.key));
+  return name.length >= 2 && isInitial(name[name.length - 1]!) && !isInitial(name[0]!);
+}
+
+/**
+ * `BECKER D R & DRAKE R E`: a roll that writes LAST FIRST without commas, and gives the owner just before the `&`
+ * initials only, writes the next one so too: a word before initials there is that owner's surname (R E DRAKE), not a
+ * first name under BECKER (Lebanon's trustee pairs). With full first names before it (`SMITH JOHN & MARY K`), without
+ * an initial after it (`SMITH J & JOHN JR`), or in a cell with commas (`JOLLY, W F & BARBARA N`), the word is a first
+ * name, as before.
+ */
+function surnameBeforeInitials(
+  named: readonly Tok[],
+  people: readonly Person[],
+  order: NameOrder,
+  commaStyle: boolean,
+) {
+  if (order !== 'last-first' || commaStyle || named.length < 2 || isInitial(named[0]!)) return false;
+  const before = people[people.length - 1];
+  if (!before || before.first.length === 0 || !before.first.every(isInitial)) return false;
+  const rest = named.slice(1);
+  return rest.some(isInitial) && rest.every((t) => isInitial(t) || SUFFIXES.has(t.key));
+}
+
+/** A comma that splits a name: some words after it that are not only suffixes. */
+function commaHasName(part: Tok[]): boolean {
+  const i = part.findIndex((t) => t.key === ',');
+  return part.slice(i + 1).some((t) => t.key !== ',' && !SUFFIXES.has(t.key) && !TRUSTEE_MARKERS.has(t.key));
+}
+
+/** Words' text, spaced; null when none. */
+export function words(ts: Tok[]): string | null {
+  return ts.length === 0 ? null : ts.map((t) => t.text).join(' ');
+}
+
+export function personOwner(p: Person, type: OwnerType): ParsedOwner | null {
+  const first = words(p.first.slice(0, 1));
+  const middle = words(p.first.slice(1));
+  const last = words(p.last);
+  const suffix = words(p.suffix);
+  const fullName = [first, middle, last, suffix].filter((w) => w !== null).join(' ');
+  if (fullName === '') return null;
+  return { fullName, firstName: first, middleName: middle, lastName: last, suffix, type };
+}

@@ -42,7 +42,8 @@ WORKDIR /app
 COPY --from=deps --chown=root:root /app/ ./
 COPY --from=build --chown=root:root /app/dist ./dist
 # Files the bundles read at their source locations: SQL migrations, USPS tables, ingest mappings, the samples (npm
-# run ingest -- sample) and the generator's reference lists (generate); test/build.test.ts runs from a copy of these.
+# run ingest -- sample) and the reference lists (the generator's, and the owner-name parser's census surnames and SSA
+# first names: every import reads them); test/build.test.ts runs from a copy of these.
 COPY --chown=root:root shared/core/data ./shared/core/data
 COPY --chown=root:root services/ingest/migrations ./services/ingest/migrations
 COPY --chown=root:root services/ingest/mappings ./services/ingest/mappings

@@ -170,8 +170,6 @@ const PHILADELPHIA: Case[] = [
     ['Estate: MCFARLAND GEORGE ESTATE OF [-|-]', 'Estate: ESTATE OF GEORGE MCFARLAND [-|-]'],
   ],
   [['TRAVIS RANDOLPH', ''], ['Individual: RANDOLPH TRAVIS [TRAVIS|RANDOLPH]']],
-  // A surname that is an entity's word too, in a name the lists read FIRST LAST, is the surname (JULIAN CHURCH).
-  [['JULIAN CHURCH', ''], ['Individual: JULIAN CHURCH [CHURCH|JULIAN]']],
 ];
 
 const CHARLOTTESVILLE: Case[] = [
@@ -352,7 +350,7 @@ const CHARLOTTESVILLE: Case[] = [
   ],
   [['MONTICELLO AREA COMMUNITY ACTION AGENCY', ''], ['Corporation: MONTICELLO AREA COMMUNITY ACTION AGENCY [-|-]']],
   [['AMERICAN, NATIONAL RED CROSS', ''], ['Association: AMERICAN, NATIONAL RED CROSS [-|-]']],
-  [['REGION TEN COMMUNITY SERVICES BOARD', ''], ['Association: REGION TEN COMMUNITY SERVICES BOARD [-|-]']],
+  [['REGION TEN COMMUNITY SERVICES BOARD', ''], ['Corporation: REGION TEN COMMUNITY SERVICES BOARD [-|-]']],
   [['EIGHT TEN, LLC', ''], ['Corporation: EIGHT TEN, LLC [-|-]']],
   [['JT INVESTMENTS LLC', ''], ['Corporation: JT INVESTMENTS LLC [-|-]']],
   [['RECTOR, & VISITORS OF U VA', ''], ['Government: RECTOR, & VISITORS OF U VA [-|-]']],

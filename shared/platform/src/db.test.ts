@@ -75,7 +75,7 @@ describe('isConnectionFailure', () => {
 describe('isStoreUnavailable', () => {
   const err = (code: string | undefined, message = 'x') =>
     Object.assign(new Error(message), code === undefined ? {} : { code });
-  it('is the store overloaded, going away or cut off (SQLSTATE classes with letters too); not a wrong statement', () => {
+  it('is the store overloaded, going away or cut off (SQLSTATE classes with letters too); not a wrong statement, nor a protocol violation (our own bug: a retry repeats it)', () => {
     for (const e of [
       err('57014'),
       err('53300'),
@@ -83,14 +83,23 @@ describe('isStoreUnavailable', () => {
       err('57P01'),
       err('57P05'),
       err('08006'),
-      err('08P01'),
+      err('08001'),
       err('25P03'),
       err('55P03'),
       err('ECONNRESET'),
       err(undefined, 'Connection terminated unexpectedly'),
     ])
       expect(isStoreUnavailable(e), `${(e as { code?: string }).code} ${e.message}`).toBe(true);
-    for (const e of [err('23505'), err('42P01'), err('22P02'), err('0800'), err('08P011'), err(undefined), null])
+    for (const e of [
+      err('23505'),
+      err('42P01'),
+      err('22P02'),
+      err('08P01'),
+      err('0800'),
+      err('08P011'),
+      err(undefined),
+      null,
+    ])
       expect(isStoreUnavailable(e), String(e)).toBe(false);
   });
 });

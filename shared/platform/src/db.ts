@@ -91,9 +91,10 @@ export function createPool(
 
 // SQLSTATEs that say the store is overloaded, going away or cut off, never that the request was wrong:
 // 57014 query_canceled (statement_timeout), 53xxx insufficient resources, 57P0x shutdown / cannot connect now,
-// 08xxx connection exceptions (08P01 protocol_violation among them: the connection's messages lost their order), 25P03
-// idle_in_transaction_session_timeout, 55P03 lock_not_available. A SQLSTATE's last three characters may be letters.
-const UNAVAILABLE_SQLSTATE = /^(57014|53[0-9A-Z]{3}|57P0[0-9A-Z]|08[0-9A-Z]{3}|25P03|55P03)$/;
+// 08xxx connection exceptions, 25P03 idle_in_transaction_session_timeout, 55P03 lock_not_available. A SQLSTATE's
+// last three characters may be letters. Not 08P01 protocol_violation: node-postgres reports our own mistakes with it
+// (a bind message with the wrong number of parameters), which a retry repeats: a 500, not a 503 to retry.
+const UNAVAILABLE_SQLSTATE = /^(57014|53[0-9A-Z]{3}|57P0[0-9A-Z]|(?!08P01)08[0-9A-Z]{3}|25P03|55P03)$/;
 const SOCKET_ERRORS = new Set([
   'ECONNREFUSED',
   'ECONNRESET',

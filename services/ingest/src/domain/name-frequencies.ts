@@ -1,7 +1,8 @@
 // How often a word is a first name, and how often a surname, in the United States: the SSA's 2010 first names and
-// the 2010 census surnames (their top 1,000 each, in services/ingest/reference), read once on first use. What tells
-// a FIRST LAST name in a roll that writes LAST FIRST (`JAMES HILL`, `LARRY JONES`: owner-names.ts) from the roll's own
-// order (`BRAXTON MARLO`, `JOHN REENA`).
+// the 2010 census surnames (their top 1,000 each, in services/ingest/reference), read when the module loads (a
+// missing file fails the import at its start, naming it, not row by row). What tells a FIRST LAST name in a roll
+// that writes LAST FIRST (`JAMES HILL`, `LARRY JONES`: owner-persons.ts) from the roll's own order (`BRAXTON MARLO`,
+// `JOHN REENA`).
 import { referenceRows } from './reference-files.js';
 
 /** Shares of the population (0-1); a word on neither list is rarer than the list's last. */
@@ -13,10 +14,9 @@ interface Frequencies {
   surnameFloor: number;
 }
 
-let loaded: Frequencies | null = null;
+const loaded = load();
 
-function frequencies(): Frequencies {
-  if (loaded) return loaded;
+function load(): Frequencies {
   const surname = new Map<string, number>();
   // Name, rank, count, proportion per 100,000, ...
   for (const r of referenceRows('census-2010-surnames-top1000.csv'))
@@ -27,13 +27,12 @@ function frequencies(): Frequencies {
     const name = r[0]!.toUpperCase();
     first.set(name, Math.max(first.get(name) ?? 0, Number.parseFloat(r[1]!) / 100));
   }
-  loaded = {
+  return {
     first,
     surname,
     firstFloor: Math.min(...first.values()) / 2,
     surnameFloor: Math.min(...surname.values()) / 2,
   };
-  return loaded;
 }
 
 /**
@@ -41,7 +40,7 @@ function frequencies(): Frequencies {
  * they cannot tell (neither word on them), above 1 for FIRST LAST (`JAMES HILL`: 237), below for LAST FIRST.
  */
 export function firstLastOdds(a: string, b: string): number {
-  const f = frequencies();
+  const f = loaded;
   const first = (w: string) => f.first.get(w) ?? f.firstFloor;
   const surname = (w: string) => f.surname.get(w) ?? f.surnameFloor;
   return (first(a) * surname(b)) / (surname(a) * first(b));
@@ -49,7 +48,7 @@ export function firstLastOdds(a: string, b: string): number {
 
 /** The word is one of the census' top 1,000 surnames. */
 export function isCommonSurname(w: string): boolean {
-  return frequencies().surname.has(w);
+  return loaded.surname.has(w);
 }
 
 /**

@@ -1,17 +1,16 @@
 // The entity type an owner's words give, or none for a person: the parser's second step (owner-names.ts), run on
 // every cell and part of a roll's every row, so its sets of types are bit sets.
-import { readsFirstLast } from './name-frequencies.js';
 import {
   AMP,
   COMPANY_SUFFIXES,
   ENTITY_PHRASES,
   type EntityType,
-  GIVEN_NAME_WORDS,
-  GIVEN_NAMES_TOO,
+  ENTITY_WORDS_ALSO_GIVEN,
   SUFFIXES,
   TRUSTEE_MARKERS,
   TYPE_PRECEDENCE,
   WEAK_WORDS,
+  WEAK_WORDS_ALSO_GIVEN,
   WORD_TYPE,
 } from './owner-words.js';
 import { isInitial, type NameOrder, type Tok } from './owner-tokens.js';
@@ -30,23 +29,19 @@ function surnamePosition(ts: readonly Tok[], i: number, order: NameOrder, commaS
   // With commas, a part after `&` without one is FIRST LAST (`SMITH, JACOB & JACOB CHURCH`); a word alone after the
   // comma is a first name's place (`VELIKY, LC` is a company).
   if (commaStyle) return next?.key === ',' || ((next === undefined || AMP.has(next.key)) && prev?.key !== ',');
-  if (order === 'last-first') {
-    if (prev === undefined || AMP.has(prev.key)) return true;
-    // A two-word name the name lists read FIRST LAST (`JULIAN CHURCH`, as lastFirst reads it): its second word.
-    const before = ts[i - 2];
-    return (
-      (next === undefined || AMP.has(next.key)) &&
-      (before === undefined || AMP.has(before.key)) &&
-      readsFirstLast(prev.key, ts[i]!.key)
-    );
-  }
+  if (order === 'last-first') return prev === undefined || AMP.has(prev.key);
   return next === undefined || AMP.has(next.key);
 }
 
-/** Word i stands where a given name does: just after a comma, or second in a LAST FIRST name of three words or more. */
+/**
+ * Word i stands where a given name does: just after a comma; second in a LAST FIRST name of three words or more; first
+ * in a FIRST LAST name (or its `&`-part) of two or more.
+ */
 function givenNamePlace(ts: readonly Tok[], i: number, order: NameOrder, commaStyle: boolean, words: number): boolean {
   if (commaStyle) return ts[i - 1]?.key === ',';
-  return order === 'last-first' && i === 1 && words >= 3;
+  if (order === 'last-first') return i === 1 && words >= 3;
+  const prev = ts[i - 1];
+  return (prev === undefined || AMP.has(prev.key)) && words >= 2;
 }
 
 /** `JOHN A CHURCH`: the last word after an initial is FIRST M LAST's surname. */
@@ -102,11 +97,12 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     const phrase = second && PHRASE_FIRST.has(k) ? ENTITY_PHRASES[`${k}-${second}`] : undefined;
     if (phrase) found |= bitOf(phrase);
     if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
-    const t = GIVEN_NAMES_TOO.has(k) && givenNamePlace(ts, i, order, commaStyle, words) ? undefined : WORD_TYPE.get(k);
+    const t =
+      ENTITY_WORDS_ALSO_GIVEN.has(k) && givenNamePlace(ts, i, order, commaStyle, words) ? undefined : WORD_TYPE.get(k);
     if (t && !WEAK_WORDS.has(k)) found |= bitOf(t);
     else if (t && words >= 2) {
       const slot = surnamePosition(ts, i, order, commaStyle) || initialBefore(ts, i);
-      if (!slot && (words >= 3 || !GIVEN_NAME_WORDS.has(k))) weak |= bitOf(t);
+      if (!slot && (words >= 3 || !WEAK_WORDS_ALSO_GIVEN.has(k))) weak |= bitOf(t);
       // `CHURCH OF GOD IN CHRIST`: in a name no person has (an inner OF, a number), a surname's place is no person's.
       else weakAnywhere |= bitOf(t);
     }

@@ -1,5 +1,8 @@
 // Owner names as assessor rolls write them (docs/data.md "Owner names"): one or two cells per row, each holding one
-// owner, two owners, or half of one. Pure and linear in the cells' length: no I/O, no backtracking regex.
+// owner, two owners, or half of one. Here the cells and their segments, read in steps: their words (owner-tokens.ts),
+// an entity's type (owner-entity-type.ts), persons (owner-persons.ts); and the record's two owners. Linear in the
+// cells' length, no backtracking regex; the name lists the persons are read by (name-frequencies.ts) are read from
+// disk once, when the module loads.
 import { OWNER_TYPES } from '@pra/core/vocabulary';
 import { entityType } from './owner-entity-type.js';
 import { type ParsedOwner, personOwner, personsOf } from './owner-persons.js';
@@ -17,6 +20,7 @@ import {
 import {
   AMP,
   CLOSING_WORDS,
+  JOINS,
   CONNECTORS,
   CONTACT_QUALIFIERS,
   CONTACT_TITLES,
@@ -54,8 +58,11 @@ function isPersonMarked(ts: readonly Tok[]): boolean {
   return ts.some((t) => t.key === ',' || TRUSTEE_MARKERS.has(t.key) || SUFFIXES.has(t.key));
 }
 
-/** A word that ends an owner's name: a legal form, a trust's word (CLOSING_WORDS, TRST), a trustee word. */
-const closesOwner = (t: Tok) => CLOSING_WORDS.has(t.key) || t.key === 'TRST' || TRUSTEE_MARKERS.has(t.key);
+/** A word that ends an owner's name: a legal form, a trust's word (CLOSING_WORDS), a trustee word. */
+const closesOwner = (t: Tok) => CLOSING_WORDS.has(t.key) || TRUSTEE_MARKERS.has(t.key);
+/** Words that name an owner alone: an entity's, or a person's written LAST, FIRST or as trustee (not `MARY`). */
+const ownerOfItsOwn = (ts: readonly Tok[], order: NameOrder) =>
+  entityType(ts, order) !== null || ts.some((t) => t.key === ',' || TRUSTEE_MARKERS.has(t.key));
 
 function closed(ts: readonly Tok[]): boolean {
   const last = ts[ts.length - 1];
@@ -72,8 +79,8 @@ function contactLine(ts: readonly Tok[], prev: Tok[] | undefined, order: NameOrd
   if (!prev) return false;
   const comma = ts.findLastIndex((t) => t.key === ',');
   if (comma === 0 || comma === ts.length - 1) return false;
-  // A cell of a title alone (`EXECUTIVE DIRECTOR`) names no one either.
-  const title = ts.slice(comma + 1);
+  // What follows the last comma; a cell without one is a title alone or nothing (`EXECUTIVE DIRECTOR`).
+  const title = ts.slice(comma < 0 ? 0 : comma + 1);
   if (!title.some((t) => CONTACT_TITLES.has(t.key))) return false;
   if (!title.every((t) => CONTACT_TITLES.has(t.key) || CONTACT_QUALIFIERS.has(t.key))) return false;
   const owner = dropMarkers(prev);
@@ -126,50 +133,60 @@ const NUMBERED_TRUST = /^TR(UST)?#?\d+$/;
 /** What trustees may hold for besides a trust, named after them (`GARRITY, ROBERT S, ETAL, TR SOJOURNERS CHURCH`). */
 const HELD_FOR = new Set<OwnerType>(['Religious', 'Association']);
 
+/** Trustees and what they hold, in one cell (heldAfterTrustees). */
+interface Held {
+  /** The trustee word: the trustees are the words up to it. */
+  marker: number;
+  /** The held name's first word (after a lead-in, OF, UNDER...) and last. */
+  start: number;
+  end: number;
+  type: OwnerType;
+}
+
 /**
- * Where the trustees end and what they hold for begins in one cell: `SEIDMAN, JOSHUA M & JERI K, TR SEIDMAN LIVING
- * TR`, `MAIN, RALPH TR OF BLACK DUCK LD TR`, `WILLIAMS, J & D PETTIT, TR ADVANCE AUTO LD`: [the trustee word, the
- * trust's last word, Trust], or null. The trust's name ends with TR, TRUST or LD not just after a comma (`NIDEVER,
- * DAVID L, TR REINES, AMY E, TR` is two trustees). Or a church's or an association's name, one name to the cell's
- * end (no comma, no `&`): [the trustee word, the last word, its type]; after a trustee word glued to it (`CALLAGHAN,
- * ROBERT ETAL TR-HOLLIDAY`, `CARTER, RICHARD TR-1314 OXFORD PL L`), any name, a Trust unless its words say otherwise.
+ * Where the trustees end and what they hold begins in one cell, by the first of three rules that finds it after a
+ * trustee word (or null):
+ * - a trust's name ending with TR, TRUST or LD not just after a comma: `SEIDMAN, JOSHUA M & JERI K, TR SEIDMAN LIVING
+ *   TR`, `MAIN, RALPH TR OF BLACK DUCK LD TR`, `WILLIAMS, J & D PETTIT, TR ADVANCE AUTO LD` (`NIDEVER, DAVID L, TR
+ *   REINES, AMY E, TR` is two trustees);
+ * - after a trustee word glued to it, one name to the cell's end (no comma, no `&`), a Trust unless its words make it
+ *   a church's or an association's: `CALLAGHAN, ROBERT ETAL TR-HOLLIDAY`, `CARTER, RICHARD TR-1314 OXFORD PL L`;
+ * - a church's or an association's name of two words or more to the cell's end: `GARRITY, ROBERT S, ETAL, TR
+ *   SOJOURNERS CHURCH`.
  */
-function trustAfterTrustees(ts: readonly Tok[], order: NameOrder): [number, number, OwnerType] | null {
-  for (let m = 1; m < ts.length - 1; m++) {
-    if (!TRUSTEE_MARKERS.has(ts[m]!.key)) continue;
-    for (let e = m + 2; e < ts.length; e++) {
-      if (TRUST_ENDINGS.has(ts[e]!.key) && ts[e - 1]!.key !== ',') return [m, trustEnd(ts, e), 'Trust'];
-    }
-    let a = m + 1;
-    while (a < ts.length && TRUST_LEAD_INS.has(ts[a]!.key)) a++;
-    const held = ts.slice(a);
-    if (held.length === 0 || held.some((t) => t.key === ',' || AMP.has(t.key))) return null;
-    const type = entityType(held, order);
-    if (ts[m]!.text.endsWith('-')) return [m, ts.length - 1, type !== null && HELD_FOR.has(type) ? type : 'Trust'];
-    return held.length >= 2 && type !== null && HELD_FOR.has(type) ? [m, ts.length - 1, type] : null;
+function heldAfterTrustees(ts: readonly Tok[], order: NameOrder): Held | null {
+  const marker = ts.findIndex((t, i) => i >= 1 && i < ts.length - 1 && TRUSTEE_MARKERS.has(t.key));
+  if (marker < 0) return null;
+  let start = marker + 1;
+  while (start < ts.length && TRUST_LEAD_INS.has(ts[start]!.key)) start++;
+  for (let e = marker + 2; e < ts.length; e++) {
+    if (TRUST_ENDINGS.has(ts[e]!.key) && ts[e - 1]!.key !== ',')
+      return { marker, start: Math.min(start, e), end: trustEnd(ts, e), type: 'Trust' };
   }
-  return null;
+  const held = ts.slice(start);
+  if (held.length === 0 || held.some((t) => t.key === ',' || AMP.has(t.key))) return null;
+  const type = entityType(held, order);
+  const church = type !== null && HELD_FOR.has(type);
+  if (ts[marker]!.text.endsWith('-')) return { marker, start, end: ts.length - 1, type: church ? type : 'Trust' };
+  return held.length >= 2 && church ? { marker, start, end: ts.length - 1, type } : null;
 }
 
 function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | null): ParsedOwner[] {
   const ts = trimConnectors(dropMarkers(seg));
   if (ts.length === 0) return [];
-  const split = trustAfterTrustees(ts, order);
-  if (split) {
-    const [m, e, heldType] = split;
-    let a = m + 1;
-    while (a < e && TRUST_LEAD_INS.has(ts[a]!.key)) a++;
-    const trustees = ts.slice(0, m + 1);
+  const held = heldAfterTrustees(ts, order);
+  if (held) {
+    const trustees = ts.slice(0, held.marker + 1);
     // A suffix after the trust's last word is its name's (`FRANKLIN LD TR III`), not an owner of its own.
-    let end = e + 1;
+    let end = held.end + 1;
     while (end < ts.length && SUFFIXES.has(ts[end]!.key)) end++;
     const trust: ParsedOwner = {
-      fullName: joinText(ts.slice(a, end)),
+      fullName: joinText(ts.slice(held.start, end)),
       firstName: null,
       middleName: null,
       lastName: null,
       suffix: null,
-      type: heldType,
+      type: held.type,
     };
     const before = ownersOfSegment(trustees, order, previous);
     // More trustees and trusts after this trust's name (`... REVOCABLE TR & COLLEY, THOMAS MICHAEL, TR ...`).
@@ -178,11 +195,17 @@ function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | n
   }
   const type = entityType(ts, order);
   if (type !== null) {
-    // Two owners joined by `&`, the first closed by its legal form or a trustee word (`DALTON, PAUL REV TRST &` /
-    // `HOAG, ANNE B REV TRST`, `OPENHEIMER, ARTHUR F CO-TRUSTEE & SUNTRUST BANK`): each read alone, not one entity
-    // named by both (`SMITH & WESSON INC` is one: SMITH closes nothing).
+    // Two owners joined by `&`, the first closed by its legal form or a trustee word, the second an owner of its own,
+    // an entity or a person written LAST, FIRST or as trustee (`DALTON, PAUL REV TRST &` / `HOAG, ANNE B REV TRST`,
+    // `OPENHEIMER, ARTHUR F CO-TRUSTEE & SUNTRUST BANK`): each read alone, not one entity named by both. Not
+    // `SMITH & WESSON INC` (SMITH closes nothing) nor `ABC INC AND SUBSIDIARIES` (no owner after it).
     const amp = ts.findIndex(
-      (t, i) => i > 0 && i < ts.length - 1 && (t.key === '&' || t.key === 'AND') && closesOwner(ts[i - 1]!),
+      (t, i) =>
+        i > 0 &&
+        i < ts.length - 1 &&
+        JOINS.has(t.key) &&
+        closesOwner(ts[i - 1]!) &&
+        ownerOfItsOwn(ts.slice(i + 1), order),
     );
     if (amp > 0) {
       const first = ownersOfSegment(ts.slice(0, amp), order, previous);
@@ -239,20 +262,18 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
 
 /**
  * The record's owner1 and owner2 from a row's parsed owners (SPEC's record has two places). owner1 is the first the
- * roll names. With three or more, owner2 is the first of the others that an owner search could not find through
- * owner1: an entity, or a person of another surname (`GALBRAITH, M A & M M TTEES` / `GALBRAITH, MARGARET A REV
- * TRST` keeps the trust, the parcel's titled owner, over the second trustee; `SMITH JOHN & MARY` / `JONES ROBERT`
- * keeps ROBERT JONES, where MARY SMITH is found by SMITH through owner1); when each shares owner1's surname, the
- * second. Middle names and suffixes are in `fullName`.
+ * roll names. owner2 is, of the others, the first an owner search could not find through owner1: an entity, or a
+ * person of another surname (`GALBRAITH, M A & M M TTEES` / `GALBRAITH, MARGARET A REV TRST` keeps the trust, the
+ * parcel's titled owner, over the second trustee; `SMITH JOHN & MARY` / `JONES ROBERT` keeps ROBERT JONES, where
+ * MARY SMITH is found by SMITH through owner1); when each shares owner1's surname, the next. Never owner1's name
+ * again (the same name as a trustee and as a person). Middle names and suffixes are in `fullName`.
  */
 export function recordOwners(owners: readonly ParsedOwner[]): [OwnerInput | null, OwnerInput | null] {
-  const [first] = owners;
-  let second = owners[1];
-  if (first && owners.length > 2 && first.lastName !== null) {
-    const sameSurname = (o: ParsedOwner) => o.lastName !== null && o.lastName === first.lastName;
-    second = owners.slice(1).find((o) => !sameSurname(o)) ?? second;
-  }
-  return [ownerInput(first), ownerInput(second)];
+  const [first, ...rest] = owners;
+  if (!first) return [null, null];
+  const others = rest.filter((o) => o.fullName !== first.fullName);
+  const sameSurname = (o: ParsedOwner) => first.lastName !== null && o.lastName === first.lastName;
+  return [ownerInput(first), ownerInput(others.find((o) => !sameSurname(o)) ?? others[0])];
 }
 
 /** A parsed owner as a record's owner. */

@@ -89,13 +89,14 @@ function givenOnly(ts: readonly Tok[]): boolean {
   return name.length >= 1 && !isInitial(name[0]!) ? name.slice(1).every(isInitial) : name.every(isInitial);
 }
 
+/** A suffix or a trustee word: at a comma group's start, it closes the owner before (commaPart). */
+const closesGroup = (t: Tok | undefined) => t !== undefined && (SUFFIXES.has(t.key) || TRUSTEE_MARKERS.has(t.key));
+
 /**
  * One `&`-separated part with commas: `LAST, FIRST M`, `LAST, FIRST M, JR`, and several owners written one after
  * the other, `MEDRANO, MAURICIO C ZUNIGA, ELSA M` (a word before a comma, after a first name, starts the next owner)
  * or `WILLIAMS, LEWIS T, KAREN E` (a list of first names under one surname).
  */
-/** A suffix or a trustee word: at a comma group's start, it closes the owner before (commaPart). */
-const closesGroup = (t: Tok | undefined) => t !== undefined && (SUFFIXES.has(t.key) || TRUSTEE_MARKERS.has(t.key));
 
 function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
   const groups: Tok[][] = [[]];
@@ -131,7 +132,10 @@ function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
     people.push({ first: last, last: inherited, suffix: [] });
     last = [];
   }
-  /** The words a group took from its end as the next owner's surname (`B WISTAR`), while the next group may undo it. */
+  /**
+   * The words the group before took from its end as the next owner's surname (`B WISTAR`: WISTAR), which this group
+   * may show were that owner's own; none when the group before took none.
+   */
   let predicted: Tok[] | null = null;
   for (let g = 1; g < groups.length; g++) {
     const group = groups[g]!;
@@ -147,12 +151,18 @@ function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
       // `III KOSTER, JENNIFER A`, `TRUSTEE SETTLE, MARTHA A`: what follows the closing word is the next surname. The
       // words the group before took for it were its owner's own (`MORRIS, B WISTAR, III MORAN, KAREN M`: B WISTAR
       // MORRIS III).
-      if (predicted && last === predicted) people[people.length - 1]!.first.push(...predicted);
+      if (predicted) people[people.length - 1]!.first.push(...predicted);
       predicted = null;
       last = rest;
       continue;
     }
     predicted = null;
+    // No surname to put a first name under (the head's went to the owner before: `JANET E, TRUSTEES JONES` cut
+    // short): the words are the next owner's surname, a person of a surname alone if nothing follows.
+    if (last.length === 0) {
+      last = rest;
+      continue;
+    }
     const { name, suffix } = splitSuffixes(rest, false);
     let first = name;
     let nextLast: Tok[] | null = null;
@@ -176,6 +186,20 @@ function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
   return people;
 }
 
+/**
+ * A part without its titles (HONORIFICS): one before a name of two words or more (`REV HENRY V P WALSH`; `MR COOPER`
+ * alone stays, a company's name as likely), or after a comma, before a name (`SMITH, DR JOHN`).
+ */
+function withoutTitles(part: Tok[]): Tok[] {
+  const isName = (t: Tok) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key);
+  return part.filter((t, i) => {
+    if (!HONORIFICS.has(t.key)) return true;
+    if (i === 0) return part.filter(isName).length < 3;
+    const next = part[i + 1];
+    return !(part[i - 1]!.key === ',' && next !== undefined && isName(next));
+  });
+}
+
 export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null): Person[] {
   const parts: Tok[][] = [[]];
   for (const t of ts) {
@@ -186,15 +210,10 @@ export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null):
   const people: Person[] = [];
   let surname = inherited;
   for (const raw of parts) {
-    const part = trimConnectors(raw);
+    const part = withoutTitles(trimConnectors(raw));
     if (part.length === 0) continue;
     const hasComma = part.some((t) => t.key === ',');
-    let named = part.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
-    // A title before a name of two words or more (`MR COOPER` alone stays: a company's name, as likely).
-    if (named.length >= 3 && HONORIFICS.has(named[0]!.key) && part[0] === named[0]) {
-      named = named.slice(1);
-      part.splice(0, 1);
-    }
+    const named = part.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
     if (named.length === 0) continue;
     const leadingCommaGroups = hasComma ? part.filter((t, i) => t.key === ',' && i < part.length - 1).length : 0;
     let found: Person[];

@@ -6,8 +6,9 @@ import {
   CARE_OF,
   ET_SECOND,
   LIFE_ESTATE_SECOND,
+  DROPPED_MARKERS,
   NAME_WORD_MARKERS,
-  TENANCY_MARKERS,
+  TENANCY_PAIRS,
   TRUSTEE_MARKERS,
   TRUSTEE_QUALIFIERS,
   WORD_TYPE,
@@ -28,9 +29,10 @@ export interface Tok {
 }
 
 export const isInitial = (t: Tok) => t.key.length === 1 && t.key >= 'A' && t.key <= 'Z';
-const DROPPED_CHARS = /[()"[\]{};:]/g;
+// Brackets are spaces by now (tokens).
+const DROPPED_CHARS = /["[\]{};:]/g;
 const KEY_CHARS = /[.'’`]/g;
-const NEEDS_CLEANING = /[()"[\]{};:.'’`]/;
+const NEEDS_CLEANING = /["[\]{};:.'’`]/;
 const HAS_DIGIT = /\d/;
 /**
  * An `&` written against a name after a cell's first comma (`DAREK M& KELSEY`, `J& DAVID`): at a word's end or start
@@ -117,7 +119,7 @@ export function tokens(cell: string | null | undefined): Tok[] {
       out.push(plusOff({ text: raw, key: raw }));
       continue;
     }
-    // Brackets and quotes are no part of a name: `LEVEL (3)`, `"SMITH"`.
+    // Quotes and the like are no part of a name: `"SMITH"`.
     const text = raw.replace(DROPPED_CHARS, '');
     if (text === '') continue;
     const key = text.replace(KEY_CHARS, '');
@@ -148,11 +150,23 @@ function coTrustees(ts: readonly Tok[], i: number): boolean {
 
 const lifeEstateAt = (ts: readonly Tok[], i: number) =>
   (ts[i]!.key === 'LIFE' || ts[i]!.key === 'LF') && LIFE_ESTATE_SECOND.has(ts[i + 1]?.key ?? '');
-/** Where an owner ends: an `&`, a care-of, a tenancy marker (`ETAL`, `H/W`, `ET AL`). */
-const endsOwner = (ts: readonly Tok[], j: number) => {
-  const k = ts[j]!.key;
-  return AMP.has(k) || CARE_OF.has(k) || TENANCY_MARKERS.has(k) || (k === 'ET' && ET_SECOND.has(ts[j + 1]?.key ?? ''));
-};
+/**
+ * Word j ends an owner: the cell's end, an `&`, a care-of, a trustee word, a marker (`ETAL`, `H/W`, `ET AL`, `JT TEN`)
+ * but one that is a word of names too (`EIGHT TEN, LLC`: not a comma either, which parts a name's words as often).
+ */
+function endsOwner(ts: readonly Tok[], j: number): boolean {
+  const k = ts[j]?.key;
+  if (k === undefined) return true;
+  const next = ts[j + 1]?.key ?? '';
+  return (
+    AMP.has(k) ||
+    CARE_OF.has(k) ||
+    TRUSTEE_MARKERS.has(k) ||
+    (DROPPED_MARKERS.has(k) && !NAME_WORD_MARKERS.has(k)) ||
+    TENANCY_PAIRS.has(`${k} ${next}`) ||
+    (k === 'ET' && ET_SECOND.has(next))
+  );
+}
 /**
  * Whether the cell's life estates can go: each ends the cell or an owner (`AGNES LIFE ESTATE & DC`, `GLORIA, LIFE
  * ESTATE, ETAL`). Between two owners (`ANDREWS, JOY, LIFE ESTATE BODOR, REBECCA, LIFE ESTATE`) one is what parts
@@ -163,14 +177,16 @@ function lifeEstatesClose(ts: readonly Tok[]): boolean {
     if (!lifeEstateAt(ts, i)) continue;
     let j = i + 2;
     while (j < ts.length && ts[j]!.key === ',') j++;
-    if (j < ts.length && !endsOwner(ts, j)) return false;
+    if (!endsOwner(ts, j)) return false;
   }
   return true;
 }
 
 /**
- * Drops tenancy markers (H/W, ET AL, JTRS...), a life estate that ends an owner (as L/E: the life tenant owns, and is
- * the person named), CO of co-trustees, and a care-of tail; a trailing `+` (and others) too.
+ * Drops what names no one: tenancy and executor markers (H/W, ET AL, JT TEN, JTRS, EX...; those that are words of
+ * names too only where an owner ends), a life estate that ends an owner (as L/E: the life tenant owns, and is the
+ * person named), CO of co-trustees, a trustee word's qualifier (SUCCESSOR), and a care-of tail; and the comma a
+ * marker dropped between two commas leaves twice.
  */
 export function dropMarkers(ts: Tok[]): Tok[] {
   const out: Tok[] = [];
@@ -180,30 +196,26 @@ export function dropMarkers(ts: Tok[]): Tok[] {
   for (let i = 0; i < ts.length; i++) {
     const k = ts[i]!.key;
     if (CARE_OF.has(k)) break;
-    if (TENANCY_MARKERS.has(k) && (!NAME_WORD_MARKERS.has(k) || endsAnOwner(ts, i + 1))) continue;
+    const next = ts[i + 1]?.key ?? '';
+    if (TENANCY_PAIRS.has(`${k} ${next}`)) {
+      i++;
+      continue;
+    }
+    if (DROPPED_MARKERS.has(k) && (!NAME_WORD_MARKERS.has(k) || endsOwner(ts, i + 1))) continue;
     if (coTrustees(ts, i)) continue;
     // `SUCCESSOR TRUSTEE`, `SUC TR`: the qualifier goes with the trustee word (not a name: `SMALLWOOD, SUCCESSOR`).
-    if (TRUSTEE_QUALIFIERS.has(k) && TRUSTEE_MARKERS.has(ts[i + 1]?.key ?? '')) continue;
+    if (TRUSTEE_QUALIFIERS.has(k) && TRUSTEE_MARKERS.has(next)) continue;
     // A marker dropped between two commas leaves one (`VENTON, ANDREW, ETAL, TRUSTEES OF ...`).
     if (k === ',' && out[out.length - 1]?.key === ',') continue;
     // Two-word markers: ET AL, LIFE ESTATE (Lebanon's `(LF EST)`).
     if (lifeEstates === undefined && lifeEstateAt(ts, i)) lifeEstates = lifeEstatesClose(ts);
-    if ((k === 'ET' && ET_SECOND.has(ts[i + 1]?.key ?? '')) || (lifeEstates && lifeEstateAt(ts, i))) {
+    if ((k === 'ET' && ET_SECOND.has(next)) || (lifeEstates && lifeEstateAt(ts, i))) {
       i++;
       continue;
     }
     out.push(ts[i]!);
   }
   return out;
-}
-
-/**
- * Word j ends an owner where a marker stood before it: the cell's end, an `&`, or another marker (not a comma:
- * `EIGHT TEN, LLC`).
- */
-function endsAnOwner(ts: readonly Tok[], j: number): boolean {
-  const k = ts[j]?.key;
-  return k === undefined || AMP.has(k) || (TENANCY_MARKERS.has(k) && !NAME_WORD_MARKERS.has(k));
 }
 
 export function trimConnectors(ts: Tok[]): Tok[] {

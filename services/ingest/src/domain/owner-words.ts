@@ -2,7 +2,10 @@
 // roll writes beside a name that is no name (tenancy, "and wife"), suffixes, trustee words and surname particles.
 // Upper case, dots and apostrophes already removed (L.L.C. -> LLC, O'BRIEN -> OBRIEN).
 
-/** Words that say how the owners hold the parcel, not who they are: dropped from every name. */
+/**
+ * Words that say how the owners hold the parcel, not who they are: dropped (owner-tokens.ts dropMarkers), those that
+ * are words of names too (NAME_WORD_MARKERS) only where an owner ends.
+ */
 export const TENANCY_MARKERS = new Set([
   'H/W',
   'W/H',
@@ -36,7 +39,13 @@ export const TENANCY_MARKERS = new Set([
   'W/O',
   'ETC',
   '+',
-  // A person named as executor (`LUCK, JAMES M, III, EX`): the person owns for the estate, as a trustee for a trust.
+]);
+
+/**
+ * A person named as executor (`LUCK, JAMES M, III, EX`): the person owns for the estate, as a trustee for a trust; the
+ * word is dropped as a tenancy marker is.
+ */
+export const EXECUTOR_MARKERS = new Set([
   'EX',
   'EXS',
   'EXR',
@@ -49,6 +58,12 @@ export const TENANCY_MARKERS = new Set([
   'CO-EXECUTOR',
   'CO-EXECUTORS',
 ]);
+
+/** Every word dropped from a name as no one's (tenancy and executor markers). */
+export const DROPPED_MARKERS = new Set([...TENANCY_MARKERS, ...EXECUTOR_MARKERS]);
+
+/** Two-word tenancy markers: both words go (`SMITH JOHN & MARY B JT TEN`: JT alone would be a name's word). */
+export const TENANCY_PAIRS = new Set(['JT TEN', 'TEN ENT', 'TEN COM', 'JT WROS']);
 
 /**
  * Tenancy markers that are words of names too (`REGION TEN COMMUNITY SERVICES`, `EIGHT TEN, LLC`, `JT INVESTMENTS
@@ -203,6 +218,8 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
     'BOARD-OF',
     'ADMINISTRATION',
     'ADMINISTRATIO',
+    // `RECTOR & VISITORS OF THE UNIVERSITY OF VIRGINIA` (RECTOR alone is a surname).
+    'VISITORS',
   ],
   Religious: [
     'CHURCH',
@@ -266,10 +283,6 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
     'REV-TRUST',
     'NOMINEE',
     'INTERVIVOS',
-    'INTER-VIVOS',
-    'REV-TR',
-    'REV-TRS',
-    'REV-TRST',
     'FBO',
   ],
   Association: [
@@ -377,13 +390,16 @@ export const ENTITY_WORDS: Record<EntityType, readonly string[]> = {
 };
 
 /**
- * Entity words that are also names (CHURCH and CHRISTIAN are surnames, BAPTIST a given name): they count only in a
- * name away from the surname's place and not as FIRST M LAST's surname; those that are also given names
- * (GIVEN_NAME_WORDS) only in a name of three words or more.
+ * Entity words that are also names (CHURCH, BOARD and CHRISTIAN are surnames, BAPTIST a given name): they count only
+ * in a name away from the surname's place and not as FIRST M LAST's surname; those that are also given names
+ * (WEAK_WORDS_ALSO_GIVEN) only in a name of three words or more.
  */
 export const WEAK_WORDS = new Set([
   'CHURCH',
+  // Not a surname, but weaker than the words beside it (`MONTICELLO AREA COMMUNITY ACTION AGENCY` is an agency,
+  // `CHRIST COMMUNITY CHURCH` a church).
   'COMMUNITY',
+  'BOARD',
   'TEMPLE',
   'PARISH',
   'CHAPEL',
@@ -410,13 +426,14 @@ export const WEAK_WORDS = new Set([
 ]);
 
 /**
- * Entity words that are given names too (`NGUYEN, HOA T`, `NGO HOA TU`; `MADISON PLACE HOA`): not counted in a given
- * name's place, just after a comma, or second in a LAST FIRST name of three words or more.
+ * Entity words that are given names too (`NGUYEN, HOA T`, `NGO HOA TU`, `HOA T NGUYEN`; `MADISON PLACE HOA`): not
+ * counted in a given name's place: just after a comma, second in a LAST FIRST name of three words or more, first in a
+ * FIRST LAST name.
  */
-export const GIVEN_NAMES_TOO = new Set(['HOA']);
+export const ENTITY_WORDS_ALSO_GIVEN = new Set(['HOA']);
 
 /** Weak words that are given names too (`NUPIERI BAPTIST`): in a two-word name they are the given name. */
-export const GIVEN_NAME_WORDS = new Set(['BAPTIST', 'AME', 'FIN']);
+export const WEAK_WORDS_ALSO_GIVEN = new Set(['BAPTIST', 'AME', 'FIN']);
 
 /**
  * The words a company's name ends with (`26 UNIVERSITY CIRCLE, LLC`, `TRUST OF THREE, LLC`): a name ending in one is
@@ -455,16 +472,13 @@ export const ENTITY_PHRASES: Record<string, EntityType> = {
   'REV-TRS': 'Trust',
   'REV-TRST': 'Trust',
   'INTER-VIVOS': 'Trust',
-  // Given names and a surname elsewhere (`BOWSER FANNIE A`, `RECTOR DAVID W`, `VUONG, LOAN MY`): entity words only so.
+  // Given names elsewhere (`BOWSER FANNIE A`, `VUONG, LOAN MY`): entity words only so.
   'FANNIE-MAE': 'Financial',
   'FREDDIE-MAC': 'Financial',
   'LOAN-ASSOC': 'Financial',
   'LOAN-ASSN': 'Financial',
   'LOAN-ASSOCIATION': 'Financial',
   'LOAN-SERVICING': 'Financial',
-  'LOAN-TRUST': 'Financial',
-  'RECTOR-&': 'Government',
-  'RECTOR-AND': 'Government',
   'RED-CROSS': 'Association',
 };
 
@@ -504,16 +518,22 @@ export const CLOSING_WORDS = new Set([
   'TRUSTEE',
   'TRUSTEES',
   'PARTNERSHIP',
+  'TRST',
 ]);
 
 /** `&`, AND and `/`: what joins two owners in a cell. */
 export const AMP = new Set(['&', 'AND', '/']);
+/** `&` and AND as words: what may join two owners after a closed name (owner-names.ts ownersOfSegment). */
+export const JOINS = new Set(['&', 'AND']);
 /** Words that qualify a trustee (`SUC TR`, `INITIAL TRUSTEE`): dropped with the trustee word (dropMarkers). */
 export const TRUSTEE_QUALIFIERS = new Set(['SUC', 'SUCC', 'SUCCESSOR', 'INITIAL']);
 /** What an estate's name ends with, before OF (`YOUNG JAMES L ESTATE OF`). */
 export const ESTATE_WORDS = new Set(['ESTATE', 'EST', 'ESTATES']);
-/** Titles before a person's name (`REV HENRY V P WALSH`): no part of it. */
-export const HONORIFICS = new Set(['REV', 'DR', 'MR', 'MRS', 'MS', 'HON']);
+/**
+ * Titles before a person's name (`REV HENRY V P WALSH`, `SMITH, DR JOHN`): no part of it. Not HON or MS, which are
+ * a surname and initials as often.
+ */
+export const HONORIFICS = new Set(['REV', 'DR', 'MR', 'MRS']);
 /** "Doing business as": the name after it is the same owner's trade name. */
 export const TRADE_NAME = new Set(['D/B/A', 'DBA']);
 /** A trust's last word, after its trustees (owner-names.ts trustAfterTrustees): `SEIDMAN LIVING TR`, `DAIRY RD LD`. */

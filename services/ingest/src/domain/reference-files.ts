@@ -1,12 +1,21 @@
-// The reference lists in services/ingest/reference (census surnames, SSA first names, street names: ../shared's real
-// data, copied with the project), read as text, and their CSV lines (quoted cells, commas inside them).
+// The reference lists in services/ingest/reference (census surnames, SSA first names, street names: copies of the
+// hand-out's real data, shipped with the project and its image), read as text, and their CSV lines (quoted cells,
+// commas inside them). The generator reads them, and so does the owner-name parser (name-frequencies.ts).
 import { readFileSync } from 'node:fs';
 
 const REF = new URL('../../reference/', import.meta.url);
 
 /** A reference file's text, without a byte-order mark. */
 export function readReference(file: string): string {
-  return readFileSync(new URL(file, REF), 'utf8').replace(/^\uFEFF/, '');
+  const url = new URL(file, REF);
+  try {
+    return readFileSync(url, 'utf8').replace(/^\uFEFF/, '');
+  } catch (err) {
+    throw new Error(
+      `the reference list ${url.pathname} cannot be read (${(err as Error).message}): services/ingest/reference ships with the importer; restore it from the repository`,
+      { cause: err },
+    );
+  }
 }
 
 /** A CSV file's data rows (the header left out), each as its cells. */

@@ -1,0 +1,103 @@
+// The owner-name parser on cells made up to break it (a review read the parser as an attacker would): markers that
+// are names' words too, a surname left for no one, churches named for a first name, a company's `&` before a word,
+// titles, and given names and surnames that are entity words, in both orders. Each case was a wrong reading once.
+import { describe, expect, it } from 'vitest';
+import { type NameOrder, parseOwnerCells, recordOwners } from '../src/domain/owner-names.js';
+
+const show = (order: NameOrder, ...cells: string[]) =>
+  parseOwnerCells(cells, order).map((o) => `${o.type}: ${o.fullName} [${o.lastName ?? '-'}|${o.firstName ?? '-'}]`);
+
+/** [order, cells, expected owners as `Type: FULL NAME [LAST|FIRST]`] */
+const CASES: [NameOrder, string[], string[]][] = [
+  // JT TEN, TEN ENT, TEN COM: both words go (JT alone was a surname).
+  [
+    'last-first',
+    ['SMITH JOHN A & MARY B JT TEN'],
+    ['Individual: JOHN A SMITH [SMITH|JOHN]', 'Individual: MARY B SMITH [SMITH|MARY]'],
+  ],
+  ['last-first', ['SMITH JOHN JT TEN'], ['Individual: JOHN SMITH [SMITH|JOHN]']],
+  [
+    'first-last',
+    ['JOHN SMITH & MARY SMITH JT TEN'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARY SMITH [SMITH|MARY]'],
+  ],
+  [
+    'last-first',
+    ['SMITH JOHN & MARY TEN ENT'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARY SMITH [SMITH|MARY]'],
+  ],
+  // A surname after first names closed by a trustee word or a suffix, nothing after it: a person of a surname alone
+  // (never a person without one).
+  [
+    'last-first',
+    ['SMITH, JOHN A & MARY B, TRUSTEES JONES'],
+    ['Trustee: JOHN A SMITH [SMITH|JOHN]', 'Trustee: MARY B SMITH [SMITH|MARY]', 'Trustee: JONES [JONES|-]'],
+  ],
+  [
+    'last-first',
+    ['HUFFSTETLER, EMILY B & ROGER D, JR BONDA'],
+    [
+      'Individual: EMILY B HUFFSTETLER [HUFFSTETLER|EMILY]',
+      'Individual: ROGER D HUFFSTETLER JR [HUFFSTETLER|ROGER]',
+      'Individual: BONDA [BONDA|-]',
+    ],
+  ],
+  // A church named for a first name is a church, whatever the name lists say of the two words.
+  ['last-first', ['GRACE CHURCH'], ['Religious: GRACE CHURCH [-|-]']],
+  ['last-first', ['TRINITY CHURCH'], ['Religious: TRINITY CHURCH [-|-]']],
+  // A company's `&` before words that name no owner alone stays in its name.
+  ['last-first', ['ABC INC AND SUBSIDIARIES'], ['Corporation: ABC INC AND SUBSIDIARIES [-|-]']],
+  ['last-first', ['JONES LLC & MARY'], ['Corporation: JONES LLC & MARY [-|-]']],
+  // Titles go; HON is a surname as often.
+  ['last-first', ['SMITH, DR JOHN'], ['Individual: JOHN SMITH [SMITH|JOHN]']],
+  ['last-first', ['DR JOHN SMITH'], ['Individual: JOHN SMITH [SMITH|JOHN]']],
+  ['last-first', ['HON KWOK WAI'], ['Individual: KWOK WAI HON [HON|KWOK]']],
+  ['last-first', ['MR COOPER'], ['Individual: COOPER MR [MR|COOPER]']],
+  // Given names and surnames that are entity words, in both orders.
+  [
+    'first-last',
+    ['HOA T NGUYEN & LAN NGUYEN'],
+    ['Individual: HOA T NGUYEN [NGUYEN|HOA]', 'Individual: LAN NGUYEN [NGUYEN|LAN]'],
+  ],
+  [
+    'first-last',
+    ['DAVID W RECTOR & BARBARA M RECTOR'],
+    ['Individual: DAVID W RECTOR [RECTOR|DAVID]', 'Individual: BARBARA M RECTOR [RECTOR|BARBARA]'],
+  ],
+  [
+    'last-first',
+    ['SHENOY CHELSEA RECTOR & JOHN'],
+    ['Individual: CHELSEA RECTOR SHENOY [SHENOY|CHELSEA]', 'Individual: JOHN SHENOY [SHENOY|JOHN]'],
+  ],
+  [
+    'last-first',
+    ['JONES, MARY RECTOR & JOHN'],
+    ['Individual: MARY RECTOR JONES [JONES|MARY]', 'Individual: JOHN JONES [JONES|JOHN]'],
+  ],
+  [
+    'last-first',
+    ['RECTOR & VISITORS OF THE UNIVERSITY OF VIRGINIA'],
+    ['Government: RECTOR & VISITORS OF THE UNIVERSITY OF VIRGINIA [-|-]'],
+  ],
+  ['last-first', ['NGUYEN LOAN TRUST'], ['Trust: NGUYEN LOAN TRUST [-|-]']],
+  ['last-first', ['BOARD JOHN'], ['Individual: JOHN BOARD [BOARD|JOHN]']],
+  // An executor's word before a care-of or a trustee word goes.
+  ['last-first', ['DOE JOHN EX C/O MARY SMITH'], ['Individual: JOHN DOE [DOE|JOHN]']],
+  ['last-first', ['DOE JOHN EX TR'], ['Trustee: JOHN DOE [DOE|JOHN]']],
+];
+
+describe('owner cells made up to break the parser', () => {
+  it.each(CASES.map((c) => [`${c[0]}: ${c[1].join(' / ')}`, c] as const))('%s', (_, [order, cells, owners]) => {
+    expect(show(order, ...cells)).toEqual(owners);
+  });
+
+  it('keeps as owner2 no person without a surname, and no owner twice', () => {
+    for (const [order, cells] of CASES) {
+      const [owner1, owner2] = recordOwners(parseOwnerCells(cells, order));
+      for (const o of [owner1, owner2])
+        if (o && (o.type === 'Individual' || o.type === 'Trustee'))
+          expect(o.lastName, cells.join(' / ')).not.toBeNull();
+      if (owner1 && owner2) expect(owner2.fullName).not.toBe(owner1.fullName);
+    }
+  });
+});

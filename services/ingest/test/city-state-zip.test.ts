@@ -24,6 +24,11 @@ const CASES: [string, [string | null, string | null, string | null, string | nul
   ['1052 LE MONT SUR LAUSANNE  SWITZERLAND', ['1052 LE MONT SUR LAUSANNE SWITZERLAND', null, null, null]],
   ['SEWELL N', ['SEWELL N', null, null, null]],
   ['19103', [null, null, '19103', null]],
+  // The armed forces' post offices (Charlottesville's owners abroad): their own state codes, only after APO, FPO, DPO.
+  ['APO AE 09012', ['APO', 'AE', '09012', null]],
+  ['FPO AP 96349-1100', ['FPO', 'AP', '96349', '1100']],
+  ['DPO AA', ['DPO', 'AA', null, null]],
+  ['SPRINGFIELD AE', ['SPRINGFIELD AE', null, null, null]],
   ['', null],
   ['   ', null],
 ];

@@ -567,6 +567,10 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
         if (date === '' || UNKNOWN_DATES.includes(date)) continue;
         want.add(`${date}|${p ? int(r[p], ['0.0']) : null}`);
       }
+      // A deed the roll writes twice, in a column with its price and one without (ID2 has no price column), is one
+      // sale, with its price.
+      for (const k of [...want])
+        if (k.endsWith('|null') && [...want].some((o) => o !== k && o.startsWith(k.slice(0, 11)))) want.delete(k);
       const history = await saleHistory(db.pool(), x.identifier.Id);
       expect(new Set(history.map(([d, p]) => `${d}|${p}`)), where).toEqual(want);
       // The last sale's seller is the grantor, named as the owners are (LAST, FIRST read); the prior sales name none.

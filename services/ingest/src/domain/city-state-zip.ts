@@ -62,6 +62,10 @@ const STATE_NAMES: Readonly<Record<string, string>> = {
   'NORTHERN MARIANA ISLANDS': 'MP',
 };
 
+/** The armed forces' "states" (Americas, Europe, Pacific), after their post offices' "cities". */
+const MILITARY_STATES = new Set(['AA', 'AE', 'AP']);
+const MILITARY_CITIES = new Set(['APO', 'FPO', 'DPO']);
+
 /** A cell longer than this is no city, state and ZIP (it is cut there, at a space, before it is read). */
 export const MAX_CITY_STATE_ZIP_CHARS = 120;
 
@@ -95,7 +99,11 @@ export function splitCityStateZip(cell: string): CityStateZip | null {
   let state: string | null = null;
   const words = s === '' ? [] : s.split(/[\s,]+/);
   const last = words[words.length - 1];
-  if (last !== undefined && last.length === 2 && STATE_FIPS[last] !== undefined) {
+  if (last !== undefined && MILITARY_STATES.has(last) && MILITARY_CITIES.has(words[words.length - 2] ?? '')) {
+    // `APO AE 09012`, `FPO AP`: the armed forces' post offices, with their own state codes.
+    state = last;
+    words.pop();
+  } else if (last !== undefined && last.length === 2 && STATE_FIPS[last] !== undefined) {
     state = last;
     words.pop();
   } else {

@@ -257,8 +257,8 @@ function overStoredSales(
   );
   const sales = file.map((s, i) => {
     // The stored sale it is: the same sale (its key) when there is one, else the event's first (a corrected price).
-    // Two sales of one day (Lebanon's last sale, and a prior-sale column repeating its date without its price) are
-    // two stored sales: each keeps its own parties.
+    // Two sales of one day at two prices are two stored sales, each with its own parties (a deed a row writes twice,
+    // with its price in one column only, is one sale already: import-row.ts salesOf).
     const was = stored.find((o) => saleKey(o) === saleKey(s)) ?? stored.find((o) => saleEvent(o) === saleEvent(s));
     if (!was) return s;
     const says = (f: MappedField) => mapped.has(f) && (i === own || f === 'salePrice');

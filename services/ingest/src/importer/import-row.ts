@@ -504,15 +504,23 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
       sellerName: i === 0 ? seller || null : null,
     });
   });
-  // Newest first; the same sale written twice (a roll repeating its last sale among the prior ones) is one.
-  const seen = new Set<string>();
-  // In the order the merge keeps (import-merge.ts): a re-import of the row then finds them as stored.
-  return out.sort(saleOrder).filter((s) => {
-    const k = `${s.date}|${s.price}`;
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
+  // Newest first, in the order the merge keeps (import-merge.ts): a re-import of the row then finds them as stored.
+  // The same sale written twice is one: at one price (a roll repeating its last sale among the prior ones), or with
+  // its price in one column only (Lebanon repeats a deed in the next prior-sale column without it: 670 of its
+  // parcels), what either says of it. Two prices of one day are two sales.
+  const kept: SaleInput[] = [];
+  for (const s of out.sort(saleOrder)) {
+    const same = kept.find((k) => k.date === s.date && (k.price === s.price || k.price === null || s.price === null));
+    if (!same) {
+      kept.push(s);
+      continue;
+    }
+    same.price ??= s.price;
+    same.recordingDate ??= s.recordingDate;
+    same.buyerName ??= s.buyerName;
+    same.sellerName ??= s.sellerName;
+  }
+  return kept;
 }
 
 export function toTract(v: Values, source: string): TractInput {

@@ -62,6 +62,18 @@ describe('absenteeInd: the mailing address against the property address with its
     expect(absentee(to('PO BOX 12'))).toBe('Y');
   });
 
+  it('for a property without a ZIP of its own, compares the mailing state and town instead', () => {
+    // Lebanon, NH: the roll gives no site ZIP, and no evidence gave this parcel one.
+    const lebanon = { line1: '53 LILY LN', line2: '', city: 'LEBANON', state: 'NH', zip: '' };
+    const mail = (city: string, state = 'NH'): Mailing => ({ line1: '53 LILY LN', city, state, zip: '03784' });
+    expect(absentee(mail('LEBANON'), lebanon)).toBe('N');
+    // A place of the town (the post office's West Lebanon is the City of Lebanon's).
+    expect(absentee(mail('WEST LEBANON'), lebanon)).toBe('N');
+    expect(absentee(mail('HANOVER'), lebanon)).toBe('Y');
+    expect(absentee(mail('LEBANON', 'ME'), lebanon)).toBe('Y');
+    expect(absentee({ ...mail('LEBANON'), line1: '55 LILY LN' }, lebanon)).toBe('Y');
+  });
+
   it('is unknown (null) without a mailing address on record, and no mailing address is made up', () => {
     const r = mailed(null);
     expect(r.summary.absenteeInd).toBeNull();

@@ -103,8 +103,9 @@ function expectMailing(rec: Rec, m: { line: string; city: string; state: string;
 
 /**
  * The absentee flag, worked out here: N when the mailing line is the property's line and unit (both through the
- * lookup keys' normaliser; a mailing line without a unit is the building's) and the ZIP5 is the property's; null
- * without a mailing line and ZIP; else Y.
+ * lookup keys' normaliser; a mailing line without a unit is the building's) and the ZIP5 is the property's (a
+ * property without a ZIP: the mailing state is its state, and the mailing city its town or a place of it, WEST
+ * LEBANON of LEBANON); null without a mailing line and ZIP; else Y.
  */
 function expectedAbsentee(rec: Rec): 'Y' | 'N' | null {
   const mail = rec.owner.mailingAddress;
@@ -117,7 +118,12 @@ function expectedAbsentee(rec: Rec): 'Y' | 'N' | null {
     m.postDirectional === at.postDirectional &&
     (m.streetType === '' || at.streetType === '' || m.streetType === at.streetType);
   const sameUnit = m.unitKey === '' || m.unitKey === at.unitKey;
-  return sameStreet && sameUnit && mailZip === rec.address.postal1 ? 'N' : 'Y';
+  const town = (rec.address.locality ?? '').toUpperCase();
+  const mailTown = (mail.locality ?? '').toUpperCase();
+  const samePlace = rec.address.postal1
+    ? mailZip === rec.address.postal1
+    : mail.countrySubd === rec.address.countrySubd && (mailTown === town || mailTown.endsWith(` ${town}`));
+  return sameStreet && sameUnit && samePlace ? 'N' : 'Y';
 }
 
 /**

@@ -3,6 +3,7 @@
 import { splitZip } from '@pra/core/address';
 import type { DemographicsRecord, PropertyRecord } from '@pra/core/contracts';
 import type { PropertyInput, TractInput } from './property-input.js';
+import { sameTown } from './same-town.js';
 import { parsedStreetLine } from './street-lines.js';
 
 export type StoredRecord = Omit<PropertyRecord, 'demographics'>;
@@ -12,7 +13,8 @@ export type StoredRecord = Omit<PropertyRecord, 'demographics'>;
  * (with its ZIP) is on record: unknown is not owner-occupied (issue 26). Like is compared with like: the mailing
  * line, which carries the unit, against the property's street with its unit, both through the lookup keys'
  * normaliser ("500 Elm Boulevard, Apt 3" is "500 ELM BLVD UNIT 3"; another unit of the building is another
- * address), and the ZIP5.
+ * address), and the ZIP5; for a parcel with no ZIP of its own (a roll without site ZIPs, where no evidence gave one),
+ * the mailing state and town (same-town.ts: WEST LEBANON is Lebanon's) instead.
  */
 export function absenteeOf(p: PropertyInput): 'Y' | 'N' | null {
   const mailZip = p.mailing ? splitZip(p.mailing.zip).zip5 : '';
@@ -27,7 +29,9 @@ export function absenteeOf(p: PropertyInput): 'Y' | 'N' | null {
     mailed.postDirectional === at.postDirectional &&
     (mailed.streetType === '' || at.streetType === '' || mailed.streetType === at.streetType);
   const unit = mailed.unitKey === '' || mailed.unitKey === at.unitKey;
-  return street && unit && mailZip === splitZip(p.zip).zip5 ? 'N' : 'Y';
+  const zip5 = splitZip(p.zip).zip5;
+  const place = zip5 === '' ? p.mailing.state === p.state && sameTown(p.mailing.city, p.city) : mailZip === zip5;
+  return street && unit && place ? 'N' : 'Y';
 }
 
 function ownerName(o: PropertyInput['owner1'], id: number | null) {

@@ -23,6 +23,7 @@ import { hash32 } from '../generator/random.js';
 import { zipPlace } from '@pra/core/zip-places';
 import { splitCityStateZip } from '../domain/city-state-zip.js';
 import { parseOwnerCells, recordOwners } from '../domain/owner-names.js';
+import { sameTown } from '../domain/same-town.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import type { ZipEvidence } from '../domain/zip-evidence.js';
 import type { Value, Values } from './apply-rules.js';
@@ -173,18 +174,6 @@ function mailedAtSite(mailing: NonNullable<PropertyInput['mailing']>, site: Stre
   return m.houseNumber !== null && m.lineKey === site.lineKey && m.unitKey === site.unitKey;
 }
 
-/**
- * The mailing city is the site's town (a street line of one town may be another town's too: Hanover's and
- * Lebanon's): the same name, or the name with a part before it (WEST LEBANON's mail is LEBANON's city). Without a
- * site city, the county check alone.
- */
-function sameTown(mailing: NonNullable<PropertyInput['mailing']>, siteCity: string | null): boolean {
-  if (!siteCity) return true;
-  const town = normalizeCity(siteCity);
-  const mailed = normalizeCity(mailing.city);
-  return mailed === town || mailed.endsWith(` ${town}`);
-}
-
 /** Sales written in columns of one row: the date and price targets of each. */
 const SALE_COLUMNS = [
   ['saleDate', 'salePrice'],
@@ -250,7 +239,7 @@ export function sitePlace(v: Values): SitePlace {
     const ofPlace =
       p !== undefined && (p.fips === fipsGiven || normalizeCity(p.city) === normalizeCity(site.city ?? ''));
     const inPlace =
-      site.city !== null ? sameTown(mailing, site.city) && ofPlace : fipsGiven === null || p?.fips === fipsGiven;
+      site.city !== null ? sameTown(mailing.city, site.city) && ofPlace : fipsGiven === null || p?.fips === fipsGiven;
     if (p && p.state === stateWritten && inPlace) {
       zip = z;
       zipSource = 'owner-mailing';

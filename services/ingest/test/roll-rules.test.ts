@@ -609,6 +609,46 @@ describe('ZIPs from street-segment evidence', () => {
     expect(ev.zipOf('MAIN ST', 13)).toBe('03784');
     expect(ev.zipOf('OAK ST', 10)).toBeNull();
   });
+  it('a lone number naming another ZIP than its two neighbours, which agree, is no evidence for the parcels around it', () => {
+    // 1414 LESTER DR's owner named 22911 between neighbours of 22901 (a mistyped or the next post office's ZIP).
+    const lone = new ZipEvidence([
+      ['LESTER DR', 1410, '22901'],
+      ['LESTER DR', 1414, '22911'],
+      ['LESTER DR', 1414, '22911'],
+      ['LESTER DR', 1420, '22901'],
+    ]);
+    expect(lone.zipOf('LESTER DR', 1412)).toBe('22901');
+    expect(lone.zipOf('LESTER DR', 1418)).toBe('22901');
+    // Two in a row are a boundary, not a typo; nor is one at the street's end, or one whose neighbours disagree.
+    const two = new ZipEvidence([
+      ['ELM ST', 10, 'A'],
+      ['ELM ST', 20, 'B'],
+      ['ELM ST', 30, 'B'],
+      ['ELM ST', 40, 'A'],
+    ]);
+    expect([two.zipOf('ELM ST', 24), two.zipOf('ELM ST', 14), two.zipOf('ELM ST', 34)]).toEqual(['B', null, null]);
+    const end = new ZipEvidence([
+      ['OAK ST', 10, 'A'],
+      ['OAK ST', 20, 'A'],
+      ['OAK ST', 30, 'B'],
+    ]);
+    expect([end.zipOf('OAK ST', 24), end.zipOf('OAK ST', 40)]).toEqual([null, null]);
+    const torn = new ZipEvidence([
+      ['PINE ST', 10, 'A'],
+      ['PINE ST', 20, 'B'],
+      ['PINE ST', 30, 'C'],
+    ]);
+    expect(torn.zipOf('PINE ST', 14)).toBeNull();
+    // A number whose units disagree is no lone outlier either: it stays, and the segments around it have no ZIP.
+    const units = new ZipEvidence([
+      ['ASH ST', 10, 'A'],
+      ['ASH ST', 20, 'A'],
+      ['ASH ST', 20, 'B'],
+      ['ASH ST', 30, 'A'],
+    ]);
+    expect(units.zipOf('ASH ST', 14)).toBe('A');
+    expect(units.zipOf('ASH ST', 20)).toBeNull();
+  });
 });
 
 describe('a roll without site ZIPs', () => {

@@ -3,7 +3,10 @@
 // segment around a house number is bounded by the nearest evidenced parcels below and above it on the same side of
 // the street (odd or even numbers, which a ZIP boundary down the street's middle separates); both must name one ZIP.
 // At a street's end, where only one side has evidence, every evidenced parcel of that side must name it. Otherwise
-// there is no ZIP: never a guess.
+// there is no ZIP: never a guess. A lone house number whose owners name another ZIP than the evidenced numbers on
+// both sides of it, which agree (a mistyped mailing ZIP, or one of the next town's post office: 75 of Charlottesville's
+// parcels and 17 of Lebanon's), is no evidence for its neighbours: left in, it made the segments on both sides of it
+// two ZIPs, and theirs none (343 parcels of the two rolls). It keeps its own owner's ZIP (import-row.ts sitePlace).
 
 /** One evidenced parcel: its street (the line key without the house number), house number and ZIP5. */
 export type ZipEvidenceEntry = [street: string, houseNumber: number, zip: string];
@@ -22,7 +25,8 @@ export class ZipEvidence {
     }
     for (const [key, g] of grouped) {
       g.sort((a, b) => a[0] - b[0]);
-      this.sides.set(key, { numbers: g.map((x) => x[0]), zips: g.map((x) => x[1]) });
+      const kept = withoutLoneOutliers(g);
+      this.sides.set(key, { numbers: kept.map((x) => x[0]), zips: kept.map((x) => x[1]) });
     }
   }
 
@@ -54,4 +58,29 @@ export class ZipEvidence {
     const zip = below ?? above!;
     return zips.every((z) => z === zip) ? zip : null;
   }
+}
+
+/**
+ * A side's evidence (house numbers ascending) without its lone outliers: a house number all of whose entries name one
+ * ZIP, between two evidenced numbers that each name one other ZIP, the same. Judged on the side as given (one pass):
+ * two outliers in a row are no lone outlier, and both stay.
+ */
+function withoutLoneOutliers(side: readonly [number, string][]): [number, string][] {
+  // The side's house numbers, each with the ZIP all its entries name (null when they disagree).
+  const numbers: { n: number; zip: string | null; entries: [number, string][] }[] = [];
+  for (const e of side) {
+    const last = numbers[numbers.length - 1];
+    if (last && last.n === e[0]) {
+      if (last.zip !== e[1]) last.zip = null;
+      last.entries.push(e);
+    } else numbers.push({ n: e[0], zip: e[1], entries: [e] });
+  }
+  const out: [number, string][] = [];
+  numbers.forEach((x, i) => {
+    const before = numbers[i - 1]?.zip;
+    const after = numbers[i + 1]?.zip;
+    const lone = x.zip !== null && before != null && before === after && before !== x.zip;
+    if (!lone) out.push(...x.entries);
+  });
+  return out;
 }

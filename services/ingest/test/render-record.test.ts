@@ -62,13 +62,16 @@ describe('absenteeInd: the mailing address against the property address with its
     expect(absentee(to('PO BOX 12'))).toBe('Y');
   });
 
-  it('for a property without a ZIP of its own, compares the mailing state and town instead', () => {
+  it('for a property without a ZIP of its own, compares the mailing state and city instead', () => {
     // Lebanon, NH: the roll gives no site ZIP, and no evidence gave this parcel one.
     const lebanon = { line1: '53 LILY LN', line2: '', city: 'LEBANON', state: 'NH', zip: '' };
-    const mail = (city: string, state = 'NH'): Mailing => ({ line1: '53 LILY LN', city, state, zip: '03784' });
+    const mail = (city: string, state = 'NH'): Mailing => ({ line1: '53 LILY LN', city, state, zip: '03766' });
     expect(absentee(mail('LEBANON'), lebanon)).toBe('N');
-    // A place of the town (the post office's West Lebanon is the City of Lebanon's).
-    expect(absentee(mail('WEST LEBANON'), lebanon)).toBe('N');
+    expect(absentee(mail('Lebanon'), lebanon)).toBe('N');
+    // Not a name with a part before it: SOUTH PORTLAND is not PORTLAND, nor (here) WEST LEBANON LEBANON.
+    expect(absentee(mail('WEST LEBANON'), lebanon)).toBe('Y');
+    const portland = { line1: '100 BROADWAY', line2: '', city: 'PORTLAND', state: 'ME', zip: '' };
+    expect(absentee({ line1: '100 BROADWAY', city: 'SOUTH PORTLAND', state: 'ME', zip: '04106' }, portland)).toBe('Y');
     expect(absentee(mail('HANOVER'), lebanon)).toBe('Y');
     expect(absentee(mail('LEBANON', 'ME'), lebanon)).toBe('Y');
     expect(absentee({ ...mail('LEBANON'), line1: '55 LILY LN' }, lebanon)).toBe('Y');

@@ -309,6 +309,26 @@ describe('sales written in columns', () => {
     expect(sales({ D: '2008-01-31', P: '5', D3: '2008-01-31', P3: '5' })).toEqual(['2008-01-31|5|JANE DOE']);
   });
 
+  it('two deeds of one day are two sales where the row names both, by book and page (leading zeros aside)', () => {
+    const deeds = propertyFields({
+      line1: { column: 'A' },
+      zip: { column: 'Z' },
+      saleDate: { column: 'D', format: 'date-iso' },
+      salePrice: { column: 'P', format: 'integer' },
+      saleBookPage: { column: 'B' },
+      sale2Date: { column: 'D2', format: 'date-iso' },
+      sale2BookPage: { column: 'B2' },
+    });
+    const read = (B: string, B2: string) =>
+      toParcel(
+        applyRules(deeds, { A: '1 MAIN ST', Z: '03766', D: '2015-01-14', P: '279933', D2: '2015-01-14', B, B2 }),
+        NOW,
+      ).input.sales.map((x) => `${x.date}|${x.price}`);
+    expect(read('4119/0683', '4119/0679')).toEqual(['2015-01-14|279933', '2015-01-14|null']);
+    expect(read('4119/0683', '4119/683')).toEqual(['2015-01-14|279933']);
+    expect(read('4119/0683', '')).toEqual(['2015-01-14|279933']);
+  });
+
   it('two prices of one day are two sales, newest first and the dearer first, and other days stay apart', () => {
     expect(sales({ D: '2008-01-31', P: '5', D3: '2008-01-31', P3: '90000' })).toEqual([
       '2008-01-31|90000|null',
@@ -619,6 +639,13 @@ describe('ZIPs from street-segment evidence', () => {
     ]);
     expect(lone.zipOf('LESTER DR', 1412)).toBe('22901');
     expect(lone.zipOf('LESTER DR', 1418)).toBe('22901');
+    // Another unit of the outlier's building keeps its owners' ZIP: one building, one ZIP.
+    expect(lone.zipOf('LESTER DR', 1414)).toBe('22911');
+    // A side alternating A B A B A has no lone outlier: the segments between them stay without a ZIP.
+    const alternating = new ZipEvidence(
+      [10, 20, 30, 40, 50].map((n, i): [string, number, string] => ['GREENWAY RD', n, i % 2 ? 'B' : 'A']),
+    );
+    expect([24, 34, 14].map((n) => alternating.zipOf('GREENWAY RD', n))).toEqual([null, null, null]);
     // Two in a row are a boundary, not a typo; nor is one at the street's end, or one whose neighbours disagree.
     const two = new ZipEvidence([
       ['ELM ST', 10, 'A'],

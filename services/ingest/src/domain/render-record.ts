@@ -1,9 +1,8 @@
 // Renders the API record (SPEC 2.1) of one property. The stored body leaves out demographics: lookups append the
 // tract's current profile, so the record always carries the latest census vintage.
-import { splitZip } from '@pra/core/address';
+import { normalizeCity, splitZip } from '@pra/core/address';
 import type { DemographicsRecord, PropertyRecord } from '@pra/core/contracts';
 import type { PropertyInput, TractInput } from './property-input.js';
-import { sameTown } from './same-town.js';
 import { parsedStreetLine } from './street-lines.js';
 
 export type StoredRecord = Omit<PropertyRecord, 'demographics'>;
@@ -14,7 +13,8 @@ export type StoredRecord = Omit<PropertyRecord, 'demographics'>;
  * line, which carries the unit, against the property's street with its unit, both through the lookup keys'
  * normaliser ("500 Elm Boulevard, Apt 3" is "500 ELM BLVD UNIT 3"; another unit of the building is another
  * address), and the ZIP5; for a parcel with no ZIP of its own (a roll without site ZIPs, where no evidence gave one),
- * the mailing state and town (same-town.ts: WEST LEBANON is Lebanon's) instead.
+ * the mailing state and city, the same name (not a place of it: SOUTH PORTLAND is a town of its own, though WEST
+ * LEBANON is Lebanon's; the ZIP evidence may read it so, its ZIP checked against the county: import-row.ts).
  */
 export function absenteeOf(p: PropertyInput): 'Y' | 'N' | null {
   const mailZip = p.mailing ? splitZip(p.mailing.zip).zip5 : '';
@@ -30,7 +30,10 @@ export function absenteeOf(p: PropertyInput): 'Y' | 'N' | null {
     (mailed.streetType === '' || at.streetType === '' || mailed.streetType === at.streetType);
   const unit = mailed.unitKey === '' || mailed.unitKey === at.unitKey;
   const zip5 = splitZip(p.zip).zip5;
-  const place = zip5 === '' ? p.mailing.state === p.state && sameTown(p.mailing.city, p.city) : mailZip === zip5;
+  const place =
+    zip5 === ''
+      ? p.mailing.state === p.state && normalizeCity(p.mailing.city) === normalizeCity(p.city)
+      : mailZip === zip5;
   return street && unit && place ? 'N' : 'Y';
 }
 

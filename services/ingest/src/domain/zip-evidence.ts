@@ -14,6 +14,8 @@ export type ZipEvidenceEntry = [street: string, houseNumber: number, zip: string
 export class ZipEvidence {
   /** By street and side (0 even, 1 odd): house numbers ascending, with their ZIP. */
   private readonly sides = new Map<string, { numbers: number[]; zips: string[] }>();
+  /** The lone outliers left out of `sides`, by street and side: house number to the ZIP its owners name. */
+  private readonly outliers = new Map<string, Map<number, string>>();
 
   constructor(entries: readonly ZipEvidenceEntry[]) {
     const grouped = new Map<string, [number, string][]>();
@@ -25,13 +27,17 @@ export class ZipEvidence {
     }
     for (const [key, g] of grouped) {
       g.sort((a, b) => a[0] - b[0]);
-      const kept = withoutLoneOutliers(g);
+      const { kept, lone } = withoutLoneOutliers(g);
       this.sides.set(key, { numbers: kept.map((x) => x[0]), zips: kept.map((x) => x[1]) });
+      if (lone.size > 0) this.outliers.set(key, lone);
     }
   }
 
   /** The ZIP the parcels around `houseNumber` on `street` share, or null when they do not (or there are none). */
   zipOf(street: string, houseNumber: number): string | null {
+    // Another unit at a lone outlier's number: the ZIP its owners name (one building, one ZIP).
+    const outlier = this.outliers.get(`${street}|${houseNumber % 2}`)?.get(houseNumber);
+    if (outlier !== undefined) return outlier;
     const side = this.sides.get(`${street}|${houseNumber % 2}`);
     if (!side) return null;
     const { numbers, zips } = side;
@@ -62,10 +68,14 @@ export class ZipEvidence {
 
 /**
  * A side's evidence (house numbers ascending) without its lone outliers: a house number all of whose entries name one
- * ZIP, between two evidenced numbers that each name one other ZIP, the same. Judged on the side as given (one pass):
- * two outliers in a row are no lone outlier, and both stay.
+ * ZIP, between two evidenced numbers that each name one other ZIP, the same, and are no such outliers themselves (on
+ * a side alternating A B A B A no number is: the segments between them stay without a ZIP). Two outliers in a row are
+ * a boundary, and stay. `lone`: the numbers left out, with their ZIP.
  */
-function withoutLoneOutliers(side: readonly [number, string][]): [number, string][] {
+function withoutLoneOutliers(side: readonly [number, string][]): {
+  kept: [number, string][];
+  lone: Map<number, string>;
+} {
   // The side's house numbers, each with the ZIP all its entries name (null when they disagree).
   const numbers: { n: number; zip: string | null; entries: [number, string][] }[] = [];
   for (const e of side) {
@@ -75,12 +85,15 @@ function withoutLoneOutliers(side: readonly [number, string][]): [number, string
       last.entries.push(e);
     } else numbers.push({ n: e[0], zip: e[1], entries: [e] });
   }
-  const out: [number, string][] = [];
-  numbers.forEach((x, i) => {
+  const sandwiched = numbers.map((x, i) => {
     const before = numbers[i - 1]?.zip;
-    const after = numbers[i + 1]?.zip;
-    const lone = x.zip !== null && before != null && before === after && before !== x.zip;
-    if (!lone) out.push(...x.entries);
+    return x.zip !== null && before != null && before === numbers[i + 1]?.zip && before !== x.zip;
   });
-  return out;
+  const kept: [number, string][] = [];
+  const lone = new Map<number, string>();
+  numbers.forEach((x, i) => {
+    if (sandwiched[i] && !sandwiched[i - 1] && !sandwiched[i + 1]) lone.set(x.n, x.zip!);
+    else kept.push(...x.entries);
+  });
+  return { kept, lone };
 }

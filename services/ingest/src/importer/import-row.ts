@@ -23,7 +23,6 @@ import { hash32 } from '../generator/random.js';
 import { zipPlace } from '@pra/core/zip-places';
 import { splitCityStateZip } from '../domain/city-state-zip.js';
 import { parseOwnerCells, recordOwners } from '../domain/owner-names.js';
-import { sameTown } from '../domain/same-town.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import type { ZipEvidence } from '../domain/zip-evidence.js';
 import type { Value, Values } from './apply-rules.js';
@@ -174,13 +173,32 @@ function mailedAtSite(mailing: NonNullable<PropertyInput['mailing']>, site: Stre
   return m.houseNumber !== null && m.lineKey === site.lineKey && m.unitKey === site.unitKey;
 }
 
-/** Sales written in columns of one row: the date and price targets of each. */
+/**
+ * The mailing city is the site's town (a street line of one town may be another town's too: Hanover's and
+ * Lebanon's): the same name, or the name with a part before it (WEST LEBANON's mail is LEBANON's city), which the
+ * caller checks against the county by the ZIP's place. Without a site city, the county check alone.
+ */
+function sameTown(mailingCity: string, siteCity: string | null): boolean {
+  if (!siteCity) return true;
+  const town = normalizeCity(siteCity);
+  const mailed = normalizeCity(mailingCity);
+  return mailed === town || mailed.endsWith(` ${town}`);
+}
+
+/** Sales written in columns of one row: the date, price and book/page targets of each. */
 const SALE_COLUMNS = [
-  ['saleDate', 'salePrice'],
-  ['sale2Date', 'sale2Price'],
-  ['sale3Date', 'sale3Price'],
-  ['sale4Date', 'sale4Price'],
+  ['saleDate', 'salePrice', 'saleBookPage'],
+  ['sale2Date', 'sale2Price', 'sale2BookPage'],
+  ['sale3Date', 'sale3Price', 'sale3BookPage'],
+  ['sale4Date', 'sale4Price', 'sale4BookPage'],
 ] as const;
+
+/** A deed's book and page as one key (`4119/0683` and `4119/683` are one): its numbers without leading zeros. */
+function deedKey(bookPage: string | null): string | null {
+  if (bookPage === null) return null;
+  const parts = bookPage.match(/\d+|[A-Z]+/gi);
+  return parts ? parts.map((x) => (/^\d+$/.test(x) ? String(Number(x)) : x.toUpperCase())).join('/') : null;
+}
 
 /** Builds a property from mapped values; geography the file lacks comes from the ZIP data set. */
 export function toProperty(v: Values, now: string, opts: ParcelOptions = {}): PropertyInput {
@@ -480,10 +498,12 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
   const sellerCell = str(v.saleSeller);
   const seller = sellerCell === null ? '' : partyNames(parseOwnerCells([sellerCell], opts.sellerOrder ?? 'last-first'));
   const out: SaleInput[] = [];
-  SALE_COLUMNS.forEach(([dateTarget, priceTarget], i) => {
+  /** Each sale's deed (deedKey), where the row gives it: read to tell one deed written twice from two of one day. */
+  const deeds = new Map<SaleInput, string | null>();
+  SALE_COLUMNS.forEach(([dateTarget, priceTarget, deedTarget], i) => {
     const date = str(v[dateTarget]);
     if (date === null) return;
-    out.push({
+    const sale: SaleInput = {
       date,
       price: num(v[priceTarget]),
       // No roll names the deed's type; the recording date only when the file gives one (for its last sale).
@@ -491,15 +511,26 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
       recordingDate: i === 0 ? str(v.saleRecordingDate) : null,
       buyerName: i === 0 ? buyer || null : null,
       sellerName: i === 0 ? seller || null : null,
-    });
+    };
+    out.push(sale);
+    deeds.set(sale, deedKey(str(v[deedTarget])));
   });
   // Newest first, in the order the merge keeps (import-merge.ts): a re-import of the row then finds them as stored.
-  // The same sale written twice is one: at one price (a roll repeating its last sale among the prior ones), or with
-  // its price in one column only (Lebanon repeats a deed in the next prior-sale column without it: 670 of its
-  // parcels), what either says of it. Two prices of one day are two sales.
+  // The same deed written twice is one sale: on one date at one price (a roll repeating its last sale among the prior
+  // ones), or with its price in one column only (Lebanon's second prior sale has no price column: 580 of its parcels
+  // repeat a deed there), what either says of it. Two prices of one day are two sales, and so are two deeds of one
+  // day where the row names both (their book and page differ: 59 of Lebanon's parcels) and tells them apart by price:
+  // one day's two sales at one price (or both without) are one sale of the history, which keys a sale by its date and
+  // price (import-merge.ts saleKey).
   const kept: SaleInput[] = [];
+  const sameDeed = (a: SaleInput, b: SaleInput) => {
+    const [x, y] = [deeds.get(a), deeds.get(b)];
+    return x == null || y == null || x === y;
+  };
   for (const s of out.sort(saleOrder)) {
-    const same = kept.find((k) => k.date === s.date && (k.price === s.price || k.price === null || s.price === null));
+    const same = kept.find(
+      (k) => k.date === s.date && (k.price === s.price || ((k.price === null || s.price === null) && sameDeed(k, s))),
+    );
     if (!same) {
       kept.push(s);
       continue;

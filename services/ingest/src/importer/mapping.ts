@@ -54,6 +54,14 @@ export const PROPERTY_TARGETS = [
   'sale3Price',
   'sale4Date',
   'sale4Price',
+  /**
+   * Each sale's deed by its book and page (`4119/0683`), where a roll writes it: not stored, it tells one deed written
+   * in two columns of a row (one sale) from two deeds of one day (two sales: import-row.ts salesOf).
+   */
+  'saleBookPage',
+  'sale2BookPage',
+  'sale3BookPage',
+  'sale4BookPage',
   'assessedLand',
   'assessedImprovements',
   'assessedTotal',

@@ -8,6 +8,7 @@ import {
   LIFE_ESTATE_SECOND,
   DROPPED_MARKERS,
   NAME_WORD_MARKERS,
+  TENANCY_PAIR_FIRST,
   TENANCY_PAIRS,
   TRUSTEE_MARKERS,
   TRUSTEE_QUALIFIERS,
@@ -29,6 +30,8 @@ export interface Tok {
 }
 
 export const isInitial = (t: Tok) => t.key.length === 1 && t.key >= 'A' && t.key <= 'Z';
+/** Two words that are a two-word tenancy marker (`JT TEN`); no string is made for the words of a name. */
+const tenancyPair = (k: string, next: string) => TENANCY_PAIR_FIRST.has(k) && TENANCY_PAIRS.has(`${k} ${next}`);
 // Brackets are spaces by now (tokens).
 const DROPPED_CHARS = /["[\]{};:]/g;
 const KEY_CHARS = /[.'’`]/g;
@@ -163,7 +166,7 @@ function endsOwner(ts: readonly Tok[], j: number): boolean {
     CARE_OF.has(k) ||
     TRUSTEE_MARKERS.has(k) ||
     (DROPPED_MARKERS.has(k) && !NAME_WORD_MARKERS.has(k)) ||
-    TENANCY_PAIRS.has(`${k} ${next}`) ||
+    tenancyPair(k, next) ||
     (k === 'ET' && ET_SECOND.has(next))
   );
 }
@@ -197,7 +200,7 @@ export function dropMarkers(ts: Tok[]): Tok[] {
     const k = ts[i]!.key;
     if (CARE_OF.has(k)) break;
     const next = ts[i + 1]?.key ?? '';
-    if (TENANCY_PAIRS.has(`${k} ${next}`)) {
+    if (tenancyPair(k, next)) {
       i++;
       continue;
     }

@@ -64,6 +64,8 @@ export const DROPPED_MARKERS = new Set([...TENANCY_MARKERS, ...EXECUTOR_MARKERS]
 
 /** Two-word tenancy markers: both words go (`SMITH JOHN & MARY B JT TEN`: JT alone would be a name's word). */
 export const TENANCY_PAIRS = new Set(['JT TEN', 'TEN ENT', 'TEN COM', 'JT WROS']);
+/** The first words of TENANCY_PAIRS: only after one of them is a pair looked up (a word of every cell is read). */
+export const TENANCY_PAIR_FIRST = new Set([...TENANCY_PAIRS].map((p) => p.slice(0, p.indexOf(' '))));
 
 /**
  * Tenancy markers that are words of names too (`REGION TEN COMMUNITY SERVICES`, `EIGHT TEN, LLC`, `JT INVESTMENTS

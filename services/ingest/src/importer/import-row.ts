@@ -498,7 +498,8 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
   const sellerCell = str(v.saleSeller);
   const seller = sellerCell === null ? '' : partyNames(parseOwnerCells([sellerCell], opts.sellerOrder ?? 'last-first'));
   const out: SaleInput[] = [];
-  /** Each sale's deed (deedKey), where the row gives it: read to tell one deed written twice from two of one day. */
+  /** Each sale's book and page as written, where the row gives it: read (deedKey) only to tell one deed written twice
+   * from two of one day. */
   const deeds = new Map<SaleInput, string | null>();
   SALE_COLUMNS.forEach(([dateTarget, priceTarget, deedTarget], i) => {
     const date = str(v[dateTarget]);
@@ -513,7 +514,7 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
       sellerName: i === 0 ? seller || null : null,
     };
     out.push(sale);
-    deeds.set(sale, deedKey(str(v[deedTarget])));
+    deeds.set(sale, str(v[deedTarget]));
   });
   // Newest first, in the order the merge keeps (import-merge.ts): a re-import of the row then finds them as stored.
   // The same deed written twice is one sale: on one date at one price (a roll repeating its last sale among the prior
@@ -525,7 +526,7 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
   const kept: SaleInput[] = [];
   const sameDeed = (a: SaleInput, b: SaleInput) => {
     const [x, y] = [deeds.get(a), deeds.get(b)];
-    return x == null || y == null || x === y;
+    return x == null || y == null || deedKey(x) === deedKey(y);
   };
   for (const s of out.sort(saleOrder)) {
     const same = kept.find(

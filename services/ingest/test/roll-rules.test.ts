@@ -678,6 +678,28 @@ describe('ZIPs from street-segment evidence', () => {
   });
 });
 
+describe("a street's type glued to its directional", () => {
+  const fields = propertyFields({
+    line1: { column: 'A' },
+    zip: { column: 'Z' },
+    mailingLine1: { column: 'M' },
+    mailingZip: { column: 'Z' },
+  });
+  const read = (A: string, M = A) => toParcel(applyRules(fields, { A, Z: '03784', M }), NOW).input;
+
+  it("is parted, in the site's line and the mailing one (Lebanon's 7 GREEN STWEST): a street with its directional", () => {
+    const p = read('7 GREEN STWEST', '7 Green Stwest');
+    expect([p.line1, p.mailing?.line1]).toEqual(['7 GREEN ST WEST', '7 Green St west']);
+    // The same keys as the owner's mailing line written apart: owner-occupied.
+    expect(renderRecord(1, 1, read('7 GREEN STWEST', '7 GREEN ST WEST')).summary.absenteeInd).toBe('N');
+  });
+
+  it('only a street suffix before a whole directional word: other words stay as written', () => {
+    for (const line of ['12 BANKNORTH RD', '4 NORTHEAST DR', '9 MIDWEST AVE', '3 WESTERN AVE', '5 STN WAY'])
+      expect(read(line).line1).toBe(line);
+  });
+});
+
 describe('a roll without site ZIPs', () => {
   const fields = propertyFields({
     apn: { column: 'APN' },

@@ -49,6 +49,8 @@ const readRows = (file: string): Row[] =>
   ).filter((r) => Object.keys(r).length > 1);
 const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 const spaces = (s: string) => s.trim().replace(/\s+/g, ' ');
+/** A line as the importer reads it: a street type glued to its directional parted (Lebanon's `7 GREEN STWEST`). */
+const unglued = (s: string) => s.replace(/\b(ST|AVE|RD|DR|LN|CT)(NORTH|SOUTH|EAST|WEST)\b/g, '$1 $2');
 /** A number cell as the mapping reads it: rounded; null when empty or one of the county's unknown markers. */
 const int = (s: string | undefined, unknown: readonly string[] = []) => {
   const t = (s ?? '').trim();
@@ -496,7 +498,7 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
       expectOwners(x, [owner, r['nhdra_co own name']!], where);
       expectMailing(
         x,
-        { line: r.mailing_address1!, city: r.mailing_city!, state: r.mailing_state!, zip: r.mailing_zip! },
+        { line: unglued(r.mailing_address1!), city: r.mailing_city!, state: r.mailing_state!, zip: r.mailing_zip! },
         where,
       );
       expect(x.summary.absenteeInd, where).toBe(expectedAbsentee(x));
@@ -540,10 +542,10 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
       const x = rec(r);
       const where = `parcel ${r.parcel_id}`;
       // The line as written, its unit (`35 SEMINARY HILL 22`, `27 LINDEN DR #G2`) in line2: the same lookup keys.
-      const written = parseStreetLine(spaces(r.situs_address!));
+      const written = parseStreetLine(unglued(spaces(r.situs_address!)));
       const shown = parseStreetLine(`${x.address.line1} ${x.address.line2}`.trim());
       expect([shown.lineKey, shown.unitKey], where).toEqual([written.lineKey, written.unitKey]);
-      expect(spaces(r.situs_address!).startsWith(x.address.line1), where).toBe(true);
+      expect(unglued(spaces(r.situs_address!)).startsWith(x.address.line1), where).toBe(true);
       expect(x.assessment.assessed, where).toEqual({
         land: int(r.land_value),
         improvements: int(r.building_value),

@@ -5,6 +5,7 @@ import {
   apnKey,
   normalizeCity,
   separatedApnKey,
+  SUFFIX_ABBREVIATIONS,
   splitZip,
   STATE_FIPS,
   type StreetLine,
@@ -126,7 +127,7 @@ function checkRanges(v: Values): void {
  * Without a ZIP the record shows it and leaves absentee ownership unknown.
  */
 function mailingOf(v: Values): PropertyInput['mailing'] {
-  const line1 = str(v.mailingLine1)?.replace(/\s+/g, ' ');
+  const line1 = unglued(str(v.mailingLine1)?.replace(/\s+/g, ' '));
   if (!line1) return null;
   const cell = str(v.mailingCityStateZip);
   const csz = cell ? splitCityStateZip(cell) : null;
@@ -166,6 +167,22 @@ export function tractIdOf(tract: string | null, fips: string, countyKnown: boole
   const m = /^(\d{1,4})(?:\.(\d{1,2}))?$/.exec(t);
   return m ? `${fips}${m[1]!.padStart(4, '0')}${(m[2] ?? '').padEnd(2, '0')}` : t;
 }
+
+/**
+ * A street's type glued to the directional after it, as Lebanon's roll writes `7 GREEN STWEST` (76 rows; their
+ * owners' mailing lines write `7 GREEN ST WEST`), parted: the line then reads as a street with its type and
+ * directional (its keys, its ZIP evidence, its absentee flag). Only a USPS suffix's spelling before a whole directional
+ * word: `BANKNORTH`, `NORTHEAST` stay as written.
+ */
+function unglued<T extends string | null | undefined>(line: T): T {
+  if (!line || !HAS_GLUED_DIRECTIONAL.test(line)) return line;
+  return line.replace(GLUED_DIRECTIONAL, (glued, type: string, direction: string) =>
+    SUFFIX_ABBREVIATIONS.has(type.toUpperCase()) ? `${type} ${direction}` : glued,
+  ) as T;
+}
+const GLUED_DIRECTIONAL = /\b([A-Z]{2,})(NORTH|SOUTH|EAST|WEST)\b/gi;
+/** The same, tested without a global pattern's lastIndex (most lines have none). */
+const HAS_GLUED_DIRECTIONAL = /[A-Z]{2}(?:NORTH|SOUTH|EAST|WEST)\b/i;
 
 /** The mailing line is the site's own line (street and unit, as the lookup keys normalise them). */
 function mailedAtSite(mailing: NonNullable<PropertyInput['mailing']>, site: StreetLine): boolean {
@@ -232,7 +249,7 @@ export function sitePlace(v: Values): SitePlace {
     throw new Error(`fips '${fipsGiven}' is not a 5-digit county code`);
   if (str(v.line1) === null) throw new Error('line1 is empty');
   // "N/A FULTON STREET": a parcel without a house number (vacant land, a lot behind others).
-  const written = str(v.line1)!.replace(/^(N\/A|N\.A\.|UNKNOWN|NONE)\s+/i, '');
+  const written = unglued(str(v.line1)!.replace(/^(N\/A|N\.A\.|UNKNOWN|NONE)\s+/i, ''));
   const given = str(v.line2);
   const {
     line1,
@@ -445,7 +462,7 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
     fips,
     state: str(v.state) ?? '',
     county: str(v.county) ?? '',
-    line1: str(v.line1) ?? '',
+    line1: unglued(str(v.line1)) ?? '',
     line2: str(v.line2) ?? '',
     city: str(v.city) ?? '',
     zip: str(v.zip) ?? '',

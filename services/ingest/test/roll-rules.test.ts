@@ -695,7 +695,14 @@ describe("a street's type glued to its directional", () => {
   });
 
   it('only a street suffix before a whole directional word: other words stay as written', () => {
-    for (const line of ['12 BANKNORTH RD', '4 NORTHEAST DR', '9 MIDWEST AVE', '3 WESTERN AVE', '5 STN WAY'])
+    for (const line of [
+      '12 BANKNORTH RD',
+      '4 NORTHEAST DR',
+      '9 MIDWEST AVE',
+      '3 WESTERN AVE',
+      '5 STN WAY',
+      '100 PARKWEST DR',
+    ])
       expect(read(line).line1).toBe(line);
   });
 });

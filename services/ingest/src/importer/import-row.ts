@@ -172,13 +172,22 @@ export function tractIdOf(tract: string | null, fips: string, countyKnown: boole
  * A street's type glued to the directional after it, as Lebanon's roll writes `7 GREEN STWEST` (76 rows; their
  * owners' mailing lines write `7 GREEN ST WEST`), parted: the line then reads as a street with its type and
  * directional (its keys, its ZIP evidence, its absentee flag). Only a USPS suffix's spelling before a whole directional
- * word: `BANKNORTH`, `NORTHEAST` stay as written.
+ * word, with no type after it: `BANKNORTH`, `NORTHEAST`, `100 PARKWEST DR` stay as written.
  */
 function unglued<T extends string | null | undefined>(line: T): T {
   if (!line || !HAS_GLUED_DIRECTIONAL.test(line)) return line;
-  return line.replace(GLUED_DIRECTIONAL, (glued, type: string, direction: string) =>
-    SUFFIX_ABBREVIATIONS.has(type.toUpperCase()) ? `${type} ${direction}` : glued,
-  ) as T;
+  return line.replace(GLUED_DIRECTIONAL, (glued, type: string, direction: string, at: number, whole: string) => {
+    // A name with a type after it is a street's name (`100 PARKWEST DR`), not a type and its directional.
+    const next =
+      whole
+        .slice(at + glued.length)
+        .trim()
+        .split(/\s+/)[0]
+        ?.toUpperCase() ?? '';
+    return SUFFIX_ABBREVIATIONS.has(type.toUpperCase()) && !SUFFIX_ABBREVIATIONS.has(next)
+      ? `${type} ${direction}`
+      : glued;
+  }) as T;
 }
 const GLUED_DIRECTIONAL = /\b([A-Z]{2,})(NORTH|SOUTH|EAST|WEST)\b/gi;
 /** The same, tested without a global pattern's lastIndex (most lines have none). */

@@ -21,6 +21,7 @@ import {
   upgradeStoredSales,
 } from '../src/importer/import-merge.js';
 import { toParcel, tractIdOf } from '../src/importer/import-row.js';
+import { type AddressIndexEntry, addressKey, JoinedParcels } from '../src/importer/import-join.js';
 import { renderRecord } from '../src/domain/render-record.js';
 import { FILL_ONLY_TARGETS, Mapping, PROPERTY_TARGETS } from '../src/importer/mapping.js';
 import { mappingColumns } from '../src/importer/mapping-rules.js';
@@ -694,7 +695,7 @@ describe("a street's type glued to its directional", () => {
     expect(renderRecord(1, 1, read('7 GREEN STWEST', '7 GREEN ST WEST')).summary.absenteeInd).toBe('N');
   });
 
-  it('only a street suffix before a whole directional word: other words stay as written', () => {
+  it("only a common type's abbreviation before a whole directional word, with no type after it: the rest stay as written", () => {
     for (const line of [
       '12 BANKNORTH RD',
       '4 NORTHEAST DR',
@@ -702,8 +703,33 @@ describe("a street's type glued to its directional", () => {
       '3 WESTERN AVE',
       '5 STN WAY',
       '100 PARKWEST DR',
+      // Names that begin with a suffix's spelling (KEY, LAKE, BR, PARK, CREST) are names.
+      '12 KEYWEST',
+      '5 BREAST',
+      '40 PARKWEST',
+      '8 CRESTWEST CIR',
+      // A type after it, punctuated too: a street's name.
+      '40 STWEST DR.',
     ])
-      expect(read(line).line1).toBe(line);
+      expect(read(line).line1, line).toBe(line);
+    expect(read('10 LAKEWEST APT 2').line1).toBe('10 LAKEWEST');
+  });
+
+  it("a joined file's line is read as the parcels' was: glued on either side, or both, it finds its parcel", () => {
+    const parcelsLine = (written: string) => read(written).line1;
+    const index = (written: string): AddressIndexEntry[] => [
+      [addressKey(parcelsLine(written)), 'apn:33009:1-1', '33009', '1-1'],
+    ];
+    const join = { mapping: 'lebanon-nh', on: 'address' } as const;
+    for (const [stored, point] of [
+      ['7 GREEN STWEST', '7 GREEN STWEST'],
+      ['7 GREEN ST WEST', '7 GREEN STWEST'],
+      ['7 GREEN STWEST', '7 GREEN ST WEST'],
+    ] as const)
+      expect(
+        new JoinedParcels(join, index(stored)).find({ line1: point }, makeProperty({})).identity,
+        `${stored} / ${point}`,
+      ).toBe('apn:33009:1-1');
   });
 });
 

@@ -49,8 +49,11 @@ const readRows = (file: string): Row[] =>
   ).filter((r) => Object.keys(r).length > 1);
 const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 const spaces = (s: string) => s.trim().replace(/\s+/g, ' ');
-/** A line as the importer reads it: a street type glued to its directional parted (Lebanon's `7 GREEN STWEST`). */
-const unglued = (s: string) => s.replace(/\b(ST|AVE|RD|DR|LN|CT)(NORTH|SOUTH|EAST|WEST)\b/g, '$1 $2');
+/**
+ * A line as the importer reads it: a street type glued to its directional parted (Lebanon's `7 GREEN STWEST`, the
+ * only glued type of the three rolls; import-row.ts unglued knows more).
+ */
+const unglued = (s: string) => s.replace(/\b(ST)(WEST)\b(?!\s+(ST|RD|DR|AVE|LN)\b)/gi, '$1 $2');
 /** A number cell as the mapping reads it: rounded; null when empty or one of the county's unknown markers. */
 const int = (s: string | undefined, unknown: readonly string[] = []) => {
   const t = (s ?? '').trim();

@@ -15,7 +15,8 @@ import type { Join } from './mapping.js';
 /** A joined parcel by address: its address key ("<line key>|<unit key>"), identity, and registry key. */
 export type AddressIndexEntry = [key: string, identity: string, fips: string, apn: string];
 
-const addressKey = (line: string) => {
+/** The key a parcel is found by in a file joined on address: its line and unit, through the lookup keys' normaliser. */
+export const addressKey = (line: string) => {
   const s = parseStreetLine(line);
   return `${s.lineKey}|${s.unitKey}`;
 };

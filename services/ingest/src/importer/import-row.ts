@@ -84,7 +84,8 @@ function splitLine(line: string, unitColumn: string | null): { line1: string; li
  * imported records have the shape of every other record; a unit column fills it when the line has none.
  */
 export function splitAddressLine(line: string, unitColumn: string | null): { line1: string; line2: string } {
-  const { line1, line2 } = splitLine(line, unitColumn);
+  // Read as the site's line is (sitePlace): a joined file's line is keyed as the parcels' stored line was.
+  const { line1, line2 } = splitLine(unglued(line), unitColumn);
   return { line1, line2 };
 }
 
@@ -171,25 +172,22 @@ export function tractIdOf(tract: string | null, fips: string, countyKnown: boole
 /**
  * A street's type glued to the directional after it, as Lebanon's roll writes `7 GREEN STWEST` (76 rows; their
  * owners' mailing lines write `7 GREEN ST WEST`), parted: the line then reads as a street with its type and
- * directional (its keys, its ZIP evidence, its absentee flag). Only a USPS suffix's spelling before a whole directional
- * word, with no type after it: `BANKNORTH`, `NORTHEAST`, `100 PARKWEST DR` stay as written.
+ * directional (its keys, its ZIP evidence, its absentee flag). Only a common type's abbreviation (GLUED_TYPES) before
+ * a whole directional word, with no type after it: `BANKNORTH`, `NORTHEAST`, `KEYWEST`, `BREAST`, `100 PARKWEST DR`,
+ * `40 STWEST DR.` stay as written. The site's line, a joined file's (splitAddressLine) and the mailing line.
  */
-function unglued<T extends string | null | undefined>(line: T): T {
+export function unglued<T extends string | null | undefined>(line: T): T {
   if (!line || !HAS_GLUED_DIRECTIONAL.test(line)) return line;
-  return line.replace(GLUED_DIRECTIONAL, (glued, type: string, direction: string, at: number, whole: string) => {
-    // A name with a type after it is a street's name (`100 PARKWEST DR`), not a type and its directional.
-    const next =
-      whole
-        .slice(at + glued.length)
-        .trim()
-        .split(/\s+/)[0]
-        ?.toUpperCase() ?? '';
-    return SUFFIX_ABBREVIATIONS.has(type.toUpperCase()) && !SUFFIX_ABBREVIATIONS.has(next)
+  return line.replace(GLUED_DIRECTIONAL, (glued, type: string, direction: string, next: string) =>
+    GLUED_TYPES.has(type.toUpperCase()) && !SUFFIX_ABBREVIATIONS.has(next.toUpperCase())
       ? `${type} ${direction}`
-      : glued;
-  }) as T;
+      : glued,
+  ) as T;
 }
-const GLUED_DIRECTIONAL = /\b([A-Z]{2,})(NORTH|SOUTH|EAST|WEST)\b/gi;
+/** Types a roll glues to a directional: abbreviations no name begins with (not KEY, PARK, LAKE, BR...). */
+const GLUED_TYPES = new Set(['ST', 'AVE', 'AV', 'RD', 'DR', 'LN', 'CT', 'PL', 'CIR', 'BLVD', 'TER', 'HWY', 'PKWY']);
+// The word after it read by a lookahead (no slice of the line a match: linear in the line's length).
+const GLUED_DIRECTIONAL = /\b([A-Z]{2,4})(NORTH|SOUTH|EAST|WEST)\b(?=[^A-Z0-9]*([A-Z]*))/gi;
 /** The same, tested without a global pattern's lastIndex (most lines have none). */
 const HAS_GLUED_DIRECTIONAL = /[A-Z]{2}(?:NORTH|SOUTH|EAST|WEST)\b/i;
 
@@ -471,7 +469,7 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
     fips,
     state: str(v.state) ?? '',
     county: str(v.county) ?? '',
-    line1: unglued(str(v.line1)) ?? '',
+    line1: str(v.line1) ?? '',
     line2: str(v.line2) ?? '',
     city: str(v.city) ?? '',
     zip: str(v.zip) ?? '',

@@ -39,15 +39,14 @@ function load(): Frequencies {
  * How much likelier `a b` is a first name and a surname than a surname and a first name, by the two lists: 1 when
  * they cannot tell (neither word on them), above 1 for FIRST LAST (`JAMES HILL`: 237), below for LAST FIRST.
  */
-export function firstLastOdds(a: string, b: string): number {
-  const f = loaded;
-  const first = (w: string) => f.first.get(w) ?? f.firstFloor;
-  const surname = (w: string) => f.surname.get(w) ?? f.surnameFloor;
+function firstLastOdds(a: string, b: string): number {
+  const first = (w: string) => loaded.first.get(w) ?? loaded.firstFloor;
+  const surname = (w: string) => loaded.surname.get(w) ?? loaded.surnameFloor;
   return (first(a) * surname(b)) / (surname(a) * first(b));
 }
 
 /** The word is one of the census' top 1,000 surnames. */
-export function isCommonSurname(w: string): boolean {
+function isCommonSurname(w: string): boolean {
   return loaded.surname.has(w);
 }
 
@@ -57,7 +56,7 @@ export function isCommonSurname(w: string): boolean {
  * Philadelphia's two-word owners, `JAMES HILL` (237), `LARRY JONES`, `SIDNEY DIXON` (36) turn; `TRAVIS RANDOLPH` (23),
  * `SANTIAGO NELSON` (26) do not.
  */
-export const FIRST_LAST_ODDS = 30;
+const FIRST_LAST_ODDS = 30;
 
 /**
  * `a b`, written in a LAST FIRST roll, is a first name and a surname: b is one of the census' common surnames (a given

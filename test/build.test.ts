@@ -171,6 +171,35 @@ describe('npm run build', () => {
     }
   }, 120_000);
 
+  it('a missing name list stops an import with one line naming the file; commands that read no owner run without it', async () => {
+    const layoutDir = mkdtempSync(join(tmpdir(), 'pra-image-'));
+    try {
+      imageLayout(root, layoutDir, out);
+      const list = join(layoutDir, 'services/ingest/reference/ssa-2010-first-names-top1000.csv');
+      expect(existsSync(list)).toBe(true);
+      rmSync(list);
+      const env = { DATABASE_URL: databaseUrl, ...IMAGE_LAYOUT_ENV };
+      const at = { dist: join(layoutDir, relative(root, out)), cwd: layoutDir };
+      const mapping = join(layoutDir, 'services/ingest/mappings/lebanon-nh.json');
+      const { file } = COUNTY_ROLLS.lebanon[0];
+      for (const extra of [[], ['--dry-run']]) {
+        const imported = run('ingest', env, [], ['import', '--mapping', mapping, '--file', file, ...extra], at);
+        expect(await imported.exited, imported.output()).toBe(1);
+        expect(imported.output()).toMatch(
+          /ingest failed: the reference list \S*ssa-2010-first-names-top1000\.csv cannot be read .*restore it/,
+        );
+        // The CLI's message, not an uncaught error's stack.
+        expect(imported.output()).not.toMatch(/^\s+at /m);
+        expect(imported.output()).not.toMatch(/rows read in/);
+      }
+      const removed = run('ingest', env, [], ['remove', '--source', 'import:lebanon-nh'], at);
+      expect(await removed.exited, removed.output()).toBe(0);
+      expect(removed.output()).toMatch(/removed 0 records of import:lebanon-nh/);
+    } finally {
+      rmSync(layoutDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+
   it("starts OpenTelemetry in the main thread only: a worker thread, which inherits the image's --import, loads none of its modules", () => {
     // The entry and the chunks it imports statically (what a worker loads) name no OpenTelemetry package and hold no
     // code of one: the SDK is imported (dynamically) only where it starts.

@@ -1,6 +1,7 @@
 // How often a word is a first name, and how often a surname, in the United States: the SSA's 2010 first names and
-// the 2010 census surnames (their top 1,000 each, in services/ingest/reference), read when the module loads (a
-// missing file fails the import at its start, naming it, not row by row). What tells a FIRST LAST name in a roll
+// the 2010 census surnames (their top 1,000 each, in services/ingest/reference), read when first needed: an import
+// reads them at its start (loadNameLists), so a missing file fails it there, naming it, not row by row, and a command
+// that parses no owner (remove, rekey) runs without them. What tells a FIRST LAST name in a roll
 // that writes LAST FIRST (`JAMES HILL`, `LARRY JONES`: owner-persons.ts) from the roll's own order (`BRAXTON MARLO`,
 // `JOHN REENA`).
 import { referenceRows } from './reference-files.js';
@@ -14,7 +15,18 @@ interface Frequencies {
   surnameFloor: number;
 }
 
-const loaded = load();
+let loaded: Frequencies | undefined;
+
+/** The lists, read on the first call; throws, naming the file and what to do, when one cannot be read. */
+function lists(): Frequencies {
+  loaded ??= load();
+  return loaded;
+}
+
+/** Reads the lists now if not yet read: an import calls it before its first row (see the module's head). */
+export function loadNameLists(): void {
+  lists();
+}
 
 function load(): Frequencies {
   const surname = new Map<string, number>();
@@ -40,14 +52,15 @@ function load(): Frequencies {
  * they cannot tell (neither word on them), above 1 for FIRST LAST (`JAMES HILL`: 237), below for LAST FIRST.
  */
 function firstLastOdds(a: string, b: string): number {
-  const first = (w: string) => loaded.first.get(w) ?? loaded.firstFloor;
-  const surname = (w: string) => loaded.surname.get(w) ?? loaded.surnameFloor;
+  const l = lists();
+  const first = (w: string) => l.first.get(w) ?? l.firstFloor;
+  const surname = (w: string) => l.surname.get(w) ?? l.surnameFloor;
   return (first(a) * surname(b)) / (surname(a) * first(b));
 }
 
 /** The word is one of the census' top 1,000 surnames. */
 function isCommonSurname(w: string): boolean {
-  return loaded.surname.has(w);
+  return lists().surname.has(w);
 }
 
 /**

@@ -16,6 +16,7 @@ import type { Pool } from '@pra/platform/db';
 import { reserveIds, writeTracts } from '../data/loader.js';
 import { registerParcels } from '../data/parcels.js';
 import { resolveOwners } from '../data/owner-registry.js';
+import { loadNameLists } from '../domain/name-frequencies.js';
 import type { OwnerMention } from '../domain/owner-keys.js';
 import { type SourceLock, withSourceLock } from '../data/source-lock.js';
 import type { TractInput } from '../domain/property-input.js';
@@ -292,6 +293,8 @@ export async function importCsv(
       `${file} has no column ${missing.map((c) => `'${c}'`).join(', ')} that mapping ${mapping.name} reads; its columns are: ${[...header].join(', ')}`,
     );
   }
+  // The owner-name parser's name lists, read before the first row: a missing one fails the import here, naming it.
+  if (mapping.kind === 'property') loadNameLists();
   const totalBytes = fileSize(file);
   const progress = (rowsRead: number, bytesRead: number) => opts.onProgress?.({ rowsRead, bytesRead, totalBytes });
   // One import or remove of a source at a time: two imports would both take a parcel for new.

@@ -84,6 +84,19 @@ const CASES: [NameOrder, string[], string[]][] = [
   // An executor's word before a care-of or a trustee word goes.
   ['last-first', ['DOE JOHN EX C/O MARY SMITH'], ['Individual: JOHN DOE [DOE|JOHN]']],
   ['last-first', ['DOE JOHN EX TR'], ['Trustee: JOHN DOE [DOE|JOHN]']],
+  // A period for a comma after the first surname only: not after an abbreviation, a title, an entity's word, nor in
+  // an entity's name.
+  ['last-first', ['CHAS. SMITH'], ['Individual: CHAS. SMITH [SMITH|CHAS.]']],
+  ['last-first', ['MRS. SMITH JANE'], ['Individual: JANE SMITH [SMITH|JANE]']],
+  ['last-first', ['NATL. BANK OF HANOVER'], ['Financial: NATL. BANK OF HANOVER [-|-]']],
+  ['last-first', ['PHILA HOUSING DEVEL CORP.'], ['Corporation: PHILA HOUSING DEVEL CORP. [-|-]']],
+  ['last-first', ['ST. JOHN, MARY'], ['Individual: MARY ST. JOHN [ST. JOHN|MARY]']],
+  ['last-first', ['SMITH. JOHN TR'], ['Trustee: JOHN SMITH [SMITH|JOHN]']],
+  // HOA, a given name too, after a Vietnamese middle name (THI, VAN); an association's after a place's name.
+  ['last-first', ['KIM THI THANH HOA'], ['Individual: THI THANH HOA KIM [KIM|THI]']],
+  ['last-first', ['NGUYEN VAN HOA'], ['Individual: VAN HOA NGUYEN [NGUYEN|VAN]']],
+  ['last-first', ['MADISON PLACE HOA'], ['Association: MADISON PLACE HOA [-|-]']],
+  ['last-first', ['VAN BUREN HOA'], ['Association: VAN BUREN HOA [-|-]']],
 ];
 
 describe('owner cells made up to break the parser', () => {

@@ -173,6 +173,19 @@ const PHILADELPHIA: Case[] = [
 ];
 
 const CHARLOTTESVILLE: Case[] = [
+  // A period keyed for the comma after the first surname.
+  [
+    ["O'LEARY. THOMAS J & SARA L"],
+    ["Individual: THOMAS J O'LEARY [O'LEARY|THOMAS]", "Individual: SARA L O'LEARY [O'LEARY|SARA]"],
+  ],
+  [
+    ['HEISER. JUSTIN B TAYLOR, MEGAN E'],
+    ['Individual: JUSTIN B HEISER [HEISER|JUSTIN]', 'Individual: MEGAN E TAYLOR [TAYLOR|MEGAN]'],
+  ],
+  [
+    ['BATES. ROBINET P & SHAWN D, SR'],
+    ['Individual: ROBINET P BATES [BATES|ROBINET]', 'Individual: SHAWN D BATES SR [BATES|SHAWN]'],
+  ],
   [
     ['MOSOLGO, ROBERT D & VALERIE W'],
     ['Individual: ROBERT D MOSOLGO [MOSOLGO|ROBERT]', 'Individual: VALERIE W MOSOLGO [MOSOLGO|VALERIE]'],
@@ -407,6 +420,7 @@ const CHARLOTTESVILLE: Case[] = [
 ];
 
 const LEBANON: Case[] = [
+  [['BYRNE. LAURA C', ''], ['Individual: LAURA C BYRNE [BYRNE|LAURA]']],
   [
     ['BEATTY, JOHN J &', 'MASOR, LOIS'],
     ['Individual: JOHN J BEATTY [BEATTY|JOHN]', 'Individual: LOIS MASOR [MASOR|LOIS]'],

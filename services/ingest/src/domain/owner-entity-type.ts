@@ -33,13 +33,21 @@ function surnamePosition(ts: readonly Tok[], i: number, order: NameOrder, commaS
   return next === undefined || AMP.has(next.key);
 }
 
+/** Vietnamese middle names (`NGUYEN VAN HOA`, `KIM THI THANH HOA`): the words after them are given names. */
+const VIETNAMESE_MIDDLE = new Set(['THI', 'VAN']);
+
 /**
- * Word i stands where a given name does: just after a comma; second in a LAST FIRST name of three words or more; first
- * in a FIRST LAST name (or its `&`-part) of two or more.
+ * Word i stands where a given name does: just after a comma; second in a LAST FIRST name of three words or more, or
+ * after a Vietnamese middle name that is its second (VIETNAMESE_MIDDLE); first in a FIRST LAST name (or its
+ * `&`-part) of two or more.
  */
 function givenNamePlace(ts: readonly Tok[], i: number, order: NameOrder, commaStyle: boolean, words: number): boolean {
   if (commaStyle) return ts[i - 1]?.key === ',';
-  if (order === 'last-first') return i === 1 && words >= 3;
+  if (order === 'last-first')
+    return (
+      (i === 1 && words >= 3) ||
+      (i >= 2 && VIETNAMESE_MIDDLE.has(ts[1]!.key) && !ts.slice(2, i).some((t) => AMP.has(t.key)))
+    );
   const prev = ts[i - 1];
   return (prev === undefined || AMP.has(prev.key)) && words >= 2;
 }

@@ -7,7 +7,9 @@ import {
   ET_SECOND,
   LIFE_ESTATE_SECOND,
   DROPPED_MARKERS,
+  HONORIFICS,
   NAME_WORD_MARKERS,
+  SUFFIXES,
   TENANCY_PAIR_FIRST,
   TENANCY_PAIRS,
   TRUSTEE_MARKERS,
@@ -99,6 +101,7 @@ export function tokens(cell: string | null | undefined): Tok[] {
     s = s.slice(0, cut > 0 ? cut : MAX_CELL_CHARS);
   }
   s = s.toUpperCase();
+  if (s.includes('.')) s = periodForComma(s);
   if (s.includes('%') || (s.includes('/') && HAS_DIGIT.test(s))) s = sharesOut(s);
   if (s.includes('&') && s.includes(',')) s = spaceAmpersands(s);
   // A bracket parts words (`TR(105 EHS LD TR`); it is no part of a name (`LEVEL (3)`).
@@ -130,6 +133,27 @@ export function tokens(cell: string | null | undefined): Tok[] {
     out.push(plusOff({ text, key }));
   }
   return out;
+}
+
+/** A first word of three letters or more closed by a period, before another word (periodForComma). */
+const PERIOD_FIRST = /^\s*([A-Z][A-Z'’`]{2,})\.(?=\s+[A-Z])/;
+/** Words written with a period that are not a surname: given names' abbreviations (`CHAS. SMITH`), Sainte. */
+const ABBREVIATIONS = new Set(['CHAS', 'THOS', 'GEO', 'JAS', 'BENJ', 'JNO', 'SAML', 'EDW', 'ROBT', 'JOS', 'STE']);
+
+/**
+ * `BYRNE. LAURA C`, `O'LEARY. THOMAS J & SARA L`, `HEISER. JUSTIN B TAYLOR, MEGAN E`: a period keyed for the comma
+ * after a cell's first surname (8 of the real rolls' cells). The period is read as the comma where the first word has
+ * three letters or more and is no word of the parser's own (a title, a suffix, an entity's or trustee's word: `CORP.`,
+ * `ASSOC.`, `MRS.`) nor an abbreviation (ABBREVIATIONS), and the cell names no entity (`NATL. BANK OF`): a trustee's
+ * cell is a person's (`SMITH. JOHN TR`).
+ */
+function periodForComma(s: string): string {
+  const m = PERIOD_FIRST.exec(s);
+  if (!m) return s;
+  const key = m[1]!.replace(KEY_CHARS, '');
+  if (ABBREVIATIONS.has(key) || HONORIFICS.has(key) || SUFFIXES.has(key) || DROPPED_MARKERS.has(key)) return s;
+  if (s.split(/[\s,&]+/).some((w) => WORD_TYPE.has(w.replace(KEY_CHARS, '')))) return s;
+  return `${s.slice(0, m[0].length - 1)},${s.slice(m[0].length)}`;
 }
 
 /** A word without the `+` Lebanon writes after some names (`KIMBALL DAVID P+`, `(LF EST)+`); `+` alone is a marker. */

@@ -54,6 +54,17 @@ describe('absenteeInd: the mailing address against the property address with its
     expect(absentee(to('500 Elm, Apt 3'))).toBe('N');
   });
 
+  it("reads a mailing line's unit written without a designator as a query's is, at the property's number", () => {
+    // Charlottesville's `1130 E HIGH ST D` and `211 5TH ST SW 101`: the owner lives in the unit.
+    expect(absentee(to('500 ELM BLVD 3'))).toBe('N');
+    expect(absentee(to('500 ELM BLVD C'), { line2: 'UNIT C' })).toBe('N');
+    expect(absentee(to('211 5TH ST SW 101'), { line1: '211 5TH ST SW', line2: '# 101' })).toBe('N');
+    expect(absentee(to('500 ELM BLVD D'), { line2: 'UNIT C' })).toBe('Y');
+    expect(absentee(to('211 5TH ST SW 102'), { line1: '211 5TH ST SW', line2: '# 101' })).toBe('Y');
+    // Not another street: WEST 16 is a street, not West's unit 16.
+    expect(absentee(to('201 W 16'), { line1: '201 W', line2: '# 16' })).toBe('Y');
+  });
+
   it('is Y for another unit of the building, another street, or another ZIP', () => {
     expect(absentee(to('500 ELM BLVD UNIT 4'))).toBe('Y');
     expect(absentee(to('502 ELM BLVD UNIT 3'))).toBe('Y');

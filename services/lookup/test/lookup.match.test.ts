@@ -22,6 +22,7 @@ describe('status.match on every address answer', () => {
       place(`77 ${name} AVE`),
       place(`90 ${slip} RD`),
       place(`203 N ${name} AVE`, 'APT 608'),
+      place(`1130 E ${name} ST`, 'APT D'),
     ]);
     const exact = await at(`201 W ${name} ST APT 2C`);
     expect(exact.status).toBe(200);
@@ -60,6 +61,11 @@ describe('status.match on every address answer', () => {
     const unitRead = await at(`203 N ${name} 608`);
     expect(unitRead.status).toBe(200);
     expect(unitRead.body.status.match).toMatchObject({ type: 'corrected', matched: { unit: '608', suffix: 'AVE' } });
+    // One letter after the type is the unit too (Charlottesville's `1130 E HIGH ST D`).
+    const letterRead = await at(`1130 E ${name} ST D`);
+    expect(letterRead.status).toBe(200);
+    expect(letterRead.body.property).toHaveLength(1);
+    expect(letterRead.body.status.match).toMatchObject({ type: 'corrected', matched: { unit: 'D', suffix: 'ST' } });
 
     const building = await at(`77 ${name} Ave Apt 5`);
     expect(building.status).toBe(200);

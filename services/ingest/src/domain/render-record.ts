@@ -1,6 +1,6 @@
 // Renders the API record (SPEC 2.1) of one property. The stored body leaves out demographics: lookups append the
 // tract's current profile, so the record always carries the latest census vintage.
-import { normalizeCity, splitZip } from '@pra/core/address';
+import { normalizeCity, parseAskedLine, splitZip, type StreetLine } from '@pra/core/address';
 import type { DemographicsRecord, PropertyRecord } from '@pra/core/contracts';
 import type { PropertyInput, TractInput } from './property-input.js';
 import { parsedStreetLine } from './street-lines.js';
@@ -20,21 +20,36 @@ export function absenteeOf(p: PropertyInput): 'Y' | 'N' | null {
   const mailZip = p.mailing ? splitZip(p.mailing.zip).zip5 : '';
   // A mailing address without its ZIP (a county file's empty cell) cannot be compared like with like either.
   if (!p.mailing || mailZip === '') return null;
-  const mailed = parsedStreetLine(p.mailing.line1);
-  const at = parsedStreetLine(streetWithUnit(p));
-  // The same street however written (a type left out on one side is the same street: the ZIP is the same), and the
-  // same unit; a mailing line without a unit is the building's, where the owner's mail arrives.
-  const street =
-    mailed.looseKey === at.looseKey &&
-    mailed.postDirectional === at.postDirectional &&
-    (mailed.streetType === '' || at.streetType === '' || mailed.streetType === at.streetType);
-  const unit = mailed.unitKey === '' || mailed.unitKey === at.unitKey;
   const zip5 = splitZip(p.zip).zip5;
   const place =
     zip5 === ''
       ? p.mailing.state === p.state && normalizeCity(p.mailing.city) === normalizeCity(p.city)
       : mailZip === zip5;
-  return street && unit && place ? 'N' : 'Y';
+  if (!place) return 'Y';
+  const at = parsedStreetLine(streetWithUnit(p));
+  const mailed = parsedStreetLine(p.mailing.line1);
+  if (sameAddress(mailed, at)) return 'N';
+  // A mailing line is typed as a query is: its unit may follow the street without a designator where a stored line's
+  // is never read so (`1130 E HIGH ST D`, `211 5TH ST SW 101`: parseAskedLine). Read so only at the same number.
+  return mailed.houseNumber !== null &&
+    mailed.houseNumber === at.houseNumber &&
+    sameAddress(parseAskedLine(p.mailing.line1), at)
+    ? 'N'
+    : 'Y';
+}
+
+/**
+ * The mailing line's street and unit are the property's: the same street however written (a type left out on one side
+ * is the same street: the place is the same), and the same unit; a mailing line without a unit is the building's,
+ * where the owner's mail arrives.
+ */
+function sameAddress(mailed: StreetLine, at: StreetLine): boolean {
+  return (
+    mailed.looseKey === at.looseKey &&
+    mailed.postDirectional === at.postDirectional &&
+    (mailed.streetType === '' || at.streetType === '' || mailed.streetType === at.streetType) &&
+    (mailed.unitKey === '' || mailed.unitKey === at.unitKey)
+  );
 }
 
 function ownerName(o: PropertyInput['owner1'], id: number | null) {

@@ -80,21 +80,37 @@ function unitOfSegments(tokens: readonly string[], from: number): { designator: 
  * 4B"), unless the type or the word before it makes the number a route's ("100 US HWY 1", "5 COUNTY RD 12"). Only
  * for a query (`bareUnit`, a guess tried when the line as read finds nothing): after a type and a post-directional
  * ("2641 GATELY DR W 707"), after a name word that follows another street word ("203 N WABASH 608"), or after a
- * one-word street ("4516 KIMBERLY 9", "425 4TH 32"); never after a directional alone ("201 W 16" is West 16th), a
- * route's word ("1000 W FM 1960", "6500 N IH 35"), or when it is an ordinal.
+ * one-word street ("4516 KIMBERLY 9", "425 4TH 32"), or one letter after a type (bareLetterUnit); never after a
+ * directional alone ("201 W 16" is West 16th), a route's word ("1000 W FM 1960", "6500 N IH 35"), or when it is an
+ * ordinal.
  */
 function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit: boolean): boolean {
   const last = tokens.length - 1;
   const unit = tokens[last]!;
   const words = last - streetStart;
-  if (words < 1 || !/\d/.test(unit) || DIGIT_ORDINAL.test(unit)) return false;
+  if (words < 1) return false;
   const prev = tokens[last - 1]!;
+  if (bareUnit && words >= 2 && bareLetterUnit(tokens, last)) return true;
+  if (!/\d/.test(unit) || DIGIT_ORDINAL.test(unit)) return false;
   const type = SUFFIX_ABBREVIATIONS.get(prev);
   if (type !== undefined) return words >= 2 && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[last - 2]!);
   if (!bareUnit || ROUTE_WORDS.has(prev) || UNIT_DESIGNATORS.has(prev)) return false;
   if (DIRECTIONALS.has(prev)) return words >= 3 && SUFFIX_ABBREVIATIONS.has(tokens[last - 2]!);
   if (words >= 2) return /[A-Z]/.test(prev);
   return /^[A-Z]{3,}$/.test(prev) || DIGIT_ORDINAL.test(prev);
+}
+
+/**
+ * A query's (or a mailing line's) unit of one letter after the type, `1130 E HIGH ST D`, `1703 ESSEX RD B`: not a
+ * directional (`MAIN ST E`), not after a route's type or word, and with a name word before the type that is not a
+ * directional (`E AVENUE B` is Avenue B).
+ */
+function bareLetterUnit(tokens: readonly string[], last: number): boolean {
+  const unit = tokens[last]!;
+  if (unit.length !== 1 || unit < 'A' || unit > 'Z' || DIRECTIONALS.has(unit)) return false;
+  const type = SUFFIX_ABBREVIATIONS.get(tokens[last - 1]!);
+  const name = tokens[last - 2]!;
+  return type !== undefined && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(name) && !DIRECTIONALS.has(name);
 }
 
 /**

@@ -363,6 +363,28 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
     expect(made.added).toBe(known.size);
   });
 
+  it("a parcel numbered with its unit's letter (`100-A MELBOURNE PARK CIR`) is located by that unit's point (`100 MELBOURNE PARK CIR #A`)", () => {
+    let checked = 0;
+    for (const r of parcels) {
+      const m = /^(\d+)-([A-Z])$/.exec(r.StreetNumber!.trim());
+      const x = rec(r);
+      if (!m || (r.Unit ?? '').trim() !== '' || !x) continue;
+      const where = `parcel ${r.ParcelNumber}`;
+      const own = parseStreetLine(siteLine(r));
+      const ownKey = `${own.lineKey}|${own.unitKey}`;
+      const unit = parseStreetLine(`${m[1]} ${spaces(r.StreetName!)} # ${m[2]}`);
+      const unitKey = `${unit.lineKey}|${unit.unitKey}`;
+      // A point of its own line, or a parcel of that unit, takes the point first; a line two parcels share joins none.
+      if (points.has(ownKey) || sharedAddresses().has(unitKey) || sharedAddresses().get(ownKey) !== 1) continue;
+      const point = points.get(unitKey);
+      if (point?.length !== 1) continue;
+      checked++;
+      expect([x.location.latitude, x.location.longitude], where).toEqual([Number(point[0]!.Y), Number(point[0]!.X)]);
+    }
+    // 229 of the 233 such parcels have their point written so.
+    expect(checked).toBeGreaterThan(150);
+  });
+
   it('every parcel: owners, mailing address, absentee flag, property type, and a ZIP only from evidence', () => {
     let fromMailing = 0;
     let typed = 0;

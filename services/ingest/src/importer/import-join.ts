@@ -69,12 +69,28 @@ export class JoinedParcels {
     if (written === '') throw new Error('line1 is empty');
     const unit = values.unit === null || values.unit === undefined ? null : String(values.unit);
     const { line1, line2 } = splitAddressLine(written, unit);
-    const exact = this.byAddress.get(addressKey(streetWithUnit({ line1, line2 })));
-    // A point of a unit the roll does not list apart (its units are one parcel): the building's parcel.
-    const entry = exact ?? this.byAddress.get(addressKey(line1));
+    const line = parseStreetLine(streetWithUnit({ line1, line2 }));
+    const entry =
+      this.byAddress.get(`${line.lineKey}|${line.unitKey}`) ??
+      this.houseLetter(line1, line.unitKey) ??
+      // A point of a unit the roll does not list apart (its units are one parcel): the building's parcel.
+      this.byAddress.get(addressKey(line1));
     if (!entry) throw new Error(`no parcel of the joined file at '${streetWithUnit({ line1, line2 })}'`);
     // The registry knows a parcel by its APN (or its parts: parcelKey), or (a roll without APNs) by its identity.
     const key = entry[1].startsWith('apn:') ? entry[1].slice(entry[1].indexOf(':', 4) + 1) : entry[1];
     return { identity: entry[1], ref: { fips: entry[2], key } };
+  }
+
+  /**
+   * A point of a one-letter unit whose roll writes the letter with the house number (Charlottesville's address
+   * points `1604 MONTICELLO AVE #E`, `100 MELBOURNE PARK CIR #A`; its parcels `1604-E MONTICELLO AVE`, `100-A ...`):
+   * the parcel of that number, keyed as the roll's line is (whatever the normaliser reads `1604-E` as).
+   */
+  private houseLetter(line1: string, unitKey: string): AddressIndexEntry | undefined {
+    if (!/^[A-Z]$/.test(unitKey)) return undefined;
+    const number = /^(\d+)\s+(?=\S)/.exec(line1);
+    return number
+      ? this.byAddress.get(addressKey(`${number[1]}-${unitKey} ${line1.slice(number[0].length)}`))
+      : undefined;
   }
 }

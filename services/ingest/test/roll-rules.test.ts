@@ -21,7 +21,7 @@ import {
   upgradeStoredSales,
 } from '../src/importer/import-merge.js';
 import { toParcel, tractIdOf } from '../src/importer/import-row.js';
-import { type AddressIndexEntry, addressKey, JoinedParcels } from '../src/importer/import-join.js';
+import { type AddressIndexEntry, addressKey, JoinedParcels, letterAsUnit } from '../src/importer/import-join.js';
 import { renderRecord } from '../src/domain/render-record.js';
 import { FILL_ONLY_TARGETS, Mapping, PROPERTY_TARGETS } from '../src/importer/mapping.js';
 import { mappingColumns } from '../src/importer/mapping-rules.js';
@@ -676,6 +676,17 @@ describe('ZIPs from street-segment evidence', () => {
     ]);
     expect(units.zipOf('ASH ST', 14)).toBe('A');
     expect(units.zipOf('ASH ST', 20)).toBeNull();
+  });
+});
+
+describe("a house number with its unit's letter (`1604-E MONTICELLO AVE`)", () => {
+  it('is also keyed as that unit, as the address points write it; a line without the dash is not', () => {
+    expect(letterAsUnit('1604-E MONTICELLO AVE')).toBe('1604 MONTICELLO AVE # E');
+    expect(addressKey(letterAsUnit('1604-E MONTICELLO AVE')!)).toBe(addressKey('1604 MONTICELLO AVE #E'));
+    expect(addressKey(letterAsUnit('100-A MELBOURNE PARK CIR')!)).toBe(addressKey('100 MELBOURNE PARK CIR #A'));
+    // East Monticello, a Queens number, a range, a number glued to its letter: keyed as written only.
+    for (const line of ['1604 E MONTICELLO AVE', '37-15 81ST ST', '223-225 MAIN ST', '100A MAIN ST', '100-AB MAIN ST'])
+      expect(letterAsUnit(line), line).toBeNull();
   });
 });
 

@@ -39,11 +39,32 @@ export async function readAddressIndex(pool: Pool, source: string): Promise<Addr
     [source],
   );
   const byKey = new Map<string, AddressIndexEntry | null>();
+  const aliases = new Map<string, AddressIndexEntry | null>();
   for (const r of rows) {
     const key = addressKey(streetWithUnit({ line1: r.line1, line2: r.line2 ?? '' }));
     byKey.set(key, byKey.has(key) ? null : [key, r.identity, r.fips, r.apn]);
+    const alias = r.line2 ? null : letterAsUnit(r.line1);
+    if (alias !== null) {
+      const k = addressKey(alias);
+      aliases.set(k, aliases.has(k) ? null : [k, r.identity, r.fips, r.apn]);
+    }
   }
+  // An address a parcel is stored at comes before another parcel's alias.
+  for (const [k, e] of aliases) if (!byKey.has(k)) byKey.set(k, e);
   return [...byKey.values()].filter((e) => e !== null);
+}
+
+const NUMBER_DASH_LETTER = /^(\d+)-([A-Z])\s+(?=\S)/;
+
+/**
+ * A parcel numbered with a letter after a dash, `1604-E MONTICELLO AVE`, `100-A MELBOURNE PARK CIR`, as the unit it
+ * is where the county's address points write it so (Charlottesville's `1604 MONTICELLO AVE #E`, 229 of its 233 such
+ * parcels): `1604 MONTICELLO AVE # E`, another key the parcel is found by in a file joined on address; null for any
+ * other line. Only a line written with the dash: `1604 E MONTICELLO AVE` (East Monticello) has no such alias.
+ */
+export function letterAsUnit(line1: string): string | null {
+  const m = NUMBER_DASH_LETTER.exec(line1);
+  return m ? `${m[1]} ${line1.slice(m[0].length)} # ${m[2]}` : null;
 }
 
 /** Finds the parcel a joined file's row names. */
@@ -69,28 +90,12 @@ export class JoinedParcels {
     if (written === '') throw new Error('line1 is empty');
     const unit = values.unit === null || values.unit === undefined ? null : String(values.unit);
     const { line1, line2 } = splitAddressLine(written, unit);
-    const line = parseStreetLine(streetWithUnit({ line1, line2 }));
-    const entry =
-      this.byAddress.get(`${line.lineKey}|${line.unitKey}`) ??
-      this.houseLetter(line1, line.unitKey) ??
-      // A point of a unit the roll does not list apart (its units are one parcel): the building's parcel.
-      this.byAddress.get(addressKey(line1));
+    const exact = this.byAddress.get(addressKey(streetWithUnit({ line1, line2 })));
+    // A point of a unit the roll does not list apart (its units are one parcel): the building's parcel.
+    const entry = exact ?? this.byAddress.get(addressKey(line1));
     if (!entry) throw new Error(`no parcel of the joined file at '${streetWithUnit({ line1, line2 })}'`);
     // The registry knows a parcel by its APN (or its parts: parcelKey), or (a roll without APNs) by its identity.
     const key = entry[1].startsWith('apn:') ? entry[1].slice(entry[1].indexOf(':', 4) + 1) : entry[1];
     return { identity: entry[1], ref: { fips: entry[2], key } };
-  }
-
-  /**
-   * A point of a one-letter unit whose roll writes the letter with the house number (Charlottesville's address
-   * points `1604 MONTICELLO AVE #E`, `100 MELBOURNE PARK CIR #A`; its parcels `1604-E MONTICELLO AVE`, `100-A ...`):
-   * the parcel of that number, keyed as the roll's line is (whatever the normaliser reads `1604-E` as).
-   */
-  private houseLetter(line1: string, unitKey: string): AddressIndexEntry | undefined {
-    if (!/^[A-Z]$/.test(unitKey)) return undefined;
-    const number = /^(\d+)\s+(?=\S)/.exec(line1);
-    return number
-      ? this.byAddress.get(addressKey(`${number[1]}-${unitKey} ${line1.slice(number[0].length)}`))
-      : undefined;
   }
 }

@@ -91,12 +91,29 @@ const CASES: [NameOrder, string[], string[]][] = [
   ['last-first', ['NATL. BANK OF HANOVER'], ['Financial: NATL. BANK OF HANOVER [-|-]']],
   ['last-first', ['PHILA HOUSING DEVEL CORP.'], ['Corporation: PHILA HOUSING DEVEL CORP. [-|-]']],
   ['last-first', ['ST. JOHN, MARY'], ['Individual: MARY ST. JOHN [ST. JOHN|MARY]']],
-  ['last-first', ['SMITH. JOHN TR'], ['Trustee: JOHN SMITH [SMITH|JOHN]']],
+  // Not in a trust's, an estate's or an entity's cell (their names as written), nor where the period is a surname's.
+  ['last-first', ['SMITH. JOHN TR'], ['Trustee: JOHN SMITH. [SMITH.|JOHN]']],
+  ['last-first', ['CITY. OF PHILADELPHIA'], ['Government: CITY. OF PHILADELPHIA [-|-]']],
+  ['last-first', ['STA. MARIA, JUAN'], ['Individual: JUAN STA. MARIA [STA. MARIA|JUAN]']],
+  ['last-first', ['DEL. ROSARIO MARIA'], ['Individual: MARIA DEL. ROSARIO [DEL. ROSARIO|MARIA]']],
+  ['last-first', ['TRS. SMITH JOHN'], ['Trustee: JOHN SMITH [SMITH|JOHN]']],
+  // Two words: as before (a given name's abbreviation as often as a surname).
+  ['last-first', ['ELIZ. SMITH'], ['Individual: ELIZ. SMITH [SMITH|ELIZ.]']],
+  // A FIRST LAST roll's period is never a LAST FIRST comma.
+  ['first-last', ['JOHN. A SMITH'], ['Individual: JOHN. A SMITH [SMITH|JOHN.]']],
   // HOA, a given name too, after a Vietnamese middle name (THI, VAN); an association's after a place's name.
   ['last-first', ['KIM THI THANH HOA'], ['Individual: THI THANH HOA KIM [KIM|THI]']],
   ['last-first', ['NGUYEN VAN HOA'], ['Individual: VAN HOA NGUYEN [NGUYEN|VAN]']],
+  [
+    'last-first',
+    ['NGUYEN VAN HOA & TRAN THI HOA'],
+    ['Individual: VAN HOA NGUYEN [NGUYEN|VAN]', 'Individual: THI HOA TRAN [TRAN|THI]'],
+  ],
   ['last-first', ['MADISON PLACE HOA'], ['Association: MADISON PLACE HOA [-|-]']],
   ['last-first', ['VAN BUREN HOA'], ['Association: VAN BUREN HOA [-|-]']],
+  ['last-first', ['LAKE VAN NESS HOA'], ['Association: LAKE VAN NESS HOA [-|-]']],
+  ['last-first', ['PARK VAN HOA'], ['Association: PARK VAN HOA [-|-]']],
+  ['last-first', ['THE VAN NESS HOA'], ['Association: THE VAN NESS HOA [-|-]']],
 ];
 
 describe('owner cells made up to break the parser', () => {

@@ -11,6 +11,8 @@ import {
   TYPE_PRECEDENCE,
   WEAK_WORDS,
   WEAK_WORDS_ALSO_GIVEN,
+  VIETNAMESE_MIDDLE_NAMES,
+  VIETNAMESE_SURNAMES,
   WORD_TYPE,
 } from './owner-words.js';
 import { isInitial, type NameOrder, type Tok } from './owner-tokens.js';
@@ -33,23 +35,27 @@ function surnamePosition(ts: readonly Tok[], i: number, order: NameOrder, commaS
   return next === undefined || AMP.has(next.key);
 }
 
-/** Vietnamese middle names (`NGUYEN VAN HOA`, `KIM THI THANH HOA`): the words after them are given names. */
-const VIETNAMESE_MIDDLE = new Set(['THI', 'VAN']);
-
 /**
  * Word i stands where a given name does: just after a comma; second in a LAST FIRST name of three words or more, or
- * after a Vietnamese middle name that is its second (VIETNAMESE_MIDDLE); first in a FIRST LAST name (or its
- * `&`-part) of two or more.
+ * after the middle name of a Vietnamese name (vietnameseGivenNames); first in a FIRST LAST name (or its `&`-part) of
+ * two or more.
  */
 function givenNamePlace(ts: readonly Tok[], i: number, order: NameOrder, commaStyle: boolean, words: number): boolean {
   if (commaStyle) return ts[i - 1]?.key === ',';
-  if (order === 'last-first')
-    return (
-      (i === 1 && words >= 3) ||
-      (i >= 2 && VIETNAMESE_MIDDLE.has(ts[1]!.key) && !ts.slice(2, i).some((t) => AMP.has(t.key)))
-    );
+  if (order === 'last-first') return (i === 1 && words >= 3) || vietnameseGivenNames(ts, i);
   const prev = ts[i - 1];
   return (prev === undefined || AMP.has(prev.key)) && words >= 2;
+}
+
+/**
+ * Word i is a given name of a LAST FIRST Vietnamese name, its part of the cell (between `&`s) a Vietnamese surname,
+ * THI or VAN, then given names (`KIM THI THANH HOA`, `NGUYEN VAN HOA & TRAN THI HOA`): not `LAKE VAN NESS HOA` nor
+ * `PARK VAN HOA`, whose first words are no Vietnamese surname.
+ */
+function vietnameseGivenNames(ts: readonly Tok[], i: number): boolean {
+  let start = i;
+  while (start > 0 && !AMP.has(ts[start - 1]!.key)) start--;
+  return i >= start + 2 && VIETNAMESE_SURNAMES.has(ts[start]!.key) && VIETNAMESE_MIDDLE_NAMES.has(ts[start + 1]!.key);
 }
 
 /** `JOHN A CHURCH`: the last word after an initial is FIRST M LAST's surname. */

@@ -2,7 +2,7 @@
 // owner, two owners, or half of one. Here the cells and their segments, read in steps: their words (owner-tokens.ts),
 // an entity's type (owner-entity-type.ts), persons (owner-persons.ts); and the record's two owners. Linear in the
 // cells' length, no backtracking regex; the name lists the persons are read by (name-frequencies.ts) are read from
-// disk once, when the module loads.
+// disk once, at an import's start (or at the first name that needs them).
 import { OWNER_TYPES } from '@pra/core/vocabulary';
 import { entityType } from './owner-entity-type.js';
 import { type ParsedOwner, personOwner, personsOf } from './owner-persons.js';
@@ -239,7 +239,7 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
   if (cells.length > MAX_CELLS) throw new RangeError(`at most ${MAX_CELLS} owner cells, got ${cells.length}`);
   const segments: Tok[][] = [];
   for (const cell of cells) {
-    const ts = tokens(cell);
+    const ts = tokens(cell, order);
     if (dropMarkers(ts).length === 0) continue;
     const prev = segments[segments.length - 1];
     if (contactLine(ts, prev, order)) continue;

@@ -7,12 +7,16 @@ import {
   ET_SECOND,
   LIFE_ESTATE_SECOND,
   DROPPED_MARKERS,
+  ESTATE_WORDS,
   HONORIFICS,
   NAME_WORD_MARKERS,
+  PERIOD_ABBREVIATIONS,
   SUFFIXES,
+  SURNAME_PARTICLES,
   TENANCY_PAIR_FIRST,
   TENANCY_PAIRS,
   TRUSTEE_MARKERS,
+  TRUST_ENDINGS,
   TRUSTEE_QUALIFIERS,
   WORD_TYPE,
 } from './owner-words.js';
@@ -92,7 +96,7 @@ function sharesOut(s: string): string {
   );
 }
 
-export function tokens(cell: string | null | undefined): Tok[] {
+export function tokens(cell: string | null | undefined, order: NameOrder = 'last-first'): Tok[] {
   if (!cell) return [];
   let s = cell;
   if (s.length > MAX_CELL_CHARS) {
@@ -101,7 +105,7 @@ export function tokens(cell: string | null | undefined): Tok[] {
     s = s.slice(0, cut > 0 ? cut : MAX_CELL_CHARS);
   }
   s = s.toUpperCase();
-  if (s.includes('.')) s = periodForComma(s);
+  if (order === 'last-first' && s.includes('.')) s = periodForComma(s);
   if (s.includes('%') || (s.includes('/') && HAS_DIGIT.test(s))) s = sharesOut(s);
   if (s.includes('&') && s.includes(',')) s = spaceAmpersands(s);
   // A bracket parts words (`TR(105 EHS LD TR`); it is no part of a name (`LEVEL (3)`).
@@ -135,25 +139,42 @@ export function tokens(cell: string | null | undefined): Tok[] {
   return out;
 }
 
-/** A first word of three letters or more closed by a period, before another word (periodForComma). */
-const PERIOD_FIRST = /^\s*([A-Z][A-Z'’`]{2,})\.(?=\s+[A-Z])/;
-/** Words written with a period that are not a surname: given names' abbreviations (`CHAS. SMITH`), Sainte. */
-const ABBREVIATIONS = new Set(['CHAS', 'THOS', 'GEO', 'JAS', 'BENJ', 'JNO', 'SAML', 'EDW', 'ROBT', 'JOS', 'STE']);
+/** A first word of three letters or more closed by a period, the next word, and a comma right after it if any. */
+const PERIOD_FIRST = /^\s*([A-Z][A-Z'’`]{2,})\.\s+([A-Z][^\s,]*)(,?)/;
+/** Words that may not stand first with a period for a comma: the parser's own, and particles (`DEL. ROSARIO`). */
+const NOT_A_SURNAME_CLOSED = [
+  PERIOD_ABBREVIATIONS,
+  HONORIFICS,
+  SUFFIXES,
+  DROPPED_MARKERS,
+  SURNAME_PARTICLES,
+  TRUSTEE_MARKERS,
+  ESTATE_WORDS,
+  TRUST_ENDINGS,
+];
+/** Words of a cell that is not a person's name alone: an entity's, a trust's or an estate's, or OF/THE/FOR. */
+const NOT_A_PERSON = [WORD_TYPE, ESTATE_WORDS, TRUST_ENDINGS, new Set(['OF', 'THE', 'FOR'])];
 
 /**
  * `BYRNE. LAURA C`, `O'LEARY. THOMAS J & SARA L`, `HEISER. JUSTIN B TAYLOR, MEGAN E`: a period keyed for the comma
- * after a cell's first surname (8 of the real rolls' cells). The period is read as the comma where the first word has
- * three letters or more and is no word of the parser's own (a title, a suffix, an entity's or trustee's word: `CORP.`,
- * `ASSOC.`, `MRS.`) nor an abbreviation (ABBREVIATIONS), and the cell names no entity (`NATL. BANK OF`): a trustee's
- * cell is a person's (`SMITH. JOHN TR`).
+ * after the first surname of a LAST FIRST cell (6 of the real rolls' cells). Read as the comma only in a person's
+ * cell of three words or more (`ELIZ. SMITH` keeps its reading) whose first word has three letters or more and is
+ * none of NOT_A_SURNAME_CLOSED (`CHAS.`, `STA.`, `TRS.`, `DEL.`), where no comma follows the next word (`STA. MARIA,
+ * JUAN`: the period is inside the surname) and no word is an entity's, a trust's or an estate's (`NATL. BANK OF`,
+ * `SMITH. JOHN REV TR`: their names as written).
  */
 function periodForComma(s: string): string {
   const m = PERIOD_FIRST.exec(s);
-  if (!m) return s;
-  const key = m[1]!.replace(KEY_CHARS, '');
-  if (ABBREVIATIONS.has(key) || HONORIFICS.has(key) || SUFFIXES.has(key) || DROPPED_MARKERS.has(key)) return s;
-  if (s.split(/[\s,&]+/).some((w) => WORD_TYPE.has(w.replace(KEY_CHARS, '')))) return s;
-  return `${s.slice(0, m[0].length - 1)},${s.slice(m[0].length)}`;
+  if (!m || m[3] === ',') return s;
+  const first = m[1]!.replace(KEY_CHARS, '');
+  if (NOT_A_SURNAME_CLOSED.some((words) => words.has(first))) return s;
+  const words = s
+    .split(/[\s,&]+/)
+    .map((w) => w.replace(KEY_CHARS, ''))
+    .filter((w) => w !== '');
+  if (words.length < 3 || words.some((w) => NOT_A_PERSON.some((set) => set.has(w)))) return s;
+  const period = s.indexOf('.');
+  return `${s.slice(0, period)},${s.slice(period + 1)}`;
 }
 
 /** A word without the `+` Lebanon writes after some names (`KIMBALL DAVID P+`, `(LF EST)+`); `+` alone is a marker. */

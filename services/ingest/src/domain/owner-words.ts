@@ -434,6 +434,15 @@ export const WEAK_WORDS = new Set([
  */
 export const ENTITY_WORDS_ALSO_GIVEN = new Set(['HOA']);
 
+/** The middle names of Vietnamese names, `THI` (women's) and `VAN` (men's): given names follow them. */
+export const VIETNAMESE_MIDDLE_NAMES = new Set(['THI', 'VAN']);
+/** The commonest Vietnamese surnames, which a Vietnamese name written LAST FIRST begins with (owner-entity-type.ts). */
+export const VIETNAMESE_SURNAMES = new Set([
+  ...['NGUYEN', 'TRAN', 'LE', 'PHAM', 'HOANG', 'HUYNH', 'PHAN', 'VU', 'VO', 'DANG', 'BUI', 'DO', 'HO', 'NGO'],
+  ...['DUONG', 'LY', 'TRUONG', 'DINH', 'LAM', 'LUONG', 'MAI', 'TO', 'TA', 'LUU', 'CAO', 'QUACH', 'TRINH', 'HA'],
+  ...['VUONG', 'THAI', 'DOAN', 'TANG', 'KIM', 'LA', 'CHAU', 'DAO', 'HUA', 'TONG', 'LUC', 'VI', 'TIEU', 'PHUNG'],
+]);
+
 /** Weak words that are given names too (`NUPIERI BAPTIST`): in a two-word name they are the given name. */
 export const WEAK_WORDS_ALSO_GIVEN = new Set(['BAPTIST', 'AME', 'FIN']);
 
@@ -536,6 +545,15 @@ export const ESTATE_WORDS = new Set(['ESTATE', 'EST', 'ESTATES']);
  * a surname and initials as often.
  */
 export const HONORIFICS = new Set(['REV', 'DR', 'MR', 'MRS']);
+/**
+ * Words written with a period that are not a surname closed by one (owner-tokens.ts periodForComma): given names'
+ * abbreviations (`CHAS. SMITH`, `ELIZ.`), and the saints' of Spanish, Filipino and French surnames (`STA. MARIA`,
+ * `STO. DOMINGO`, `STE. MARIE`).
+ */
+export const PERIOD_ABBREVIATIONS = new Set([
+  ...['CHAS', 'THOS', 'GEO', 'JAS', 'BENJ', 'JNO', 'SAML', 'EDW', 'ROBT', 'JOS', 'WM', 'ELIZ', 'MARG', 'ALEX', 'CHR'],
+  ...['STA', 'STO', 'STE'],
+]);
 /** "Doing business as": the name after it is the same owner's trade name. */
 export const TRADE_NAME = new Set(['D/B/A', 'DBA']);
 /** A trust's last word, after its trustees (owner-names.ts trustAfterTrustees): `SEIDMAN LIVING TR`, `DAIRY RD LD`. */

@@ -63,7 +63,7 @@ import {
   type WorkSetup,
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
-import type { Mapping } from './mapping.js';
+import { type Mapping, readsNames } from './mapping.js';
 import { identityColumns, mappingColumns } from './mapping-rules.js';
 import { loaderWorker } from './worker-argv.js';
 
@@ -293,8 +293,9 @@ export async function importCsv(
       `${file} has no column ${missing.map((c) => `'${c}'`).join(', ')} that mapping ${mapping.name} reads; its columns are: ${[...header].join(', ')}`,
     );
   }
-  // The owner-name parser's name lists, read before the first row: a missing one fails the import here, naming it.
-  if (mapping.kind === 'property') loadNameLists();
+  // The owner-name parser's name lists, read before the first row: a missing one fails the import here, naming it
+  // (worker threads read their own copy as they start: import-worker.ts).
+  if (readsNames(mapping)) loadNameLists();
   const totalBytes = fileSize(file);
   const progress = (rowsRead: number, bytesRead: number) => opts.onProgress?.({ rowsRead, bytesRead, totalBytes });
   // One import or remove of a source at a time: two imports would both take a parcel for new.

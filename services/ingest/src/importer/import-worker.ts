@@ -12,6 +12,8 @@ import {
   type WorkSetup,
 } from './import-work.js';
 import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
+import { loadNameLists } from '../domain/name-frequencies.js';
+import { readsNames } from './mapping.js';
 
 export type WorkerRequest =
   | { kind: 'parse'; batch: number; rows: RowBatch }
@@ -21,7 +23,11 @@ export type WorkerRequest =
   | ({ kind: 'mentions' } & BuildRequest)
   | ({ kind: 'build' } & OwnersResolved);
 
-const work = new ImportWork(workerData as WorkSetup);
+const setup = workerData as WorkSetup;
+// The name lists read as the worker starts, as the main thread read them: one that cannot be read fails the worker,
+// and with it the import, not each row.
+if (readsNames(setup.mapping)) loadNameLists();
+const work = new ImportWork(setup);
 const port = parentPort!;
 port.on('message', (msg: WorkerRequest) => {
   try {

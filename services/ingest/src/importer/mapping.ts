@@ -86,6 +86,11 @@ export const PROPERTY_TARGETS = [
 /** The targets read by the owner-name parser, whose rules may say how they write a person's name (`order`). */
 const NAME_TARGETS: ReadonlySet<string> = new Set(['ownerName', 'owner2Name', 'saleSeller']);
 
+/** The mapping has cells the owner-name parser reads (and so needs its name lists: name-frequencies.ts). */
+export function readsNames(mapping: Mapping): boolean {
+  return mapping.kind === 'property' && Object.keys(mapping.fields).some((t) => NAME_TARGETS.has(t));
+}
+
 /**
  * The targets a rule may give `fillOnly`: each fills one field of its own, which the file then gives only to a parcel
  * that has none (see fillOnlyProblems).

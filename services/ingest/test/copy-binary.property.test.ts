@@ -14,7 +14,7 @@ import { createPool, type Pool, type PoolClient } from '@pra/platform';
 import { BinaryCopyWriter, binaryCopyFirstInt8s } from '../src/data/copy-binary.js';
 import { buildCopyChunks, COLUMNS, type CopyFormat, copyLine } from '../src/data/copy-rows.js';
 import { copyStep, runScript } from '../src/data/write-script.js';
-import { streetWithUnit } from '../src/domain/render-record.js';
+import { streetWithUnit } from '../src/domain/street-lines.js';
 import { parsedStreetLine } from '../src/domain/street-lines.js';
 import { makeProperty } from './make-property.js';
 

@@ -1,7 +1,8 @@
 // What a record says that is computed, not read: equity and absentee ownership are never a guess (issue 26).
 import { describe, expect, it } from 'vitest';
 import type { PropertyInput } from '../src/domain/property-input.js';
-import { equityOf, renderRecord, streetWithUnit } from '../src/domain/render-record.js';
+import { equityOf, renderRecord } from '../src/domain/render-record.js';
+import { streetWithUnit } from '../src/domain/street-lines.js';
 import { PropertyGenerator } from '../src/generator/generate.js';
 import { makeProperty } from './make-property.js';
 
@@ -52,17 +53,31 @@ describe('absenteeInd: the mailing address against the property address with its
     // A mailing line without the unit is the building's; a type left out is the same street in the same ZIP.
     expect(absentee(to('500 ELM BLVD'))).toBe('N');
     expect(absentee(to('500 Elm, Apt 3'))).toBe('N');
+    expect(absentee(to('500 ELM BLVD 3'))).toBe('N');
   });
 
-  it("reads a mailing line's unit written without a designator as a query's is, at the property's number", () => {
+  it("reads a mailing line as its owner may mean it: a unit without a designator, a house's letter", () => {
     // Charlottesville's `1130 E HIGH ST D` and `211 5TH ST SW 101`: the owner lives in the unit.
-    expect(absentee(to('500 ELM BLVD 3'))).toBe('N');
     expect(absentee(to('500 ELM BLVD C'), { line2: 'UNIT C' })).toBe('N');
     expect(absentee(to('211 5TH ST SW 101'), { line1: '211 5TH ST SW', line2: '# 101' })).toBe('N');
     expect(absentee(to('500 ELM BLVD D'), { line2: 'UNIT C' })).toBe('Y');
+    expect(absentee(to('502 ELM BLVD C'), { line2: 'UNIT C' })).toBe('Y');
     expect(absentee(to('211 5TH ST SW 102'), { line1: '211 5TH ST SW', line2: '# 101' })).toBe('Y');
     // Not another street: WEST 16 is a street, not West's unit 16.
     expect(absentee(to('201 W 16'), { line1: '201 W', line2: '# 16' })).toBe('Y');
+    // A house's letter written apart (`1299 D SALEM CT` for 1299D).
+    expect(absentee(to('1299 D SALEM CT'), { line1: '1299D SALEM CT', line2: '' })).toBe('N');
+  });
+
+  it("reads a property numbered with its unit's letter (`500-B MOSELEY DR`) as that unit too", () => {
+    const lettered = { line1: '500-B MOSELEY DR', line2: '' };
+    expect(absentee(to('500 MOSELEY DR # B'), lettered)).toBe('N');
+    expect(absentee(to('500 MOSELEY DR B'), lettered)).toBe('N');
+    expect(absentee(to('500-B MOSELEY DR'), lettered)).toBe('N');
+    expect(absentee(to('500 MOSELEY DR # C'), lettered)).toBe('Y');
+    // East Moseley is not unit E of Moseley, nor the reverse.
+    expect(absentee(to('500 MOSELEY DR # E'), { line1: '500 E MOSELEY DR', line2: '' })).toBe('Y');
+    expect(absentee(to('500 MOSELEY DR # E'), { line1: '500-E MOSELEY DR', line2: '' })).toBe('N');
   });
 
   it('is Y for another unit of the building, another street, or another ZIP', () => {

@@ -21,7 +21,8 @@ import {
   upgradeStoredSales,
 } from '../src/importer/import-merge.js';
 import { toParcel, tractIdOf } from '../src/importer/import-row.js';
-import { type AddressIndexEntry, addressKey, JoinedParcels, letterAsUnit } from '../src/importer/import-join.js';
+import { dashLetterAsUnit } from '@pra/core/address';
+import { type AddressIndexEntry, addressIndex, addressKey, JoinedParcels } from '../src/importer/import-join.js';
 import { renderRecord } from '../src/domain/render-record.js';
 import { FILL_ONLY_TARGETS, Mapping, PROPERTY_TARGETS } from '../src/importer/mapping.js';
 import { mappingColumns } from '../src/importer/mapping-rules.js';
@@ -680,13 +681,58 @@ describe('ZIPs from street-segment evidence', () => {
 });
 
 describe("a house number with its unit's letter (`1604-E MONTICELLO AVE`)", () => {
-  it('is also keyed as that unit, as the address points write it; a line without the dash is not', () => {
-    expect(letterAsUnit('1604-E MONTICELLO AVE')).toBe('1604 MONTICELLO AVE # E');
-    expect(addressKey(letterAsUnit('1604-E MONTICELLO AVE')!)).toBe(addressKey('1604 MONTICELLO AVE #E'));
-    expect(addressKey(letterAsUnit('100-A MELBOURNE PARK CIR')!)).toBe(addressKey('100 MELBOURNE PARK CIR #A'));
-    // East Monticello, a Queens number, a range, a number glued to its letter: keyed as written only.
-    for (const line of ['1604 E MONTICELLO AVE', '37-15 81ST ST', '223-225 MAIN ST', '100A MAIN ST', '100-AB MAIN ST'])
-      expect(letterAsUnit(line), line).toBeNull();
+  it('is also written as that unit, as the address points write it; a line without the dash is not', () => {
+    expect(dashLetterAsUnit('1604-E MONTICELLO AVE')).toBe('1604 MONTICELLO AVE # E');
+    expect(dashLetterAsUnit('100-a Melbourne Park Cir')).toBe('100 Melbourne Park Cir # A');
+    expect(addressKey(dashLetterAsUnit('1604-E MONTICELLO AVE')!)).toBe(addressKey('1604 MONTICELLO AVE #E'));
+    // East Monticello, a Queens number, a range, a number glued to its letter, a number alone: as written only.
+    for (const line of [
+      '1604 E MONTICELLO AVE',
+      '37-15 81ST ST',
+      '223-225 MAIN ST',
+      '100A MAIN ST',
+      '100-AB MAIN ST',
+      '100-A',
+    ])
+      expect(dashLetterAsUnit(line), line).toBeNull();
+  });
+
+  const parcel = (identity: string, line1: string, line2: string | null = null) => ({
+    identity,
+    line1,
+    line2,
+    fips: '51540',
+    apn: identity,
+  });
+  const at = (index: AddressIndexEntry[], line: string) => index.find((e) => e[0] === addressKey(line))?.[1] ?? null;
+
+  it('is found as that unit in a file joined on address, unless a parcel is stored there or two parcels would be', () => {
+    const index = addressIndex([
+      parcel('a', '100-A MELBOURNE PARK CIR'),
+      parcel('b', '1604-E MONTICELLO AVE'),
+      // A parcel stored at the unit comes first.
+      parcel('c', '205-A DOUGLAS AVE'),
+      parcel('d', '205 DOUGLAS AVE', 'UNIT A'),
+      // Whichever comes first in the file.
+      parcel('e', '7-B OAK ST'),
+      parcel('f', '7 OAK ST # B'),
+      // A parcel with a unit of its own has no second key.
+      parcel('g', '9-C ELM ST'),
+      parcel('h', '9-C ELM ST # 2'),
+      parcel('i', '11-D PINE ST', 'UNIT 4'),
+    ]);
+    expect(at(index, '100 MELBOURNE PARK CIR #A')).toBe('a');
+    expect(at(index, '100-A MELBOURNE PARK CIR')).toBe('a');
+    expect(at(index, '1604 MONTICELLO AVE #E')).toBe('b');
+    expect(at(index, '205 DOUGLAS AVE #A')).toBe('d');
+    expect(at(index, '205-A DOUGLAS AVE')).toBe('c');
+    expect(at(index, '7 OAK ST #B')).toBe('f');
+    expect(at(index, '9 ELM ST #C')).toBe('g');
+    expect(at(index, '11 PINE ST #D')).toBeNull();
+    // Two parcels that would be one unit: neither.
+    const twice = addressIndex([parcel('x', '3-A ASH ST'), parcel('y', '3-a ASH ST')]);
+    expect(at(twice, '3 ASH ST #A')).toBeNull();
+    expect(at(twice, '3-A ASH ST')).toBeNull();
   });
 });
 

@@ -4,7 +4,8 @@
 import { apnKey, countyKey, nameKey, normalizeCity } from '@pra/core/address';
 import type { PropertyInput, TractInput } from '../domain/property-input.js';
 import { encodeRecordDoc } from '@pra/core/stored';
-import { renderDemographics, renderRecord, streetWithUnit } from '../domain/render-record.js';
+import { renderDemographics, renderRecord } from '../domain/render-record.js';
+import { streetWithUnit } from '../domain/street-lines.js';
 import { renderHistories } from '../domain/render-history.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import { BinaryCopyWriter } from './copy-binary.js';

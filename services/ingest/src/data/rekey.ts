@@ -14,7 +14,7 @@
 import { ADDRESS_KEYS_VERSION, parseStreetLine } from '@pra/core/address';
 import { storedAddress } from '@pra/core/stored';
 import { inTransaction, sessionConnection, withTransaction, type Pool, type PoolClient } from '@pra/platform/db';
-import { streetWithUnit } from '../domain/render-record.js';
+import { streetWithUnit } from '../domain/street-lines.js';
 import { decodeState, parcelIdentity } from '../importer/import-merge.js';
 import { recordChanges } from './change-feed.js';
 import { fillLocations } from './fill-locations.js';

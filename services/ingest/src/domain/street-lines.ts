@@ -34,6 +34,11 @@ export function recentLines<T>(generation: number, parse: (line: string) => T): 
  */
 export const parsedStreetLine: (line: string) => StreetLine = recentLines(20_000, parseStreetLine);
 
+/** "123 N MAIN ST APT 4": line1 with the unit, as parsed for keys and shown on one line. */
+export function streetWithUnit(p: { line1: string; line2: string }): string {
+  return p.line2 ? `${p.line1} ${p.line2}` : p.line1;
+}
+
 /** A post office box as a mailing line writes it: `PO BOX 12`, `P.O. BOX 12`, `BOX 12` (a number: `BOX JOHN` is a name). */
 const PO_BOX = /^(P\s*\.?\s*O\s*\.?\s*)?BOX\s+#?\d/i;
 

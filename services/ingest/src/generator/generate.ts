@@ -11,7 +11,7 @@ import {
   type SaleInput,
   type TractInput,
 } from '../domain/property-input.js';
-import { streetWithUnit } from '../domain/render-record.js';
+import { streetWithUnit } from '../domain/street-lines.js';
 import { hash32, Random, Weighted } from './random.js';
 import { loadFirstNames, loadStreetNames, loadSurnames, loadZipPlaces, type ZipPlace } from './reference-data.js';
 

@@ -3,11 +3,11 @@
 // sales) or on its address, line with unit (address points with coordinates). A joined file writes under the
 // parcels' own source, into their import state, so that every file's re-import merges over what all of them said.
 // A row naming a parcel the store lacks is reported by line and adds nothing: no record, no registry entry.
-import { apnKey, parseStreetLine } from '@pra/core/address';
+import { apnKey, dashLetterAsUnit, parseStreetLine } from '@pra/core/address';
 import type { Pool } from '@pra/platform/db';
 import type { ParcelRef } from '../data/parcels.js';
 import type { PropertyInput } from '../domain/property-input.js';
-import { streetWithUnit } from '../domain/render-record.js';
+import { streetWithUnit } from '../domain/street-lines.js';
 import type { Values } from './apply-rules.js';
 import { splitAddressLine } from './import-row.js';
 import type { Join } from './mapping.js';
@@ -21,50 +21,47 @@ export const addressKey = (line: string) => {
   return `${s.lineKey}|${s.unitKey}`;
 };
 
-/**
- * The parcels of `source` by address, read from its import state (before a file joined on address is imported):
- * an address two parcels share is left out, so that a point there is reported rather than given to one of them.
- */
+/** A parcel of the joined file's source, as its import state holds it. */
+export interface IndexedParcel {
+  identity: string;
+  line1: string;
+  line2: string | null;
+  fips: string;
+  apn: string;
+}
+
+/** The parcels of `source` (its import state), read before a file joined on address is imported: addressIndex. */
 export async function readAddressIndex(pool: Pool, source: string): Promise<AddressIndexEntry[]> {
-  const { rows } = await pool.query<{
-    identity: string;
-    line1: string;
-    line2: string | null;
-    fips: string;
-    apn: string;
-  }>(
+  const { rows } = await pool.query<IndexedParcel>(
     // input is text since migration 0015: parsed here, the one read inside it.
     `SELECT identity, s->>'line1' AS line1, s->>'line2' AS line2, s->>'fips' AS fips, s->>'apn' AS apn
        FROM records.import_state, LATERAL (SELECT input::jsonb AS s) j WHERE source = $1`,
     [source],
   );
-  const byKey = new Map<string, AddressIndexEntry | null>();
-  const aliases = new Map<string, AddressIndexEntry | null>();
-  for (const r of rows) {
-    const key = addressKey(streetWithUnit({ line1: r.line1, line2: r.line2 ?? '' }));
-    byKey.set(key, byKey.has(key) ? null : [key, r.identity, r.fips, r.apn]);
-    const alias = r.line2 ? null : letterAsUnit(r.line1);
-    if (alias !== null) {
-      const k = addressKey(alias);
-      aliases.set(k, aliases.has(k) ? null : [k, r.identity, r.fips, r.apn]);
-    }
-  }
-  // An address a parcel is stored at comes before another parcel's alias.
-  for (const [k, e] of aliases) if (!byKey.has(k)) byKey.set(k, e);
-  return [...byKey.values()].filter((e) => e !== null);
+  return addressIndex(rows);
 }
 
-const NUMBER_DASH_LETTER = /^(\d+)-([A-Z])\s+(?=\S)/;
-
 /**
- * A parcel numbered with a letter after a dash, `1604-E MONTICELLO AVE`, `100-A MELBOURNE PARK CIR`, as the unit it
- * is where the county's address points write it so (Charlottesville's `1604 MONTICELLO AVE #E`, 229 of its 233 such
- * parcels): `1604 MONTICELLO AVE # E`, another key the parcel is found by in a file joined on address; null for any
- * other line. Only a line written with the dash: `1604 E MONTICELLO AVE` (East Monticello) has no such alias.
+ * The parcels by address (line with unit). A parcel without a unit numbered with a letter after a dash (`1604-E
+ * MONTICELLO AVE`) is also found as that unit (`1604 MONTICELLO AVE # E`: dashLetterAsUnit), as Charlottesville's
+ * address points write 200 of its 203 such parcels, unless a parcel is stored at that address. An address two
+ * parcels share (stored, or both as such a unit) is left out, so that a point there is reported rather than given to
+ * one of them.
  */
-export function letterAsUnit(line1: string): string | null {
-  const m = NUMBER_DASH_LETTER.exec(line1);
-  return m ? `${m[1]} ${line1.slice(m[0].length)} # ${m[2]}` : null;
+export function addressIndex(parcels: readonly IndexedParcel[]): AddressIndexEntry[] {
+  const byKey = new Map<string, AddressIndexEntry | null>();
+  const asUnits = new Map<string, AddressIndexEntry | null>();
+  for (const r of parcels) {
+    const key = addressKey(streetWithUnit({ line1: r.line1, line2: r.line2 ?? '' }));
+    byKey.set(key, byKey.has(key) ? null : [key, r.identity, r.fips, r.apn]);
+    const unit = r.line2 ? null : dashLetterAsUnit(r.line1);
+    if (unit !== null) {
+      const k = addressKey(unit);
+      asUnits.set(k, asUnits.has(k) ? null : [k, r.identity, r.fips, r.apn]);
+    }
+  }
+  for (const [k, e] of asUnits) if (!byKey.has(k)) byKey.set(k, e);
+  return [...byKey.values()].filter((e) => e !== null);
 }
 
 /** Finds the parcel a joined file's row names. */

@@ -9,8 +9,7 @@ import { hash } from 'node:crypto';
 import { apnKey, normalizeCity, parseStreetLine, type StreetLine } from '@pra/core/address';
 import { UNKNOWN_PROPERTY_TYPE, VACANT_LAND } from '@pra/core/vocabulary';
 import type { PropertyInput, SaleInput } from '../domain/property-input.js';
-import { streetWithUnit } from '../domain/render-record.js';
-import { parsedStreetLine } from '../domain/street-lines.js';
+import { parsedStreetLine, streetWithUnit } from '../domain/street-lines.js';
 import type { FieldRule, FILL_ONLY_TARGETS, PROPERTY_TARGETS } from './mapping.js';
 import { isFillOnly } from './mapping-rules.js';
 

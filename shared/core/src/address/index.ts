@@ -2,6 +2,8 @@ export {
   ADDRESS_KEYS_VERSION,
   parseStreetLine,
   parseAskedLine,
+  parseMailingLine,
+  dashLetterAsUnit,
   normalizeCity,
   splitZip,
   apnKey,

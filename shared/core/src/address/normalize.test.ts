@@ -9,6 +9,7 @@ import {
   nameKey,
   normalizeCity,
   parseAskedLine,
+  parseMailingLine,
   parseStreetLine,
   splitZip,
   tokenize,
@@ -318,18 +319,19 @@ describe('the spellings of issue 26', () => {
     expect(parseStreetLine('1615 Midland Ct NE Unit')).toMatchObject({ unitKey: '', unitUnnamed: true });
     expect(parseStreetLine('1615 Midland Ct NE')).toMatchObject({ unitKey: '', unitUnnamed: false });
   });
-  it("a query's (or a mailing line's) one-letter unit after the type; never a directional or an avenue's letter", () => {
-    expect(parseAskedLine('1130 E High St D')).toMatchObject({ lineKey: '1130 E HIGH ST', unitKey: 'D' });
-    expect(parseAskedLine('1013 LINDEN AVE B')).toMatchObject({ lineKey: '1013 LINDEN AVE', unitKey: 'B' });
+  it("a mailing line's one-letter unit after the type (its second reading); never a query's, a directional or an avenue's letter", () => {
+    expect(parseMailingLine('1130 E High St D')).toMatchObject({ lineKey: '1130 E HIGH ST', unitKey: 'D' });
+    expect(parseMailingLine('1013 LINDEN AVE B')).toMatchObject({ lineKey: '1013 LINDEN AVE', unitKey: 'B' });
     // The keys of the line written with a designator (a bare unit has none).
     const withHash = (line: string) => ({ ...parseStreetLine(line), unitDesignator: null });
-    expect(parseAskedLine('1013 LINDEN AVE B')).toEqual(withHash('1013 LINDEN AVE # B'));
+    expect(parseMailingLine('1013 LINDEN AVE B')).toEqual(withHash('1013 LINDEN AVE # B'));
     // After a type and a post-directional, a number is a unit, not the ordinal it is after a directional alone.
-    expect(parseAskedLine('211 5TH ST SW 101')).toEqual(withHash('211 5TH ST SW # 101'));
-    // A stored line never guesses: the letter stays the street's.
+    expect(parseMailingLine('211 5TH ST SW 101')).toEqual(withHash('211 5TH ST SW # 101'));
+    // A stored line never guesses, nor a query (`1425 GENTRY LN A` may be house 1425A).
     expect(parseStreetLine('1130 E High St D')).toMatchObject({ unitKey: '' });
+    expect(parseAskedLine('1130 E High St D')).toMatchObject({ unitKey: '' });
     for (const line of ['100 Main St E', '123 E Avenue B', '12 Avenue B', '100 US Hwy C', '500 County Rd B'])
-      expect(parseAskedLine(line).unitKey, line).toBe('');
+      expect(parseMailingLine(line).unitKey, line).toBe('');
   });
   it('review of issue 26: initials and O/L/D name prefixes are not house letters', () => {
     for (const line of ['100 O Neal St', '100 J F Kennedy Blvd', '123 M L King Jr Blvd', '100 L Enfant Plz SW'])

@@ -188,7 +188,7 @@ function houseNumberLow(houseNumber: string): string {
 
 /** Parses one street line ("123 North Main Street Apt 4", "123 N MAIN ST #4") into its lookup keys. */
 export function parseStreetLine(input: string): StreetLine {
-  return parseLine(input, false);
+  return parseLine(input, false, false);
 }
 
 /**
@@ -197,10 +197,33 @@ export function parseStreetLine(input: string): StreetLine {
  * its letter ("1299 D SALEM CT"). Lookups try it when the line as parsed finds nothing.
  */
 export function parseAskedLine(input: string): StreetLine {
-  return parseLine(input, true);
+  return parseLine(input, true, false);
 }
 
-function parseLine(input: string, asked: boolean): StreetLine {
+/**
+ * A mailing line as its owner may mean it, for absentee ownership's second reading (services/ingest absentee.ts): as a
+ * query (parseAskedLine), and one letter after the street's type as the unit ("1130 E HIGH ST D"). Never a stored
+ * line's keys, nor a query's: a change here changes absentee flags as records are rendered again, not keys.
+ */
+export function parseMailingLine(input: string): StreetLine {
+  return parseLine(input, true, true);
+}
+
+const NUMBER_DASH_LETTER = /^\s*(\d+)-([A-Z])\s+(?=\S)/i;
+
+/**
+ * A line numbered with a letter after a dash, `1604-E MONTICELLO AVE`, `100-A MELBOURNE PARK CIR`, written as the unit
+ * that letter is where a county writes it so (Charlottesville's address points: `1604 MONTICELLO AVE #E`):
+ * `1604 MONTICELLO AVE # E`; null for any other line. Only a line written with the dash (`1604 E MONTICELLO AVE`,
+ * East Monticello, has none). The stored line keeps its own reading (house 100A; 1604 East): this is a second key a
+ * caller may look for, never the line's.
+ */
+export function dashLetterAsUnit(line: string): string | null {
+  const m = NUMBER_DASH_LETTER.exec(line);
+  return m ? `${m[1]} ${line.slice(m[0].length)} # ${m[2]!.toUpperCase()}` : null;
+}
+
+function parseLine(input: string, asked: boolean, letters: boolean): StreetLine {
   // A comma-separated unit part ("123 Main St, Apt 4", "345 W 21ST ST, 2C") joins the line as a unit, with floor or
   // building parts around it ("14th Floor, Room 1418"); other parts (city, state) are dropped. A unit part first ("Apt 4,
   // 10A Main St") is read after the street.
@@ -239,7 +262,7 @@ function parseLine(input: string, asked: boolean): StreetLine {
     }
   }
   tokens = floorsAsUnits(tokens, streetStart);
-  const { street, designator, unitKey, unnamed } = splitUnit(tokens, streetStart, asked);
+  const { street, designator, unitKey, unnamed } = splitUnit(tokens, streetStart, asked, letters);
   const words = normalizeStreetWords(street);
   const streetKey = words.join(' ');
   const { type, name, postDirectional } = splitStreetType(words);

@@ -1,5 +1,6 @@
 // The unit part of a street line: where it starts, what its key is. Read the same way for stored and asked lines,
-// except the guesses that only a query may make (a number after the street with no designator: `bareUnit`).
+// except the guesses that only a query may make (a number after the street with no designator: `bareUnit`), and
+// one more a mailing line's second reading makes (one letter after the type: `letters`, parseMailingLine).
 // Linear in the input: every loop reads the tokens once.
 import { numericOrdinals } from './ordinals.js';
 import { STATE_FIPS } from './states.js';
@@ -80,17 +81,17 @@ function unitOfSegments(tokens: readonly string[], from: number): { designator: 
  * 4B"), unless the type or the word before it makes the number a route's ("100 US HWY 1", "5 COUNTY RD 12"). Only
  * for a query (`bareUnit`, a guess tried when the line as read finds nothing): after a type and a post-directional
  * ("2641 GATELY DR W 707"), after a name word that follows another street word ("203 N WABASH 608"), or after a
- * one-word street ("4516 KIMBERLY 9", "425 4TH 32"), or one letter after a type (bareLetterUnit); never after a
- * directional alone ("201 W 16" is West 16th), a route's word ("1000 W FM 1960", "6500 N IH 35"), or when it is an
- * ordinal.
+ * one-word street ("4516 KIMBERLY 9", "425 4TH 32"); never after a directional alone ("201 W 16" is West 16th), a
+ * route's word ("1000 W FM 1960", "6500 N IH 35"), or when it is an ordinal. For a mailing line's second reading
+ * only (`letters`), one letter after the type too (bareLetterUnit).
  */
-function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit: boolean): boolean {
+function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit: boolean, letters: boolean): boolean {
   const last = tokens.length - 1;
   const unit = tokens[last]!;
   const words = last - streetStart;
   if (words < 1) return false;
   const prev = tokens[last - 1]!;
-  if (bareUnit && words >= 2 && bareLetterUnit(tokens, last)) return true;
+  if (letters && words >= 2 && bareLetterUnit(tokens, last)) return true;
   if (!/\d/.test(unit) || DIGIT_ORDINAL.test(unit)) return false;
   const type = SUFFIX_ABBREVIATIONS.get(prev);
   if (type !== undefined) return words >= 2 && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[last - 2]!);
@@ -101,9 +102,10 @@ function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit
 }
 
 /**
- * A query's (or a mailing line's) unit of one letter after the type, `1130 E HIGH ST D`, `1703 ESSEX RD B`: not a
- * directional (`MAIN ST E`), not after a route's type or word, and with a name word before the type that is not a
- * directional (`E AVENUE B` is Avenue B).
+ * A mailing line's unit of one letter after the type, `1130 E HIGH ST D`, `1703 ESSEX RD B`: not a directional (`MAIN
+ * ST E`), not after a route's type or word, and with a name word before the type that is not a directional (`E
+ * AVENUE B` is Avenue B). Not a query's: `100 X LN A` may be house 100A, and a letter-named street (`OLD AVENUE B`)
+ * read so would answer another.
  */
 function bareLetterUnit(tokens: readonly string[], last: number): boolean {
   const unit = tokens[last]!;
@@ -135,7 +137,12 @@ function endsInBarePair(tokens: readonly string[], streetStart: number): boolean
  * rest is read once for a standalone one ("UNIT REAR"), and a designator with nothing after it is dropped, unless it
  * can end a street's name ("OCEAN PIER").
  */
-export function splitUnit(tokens: readonly string[], streetStart: number, bareUnit: boolean): UnitSplit {
+export function splitUnit(
+  tokens: readonly string[],
+  streetStart: number,
+  bareUnit: boolean,
+  letters = false,
+): UnitSplit {
   // The last token that can be a unit id: a designator before it has a unit after it; one past it has none.
   let lastUnitId = tokens.length - 1;
   while (lastUnitId >= 0 && !isUnitIdToken(tokens[lastUnitId]!)) lastUnitId--;
@@ -153,7 +160,7 @@ export function splitUnit(tokens: readonly string[], streetStart: number, bareUn
     const street = tokens.slice(streetStart, i);
     return { street, designator: standalone, unitKey: standalone ?? '', unnamed: standalone === null };
   }
-  if (endsInBareUnit(tokens, streetStart, bareUnit)) {
+  if (endsInBareUnit(tokens, streetStart, bareUnit, letters)) {
     const last = tokens.length - 1;
     return {
       street: tokens.slice(streetStart, last),

@@ -706,6 +706,32 @@ describe('through the lookup app', () => {
     });
   }
 
+  // A unit asked with its designator where the roll writes it otherwise: Lebanon's after a route's number, bare (`367
+  // NH ROUTE 120 B3`, kept in the street's name by a stored line), Charlottesville's as the house number's letter
+  // (`100-A MELBOURNE PARK CIR`, its address points' `100 MELBOURNE PARK CIR #A`). Each answers its own parcel.
+  it('a unit asked with its designator finds the parcel whose roll writes it bare after a route, or as the house letter', async () => {
+    const asked: [Rec, string][] = [];
+    for (const x of byApn.values()) {
+      const line = x.address.line1 as string;
+      if (x.address.line2) continue;
+      const route = /^(\d+ .*\bROUTE \d+[A-Z]?) ([A-Z]*\d+[A-Z]*)$/.exec(line);
+      if (x.identifier.fips === '33009' && route) asked.push([x, `${route[1]} Unit ${route[2]}`]);
+      const lettered = /^(\d+)-([A-DF-MO-RT-VX-Z]) (.+)$/.exec(line);
+      if (x.identifier.fips === '51540' && lettered) asked.push([x, `${lettered[1]} ${lettered[3]} #${lettered[2]}`]);
+    }
+    expect(asked.filter(([x]) => x.identifier.fips === '33009').length).toBeGreaterThan(40);
+    expect(asked.filter(([x]) => x.identifier.fips === '51540').length).toBeGreaterThan(150);
+    for (const [x, line] of asked) {
+      const where = `${x.identifier.apn} asked '${line}'`;
+      const res = await api.get(
+        `/api/v1/property/address?address=${encodeURIComponent(line)}&city=${encodeURIComponent(x.address.locality)}&state=${x.address.countrySubd}`,
+      );
+      expect(res.status, where).toBe(200);
+      expect(ids(res), where).toEqual([x.identifier.Id]);
+      expect(res.body.status.match.type, where).toBe('corrected');
+    }
+  });
+
   // Lebanon writes parcels whose ids differ only in their dashes (2-11 and 21-1), kept apart by its mapping; the
   // lookup matches an APN without separators. Asked as written (or with other separators between the same parts), an
   // APN answers (and charges) its own parcel only; asked without its dashes, it answers every parcel it may mean.

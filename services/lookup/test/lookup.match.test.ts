@@ -78,6 +78,35 @@ describe('status.match on every address answer', () => {
     });
   });
 
+  it("a unit asked that a stored line holds: bare after a route's number, or as the house number's letter", async () => {
+    const [name, route, lone, east] = [uniqueStreet(), uniqueStreet(), uniqueStreet(), uniqueStreet()];
+    const [building, lettered, hangar, loneBuilding] = await insertProperties(ctx.pool, [
+      place(`1425 ${name} LN`),
+      place(`1425-A ${name} LN`),
+      place(`367 ${route} ROUTE 120 B3`),
+      place(`500 ${lone} ST`),
+      place(`1604-E ${east} AVE`),
+    ]);
+    // The parcel numbered with the letter, before the building's own record (Charlottesville's address points write
+    // `1425 GENTRY LN #A` for its parcel 1425-A).
+    const letter = await at(`1425 ${name} LN #A`);
+    expect(letter.status).toBe(200);
+    expect(ids(letter)).toEqual([lettered]);
+    expect(letter.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '1425A' } });
+    expect(ids(await at(`1425 ${name} LN`))).toEqual([building]);
+    // The unit after a route's number, which a stored line keeps in the street's name.
+    const unit = await at(`367 ${route} Route 120 Unit B3`);
+    expect(unit.status).toBe(200);
+    expect(ids(unit)).toEqual([hangar]);
+    expect(unit.body.status.match.type).toBe('corrected');
+    // No such parcel: the building's record, as before.
+    const buildingOnly = await at(`500 ${lone} ST #A`);
+    expect(ids(buildingOnly)).toEqual([loneBuilding]);
+    expect(buildingOnly.body.status.match.type).toBe('building');
+    // A directional's letter is never the house's: 1604-E is stored as East (another street), never answered so.
+    expect((await at(`1604 ${east} AVE #E`)).status).toBe(404);
+  });
+
   it('no other answer carries it, and an address answer changes in nothing else', async () => {
     const name = uniqueStreet();
     const [id] = await insertProperties(ctx.pool, [place(`12 ${name} ST`)]);

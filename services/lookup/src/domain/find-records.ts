@@ -2,6 +2,7 @@
 import {
   apnKey,
   countyKeys,
+  DIRECTIONALS,
   nameKey,
   normalizeCity,
   parseAskedLine,
@@ -36,12 +37,17 @@ const sameHouseNumber = (inAddress: string, number: string) =>
 export const UNNAMED_UNIT = '?';
 
 /**
- * The criteria of an address query as its line is parsed, and as a query may also mean it (`asked`: a number after
- * the street read as a unit, see parseAskedLine), or null when that reading is the same.
+ * The criteria of an address query as its line is parsed, and the other readings a query may also mean, tried in
+ * turn when those before find nothing: the unit asked as part of a stored line (`unitLines`: written bare after the
+ * street, or a letter as the house number's), tried before the building's own record answers for a unit it does not
+ * hold; then a number after the street read as a unit (`asked`, parseAskedLine), or null when that reading is the
+ * same.
  */
-export function addressCriteria(
-  q: AddressLookup,
-): AddressCriteria & { asked: AddressCriteria | null; written: AskedAddress } {
+export function addressCriteria(q: AddressLookup): AddressCriteria & {
+  asked: AddressCriteria | null;
+  unitLines: AddressCriteria[];
+  written: AskedAddress;
+} {
   let line = q.address!;
   const given = parseStreetLine(line);
   if (q.number !== undefined) {
@@ -77,8 +83,32 @@ export function addressCriteria(
   return {
     ...first,
     asked: differs ? criteriaOf(asked, place, true) : null,
+    unitLines: unitAsLine(parsed).map((l) => criteriaOf(l, place, false)),
     written: { written: line, parsed, unitKey: first.unitKey },
   };
+}
+
+/**
+ * The unit asked as part of a stored line, where as a unit it finds nothing: written bare after the street (Lebanon's
+ * `367 NH ROUTE 120 B3`: a unit after a route's number stays in the street's name; asked `367 NH Route 120 Unit B3`);
+ * one letter, not a directional, as the house number's (`100 MELBOURNE PARK CIR #A` for the parcel `100-A`, as
+ * Charlottesville's address points write its 200 such parcels), glued or after a dash as rolls write it (`405-A
+ * VALLEY RD EXT` keeps its letter as a word of the street: VALLEY is a street type, and a letter is a house's only
+ * before a name word). Each as a stored line reads it, kept only when that is a line without a unit, not the line
+ * asked.
+ */
+function unitAsLine(parsed: StreetLine): StreetLine[] {
+  const { unitKey: unit, houseNumber: house, streetKey } = parsed;
+  if (unit === '' || parsed.unitUnnamed || house === null || unit.includes('/')) return [];
+  const lines = [`${house} ${streetKey} ${unit}`];
+  if (/^[A-Z]$/.test(unit) && !DIRECTIONALS.has(unit) && /^\d+$/.test(house))
+    lines.push(`${house}${unit} ${streetKey}`, `${house}-${unit} ${streetKey}`);
+  const seen = new Set([parsed.lineKey]);
+  return lines.map(parseStreetLine).filter((l) => {
+    if (l.unitKey !== '' || seen.has(l.lineKey)) return false;
+    seen.add(l.lineKey);
+    return true;
+  });
 }
 
 function criteriaOf(
@@ -134,9 +164,9 @@ export async function findByAddress(
   deadline = new LookupDeadline(store.deadlineMs),
 ): Promise<RecordPage> {
   const run: Run = (statement) => deadline.run(statement);
-  const { asked, written, ...c } = addressCriteria(q);
+  const { asked, unitLines, written, ...c } = addressCriteria(q);
   try {
-    return await findReadings(store, c, asked, q, run, written);
+    return await findReadings(store, c, asked, unitLines, q, run, written);
   } catch (err) {
     // Nothing in the city as the records name it: the ZIPs the post office calls by that name. A roll names its
     // municipality (LEBANON), the address a client holds may name the post office (WEST LEBANON, NH 03784). When the
@@ -146,7 +176,7 @@ export async function findByAddress(
     if (c.zip !== null || !isNothingFound(err)) throw err;
     const postal = postalZips(c.state!, c.cityKey!);
     if (postal.length === 0) throw err;
-    const keys = asked === null ? [c.looseKey] : [c.looseKey, asked.looseKey];
+    const keys = [c.looseKey, ...(asked ? [asked.looseKey] : []), ...unitLines.map((r) => r.looseKey)];
     const held = await run(() => store.zipsHolding(keys, postal, c.state!));
     if (held.length === 0) throw err;
     if (held.length > 1) {
@@ -155,7 +185,8 @@ export async function findByAddress(
       );
     }
     const inZip = { zip: held[0]!, state: null, cityKey: null };
-    return findReadings(store, { ...c, ...inZip }, asked && { ...asked, ...inZip }, q, run, written);
+    const units = unitLines.map((r) => ({ ...r, ...inZip }));
+    return findReadings(store, { ...c, ...inZip }, asked && { ...asked, ...inZip }, units, q, run, written);
   }
 }
 
@@ -164,15 +195,29 @@ const isNothingFound = (err: unknown) => err instanceof ApiError && err.status =
 /** A 404 that names the units of the address it found ("units there: ..."). */
 const namesUnits = (err: unknown) => err instanceof ApiError && /units there:/.test(err.message);
 
-/** The readings of an address in turn: as parsed, then (when it differs and the first finds nothing) as asked. */
+/**
+ * The readings of an address in turn. A unit asked that a stored line may hold (`unitLines`): first the unit as asked,
+ * never answered by its building's record, then each such line. Then as parsed (a unit not stored answered by its
+ * building's record), then (when it differs and the first finds nothing) as asked.
+ */
 async function findReadings(
   store: RecordStore,
   c: AddressCriteria,
   asked: AddressCriteria | null,
+  unitLines: readonly AddressCriteria[],
   q: AddressLookup,
   run: Run,
   written: AskedAddress,
 ): Promise<RecordPage> {
+  if (unitLines.length > 0) {
+    for (const [r, building] of [[c, false] as const, ...unitLines.map((l) => [l, true] as const)]) {
+      try {
+        return await findAt(store, r, q, run, written, building);
+      } catch (err) {
+        if (!isNothingFound(err)) throw err;
+      }
+    }
+  }
   if (asked === null) return findAt(store, c, q, run, written);
   try {
     return await findAt(store, c, q, run, written);
@@ -189,13 +234,17 @@ async function findReadings(
   }
 }
 
-/** The page of one reading `c` of the address `written`, with how it matched. */
+/**
+ * The page of one reading `c` of the address `written`, with how it matched; `building`: a unit asked that is not
+ * stored is answered by its building's own record (else a 404).
+ */
 async function findAt(
   store: RecordStore,
   c: AddressCriteria,
   q: AddressLookup,
   run: Run,
   written: AskedAddress,
+  building = true,
 ): Promise<RecordPage> {
   const offset = (q.page - 1) * q.pagesize;
   const askedUnit = c.unitKey === '' ? null : c.unitKey;
@@ -224,7 +273,7 @@ async function findAt(
   let unit = askedUnit;
   if (unit !== null && !spellings.some((s) => s.hasUnit)) {
     // The unit is not a record of its own: the record of the whole building holds it (a co-op, a house).
-    if (!spellings.some((s) => s.hasBuilding)) {
+    if (!building || !spellings.some((s) => s.hasBuilding)) {
       const units = await run(() => store.unitsAt(c, lines));
       const asked = c.unitKey === UNNAMED_UNIT ? 'A unit without its number' : `No unit '${c.unitKey}'`;
       throw notFound(

@@ -79,32 +79,69 @@ describe('status.match on every address answer', () => {
   });
 
   it("a unit asked that a stored line holds: bare after a route's number, or as the house number's letter", async () => {
-    const [name, route, lone, east] = [uniqueStreet(), uniqueStreet(), uniqueStreet(), uniqueStreet()];
-    const [building, lettered, hangar, loneBuilding] = await insertProperties(ctx.pool, [
+    const [name, alone, route, lone, east, twin, nine, units, untyped] = Array.from({ length: 9 }, uniqueStreet);
+    const stored = await insertProperties(ctx.pool, [
       place(`1425 ${name} LN`),
       place(`1425-A ${name} LN`),
+      place(`20-B ${alone} CT`),
+      place(`367 ${route} ROUTE 120`),
       place(`367 ${route} ROUTE 120 B3`),
       place(`500 ${lone} ST`),
       place(`1604-E ${east} AVE`),
+      place(`100 ${twin} ST`),
+      place(`100 ${twin} ST E`),
+      place(`100 ${nine} ROUTE 9`),
+      place(`100 ${nine} ROUTE 92`),
+      place(`300 ${units} AVE`, 'APT 1'),
+      place(`300 ${units} AVE`, 'APT 2'),
+      place(`300C ${units} AVE`),
+      place(`100 ${untyped}`),
+      place(`100 ${untyped}`, 'APT 1'),
     ]);
-    // The parcel numbered with the letter, before the building's own record (Charlottesville's address points write
-    // `1425 GENTRY LN #A` for its parcel 1425-A).
-    const letter = await at(`1425 ${name} LN #A`);
-    expect(letter.status).toBe(200);
-    expect(ids(letter)).toEqual([lettered]);
-    expect(letter.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '1425A' } });
-    expect(ids(await at(`1425 ${name} LN`))).toEqual([building]);
-    // The unit after a route's number, which a stored line keeps in the street's name.
+    const [
+      building,
+      ,
+      lettered,
+      routeBuilding,
+      hangar,
+      loneBuilding,
+      ,
+      twinBuilding,
+      ,
+      nineBuilding,
+      ,
+      ,
+      ,
+      ,
+      untypedBuilding,
+    ] = stored;
+    // The unit after a route's number, which a stored line keeps in the street's name: before the building's record.
     const unit = await at(`367 ${route} Route 120 Unit B3`);
-    expect(unit.status).toBe(200);
     expect(ids(unit)).toEqual([hangar]);
     expect(unit.body.status.match.type).toBe('corrected');
-    // No such parcel: the building's record, as before.
-    const buildingOnly = await at(`500 ${lone} ST #A`);
-    expect(ids(buildingOnly)).toEqual([loneBuilding]);
-    expect(buildingOnly.body.status.match.type).toBe('building');
-    // A directional's letter is never the house's: 1604-E is stored as East (another street), never answered so.
+    expect(ids(await at(`367 ${route} Route 120 Unit B4`))).toEqual([routeBuilding]);
+    // The parcel numbered with the letter, where nothing is stored at the address (Charlottesville's address points
+    // write `20 ALONE CT #B` for its parcel 20-B).
+    const letter = await at(`20 ${alone} Ct #B`);
+    expect(ids(letter)).toEqual([lettered]);
+    expect(letter.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '20B', unit: null } });
+    // Where the address has a record, it answers as before: 1425A may be another building beside it.
+    const beside = await at(`1425 ${name} LN #A`);
+    expect(ids(beside)).toEqual([building]);
+    expect(beside.body.status.match.type).toBe('building');
+    expect(ids(await at(`500 ${lone} ST #A`))).toEqual([loneBuilding]);
+    // Units stored there, not this one: the 404 that names them, not the lot numbered with the letter.
+    const missing = await at(`300 ${units} Ave Apt C`);
+    expect(missing.status).toBe(404);
+    expect(missing.body.status.msg).toMatch(/units there: 1, 2/);
+    // A directional is never a unit read so: not X Street East, nor 1604-E (stored as East X Avenue).
+    expect(ids(await at(`100 ${twin} St Unit E`))).toEqual([twinBuilding]);
     expect((await at(`1604 ${east} AVE #E`)).status).toBe(404);
+    // Only a line stored exactly so: Route 9's unit 2 is not Route 92; a word that is a type is no other street.
+    expect(ids(await at(`100 ${nine} Route 9 Unit 2`))).toEqual([nineBuilding]);
+    const garden = await at(`100 ${untyped} Apt Garden`);
+    expect(ids(garden)).toEqual([untypedBuilding]);
+    expect(garden.body.status.match.type).toBe('building');
   });
 
   it('no other answer carries it, and an address answer changes in nothing else', async () => {

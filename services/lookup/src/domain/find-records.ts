@@ -37,17 +37,13 @@ const sameHouseNumber = (inAddress: string, number: string) =>
 export const UNNAMED_UNIT = '?';
 
 /**
- * The criteria of an address query as its line is parsed, and the other readings a query may also mean, tried in
- * turn when those before find nothing: the unit asked as part of a stored line (`unitLines`: written bare after the
- * street, or a letter as the house number's), tried before the building's own record answers for a unit it does not
- * hold; then a number after the street read as a unit (`asked`, parseAskedLine), or null when that reading is the
- * same.
+ * The criteria of an address query as its line is parsed, and as a query may also mean it (`asked`: a number after
+ * the street read as a unit, see parseAskedLine), or null when that reading is the same; and the stored lines that
+ * may hold the unit asked (`units`: unitLines).
  */
-export function addressCriteria(q: AddressLookup): AddressCriteria & {
-  asked: AddressCriteria | null;
-  unitLines: AddressCriteria[];
-  written: AskedAddress;
-} {
+export function addressCriteria(
+  q: AddressLookup,
+): AddressCriteria & { asked: AddressCriteria | null; units: UnitLines; written: AskedAddress } {
   let line = q.address!;
   const given = parseStreetLine(line);
   if (q.number !== undefined) {
@@ -80,35 +76,58 @@ export function addressCriteria(q: AddressLookup): AddressCriteria & {
   const numberKept = q.number === undefined || asked.houseNumber?.toUpperCase() === q.number.toUpperCase();
   const differs = asked.lineKey !== parsed.lineKey && asked.streetKey !== '' && numberKept;
   const first = criteriaOf(parsed, place, !differs);
+  const units = unitLines(parsed);
   return {
     ...first,
     asked: differs ? criteriaOf(asked, place, true) : null,
-    unitLines: unitAsLine(parsed).map((l) => criteriaOf(l, place, false)),
+    units: {
+      bare: units.bare && criteriaOf(units.bare, place, false),
+      houseLetters: units.houseLetters.map((l) => criteriaOf(l, place, false)),
+    },
     written: { written: line, parsed, unitKey: first.unitKey },
   };
 }
 
+/** Stored lines that may hold the unit asked, each answered only by a record stored at exactly that line. */
+export interface UnitLines<T = AddressCriteria> {
+  /**
+   * The unit written bare after the street, where a stored line keeps it in the street's name (Lebanon's `367 NH
+   * ROUTE 120 B3`, a unit after a route's number, asked `367 NH Route 120 Unit B3`): tried before the building's own
+   * record answers for a unit it does not hold.
+   */
+  bare: T | null;
+  /**
+   * A unit of one letter as the house number's, glued or after a dash as rolls write it (`1425 Gentry Ln #A` for the
+   * parcel `1425-A GENTRY LN`, as Charlottesville's address points write it): tried only where the address holds
+   * nothing at all (no building, no unit), as `1425A` may be another building beside it.
+   */
+  houseLetters: T[];
+}
+
 /**
- * The unit asked as part of a stored line, where as a unit it finds nothing: written bare after the street (Lebanon's
- * `367 NH ROUTE 120 B3`: a unit after a route's number stays in the street's name; asked `367 NH Route 120 Unit B3`);
- * one letter, not a directional, as the house number's (`100 MELBOURNE PARK CIR #A` for the parcel `100-A`, as
- * Charlottesville's address points write its 200 such parcels), glued or after a dash as rolls write it (`405-A
- * VALLEY RD EXT` keeps its letter as a word of the street: VALLEY is a street type, and a letter is a house's only
- * before a name word). Each as a stored line reads it, kept only when that is a line without a unit, not the line
- * asked.
+ * The stored readings of the unit asked (UnitLines), each as a stored line reads it, kept only when that is a line
+ * without a unit, not the line asked. Never a directional (`100 X ST Unit E` is not X Street East, nor 100-E East
+ * X Street), a unit of several parts or one without its number.
  */
-function unitAsLine(parsed: StreetLine): StreetLine[] {
+function unitLines(parsed: StreetLine): UnitLines<StreetLine> {
   const { unitKey: unit, houseNumber: house, streetKey } = parsed;
-  if (unit === '' || parsed.unitUnnamed || house === null || unit.includes('/')) return [];
-  const lines = [`${house} ${streetKey} ${unit}`];
-  if (/^[A-Z]$/.test(unit) && !DIRECTIONALS.has(unit) && /^\d+$/.test(house))
-    lines.push(`${house}${unit} ${streetKey}`, `${house}-${unit} ${streetKey}`);
+  if (unit === '' || parsed.unitUnnamed || house === null || unit.includes('/') || DIRECTIONALS.has(unit))
+    return { bare: null, houseLetters: [] };
   const seen = new Set([parsed.lineKey]);
-  return lines.map(parseStreetLine).filter((l) => {
-    if (l.unitKey !== '' || seen.has(l.lineKey)) return false;
-    seen.add(l.lineKey);
-    return true;
-  });
+  const stored = (lines: string[]) =>
+    lines.map(parseStreetLine).filter((l) => {
+      if (l.unitKey !== '' || seen.has(l.lineKey)) return false;
+      seen.add(l.lineKey);
+      return true;
+    });
+  const [bare] = stored([`${house} ${streetKey} ${unit}`]);
+  // `405-A VALLEY RD EXT` keeps its letter as a word of the street (VALLEY is a street type, and a letter is a
+  // house's only before a name word): each spelling is read as the stored line was.
+  const letters =
+    /^[A-Z]$/.test(unit) && /^\d+$/.test(house)
+      ? stored([`${house}${unit} ${streetKey}`, `${house}-${unit} ${streetKey}`])
+      : [];
+  return { bare: bare ?? null, houseLetters: letters };
 }
 
 function criteriaOf(
@@ -164,9 +183,9 @@ export async function findByAddress(
   deadline = new LookupDeadline(store.deadlineMs),
 ): Promise<RecordPage> {
   const run: Run = (statement) => deadline.run(statement);
-  const { asked, unitLines, written, ...c } = addressCriteria(q);
+  const { asked, units, written, ...c } = addressCriteria(q);
   try {
-    return await findReadings(store, c, asked, unitLines, q, run, written);
+    return await findReadings(store, c, asked, units, q, run, written);
   } catch (err) {
     // Nothing in the city as the records name it: the ZIPs the post office calls by that name. A roll names its
     // municipality (LEBANON), the address a client holds may name the post office (WEST LEBANON, NH 03784). When the
@@ -176,7 +195,7 @@ export async function findByAddress(
     if (c.zip !== null || !isNothingFound(err)) throw err;
     const postal = postalZips(c.state!, c.cityKey!);
     if (postal.length === 0) throw err;
-    const keys = [c.looseKey, ...(asked ? [asked.looseKey] : []), ...unitLines.map((r) => r.looseKey)];
+    const keys = asked === null ? [c.looseKey] : [c.looseKey, asked.looseKey];
     const held = await run(() => store.zipsHolding(keys, postal, c.state!));
     if (held.length === 0) throw err;
     if (held.length > 1) {
@@ -185,8 +204,11 @@ export async function findByAddress(
       );
     }
     const inZip = { zip: held[0]!, state: null, cityKey: null };
-    const units = unitLines.map((r) => ({ ...r, ...inZip }));
-    return findReadings(store, { ...c, ...inZip }, asked && { ...asked, ...inZip }, units, q, run, written);
+    const unitsInZip = {
+      bare: units.bare && { ...units.bare, ...inZip },
+      houseLetters: units.houseLetters.map((r) => ({ ...r, ...inZip })),
+    };
+    return findReadings(store, { ...c, ...inZip }, asked && { ...asked, ...inZip }, unitsInZip, q, run, written);
   }
 }
 
@@ -196,31 +218,26 @@ const isNothingFound = (err: unknown) => err instanceof ApiError && err.status =
 const namesUnits = (err: unknown) => err instanceof ApiError && /units there:/.test(err.message);
 
 /**
- * The readings of an address in turn. A unit asked that a stored line may hold (`unitLines`): first the unit as asked,
- * never answered by its building's record, then each such line. Then as parsed (a unit not stored answered by its
- * building's record), then (when it differs and the first finds nothing) as asked.
+ * The readings of an address in turn: as parsed (a unit asked that is not stored answered by its building's record
+ * only after the stored lines that may hold the unit: UnitLines), then (when it differs and the first finds nothing)
+ * as asked.
  */
 async function findReadings(
   store: RecordStore,
   c: AddressCriteria,
   asked: AddressCriteria | null,
-  unitLines: readonly AddressCriteria[],
+  units: UnitLines,
   q: AddressLookup,
   run: Run,
   written: AskedAddress,
 ): Promise<RecordPage> {
-  if (unitLines.length > 0) {
-    for (const [r, building] of [[c, false] as const, ...unitLines.map((l) => [l, true] as const)]) {
-      try {
-        return await findAt(store, r, q, run, written, building);
-      } catch (err) {
-        if (!isNothingFound(err)) throw err;
-      }
-    }
-  }
-  if (asked === null) return findAt(store, c, q, run, written);
+  const parsed = () =>
+    units.bare !== null || units.houseLetters.length > 0
+      ? findUnitLines(store, c, units, q, run, written)
+      : findAt(store, c, q, run, written);
+  if (asked === null) return parsed();
   try {
-    return await findAt(store, c, q, run, written);
+    return await parsed();
   } catch (err) {
     // Nothing as parsed: the number after the street may be a unit ("203 N WABASH 608"), the letter after the number
     // the house's ("1299 D SALEM CT"). When that finds nothing either, the first reading's 404 is the one given (its
@@ -235,8 +252,60 @@ async function findReadings(
 }
 
 /**
- * The page of one reading `c` of the address `written`, with how it matched; `building`: a unit asked that is not
- * stored is answered by its building's own record (else a 404).
+ * The address as parsed, where a stored line may hold the unit asked (UnitLines): the unit as stored; else the line
+ * holding it bare; else, the unit not stored, the building's own record; else, nothing at all at the address, the
+ * house numbered with the letter. Each line of UnitLines answers only with a record stored at exactly that line, without
+ * a unit: one statement each.
+ */
+async function findUnitLines(
+  store: RecordStore,
+  c: AddressCriteria,
+  units: UnitLines,
+  q: AddressLookup,
+  run: Run,
+  written: AskedAddress,
+): Promise<RecordPage> {
+  let building: BuildingRecord | null = null;
+  let first: unknown;
+  try {
+    return await findAt(store, c, q, run, written, false);
+  } catch (err) {
+    if (err instanceof BuildingRecord) building = err;
+    else if (!isNothingFound(err)) throw err;
+    first = err;
+  }
+  const exactly = async (r: AddressCriteria) => {
+    const found = await run(() => store.byLines(r, [r.lineKey], '', q.pagesize, (q.page - 1) * q.pagesize));
+    if (found.total === 0) return null;
+    const page = pageOrNotFound(found, q.page, q.pagesize, `address '${addressText(r)}'`);
+    return { ...page, match: describeMatch(written, r.lineKey, null) };
+  };
+  const bare = units.bare && (await exactly(units.bare));
+  if (bare) return bare;
+  if (building !== null) return building.answer();
+  // Units stored at the address, but not this one: its 404 names them.
+  if (!namesUnits(first)) {
+    for (const r of units.houseLetters) {
+      const page = await exactly(r);
+      if (page) return page;
+    }
+  }
+  throw first;
+}
+
+/**
+ * Thrown by findAt when told not to answer with the building's record (`building` false) where it would have: the
+ * answer it would have given, one statement away. Never leaves findUnitLines.
+ */
+class BuildingRecord extends Error {
+  constructor(readonly answer: () => Promise<RecordPage>) {
+    super('the building record answers');
+  }
+}
+
+/**
+ * The page of one reading `c` of the address `written`, with how it matched; `building` false: a unit asked that is
+ * not stored, whose building's record would answer, throws BuildingRecord with that answer instead.
  */
 async function findAt(
   store: RecordStore,
@@ -273,7 +342,7 @@ async function findAt(
   let unit = askedUnit;
   if (unit !== null && !spellings.some((s) => s.hasUnit)) {
     // The unit is not a record of its own: the record of the whole building holds it (a co-op, a house).
-    if (!building || !spellings.some((s) => s.hasBuilding)) {
+    if (!spellings.some((s) => s.hasBuilding)) {
       const units = await run(() => store.unitsAt(c, lines));
       const asked = c.unitKey === UNNAMED_UNIT ? 'A unit without its number' : `No unit '${c.unitKey}'`;
       throw notFound(
@@ -282,10 +351,14 @@ async function findAt(
     }
     unit = '';
   }
-  const found = await run(() => store.byLines(c, lines, unit, q.pagesize, offset));
-  const page = pageOrNotFound(found, q.page, q.pagesize, `address '${addressText(c, lines[0])}'`);
-  // The asked line when it is one of the spellings (one building, one answer), else the one that answered first.
-  return matched(page, lines.includes(c.lineKey) ? c.lineKey : lines[0]!, unit === '' ? null : unit);
+  const answer = async (u: string | null) => {
+    const found = await run(() => store.byLines(c, lines, u, q.pagesize, offset));
+    const page = pageOrNotFound(found, q.page, q.pagesize, `address '${addressText(c, lines[0])}'`);
+    // The asked line when it is one of the spellings (one building, one answer), else the one that answered first.
+    return matched(page, lines.includes(c.lineKey) ? c.lineKey : lines[0]!, u === '' ? null : u);
+  };
+  if (unit === '' && askedUnit !== null && !building) throw new BuildingRecord(() => answer(''));
+  return answer(unit);
 }
 
 export async function findByOwner(

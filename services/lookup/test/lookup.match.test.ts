@@ -79,7 +79,10 @@ describe('status.match on every address answer', () => {
   });
 
   it("a unit asked that a stored line holds: bare after a route's number, or as the house number's letter", async () => {
-    const [name, alone, route, lone, east, twin, nine, units, untyped] = Array.from({ length: 9 }, uniqueStreet);
+    const [name, alone, route, lone, east, twin, nine, units, untyped, typed] = Array.from(
+      { length: 10 },
+      uniqueStreet,
+    );
     const stored = await insertProperties(ctx.pool, [
       place(`1425 ${name} LN`),
       place(`1425-A ${name} LN`),
@@ -97,24 +100,12 @@ describe('status.match on every address answer', () => {
       place(`300C ${units} AVE`),
       place(`100 ${untyped}`),
       place(`100 ${untyped}`, 'APT 1'),
+      place(`100 ${typed} ST`),
+      place(`100 ${typed} ST EXT`),
+      place(`100 ${untyped} GDN`),
     ]);
-    const [
-      building,
-      ,
-      lettered,
-      routeBuilding,
-      hangar,
-      loneBuilding,
-      ,
-      twinBuilding,
-      ,
-      nineBuilding,
-      ,
-      ,
-      ,
-      ,
-      untypedBuilding,
-    ] = stored;
+    const [building, , lettered, routeBuilding, hangar, loneBuilding, , twinBuilding, , nineBuilding] = stored;
+    const [untypedBuilding, , typedBuilding, , untypedGardens] = stored.slice(14);
     // The unit after a route's number, which a stored line keeps in the street's name: before the building's record.
     const unit = await at(`367 ${route} Route 120 Unit B3`);
     expect(ids(unit)).toEqual([hangar]);
@@ -139,8 +130,11 @@ describe('status.match on every address answer', () => {
     expect((await at(`1604 ${east} AVE #E`)).status).toBe(404);
     // Only a line stored exactly so: Route 9's unit 2 is not Route 92; a word that is a type is no other street.
     expect(ids(await at(`100 ${nine} Route 9 Unit 2`))).toEqual([nineBuilding]);
+    // A unit that is a type's word is no other street: not X Street Extension, not X Gardens.
+    expect(ids(await at(`100 ${typed} St Unit Ext`))).toEqual([typedBuilding]);
+    // The building's two spellings (as before), not X Gardens alone.
     const garden = await at(`100 ${untyped} Apt Garden`);
-    expect(ids(garden)).toEqual([untypedBuilding]);
+    expect(ids(garden)).toEqual([untypedBuilding, untypedGardens]);
     expect(garden.body.status.match.type).toBe('building');
   });
 

@@ -120,7 +120,9 @@ function unitLines(parsed: StreetLine): UnitLines<StreetLine> {
       seen.add(l.lineKey);
       return true;
     });
-  const [bare] = stored([`${house} ${streetKey} ${unit}`]);
+  // The same street's type: a unit that is a type's word is no other street (`100 X St Unit Ext` is not X Street
+  // Extension, `100 X Apt Garden` not X Gardens).
+  const [bare] = stored([`${house} ${streetKey} ${unit}`]).filter((l) => l.streetType === parsed.streetType);
   // `405-A VALLEY RD EXT` keeps its letter as a word of the street (VALLEY is a street type, and a letter is a
   // house's only before a name word): each spelling is read as the stored line was.
   const letters =

@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { insertProperties, makeProperty, uniqueStreet } from '@pra/ingest/testing';
+import { oneLetterWordApart } from '../src/domain/spelling-rules.js';
 import { useLookupApp } from './lookup-harness.js';
 
 const ctx = useLookupApp();
@@ -130,6 +131,12 @@ describe('status.match on every address answer', () => {
     expect((await at(`1604 ${east} AVE #E`)).status).toBe(404);
     // Only a line stored exactly so: Route 9's unit 2 is not Route 92; a word that is a type is no other street.
     expect(ids(await at(`100 ${nine} Route 9 Unit 2`))).toEqual([nineBuilding]);
+    // Nor another house whose letter a stored line keeps as a word (`1604-D X AVE` is `1604 D X AVE`): a unit E
+    // there is not a one-letter slip of the street's name.
+    const slipped = `${uniqueStreet()}ING`; // long enough for a one-letter slip to be read
+    const [lotD] = await insertProperties(ctx.pool, [place(`1604-D ${slipped} AVE`)]);
+    expect((await at(`1604 ${slipped} Ave #E`)).status).toBe(404);
+    expect(ids(await at(`1604-D ${slipped} Ave`))).toEqual([lotD]);
     // A unit that is a type's word is no other street: not X Street Extension, not X Gardens.
     expect(ids(await at(`100 ${typed} St Unit Ext`))).toEqual([typedBuilding]);
     // The building's two spellings (as before), not X Gardens alone.
@@ -174,5 +181,16 @@ describe('status.match on every address answer', () => {
     expect(ids(again)).toEqual([avenue]);
     expect(again.body.status.match).toEqual(first.body.status.match);
     expect(again.body.status.transactionID).toBe(first.body.status.transactionID);
+  });
+});
+
+describe('oneLetterWordApart', () => {
+  it('tells a letter that is a word of its own from a slip within a name', () => {
+    expect(oneLetterWordApart('1604 MONTICELLO AVE', '1604 D MONTICELLO AVE')).toBe(true);
+    expect(oneLetterWordApart('1604 D MONTICELLO AVE', '1604 MONTICELLO AVE')).toBe(true);
+    expect(oneLetterWordApart('100 MAIN ST', '100 MAIN ST E')).toBe(true);
+    expect(oneLetterWordApart('90 BEVERLY RD', '90 BEVERLEY RD')).toBe(false);
+    expect(oneLetterWordApart('100 MAIN ST', '100 OLD MAIN ST')).toBe(false);
+    expect(oneLetterWordApart('100 MAIN ST', '100 MAIN ST')).toBe(false);
   });
 });

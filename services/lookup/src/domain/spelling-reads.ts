@@ -3,7 +3,7 @@
 import { DIRECTIONALS, looseDirectionals } from '@pra/core/address';
 import { notFound } from '@pra/core/errors';
 import type { AddressCriteria, RecordStore, Spelling } from '../data/record-queries.js';
-import { chooseSpellings, MIN_FUZZY_NAME, splitLooseKey, withinOneEdit } from './spelling-rules.js';
+import { chooseSpellings, MIN_FUZZY_NAME, oneLetterWordApart, splitLooseKey, withinOneEdit } from './spelling-rules.js';
 import type { Run } from './lookup-deadline.js';
 
 /** The standard directionals ("N", "SW"): what a loose key's name may end in after "_". */
@@ -85,6 +85,8 @@ async function oneLetterOff(store: RecordStore, c: AddressCriteria, run: Run): P
     if (other.house !== house || other.name.length < MIN_FUZZY_NAME || !withinOneEdit(name, other.name)) continue;
     // A digit more, less or other is another street or a unit, not a slip ("W_21ST" / "W_31ST", "KIMBERLY9").
     if (other.name.replace(/\D/g, '') !== digits) continue;
+    // Nor a letter that is a word of its own ("1604 D MONTICELLO AVE", the house 1604-D).
+    if (oneLetterWordApart(c.lineKey, l.lineKey)) continue;
     if (c.streetType !== '' && l.streetType !== '' && l.streetType !== c.streetType) continue;
     // One letter off in a directional is another street ("N_BROADWAY" / "S_BROADWAY", "STERLING_N" / "..._S").
     const theirs = looseDirectionals(other.name);

@@ -58,5 +58,18 @@ export function withinOneEdit(a: string, b: string): boolean {
   return restA.length >= 2 && restA[0] === restB[1] && restA[1] === restB[0] && restA.slice(2) === restB.slice(2);
 }
 
+/**
+ * The two lines' streets differ by a word of one letter that one of them has and the other lacks (`1604 D MONTICELLO
+ * AVE`, Charlottesville's 1604-D, whose letter a stored line keeps as the street's first word, against `1604
+ * MONTICELLO AVE`): a letter of its own, another house's or an initial, not a slip within a name, though their loose
+ * keys (`DMONTICELLO`, `MONTICELLO`) are one letter apart. Each line is its house number, then its street's words.
+ */
+export function oneLetterWordApart(a: string, b: string): boolean {
+  const [longer, shorter] = [a.split(' ').slice(1), b.split(' ').slice(1)].sort((x, y) => y.length - x.length);
+  if (longer!.length !== shorter!.length + 1) return false;
+  const at = longer!.findIndex((w, i) => w !== shorter![i]);
+  return at >= 0 && longer![at]!.length === 1 && longer!.slice(at + 1).join(' ') === shorter!.slice(at).join(' ');
+}
+
 /** Street names long enough for a one-letter slip to be told from another street ("BEVERLEY" / "BEVERLY"). */
 export const MIN_FUZZY_NAME = 6;

@@ -79,9 +79,9 @@ describe('status.match on every address answer', () => {
     });
   });
 
-  it("a unit asked that a stored line holds: bare after a route's number, or as the house number's letter", async () => {
-    const [name, alone, route, lone, east, twin, nine, units, untyped, typed] = Array.from(
-      { length: 10 },
+  it("a unit asked that a stored line holds: bare after the street, or as the house number's letter", async () => {
+    const [name, alone, route, lone, east, twin, nine, units, untyped, typed, bare] = Array.from(
+      { length: 11 },
       uniqueStreet,
     );
     const stored = await insertProperties(ctx.pool, [
@@ -104,13 +104,21 @@ describe('status.match on every address answer', () => {
       place(`100 ${typed} ST`),
       place(`100 ${typed} ST EXT`),
       place(`100 ${untyped} GDN`),
+      place(`203 N ${bare}`),
+      place(`203 N ${bare} 608`),
     ]);
     const [building, , lettered, routeBuilding, hangar, loneBuilding, , twinBuilding, , nineBuilding] = stored;
-    const [untypedBuilding, , typedBuilding, , untypedGardens] = stored.slice(14);
-    // The unit after a route's number, which a stored line keeps in the street's name: before the building's record.
-    const unit = await at(`367 ${route} Route 120 Unit B3`);
-    expect(ids(unit)).toEqual([hangar]);
+    const [untypedBuilding, , typedBuilding, , untypedGardens, bareBuilding, bareUnit] = stored.slice(14);
+    // A unit a stored line keeps in the street's name (a number after a street without a type): before the
+    // building's record.
+    const unit = await at(`203 N ${bare} Apt 608`);
+    expect(ids(unit)).toEqual([bareUnit]);
     expect(unit.body.status.match.type).toBe('corrected');
+    expect(ids(await at(`203 N ${bare} Apt 609`))).toEqual([bareBuilding]);
+    // A unit after a route's number is the line's own unit (keys v8: `367 NH ROUTE 120 B3` is unit B3).
+    const hangarAsked = await at(`367 ${route} Route 120 Unit B3`);
+    expect(ids(hangarAsked)).toEqual([hangar]);
+    expect(hangarAsked.body.status.match.type).toBe('standardized');
     expect(ids(await at(`367 ${route} Route 120 Unit B4`))).toEqual([routeBuilding]);
     // The parcel numbered with the letter, where nothing is stored at the address (Charlottesville's address points
     // write `20 ALONE CT #B` for its parcel 20-B).
@@ -126,9 +134,13 @@ describe('status.match on every address answer', () => {
     const missing = await at(`300 ${units} Ave Apt C`);
     expect(missing.status).toBe(404);
     expect(missing.body.status.msg).toMatch(/units there: 1, 2/);
-    // A directional is never a unit read so: not X Street East, nor 1604-E (stored as East X Avenue).
+    // A directional is never a unit read as a street's: not X Street East. The dash ties a directional's letter to
+    // the house number (keys v8: 1604-E is 1604E, no longer East X Avenue), so it is that house's letter.
     expect(ids(await at(`100 ${twin} St Unit E`))).toEqual([twinBuilding]);
-    expect((await at(`1604 ${east} AVE #E`)).status).toBe(404);
+    const dashedEast = await at(`1604 ${east} AVE #E`);
+    expect(ids(dashedEast)).toEqual([stored[6]]);
+    expect(dashedEast.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '1604E', unit: null } });
+    expect((await at(`1604 E ${east} AVE`)).status).toBe(404);
     // Only a line stored exactly so: Route 9's unit 2 is not Route 92; a word that is a type is no other street.
     expect(ids(await at(`100 ${nine} Route 9 Unit 2`))).toEqual([nineBuilding]);
     // Nor another house whose letter a stored line keeps as a word (`1604-D X AVE` is `1604 D X AVE`): a unit E

@@ -91,9 +91,9 @@ export function addressCriteria(
 /** Stored lines that may hold the unit asked, each answered only by a record stored at exactly that line. */
 export interface UnitLines<T = AddressCriteria> {
   /**
-   * The unit written bare after the street, where a stored line keeps it in the street's name (Lebanon's `367 NH
-   * ROUTE 120 B3`, a unit after a route's number, asked `367 NH Route 120 Unit B3`): tried before the building's own
-   * record answers for a unit it does not hold.
+   * The unit written bare after the street, where a stored line keeps it in the street's name (`203 N WABASH 608`,
+   * a number after a street without a type, asked `203 N Wabash Apt 608`): tried before the building's own record
+   * answers for a unit it does not hold.
    */
   bare: T | null;
   /**
@@ -106,12 +106,13 @@ export interface UnitLines<T = AddressCriteria> {
 
 /**
  * The stored readings of the unit asked (UnitLines), each as a stored line reads it, kept only when that is a line
- * without a unit, not the line asked. Never a directional (`100 X ST Unit E` is not X Street East, nor 100-E East
- * X Street), a unit of several parts or one without its number.
+ * without a unit, not the line asked. Never a unit of several parts or one without its number; a directional never
+ * bare (`100 X ST Unit E` is not X Street East), only as a house number's letter (`1604-E X AVE` is house 1604E since
+ * keys v8: the dash ties the letter to the number).
  */
 function unitLines(parsed: StreetLine): UnitLines<StreetLine> {
   const { unitKey: unit, houseNumber: house, streetKey } = parsed;
-  if (unit === '' || parsed.unitUnnamed || house === null || unit.includes('/') || DIRECTIONALS.has(unit))
+  if (unit === '' || parsed.unitUnnamed || house === null || unit.includes('/'))
     return { bare: null, houseLetters: [] };
   const seen = new Set([parsed.lineKey]);
   const stored = (lines: string[]) =>
@@ -122,13 +123,11 @@ function unitLines(parsed: StreetLine): UnitLines<StreetLine> {
     });
   // The same street's type: a unit that is a type's word is no other street (`100 X St Unit Ext` is not X Street
   // Extension, `100 X Apt Garden` not X Gardens).
-  const [bare] = stored([`${house} ${streetKey} ${unit}`]).filter((l) => l.streetType === parsed.streetType);
-  // `405-A VALLEY RD EXT` keeps its letter as a word of the street (VALLEY is a street type, and a letter is a
-  // house's only before a name word): each spelling is read as the stored line was.
-  const letters =
-    /^[A-Z]$/.test(unit) && /^\d+$/.test(house)
-      ? stored([`${house}${unit} ${streetKey}`, `${house}-${unit} ${streetKey}`])
-      : [];
+  const [bare] = DIRECTIONALS.has(unit)
+    ? []
+    : stored([`${house} ${streetKey} ${unit}`]).filter((l) => l.streetType === parsed.streetType);
+  // Read as a stored line is (`1604-E X AVE`, `100-A X LN` and `1604E X AVE` are one house, 1604E or 100A).
+  const letters = /^[A-Z]$/.test(unit) && /^\d+$/.test(house) ? stored([`${house}-${unit} ${streetKey}`]) : [];
   return { bare: bare ?? null, houseLetters: letters };
 }
 

@@ -333,6 +333,38 @@ describe('the spellings of issue 26', () => {
     for (const line of ['100 Main St E', '123 E Avenue B', '12 Avenue B', '100 US Hwy C', '500 County Rd B'])
       expect(parseMailingLine(line).unitKey, line).toBe('');
   });
+  it('keys v8: what the real rolls write, read as they mean it (issue 36)', () => {
+    // A house number's letter after a dash is the house's, even a directional's letter (was East Monticello).
+    expect(parseStreetLine('1604-E MONTICELLO AVE')).toMatchObject({ lineKey: '1604E MONTICELLO AVE', unitKey: '' });
+    same('1604E Monticello Avenue', '1604-E MONTICELLO AVE');
+    expect(parseStreetLine('100-D MELBOURNE PARK CIR').houseNumber).toBe('100D');
+    expect(parseStreetLine('1604 E MONTICELLO AVE').lineKey).toBe('1604 E MONTICELLO AVE');
+    // Not where the street would be a type alone.
+    expect(parseStreetLine('12-B ST').lineKey).not.toBe('12B ST');
+    // A number after the type and a post-directional is a unit on both sides (was West 101st).
+    expect(parseStreetLine('211 5TH ST SW 101')).toMatchObject({ lineKey: '211 5TH ST SW', unitKey: '101' });
+    same('211 5th Street SW Apt 101', '211 5TH ST SW 101');
+    expect(parseStreetLine('112 5TH STREET SE 4D')).toMatchObject({ lineKey: '112 5TH ST SE', unitKey: '4D' });
+    // ... unless a route's type or word makes it the route's.
+    expect(parseStreetLine('100 US HWY N 1').unitKey).toBe('');
+    expect(parseStreetLine('201 West 16').lineKey).toBe('201 W 16TH');
+    // A unit written with a dash after the type (Lebanon's `N-2`: was North 2nd).
+    expect(parseStreetLine('31 OLD ETNA RD N-2')).toMatchObject({ lineKey: '31 OLD ETNA RD', unitKey: 'N2' });
+    same('31 Old Etna Rd, Ste N-2', '31 OLD ETNA RD N-2');
+    same('31 Old Etna Rd #N2', '31 OLD ETNA RD N-2');
+    expect(parseStreetLine('100 I-95').unitKey).toBe('');
+    expect(parseStreetLine('100 US HWY I-95').unitKey).toBe('');
+    // Letters and digits after a route's number: the route's number is one word (Lebanon's).
+    expect(parseStreetLine('367 NH ROUTE 120 B3')).toMatchObject({ lineKey: '367 NH RTE 120', unitKey: 'B3' });
+    same('367 NH Route 120 Unit B3', '367 NH ROUTE 120 B3');
+    expect(parseStreetLine('86 NH ROUTE 4A 13UP')).toMatchObject({ lineKey: '86 NH RTE 4A', unitKey: '13UP' });
+    expect(parseStreetLine('1823 US ROUTE 5 N').unitKey).toBe('');
+    expect(parseStreetLine('500 Route 9 10TH').unitKey).toBe('');
+    expect(parseStreetLine('100 Ranch Rd 620 4').lineKey).toBe(parseStreetLine('100 RANCH RD 620 4').lineKey);
+    // A half written with a dash is the half written apart.
+    expect(parseStreetLine('60-1/2 YOUNG ST')).toMatchObject({ houseNumber: '60 1/2', lineKey: '60 1/2 YOUNG ST' });
+    same('60 1/2 Young Street', '60-1/2 YOUNG ST');
+  });
   it('review of issue 26: initials and O/L/D name prefixes are not house letters', () => {
     for (const line of ['100 O Neal St', '100 J F Kennedy Blvd', '123 M L King Jr Blvd', '100 L Enfant Plz SW'])
       expect(parseStreetLine(line).houseNumber, line).toMatch(/^\d+$/);

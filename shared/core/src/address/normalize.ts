@@ -5,13 +5,13 @@
 // once (no splice, slice or search of the rest inside a loop over them).
 import { DIRECTIONALS, SUFFIX_ABBREVIATIONS, SUFFIX_WORDS, UNIT_DESIGNATORS } from './usps-tables.js';
 import { numericOrdinals, ordinalSuffix } from './ordinals.js';
-import { floorAt, floorsAsUnits, HOUSE_NUMBER, splitUnit, unitLast, unitPart } from './units.js';
+import { dashedUnitJoined, floorAt, floorsAsUnits, HOUSE_NUMBER, splitUnit, unitLast, unitPart } from './units.js';
 
 /**
  * The version of the address keys this code computes. Raise it with any change to what parseStreetLine returns for
  * a stored line: the online rekey (services/ingest/src/data/rekey.ts) then recomputes the keys of every stored row.
  */
-export const ADDRESS_KEYS_VERSION = 7;
+export const ADDRESS_KEYS_VERSION = 8;
 
 export interface StreetLine {
   /** House number as written after clean-up ("123", "123A", "12-34", "123 1/2"); null when the line has none. */
@@ -223,6 +223,31 @@ export function dashLetterAsUnit(line: string): string | null {
   return m ? `${m[1]} ${line.slice(m[0].length)} # ${m[2]!.toUpperCase()}` : null;
 }
 
+/**
+ * `1604-E MONTICELLO AVE` is house 1604E, as `100-A MELBOURNE PARK CIR` is 100A, even where the letter is a
+ * directional's (it was East Monticello; the dash ties the letter to the number, and Charlottesville's address points
+ * write it `1604 MONTICELLO AVE #E`). Not where the street would be left a type alone (`12-B ST`).
+ */
+function houseLetterJoined(text: string): string {
+  const m = NUMBER_DASH_LETTER.exec(text);
+  if (m === null) return text;
+  const rest = text.slice(m[0].length);
+  const restWords = tokenize(rest);
+  if (restWords.length === 1 && SUFFIX_ABBREVIATIONS.has(restWords[0]!)) return text;
+  return `${m[1]}${m[2]!.toUpperCase()} ${rest}`;
+}
+
+/** "60-1/2": a house number and its half written with a dash. */
+const DASHED_FRACTION = /^(\d+)-(\d\/\d)$/;
+/** A unit's id of a letter or two, a dash and a number, written last: Lebanon's `31 OLD ETNA RD N-2`. */
+const DASHED_ID = /^[A-Z]{1,2}-\d{1,4}[A-Z]?$/i;
+
+function endsInDashedId(text: string): boolean {
+  if (!text.includes('-')) return false;
+  const trimmed = text.trimEnd();
+  return DASHED_ID.test(trimmed.slice(trimmed.lastIndexOf(' ') + 1));
+}
+
 function parseLine(input: string, asked: boolean, letters: boolean): StreetLine {
   // A comma-separated unit part ("123 Main St, Apt 4", "345 W 21ST ST, 2C") joins the line as a unit, with floor or
   // building parts around it ("14th Floor, Room 1418"); other parts (city, state) are dropped. A unit part first ("Apt 4,
@@ -242,10 +267,13 @@ function parseLine(input: string, asked: boolean, letters: boolean): StreetLine 
     text += UNIT_DESIGNATORS.has(tokens[0]!) || floorAt(tokens, 0) !== null ? ` ${part}` : ` # ${part}`;
     unitRead ||= kind === 'unit';
   }
-  let tokens = unitLast(tokenize(text));
-  // "104/106 22ND ST" is a range; "187GATES AVE" is a number glued to its street's name.
+  let tokens = unitLast(tokenize(houseLetterJoined(text)));
+  if (endsInDashedId(text)) tokens = dashedUnitJoined(tokens);
+  // "104/106 22ND ST" is a range; "187GATES AVE" is a number glued to its street's name; "60-1/2" is "60 1/2".
   const slashRange = tokens.length > 1 ? /^(\d{2,})\/(\d+)$/.exec(tokens[0]!) : null;
   if (slashRange && Number(slashRange[2]) > Number(slashRange[1])) tokens[0] = `${slashRange[1]}-${slashRange[2]}`;
+  const dashedHalf = tokens.length > 1 ? DASHED_FRACTION.exec(tokens[0]!) : null;
+  if (dashedHalf) tokens.splice(0, 1, dashedHalf[1]!, dashedHalf[2]!);
   const glued = tokens.length > 1 ? /^(\d+)([A-Z]{3,})$/.exec(tokens[0]!) : null;
   if (glued) tokens.splice(0, 1, glued[1]!, glued[2]!);
   let streetStart = 0;

@@ -76,14 +76,22 @@ function unitOfSegments(tokens: readonly string[], from: number): { designator: 
   return { designator: (units.at(-1) ?? floors[0] ?? buildings.at(-1) ?? segments[0]!).designator, unitKey: key };
 }
 
+/** A street type that does not make the number after it a route's, before a word that is not a route's. */
+function unitAfterType(tokens: readonly string[], typeAt: number): boolean {
+  const type = SUFFIX_ABBREVIATIONS.get(tokens[typeAt]!);
+  return type !== undefined && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[typeAt - 1]!);
+}
+
 /**
  * Whether the last token is a unit written without a designator. On both sides: after a street type ("123 MAIN ST
- * 4B"), unless the type or the word before it makes the number a route's ("100 US HWY 1", "5 COUNTY RD 12"). Only
- * for a query (`bareUnit`, a guess tried when the line as read finds nothing): after a type and a post-directional
- * ("2641 GATELY DR W 707"), after a name word that follows another street word ("203 N WABASH 608"), or after a
- * one-word street ("4516 KIMBERLY 9", "425 4TH 32"); never after a directional alone ("201 W 16" is West 16th), a
- * route's word ("1000 W FM 1960", "6500 N IH 35"), or when it is an ordinal. For a mailing line's second reading
- * only (`letters`), one letter after the type too (bareLetterUnit).
+ * 4B"), unless the type or the word before it makes the number a route's ("100 US HWY 1", "5 COUNTY RD 12"); after
+ * such a type and a post-directional ("211 5TH ST SW 101": it was West 101st); letters and digits after a route's
+ * number ("367 NH ROUTE 120 B3", "86 NH ROUTE 4A 13UP": a route's number is one word). Only for a query (`bareUnit`,
+ * a guess tried when the line as read finds nothing): after a route's type and a post-directional ("2641 GATELY
+ * DR W 707"), after a name word that follows another street word ("203 N WABASH 608"), or after a one-word street
+ * ("4516 KIMBERLY 9", "425 4TH 32"); never after a directional alone ("201 W 16" is West 16th), a route's word
+ * ("1000 W FM 1960", "6500 N IH 35"), or when it is an ordinal. For a mailing line's second reading only
+ * (`letters`), one letter after the type too (bareLetterUnit).
  */
 function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit: boolean, letters: boolean): boolean {
   const last = tokens.length - 1;
@@ -95,10 +103,26 @@ function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit
   if (!/\d/.test(unit) || DIGIT_ORDINAL.test(unit)) return false;
   const type = SUFFIX_ABBREVIATIONS.get(prev);
   if (type !== undefined) return words >= 2 && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[last - 2]!);
+  if (words >= 3 && DIRECTIONALS.has(prev) && unitAfterType(tokens, last - 2)) return true;
+  if (words >= 3 && routeUnit(tokens, last)) return true;
   if (!bareUnit || ROUTE_WORDS.has(prev) || UNIT_DESIGNATORS.has(prev)) return false;
   if (DIRECTIONALS.has(prev)) return words >= 3 && SUFFIX_ABBREVIATIONS.has(tokens[last - 2]!);
   if (words >= 2) return /[A-Z]/.test(prev);
   return /^[A-Z]{3,}$/.test(prev) || DIGIT_ORDINAL.test(prev);
+}
+
+const ROUTE_NUMBER = /^\d+[A-Z]?$/;
+const LETTERS_AND_DIGITS = /^(?:[A-Z]+\d+|\d+[A-Z]+)$/;
+
+/**
+ * A unit of letters and digits after a route's type and its number, `367 NH ROUTE 120 B3`, `86 NH ROUTE 4A 13UP`
+ * (Lebanon's), where nothing else could stand: a route's number is one word. Not a number alone (`RANCH RD 620 4`
+ * is read by the type's rule) nor letters alone (`ROUTE 5 N` is a directional).
+ */
+function routeUnit(tokens: readonly string[], last: number): boolean {
+  if (!LETTERS_AND_DIGITS.test(tokens[last]!) || !ROUTE_NUMBER.test(tokens[last - 1]!)) return false;
+  const type = SUFFIX_ABBREVIATIONS.get(tokens[last - 2]!);
+  return type !== undefined && ROUTE_TYPES.has(type);
 }
 
 /**
@@ -129,6 +153,17 @@ function endsInBarePair(tokens: readonly string[], streetStart: number): boolean
   if (!LETTERS_DIGITS.test(tokens[last - 1]!) || !LETTERS_DIGITS.test(tokens[last]!)) return false;
   const type = SUFFIX_ABBREVIATIONS.get(tokens[last - 2]!);
   return type !== undefined && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[last - 3]!);
+}
+
+/**
+ * The last two tokens joined where the line wrote them as one id with a dash after a street type (`31 OLD ETNA RD
+ * N-2`, which tokenizing reads as the directional N and the number 2: North 2nd): `N2`, a unit written without a
+ * designator. Not after a route's type or word (`100 US HWY I-95`).
+ */
+export function dashedUnitJoined(tokens: string[]): string[] {
+  const n = tokens.length;
+  if (n < 4 || !unitAfterType(tokens, n - 3)) return tokens;
+  return [...tokens.slice(0, n - 2), tokens[n - 2]! + tokens[n - 1]!];
 }
 
 /**

@@ -31,7 +31,7 @@ export const AddressMatch = z
         '(Street/ST, West/W, 21/21ST). `type_inferred`: the street type was missing on one side and is the only type ' +
         'of that street in the ZIP or city. `corrected`: another part was read differently (a one-letter slip in the ' +
         'name, a post-directional given on one side only, a number after the street read as the unit, a unit asked ' +
-        "that the stored line holds: written bare after a route's number, or as the house number's letter). " +
+        "that the stored line holds: written bare after a street without a type, or as the house number's letter). " +
         '`building`: ' +
         'the unit asked is not a record of its own; the record of the whole building answers.',
     }),

@@ -21,7 +21,7 @@ import { parsedStreetLine, streetWithUnit } from './street-lines.js';
  * LEBANON is Lebanon's; the ZIP evidence may read it so, its ZIP checked against the county: import-row.ts).
  *
  * An owner writes the mailing line as a query is written, so it is read a second time as its owner may mean it
- * (parseMailingLine: a unit after the street without a designator, `1130 E HIGH ST D`, `211 5TH ST SW 101`), and a
+ * (parseMailingLine: a unit after the street without a designator, `1130 E HIGH ST D`, `4516 KIMBERLY 9`), and a
  * property numbered with its unit's letter (`500-B MOSELEY DR`) is also that unit (`500 MOSELEY DR # B`:
  * dashLetterAsUnit). The second readings are made only where the two house numbers' digits agree: elsewhere no
  * reading can make them one address, and the line is not parsed again.

@@ -139,6 +139,20 @@ describe('the address normaliser on adversarial input (~100 KB each): what it an
     expect(parseStreetLine(`1 MAIN ST${repeat(',')}`).lineKey).toBe('1 MAIN ST');
   });
 
+  it('the dashed spellings of keys v8 (NUMBER_DASH_LETTER, DASHED_FRACTION, DASHED_ID, a route unit)', () => {
+    // A house letter before a long street of type words, or before a type and a long run of directionals.
+    expect(parseStreetLine(`1-A ${repeat('ST ')}`).houseNumber).toBe('1A');
+    expect(parseStreetLine(`1-A ST ${repeat('N ')}`).houseNumber).toBe('1');
+    expect(parseStreetLine(`1-A${' '.repeat(SIZE)}`).lineKey).toBe('1 A');
+    // A long run of digit-dash pairs before a half, and a long dashed last word.
+    expect(parseStreetLine(`${repeat('1-')}1/2 MAIN ST`).houseNumber).toBe('1-1');
+    expect(parseStreetLine(`1 MAIN ST ${repeat('A-')}1`).unitKey).toBe('');
+    expect(parseStreetLine(`1 MAIN ST N-${'0'.repeat(SIZE)}1`).unitKey).toBe('1');
+    // A long word of letters with no digit after a route's number.
+    expect(parseStreetLine(`1 ROUTE 9 ${'A'.repeat(SIZE)}`).unitKey).toBe('');
+    expect(parseStreetLine(`1 ROUTE 9 ${'0'.repeat(SIZE)}B`).unitKey === `${'0'.repeat(SIZE)}B`).toBe(true);
+  });
+
   it('city, name, county, ZIP and APN normalisers', () => {
     expect(normalizeCity(repeat('St. ')).startsWith('SAINT ST ST')).toBe(true);
     expect(nameKey(repeat("O'")) === 'O'.repeat(SIZE / 2)).toBe(true);

@@ -339,8 +339,24 @@ describe('the spellings of issue 26', () => {
     same('1604E Monticello Avenue', '1604-E MONTICELLO AVE');
     expect(parseStreetLine('100-D MELBOURNE PARK CIR').houseNumber).toBe('100D');
     expect(parseStreetLine('1604 E MONTICELLO AVE').lineKey).toBe('1604 E MONTICELLO AVE');
-    // Not where the street would be a type alone.
-    expect(parseStreetLine('12-B ST').lineKey).not.toBe('12B ST');
+    // An O, L or D after a dash (was 100 D Melbourne), a letter before a type's word that a name follows (was A
+    // Valley Road Extension), an en dash.
+    expect(parseStreetLine('405-A VALLEY RD EXT')).toMatchObject({ houseNumber: '405A', lineKey: '405A VLY RD EXT' });
+    expect(parseStreetLine('1604\u2013E Monticello Ave').lineKey).toBe('1604E MONTICELLO AVE');
+    // Not where the street would be a type alone (B Street, A Avenue North).
+    for (const [line, key] of [
+      ['12-B ST', '12 B ST'],
+      ['12-B St NW', '12 B ST NW'],
+      ['5-A Ave N', '5 A AVE N'],
+    ])
+      expect(parseStreetLine(line!).lineKey, line).toBe(key);
+    expect(parseStreetLine('12-B St Apt 4')).toMatchObject({ lineKey: '12 B ST', unitKey: '4' });
+    // As a query may also mean it: the letter apart where a directional's (123 North Main, when no 123N is stored),
+    // and a letter written apart before a type's word that a name follows as the house's (stored 405-A ...).
+    expect(parseAskedLine('123-N Main St').lineKey).toBe('123 N MAIN ST');
+    expect(parseAskedLine('405 A Valley Rd Ext').lineKey).toBe('405A VLY RD EXT');
+    expect(parseStreetLine('405 A Valley Rd Ext').lineKey).toBe('405 A VLY RD EXT');
+    expect(parseAskedLine('12 B St NW').lineKey).toBe('12 B ST NW');
     // A number after the type and a post-directional is a unit on both sides (was West 101st).
     expect(parseStreetLine('211 5TH ST SW 101')).toMatchObject({ lineKey: '211 5TH ST SW', unitKey: '101' });
     same('211 5th Street SW Apt 101', '211 5TH ST SW 101');
@@ -352,15 +368,20 @@ describe('the spellings of issue 26', () => {
     expect(parseStreetLine('31 OLD ETNA RD N-2')).toMatchObject({ lineKey: '31 OLD ETNA RD', unitKey: 'N2' });
     same('31 Old Etna Rd, Ste N-2', '31 OLD ETNA RD N-2');
     same('31 Old Etna Rd #N2', '31 OLD ETNA RD N-2');
-    expect(parseStreetLine('100 I-95').unitKey).toBe('');
-    expect(parseStreetLine('100 US HWY I-95').unitKey).toBe('');
+    // Not a route's designation, nor after a type with no name before it (A Street).
+    for (const line of ['100 I-95', '100 US HWY I-95', '100 Frontage Rd I-95', '100 Main St US-1', '100 Oak Rd SR-9'])
+      expect(parseStreetLine(line).unitKey, line).toBe('');
+    expect(parseStreetLine('100 Frontage Rd I-95').lineKey).toBe('100 FRONTAGE RD I 95');
+    expect(parseStreetLine('10 ST A-1').lineKey).toBe('10 ST A 1');
     // Letters and digits after a route's number: the route's number is one word (Lebanon's).
     expect(parseStreetLine('367 NH ROUTE 120 B3')).toMatchObject({ lineKey: '367 NH RTE 120', unitKey: 'B3' });
     same('367 NH Route 120 Unit B3', '367 NH ROUTE 120 B3');
     expect(parseStreetLine('86 NH ROUTE 4A 13UP')).toMatchObject({ lineKey: '86 NH RTE 4A', unitKey: '13UP' });
+    expect(parseStreetLine('100 ROUTE 9 12B')).toMatchObject({ lineKey: '100 RTE 9', unitKey: '12B' });
     expect(parseStreetLine('1823 US ROUTE 5 N').unitKey).toBe('');
     expect(parseStreetLine('500 Route 9 10TH').unitKey).toBe('');
-    expect(parseStreetLine('100 Ranch Rd 620 4').lineKey).toBe(parseStreetLine('100 RANCH RD 620 4').lineKey);
+    // A number after a number is never a bare unit: both are the road's.
+    expect(parseStreetLine('100 Ranch Rd 620 4')).toMatchObject({ lineKey: '100 RNCH RD 620 4', unitKey: '' });
     // A half written with a dash is the half written apart.
     expect(parseStreetLine('60-1/2 YOUNG ST')).toMatchObject({ houseNumber: '60 1/2', lineKey: '60 1/2 YOUNG ST' });
     same('60 1/2 Young Street', '60-1/2 YOUNG ST');

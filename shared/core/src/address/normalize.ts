@@ -209,14 +209,15 @@ export function parseMailingLine(input: string): StreetLine {
   return parseLine(input, true, true);
 }
 
-const NUMBER_DASH_LETTER = /^\s*(\d+)-([A-Z])\s+(?=\S)/i;
+/** A house number, a dash (or an en or em dash) and one letter, then the street: `1604-E MONTICELLO AVE`. */
+const NUMBER_DASH_LETTER = /^\s*(\d+)[-\u2013\u2014]([A-Z])\s+(?=\S)/i;
 
 /**
  * A line numbered with a letter after a dash, `1604-E MONTICELLO AVE`, `100-A MELBOURNE PARK CIR`, written as the unit
  * that letter is where a county writes it so (Charlottesville's address points: `1604 MONTICELLO AVE #E`):
  * `1604 MONTICELLO AVE # E`; null for any other line. Only a line written with the dash (`1604 E MONTICELLO AVE`,
- * East Monticello, has none). The stored line keeps its own reading (house 100A; 1604 East): this is a second key a
- * caller may look for, never the line's.
+ * East Monticello, has none). The stored line keeps its own reading (house 1604E or 100A: houseLetterJoined): this
+ * is a second key a caller may look for, never the line's.
  */
 export function dashLetterAsUnit(line: string): string | null {
   const m = NUMBER_DASH_LETTER.exec(line);
@@ -224,29 +225,38 @@ export function dashLetterAsUnit(line: string): string | null {
 }
 
 /**
- * `1604-E MONTICELLO AVE` is house 1604E, as `100-A MELBOURNE PARK CIR` is 100A, even where the letter is a
- * directional's (it was East Monticello; the dash ties the letter to the number, and Charlottesville's address points
- * write it `1604 MONTICELLO AVE #E`). Not where the street would be left a type alone (`12-B ST`).
+ * Whether a street's words are a type with no name (`ST`, `ST NW`, `AVE N`, `ST APT 4`): a type, then only
+ * directionals, or a unit from its designator on.
  */
-function houseLetterJoined(text: string): string {
+function typeWithoutName(words: readonly string[]): boolean {
+  if (words.length === 0 || !SUFFIX_ABBREVIATIONS.has(words[0]!)) return false;
+  for (let i = 1; i < words.length; i++) {
+    if (UNIT_DESIGNATORS.has(words[i]!)) return true;
+    if (!DIRECTIONALS.has(words[i]!)) return false;
+  }
+  return true;
+}
+
+/**
+ * The tokens of `text` with the house number's letter joined to it where the line writes them with a dash (keys v8):
+ * `1604-E MONTICELLO AVE` is house 1604E, as `100-A MELBOURNE PARK CIR` is 100A, `100-D ...` 100D (an O, L or D
+ * written apart may be a name's: `100 O NEAL ST`) and `405-A VALLEY RD EXT` 405A (a letter written apart before a
+ * type's word is a street's: `400 A PARK AVE`): the dash ties the letter to the number, and Charlottesville's address
+ * points write these `1604 MONTICELLO AVE #E`. Not where the street would be left a type alone (`12-B ST`, `12-B ST
+ * NW`, `5-A AVE N`: B Street, A Avenue). As a query may also mean it (`asked`), a directional's letter is left apart:
+ * `123-N MAIN ST`, when no house 123N is stored, is tried as 123 North Main.
+ */
+function houseLetterJoined(text: string, tokens: string[], asked: boolean): string[] {
   const m = NUMBER_DASH_LETTER.exec(text);
-  if (m === null) return text;
-  const rest = text.slice(m[0].length);
-  const restWords = tokenize(rest);
-  if (restWords.length === 1 && SUFFIX_ABBREVIATIONS.has(restWords[0]!)) return text;
-  return `${m[1]}${m[2]!.toUpperCase()} ${rest}`;
+  if (m === null) return tokens;
+  const [, number, letter] = m as unknown as [string, string, string];
+  if (tokens[0] !== number || tokens[1] !== letter.toUpperCase()) return tokens;
+  if ((asked && DIRECTIONALS.has(tokens[1])) || typeWithoutName(tokens.slice(2))) return tokens;
+  return [number + tokens[1], ...tokens.slice(2)];
 }
 
 /** "60-1/2": a house number and its half written with a dash. */
 const DASHED_FRACTION = /^(\d+)-(\d\/\d)$/;
-/** A unit's id of a letter or two, a dash and a number, written last: Lebanon's `31 OLD ETNA RD N-2`. */
-const DASHED_ID = /^[A-Z]{1,2}-\d{1,4}[A-Z]?$/i;
-
-function endsInDashedId(text: string): boolean {
-  if (!text.includes('-')) return false;
-  const trimmed = text.trimEnd();
-  return DASHED_ID.test(trimmed.slice(trimmed.lastIndexOf(' ') + 1));
-}
 
 function parseLine(input: string, asked: boolean, letters: boolean): StreetLine {
   // A comma-separated unit part ("123 Main St, Apt 4", "345 W 21ST ST, 2C") joins the line as a unit, with floor or
@@ -267,8 +277,7 @@ function parseLine(input: string, asked: boolean, letters: boolean): StreetLine 
     text += UNIT_DESIGNATORS.has(tokens[0]!) || floorAt(tokens, 0) !== null ? ` ${part}` : ` # ${part}`;
     unitRead ||= kind === 'unit';
   }
-  let tokens = unitLast(tokenize(houseLetterJoined(text)));
-  if (endsInDashedId(text)) tokens = dashedUnitJoined(tokens);
+  let tokens = unitLast(dashedUnitJoined(text, houseLetterJoined(text, tokenize(text), asked)));
   // "104/106 22ND ST" is a range; "187GATES AVE" is a number glued to its street's name; "60-1/2" is "60 1/2".
   const slashRange = tokens.length > 1 ? /^(\d{2,})\/(\d+)$/.exec(tokens[0]!) : null;
   if (slashRange && Number(slashRange[2]) > Number(slashRange[1])) tokens[0] = `${slashRange[1]}-${slashRange[2]}`;
@@ -316,7 +325,8 @@ function parseLine(input: string, asked: boolean, letters: boolean): StreetLine 
  * directional, after a number without one, with at least two words after it of which the first is not a street
  * type or a designator ("12 B ST" is B Street); not a name's initial ("100 J F KENNEDY BLVD", "123 M L KING DR"). The
  * O, L or D of a name written apart ("100 O NEAL ST", "L ENFANT PLZ") is a house letter only when a directional
- * follows it, or as a query may also mean it (`asked`, tried when the line as read finds nothing).
+ * follows it. As a query may also mean it (`asked`, tried when the line as read finds nothing), an O, L or D too, and
+ * a letter before a type's word that a name follows (`405 A VALLEY RD EXT`, stored `405-A ...`: keys v8).
  */
 function isHouseLetter(tokens: readonly string[], houseNumber: string, asked: boolean): boolean {
   const letter = tokens[1]!;
@@ -324,7 +334,8 @@ function isHouseLetter(tokens: readonly string[], houseNumber: string, asked: bo
   if (tokens.length <= 3 || !/^\d+$/.test(houseNumber) || !/^[A-Z]$/.test(letter) || DIRECTIONALS.has(letter)) {
     return false;
   }
-  if (next === undefined || SUFFIX_ABBREVIATIONS.has(next) || UNIT_DESIGNATORS.has(next)) return false;
+  if (next === undefined || UNIT_DESIGNATORS.has(next)) return false;
+  if (SUFFIX_ABBREVIATIONS.has(next)) return asked && !typeWithoutName(tokens.slice(2));
   return DIRECTIONALS.has(next) || (!/^[A-Z]$/.test(next) && (asked || !NAME_PREFIX_LETTERS.has(letter)));
 }
 const NAME_PREFIX_LETTERS: ReadonlySet<string> = new Set(['O', 'L', 'D']);

@@ -1,6 +1,8 @@
-// The unit part of a street line: where it starts, what its key is. Read the same way for stored and asked lines,
-// except the guesses that only a query may make (a number after the street with no designator: `bareUnit`), and
-// one more a mailing line's second reading makes (one letter after the type: `letters`, parseMailingLine).
+// The unit part of a street line: where it starts, what its key is. Read the same way for stored and asked lines
+// (a unit without a designator after a street type, after a type and a post-directional, after a route's number, or
+// written with a dash: `N-2`), except the guesses that only a query may make (a number after a street without a
+// type: `bareUnit`), and one more a mailing line's second reading makes (one letter after the type: `letters`,
+// parseMailingLine).
 // Linear in the input: every loop reads the tokens once.
 import { numericOrdinals } from './ordinals.js';
 import { STATE_FIPS } from './states.js';
@@ -27,7 +29,10 @@ const ROUTE_WORDS: ReadonlySet<string> = new Set(
     ' ',
   ),
 );
-/** Street types whose number is the road's ("HIGHWAY 50", "ROUTE 9"; a road may have units: "RANCH RD 620 4" is 4). */
+/**
+ * Street types whose number is the road's ("HIGHWAY 50", "ROUTE 9"). Not a road's: `123 MAIN RD 4` is unit 4 (and
+ * `RANCH RD 620 4` keeps both numbers in its name: a number after a number is never a bare unit).
+ */
 const ROUTE_TYPES: ReadonlySet<string> = new Set(['HWY', 'RTE', 'FWY', 'EXPY', 'TPKE', 'SKWY', 'LOOP', 'SPUR']);
 
 export interface UnitSplit {
@@ -76,8 +81,11 @@ function unitOfSegments(tokens: readonly string[], from: number): { designator: 
   return { designator: (units.at(-1) ?? floors[0] ?? buildings.at(-1) ?? segments[0]!).designator, unitKey: key };
 }
 
-/** A street type that does not make the number after it a route's, before a word that is not a route's. */
-function unitAfterType(tokens: readonly string[], typeAt: number): boolean {
+/**
+ * Whether the token at `typeAt` is a street type that a unit may follow: not a route's type, nor after a route's word
+ * (after `MAIN ST` a number is a unit; after `US HWY` or `COUNTY RD` it is the route's number).
+ */
+function typeTakesUnit(tokens: readonly string[], typeAt: number): boolean {
   const type = SUFFIX_ABBREVIATIONS.get(tokens[typeAt]!);
   return type !== undefined && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[typeAt - 1]!);
 }
@@ -85,13 +93,13 @@ function unitAfterType(tokens: readonly string[], typeAt: number): boolean {
 /**
  * Whether the last token is a unit written without a designator. On both sides: after a street type ("123 MAIN ST
  * 4B"), unless the type or the word before it makes the number a route's ("100 US HWY 1", "5 COUNTY RD 12"); after
- * such a type and a post-directional ("211 5TH ST SW 101": it was West 101st); letters and digits after a route's
- * number ("367 NH ROUTE 120 B3", "86 NH ROUTE 4A 13UP": a route's number is one word). Only for a query (`bareUnit`,
- * a guess tried when the line as read finds nothing): after a route's type and a post-directional ("2641 GATELY
- * DR W 707"), after a name word that follows another street word ("203 N WABASH 608"), or after a one-word street
- * ("4516 KIMBERLY 9", "425 4TH 32"); never after a directional alone ("201 W 16" is West 16th), a route's word
- * ("1000 W FM 1960", "6500 N IH 35"), or when it is an ordinal. For a mailing line's second reading only
- * (`letters`), one letter after the type too (bareLetterUnit).
+ * such a type and a post-directional ("211 5TH ST SW 101", "2641 GATELY DR W 707": keys v8, it was West 101st);
+ * letters and digits after a route's number (endsInRouteUnit). Only for a query (`bareUnit`, a guess tried when the
+ * line as read finds nothing): after a route's type and a post-directional ("100 US HWY N 4"), after a name word
+ * that follows another street word ("203 N WABASH 608"), or after a one-word street ("4516 KIMBERLY 9", "425 4TH
+ * 32"); never after a directional alone ("201 W 16" is West 16th), a route's word ("1000 W FM 1960", "6500 N IH
+ * 35"), or when it is an ordinal. For a mailing line's second reading only (`letters`), one letter after the type
+ * too (bareLetterUnit).
  */
 function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit: boolean, letters: boolean): boolean {
   const last = tokens.length - 1;
@@ -101,10 +109,9 @@ function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit
   const prev = tokens[last - 1]!;
   if (letters && words >= 2 && bareLetterUnit(tokens, last)) return true;
   if (!/\d/.test(unit) || DIGIT_ORDINAL.test(unit)) return false;
-  const type = SUFFIX_ABBREVIATIONS.get(prev);
-  if (type !== undefined) return words >= 2 && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[last - 2]!);
-  if (words >= 3 && DIRECTIONALS.has(prev) && unitAfterType(tokens, last - 2)) return true;
-  if (words >= 3 && routeUnit(tokens, last)) return true;
+  if (SUFFIX_ABBREVIATIONS.has(prev)) return words >= 2 && typeTakesUnit(tokens, last - 1);
+  if (words >= 3 && DIRECTIONALS.has(prev) && typeTakesUnit(tokens, last - 2)) return true;
+  if (words >= 2 && endsInRouteUnit(tokens, last)) return true;
   if (!bareUnit || ROUTE_WORDS.has(prev) || UNIT_DESIGNATORS.has(prev)) return false;
   if (DIRECTIONALS.has(prev)) return words >= 3 && SUFFIX_ABBREVIATIONS.has(tokens[last - 2]!);
   if (words >= 2) return /[A-Z]/.test(prev);
@@ -112,15 +119,16 @@ function endsInBareUnit(tokens: readonly string[], streetStart: number, bareUnit
 }
 
 const ROUTE_NUMBER = /^\d+[A-Z]?$/;
-const LETTERS_AND_DIGITS = /^(?:[A-Z]+\d+|\d+[A-Z]+)$/;
+/** Letters then digits, or digits then letters: `B3`, `13UP`. */
+const LETTERS_DIGITS_EITHER_ORDER = /^(?:[A-Z]+\d+|\d+[A-Z]+)$/;
 
 /**
- * A unit of letters and digits after a route's type and its number, `367 NH ROUTE 120 B3`, `86 NH ROUTE 4A 13UP`
- * (Lebanon's), where nothing else could stand: a route's number is one word. Not a number alone (`RANCH RD 620 4`
- * is read by the type's rule) nor letters alone (`ROUTE 5 N` is a directional).
+ * Whether the last token is a unit of letters and digits after a route's type and its number, `367 NH ROUTE 120
+ * B3`, `86 NH ROUTE 4A 13UP`, `100 ROUTE 9 12B` (Lebanon's), where nothing else could stand: a route's number is one
+ * word. Not a number alone (`HWY 50 4` may be the route's name) nor letters alone (`ROUTE 5 N` is a directional).
  */
-function routeUnit(tokens: readonly string[], last: number): boolean {
-  if (!LETTERS_AND_DIGITS.test(tokens[last]!) || !ROUTE_NUMBER.test(tokens[last - 1]!)) return false;
+function endsInRouteUnit(tokens: readonly string[], last: number): boolean {
+  if (!LETTERS_DIGITS_EITHER_ORDER.test(tokens[last]!) || !ROUTE_NUMBER.test(tokens[last - 1]!)) return false;
   const type = SUFFIX_ABBREVIATIONS.get(tokens[last - 2]!);
   return type !== undefined && ROUTE_TYPES.has(type);
 }
@@ -134,9 +142,7 @@ function routeUnit(tokens: readonly string[], last: number): boolean {
 function bareLetterUnit(tokens: readonly string[], last: number): boolean {
   const unit = tokens[last]!;
   if (unit.length !== 1 || unit < 'A' || unit > 'Z' || DIRECTIONALS.has(unit)) return false;
-  const type = SUFFIX_ABBREVIATIONS.get(tokens[last - 1]!);
-  const name = tokens[last - 2]!;
-  return type !== undefined && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(name) && !DIRECTIONALS.has(name);
+  return typeTakesUnit(tokens, last - 1) && !DIRECTIONALS.has(tokens[last - 2]!);
 }
 
 /**
@@ -145,24 +151,30 @@ function bareLetterUnit(tokens: readonly string[], last: number): boolean {
  * sides. Not two numbers: `100 RANCH RD 620 4` is Ranch Road 620, and `1 23` would be one key with `12 3` and `123`;
  * not after a route's type or word.
  */
-const LETTERS_DIGITS = /^[A-Z]+\d+$/;
+const LETTERS_THEN_DIGITS = /^[A-Z]+\d+$/;
 function endsInBarePair(tokens: readonly string[], streetStart: number): boolean {
   const last = tokens.length - 1;
   // A name word, the type, then the two.
   if (last - 3 < streetStart) return false;
-  if (!LETTERS_DIGITS.test(tokens[last - 1]!) || !LETTERS_DIGITS.test(tokens[last]!)) return false;
-  const type = SUFFIX_ABBREVIATIONS.get(tokens[last - 2]!);
-  return type !== undefined && !ROUTE_TYPES.has(type) && !ROUTE_WORDS.has(tokens[last - 3]!);
+  if (!LETTERS_THEN_DIGITS.test(tokens[last - 1]!) || !LETTERS_THEN_DIGITS.test(tokens[last]!)) return false;
+  return typeTakesUnit(tokens, last - 2);
 }
 
+/** A unit's id of a letter or two, a dash and a number, written last: Lebanon's `31 OLD ETNA RD N-2`. */
+const DASHED_ID = /^[A-Z]{1,2}-\d{1,4}[A-Z]?$/i;
+
 /**
- * The last two tokens joined where the line wrote them as one id with a dash after a street type (`31 OLD ETNA RD
- * N-2`, which tokenizing reads as the directional N and the number 2: North 2nd): `N2`, a unit written without a
- * designator. Not after a route's type or word (`100 US HWY I-95`).
+ * The tokens of `text` with their last two joined where the line ends in one id written with a dash after a street
+ * type (`31 OLD ETNA RD N-2`, which tokenizing reads as the directional N and the number 2: North 2nd): `N2`, a unit
+ * written without a designator. Only after a name word and its type (`10 ST A-1` is A Street), not after a route's
+ * type or word (`100 US HWY I-95`), and not a route's designation (`100 FRONTAGE RD I-95`, `US-1`, `SR-9`).
  */
-export function dashedUnitJoined(tokens: string[]): string[] {
+export function dashedUnitJoined(text: string, tokens: string[]): string[] {
   const n = tokens.length;
-  if (n < 4 || !unitAfterType(tokens, n - 3)) return tokens;
+  const firstNameAt = n > 0 && HOUSE_NUMBER.test(tokens[0]!) ? 1 : 0;
+  if (n - 4 < firstNameAt || !text.includes('-') || ROUTE_WORDS.has(tokens[n - 2]!)) return tokens;
+  const trimmed = text.trimEnd();
+  if (!DASHED_ID.test(trimmed.slice(trimmed.lastIndexOf(' ') + 1)) || !typeTakesUnit(tokens, n - 3)) return tokens;
   return [...tokens.slice(0, n - 2), tokens[n - 2]! + tokens[n - 1]!];
 }
 

@@ -80,8 +80,8 @@ describe('status.match on every address answer', () => {
   });
 
   it("a unit asked that a stored line holds: bare after the street, or as the house number's letter", async () => {
-    const [name, alone, route, lone, east, twin, nine, units, untyped, typed, bare] = Array.from(
-      { length: 11 },
+    const [name, alone, route, lone, east, twin, nine, units, untyped, typed, bare, north, valley] = Array.from(
+      { length: 13 },
       uniqueStreet,
     );
     const stored = await insertProperties(ctx.pool, [
@@ -106,9 +106,14 @@ describe('status.match on every address answer', () => {
       place(`100 ${untyped} GDN`),
       place(`203 N ${bare}`),
       place(`203 N ${bare} 608`),
+      place(`123 N ${north} ST`),
+      place(`405-A ${valley} VALLEY RD EXT`),
+      // A street that is a type's word alone: `93817 Plaza Unit N` is not house 93817 of North Plaza.
+      place('93817 N PLAZA'),
     ]);
     const [building, , lettered, routeBuilding, hangar, loneBuilding, , twinBuilding, , nineBuilding] = stored;
     const [untypedBuilding, , typedBuilding, , untypedGardens, bareBuilding, bareUnit] = stored.slice(14);
+    const [eastLettered, northMain, valleyLettered] = [stored[6], stored[21], stored[22]];
     // A unit a stored line keeps in the street's name (a number after a street without a type): before the
     // building's record.
     const unit = await at(`203 N ${bare} Apt 608`);
@@ -138,17 +143,31 @@ describe('status.match on every address answer', () => {
     // the house number (keys v8: 1604-E is 1604E, no longer East X Avenue), so it is that house's letter.
     expect(ids(await at(`100 ${twin} St Unit E`))).toEqual([twinBuilding]);
     const dashedEast = await at(`1604 ${east} AVE #E`);
-    expect(ids(dashedEast)).toEqual([stored[6]]);
+    expect(ids(dashedEast)).toEqual([eastLettered]);
     expect(dashedEast.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '1604E', unit: null } });
     expect((await at(`1604 E ${east} AVE`)).status).toBe(404);
+    // Asked with the dash where no such house is stored, a directional's letter is tried apart: 123 North X Street
+    // (as keys v7 read it); a letter written apart before a type's word that a name follows, as the house's.
+    const dashedNorth = await at(`123-N ${north} St`);
+    expect(ids(dashedNorth)).toEqual([northMain]);
+    expect(dashedNorth.body.status.match).toMatchObject({
+      type: 'corrected',
+      matched: { number: '123', predirectional: 'N' },
+      differed: ['number', 'predirectional'],
+    });
+    const apart = await at(`405 A ${valley} Valley Rd Ext`);
+    expect(ids(apart)).toEqual([valleyLettered]);
+    expect(apart.body.status.match).toMatchObject({ type: 'standardized', matched: { number: '405A' } });
+    // The house letter is tried only as the same street with the letter on its number.
+    expect((await at('93817 Plaza Unit N')).status).toBe(404);
     // Only a line stored exactly so: Route 9's unit 2 is not Route 92; a word that is a type is no other street.
     expect(ids(await at(`100 ${nine} Route 9 Unit 2`))).toEqual([nineBuilding]);
-    // Nor another house whose letter a stored line keeps as a word (`1604-D X AVE` is `1604 D X AVE`): a unit E
-    // there is not a one-letter slip of the street's name.
+    // Nor another house whose letter a stored line keeps as a word (`1604 D X AVE` written apart, D X Avenue): a
+    // unit E there is not a one-letter slip of the street's name.
     const slipped = `${uniqueStreet()}ING`; // long enough for a one-letter slip to be read
-    const [lotD] = await insertProperties(ctx.pool, [place(`1604-D ${slipped} AVE`)]);
+    const [lotD] = await insertProperties(ctx.pool, [place(`1604 D ${slipped} AVE`)]);
     expect((await at(`1604 ${slipped} Ave #E`)).status).toBe(404);
-    expect(ids(await at(`1604-D ${slipped} Ave`))).toEqual([lotD]);
+    expect(ids(await at(`1604 D ${slipped} Ave`))).toEqual([lotD]);
     // A unit that is a type's word is no other street: not X Street Extension, not X Gardens.
     expect(ids(await at(`100 ${typed} St Unit Ext`))).toEqual([typedBuilding]);
     // The building's two spellings (as before), not X Gardens alone.

@@ -82,7 +82,7 @@ export function addressCriteria(
     asked: differs ? criteriaOf(asked, place, true) : null,
     units: {
       bare: units.bare && criteriaOf(units.bare, place, false),
-      houseLetters: units.houseLetters.map((l) => criteriaOf(l, place, false)),
+      houseLetter: units.houseLetter && criteriaOf(units.houseLetter, place, false),
     },
     written: { written: line, parsed, unitKey: first.unitKey },
   };
@@ -101,34 +101,35 @@ export interface UnitLines<T = AddressCriteria> {
    * parcel `1425-A GENTRY LN`, as Charlottesville's address points write it): tried only where the address holds
    * nothing at all (no building, no unit), as `1425A` may be another building beside it.
    */
-  houseLetters: T[];
+  houseLetter: T | null;
 }
 
 /**
  * The stored readings of the unit asked (UnitLines), each as a stored line reads it, kept only when that is a line
- * without a unit, not the line asked. Never a unit of several parts or one without its number; a directional never
- * bare (`100 X ST Unit E` is not X Street East), only as a house number's letter (`1604-E X AVE` is house 1604E since
- * keys v8: the dash ties the letter to the number).
+ * without a unit, not the line asked, and (for the house letter) the same street with the letter on its number.
+ * Never a unit of several parts or one without its number; a directional never bare (`100 X ST Unit E` is not X
+ * Street East), only as a house number's letter (`1604-E X AVE` is house 1604E since keys v8: the dash ties the
+ * letter to the number).
  */
 function unitLines(parsed: StreetLine): UnitLines<StreetLine> {
   const { unitKey: unit, houseNumber: house, streetKey } = parsed;
   if (unit === '' || parsed.unitUnnamed || house === null || unit.includes('/'))
-    return { bare: null, houseLetters: [] };
-  const seen = new Set([parsed.lineKey]);
-  const stored = (lines: string[]) =>
-    lines.map(parseStreetLine).filter((l) => {
-      if (l.unitKey !== '' || seen.has(l.lineKey)) return false;
-      seen.add(l.lineKey);
-      return true;
-    });
+    return { bare: null, houseLetter: null };
+  const stored = (line: string) => {
+    const l = parseStreetLine(line);
+    return l.unitKey === '' && l.lineKey !== parsed.lineKey ? l : null;
+  };
   // The same street's type: a unit that is a type's word is no other street (`100 X St Unit Ext` is not X Street
   // Extension, `100 X Apt Garden` not X Gardens).
-  const [bare] = DIRECTIONALS.has(unit)
-    ? []
-    : stored([`${house} ${streetKey} ${unit}`]).filter((l) => l.streetType === parsed.streetType);
-  // Read as a stored line is (`1604-E X AVE`, `100-A X LN` and `1604E X AVE` are one house, 1604E or 100A).
-  const letters = /^[A-Z]$/.test(unit) && /^\d+$/.test(house) ? stored([`${house}-${unit} ${streetKey}`]) : [];
-  return { bare: bare ?? null, houseLetters: letters };
+  const bare = DIRECTIONALS.has(unit) ? null : stored(`${house} ${streetKey} ${unit}`);
+  // Read as a stored line is (`1604-E X AVE`, `100-A X LN` and `1604E X AVE` are one house, 1604E or 100A), and
+  // only as that: `100 Plaza Unit N` is not 100 North Plaza.
+  const letter = /^[A-Z]$/.test(unit) && /^\d+$/.test(house) ? stored(`${house}${unit} ${streetKey}`) : null;
+  return {
+    bare: bare !== null && bare.streetType === parsed.streetType ? bare : null,
+    houseLetter:
+      letter !== null && letter.houseNumber === house + unit && letter.streetKey === streetKey ? letter : null,
+  };
 }
 
 function criteriaOf(
@@ -207,7 +208,7 @@ export async function findByAddress(
     const inZip = { zip: held[0]!, state: null, cityKey: null };
     const unitsInZip = {
       bare: units.bare && { ...units.bare, ...inZip },
-      houseLetters: units.houseLetters.map((r) => ({ ...r, ...inZip })),
+      houseLetter: units.houseLetter && { ...units.houseLetter, ...inZip },
     };
     return findReadings(store, { ...c, ...inZip }, asked && { ...asked, ...inZip }, unitsInZip, q, run, written);
   }
@@ -233,7 +234,7 @@ async function findReadings(
   written: AskedAddress,
 ): Promise<RecordPage> {
   const parsed = () =>
-    units.bare !== null || units.houseLetters.length > 0
+    units.bare !== null || units.houseLetter !== null
       ? findUnitLines(store, c, units, q, run, written)
       : findAt(store, c, q, run, written);
   if (asked === null) return parsed();
@@ -285,12 +286,8 @@ async function findUnitLines(
   if (bare) return bare;
   if (building !== null) return building.answer();
   // Units stored at the address, but not this one: its 404 names them.
-  if (!namesUnits(first)) {
-    for (const r of units.houseLetters) {
-      const page = await exactly(r);
-      if (page) return page;
-    }
-  }
+  const letter = units.houseLetter && !namesUnits(first) ? await exactly(units.houseLetter) : null;
+  if (letter) return letter;
   throw first;
 }
 

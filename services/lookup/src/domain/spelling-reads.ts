@@ -85,7 +85,7 @@ async function oneLetterOff(store: RecordStore, c: AddressCriteria, run: Run): P
     if (other.house !== house || other.name.length < MIN_FUZZY_NAME || !withinOneEdit(name, other.name)) continue;
     // A digit more, less or other is another street or a unit, not a slip ("W_21ST" / "W_31ST", "KIMBERLY9").
     if (other.name.replace(/\D/g, '') !== digits) continue;
-    // Nor a letter that is a word of its own ("1604 D MONTICELLO AVE", the house 1604-D).
+    // Nor a letter that is a word of its own ("1604 D MONTICELLO AVE", a house letter written apart).
     if (oneLetterWordApart(c.lineKey, l.lineKey)) continue;
     if (c.streetType !== '' && l.streetType !== '' && l.streetType !== c.streetType) continue;
     // One letter off in a directional is another street ("N_BROADWAY" / "S_BROADWAY", "STERLING_N" / "..._S").

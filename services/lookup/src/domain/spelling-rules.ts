@@ -60,9 +60,10 @@ export function withinOneEdit(a: string, b: string): boolean {
 
 /**
  * The two lines' streets differ by a word of one letter that one of them has and the other lacks (`1604 D MONTICELLO
- * AVE`, Charlottesville's 1604-D, whose letter a stored line keeps as the street's first word, against `1604
- * MONTICELLO AVE`): a letter of its own, another house's or an initial, not a slip within a name, though their loose
- * keys (`DMONTICELLO`, `MONTICELLO`) are one letter apart. Each line is its house number, then its street's words.
+ * AVE`, a house letter written apart, which a stored line keeps as the street's first word, as it does `100 O NEAL
+ * ST`'s, against `1604 MONTICELLO AVE`): a letter of its own, another house's or an initial, not a slip within a name,
+ * though their loose keys (`DMONTICELLO`, `MONTICELLO`) are one letter apart. Each line is its house number, then its
+ * street's words.
  */
 export function oneLetterWordApart(a: string, b: string): boolean {
   const [longer, shorter] = [a.split(' ').slice(1), b.split(' ').slice(1)].sort((x, y) => y.length - x.length);

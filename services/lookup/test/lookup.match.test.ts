@@ -107,7 +107,7 @@ describe('status.match on every address answer', () => {
       place(`203 N ${bare}`),
       place(`203 N ${bare} 608`),
       place(`123 N ${north} ST`),
-      place(`405-A ${valley} VALLEY RD EXT`),
+      place(`405-A VALLEY ${valley} RD`),
       // A street that is a type's word alone: `93817 Plaza Unit N` is not house 93817 of North Plaza.
       place('93817 N PLAZA'),
     ]);
@@ -155,11 +155,24 @@ describe('status.match on every address answer', () => {
       matched: { number: '123', predirectional: 'N' },
       differed: ['number', 'predirectional'],
     });
-    const apart = await at(`405 A ${valley} Valley Rd Ext`);
+    const apart = await at(`405 A Valley ${valley} Rd`);
     expect(ids(apart)).toEqual([valleyLettered]);
-    expect(apart.body.status.match).toMatchObject({ type: 'standardized', matched: { number: '405A' } });
+    expect(apart.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '405A' } });
     // The house letter is tried only as the same street with the letter on its number.
     expect((await at('93817 Plaza Unit N')).status).toBe(404);
+    // A house letter after a dash with a slip in the street's name: one-letter slips are tried on the house's
+    // reading (1604E), not only on the directional's fallback (1604 East ...). And a building's unit written with a
+    // route's letters (Lebanon's `9 LINDEN DR I1`, asked `I-1`).
+    const typo = `${uniqueStreet()}ING`;
+    const linden = uniqueStreet();
+    const [typoLettered, lindenUnit] = await insertProperties(ctx.pool, [
+      place(`1604-E ${typo} AVE`),
+      place(`9 ${linden} DR I1`),
+    ]);
+    const slip = await at(`1604-E ${typo.slice(0, -3)}NG Ave`);
+    expect(ids(slip)).toEqual([typoLettered]);
+    expect(slip.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '1604E' } });
+    expect(ids(await at(`9 ${linden} Dr I-1`))).toEqual([lindenUnit]);
     // Only a line stored exactly so: Route 9's unit 2 is not Route 92; a word that is a type is no other street.
     expect(ids(await at(`100 ${nine} Route 9 Unit 2`))).toEqual([nineBuilding]);
     // Nor another house whose letter a stored line keeps as a word (`1604 D X AVE` written apart, D X Avenue): a

@@ -75,7 +75,10 @@ export function addressCriteria(
   // A number given apart is the house number: "number=1299&address=D Name Ct" is D Name Court, not 1299D.
   const numberKept = q.number === undefined || asked.houseNumber?.toUpperCase() === q.number.toUpperCase();
   const differs = asked.lineKey !== parsed.lineKey && asked.streetKey !== '' && numberKept;
-  const first = criteriaOf(parsed, place, !differs);
+  // One-letter slips are tried on the reading that is the line's own: the asked one's when it differs (`1299 D Salem
+  // Ct` as house 1299D), the first's when the asked one only leaves a dash's directional apart (`1604-E Monticelo Ave`
+  // is house 1604E, `1604 E ...` only the fallback).
+  const first = criteriaOf(parsed, place, !differs || dashDirectionalOnly(parsed, asked));
   const units = unitLines(parsed);
   return {
     ...first,
@@ -106,10 +109,9 @@ export interface UnitLines<T = AddressCriteria> {
 
 /**
  * The stored readings of the unit asked (UnitLines), each as a stored line reads it, kept only when that is a line
- * without a unit, not the line asked, and (for the house letter) the same street with the letter on its number.
- * Never a unit of several parts or one without its number; a directional never bare (`100 X ST Unit E` is not X
- * Street East), only as a house number's letter (`1604-E X AVE` is house 1604E since keys v8: the dash ties the
- * letter to the number).
+ * without a unit, not the line asked. Never a unit of several parts or one without its number; a directional never
+ * bare (`100 X ST Unit E` is not X Street East), only as a house number's letter (`1604-E X AVE` is house 1604E since
+ * keys v8: the dash ties the letter to the number).
  */
 function unitLines(parsed: StreetLine): UnitLines<StreetLine> {
   const { unitKey: unit, houseNumber: house, streetKey } = parsed;
@@ -122,14 +124,23 @@ function unitLines(parsed: StreetLine): UnitLines<StreetLine> {
   // The same street's type: a unit that is a type's word is no other street (`100 X St Unit Ext` is not X Street
   // Extension, `100 X Apt Garden` not X Gardens).
   const bare = DIRECTIONALS.has(unit) ? null : stored(`${house} ${streetKey} ${unit}`);
-  // Read as a stored line is (`1604-E X AVE`, `100-A X LN` and `1604E X AVE` are one house, 1604E or 100A), and
-  // only as that: `100 Plaza Unit N` is not 100 North Plaza.
+  // Written glued, as a stored line reads `1604-E X AVE`, `100-A X LN` and `1604E X AVE` (one house, 1604E or
+  // 100A): with a dash, `100 Plaza Unit N` would read `100-N PLAZA` as 100 North Plaza, another street.
   const letter = /^[A-Z]$/.test(unit) && /^\d+$/.test(house) ? stored(`${house}${unit} ${streetKey}`) : null;
-  return {
-    bare: bare !== null && bare.streetType === parsed.streetType ? bare : null,
-    houseLetter:
-      letter !== null && letter.houseNumber === house + unit && letter.streetKey === streetKey ? letter : null,
-  };
+  return { bare: bare !== null && bare.streetType === parsed.streetType ? bare : null, houseLetter: letter };
+}
+
+/** Whether the asked reading is the line's own but for a dash's directional read apart: `1604-E X` as `1604 E X`. */
+function dashDirectionalOnly(parsed: StreetLine, asked: StreetLine): boolean {
+  const h = asked.houseNumber;
+  return (
+    h !== null &&
+    parsed.houseNumber !== null &&
+    parsed.houseNumber.length === h.length + 1 &&
+    parsed.houseNumber.startsWith(h) &&
+    asked.streetKey === `${parsed.houseNumber.slice(-1)} ${parsed.streetKey}` &&
+    asked.unitKey === parsed.unitKey
+  );
 }
 
 function criteriaOf(

@@ -5,7 +5,16 @@
 // once (no splice, slice or search of the rest inside a loop over them).
 import { DIRECTIONALS, SUFFIX_ABBREVIATIONS, SUFFIX_WORDS, UNIT_DESIGNATORS } from './usps-tables.js';
 import { numericOrdinals, ordinalSuffix } from './ordinals.js';
-import { dashedUnitJoined, floorAt, floorsAsUnits, HOUSE_NUMBER, splitUnit, unitLast, unitPart } from './units.js';
+import {
+  dashedUnitJoined,
+  floorAt,
+  floorsAsUnits,
+  HOUSE_NUMBER,
+  splitUnit,
+  typeWithoutName,
+  unitLast,
+  unitPart,
+} from './units.js';
 
 /**
  * The version of the address keys this code computes. Raise it with any change to what parseStreetLine returns for
@@ -225,26 +234,13 @@ export function dashLetterAsUnit(line: string): string | null {
 }
 
 /**
- * Whether a street's words are a type with no name (`ST`, `ST NW`, `AVE N`, `ST APT 4`): a type, then only
- * directionals, or a unit from its designator on.
- */
-function typeWithoutName(words: readonly string[]): boolean {
-  if (words.length === 0 || !SUFFIX_ABBREVIATIONS.has(words[0]!)) return false;
-  for (let i = 1; i < words.length; i++) {
-    if (UNIT_DESIGNATORS.has(words[i]!)) return true;
-    if (!DIRECTIONALS.has(words[i]!)) return false;
-  }
-  return true;
-}
-
-/**
  * The tokens of `text` with the house number's letter joined to it where the line writes them with a dash (keys v8):
  * `1604-E MONTICELLO AVE` is house 1604E, as `100-A MELBOURNE PARK CIR` is 100A, `100-D ...` 100D (an O, L or D
  * written apart may be a name's: `100 O NEAL ST`) and `405-A VALLEY RD EXT` 405A (a letter written apart before a
  * type's word is a street's: `400 A PARK AVE`): the dash ties the letter to the number, and Charlottesville's address
  * points write these `1604 MONTICELLO AVE #E`. Not where the street would be left a type alone (`12-B ST`, `12-B ST
- * NW`, `5-A AVE N`: B Street, A Avenue). As a query may also mean it (`asked`), a directional's letter is left apart:
- * `123-N MAIN ST`, when no house 123N is stored, is tried as 123 North Main.
+ * NW`, `5-A AVE N`, `12-B ST 4`: B Street, A Avenue; typeWithoutName). As a query may also mean it (`asked`), a
+ * directional's letter is left apart: `123-N MAIN ST`, when no house 123N is stored, is tried as 123 North Main.
  */
 function houseLetterJoined(text: string, tokens: string[], asked: boolean): string[] {
   const m = NUMBER_DASH_LETTER.exec(text);
@@ -277,7 +273,7 @@ function parseLine(input: string, asked: boolean, letters: boolean): StreetLine 
     text += UNIT_DESIGNATORS.has(tokens[0]!) || floorAt(tokens, 0) !== null ? ` ${part}` : ` # ${part}`;
     unitRead ||= kind === 'unit';
   }
-  let tokens = unitLast(dashedUnitJoined(text, houseLetterJoined(text, tokenize(text), asked)));
+  let tokens = unitLast(dashedUnitJoined(text, houseLetterJoined(text, tokenize(text), asked), asked));
   // "104/106 22ND ST" is a range; "187GATES AVE" is a number glued to its street's name; "60-1/2" is "60 1/2".
   const slashRange = tokens.length > 1 ? /^(\d{2,})\/(\d+)$/.exec(tokens[0]!) : null;
   if (slashRange && Number(slashRange[2]) > Number(slashRange[1])) tokens[0] = `${slashRange[1]}-${slashRange[2]}`;

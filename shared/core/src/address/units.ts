@@ -1,8 +1,8 @@
 // The unit part of a street line: where it starts, what its key is. Read the same way for stored and asked lines
 // (a unit without a designator after a street type, after a type and a post-directional, after a route's number, or
 // written with a dash: `N-2`), except the guesses that only a query may make (a number after a street without a
-// type: `bareUnit`), and one more a mailing line's second reading makes (one letter after the type: `letters`,
-// parseMailingLine).
+// type, or after a route's type and a post-directional: `bareUnit`), and one more a mailing line's second reading
+// makes (one letter after the type: `letters`, parseMailingLine).
 // Linear in the input: every loop reads the tokens once.
 import { numericOrdinals } from './ordinals.js';
 import { STATE_FIPS } from './states.js';
@@ -82,6 +82,23 @@ function unitOfSegments(tokens: readonly string[], from: number): { designator: 
 }
 
 /**
+ * Whether a street's words are a type with no name (`ST`, `ST NW`, `AVE N`, `ST APT 4`, `ST 4`): a type, then only
+ * directionals, and a unit from its designator on or a last id with a digit after a type that takes a unit (`HWY 29`
+ * is Highway 29, a name). What a letter before them is: the street's name (`12 B ST`), not the house's.
+ */
+export function typeWithoutName(words: readonly string[]): boolean {
+  if (words.length === 0 || !SUFFIX_ABBREVIATIONS.has(words[0]!)) return false;
+  const last = words.length - 1;
+  for (let i = 1; i <= last; i++) {
+    const w = words[i]!;
+    if (UNIT_DESIGNATORS.has(w)) return true;
+    if (i === last && /\d/.test(w)) return typeTakesUnit(words, 0);
+    if (!DIRECTIONALS.has(w)) return false;
+  }
+  return true;
+}
+
+/**
  * Whether the token at `typeAt` is a street type that a unit may follow: not a route's type, nor after a route's word
  * (after `MAIN ST` a number is a unit; after `US HWY` or `COUNTY RD` it is the route's number).
  */
@@ -124,7 +141,7 @@ const LETTERS_DIGITS_EITHER_ORDER = /^(?:[A-Z]+\d+|\d+[A-Z]+)$/;
 
 /**
  * Whether the last token is a unit of letters and digits after a route's type and its number, `367 NH ROUTE 120
- * B3`, `86 NH ROUTE 4A 13UP`, `100 ROUTE 9 12B` (Lebanon's), where nothing else could stand: a route's number is one
+ * B3`, `86 NH ROUTE 4A 13UP` (Lebanon's), `100 ROUTE 9 12B`, where nothing else could stand: a route's number is one
  * word. Not a number alone (`HWY 50 4` may be the route's name) nor letters alone (`ROUTE 5 N` is a directional).
  */
 function endsInRouteUnit(tokens: readonly string[], last: number): boolean {
@@ -160,19 +177,40 @@ function endsInBarePair(tokens: readonly string[], streetStart: number): boolean
   return typeTakesUnit(tokens, last - 2);
 }
 
-/** A unit's id of a letter or two, a dash and a number, written last: Lebanon's `31 OLD ETNA RD N-2`. */
-const DASHED_ID = /^[A-Z]{1,2}-\d{1,4}[A-Z]?$/i;
+/** A unit's id of a letter or two, a dash (or an en or em dash) and a number, written last: Lebanon's `N-2`. */
+const DASHED_ID = /^[A-Z]{1,2}[-\u2013\u2014]\d{1,4}[A-Z]?$/i;
+/** A house number with its half (`60-1/2` or `60 1/2`), where the street's words start after it. */
+const HOUSE_HALF = /^\d+-\d\/\d$/;
+const HALF = /^\d\/\d$/;
+
+/**
+ * A route's letters written before its number with a dash: a route word (`I-95`, `US-1`, `SR-9`), a route's type
+ * or its shortest spelling (`HWY-9`, `RT-9`) or a state (`NH-120`).
+ */
+function isRouteLetters(t: string): boolean {
+  const type = SUFFIX_ABBREVIATIONS.get(t);
+  return (
+    ROUTE_WORDS.has(t) ||
+    t === 'RT' ||
+    (type !== undefined && ROUTE_TYPES.has(type)) ||
+    (t.length === 2 && STATE_FIPS[t] !== undefined)
+  );
+}
 
 /**
  * The tokens of `text` with their last two joined where the line ends in one id written with a dash after a street
  * type (`31 OLD ETNA RD N-2`, which tokenizing reads as the directional N and the number 2: North 2nd): `N2`, a unit
- * written without a designator. Only after a name word and its type (`10 ST A-1` is A Street), not after a route's
- * type or word (`100 US HWY I-95`), and not a route's designation (`100 FRONTAGE RD I-95`, `US-1`, `SR-9`).
+ * written without a designator. Only after a name word and its type (`10 ST A-1` is Street A), not after a route's
+ * type or word (`100 US HWY I-95`), and not where its letters are a route word's or a state's (`100 FRONTAGE RD
+ * I-95`, `US-1`, `NH-120`: a route's designation). A query may mean those as a unit too (`asked`, tried when the
+ * line as read finds nothing): `9 Linden Dr I-1` for Lebanon's `9 LINDEN DR I1`.
  */
-export function dashedUnitJoined(text: string, tokens: string[]): string[] {
+export function dashedUnitJoined(text: string, tokens: string[], asked: boolean): string[] {
   const n = tokens.length;
-  const firstNameAt = n > 0 && HOUSE_NUMBER.test(tokens[0]!) ? 1 : 0;
-  if (n - 4 < firstNameAt || !text.includes('-') || ROUTE_WORDS.has(tokens[n - 2]!)) return tokens;
+  let firstNameAt = n > 0 && (HOUSE_NUMBER.test(tokens[0]!) || HOUSE_HALF.test(tokens[0]!)) ? 1 : 0;
+  if (firstNameAt === 1 && HALF.test(tokens[1] ?? '')) firstNameAt = 2;
+  if (n - 4 < firstNameAt || !/[-\u2013\u2014]/.test(text)) return tokens;
+  if (!asked && isRouteLetters(tokens[n - 2]!)) return tokens;
   const trimmed = text.trimEnd();
   if (!DASHED_ID.test(trimmed.slice(trimmed.lastIndexOf(' ') + 1)) || !typeTakesUnit(tokens, n - 3)) return tokens;
   return [...tokens.slice(0, n - 2), tokens[n - 2]! + tokens[n - 1]!];

@@ -158,7 +158,7 @@ describe('status.match on every address answer', () => {
     const apart = await at(`405 A Valley ${valley} Rd`);
     expect(ids(apart)).toEqual([valleyLettered]);
     expect(apart.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '405A' } });
-    // The house letter is tried only as the same street with the letter on its number.
+    // The house letter is tried glued to the number: with a dash, `93817-N PLAZA` would be North Plaza's.
     expect((await at('93817 Plaza Unit N')).status).toBe(404);
     // A house letter after a dash with a slip in the street's name: one-letter slips are tried on the house's
     // reading (1604E), not only on the directional's fallback (1604 East ...). And a building's unit written with a
@@ -172,6 +172,14 @@ describe('status.match on every address answer', () => {
     const slip = await at(`1604-E ${typo.slice(0, -3)}NG Ave`);
     expect(ids(slip)).toEqual([typoLettered]);
     expect(slip.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '1604E' } });
+    // ... but only after the directional's reading as written: 123 North X Road, not house 123N of a street one
+    // letter longer.
+    const [northAsWritten] = await insertProperties(ctx.pool, [place(`123 N ${typo} RD`), place(`123N ${typo}S RD`)]);
+    expect(ids(await at(`123-N ${typo} Rd`))).toEqual([northAsWritten]);
+    // Where the asked reading is the line's own (an O, L or D as the house's letter, 1299D), slips only on it: not
+    // 1299 D-something Court one letter longer, which the first reading with slips would find.
+    const [salemLettered] = await insertProperties(ctx.pool, [place(`1299D ${typo} CT`), place(`1299 D ${typo}S CT`)]);
+    expect(ids(await at(`1299 D ${typo} Ct`))).toEqual([salemLettered]);
     expect(ids(await at(`9 ${linden} Dr I-1`))).toEqual([lindenUnit]);
     // Only a line stored exactly so: Route 9's unit 2 is not Route 92; a word that is a type is no other street.
     expect(ids(await at(`100 ${nine} Route 9 Unit 2`))).toEqual([nineBuilding]);

@@ -37,13 +37,13 @@ const sameHouseNumber = (inAddress: string, number: string) =>
 export const UNNAMED_UNIT = '?';
 
 /**
- * The criteria of an address query as its line is parsed, and as a query may also mean it (`asked`: a number after
- * the street read as a unit, see parseAskedLine), or null when that reading is the same; and the stored lines that
- * may hold the unit asked (`units`: unitLines).
+ * The criteria of an address query as its line is parsed; the readings tried in turn when that finds nothing
+ * (`later`: as a query may also mean it, a number after the street read as a unit, see parseAskedLine; none when that
+ * reading is the same); and the stored lines that may hold the unit asked (`units`: unitLines).
  */
 export function addressCriteria(
   q: AddressLookup,
-): AddressCriteria & { asked: AddressCriteria | null; units: UnitLines; written: AskedAddress } {
+): AddressCriteria & { later: AddressCriteria[]; units: UnitLines; written: AskedAddress } {
   let line = q.address!;
   const given = parseStreetLine(line);
   if (q.number !== undefined) {
@@ -75,14 +75,19 @@ export function addressCriteria(
   // A number given apart is the house number: "number=1299&address=D Name Ct" is D Name Court, not 1299D.
   const numberKept = q.number === undefined || asked.houseNumber?.toUpperCase() === q.number.toUpperCase();
   const differs = asked.lineKey !== parsed.lineKey && asked.streetKey !== '' && numberKept;
-  // One-letter slips are tried on the reading that is the line's own: the asked one's when it differs (`1299 D Salem
-  // Ct` as house 1299D), the first's when the asked one only leaves a dash's directional apart (`1604-E Monticelo Ave`
-  // is house 1604E, `1604 E ...` only the fallback).
-  const first = criteriaOf(parsed, place, !differs || dashDirectionalOnly(parsed, asked));
+  // One-letter slips of the name only after every reading as written: on the asked reading (`1299 D Salem Ct` as
+  // house 1299D), or, where it only leaves a dash's directional apart, on the first (`1604-E Monticelo Ave` is house
+  // 1604E of Monticello; `123-N Beverly Rd` is first 123 North Beverly, as written, before 123N of Beverley).
+  const first = criteriaOf(parsed, place, !differs);
+  const later = !differs
+    ? []
+    : dashDirectionalOnly(parsed, asked)
+      ? [criteriaOf(asked, place, false), criteriaOf(parsed, place, true)]
+      : [criteriaOf(asked, place, true)];
   const units = unitLines(parsed);
   return {
     ...first,
-    asked: differs ? criteriaOf(asked, place, true) : null,
+    later,
     units: {
       bare: units.bare && criteriaOf(units.bare, place, false),
       houseLetter: units.houseLetter && criteriaOf(units.houseLetter, place, false),
@@ -196,9 +201,9 @@ export async function findByAddress(
   deadline = new LookupDeadline(store.deadlineMs),
 ): Promise<RecordPage> {
   const run: Run = (statement) => deadline.run(statement);
-  const { asked, units, written, ...c } = addressCriteria(q);
+  const { later, units, written, ...c } = addressCriteria(q);
   try {
-    return await findReadings(store, c, asked, units, q, run, written);
+    return await findReadings(store, c, later, units, q, run, written);
   } catch (err) {
     // Nothing in the city as the records name it: the ZIPs the post office calls by that name. A roll names its
     // municipality (LEBANON), the address a client holds may name the post office (WEST LEBANON, NH 03784). When the
@@ -208,7 +213,7 @@ export async function findByAddress(
     if (c.zip !== null || !isNothingFound(err)) throw err;
     const postal = postalZips(c.state!, c.cityKey!);
     if (postal.length === 0) throw err;
-    const keys = asked === null ? [c.looseKey] : [c.looseKey, asked.looseKey];
+    const keys = [...new Set([c.looseKey, ...later.map((r) => r.looseKey)])];
     const held = await run(() => store.zipsHolding(keys, postal, c.state!));
     if (held.length === 0) throw err;
     if (held.length > 1) {
@@ -221,7 +226,8 @@ export async function findByAddress(
       bare: units.bare && { ...units.bare, ...inZip },
       houseLetter: units.houseLetter && { ...units.houseLetter, ...inZip },
     };
-    return findReadings(store, { ...c, ...inZip }, asked && { ...asked, ...inZip }, unitsInZip, q, run, written);
+    const laterInZip = later.map((r) => ({ ...r, ...inZip }));
+    return findReadings(store, { ...c, ...inZip }, laterInZip, unitsInZip, q, run, written);
   }
 }
 
@@ -232,13 +238,12 @@ const namesUnits = (err: unknown) => err instanceof ApiError && /units there:/.t
 
 /**
  * The readings of an address in turn: as parsed (a unit asked that is not stored answered by its building's record
- * only after the stored lines that may hold the unit: UnitLines), then (when it differs and the first finds nothing)
- * as asked.
+ * only after the stored lines that may hold the unit: UnitLines), then, while each finds nothing, the `later` ones.
  */
 async function findReadings(
   store: RecordStore,
   c: AddressCriteria,
-  asked: AddressCriteria | null,
+  later: readonly AddressCriteria[],
   units: UnitLines,
   q: AddressLookup,
   run: Run,
@@ -248,19 +253,22 @@ async function findReadings(
     units.bare !== null || units.houseLetter !== null
       ? findUnitLines(store, c, units, q, run, written)
       : findAt(store, c, q, run, written);
-  if (asked === null) return parsed();
+  if (later.length === 0) return parsed();
   try {
     return await parsed();
   } catch (err) {
     // Nothing as parsed: the number after the street may be a unit ("203 N WABASH 608"), the letter after the number
-    // the house's ("1299 D SALEM CT"). When that finds nothing either, the first reading's 404 is the one given (its
-    // "did you mean"), unless the second names the units of the street it found.
+    // the house's ("1299 D SALEM CT"). When the later readings find nothing either, the first reading's 404 is the
+    // one given (its "did you mean"), unless a later one names the units of the street it found.
     if (!isNothingFound(err)) throw err;
-    try {
-      return await findAt(store, asked, q, run, written);
-    } catch (second) {
-      throw namesUnits(second) ? second : err;
+    for (const r of later) {
+      try {
+        return await findAt(store, r, q, run, written);
+      } catch (next) {
+        if (namesUnits(next)) throw next;
+      }
     }
+    throw err;
   }
 }
 

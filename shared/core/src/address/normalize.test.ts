@@ -369,20 +369,28 @@ describe('the spellings of issue 26', () => {
     same('31 Old Etna Rd, Ste N-2', '31 OLD ETNA RD N-2');
     same('31 Old Etna Rd #N2', '31 OLD ETNA RD N-2');
     expect(parseStreetLine('31 OLD ETNA RD N\u20132').unitKey).toBe('N2');
-    // Not a route's designation, nor after a type with no name before it (Street A).
+    // Not a route's designation, nor after a type with no name before it (`ST A 1`).
     const routes = ['100 I-95', '100 US HWY I-95', '100 Frontage Rd I-95', '100 Main St US-1', '100 Oak Rd SR-9'];
-    for (const line of [...routes, '100 Main St NH-120', '100 Main St PA-2', '100 Main St RT-9', '100 Main St HWY-9'])
+    for (const line of [...routes, '100 Main St NH-120', '100 Main St PA-2', '100 Main St RT-9'])
       expect(parseStreetLine(line).unitKey, line).toBe('');
     expect(parseStreetLine('100 Frontage Rd I-95').lineKey).toBe('100 FRONTAGE RD I 95');
     expect(parseStreetLine('10 ST A-1').lineKey).toBe('10 ST A 1');
     // A query may mean a route's letters as a unit's, tried when the line as read finds nothing (Lebanon's `9
     // LINDEN DR I1`).
     expect(parseAskedLine('9 Linden Dr I-1')).toMatchObject({ lineKey: '9 LINDEN DR', unitKey: 'I1' });
-    // A letter before a type and a unit is the street's name: B Street's unit 4, not house 12B of Street 4.
+    // A state's code that is a directional or a street type is a unit's letters (Nebraska's NE is also northeast).
+    expect(parseStreetLine('31 Old Etna Rd NE-2')).toMatchObject({ lineKey: '31 OLD ETNA RD', unitKey: 'NE2' });
+    expect(parseStreetLine('31 Old Etna Rd CT-1')).toMatchObject({ lineKey: '31 OLD ETNA RD', unitKey: 'CT1' });
+    same('31 Old Etna Rd, Ste NE-2', '31 OLD ETNA RD NE-2');
+    // A letter before a type and a unit is the street's name: B Street's unit 4, not house 12B of Street 4; but a
+    // numbered road is a name (Road 12, Avenue 416), its lettered house the house's.
     expect(parseStreetLine('12-B ST 4')).toMatchObject({ lineKey: '12 B ST', unitKey: '4' });
     expect(parseStreetLine('12-B ST NW 4')).toMatchObject({ lineKey: '12 B ST NW', unitKey: '4' });
+    expect(parseStreetLine('1234-A ROAD 12')).toMatchObject({ lineKey: '1234A RD 12', unitKey: '' });
+    expect(parseStreetLine('12345-A Avenue 416')).toMatchObject({ lineKey: '12345A AVE 416', unitKey: '' });
     // A half is the house's, never the start of a street that a dashed id could end.
-    expect(parseStreetLine('60-1/2 ST N-2').unitKey).toBe('');
+    for (const line of ['60-1/2 ST N-2', '60 1/2 ST N-2'])
+      expect(parseStreetLine(line), line).toMatchObject({ lineKey: '60 1/2 ST N 2ND', unitKey: '' });
     // Letters and digits after a route's number: the route's number is one word (Lebanon's).
     expect(parseStreetLine('367 NH ROUTE 120 B3')).toMatchObject({ lineKey: '367 NH RTE 120', unitKey: 'B3' });
     same('367 NH Route 120 Unit B3', '367 NH ROUTE 120 B3');

@@ -6,7 +6,9 @@
 import { DIRECTIONALS, SUFFIX_ABBREVIATIONS, SUFFIX_WORDS, UNIT_DESIGNATORS } from './usps-tables.js';
 import { numericOrdinals, ordinalSuffix } from './ordinals.js';
 import {
+  DASHED_FRACTION,
   dashedUnitJoined,
+  FRACTION,
   floorAt,
   floorsAsUnits,
   HOUSE_NUMBER,
@@ -96,7 +98,6 @@ export function looseDirectionals(name: string): { pre: string; post: string } {
   };
 }
 
-const FRACTION = /^\d\/\d$/;
 /** A directional written onto a numbered street: "EAST78TH", "E13". */
 const GLUED_DIRECTIONAL = /^(NORTH|SOUTH|EAST|WEST|N|S|E|W)(\d{1,3}(?:ST|ND|RD|TH)?)$/;
 
@@ -250,9 +251,6 @@ function houseLetterJoined(text: string, tokens: string[], asked: boolean): stri
   if ((asked && DIRECTIONALS.has(tokens[1])) || typeWithoutName(tokens.slice(2))) return tokens;
   return [number + tokens[1], ...tokens.slice(2)];
 }
-
-/** "60-1/2": a house number and its half written with a dash. */
-const DASHED_FRACTION = /^(\d+)-(\d\/\d)$/;
 
 function parseLine(input: string, asked: boolean, letters: boolean): StreetLine {
   // A comma-separated unit part ("123 Main St, Apt 4", "345 W 21ST ST, 2C") joins the line as a unit, with floor or

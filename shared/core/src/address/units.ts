@@ -83,8 +83,9 @@ function unitOfSegments(tokens: readonly string[], from: number): { designator: 
 
 /**
  * Whether a street's words are a type with no name (`ST`, `ST NW`, `AVE N`, `ST APT 4`, `ST 4`): a type, then only
- * directionals, and a unit from its designator on or a last id with a digit after a type that takes a unit (`HWY 29`
- * is Highway 29, a name). What a letter before them is: the street's name (`12 B ST`), not the house's.
+ * directionals, and a unit from its designator on or, after Street, a last id with a digit (no street is named
+ * Street 4; `ROAD 12`, `AVENUE 416` and `HWY 29` are numbered roads' names). What a letter before them is: the
+ * street's name (`12 B ST`), not the house's.
  */
 export function typeWithoutName(words: readonly string[]): boolean {
   if (words.length === 0 || !SUFFIX_ABBREVIATIONS.has(words[0]!)) return false;
@@ -92,7 +93,7 @@ export function typeWithoutName(words: readonly string[]): boolean {
   for (let i = 1; i <= last; i++) {
     const w = words[i]!;
     if (UNIT_DESIGNATORS.has(w)) return true;
-    if (i === last && /\d/.test(w)) return typeTakesUnit(words, 0);
+    if (i === last && /\d/.test(w)) return words[0] === 'ST';
     if (!DIRECTIONALS.has(w)) return false;
   }
   return true;
@@ -179,36 +180,32 @@ function endsInBarePair(tokens: readonly string[], streetStart: number): boolean
 
 /** A unit's id of a letter or two, a dash (or an en or em dash) and a number, written last: Lebanon's `N-2`. */
 const DASHED_ID = /^[A-Z]{1,2}[-\u2013\u2014]\d{1,4}[A-Z]?$/i;
-/** A house number with its half (`60-1/2` or `60 1/2`), where the street's words start after it. */
-const HOUSE_HALF = /^\d+-\d\/\d$/;
-const HALF = /^\d\/\d$/;
+/** A house number's half written apart: `60 1/2`. */
+export const FRACTION = /^\d\/\d$/;
+/** `60-1/2`: a house number and its half written with a dash. */
+export const DASHED_FRACTION = /^(\d+)-(\d\/\d)$/;
 
 /**
- * A route's letters written before its number with a dash: a route word (`I-95`, `US-1`, `SR-9`), a route's type
- * or its shortest spelling (`HWY-9`, `RT-9`) or a state (`NH-120`).
+ * A route's letters written before its number with a dash: a route word (`I-95`, `US-1`, `SR-9`), `RT` (`RT-9`) or a
+ * state's code (`NH-120`) that is no directional's or street type's (`NE-2` and `CT-1` are units, as `NW-2` is).
  */
 function isRouteLetters(t: string): boolean {
-  const type = SUFFIX_ABBREVIATIONS.get(t);
-  return (
-    ROUTE_WORDS.has(t) ||
-    t === 'RT' ||
-    (type !== undefined && ROUTE_TYPES.has(type)) ||
-    (t.length === 2 && STATE_FIPS[t] !== undefined)
-  );
+  if (ROUTE_WORDS.has(t) || t === 'RT') return true;
+  return STATE_FIPS[t] !== undefined && !DIRECTIONALS.has(t) && !SUFFIX_ABBREVIATIONS.has(t);
 }
 
 /**
  * The tokens of `text` with their last two joined where the line ends in one id written with a dash after a street
  * type (`31 OLD ETNA RD N-2`, which tokenizing reads as the directional N and the number 2: North 2nd): `N2`, a unit
- * written without a designator. Only after a name word and its type (`10 ST A-1` is Street A), not after a route's
+ * written without a designator. Only after a name word and its type (`10 ST A-1` is `ST A 1`), not after a route's
  * type or word (`100 US HWY I-95`), and not where its letters are a route word's or a state's (`100 FRONTAGE RD
  * I-95`, `US-1`, `NH-120`: a route's designation). A query may mean those as a unit too (`asked`, tried when the
  * line as read finds nothing): `9 Linden Dr I-1` for Lebanon's `9 LINDEN DR I1`.
  */
 export function dashedUnitJoined(text: string, tokens: string[], asked: boolean): string[] {
   const n = tokens.length;
-  let firstNameAt = n > 0 && (HOUSE_NUMBER.test(tokens[0]!) || HOUSE_HALF.test(tokens[0]!)) ? 1 : 0;
-  if (firstNameAt === 1 && HALF.test(tokens[1] ?? '')) firstNameAt = 2;
+  let firstNameAt = n > 0 && (HOUSE_NUMBER.test(tokens[0]!) || DASHED_FRACTION.test(tokens[0]!)) ? 1 : 0;
+  if (firstNameAt === 1 && FRACTION.test(tokens[1] ?? '')) firstNameAt = 2;
   if (n - 4 < firstNameAt || !/[-\u2013\u2014]/.test(text)) return tokens;
   if (!asked && isRouteLetters(tokens[n - 2]!)) return tokens;
   const trimmed = text.trimEnd();

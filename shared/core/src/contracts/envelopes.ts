@@ -30,8 +30,9 @@ export const AddressMatch = z
         '`exact`: the line as written is the stored line. `standardized`: the same line once spellings are standardised ' +
         '(Street/ST, West/W, 21/21ST). `type_inferred`: the street type was missing on one side and is the only type ' +
         'of that street in the ZIP or city. `corrected`: another part was read differently (a one-letter slip in the ' +
-        'name, a post-directional given on one side only, a number after the street read as the unit, a letter after ' +
-        "the house number's dash read as a directional, a unit asked that the stored line holds: kept in the " +
+        'name, a post-directional given on one side only, a number or a route-lettered id after the street read as ' +
+        "the unit, a letter after the house number's dash read as a directional, a letter written apart read as the " +
+        "house number's, a unit asked that the stored line holds: kept in the " +
         "street's name after a street without a type or a route's number, or as the house number's letter). " +
         '`building`: ' +
         'the unit asked is not a record of its own; the record of the whole building answers.',

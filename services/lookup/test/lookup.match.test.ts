@@ -176,6 +176,8 @@ describe('status.match on every address answer', () => {
     // letter longer.
     const [northAsWritten] = await insertProperties(ctx.pool, [place(`123 N ${typo} RD`), place(`123N ${typo}S RD`)]);
     expect(ids(await at(`123-N ${typo} Rd`))).toEqual([northAsWritten]);
+    // A slip on the directional's reading, last: North X Road, one letter off.
+    expect(ids(await at(`123-N ${typo.slice(0, -3)}NG Rd`))).toEqual([northAsWritten]);
     // Where the asked reading is the line's own (an O, L or D as the house's letter, 1299D), slips only on it: not
     // 1299 D-something Court one letter longer, which the first reading with slips would find.
     const [salemLettered] = await insertProperties(ctx.pool, [place(`1299D ${typo} CT`), place(`1299 D ${typo}S CT`)]);

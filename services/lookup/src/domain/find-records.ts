@@ -76,13 +76,14 @@ export function addressCriteria(
   const numberKept = q.number === undefined || asked.houseNumber?.toUpperCase() === q.number.toUpperCase();
   const differs = asked.lineKey !== parsed.lineKey && asked.streetKey !== '' && numberKept;
   // One-letter slips of the name only after every reading as written: on the asked reading (`1299 D Salem Ct` as
-  // house 1299D), or, where it only leaves a dash's directional apart, on the first (`1604-E Monticelo Ave` is house
-  // 1604E of Monticello; `123-N Beverly Rd` is first 123 North Beverly, as written, before 123N of Beverley).
+  // house 1299D), or, where it only leaves a dash's directional apart, on the first, then on it (`1604-E Monticelo
+  // Ave` is house 1604E of Monticello; `123-N Beverly Rd` is first 123 North Beverly, as written, before 123N of
+  // Beverley; `123-N Mian St` is 123 North Main where no 123N of a Main is stored).
   const first = criteriaOf(parsed, place, !differs);
   const later = !differs
     ? []
     : dashDirectionalOnly(parsed, asked)
-      ? [criteriaOf(asked, place, false), criteriaOf(parsed, place, true)]
+      ? [criteriaOf(asked, place, false), criteriaOf(parsed, place, true), criteriaOf(asked, place, true)]
       : [criteriaOf(asked, place, true)];
   const units = unitLines(parsed);
   return {

@@ -183,6 +183,29 @@ describe('status.match on every address answer', () => {
     const [salemLettered] = await insertProperties(ctx.pool, [place(`1299D ${typo} CT`), place(`1299 D ${typo}S CT`)]);
     expect(ids(await at(`1299 D ${typo} Ct`))).toEqual([salemLettered]);
     expect(ids(await at(`9 ${linden} Dr I-1`))).toEqual([lindenUnit]);
+    // A later reading's error is the answer, never a step to the next reading: a page past North X Road's last is that
+    // page's 404, not a page of 123N of X Roads (charged); a later reading in doubt names its candidates.
+    const paged = `${uniqueStreet()}ING`;
+    await insertProperties(ctx.pool, [
+      place(`123 N ${paged} RD`),
+      place(`123 N ${paged} RD`),
+      place(`123N ${paged}S RD`),
+    ]);
+    const past = await ctx.get(
+      `/api/v1/property/address?${new URLSearchParams({ address: `123-N ${paged} Rd`, zip: '60604', pagesize: '1', page: '3' })}`,
+    );
+    expect(past.status).toBe(404);
+    expect(past.body.property ?? []).toEqual([]);
+    expect(past.body.status.total).toBe(2);
+    const doubt = `${uniqueStreet()}ING`;
+    await insertProperties(ctx.pool, [
+      place(`123N ${doubt}E RD`),
+      place(`123N ${doubt}S RD`),
+      place(`123 N ${doubt}E RD`),
+    ]);
+    const inDoubt = await at(`123-N ${doubt} Rd`);
+    expect(inDoubt.status).toBe(404);
+    expect(inDoubt.body.status.msg).toMatch(/did you mean/);
     // Only a line stored exactly so: Route 9's unit 2 is not Route 92; a word that is a type is no other street.
     expect(ids(await at(`100 ${nine} Route 9 Unit 2`))).toEqual([nineBuilding]);
     // Nor another house whose letter a stored line keeps as a word (`1604 D X AVE` written apart, D X Avenue): a

@@ -236,6 +236,8 @@ export async function findByAddress(
 const isNothingFound = (err: unknown) => err instanceof ApiError && err.status === 404 && err.total === 0;
 /** A 404 that names the units of the address it found ("units there: ..."). */
 const namesUnits = (err: unknown) => err instanceof ApiError && /units there:/.test(err.message);
+/** A 404 that names the stored lines a reading could not choose between ("did you mean ..."). */
+const namesCandidates = (err: unknown) => err instanceof ApiError && /did you mean/.test(err.message);
 
 /**
  * The readings of an address in turn: as parsed (a unit asked that is not stored answered by its building's record
@@ -259,14 +261,15 @@ async function findReadings(
     return await parsed();
   } catch (err) {
     // Nothing as parsed: the number after the street may be a unit ("203 N WABASH 608"), the letter after the number
-    // the house's ("1299 D SALEM CT"). When the later readings find nothing either, the first reading's 404 is the
-    // one given (its "did you mean"), unless a later one names the units of the street it found.
+    // the house's ("1299 D SALEM CT"). A later reading that finds something, or fails, or is in doubt (its "did you
+    // mean"), or names the units of the street it found, is the answer (a page past its last is its 404, a deadline
+    // its 503: never a step to a looser reading). When every one finds nothing, the first reading's 404 is given.
     if (!isNothingFound(err)) throw err;
     for (const r of later) {
       try {
         return await findAt(store, r, q, run, written);
       } catch (next) {
-        if (namesUnits(next)) throw next;
+        if (!isNothingFound(next) || namesUnits(next) || namesCandidates(next)) throw next;
       }
     }
     throw err;

@@ -241,3 +241,27 @@ describe('a unit the store lacks, and a building-level descriptor', () => {
     }
   });
 });
+
+describe('a one-letter slip in a ZIP of many streets', () => {
+  it('reads every street of the same house number, however many others start with its digits', async () => {
+    const zip = '59937';
+    const crowd = Array.from({ length: 2000 }, (_, i) =>
+      makeProperty({ line1: `${12000 + (i % 1000)} ${uniqueStreet()} RD`, zip, city: 'CROWD', state: 'MT' }),
+    );
+    const name = `${uniqueStreet()}ING`;
+    await insertProperties(ctx.pool, crowd);
+    const [wanted] = await insertProperties(ctx.pool, [
+      makeProperty({ line1: `12 ${name} RD`, zip, city: 'CROWD', state: 'MT' }),
+      makeProperty({ line1: `12-14 ${uniqueStreet()} RD`, zip, city: 'CROWD', state: 'MT' }),
+    ]);
+    await ctx.pool.query('ANALYZE records.properties');
+    const slip = await at(`12 ${name.slice(0, -1)}N Rd`, zip);
+    expect(slip.status).toBe(200);
+    expect(ids(slip)).toEqual([wanted]);
+    expect(slip.body.status.match).toMatchObject({ type: 'corrected' });
+    const byCity = await ctx.get(
+      `/api/v1/property/address?${new URLSearchParams({ address: `12 ${name.slice(0, -1)}N Rd`, city: 'Crowd', state: 'MT' })}`,
+    );
+    expect(ids(byCity)).toEqual([wanted]);
+  });
+});

@@ -104,12 +104,15 @@ const streetTypes = (place: string) =>
     WHERE ${place} AND loose_key COLLATE "C" LIKE $1 AND street_type <> '' LIMIT 5`;
 const STREET_TYPES_BY_ZIP = { name: 'street_types_by_zip', text: streetTypes('zip = $2') };
 const STREET_TYPES_BY_CITY = { name: 'street_types_by_city', text: streetTypes('state = $2 AND city_key = $3') };
-// Every street with a given house number in a ZIP or city (for a misspelt name), at most a few hundred.
+// Every street with a given house number in a ZIP or city (for a misspelt name): the lines that start with the number
+// and a space ("12 X RD", "12 1/2 X RD") or a dash (the range "12-14 X RD"), two ranges of the (place, line) index,
+// not every line whose number starts with its digits (120, 1200, ...: past the limit, the street asked could be left
+// out). At most a few hundred, the first in line order.
 const numbered = (place: string) =>
   `SELECT DISTINCT line_key COLLATE "C" AS line_key, loose_key, street_type FROM records.properties
-    WHERE ${place} AND line_key COLLATE "C" LIKE $1 LIMIT 300`;
-const NUMBERED_BY_ZIP = { name: 'numbered_by_zip', text: numbered('zip = $2') };
-const NUMBERED_BY_CITY = { name: 'numbered_by_city', text: numbered('state = $2 AND city_key = $3') };
+    WHERE ${place} AND (line_key COLLATE "C" LIKE $1 OR line_key COLLATE "C" LIKE $2) ORDER BY 1 LIMIT 300`;
+const NUMBERED_BY_ZIP = { name: 'numbered_by_zip', text: numbered('zip = $3') };
+const NUMBERED_BY_CITY = { name: 'numbered_by_city', text: numbered('state = $3 AND city_key = $4') };
 // Units at an address (to name them when the asked one is not there).
 const units = (place: string) =>
   `SELECT DISTINCT unit_key FROM records.properties WHERE line_key COLLATE "C" = ANY($1) AND ${place} ORDER BY 1 LIMIT 6`;
@@ -361,10 +364,11 @@ export class RecordStore {
     return (await this.pool.query<{ street_type: string }>({ ...statement, values })).rows.map((r) => r.street_type);
   }
 
-  /** The streets with a house number starting `houseNumber`, in the ZIP or city. */
+  /** The streets with the house number `houseNumber` (or a range from it), in the ZIP or city. */
   async numberedLines(c: AddressCriteria, houseNumber: string) {
     const statement = c.zip !== null ? NUMBERED_BY_ZIP : NUMBERED_BY_CITY;
-    const values = [`${likeEscape(houseNumber)}%`, ...this.place(c)];
+    const house = likeEscape(houseNumber);
+    const values = [`${house} %`, `${house}-%`, ...this.place(c)];
     const { rows } = await this.pool.query<{ line_key: string; loose_key: string; street_type: string }>({
       ...statement,
       values,

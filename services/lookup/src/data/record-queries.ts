@@ -113,6 +113,13 @@ const numbered = (place: string) =>
     WHERE ${place} AND (line_key COLLATE "C" LIKE $1 OR line_key COLLATE "C" LIKE $2) ORDER BY 1 LIMIT 300`;
 const NUMBERED_BY_ZIP = { name: 'numbered_by_zip', text: numbered('zip = $3') };
 const NUMBERED_BY_CITY = { name: 'numbered_by_city', text: numbered('state = $3 AND city_key = $4') };
+// The same over some of a city's postal ZIPs in its state (a misspelt name asked by the post office's city).
+const NUMBERED_IN_ZIPS = {
+  name: 'numbered_in_zips',
+  text: `SELECT DISTINCT zip, line_key COLLATE "C" AS line_key, loose_key, street_type FROM records.properties
+          WHERE zip = ANY($3::bpchar[]) AND state = $4 AND (line_key COLLATE "C" LIKE $1 OR line_key COLLATE "C" LIKE $2)
+          ORDER BY 1, 2 LIMIT 300`,
+};
 // Units at an address (to name them when the asked one is not there).
 const units = (place: string) =>
   `SELECT DISTINCT unit_key FROM records.properties WHERE line_key COLLATE "C" = ANY($1) AND ${place} ORDER BY 1 LIMIT 6`;
@@ -374,6 +381,16 @@ export class RecordStore {
       values,
     });
     return rows.map((r) => ({ lineKey: r.line_key, looseKey: r.loose_key, streetType: r.street_type }));
+  }
+
+  /** The streets with the house number `houseNumber` (or a range from it) in some ZIPs of `state`, with their ZIP. */
+  async numberedLinesIn(zips: readonly string[], state: string, houseNumber: string) {
+    const house = likeEscape(houseNumber);
+    const { rows } = await this.pool.query<{ zip: string; line_key: string; loose_key: string; street_type: string }>({
+      ...NUMBERED_IN_ZIPS,
+      values: [`${house} %`, `${house}-%`, zips, state],
+    });
+    return rows.map((r) => ({ zip: r.zip, lineKey: r.line_key, looseKey: r.loose_key, streetType: r.street_type }));
   }
 
   /** Units stored at an address (at most 6). */

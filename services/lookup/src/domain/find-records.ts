@@ -17,7 +17,7 @@ import { pastLastPage } from '@pra/core/wording';
 import type { AddressCriteria, PagedRows, RecordStore, Spelling } from '../data/record-queries.js';
 import { type AskedAddress, describeMatch } from './address-match.js';
 import { withoutSeparatorLookalikes } from './apn-matches.js';
-import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
+import { buildingSpellings, postalZipsHolding, resolveSpellings } from './spelling-reads.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
 import type { RecordPage } from './record-page.js';
 
@@ -210,12 +210,12 @@ export async function findByAddress(
     // municipality (LEBANON), the address a client holds may name the post office (WEST LEBANON, NH 03784). When the
     // address is stored in exactly one of them (in the state asked), it is looked up in that ZIP, by every rule of a
     // lookup by ZIP; in several (one address in two towns of one postal city), a 404 that names them: the address is
-    // in doubt, and a page of both would charge for a building the client did not mean. One statement more for a 404.
+    // in doubt, and a page of both would charge for a building the client did not mean. One statement more for a 404
+    // (two where the name may be a slip: postalZipsHolding).
     if (c.zip !== null || !isNothingFound(err)) throw err;
     const postal = postalZips(c.state!, c.cityKey!);
     if (postal.length === 0) throw err;
-    const keys = [...new Set([c.looseKey, ...later.map((r) => r.looseKey)])];
-    const held = await run(() => store.zipsHolding(keys, postal, c.state!));
+    const held = await postalZipsHolding(store, [c, ...later], postal, c.state!, run);
     if (held.length === 0) throw err;
     if (held.length > 1) {
       throw notFound(

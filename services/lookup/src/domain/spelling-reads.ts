@@ -1,9 +1,9 @@
 // Which stored spellings of an address a lookup reads: the statements around the pure rules of
 // spelling-rules.ts. Never another street: in doubt, a 404 that names the candidates.
-import { DIRECTIONALS, looseDirectionals } from '@pra/core/address';
+import { DIRECTIONALS } from '@pra/core/address';
 import { notFound } from '@pra/core/errors';
 import type { AddressCriteria, RecordStore, Spelling } from '../data/record-queries.js';
-import { chooseSpellings, MIN_FUZZY_NAME, oneLetterWordApart, splitLooseKey, withinOneEdit } from './spelling-rules.js';
+import { chooseSpellings, oneLetterOffRule, splitLooseKey } from './spelling-rules.js';
 import type { Run } from './lookup-deadline.js';
 
 /** The standard directionals ("N", "SW"): what a loose key's name may end in after "_". */
@@ -75,26 +75,14 @@ async function postDirectionalSpellings(store: RecordStore, c: AddressCriteria, 
 
 /** Stored streets one letter off the asked one ("BEVERLEY RD" for "BEVERLY RD"), with the same number. */
 async function oneLetterOff(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[]> {
-  const { name, house } = splitLooseKey(c.looseKey);
-  if (name.length < MIN_FUZZY_NAME || house === '') return [];
-  const near = new Map<string, string[]>();
-  const asked = looseDirectionals(name);
-  const digits = name.replace(/\D/g, '');
-  for (const l of await run(() => store.numberedLines(c, house))) {
-    const other = splitLooseKey(l.looseKey);
-    if (other.house !== house || other.name.length < MIN_FUZZY_NAME || !withinOneEdit(name, other.name)) continue;
-    // A digit more, less or other is another street or a unit, not a slip ("W_21ST" / "W_31ST", "KIMBERLY9").
-    if (other.name.replace(/\D/g, '') !== digits) continue;
-    // Nor a letter that is a word of its own ("1604 D MONTICELLO AVE", a house letter written apart).
-    if (oneLetterWordApart(c.lineKey, l.lineKey)) continue;
-    if (c.streetType !== '' && l.streetType !== '' && l.streetType !== c.streetType) continue;
-    // One letter off in a directional is another street ("N_BROADWAY" / "S_BROADWAY", "STERLING_N" / "..._S").
-    const theirs = looseDirectionals(other.name);
-    if (theirs.pre !== asked.pre || theirs.post !== asked.post) continue;
-    near.set(l.looseKey, [...(near.get(l.looseKey) ?? []), l.lineKey]);
+  const near = oneLetterOffRule(c);
+  if (near === null) return [];
+  const lines = new Map<string, string[]>();
+  for (const l of await run(() => store.numberedLines(c, splitLooseKey(c.looseKey).house))) {
+    if (near(l)) lines.set(l.looseKey, [...(lines.get(l.looseKey) ?? []), l.lineKey]);
   }
-  if (near.size > 1) didYouMean(c, [...near.values()].flat().sort());
-  const [looseKey] = [...near.keys()];
+  if (lines.size > 1) didYouMean(c, [...lines.values()].flat().sort());
+  const [looseKey] = [...lines.keys()];
   if (looseKey === undefined) return [];
   const nearC = { ...c, looseKey };
   const again = await chooseSpellings(
@@ -131,4 +119,40 @@ export async function resolveSpellings(store: RecordStore, c: AddressCriteria, r
   }
   const directional = await postDirectionalSpellings(store, c, run);
   return directional ?? (c.slips ? await oneLetterOff(store, c, run) : []);
+}
+
+/**
+ * Which of a postal city's ZIPs (`zips`, in `state`) hold an address asked by that city, where the city as the
+ * records name it held nothing (findByAddress): at a loose key of one of its readings, as a lookup reads them (its
+ * last word as the name's, its post-directional on one side only); else, where a reading may be a slip, at a street
+ * one letter off with its number. At most 3, in order: the ZIP found is then looked up by every rule of a lookup by ZIP.
+ */
+export async function postalZipsHolding(
+  store: RecordStore,
+  readings: readonly AddressCriteria[],
+  zips: readonly string[],
+  state: string,
+  run: Run,
+): Promise<string[]> {
+  const keys = new Set<string>();
+  for (const r of readings) {
+    keys.add(r.looseKey);
+    if (r.looseKeyUntyped !== null) keys.add(r.looseKeyUntyped);
+    const { name, house } = splitLooseKey(r.looseKeyNoPostDir);
+    if (name === '' || house === '') continue;
+    keys.add(r.looseKeyNoPostDir);
+    for (const d of STANDARD_DIRECTIONALS) keys.add(`${name}_${d} ${house}`);
+  }
+  const held = await run(() => store.zipsHolding([...keys], zips, state));
+  if (held.length > 0) return held;
+  const near = new Set<string>();
+  const numbered = new Map<string, Awaited<ReturnType<RecordStore['numberedLinesIn']>>>();
+  for (const r of readings) {
+    const rule = r.slips ? oneLetterOffRule(r) : null;
+    if (rule === null) continue;
+    const { house } = splitLooseKey(r.looseKey);
+    if (!numbered.has(house)) numbered.set(house, await run(() => store.numberedLinesIn(zips, state, house)));
+    for (const l of numbered.get(house)!) if (rule(l)) near.add(l.zip);
+  }
+  return [...near].sort().slice(0, 3);
 }

@@ -3,6 +3,7 @@
 // another street: a street type missing on one side is filled only when the street name
 // has that one type in the ZIP or city; a different type, several types, or several near names are a 404 that names
 // the candidates.
+import { looseDirectionals } from '@pra/core/address';
 import type { Spelling } from '../data/record-queries.js';
 
 export type Resolution =
@@ -74,3 +75,33 @@ export function oneLetterWordApart(a: string, b: string): boolean {
 
 /** Street names long enough for a one-letter slip to be told from another street ("BEVERLEY" / "BEVERLY"). */
 export const MIN_FUZZY_NAME = 6;
+
+/** A stored line's keys, as the near-name rule reads them. */
+export interface LineKeys {
+  lineKey: string;
+  looseKey: string;
+  streetType: string;
+}
+
+/**
+ * Which stored lines are the asked street one letter off, with the same house number ("90 BEVERLEY RD" for "90
+ * BEVERLY RD"); null when the asked name is too short for a slip to be told from another street, or has no number.
+ */
+export function oneLetterOffRule(asked: LineKeys): ((stored: LineKeys) => boolean) | null {
+  const { name, house } = splitLooseKey(asked.looseKey);
+  if (name.length < MIN_FUZZY_NAME || house === '') return null;
+  const directionals = looseDirectionals(name);
+  const digits = name.replace(/\D/g, '');
+  return (l) => {
+    const other = splitLooseKey(l.looseKey);
+    if (other.house !== house || other.name.length < MIN_FUZZY_NAME || !withinOneEdit(name, other.name)) return false;
+    // A digit more, less or other is another street or a unit, not a slip ("W_21ST" / "W_31ST", "KIMBERLY9").
+    if (other.name.replace(/\D/g, '') !== digits) return false;
+    // Nor a letter that is a word of its own ("1604 D MONTICELLO AVE", a house letter written apart).
+    if (oneLetterWordApart(asked.lineKey, l.lineKey)) return false;
+    if (asked.streetType !== '' && l.streetType !== '' && l.streetType !== asked.streetType) return false;
+    // One letter off in a directional is another street ("N_BROADWAY" / "S_BROADWAY", "STERLING_N" / "..._S").
+    const theirs = looseDirectionals(other.name);
+    return theirs.pre === directionals.pre && theirs.post === directionals.post;
+  };
+}

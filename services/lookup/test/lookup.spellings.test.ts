@@ -264,4 +264,19 @@ describe('a one-letter slip in a ZIP of many streets', () => {
     );
     expect(ids(byCity)).toEqual([wanted]);
   });
+
+  it('a near name among more streets of the number than are compared is in doubt: a 404 naming it, not a charge', async () => {
+    const zip = '59938';
+    const name = `${uniqueStreet()}ING`;
+    const stored = (line1: string) => makeProperty({ line1, zip, city: 'CROWD', state: 'MT' });
+    // A... and Z... are both one letter off B...; the crowd (TESTWAY...) sorts between them, past the cut.
+    await insertProperties(ctx.pool, [
+      stored(`300 A${name} ST`),
+      stored(`300 Z${name} ST`),
+      ...Array.from({ length: 320 }, () => stored(`300 ${uniqueStreet()} ST`)),
+    ]);
+    const res = await at(`300 B${name} St`, zip);
+    expect(res.status).toBe(404);
+    expect(res.body.status.msg).toMatch(/did you mean/);
+  });
 });

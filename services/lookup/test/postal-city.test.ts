@@ -98,4 +98,31 @@ describe('an address by the postal city of its ZIP', () => {
     const after = await byCity(`12 ${slip} Rd`, 'West Lebanon', 'NH');
     expect(after.body.status.credits_remaining).toBe(before - 1);
   });
+
+  it('reads in tiers, as a lookup by ZIP: the address as written and its unit lines, then spellings, then slips', async () => {
+    const [name, other] = [`${uniqueStreet()}ING`, `${uniqueStreet()}ING`];
+    const typo = (n: string) => `${n.slice(0, -1)}N`;
+    const [west, letter] = await insertProperties(ctx.pool, [
+      parcel(`16 ${name} ST W`, 'ROSS', '15237'),
+      parcel(`100A ${other} AVE`, 'ROSS', '15237'),
+      parcel(`16 ${name} ST E`, 'SHARPSBURG', '15215'),
+      parcel(`100 ${typo(other)} AVE`, 'SHARPSBURG', '15215'),
+    ]);
+    // Its own directional in one ZIP: East in another is another street, not a second ZIP of the address.
+    expect(ids(await byCity(`16 ${name} St W`, 'Pittsburgh', 'PA'))).toEqual([west]);
+    // The unit as the house number's letter in one ZIP: a street one letter off in another does not answer for it.
+    expect(ids(await byCity(`100 ${other} Ave Apt A`, 'Pittsburgh', 'PA'))).toEqual([letter]);
+  });
+
+  it('a slip among more streets of its number than are compared is a 404 that asks for the ZIP, not one town', async () => {
+    const name = `${uniqueStreet()}ING`;
+    await insertProperties(ctx.pool, [
+      parcel(`300 ${name} AVE`, 'PITTSBURGH', '15201'),
+      parcel(`300 ${name} AVE`, 'PITTSBURGH', '15295'),
+      ...Array.from({ length: 320 }, () => parcel(`300 ${uniqueStreet()} ST`, 'PITTSBURGH', '15202')),
+    ]);
+    const res = await byCity(`300 ${name.slice(0, -1)}N Ave`, 'Pittsburgh', 'Pa');
+    expect(res.status).toBe(404);
+    expect(res.body.status.msg).toMatch(/give the ZIP$/);
+  });
 });

@@ -104,21 +104,29 @@ const streetTypes = (place: string) =>
     WHERE ${place} AND loose_key COLLATE "C" LIKE $1 AND street_type <> '' LIMIT 5`;
 const STREET_TYPES_BY_ZIP = { name: 'street_types_by_zip', text: streetTypes('zip = $2') };
 const STREET_TYPES_BY_CITY = { name: 'street_types_by_city', text: streetTypes('state = $2 AND city_key = $3') };
+/** The LIKE patterns of the lines numbered `houseNumber`: the number and a space, or a range from it. */
+const numberPatterns = (houseNumber: string) => {
+  const house = likeEscape(houseNumber);
+  return [`${house} %`, `${house}-%`];
+};
 // Every street with a given house number in a ZIP or city (for a misspelt name): the lines that start with the number
 // and a space ("12 X RD", "12 1/2 X RD") or a dash (the range "12-14 X RD"), two ranges of the (place, line) index,
-// not every line whose number starts with its digits (120, 1200, ...: past the limit, the street asked could be left
-// out). At most a few hundred, the first in line order.
+// not every line whose number starts with its digits (120, 1200, ...). At most NUMBERED_LINES, the first in line order,
+// and one more: a reader that gets that one knows some were left out (spelling-reads.ts: a near name found is then in
+// doubt, as another past the cut may be as near).
+export const NUMBERED_LINES = 300;
 const numbered = (place: string) =>
   `SELECT DISTINCT line_key COLLATE "C" AS line_key, loose_key, street_type FROM records.properties
-    WHERE ${place} AND (line_key COLLATE "C" LIKE $1 OR line_key COLLATE "C" LIKE $2) ORDER BY 1 LIMIT 300`;
+    WHERE ${place} AND (line_key COLLATE "C" LIKE $1 OR line_key COLLATE "C" LIKE $2) ORDER BY 1 LIMIT ${NUMBERED_LINES + 1}`;
 const NUMBERED_BY_ZIP = { name: 'numbered_by_zip', text: numbered('zip = $3') };
 const NUMBERED_BY_CITY = { name: 'numbered_by_city', text: numbered('state = $3 AND city_key = $4') };
-// The same over some of a city's postal ZIPs in its state (a misspelt name asked by the post office's city).
+// The same over some ZIPs (a city's postal ZIPs), with each line's ZIP and state: the state is the reader's to check,
+// so that the plan reads the (zip, line) index for each ZIP, never every line of the state.
 const NUMBERED_IN_ZIPS = {
   name: 'numbered_in_zips',
-  text: `SELECT DISTINCT zip, line_key COLLATE "C" AS line_key, loose_key, street_type FROM records.properties
-          WHERE zip = ANY($3::bpchar[]) AND state = $4 AND (line_key COLLATE "C" LIKE $1 OR line_key COLLATE "C" LIKE $2)
-          ORDER BY 1, 2 LIMIT 300`,
+  text: `SELECT DISTINCT zip, line_key COLLATE "C" AS line_key, loose_key, street_type, state FROM records.properties
+          WHERE zip = ANY($3::bpchar[]) AND (line_key COLLATE "C" LIKE $1 OR line_key COLLATE "C" LIKE $2)
+          ORDER BY 1, 2 LIMIT ${NUMBERED_LINES + 1}`,
 };
 // Units at an address (to name them when the asked one is not there).
 const units = (place: string) =>
@@ -371,11 +379,10 @@ export class RecordStore {
     return (await this.pool.query<{ street_type: string }>({ ...statement, values })).rows.map((r) => r.street_type);
   }
 
-  /** The streets with the house number `houseNumber` (or a range from it), in the ZIP or city. */
+  /** The streets with the house number `houseNumber` (or a range from it), in the ZIP or city: NUMBERED_LINES. */
   async numberedLines(c: AddressCriteria, houseNumber: string) {
     const statement = c.zip !== null ? NUMBERED_BY_ZIP : NUMBERED_BY_CITY;
-    const house = likeEscape(houseNumber);
-    const values = [`${house} %`, `${house}-%`, ...this.place(c)];
+    const values = [...numberPatterns(houseNumber), ...this.place(c)];
     const { rows } = await this.pool.query<{ line_key: string; loose_key: string; street_type: string }>({
       ...statement,
       values,
@@ -383,14 +390,25 @@ export class RecordStore {
     return rows.map((r) => ({ lineKey: r.line_key, looseKey: r.loose_key, streetType: r.street_type }));
   }
 
-  /** The streets with the house number `houseNumber` (or a range from it) in some ZIPs of `state`, with their ZIP. */
-  async numberedLinesIn(zips: readonly string[], state: string, houseNumber: string) {
-    const house = likeEscape(houseNumber);
-    const { rows } = await this.pool.query<{ zip: string; line_key: string; loose_key: string; street_type: string }>({
-      ...NUMBERED_IN_ZIPS,
-      values: [`${house} %`, `${house}-%`, zips, state],
-    });
-    return rows.map((r) => ({ zip: r.zip, lineKey: r.line_key, looseKey: r.loose_key, streetType: r.street_type }));
+  /**
+   * The streets with the house number `houseNumber` (or a range from it) in some ZIPs, with their ZIP and state:
+   * NUMBERED_LINES.
+   */
+  async numberedLinesIn(zips: readonly string[], houseNumber: string) {
+    const { rows } = await this.pool.query<{
+      zip: string;
+      line_key: string;
+      loose_key: string;
+      street_type: string;
+      state: string;
+    }>({ ...NUMBERED_IN_ZIPS, values: [...numberPatterns(houseNumber), zips] });
+    return rows.map((r) => ({
+      zip: r.zip,
+      state: r.state,
+      lineKey: r.line_key,
+      looseKey: r.loose_key,
+      streetType: r.street_type,
+    }));
   }
 
   /** Units stored at an address (at most 6). */

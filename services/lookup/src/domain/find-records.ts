@@ -210,16 +210,23 @@ export async function findByAddress(
     // municipality (LEBANON), the address a client holds may name the post office (WEST LEBANON, NH 03784). When the
     // address is stored in exactly one of them (in the state asked), it is looked up in that ZIP, by every rule of a
     // lookup by ZIP; in several (one address in two towns of one postal city), a 404 that names them: the address is
-    // in doubt, and a page of both would charge for a building the client did not mean. One statement more for a 404
-    // (two where the name may be a slip: postalZipsHolding).
+    // in doubt, and a page of both would charge for a building the client did not mean. Up to four statements more
+    // for a 404 (postalZipsHolding).
     if (c.zip !== null || !isNothingFound(err)) throw err;
     const postal = postalZips(c.state!, c.cityKey!);
     if (postal.length === 0) throw err;
-    const held = await postalZipsHolding(store, [c, ...later], postal, c.state!, run);
+    const unitLines = [units.bare, units.houseLetter].filter((u) => u !== null);
+    const { zips: held, sure } = await postalZipsHolding(store, [c, ...later], unitLines, postal, c.state!, run);
     if (held.length === 0) throw err;
+    const inCity = `${c.cityKey}, ${c.state}`;
     if (held.length > 1) {
       throw notFound(
-        `No properties found for address '${addressText(c)}': it is stored in more than one ZIP of ${c.cityKey}, ${c.state} (${held.join(', ')}${held.length > 2 ? ', ...' : ''}); give the ZIP`,
+        `No properties found for address '${addressText(c)}': it is stored in more than one ZIP of ${inCity} (${held.join(', ')}${held.length > 2 ? ', ...' : ''}); give the ZIP`,
+      );
+    }
+    if (!sure) {
+      throw notFound(
+        `No properties found for address '${addressText(c)}': a street one letter off it is stored in ${held[0]}, among more streets of that number in ${inCity} than are compared; give the ZIP`,
       );
     }
     const inZip = { zip: held[0]!, state: null, cityKey: null };

@@ -2,7 +2,7 @@
 // spelling-rules.ts. Never another street: in doubt, a 404 that names the candidates.
 import { DIRECTIONALS } from '@pra/core/address';
 import { notFound } from '@pra/core/errors';
-import type { AddressCriteria, RecordStore, Spelling } from '../data/record-queries.js';
+import { type AddressCriteria, NUMBERED_LINES, type RecordStore, type Spelling } from '../data/record-queries.js';
 import { chooseSpellings, oneLetterOffRule, splitLooseKey } from './spelling-rules.js';
 import type { Run } from './lookup-deadline.js';
 
@@ -78,10 +78,14 @@ async function oneLetterOff(store: RecordStore, c: AddressCriteria, run: Run): P
   const near = oneLetterOffRule(c);
   if (near === null) return [];
   const lines = new Map<string, string[]>();
-  for (const l of await run(() => store.numberedLines(c, splitLooseKey(c.looseKey).house))) {
+  const numbered = await run(() => store.numberedLines(c, splitLooseKey(c.looseKey).house));
+  for (const l of numbered.slice(0, NUMBERED_LINES)) {
     if (near(l)) lines.set(l.looseKey, [...(lines.get(l.looseKey) ?? []), l.lineKey]);
   }
-  if (lines.size > 1) didYouMean(c, [...lines.values()].flat().sort());
+  // Several near names, or one among more streets of the number than were read (another past them may be as near).
+  if (lines.size > 1 || (lines.size === 1 && numbered.length > NUMBERED_LINES)) {
+    didYouMean(c, [...lines.values()].flat().sort());
+  }
   const [looseKey] = [...lines.keys()];
   if (looseKey === undefined) return [];
   const nearC = { ...c, looseKey };
@@ -121,38 +125,55 @@ export async function resolveSpellings(store: RecordStore, c: AddressCriteria, r
   return directional ?? (c.slips ? await oneLetterOff(store, c, run) : []);
 }
 
+/** Which postal ZIPs hold an address (postalZipsHolding): `sure` false when a near name was found among more lines
+ * than were read. */
+export interface PostalZips {
+  zips: string[];
+  sure: boolean;
+}
+
 /**
  * Which of a postal city's ZIPs (`zips`, in `state`) hold an address asked by that city, where the city as the
- * records name it held nothing (findByAddress): at a loose key of one of its readings, as a lookup reads them (its
- * last word as the name's, its post-directional on one side only); else, where a reading may be a slip, at a street
- * one letter off with its number. At most 3, in order: the ZIP found is then looked up by every rule of a lookup by ZIP.
+ * records name it held nothing (findByAddress), in the tiers a lookup by ZIP reads: the loose keys of its readings
+ * and of the stored lines that may hold its unit (`unitLines`); else their spellings (the last word as the name's, a
+ * post-directional on one side only: another directional only where none was asked); else, for a reading that may be
+ * a slip, a street one letter off with its number. At most 3 ZIPs, in order; the one found is then looked up by every
+ * rule of a lookup by ZIP. One statement for each tier read, one a house number for the slips.
  */
 export async function postalZipsHolding(
   store: RecordStore,
   readings: readonly AddressCriteria[],
+  unitLines: readonly AddressCriteria[],
   zips: readonly string[],
   state: string,
   run: Run,
-): Promise<string[]> {
-  const keys = new Set<string>();
+): Promise<PostalZips> {
+  const holding = async (keys: Set<string>) =>
+    keys.size === 0 ? [] : await run(() => store.zipsHolding([...keys], zips, state));
+  const own = await holding(new Set([...readings, ...unitLines].map((r) => r.looseKey)));
+  if (own.length > 0) return { zips: own, sure: true };
+  const spellings = new Set<string>();
   for (const r of readings) {
-    keys.add(r.looseKey);
-    if (r.looseKeyUntyped !== null) keys.add(r.looseKeyUntyped);
+    if (r.looseKeyUntyped !== null) spellings.add(r.looseKeyUntyped);
     const { name, house } = splitLooseKey(r.looseKeyNoPostDir);
     if (name === '' || house === '') continue;
-    keys.add(r.looseKeyNoPostDir);
-    for (const d of STANDARD_DIRECTIONALS) keys.add(`${name}_${d} ${house}`);
+    if (r.postDirectional !== '') spellings.add(r.looseKeyNoPostDir);
+    else for (const d of STANDARD_DIRECTIONALS) spellings.add(`${name}_${d} ${house}`);
   }
-  const held = await run(() => store.zipsHolding([...keys], zips, state));
-  if (held.length > 0) return held;
+  const spelt = await holding(spellings);
+  if (spelt.length > 0) return { zips: spelt, sure: true };
   const near = new Set<string>();
+  let sure = true;
   const numbered = new Map<string, Awaited<ReturnType<RecordStore['numberedLinesIn']>>>();
   for (const r of readings) {
     const rule = r.slips ? oneLetterOffRule(r) : null;
     if (rule === null) continue;
     const { house } = splitLooseKey(r.looseKey);
-    if (!numbered.has(house)) numbered.set(house, await run(() => store.numberedLinesIn(zips, state, house)));
-    for (const l of numbered.get(house)!) if (rule(l)) near.add(l.zip);
+    if (!numbered.has(house)) numbered.set(house, await run(() => store.numberedLinesIn(zips, house)));
+    const lines = numbered.get(house)!;
+    const before = near.size;
+    for (const l of lines.slice(0, NUMBERED_LINES)) if (l.state === state && rule(l)) near.add(l.zip);
+    if (near.size > before && lines.length > NUMBERED_LINES) sure = false;
   }
-  return [...near].sort().slice(0, 3);
+  return { zips: [...near].sort().slice(0, 3), sure };
 }

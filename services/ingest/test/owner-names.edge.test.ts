@@ -114,6 +114,44 @@ const CASES: [NameOrder, string[], string[]][] = [
   ['last-first', ['LAKE VAN NESS HOA'], ['Association: LAKE VAN NESS HOA [-|-]']],
   ['last-first', ['PARK VAN HOA'], ['Association: PARK VAN HOA [-|-]']],
   ['last-first', ['THE VAN NESS HOA'], ['Association: THE VAN NESS HOA [-|-]']],
+  // After `&`, a first and a middle name share the surname before (an audit of the real rolls found 37 read as FIRST
+  // LAST: LISA of a family ANN); a surname on the census' list, a word off the first names, a name after an initial
+  // or a man's name after a woman's keeps its own.
+  [
+    'last-first',
+    ['WALLACE, TIMOTHY J & LISA ANN'],
+    ['Individual: TIMOTHY J WALLACE [WALLACE|TIMOTHY]', 'Individual: LISA ANN WALLACE [WALLACE|LISA]'],
+  ],
+  [
+    'last-first',
+    ['DION MAURICE & MARY ELLEN'],
+    ['Individual: MAURICE DION [DION|MAURICE]', 'Individual: MARY ELLEN DION [DION|MARY]'],
+  ],
+  [
+    'first-last',
+    ['MAURICE DION & MARY ELLEN'],
+    ['Individual: MAURICE DION [DION|MAURICE]', 'Individual: MARY ELLEN DION [DION|MARY]'],
+  ],
+  [
+    'last-first',
+    ['JONES, ROBERT & JOHN PAUL'],
+    ['Individual: ROBERT JONES [JONES|ROBERT]', 'Individual: JOHN PAUL [PAUL|JOHN]'],
+  ],
+  [
+    'last-first',
+    ['SMITH, JOHN & JANE DOE'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: JANE DOE [DOE|JANE]'],
+  ],
+  [
+    'last-first',
+    ['TROTT, RYAN E & AMANDA M FINN'],
+    ['Individual: RYAN E TROTT [TROTT|RYAN]', 'Individual: AMANDA M FINN [FINN|AMANDA]'],
+  ],
+  [
+    'last-first',
+    ['EAMES, MATTHEW & TATIANA JORGE'],
+    ['Individual: MATTHEW EAMES [EAMES|MATTHEW]', 'Individual: TATIANA JORGE [JORGE|TATIANA]'],
+  ],
 ];
 
 describe('owner cells made up to break the parser', () => {

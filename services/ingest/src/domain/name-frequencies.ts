@@ -9,6 +9,8 @@ import { referenceRows } from './reference-files.js';
 /** Shares of the population (0-1); a word on neither list is rarer than the list's last. */
 interface Frequencies {
   first: ReadonlyMap<string, number>;
+  /** The sexes a first name is given to, as bits: 1 female, 2 male. */
+  sexes: ReadonlyMap<string, number>;
   surname: ReadonlyMap<string, number>;
   /** What a word off each list counts as: half the list's smallest share. */
   firstFloor: number;
@@ -34,13 +36,16 @@ function load(): Frequencies {
   for (const r of referenceRows('census-2010-surnames-top1000.csv'))
     surname.set(r[0]!.toUpperCase(), Number(r[3]!.replace(/,/g, '')) / 100_000);
   const first = new Map<string, number>();
+  const sexes = new Map<string, number>();
   // Name, share ("1.08%"), sex: a name given to both takes the larger share.
   for (const r of referenceRows('ssa-2010-first-names-top1000.csv')) {
     const name = r[0]!.toUpperCase();
     first.set(name, Math.max(first.get(name) ?? 0, Number.parseFloat(r[1]!) / 100));
+    sexes.set(name, (sexes.get(name) ?? 0) | (r[2]?.trim().toUpperCase() === 'M' ? 2 : 1));
   }
   return {
     first,
+    sexes,
     surname,
     firstFloor: Math.min(...first.values()) / 2,
     surnameFloor: Math.min(...surname.values()) / 2,
@@ -78,4 +83,20 @@ const FIRST_LAST_ODDS = 30;
  */
 export function readsFirstLast(a: string, b: string): boolean {
   return isCommonSurname(b) && firstLastOdds(a, b) >= FIRST_LAST_ODDS;
+}
+
+/**
+ * The words are a first name and middle names: each a first name on the SSA's list given to a sex the first word is
+ * given to, and none one of the census' common surnames (`LISA ANN`, `MARY ELLEN`, `HANNAH CATHERINE`; not `JULIE
+ * LACY`, LACY off the first names, nor `JOHN PAUL`, PAUL a common surname too, nor `TATIANA JORGE`, a man's name after
+ * a woman's). After `&`, such names share the surname before them (owner-persons.ts).
+ */
+export function allGivenNames(keys: readonly string[]): boolean {
+  const l = lists();
+  let sex = 3;
+  for (const w of keys) {
+    sex &= l.sexes.get(w) ?? 0;
+    if (sex === 0 || l.surname.has(w)) return false;
+  }
+  return keys.length > 0;
 }

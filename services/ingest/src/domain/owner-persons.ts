@@ -2,7 +2,7 @@
 // another with commas, first names sharing the surname before them, suffixes and surname particles where they
 // belong. The parser's third step (owner-names.ts), for the words that name no entity.
 import type { OWNER_TYPES } from '@pra/core/vocabulary';
-import { readsFirstLast } from './name-frequencies.js';
+import { allGivenNames, readsFirstLast } from './name-frequencies.js';
 
 type OwnerType = (typeof OWNER_TYPES)[number];
 import { AMP, HONORIFICS, SUFFIXES, SURNAME_PARTICLES, TRUSTEE_MARKERS } from './owner-words.js';
@@ -242,7 +242,18 @@ export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null):
  */
 function sharesSurname(named: readonly Tok[], people: readonly Person[], order: NameOrder, commaStyle: boolean) {
   if (givenOnly(named)) return !surnameBeforeInitials(named, people, order, commaStyle);
-  return commaStyle && givenNamesThenInitial(named);
+  return (commaStyle && givenNamesThenInitial(named)) || givenNamesByTheLists(named);
+}
+
+/**
+ * `WALLACE, TIMOTHY J & LISA ANN`, `DION, MAURICE & MARY ELLEN`: after `&`, names the lists know only as first names
+ * (allGivenNames) are one owner's first and middle names under the surname before, not FIRST LAST (`LISA` of a family
+ * `ANN`). A word off the first-name list (`JANE DOE`), a common surname (`JOHN PAUL`) or a name after an initial
+ * (`AMANDA M FINN`: FIRST M LAST) keeps its own.
+ */
+function givenNamesByTheLists(named: readonly Tok[]): boolean {
+  const name = named.filter((t) => !SUFFIXES.has(t.key));
+  return name.length >= 2 && !name.some(isInitial) && allGivenNames(name.map((t) => t.key));
 }
 
 /**

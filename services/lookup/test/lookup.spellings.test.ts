@@ -279,4 +279,11 @@ describe('a one-letter slip in a ZIP of many streets', () => {
     expect(res.status).toBe(404);
     expect(res.body.status.msg).toMatch(/did you mean/);
   });
+
+  it("a type glued to its directional, as Lebanon's roll writes it, is read as the importer stored it", async () => {
+    const name = uniqueStreet();
+    const [west] = await insertProperties(ctx.pool, [unit(`12 ${name} ST WEST`, '')]);
+    for (const asked of [`12 ${name} STWEST`, `12 ${name.toLowerCase()} Stwest`])
+      expect(ids(await at(asked)), asked).toEqual([west]);
+  });
 });

@@ -5,11 +5,11 @@ import {
   apnKey,
   normalizeCity,
   separatedApnKey,
-  SUFFIX_ABBREVIATIONS,
   splitZip,
   STATE_FIPS,
   type StreetLine,
   UNIT_DESIGNATORS,
+  unglued,
 } from '@pra/core/address';
 import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
 import {
@@ -168,28 +168,6 @@ export function tractIdOf(tract: string | null, fips: string, countyKnown: boole
   const m = /^(\d{1,4})(?:\.(\d{1,2}))?$/.exec(t);
   return m ? `${fips}${m[1]!.padStart(4, '0')}${(m[2] ?? '').padEnd(2, '0')}` : t;
 }
-
-/**
- * A street's type glued to the directional after it, as Lebanon's roll writes `7 GREEN STWEST` (76 rows; their
- * owners' mailing lines write `7 GREEN ST WEST`), parted: the line then reads as a street with its type and
- * directional (its keys, its ZIP evidence, its absentee flag). Only a common type's abbreviation (GLUED_TYPES) before
- * a whole directional word, with no type after it: `BANKNORTH`, `NORTHEAST`, `KEYWEST`, `BREAST`, `100 PARKWEST DR`,
- * `40 STWEST DR.` stay as written. The site's line, a joined file's (splitAddressLine) and the mailing line.
- */
-export function unglued<T extends string | null | undefined>(line: T): T {
-  if (!line || !HAS_GLUED_DIRECTIONAL.test(line)) return line;
-  return line.replace(GLUED_DIRECTIONAL, (glued, type: string, direction: string, next: string) =>
-    GLUED_TYPES.has(type.toUpperCase()) && !SUFFIX_ABBREVIATIONS.has(next.toUpperCase())
-      ? `${type} ${direction}`
-      : glued,
-  ) as T;
-}
-/** Types a roll glues to a directional: abbreviations no name begins with (not KEY, PARK, LAKE, BR...). */
-const GLUED_TYPES = new Set(['ST', 'AVE', 'AV', 'RD', 'DR', 'LN', 'CT', 'PL', 'CIR', 'BLVD', 'TER', 'HWY', 'PKWY']);
-// The word after it read by a lookahead (no slice of the line a match: linear in the line's length).
-const GLUED_DIRECTIONAL = /\b([A-Z]{2,4})(NORTH|SOUTH|EAST|WEST)\b(?=[^A-Z0-9]*([A-Z]*))/gi;
-/** The same, tested without a global pattern's lastIndex (most lines have none). */
-const HAS_GLUED_DIRECTIONAL = /[A-Z]{2}(?:NORTH|SOUTH|EAST|WEST)\b/i;
 
 /** The mailing line is the site's own line (street and unit, as the lookup keys normalise them). */
 function mailedAtSite(mailing: NonNullable<PropertyInput['mailing']>, site: StreetLine): boolean {

@@ -9,6 +9,7 @@ import {
   parseStreetLine,
   type StreetLine,
   splitZip,
+  unglued,
 } from '@pra/core/address';
 import type { AddressQuery, OwnerQuery, ParcelQuery } from '@pra/core/contracts';
 import { ApiError, badRequest, notFound } from '@pra/core/errors';
@@ -44,7 +45,8 @@ export const UNNAMED_UNIT = '?';
 export function addressCriteria(
   q: AddressLookup,
 ): AddressCriteria & { later: AddressCriteria[]; units: UnitLines; written: AskedAddress } {
-  let line = q.address!;
+  // A type glued to its directional, as a roll writes it (`12 WINTER STWEST`): parted, as the importer stored it.
+  let line = unglued(q.address!);
   const given = parseStreetLine(line);
   if (q.number !== undefined) {
     if (given.houseNumber === null) line = `${q.number} ${line}`;

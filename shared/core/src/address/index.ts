@@ -15,6 +15,7 @@ export {
   looseDirectionals,
 } from './normalize.js';
 export type { StreetLine } from './normalize.js';
+export { unglued } from './glued.js';
 export { ordinalSuffix, numericOrdinals } from './ordinals.js';
 export { SUFFIX_ABBREVIATIONS, UNIT_DESIGNATORS, DIRECTIONALS } from './usps-tables.js';
 export { STATE_FIPS, STATE_BY_FIPS } from './states.js';

@@ -1,5 +1,5 @@
 // A later reading of an address (the line as a query may also mean it: `1299 D X Ct` as house 1299D) that fails is
-// the lookup's answer: its deadline is a 503, never the first reading's 404 nor a looser reading's page. The store is
+// the lookup's answer: its deadline is a 503, never the first reading's 404. The store is
 // the real one; the lookup's clock is the test's, moved past the deadline while the later reading runs.
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { AddressQuery } from '@pra/core/contracts';
@@ -33,7 +33,7 @@ class LateStore extends RecordStore {
 const ask = (address: string) => AddressQuery.parse({ address, zip: '60604' });
 
 describe('a later reading past the deadline', () => {
-  it('is a 503 that charges nothing, where the first reading found nothing', async () => {
+  it("is the deadline's 503, not the first reading's 404", async () => {
     const name = `${uniqueStreet()}ING`;
     // Stored without its type: the house-letter reading needs more than its exact line (one statement) to find it.
     await insertProperties(pool, [

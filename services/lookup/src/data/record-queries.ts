@@ -110,10 +110,11 @@ const numberPatterns = (houseNumber: string) => {
   return [`${house} %`, `${house}-%`];
 };
 // Every street with a given house number in a ZIP or city (for a misspelt name): the lines that start with the number
-// and a space ("12 X RD", "12 1/2 X RD") or a dash (the range "12-14 X RD"), two ranges of the (place, line) index,
-// not every line whose number starts with its digits (120, 1200, ...). At most NUMBERED_LINES, the first in line order,
-// and one more: a reader that gets that one knows some were left out (spelling-reads.ts: a near name found is then in
-// doubt, as another past the cut may be as near).
+// and a space ("12 X RD"; "12 1/2 X RD" too, which the near-name rule then leaves, its house being "12 1/2") or a dash
+// (the range "12-14 X RD"), two ranges of the (place, line) index, not every line whose number starts with its digits
+// (120, 1200, ...). At most NUMBERED_LINES, the first in line order, and one more: a reader that gets that one knows
+// some were left out (spelling-reads.ts, postal-zips.ts: a near name found is then in doubt, as another past the cut
+// may be as near).
 export const NUMBERED_LINES = 300;
 const numbered = (place: string) =>
   `SELECT DISTINCT line_key COLLATE "C" AS line_key, loose_key, street_type FROM records.properties
@@ -244,6 +245,15 @@ export interface PagedRows {
 export interface AddressRows extends PagedRows {
   hasLine: boolean;
   onlyLine: boolean;
+}
+
+/** A stored line of a house number (numberedLines): its keys, and its ZIP and state where several ZIPs were read. */
+export interface NumberedLine {
+  lineKey: string;
+  looseKey: string;
+  streetType: string;
+  zip?: string;
+  state?: string;
 }
 
 export interface AddressCriteria {
@@ -380,7 +390,7 @@ export class RecordStore {
   }
 
   /** The streets with the house number `houseNumber` (or a range from it), in the ZIP or city: NUMBERED_LINES. */
-  async numberedLines(c: AddressCriteria, houseNumber: string) {
+  async numberedLines(c: AddressCriteria, houseNumber: string): Promise<NumberedLine[]> {
     const statement = c.zip !== null ? NUMBERED_BY_ZIP : NUMBERED_BY_CITY;
     const values = [...numberPatterns(houseNumber), ...this.place(c)];
     const { rows } = await this.pool.query<{ line_key: string; loose_key: string; street_type: string }>({
@@ -394,7 +404,7 @@ export class RecordStore {
    * The streets with the house number `houseNumber` (or a range from it) in some ZIPs, with their ZIP and state:
    * NUMBERED_LINES.
    */
-  async numberedLinesIn(zips: readonly string[], houseNumber: string) {
+  async numberedLinesIn(zips: readonly string[], houseNumber: string): Promise<NumberedLine[]> {
     const { rows } = await this.pool.query<{
       zip: string;
       line_key: string;

@@ -18,7 +18,8 @@ import { pastLastPage } from '@pra/core/wording';
 import type { AddressCriteria, PagedRows, RecordStore, Spelling } from '../data/record-queries.js';
 import { type AskedAddress, describeMatch } from './address-match.js';
 import { withoutSeparatorLookalikes } from './apn-matches.js';
-import { buildingSpellings, postalZipsHolding, resolveSpellings } from './spelling-reads.js';
+import { postalZipsHolding } from './postal-zips.js';
+import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
 import type { RecordPage } from './record-page.js';
 
@@ -218,17 +219,18 @@ export async function findByAddress(
     const postal = postalZips(c.state!, c.cityKey!);
     if (postal.length === 0) throw err;
     const unitLines = [units.bare, units.houseLetter].filter((u) => u !== null);
-    const { zips: held, sure } = await postalZipsHolding(store, [c, ...later], unitLines, postal, c.state!, run);
+    const { zips: held, how, sure } = await postalZipsHolding(store, [c, ...later], unitLines, postal, c.state!, run);
     if (held.length === 0) throw err;
     const inCity = `${c.cityKey}, ${c.state}`;
+    const what = how === 'stored' ? 'it is stored' : 'a street one letter off it is stored';
     if (held.length > 1) {
       throw notFound(
-        `No properties found for address '${addressText(c)}': it is stored in more than one ZIP of ${inCity} (${held.join(', ')}${held.length > 2 ? ', ...' : ''}); give the ZIP`,
+        `No properties found for address '${addressText(c)}': ${what} in more than one ZIP of ${inCity} (${held.join(', ')}${held.length > 2 ? ', ...' : ''}); give the ZIP`,
       );
     }
     if (!sure) {
       throw notFound(
-        `No properties found for address '${addressText(c)}': a street one letter off it is stored in ${held[0]}, among more streets of that number in ${inCity} than are compared; give the ZIP`,
+        `No properties found for address '${addressText(c)}': ${what} in ${held[0]}, among more streets of that number in ${inCity} than are compared; give the ZIP`,
       );
     }
     const inZip = { zip: held[0]!, state: null, cityKey: null };

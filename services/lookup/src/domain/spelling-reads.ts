@@ -1,13 +1,9 @@
 // Which stored spellings of an address a lookup reads: the statements around the pure rules of
 // spelling-rules.ts. Never another street: in doubt, a 404 that names the candidates.
-import { DIRECTIONALS } from '@pra/core/address';
 import { notFound } from '@pra/core/errors';
 import { type AddressCriteria, NUMBERED_LINES, type RecordStore, type Spelling } from '../data/record-queries.js';
-import { chooseSpellings, oneLetterOffRule, splitLooseKey } from './spelling-rules.js';
+import { chooseSpellings, oneLetterOffRule, postDirectionalKeys, splitLooseKey } from './spelling-rules.js';
 import type { Run } from './lookup-deadline.js';
-
-/** The standard directionals ("N", "SW"): what a loose key's name may end in after "_". */
-const STANDARD_DIRECTIONALS = [...new Set(DIRECTIONALS.values())];
 
 function didYouMean(c: AddressCriteria, candidates: readonly string[]): never {
   const names = candidates.slice(0, 3).join("', '");
@@ -55,11 +51,9 @@ export async function buildingSpellings(store: RecordStore, c: AddressCriteria, 
  * county's every parcel: a number stored on one variant only is that variant's.
  */
 async function postDirectionalSpellings(store: RecordStore, c: AddressCriteria, run: Run): Promise<Spelling[] | null> {
-  const { name, house } = splitLooseKey(c.looseKeyNoPostDir);
-  if (house === '' || name === '') return null;
-  const directional = (d: string) => `${name}_${d} ${house}`;
-  const others = STANDARD_DIRECTIONALS.filter((d) => d !== c.postDirectional).map(directional);
-  const keys = c.postDirectional !== '' ? [c.looseKeyNoPostDir, ...others] : others;
+  const variants = postDirectionalKeys(c);
+  if (variants === null) return null;
+  const keys = variants.plain !== null ? [variants.plain, ...variants.others] : variants.others;
   const found = await spellingsAt(store, c, run, keys);
   if (found.length === 0) return null;
   // Several variants hold the number, or only another directional than the one asked: a 404 that names them.
@@ -123,57 +117,4 @@ export async function resolveSpellings(store: RecordStore, c: AddressCriteria, r
   }
   const directional = await postDirectionalSpellings(store, c, run);
   return directional ?? (c.slips ? await oneLetterOff(store, c, run) : []);
-}
-
-/** Which postal ZIPs hold an address (postalZipsHolding): `sure` false when a near name was found among more lines
- * than were read. */
-export interface PostalZips {
-  zips: string[];
-  sure: boolean;
-}
-
-/**
- * Which of a postal city's ZIPs (`zips`, in `state`) hold an address asked by that city, where the city as the
- * records name it held nothing (findByAddress), in the tiers a lookup by ZIP reads: the loose keys of its readings
- * and of the stored lines that may hold its unit (`unitLines`); else their spellings (the last word as the name's, a
- * post-directional on one side only: another directional only where none was asked); else, for a reading that may be
- * a slip, a street one letter off with its number. At most 3 ZIPs, in order; the one found is then looked up by every
- * rule of a lookup by ZIP. One statement for each tier read, one a house number for the slips.
- */
-export async function postalZipsHolding(
-  store: RecordStore,
-  readings: readonly AddressCriteria[],
-  unitLines: readonly AddressCriteria[],
-  zips: readonly string[],
-  state: string,
-  run: Run,
-): Promise<PostalZips> {
-  const holding = async (keys: Set<string>) =>
-    keys.size === 0 ? [] : await run(() => store.zipsHolding([...keys], zips, state));
-  const own = await holding(new Set([...readings, ...unitLines].map((r) => r.looseKey)));
-  if (own.length > 0) return { zips: own, sure: true };
-  const spellings = new Set<string>();
-  for (const r of readings) {
-    if (r.looseKeyUntyped !== null) spellings.add(r.looseKeyUntyped);
-    const { name, house } = splitLooseKey(r.looseKeyNoPostDir);
-    if (name === '' || house === '') continue;
-    if (r.postDirectional !== '') spellings.add(r.looseKeyNoPostDir);
-    else for (const d of STANDARD_DIRECTIONALS) spellings.add(`${name}_${d} ${house}`);
-  }
-  const spelt = await holding(spellings);
-  if (spelt.length > 0) return { zips: spelt, sure: true };
-  const near = new Set<string>();
-  let sure = true;
-  const numbered = new Map<string, Awaited<ReturnType<RecordStore['numberedLinesIn']>>>();
-  for (const r of readings) {
-    const rule = r.slips ? oneLetterOffRule(r) : null;
-    if (rule === null) continue;
-    const { house } = splitLooseKey(r.looseKey);
-    if (!numbered.has(house)) numbered.set(house, await run(() => store.numberedLinesIn(zips, house)));
-    const lines = numbered.get(house)!;
-    const before = near.size;
-    for (const l of lines.slice(0, NUMBERED_LINES)) if (l.state === state && rule(l)) near.add(l.zip);
-    if (near.size > before && lines.length > NUMBERED_LINES) sure = false;
-  }
-  return { zips: [...near].sort().slice(0, 3), sure };
 }

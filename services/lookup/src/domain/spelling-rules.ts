@@ -3,7 +3,7 @@
 // another street: a street type missing on one side is filled only when the street name
 // has that one type in the ZIP or city; a different type, several types, or several near names are a 404 that names
 // the candidates.
-import { looseDirectionals } from '@pra/core/address';
+import { DIRECTIONALS, looseDirectionals } from '@pra/core/address';
 import type { Spelling } from '../data/record-queries.js';
 
 export type Resolution =
@@ -76,8 +76,8 @@ export function oneLetterWordApart(a: string, b: string): boolean {
 /** Street names long enough for a one-letter slip to be told from another street ("BEVERLEY" / "BEVERLY"). */
 export const MIN_FUZZY_NAME = 6;
 
-/** A stored line's keys, as the near-name rule reads them. */
-export interface LineKeys {
+/** A line's keys (a stored line's, or a reading of the one asked), as the near-name rule reads them. */
+export interface StreetKeys {
   lineKey: string;
   looseKey: string;
   streetType: string;
@@ -87,7 +87,7 @@ export interface LineKeys {
  * Which stored lines are the asked street one letter off, with the same house number ("90 BEVERLEY RD" for "90
  * BEVERLY RD"); null when the asked name is too short for a slip to be told from another street, or has no number.
  */
-export function oneLetterOffRule(asked: LineKeys): ((stored: LineKeys) => boolean) | null {
+export function oneLetterOffRule(asked: StreetKeys): ((stored: StreetKeys) => boolean) | null {
   const { name, house } = splitLooseKey(asked.looseKey);
   if (name.length < MIN_FUZZY_NAME || house === '') return null;
   const directionals = looseDirectionals(name);
@@ -103,5 +103,25 @@ export function oneLetterOffRule(asked: LineKeys): ((stored: LineKeys) => boolea
     // One letter off in a directional is another street ("N_BROADWAY" / "S_BROADWAY", "STERLING_N" / "..._S").
     const theirs = looseDirectionals(other.name);
     return theirs.pre === directionals.pre && theirs.post === directionals.post;
+  };
+}
+
+/** The standard directionals ("N", "SW"): what a loose key's name may end in after "_". */
+const STANDARD_DIRECTIONALS = [...new Set(DIRECTIONALS.values())];
+
+/**
+ * The loose keys of the street's other post-directional variants at the asked number: `plain`, the street without
+ * the one asked (null when none is), and `others`, with each other directional; null when the key has no name or
+ * number.
+ */
+export function postDirectionalKeys(c: {
+  looseKeyNoPostDir: string;
+  postDirectional: string;
+}): { plain: string | null; others: string[] } | null {
+  const { name, house } = splitLooseKey(c.looseKeyNoPostDir);
+  if (house === '' || name === '') return null;
+  return {
+    plain: c.postDirectional !== '' ? c.looseKeyNoPostDir : null,
+    others: STANDARD_DIRECTIONALS.filter((d) => d !== c.postDirectional).map((d) => `${name}_${d} ${house}`),
   };
 }

@@ -13,7 +13,11 @@ export const ADMIN_COMMANDS: readonly (readonly [command: string, args: string, 
   ['disable-key', '--key K', 'refuse a key (403) from now on'],
   ['enable-key', '--key K', 'accept a disabled key again'],
   ['grant', '--account A (--plan P | --amount N) [--valid-days D]', "add credits: a plan's records or an amount"],
-  ['set-limits', '--account A [--rate N|none] [--quota N|none]', 'per-account rate (per minute) and daily quota'],
+  [
+    'set-limits',
+    '--account A [--rate N|default] [--quota N|default]',
+    "per-account rate (per minute) and daily quota; default: the tier's",
+  ],
   ['show', '--account A', 'balance, usage and account, as /usage reports them'],
   ['help', '', 'this list'],
 ];

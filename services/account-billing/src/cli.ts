@@ -112,9 +112,12 @@ async function main() {
         break;
       }
       case 'set-limits': {
-        const limit = (v?: string) => (v === undefined || v === 'none' ? null : Number(v));
-        await setAccountLimits(d, await account(), { ratePerMinute: limit(v.rate), dailyQuota: limit(v.quota) });
-        console.log(`limits set: ${v.rate ?? 'tier default'} per minute, ${v.quota ?? 'tier default'} per day`);
+        // `default` (or `none`, as this command once wrote it: no limit of the account's own, not no limit) is the tier's.
+        const limit = (v?: string) => (v === undefined || v === 'default' || v === 'none' ? null : Number(v));
+        const [rate, quota] = [limit(v.rate), limit(v.quota)];
+        await setAccountLimits(d, await account(), { ratePerMinute: rate, dailyQuota: quota });
+        const said = (n: number | null) => (n === null ? "the tier's default" : String(n));
+        console.log(`limits set: ${said(rate)} per minute, ${said(quota)} per day`);
         break;
       }
       case 'show':

@@ -116,7 +116,7 @@ export async function setAccountLimits(
 ) {
   for (const [name, v] of Object.entries(limits)) {
     if (v !== null && (!Number.isInteger(v) || v <= 0))
-      throw badInput(`${name} must be a positive whole number or none, not ${v}`);
+      throw badInput(`${name} must be a positive whole number or default (the tier's), not ${v}`);
   }
   // May lower limits: in the cache before it commits (a failed commit deletes the entries, reloaded from PostgreSQL).
   await changeAccountKeys(d.pool, d.redis, d.layout.prefix, accountId, async (c) => {

@@ -152,6 +152,11 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['EAMES, MATTHEW & TATIANA JORGE'],
     ['Individual: MATTHEW EAMES [EAMES|MATTHEW]', 'Individual: TATIANA JORGE [JORGE|TATIANA]'],
   ],
+  // The same audit: a city's land bank, a congregation abbreviated, an incumbent trustee; CONG alone a name.
+  ['last-first', ['PHILADELPHIA LAND BANK'], ['Government: PHILADELPHIA LAND BANK [-|-]']],
+  ['last-first', ['LEBANON CONG OF JEHOVAH'], ['Religious: LEBANON CONG OF JEHOVAH [-|-]']],
+  ['last-first', ['NGUYEN CONG'], ['Individual: CONG NGUYEN [NGUYEN|CONG]']],
+  ['last-first', ['BERGER, CAROLE INCUM TTEE'], ['Trustee: CAROLE BERGER [BERGER|CAROLE]']],
 ];
 
 describe('owner cells made up to break the parser', () => {

@@ -466,6 +466,8 @@ export const ENTITY_PHRASES: Record<string, EntityType> = {
   'SCHOOL-DISTRICT': 'Government',
   'BOARD-OF': 'Government',
   'HOUSING-AUTHORITY': 'Government',
+  // A city's land bank (`PHILADELPHIA LAND BANK`) holds vacant lots for the city: no lender.
+  'LAND-BANK': 'Government',
   'FEDERAL-GOVERNMENT': 'Government',
   'CREDIT-UNION': 'Financial',
   'FEDERAL-NATIONAL': 'Financial',
@@ -491,6 +493,8 @@ export const ENTITY_PHRASES: Record<string, EntityType> = {
   'LOAN-ASSOCIATION': 'Financial',
   'LOAN-SERVICING': 'Financial',
   'RED-CROSS': 'Association',
+  // `LEBANON CONG OF JEHOVAH`: a congregation abbreviated (CONG alone is a given name and a surname).
+  'CONG-OF': 'Religious',
 };
 
 /** When a name holds words of several types, the first type here wins (a bank as trustee is Financial). */
@@ -537,7 +541,7 @@ export const AMP = new Set(['&', 'AND', '/']);
 /** `&` and AND as words: what may join two owners after a closed name (owner-names.ts ownersOfSegment). */
 export const JOINS = new Set(['&', 'AND']);
 /** Words that qualify a trustee (`SUC TR`, `INITIAL TRUSTEE`): dropped with the trustee word (dropMarkers). */
-export const TRUSTEE_QUALIFIERS = new Set(['SUC', 'SUCC', 'SUCCESSOR', 'INITIAL']);
+export const TRUSTEE_QUALIFIERS = new Set(['SUC', 'SUCC', 'SUCCESSOR', 'INITIAL', 'INCUM', 'INCUMBENT']);
 /** What an estate's name ends with, before OF (`YOUNG JAMES L ESTATE OF`). */
 export const ESTATE_WORDS = new Set(['ESTATE', 'EST', 'ESTATES']);
 /**

@@ -42,7 +42,7 @@ async function main() {
     { migrateBilling },
     { migrateWebhooks },
     { layoutFor },
-    { createAccount, findAccount, grantCredits, issueKey, listKeys, setAccountLimits, setKeyStatus },
+    { createAccount, findAccount, grantCredits, issueKey, listKeys, MAX_LIMIT, setAccountLimits, setKeyStatus },
     { usageReport },
   ] = await Promise.all([
     import('@pra/platform'),
@@ -112,11 +112,24 @@ async function main() {
         break;
       }
       case 'set-limits': {
-        // `default` (or `none`, as this command once wrote it: no limit of the account's own, not no limit) is the tier's.
-        const limit = (v?: string) => (v === undefined || v === 'default' || v === 'none' ? null : Number(v));
-        const [rate, quota] = [limit(v.rate), limit(v.quota)];
+        // A number; `default` (or `none`, as this command once wrote it: no limit of the account's own, not no limit)
+        // the tier's; a flag left out keeps the account's limit as it is.
+        const limit = (flag: string, text?: string) => {
+          if (text === undefined) return undefined;
+          if (text === 'default' || text === 'none') return null;
+          if (!/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_LIMIT)
+            throw new ApiError(
+              'invalid_parameter',
+              `--${flag} must be a whole number from 1 to ${MAX_LIMIT}, or default (the tier's), not '${text}'`,
+            );
+          return Number(text);
+        };
+        const [rate, quota] = [limit('rate', v.rate), limit('quota', v.quota)];
+        if (rate === undefined && quota === undefined)
+          throw new ApiError('missing_parameter', `set-limits needs --rate or --quota\n${USAGE}`);
         await setAccountLimits(d, await account(), { ratePerMinute: rate, dailyQuota: quota });
-        const said = (n: number | null) => (n === null ? "the tier's default" : String(n));
+        const said = (n: number | null | undefined) =>
+          n === undefined ? 'unchanged' : n === null ? "the tier's default" : String(n);
         console.log(`limits set: ${said(rate)} per minute, ${said(quota)} per day`);
         break;
       }

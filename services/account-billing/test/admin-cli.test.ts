@@ -2,7 +2,8 @@
 // loaded (a resolve hook lists every module the process asked for), and a mistake is named with the same usage.
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { createPool } from '@pra/platform';
 import { adminUsage } from '../src/admin-commands.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -13,6 +14,13 @@ const HOOK =
   "process.on('exit', () => process.stderr.write('LOADED ' + JSON.stringify([...seen]) + '\\n'));";
 
 function admin(...args: string[]): Promise<{ code: number; out: string; err: string; loaded: string[] }> {
+  return adminWith({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' }, ...args);
+}
+
+function adminWith(
+  env: Record<string, string>,
+  ...args: string[]
+): Promise<{ code: number; out: string; err: string; loaded: string[] }> {
   return new Promise((resolve) => {
     const child = spawn(
       process.execPath,
@@ -20,7 +28,7 @@ function admin(...args: string[]): Promise<{ code: number; out: string; err: str
       // Stores nobody answers on: a command that reached them would fail, not hang the test.
       {
         cwd: root,
-        env: { ...process.env, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PRA_LOCAL_STACK: 'ignore' },
+        env: { ...process.env, ...env, PRA_LOCAL_STACK: 'ignore' },
       },
     );
     let out = '';
@@ -56,4 +64,44 @@ describe('npm run admin', () => {
     expect(r.err).toContain(adminUsage());
     expect(heavy(r.loaded)).toEqual([]);
   });
+});
+
+describe('npm run admin -- set-limits, on the real stores', () => {
+  it("keeps a limit whose flag is left out, says 'default' for the tier's, and refuses what is not a limit", async () => {
+    const env = {
+      DATABASE_URL: inject('databaseUrl'),
+      REDIS_URL: inject('redisUrl'),
+      REDIS_PREFIX: `${inject('redisPrefix')}admincli:`,
+    };
+    const email = `limits-${process.pid}-${Date.now()}@example.com`;
+    expect(
+      (await adminWith(env, 'create-account', '--email', email, '--name', 'Limits', '--tier', 'starter')).code,
+    ).toBe(0);
+    const pool = createPool(env.DATABASE_URL, 1);
+    const limits = async () =>
+      (
+        await pool.query(
+          'SELECT rate_limit_override AS rate, daily_quota_override AS quota FROM billing.accounts WHERE email = $1',
+          [email],
+        )
+      ).rows[0];
+    try {
+      const both = await adminWith(env, 'set-limits', '--account', email, '--rate', '30', '--quota', '500');
+      expect([both.code, both.out.trim()]).toEqual([0, 'limits set: 30 per minute, 500 per day']);
+      const rateOnly = await adminWith(env, 'set-limits', '--account', email, '--rate', '16');
+      expect(rateOnly.out.trim()).toBe('limits set: 16 per minute, unchanged per day');
+      expect(await limits()).toEqual({ rate: 16, quota: 500 });
+      const tiers = await adminWith(env, 'set-limits', '--account', email, '--rate', 'default');
+      expect(tiers.out.trim()).toBe("limits set: the tier's default per minute, unchanged per day");
+      expect(await limits()).toEqual({ rate: null, quota: 500 });
+      for (const bad of ['abc', '2.5', '0', '3000000000', '0x10', '1e2']) {
+        const r = await adminWith(env, 'set-limits', '--account', email, '--quota', bad);
+        expect([r.code, r.err], bad).toEqual([2, expect.stringContaining(`--quota must be a whole number`)]);
+        expect(r.err, bad).toContain(`not '${bad}'`);
+      }
+      expect(await limits()).toEqual({ rate: null, quota: 500 });
+    } finally {
+      await pool.end();
+    }
+  }, 60_000);
 });

@@ -108,25 +108,33 @@ export async function setKeyStatus(d: BillingDeps, keyId: number, status: 'activ
   );
 }
 
-/** Per-account limits (enterprise contracts): requests per rolling minute and calls per UTC day; null = the tier's. */
+/**
+ * Per-account limits (enterprise contracts): requests per rolling minute and calls per UTC day; null = the tier's,
+ * undefined (left out) = as they are.
+ */
 export async function setAccountLimits(
   d: BillingDeps,
   accountId: number,
-  limits: { ratePerMinute: number | null; dailyQuota: number | null },
+  limits: { ratePerMinute?: number | null; dailyQuota?: number | null },
 ) {
   for (const [name, v] of Object.entries(limits)) {
-    if (v !== null && (!Number.isInteger(v) || v <= 0))
-      throw badInput(`${name} must be a positive whole number or default (the tier's), not ${v}`);
+    if (v !== null && v !== undefined && (!Number.isInteger(v) || v <= 0 || v > MAX_LIMIT))
+      throw badInput(`${name} must be a whole number from 1 to ${MAX_LIMIT}, or the tier's default, not ${v}`);
   }
+  const { ratePerMinute: rate, dailyQuota: quota } = limits;
   // May lower limits: in the cache before it commits (a failed commit deletes the entries, reloaded from PostgreSQL).
   await changeAccountKeys(d.pool, d.redis, d.layout.prefix, accountId, async (c) => {
     const { rowCount } = await c.query(
-      'UPDATE billing.accounts SET rate_limit_override = $2, daily_quota_override = $3 WHERE id = $1',
-      [accountId, limits.ratePerMinute, limits.dailyQuota],
+      `UPDATE billing.accounts SET rate_limit_override = CASE WHEN $4 THEN $2 ELSE rate_limit_override END,
+              daily_quota_override = CASE WHEN $5 THEN $3 ELSE daily_quota_override END WHERE id = $1`,
+      [accountId, rate ?? null, quota ?? null, rate !== undefined, quota !== undefined],
     );
     if (rowCount === 0) throw new ApiError('not_found', `No account ${accountId}`);
   });
 }
+
+/** The largest limit a column holds (PostgreSQL's integer). */
+export const MAX_LIMIT = 2_147_483_647;
 
 /** Grants credits: a plan from the plan table, or an amount with its validity. */
 export async function grantCredits(

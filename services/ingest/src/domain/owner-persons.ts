@@ -242,14 +242,16 @@ export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null):
  */
 function sharesSurname(named: readonly Tok[], people: readonly Person[], order: NameOrder, commaStyle: boolean) {
   if (givenOnly(named)) return !surnameBeforeInitials(named, people, order, commaStyle);
-  return (commaStyle && givenNamesThenInitial(named)) || givenNamesByTheLists(named);
+  return commaStyle && (givenNamesThenInitial(named) || givenNamesByTheLists(named));
 }
 
 /**
- * `WALLACE, TIMOTHY J & LISA ANN`, `DION, MAURICE & MARY ELLEN`: after `&`, names the lists know only as first names
- * (allGivenNames) are one owner's first and middle names under the surname before, not FIRST LAST (`LISA` of a family
- * `ANN`). A word off the first-name list (`JANE DOE`), a common surname (`JOHN PAUL`) or a name after an initial
- * (`AMANDA M FINN`: FIRST M LAST) keeps its own.
+ * `WALLACE, TIMOTHY J & LISA ANN`, `DION, MAURICE & MARY ELLEN`: after `&` in a cell with commas, names the lists know
+ * only as first names (allGivenNames) are one owner's first and middle names under the surname before, not FIRST LAST
+ * (`LISA` of a family `ANN`). A word off the first-name list (`JANE DOE`), a common surname (`JOHN PAUL`) or a name
+ * after an initial (`AMANDA M FINN`: FIRST M LAST) keeps its own. Not without commas: a roll's own order writes the
+ * next owner whole (`SMITH JOHN & HOLDEN BRANDON`, `JOHN SMITH & WILLIAM LINCOLN`), and a surname that is a first
+ * name off the census' list (HOLDEN, LINCOLN) would be taken for a middle name.
  */
 function givenNamesByTheLists(named: readonly Tok[]): boolean {
   const name = named.filter((t) => !SUFFIXES.has(t.key));

@@ -466,8 +466,6 @@ export const ENTITY_PHRASES: Record<string, EntityType> = {
   'SCHOOL-DISTRICT': 'Government',
   'BOARD-OF': 'Government',
   'HOUSING-AUTHORITY': 'Government',
-  // A city's land bank (`PHILADELPHIA LAND BANK`) holds vacant lots for the city: no lender.
-  'LAND-BANK': 'Government',
   'FEDERAL-GOVERNMENT': 'Government',
   'CREDIT-UNION': 'Financial',
   'FEDERAL-NATIONAL': 'Financial',

@@ -16,7 +16,7 @@ export const ADMIN_COMMANDS: readonly (readonly [command: string, args: string, 
   [
     'set-limits',
     '--account A [--rate N|default] [--quota N|default]',
-    "per-account rate (per minute) and daily quota; default: the tier's; left out: unchanged",
+    "per-account rate (per minute) and daily quota, one or both: default is the tier's, a flag left out unchanged",
   ],
   ['show', '--account A', 'balance, usage and account, as /usage reports them'],
   ['help', '', 'this list'],

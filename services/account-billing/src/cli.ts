@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { ApiError } from '@pra/core/errors';
 import { useLocalStack } from '@pra/platform/local-stack';
 import { ADMIN_COMMANDS, adminUsage } from './admin-commands.js';
+import { parseLimit } from './domain/account-limits.js';
 
 const USAGE = adminUsage();
 
@@ -35,6 +36,11 @@ async function main() {
     if (command !== 'help') process.exitCode = 2;
     return;
   }
+  // set-limits' values, read before any store is reached: a limit the command cannot take is named at once.
+  const limits =
+    command === 'set-limits' ? { rate: parseLimit('rate', v.rate), quota: parseLimit('quota', v.quota) } : null;
+  if (limits && limits.rate === undefined && limits.quota === undefined)
+    throw new ApiError('missing_parameter', `set-limits needs --rate or --quota (or both)\n${USAGE}`);
   useLocalStack('admin', ['stores', 'prefix']);
   const [
     { createPool, createRedis, ensureDatabase, redisReady },
@@ -42,7 +48,7 @@ async function main() {
     { migrateBilling },
     { migrateWebhooks },
     { layoutFor },
-    { createAccount, findAccount, grantCredits, issueKey, listKeys, MAX_LIMIT, setAccountLimits, setKeyStatus },
+    { createAccount, findAccount, grantCredits, issueKey, listKeys, setAccountLimits, setKeyStatus },
     { usageReport },
   ] = await Promise.all([
     import('@pra/platform'),
@@ -112,21 +118,7 @@ async function main() {
         break;
       }
       case 'set-limits': {
-        // A number; `default` (or `none`, as this command once wrote it: no limit of the account's own, not no limit)
-        // the tier's; a flag left out keeps the account's limit as it is.
-        const limit = (flag: string, text?: string) => {
-          if (text === undefined) return undefined;
-          if (text === 'default' || text === 'none') return null;
-          if (!/^\d{1,10}$/.test(text) || Number(text) < 1 || Number(text) > MAX_LIMIT)
-            throw new ApiError(
-              'invalid_parameter',
-              `--${flag} must be a whole number from 1 to ${MAX_LIMIT}, or default (the tier's), not '${text}'`,
-            );
-          return Number(text);
-        };
-        const [rate, quota] = [limit('rate', v.rate), limit('quota', v.quota)];
-        if (rate === undefined && quota === undefined)
-          throw new ApiError('missing_parameter', `set-limits needs --rate or --quota\n${USAGE}`);
+        const { rate, quota } = limits!;
         await setAccountLimits(d, await account(), { ratePerMinute: rate, dailyQuota: quota });
         const said = (n: number | null | undefined) =>
           n === undefined ? 'unchanged' : n === null ? "the tier's default" : String(n);

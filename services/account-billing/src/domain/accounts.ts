@@ -8,6 +8,7 @@ import { withTransaction, type Pool } from '@pra/platform';
 import { putGrants } from '../data/balances.js';
 import { changeAccountKeys } from '../data/key-cache-writer.js';
 import type { RedisLayout } from '../data/redis-layout.js';
+import { MAX_LIMIT } from './account-limits.js';
 
 export interface BillingDeps {
   pool: Pool;
@@ -132,9 +133,6 @@ export async function setAccountLimits(
     if (rowCount === 0) throw new ApiError('not_found', `No account ${accountId}`);
   });
 }
-
-/** The largest limit a column holds (PostgreSQL's integer). */
-export const MAX_LIMIT = 2_147_483_647;
 
 /** Grants credits: a plan from the plan table, or an amount with its validity. */
 export async function grantCredits(

@@ -16,6 +16,7 @@ import {
   setKeyStatus,
   type BillingDeps,
 } from '../domain/accounts.js';
+import { MAX_LIMIT } from '../domain/account-limits.js';
 import { usageReport } from '../domain/usage-report.js';
 
 function requireToken(token: string): RequestHandler {
@@ -94,9 +95,10 @@ export function mountAdminRoutes(app: Express, d: BillingDeps, token: string): v
       json(res, 201, await grantCredits(d, id(req.params.account), body(NewGrant, req.body)), req.requestId),
     ),
   );
+  // Both limits, each a number or null (the tier's): the route sets both, where the CLI may leave one as it is.
   const Limits = z.object({
-    ratePerMinute: z.number().int().positive().nullable(),
-    dailyQuota: z.number().int().positive().nullable(),
+    ratePerMinute: z.number().int().positive().max(MAX_LIMIT).nullable(),
+    dailyQuota: z.number().int().positive().max(MAX_LIMIT).nullable(),
   });
   app.post(
     '/admin/accounts/:account/limits',

@@ -58,7 +58,7 @@ const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 const spaces = (s: string) => s.trim().replace(/\s+/g, ' ');
 /**
  * A line as the importer reads it: a street type glued to its directional parted (Lebanon's `7 GREEN STWEST`, the
- * only glued type of the three rolls; import-row.ts unglued knows more).
+ * only glued type of the three rolls; `unglued` of @pra/core/address knows more: this is the test's own reading).
  */
 const unglued = (s: string) => s.replace(/\b(ST)(WEST)\b(?!\s+(ST|RD|DR|AVE|LN)\b)/gi, '$1 $2');
 /** A number cell as the mapping reads it: rounded; null when empty or one of the county's unknown markers. */

@@ -287,5 +287,8 @@ describe('a one-letter slip in a ZIP of many streets', () => {
     const [west] = await insertProperties(ctx.pool, [unit(`12 ${name} ST WEST`, '')]);
     for (const asked of [`12 ${name} STWEST`, `12 ${name.toLowerCase()} Stwest`])
       expect(ids(await at(asked)), asked).toEqual([west]);
+    // A word that only ends so stays whole: KEYWEST is no KEY Street West.
+    const [keyWest] = await insertProperties(ctx.pool, [unit(`14 ${name} KEYWEST`, '')]);
+    expect(ids(await at(`14 ${name} Keywest`))).toEqual([keyWest]);
   });
 });

@@ -89,7 +89,7 @@ export function readsFirstLast(a: string, b: string): boolean {
  * The words are a first name and middle names: each a first name on the SSA's list given to a sex the first word is
  * given to, and none one of the census' common surnames (`LISA ANN`, `MARY ELLEN`, `HANNAH CATHERINE`; not `JULIE
  * LACY`, LACY off the first names, nor `JOHN PAUL`, PAUL a common surname too, nor `TATIANA JORGE`, a man's name after
- * a woman's). After `&`, such names share the surname before them (owner-persons.ts).
+ * a woman's). After `&` in a cell with commas, such names share the surname before them (owner-persons.ts).
  */
 export function allGivenNames(keys: readonly string[]): boolean {
   const l = lists();

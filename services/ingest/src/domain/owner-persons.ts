@@ -238,7 +238,10 @@ export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null):
 /**
  * A part after `&` of first names only, under the surname before it: `VALERIE W`, `BETH F J`, `HERNAN`
  * (givenOnly), unless it is an owner of its own in a roll of initials (surnameBeforeInitials); and with commas, first
- * names that end with an initial (givenNamesThenInitial).
+ * names that end with an initial (givenNamesThenInitial) or given names by the lists (givenNamesByTheLists). Those two
+ * not without commas: a roll's own order writes the next owner whole there (`SMITH JOHN & HOLDEN BRANDON`, `JOHN
+ * SMITH & WILLIAM LINCOLN`), and a surname that is a first name off the census' list (HOLDEN, LINCOLN) would be taken
+ * for a middle name; so `DION MAURICE & MARY ELLEN` reads MARY as a surname, as a LAST FIRST roll writes it.
  */
 function sharesSurname(named: readonly Tok[], people: readonly Person[], order: NameOrder, commaStyle: boolean) {
   if (givenOnly(named)) return !surnameBeforeInitials(named, people, order, commaStyle);
@@ -249,9 +252,7 @@ function sharesSurname(named: readonly Tok[], people: readonly Person[], order: 
  * `WALLACE, TIMOTHY J & LISA ANN`, `DION, MAURICE & MARY ELLEN`: after `&` in a cell with commas, names the lists know
  * only as first names (allGivenNames) are one owner's first and middle names under the surname before, not FIRST LAST
  * (`LISA` of a family `ANN`). A word off the first-name list (`JANE DOE`), a common surname (`JOHN PAUL`) or a name
- * after an initial (`AMANDA M FINN`: FIRST M LAST) keeps its own. Not without commas: a roll's own order writes the
- * next owner whole (`SMITH JOHN & HOLDEN BRANDON`, `JOHN SMITH & WILLIAM LINCOLN`), and a surname that is a first
- * name off the census' list (HOLDEN, LINCOLN) would be taken for a middle name.
+ * after an initial (`AMANDA M FINN`: FIRST M LAST) keeps its own.
  */
 function givenNamesByTheLists(named: readonly Tok[]): boolean {
   const name = named.filter((t) => !SUFFIXES.has(t.key));

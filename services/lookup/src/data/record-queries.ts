@@ -112,10 +112,9 @@ const numberPatterns = (houseNumber: string) => {
 // Every street with a given house number in a ZIP or city (for a misspelt name): the lines that start with the number
 // and a space ("12 X RD"; "12 1/2 X RD" too, which the near-name rule then leaves, its house being "12 1/2") or a dash
 // (the range "12-14 X RD"), two ranges of the (place, line) index, not every line whose number starts with its digits
-// (120, 1200, ...). At most NUMBERED_LINES, the first in line order, and one more: a reader that gets that one knows
-// some were left out (spelling-reads.ts, postal-zips.ts: a near name found is then in doubt, as another past the cut
-// may be as near).
-export const NUMBERED_LINES = 300;
+// (120, 1200, ...). At most NUMBERED_LINES, the first in line order, and one more to tell that some were left out
+// (NumberedLines.more: a near name found is then in doubt, as another past the cut may be as near).
+const NUMBERED_LINES = 300;
 const numbered = (place: string) =>
   `SELECT DISTINCT line_key COLLATE "C" AS line_key, loose_key, street_type FROM records.properties
     WHERE ${place} AND (line_key COLLATE "C" LIKE $1 OR line_key COLLATE "C" LIKE $2) ORDER BY 1 LIMIT ${NUMBERED_LINES + 1}`;
@@ -247,13 +246,33 @@ export interface AddressRows extends PagedRows {
   onlyLine: boolean;
 }
 
-/** A stored line of a house number (numberedLines): its keys, and its ZIP and state where several ZIPs were read. */
+/** A stored line of a house number (numberedLines): its keys. */
 export interface NumberedLine {
   lineKey: string;
   looseKey: string;
   streetType: string;
-  zip?: string;
-  state?: string;
+}
+/** The same read over several ZIPs (numberedLinesIn), with its ZIP and state. */
+export interface NumberedLineIn extends NumberedLine {
+  zip: string;
+  state: string;
+}
+/** At most NUMBERED_LINES lines, in line order; `more`: some were left out. */
+export interface NumberedLines<L> {
+  lines: L[];
+  more: boolean;
+}
+type NumberedRow = { line_key: string; loose_key: string; street_type: string };
+
+/** A numbered statement's rows (NUMBERED_LINES and one more) as lines, and whether that one more came. */
+function numberedLines<R extends NumberedRow, X>(rows: R[], extra?: (r: R) => X): NumberedLines<NumberedLine & X> {
+  const lines = rows.slice(0, NUMBERED_LINES).map((r) => ({
+    lineKey: r.line_key,
+    looseKey: r.loose_key,
+    streetType: r.street_type,
+    ...(extra?.(r) as X),
+  }));
+  return { lines, more: rows.length > NUMBERED_LINES };
 }
 
 export interface AddressCriteria {
@@ -389,36 +408,22 @@ export class RecordStore {
     return (await this.pool.query<{ street_type: string }>({ ...statement, values })).rows.map((r) => r.street_type);
   }
 
-  /** The streets with the house number `houseNumber` (or a range from it), in the ZIP or city: NUMBERED_LINES. */
-  async numberedLines(c: AddressCriteria, houseNumber: string): Promise<NumberedLine[]> {
+  /** The streets with the house number `houseNumber` (or a range from it), in the ZIP or city. */
+  async numberedLines(c: AddressCriteria, houseNumber: string): Promise<NumberedLines<NumberedLine>> {
     const statement = c.zip !== null ? NUMBERED_BY_ZIP : NUMBERED_BY_CITY;
     const values = [...numberPatterns(houseNumber), ...this.place(c)];
-    const { rows } = await this.pool.query<{ line_key: string; loose_key: string; street_type: string }>({
-      ...statement,
-      values,
-    });
-    return rows.map((r) => ({ lineKey: r.line_key, looseKey: r.loose_key, streetType: r.street_type }));
+    const { rows } = await this.pool.query<NumberedRow>({ ...statement, values });
+    return numberedLines(rows);
   }
 
-  /**
-   * The streets with the house number `houseNumber` (or a range from it) in some ZIPs, with their ZIP and state:
-   * NUMBERED_LINES.
-   */
-  async numberedLinesIn(zips: readonly string[], houseNumber: string): Promise<NumberedLine[]> {
-    const { rows } = await this.pool.query<{
-      zip: string;
-      line_key: string;
-      loose_key: string;
-      street_type: string;
-      state: string;
-    }>({ ...NUMBERED_IN_ZIPS, values: [...numberPatterns(houseNumber), zips] });
-    return rows.map((r) => ({
-      zip: r.zip,
-      state: r.state,
-      lineKey: r.line_key,
-      looseKey: r.loose_key,
-      streetType: r.street_type,
-    }));
+  /** The streets with the house number `houseNumber` (or a range from it) in some ZIPs, with their ZIP and state. */
+  async numberedLinesIn(zips: readonly string[], houseNumber: string): Promise<NumberedLines<NumberedLineIn>> {
+    const values = [...numberPatterns(houseNumber), zips];
+    const { rows } = await this.pool.query<NumberedRow & { zip: string; state: string }>({
+      ...NUMBERED_IN_ZIPS,
+      values,
+    });
+    return numberedLines(rows, (r) => ({ zip: r.zip, state: r.state }));
   }
 
   /** Units stored at an address (at most 6). */

@@ -1,6 +1,6 @@
 // Which of a postal city's ZIPs hold an address asked by that city (find-records.ts findByAddress's second look,
 // where the city as the records name it held nothing): the ZIP found is then read by every rule of a lookup by ZIP.
-import { type AddressCriteria, NUMBERED_LINES, type NumberedLine, type RecordStore } from '../data/record-queries.js';
+import type { AddressCriteria, NumberedLineIn, NumberedLines, RecordStore } from '../data/record-queries.js';
 import type { Run } from './lookup-deadline.js';
 import { oneLetterOffRule, postDirectionalKeys, splitLooseKey } from './spelling-rules.js';
 
@@ -9,7 +9,7 @@ export interface PostalZips {
   zips: string[];
   /** `stored`: the address, or a spelling of it, is stored there; `near`: a street one letter off it. */
   how: 'stored' | 'near';
-  /** False when a near street was found among more lines of the number than are compared (NUMBERED_LINES). */
+  /** False when a near street was found among more lines of the number than are compared (NumberedLines.more). */
   sure: boolean;
 }
 
@@ -44,16 +44,16 @@ export async function postalZipsHolding(
   if (spelt.length > 0) return { zips: spelt, how: 'stored', sure: true };
   const near = new Set<string>();
   let sure = true;
-  const numbered = new Map<string, NumberedLine[]>();
+  const numbered = new Map<string, NumberedLines<NumberedLineIn>>();
   for (const r of readings) {
     const rule = r.slips ? oneLetterOffRule(r) : null;
     if (rule === null) continue;
     const { house } = splitLooseKey(r.looseKey);
     if (!numbered.has(house)) numbered.set(house, await run(() => store.numberedLinesIn(zips, house)));
-    const lines = numbered.get(house)!;
+    const { lines, more } = numbered.get(house)!;
     const before = near.size;
-    for (const l of lines.slice(0, NUMBERED_LINES)) if (l.state === state && rule(l)) near.add(l.zip!);
-    if (near.size > before && lines.length > NUMBERED_LINES) sure = false;
+    for (const l of lines) if (l.state === state && rule(l)) near.add(l.zip);
+    if (near.size > before && more) sure = false;
   }
   return { zips: [...near].sort().slice(0, 3), how: 'near', sure };
 }

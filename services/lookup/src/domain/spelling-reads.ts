@@ -1,7 +1,7 @@
 // Which stored spellings of an address a lookup reads: the statements around the pure rules of
 // spelling-rules.ts. Never another street: in doubt, a 404 that names the candidates.
 import { notFound } from '@pra/core/errors';
-import { type AddressCriteria, NUMBERED_LINES, type RecordStore, type Spelling } from '../data/record-queries.js';
+import type { AddressCriteria, RecordStore, Spelling } from '../data/record-queries.js';
 import { chooseSpellings, oneLetterOffRule, postDirectionalKeys, splitLooseKey } from './spelling-rules.js';
 import type { Run } from './lookup-deadline.js';
 
@@ -73,11 +73,11 @@ async function oneLetterOff(store: RecordStore, c: AddressCriteria, run: Run): P
   if (near === null) return [];
   const lines = new Map<string, string[]>();
   const numbered = await run(() => store.numberedLines(c, splitLooseKey(c.looseKey).house));
-  for (const l of numbered.slice(0, NUMBERED_LINES)) {
+  for (const l of numbered.lines) {
     if (near(l)) lines.set(l.looseKey, [...(lines.get(l.looseKey) ?? []), l.lineKey]);
   }
   // Several near names, or one among more streets of the number than were read (another past them may be as near).
-  if (lines.size > 1 || (lines.size === 1 && numbered.length > NUMBERED_LINES)) {
+  if (lines.size > 1 || (lines.size === 1 && numbered.more)) {
     didYouMean(c, [...lines.values()].flat().sort());
   }
   const [looseKey] = [...lines.keys()];

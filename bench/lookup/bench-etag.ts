@@ -59,6 +59,7 @@ function pageOf(records: number): RecordPage {
           recordingDate: '2020-05-07',
           buyerName: 'A',
           sellerName: 'B',
+          documentNumber: null,
         },
       ],
     });

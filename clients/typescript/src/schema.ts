@@ -1011,6 +1011,11 @@ export interface components {
             recordingDate: string | null;
             buyerName: string | null;
             sellerName: string | null;
+            /**
+             * @description The deed's reference in the county's land records, as the source writes it: a book and page or an instrument number; null when the source gives none. Two deeds of one day at one price are two entries when their references differ. Absent only from a history stored before this field existed, until its county file is imported again.
+             * @example 793:231
+             */
+            documentNumber?: string | null;
         };
         AssessmentHistoryResponse: {
             property: components["schemas"]["AssessmentHistoryRecord"][];

@@ -46,6 +46,7 @@ const fields: fc.Arbitrary<Partial<PropertyInput>> = fc.record({
         recordingDate: '2020-01-09',
         buyerName: null,
         sellerName: null,
+        documentNumber: null,
       },
     ],
   ),

@@ -30,6 +30,8 @@ const sale: fc.Arbitrary<SaleInput> = fc.record({
   recordingDate: fc.constantFrom(null, '2020-01-09', '2024-12-31'),
   buyerName: fc.constantFrom(null, 'DOE JANE'),
   sellerName: fc.constantFrom(null, 'ROE RICHARD'),
+  // One deed written two ways (`0793/231`), another, and none: two deeds of one day, and a deed named on one side only.
+  documentNumber: fc.constantFrom(null, '793:231', '0793/231', '794:10'),
 });
 
 /** Every field a merge fills or clears (mergeParcel's FILLABLE, and mortgages) null or empty, or a value. */

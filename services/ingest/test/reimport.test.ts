@@ -130,6 +130,63 @@ describe('a newer file over the stored state', () => {
     expect(await importCsv(pool, named, file)).toMatchObject({ added: 0, updated: 0, unchanged: 2 });
   });
 
+  it("splits, on the next import, a day's two deeds a store kept as one sale before sales named their deed", async () => {
+    const street = uniqueStreet();
+    const name = `deed-refs-${tagged()}`;
+    const source = `import:${name}`;
+    const header = `${HEADER},DEED`;
+    // A sales file: one deed a row, two deeds of one day at one price on one parcel.
+    const file = write([
+      header,
+      `6,1,1 ${street} ST,95814,ANN LEE,300000,2/10/2016,,1950,,,2016:418`,
+      `6,1,1 ${street} ST,95814,ANN LEE,300000,2/10/2016,,1950,,,2016:419`,
+    ]);
+    // The store as the importer before this one left it: the mapping read no deed, the day's deeds were one sale, and
+    // neither the state nor the history had a `documentNumber`.
+    await importCsv(pool, mappingNamed(base, name), file);
+    const [record] = await recordsOf(pool, source);
+    const unnamed = ',"documentNumber":null';
+    await pool.query(
+      `UPDATE records.import_state SET input = replace(input, $2, ''), file_digest = 'written-before' WHERE source = $1`,
+      [source, unnamed],
+    );
+    const { rows } = await pool.query<{ body: Buffer }>('SELECT body FROM records.properties WHERE id = $1', [
+      record.id,
+    ]);
+    const doc = decodeRecordDoc(rows[0]!.body);
+    await pool.query('UPDATE records.properties SET body = $2 WHERE id = $1', [
+      record.id,
+      encodeRecordDoc(doc.body, { sales: doc.sales.replace(unnamed, ''), assessments: doc.assessments }),
+    ]);
+    expect((await storedHistories(pool, record.id)).sales).toEqual([
+      {
+        date: '2016-02-10',
+        price: null,
+        documentType: null,
+        recordingDate: null,
+        buyerName: 'ANN LEE',
+        sellerName: null,
+      },
+    ]);
+    const events = async () =>
+      (
+        await pool.query<{ parts: string[] }>('SELECT parts FROM records.change_events WHERE property_id = $1', [
+          record.id,
+        ])
+      ).rows.map((r) => r.parts);
+    const eventsBefore = (await events()).length;
+    // The mapping now reads the deed: the stored sale is the first deed, the second is a sale of its own.
+    const named = mappingNamed({ kind: 'property', fields: { ...FIELDS, saleBookPage: { column: 'DEED' } } }, name);
+    expect(await importCsv(pool, named, file)).toMatchObject({ added: 0, updated: 1 });
+    expect((await storedHistories(pool, record.id)).sales.map((s) => [s.date, s.buyerName, s.documentNumber])).toEqual([
+      ['2016-02-10', 'ANN LEE', '2016:419'],
+      ['2016-02-10', 'ANN LEE', '2016:418'],
+    ]);
+    // The history the API serves changed: a sale event, the last sale (date and price) as it was.
+    expect((await events()).slice(eventsBefore)).toEqual([['sale']]);
+    expect(await importCsv(pool, named, file)).toMatchObject({ added: 0, updated: 0, unchanged: 1 });
+  });
+
   it('rewrites once, with no change event, a sale an earlier import made up a deed for (DEED, its sale date)', async () => {
     const street = uniqueStreet();
     const mapping = mappingNamed(base, `deeds-${tagged()}`);
@@ -171,6 +228,7 @@ describe('a newer file over the stored state', () => {
         recordingDate: null,
         buyerName: 'ANN LEE',
         sellerName: null,
+        documentNumber: null,
       },
     ]);
     expect(await events()).toBe(eventsBefore);

@@ -24,6 +24,7 @@ import { toParcel, tractIdOf } from '../src/importer/import-row.js';
 import { dashLetterAsUnit } from '@pra/core/address';
 import { type AddressIndexEntry, addressIndex, addressKey, JoinedParcels } from '../src/importer/import-join.js';
 import { renderRecord } from '../src/domain/render-record.js';
+import { renderSaleHistory } from '../src/domain/render-history.js';
 import { FILL_ONLY_TARGETS, Mapping, PROPERTY_TARGETS } from '../src/importer/mapping.js';
 import { mappingColumns } from '../src/importer/mapping-rules.js';
 import { makeProperty } from './make-property.js';
@@ -325,10 +326,42 @@ describe('sales written in columns', () => {
       toParcel(
         applyRules(deeds, { A: '1 MAIN ST', Z: '03766', D: '2015-01-14', P: '279933', D2: '2015-01-14', B, B2 }),
         NOW,
-      ).input.sales.map((x) => `${x.date}|${x.price}`);
-    expect(read('4119/0683', '4119/0679')).toEqual(['2015-01-14|279933', '2015-01-14|null']);
-    expect(read('4119/0683', '4119/683')).toEqual(['2015-01-14|279933']);
-    expect(read('4119/0683', '')).toEqual(['2015-01-14|279933']);
+      ).input.sales.map((x) => `${x.date}|${x.price}|${x.documentNumber}`);
+    expect(read('4119/0683', '4119/0679')).toEqual(['2015-01-14|279933|4119/0683', '2015-01-14|null|4119/0679']);
+    expect(read('4119/0683', '4119/683')).toEqual(['2015-01-14|279933|4119/0683']);
+    expect(read('4119/0683', '')).toEqual(['2015-01-14|279933|4119/0683']);
+    // The deed the last-sale columns leave out, from the prior-sale column that repeats the sale.
+    expect(read('', '4119/683')).toEqual(['2015-01-14|279933|4119/683']);
+  });
+
+  it('two deeds of one day at one price are two sales, each with its book and page as written', () => {
+    const deeds = propertyFields({
+      line1: { column: 'A' },
+      zip: { column: 'Z' },
+      saleDate: { column: 'D', format: 'date-iso' },
+      salePrice: { column: 'P', format: 'integer' },
+      saleBookPage: { column: 'B' },
+      sale2Date: { column: 'D2', format: 'date-iso' },
+      sale2Price: { column: 'P2', format: 'integer' },
+      sale2BookPage: { column: 'B2' },
+    });
+    const read = (P2: string, B2: string) =>
+      toParcel(
+        applyRules(deeds, {
+          A: '1 MAIN ST',
+          Z: '03766',
+          D: '2015-01-14',
+          P: '5',
+          B: '4119/0683',
+          D2: '2015-01-14',
+          P2,
+          B2,
+        }),
+        NOW,
+      ).input.sales.map((x) => `${x.price}|${x.documentNumber}`);
+    expect(read('5', '4120/0001')).toEqual(['5|4120/0001', '5|4119/0683']);
+    expect(read('5', '4119/683')).toEqual(['5|4119/0683']);
+    expect(read('', '4120/0001')).toEqual(['5|4119/0683', 'null|4120/0001']);
   });
 
   it('two prices of one day are two sales, newest first and the dearer first, and other days stay apart', () => {
@@ -1012,8 +1045,8 @@ describe('what a sale says of its deed', () => {
     const kept = { date: '2001-02-03', price: 5, documentType: 'GRANT DEED', recordingDate: '2001-02-03' };
     const recordedLater = { date: '2000-01-01', price: 4, documentType: 'DEED', recordingDate: '2000-01-09' };
     stored.sales.push(
-      { ...kept, buyerName: null, sellerName: null },
-      { ...recordedLater, buyerName: null, sellerName: null },
+      { ...kept, buyerName: null, sellerName: null, documentNumber: null },
+      { ...recordedLater, buyerName: null, sellerName: null, documentNumber: null },
     );
     expect(upgradeStoredSales(stored)).toBe(true);
     expect(deeds(stored)).toEqual([
@@ -1041,6 +1074,7 @@ describe('a joined file over a parcel', () => {
         recordingDate: '2001-05-01',
         buyerName: 'A',
         sellerName: null,
+        documentNumber: null,
       },
     ];
     const file = { ...stored, yearBuilt: null, beds: 4, owner1: null, sales: [] as typeof stored.sales };
@@ -1052,6 +1086,7 @@ describe('a joined file over a parcel', () => {
         recordingDate: '2001-05-01',
         buyerName: null,
         sellerName: null,
+        documentNumber: null,
       },
       {
         date: '2010-01-02',
@@ -1060,6 +1095,7 @@ describe('a joined file over a parcel', () => {
         recordingDate: '2010-01-02',
         buyerName: null,
         sellerName: null,
+        documentNumber: null,
       },
     ];
     const mapped = spokenOf(['apn', 'fips', 'yearBuilt', 'beds', 'saleDate', 'salePrice']);
@@ -1071,6 +1107,70 @@ describe('a joined file over a parcel', () => {
       ['2001-05-01', 150, 'A'],
     ]);
     expect(joinParcel(out, file, mapped)).toEqual(out); // again: nothing changes
+  });
+});
+
+describe("a sale's deed (book and page) across files and stored states", () => {
+  const sale = (price: number | null, documentNumber: string | null, buyerName: string | null = null) => ({
+    date: '2016-02-10',
+    price,
+    documentType: null,
+    recordingDate: null,
+    buyerName,
+    sellerName: null,
+    documentNumber,
+  });
+  const salesFile = spokenOf(['apn', 'fips', 'saleDate', 'salePrice', 'saleBookPage']);
+  const noDeeds = spokenOf(['apn', 'fips', 'saleDate', 'salePrice']);
+  const deeds = (p: { sales: { price: number | null; documentNumber: string | null; buyerName: string | null }[] }) =>
+    p.sales.map((s) => `${s.price}|${s.documentNumber}|${s.buyerName}`);
+
+  it("a sale kept before sales named deeds is the file's first deed of its day; the file's second is a sale of its own", () => {
+    const stored = makeProperty({});
+    // As a state written before: one sale of the day, no `documentNumber` member at all.
+    const { documentNumber: _, ...legacy } = sale(null, null, 'ANN LEE');
+    stored.sales = [legacy as ReturnType<typeof sale>];
+    expect(upgradeStoredSales(stored)).toBe(true);
+    expect(stored.sales[0]!.documentNumber).toBeNull();
+    const file = { ...stored, sales: [sale(null, '2016:418'), sale(null, '2016:419')] };
+    const out = joinParcel(stored, file, salesFile);
+    expect(deeds(out)).toEqual(['null|2016:419|null', 'null|2016:418|ANN LEE']);
+    // Again: nothing changes; and the same two deeds written with leading zeros are the same two.
+    expect(joinParcel(out, file, salesFile)).toEqual(out);
+    const zeros = { ...stored, sales: [sale(null, '2016:0418'), sale(null, '2016:0419')] };
+    expect(joinParcel(out, zeros, salesFile).sales).toHaveLength(2);
+  });
+
+  it('a file naming no deed over a sale that names one keeps the deed; one naming the deed clears it only when it maps none', () => {
+    const stored = makeProperty({});
+    stored.sales = [sale(5, '793:231')];
+    const bare = { ...stored, sales: [sale(7, null)] };
+    // A corrected price, the deed kept: the file does not read deeds.
+    expect(deeds(reimportParcel(stored, bare, noDeeds))).toEqual(['7|793:231|null']);
+    // A file that reads deeds and names none for the sale says it has none.
+    expect(deeds(reimportParcel(stored, bare, salesFile))).toEqual(['7|null|null']);
+    // Two deeds of the day stored, a file naming none: it is the one at its price; the other stays.
+    stored.sales = [sale(5, '793:231'), sale(5, '793:232')];
+    expect(deeds(reimportParcel(stored, { ...stored, sales: [sale(5, null)] }, noDeeds))).toEqual([
+      '5|793:232|null',
+      '5|793:231|null',
+    ]);
+  });
+
+  it('rows of one parcel in one file: a row naming the deed and a row naming none at its price are one sale', () => {
+    const a = makeProperty({});
+    a.sales = [sale(5, null, 'ANN LEE')];
+    const b = { ...a, sales: [sale(5, '793:231'), sale(5, '793:232')] };
+    // The later deed first, whichever row came first.
+    expect(deeds(mergeParcel(a, b))).toEqual(['5|793:232|null', '5|793:231|null']);
+    expect(deeds(mergeParcel(b, a))).toEqual(['5|793:232|null', '5|793:231|null']);
+  });
+
+  it('two deeds of one day at one price in the history as served, each with its book and page', () => {
+    const p = makeProperty({});
+    p.sales = [sale(5, '793:231'), sale(5, '793:232')];
+    const history = JSON.parse(renderSaleHistory(p)!);
+    expect(history.map((h: { documentNumber: string }) => h.documentNumber)).toEqual(['793:231', '793:232']);
   });
 });
 
@@ -1127,6 +1227,7 @@ describe('a property type another file gives', () => {
       recordingDate: date,
       buyerName: null,
       sellerName: null,
+      documentNumber: null,
     });
     const older = makeProperty({ proptype: 'TRIPLEX', sales: [sale('2001-01-01')] });
     const newer = makeProperty({ proptype: 'UNKNOWN', sales: [sale('2020-01-01')] });
@@ -1157,7 +1258,7 @@ describe('a file that only fills a field (rule option fillOnly)', () => {
     expect(plain.fillOnly.size).toBe(0);
     expect(digestBasis(fills)).not.toBe(digestBasis(plain));
     // A mapping without the option: the basis its stored digests were taken under.
-    expect(digestBasis(plain)).toBe(`3|${[...plain.mapped].sort().join(',')}|`);
+    expect(digestBasis(plain)).toBe(`4|${[...plain.mapped].sort().join(',')}|`);
   });
 
   it('every target that takes the option fills one field of its own, which no other target fills', () => {

@@ -144,6 +144,7 @@ beforeAll(async () => {
             recordingDate: '2020-01-03',
             buyerName: `PAT ${owner}`,
             sellerName: 'SELLER',
+            documentNumber: null,
           },
         ],
       }),

@@ -97,6 +97,7 @@ beforeAll(async () => {
           recordingDate: '2022-02-03',
           buyerName: 'B',
           sellerName: 'S',
+          documentNumber: null,
         },
       ],
     }),

@@ -111,6 +111,7 @@ describe('ETag on every record answer', () => {
               recordingDate: '2021-03-05',
               buyerName: `ETTA ${owner}`,
               sellerName: 'SELLER',
+              documentNumber: null,
             },
           ],
         }),
@@ -240,6 +241,7 @@ describe('If-None-Match', () => {
       recordingDate: date,
       buyerName: 'B',
       sellerName: 'S',
+      documentNumber: null,
     });
     const item = makeProperty({ line1: `7 ${street} ST`, sales: [sale('2019-01-02', 300_000)] });
     const [id] = await insertProperties(ctx.pool, [item]);

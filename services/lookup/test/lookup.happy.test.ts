@@ -348,6 +348,7 @@ describe('owner, parcel and id lookups', () => {
         recordingDate: '2020-03-09',
         buyerName: 'JANE DOE',
         sellerName: 'JOHN ROE',
+        documentNumber: null,
       },
       {
         date: '2011-07-15',
@@ -356,6 +357,7 @@ describe('owner, parcel and id lookups', () => {
         recordingDate: '2011-07-20',
         buyerName: 'JOHN ROE',
         sellerName: 'ACME LLC',
+        documentNumber: null,
       },
     ];
     const [id] = await insertProperties(ctx.pool, [

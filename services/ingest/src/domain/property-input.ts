@@ -18,6 +18,12 @@ export interface SaleInput {
   recordingDate: string | null;
   buyerName: string | null;
   sellerName: string | null;
+  /**
+   * The deed's reference in the county's land records as the source writes it: a book and page (`793:231`,
+   * `4119/0683`) or an instrument number; null when the source gives none. Two deeds of one day at one price are two
+   * sales when their references differ (import-merge.ts saleKey).
+   */
+  documentNumber: string | null;
 }
 
 export interface AssessmentYearInput {

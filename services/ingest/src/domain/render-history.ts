@@ -21,6 +21,7 @@ export function renderSaleHistory(p: Pick<PropertyInput, 'sales'>): string | nul
       recordingDate: s.recordingDate === null ? null : day(s.recordingDate),
       buyerName: s.buyerName,
       sellerName: s.sellerName,
+      documentNumber: s.documentNumber ?? null,
     }));
   return JSON.stringify(sales);
 }

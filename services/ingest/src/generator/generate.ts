@@ -456,6 +456,8 @@ export class PropertyGenerator {
         recordingDate: isoDate(year, month, recDay),
         buyerName: buyer,
         sellerName: seller,
+        // The generator writes no deed reference (drawing one would move every later draw of its seeded sequence).
+        documentNumber: null,
       };
       buyer = seller;
       return sale;

@@ -24,31 +24,62 @@ export function parcelIdentity(p: PropertyInput, byApn: boolean, street?: Street
   return `addr:${s.lineKey}|${p.zip || `${p.state}:${normalizeCity(p.city)}`}|${s.unitKey}`;
 }
 
-const saleKey = (s: SaleInput) => `${s.date}|${s.price}|${s.documentType}`;
+/**
+ * A deed's reference as one key (`4119/0683` and `4119/683`, `793:231` and `793/231` are one): its numbers without
+ * leading zeros and its words upper-cased, '' for none (a stored state written before sales kept one has none).
+ */
+export function deedKey(ref: string | null | undefined): string {
+  if (ref == null) return '';
+  const parts = ref.match(/\d+|[A-Z]+/gi);
+  return parts ? parts.map((x) => (/^\d+$/.test(x) ? String(Number(x)) : x.toUpperCase())).join('/') : '';
+}
+
+/** The sale: two deeds of one day at one price are two sales when both name their deed and the two differ. */
+const saleKey = (s: SaleInput) => `${s.date}|${s.price}|${s.documentType}|${deedKey(s.documentNumber)}`;
 /**
  * The event a sale is, whatever its price and recording date: a newer file's sale of the same event corrects the
  * stored one (a price, a recording date a file gives that an earlier one did not).
  */
-const saleEvent = (s: SaleInput) => `${s.date}|${s.documentType}`;
+const saleEvent = (s: SaleInput) => `${s.date}|${s.documentType}|${deedKey(s.documentNumber)}`;
+/** The day's sales a sale naming no deed may be: a file without references tells the sale another file names. */
+const saleDay = (s: SaleInput) => `${s.date}|${s.documentType}`;
+const namesDeed = (s: SaleInput) => deedKey(s.documentNumber) !== '';
 const latestSale = (p: PropertyInput) =>
   p.sales
     .map((s) => s.date)
     .sort()
     .at(-1) ?? '';
 
+const deedOrder = new Intl.Collator('en', { numeric: true }).compare;
+
 /**
- * The order of a parcel's sales: newest first, then the dearer first. Rows' sales are made in it (import-row.ts
+ * The order of a parcel's sales: newest first, then the dearer first, then the later deed first (its book and page:
+ * a day's deeds keep one order whatever the order of the file's rows). Rows' sales are made in it (import-row.ts
  * salesOf), so that a merge keeps them as they are (reimportsToItself).
  */
 export const saleOrder = (x: SaleInput, y: SaleInput) =>
-  y.date.localeCompare(x.date) || (y.price ?? 0) - (x.price ?? 0);
+  y.date.localeCompare(x.date) ||
+  (y.price ?? 0) - (x.price ?? 0) ||
+  (x.documentNumber === y.documentNumber ? 0 : deedOrder(deedKey(y.documentNumber), deedKey(x.documentNumber)));
 
 // Keep in step with reimportsToItself (and its test, reimport-itself.property.test.ts): which sales a union keeps,
 // and in what order (a stable sort: ties keep their order).
+// A sale naming no deed is dropped where one of its day, price and type names one: the same sale, as a file without
+// references tells it (rows of one parcel, one with the deed's book and page and one without).
 function unionSales(a: readonly SaleInput[], b: readonly SaleInput[]): SaleInput[] {
   const byKey = new Map<string, SaleInput>();
-  for (const s of [...a, ...b]) byKey.set(saleKey(s), s);
-  return [...byKey.values()].sort(saleOrder);
+  let named = false;
+  for (const s of [...a, ...b]) {
+    byKey.set(saleKey(s), s);
+    named ||= namesDeed(s);
+  }
+  const sales = [...byKey.values()];
+  if (named && sales.some((s) => !namesDeed(s))) {
+    const loose = (s: SaleInput) => `${s.date}|${s.price}|${s.documentType}`;
+    const withDeed = new Set(sales.filter(namesDeed).map(loose));
+    return sales.filter((s) => namesDeed(s) || !withDeed.has(loose(s))).sort(saleOrder);
+  }
+  return sales.sort(saleOrder);
 }
 
 const FILLABLE = [
@@ -91,7 +122,7 @@ const noBaths = (p: PropertyInput) => p.bathsTotal === null && p.bathsPartial ==
  * What a file may speak for or not: the optional fields, the price of its sales, and whether it gives sales at all
  * (a roll without sales speaks for the parcel as it is now, whatever sales the store holds).
  */
-export type MappedField = OptionalField | 'salePrice' | 'saleSeller' | 'saleRecordingDate' | 'sales';
+export type MappedField = OptionalField | 'salePrice' | 'saleSeller' | 'saleRecordingDate' | 'saleDocument' | 'sales';
 
 type PropertyTarget = (typeof PROPERTY_TARGETS)[number];
 
@@ -136,10 +167,10 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
   sale3Price: ['salePrice'],
   sale4Date: ['sales'],
   sale4Price: ['salePrice'],
-  saleBookPage: ['sales'],
-  sale2BookPage: ['sales'],
-  sale3BookPage: ['sales'],
-  sale4BookPage: ['sales'],
+  saleBookPage: ['sales', 'saleDocument'],
+  sale2BookPage: ['sales', 'saleDocument'],
+  sale3BookPage: ['sales', 'saleDocument'],
+  sale4BookPage: ['sales', 'saleDocument'],
   assessedLand: ['assessment'],
   assessedImprovements: ['assessment'],
   assessedTotal: ['assessment'],
@@ -258,22 +289,43 @@ function overStoredSales(
     0,
     file.findIndex((s) => s.buyerName !== null || s.sellerName !== null || s.recordingDate !== null),
   );
+  /** Stored sales a file sale took across a deed named on one side only: each is taken once. */
+  const taken = new Set<SaleInput>();
   const sales = file.map((s, i) => {
     // The stored sale it is: the same sale (its key) when there is one, else the event's first (a corrected price).
     // Two sales of one day at two prices are two stored sales, each with its own parties (a deed a row writes twice,
     // with its price in one column only, is one sale already: import-row.ts salesOf).
-    const was = stored.find((o) => saleKey(o) === saleKey(s)) ?? stored.find((o) => saleEvent(o) === saleEvent(s));
+    const was =
+      stored.find((o) => saleKey(o) === saleKey(s)) ??
+      stored.find((o) => saleEvent(o) === saleEvent(s)) ??
+      acrossDeeds(stored, s, taken);
     if (!was) return s;
-    const says = (f: MappedField) => mapped.has(f) && (i === own || f === 'salePrice');
+    const says = (f: MappedField) => mapped.has(f) && (i === own || f === 'salePrice' || f === 'saleDocument');
     return {
       ...s,
       price: says('salePrice') ? s.price : (s.price ?? was.price),
       buyerName: says('owner1') ? s.buyerName : (s.buyerName ?? was.buyerName),
       sellerName: says('saleSeller') ? s.sellerName : (s.sellerName ?? was.sellerName),
       recordingDate: says('saleRecordingDate') ? s.recordingDate : (s.recordingDate ?? was.recordingDate),
+      documentNumber: says('saleDocument') ? s.documentNumber : (s.documentNumber ?? was.documentNumber),
     };
   });
-  return { others: stored.filter((s) => !events.has(saleEvent(s))), sales };
+  return { others: stored.filter((s) => !events.has(saleEvent(s)) && !taken.has(s)), sales };
+}
+
+/**
+ * The stored sale a file's sale is when one of the two names its deed and the other does not (a file without book
+ * and page over one with; a store whose sales were kept before they named deeds, upgradeStoredSales): the one of its
+ * day at its price, else the day's first; none already taken by another of the file's sales, so that the file's two
+ * deeds of one day are two sales.
+ */
+function acrossDeeds(stored: readonly SaleInput[], s: SaleInput, taken: Set<SaleInput>): SaleInput | undefined {
+  const named = namesDeed(s);
+  const day = saleDay(s);
+  const fits = (o: SaleInput) => !taken.has(o) && namesDeed(o) !== named && saleDay(o) === day;
+  const was = stored.find((o) => fits(o) && o.price === s.price) ?? stored.find(fits);
+  if (was) taken.add(was);
+  return was;
 }
 
 /**
@@ -308,14 +360,21 @@ export function reimportsToItself(p: PropertyInput): boolean {
   if (sales.length <= 1) return true;
   const events = new Set<string>();
   const keys = new Set<string>();
+  // A sale naming no deed beside one of its day naming one: unionSales may drop it, acrossDeeds may take it.
+  const days = new Set<string>();
+  const bareDays = new Set<string>();
   for (let i = 0; i < sales.length; i++) {
     const s = sales[i]!;
     if (i > 0 && saleOrder(sales[i - 1]!, s) > 0) return false;
     const event = saleEvent(s);
     const key = saleKey(s);
-    if (events.has(event) || keys.has(key)) return false;
+    const day = saleDay(s);
+    const bare = !namesDeed(s);
+    if (events.has(event) || keys.has(key) || (bare ? days.has(day) : bareDays.has(day))) return false;
     events.add(event);
     keys.add(key);
+    days.add(day);
+    if (bare) bareDays.add(day);
   }
   return true;
 }
@@ -398,9 +457,11 @@ export function sameContent(a: PropertyInput, b: PropertyInput): boolean {
  * Bumped when the merge rules change: a file digest kept under other rules no longer says "unchanged". 2: the digest
  * is of the parcel's state text (encodeState), which the import writes anyway, not of a JSON text of its own. 3: a
  * sale's event is its date and type, a stored sale's made-up deed is read as none (upgradeStoredSales), and vacancy
- * follows the type: every parcel's state is read once more, so none keeps what the earlier rules stored.
+ * follows the type: every parcel's state is read once more, so none keeps what the earlier rules stored. 4: a sale
+ * names its deed (`documentNumber`, in its key and event), and a stored sale without one takes the file's
+ * (acrossDeeds): every parcel's state is read once more, so that its history gains the deeds its files name.
  */
-const FILE_DIGEST_VERSION = 3;
+const FILE_DIGEST_VERSION = 4;
 
 /**
  * What a file digest is taken under: its version and what the mapping speaks for (see stateDigest). The fields a
@@ -485,14 +546,21 @@ export function decodeState(stored: string): PropertyInput {
  */
 const madeUpDeed = (s: SaleInput) => s.documentType === 'DEED' && s.recordingDate === s.date;
 
+/** A sale stored before sales named their deed (issue 36's thirty-sixth pass): its state has no `documentNumber`. */
+const keptWithoutDeed = (s: SaleInput) => s.documentNumber === undefined;
+
 /**
- * A stored state's sales as the file gave them (madeUpDeed), in place; true when it changed one: the parcel is then
- * rewritten, with its record, though the merge over it changes nothing else (no change event: nothing the file says
- * changed). Runs only where a stored state is read (a re-import's parcel whose file digest differs); it can go once
- * every store has re-imported its files since (issue 36's twenty-second pass), or a migration rewrites the states.
+ * A stored state's sales as the file gave them (madeUpDeed), each with its deed's reference (none where it was stored
+ * before sales had one), in place; true when it changed one: the parcel is then rewritten, with its record (whose
+ * history then names the deeds), though the merge over it changes nothing else (no change event: nothing the file
+ * says changed). Runs only where a stored state is read (a re-import's parcel whose file digest differs); it can go
+ * once every store has re-imported its files since (issue 36's thirty-sixth pass), or a migration rewrites the states.
  */
 export function upgradeStoredSales(p: PropertyInput): boolean {
-  if (!p.sales.some(madeUpDeed)) return false;
-  p.sales = p.sales.map((s) => (madeUpDeed(s) ? { ...s, documentType: null, recordingDate: null } : s));
+  if (!p.sales.some((s) => madeUpDeed(s) || keptWithoutDeed(s))) return false;
+  p.sales = p.sales.map((s) => {
+    const named = keptWithoutDeed(s) ? { ...s, documentNumber: null } : s;
+    return madeUpDeed(named) ? { ...named, documentType: null, recordingDate: null } : named;
+  });
   return true;
 }

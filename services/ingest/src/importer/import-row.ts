@@ -27,7 +27,7 @@ import { parseOwnerCells, recordOwners } from '../domain/owner-names.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import type { ZipEvidence } from '../domain/zip-evidence.js';
 import type { Value, Values } from './apply-rules.js';
-import { saleOrder, vacantAsTyped } from './import-merge.js';
+import { deedKey, saleOrder, vacantAsTyped } from './import-merge.js';
 
 export type { Value, Values } from './apply-rules.js';
 
@@ -194,13 +194,6 @@ const SALE_COLUMNS = [
   ['sale3Date', 'sale3Price', 'sale3BookPage'],
   ['sale4Date', 'sale4Price', 'sale4BookPage'],
 ] as const;
-
-/** A deed's book and page as one key (`4119/0683` and `4119/683` are one): its numbers without leading zeros. */
-function deedKey(bookPage: string | null): string | null {
-  if (bookPage === null) return null;
-  const parts = bookPage.match(/\d+|[A-Z]+/gi);
-  return parts ? parts.map((x) => (/^\d+$/.test(x) ? String(Number(x)) : x.toUpperCase())).join('/') : null;
-}
 
 /** Builds a property from mapped values; geography the file lacks comes from the ZIP data set. */
 export function toProperty(v: Values, now: string, opts: ParcelOptions = {}): PropertyInput {
@@ -500,13 +493,10 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
   const sellerCell = str(v.saleSeller);
   const seller = sellerCell === null ? '' : partyNames(parseOwnerCells([sellerCell], opts.sellerOrder ?? 'last-first'));
   const out: SaleInput[] = [];
-  /** Each sale's book and page as written, where the row gives it: read (deedKey) only to tell one deed written twice
-   * from two of one day. */
-  const deeds = new Map<SaleInput, string | null>();
   SALE_COLUMNS.forEach(([dateTarget, priceTarget, deedTarget], i) => {
     const date = str(v[dateTarget]);
     if (date === null) return;
-    const sale: SaleInput = {
+    out.push({
       date,
       price: num(v[priceTarget]),
       // No roll names the deed's type; the recording date only when the file gives one (for its last sale).
@@ -514,25 +504,23 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
       recordingDate: i === 0 ? str(v.saleRecordingDate) : null,
       buyerName: i === 0 ? buyer || null : null,
       sellerName: i === 0 ? seller || null : null,
-    };
-    out.push(sale);
-    deeds.set(sale, str(v[deedTarget]));
+      documentNumber: str(v[deedTarget]),
+    });
   });
   // Newest first, in the order the merge keeps (import-merge.ts): a re-import of the row then finds them as stored.
   // The same deed written twice is one sale: on one date at one price (a roll repeating its last sale among the prior
   // ones), or with its price in one column only (Lebanon's second prior sale has no price column: 580 of its parcels
-  // repeat a deed there), what either says of it. Two prices of one day are two sales, and so are two deeds of one
-  // day where the row names both (their book and page differ: 59 of Lebanon's parcels) and tells them apart by price:
-  // one day's two sales at one price (or both without) are one sale of the history, which keys a sale by its date and
-  // price (import-merge.ts saleKey).
+  // repeat a deed there), what either says of it. A deed named on one side only is the other's. Two prices of one day
+  // are two sales, and so are two deeds of one day whose book and page differ (59 of Lebanon's parcels), at one
+  // price or two (import-merge.ts saleKey).
   const kept: SaleInput[] = [];
   const sameDeed = (a: SaleInput, b: SaleInput) => {
-    const [x, y] = [deeds.get(a), deeds.get(b)];
-    return x == null || y == null || deedKey(x) === deedKey(y);
+    const [x, y] = [deedKey(a.documentNumber), deedKey(b.documentNumber)];
+    return x === '' || y === '' || x === y;
   };
   for (const s of out.sort(saleOrder)) {
     const same = kept.find(
-      (k) => k.date === s.date && (k.price === s.price || ((k.price === null || s.price === null) && sameDeed(k, s))),
+      (k) => k.date === s.date && sameDeed(k, s) && (k.price === s.price || k.price === null || s.price === null),
     );
     if (!same) {
       kept.push(s);
@@ -542,6 +530,7 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
     same.recordingDate ??= s.recordingDate;
     same.buyerName ??= s.buyerName;
     same.sellerName ??= s.sellerName;
+    same.documentNumber ??= s.documentNumber;
   }
   return kept;
 }

@@ -185,6 +185,11 @@ export const SaleHistoryEntry = z
     }),
     buyerName: nstr,
     sellerName: nstr,
+    documentNumber: nstr.optional().openapi({
+      example: '793:231',
+      description:
+        "The deed's reference in the county's land records, as the source writes it: a book and page or an instrument number; null when the source gives none. Two deeds of one day at one price are two entries when their references differ. Absent only from a history stored before this field existed, until its county file is imported again.",
+    }),
   })
   .openapi('SaleHistoryEntry');
 export type SaleHistoryEntry = z.infer<typeof SaleHistoryEntry>;

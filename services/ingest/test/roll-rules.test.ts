@@ -12,6 +12,7 @@ import {
   type RuleContext,
 } from '../src/importer/apply-rules.js';
 import {
+  deedKey,
   joinParcel,
   mergeParcel,
   digestBasis,
@@ -1164,6 +1165,17 @@ describe("a sale's deed (book and page) across files and stored states", () => {
     // The later deed first, whichever row came first.
     expect(deeds(mergeParcel(a, b))).toEqual(['5|793:232|null', '5|793:231|null']);
     expect(deeds(mergeParcel(b, a))).toEqual(['5|793:232|null', '5|793:231|null']);
+  });
+
+  it("a deed's reference as one key: leading zeros, separators and case aside; none for an empty one", () => {
+    expect(deedKey('4119/0683')).toBe('4119/683');
+    expect(deedKey('4119:683')).toBe('4119/683');
+    expect(deedKey('WB 41:511')).toBe(deedKey('wb41/0511'));
+    expect(deedKey('W2014:464')).toBe('W/2014/464');
+    expect(deedKey('2014-51261/A/0')).toBe('2014/51261/A/0');
+    expect(deedKey('0000/0')).toBe('0/0');
+    expect(deedKey('00000000000000000012345678901234567890')).toBe('12345678901234567890');
+    expect([deedKey(''), deedKey(' - '), deedKey(null), deedKey(undefined)]).toEqual(['', '', '', '']);
   });
 
   it('two deeds of one day at one price in the history as served, each with its book and page', () => {

@@ -30,8 +30,28 @@ export function parcelIdentity(p: PropertyInput, byApn: boolean, street?: Street
  */
 export function deedKey(ref: string | null | undefined): string {
   if (ref == null) return '';
-  const parts = ref.match(/\d+|[A-Z]+/gi);
-  return parts ? parts.map((x) => (/^\d+$/.test(x) ? String(Number(x)) : x.toUpperCase())).join('/') : '';
+  // One pass over the characters, no pattern (a first load asks this of every sale: reimportsToItself).
+  let key = '';
+  let start = -1;
+  let digits = false;
+  for (let i = 0; i <= ref.length; i++) {
+    const c = i < ref.length ? ref.charCodeAt(i) : 32;
+    const digit = c >= 48 && c <= 57;
+    const word = digit || (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+    if (start >= 0 && (!word || digit !== digits)) {
+      let from = start;
+      // Leading zeros dropped, the number's last digit kept.
+      if (digits) while (from < i - 1 && ref.charCodeAt(from) === 48) from++;
+      const part = ref.slice(from, i);
+      key += (key === '' ? '' : '/') + (digits ? part : part.toUpperCase());
+      start = -1;
+    }
+    if (word && start < 0) {
+      start = i;
+      digits = digit;
+    }
+  }
+  return key;
 }
 
 /** The sale: two deeds of one day at one price are two sales when both name their deed and the two differ. */
@@ -366,10 +386,11 @@ export function reimportsToItself(p: PropertyInput): boolean {
   for (let i = 0; i < sales.length; i++) {
     const s = sales[i]!;
     if (i > 0 && saleOrder(sales[i - 1]!, s) > 0) return false;
-    const event = saleEvent(s);
-    const key = saleKey(s);
+    const deed = deedKey(s.documentNumber);
     const day = saleDay(s);
-    const bare = !namesDeed(s);
+    const event = `${day}|${deed}`;
+    const key = `${s.date}|${s.price}|${s.documentType}|${deed}`;
+    const bare = deed === '';
     if (events.has(event) || keys.has(key) || (bare ? days.has(day) : bareDays.has(day))) return false;
     events.add(event);
     keys.add(key);

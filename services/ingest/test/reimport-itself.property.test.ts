@@ -9,11 +9,13 @@ import { describe, expect, it } from 'vitest';
 import type { PropertyInput, SaleInput } from '../src/domain/property-input.js';
 import { applyRules } from '../src/importer/apply-rules.js';
 import {
+  deedKey,
   joinParcel,
   mergeParcel,
   reimportParcel,
   reimportsToItself,
   sameContent,
+  spokenFor,
   spokenOf,
 } from '../src/importer/import-merge.js';
 import { toParcel } from '../src/importer/import-row.js';
@@ -81,6 +83,12 @@ const parcel: fc.Arbitrary<PropertyInput> = fc
 const spoken = fc
   .tuple(fc.subarray([...PROPERTY_TARGETS]), fc.subarray([...FILL_ONLY_TARGETS]))
   .map(([targets, fillOnly]) => spokenOf([...targets, ...fillOnly], fillOnly));
+
+/** The parcel a file's rows make, as an import makes it: each row read, the rows of the parcel merged. */
+const parcelOfRows = (fields: Mapping['fields'], rows: Record<string, string>[]) =>
+  rows
+    .map((r) => toParcel(applyRules(fields, r), '2026-11-28T00:00:00.000Z').input)
+    .reduce((a, b) => mergeParcel(a, b));
 
 describe('reimportsToItself', () => {
   it('says true only of parcels that re-import over themselves unchanged, whatever the mapping fills', () => {
@@ -158,13 +166,76 @@ describe('reimportsToItself', () => {
     expect(Math.min(kept, filled)).toBeGreaterThan(300);
   });
 
+  // The same roll with each sale's deed (book and page), as Lebanon's.
+  const deedFields = Mapping.parse({
+    name: 'sales-with-deeds',
+    kind: 'property',
+    fields: {
+      apn: { column: 'APN' },
+      line1: { column: 'SITE' },
+      zip: { column: 'ZIP' },
+      saleDate: { column: 'D1', format: 'date-iso' },
+      salePrice: { column: 'P1', format: 'integer' },
+      saleBookPage: { column: 'B1' },
+      sale2Date: { column: 'D2', format: 'date-iso' },
+      sale2Price: { column: 'P2', format: 'integer' },
+      sale2BookPage: { column: 'B2' },
+    },
+  }).fields;
+  const deed = fc.constantFrom('', '793:231', '0793/231', '794:10', '0/0', '-');
+  const deedRow = fc
+    .tuple(date, price, deed, date, price, deed)
+    .map(([D1, P1, B1, D2, P2, B2]) => ({ APN: '1-1', SITE: '1 MAIN ST', ZIP: '19146', D1, P1, B1, D2, P2, B2 }));
+
+  it('the same file imported twice: the second import changes nothing, over any stored state, deeds or none', () => {
+    let changed = 0;
+    const speaks = spokenFor(deedFields);
+    const fileOf = (rows: Record<string, string>[]) => parcelOfRows(deedFields, rows);
+    const rows = fc.array(deedRow, { minLength: 1, maxLength: 2 });
+    fc.assert(
+      // A stored state, last year's file over it (so that the stored sales are of this file's days and prices), and
+      // this year's file.
+      fc.property(parcel, rows, rows, (earlier, lastYear, thisYear) => {
+        const file = fileOf(thisYear);
+        for (const merge of [
+          (a: PropertyInput, f = file) => reimportParcel(a, f, speaks),
+          (a: PropertyInput, f = file) => joinParcel(a, f, speaks),
+        ]) {
+          const stored = merge(earlier, fileOf(lastYear));
+          const once = merge(stored);
+          if (!sameContent(once, stored)) changed++;
+          expect(merge(once).sales).toEqual(once.sales);
+          expect(sameContent(merge(once), once)).toBe(true);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+    expect(changed).toBeGreaterThan(1000);
+  });
+
+  it('says true of a parcel as a file makes it with deeds: two deeds of one day that both name their book and page', () => {
+    let checked = 0;
+    fc.assert(
+      fc.property(fc.array(deedRow, { minLength: 1, maxLength: 3 }), (rows) => {
+        const made = parcelOfRows(deedFields, rows);
+        // Known without the merge: sales of distinct days, or of one day each naming a deed of its own.
+        const events = made.sales.map((s) => `${s.date}|${s.documentNumber === null ? '' : deedKey(s.documentNumber)}`);
+        const sameDay = made.sales.some((s, i) => made.sales.some((o, j) => i !== j && o.date === s.date));
+        if (new Set(events).size !== events.length) return;
+        if (sameDay && made.sales.some((s) => s.documentNumber === null)) return;
+        if (sameDay) checked++;
+        expect(reimportsToItself(made)).toBe(true);
+      }),
+      { numRuns: 1500 },
+    );
+    expect(checked).toBeGreaterThan(30);
+  });
+
   it('says true of a parcel as a file makes it when its sales are of distinct days: a row, or rows merged', () => {
     let checked = 0;
     fc.assert(
       fc.property(fc.array(row, { minLength: 1, maxLength: 3 }), (rows) => {
-        const made = rows
-          .map((r) => toParcel(applyRules(fields, r), '2026-11-28T00:00:00.000Z').input)
-          .reduce((a, b) => mergeParcel(a, b));
+        const made = parcelOfRows(fields, rows);
         // A row's sales are all deeds recorded on their day: two sales of one day are one event (the merge decides
         // which price stands), so only sales of distinct days are known without it.
         const days = made.sales.map((s) => s.date);

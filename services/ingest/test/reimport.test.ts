@@ -187,6 +187,30 @@ describe('a newer file over the stored state', () => {
     expect(await importCsv(pool, named, file)).toMatchObject({ added: 0, updated: 0, unchanged: 1 });
   });
 
+  it("a roll's sale without its book and page over last year's two sales of its day: the same file again changes nothing", async () => {
+    const street = uniqueStreet();
+    const name = `deeds-twice-${tagged()}`;
+    const header = `${HEADER},DEED,D2,P2,DEED2`;
+    const fields = {
+      ...FIELDS,
+      saleBookPage: { column: 'DEED' },
+      sale2Date: { column: 'D2', format: 'date-us' },
+      sale2Price: { column: 'P2', format: 'integer' },
+      sale2BookPage: { column: 'DEED2' },
+    };
+    const mapping = mappingNamed({ kind: 'property', fields }, name);
+    const row = (rest: string) => `7,1,1 ${street} ST,95814,ANN LEE,300000,${rest}`;
+    // Last year: two sales of one day, one naming its deed; this year the roll names one sale of that day, no deed.
+    await importCsv(pool, mapping, write([header, row('1/2/2020,150001,1950,,,,1/2/2020,150000,793:231')]));
+    const thisYear = write([header, row('1/2/2020,150000,1950,,,,,,')]);
+    expect(await importCsv(pool, mapping, thisYear)).toMatchObject({ updated: 1 });
+    const [record] = await recordsOf(pool, `import:${name}`);
+    expect((await storedHistories(pool, record.id)).sales.map((s) => [s.price, s.documentNumber])).toEqual([
+      [150_000, null],
+    ]);
+    expect(await importCsv(pool, mapping, thisYear)).toMatchObject({ updated: 0, unchanged: 1 });
+  });
+
   it('rewrites once, with no change event, a sale an earlier import made up a deed for (DEED, its sale date)', async () => {
     const street = uniqueStreet();
     const mapping = mappingNamed(base, `deeds-${tagged()}`);

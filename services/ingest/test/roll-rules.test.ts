@@ -288,11 +288,15 @@ describe('dates that cannot be right', () => {
 });
 
 describe('sales written in columns', () => {
-  const fields = propertyFields({
+  /** The site and the last sale's date and price, in the columns every mapping below reads them from. */
+  const SALE_FIELDS = {
     line1: { column: 'A' },
     zip: { column: 'Z' },
     saleDate: { column: 'D', format: 'date-iso' },
     salePrice: { column: 'P', format: 'integer' },
+  } as const;
+  const fields = propertyFields({
+    ...SALE_FIELDS,
     saleSeller: { column: 'S' },
     sale2Date: { column: 'D2', format: 'date-iso' },
     sale3Date: { column: 'D3', format: 'date-iso' },
@@ -313,56 +317,41 @@ describe('sales written in columns', () => {
     expect(sales({ D: '2008-01-31', P: '5', D3: '2008-01-31', P3: '5' })).toEqual(['2008-01-31|5|JANE DOE']);
   });
 
+  // Lebanon's shape: the last sale and a prior one, each with its book and page.
+  const deeds = propertyFields({
+    ...SALE_FIELDS,
+    saleBookPage: { column: 'B' },
+    sale2Date: { column: 'D2', format: 'date-iso' },
+    sale2Price: { column: 'P2', format: 'integer' },
+    sale2BookPage: { column: 'B2' },
+  });
+  /** The row's sales as `price|documentNumber`: the last sale (price `P`, deed `B`) and a prior one of its day. */
+  const deedSales = (P: string, B: string, P2: string, B2: string) =>
+    toParcel(
+      applyRules(deeds, { A: '1 MAIN ST', Z: '03766', D: '2015-01-14', P, B, D2: '2015-01-14', P2, B2 }),
+      NOW,
+    ).input.sales.map((x) => `${x.price}|${x.documentNumber}`);
+
   it('two deeds of one day are two sales where the row names both, by book and page (leading zeros aside)', () => {
-    const deeds = propertyFields({
-      line1: { column: 'A' },
-      zip: { column: 'Z' },
-      saleDate: { column: 'D', format: 'date-iso' },
-      salePrice: { column: 'P', format: 'integer' },
-      saleBookPage: { column: 'B' },
-      sale2Date: { column: 'D2', format: 'date-iso' },
-      sale2BookPage: { column: 'B2' },
-    });
-    const read = (B: string, B2: string) =>
-      toParcel(
-        applyRules(deeds, { A: '1 MAIN ST', Z: '03766', D: '2015-01-14', P: '279933', D2: '2015-01-14', B, B2 }),
-        NOW,
-      ).input.sales.map((x) => `${x.date}|${x.price}|${x.documentNumber}`);
-    expect(read('4119/0683', '4119/0679')).toEqual(['2015-01-14|279933|4119/0683', '2015-01-14|null|4119/0679']);
-    expect(read('4119/0683', '4119/683')).toEqual(['2015-01-14|279933|4119/0683']);
-    expect(read('4119/0683', '')).toEqual(['2015-01-14|279933|4119/0683']);
+    expect(deedSales('279933', '4119/0683', '', '4119/0679')).toEqual(['279933|4119/0683', 'null|4119/0679']);
+    expect(deedSales('279933', '4119/0683', '', '4119/683')).toEqual(['279933|4119/0683']);
+    expect(deedSales('279933', '4119/0683', '', '')).toEqual(['279933|4119/0683']);
     // The deed the last-sale columns leave out, from the prior-sale column that repeats the sale.
-    expect(read('', '4119/683')).toEqual(['2015-01-14|279933|4119/683']);
+    expect(deedSales('279933', '', '', '4119/683')).toEqual(['279933|4119/683']);
   });
 
-  it('two deeds of one day at one price are two sales, each with its book and page as written', () => {
-    const deeds = propertyFields({
-      line1: { column: 'A' },
-      zip: { column: 'Z' },
-      saleDate: { column: 'D', format: 'date-iso' },
-      salePrice: { column: 'P', format: 'integer' },
-      saleBookPage: { column: 'B' },
-      sale2Date: { column: 'D2', format: 'date-iso' },
-      sale2Price: { column: 'P2', format: 'integer' },
-      sale2BookPage: { column: 'B2' },
-    });
-    const read = (P2: string, B2: string) =>
-      toParcel(
-        applyRules(deeds, {
-          A: '1 MAIN ST',
-          Z: '03766',
-          D: '2015-01-14',
-          P: '5',
-          B: '4119/0683',
-          D2: '2015-01-14',
-          P2,
-          B2,
-        }),
-        NOW,
-      ).input.sales.map((x) => `${x.price}|${x.documentNumber}`);
-    expect(read('5', '4120/0001')).toEqual(['5|4120/0001', '5|4119/0683']);
-    expect(read('5', '4119/683')).toEqual(['5|4119/0683']);
-    expect(read('', '4120/0001')).toEqual(['5|4119/0683', 'null|4120/0001']);
+  it('two deeds of one day at one price are two sales, the later book and page first, each as written', () => {
+    expect(deedSales('5', '4119/0683', '5', '4120/0001')).toEqual(['5|4120/0001', '5|4119/0683']);
+    expect(deedSales('5', '4119/0683', '5', '4119/683')).toEqual(['5|4119/0683']);
+    expect(deedSales('5', '4119/0683', '', '4120/0001')).toEqual(['5|4119/0683', 'null|4120/0001']);
+  });
+
+  it('a book and page of zeros or without a letter or digit is none: it hides no deed the row names', () => {
+    for (const none of ['0/0', '0-0/0', '0000/0000', '0.00/0.00', '0:0', '-', ' / '])
+      expect(deedSales('5', none, '', '4119/683'), none).toEqual(['5|4119/683']);
+    expect(deedSales('5', '0000/0000', '', '')).toEqual(['5|null']);
+    // A zero in a real book and page is kept.
+    expect(deedSales('5', '4119/0', '', '')).toEqual(['5|4119/0']);
   });
 
   it('two prices of one day are two sales, newest first and the dearer first, and other days stay apart', () => {
@@ -1178,11 +1167,32 @@ describe("a sale's deed (book and page) across files and stored states", () => {
     expect([deedKey(''), deedKey(' - '), deedKey(null), deedKey(undefined)]).toEqual(['', '', '', '']);
   });
 
-  it('two deeds of one day at one price in the history as served, each with its book and page', () => {
-    const p = makeProperty({});
-    p.sales = [sale(5, '793:231'), sale(5, '793:232')];
-    const history = JSON.parse(renderSaleHistory(p)!);
-    expect(history.map((h: { documentNumber: string }) => h.documentNumber)).toEqual(['793:231', '793:232']);
+  it('two deeds of one day at one price in the history as served, the later book and page first, each as written', () => {
+    // Rows of one parcel, the earlier deed's row last: the order is the deeds', not the rows'.
+    const a = makeProperty({});
+    a.sales = [sale(5, '793:0232')];
+    const history = JSON.parse(renderSaleHistory(mergeParcel(a, { ...a, sales: [sale(5, '793:231')] }))!);
+    expect(history.map((h: { documentNumber: string }) => h.documentNumber)).toEqual(['793:0232', '793:231']);
+    const again = JSON.parse(renderSaleHistory(mergeParcel({ ...a, sales: [sale(5, '793:231')] }, a))!);
+    expect(again).toEqual(history);
+  });
+
+  it("a file that reads deeds says a prior sale's too: an empty book and page clears the stored one", () => {
+    const stored = makeProperty({});
+    stored.sales = [{ ...sale(5, '800:1', 'ANN LEE'), date: '2020-01-02' }, sale(7, '793:231')];
+    // The roll's last sale (its buyers) names its deed; the prior one's cell is empty.
+    const file = { ...stored, sales: [{ ...sale(5, '800:1', 'ANN LEE'), date: '2020-01-02' }, sale(7, null)] };
+    expect(deeds(reimportParcel(stored, file, salesFile))).toEqual(['5|800:1|ANN LEE', '7|null|null']);
+    expect(deeds(reimportParcel(stored, file, noDeeds))).toEqual(['5|800:1|ANN LEE', '7|793:231|null']);
+  });
+
+  it("a sale naming no deed takes the stored deed of its day at its price, not the day's first", () => {
+    const stored = makeProperty({});
+    stored.sales = [sale(9, '793:231'), sale(7, '794:10')];
+    expect(deeds(reimportParcel(stored, { ...stored, sales: [sale(7, null)] }, noDeeds))).toEqual([
+      '9|793:231|null',
+      '7|794:10|null',
+    ]);
   });
 });
 

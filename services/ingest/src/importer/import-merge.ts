@@ -2,9 +2,10 @@
 // at one address stay apart (condominium lots); without one, the normalised address is the parcel, as before.
 // Rows of one parcel in one file merge: sales are the union, the rest comes from the row with the latest sale, and
 // a field that row lacks is filled from the others. A re-import (a newer file over the stored state) merges the
-// same way, except that the file speaks for what it maps: its sale of a date replaces the stored sale of that date
-// (a corrected price), and an empty cell in a column it maps clears the stored value (see `reimportParcel`), but for a
-// field its mapping gives only where the parcel has none (rule option `fillOnly`).
+// same way, except that the file speaks for what it maps: its sale of an event (a date, and the deed where it names
+// one) replaces the stored sale of that event (a corrected price), and an empty cell in a column it maps clears the
+// stored value (see `reimportParcel`), but for a field its mapping gives only where the parcel has none (rule option
+// `fillOnly`).
 import { hash } from 'node:crypto';
 import { apnKey, normalizeCity, parseStreetLine, type StreetLine } from '@pra/core/address';
 import { UNKNOWN_PROPERTY_TYPE, VACANT_LAND } from '@pra/core/vocabulary';
@@ -54,15 +55,20 @@ export function deedKey(ref: string | null | undefined): string {
   return key;
 }
 
-/** The sale: two deeds of one day at one price are two sales when both name their deed and the two differ. */
-const saleKey = (s: SaleInput) => `${s.date}|${s.price}|${s.documentType}|${deedKey(s.documentNumber)}`;
-/**
- * The event a sale is, whatever its price and recording date: a newer file's sale of the same event corrects the
- * stored one (a price, a recording date a file gives that an earlier one did not).
- */
-const saleEvent = (s: SaleInput) => `${s.date}|${s.documentType}|${deedKey(s.documentNumber)}`;
+// A sale's keys, each written once (`deed`: its deedKey, when the caller has it).
 /** The day's sales a sale naming no deed may be: a file without references tells the sale another file names. */
 const saleDay = (s: SaleInput) => `${s.date}|${s.documentType}`;
+/** A sale but for its deed: a sale naming none is the one of its day, price and type that names one (unionSales). */
+const looseKey = (s: SaleInput) => `${s.date}|${s.price}|${s.documentType}`;
+/** The sale: two deeds of one day at one price are two sales when both name their deed and the two differ. */
+const saleKey = (s: SaleInput, deed = deedKey(s.documentNumber)) => `${looseKey(s)}|${deed}`;
+/**
+ * The event a sale is, whatever its price and recording date: a newer file's sale of the same event corrects the
+ * stored one (a price, a recording date a file gives that an earlier one did not). A deed's book and page is part of
+ * it: a file that writes another book and page for a sale adds a sale (a deed is not corrected, two deeds of a day
+ * are two sales), unless one side names none (acrossDeeds).
+ */
+const saleEvent = (s: SaleInput, deed = deedKey(s.documentNumber)) => `${saleDay(s)}|${deed}`;
 const namesDeed = (s: SaleInput) => deedKey(s.documentNumber) !== '';
 const latestSale = (p: PropertyInput) =>
   p.sales
@@ -95,9 +101,8 @@ function unionSales(a: readonly SaleInput[], b: readonly SaleInput[]): SaleInput
   }
   const sales = [...byKey.values()];
   if (named && sales.some((s) => !namesDeed(s))) {
-    const loose = (s: SaleInput) => `${s.date}|${s.price}|${s.documentType}`;
-    const withDeed = new Set(sales.filter(namesDeed).map(loose));
-    return sales.filter((s) => namesDeed(s) || !withDeed.has(loose(s))).sort(saleOrder);
+    const withDeed = new Set(sales.filter(namesDeed).map(looseKey));
+    return sales.filter((s) => namesDeed(s) || !withDeed.has(looseKey(s))).sort(saleOrder);
   }
   return sales.sort(saleOrder);
 }
@@ -142,7 +147,13 @@ const noBaths = (p: PropertyInput) => p.bathsTotal === null && p.bathsPartial ==
  * What a file may speak for or not: the optional fields, the price of its sales, and whether it gives sales at all
  * (a roll without sales speaks for the parcel as it is now, whatever sales the store holds).
  */
-export type MappedField = OptionalField | 'salePrice' | 'saleSeller' | 'saleRecordingDate' | 'saleDocument' | 'sales';
+export type MappedField =
+  | OptionalField
+  | 'salePrice'
+  | 'saleSeller'
+  | 'saleRecordingDate'
+  | 'saleDocumentNumber'
+  | 'sales';
 
 type PropertyTarget = (typeof PROPERTY_TARGETS)[number];
 
@@ -187,10 +198,10 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
   sale3Price: ['salePrice'],
   sale4Date: ['sales'],
   sale4Price: ['salePrice'],
-  saleBookPage: ['sales', 'saleDocument'],
-  sale2BookPage: ['sales', 'saleDocument'],
-  sale3BookPage: ['sales', 'saleDocument'],
-  sale4BookPage: ['sales', 'saleDocument'],
+  saleBookPage: ['sales', 'saleDocumentNumber'],
+  sale2BookPage: ['sales', 'saleDocumentNumber'],
+  sale3BookPage: ['sales', 'saleDocumentNumber'],
+  sale4BookPage: ['sales', 'saleDocumentNumber'],
   assessedLand: ['assessment'],
   assessedImprovements: ['assessment'],
   assessedTotal: ['assessment'],
@@ -304,7 +315,7 @@ function overStoredSales(
   file: readonly SaleInput[],
   mapped: ReadonlySet<MappedField>,
 ): { others: SaleInput[]; sales: SaleInput[] } {
-  const events = new Set(file.map(saleEvent));
+  const events = new Set(file.map((s) => saleEvent(s)));
   const own = Math.max(
     0,
     file.findIndex((s) => s.buyerName !== null || s.sellerName !== null || s.recordingDate !== null),
@@ -312,38 +323,54 @@ function overStoredSales(
   /** Stored sales a file sale took across a deed named on one side only: each is taken once. */
   const taken = new Set<SaleInput>();
   const sales = file.map((s, i) => {
-    // The stored sale it is: the same sale (its key) when there is one, else the event's first (a corrected price).
+    // The stored sale it is: the same sale (its key) when there is one, else one naming the deed where only one side
+    // does, at its price; else the event's first (a corrected price); else one across deeds at any price.
     // Two sales of one day at two prices are two stored sales, each with its own parties (a deed a row writes twice,
     // with its price in one column only, is one sale already: import-row.ts salesOf).
+    // A deed named on one side only, at the sale's price, before the event at another price: else a stored sale
+    // naming a deed at the file's price would stay beside the file's (unionSales keeps the one naming the deed), and
+    // the next import of the same file would take it (reimport-itself.property.test.ts, "the same file twice").
     const was =
       stored.find((o) => saleKey(o) === saleKey(s)) ??
+      acrossDeeds(stored, s, taken, true) ??
       stored.find((o) => saleEvent(o) === saleEvent(s)) ??
-      acrossDeeds(stored, s, taken);
+      acrossDeeds(stored, s, taken, false);
     if (!was) return s;
-    const says = (f: MappedField) => mapped.has(f) && (i === own || f === 'salePrice' || f === 'saleDocument');
+    const says = (f: MappedField) => mapped.has(f) && (i === own || f === 'salePrice' || f === 'saleDocumentNumber');
     return {
       ...s,
       price: says('salePrice') ? s.price : (s.price ?? was.price),
       buyerName: says('owner1') ? s.buyerName : (s.buyerName ?? was.buyerName),
       sellerName: says('saleSeller') ? s.sellerName : (s.sellerName ?? was.sellerName),
       recordingDate: says('saleRecordingDate') ? s.recordingDate : (s.recordingDate ?? was.recordingDate),
-      documentNumber: says('saleDocument') ? s.documentNumber : (s.documentNumber ?? was.documentNumber),
+      documentNumber: says('saleDocumentNumber') ? s.documentNumber : (s.documentNumber ?? was.documentNumber),
     };
   });
-  return { others: stored.filter((s) => !events.has(saleEvent(s)) && !taken.has(s)), sales };
+  // A file's sale naming no deed (its book and page empty, or none stored to keep) speaks for its day at its price:
+  // a stored sale there naming a deed goes, or unionSales would keep it in place of the file's.
+  const bare = new Set(sales.filter((s) => !namesDeed(s)).map(looseKey));
+  const stays = (o: SaleInput) =>
+    !events.has(saleEvent(o)) && !taken.has(o) && !(bare.size > 0 && bare.has(looseKey(o)) && namesDeed(o));
+  return { others: stored.filter(stays), sales };
 }
 
 /**
  * The stored sale a file's sale is when one of the two names its deed and the other does not (a file without book
- * and page over one with; a store whose sales were kept before they named deeds, upgradeStoredSales): the one of its
- * day at its price, else the day's first; none already taken by another of the file's sales, so that the file's two
+ * and page over one with; a store whose sales were kept before they named deeds, upgradeStoredSales): one of its day,
+ * at its price (`samePrice`) or at any; none already taken by another of the file's sales, so that the file's two
  * deeds of one day are two sales.
  */
-function acrossDeeds(stored: readonly SaleInput[], s: SaleInput, taken: Set<SaleInput>): SaleInput | undefined {
+function acrossDeeds(
+  stored: readonly SaleInput[],
+  s: SaleInput,
+  taken: Set<SaleInput>,
+  samePrice: boolean,
+): SaleInput | undefined {
   const named = namesDeed(s);
   const day = saleDay(s);
-  const fits = (o: SaleInput) => !taken.has(o) && namesDeed(o) !== named && saleDay(o) === day;
-  const was = stored.find((o) => fits(o) && o.price === s.price) ?? stored.find(fits);
+  const was = stored.find(
+    (o) => !taken.has(o) && namesDeed(o) !== named && saleDay(o) === day && (!samePrice || o.price === s.price),
+  );
   if (was) taken.add(was);
   return was;
 }
@@ -355,7 +382,8 @@ function acrossDeeds(stored: readonly SaleInput[], s: SaleInput, taken: Set<Sale
  * one); a field it only fills (`spoken.fillOnly`) keeps a stored value and takes the file's where there is none; a
  * field it does not map keeps the stored value.
  */
-// Keep in step with reimportsToItself: a sale of the file replaces the first stored sale of its event.
+// Keep in step with reimportsToItself: a sale of the file replaces the stored sale of its key, else of its event
+// (overStoredSales: a stored sale of its day naming a deed where the file's names none, or the reverse, is taken too).
 export function reimportParcel(stored: PropertyInput, file: PropertyInput, spoken: SpokenFor): PropertyInput {
   const { others, sales } = overStoredSales(stored.sales, file.sales, spoken.mapped);
   // A file that reads no sales (a roll) tells the parcel as it is now, whatever sales the store holds.
@@ -364,11 +392,12 @@ export function reimportParcel(stored: PropertyInput, file: PropertyInput, spoke
 
 /**
  * Known without making it: a parcel's re-import over itself (`reimportParcel(p, p, spoken)`, any `spoken`) has the
- * parcel's content. True when no two of its sales are of one event (saleEvent) or one key (saleKey) and they are in
- * saleOrder: reimportParcel then replaces each sale by itself (the first stored sale of its event is the sale
- * itself: its own price and buyer) and keeps no stored sale beside them; mergeParcel takes the file's side as its
- * base (the kept side has no sale, so none later), unionSales keeps every sale in its place (no key twice, and its
- * sort is stable, so sales in saleOrder, ties included, stay as they are), a field left empty is filled from the same
+ * parcel's content. True when no two of its sales are of one event (saleEvent), no sale naming no deed shares its
+ * day, price and type (looseKey) with another, and they are in saleOrder: reimportParcel then replaces each sale by
+ * itself (each finds itself by its key: acrossDeeds is not reached) and keeps no stored sale beside them (every one's
+ * event is the file's); mergeParcel takes the file's side as its base (the kept side has no sale, so none later),
+ * unionSales keeps every sale in its place (no key twice, none naming no deed beside one naming one, and its sort is
+ * stable, so sales in saleOrder, ties included, stay as they are), a field left empty is filled from the same
  * parcel (empty too), and a field the file only fills, line2 and lastModified are the parcel's own on both sides.
  * This depends on those three functions as they are: each says so where it decides, and the property test
  * (reimport-itself.property.test.ts) makes the merge for every parcel it says true of. A first load asks this of
@@ -379,23 +408,21 @@ export function reimportsToItself(p: PropertyInput): boolean {
   const sales = p.sales;
   if (sales.length <= 1) return true;
   const events = new Set<string>();
-  const keys = new Set<string>();
-  // A sale naming no deed beside one of its day naming one: unionSales may drop it, acrossDeeds may take it.
-  const days = new Set<string>();
-  const bareDays = new Set<string>();
+  // A sale naming no deed beside one of its day, price and type naming one: unionSales would drop it.
+  const loose = new Set<string>();
+  const looseBare = new Set<string>();
   for (let i = 0; i < sales.length; i++) {
     const s = sales[i]!;
     if (i > 0 && saleOrder(sales[i - 1]!, s) > 0) return false;
     const deed = deedKey(s.documentNumber);
-    const day = saleDay(s);
-    const event = `${day}|${deed}`;
-    const key = `${s.date}|${s.price}|${s.documentType}|${deed}`;
+    const event = saleEvent(s, deed);
+    const l = looseKey(s);
     const bare = deed === '';
-    if (events.has(event) || keys.has(key) || (bare ? days.has(day) : bareDays.has(day))) return false;
+    // One key twice is one event twice (a key holds its event's parts).
+    if (events.has(event) || (bare ? loose.has(l) : looseBare.has(l))) return false;
     events.add(event);
-    keys.add(key);
-    days.add(day);
-    if (bare) bareDays.add(day);
+    loose.add(l);
+    if (bare) looseBare.add(l);
   }
   return true;
 }
@@ -571,11 +598,13 @@ const madeUpDeed = (s: SaleInput) => s.documentType === 'DEED' && s.recordingDat
 const keptWithoutDeed = (s: SaleInput) => s.documentNumber === undefined;
 
 /**
- * A stored state's sales as the file gave them (madeUpDeed), each with its deed's reference (none where it was stored
- * before sales had one), in place; true when it changed one: the parcel is then rewritten, with its record (whose
- * history then names the deeds), though the merge over it changes nothing else (no change event: nothing the file
- * says changed). Runs only where a stored state is read (a re-import's parcel whose file digest differs); it can go
- * once every store has re-imported its files since (issue 36's thirty-sixth pass), or a migration rewrites the states.
+ * A stored state's sales as the file gave them (madeUpDeed), each with a `documentNumber` (null where the state was
+ * stored before sales had one: the only place a sale's is undefined), in place; true when it changed one: the parcel
+ * is then rewritten, with its record, though the merge over it may change nothing else (no change event for this
+ * alone: nothing the file says changed). The deeds a file names come from the merge that follows (acrossDeeds), with
+ * the `sale` change event of a history that changed. Runs only where a stored state is read (a re-import's parcel
+ * whose file digest differs); it can go once every store has re-imported its files since (issue 36's thirty-sixth
+ * pass), or a migration rewrites the states.
  */
 export function upgradeStoredSales(p: PropertyInput): boolean {
   if (!p.sales.some((s) => madeUpDeed(s) || keptWithoutDeed(s))) return false;

@@ -195,6 +195,16 @@ const SALE_COLUMNS = [
   ['sale4Date', 'sale4Price', 'sale4BookPage'],
 ] as const;
 
+/**
+ * A deed's book and page as the file writes it; null for none: a cell with no letter or digit (`-`), or one whose
+ * numbers are all zero, the rolls' placeholder (`0:0`, `0/0`, `0000/0000`, `0.00/0.00`).
+ */
+function deedRef(cell: string | null): string | null {
+  if (cell === null) return null;
+  const key = deedKey(cell);
+  return key === '' || /^[0/]*$/.test(key) ? null : cell;
+}
+
 /** Builds a property from mapped values; geography the file lacks comes from the ZIP data set. */
 export function toProperty(v: Values, now: string, opts: ParcelOptions = {}): PropertyInput {
   return toParcel(v, now, opts).input;
@@ -504,14 +514,14 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
       recordingDate: i === 0 ? str(v.saleRecordingDate) : null,
       buyerName: i === 0 ? buyer || null : null,
       sellerName: i === 0 ? seller || null : null,
-      documentNumber: str(v[deedTarget]),
+      documentNumber: deedRef(str(v[deedTarget])),
     });
   });
   // Newest first, in the order the merge keeps (import-merge.ts): a re-import of the row then finds them as stored.
   // The same deed written twice is one sale: on one date at one price (a roll repeating its last sale among the prior
   // ones), or with its price in one column only (Lebanon's second prior sale has no price column: 580 of its parcels
   // repeat a deed there), what either says of it. A deed named on one side only is the other's. Two prices of one day
-  // are two sales, and so are two deeds of one day whose book and page differ (59 of Lebanon's parcels), at one
+  // are two sales, and so are two deeds of one day whose book and page differ (106 of Lebanon's parcels), at one
   // price or two (import-merge.ts saleKey).
   const kept: SaleInput[] = [];
   const sameDeed = (a: SaleInput, b: SaleInput) => {

@@ -344,6 +344,10 @@ describe('sales written in columns', () => {
     expect(deedSales('5', '4119/0683', '5', '4120/0001')).toEqual(['5|4120/0001', '5|4119/0683']);
     expect(deedSales('5', '4119/0683', '5', '4119/683')).toEqual(['5|4119/0683']);
     expect(deedSales('5', '4119/0683', '', '4120/0001')).toEqual(['5|4119/0683', 'null|4120/0001']);
+    // Numbers by their value, not their text: page 231 after page 99, a book's letters as text.
+    expect(deedSales('5', '793/99', '5', '793/231')).toEqual(['5|793/231', '5|793/99']);
+    expect(deedSales('5', 'WB 41:511', '5', 'WB 41:51')).toEqual(['5|WB 41:511', '5|WB 41:51']);
+    expect(deedSales('5', '41', '5', '41/2')).toEqual(['5|41/2', '5|41']);
   });
 
   it('a book and page of zeros or without a letter or digit is none: it hides no deed the row names', () => {

@@ -30,7 +30,27 @@ export function parcelIdentity(p: PropertyInput, byApn: boolean, street?: Street
  * leading zeros and its words upper-cased, '' for none (a stored state written before sales kept one has none).
  */
 export function deedKey(ref: string | null | undefined): string {
-  if (ref == null) return '';
+  if (ref == null || ref === '') return '';
+  const known = deedKeys.get(ref);
+  if (known !== undefined) return known;
+  const key = readDeedKey(ref);
+  if (ref.length <= DEED_KEY_CHARS) {
+    if (deedKeys.size >= DEED_KEYS_KEPT) deedKeys.clear();
+    deedKeys.set(ref, key);
+  }
+  return key;
+}
+
+/**
+ * The keys of the references read lately, by reference: a merge keys a parcel's sales again at each of its rows (a
+ * sales file's rows of one parcel: unionSales), and sorts them by their deeds (saleOrder). Bounded: emptied when full;
+ * a reference longer than any book and page is read each time.
+ */
+const deedKeys = new Map<string, string>();
+const DEED_KEYS_KEPT = 10_000;
+const DEED_KEY_CHARS = 40;
+
+function readDeedKey(ref: string): string {
   // One pass over the characters, no pattern (a first load asks this of every sale: reimportsToItself).
   let key = '';
   let start = -1;
@@ -76,7 +96,26 @@ const latestSale = (p: PropertyInput) =>
     .sort()
     .at(-1) ?? '';
 
-const deedOrder = new Intl.Collator('en', { numeric: true }).compare;
+/**
+ * Two deeds' keys (deedKey) in book-and-page order: part by part, a number by its value (no leading zeros: the longer
+ * is the greater), words as text; a key that is the other's start comes first.
+ */
+function deedOrder(a: string, b: string): number {
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const ie = a.indexOf('/', i) < 0 ? a.length : a.indexOf('/', i);
+    const je = b.indexOf('/', j) < 0 ? b.length : b.indexOf('/', j);
+    const numbers = isDigit(a.charCodeAt(i)) && isDigit(b.charCodeAt(j));
+    if (numbers && ie - i !== je - j) return ie - i - (je - j);
+    const [x, y] = [a.slice(i, ie), b.slice(j, je)];
+    if (x !== y) return x < y ? -1 : 1;
+    i = ie + 1;
+    j = je + 1;
+  }
+  return i >= a.length ? (j >= b.length ? 0 : -1) : 1;
+}
+const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
  * The order of a parcel's sales: newest first, then the dearer first, then the later deed first (its book and page:
@@ -95,12 +134,16 @@ export const saleOrder = (x: SaleInput, y: SaleInput) =>
 function unionSales(a: readonly SaleInput[], b: readonly SaleInput[]): SaleInput[] {
   const byKey = new Map<string, SaleInput>();
   let named = false;
-  for (const s of [...a, ...b]) {
-    byKey.set(saleKey(s), s);
-    named ||= namesDeed(s);
-  }
+  let bare = false;
+  for (const list of [a, b])
+    for (const s of list) {
+      const deed = deedKey(s.documentNumber);
+      byKey.set(saleKey(s, deed), s);
+      if (deed === '') bare = true;
+      else named = true;
+    }
   const sales = [...byKey.values()];
-  if (named && sales.some((s) => !namesDeed(s))) {
+  if (named && bare) {
     const withDeed = new Set(sales.filter(namesDeed).map(looseKey));
     return sales.filter((s) => namesDeed(s) || !withDeed.has(looseKey(s))).sort(saleOrder);
   }

@@ -187,7 +187,7 @@ describe('reimportsToItself', () => {
     .tuple(date, price, deed, date, price, deed)
     .map(([D1, P1, B1, D2, P2, B2]) => ({ APN: '1-1', SITE: '1 MAIN ST', ZIP: '19146', D1, P1, B1, D2, P2, B2 }));
 
-  it('the same file imported twice: the second import changes nothing, over any stored state, deeds or none', () => {
+  it('the same file imported twice: the second import changes nothing, over any stored state a merge wrote', () => {
     let changed = 0;
     const speaks = spokenFor(deedFields);
     const fileOf = (rows: Record<string, string>[]) => parcelOfRows(deedFields, rows);

@@ -351,7 +351,7 @@ describe('sales written in columns', () => {
   });
 
   it('a book and page of zeros or without a letter or digit is none: it hides no deed the row names', () => {
-    for (const none of ['0/0', '0-0/0', '0000/0000', '0.00/0.00', '0:0', '-', ' / '])
+    for (const none of ['0/0', '0-0/0', '0000/0000', '0.00/0.00', '0:0', '-', ' / ', 'N/A', 'NONE', 'WB 0:0'])
       expect(deedSales('5', none, '', '4119/683'), none).toEqual(['5|4119/683']);
     expect(deedSales('5', '0000/0000', '', '')).toEqual(['5|null']);
     // A zero in a real book and page is kept.

@@ -167,7 +167,8 @@ const onceBy = (rows: Row[], column: string) => {
  */
 function bookPage(cell: string | null | undefined): string {
   const parts = (cell ?? '').match(/\d+|[A-Z]+/gi)?.map((x) => (/^\d+$/.test(x) ? String(Number(x)) : x.toUpperCase()));
-  return !parts || parts.every((x) => x === '0') ? '' : parts.join('/');
+  // No number but zeros: a placeholder (`0:0`, `0000/0000`, `N/A`): no deed has a book and page without one.
+  return !parts || parts.every((x) => x === '0' || !/^\d+$/.test(x)) ? '' : parts.join('/');
 }
 
 /**

@@ -119,7 +119,7 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 
 /**
  * The order of a parcel's sales: newest first, then the dearer first, then the later deed first (its book and page:
- * a day's deeds keep one order whatever the order of the file's rows). Rows' sales are made in it (import-row.ts
+ * a day's deeds named apart keep one order whatever the order of the file's rows). Rows' sales are made in it (import-row.ts
  * salesOf), so that a merge keeps them as they are (reimportsToItself).
  */
 export const saleOrder = (x: SaleInput, y: SaleInput) =>

@@ -196,13 +196,14 @@ const SALE_COLUMNS = [
 ] as const;
 
 /**
- * A deed's book and page as the file writes it; null for none: a cell with no letter or digit (`-`), or one whose
- * numbers are all zero, the rolls' placeholder (`0:0`, `0/0`, `0000/0000`, `0.00/0.00`).
+ * A deed's book and page as the file writes it; null for none: a cell without a digit (`-`, `N/A`, `NONE`: a book and
+ * page, or an instrument number, has one), or one whose numbers are all zero, the rolls' placeholder (`0:0`, `0/0`,
+ * `0000/0000`, `0.00/0.00`).
  */
 function deedRef(cell: string | null): string | null {
   if (cell === null) return null;
   const key = deedKey(cell);
-  return key === '' || /^[0/]*$/.test(key) ? null : cell;
+  return !/[1-9]/.test(key) ? null : cell;
 }
 
 /** Builds a property from mapped values; geography the file lacks comes from the ZIP data set. */

@@ -55,8 +55,9 @@ export const PROPERTY_TARGETS = [
   'sale4Date',
   'sale4Price',
   /**
-   * Each sale's deed by its book and page (`4119/0683`), where a roll writes it: not stored, it tells one deed written
-   * in two columns of a row (one sale) from two deeds of one day (two sales: import-row.ts salesOf).
+   * Each sale's deed by its book and page (`4119/0683`), where a roll writes it: the history's `documentNumber`, and
+   * what tells one deed written in two columns of a row (one sale) from two deeds of one day (two sales: import-row.ts
+   * salesOf, import-merge.ts saleKey).
    */
   'saleBookPage',
   'sale2BookPage',

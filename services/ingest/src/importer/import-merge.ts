@@ -104,8 +104,8 @@ function deedOrder(a: string, b: string): number {
   let i = 0;
   let j = 0;
   while (i < a.length && j < b.length) {
-    const ie = a.indexOf('/', i) < 0 ? a.length : a.indexOf('/', i);
-    const je = b.indexOf('/', j) < 0 ? b.length : b.indexOf('/', j);
+    const ie = partEnd(a, i);
+    const je = partEnd(b, j);
     const numbers = isDigit(a.charCodeAt(i)) && isDigit(b.charCodeAt(j));
     if (numbers && ie - i !== je - j) return ie - i - (je - j);
     const [x, y] = [a.slice(i, ie), b.slice(j, je)];
@@ -116,11 +116,16 @@ function deedOrder(a: string, b: string): number {
   return i >= a.length ? (j >= b.length ? 0 : -1) : 1;
 }
 const isDigit = (c: number) => c >= 48 && c <= 57;
+/** Where a key's part that starts at `from` ends: its next `/`, or the key's end. */
+const partEnd = (key: string, from: number) => {
+  const end = key.indexOf('/', from);
+  return end < 0 ? key.length : end;
+};
 
 /**
  * The order of a parcel's sales: newest first, then the dearer first, then the later deed first (its book and page:
- * a day's deeds named apart keep one order whatever the order of the file's rows). Rows' sales are made in it (import-row.ts
- * salesOf), so that a merge keeps them as they are (reimportsToItself).
+ * a day's deeds named apart keep one order whatever the order of the file's rows). Rows' sales are made in it
+ * (import-row.ts salesOf), so that a merge keeps them as they are (reimportsToItself).
  */
 export const saleOrder = (x: SaleInput, y: SaleInput) =>
   y.date.localeCompare(x.date) ||
@@ -373,10 +378,12 @@ function overStoredSales(
     // A deed named on one side only, at the sale's price, before the event at another price: else a stored sale
     // naming a deed at the file's price would stay beside the file's (unionSales keeps the one naming the deed), and
     // the next import of the same file would take it (reimport-itself.property.test.ts, "the same file twice").
+    const deed = deedKey(s.documentNumber);
+    const [key, event] = [saleKey(s, deed), saleEvent(s, deed)];
     const was =
-      stored.find((o) => saleKey(o) === saleKey(s)) ??
+      stored.find((o) => saleKey(o) === key) ??
       acrossDeeds(stored, s, taken, true) ??
-      stored.find((o) => saleEvent(o) === saleEvent(s)) ??
+      stored.find((o) => saleEvent(o) === event) ??
       acrossDeeds(stored, s, taken, false);
     if (!was) return s;
     const says = (f: MappedField) => mapped.has(f) && (i === own || f === 'salePrice' || f === 'saleDocumentNumber');

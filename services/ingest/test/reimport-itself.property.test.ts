@@ -112,17 +112,21 @@ describe('reimportsToItself', () => {
   });
 
   // A roll with several sales in a row (Lebanon's three) and rows of one parcel: the importer's own conversion.
+  /** The parcel and its first two sales, in the columns both mappings below read them from. */
+  const TWO_SALES = {
+    apn: { column: 'APN' },
+    line1: { column: 'SITE' },
+    zip: { column: 'ZIP' },
+    saleDate: { column: 'D1', format: 'date-iso' },
+    salePrice: { column: 'P1', format: 'integer' },
+    sale2Date: { column: 'D2', format: 'date-iso' },
+    sale2Price: { column: 'P2', format: 'integer' },
+  } as const;
   const fields = Mapping.parse({
     name: 'sales-in-columns',
     kind: 'property',
     fields: {
-      apn: { column: 'APN' },
-      line1: { column: 'SITE' },
-      zip: { column: 'ZIP' },
-      saleDate: { column: 'D1', format: 'date-iso' },
-      salePrice: { column: 'P1', format: 'integer' },
-      sale2Date: { column: 'D2', format: 'date-iso' },
-      sale2Price: { column: 'P2', format: 'integer' },
+      ...TWO_SALES,
       sale3Date: { column: 'D3', format: 'date-iso' },
       sale3Price: { column: 'P3', format: 'integer' },
     },
@@ -170,17 +174,7 @@ describe('reimportsToItself', () => {
   const deedFields = Mapping.parse({
     name: 'sales-with-deeds',
     kind: 'property',
-    fields: {
-      apn: { column: 'APN' },
-      line1: { column: 'SITE' },
-      zip: { column: 'ZIP' },
-      saleDate: { column: 'D1', format: 'date-iso' },
-      salePrice: { column: 'P1', format: 'integer' },
-      saleBookPage: { column: 'B1' },
-      sale2Date: { column: 'D2', format: 'date-iso' },
-      sale2Price: { column: 'P2', format: 'integer' },
-      sale2BookPage: { column: 'B2' },
-    },
+    fields: { ...TWO_SALES, saleBookPage: { column: 'B1' }, sale2BookPage: { column: 'B2' } },
   }).fields;
   const deed = fc.constantFrom('', '793:231', '0793/231', '794:10', '0/0', '-');
   const deedRow = fc

@@ -115,6 +115,25 @@ describe('owner names, generated persons', () => {
     );
   }, 120_000);
 
+  it("an initial between two names: FIRST M LAST, but the roll's own order where the lists say so", () => {
+    // `GEORGE J ALLEN` (a first name first) is FIRST M LAST in a LAST FIRST roll; `DONOHUE W TERRENCE` (a surname that
+    // is no first name, then a first name that is no common surname) is LAST, FIRST MIDDLE.
+    const firstNames = new Set(FIRST_NAMES);
+    const surnames = new Set(SURNAMES);
+    const surnameOnly = SURNAMES.filter((w) => !firstNames.has(w) && !WORD_TYPE.has(w));
+    const givenOnly = FIRST_NAMES.filter((w) => !surnames.has(w) && !WORD_TYPE.has(w));
+    const initial = fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'.split(''));
+    fc.assert(
+      fc.property(fc.constantFrom(...surnameOnly), initial, fc.constantFrom(...givenOnly), (last, i, given) => {
+        const [asWritten] = parseOwnerCells([`${last} ${i} ${given}`], 'last-first');
+        expect([asWritten?.lastName, asWritten?.firstName, asWritten?.middleName]).toEqual([last, i, given]);
+        const [inOrder] = parseOwnerCells([`${given} ${i} ${last}`], 'last-first');
+        expect([inOrder?.lastName, inOrder?.firstName, inOrder?.middleName]).toEqual([last, given, i]);
+      }),
+      { numRuns: 1000 },
+    );
+  }, 120_000);
+
   it('first-last order: FIRST M LAST, and two owners joined by &', () => {
     fc.assert(
       fc.property(person(), fc.option(person(), { nil: null }), (a, b) => {

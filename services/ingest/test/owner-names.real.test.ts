@@ -170,6 +170,18 @@ const PHILADELPHIA: Case[] = [
     ['Estate: MCFARLAND GEORGE ESTATE OF [-|-]', 'Estate: ESTATE OF GEORGE MCFARLAND [-|-]'],
   ],
   [['TRAVIS RANDOLPH', ''], ['Individual: RANDOLPH TRAVIS [TRAVIS|RANDOLPH]']],
+  // An initial between two words is FIRST M LAST (GEORGE J ALLEN above), unless the first is no first name and the
+  // last one (the thirty-seventh pass): the roll's own LAST FIRST MIDDLE, a first initial and a middle name.
+  [
+    ['ORR FRANCIS A', 'DONOHUE W TERRENCE'],
+    ['Individual: FRANCIS A ORR [ORR|FRANCIS]', 'Individual: W TERRENCE DONOHUE [DONOHUE|W]'],
+  ],
+  [
+    ['LEVINE JAN P', 'ZUCKERMAN M MICHAEL'],
+    ['Individual: JAN P LEVINE [LEVINE|JAN]', 'Individual: M MICHAEL ZUCKERMAN [ZUCKERMAN|M]'],
+  ],
+  [['LORD G TIMOTHY', ''], ['Individual: G TIMOTHY LORD [LORD|G]']],
+  [['THOMAS J CASSIDY', ''], ['Individual: THOMAS J CASSIDY [CASSIDY|THOMAS]']],
 ];
 
 const CHARLOTTESVILLE: Case[] = [
@@ -417,10 +429,30 @@ const CHARLOTTESVILLE: Case[] = [
       'Individual: ISABELLE DE VILLEREGLAN [DE VILLEREGLAN|ISABELLE]',
     ],
   ],
+  // The thirty-seventh pass: a note of what befell the parcel is no one's name; a trust named after OF.
+  [
+    ['VAUGHAN, WARREN & HELEN (ESCHEATED)', ''],
+    ['Individual: WARREN VAUGHAN [VAUGHAN|WARREN]', 'Individual: HELEN VAUGHAN [VAUGHAN|HELEN]'],
+  ],
+  [['BROWN, MILDRED P ETAL (ESCHEATED)', ''], ['Individual: MILDRED P BROWN [BROWN|MILDRED]']],
+  [['BARBOUR, LENA ESTATE (ESCHEATED)', ''], ['Estate: BARBOUR, LENA ESTATE [-|-]']],
+  [
+    ['LYLE, DEBORAH A, TRUSTEE OF TRUST OF DEBORAH A LYLE', ''],
+    ['Trustee: DEBORAH A LYLE [LYLE|DEBORAH]', 'Trust: TRUST OF DEBORAH A LYLE [-|-]'],
+  ],
 ];
 
 const LEBANON: Case[] = [
   [['BYRNE. LAURA C', ''], ['Individual: LAURA C BYRNE [BYRNE|LAURA]']],
+  // `(EST)` after a name is its estate (the thirty-seventh pass; EST alone read as a middle name before).
+  [
+    ['BOISVERT, M A (EST) & TOWNSEND W I', 'TOWNSEND, WI III & TOWNSEND, M J'],
+    [
+      'Estate: BOISVERT, M A EST & TOWNSEND W I [-|-]',
+      'Individual: WI TOWNSEND III [TOWNSEND|WI]',
+      'Individual: M J TOWNSEND [TOWNSEND|M]',
+    ],
+  ],
   [
     ['BEATTY, JOHN J &', 'MASOR, LOIS'],
     ['Individual: JOHN J BEATTY [BEATTY|JOHN]', 'Individual: LOIS MASOR [MASOR|LOIS]'],

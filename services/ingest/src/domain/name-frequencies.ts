@@ -86,6 +86,20 @@ export function readsFirstLast(a: string, b: string): boolean {
 }
 
 /**
+ * `a I b`, written in a LAST FIRST roll with an initial between, is the roll's own LAST FIRST MIDDLE (`DONOHUE W
+ * TERRENCE`, `ZUCKERMAN M MICHAEL`), not FIRST M LAST (`GEORGE J ALLEN`, `ELEUTERIO A RIVAS`): a is none of the SSA's
+ * first names, and b is one that is none of the census' common surnames (TERRENCE), or one far likelier a first name
+ * than a surname (MICHAEL; not JAMES, THOMAS, HENRY, which an older first name off the list may go before: `ELMER L
+ * HENRY`).
+ */
+export function readsLastAroundInitial(a: string, b: string): boolean {
+  const l = lists();
+  return !l.first.has(a) && l.first.has(b) && (!l.surname.has(b) || firstLastOdds(a, b) < 1 / LAST_AROUND_INITIAL_ODDS);
+}
+/** How much likelier `a I b` must be LAST FIRST MIDDLE, where b is a common surname too (MICHAEL 73, JAMES 10). */
+const LAST_AROUND_INITIAL_ODDS = 50;
+
+/**
  * The words are a first name and middle names: each a first name on the SSA's list given to a sex the first word is
  * given to, and none one of the census' common surnames (`LISA ANN`, `MARY ELLEN`, `HANNAH CATHERINE`; not `JULIE
  * LACY`, LACY off the first names, nor `JOHN PAUL`, PAUL a common surname too, nor `TATIANA JORGE`, a man's name after

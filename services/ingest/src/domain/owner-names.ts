@@ -117,10 +117,19 @@ function continues(prev: Tok[], next: Tok[], order: NameOrder): boolean {
 
 /**
  * The trust's last word from its first ending (`LD` of `DAIRY RD LD TR`, of `WOOD&WOOD LD T`, of `MACGREGOR LD
- * TR#2`): the endings that follow it are its name's too, and so is a T that ends the cell (TR cut short).
+ * TR#2`): the endings that follow it are its name's too, and so is a T that ends the cell (TR cut short); after OF,
+ * the words up to a comma, an `&` or the cell's end.
  */
 function trustEnd(ts: readonly Tok[], e: number): number {
   let end = e;
+  // `TRUSTEE OF TRUST OF DEBORAH A LYLE`, `TR REVOCABLE TRUST OF IRA R SCHWARTZ`: OF after the trust's word, then a
+  // name up to a comma, an `&` or the cell's end, is the trust's name.
+  if (ts[e + 1]?.key === 'OF') {
+    let of = e + 2;
+    while (of < ts.length && ts[of]!.key !== ',' && !AMP.has(ts[of]!.key)) of++;
+    // A name cut short after its OF (`TRUST OF`): the OF is the trust's, no one's name.
+    return of > e + 2 ? of - 1 : e + 1;
+  }
   for (;;) {
     const k = ts[end + 1]?.key;
     if (k === undefined) return end;

@@ -2,7 +2,7 @@
 // another with commas, first names sharing the surname before them, suffixes and surname particles where they
 // belong. The parser's third step (owner-names.ts), for the words that name no entity.
 import type { OWNER_TYPES } from '@pra/core/vocabulary';
-import { allGivenNames, readsFirstLast } from './name-frequencies.js';
+import { allGivenNames, readsFirstLast, readsLastAroundInitial } from './name-frequencies.js';
 
 type OwnerType = (typeof OWNER_TYPES)[number];
 import { AMP, HONORIFICS, SUFFIXES, SURNAME_PARTICLES, TRUSTEE_MARKERS } from './owner-words.js';
@@ -51,12 +51,13 @@ function trailingSurname(ts: readonly Tok[]): number {
 function lastFirst(ts: Tok[]): Person {
   const { name, suffix } = splitSuffixes(ts, true);
   // FIRST M LAST inside a LAST FIRST roll (`GEORGE J ALLEN`, `HENRY V P WALSH`, `ROBERT J DE GUIO`): middle initials
-  // between two names are read in order.
+  // between two names are read in order; unless the lists say the roll's own order (`DONOHUE W TERRENCE`).
   if (
     name.length >= 3 &&
     isInitial(name[1]!) &&
     !isInitial(name[name.length - 1]!) &&
-    name.slice(2, -1).every((t) => isInitial(t) || SURNAME_PARTICLES.has(t.key))
+    name.slice(2, -1).every((t) => isInitial(t) || SURNAME_PARTICLES.has(t.key)) &&
+    !readsLastAroundInitial(name[0]!.key, name[name.length - 1]!.key)
   ) {
     // The surname: the last word and the particles before it (initials before those are the first name's).
     let s = name.length - 1;

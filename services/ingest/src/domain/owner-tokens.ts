@@ -41,6 +41,9 @@ const tenancyPair = (k: string, next: string) => TENANCY_PAIR_FIRST.has(k) && TE
 // Brackets are spaces by now (tokens).
 const DROPPED_CHARS = /["[\]{};:]/g;
 const KEY_CHARS = /[.'’`]/g;
+const BRACKETED_ESTATE = /\(\s*EST\s*\)/g;
+/** A bracketed EST while a cell is split into words (a private-use character, taken out of the cell before). */
+const ESTATE_MARK = '\uE000';
 const NEEDS_CLEANING = /["[\]{};:.'’`]/;
 const HAS_DIGIT = /\d/;
 /**
@@ -108,8 +111,10 @@ export function tokens(cell: string | null | undefined, order: NameOrder = 'last
   if (order === 'last-first' && s.includes('.')) s = periodForComma(s);
   if (s.includes('%') || (s.includes('/') && HAS_DIGIT.test(s))) s = sharesOut(s);
   if (s.includes('&') && s.includes(',')) s = spaceAmpersands(s);
-  // A bracket parts words (`TR(105 EHS LD TR`); it is no part of a name (`LEVEL (3)`).
-  if (s.includes('(') || s.includes(')')) s = s.replace(/[()]/g, ' ');
+  // A bracket parts words (`TR(105 EHS LD TR`); it is no part of a name (`LEVEL (3)`). `(EST)` after a name is its
+  // estate (`BOISVERT, M A (EST)`), where EST alone would be a middle name's word: a word written EST, keyed ESTATE.
+  if (s.includes('(') || s.includes(')'))
+    s = s.replaceAll(ESTATE_MARK, '').replace(BRACKETED_ESTATE, ` ${ESTATE_MARK} `).replace(/[()]/g, ' ');
   const out: Tok[] = [];
   for (let raw of (s.includes(',') ? s.replace(/,/g, ' , ') : s).split(/\s+/)) {
     if (raw === '') continue;
@@ -124,6 +129,10 @@ export function tokens(cell: string | null | undefined, order: NameOrder = 'last
       // Its text keeps the dash: what follows is what the trustees hold, whatever its words (trustAfterTrustees).
       out.push({ text: raw.slice(0, dash + 1), key: raw.slice(0, dash) });
       raw = raw.slice(dash + 1);
+    }
+    if (raw === ESTATE_MARK) {
+      out.push({ text: 'EST', key: 'ESTATE' });
+      continue;
     }
     if (!NEEDS_CLEANING.test(raw)) {
       out.push(plusOff({ text: raw, key: raw }));

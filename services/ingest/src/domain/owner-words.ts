@@ -59,8 +59,14 @@ export const EXECUTOR_MARKERS = new Set([
   'CO-EXECUTORS',
 ]);
 
-/** Every word dropped from a name as no one's (tenancy and executor markers). */
-export const DROPPED_MARKERS = new Set([...TENANCY_MARKERS, ...EXECUTOR_MARKERS]);
+/**
+ * What befell the parcel, noted after its owner (`VAUGHAN, WARREN & HELEN (ESCHEATED)`: taken by the state for want
+ * of heirs, the owner still as named): no one's name.
+ */
+export const NOTE_MARKERS = new Set(['ESCHEATED']);
+
+/** Every word dropped from a name as no one's (tenancy, executor and note markers). */
+export const DROPPED_MARKERS = new Set([...TENANCY_MARKERS, ...EXECUTOR_MARKERS, ...NOTE_MARKERS]);
 
 /** Two-word tenancy markers: both words go (`SMITH JOHN & MARY B JT TEN`: JT alone would be a name's word). */
 export const TENANCY_PAIRS = new Set(['JT TEN', 'TEN ENT', 'TEN COM', 'JT WROS']);

@@ -90,11 +90,12 @@ const saleKey = (s: SaleInput, deed = deedKey(s.documentNumber)) => `${looseKey(
  */
 const saleEvent = (s: SaleInput, deed = deedKey(s.documentNumber)) => `${saleDay(s)}|${deed}`;
 const namesDeed = (s: SaleInput) => deedKey(s.documentNumber) !== '';
-const latestSale = (p: PropertyInput) =>
-  p.sales
-    .map((s) => s.date)
-    .sort()
-    .at(-1) ?? '';
+/** The date of the parcel's newest sale ('' when none). */
+function latestSale(p: PropertyInput): string {
+  let latest = '';
+  for (const s of p.sales) if (s.date > latest) latest = s.date;
+  return latest;
+}
 
 /**
  * Two deeds' keys (deedKey) in book-and-page order: part by part, a number by its value (no leading zeros: the longer
@@ -128,7 +129,7 @@ const partEnd = (key: string, from: number) => {
  * (import-row.ts salesOf), so that a merge keeps them as they are (reimportsToItself).
  */
 export const saleOrder = (x: SaleInput, y: SaleInput) =>
-  y.date.localeCompare(x.date) ||
+  (x.date === y.date ? 0 : x.date < y.date ? 1 : -1) ||
   (y.price ?? 0) - (x.price ?? 0) ||
   (x.documentNumber === y.documentNumber ? 0 : deedOrder(deedKey(y.documentNumber), deedKey(x.documentNumber)));
 
@@ -137,22 +138,64 @@ export const saleOrder = (x: SaleInput, y: SaleInput) =>
 // A sale naming no deed is dropped where one of its day, price and type names one: the same sale, as a file without
 // references tells it (rows of one parcel, one with the deed's book and page and one without).
 function unionSales(a: readonly SaleInput[], b: readonly SaleInput[]): SaleInput[] {
-  const byKey = new Map<string, SaleInput>();
-  let named = false;
-  let bare = false;
-  for (const list of [a, b])
-    for (const s of list) {
-      const deed = deedKey(s.documentNumber);
-      byKey.set(saleKey(s, deed), s);
-      if (deed === '') bare = true;
-      else named = true;
-    }
-  const sales = [...byKey.values()];
-  if (named && bare) {
-    const withDeed = new Set(sales.filter(namesDeed).map(looseKey));
-    return sales.filter((s) => namesDeed(s) || !withDeed.has(looseKey(s))).sort(saleOrder);
+  const union = new SalesUnion(a);
+  union.add(b, true);
+  return union.sales();
+}
+
+/**
+ * unionSales made one list at a time, the union so far kept keyed: `add(list, true)` is unionSales(union, list),
+ * `add(list, false)` unionSales(list, union), and `sales()` the union's list, as the same unionSales one after the
+ * other would make it, keying and sorting it once (mergeRows: a parcel's rows of one file, one row at a time).
+ * What unionSales keeps, by key (saleKey): the later list's sale, in the place of the key's first; the sales in
+ * saleOrder, those that tie in their places. A sale naming no deed is dropped where one naming one shares its day,
+ * price and type: since no sale naming a deed is ever dropped, dropping them at the end drops the same.
+ */
+class SalesUnion {
+  private readonly byKey = new Map<string, { sale: SaleInput; place: number }>();
+  /** The places taken so far: a list after the union takes places after the last, one before it before the first. */
+  private first = 0;
+  private last = -1;
+
+  constructor(sales: readonly SaleInput[]) {
+    this.add(sales, true);
   }
-  return sales.sort(saleOrder);
+
+  add(sales: readonly SaleInput[], after: boolean): void {
+    if (after) {
+      for (const s of sales) {
+        const key = saleKey(s);
+        const had = this.byKey.get(key);
+        if (had) had.sale = s;
+        else this.byKey.set(key, { sale: s, place: ++this.last });
+      }
+      return;
+    }
+    // The list first: each of its keys in its place (its first), before the union's; the union's sale of a key it
+    // shares stays (the later list's), and so does the list's later sale of a key it holds twice.
+    for (let i = sales.length - 1; i >= 0; i--) {
+      const s = sales[i]!;
+      const key = saleKey(s);
+      const had = this.byKey.get(key);
+      if (had) had.place = --this.first;
+      else this.byKey.set(key, { sale: s, place: --this.first });
+    }
+  }
+
+  sales(): SaleInput[] {
+    let kept = [...this.byKey.values()];
+    let named = false;
+    let bare = false;
+    for (const { sale } of kept) {
+      if (namesDeed(sale)) named = true;
+      else bare = true;
+    }
+    if (named && bare) {
+      const withDeed = new Set(kept.filter((k) => namesDeed(k.sale)).map((k) => looseKey(k.sale)));
+      kept = kept.filter((k) => namesDeed(k.sale) || !withDeed.has(looseKey(k.sale)));
+    }
+    return kept.sort((x, y) => saleOrder(x.sale, y.sale) || x.place - y.place).map((k) => k.sale);
+  }
 }
 
 const FILLABLE = [
@@ -330,10 +373,25 @@ export function mergeParcel(
   spoken: SpokenFor = NOTHING,
   newerGives = false,
 ): PropertyInput {
-  const base = !newerGives && latestSale(older) > latestSale(newer) ? older : newer;
-  const other = base === older ? newer : older;
-  const keep = base === newer ? spoken.mapped : NOTHING.mapped;
-  const merged: PropertyInput = { ...base, sales: unionSales(base.sales, other.sales) };
+  const olderGives = !newerGives && latestSale(older) > latestSale(newer);
+  const merged = mergeFields(older, newer, olderGives, spoken);
+  merged.sales = olderGives ? unionSales(older.sales, newer.sales) : unionSales(newer.sales, older.sales);
+  return merged;
+}
+
+/**
+ * mergeParcel but for the sales (the base's, as they were): `olderGives`, the older's latest sale is the later, so
+ * the older is the base.
+ */
+function mergeFields(
+  older: PropertyInput,
+  newer: PropertyInput,
+  olderGives: boolean,
+  spoken: SpokenFor,
+): PropertyInput {
+  const [base, other] = olderGives ? [older, newer] : [newer, older];
+  const keep = olderGives ? NOTHING.mapped : spoken.mapped;
+  const merged: PropertyInput = { ...base };
   for (const f of FILLABLE)
     if (isEmpty(merged, f) && !keep.has(f)) (merged as unknown as Record<string, unknown>)[f] = other[f];
   for (const f of spoken.fillOnly) if (!isEmpty(older, f)) (merged as unknown as Record<string, unknown>)[f] = older[f];
@@ -370,6 +428,20 @@ function overStoredSales(
   );
   /** Stored sales a file sale took across a deed named on one side only: each is taken once. */
   const taken = new Set<SaleInput>();
+  // The stored sales by key and by event (the first of each), and by day: each file sale's look-ups are then of its
+  // own, not of every stored sale (a parcel of thousands of sales, a file of thousands of rows of it).
+  const byKey = new Map<string, SaleInput>();
+  const byEvent = new Map<string, SaleInput>();
+  const byDay = new Map<string, SaleInput[]>();
+  for (const o of stored) {
+    const deed = deedKey(o.documentNumber);
+    const [key, event, day] = [saleKey(o, deed), saleEvent(o, deed), saleDay(o)];
+    if (!byKey.has(key)) byKey.set(key, o);
+    if (!byEvent.has(event)) byEvent.set(event, o);
+    const sameDay = byDay.get(day);
+    if (sameDay) sameDay.push(o);
+    else byDay.set(day, [o]);
+  }
   const sales = file.map((s, i) => {
     // The stored sale it is: the same sale (its key) when there is one, else one naming the deed where only one side
     // does, at its price; else the event's first (a corrected price); else one across deeds at any price.
@@ -380,11 +452,12 @@ function overStoredSales(
     // the next import of the same file would take it (reimport-itself.property.test.ts, "the same file twice").
     const deed = deedKey(s.documentNumber);
     const [key, event] = [saleKey(s, deed), saleEvent(s, deed)];
+    const sameDay = byDay.get(saleDay(s)) ?? [];
     const was =
-      stored.find((o) => saleKey(o) === key) ??
-      acrossDeeds(stored, s, taken, true) ??
-      stored.find((o) => saleEvent(o) === event) ??
-      acrossDeeds(stored, s, taken, false);
+      byKey.get(key) ??
+      acrossDeeds(sameDay, s, taken, true) ??
+      byEvent.get(event) ??
+      acrossDeeds(sameDay, s, taken, false);
     if (!was) return s;
     const says = (f: MappedField) => mapped.has(f) && (i === own || f === 'salePrice' || f === 'saleDocumentNumber');
     return {
@@ -407,20 +480,17 @@ function overStoredSales(
 /**
  * The stored sale a file's sale is when one of the two names its deed and the other does not (a file without book
  * and page over one with; a store whose sales were kept before they named deeds, upgradeStoredSales): one of its day,
- * at its price (`samePrice`) or at any; none already taken by another of the file's sales, so that the file's two
- * deeds of one day are two sales.
+ * at its price (`samePrice`) or at any (`sameDay`: the stored sales of its day, in order); none already taken by
+ * another of the file's sales, so that the file's two deeds of one day are two sales.
  */
 function acrossDeeds(
-  stored: readonly SaleInput[],
+  sameDay: readonly SaleInput[],
   s: SaleInput,
   taken: Set<SaleInput>,
   samePrice: boolean,
 ): SaleInput | undefined {
   const named = namesDeed(s);
-  const day = saleDay(s);
-  const was = stored.find(
-    (o) => !taken.has(o) && namesDeed(o) !== named && saleDay(o) === day && (!samePrice || o.price === s.price),
-  );
+  const was = sameDay.find((o) => !taken.has(o) && namesDeed(o) !== named && (!samePrice || o.price === s.price));
   if (was) taken.add(was);
   return was;
 }
@@ -493,6 +563,18 @@ export function joinParcel(
   spoken: SpokenFor,
   continued = false,
 ): PropertyInput {
+  const out = joinFields(stored, file, spoken, continued);
+  // Rows of one file: their sales are the union (one day's sales at two prices are two sales).
+  if (continued) out.sales = unionSales(stored.sales, file.sales);
+  else if (file.sales.length > 0) {
+    const { others, sales } = overStoredSales(stored.sales, file.sales, spoken.mapped);
+    out.sales = unionSales(others, sales);
+  }
+  return out;
+}
+
+/** joinParcel but for the sales (the stored ones, as they were). */
+function joinFields(stored: PropertyInput, file: PropertyInput, spoken: SpokenFor, continued: boolean): PropertyInput {
   const { mapped, fillOnly } = spoken;
   const out: PropertyInput = { ...stored };
   const fields = out as unknown as Record<string, unknown>;
@@ -507,14 +589,37 @@ export function joinParcel(
   if (mapped.has('mortgages') && (!continued || out.mortgages.length === 0)) out.mortgages = file.mortgages;
   // The bathrooms together (BATHS): a later row gives them only when the earlier ones gave neither.
   if (!continued || noBaths(out)) for (const f of BATHS) if (mapped.has(f)) out[f] = file[f];
-  // Rows of one file: their sales are the union (one day's sales at two prices are two sales).
-  if (continued) out.sales = unionSales(stored.sales, file.sales);
-  else if (file.sales.length > 0) {
-    const { others, sales } = overStoredSales(stored.sales, file.sales, mapped);
-    out.sales = unionSales(others, sales);
-  }
   out.vacant = vacantAsTyped(out);
   return out;
+}
+
+/**
+ * A parcel's rows of one file, in the file's order, merged: what merging each into the ones before makes
+ * (`rows.reduce((a, r) => mergeParcel(a, r, spoken))`, or joinParcel's with `continued` for a joined file), in time
+ * that grows with the rows' sales, not with their square (a sales file's parcel of thousands of rows): the fields
+ * row by row as those do, the sales kept keyed between rows (SalesUnion) and sorted once.
+ * mergeRows.property.test.ts checks the two alike.
+ */
+export function mergeRows(rows: readonly PropertyInput[], spoken: SpokenFor, joined: boolean): PropertyInput {
+  let merged = rows[0]!;
+  if (rows.length === 1) return merged;
+  const union = new SalesUnion(merged.sales);
+  // The merged rows' newest sale: the union keeps every date (a sale dropped shares its date with one kept).
+  let latest = latestSale(merged);
+  for (let i = 1; i < rows.length; i++) {
+    const row = rows[i]!;
+    const rowLatest = latestSale(row);
+    if (joined) {
+      merged = joinFields(merged, row, spoken, true);
+      union.add(row.sales, true);
+    } else {
+      const olderGives = latest > rowLatest;
+      merged = mergeFields(merged, row, olderGives, spoken);
+      union.add(row.sales, olderGives);
+    }
+    if (rowLatest > latest) latest = rowLatest;
+  }
+  return { ...merged, sales: union.sales() };
 }
 
 /**

@@ -18,6 +18,7 @@ import {
   type SpokenFor,
   joinParcel,
   mergeParcel,
+  mergeRows,
   parcelIdentity,
   reimportParcel,
   reimportsToItself,
@@ -382,6 +383,8 @@ export class ImportWork {
    */
   parse(batch: number, rows: RowBatch, cells?: readonly string[][]): ParsedBatch {
     const parcels = new Map<string, Parcel>();
+    /** The rows of the parcels that have more than one in the batch, merged once all are read (mergeRows). */
+    const rowsOf = new Map<string, PropertyInput[]>();
     const refs = new Map<string, ParcelRef>();
     const errors: RowError[] = [];
     // Read already, for the ZIP evidence (zipEvidence's `keep`), or now.
@@ -399,10 +402,9 @@ export class ImportWork {
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
         if (prior) {
-          // A field the file only fills: the first row's value, as in a later batch (over).
-          prior.input = this.joined
-            ? joinParcel(prior.input, input, this.spoken, true)
-            : mergeParcel(prior.input, input, this.continuing);
+          const rows = rowsOf.get(identity);
+          if (rows) rows.push(input);
+          else rowsOf.set(identity, [prior.input, input]);
           prior.lines.push(line);
         } else parcels.set(identity, { input, state: '', fileDigest: '', lines: [line] });
         // A value refused is one a kept row goes without: a row that is an error reports its error alone (as a tract
@@ -425,6 +427,12 @@ export class ImportWork {
     // A joined file's records are kept until the main thread has read which parcels the store lacks (unreport): their
     // text, read again for the cells of those few (not every row's cells, kept past the young generation).
     if (this.joined) this.joinedRows.set(batch, rows);
+    // Rows of one parcel merge in the file's order; a field the file only fills: the first row's value, as in a later
+    // batch (over).
+    for (const [identity, parcelRows] of rowsOf)
+      parcels.get(identity)!.input = this.joined
+        ? mergeRows(parcelRows, this.spoken, true)
+        : mergeRows(parcelRows, this.continuing, false);
     for (const p of parcels.values()) {
       p.state = encodeState(p.input);
       p.fileDigest = stateDigest(this.digestBasis, p.state);

@@ -1,0 +1,59 @@
+// mergeRows (import-merge.ts): an import merges a parcel's rows of one batch at once, its sales keyed once, not once a
+// row; whatever the rows (sales of one event, one key, one day at two prices, a deed named in one row only, any
+// order) and whatever the file speaks for, the parcel must be the one merging each row into the ones before makes
+// (mergeParcel, or joinParcel's for a joined file), field by field and sale by sale, in the same order.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { joinParcel, mergeParcel, mergeRows } from '../src/importer/import-merge.js';
+import { makeProperty } from './make-property.js';
+import { parcel, spoken } from './parcel-arbitraries.js';
+
+const rows = fc.array(parcel, { minLength: 1, maxLength: 8 });
+
+describe('mergeRows', () => {
+  it("is the rows merged one at a time: a file's rows of one parcel", () => {
+    let sold = 0;
+    fc.assert(
+      fc.property(rows, spoken, (rs, speaks) => {
+        const oneAtATime = rs.reduce((a, r) => mergeParcel(a, r, speaks));
+        if (oneAtATime.sales.length >= 3) sold++;
+        expect(mergeRows(rs, speaks, false)).toEqual(oneAtATime);
+      }),
+      { numRuns: 2000 },
+    );
+    // Not vacuous: many merges kept several sales (the order and the keys were tried).
+    expect(sold).toBeGreaterThan(500);
+  });
+
+  it("is the rows joined one at a time: a joined file's rows of one parcel", () => {
+    fc.assert(
+      fc.property(rows, spoken, (rs, speaks) => {
+        expect(mergeRows(rs, speaks, true)).toEqual(rs.reduce((a, r) => joinParcel(a, r, speaks, true)));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('merges a parcel of thousands of rows, one sale each, keeping every sale once, newest first', () => {
+    // A sales file's parcel of many deeds: each merge once keyed and sorted the sales so far again.
+    const many = Array.from({ length: 5000 }, (_, i) =>
+      makeProperty({
+        sales: [
+          {
+            date: new Date(Date.UTC(1950, 0, 1 + 3 * i)).toISOString().slice(0, 10),
+            price: 50_000 + i,
+            documentType: null,
+            recordingDate: null,
+            buyerName: null,
+            sellerName: null,
+            documentNumber: i % 2 === 0 ? null : `${1000 + i}/${i % 300}`,
+          },
+        ],
+      }),
+    );
+    const merged = mergeRows(many, { mapped: new Set(), fillOnly: new Set() }, false);
+    expect(merged.sales).toHaveLength(5000);
+    expect(merged.sales[0]!.price).toBe(54_999);
+    expect(merged.sales.at(-1)!.price).toBe(50_000);
+  });
+});

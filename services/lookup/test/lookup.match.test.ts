@@ -145,7 +145,12 @@ describe('status.match on every address answer', () => {
     const dashedEast = await at(`1604 ${east} AVE #E`);
     expect(ids(dashedEast)).toEqual([eastLettered]);
     expect(dashedEast.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '1604E', unit: null } });
-    expect((await at(`1604 E ${east} AVE`)).status).toBe(404);
+    // Asked with the letter apart, as the street's directional, where no East X Avenue is stored: that house too.
+    const apartEast = await at(`1604 E ${east} Ave`);
+    expect(ids(apartEast)).toEqual([eastLettered]);
+    expect(apartEast.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '1604E', unit: null } });
+    expect((await at(`1604 W ${east} AVE`)).status).toBe(404);
+    expect((await at(`1604 NE ${east} AVE`)).status).toBe(404);
     // Asked with the dash where no such house is stored, a directional's letter is tried apart: 123 North X Street
     // (as keys v7 read it); a letter written apart before a type's word that a name follows, as the house's.
     const dashedNorth = await at(`123-N ${north} St`);

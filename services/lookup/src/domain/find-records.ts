@@ -110,8 +110,9 @@ export interface UnitLines<T = AddressCriteria> {
   bare: T | null;
   /**
    * A unit of one letter as the house number's, glued or after a dash as rolls write it (`1425 Gentry Ln #A` for the
-   * parcel `1425-A GENTRY LN`, as Charlottesville's address points write it): tried only where the address holds
-   * nothing at all (no building, no unit), as `1425A` may be another building beside it.
+   * parcel `1425-A GENTRY LN`, as Charlottesville's address points write it), or a directional's letter after the
+   * number where no unit is asked (`1604 E Monticello Ave` for `1604-E MONTICELLO AVE`): tried only where the address
+   * holds nothing at all (no building, no unit), as `1425A` may be another building beside it.
    */
   houseLetter: T | null;
 }
@@ -120,16 +121,25 @@ export interface UnitLines<T = AddressCriteria> {
  * The stored readings of the unit asked (UnitLines), each as a stored line reads it, kept only when that is a line
  * without a unit, not the line asked. Never a unit of several parts or one without its number; a directional never
  * bare (`100 X ST Unit E` is not X Street East), only as a house number's letter (`1604-E X AVE` is house 1604E since
- * keys v8: the dash ties the letter to the number).
+ * keys v8: the dash ties the letter to the number), asked as a unit (`#E`) or as the street's directional (`1604 E X
+ * Ave`, where no East X Avenue is stored).
  */
 function unitLines(parsed: StreetLine): UnitLines<StreetLine> {
   const { unitKey: unit, houseNumber: house, streetKey } = parsed;
-  if (unit === '' || parsed.unitUnnamed || house === null || unit.includes('/'))
-    return { bare: null, houseLetter: null };
   const stored = (line: string) => {
     const l = parseStreetLine(line);
     return l.unitKey === '' && l.lineKey !== parsed.lineKey ? l : null;
   };
+  if (unit === '' && !parsed.unitUnnamed && house !== null && /^\d+$/.test(house)) {
+    // No unit asked, a directional's letter after the number (`1604 E Monticello Ave`): the house numbered with it as
+    // the roll writes it (`1604-E MONTICELLO AVE`, house 1604E since keys v8), where nothing is stored as asked (no
+    // East Monticello Avenue there). Not a directional of two letters (NE), nor a street the letter alone would name.
+    const dir = /^([NSEW]) (.+)$/.exec(streetKey);
+    const lettered = dir ? stored(`${house}${dir[1]} ${dir[2]}`) : null;
+    return { bare: null, houseLetter: lettered?.houseNumber === `${house}${dir?.[1]}` ? lettered : null };
+  }
+  if (unit === '' || parsed.unitUnnamed || house === null || unit.includes('/'))
+    return { bare: null, houseLetter: null };
   // The same street's type: a unit that is a type's word is no other street (`100 X St Unit Ext` is not X Street
   // Extension, `100 X Apt Garden` not X Gardens).
   const bare = DIRECTIONALS.has(unit) ? null : stored(`${house} ${streetKey} ${unit}`);

@@ -6,8 +6,7 @@ import { spokenOf } from '../src/importer/import-merge.js';
 import { FILL_ONLY_TARGETS, PROPERTY_TARGETS } from '../src/importer/mapping.js';
 import { makeProperty } from './make-property.js';
 
-// Few values each, so that sales share dates, events and keys often.
-export const sale: fc.Arbitrary<SaleInput> = fc.record({
+const sale: fc.Arbitrary<SaleInput> = fc.record({
   date: fc.constantFrom('2019-05-01', '2020-01-02', '2024-12-31'),
   price: fc.constantFrom(null, 0, 100_000, 250_000),
   // An imported sale names no deed type and often no recording date.

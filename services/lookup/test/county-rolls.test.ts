@@ -765,9 +765,9 @@ describe('through the lookup app', () => {
 
   // A unit asked with its designator where the roll writes it otherwise: Lebanon's after a route's number, bare (`367
   // NH ROUTE 120 B3`, the line's own unit since keys v8), Charlottesville's as the house number's letter (`100-A
-  // MELBOURNE PARK CIR`, `1604-E MONTICELLO AVE`, its address points' `100 MELBOURNE PARK CIR #A`). Each answers its own
-  // parcel only.
-  it('a unit asked with its designator finds the parcel whose roll writes it bare after a route, or as the house letter', async () => {
+  // MELBOURNE PARK CIR`, `1604-E MONTICELLO AVE`, its address points' `100 MELBOURNE PARK CIR #A`; and `1604 E
+  // MONTICELLO AVE`, the letter apart as a directional). Each answers its own parcel only.
+  it("a unit asked with its designator, or a directional's letter apart, finds the parcel whose roll writes it bare after a route, or as the house letter", async () => {
     const asked: [Rec, string, 'route' | 'letter' | 'directional'][] = [];
     for (const x of byApn.values()) {
       const line = x.address.line1 as string;

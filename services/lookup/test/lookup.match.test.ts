@@ -151,6 +151,11 @@ describe('status.match on every address answer', () => {
     expect(apartEast.body.status.match).toMatchObject({ type: 'corrected', matched: { number: '1604E', unit: null } });
     expect((await at(`1604 W ${east} AVE`)).status).toBe(404);
     expect((await at(`1604 NE ${east} AVE`)).status).toBe(404);
+    // Where the street asked has lines there (an East X Avenue without house 1604), the client may mean a house of it
+    // we lack: a 404, not house 1604E of X Avenue.
+    await insertProperties(ctx.pool, [place(`1600 E ${east} AVE`)]);
+    expect((await at(`1604 E ${east} Ave`)).status).toBe(404);
+    expect(ids(await at(`1604 ${east} AVE #E`))).toEqual([eastLettered]);
     // Asked with the dash where no such house is stored, a directional's letter is tried apart: 123 North X Street
     // (as keys v7 read it); a letter written apart before a type's word that a name follows, as the house's.
     const dashedNorth = await at(`123-N ${north} St`);

@@ -88,15 +88,18 @@ export function readsFirstLast(a: string, b: string): boolean {
 /**
  * `a I b`, written in a LAST FIRST roll with an initial between, is the roll's own LAST FIRST MIDDLE (`DONOHUE W
  * TERRENCE`, `ZUCKERMAN M MICHAEL`), not FIRST M LAST (`GEORGE J ALLEN`, `ELEUTERIO A RIVAS`): a is none of the SSA's
- * first names, and b is one that is none of the census' common surnames (TERRENCE), or one far likelier a first name
- * than a surname (MICHAEL; not JAMES, THOMAS, HENRY, which an older first name off the list may go before: `ELMER L
- * HENRY`).
+ * first names, and b is one that is none of the census' common surnames (TERRENCE), or the lists make `a b` at least
+ * LAST_AROUND_INITIAL_ODDS times likelier LAST FIRST than FIRST LAST (MICHAEL after a word on neither list; not JAMES,
+ * THOMAS, HENRY there, which an older first name off the list may go before: `ELMER L HENRY`). What the lists cannot
+ * tell: an older first name off the 2010 list before a surname that is a first name of today's and no common surname
+ * (`DOROTHY M CONNOR` reads as a surname DOROTHY; none in Philadelphia's sample, three turned right there).
  */
 export function readsLastAroundInitial(a: string, b: string): boolean {
   const l = lists();
   return !l.first.has(a) && l.first.has(b) && (!l.surname.has(b) || firstLastOdds(a, b) < 1 / LAST_AROUND_INITIAL_ODDS);
 }
-/** How much likelier `a I b` must be LAST FIRST MIDDLE, where b is a common surname too (MICHAEL 73, JAMES 10). */
+/** How much likelier `a b` must be LAST FIRST, where b is a common surname too (after a word on neither list: MICHAEL
+ * 73, JAMES 10). */
 const LAST_AROUND_INITIAL_ODDS = 50;
 
 /**

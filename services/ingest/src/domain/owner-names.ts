@@ -13,6 +13,7 @@ import {
   joinText,
   MAX_CELL_CHARS,
   type NameOrder,
+  isBracketedEstate,
   type Tok,
   tokens,
   trimConnectors,
@@ -58,8 +59,8 @@ function isPersonMarked(ts: readonly Tok[]): boolean {
   return ts.some((t) => t.key === ',' || TRUSTEE_MARKERS.has(t.key) || SUFFIXES.has(t.key));
 }
 
-/** A word that ends an owner's name: a legal form, a trust's word (CLOSING_WORDS), a trustee word. */
-const closesOwner = (t: Tok) => CLOSING_WORDS.has(t.key) || TRUSTEE_MARKERS.has(t.key);
+/** A word that ends an owner's name: a legal form, a trust's word (CLOSING_WORDS), a trustee word, a bracketed `(EST)`. */
+const closesOwner = (t: Tok) => CLOSING_WORDS.has(t.key) || TRUSTEE_MARKERS.has(t.key) || isBracketedEstate(t);
 /** Words that name an owner alone: an entity's, or a person's written LAST, FIRST or as trustee (not `MARY`). */
 const ownerOfItsOwn = (ts: readonly Tok[], order: NameOrder) =>
   entityType(ts, order) !== null || ts.some((t) => t.key === ',' || TRUSTEE_MARKERS.has(t.key));

@@ -44,6 +44,9 @@ const KEY_CHARS = /[.'’`]/g;
 const BRACKETED_ESTATE = /\(\s*EST\s*\)/g;
 /** A bracketed EST while a cell is split into words (a private-use character, taken out of the cell before). */
 const ESTATE_MARK = '\uE000';
+/** `(EST)`'s word: written EST, keyed ESTATE (an estate's word), and closing its owner (owner-names.ts closesOwner). */
+const BRACKETED_ESTATE_WORD: Tok = Object.freeze({ text: 'EST', key: 'ESTATE' });
+export const isBracketedEstate = (t: Tok) => t.text === 'EST' && t.key === 'ESTATE';
 const NEEDS_CLEANING = /["[\]{};:.'’`]/;
 const HAS_DIGIT = /\d/;
 /**
@@ -113,8 +116,8 @@ export function tokens(cell: string | null | undefined, order: NameOrder = 'last
   if (s.includes('&') && s.includes(',')) s = spaceAmpersands(s);
   // A bracket parts words (`TR(105 EHS LD TR`); it is no part of a name (`LEVEL (3)`). `(EST)` after a name is its
   // estate (`BOISVERT, M A (EST)`), where EST alone would be a middle name's word: a word written EST, keyed ESTATE.
-  if (s.includes('(') || s.includes(')'))
-    s = s.replaceAll(ESTATE_MARK, '').replace(BRACKETED_ESTATE, ` ${ESTATE_MARK} `).replace(/[()]/g, ' ');
+  if (s.includes(ESTATE_MARK)) s = s.replaceAll(ESTATE_MARK, '');
+  if (s.includes('(') || s.includes(')')) s = s.replace(BRACKETED_ESTATE, ` ${ESTATE_MARK} `).replace(/[()]/g, ' ');
   const out: Tok[] = [];
   for (let raw of (s.includes(',') ? s.replace(/,/g, ' , ') : s).split(/\s+/)) {
     if (raw === '') continue;
@@ -131,7 +134,7 @@ export function tokens(cell: string | null | undefined, order: NameOrder = 'last
       raw = raw.slice(dash + 1);
     }
     if (raw === ESTATE_MARK) {
-      out.push({ text: 'EST', key: 'ESTATE' });
+      out.push(BRACKETED_ESTATE_WORD);
       continue;
     }
     if (!NEEDS_CLEANING.test(raw)) {

@@ -108,8 +108,9 @@ export function readBatches<E, R = ParsedBatch>(
     for (const i of parcelCells) cellsRead[i] = true;
   }
   // Room for a parcel of a quarter of a batch's rows (at least 64, for tests' tiny batches) after a batch all but
-  // full. A parcel of more rows is cut: a parcel's rows are merged one by one, at a cost that grows with the square of
-  // their number, so a batch of one parcel's rows is kept near a batch's size.
+  // full. A parcel of more rows is cut: a batch is one unit of a worker's work and one write, held whole until
+  // written, so its size stays near the batch size whatever a parcel's rows (docs/data.md, "Batches end where a
+  // parcel's rows end").
   const maxBatch = batchSize + Math.max(Math.ceil(batchSize / 4), 64);
   /**
    * The row's parcel as its cells tell it; null when they tell nothing (no cells: batches by size alone; all empty: an

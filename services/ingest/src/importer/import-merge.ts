@@ -42,9 +42,9 @@ export function deedKey(ref: string | null | undefined): string {
 }
 
 /**
- * The keys of the references read lately, by reference: a merge keys a parcel's sales again at each of its rows (a
- * sales file's rows of one parcel: unionSales), and sorts them by their deeds (saleOrder). Bounded: emptied when full;
- * a reference longer than any book and page is read each time.
+ * The keys of the references read lately, by reference: a sort of a parcel's sales compares their deeds many times
+ * (saleOrder), and a merge, a re-import and reimportsToItself key each sale. Bounded: emptied when full; a reference
+ * longer than any book and page is read each time.
  */
 const deedKeys = new Map<string, string>();
 const DEED_KEYS_KEPT = 10_000;
@@ -126,53 +126,60 @@ const partEnd = (key: string, from: number) => {
 /**
  * The order of a parcel's sales: newest first, then the dearer first, then the later deed first (its book and page:
  * a day's deeds named apart keep one order whatever the order of the file's rows). Rows' sales are made in it
- * (import-row.ts salesOf), so that a merge keeps them as they are (reimportsToItself).
+ * (import-row.ts salesOf), so that a merge keeps them as they are (reimportsToItself). Dates compare as text
+ * (YYYY-MM-DD: as their days), as latestSale reads them.
  */
 export const saleOrder = (x: SaleInput, y: SaleInput) =>
   (x.date === y.date ? 0 : x.date < y.date ? 1 : -1) ||
   (y.price ?? 0) - (x.price ?? 0) ||
   (x.documentNumber === y.documentNumber ? 0 : deedOrder(deedKey(y.documentNumber), deedKey(x.documentNumber)));
 
-// Keep in step with reimportsToItself (and its test, reimport-itself.property.test.ts): which sales a union keeps,
-// and in what order (a stable sort: ties keep their order).
-// A sale naming no deed is dropped where one of its day, price and type names one: the same sale, as a file without
-// references tells it (rows of one parcel, one with the deed's book and page and one without).
+/** unionSales(a, b): the sales of both lists, each key once (the later list's sale), in saleOrder (SalesUnion). */
 function unionSales(a: readonly SaleInput[], b: readonly SaleInput[]): SaleInput[] {
   const union = new SalesUnion(a);
-  union.add(b, true);
+  union.append(b);
   return union.sales();
 }
 
 /**
- * unionSales made one list at a time, the union so far kept keyed: `add(list, true)` is unionSales(union, list),
- * `add(list, false)` unionSales(list, union), and `sales()` the union's list, as the same unionSales one after the
- * other would make it, keying and sorting it once (mergeRows: a parcel's rows of one file, one row at a time).
- * What unionSales keeps, by key (saleKey): the later list's sale, in the place of the key's first; the sales in
- * saleOrder, those that tie in their places. A sale naming no deed is dropped where one naming one shares its day,
- * price and type: since no sale naming a deed is ever dropped, dropping them at the end drops the same.
+ * The union of sales lists, made one list at a time and kept keyed until asked (`sales()`), so that a parcel's rows
+ * of one file (mergeRows) are keyed once and sorted once, not again at each row. `append(list)` then `sales()` is
+ * unionSales(union, list); `prepend(list)` then `sales()` is unionSales(list, union); a chain of them is the chain of
+ * unionSales (merge-rows.property.test.ts checks it against the row-by-row merge).
+ * Keep in step with reimportsToItself (and its test, reimport-itself.property.test.ts): which sales a union keeps, and
+ * in what order:
+ * - by key (saleKey), one sale: the later list's (of one list, its later), in the place of the key's first showing;
+ * - a sale naming no deed is dropped where one naming one shares its day, price and type (looseKey): the same sale,
+ *   as a file without references tells it. No sale naming a deed is ever dropped, so dropping them at the end (in
+ *   `sales()`) drops those a drop at each union would;
+ * - in saleOrder, sales that tie in their places: a sale's key holds all saleOrder reads of it, so sorting once at the
+ *   end orders them as a sort at each union would, the places breaking the ties as its stability did.
  */
 class SalesUnion {
   private readonly byKey = new Map<string, { sale: SaleInput; place: number }>();
-  /** The places taken so far: a list after the union takes places after the last, one before it before the first. */
+  /** The places taken so far: a list appended takes places after the last, one prepended before the first. */
   private first = 0;
   private last = -1;
 
   constructor(sales: readonly SaleInput[]) {
-    this.add(sales, true);
+    this.append(sales);
   }
 
-  add(sales: readonly SaleInput[], after: boolean): void {
-    if (after) {
-      for (const s of sales) {
-        const key = saleKey(s);
-        const had = this.byKey.get(key);
-        if (had) had.sale = s;
-        else this.byKey.set(key, { sale: s, place: ++this.last });
-      }
-      return;
+  /** The list after the union: its sale of a key the union holds takes that sale's place. */
+  append(sales: readonly SaleInput[]): void {
+    for (const s of sales) {
+      const key = saleKey(s);
+      const had = this.byKey.get(key);
+      if (had) had.sale = s;
+      else this.byKey.set(key, { sale: s, place: ++this.last });
     }
-    // The list first: each of its keys in its place (its first), before the union's; the union's sale of a key it
-    // shares stays (the later list's), and so does the list's later sale of a key it holds twice.
+  }
+
+  /**
+   * The list before the union: each of its keys in its place (its first showing), before the union's; of a key both
+   * hold, the union's sale stays (the later list's), and of a key the list holds twice, the list's later sale.
+   */
+  prepend(sales: readonly SaleInput[]): void {
     for (let i = sales.length - 1; i >= 0; i--) {
       const s = sales[i]!;
       const key = saleKey(s);
@@ -373,24 +380,24 @@ export function mergeParcel(
   spoken: SpokenFor = NOTHING,
   newerGives = false,
 ): PropertyInput {
-  const olderGives = !newerGives && latestSale(older) > latestSale(newer);
-  const merged = mergeFields(older, newer, olderGives, spoken);
-  merged.sales = olderGives ? unionSales(older.sales, newer.sales) : unionSales(newer.sales, older.sales);
+  const olderBase = olderIsBase(latestSale(older), latestSale(newer), newerGives);
+  const merged = mergeFields(older, newer, olderBase, spoken);
+  merged.sales = olderBase ? unionSales(older.sales, newer.sales) : unionSales(newer.sales, older.sales);
   return merged;
 }
 
+/** The older side is a merge's base (gives the record): its latest sale is the later, unless the newer gives it. */
+const olderIsBase = (olderLatest: string, newerLatest: string, newerGives: boolean) =>
+  !newerGives && olderLatest > newerLatest;
+
 /**
- * mergeParcel but for the sales (the base's, as they were): `olderGives`, the older's latest sale is the later, so
- * the older is the base.
+ * mergeParcel but for the sales: it reads none (mergeRows passes a parcel whose sales are not merged yet), and the
+ * result holds the base's as they were. `olderBase`: the older is the base (olderIsBase).
  */
-function mergeFields(
-  older: PropertyInput,
-  newer: PropertyInput,
-  olderGives: boolean,
-  spoken: SpokenFor,
-): PropertyInput {
-  const [base, other] = olderGives ? [older, newer] : [newer, older];
-  const keep = olderGives ? NOTHING.mapped : spoken.mapped;
+// Keep in step with reimportsToItself: what the base fills from the other, line2 and lastModified.
+function mergeFields(older: PropertyInput, newer: PropertyInput, olderBase: boolean, spoken: SpokenFor): PropertyInput {
+  const [base, other] = olderBase ? [older, newer] : [newer, older];
+  const keep = olderBase ? NOTHING.mapped : spoken.mapped;
   const merged: PropertyInput = { ...base };
   for (const f of FILLABLE)
     if (isEmpty(merged, f) && !keep.has(f)) (merged as unknown as Record<string, unknown>)[f] = other[f];
@@ -426,22 +433,17 @@ function overStoredSales(
     0,
     file.findIndex((s) => s.buyerName !== null || s.sellerName !== null || s.recordingDate !== null),
   );
-  /** Stored sales a file sale took across a deed named on one side only: each is taken once. */
-  const taken = new Set<SaleInput>();
-  // The stored sales by key and by event (the first of each), and by day: each file sale's look-ups are then of its
-  // own, not of every stored sale (a parcel of thousands of sales, a file of thousands of rows of it).
+  // The stored sales by key and by event (the first of each), and across deeds (AcrossDeeds): each file sale's
+  // look-ups are then of its own, not of every stored sale (a parcel of thousands of sales, a file of its rows).
   const byKey = new Map<string, SaleInput>();
   const byEvent = new Map<string, SaleInput>();
-  const byDay = new Map<string, SaleInput[]>();
   for (const o of stored) {
     const deed = deedKey(o.documentNumber);
-    const [key, event, day] = [saleKey(o, deed), saleEvent(o, deed), saleDay(o)];
+    const [key, event] = [saleKey(o, deed), saleEvent(o, deed)];
     if (!byKey.has(key)) byKey.set(key, o);
     if (!byEvent.has(event)) byEvent.set(event, o);
-    const sameDay = byDay.get(day);
-    if (sameDay) sameDay.push(o);
-    else byDay.set(day, [o]);
   }
+  const across = new AcrossDeeds(stored);
   const sales = file.map((s, i) => {
     // The stored sale it is: the same sale (its key) when there is one, else one naming the deed where only one side
     // does, at its price; else the event's first (a corrected price); else one across deeds at any price.
@@ -452,12 +454,7 @@ function overStoredSales(
     // the next import of the same file would take it (reimport-itself.property.test.ts, "the same file twice").
     const deed = deedKey(s.documentNumber);
     const [key, event] = [saleKey(s, deed), saleEvent(s, deed)];
-    const sameDay = byDay.get(saleDay(s)) ?? [];
-    const was =
-      byKey.get(key) ??
-      acrossDeeds(sameDay, s, taken, true) ??
-      byEvent.get(event) ??
-      acrossDeeds(sameDay, s, taken, false);
+    const was = byKey.get(key) ?? across.take(s, true) ?? byEvent.get(event) ?? across.take(s, false);
     if (!was) return s;
     const says = (f: MappedField) => mapped.has(f) && (i === own || f === 'salePrice' || f === 'saleDocumentNumber');
     return {
@@ -473,26 +470,43 @@ function overStoredSales(
   // a stored sale there naming a deed goes, or unionSales would keep it in place of the file's.
   const bare = new Set(sales.filter((s) => !namesDeed(s)).map(looseKey));
   const stays = (o: SaleInput) =>
-    !events.has(saleEvent(o)) && !taken.has(o) && !(bare.size > 0 && bare.has(looseKey(o)) && namesDeed(o));
+    !events.has(saleEvent(o)) && !across.taken.has(o) && !(bare.size > 0 && bare.has(looseKey(o)) && namesDeed(o));
   return { others: stored.filter(stays), sales };
 }
 
 /**
  * The stored sale a file's sale is when one of the two names its deed and the other does not (a file without book
- * and page over one with; a store whose sales were kept before they named deeds, upgradeStoredSales): one of its day,
- * at its price (`samePrice`) or at any (`sameDay`: the stored sales of its day, in order); none already taken by
- * another of the file's sales, so that the file's two deeds of one day are two sales.
+ * and page over one with; a store whose sales were kept before they named deeds, upgradeStoredSales): the first, in
+ * the stored order, of its day on the other side, at its price (`take(s, true)`) or at any (`take(s, false)`); none
+ * already taken by another of the file's sales, so that the file's two deeds of one day are two sales. The stored
+ * sales are kept in lists by day and side (and price), each read from the first not taken: a sale taken stays taken,
+ * so a list's taken head is stepped over once, however many sales of one day a parcel has.
  */
-function acrossDeeds(
-  sameDay: readonly SaleInput[],
-  s: SaleInput,
-  taken: Set<SaleInput>,
-  samePrice: boolean,
-): SaleInput | undefined {
-  const named = namesDeed(s);
-  const was = sameDay.find((o) => !taken.has(o) && namesDeed(o) !== named && (!samePrice || o.price === s.price));
-  if (was) taken.add(was);
-  return was;
+class AcrossDeeds {
+  /** Stored sales a file sale took across a deed named on one side only: each is taken once. */
+  readonly taken = new Set<SaleInput>();
+  private readonly lists = new Map<string, { sales: SaleInput[]; next: number }>();
+
+  constructor(stored: readonly SaleInput[]) {
+    for (const o of stored) {
+      const side = `${saleDay(o)}|${namesDeed(o)}`;
+      for (const key of [side, `${side}|${o.price}`]) {
+        const list = this.lists.get(key);
+        if (list) list.sales.push(o);
+        else this.lists.set(key, { sales: [o], next: 0 });
+      }
+    }
+  }
+
+  take(s: SaleInput, samePrice: boolean): SaleInput | undefined {
+    const side = `${saleDay(s)}|${!namesDeed(s)}`;
+    const list = this.lists.get(samePrice ? `${side}|${s.price}` : side);
+    if (!list) return undefined;
+    while (list.next < list.sales.length && this.taken.has(list.sales[list.next]!)) list.next++;
+    const was = list.sales[list.next];
+    if (was) this.taken.add(was);
+    return was;
+  }
 }
 
 /**
@@ -514,12 +528,14 @@ export function reimportParcel(stored: PropertyInput, file: PropertyInput, spoke
  * Known without making it: a parcel's re-import over itself (`reimportParcel(p, p, spoken)`, any `spoken`) has the
  * parcel's content. True when no two of its sales are of one event (saleEvent), no sale naming no deed shares its
  * day, price and type (looseKey) with another, and they are in saleOrder: reimportParcel then replaces each sale by
- * itself (each finds itself by its key: acrossDeeds is not reached) and keeps no stored sale beside them (every one's
+ * itself (each finds itself by its key: AcrossDeeds is not reached) and keeps no stored sale beside them (every one's
  * event is the file's); mergeParcel takes the file's side as its base (the kept side has no sale, so none later),
- * unionSales keeps every sale in its place (no key twice, none naming no deed beside one naming one, and its sort is
- * stable, so sales in saleOrder, ties included, stay as they are), a field left empty is filled from the same
- * parcel (empty too), and a field the file only fills, line2 and lastModified are the parcel's own on both sides.
- * This depends on those three functions as they are: each says so where it decides, and the property test
+ * unionSales keeps every sale in its place (no key twice, none naming no deed beside one naming one, and ties in
+ * saleOrder keep their places, so sales in saleOrder, ties included, stay as they are: SalesUnion), a field left
+ * empty is filled from the same parcel (empty too: mergeFields), and a field the file only fills, line2 and
+ * lastModified are the parcel's own on both sides.
+ * This depends on overStoredSales, mergeParcel (mergeFields) and SalesUnion as they are: each says so where it
+ * decides, and the property test
  * (reimport-itself.property.test.ts) makes the merge for every parcel it says true of. A first load asks this of
  * every parcel it adds (import-work.ts settled): making the merge to compare was a third of the mentions stage
  * (bench:import-stages). False means only "not known": the merge is made.
@@ -594,29 +610,34 @@ function joinFields(stored: PropertyInput, file: PropertyInput, spoken: SpokenFo
 }
 
 /**
- * A parcel's rows of one file, in the file's order, merged: what merging each into the ones before makes
- * (`rows.reduce((a, r) => mergeParcel(a, r, spoken))`, or joinParcel's with `continued` for a joined file), in time
- * that grows with the rows' sales, not with their square (a sales file's parcel of thousands of rows): the fields
- * row by row as those do, the sales kept keyed between rows (SalesUnion) and sorted once.
- * mergeRows.property.test.ts checks the two alike.
+ * A parcel's rows of one file (one at least), in the file's order, merged: what merging each into the ones before
+ * makes (`rows.reduce((a, r) => mergeParcel(a, r, spoken))`, or joinParcel's with `continued` for a joined file), in
+ * time that grows with the rows' sales, not with their square (a sales file's parcel of thousands of rows): the
+ * fields row by row as those do (mergeFields, joinFields: they read no sales), the sales kept keyed between rows
+ * (SalesUnion) and sorted once. merge-rows.property.test.ts checks the two alike.
  */
+// Keep in step with mergeParcel and joinParcel: which side is the base (olderIsBase), which list goes first.
 export function mergeRows(rows: readonly PropertyInput[], spoken: SpokenFor, joined: boolean): PropertyInput {
   let merged = rows[0]!;
   if (rows.length === 1) return merged;
   const union = new SalesUnion(merged.sales);
-  // The merged rows' newest sale: the union keeps every date (a sale dropped shares its date with one kept).
+  if (joined) {
+    for (let i = 1; i < rows.length; i++) {
+      merged = joinFields(merged, rows[i]!, spoken, true);
+      union.append(rows[i]!.sales);
+    }
+    return { ...merged, sales: union.sales() };
+  }
+  // The merged rows' newest sale, as latestSale of the fold's parcel: the union keeps every date (a sale it drops
+  // shares its day with one it keeps).
   let latest = latestSale(merged);
   for (let i = 1; i < rows.length; i++) {
     const row = rows[i]!;
     const rowLatest = latestSale(row);
-    if (joined) {
-      merged = joinFields(merged, row, spoken, true);
-      union.add(row.sales, true);
-    } else {
-      const olderGives = latest > rowLatest;
-      merged = mergeFields(merged, row, olderGives, spoken);
-      union.add(row.sales, olderGives);
-    }
+    const olderBase = olderIsBase(latest, rowLatest, false);
+    merged = mergeFields(merged, row, olderBase, spoken);
+    if (olderBase) union.append(row.sales);
+    else union.prepend(row.sales);
     if (rowLatest > latest) latest = rowLatest;
   }
   return { ...merged, sales: union.sales() };

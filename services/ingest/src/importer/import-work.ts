@@ -402,8 +402,8 @@ export class ImportWork {
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
         if (prior) {
-          const rows = rowsOf.get(identity);
-          if (rows) rows.push(input);
+          const parcelRows = rowsOf.get(identity);
+          if (parcelRows) parcelRows.push(input);
           else rowsOf.set(identity, [prior.input, input]);
           prior.lines.push(line);
         } else parcels.set(identity, { input, state: '', fileDigest: '', lines: [line] });

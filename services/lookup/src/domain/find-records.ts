@@ -20,6 +20,7 @@ import { type AskedAddress, describeMatch } from './address-match.js';
 import { withoutSeparatorLookalikes } from './apn-matches.js';
 import { postalZipsHolding } from './postal-zips.js';
 import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
+import { splitLooseKey } from './spelling-rules.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
 import type { RecordPage } from './record-page.js';
 
@@ -95,6 +96,7 @@ export function addressCriteria(
     units: {
       bare: units.bare && criteriaOf(units.bare, place, false),
       houseLetter: units.houseLetter && criteriaOf(units.houseLetter, place, false),
+      directionalLetter: units.directionalLetter && criteriaOf(units.directionalLetter, place, false),
     },
     written: { written: line, parsed, unitKey: first.unitKey },
   };
@@ -110,43 +112,62 @@ export interface UnitLines<T = AddressCriteria> {
   bare: T | null;
   /**
    * A unit of one letter as the house number's, glued or after a dash as rolls write it (`1425 Gentry Ln #A` for the
-   * parcel `1425-A GENTRY LN`, as Charlottesville's address points write it), or a directional's letter after the
-   * number where no unit is asked (`1604 E Monticello Ave` for `1604-E MONTICELLO AVE`): tried only where the address
-   * holds nothing at all (no building, no unit), as `1425A` may be another building beside it.
+   * parcel `1425-A GENTRY LN`, as Charlottesville's address points write it): tried only where the address holds
+   * nothing at all (no building, no unit), as `1425A` may be another building beside it.
    */
   houseLetter: T | null;
+  /**
+   * No unit asked, a directional's letter after the number (`1604 E Monticello Ave`), as the house number's letter
+   * (`1604-E MONTICELLO AVE`, house 1604E since keys v8): tried only where the address holds nothing at all, and
+   * answering only where the street asked (East Monticello Avenue) has no line in the place, as the client may mean a
+   * house of it we lack.
+   */
+  directionalLetter: T | null;
 }
 
 /**
  * The stored readings of the unit asked (UnitLines), each as a stored line reads it, kept only when that is a line
  * without a unit, not the line asked. Never a unit of several parts or one without its number; a directional never
  * bare (`100 X ST Unit E` is not X Street East), only as a house number's letter (`1604-E X AVE` is house 1604E since
- * keys v8: the dash ties the letter to the number), asked as a unit (`#E`) or as the street's directional (`1604 E X
- * Ave`, where no East X Avenue is stored).
+ * keys v8: the dash ties the letter to the number), asked as a unit (`#E`) or, no unit asked, as the street's
+ * directional (`1604 E X Ave`).
  */
 function unitLines(parsed: StreetLine): UnitLines<StreetLine> {
   const { unitKey: unit, houseNumber: house, streetKey } = parsed;
-  const stored = (line: string) => {
-    const l = parseStreetLine(line);
-    return l.unitKey === '' && l.lineKey !== parsed.lineKey ? l : null;
-  };
-  if (unit === '' && !parsed.unitUnnamed && house !== null && /^\d+$/.test(house)) {
-    // No unit asked, a directional's letter after the number (`1604 E Monticello Ave`): the house numbered with it as
-    // the roll writes it (`1604-E MONTICELLO AVE`, house 1604E since keys v8), where nothing is stored as asked (no
-    // East Monticello Avenue there). Not a directional of two letters (NE), nor a street the letter alone would name.
-    const dir = /^([NSEW]) (.+)$/.exec(streetKey);
-    const lettered = dir ? stored(`${house}${dir[1]} ${dir[2]}`) : null;
-    return { bare: null, houseLetter: lettered?.houseNumber === `${house}${dir?.[1]}` ? lettered : null };
-  }
-  if (unit === '' || parsed.unitUnnamed || house === null || unit.includes('/'))
-    return { bare: null, houseLetter: null };
+  const none = { bare: null, houseLetter: null, directionalLetter: null };
+  if (house === null || parsed.unitUnnamed) return none;
+  if (unit === '') return { ...none, directionalLetter: directionalLetterLine(parsed) };
+  if (unit.includes('/')) return none;
   // The same street's type: a unit that is a type's word is no other street (`100 X St Unit Ext` is not X Street
   // Extension, `100 X Apt Garden` not X Gardens).
-  const bare = DIRECTIONALS.has(unit) ? null : stored(`${house} ${streetKey} ${unit}`);
+  const bare = DIRECTIONALS.has(unit) ? null : storedLine(parsed, `${house} ${streetKey} ${unit}`);
   // Written glued, as a stored line reads `1604-E X AVE`, `100-A X LN` and `1604E X AVE` (one house, 1604E or
   // 100A): with a dash, `100 Plaza Unit N` would read `100-N PLAZA` as 100 North Plaza, another street.
-  const letter = /^[A-Z]$/.test(unit) && /^\d+$/.test(house) ? stored(`${house}${unit} ${streetKey}`) : null;
-  return { bare: bare !== null && bare.streetType === parsed.streetType ? bare : null, houseLetter: letter };
+  const letter =
+    /^[A-Z]$/.test(unit) && /^\d+$/.test(house) ? storedLine(parsed, `${house}${unit} ${streetKey}`) : null;
+  return {
+    bare: bare !== null && bare.streetType === parsed.streetType ? bare : null,
+    houseLetter: letter,
+    directionalLetter: null,
+  };
+}
+
+/** `line` as a stored line reads it, when that is a line without a unit, not the line asked (unitLines). */
+function storedLine(parsed: StreetLine, line: string): StreetLine | null {
+  const l = parseStreetLine(line);
+  return l.unitKey === '' && l.lineKey !== parsed.lineKey ? l : null;
+}
+
+/**
+ * `1604 E X Ave` (all digits, a directional of one letter, a street after it) read as house 1604E of X Avenue; null
+ * for any other line (`1604 NE X Ave`, `1604 E Ave`: a street the letter alone would name).
+ */
+function directionalLetterLine(parsed: StreetLine): StreetLine | null {
+  const dir = /^([NSEW]) (.+)$/.exec(parsed.streetKey);
+  if (!dir || !/^\d+$/.test(parsed.houseNumber ?? '')) return null;
+  const house = `${parsed.houseNumber}${dir[1]}`;
+  const lettered = storedLine(parsed, `${house} ${dir[2]}`);
+  return lettered?.houseNumber === house ? lettered : null;
 }
 
 /** Whether the asked reading is the line's own but for a dash's directional read apart: `1604-E X` as `1604 E X`. */
@@ -228,7 +249,7 @@ export async function findByAddress(
     if (c.zip !== null || !isNothingFound(err)) throw err;
     const postal = postalZips(c.state!, c.cityKey!);
     if (postal.length === 0) throw err;
-    const unitLines = [units.bare, units.houseLetter].filter((u) => u !== null);
+    const unitLines = [units.bare, units.houseLetter, units.directionalLetter].filter((u) => u !== null);
     const { zips: held, how, sure } = await postalZipsHolding(store, [c, ...later], unitLines, postal, c.state!, run);
     if (held.length === 0) throw err;
     const inCity = `${c.cityKey}, ${c.state}`;
@@ -247,6 +268,7 @@ export async function findByAddress(
     const unitsInZip = {
       bare: units.bare && { ...units.bare, ...inZip },
       houseLetter: units.houseLetter && { ...units.houseLetter, ...inZip },
+      directionalLetter: units.directionalLetter && { ...units.directionalLetter, ...inZip },
     };
     const laterInZip = later.map((r) => ({ ...r, ...inZip }));
     return findReadings(store, { ...c, ...inZip }, laterInZip, unitsInZip, q, run, written);
@@ -274,7 +296,7 @@ async function findReadings(
   written: AskedAddress,
 ): Promise<RecordPage> {
   const parsed = () =>
-    units.bare !== null || units.houseLetter !== null
+    units.bare !== null || units.houseLetter !== null || units.directionalLetter !== null
       ? findUnitLines(store, c, units, q, run, written)
       : findAt(store, c, q, run, written);
   if (later.length === 0) return parsed();
@@ -300,7 +322,7 @@ async function findReadings(
 /**
  * The address as parsed, where a stored line may hold the unit asked (UnitLines): the unit as stored; else the line
  * holding it bare; else, the unit not stored, the building's own record; else, nothing at all at the address, the
- * house numbered with the letter. Each line of UnitLines answers only with a record stored at exactly that line, without
+ * house numbered with the letter (the unit's, or the directional's where the street asked has no line there). Each line of UnitLines answers only with a record stored at exactly that line, without
  * a unit: one statement each.
  */
 async function findUnitLines(
@@ -332,6 +354,10 @@ async function findUnitLines(
   // Units stored at the address, but not this one: its 404 names them.
   const letter = units.houseLetter && !namesUnits(first) ? await exactly(units.houseLetter) : null;
   if (letter) return letter;
+  // The house numbered with the directional's letter, unless the street asked has a line there (a statement more
+  // only when the lettered house is stored).
+  const lettered = units.directionalLetter && (await exactly(units.directionalLetter));
+  if (lettered && !(await run(() => store.streetStored(c, splitLooseKey(c.looseKey).name)))) return lettered;
   throw first;
 }
 

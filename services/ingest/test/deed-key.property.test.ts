@@ -1,9 +1,9 @@
-// deedKey (import-merge.ts) reads a deed's book and page in one pass over its characters, for speed: for any text, it
+// deedKey (sale-merge.ts) reads a deed's book and page in one pass over its characters, for speed: for any text, it
 // must give what the plain reading gives, its runs of ASCII digits (without leading zeros) and letters (upper-cased)
 // joined by `/`.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { deedKey } from '../src/importer/import-merge.js';
+import { deedKey } from '../src/importer/sale-merge.js';
 
 /** The plain reading, as the pattern it replaced wrote it (big numbers kept whole: no Number()). */
 const plain = (ref: string) =>

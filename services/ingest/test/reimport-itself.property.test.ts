@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 import type { PropertyInput } from '../src/domain/property-input.js';
 import { applyRules } from '../src/importer/apply-rules.js';
 import {
-  deedKey,
   joinParcel,
   mergeParcel,
   mergeRows,
@@ -19,6 +18,7 @@ import {
   spokenFor,
   spokenOf,
 } from '../src/importer/import-merge.js';
+import { deedKey } from '../src/importer/sale-merge.js';
 import { toParcel } from '../src/importer/import-row.js';
 import { Mapping } from '../src/importer/mapping.js';
 import { parcel, spoken } from './parcel-arbitraries.js';

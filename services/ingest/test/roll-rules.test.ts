@@ -12,7 +12,6 @@ import {
   type RuleContext,
 } from '../src/importer/apply-rules.js';
 import {
-  deedKey,
   joinParcel,
   mergeParcel,
   digestBasis,
@@ -21,6 +20,7 @@ import {
   spokenOf,
   upgradeStoredSales,
 } from '../src/importer/import-merge.js';
+import { deedKey } from '../src/importer/sale-merge.js';
 import { toParcel, tractIdOf } from '../src/importer/import-row.js';
 import { dashLetterAsUnit } from '@pra/core/address';
 import { type AddressIndexEntry, addressIndex, addressKey, JoinedParcels } from '../src/importer/import-join.js';

@@ -21,7 +21,7 @@ export interface SaleInput {
   /**
    * The deed's reference in the county's land records as the source writes it: a book and page (`793:231`,
    * `4119/0683`) or an instrument number; null when the source gives none. Two deeds of one day at one price are two
-   * sales when their references differ (import-merge.ts saleKey). A stored state written before sales had one decodes
+   * sales when their references differ (sale-merge.ts saleKey). A stored state written before sales had one decodes
    * without it (undefined), until upgradeStoredSales sets it null.
    */
   documentNumber: string | null;

@@ -27,7 +27,8 @@ import { parseOwnerCells, recordOwners } from '../domain/owner-names.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import type { ZipEvidence } from '../domain/zip-evidence.js';
 import type { Value, Values } from './apply-rules.js';
-import { deedKey, saleOrder, vacantAsTyped } from './import-merge.js';
+import { vacantAsTyped } from './import-merge.js';
+import { deedKey, saleOrder } from './sale-merge.js';
 
 export type { Value, Values } from './apply-rules.js';
 
@@ -523,7 +524,7 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
   // ones), or with its price in one column only (Lebanon's second prior sale has no price column: 580 of its parcels
   // repeat a deed there), what either says of it. A deed named on one side only is the other's. Two prices of one day
   // are two sales, and so are two deeds of one day whose book and page differ (106 of Lebanon's parcels), at one
-  // price or two (import-merge.ts saleKey).
+  // price or two (sale-merge.ts saleKey).
   const kept: SaleInput[] = [];
   const sameDeed = (a: SaleInput, b: SaleInput) => {
     const [x, y] = [deedKey(a.documentNumber), deedKey(b.documentNumber)];

@@ -57,7 +57,7 @@ export const PROPERTY_TARGETS = [
   /**
    * Each sale's deed by its book and page (`4119/0683`), where a roll writes it: the history's `documentNumber`, and
    * what tells one deed written in two columns of a row (one sale) from two deeds of one day (two sales: import-row.ts
-   * salesOf, import-merge.ts saleKey).
+   * salesOf, sale-merge.ts saleKey).
    */
   'saleBookPage',
   'sale2BookPage',

@@ -156,6 +156,25 @@ describe('status.match on every address answer', () => {
     await insertProperties(ctx.pool, [place(`1600 E ${east} AVE`)]);
     expect((await at(`1604 E ${east} Ave`)).status).toBe(404);
     expect(ids(await at(`1604 ${east} AVE #E`))).toEqual([eastLettered]);
+    // In any spelling a lookup reads as the street asked (the second review): with a post-directional, with the type's
+    // word in the name, or a lot of it without a number.
+    const [postDir, greenName, numberless] = [uniqueStreet(), uniqueStreet(), uniqueStreet()];
+    const [postDirLettered, greenLettered, numberlessLettered] = await insertProperties(ctx.pool, [
+      place(`1604-E ${postDir} AVE`),
+      place(`1604-E ${greenName} GREEN`),
+      place(`1604-E ${numberless} AVE`),
+    ]);
+    expect(ids(await at(`1604 E ${postDir} Ave`))).toEqual([postDirLettered]);
+    expect(ids(await at(`1604 E ${greenName} Green`))).toEqual([greenLettered]);
+    expect(ids(await at(`1604 E ${numberless} Ave`))).toEqual([numberlessLettered]);
+    await insertProperties(ctx.pool, [
+      place(`1600 E ${postDir} AVE N`),
+      place(`1600 E ${greenName} GREEN DR`),
+      place(`E ${numberless} AVE`),
+    ]);
+    expect((await at(`1604 E ${postDir} Ave`)).status).toBe(404);
+    expect((await at(`1604 E ${greenName} Green`)).status).toBe(404);
+    expect((await at(`1604 E ${numberless} Ave`)).status).toBe(404);
     // Asked with the dash where no such house is stored, a directional's letter is tried apart: 123 North X Street
     // (as keys v7 read it); a letter written apart before a type's word that a name follows, as the house's.
     const dashedNorth = await at(`123-N ${north} St`);

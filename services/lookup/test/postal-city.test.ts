@@ -54,6 +54,22 @@ describe('an address by the postal city of its ZIP', () => {
       expect((await byCity(`12 ${name} Rd`, city, 'NH')).status, city).toBe(404);
   });
 
+  it("not the directional's letter as the house's: the address asked in one ZIP is not outweighed by 1604-E in another", async () => {
+    // A review's case: `1604 E X Ave` by a postal city, the address stored as asked in one ZIP, the lettered house in
+    // another. The lettered reading is not tried by a postal city (its guard would read one ZIP only).
+    const name = uniqueStreet();
+    const [asked] = await insertProperties(ctx.pool, [
+      parcel(`1604 E ${name} AVE`, 'ROSS', '15237'),
+      parcel(`1604-E ${name} AVE`, 'SHARPSBURG', '15215'),
+    ]);
+    expect(ids(await byCity(`1604 E ${name} Ave`, 'Pittsburgh', 'PA'))).toEqual([asked]);
+    // Only the lettered house in the postal city: a 404, as before (by its town, or its ZIP, it is found).
+    const other = uniqueStreet();
+    const [lettered] = await insertProperties(ctx.pool, [parcel(`1604-E ${other} AVE`, 'SHARPSBURG', '15215')]);
+    expect((await byCity(`1604 E ${other} Ave`, 'Pittsburgh', 'PA')).status).toBe(404);
+    expect(ids(await byCity(`1604 E ${other} Ave`, 'Sharpsburg', 'PA'))).toEqual([lettered]);
+  });
+
   it("a record of another state whose ZIP is the postal city's is not that city's", async () => {
     const name = uniqueStreet();
     await insertProperties(ctx.pool, [parcel(`7 ${name} AVE`, 'SHARPSBURG', '15215', 'OH')]);

@@ -418,7 +418,7 @@ export function sameContent(a: PropertyInput, b: PropertyInput): boolean {
  * sale's event is its date and type, a stored sale's made-up deed is read as none (upgradeStoredSales), and vacancy
  * follows the type: every parcel's state is read once more, so none keeps what the earlier rules stored. 4: a sale
  * names its deed (`documentNumber`, in its key and event), and a stored sale without one takes the file's
- * (acrossDeeds): every parcel's state is read once more, so that its history gains the deeds its files name.
+ * (AcrossDeeds): every parcel's state is read once more, so that its history gains the deeds its files name.
  */
 const FILE_DIGEST_VERSION = 4;
 
@@ -512,7 +512,7 @@ const keptWithoutDeed = (s: SaleInput) => s.documentNumber === undefined;
  * A stored state's sales as the file gave them (madeUpDeed), each with a `documentNumber` (null where the state was
  * stored before sales had one: the only place a sale's is undefined), in place; true when it changed one: the parcel
  * is then rewritten, with its record, though the merge over it may change nothing else (no change event for this
- * alone: nothing the file says changed). The deeds a file names come from the merge that follows (acrossDeeds), with
+ * alone: nothing the file says changed). The deeds a file names come from the merge that follows (AcrossDeeds), with
  * the `sale` change event of a history that changed. Runs only where a stored state is read (a re-import's parcel
  * whose file digest differs); it can go once every store has re-imported its files since (issue 36's thirty-sixth
  * pass), or a migration rewrites the states.

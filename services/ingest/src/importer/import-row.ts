@@ -519,7 +519,7 @@ function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null
       documentNumber: deedRef(str(v[deedTarget])),
     });
   });
-  // Newest first, in the order the merge keeps (import-merge.ts): a re-import of the row then finds them as stored.
+  // Newest first, in the order the merge keeps (sale-merge.ts saleOrder): a re-import of the row then finds them as stored.
   // The same deed written twice is one sale: on one date at one price (a roll repeating its last sale among the prior
   // ones), or with its price in one column only (Lebanon's second prior sale has no price column: 580 of its parcels
   // repeat a deed there), what either says of it. A deed named on one side only is the other's. Two prices of one day

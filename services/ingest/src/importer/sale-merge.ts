@@ -65,7 +65,7 @@ const saleKey = (s: SaleInput, deed = deedKey(s.documentNumber)) => `${looseKey(
  * The event a sale is, whatever its price and recording date: a newer file's sale of the same event corrects the
  * stored one (a price, a recording date a file gives that an earlier one did not). A deed's book and page is part of
  * it: a file that writes another book and page for a sale adds a sale (a deed is not corrected, two deeds of a day
- * are two sales), unless one side names none (acrossDeeds).
+ * are two sales), unless one side names none (AcrossDeeds).
  */
 export const saleEvent = (s: SaleInput, deed = deedKey(s.documentNumber)) => `${saleDay(s)}|${deed}`;
 const namesDeed = (s: SaleInput) => deedKey(s.documentNumber) !== '';

@@ -104,11 +104,16 @@ const streetTypes = (place: string) =>
     WHERE ${place} AND loose_key COLLATE "C" LIKE $1 AND street_type <> '' LIMIT 5`;
 const STREET_TYPES_BY_ZIP = { name: 'street_types_by_zip', text: streetTypes('zip = $2') };
 const STREET_TYPES_BY_CITY = { name: 'street_types_by_city', text: streetTypes('state = $2 AND city_key = $3') };
-// Whether a street name has any line in a ZIP or city ("E\_MONTICELLO %": any house of East Monticello, typed or not).
-const streetStored = (place: string) =>
-  `SELECT EXISTS (SELECT 1 FROM records.properties WHERE ${place} AND loose_key COLLATE "C" LIKE $1) AS stored`;
-const STREET_STORED_BY_ZIP = { name: 'street_stored_by_zip', text: streetStored('zip = $2') };
-const STREET_STORED_BY_CITY = { name: 'street_stored_by_city', text: streetStored('state = $2 AND city_key = $3') };
+// Whether any of some street names has a line in a ZIP or city: a house of it ("E\_MONTICELLO %") or a lot without a
+// number (its loose key the name alone).
+const streetStored = (place: string, names: string) =>
+  `SELECT EXISTS (SELECT 1 FROM records.properties WHERE ${place}
+      AND (loose_key COLLATE "C" LIKE ANY($1::text[]) OR loose_key COLLATE "C" = ANY(${names}::text[]))) AS stored`;
+const STREET_STORED_BY_ZIP = { name: 'street_stored_by_zip', text: streetStored('zip = $2', '$3') };
+const STREET_STORED_BY_CITY = {
+  name: 'street_stored_by_city',
+  text: streetStored('state = $2 AND city_key = $3', '$4'),
+};
 /** The LIKE patterns of the lines numbered `houseNumber`: the number and a space, or a range from it. */
 const numberPatterns = (houseNumber: string) => {
   const house = likeEscape(houseNumber);
@@ -413,10 +418,10 @@ export class RecordStore {
     return (await this.pool.query<{ street_type: string }>({ ...statement, values })).rows.map((r) => r.street_type);
   }
 
-  /** Whether any line of a street name (a loose key without its number) is stored in the ZIP or city. */
-  async streetStored(c: AddressCriteria, name: string): Promise<boolean> {
+  /** Whether any line of some street names (loose keys without their number) is stored in the ZIP or city. */
+  async streetStored(c: AddressCriteria, names: readonly string[]): Promise<boolean> {
     const statement = c.zip !== null ? STREET_STORED_BY_ZIP : STREET_STORED_BY_CITY;
-    const values = [`${likeEscape(name)} %`, ...this.place(c)];
+    const values = [names.map((n) => `${likeEscape(n)} %`), ...this.place(c), names];
     return (await this.pool.query<{ stored: boolean }>({ ...statement, values })).rows[0]!.stored;
   }
 

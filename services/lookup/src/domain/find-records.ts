@@ -20,7 +20,7 @@ import { type AskedAddress, describeMatch } from './address-match.js';
 import { withoutSeparatorLookalikes } from './apn-matches.js';
 import { postalZipsHolding } from './postal-zips.js';
 import { buildingSpellings, resolveSpellings } from './spelling-reads.js';
-import { splitLooseKey } from './spelling-rules.js';
+import { postDirectionalKeys, splitLooseKey } from './spelling-rules.js';
 import { LookupDeadline, type Run } from './lookup-deadline.js';
 import type { RecordPage } from './record-page.js';
 
@@ -119,8 +119,8 @@ export interface UnitLines<T = AddressCriteria> {
   /**
    * No unit asked, a directional's letter after the number (`1604 E Monticello Ave`), as the house number's letter
    * (`1604-E MONTICELLO AVE`, house 1604E since keys v8): tried only where the address holds nothing at all, and
-   * answering only where the street asked (East Monticello Avenue) has no line in the place, as the client may mean a
-   * house of it we lack.
+   * answering only where the street asked (East Monticello Avenue, in any spelling a lookup reads) has no line in the
+   * place, as the client may mean a house of it we lack. Not in a postal city's ZIPs (findByAddress).
    */
   directionalLetter: T | null;
 }
@@ -249,7 +249,9 @@ export async function findByAddress(
     if (c.zip !== null || !isNothingFound(err)) throw err;
     const postal = postalZips(c.state!, c.cityKey!);
     if (postal.length === 0) throw err;
-    const unitLines = [units.bare, units.houseLetter, units.directionalLetter].filter((u) => u !== null);
+    // Not the directional's letter read as the house's: its guard (the street asked has no line in the place) would
+    // be read in one ZIP only, and a ZIP holding the lettered house must not outweigh one holding the address asked.
+    const unitLines = [units.bare, units.houseLetter].filter((u) => u !== null);
     const { zips: held, how, sure } = await postalZipsHolding(store, [c, ...later], unitLines, postal, c.state!, run);
     if (held.length === 0) throw err;
     const inCity = `${c.cityKey}, ${c.state}`;
@@ -268,7 +270,7 @@ export async function findByAddress(
     const unitsInZip = {
       bare: units.bare && { ...units.bare, ...inZip },
       houseLetter: units.houseLetter && { ...units.houseLetter, ...inZip },
-      directionalLetter: units.directionalLetter && { ...units.directionalLetter, ...inZip },
+      directionalLetter: null,
     };
     const laterInZip = later.map((r) => ({ ...r, ...inZip }));
     return findReadings(store, { ...c, ...inZip }, laterInZip, unitsInZip, q, run, written);
@@ -357,8 +359,20 @@ async function findUnitLines(
   // The house numbered with the directional's letter, unless the street asked has a line there (a statement more
   // only when the lettered house is stored).
   const lettered = units.directionalLetter && (await exactly(units.directionalLetter));
-  if (lettered && !(await run(() => store.streetStored(c, splitLooseKey(c.looseKey).name)))) return lettered;
+  if (lettered && !(await run(() => store.streetStored(c, streetNames(c))))) return lettered;
   throw first;
+}
+
+/**
+ * The loose-key names the street asked may be stored under, as a lookup by ZIP reads them (resolveSpellings): as
+ * written, without its type's word read as a type (`E_VALLEYGREEN` of `E Valley Green`), and with any post-directional
+ * or none (`E_MONTICELLO_N`).
+ */
+function streetNames(c: AddressCriteria): string[] {
+  const names = new Set<string>();
+  for (const key of [c.looseKey, c.looseKeyUntyped, c.looseKeyNoPostDir]) if (key) names.add(splitLooseKey(key).name);
+  for (const key of postDirectionalKeys(c)?.others ?? []) names.add(splitLooseKey(key).name);
+  return [...names];
 }
 
 /**

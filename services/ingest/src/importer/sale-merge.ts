@@ -135,7 +135,8 @@ export function unionSales(a: readonly SaleInput[], b: readonly SaleInput[]): Sa
  *   end orders them as a sort at each union would, the places breaking the ties as its stability did.
  */
 export class SalesUnion {
-  private readonly byKey = new Map<string, { sale: SaleInput; place: number }>();
+  /** By key, the sale kept, its place, and whether it names a deed (its key says: the same for a sale of the key). */
+  private readonly byKey = new Map<string, { sale: SaleInput; place: number; named: boolean }>();
   /** The places taken so far: a list appended takes places after the last, one prepended before the first. */
   private first = 0;
   private last = -1;
@@ -147,10 +148,11 @@ export class SalesUnion {
   /** The list after the union: its sale of a key the union holds takes that sale's place. */
   append(sales: readonly SaleInput[]): void {
     for (const s of sales) {
-      const key = saleKey(s);
+      const deed = deedKey(s.documentNumber);
+      const key = saleKey(s, deed);
       const had = this.byKey.get(key);
       if (had) had.sale = s;
-      else this.byKey.set(key, { sale: s, place: ++this.last });
+      else this.byKey.set(key, { sale: s, place: ++this.last, named: deed !== '' });
     }
   }
 
@@ -161,24 +163,19 @@ export class SalesUnion {
   prepend(sales: readonly SaleInput[]): void {
     for (let i = sales.length - 1; i >= 0; i--) {
       const s = sales[i]!;
-      const key = saleKey(s);
+      const deed = deedKey(s.documentNumber);
+      const key = saleKey(s, deed);
       const had = this.byKey.get(key);
       if (had) had.place = --this.first;
-      else this.byKey.set(key, { sale: s, place: --this.first });
+      else this.byKey.set(key, { sale: s, place: --this.first, named: deed !== '' });
     }
   }
 
   sales(): SaleInput[] {
     let kept = [...this.byKey.values()];
-    let named = false;
-    let bare = false;
-    for (const { sale } of kept) {
-      if (namesDeed(sale)) named = true;
-      else bare = true;
-    }
-    if (named && bare) {
-      const withDeed = new Set(kept.filter((k) => namesDeed(k.sale)).map((k) => looseKey(k.sale)));
-      kept = kept.filter((k) => namesDeed(k.sale) || !withDeed.has(looseKey(k.sale)));
+    if (kept.some((k) => k.named) && kept.some((k) => !k.named)) {
+      const withDeed = new Set(kept.filter((k) => k.named).map((k) => looseKey(k.sale)));
+      kept = kept.filter((k) => k.named || !withDeed.has(looseKey(k.sale)));
     }
     return kept.sort((x, y) => saleOrder(x.sale, y.sale) || x.place - y.place).map((k) => k.sale);
   }
@@ -255,20 +252,13 @@ export function overStoredSales(
 class AcrossDeeds {
   /** Stored sales a file sale took across a deed named on one side only: each is taken once. */
   readonly taken = new Set<SaleInput>();
-  private readonly lists = new Map<string, { sales: SaleInput[]; next: number }>();
+  /** Made at the first take: most file sales find theirs by key or event, and never come here. */
+  private lists: Map<string, { sales: SaleInput[]; next: number }> | undefined;
 
-  constructor(stored: readonly SaleInput[]) {
-    for (const o of stored) {
-      const side = `${saleDay(o)}|${namesDeed(o)}`;
-      for (const key of [side, `${side}|${o.price}`]) {
-        const list = this.lists.get(key);
-        if (list) list.sales.push(o);
-        else this.lists.set(key, { sales: [o], next: 0 });
-      }
-    }
-  }
+  constructor(private readonly stored: readonly SaleInput[]) {}
 
   take(s: SaleInput, samePrice: boolean): SaleInput | undefined {
+    this.lists ??= this.listed();
     const side = `${saleDay(s)}|${!namesDeed(s)}`;
     const list = this.lists.get(samePrice ? `${side}|${s.price}` : side);
     if (!list) return undefined;
@@ -276,5 +266,18 @@ class AcrossDeeds {
     const was = list.sales[list.next];
     if (was) this.taken.add(was);
     return was;
+  }
+
+  private listed(): Map<string, { sales: SaleInput[]; next: number }> {
+    const lists = new Map<string, { sales: SaleInput[]; next: number }>();
+    for (const o of this.stored) {
+      const side = `${saleDay(o)}|${namesDeed(o)}`;
+      for (const key of [side, `${side}|${o.price}`]) {
+        const list = lists.get(key);
+        if (list) list.sales.push(o);
+        else lists.set(key, { sales: [o], next: 0 });
+      }
+    }
+    return lists;
   }
 }

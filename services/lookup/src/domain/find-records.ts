@@ -324,8 +324,8 @@ async function findReadings(
 /**
  * The address as parsed, where a stored line may hold the unit asked (UnitLines): the unit as stored; else the line
  * holding it bare; else, the unit not stored, the building's own record; else, nothing at all at the address, the
- * house numbered with the letter (the unit's, or the directional's where the street asked has no line there). Each line of UnitLines answers only with a record stored at exactly that line, without
- * a unit: one statement each.
+ * house numbered with the letter (the unit's, or the directional's where the street asked has no line there). Each
+ * line of UnitLines answers only with a record stored at exactly that line, without a unit: one statement each.
  */
 async function findUnitLines(
   store: RecordStore,
@@ -354,7 +354,8 @@ async function findUnitLines(
   if (bare) return bare;
   if (building !== null) return building.answer();
   // Units stored at the address, but not this one: its 404 names them.
-  const letter = units.houseLetter && !namesUnits(first) ? await exactly(units.houseLetter) : null;
+  if (namesUnits(first)) throw first;
+  const letter = units.houseLetter && (await exactly(units.houseLetter));
   if (letter) return letter;
   // The house numbered with the directional's letter, unless the street asked has a line there (a statement more
   // only when the lettered house is stored).

@@ -248,7 +248,17 @@ export const REFUSALS_KEPT = 1_000;
 
 function keepRefusals(summary: ImportSummary, refusals: readonly RowError[]): void {
   summary.refusedValues += refusals.length;
-  for (const r of refusals) if (summary.refusals.length < REFUSALS_KEPT) summary.refusals.push(r);
+  for (const r of refusals) summary.refusals.push(r);
+  if (summary.refusals.length > 2 * REFUSALS_KEPT) keepFirstRefusals(summary);
+}
+
+/**
+ * The refusals of the first lines: rows held back to the file's end (import-batches.ts HeldRows) are worked after
+ * later lines.
+ */
+function keepFirstRefusals(summary: ImportSummary): void {
+  summary.refusals.sort((a, b) => a.line - b.line);
+  summary.refusals.length = Math.min(summary.refusals.length, REFUSALS_KEPT);
 }
 
 export async function importCsv(
@@ -336,6 +346,7 @@ export async function importCsv(
         executors,
         cellsRead: cellMask(headerColumns, executors.some((e) => e.readsCells) ? mappingColumns(mapping) : []),
         parcelCells: identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c)),
+        holdRowsApart: mapping.fields.apn !== undefined,
       };
       const parse: BatchWork<Executor, ParsedBatch> = (e, batch, rows, cells) => e.parse(batch, rows, cells);
       try {
@@ -363,6 +374,9 @@ export async function importCsv(
     },
     opts.onWait,
   );
+  // A parcel's rows held back to the file's end (import-batches.ts HeldRows) report their errors after later lines'.
+  summary.errors.sort((a, b) => a.line - b.line);
+  keepFirstRefusals(summary);
   return summary;
 }
 

@@ -1,0 +1,116 @@
+// npm run bench:import-order [-- --rounds 3 --batch 2000]
+// A sales file's first load and re-load as it comes, grouped by parcel, against the same file sorted by sale date, as
+// many counties publish theirs: Charlottesville's sales (58,937 rows, joined to its parcels by ParcelNumber). Each
+// round, each order into a fresh database holding the city's parcels (their import not timed), the two orders
+// alternated; the time is importCsv's alone. The ratio is the date-sorted file's rows/s over the grouped file's of the
+// same round (these VMs drift within minutes). Rows of a parcel met again after other parcels' rows are held back to
+// the file's end and sent together (import-batches.ts HeldRows): without that, a date-sorted file's parcels were
+// merged and written once for every batch their sales fell in.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
+import { DEFAULT_DATABASE_URL } from '@pra/core/config';
+import { useLocalStack } from '@pra/platform/local-stack';
+import { migrateRecords } from '../../services/ingest/src/data/migrate.js';
+import { parseRecord } from '../../services/ingest/src/importer/csv-records.js';
+import { COUNTY_ROLLS, importCsv, loadMapping } from '../../services/ingest/src/importer/index.js';
+
+useLocalStack('bench:import-order');
+
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '3' },
+    batch: { type: 'string' },
+  },
+});
+const rounds = Number(values.rounds);
+if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a positive integer');
+const batchSize = values.batch === undefined ? undefined : Number(values.batch);
+
+const [parcels, , sales] = COUNTY_ROLLS.charlottesville;
+
+/** The sales file's rows sorted by their SaleDate cell (the file's order kept within a day), written to `to`. */
+function sortedByDate(to: string): void {
+  const lines = gunzipSync(readFileSync(sales.file)).toString('utf8').split(/\r?\n/);
+  const header = parseRecord(lines[0]!.replace(/^\uFEFF/, ''), ',');
+  if (!('fields' in header)) throw new Error(`${sales.file}: no header`);
+  const date = header.fields.indexOf('SaleDate');
+  const rows = lines.slice(1).filter((l) => l.trim() !== '');
+  const dateOf = (l: string) => {
+    const r = parseRecord(l, ',');
+    return 'fields' in r ? r.fields[date]! : '';
+  };
+  const keyed = rows.map((l, i) => ({ l, i, d: dateOf(l) }));
+  keyed.sort((a, b) => (a.d < b.d ? -1 : a.d > b.d ? 1 : a.i - b.i));
+  writeFileSync(to, `${[lines[0]!, ...keyed.map((k) => k.l)].join('\n')}\n`);
+}
+
+async function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'pra-bench-order-'));
+  const byDate = join(dir, 'charlottesville-sales-by-date.csv');
+  sortedByDate(byDate);
+  const orders = [
+    { name: 'grouped by parcel (as published)', file: sales.file },
+    { name: 'sorted by sale date', file: byDate },
+  ];
+  const base = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  const parcelMapping = loadMapping(parcels.mapping);
+  const salesMapping = loadMapping(sales.mapping);
+  const rates = orders.map(() => ({ first: [] as number[], again: [] as number[], updated: [] as number[] }));
+  console.log(
+    `Charlottesville's sales (${salesMapping.name}) as published and sorted by date, each round into a fresh database ` +
+      `holding the city's parcels; ${rounds} rounds, the order alternated; ${cpus().length} x ${cpus()[0]?.model ?? '?'}`,
+  );
+  try {
+    for (let round = 1; round <= rounds; round++) {
+      for (let k = 0; k < orders.length; k++) {
+        const o = (k + round - 1) % orders.length;
+        const url = withDatabase(base, `pra_bench_order_${process.pid}`);
+        await ensureDatabase(url);
+        const pool = createPool(url, 6, 'bench-import-order');
+        try {
+          await migrateRecords(pool);
+          await importCsv(pool, parcelMapping, parcels.file, { batchSize });
+          const time = async () => {
+            const started = performance.now();
+            const s = await importCsv(pool, salesMapping, orders[o]!.file, { batchSize });
+            return { rate: s.rowsRead / ((performance.now() - started) / 1000), s };
+          };
+          const first = await time();
+          const again = await time();
+          rates[o]!.first.push(first.rate);
+          rates[o]!.again.push(again.rate);
+          rates[o]!.updated.push(again.s.updated);
+          console.log(
+            `round ${round}, ${orders[o]!.name}: first load ${fmt(first.rate)} rows/s (${fmt(first.s.updated)} parcels updated), ` +
+              `re-load ${fmt(again.rate)} rows/s (${fmt(again.s.updated)} updated, ${fmt(again.s.unchanged)} unchanged)`,
+          );
+        } finally {
+          await pool.end();
+          await dropDatabase(url);
+        }
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  console.log(`\n${'order'.padEnd(36)}${'first load'.padStart(12)}${'re-load'.padStart(12)}  (rows/s, means)`);
+  orders.forEach((o, i) => {
+    console.log(
+      `${o.name.padEnd(36)}${fmt(mean(rates[i]!.first)).padStart(12)}${fmt(mean(rates[i]!.again)).padStart(12)}`,
+    );
+  });
+  const ratios = rates[1]!.first.map((r, i) => (r / rates[0]!.first[i]!).toFixed(2));
+  console.log(`sorted by date / grouped, first load, round by round: ${ratios.join(', ')}`);
+}
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+main().catch((err: Error) => {
+  console.error(`bench:import-order failed: ${err.stack ?? err.message}`);
+  process.exit(1);
+});

@@ -126,6 +126,30 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
     );
   });
 
+  it('once an eighth of the rows were held, sends each parcel first met after that whole, in one batch', async () => {
+    // Parcels two by two, their rows interleaved (1 2 1 2 1 2, 3 4 3 4 3 4, ...), as a file sorted by date holds the
+    // sales of a few parcels at a time: the second pair's rows and every later pair's are all held.
+    const pairs = 12;
+    const order = Array.from({ length: pairs }, (_, k) => [1, 2, 1, 2, 1, 2].map((j) => 2 * k + j)).flat();
+    const file = write('by-date.csv', `APN,PRICE\n${order.map((p, i) => `${p},${i}`).join('\n')}\n`);
+    const sent: { parcel: number; batch: number }[] = [];
+    const reader = readBatches(
+      { file, delimiter: ',', batchSize: 4, executors: ['worker'], parcelCells: [0], holdRowsApart: true },
+      async (_e, batch, b) => {
+        for (const line of b.lines) sent.push({ parcel: order[line - 2]!, batch });
+        return null;
+      },
+    );
+    for (let b = await reader.take(); b; b = await reader.take()) await b.parsed;
+    await reader.finished;
+    expect(sent.length).toBe(order.length);
+    for (let p = 3; p <= 2 * pairs; p++) {
+      const at = sent.flatMap((s, k) => (s.parcel === p ? [k] : []));
+      expect(at, `parcel ${p}`).toEqual([at[0], at[0]! + 1, at[0]! + 2]);
+      expect(new Set(at.map((k) => sent[k]!.batch)).size, `parcel ${p}`).toBe(1);
+    }
+  });
+
   it('holds nothing back from a file whose parcels come together', async () => {
     await fc.assert(
       fc.asyncProperty(

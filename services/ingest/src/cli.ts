@@ -88,7 +88,7 @@ async function main() {
       case 'import': {
         const mapping = loadMapping(values.mapping!);
         const progress = new FileProgress(`import ${mapping.name}`);
-        let last = { rowsRead: 0, bytesRead: 0, totalBytes: null as number | null };
+        let last = { rowsRead: 0, rowsWhole: 0, bytesRead: 0, totalBytes: null as number | null };
         const started = performance.now();
         const s = await importCsv(pool, mapping, values.file!, {
           dryRun,
@@ -100,7 +100,7 @@ async function main() {
             progress.update(p);
           },
         }).catch((err: Error) => {
-          throw dryRun || last.rowsRead === 0 ? err : partlyWritten(err, last.rowsRead);
+          throw dryRun || last.rowsRead === 0 ? err : partlyWritten(err, last);
         });
         const seconds = (performance.now() - started) / 1000;
         progress.update(last, true);
@@ -183,10 +183,16 @@ function afterImport(s: ImportSummary): string[] {
  * An import that failed after some of its batches were written: they stay (each was committed whole), and the same
  * file imported again finds them unchanged and writes the rest.
  */
-function partlyWritten(err: Error, rows: number): Error {
+function partlyWritten(err: Error, at: { rowsRead: number; rowsWhole: number }): Error {
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  // Rows of parcels met again are held to the file's end (held-rows.ts): the rows written are not all the first ones.
+  const which =
+    at.rowsWhole === at.rowsRead
+      ? `At least the file's first ${fmt(at.rowsRead)} rows were written`
+      : `At least ${fmt(at.rowsRead)} rows (the file's first ${fmt(at.rowsWhole)} all among them) were written`;
   return new Error(
-    `${err.message}\nAt least the file's first ${rows.toLocaleString('en-US')} rows were written before this, in ` +
-      'whole batches; once the cause is fixed, import the whole file again: it finds those unchanged and writes the rest.',
+    `${err.message}\n${which} before this, in whole batches; once the cause is fixed, import the whole file again: ` +
+      'it finds those unchanged and writes the rest.',
     { cause: err },
   );
 }

@@ -51,13 +51,17 @@ export class TestRolls {
   private files = 0;
   private readonly mappings = new Map<string, Mapping>();
 
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    /** Fields of the rolls' mapping in place of these (an APN read from one cell, PAGE: rows held apart). */
+    private readonly fields: Record<string, unknown> = {},
+  ) {}
 
   mapping(name: string): Mapping {
     let m = this.mappings.get(name);
     if (!m) {
       const file = join(this.dir, `${name}.json`);
-      writeFileSync(file, JSON.stringify({ kind: 'property', fields: FIELDS, name }));
+      writeFileSync(file, JSON.stringify({ kind: 'property', fields: { ...FIELDS, ...this.fields }, name }));
       m = loadMapping(file);
       this.mappings.set(name, m);
     }

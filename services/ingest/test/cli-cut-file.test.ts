@@ -5,7 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, expect, inject, it } from 'vitest';
 import { createPool, dropDatabase, withDatabase } from '@pra/platform';
 import { readCsvRecords } from '../src/importer/csv-records.js';
@@ -72,6 +72,36 @@ it('an import cut short by its file says what it wrote; the whole file again wri
         `properties: ${(5_335 - stored).toLocaleString('en-US')} new, 0 updated, ${stored.toLocaleString('en-US')} unchanged`,
       ),
     );
+    expect(Number((await pool.query('SELECT count(*) FROM records.properties')).rows[0].count)).toBe(5_335);
+  } finally {
+    await pool.end();
+  }
+}, 180_000);
+
+it('an import cut short while rows are held says which rows it wrote; the whole file again writes the rest', async () => {
+  const { mapping, file } = COUNTY_ROLLS.philadelphia![0]!;
+  const lines = gunzipSync(readFileSync(file)).toString('utf8').split('\n');
+  // The 100th row's parcel again after the 1,000th: held to the file's end, which the cut file never reaches.
+  const copy = [...lines.slice(0, 1001), lines[100]!, ...lines.slice(1001)];
+  const bytes = gzipSync(copy.join('\n'));
+  const cut = join(dir, 'philadelphia-held-cut.csv.gz');
+  writeFileSync(cut, bytes.subarray(0, Math.floor(bytes.length * 0.95)));
+  const whole = join(dir, 'philadelphia-held.csv.gz');
+  writeFileSync(whole, bytes);
+  await freshStore(url);
+  const pool = createPool(url, 1, 'cut-file-test');
+  try {
+    const failed = runIngest(url, 'import', '--mapping', mapping, '--file', cut);
+    expect(failed.status, failed.stderr).toBe(1);
+    // Two batches of the rows not held are written: the file's rows but the one held, of which the first 1,000 are
+    // the file's first all.
+    expect(failed.stderr).toContain(
+      "At least 4,000 rows (the file's first 1,000 all among them) were written before this",
+    );
+    expect(Number((await pool.query('SELECT count(*) FROM records.properties')).rows[0].count)).toBe(3_999);
+    const again = runIngest(url, 'import', '--mapping', mapping, '--file', whole);
+    expect(again.status, again.stderr).toBe(0);
+    expect(again.stdout).toContain('properties: 1,336 new, 0 updated, 3,999 unchanged');
     expect(Number((await pool.query('SELECT count(*) FROM records.properties')).rows[0].count)).toBe(5_335);
   } finally {
     await pool.end();

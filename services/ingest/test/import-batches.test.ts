@@ -69,16 +69,40 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
   it('sends each row once, a parcel in the order of the file and in at most two runs, no batch cut within a run', async () => {
     await fc.assert(
       fc.asyncProperty(
-        // Each row's parcel (0: an empty APN, a parcel of its own), and whether its APN is written with a dash.
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.boolean()), { minLength: 1, maxLength: 40 }),
+        // Each row's parcel (0: an empty APN, a parcel of its own), whether its APN is written with a dash, whether
+        // its note spans two lines (a quoted field), and whether an unreadable line comes before it.
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.boolean(), fc.boolean(), fc.boolean()), {
+          minLength: 1,
+          maxLength: 40,
+        }),
         fc.integer({ min: 1, max: 5 }),
         fc.boolean(),
-        fc.option(fc.integer({ min: 1, max: 6 }), { nil: undefined }),
-        async (rows, batchSize, inline, heldRows) => {
+        // Limits of the rows held: none (the defaults), or a few rows, or a few characters.
+        fc.oneof(
+          fc.constant(undefined),
+          fc.integer({ min: 1, max: 6 }).map((rows) => ({ rows, chars: 1e9 })),
+          fc.integer({ min: 20, max: 120 }).map((chars) => ({ rows: 1e9, chars })),
+        ),
+        async (rows, batchSize, inline, heldLimits) => {
           const apn = (p: number, dash: boolean) => (p === 0 ? '' : dash ? `7-${p}` : `7${p}`);
-          const lines = ['NOTE,APN,PRICE', ...rows.map(([p, dash], i) => `"note, ${i}",${apn(p, dash)},${100 + i}`)];
+          const lines = ['NOTE,APN,PRICE'];
+          // Each record's line (its first), as the file's lines are counted: a quoted note may take two.
+          let physical = 1;
+          const add = (record: string) => {
+            lines.push(record);
+            physical += record.split('\n').length;
+            return physical - record.split('\n').length + 1;
+          };
+          const lineOf: number[] = [];
+          const badLines: number[] = [];
+          rows.forEach(([p, dash, twoLines, badBefore], i) => {
+            if (badBefore) badLines.push(add(`"bad"x,${apn(p, dash)},0`));
+            const note = twoLines ? `note, ${i}\nsecond line` : `note, ${i}`;
+            lineOf.push(add(`"${note}",${apn(p, dash)},${100 + i}`));
+          });
           const file = write('sales.csv', `${lines.join('\n')}\n`);
           const sent: { parcel: number; line: number; batch: number }[] = [];
+          const unreadable: number[] = [];
           const reader = readBatches(
             {
               file,
@@ -88,41 +112,57 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
               parcelCells: [1],
               cellsRead: [inline, inline, inline],
               holdRowsApart: true,
-              ...(heldRows ? { heldLimits: { rows: heldRows, chars: 1e9 } } : {}),
+              ...(heldLimits ? { heldLimits } : {}),
             },
             async (_e, batch, b, cells) => {
               b.ends.forEach((end, r) => {
                 const text = b.text.slice(r === 0 ? 0 : b.ends[r - 1], end);
-                const [, i] = /"note, (\d+)"/.exec(text)!;
-                const [p] = rows[Number(i)]!;
-                // The row's line is its own (the header is line 1); an inline executor gets its cells.
-                expect(b.lines[r]).toBe(Number(i) + 2);
-                if (inline) expect(cells[r]).toEqual([`note, ${i}`, apn(p, rows[Number(i)]![1]), `${100 + Number(i)}`]);
+                const i = Number(/"note, (\d+)/.exec(text)![1]);
+                const [p, dash, twoLines] = rows[i]!;
+                // The row's line is its own; an inline executor gets its cells.
+                expect(b.lines[r]).toBe(lineOf[i]);
+                const note = twoLines ? `note, ${i}\nsecond line` : `note, ${i}`;
+                if (inline) expect(cells[r]).toEqual([note, apn(p, dash), `${100 + i}`]);
                 sent.push({ parcel: p, line: b.lines[r]!, batch });
               });
               if (!inline) expect(cells).toEqual([]);
               return null;
             },
           );
-          for (let b = await reader.take(); b; b = await reader.take()) await b.parsed;
+          for (let b = await reader.take(); b; b = await reader.take()) {
+            await b.parsed;
+            for (const u of b.unreadable) unreadable.push(u.line);
+            // A batch tells the rows sent in it and before it, and the file's first rows all among them (the reader
+            // may have sent later batches already).
+            const upTo = sent.filter((s) => s.batch <= b.batch);
+            expect(b.rowsRead).toBe(upTo.length + unreadable.length);
+            const whole = new Set([...upTo.map((s) => s.line), ...unreadable]);
+            const firstLines = [...lineOf, ...badLines].sort((x, y) => x - y).slice(0, b.rowsWhole);
+            expect(firstLines.every((l) => whole.has(l))).toBe(true);
+          }
           await reader.finished;
-          // Every row once.
-          expect(sent.map((s) => s.line).sort((a, b) => a - b)).toEqual(rows.map((_, i) => i + 2));
+          // Every row once, every unreadable line reported.
+          expect(sent.map((s) => s.line).sort((a, b) => a - b)).toEqual(lineOf);
+          expect(unreadable.sort((a, b) => a - b)).toEqual(badLines);
           for (let p = 1; p <= 6; p++) {
-            const mine = sent.map((s, k) => ({ ...s, k })).filter((s) => s.parcel === p);
+            // The rows sent with an APN, and this parcel's among them.
+            const withApn = sent.filter((s) => s.parcel !== 0);
+            const mine = withApn.map((s, k) => ({ ...s, k })).filter((s) => s.parcel === p);
             // In the file's order, whatever its spelling.
             expect(mine.map((s) => s.line)).toEqual([...mine.map((s) => s.line)].sort((a, b) => a - b));
-            // Runs of the parcel's rows as sent: two at most (its first rows, then the rest held) unless the rows
-            // held were sent before the file's end (a limit met); each run in one batch (its rows are few).
+            // Runs of the parcel's rows among the rows with an APN: two at most (its first rows, then the rest held)
+            // unless what was held was sent before the file's end (a limit met).
             const runs = mine.filter((s, j) => j === 0 || mine[j - 1]!.k !== s.k - 1);
-            if (heldRows === undefined) expect(runs.length).toBeLessThanOrEqual(2);
-            mine.forEach((s, j) => {
-              if (j > 0 && mine[j - 1]!.k === s.k - 1) expect(s.batch).toBe(mine[j - 1]!.batch);
+            if (heldLimits === undefined) expect(runs.length).toBeLessThanOrEqual(2);
+            // Rows of the parcel next to each other as sent are in one batch (its rows are fewer than a batch holds).
+            const all = sent.map((s, k) => ({ ...s, k }));
+            all.forEach((s, k) => {
+              if (k > 0 && s.parcel === p && all[k - 1]!.parcel === p) expect(s.batch).toBe(all[k - 1]!.batch);
             });
           }
         },
       ),
-      { numRuns: 150 },
+      { numRuns: 200 },
     );
   });
 
@@ -161,20 +201,55 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
             for (let r = 0; r < n; r++) lines.push(`${p}-${r % 2 === 0 ? 'A' : 'a'},${r}`);
           });
           const file = write('roll.csv', `${lines.join('\n')}\n`);
-          const sent: number[] = [];
+          const sent: { line: number; batch: number }[] = [];
           const reader = readBatches(
             { file, delimiter: ',', batchSize, executors: ['worker'], parcelCells: [0], holdRowsApart: true },
-            async (_e, _batch, b) => {
-              sent.push(...b.lines);
+            async (_e, batch, b) => {
+              for (const line of b.lines) sent.push({ line, batch });
               return null;
             },
           );
-          for (let b = await reader.take(); b; b = await reader.take()) await b.parsed;
+          for (let b = await reader.take(); b; b = await reader.take()) {
+            await b.parsed;
+            // Each batch the file's next rows, none held: every row before its end sent.
+            const upTo = sent.filter((s) => s.batch <= b.batch).length;
+            expect([b.rowsRead, b.rowsWhole]).toEqual([upTo, upTo]);
+          }
           await reader.finished;
-          expect(sent).toEqual(lines.slice(1).map((_, i) => i + 2));
+          expect(sent.map((s) => s.line)).toEqual(lines.slice(1).map((_, i) => i + 2));
         },
       ),
       { numRuns: 60 },
     );
+  });
+
+  it('holds only the stragglers of a file whose parcels mostly come together', async () => {
+    // 40 parcels of two rows each, by parcel; a third row of parcels 5, 17 and 30 after parcel 35's: 3 rows of 83
+    // held, fewer than an eighth. The others are sent as read, batch by batch; the stragglers at the end.
+    const order: number[] = [];
+    for (let p = 1; p <= 40; p++) {
+      order.push(p, p);
+      if (p === 35) order.push(17, 5, 30, 17);
+    }
+    const file = write('stragglers.csv', `APN,PRICE\n${order.map((p, i) => `${p},${i}`).join('\n')}\n`);
+    const sent: number[] = [];
+    const reader = readBatches(
+      { file, delimiter: ',', batchSize: 10, executors: ['worker'], parcelCells: [0], holdRowsApart: true },
+      async (_e, _batch, b) => {
+        sent.push(...b.lines);
+        return null;
+      },
+    );
+    let firstSent = -1;
+    for (let b = await reader.take(); b; b = await reader.take()) {
+      await b.parsed;
+      if (firstSent < 0) firstSent = b.rowsRead;
+    }
+    await reader.finished;
+    const stragglers = [72, 73, 74, 75]; // lines of 17, 5, 30, 17
+    const kept = order.map((_, i) => i + 2).filter((l) => !stragglers.includes(l));
+    // Parcel 17's two stragglers together, in the order the parcels were first held.
+    expect(sent).toEqual([...kept, 72, 75, 73, 74]);
+    expect(firstSent).toBeLessThan(order.length);
   });
 });

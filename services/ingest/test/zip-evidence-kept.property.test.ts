@@ -254,6 +254,7 @@ describe('the batches a small file keeps', () => {
     rows: { text: 'x'.repeat(chars), ends: new Int32Array(rows), lines: new Int32Array(rows) },
     unreadable: [],
     rowsRead: 0,
+    rowsWhole: 0,
     bytesRead: 0,
   });
 

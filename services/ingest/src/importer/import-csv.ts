@@ -23,6 +23,7 @@ import type { TractInput } from '../domain/property-input.js';
 import type { ZipEvidenceEntry } from '../domain/zip-evidence.js';
 import { cellMask, readCsvValues, readHeader } from './csv-records.js';
 import {
+  type BatchPosition,
   type BatchReader,
   type BatchWork,
   KeptBatches,
@@ -64,6 +65,7 @@ import {
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
 import { type Mapping, readsNames } from './mapping.js';
+import { holdsRowsApart } from './held-rows.js';
 import { identityColumns, mappingColumns } from './mapping-rules.js';
 import { loaderWorker } from './worker-argv.js';
 
@@ -103,7 +105,13 @@ export interface ImportSummary {
 }
 
 export interface ImportProgressEvent {
+  /** Rows written (or read, in a dry run), in batches. */
   rowsRead: number;
+  /**
+   * The file's first rows, every one written: fewer than rowsRead while rows of parcels met again are held back to the
+   * file's end (held-rows.ts). bytesRead is the bytes they take.
+   */
+  rowsWhole: number;
   bytesRead: number;
   /** The file's size in bytes, when it could be read (not for a pipe). */
   totalBytes: number | null;
@@ -307,7 +315,8 @@ export async function importCsv(
   // (worker threads read their own copy as they start: import-worker.ts).
   if (readsNames(mapping)) loadNameLists();
   const totalBytes = fileSize(file);
-  const progress = (rowsRead: number, bytesRead: number) => opts.onProgress?.({ rowsRead, bytesRead, totalBytes });
+  const progress = ({ rowsRead, rowsWhole, bytesRead }: BatchPosition) =>
+    opts.onProgress?.({ rowsRead, rowsWhole, bytesRead, totalBytes });
   // One import or remove of a source at a time: two imports would both take a parcel for new.
   await withSourceLock(
     pool,
@@ -346,7 +355,7 @@ export async function importCsv(
         executors,
         cellsRead: cellMask(headerColumns, executors.some((e) => e.readsCells) ? mappingColumns(mapping) : []),
         parcelCells: identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c)),
-        holdRowsApart: mapping.fields.apn !== undefined,
+        holdRowsApart: holdsRowsApart(mapping),
       };
       const parse: BatchWork<Executor, ParsedBatch> = (e, batch, rows, cells) => e.parse(batch, rows, cells);
       try {
@@ -402,7 +411,7 @@ async function importProperties(
   startBatches: () => BatchReader<Executor>,
   source: string,
   summary: ImportSummary,
-  progress: (rowsRead: number, bytesRead: number) => void,
+  progress: (at: BatchPosition) => void,
   mode: {
     joined: boolean;
     /**
@@ -561,7 +570,7 @@ async function importProperties(
         release();
       });
       if (summary.dryRun) {
-        built.then(() => progress(next.rowsRead, next.bytesRead)).then(release, release);
+        built.then(() => progress(next)).then(release, release);
         continue;
       }
       // Its records are written once built, after the batches before it, in the file's order.
@@ -569,7 +578,7 @@ async function importProperties(
       writing = writing
         .then(() => making)
         .then((b) => writeBuiltBatch(lock.client, source, b, ownerIds))
-        .then(() => progress(next.rowsRead, next.bytesRead));
+        .then(() => progress(next));
       // A failed write stops the import: the fronts and batches after it do no more work for nothing.
       writing.then(release, () => {
         stopped = true;
@@ -602,7 +611,7 @@ async function importTracts(
   file: string,
   batchSize: number,
   summary: ImportSummary,
-  progress: (rowsRead: number, bytesRead: number) => void,
+  progress: (at: BatchPosition) => void,
   dryRun: boolean,
 ): Promise<void> {
   let tracts: TractInput[] = [];
@@ -612,7 +621,7 @@ async function importTracts(
     if (!dryRun) await writeTracts(lock.client, tracts);
     summary.added += tracts.length;
     tracts = [];
-    progress(summary.rowsRead, bytesRead);
+    progress({ rowsRead: summary.rowsRead, rowsWhole: summary.rowsRead, bytesRead });
   };
   // The rules compiled once, against the file's header (its first item).
   let rules: CompiledRules | null = null;

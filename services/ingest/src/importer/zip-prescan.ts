@@ -29,7 +29,9 @@ export async function prescanZipEvidence(
   reading: BatchReading<EvidenceReader>,
   keep?: KeptBatches,
 ): Promise<ZipEvidenceEntry[]> {
-  const batches = readBatches(reading, (e, batch, rows, cells) => e.zipEvidence(batch, rows, cells), keep);
+  // Rows held apart only where the batches are kept to be the import's: the evidence needs no parcel's rows together.
+  const read = keep ? reading : { ...reading, holdRowsApart: false };
+  const batches = readBatches(read, (e, batch, rows, cells) => e.zipEvidence(batch, rows, cells), keep);
   const out: ZipEvidenceEntry[] = [];
   try {
     for (let b = await batches.take(); b; b = await batches.take()) for (const e of await b.parsed) out.push(e);

@@ -1,0 +1,154 @@
+// Rows of a parcel met again after other parcels' rows (a sales file sorted by date, as many counties publish theirs):
+// the importer's reader (import-batches.ts readBatches) holds them back and sends them at the file's end, each
+// parcel's together, so that such a parcel is merged and written once or twice in an import, not once for every batch
+// its rows fall in. Only for a mapping whose parcels are told by one APN cell as written (holdsRowsApart): the
+// reader's key for a row must be the same for every row of one parcel, or its rows could be merged out of the file's
+// order.
+import { apnKey } from '@pra/core/address';
+import { hash32 } from '../generator/random.js';
+import type { Mapping } from './mapping.js';
+import type { FieldRule } from './mapping.js';
+
+/**
+ * Rows held at most, and characters of their text (UTF-16 code units; a sales file of 500,000 rows sorted by date is
+ * ~75 million): past either, what is held is sent then, and holding starts again.
+ */
+export const HELD_LIMITS = { rows: 500_000, chars: 128 * 2 ** 20 };
+
+/**
+ * Parcels whose run of rows ended, remembered at most (~80 MB of a Set of small integers; a Set holds 2^24 at most,
+ * and a state's roll may hold more parcels): a parcel whose run ends after that is not held when met again.
+ */
+const ENDED_KEPT = 4_000_000;
+
+/** What the reader has read when it holds a row: the rows before it, and the bytes of the file read before it. */
+export interface ReadPosition {
+  rows: number;
+  bytes: number;
+}
+
+/**
+ * Whether the reader may hold `mapping`'s rows apart: its parcels are told by an APN read from one cell as written
+ * (no template, map, refinement, fallback or nullIf that could make two cells one APN, or one cell no APN), with a
+ * FIPS code that is a constant or such a cell, and not found by their address (a file joined on address).
+ */
+export function holdsRowsApart(mapping: Mapping & { kind: 'property' }): boolean {
+  const { apn, fips } = mapping.fields;
+  if (!apn || mapping.join?.on === 'address') return false;
+  return plainCell(apn) && (fips === undefined || 'value' in fips || plainCell(fips));
+}
+
+const plainCell = (rule: FieldRule) =>
+  'column' in rule && rule.format === 'text' && rule.nullIf.length === 0 && !rule.fallback && !rule.map && !rule.refine;
+
+/** The reader's key of a row's parcel cells (joined by NUL): each cell as apnKey reads an APN; null when all empty. */
+export function heldKey(cells: string): string | null {
+  let key = cells;
+  for (let i = 0; i < cells.length; i++) {
+    const c = cells.charCodeAt(i);
+    // Most APNs are digits alone: no copy.
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 0)) {
+      key = cells.split('\u0000').map(apnKey).join('\u0000');
+      break;
+    }
+  }
+  return key.replaceAll('\u0000', '') === '' ? null : key;
+}
+
+/**
+ * The rows held, by parcel (its key). A parcel's run of rows, once another's row follows, is remembered by a 30-bit
+ * hash of its key: a number a parcel, not its text, for a roll of millions. Two parcels may share a hash: a parcel
+ * whose first row meets another's hash is held whole, which changes nothing but when it is sent. Once an eighth of
+ * the rows read (a batch's at least) were held, the file's parcels come apart: from then on every row is held but the
+ * run's going on, so that a parcel first met then is merged once, its rows all together. A row without an APN is a
+ * parcel of its own: never held, and it does not end the run.
+ */
+export class HeldRows {
+  /** Hashes of the parcels whose run of rows has ended. */
+  private readonly ended = new Set<number>();
+  /** The parcel of the run of rows going on, and its hash. */
+  private run: string | null = null;
+  private runHash = 0;
+  /** Rows held by parcel, in the order the parcels were first held; their rows and characters. */
+  private groups = new Map<string, { texts: string[]; lines: number[] }>();
+  private groupRows = 0;
+  private groupChars = 0;
+  /** Rows held and not yet sent (in `groups`, or taken and not yet in a batch), and where the earliest was read. */
+  private unsent = 0;
+  private earliest: ReadPosition | null = null;
+  /** Rows judged, and held of them; whether every row is held now. */
+  private judged = 0;
+  private heldTotal = 0;
+  private holdAll = false;
+
+  constructor(
+    private readonly limits: { rows: number; chars: number },
+    /** Rows read before the file's order is judged (a batch's). */
+    private readonly judgeAfter: number,
+  ) {}
+
+  /** Whether a row of `parcel` (its key) is to be held; a row not held goes on the run, or starts one. */
+  holds(parcel: string | null): parcel is string {
+    const held = this.decide(parcel);
+    this.judged++;
+    if (held) this.heldTotal++;
+    if (!this.holdAll && this.judged >= this.judgeAfter && this.heldTotal * 8 >= this.judged) this.holdAll = true;
+    return held;
+  }
+
+  private decide(parcel: string | null): boolean {
+    if (parcel === null || parcel === this.run) return false;
+    if (this.holdAll) return true;
+    const hash = hash32(parcel) >>> 2;
+    if (this.ended.has(hash)) return true;
+    if (this.run !== null && this.ended.size < ENDED_KEPT) this.ended.add(this.runHash);
+    this.run = parcel;
+    this.runHash = hash;
+    return false;
+  }
+
+  /** Holds a row of `parcel`; `at`: what was read before it. */
+  hold(parcel: string, text: string, line: number, at: ReadPosition): void {
+    let group = this.groups.get(parcel);
+    if (!group) {
+      group = { texts: [], lines: [] };
+      // Copies of their own: a string read is a slice of a chunk of the file, which it would keep whole.
+      this.groups.set(copied(parcel), group);
+    }
+    group.texts.push(copied(text));
+    group.lines.push(line);
+    this.groupRows++;
+    this.groupChars += text.length;
+    if (this.unsent === 0) this.earliest = at;
+    this.unsent++;
+  }
+
+  /** Held past the limits: to be sent now. */
+  get full(): boolean {
+    return this.groupRows >= this.limits.rows || this.groupChars >= this.limits.chars;
+  }
+
+  /**
+   * Where the earliest row held and not yet in a batch was read: a batch cut now holds every row of the file before
+   * it, and none from it on is sure to be in one. Null when none is.
+   */
+  get pending(): ReadPosition | null {
+    return this.unsent > 0 ? this.earliest : null;
+  }
+
+  /** The rows held, each parcel's together; each counts as sent once the next is asked for. */
+  *take(): Generator<{ parcel: string; text: string; line: number }> {
+    const groups = this.groups;
+    this.groups = new Map();
+    this.groupRows = 0;
+    this.groupChars = 0;
+    for (const [parcel, { texts, lines }] of groups)
+      for (let i = 0; i < texts.length; i++) {
+        yield { parcel, text: texts[i]!, line: lines[i]! };
+        this.unsent--;
+      }
+  }
+}
+
+/** A string's copy in memory of its own (not a slice of the text it was cut from). */
+export const copied = (s: string): string => Buffer.from(s).toString();

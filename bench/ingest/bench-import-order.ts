@@ -1,16 +1,18 @@
-// npm run bench:import-order [-- --rounds 3 --batch 2000]
+// npm run bench:import-order [-- --rounds 3 --batch 2000 --workers N]
 // A sales file's first load and re-load as it comes, grouped by parcel, against the same file sorted by sale date, as
 // many counties publish theirs: Charlottesville's sales (58,937 rows, joined to its parcels by ParcelNumber). Each
 // round, each order into a fresh database holding the city's parcels (their import not timed), the two orders
 // alternated; the time is importCsv's alone. The ratio is the date-sorted file's rows/s over the grouped file's of the
-// same round (these VMs drift within minutes). Rows of a parcel met again after other parcels' rows are held back to
-// the file's end and sent together (import-batches.ts HeldRows): without that, a date-sorted file's parcels were
-// merged and written once for every batch their sales fell in.
+// same round (these VMs drift within minutes). Both files are gzipped, as published, and are small enough to be worked
+// in the main thread (--workers N: by N worker threads). Rows of a parcel met again after other parcels' rows are
+// held back to the file's end and sent together (held-rows.ts). Each round also checks that both orders leave the same
+// import state (a digest of every parcel's), and prints how many parcels a re-load found changed (none, if the
+// re-import is idempotent).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { createPool, dropDatabase, ensureDatabase, withDatabase } from '@pra/platform';
 import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { useLocalStack } from '@pra/platform/local-stack';
@@ -24,11 +26,18 @@ const { values } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     batch: { type: 'string' },
+    workers: { type: 'string' },
   },
 });
-const rounds = Number(values.rounds);
-if (!Number.isInteger(rounds) || rounds < 1) throw new Error('--rounds must be a positive integer');
-const batchSize = values.batch === undefined ? undefined : Number(values.batch);
+const positive = (name: string, v: string | undefined) => {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`--${name} must be a positive integer`);
+  return n;
+};
+const rounds = positive('rounds', values.rounds)!;
+const batchSize = positive('batch', values.batch);
+const workers = positive('workers', values.workers);
 
 const [parcels, , sales] = COUNTY_ROLLS.charlottesville;
 
@@ -45,12 +54,12 @@ function sortedByDate(to: string): void {
   };
   const keyed = rows.map((l, i) => ({ l, i, d: dateOf(l) }));
   keyed.sort((a, b) => (a.d < b.d ? -1 : a.d > b.d ? 1 : a.i - b.i));
-  writeFileSync(to, `${[lines[0]!, ...keyed.map((k) => k.l)].join('\n')}\n`);
+  writeFileSync(to, gzipSync(`${[lines[0]!, ...keyed.map((k) => k.l)].join('\n')}\n`));
 }
 
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), 'pra-bench-order-'));
-  const byDate = join(dir, 'charlottesville-sales-by-date.csv');
+  const byDate = join(dir, 'charlottesville-sales-by-date.csv.gz');
   sortedByDate(byDate);
   const orders = [
     { name: 'grouped by parcel (as published)', file: sales.file },
@@ -59,7 +68,9 @@ async function main() {
   const base = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
   const parcelMapping = loadMapping(parcels.mapping);
   const salesMapping = loadMapping(sales.mapping);
-  const rates = orders.map(() => ({ first: [] as number[], again: [] as number[], updated: [] as number[] }));
+  const rates = orders.map(() => ({ first: [] as number[], again: [] as number[] }));
+  /** Each round's digest of the import state each order left. */
+  const digests = orders.map(() => [] as string[]);
   console.log(
     `Charlottesville's sales (${salesMapping.name}) as published and sorted by date, each round into a fresh database ` +
       `holding the city's parcels; ${rounds} rounds, the order alternated; ${cpus().length} x ${cpus()[0]?.model ?? '?'}`,
@@ -73,17 +84,20 @@ async function main() {
         const pool = createPool(url, 6, 'bench-import-order');
         try {
           await migrateRecords(pool);
-          await importCsv(pool, parcelMapping, parcels.file, { batchSize });
+          await importCsv(pool, parcelMapping, parcels.file, { batchSize, workers });
           const time = async () => {
             const started = performance.now();
-            const s = await importCsv(pool, salesMapping, orders[o]!.file, { batchSize });
+            const s = await importCsv(pool, salesMapping, orders[o]!.file, { batchSize, workers });
             return { rate: s.rowsRead / ((performance.now() - started) / 1000), s };
           };
           const first = await time();
           const again = await time();
           rates[o]!.first.push(first.rate);
           rates[o]!.again.push(again.rate);
-          rates[o]!.updated.push(again.s.updated);
+          const { rows } = await pool.query<{ digest: string }>(
+            `SELECT md5(string_agg(identity || ':' || input, '|' ORDER BY identity)) AS digest FROM records.import_state`,
+          );
+          digests[o]!.push(rows[0]!.digest);
           console.log(
             `round ${round}, ${orders[o]!.name}: first load ${fmt(first.rate)} rows/s (${fmt(first.s.updated)} parcels updated), ` +
               `re-load ${fmt(again.rate)} rows/s (${fmt(again.s.updated)} updated, ${fmt(again.s.unchanged)} unchanged)`,
@@ -106,6 +120,8 @@ async function main() {
   });
   const ratios = rates[1]!.first.map((r, i) => (r / rates[0]!.first[i]!).toFixed(2));
   console.log(`sorted by date / grouped, first load, round by round: ${ratios.join(', ')}`);
+  const same = digests[0]!.every((d, i) => d === digests[1]![i]);
+  console.log(`the same import state from both orders, every round: ${same ? 'yes' : 'NO'}`);
 }
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');

@@ -70,8 +70,9 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
     await fc.assert(
       fc.asyncProperty(
         // Each row's parcel (0: an empty APN, a parcel of its own), whether its APN is written with a dash, whether
-        // its note spans two lines (a quoted field), and whether an unreadable line comes before it.
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.boolean(), fc.boolean(), fc.boolean()), {
+        // its note spans two lines (a quoted field), whether an unreadable line comes before it, and whether its FIPS
+        // cell is filled (the parcel's identity is the same either way: the ZIP tells the county).
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 6 }), fc.boolean(), fc.boolean(), fc.boolean(), fc.boolean()), {
           minLength: 1,
           maxLength: 40,
         }),
@@ -85,7 +86,8 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
         ),
         async (rows, batchSize, inline, heldLimits) => {
           const apn = (p: number, dash: boolean) => (p === 0 ? '' : dash ? `7-${p}` : `7${p}`);
-          const lines = ['NOTE,APN,PRICE'];
+          const lines = ['NOTE,APN,PRICE,FIPS'];
+          const fips = (filled: boolean) => (filled ? '42075' : '');
           // Each record's line (its first), as the file's lines are counted: a quoted note may take two.
           let physical = 1;
           const add = (record: string) => {
@@ -95,10 +97,10 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
           };
           const lineOf: number[] = [];
           const badLines: number[] = [];
-          rows.forEach(([p, dash, twoLines, badBefore], i) => {
-            if (badBefore) badLines.push(add(`"bad"x,${apn(p, dash)},0`));
+          rows.forEach(([p, dash, twoLines, badBefore, filled], i) => {
+            if (badBefore) badLines.push(add(`"bad"x,${apn(p, dash)},0,`));
             const note = twoLines ? `note, ${i}\nsecond line` : `note, ${i}`;
-            lineOf.push(add(`"${note}",${apn(p, dash)},${100 + i}`));
+            lineOf.push(add(`"${note}",${apn(p, dash)},${100 + i},${fips(filled)}`));
           });
           const file = write('sales.csv', `${lines.join('\n')}\n`);
           const sent: { parcel: number; line: number; batch: number }[] = [];
@@ -109,20 +111,20 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
               delimiter: ',',
               batchSize,
               executors: [inline ? 'inline' : 'worker'],
-              parcelCells: [1],
-              cellsRead: [inline, inline, inline],
-              holdRowsApart: true,
+              parcelCells: [1, 3],
+              cellsRead: [inline, inline, inline, inline],
+              heldCell: 1,
               ...(heldLimits ? { heldLimits } : {}),
             },
             async (_e, batch, b, cells) => {
               b.ends.forEach((end, r) => {
                 const text = b.text.slice(r === 0 ? 0 : b.ends[r - 1], end);
                 const i = Number(/"note, (\d+)/.exec(text)![1]);
-                const [p, dash, twoLines] = rows[i]!;
+                const [p, dash, twoLines, , filled] = rows[i]!;
                 // The row's line is its own; an inline executor gets its cells.
                 expect(b.lines[r]).toBe(lineOf[i]);
                 const note = twoLines ? `note, ${i}\nsecond line` : `note, ${i}`;
-                if (inline) expect(cells[r]).toEqual([note, apn(p, dash), `${100 + i}`]);
+                if (inline) expect(cells[r]).toEqual([note, apn(p, dash), `${100 + i}`, fips(filled)]);
                 sent.push({ parcel: p, line: b.lines[r]!, batch });
               });
               if (!inline) expect(cells).toEqual([]);
@@ -174,7 +176,7 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
     const file = write('by-date.csv', `APN,PRICE\n${order.map((p, i) => `${p},${i}`).join('\n')}\n`);
     const sent: { parcel: number; batch: number }[] = [];
     const reader = readBatches(
-      { file, delimiter: ',', batchSize: 4, executors: ['worker'], parcelCells: [0], holdRowsApart: true },
+      { file, delimiter: ',', batchSize: 4, executors: ['worker'], parcelCells: [0], heldCell: 0 },
       async (_e, batch, b) => {
         for (const line of b.lines) sent.push({ parcel: order[line - 2]!, batch });
         return null;
@@ -196,14 +198,17 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
         fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 30 }),
         fc.integer({ min: 1, max: 5 }),
         async (rowsPerParcel, batchSize) => {
-          const lines = ['APN,PRICE'];
+          // A FIPS column, and a row without an APN after every third parcel: a parcel of its own, never held, that
+          // ends no parcel's rows (with its FIPS cell filled, as the others').
+          const lines = ['APN,PRICE,FIPS'];
           rowsPerParcel.forEach((n, p) => {
-            for (let r = 0; r < n; r++) lines.push(`${p}-${r % 2 === 0 ? 'A' : 'a'},${r}`);
+            for (let r = 0; r < n; r++) lines.push(`${p}-${r % 2 === 0 ? 'A' : 'a'},${r},42075`);
+            if (p % 3 === 2) lines.push(',0,42075');
           });
           const file = write('roll.csv', `${lines.join('\n')}\n`);
           const sent: { line: number; batch: number }[] = [];
           const reader = readBatches(
-            { file, delimiter: ',', batchSize, executors: ['worker'], parcelCells: [0], holdRowsApart: true },
+            { file, delimiter: ',', batchSize, executors: ['worker'], parcelCells: [0, 2], heldCell: 0 },
             async (_e, batch, b) => {
               for (const line of b.lines) sent.push({ line, batch });
               return null;
@@ -234,7 +239,7 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
     const file = write('stragglers.csv', `APN,PRICE\n${order.map((p, i) => `${p},${i}`).join('\n')}\n`);
     const sent: number[] = [];
     const reader = readBatches(
-      { file, delimiter: ',', batchSize: 10, executors: ['worker'], parcelCells: [0], holdRowsApart: true },
+      { file, delimiter: ',', batchSize: 10, executors: ['worker'], parcelCells: [0], heldCell: 0 },
       async (_e, _batch, b) => {
         sent.push(...b.lines);
         return null;

@@ -1,13 +1,12 @@
 // Rows of a parcel met again after other parcels' rows (a sales file sorted by date, as many counties publish theirs):
 // the importer's reader (import-batches.ts readBatches) holds them back and sends them at the file's end, each
 // parcel's together, so that such a parcel is merged and written once or twice in an import, not once for every batch
-// its rows fall in. Only for a mapping whose parcels are told by one APN cell as written (holdsRowsApart): the
+// its rows fall in. Only for a mapping whose parcels are told by one APN cell as written (heldApnColumn): the
 // reader's key for a row must be the same for every row of one parcel, or its rows could be merged out of the file's
 // order.
 import { apnKey } from '@pra/core/address';
 import { hash32 } from '../generator/random.js';
 import type { Mapping } from './mapping.js';
-import type { FieldRule } from './mapping.js';
 
 /**
  * Rows held at most, and characters of their text (UTF-16 code units; a sales file of 500,000 rows sorted by date is
@@ -28,31 +27,29 @@ export interface ReadPosition {
 }
 
 /**
- * Whether the reader may hold `mapping`'s rows apart: its parcels are told by an APN read from one cell as written
- * (no template, map, refinement, fallback or nullIf that could make two cells one APN, or one cell no APN), with a
- * FIPS code that is a constant or such a cell, and not found by their address (a file joined on address).
+ * The column of `mapping`'s APN where the reader may hold its rows apart, keyed by that cell: an APN read from one
+ * cell as written (no template, map, refinement, fallback or nullIf that could make two cells one APN, or a cell no
+ * APN), of parcels not found by their address (a file joined on address). Null where it may not. The key leaves the
+ * FIPS code out: coarser than the parcel's identity, it may group two parcels' rows, never part one parcel's.
  */
-export function holdsRowsApart(mapping: Mapping & { kind: 'property' }): boolean {
-  const { apn, fips } = mapping.fields;
-  if (!apn || mapping.join?.on === 'address') return false;
-  return plainCell(apn) && (fips === undefined || 'value' in fips || plainCell(fips));
+export function heldApnColumn(mapping: Mapping & { kind: 'property' }): string | null {
+  const { apn } = mapping.fields;
+  if (!apn || mapping.join?.on === 'address' || !('column' in apn)) return null;
+  const plain = apn.format === 'text' && apn.nullIf.length === 0 && !apn.fallback && !apn.map && !apn.refine;
+  return plain ? apn.column : null;
 }
 
-const plainCell = (rule: FieldRule) =>
-  'column' in rule && rule.format === 'text' && rule.nullIf.length === 0 && !rule.fallback && !rule.map && !rule.refine;
-
-/** The reader's key of a row's parcel cells (joined by NUL): each cell as apnKey reads an APN; null when all empty. */
-export function heldKey(cells: string): string | null {
-  let key = cells;
-  for (let i = 0; i < cells.length; i++) {
-    const c = cells.charCodeAt(i);
+/** The reader's key of a row's APN cell, as apnKey reads an APN; null when it holds no letter or digit. */
+export function heldKey(cell: string): string | null {
+  for (let i = 0; i < cell.length; i++) {
+    const c = cell.charCodeAt(i);
     // Most APNs are digits alone: no copy.
-    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || c === 0)) {
-      key = cells.split('\u0000').map(apnKey).join('\u0000');
-      break;
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90))) {
+      const key = apnKey(cell);
+      return key === '' ? null : key;
     }
   }
-  return key.replaceAll('\u0000', '') === '' ? null : key;
+  return cell === '' ? null : cell;
 }
 
 /**

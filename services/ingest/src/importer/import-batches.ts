@@ -41,10 +41,10 @@ export interface BatchReading<E> {
   /** The cells (by index) that tell a row's parcel (mapping-rules.ts identityColumns); none: batches cut by size alone. */
   parcelCells?: readonly number[];
   /**
-   * The parcel's cells are one APN as written (held-rows.ts holdsRowsApart): a row of a parcel met again after other
-   * parcels' rows is held back and sent with the parcel's other such rows (HeldRows).
+   * The cell (by index) of an APN as written (held-rows.ts heldApnColumn): a row of a parcel met again after other
+   * parcels' rows is held back and sent with the parcel's other such rows (HeldRows), the parcel keyed by that cell.
    */
-  holdRowsApart?: boolean;
+  heldCell?: number;
   /** At most this many rows, or characters of their text, held back at once (HELD_LIMITS; smaller in tests). */
   heldLimits?: { rows: number; chars: number };
   /**
@@ -99,7 +99,7 @@ export interface BatchReader<E, R = ParsedBatch> {
  * Reads `file` in batches of `batchSize` rows or a little more: a batch is closed where a parcel's rows end. A parcel
  * whose rows spanned two batches would be merged right, but a re-import of the same file could not tell it unchanged
  * (each batch's rows say less of a parcel than the whole), and each batch would merge and write it again. Where the
- * cells are one APN as written (`holdRowsApart`), rows of a parcel met again after other parcels' rows are held back
+ * cells are one APN as written (`heldCell`), rows of a parcel met again after other parcels' rows are held back
  * (held-rows.ts HeldRows) and sent at the file's end, or once the rows held reach their limits, each parcel's
  * together. Other files' rows of one parcel that are not next to each other fall in batches of their own, and so do
  * a parcel's rows past `maxBatch` rows in a batch. The cells are a heuristic (mapping-rules.ts identityColumns):
@@ -120,23 +120,24 @@ export function readBatches<E, R = ParsedBatch>(
   if (reading.cellsRead) {
     cellsRead = [...reading.cellsRead];
     for (const i of parcelCells) cellsRead[i] = true;
+    if (reading.heldCell !== undefined) cellsRead[reading.heldCell] = true;
   }
   // Room for a parcel of a quarter of a batch's rows (at least 64, for tests' tiny batches) after a batch all but
   // full. A parcel of more rows is cut: a batch is one unit of a worker's work and one write, held whole until
   // written, so its size stays near the batch size whatever a parcel's rows (docs/data.md, "Batches end where a
   // parcel's rows end").
   const maxBatch = batchSize + Math.max(Math.ceil(batchSize / 4), 64);
-  const held =
-    reading.holdRowsApart && parcelCells.length > 0 ? new HeldRows(reading.heldLimits ?? HELD_LIMITS, batchSize) : null;
+  const { heldCell } = reading;
+  const held = heldCell === undefined ? null : new HeldRows(reading.heldLimits ?? HELD_LIMITS, batchSize);
   /**
    * The row's parcel as its cells tell it; null when they tell nothing (no cells: batches by size alone; all empty: an
-   * APN column left empty), a parcel of its own. Rows held are grouped by it, so it is the APN's key there (`01-23`
-   * and `0123` one parcel, as the import's identity reads them).
+   * APN column left empty), a parcel of its own. Where rows are held, they are grouped by it, and it is the APN cell's
+   * key (`01-23` and `0123` one parcel, as the import's identity reads them).
    */
   const parcelKeyOf = (values: readonly string[]): string | null => {
+    if (heldCell !== undefined) return heldKey(values[heldCell]!);
     if (parcelCells.length === 0) return null;
     const cells = parcelCells.map((i) => values[i]!);
-    if (held) return heldKey(cells.join('\u0000'));
     return cells.some((c) => c.trim() !== '') ? cells.join('\u0000') : null;
   };
   /** A record's cells, read again from its text (a row held, or copied out of the file's chunk). */

@@ -65,7 +65,7 @@ import {
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
 import { type Mapping, readsNames } from './mapping.js';
-import { holdsRowsApart } from './held-rows.js';
+import { heldApnColumn } from './held-rows.js';
 import { identityColumns, mappingColumns } from './mapping-rules.js';
 import { loaderWorker } from './worker-argv.js';
 
@@ -355,7 +355,7 @@ export async function importCsv(
         executors,
         cellsRead: cellMask(headerColumns, executors.some((e) => e.readsCells) ? mappingColumns(mapping) : []),
         parcelCells: identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c)),
-        holdRowsApart: holdsRowsApart(mapping),
+        ...heldCellOf(mapping, headerColumns),
       };
       const parse: BatchWork<Executor, ParsedBatch> = (e, batch, rows, cells) => e.parse(batch, rows, cells);
       try {
@@ -387,6 +387,12 @@ export async function importCsv(
   summary.errors.sort((a, b) => a.line - b.line);
   keepFirstRefusals(summary);
   return summary;
+}
+
+/** The cell of the APN the reader may hold rows apart by (held-rows.ts), if any. */
+function heldCellOf(mapping: Mapping & { kind: 'property' }, header: readonly string[]): { heldCell?: number } {
+  const column = heldApnColumn(mapping);
+  return column === null ? {} : { heldCell: header.lastIndexOf(column) };
 }
 
 /** A batch whose state is read, ids reserved and registered, and owner mentions made: to be resolved and written. */

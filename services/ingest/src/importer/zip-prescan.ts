@@ -30,7 +30,7 @@ export async function prescanZipEvidence(
   keep?: KeptBatches,
 ): Promise<ZipEvidenceEntry[]> {
   // Rows held apart only where the batches are kept to be the import's: the evidence needs no parcel's rows together.
-  const read = keep ? reading : { ...reading, holdRowsApart: false };
+  const read = keep ? reading : { ...reading, heldCell: undefined };
   const batches = readBatches(read, (e, batch, rows, cells) => e.zipEvidence(batch, rows, cells), keep);
   const out: ZipEvidenceEntry[] = [];
   try {

@@ -73,15 +73,28 @@ export class FileProgress extends ProgressLine {
     super(stream);
   }
 
-  update(p: { rowsRead: number; bytesRead: number; totalBytes: number | null }, final = false): void {
+  /**
+   * `totalRows`: the file's rows, when counted before (a re-import: import-csv.ts); the share done is then told by
+   * rows, as bytes stop at the earliest row held back (held-rows.ts) until it is written.
+   */
+  update(
+    p: { rowsRead: number; bytesRead: number; totalBytes: number | null; totalRows?: number },
+    final = false,
+  ): void {
     const seconds = Math.max(this.elapsed(), 0.001);
     const parts = [`${this.label}: ${fmt(p.rowsRead)} rows`, `${fmt(p.rowsRead / seconds)} rows/s`];
     let percent: number | null = null;
-    if (p.totalBytes !== null && p.totalBytes > 0) {
+    const eta = (done: number, total: number) => {
+      const perSecond = done / seconds;
+      return `ETA ${Math.max(0, perSecond > 0 ? (total - done) / perSecond : 0).toFixed(0)}s`;
+    };
+    if (p.totalRows !== undefined && p.totalRows > 0) {
+      percent = Math.min(100, Math.floor((p.rowsRead / p.totalRows) * 100));
+      parts[0] = `${this.label}: ${fmt(p.rowsRead)} of ${fmt(p.totalRows)} rows (${percent}%)`;
+      parts.push(eta(p.rowsRead, p.totalRows));
+    } else if (p.totalBytes !== null && p.totalBytes > 0) {
       percent = Math.min(100, Math.floor((p.bytesRead / p.totalBytes) * 100));
-      const bytesPerSecond = p.bytesRead / seconds;
-      const eta = bytesPerSecond > 0 ? (p.totalBytes - p.bytesRead) / bytesPerSecond : 0;
-      parts.push(`${mb(p.bytesRead)} of ${mb(p.totalBytes)} (${percent}%)`, `ETA ${Math.max(0, eta).toFixed(0)}s`);
+      parts.push(`${mb(p.bytesRead)} of ${mb(p.totalBytes)} (${percent}%)`, eta(p.bytesRead, p.totalBytes));
     } else parts.push(`${mb(p.bytesRead)} read`);
     this.draw(parts.join(', '), percent, final);
   }

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readBatches } from '../src/importer/import-batches.js';
+import { scatteredParcels } from '../src/importer/held-rows.js';
 import type { RowBatch } from '../src/importer/import-work.js';
 import { useTempFiles } from './temp-files.js';
 
@@ -256,5 +257,74 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
     // Parcel 17's two stragglers together, in the order the parcels were first held.
     expect(sent).toEqual([...kept, 72, 75, 73, 74]);
     expect(firstSent).toBeLessThan(order.length);
+  });
+
+  it('with the parcels whose rows are apart read first, sends each parcel in one run, its rows in one batch', async () => {
+    // A re-import reads first which parcels' rows are apart (scatteredParcels) and holds every row of theirs, the
+    // first ones too: each parcel is then merged once, as in a file grouped by parcel. The others go as read.
+    await fc.assert(
+      fc.asyncProperty(
+        // Each row's parcel (0: an empty APN, a parcel of its own), its APN's spelling, an unreadable line before it.
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 8 }), fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 40 }),
+        fc.integer({ min: 2, max: 5 }),
+        async (rows, batchSize) => {
+          const apn = (p: number, dash: boolean) => (p === 0 ? '' : dash ? `9-${p}` : `9${p}`);
+          const lines = ['APN,PRICE'];
+          const lineOf: number[] = [];
+          rows.forEach(([p, dash, badBefore], i) => {
+            if (badBefore) lines.push(`"bad"x,0`);
+            lines.push(`${apn(p, dash)},${i}`);
+            lineOf.push(lines.length);
+          });
+          const file = write('apart.csv', `${lines.join('\n')}\n`);
+          const scan = await scatteredParcels(file, ',', 2, 0);
+          expect(scan!.rows).toBe(lines.length - 1);
+          const sent: { parcel: number; line: number; batch: number }[] = [];
+          const reader = readBatches(
+            {
+              file,
+              delimiter: ',',
+              batchSize,
+              executors: ['worker'],
+              parcelCells: [0],
+              heldCell: 0,
+              scattered: scan!.parcels,
+            },
+            async (_e, batch, b) => {
+              for (const line of b.lines) sent.push({ parcel: rows[lineOf.indexOf(line)]![0], line, batch });
+              return null;
+            },
+          );
+          for (let b = await reader.take(); b; b = await reader.take()) await b.parsed;
+          await reader.finished;
+          expect(sent.map((s) => s.line).sort((a, b) => a - b)).toEqual(lineOf);
+          for (let p = 1; p <= 8; p++) {
+            const at = sent.flatMap((s, k) => (s.parcel === p ? [k] : []));
+            if (at.length === 0) continue;
+            // One run, in the file's order, in one batch (a parcel here has fewer rows than a batch takes past its size).
+            expect(at, `parcel ${p}`).toEqual(at.map((_, j) => at[0]! + j));
+            expect(at.map((k) => sent[k]!.line)).toEqual(lineOf.filter((_, i) => rows[i]![0] === p));
+            expect(new Set(at.map((k) => sent[k]!.batch)).size, `parcel ${p}`).toBe(1);
+          }
+          // A file whose parcels come together has none apart, and its rows go as read.
+          const apart = new Set(
+            rows.map(([p]) => p).filter((p, i, all) => p !== 0 && all.indexOf(p) < i && all[i - 1] !== p),
+          );
+          if (apart.size === 0) expect(sent.map((s) => s.line)).toEqual(lineOf);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it('counts the rows and finds the parcels apart, and gives up past the parcels it remembers', async () => {
+    // 2 is apart (a row of 3 between its rows); an empty APN ends a run (the reader may cut a batch there): 4 is apart.
+    const file = write('apart.csv', 'APN,PRICE\n1,1\n1,2\n2,3\n3,4\n3,5\n2,6\n4,7\n,8\n4,9\n"bad"x,0\n');
+    const scan = await scatteredParcels(file, ',', 2, 0);
+    expect(scan!.rows).toBe(10);
+    expect(scan!.parcels.size).toBe(2);
+    // Three runs ended (1, 2, 3), then a fourth not remembered: no answer, and the reader holds as it does without.
+    expect(await scatteredParcels(file, ',', 2, 0, 4)).not.toBeNull();
+    expect(await scatteredParcels(file, ',', 2, 0, 3)).toBeNull();
   });
 });

@@ -440,6 +440,80 @@ describe('worker threads, parcels of several rows', () => {
   }, 60_000);
 });
 
+describe('a sales file sorted by date', () => {
+  it('imported over a store merges each parcel as one batch would, and again finds every parcel unchanged', async () => {
+    // A file sorted by date: twelve parcels sold on one day, then four of them again that day, at the same price with
+    // another assessment (a correction within the file, or a second deed of the day): each of the four parcels' rows
+    // are apart. A re-import reads first which parcels' rows are apart and merges each once over its stored state, as
+    // one batch does. Merged in two steps (its rows up to where the reader finds it apart, then the rest), the second
+    // step would merge the later rows as rows of the same file, which fill only what the first left empty: the
+    // assessment would stay the first row's, unlike one batch's, and the store would depend on how the rows fell.
+    const street = uniqueStreet();
+    const row = (p: number, assessed: number) =>
+      `APN${street}${p},${100 + p} ${street},95814,300000,2021-03-01,${assessed}`;
+    const rows = Array.from({ length: 12 }, (_, p) => row(p, 90_000));
+    for (let p = 0; p < 12; p += 3) rows.push(row(p, 91_000));
+    const header = 'PARCEL,SITUS,ZIP,PRICE,DATE,ASSESSED';
+    const file = write(`${header}\n${rows.join('\n')}\n`);
+    // The county's file of a month before: the same day's sales but the corrections.
+    const before = write(`${header}\n${rows.slice(0, 12).join('\n')}\n`);
+    const name = `by-date-${tagged()}`;
+    const mappingOf = (side: string) =>
+      mappingNamed(
+        {
+          kind: 'property',
+          fields: {
+            apn: { column: 'PARCEL', required: true },
+            line1: { column: 'SITUS', format: 'upper', required: true },
+            zip: { column: 'ZIP', format: 'zip5', required: true },
+            salePrice: { column: 'PRICE', format: 'integer' },
+            saleDate: { column: 'DATE', format: 'date-iso' },
+            assessedTotal: { column: 'ASSESSED', format: 'integer' },
+          },
+        },
+        `${name}-${side}`,
+      );
+    // The same two files in batches of 4 rows, and each in one batch.
+    const [batched, whole] = [mappingOf('batched'), mappingOf('whole')];
+    const parcels = async (m: Mapping) =>
+      (await recordsOf(pool, `import:${m.name}`)).map((r) => ({
+        apn: r.identifier.apn,
+        assessed: r.assessment.assessed.total,
+      }));
+    for (const [m, batchSize] of [
+      [batched, 4],
+      [whole, 10_000],
+    ] as const) {
+      expect(await importCsv(pool, m, before, { batchSize })).toMatchObject({ added: 12, skipped: 0 });
+      expect(await importCsv(pool, m, file, { batchSize })).toMatchObject({ updated: 4, unchanged: 8 });
+    }
+    const merged = await parcels(batched);
+    expect(merged).toEqual(await parcels(whole));
+    expect(merged.filter((p) => p.assessed === 91_000)).toHaveLength(4);
+
+    const source = `import:${batched.name}`;
+    const events = async () =>
+      Number(
+        (await pool.query('SELECT count(*) AS n FROM records.change_events WHERE source = $1', [source])).rows[0].n,
+      );
+    const changes = await events();
+    const stored = await recordsOf(pool, source);
+    for (const workers of [0, 2]) {
+      const progress: { rowsRead: number; totalRows?: number }[] = [];
+      const again = await importCsv(pool, batched, file, {
+        batchSize: 4,
+        workers,
+        onProgress: (p) => progress.push(p),
+      });
+      expect(again, `workers ${workers}`).toMatchObject({ added: 0, updated: 0, unchanged: 12 });
+      expect(await events()).toBe(changes);
+      // The rows were counted before: the last batch written is the file's every row.
+      expect(progress.at(-1)).toMatchObject({ rowsRead: rows.length, totalRows: rows.length });
+    }
+    expect(await recordsOf(pool, source)).toEqual(stored);
+  }, 60_000);
+});
+
 describe('a roll without site ZIPs in worker threads', () => {
   it('finds each parcel the ZIP the main thread finds: the evidence read by the workers, in the file order', async () => {
     // Lebanon, NH: no site ZIP in the roll; a parcel's ZIP comes from the evidence of its street segment.
@@ -473,6 +547,16 @@ describe('progress', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^import x: 1,000 rows, [\d,]+ rows\/s, 1\.5 MB of 3\.0 MB \(50%\), ETA \d+s\n$/);
     expect(lines[1]).toMatch(/^import x: 2,000 rows, .*3\.0 MB of 3\.0 MB \(100%\), ETA 0s\n$/);
+  });
+
+  it('with the rows counted before (a re-import) shows the share of them written', () => {
+    const { lines, stream } = sink();
+    // The bytes stop at the earliest row held back (a parcel's rows apart in the file) until it is written.
+    new FileProgress('import z', stream).update(
+      { rowsRead: 250, bytesRead: 1_000, totalBytes: 3_000_000, totalRows: 1_000 },
+      true,
+    );
+    expect(lines[0]).toMatch(/^import z: 250 of 1,000 rows \(25%\), [\d,]+ rows\/s, ETA \d+s\n$/);
   });
 
   it('without a known size (a pipe) shows what was read', () => {

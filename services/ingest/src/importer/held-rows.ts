@@ -1,11 +1,13 @@
 // Rows of a parcel met again after other parcels' rows (a sales file sorted by date, as many counties publish theirs):
 // the importer's reader (import-batches.ts readBatches) holds them back and sends them at the file's end, each
-// parcel's together, so that such a parcel is merged and written once or twice in an import, not once for every batch
-// its rows fall in. Only for a mapping whose parcels are told by one APN cell as written (heldApnColumn): the
-// reader's key for a row must be the same for every row of one parcel, or its rows could be merged out of the file's
-// order.
+// parcel's together, so that such a parcel is merged and written once or twice in a first load, not once for every
+// batch its rows fall in; a re-import reads first which parcels' rows are apart (scatteredParcels) and holds all their
+// rows, so that each is merged once over its stored state. Only for a mapping whose parcels are told by one APN cell
+// as written (heldApnColumn): the reader's key for a row must be the same for every row of one parcel, or its rows
+// could be merged out of the file's order.
 import { apnKey } from '@pra/core/address';
 import { hash32 } from '../generator/random.js';
+import { readCsvValues } from './csv-records.js';
 import type { Mapping } from './mapping.js';
 
 /**
@@ -52,20 +54,84 @@ export function heldKey(cell: string): string | null {
   return cell === '' ? null : cell;
 }
 
+/** A parcel's key as a number (a 30-bit hash): what the reader remembers of a parcel, for a roll of millions. */
+const parcelHash = (parcel: string) => hash32(parcel) >>> 2;
+
 /**
- * The rows held, by parcel (its key). A parcel's run of rows, once another's row follows, is remembered by a 30-bit
- * hash of its key: a number a parcel, not its text, for a roll of millions. Two parcels may share a hash: a parcel
- * whose first row meets another's hash is held whole, which changes nothing but when it is sent. Once an eighth of
- * the rows read (a batch's at least) were held, the file's parcels come apart: from then on every row is held but the
- * run's going on, so that a parcel first met then is merged once, its rows all together. A row without an APN is a
- * parcel of its own: never held, and it does not end the run.
+ * Parcels' runs of rows, in the file's order: `next(parcel)` says whether a row's parcel is met again, its run of rows
+ * ended before (another parcel's row came between). A run that ends is remembered by its parcel's hash, ENDED_KEPT at
+ * most (`complete` false once a run that ended was not). Two parcels may share a hash: a parcel whose first row meets
+ * another's hash counts as met again.
  */
-export class HeldRows {
-  /** Hashes of the parcels whose run of rows has ended. */
+class Runs {
+  constructor(private readonly kept = ENDED_KEPT) {}
   private readonly ended = new Set<number>();
   /** The parcel of the run of rows going on, and its hash. */
-  private run: string | null = null;
+  run: string | null = null;
   private runHash = 0;
+  complete = true;
+
+  next(parcel: string): boolean {
+    if (parcel === this.run) return false;
+    const hash = parcelHash(parcel);
+    if (this.ended.has(hash)) return true;
+    this.end();
+    this.run = parcel;
+    this.runHash = hash;
+    return false;
+  }
+
+  /** A row of no parcel (no APN) ends the run going on: the reader cuts batches there (import-batches.ts). */
+  end(): void {
+    if (this.run === null) return;
+    if (this.ended.size < this.kept) this.ended.add(this.runHash);
+    else this.complete = false;
+    this.run = null;
+  }
+}
+
+/**
+ * The parcels of a file whose rows are apart (met again after other parcels' rows), read before its import
+ * (import-csv.ts, on a re-import) so that the reader holds every row of theirs, the first ones too, and each is merged
+ * once: `parcels`, their hashes (a parcel sharing one's hash is held too, which changes nothing but when it is sent);
+ * `rows`, the file's rows. Null when the file has more parcels than the reader remembers (ENDED_KEPT): it then holds
+ * as it does without (HeldRows). `cell`: the APN's cell (heldApnColumn), by index, of the header's `columns`;
+ * `remembered`: ENDED_KEPT (fewer in tests).
+ */
+export async function scatteredParcels(
+  file: string,
+  delimiter: string,
+  columns: number,
+  cell: number,
+  remembered = ENDED_KEPT,
+): Promise<{ parcels: Set<number>; rows: number } | null> {
+  const runs = new Runs(remembered);
+  const parcels = new Set<number>();
+  let rows = 0;
+  const mask = Array.from({ length: columns }, (_, i) => i === cell);
+  for await (const item of readCsvValues(file, delimiter, mask)) {
+    if ('header' in item) continue;
+    rows++;
+    // An unreadable row goes with the row before it (import-batches.ts): it neither starts nor ends a run. A row
+    // without an APN is a parcel of its own, which the reader may cut a batch before: it ends the run (the reader
+    // holding as it does without a scan lets it not, so that such rows here and there do not make it hold all).
+    if ('error' in item) continue;
+    const parcel = heldKey(item.values[cell]!);
+    if (parcel === null) runs.end();
+    else if (runs.next(parcel)) parcels.add(parcelHash(parcel));
+  }
+  return runs.complete ? { parcels, rows } : null;
+}
+
+/**
+ * The rows held, by parcel (its key). Where the file's parcels whose rows are apart were read before (`scattered`:
+ * scatteredParcels), every row of theirs is held, and each is sent once, all its rows together. Otherwise a parcel
+ * met again (Runs) is held from then on: once an eighth of the rows read (a batch's at least) were held, the file's
+ * parcels come apart, and every row is held but the run's going on, so that a parcel first met then is merged once,
+ * its rows all together. A row without an APN is a parcel of its own: never held, and it does not end the run.
+ */
+export class HeldRows {
+  private readonly runs = new Runs();
   /** Rows held by parcel, in the order the parcels were first held; their rows and characters. */
   private groups = new Map<string, { texts: string[]; lines: number[] }>();
   private groupRows = 0;
@@ -82,10 +148,13 @@ export class HeldRows {
     private readonly limits: { rows: number; chars: number },
     /** Rows read before the file's order is judged (a batch's). */
     private readonly judgeAfter: number,
+    /** The hashes of the parcels whose rows are apart (scatteredParcels), when read before. */
+    private readonly scattered?: ReadonlySet<number>,
   ) {}
 
   /** Whether a row of `parcel` (its key) is to be held; a row not held goes on the run, or starts one. */
   holds(parcel: string | null): parcel is string {
+    if (this.scattered) return parcel !== null && this.scattered.has(parcelHash(parcel));
     const held = this.decide(parcel);
     this.judged++;
     if (held) this.heldTotal++;
@@ -94,14 +163,9 @@ export class HeldRows {
   }
 
   private decide(parcel: string | null): boolean {
-    if (parcel === null || parcel === this.run) return false;
+    if (parcel === null || parcel === this.runs.run) return false;
     if (this.holdAll) return true;
-    const hash = hash32(parcel) >>> 2;
-    if (this.ended.has(hash)) return true;
-    if (this.run !== null && this.ended.size < ENDED_KEPT) this.ended.add(this.runHash);
-    this.run = parcel;
-    this.runHash = hash;
-    return false;
+    return this.runs.next(parcel);
   }
 
   /** Holds a row of `parcel`; `at`: what was read before it. */

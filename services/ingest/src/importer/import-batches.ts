@@ -48,6 +48,11 @@ export interface BatchReading<E> {
   /** At most this many rows, or characters of their text, held back at once (HELD_LIMITS; smaller in tests). */
   heldLimits?: { rows: number; chars: number };
   /**
+   * With `heldCell`: the parcels whose rows are apart in the file (held-rows.ts scatteredParcels), read before. Every
+   * row of theirs is held, and each is sent once, its rows together.
+   */
+  scattered?: ReadonlySet<number>;
+  /**
    * The cells the executors read of `cells` (none, when they read the records' text again in another thread); the
    * parcel's cells are read too. Undefined: every cell.
    */
@@ -128,7 +133,8 @@ export function readBatches<E, R = ParsedBatch>(
   // parcel's rows end").
   const maxBatch = batchSize + Math.max(Math.ceil(batchSize / 4), 64);
   const { heldCell } = reading;
-  const held = heldCell === undefined ? null : new HeldRows(reading.heldLimits ?? HELD_LIMITS, batchSize);
+  const held =
+    heldCell === undefined ? null : new HeldRows(reading.heldLimits ?? HELD_LIMITS, batchSize, reading.scattered);
   /**
    * The row's parcel as its cells tell it; null when they tell nothing (no cells: batches by size alone; all empty: an
    * APN column left empty), a parcel of its own. Where rows are held, they are grouped by it, and it is the APN cell's

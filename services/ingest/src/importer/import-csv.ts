@@ -25,6 +25,7 @@ import { cellMask, readCsvValues, readHeader } from './csv-records.js';
 import {
   type BatchPosition,
   type BatchReader,
+  type BatchReading,
   type BatchWork,
   KeptBatches,
   type ReadBatch,
@@ -65,7 +66,7 @@ import {
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
 import { type Mapping, readsNames } from './mapping.js';
-import { heldApnColumn } from './held-rows.js';
+import { heldApnColumn, scatteredParcels } from './held-rows.js';
 import { identityColumns, mappingColumns } from './mapping-rules.js';
 import { loaderWorker } from './worker-argv.js';
 
@@ -315,8 +316,15 @@ export async function importCsv(
   // (worker threads read their own copy as they start: import-worker.ts).
   if (readsNames(mapping)) loadNameLists();
   const totalBytes = fileSize(file);
+  let totalRows: number | undefined;
   const progress = ({ rowsRead, rowsWhole, bytesRead }: BatchPosition) =>
-    opts.onProgress?.({ rowsRead, rowsWhole, bytesRead, totalBytes });
+    opts.onProgress?.({
+      rowsRead,
+      rowsWhole,
+      bytesRead,
+      totalBytes,
+      ...(totalRows === undefined ? {} : { totalRows }),
+    });
   // One import or remove of a source at a time: two imports would both take a parcel for new.
   await withSourceLock(
     pool,
@@ -348,7 +356,7 @@ export async function importCsv(
       const executors =
         workers > 0 ? Array.from({ length: workers }, () => workerExecutor(setup)) : [inlineExecutor(setup, keepRead)];
       // The cells the reader copies out of each record: worker threads parse the records' text again.
-      const reading = {
+      const reading: BatchReading<Executor> = {
         file,
         delimiter: mapping.delimiter,
         batchSize,
@@ -359,6 +367,19 @@ export async function importCsv(
       };
       const parse: BatchWork<Executor, ParsedBatch> = (e, batch, rows, cells) => e.parse(batch, rows, cells);
       try {
+        // A re-import reads first which parcels' rows are apart in the file, and holds all their rows, so that each
+        // parcel is merged over its stored state once, as a file grouped by parcel has it. Merged in two steps (its
+        // rows up to where the reader finds it apart, then the rest), a sale a later row of the file corrects would
+        // replace the stored one at the second step only, and each import of the same file would change the parcel
+        // twice. A first load needs no such read: its parcels are new, and merging their rows in steps makes what
+        // merging them at once makes (import-pipeline.property.test.ts). Only a file (its size known) is read twice.
+        if (hasState && reading.heldCell !== undefined && totalBytes !== null) {
+          const scattered = await scatteredParcels(file, mapping.delimiter, headerColumns.length, reading.heldCell);
+          if (scattered) {
+            reading.scattered = scattered.parcels;
+            totalRows = scattered.rows;
+          }
+        }
         let startBatches: () => BatchReader<Executor> = () => readBatches(reading, parse);
         if (needsZipEvidence(mapping)) {
           // Kept, the evidence's batches are the import's: its executor finds what it read of them by their rows.

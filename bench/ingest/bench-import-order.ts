@@ -4,8 +4,9 @@
 // round, each order into a fresh database holding the city's parcels (their import not timed), the two orders
 // alternated; the time is importCsv's alone. The ratio is the date-sorted file's rows/s over the grouped file's of the
 // same round (these VMs drift within minutes). Both files are gzipped, as published, and are small enough to be worked
-// in the main thread (--workers N: by N worker threads). Rows of a parcel met again after other parcels' rows are
-// held back to the file's end and sent together (held-rows.ts). Each round also checks that both orders leave the same
+// in the main thread (--workers N: by N worker threads). The file is joined to parcels the store holds, so its
+// import reads first which parcels' rows are apart and holds all of theirs to the file's end, each parcel's together
+// (held-rows.ts scatteredParcels). Each round also checks that both orders leave the same
 // import state (a digest of every parcel's), and prints how many parcels a re-load found changed (none, if the
 // re-import is idempotent).
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -399,6 +399,15 @@ describe('worker threads', () => {
   }, 60_000);
 });
 
+/** A sales file's columns: a parcel's APN, its address, and a sale a row. */
+const SALES_FIELDS = {
+  apn: { column: 'PARCEL', required: true },
+  line1: { column: 'SITUS', format: 'upper', required: true },
+  zip: { column: 'ZIP', format: 'zip5', required: true },
+  salePrice: { column: 'PRICE', format: 'integer' },
+  saleDate: { column: 'DATE', format: 'date-iso' },
+};
+
 describe('worker threads, parcels of several rows', () => {
   it('cut batches where a parcel ends, though the reader copies only the APN cell for them', async () => {
     // Three sales a parcel, batches of at least four rows: cut by size alone, most parcels would span two batches
@@ -411,19 +420,7 @@ describe('worker threads, parcels of several rows', () => {
       text.push(`APN${street}${p},${100 + p} ${street},95814,${200_000 + i},2020-0${1 + (i % 3)}-15`);
     }
     const file = write(`${text.join('\n')}\n`);
-    const mapping = mappingNamed(
-      {
-        kind: 'property',
-        fields: {
-          apn: { column: 'PARCEL', required: true },
-          line1: { column: 'SITUS', format: 'upper', required: true },
-          zip: { column: 'ZIP', format: 'zip5', required: true },
-          salePrice: { column: 'PRICE', format: 'integer' },
-          saleDate: { column: 'DATE', format: 'date-iso' },
-        },
-      },
-      `multi-${tagged()}`,
-    );
+    const mapping = mappingNamed({ kind: 'property', fields: SALES_FIELDS }, `multi-${tagged()}`);
     const ends: number[] = [];
     const onProgress = (p: { rowsRead: number }) => ends.push(p.rowsRead);
     expect(await importCsv(pool, mapping, file, { workers: 2, batchSize: 4, onProgress })).toMatchObject({
@@ -460,17 +457,7 @@ describe('a sales file sorted by date', () => {
     const name = `by-date-${tagged()}`;
     const mappingOf = (side: string) =>
       mappingNamed(
-        {
-          kind: 'property',
-          fields: {
-            apn: { column: 'PARCEL', required: true },
-            line1: { column: 'SITUS', format: 'upper', required: true },
-            zip: { column: 'ZIP', format: 'zip5', required: true },
-            salePrice: { column: 'PRICE', format: 'integer' },
-            saleDate: { column: 'DATE', format: 'date-iso' },
-            assessedTotal: { column: 'ASSESSED', format: 'integer' },
-          },
-        },
+        { kind: 'property', fields: { ...SALES_FIELDS, assessedTotal: { column: 'ASSESSED', format: 'integer' } } },
         `${name}-${side}`,
       );
     // The same two files in batches of 4 rows, and each in one batch.

@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZipEvidence } from '../src/domain/zip-evidence.js';
 import {
+  addReport,
   applyCompiled,
   applyRules,
   compileRules,
@@ -35,6 +36,32 @@ const NOW = '2026-11-27T12:00:00.000Z';
 /** A property mapping's fields, validated as a mapping file's are (the mapping's name plays no part in its rules). */
 const propertyFields = (fields: Record<string, unknown>) =>
   Mapping.parse({ name: 'rules', kind: 'property', fields }).fields;
+
+describe("the report's reasons", () => {
+  it('are those of the first lines, whatever the order the rows were worked in', () => {
+    // Rows held back to the file's end (a parcel's rows apart: held-rows.ts) are worked after later lines. Each row
+    // here refuses its sale date (after tomorrow).
+    const fields = { line1: { column: 'SITE' }, zip: { column: 'Z' }, saleDate: { column: 'D', format: 'date-iso' } };
+    const rules = compileRules(propertyFields(fields), ['SITE', 'Z', 'D']);
+    const batch = (lines: number[]) => {
+      const ctx: RuleContext = { line: 0, latestDate: '2026-11-28', report: {} };
+      for (const line of lines) {
+        ctx.line = line;
+        applyCompiled(rules, ['1 MAIN ST', '19146', '2071-05-05'], ctx);
+      }
+      return ctx.report!;
+    };
+    const linesOf = (report: FieldReport) => report.saleDate!.reasons.map((r) => Number(/^line (\d+)/.exec(r)![1]));
+    const first = batch([50, 60, 10, 70, 40, 20]);
+    expect(first.saleDate!.refused).toBe(6);
+    expect(linesOf(first).sort((a, b) => a - b)).toEqual([10, 20, 40]);
+    const all: FieldReport = {};
+    addReport(all, first);
+    addReport(all, batch([5, 90, 30]));
+    expect(linesOf(all)).toEqual([5, 10, 20]);
+    expect(all.saleDate!.refused).toBe(9);
+  });
+});
 
 describe('rules compiled against a header', () => {
   const fields = propertyFields({

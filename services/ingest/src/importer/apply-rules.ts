@@ -83,7 +83,32 @@ function count(ctx: RuleContext | undefined, target: string, what: 'filled' | 'e
   if (!ctx?.report) return;
   const c = countsOf(ctx.report, target);
   c[what]++;
-  if (reason && c.reasons.length < (ctx.reasonsKept ?? REASONS_KEPT)) c.reasons.push(reason);
+  if (!reason) return;
+  const kept = ctx.reasonsKept ?? REASONS_KEPT;
+  if (c.reasons.length < kept) c.reasons.push(reason);
+  else if (kept > 0) {
+    // Full: a reason of a lower line takes the place of the highest (a batch of rows held back to the file's end).
+    let highest = 0;
+    for (let i = 1; i < c.reasons.length; i++)
+      if (lineOfReason(c.reasons[i]!) > lineOfReason(c.reasons[highest]!)) highest = i;
+    if (ctx.line < lineOfReason(c.reasons[highest]!)) c.reasons[highest] = reason;
+  }
+}
+
+/** The line a reason names (each begins `line N`). */
+function lineOfReason(reason: string): number {
+  const m = /^line (\d+)/.exec(reason);
+  return m ? Number(m[1]) : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * A target's reasons by line, the first `keep`: an import's rows are worked out of the file's order where a parcel's
+ * rows apart are held back to its end (held-rows.ts), and the report lists the first lines' reasons whatever the
+ * order (as the summary's errors and refusals).
+ */
+function keepFirstLines(reasons: string[], keep: number): void {
+  reasons.sort((a, b) => lineOfReason(a) - lineOfReason(b));
+  if (reasons.length > keep) reasons.length = keep;
 }
 
 /** One rule of a mapping as applyCompiled applies it, what it needs of the rule worked out once (not once a row). */
@@ -289,7 +314,9 @@ export function addReport(into: FieldReport, from: FieldReport): void {
     t.filled += c.filled;
     t.empty += c.empty;
     t.refused += c.refused;
-    for (const r of c.reasons) if (t.reasons.length < REASONS_KEPT) t.reasons.push(r);
+    if (c.reasons.length === 0) continue;
+    for (const r of c.reasons) t.reasons.push(r);
+    keepFirstLines(t.reasons, REASONS_KEPT);
   }
 }
 
@@ -312,7 +339,7 @@ export function subtractReport(into: FieldReport, from: FieldReport, keep = REAS
       if (at >= 0) t.reasons.splice(at, 1);
     }
   }
-  for (const t of Object.values(into)) if (t.reasons.length > keep) t.reasons.length = keep;
+  for (const t of Object.values(into)) if (t.reasons.length > keep) keepFirstLines(t.reasons, keep);
 }
 
 /**

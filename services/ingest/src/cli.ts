@@ -20,7 +20,7 @@ import { DEFAULT_DATABASE_URL } from '@pra/core/config';
 import { checkRecordsSchema, migrateRecords } from './data/migrate.js';
 import { loadGenerated } from './generator/load-generated.js';
 import { formatReport } from './importer/apply-rules.js';
-import { type ImportSummary, importCsv } from './importer/import-csv.js';
+import { type ImportProgressEvent, type ImportSummary, importCsv } from './importer/import-csv.js';
 import { summaryLine } from './importer/summary-line.js';
 import { loadMapping } from './importer/mapping.js';
 import { loadSampleDataset, propertyCount } from './load-sample.js';
@@ -88,7 +88,14 @@ async function main() {
       case 'import': {
         const mapping = loadMapping(values.mapping!);
         const progress = new FileProgress(`import ${mapping.name}`);
-        let last = { rowsRead: 0, rowsWhole: 0, bytesRead: 0, totalBytes: null as number | null };
+        let last: ImportProgressEvent = {
+          rowsRead: 0,
+          rowsWhole: 0,
+          bytesRead: 0,
+          bytesPassed: 0,
+          rowsHeld: 0,
+          totalBytes: null,
+        };
         const started = performance.now();
         const s = await importCsv(pool, mapping, values.file!, {
           dryRun,

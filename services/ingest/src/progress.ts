@@ -64,7 +64,7 @@ export class Progress extends ProgressLine {
   }
 }
 
-/** Rows of a file read so far: `label: 12,000 rows, 8,100 rows/s, 1.4 of 2.9 MB (48%), ETA 2s`. */
+/** Rows of a file read so far: `label: 12,000 rows, 8,100 rows/s, 1.4 MB of 2.9 MB (48%), ETA 2s`. */
 export class FileProgress extends ProgressLine {
   constructor(
     private readonly label: string,
@@ -74,28 +74,42 @@ export class FileProgress extends ProgressLine {
   }
 
   /**
-   * `totalRows`: the file's rows, when counted before (a re-import: import-csv.ts); the share done is then told by
-   * rows, as bytes stop at the earliest row held back (held-rows.ts) until it is written.
+   * `rowsRead`: rows written. `totalRows`: the file's rows, when counted before (a re-import: import-csv.ts); the
+   * share done is then told by rows. Otherwise by the bytes read (`bytesPassed`, or `bytesRead`), and, while rows are
+   * held back to be written at the file's end (`rowsHeld`: a parcel's rows apart, held-rows.ts), the share of the rows
+   * read that are written: bytes alone would tell a file read to its end as done while its held rows are not written,
+   * and the bytes of the rows written alone (`bytesRead`) stop at the earliest row held.
    */
   update(
-    p: { rowsRead: number; bytesRead: number; totalBytes: number | null; totalRows?: number },
+    p: {
+      rowsRead: number;
+      bytesRead: number;
+      bytesPassed?: number;
+      rowsHeld?: number;
+      totalBytes: number | null;
+      totalRows?: number;
+    },
     final = false,
   ): void {
     const seconds = Math.max(this.elapsed(), 0.001);
     const parts = [`${this.label}: ${fmt(p.rowsRead)} rows`, `${fmt(p.rowsRead / seconds)} rows/s`];
     let percent: number | null = null;
-    const eta = (done: number, total: number) => {
-      const perSecond = done / seconds;
-      return `ETA ${Math.max(0, perSecond > 0 ? (total - done) / perSecond : 0).toFixed(0)}s`;
-    };
+    /** ETA from the share done so far. */
+    const eta = (share: number) => `ETA ${Math.max(0, share > 0 ? (seconds * (1 - share)) / share : 0).toFixed(0)}s`;
+    const held = p.rowsHeld ?? 0;
     if (p.totalRows !== undefined && p.totalRows > 0) {
-      percent = Math.min(100, Math.floor((p.rowsRead / p.totalRows) * 100));
+      const share = Math.min(1, p.rowsRead / p.totalRows);
+      percent = Math.floor(share * 100);
       parts[0] = `${this.label}: ${fmt(p.rowsRead)} of ${fmt(p.totalRows)} rows (${percent}%)`;
-      parts.push(eta(p.rowsRead, p.totalRows));
+      parts.push(eta(share));
     } else if (p.totalBytes !== null && p.totalBytes > 0) {
-      percent = Math.min(100, Math.floor((p.bytesRead / p.totalBytes) * 100));
-      parts.push(`${mb(p.bytesRead)} of ${mb(p.totalBytes)} (${percent}%)`, eta(p.bytesRead, p.totalBytes));
-    } else parts.push(`${mb(p.bytesRead)} read`);
+      const passed = p.bytesPassed ?? p.bytesRead;
+      const written = held > 0 ? p.rowsRead / (p.rowsRead + held) : 1;
+      const share = Math.min(1, (passed / p.totalBytes) * written);
+      percent = Math.floor(share * 100);
+      const heldBack = held > 0 ? `, ${fmt(held)} rows held back` : '';
+      parts.push(`${mb(passed)} of ${mb(p.totalBytes)}${heldBack} (${percent}%)`, eta(share));
+    } else parts.push(`${mb(p.bytesPassed ?? p.bytesRead)} read${held > 0 ? `, ${fmt(held)} rows held back` : ''}`);
     this.draw(parts.join(', '), percent, final);
   }
 }

@@ -8,7 +8,7 @@ import { basename, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPool, type Pool } from '@pra/platform';
 import type {} from '@pra/platform/testing';
-import { importCsv } from '../src/importer/import-csv.js';
+import { type ImportProgressEvent, importCsv } from '../src/importer/import-csv.js';
 import { loadMapping, type Mapping } from '../src/importer/mapping.js';
 import { ADDRESS_KEYS_VERSION } from '@pra/core/address';
 import { removeSource } from '../src/data/remove-source.js';
@@ -501,6 +501,46 @@ describe('a sales file sorted by date', () => {
   }, 60_000);
 });
 
+describe('the progress of a first load whose rows are held back', () => {
+  it('tells the bytes read and the rows held, not the bytes of the rows written alone', async () => {
+    // Twelve parcels, four of them again (their rows held back to the file's end: held-rows.ts), then 1,500 others
+    // (~150 KB, the reader's chunks are 64 KB): the bytes of the rows written stop at the chunk of the earliest row
+    // held while the rest of the file is read and written.
+    const street = uniqueStreet();
+    const row = (p: number, assessed: number) =>
+      `APN${street}${p},${100 + p} ${street},95814,300000,2021-03-01,${assessed}`;
+    const rows = Array.from({ length: 12 }, (_, p) => row(p, 90_000));
+    for (let p = 0; p < 12; p += 3) rows.push(row(p, 91_000));
+    for (let p = 100; p < 1_600; p++) rows.push(row(p, 90_000));
+    const text = `PARCEL,SITUS,ZIP,PRICE,DATE,ASSESSED\n${rows.join('\n')}\n`;
+    const file = write(text);
+    const mapping = mappingNamed(
+      { kind: 'property', fields: { ...SALES_FIELDS, assessedTotal: { column: 'ASSESSED', format: 'integer' } } },
+      `held-progress-${tagged()}`,
+    );
+    const events: ImportProgressEvent[] = [];
+    await importCsv(pool, mapping, file, { batchSize: 100, workers: 0, onProgress: (p) => events.push(p) });
+    const size = Buffer.byteLength(text);
+    expect(size).toBeGreaterThan(2 * 65_536);
+    const holding = events.filter((e) => e.rowsHeld > 0);
+    expect(holding.length).toBeGreaterThan(5);
+    for (const e of holding) {
+      expect(e).toMatchObject({ rowsHeld: 4, rowsWhole: 12 });
+      expect(e.bytesRead).toBeLessThanOrEqual(65_536);
+    }
+    expect(holding.at(-1)!.bytesPassed).toBe(size);
+    const passed = events.map((e) => e.bytesPassed);
+    expect(passed).toEqual([...passed].sort((x, y) => x - y));
+    expect(events.at(-1)).toMatchObject({ rowsRead: rows.length, bytesRead: size, bytesPassed: size, rowsHeld: 0 });
+
+    const { lines, stream } = progressSink();
+    const line = new FileProgress('import h', stream);
+    line.update({ ...holding.at(-1)!, rowsRead: 1_200, rowsHeld: 400, bytesPassed: 3_000_000, totalBytes: 3_000_000 });
+    // 1,200 of the 1,600 rows read are written: 75% of the file, all of it read.
+    expect(lines[0]).toMatch(/^import h: 1,200 rows, .*3\.0 MB of 3\.0 MB, 400 rows held back \(75%\), ETA \d+s\n$/);
+  }, 60_000);
+});
+
 describe('a roll without site ZIPs in worker threads', () => {
   it('finds each parcel the ZIP the main thread finds: the evidence read by the workers, in the file order', async () => {
     // Lebanon, NH: no site ZIP in the roll; a parcel's ZIP comes from the evidence of its street segment.
@@ -519,11 +559,14 @@ describe('a roll without site ZIPs in worker threads', () => {
   }, 120_000);
 });
 
+/** A progress line's stream that keeps what is written, as a log (not a terminal). */
+function progressSink() {
+  const lines: string[] = [];
+  return { lines, stream: { isTTY: false, write: (s: string) => lines.push(s) } as unknown as NodeJS.WriteStream };
+}
+
 describe('progress', () => {
-  const sink = () => {
-    const lines: string[] = [];
-    return { lines, stream: { isTTY: false, write: (s: string) => lines.push(s) } as unknown as NodeJS.WriteStream };
-  };
+  const sink = progressSink;
 
   it('shows rows read, their rate, bytes of the file and the time left', () => {
     const { lines, stream } = sink();

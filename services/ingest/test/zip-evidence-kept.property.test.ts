@@ -256,6 +256,8 @@ describe('the batches a small file keeps', () => {
     rowsRead: 0,
     rowsWhole: 0,
     bytesRead: 0,
+    bytesPassed: 0,
+    rowsHeld: 0,
   });
 
   it('are none once past their rows or their text (the file is then read again), and are let go as sent again', async () => {

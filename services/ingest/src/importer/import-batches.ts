@@ -28,6 +28,10 @@ export interface BatchPosition {
   /** The file's first rows, every one in this batch or one before it; and the bytes of the file they take. */
   rowsWhole: number;
   bytesRead: number;
+  /** The bytes of the file the reader has read: up to this batch's last row, and every row held back before it. */
+  bytesPassed: number;
+  /** Rows read and held back (held-rows.ts), not in this batch or one before it. */
+  rowsHeld: number;
 }
 
 /** What readBatches reads, and how. */
@@ -175,6 +179,8 @@ export function readBatches<E, R = ParsedBatch>(
         rowsRead: rowsSent,
         rowsWhole: pending ? pending.rows : rowsSent,
         bytesRead: pending ? pending.bytes : bytesRead,
+        bytesPassed: bytesRead,
+        rowsHeld: rowsRead - rowsSent,
       };
       keep?.add(batch);
       await send(batch, cells);
@@ -284,13 +290,13 @@ function sendBatches<E, R>(
     w?.();
   };
   let batch = 0;
-  const send = async ({ rows, unreadable, rowsRead, rowsWhole, bytesRead }: CutBatch, cells: string[][]) => {
+  const send = async ({ rows, unreadable, ...position }: CutBatch, cells: string[][]) => {
     while (queue.length >= ahead && !stopped) await new Promise<void>((r) => (wakeReader = r));
     if (stopped) return;
     const executor = executors[batch % executors.length]!;
     const parsed = work(executor, batch, rows, cells);
     parsed.catch(() => {}); // a failure is reported by the pipeline when it takes the batch
-    queue.push({ batch, executor, parsed, unreadable, rowsRead, rowsWhole, bytesRead });
+    queue.push({ batch, executor, parsed, unreadable, ...position });
     batch++;
     wake('taker');
   };

@@ -114,8 +114,13 @@ export interface ImportProgressEvent {
    */
   rowsWhole: number;
   bytesRead: number;
+  /** The bytes of the file read: those of the rows written, and of the rows held back to be written (rowsHeld). */
+  bytesPassed: number;
+  rowsHeld: number;
   /** The file's size in bytes, when it could be read (not for a pipe). */
   totalBytes: number | null;
+  /** The file's rows, when they were counted before its import (a re-import whose rows may be held: held-rows.ts). */
+  totalRows?: number;
 }
 
 function fileSize(file: string): number | null {
@@ -317,11 +322,13 @@ export async function importCsv(
   if (readsNames(mapping)) loadNameLists();
   const totalBytes = fileSize(file);
   let totalRows: number | undefined;
-  const progress = ({ rowsRead, rowsWhole, bytesRead }: BatchPosition) =>
+  const progress = ({ rowsRead, rowsWhole, bytesRead, bytesPassed, rowsHeld }: BatchPosition) =>
     opts.onProgress?.({
       rowsRead,
       rowsWhole,
       bytesRead,
+      bytesPassed,
+      rowsHeld,
       totalBytes,
       ...(totalRows === undefined ? {} : { totalRows }),
     });
@@ -648,7 +655,13 @@ async function importTracts(
     if (!dryRun) await writeTracts(lock.client, tracts);
     summary.added += tracts.length;
     tracts = [];
-    progress({ rowsRead: summary.rowsRead, rowsWhole: summary.rowsRead, bytesRead });
+    progress({
+      rowsRead: summary.rowsRead,
+      rowsWhole: summary.rowsRead,
+      bytesRead,
+      bytesPassed: bytesRead,
+      rowsHeld: 0,
+    });
   };
   // The rules compiled once, against the file's header (its first item).
   let rules: CompiledRules | null = null;

@@ -92,17 +92,21 @@ export class FileProgress extends ProgressLine {
     final = false,
   ): void {
     const seconds = Math.max(this.elapsed(), 0.001);
-    const parts = [`${this.label}: ${fmt(p.rowsRead)} rows`, `${fmt(p.rowsRead / seconds)} rows/s`];
-    let percent: number | null = null;
+    const rate = `${fmt(p.rowsRead / seconds)} rows/s`;
     /** ETA from the share done so far. */
     const eta = (share: number) => `ETA ${Math.max(0, share > 0 ? (seconds * (1 - share)) / share : 0).toFixed(0)}s`;
+    // Rows counted before the import, unless the file has grown since (more rows written than counted).
+    if (p.totalRows !== undefined && p.totalRows > 0 && p.rowsRead <= p.totalRows) {
+      const share = p.rowsRead / p.totalRows;
+      const percent = Math.floor(share * 100);
+      const text = `${this.label}: ${fmt(p.rowsRead)} of ${fmt(p.totalRows)} rows (${percent}%), ${rate}, ${eta(share)}`;
+      this.draw(text, percent, final);
+      return;
+    }
+    const parts = [`${this.label}: ${fmt(p.rowsRead)} rows`, rate];
+    let percent: number | null = null;
     const held = p.rowsHeld ?? 0;
-    if (p.totalRows !== undefined && p.totalRows > 0) {
-      const share = Math.min(1, p.rowsRead / p.totalRows);
-      percent = Math.floor(share * 100);
-      parts[0] = `${this.label}: ${fmt(p.rowsRead)} of ${fmt(p.totalRows)} rows (${percent}%)`;
-      parts.push(eta(share));
-    } else if (p.totalBytes !== null && p.totalBytes > 0) {
+    if (p.totalBytes !== null && p.totalBytes > 0) {
       const passed = p.bytesPassed ?? p.bytesRead;
       const written = held > 0 ? p.rowsRead / (p.rowsRead + held) : 1;
       const share = Math.min(1, (passed / p.totalBytes) * written);

@@ -2,6 +2,7 @@
 // text again): it copies only the cells that tell a row's parcel, and batches still end where a parcel's rows end
 // (else a re-import of the same file could not tell a parcel spanning two batches unchanged); the executors are given
 // the records' text whole and no cells. Property-based, and so is a mask of the mapping's cells (inline executors).
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { readBatches } from '../src/importer/import-batches.js';
@@ -323,8 +324,19 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
     const scan = await scatteredParcels(file, ',', 2, 0);
     expect(scan!.rows).toBe(10);
     expect(scan!.parcels.size).toBe(2);
+    expect(['1', '2', '3', '4'].filter((apn) => scan!.has(apn))).toEqual(['2', '4']);
     // Three runs ended (1, 2, 3), then a fourth not remembered: no answer, and the reader holds as it does without.
     expect(await scatteredParcels(file, ',', 2, 0, 4)).not.toBeNull();
     expect(await scatteredParcels(file, ',', 2, 0, 3)).toBeNull();
+  });
+
+  it('stops reading as soon as it gives up', async () => {
+    // A gzip cut short after its first rows: read to its end, it fails (not a whole gzip); past the parcels the scan
+    // remembers, it has stopped before.
+    const rows = Array.from({ length: 20_000 }, (_, i) => `${i},${i}`).join('\n');
+    const whole = gzipSync(`APN,PRICE\n${rows}\n`);
+    const file = write('cut.csv.gz', whole.subarray(0, Math.floor(whole.length / 2)));
+    await expect(scatteredParcels(file, ',', 2, 0)).rejects.toThrow(/not a whole gzip/);
+    expect(await scatteredParcels(file, ',', 2, 0, 100)).toBeNull();
   });
 });

@@ -589,6 +589,15 @@ describe('progress', () => {
     expect(lines[0]).toMatch(/^import z: 250 of 1,000 rows \(25%\), [\d,]+ rows\/s, ETA \d+s\n$/);
   });
 
+  it('with more rows written than counted before (the file grew since) shows the bytes read', () => {
+    const { lines, stream } = sink();
+    new FileProgress('import g', stream).update(
+      { rowsRead: 19, bytesRead: 1_500_000, bytesPassed: 1_500_000, totalBytes: 3_000_000, totalRows: 16 },
+      true,
+    );
+    expect(lines[0]).toMatch(/^import g: 19 rows, [\d,]+ rows\/s, 1\.5 MB of 3\.0 MB \(50%\), ETA \d+s\n$/);
+  });
+
   it('without a known size (a pipe) shows what was read', () => {
     const { lines, stream } = sink();
     new FileProgress('import y', stream).update({ rowsRead: 10, bytesRead: 2_000_000, totalBytes: null }, true);

@@ -2,8 +2,9 @@
 // is resolved, built and written, and closes a batch only where a parcel's rows end. Whatever the rows and however
 // they fall into batches, that must change nothing: a roll whose rows come by parcel, imported in batches of 1 to 3
 // rows, leaves the store and the counts as the same roll imported in one batch, then again with changes, then once
-// more unchanged. Rows in any order: the first load is the same too, and a re-import counts each parcel once (rows of
-// a parcel apart in the file are held to its end and merged in two steps, held-rows.ts: docs/data.md). Owners shared by parcels of different
+// more unchanged. Rows in any order: the first load, and every re-import, leaves the store and the counts one batch
+// leaves too (a re-import reads first which parcels' rows are apart and holds all their rows: held-rows.ts,
+// docs/data.md). Owners shared by parcels of different
 // batches (one owner entity), rows refused. Each side has a database of its own, so that the owner registry of one
 // cannot answer for the other.
 import { randomBytes } from 'node:crypto';

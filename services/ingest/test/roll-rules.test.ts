@@ -44,7 +44,8 @@ describe("the report's reasons", () => {
     const fields = { line1: { column: 'SITE' }, zip: { column: 'Z' }, saleDate: { column: 'D', format: 'date-iso' } };
     const rules = compileRules(propertyFields(fields), ['SITE', 'Z', 'D']);
     const batch = (lines: number[]) => {
-      const ctx: RuleContext = { line: 0, latestDate: '2026-11-28', report: {} };
+      // As a batch's rows are counted (import-work.ts): every reason kept, the import's report keeping the first.
+      const ctx: RuleContext = { line: 0, latestDate: '2026-11-28', report: {}, reasonsKept: Number.POSITIVE_INFINITY };
       for (const line of lines) {
         ctx.line = line;
         applyCompiled(rules, ['1 MAIN ST', '19146', '2071-05-05'], ctx);
@@ -54,7 +55,6 @@ describe("the report's reasons", () => {
     const linesOf = (report: FieldReport) => report.saleDate!.reasons.map((r) => Number(/^line (\d+)/.exec(r)![1]));
     const first = batch([50, 60, 10, 70, 40, 20]);
     expect(first.saleDate!.refused).toBe(6);
-    expect(linesOf(first).sort((a, b) => a - b)).toEqual([10, 20, 40]);
     const all: FieldReport = {};
     addReport(all, first);
     addReport(all, batch([5, 90, 30]));

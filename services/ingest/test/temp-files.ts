@@ -8,7 +8,7 @@ import { loadMapping, type Mapping } from '../src/importer/mapping.js';
 
 export interface TempFiles {
   /** Writes a new file (numbered, so names may repeat) and gives its path. */
-  write(name: string, text: string): string;
+  write(name: string, text: string | Uint8Array): string;
   /** A property mapping of these fields with a name of its own (`<prefix>-<random>`), so a source of its own. */
   propertyMapping(prefix: string, fields: object): { mapping: Mapping; source: string };
   /** A mapping of any kind (`body`: all but its name), with a name of its own (`<prefix>-<random>`). */
@@ -19,7 +19,7 @@ export function useTempFiles(prefix: string): TempFiles {
   const dir = mkdtempSync(join(tmpdir(), `${prefix}-`));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   let files = 0;
-  const write = (name: string, text: string) => {
+  const write = (name: string, text: string | Uint8Array) => {
     const file = join(dir, `${++files}-${name}`);
     writeFileSync(file, text);
     return file;

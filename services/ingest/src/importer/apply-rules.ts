@@ -83,16 +83,9 @@ function count(ctx: RuleContext | undefined, target: string, what: 'filled' | 'e
   if (!ctx?.report) return;
   const c = countsOf(ctx.report, target);
   c[what]++;
-  if (!reason) return;
-  const kept = ctx.reasonsKept ?? REASONS_KEPT;
-  if (c.reasons.length < kept) c.reasons.push(reason);
-  else if (kept > 0) {
-    // Full: a reason of a lower line takes the place of the highest (a batch of rows held back to the file's end).
-    let highest = 0;
-    for (let i = 1; i < c.reasons.length; i++)
-      if (lineOfReason(c.reasons[i]!) > lineOfReason(c.reasons[highest]!)) highest = i;
-    if (ctx.line < lineOfReason(c.reasons[highest]!)) c.reasons[highest] = reason;
-  }
+  // A batch's rows are counted with every reason kept (import-work.ts), and the import's report keeps the first
+  // lines' (addReport); a file read in its order alone (tracts) keeps the first few as it goes.
+  if (reason && c.reasons.length < (ctx.reasonsKept ?? REASONS_KEPT)) c.reasons.push(reason);
 }
 
 /** The line a reason names (each begins `line N`). */

@@ -81,7 +81,7 @@ class Runs {
     return false;
   }
 
-  /** A row of no parcel (no APN) ends the run going on: the reader cuts batches there (import-batches.ts). */
+  /** Ends the run going on, and remembers its parcel as met. */
   end(): void {
     if (this.run === null) return;
     if (this.ended.size < this.kept) this.ended.add(this.runHash);
@@ -93,10 +93,10 @@ class Runs {
 /**
  * The parcels of a file whose rows are apart (met again after other parcels' rows), read before its import
  * (import-csv.ts, on a re-import) so that the reader holds every row of theirs, the first ones too, and each is merged
- * once: `parcels`, their hashes (a parcel sharing one's hash is held too, which changes nothing but when it is sent);
- * `rows`, the file's rows. Null when the file has more parcels than the reader remembers (ENDED_KEPT): it then holds
- * as it does without (HeldRows). `cell`: the APN's cell (heldApnColumn), by index, of the header's `columns`;
- * `remembered`: ENDED_KEPT (fewer in tests).
+ * once: `parcels`, their hashes (a parcel sharing one's hash is held too, which changes nothing but when it is sent;
+ * `has` tells an APN cell's); `rows`, the file's rows. Null, as soon as it is known, when the file has more parcels
+ * than the reader remembers (ENDED_KEPT): it then holds as it does without (HeldRows). `cell`: the APN's cell
+ * (heldApnColumn), by index, of the header's `columns`; `remembered`: ENDED_KEPT (fewer in tests).
  */
 export async function scatteredParcels(
   file: string,
@@ -104,7 +104,7 @@ export async function scatteredParcels(
   columns: number,
   cell: number,
   remembered = ENDED_KEPT,
-): Promise<{ parcels: Set<number>; rows: number } | null> {
+): Promise<ScatteredParcels | null> {
   const runs = new Runs(remembered);
   const parcels = new Set<number>();
   let rows = 0;
@@ -113,14 +113,23 @@ export async function scatteredParcels(
     if ('header' in item) continue;
     rows++;
     // An unreadable row goes with the row before it (import-batches.ts): it neither starts nor ends a run. A row
-    // without an APN is a parcel of its own, which the reader may cut a batch before: it ends the run (the reader
-    // holding as it does without a scan lets it not, so that such rows here and there do not make it hold all).
+    // without an APN ends the run here, since the reader may cut a batch before it (a parcel's rows on both sides of
+    // one are apart); HeldRows without a scan lets such rows not end a run, so that a few here and there do not make
+    // it hold every row.
     if ('error' in item) continue;
     const parcel = heldKey(item.values[cell]!);
     if (parcel === null) runs.end();
     else if (runs.next(parcel)) parcels.add(parcelHash(parcel));
+    if (!runs.complete) return null;
   }
-  return runs.complete ? { parcels, rows } : null;
+  return { parcels, rows, has: (apn) => parcels.has(parcelHash(heldKey(apn) ?? '')) };
+}
+
+export interface ScatteredParcels {
+  parcels: ReadonlySet<number>;
+  rows: number;
+  /** Whether the rows of the parcel of an APN cell are held as apart (its hash's are). */
+  has(apn: string): boolean;
 }
 
 /**

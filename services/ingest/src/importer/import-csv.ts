@@ -66,7 +66,7 @@ import {
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
 import { type Mapping, readsNames } from './mapping.js';
-import { heldApnColumn, scatteredParcels } from './held-rows.js';
+import { heldApnColumn, type ScatteredParcels, scatteredParcels } from './held-rows.js';
 import { identityColumns, mappingColumns } from './mapping-rules.js';
 import { loaderWorker } from './worker-argv.js';
 
@@ -321,24 +321,26 @@ export async function importCsv(
   // (worker threads read their own copy as they start: import-worker.ts).
   if (readsNames(mapping)) loadNameLists();
   const totalBytes = fileSize(file);
-  let totalRows: number | undefined;
-  const progress = ({ rowsRead, rowsWhole, bytesRead, bytesPassed, rowsHeld }: BatchPosition) =>
-    opts.onProgress?.({
-      rowsRead,
-      rowsWhole,
-      bytesRead,
-      bytesPassed,
-      rowsHeld,
-      totalBytes,
-      ...(totalRows === undefined ? {} : { totalRows }),
-    });
+  /** Progress told by batch; `totalRows`, the file's rows when counted before its import. */
+  const progressOf =
+    (totalRows?: number) =>
+    ({ rowsRead, rowsWhole, bytesRead, bytesPassed, rowsHeld }: BatchPosition) =>
+      opts.onProgress?.({
+        rowsRead,
+        rowsWhole,
+        bytesRead,
+        bytesPassed,
+        rowsHeld,
+        totalBytes,
+        ...(totalRows === undefined ? {} : { totalRows }),
+      });
   // One import or remove of a source at a time: two imports would both take a parcel for new.
   await withSourceLock(
     pool,
     source,
     async (lock) => {
       if (mapping.kind === 'tract') {
-        await importTracts(lock, mapping, file, batchSize, summary, progress, summary.dryRun);
+        await importTracts(lock, mapping, file, batchSize, summary, progressOf(), summary.dryRun);
         return;
       }
       const { hasState } = await importStateOf(pool, source);
@@ -356,6 +358,19 @@ export async function importCsv(
         emitEvents: await mappingLoadedBefore(pool, mapping.name),
       };
       if (mapping.join?.on === 'address') setup.addressIndex = await readAddressIndex(pool, source);
+      const { heldCell } = heldCellOf(mapping, headerColumns);
+      // A re-import reads first which parcels' rows are apart in the file, and holds all their rows, so that each
+      // parcel is merged over its stored state once, as a file grouped by parcel has it. Merged in two steps (its
+      // rows up to where the reader finds it apart, then the rest), a sale a later row of the file corrects would
+      // replace the stored one at the second step only, and every import of the same file would change the parcel
+      // and send its change events again. A first load needs no such read: its parcels are new, and merging their
+      // rows in steps makes what merging them at once makes (import-pipeline.property.test.ts). Only a file (not a
+      // pipe) is read ahead: once more than it is read otherwise (a roll without site ZIPs is read for its evidence
+      // too).
+      const ahead =
+        hasState && heldCell !== undefined
+          ? await readAhead(file, mapping.delimiter, headerColumns.length, heldCell)
+          : null;
       const workers = opts.workers ?? defaultWorkers(file, totalBytes);
       // A small file read for its ZIP evidence before its import: its batches, and what its rows were read as, are
       // kept (up to KEPT_ROWS rows and SMALL_FILE_BYTES of text), and the file is read once.
@@ -370,23 +385,11 @@ export async function importCsv(
         executors,
         cellsRead: cellMask(headerColumns, executors.some((e) => e.readsCells) ? mappingColumns(mapping) : []),
         parcelCells: identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c)),
-        ...heldCellOf(mapping, headerColumns),
+        ...(heldCell === undefined ? {} : { heldCell }),
+        ...(ahead ? { scattered: ahead.parcels } : {}),
       };
       const parse: BatchWork<Executor, ParsedBatch> = (e, batch, rows, cells) => e.parse(batch, rows, cells);
       try {
-        // A re-import reads first which parcels' rows are apart in the file, and holds all their rows, so that each
-        // parcel is merged over its stored state once, as a file grouped by parcel has it. Merged in two steps (its
-        // rows up to where the reader finds it apart, then the rest), a sale a later row of the file corrects would
-        // replace the stored one at the second step only, and each import of the same file would change the parcel
-        // twice. A first load needs no such read: its parcels are new, and merging their rows in steps makes what
-        // merging them at once makes (import-pipeline.property.test.ts). Only a file (its size known) is read twice.
-        if (hasState && reading.heldCell !== undefined && totalBytes !== null) {
-          const scattered = await scatteredParcels(file, mapping.delimiter, headerColumns.length, reading.heldCell);
-          if (scattered) {
-            reading.scattered = scattered.parcels;
-            totalRows = scattered.rows;
-          }
-        }
         let startBatches: () => BatchReader<Executor> = () => readBatches(reading, parse);
         if (needsZipEvidence(mapping)) {
           // Kept, the evidence's batches are the import's: its executor finds what it read of them by their rows.
@@ -396,7 +399,7 @@ export async function importCsv(
           const batches = kept?.batches;
           if (batches) startBatches = () => replayBatches(batches, executors, parse);
         }
-        await importProperties(pool, lock, startBatches, source, summary, progress, {
+        await importProperties(pool, lock, startBatches, source, summary, progressOf(ahead?.rows), {
           joined: mapping.join !== undefined,
           sourceHasState: hasState,
         });
@@ -415,6 +418,33 @@ export async function importCsv(
   summary.errors.sort((a, b) => a.line - b.line);
   keepFirstRefusals(summary);
   return summary;
+}
+
+/**
+ * A re-import's read ahead (held-rows.ts scatteredParcels) of a file, unless it changed while it was read (its size or
+ * time): the rows counted and the parcels found apart would not be those the import reads, and the reader then holds
+ * as it does without. None of a pipe, which cannot be read twice.
+ */
+async function readAhead(
+  file: string,
+  delimiter: string,
+  columns: number,
+  cell: number,
+): Promise<ScatteredParcels | null> {
+  const before = fileStamp(file);
+  if (before === null) return null;
+  const scan = await scatteredParcels(file, delimiter, columns, cell);
+  return scan && fileStamp(file) === before ? scan : null;
+}
+
+/** A regular file's size and time of change; null for anything else (a pipe) or a file that cannot be read. */
+function fileStamp(file: string): string | null {
+  try {
+    const st = statSync(file);
+    return st.isFile() ? `${st.size}:${st.mtimeMs}` : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The cell of the APN the reader may hold rows apart by (held-rows.ts), if any. */

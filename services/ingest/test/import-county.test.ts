@@ -437,6 +437,25 @@ describe('worker threads, parcels of several rows', () => {
   }, 60_000);
 });
 
+/** The mapping of a sales file with an assessment (SALES_FIELDS' columns and ASSESSED). */
+const ASSESSED_SALES = {
+  kind: 'property',
+  fields: { ...SALES_FIELDS, assessedTotal: { column: 'ASSESSED', format: 'integer' } },
+} as const;
+
+/**
+ * Sales of one day, sorted by date: twelve parcels of a street of their own, then four of them again at the same
+ * price with another assessment (each of the four parcels' rows apart). `row` makes more of the street's.
+ */
+function salesOfOneDay() {
+  const street = uniqueStreet();
+  const row = (p: number, assessed: number) =>
+    `APN${street}${p},${100 + p} ${street},95814,300000,2021-03-01,${assessed}`;
+  const rows = Array.from({ length: 12 }, (_, p) => row(p, 90_000));
+  for (let p = 0; p < 12; p += 3) rows.push(row(p, 91_000));
+  return { row, rows };
+}
+
 describe('a sales file sorted by date', () => {
   it('imported over a store merges each parcel as one batch would, and again finds every parcel unchanged', async () => {
     // A file sorted by date: twelve parcels sold on one day, then four of them again that day, at the same price with
@@ -445,21 +464,13 @@ describe('a sales file sorted by date', () => {
     // one batch does. Merged in two steps (its rows up to where the reader finds it apart, then the rest), the second
     // step would merge the later rows as rows of the same file, which fill only what the first left empty: the
     // assessment would stay the first row's, unlike one batch's, and the store would depend on how the rows fell.
-    const street = uniqueStreet();
-    const row = (p: number, assessed: number) =>
-      `APN${street}${p},${100 + p} ${street},95814,300000,2021-03-01,${assessed}`;
-    const rows = Array.from({ length: 12 }, (_, p) => row(p, 90_000));
-    for (let p = 0; p < 12; p += 3) rows.push(row(p, 91_000));
+    const { rows } = salesOfOneDay();
     const header = 'PARCEL,SITUS,ZIP,PRICE,DATE,ASSESSED';
     const file = write(`${header}\n${rows.join('\n')}\n`);
     // The county's file of a month before: the same day's sales but the corrections.
     const before = write(`${header}\n${rows.slice(0, 12).join('\n')}\n`);
     const name = `by-date-${tagged()}`;
-    const mappingOf = (side: string) =>
-      mappingNamed(
-        { kind: 'property', fields: { ...SALES_FIELDS, assessedTotal: { column: 'ASSESSED', format: 'integer' } } },
-        `${name}-${side}`,
-      );
+    const mappingOf = (side: string) => mappingNamed(ASSESSED_SALES, `${name}-${side}`);
     // The same two files in batches of 4 rows, and each in one batch.
     const [batched, whole] = [mappingOf('batched'), mappingOf('whole')];
     const parcels = async (m: Mapping) =>
@@ -506,18 +517,11 @@ describe('the progress of a first load whose rows are held back', () => {
     // Twelve parcels, four of them again (their rows held back to the file's end: held-rows.ts), then 1,500 others
     // (~150 KB, the reader's chunks are 64 KB): the bytes of the rows written stop at the chunk of the earliest row
     // held while the rest of the file is read and written.
-    const street = uniqueStreet();
-    const row = (p: number, assessed: number) =>
-      `APN${street}${p},${100 + p} ${street},95814,300000,2021-03-01,${assessed}`;
-    const rows = Array.from({ length: 12 }, (_, p) => row(p, 90_000));
-    for (let p = 0; p < 12; p += 3) rows.push(row(p, 91_000));
+    const { row, rows } = salesOfOneDay();
     for (let p = 100; p < 1_600; p++) rows.push(row(p, 90_000));
     const text = `PARCEL,SITUS,ZIP,PRICE,DATE,ASSESSED\n${rows.join('\n')}\n`;
     const file = write(text);
-    const mapping = mappingNamed(
-      { kind: 'property', fields: { ...SALES_FIELDS, assessedTotal: { column: 'ASSESSED', format: 'integer' } } },
-      `held-progress-${tagged()}`,
-    );
+    const mapping = mappingNamed(ASSESSED_SALES, `held-progress-${tagged()}`);
     const events: ImportProgressEvent[] = [];
     await importCsv(pool, mapping, file, { batchSize: 100, workers: 0, onProgress: (p) => events.push(p) });
     const size = Buffer.byteLength(text);

@@ -122,7 +122,14 @@ export async function scatteredParcels(
     else if (runs.next(parcel)) parcels.add(parcelHash(parcel));
     if (!runs.complete) return null;
   }
-  return { parcels, rows, has: (apn) => parcels.has(parcelHash(heldKey(apn) ?? '')) };
+  return {
+    parcels,
+    rows,
+    has: (apn) => {
+      const key = heldKey(apn);
+      return key !== null && parcels.has(parcelHash(key));
+    },
+  };
 }
 
 export interface ScatteredParcels {

@@ -28,7 +28,7 @@ export interface BatchPosition {
   /** The file's first rows, every one in this batch or one before it; and the bytes of the file they take. */
   rowsWhole: number;
   bytesRead: number;
-  /** The bytes of the file the reader has read: up to this batch's last row, and every row held back before it. */
+  /** The bytes of the file the reader had read when this batch was cut (rows held back included). */
   bytesPassed: number;
   /** Rows read and held back (held-rows.ts), not in this batch or one before it. */
   rowsHeld: number;

@@ -72,7 +72,7 @@ export class TestRolls {
   async import(
     name: string,
     rows: readonly RollRow[],
-    opts: { batchSize?: number; dryRun?: boolean } = {},
+    opts: { batchSize?: number; dryRun?: boolean; heldLimits?: { rows: number; chars: number } } = {},
   ): Promise<ImportSummary> {
     const file = join(this.dir, `roll-${++this.files}.csv`);
     writeFileSync(file, [ROLL_HEADER, ...rows.map(rollLine)].join('\n'));

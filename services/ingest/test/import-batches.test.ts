@@ -2,15 +2,21 @@
 // text again): it copies only the cells that tell a row's parcel, and batches still end where a parcel's rows end
 // (else a re-import of the same file could not tell a parcel spanning two batches unchanged); the executors are given
 // the records' text whole and no cells. Property-based, and so is a mask of the mapping's cells (inline executors).
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { readBatches } from '../src/importer/import-batches.js';
 import { scatteredParcels } from '../src/importer/held-rows.js';
 import type { RowBatch } from '../src/importer/import-work.js';
 import { useTempFiles } from './temp-files.js';
 
 const { write } = useTempFiles('pra-batches');
+/** Where the reader writes the rows it holds past its limits in memory: empty again once it is done. */
+const spillParent = mkdtempSync(join(tmpdir(), 'pra-batches-spill-'));
+afterAll(() => rmSync(spillParent, { recursive: true, force: true }));
 
 describe('the reader, copying only the parcel cells', () => {
   it('ends batches where a parcel ends, and gives the executors the text alone', async () => {
@@ -68,7 +74,7 @@ describe('the reader, copying only the parcel cells', () => {
 });
 
 describe('the reader, holding back the rows of a parcel met again (APN cells: a sales file sorted by date)', () => {
-  it('sends each row once, a parcel in the order of the file and in at most two runs, no batch cut within a run', async () => {
+  it('sends each row once, a parcel in the order of the file and in at most two runs whatever is held (past the limits, on disk), no batch cut within a run', async () => {
     await fc.assert(
       fc.asyncProperty(
         // Each row's parcel (0: an empty APN, a parcel of its own), whether its APN is written with a dash, whether
@@ -117,6 +123,7 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
               cellsRead: [inline, inline, inline, inline],
               heldCell: 1,
               ...(heldLimits ? { heldLimits } : {}),
+              heldSpillParent: spillParent,
             },
             async (_e, batch, b, cells) => {
               b.ends.forEach((end, r) => {
@@ -145,6 +152,7 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
             expect(firstLines.every((l) => whole.has(l))).toBe(true);
           }
           await reader.finished;
+          expect(readdirSync(spillParent)).toEqual([]);
           // Every row once, every unreadable line reported.
           expect(sent.map((s) => s.line).sort((a, b) => a - b)).toEqual(lineOf);
           expect(unreadable.sort((a, b) => a - b)).toEqual(badLines);
@@ -154,10 +162,10 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
             const mine = withApn.map((s, k) => ({ ...s, k })).filter((s) => s.parcel === p);
             // In the file's order, whatever its spelling.
             expect(mine.map((s) => s.line)).toEqual([...mine.map((s) => s.line)].sort((a, b) => a - b));
-            // Runs of the parcel's rows among the rows with an APN: two at most (its first rows, then the rest held)
-            // unless what was held was sent before the file's end (a limit met).
+            // Runs of the parcel's rows among the rows with an APN: two at most (its first rows, then the rest held),
+            // whether what was held stayed in memory or went to disk past the limits.
             const runs = mine.filter((s, j) => j === 0 || mine[j - 1]!.k !== s.k - 1);
-            if (heldLimits === undefined) expect(runs.length).toBeLessThanOrEqual(2);
+            expect(runs.length).toBeLessThanOrEqual(2);
             // Rows of the parcel next to each other as sent are in one batch (its rows are fewer than a batch holds).
             const all = sent.map((s, k) => ({ ...s, k }));
             all.forEach((s, k) => {
@@ -260,7 +268,7 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
     expect(firstSent).toBeLessThan(order.length);
   });
 
-  it('with the parcels whose rows are apart read first, sends each parcel in one run, its rows in one batch', async () => {
+  it('with the parcels whose rows are apart read first, sends each parcel in one run, its rows in one batch, whatever is held in memory', async () => {
     // A re-import reads first which parcels' rows are apart (scatteredParcels) and holds every row of theirs, the
     // first ones too: each parcel is then merged once, as in a file grouped by parcel. The others go as read.
     await fc.assert(
@@ -268,7 +276,9 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
         // Each row's parcel (0: an empty APN, a parcel of its own), its APN's spelling, an unreadable line before it.
         fc.array(fc.tuple(fc.integer({ min: 0, max: 8 }), fc.boolean(), fc.boolean()), { minLength: 1, maxLength: 40 }),
         fc.integer({ min: 2, max: 5 }),
-        async (rows, batchSize) => {
+        // Rows held in memory at most (the rest on disk): the defaults, or a few.
+        fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+        async (rows, batchSize, heldRows) => {
           const apn = (p: number, dash: boolean) => (p === 0 ? '' : dash ? `9-${p}` : `9${p}`);
           const lines = ['APN,PRICE'];
           const lineOf: number[] = [];
@@ -290,6 +300,8 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
               parcelCells: [0],
               heldCell: 0,
               scattered: scan!.parcels,
+              ...(heldRows ? { heldLimits: { rows: heldRows, chars: 1e9 } } : {}),
+              heldSpillParent: spillParent,
             },
             async (_e, batch, b) => {
               for (const line of b.lines) sent.push({ parcel: rows[lineOf.indexOf(line)]![0], line, batch });
@@ -298,6 +310,7 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
           );
           for (let b = await reader.take(); b; b = await reader.take()) await b.parsed;
           await reader.finished;
+          expect(readdirSync(spillParent)).toEqual([]);
           expect(sent.map((s) => s.line).sort((a, b) => a - b)).toEqual(lineOf);
           for (let p = 1; p <= 8; p++) {
             const at = sent.flatMap((s, k) => (s.parcel === p ? [k] : []));
@@ -316,6 +329,45 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
       ),
       { numRuns: 150 },
     );
+  });
+
+  it('lets go of the rows it wrote to disk when the import fails, and says what to do when it cannot write them', async () => {
+    // Parcels two by two, their rows interleaved: once an eighth of the rows were held, every row is, past one row in
+    // memory on disk. The second batch's work fails; the reader is stopped as the pipeline stops it.
+    const order = Array.from({ length: 40 }, (_, k) => [1, 2, 1, 2].map((j) => 2 * k + j)).flat();
+    const file = write('by-date.csv', `APN,PRICE\n${order.map((p, i) => `${p},${i}`).join('\n')}\n`);
+    const reading = {
+      file,
+      delimiter: ',',
+      batchSize: 4,
+      executors: ['worker'],
+      parcelCells: [0],
+      heldCell: 0,
+      heldLimits: { rows: 1, chars: 1e9 },
+    };
+    let spilledAtFailure: string[] = [];
+    const failing = readBatches({ ...reading, heldSpillParent: spillParent }, async (_e, batch) => {
+      if (batch < 1) return null;
+      spilledAtFailure = readdirSync(spillParent);
+      throw new Error('the batch could not be written');
+    });
+    for (let b = await failing.take(); b; b = await failing.take()) {
+      if (
+        !(await b.parsed.then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
+    }
+    failing.stop();
+    await failing.finished;
+    expect(spilledAtFailure).toHaveLength(1);
+    expect(readdirSync(spillParent)).toEqual([]);
+    // A place it cannot write (a full disk alike): the reading fails, naming where and what to do.
+    const unwritable = readBatches({ ...reading, heldSpillParent: join(spillParent, 'missing') }, async () => null);
+    for (let b = await unwritable.take(); b; b = await unwritable.take()) await b.parsed;
+    await expect(unwritable.finished).rejects.toThrow(/holding a parcel's rows back on disk.*set TMPDIR/);
   });
 
   it('counts the rows and finds the parcels apart, and gives up past the parcels it remembers', async () => {

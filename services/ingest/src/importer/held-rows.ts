@@ -1,6 +1,6 @@
 // Rows of a parcel met again after other parcels' rows (a sales file sorted by date, as many counties publish theirs):
-// the importer's reader (import-batches.ts readBatches) holds them back and sends them at the file's end, each
-// parcel's together, so that such a parcel is merged and written once or twice in a first load, not once for every
+// the importer's reader (import-batches.ts readBatches) holds them back (past HELD_LIMITS, on disk: held-spill.ts)
+// and sends them at the file's end, each parcel's together, so that such a parcel is merged and written once or twice in a first load, not once for every
 // batch its rows fall in; a re-import reads first which parcels' rows are apart (scatteredParcels) and holds all their
 // rows, so that each is merged once over its stored state. Only for a mapping whose parcels are told by one APN cell
 // as written (heldApnColumn): the reader's key for a row must be the same for every row of one parcel, or its rows
@@ -8,13 +8,22 @@
 import { apnKey } from '@pra/core/address';
 import { hash32 } from '../generator/random.js';
 import { readCsvValues } from './csv-records.js';
+import { type HeldRow, HeldSpill, SPILL_PARTS } from './held-spill.js';
 import type { Mapping } from './mapping.js';
 
 /**
- * Rows held at most, and characters of their text (UTF-16 code units; a sales file of 500,000 rows sorted by date is
- * ~75 million): past either, what is held is sent then, and holding starts again.
+ * Rows held in memory at most, and characters of their text (UTF-16 code units; a sales file of 500,000 rows sorted
+ * by date is ~75 million): past either, what is held is written to disk (held-spill.ts), and read back by part at
+ * the file's end, so that a parcel's rows still come together however many rows are held.
  */
 export const HELD_LIMITS = { rows: 500_000, chars: 128 * 2 ** 20 };
+
+/**
+ * A part of the rows spilled read back at most, grouped by parcel in memory (four times HELD_LIMITS): past either, what
+ * is grouped is sent then. A part holds about 1/64 of the rows spilled, so only past ~128 million rows held (or 32 Gi
+ * characters) are a parcel's rows sent in two groups.
+ */
+export const PART_LIMITS = { rows: 4 * HELD_LIMITS.rows, chars: 4 * HELD_LIMITS.chars };
 
 /**
  * Parcels whose run of rows ended, remembered at most (~80 MB of a Set of small integers; a Set holds 2^24 at most,
@@ -145,20 +154,22 @@ export interface ScatteredParcels {
  * met again (Runs) is held from then on: once an eighth of the rows read (a batch's at least) were held, the file's
  * parcels come apart, and every row is held but the run's going on, so that a parcel first met then is merged once,
  * its rows all together. A row without an APN is a parcel of its own: never held, and it does not end the run.
+ * Past the limits (`full`), the rows held are written to disk (spill()); take() then reads them back part by part.
  */
 export class HeldRows {
   private readonly runs = new Runs();
-  /** Rows held by parcel, in the order the parcels were first held; their rows and characters. */
+  /** Rows held in memory by parcel, in the order the parcels were first held; their rows and characters. */
   private groups = new Map<string, { texts: string[]; lines: number[] }>();
   private groupRows = 0;
   private groupChars = 0;
-  /** Rows held and not yet sent (in `groups`, or taken and not yet in a batch), and where the earliest was read. */
+  /** Rows held and not yet sent (in `groups`, on disk, or taken and not yet in a batch), and where the earliest was read. */
   private unsent = 0;
   private earliest: ReadPosition | null = null;
   /** Rows judged, and held of them; whether every row is held now. */
   private judged = 0;
   private heldTotal = 0;
   private holdAll = false;
+  private readonly spilled: HeldSpill;
 
   constructor(
     private readonly limits: { rows: number; chars: number },
@@ -166,7 +177,13 @@ export class HeldRows {
     private readonly judgeAfter: number,
     /** The hashes of the parcels whose rows are apart (scatteredParcels), when read before. */
     private readonly scattered?: ReadonlySet<number>,
-  ) {}
+    /** Where the rows held past the limits are written (a directory made in it); the system's temporary one by default. */
+    spillParent?: string,
+    /** A part of the rows spilled grouped at most as it is read back (PART_LIMITS; smaller in tests). */
+    private readonly partLimits = PART_LIMITS,
+  ) {
+    this.spilled = new HeldSpill(spillParent);
+  }
 
   /** Whether a row of `parcel` (its key) is to be held; a row not held goes on the run, or starts one. */
   holds(parcel: string | null): parcel is string {
@@ -186,23 +203,41 @@ export class HeldRows {
 
   /** Holds a row of `parcel`; `at`: what was read before it. */
   hold(parcel: string, text: string, line: number, at: ReadPosition): void {
-    let group = this.groups.get(parcel);
-    if (!group) {
-      group = { texts: [], lines: [] };
-      // Copies of their own: a string read is a slice of a chunk of the file, which it would keep whole.
-      this.groups.set(copied(parcel), group);
-    }
-    group.texts.push(copied(text));
-    group.lines.push(line);
-    this.groupRows++;
-    this.groupChars += text.length;
+    // Copies of their own: a string read is a slice of a chunk of the file, which it would keep whole.
+    this.group(this.groups.has(parcel) ? parcel : copied(parcel), copied(text), line);
     if (this.unsent === 0) this.earliest = at;
     this.unsent++;
   }
 
-  /** Held past the limits: to be sent now. */
+  /** Puts a row in its parcel's group in memory. */
+  private group(parcel: string, text: string, line: number): void {
+    let group = this.groups.get(parcel);
+    if (!group) {
+      group = { texts: [], lines: [] };
+      this.groups.set(parcel, group);
+    }
+    group.texts.push(text);
+    group.lines.push(line);
+    this.groupRows++;
+    this.groupChars += text.length;
+  }
+
+  /** Held in memory past the limits: to be spilled now. */
   get full(): boolean {
-    return this.groupRows >= this.limits.rows || this.groupChars >= this.limits.chars;
+    return this.past(this.limits);
+  }
+
+  private past(limits: { rows: number; chars: number }): boolean {
+    return this.groupRows >= limits.rows || this.groupChars >= limits.chars;
+  }
+
+  /** Writes the rows held in memory to disk, and lets them go. */
+  async spill(): Promise<void> {
+    const groups = this.groups;
+    this.groups = new Map();
+    this.groupRows = 0;
+    this.groupChars = 0;
+    await this.spilled.write(groups);
   }
 
   /**
@@ -213,8 +248,30 @@ export class HeldRows {
     return this.unsent > 0 ? this.earliest : null;
   }
 
-  /** The rows held, each parcel's together; each counts as sent once the next is asked for. */
-  *take(): Generator<{ parcel: string; text: string; line: number }> {
+  /**
+   * The rows held, each parcel's together and in the file's order; each counts as sent once the next is asked for.
+   * Rows spilled are read back a part at a time (those held in memory spilled with them), a part's parcels grouped
+   * up to PART_LIMITS: a part past them sends what it has grouped then, and a parcel whose rows fall on both sides
+   * comes in two groups.
+   */
+  async *take(): AsyncGenerator<HeldRow> {
+    if (!this.spilled.used) {
+      yield* this.sendGroups();
+      return;
+    }
+    await this.spill();
+    for (let part = 0; part < SPILL_PARTS; part++) {
+      for await (const row of this.spilled.read(part)) {
+        this.group(row.parcel, row.text, row.line);
+        if (this.past(this.partLimits)) yield* this.sendGroups();
+      }
+      yield* this.sendGroups();
+    }
+    await this.spilled.close();
+  }
+
+  /** The rows held in memory, each parcel's together; let go as they are sent. */
+  private *sendGroups(): Generator<HeldRow> {
     const groups = this.groups;
     this.groups = new Map();
     this.groupRows = 0;
@@ -224,6 +281,11 @@ export class HeldRows {
         yield { parcel, text: texts[i]!, line: lines[i]! };
         this.unsent--;
       }
+  }
+
+  /** Lets go of what was spilled (its directory), whether or not it was read back. */
+  async close(): Promise<void> {
+    await this.spilled.close();
   }
 }
 

@@ -49,8 +49,13 @@ export interface BatchReading<E> {
    * parcels' rows is held back and sent with the parcel's other such rows (HeldRows), the parcel keyed by that cell.
    */
   heldCell?: number;
-  /** At most this many rows, or characters of their text, held back at once (HELD_LIMITS; smaller in tests). */
+  /**
+   * At most this many rows, or characters of their text, held back in memory (HELD_LIMITS; smaller in tests): past
+   * either, they are written to disk until the file's end.
+   */
   heldLimits?: { rows: number; chars: number };
+  /** Where rows held past those limits are written (a directory of their own made in it): TMPDIR by default. */
+  heldSpillParent?: string;
   /**
    * With `heldCell`: the parcels whose rows are apart in the file (held-rows.ts scatteredParcels), read before. Every
    * row of theirs is held, and each is sent once, its rows together.
@@ -109,8 +114,8 @@ export interface BatchReader<E, R = ParsedBatch> {
  * whose rows spanned two batches would be merged right, but a re-import of the same file could not tell it unchanged
  * (each batch's rows say less of a parcel than the whole), and each batch would merge and write it again. Where the
  * cells are one APN as written (`heldCell`), rows of a parcel met again after other parcels' rows are held back
- * (held-rows.ts HeldRows) and sent at the file's end, or once the rows held reach their limits, each parcel's
- * together. Other files' rows of one parcel that are not next to each other fall in batches of their own, and so do
+ * (held-rows.ts HeldRows) and sent at the file's end, each parcel's together (past the limits held in memory, they
+ * wait on disk). Other files' rows of one parcel that are not next to each other fall in batches of their own, and so do
  * a parcel's rows past `maxBatch` rows in a batch. The cells are a heuristic (mapping-rules.ts identityColumns):
  * where they miss, batches are cut as by size alone. Batches go to the executors in turn. `keep`: each batch as cut is
  * added to it too (its rows' text, not their cells), to be sent again by replayBatches, up to its limits.
@@ -138,7 +143,9 @@ export function readBatches<E, R = ParsedBatch>(
   const maxBatch = batchSize + Math.max(Math.ceil(batchSize / 4), 64);
   const { heldCell } = reading;
   const held =
-    heldCell === undefined ? null : new HeldRows(reading.heldLimits ?? HELD_LIMITS, batchSize, reading.scattered);
+    heldCell === undefined
+      ? null
+      : new HeldRows(reading.heldLimits ?? HELD_LIMITS, batchSize, reading.scattered, reading.heldSpillParent);
   /**
    * The row's parcel as its cells tell it; null when they tell nothing (no cells: batches by size alone; all empty: an
    * APN column left empty), a parcel of its own. Where rows are held, they are grouped by it, and it is the APN cell's
@@ -157,6 +164,17 @@ export function readBatches<E, R = ParsedBatch>(
     return parsed.fields;
   };
   return sendBatches(executors, work, async (send, isStopped) => {
+    try {
+      await readFile(send, isStopped);
+    } finally {
+      await held?.close();
+    }
+  });
+
+  async function readFile(
+    send: (batch: CutBatch, cells: string[][]) => Promise<void>,
+    isStopped: () => boolean,
+  ): Promise<void> {
     let texts: string[] = [];
     let cells: string[][] = [];
     let ends: number[] = [];
@@ -208,7 +226,7 @@ export function readBatches<E, R = ParsedBatch>(
     };
     /** The rows held, each parcel's together, into batches. */
     const sendHeld = async () => {
-      for (const row of held!.take()) {
+      for await (const row of held!.take()) {
         await beforeRow(row.parcel);
         if (isStopped()) return;
         putRow(row.text, keepCells ? cellsOf(row.text, row.line) : [], row.line);
@@ -223,7 +241,7 @@ export function readBatches<E, R = ParsedBatch>(
         held.hold(parcel, item.text, item.line, { rows: rowsRead, bytes: bytesRead });
         rowsRead++;
         bytesRead = item.bytes;
-        if (held.full) await sendHeld();
+        if (held.full) await held.spill();
         if (isStopped()) return;
         continue;
       }
@@ -242,7 +260,7 @@ export function readBatches<E, R = ParsedBatch>(
     if (held) await sendHeld();
     if (isStopped()) return;
     if (lines.length > 0 || unreadable.length > 0) await cut();
-  });
+  }
 }
 
 /**

@@ -289,6 +289,8 @@ export async function importCsv(
     workers?: number;
     /** Read and check the file against its mapping and report, writing nothing. */
     dryRun?: boolean;
+    /** Rows (and characters) held back in memory at most before they wait on disk (held-rows.ts; smaller in tests). */
+    heldLimits?: { rows: number; chars: number };
   } = {},
 ): Promise<ImportSummary> {
   const batchSize = opts.batchSize ?? 2_000;
@@ -387,6 +389,7 @@ export async function importCsv(
         parcelCells: identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c)),
         ...(heldCell === undefined ? {} : { heldCell }),
         ...(ahead ? { scattered: ahead.parcels } : {}),
+        ...(opts.heldLimits ? { heldLimits: opts.heldLimits } : {}),
       };
       const parse: BatchWork<Executor, ParsedBatch> = (e, batch, rows, cells) => e.parse(batch, rows, cells);
       try {

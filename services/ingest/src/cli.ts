@@ -101,6 +101,7 @@ async function main() {
           dryRun,
           workers,
           onWait: (m) => console.error(m),
+          onPreread: (p) => progress.reading(p),
           // Told after each batch is written (each in order, each committed), or read in a dry run.
           onProgress: (p) => {
             last = p;

@@ -113,14 +113,19 @@ export async function scatteredParcels(
   columns: number,
   cell: number,
   remembered = ENDED_KEPT,
+  /** Told the bytes of the file read, every 10,000 rows and at its end. */
+  onRead?: (bytes: number) => void,
 ): Promise<ScatteredParcels | null> {
   const runs = new Runs(remembered);
   const parcels = new Set<number>();
   let rows = 0;
+  let bytes = 0;
   const mask = Array.from({ length: columns }, (_, i) => i === cell);
   for await (const item of readCsvValues(file, delimiter, mask)) {
     if ('header' in item) continue;
     rows++;
+    bytes = item.bytes;
+    if (rows % 10_000 === 0) onRead?.(bytes);
     // An unreadable row goes with the row before it (import-batches.ts): it neither starts nor ends a run. A row
     // without an APN ends the run here, since the reader may cut a batch before it (a parcel's rows on both sides of
     // one are apart); HeldRows without a scan lets such rows not end a run, so that a few here and there do not make
@@ -131,6 +136,7 @@ export async function scatteredParcels(
     else if (runs.next(parcel)) parcels.add(parcelHash(parcel));
     if (!runs.complete) return null;
   }
+  onRead?.(bytes);
   return {
     parcels,
     rows,

@@ -123,6 +123,17 @@ export interface ImportProgressEvent {
   totalRows?: number;
 }
 
+/**
+ * A read of the file before its rows are worked: `apart`, which parcels' rows are apart in it (a re-import whose rows
+ * may be held: held-rows.ts scatteredParcels); `zip-evidence`, the evidence of a roll without site ZIPs
+ * (zip-prescan.ts). `bytesRead` of `totalBytes` (null: a size not known).
+ */
+export interface ImportPrereadEvent {
+  step: 'apart' | 'zip-evidence';
+  bytesRead: number;
+  totalBytes: number | null;
+}
+
 function fileSize(file: string): number | null {
   try {
     const st = statSync(file);
@@ -283,6 +294,8 @@ export async function importCsv(
     /** Rows per batch (a transaction each): at least, as a batch ends where a parcel's rows end (import-batches.ts). */
     batchSize?: number;
     onProgress?: (p: ImportProgressEvent) => void;
+    /** Told, as it goes, of a read of the whole file before its rows are worked (ImportPrereadEvent). */
+    onPreread?: (p: ImportPrereadEvent) => void;
     /** Told when another import or remove of the source holds its lock, before this one waits for it. */
     onWait?: (message: string) => void;
     /** Worker threads that parse rows and build records; by default 2 for a large file, none for a small one. */
@@ -371,7 +384,9 @@ export async function importCsv(
       // too).
       const ahead =
         hasState && heldCell !== undefined
-          ? await readAhead(file, mapping.delimiter, headerColumns.length, heldCell)
+          ? await readAhead(file, mapping.delimiter, headerColumns.length, heldCell, (bytesRead) =>
+              opts.onPreread?.({ step: 'apart', bytesRead, totalBytes }),
+            )
           : null;
       const workers = opts.workers ?? defaultWorkers(file, totalBytes);
       // A small file read for its ZIP evidence before its import: its batches, and what its rows were read as, are
@@ -397,7 +412,9 @@ export async function importCsv(
         if (needsZipEvidence(mapping)) {
           // Kept, the evidence's batches are the import's: its executor finds what it read of them by their rows.
           const kept = keepRead ? new KeptBatches(KEPT_ROWS, SMALL_FILE_BYTES) : undefined;
-          const entries = await prescanZipEvidence(reading, kept);
+          const entries = await prescanZipEvidence(reading, kept, (bytesRead) =>
+            opts.onPreread?.({ step: 'zip-evidence', bytesRead, totalBytes }),
+          );
           await Promise.all(executors.map((e) => e.useZipEvidence(entries)));
           const batches = kept?.batches;
           if (batches) startBatches = () => replayBatches(batches, executors, parse);
@@ -433,10 +450,11 @@ async function readAhead(
   delimiter: string,
   columns: number,
   cell: number,
+  onRead: (bytes: number) => void,
 ): Promise<ScatteredParcels | null> {
   const before = fileStamp(file);
   if (before === null) return null;
-  const scan = await scatteredParcels(file, delimiter, columns, cell);
+  const scan = await scatteredParcels(file, delimiter, columns, cell, undefined, onRead);
   return scan && fileStamp(file) === before ? scan : null;
 }
 

@@ -28,13 +28,18 @@ export interface EvidenceReader {
 export async function prescanZipEvidence(
   reading: BatchReading<EvidenceReader>,
   keep?: KeptBatches,
+  /** Told the bytes of the file read, batch by batch. */
+  onRead?: (bytes: number) => void,
 ): Promise<ZipEvidenceEntry[]> {
   // Rows held apart only where the batches are kept to be the import's: the evidence needs no parcel's rows together.
   const read = keep ? reading : { ...reading, heldCell: undefined };
   const batches = readBatches(read, (e, batch, rows, cells) => e.zipEvidence(batch, rows, cells), keep);
   const out: ZipEvidenceEntry[] = [];
   try {
-    for (let b = await batches.take(); b; b = await batches.take()) for (const e of await b.parsed) out.push(e);
+    for (let b = await batches.take(); b; b = await batches.take()) {
+      for (const e of await b.parsed) out.push(e);
+      onRead?.(b.bytesPassed);
+    }
   } finally {
     batches.stop();
   }

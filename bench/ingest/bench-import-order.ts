@@ -72,7 +72,7 @@ async function main() {
     {
       name: `sorted by date, ${fmt(heldRows)} rows held in memory`,
       file: byDate,
-      heldLimits: { rows: heldRows, chars: 2 ** 30 },
+      held: { limits: { rows: heldRows, chars: 2 ** 30 } },
     },
   ];
   const base = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
@@ -97,8 +97,8 @@ async function main() {
           await importCsv(pool, parcelMapping, parcels.file, { batchSize, workers });
           const time = async () => {
             const started = performance.now();
-            const { file, heldLimits } = orders[o]!;
-            const s = await importCsv(pool, salesMapping, file, { batchSize, workers, heldLimits });
+            const { file, held } = orders[o]!;
+            const s = await importCsv(pool, salesMapping, file, { batchSize, workers, held });
             return { rate: s.rowsRead / ((performance.now() - started) / 1000), s };
           };
           const first = await time();

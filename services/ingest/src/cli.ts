@@ -205,6 +205,17 @@ function partlyWritten(err: Error, at: { rowsRead: number; rowsWhole: number }):
   );
 }
 
+// Stopped by a signal (Ctrl-C, a job's SIGTERM), the CLI exits through process.exit, so that the rows an import holds
+// back on disk (held-spill.ts) are removed as it exits; a second Ctrl-C, or SIGKILL, kills it where it is.
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const)
+  process.once(signal, () => {
+    console.error(`ingest stopped by ${signal}`);
+    process.exit(code);
+  });
+
 main().catch((err: Error) => {
   console.error(`ingest failed: ${err.message}`);
   if (connecting || isConnectionFailure(err))

@@ -10,9 +10,9 @@ abstract class ProgressLine {
 
   constructor(private readonly stream: NodeJS.WriteStream) {}
 
-  /** Counts time and logged shares anew: another step of the work begins. */
-  protected restart(): void {
-    this.started = performance.now();
+  /** Counts time and logged shares anew: another step of the work begins (`at`: when it began). */
+  protected restart(at = performance.now()): void {
+    this.started = at;
     this.lastPercent = -10;
     this.lastLogged = 0;
   }
@@ -83,8 +83,9 @@ const PREREAD_STEPS = {
  * Each starts its clock anew, so the rows' rate counts the time they take.
  */
 export class FileProgress extends ProgressLine {
-  /** The read before the rows going on, if one is. */
+  /** The read before the rows going on, if one is, and when it was last told of (its end, once the rows are). */
   private preread: keyof typeof PREREAD_STEPS | null = null;
+  private prereadTold = 0;
 
   constructor(
     private readonly label: string,
@@ -99,6 +100,7 @@ export class FileProgress extends ProgressLine {
       this.preread = p.step;
       this.restart();
     }
+    this.prereadTold = performance.now();
     const what = `${this.label}: reading ${PREREAD_STEPS[p.step]} first`;
     if (p.totalBytes === null || p.totalBytes <= 0) {
       this.draw(`${what}, ${mb(p.bytesRead)} read`, null, false);
@@ -133,9 +135,11 @@ export class FileProgress extends ProgressLine {
     },
     final = false,
   ): void {
+    // The rows' clock starts where the read before them ended, not at their first batch written (its rows would
+    // count as taking no time).
     if (this.preread !== null) {
       this.preread = null;
-      this.restart();
+      this.restart(this.prereadTold);
     }
     const seconds = Math.max(this.elapsed(), 0.001);
     const rate = `${fmt(p.rowsRead / seconds)} rows/s`;

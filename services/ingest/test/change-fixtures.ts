@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Pool } from '@pra/platform';
 import { importCsv, type ImportSummary } from '../src/importer/import-csv.js';
+import type { HeldOptions } from '../src/importer/held-rows.js';
 import { loadMapping, type Mapping } from '../src/importer/mapping.js';
 
 export const ROLL_HEADER = 'BOOK,PAGE,SITUS,ZIP,OWNER,ASSESSED,SALE DATE,SALE PRICE,YEAR';
@@ -72,7 +73,7 @@ export class TestRolls {
   async import(
     name: string,
     rows: readonly RollRow[],
-    opts: { batchSize?: number; dryRun?: boolean; heldLimits?: { rows: number; chars: number } } = {},
+    opts: { batchSize?: number; dryRun?: boolean; held?: HeldOptions } = {},
   ): Promise<ImportSummary> {
     const file = join(this.dir, `roll-${++this.files}.csv`);
     writeFileSync(file, [ROLL_HEADER, ...rows.map(rollLine)].join('\n'));

@@ -1,11 +1,13 @@
 // The rows the importer's reader holds past its limits in memory, written to disk by their parcel's part and read
 // back (held-spill.ts): every row comes back once, its text and line as held, a parcel's rows in the order they were
 // written and all in one part, however many writes they came in. Property-based; and a part cut short fails, naming it.
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, truncateSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HeldSpill, type HeldRow, SPILL_PARTS } from '../src/importer/held-spill.js';
 import { HeldRows } from '../src/importer/held-rows.js';
 
@@ -62,53 +64,99 @@ describe('HeldSpill', () => {
     );
   });
 
-  it('fails naming the part when what it wrote was cut short', async () => {
-    const spill = new HeldSpill(parent);
-    await spill.write(grouped([{ parcel: 'A1', text: 'A1,100\n', line: 2 }]));
-    const [dir] = readdirSync(parent);
-    const [file] = readdirSync(join(parent, dir!));
-    truncateSync(join(parent, dir!, file!), 15);
-    const part = Number(file!.replace('part-', ''));
-    const read = async () => {
-      for await (const _ of spill.read(part));
-    };
-    await expect(read()).rejects.toThrow(new RegExp(`${file} end cut short`));
-    await spill.close();
+  it('fails naming the part when what it wrote was cut short, within a row or between two', async () => {
+    for (const cut of [15, 21]) {
+      const spill = new HeldSpill(parent);
+      // Two rows of 21 bytes each (a head of 12, the key's 2, the text's 7), in one part.
+      await spill.write(
+        grouped([
+          { parcel: 'A1', text: 'A1,100\n', line: 2 },
+          { parcel: 'A1', text: 'A1,200\n', line: 3 },
+        ]),
+      );
+      const [dir] = readdirSync(parent);
+      const [file] = readdirSync(join(parent, dir!));
+      truncateSync(join(parent, dir!, file!), cut);
+      const part = Number(file!.replace('part-', ''));
+      expect(spill.sizeOf(part)).toEqual({ rows: 2, bytes: 42 });
+      const read = async () => {
+        for await (const _ of spill.read(part));
+      };
+      await expect(read()).rejects.toThrow(
+        new RegExp(`${file} are not as they were written \\(${cut < 21 ? 0 : 21} of 42 bytes\\)`),
+      );
+      await spill.close();
+      expect(readdirSync(parent)).toEqual([]);
+    }
+  });
+
+  it('is removed as the process exits without letting it go (the CLI exits so on a failure, and on SIGINT or SIGTERM)', () => {
+    // A process of its own that holds rows on disk, then exits, as the CLI's failure handler does, before the reader's
+    // clean-up ran.
+    const module = fileURLToPath(new URL('../src/importer/held-spill.ts', import.meta.url));
+    const code = [
+      `import { HeldSpill } from ${JSON.stringify(module)};`,
+      `import { readdirSync } from 'node:fs';`,
+      `const spill = new HeldSpill(${JSON.stringify(parent)});`,
+      `await spill.write(new Map([['A1', { texts: ['A1,100\\n'], lines: [2] }]]));`,
+      `console.log(readdirSync(${JSON.stringify(parent)}).length);`,
+      'process.exit(3);',
+    ].join('\n');
+    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    expect([run.status, run.stdout.trim()], run.stderr).toEqual([3, '1']);
     expect(readdirSync(parent)).toEqual([]);
   });
 });
 
 describe('HeldRows, past its limits', () => {
-  it('sends every row once, a parcel’s rows together and in the file’s order (but for a part read back past its limits)', async () => {
+  it('sends every row once, in the file’s order, each parcel’s rows together unless it alone has more than the limits', async () => {
+    // The levels spilled to, over the runs: parts read back past the limits were spread, some twice.
+    const levels = new Set<number>();
+    const write = HeldSpill.prototype.write;
+    const spy = vi.spyOn(HeldSpill.prototype, 'write').mockImplementation(function (this: HeldSpill, groups) {
+      levels.add(this.level);
+      return write.call(this, groups);
+    });
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 60 }),
-        fc.integer({ min: 1, max: 5 }),
-        fc.option(fc.integer({ min: 1, max: 8 }), { nil: undefined }),
-        async (parcels, memoryRows, partRows) => {
-          const partLimits = partRows === undefined ? undefined : { rows: partRows, chars: 1e9 };
-          const held = new HeldRows({ rows: memoryRows, chars: 1e9 }, 1, undefined, parent, partLimits);
-          // As the reader holds them: spilled whenever full.
+        fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 120 }),
+        fc.integer({ min: 1, max: 6 }),
+        async (parcels, memoryRows) => {
+          const limits = { rows: memoryRows, chars: 1e9 };
+          const held = new HeldRows(1, undefined, { limits, spillParent: parent, readBackLimits: limits });
+          // As the reader holds them: spilled whenever full. A part read back of more rows than that is spread over a
+          // spill of its own, by another hash, down to the parcels' own rows.
           for (const [i, p] of parcels.entries()) {
             held.hold(`P${p}`, `P${p},${i}\n`, i + 2, { rows: i, bytes: i * 8 });
             if (held.full) await held.spill();
+            expect(held.inMemory.rows).toBeLessThan(memoryRows);
           }
+          // Past the rows held in memory, the rest are on disk.
+          expect(readdirSync(parent)).toHaveLength(parcels.length >= memoryRows ? 1 : 0);
           expect(held.pending).toEqual({ rows: 0, bytes: 0 });
           const sent: HeldRow[] = [];
-          for await (const row of held.take()) sent.push(row);
+          for await (const row of held.take()) {
+            sent.push(row);
+            // Read back, no more than the limits in memory either.
+            expect(held.inMemory.rows).toBeLessThanOrEqual(memoryRows);
+          }
           expect(held.pending).toBeNull();
           expect(readdirSync(parent)).toEqual([]);
           expect(sent.map((r) => r.line).sort((a, b) => a - b)).toEqual(parcels.map((_, i) => i + 2));
           for (const p of new Set(parcels)) {
             const at = sent.flatMap((r, k) => (r.parcel === `P${p}` ? [k] : []));
             expect(at.map((k) => sent[k]!.line)).toEqual([...at.map((k) => sent[k]!.line)].sort((a, b) => a - b));
-            // Together, unless a part was read back past its limits (a part's parcels then sent as grouped so far).
             const runs = at.filter((k, j) => j === 0 || at[j - 1] !== k - 1).length;
-            if (partRows === undefined) expect(runs, `P${p}`).toBe(1);
+            if (at.length <= memoryRows) expect(runs, `P${p}`).toBe(1);
           }
         },
       ),
-      { numRuns: 100 },
+      { numRuns: 150 },
     );
+    spy.mockRestore();
+    expect([...levels].sort()).toEqual([0, 1, 2, 3]);
   });
 });

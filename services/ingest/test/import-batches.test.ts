@@ -122,8 +122,7 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
               parcelCells: [1, 3],
               cellsRead: [inline, inline, inline, inline],
               heldCell: 1,
-              ...(heldLimits ? { heldLimits } : {}),
-              heldSpillParent: spillParent,
+              held: { spillParent, ...(heldLimits ? { limits: heldLimits } : {}) },
             },
             async (_e, batch, b, cells) => {
               b.ends.forEach((end, r) => {
@@ -300,8 +299,7 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
               parcelCells: [0],
               heldCell: 0,
               scattered: scan!.parcels,
-              ...(heldRows ? { heldLimits: { rows: heldRows, chars: 1e9 } } : {}),
-              heldSpillParent: spillParent,
+              held: { spillParent, ...(heldRows ? { limits: { rows: heldRows, chars: 1e9 } } : {}) },
             },
             async (_e, batch, b) => {
               for (const line of b.lines) sent.push({ parcel: rows[lineOf.indexOf(line)]![0], line, batch });
@@ -343,10 +341,10 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
       executors: ['worker'],
       parcelCells: [0],
       heldCell: 0,
-      heldLimits: { rows: 1, chars: 1e9 },
     };
+    const limits = { rows: 1, chars: 1e9 };
     let spilledAtFailure: string[] = [];
-    const failing = readBatches({ ...reading, heldSpillParent: spillParent }, async (_e, batch) => {
+    const failing = readBatches({ ...reading, held: { limits, spillParent } }, async (_e, batch) => {
       if (batch < 1) return null;
       spilledAtFailure = readdirSync(spillParent);
       throw new Error('the batch could not be written');
@@ -365,7 +363,10 @@ describe('the reader, holding back the rows of a parcel met again (APN cells: a 
     expect(spilledAtFailure).toHaveLength(1);
     expect(readdirSync(spillParent)).toEqual([]);
     // A place it cannot write (a full disk alike): the reading fails, naming where and what to do.
-    const unwritable = readBatches({ ...reading, heldSpillParent: join(spillParent, 'missing') }, async () => null);
+    const unwritable = readBatches(
+      { ...reading, held: { limits, spillParent: join(spillParent, 'missing') } },
+      async () => null,
+    );
     for (let b = await unwritable.take(); b; b = await unwritable.take()) await b.parsed;
     await expect(unwritable.finished).rejects.toThrow(/holding a parcel's rows back on disk.*set TMPDIR/);
   });

@@ -13,6 +13,7 @@ import { afterAll, beforeAll, expect, inject, it } from 'vitest';
 import { createPool, dropDatabase, ensureDatabase, type Pool, withDatabase } from '@pra/platform';
 import type {} from '@pra/platform/testing';
 import { migrateRecords } from '../src/data/migrate.js';
+import type { HeldLimits } from '../src/importer/held-rows.js';
 import type { ImportSummary } from '../src/importer/import-csv.js';
 import { type RollRow, TestRolls } from './change-fixtures.js';
 import { recordsOf } from './stored-records.js';
@@ -107,7 +108,7 @@ async function bothSides(
   /** The rolls' APN read from one cell: rows of a parcel apart in the file held to its end. */
   held = false,
   /** The batched side's rows held in memory at most (the rest wait on disk). */
-  heldLimits?: { rows: number; chars: number },
+  heldLimits?: HeldLimits,
 ) {
   const run = nextRun();
   const name = `pipeline-${run.toLowerCase()}`;
@@ -115,7 +116,7 @@ async function bothSides(
   for (const [pass, rows] of files.entries()) {
     const roll = rollRows(rows, run);
     const a = await whole!.import(name, roll, { batchSize: 100_000 });
-    const b = await batched!.import(name, roll, { batchSize, ...(heldLimits ? { heldLimits } : {}) });
+    const b = await batched!.import(name, roll, { batchSize, ...(heldLimits ? { held: { limits: heldLimits } } : {}) });
     if (!check(a, b, pass)) continue;
     expect(await storeOf(pools[1]!, `import:${name}`)).toEqual(await storeOf(pools[0]!, `import:${name}`));
   }

@@ -16,14 +16,29 @@ import type { Mapping } from './mapping.js';
  * by date is ~75 million): past either, what is held is written to disk (held-spill.ts), and read back by part at
  * the file's end, so that a parcel's rows still come together however many rows are held.
  */
-export const HELD_LIMITS = { rows: 500_000, chars: 128 * 2 ** 20 };
+export const HELD_LIMITS: HeldLimits = { rows: 500_000, chars: 128 * 2 ** 20 };
+
+export interface HeldLimits {
+  rows: number;
+  chars: number;
+}
 
 /**
- * A part of the rows spilled read back at most, grouped by parcel in memory (four times HELD_LIMITS): past either, what
- * is grouped is sent then. A part holds about 1/64 of the rows spilled, so only past ~128 million rows held (or 32 Gi
- * characters) are a parcel's rows sent in two groups.
+ * How the reader holds rows back: in memory at most `limits` (HELD_LIMITS), the rest on disk in a directory made in
+ * `spillParent` (the system's temporary one, TMPDIR, by default); a part of them read back into memory at most
+ * `readBackLimits` (HELD_LIMITS, whatever `limits` say). Smaller in tests and in bench:import-order.
  */
-export const PART_LIMITS = { rows: 4 * HELD_LIMITS.rows, chars: 4 * HELD_LIMITS.chars };
+export interface HeldOptions {
+  limits?: HeldLimits;
+  spillParent?: string;
+  readBackLimits?: HeldLimits;
+}
+
+/**
+ * Levels of spills a part too large to read back is spread over (held-spill.ts): 64^4 parts in all. A part still
+ * past the limits at the last level is one parcel's rows (or parcels that share every level's hash): sent in groups.
+ */
+const SPILL_LEVELS = 4;
 
 /**
  * Parcels whose run of rows ended, remembered at most (~80 MB of a Set of small integers; a Set holds 2^24 at most,
@@ -177,18 +192,21 @@ export class HeldRows {
   private holdAll = false;
   private readonly spilled: HeldSpill;
 
+  private readonly limits: HeldLimits;
+  private readonly readBackLimits: HeldLimits;
+  private readonly spillParent: string | undefined;
+
   constructor(
-    private readonly limits: { rows: number; chars: number },
     /** Rows read before the file's order is judged (a batch's). */
     private readonly judgeAfter: number,
     /** The hashes of the parcels whose rows are apart (scatteredParcels), when read before. */
-    private readonly scattered?: ReadonlySet<number>,
-    /** Where the rows held past the limits are written (a directory made in it); the system's temporary one by default. */
-    spillParent?: string,
-    /** A part of the rows spilled grouped at most as it is read back (PART_LIMITS; smaller in tests). */
-    private readonly partLimits = PART_LIMITS,
+    private readonly scattered: ReadonlySet<number> | undefined,
+    options: HeldOptions = {},
   ) {
-    this.spilled = new HeldSpill(spillParent);
+    this.limits = options.limits ?? HELD_LIMITS;
+    this.readBackLimits = options.readBackLimits ?? HELD_LIMITS;
+    this.spillParent = options.spillParent;
+    this.spilled = new HeldSpill(this.spillParent);
   }
 
   /** Whether a row of `parcel` (its key) is to be held; a row not held goes on the run, or starts one. */
@@ -233,17 +251,27 @@ export class HeldRows {
     return this.past(this.limits);
   }
 
-  private past(limits: { rows: number; chars: number }): boolean {
+  private past(limits: HeldLimits): boolean {
     return this.groupRows >= limits.rows || this.groupChars >= limits.chars;
   }
 
-  /** Writes the rows held in memory to disk, and lets them go. */
-  async spill(): Promise<void> {
+  /** Writes the rows held in memory to disk (`to`: a spill of a part read back), and lets them go. */
+  async spill(to = this.spilled): Promise<void> {
+    await to.write(this.takeGroups());
+  }
+
+  /** The rows and characters held in memory now. */
+  get inMemory(): { rows: number; chars: number } {
+    return { rows: this.groupRows, chars: this.groupChars };
+  }
+
+  /** The groups held in memory, let go of. */
+  private takeGroups(): Map<string, { texts: string[]; lines: number[] }> {
     const groups = this.groups;
     this.groups = new Map();
     this.groupRows = 0;
     this.groupChars = 0;
-    await this.spilled.write(groups);
+    return groups;
   }
 
   /**
@@ -256,9 +284,7 @@ export class HeldRows {
 
   /**
    * The rows held, each parcel's together and in the file's order; each counts as sent once the next is asked for.
-   * Rows spilled are read back a part at a time (those held in memory spilled with them), a part's parcels grouped
-   * up to PART_LIMITS: a part past them sends what it has grouped then, and a parcel whose rows fall on both sides
-   * comes in two groups.
+   * Rows spilled are read back a part at a time (those held in memory spilled with them).
    */
   async *take(): AsyncGenerator<HeldRow> {
     if (!this.spilled.used) {
@@ -266,23 +292,49 @@ export class HeldRows {
       return;
     }
     await this.spill();
-    for (let part = 0; part < SPILL_PARTS; part++) {
-      for await (const row of this.spilled.read(part)) {
-        this.group(row.parcel, row.text, row.line);
-        if (this.past(this.partLimits)) yield* this.sendGroups();
+    yield* this.readBack(this.spilled);
+  }
+
+  /**
+   * A spill's rows, part by part, and the spill let go. A part within the limits is grouped in memory and sent; one
+   * past them is spread over a spill of its own by the next level's hash, and read back likewise, so that a parcel's
+   * rows still come together (SPILL_LEVELS; past the last, what is grouped is sent at the limits).
+   */
+  private async *readBack(spill: HeldSpill): AsyncGenerator<HeldRow> {
+    try {
+      for (let part = 0; part < SPILL_PARTS; part++) {
+        const { rows, bytes } = spill.sizeOf(part);
+        if (rows === 0) continue;
+        // Bytes on disk (UTF-8, with each row's head and key) are at least the characters they hold in memory.
+        const fits = rows <= this.readBackLimits.rows && bytes <= this.readBackLimits.chars;
+        if (!fits && spill.level < SPILL_LEVELS - 1) {
+          const spread = new HeldSpill(this.spillParent, spill.level + 1);
+          try {
+            for await (const row of spill.read(part)) {
+              this.group(row.parcel, row.text, row.line);
+              if (this.past(this.readBackLimits)) await this.spill(spread);
+            }
+            await this.spill(spread);
+            yield* this.readBack(spread);
+          } finally {
+            await spread.close();
+          }
+          continue;
+        }
+        for await (const row of spill.read(part)) {
+          this.group(row.parcel, row.text, row.line);
+          if (this.past(this.readBackLimits)) yield* this.sendGroups();
+        }
+        yield* this.sendGroups();
       }
-      yield* this.sendGroups();
+    } finally {
+      await spill.close();
     }
-    await this.spilled.close();
   }
 
   /** The rows held in memory, each parcel's together; let go as they are sent. */
   private *sendGroups(): Generator<HeldRow> {
-    const groups = this.groups;
-    this.groups = new Map();
-    this.groupRows = 0;
-    this.groupChars = 0;
-    for (const [parcel, { texts, lines }] of groups)
+    for (const [parcel, { texts, lines }] of this.takeGroups())
       for (let i = 0; i < texts.length; i++) {
         yield { parcel, text: texts[i]!, line: lines[i]! };
         this.unsent--;

@@ -1,14 +1,18 @@
 // Rows the importer's reader holds back past its limits in memory (held-rows.ts HeldRows), written to files of a
 // directory of their own by their parcel's part (a hash of its key), and read back one part at a time at the file's
 // end: a part holds every row spilled of its parcels, in the order they were held, so that a parcel's rows come back
-// together and in the file's order however many times the reader spilled. The directory goes when the reader is done
-// with it, or fails (close()); an importer killed leaves it (`pra-held-<pid>-*` in the temporary directory).
+// together and in the file's order however many times the reader spilled. A part too large to be read back into
+// memory is spread over a spill of its own, one level down, by another hash of the key (HeldRows.take). The directory
+// goes when the reader is done with it, or fails (close()), or the process exits; an importer killed outright leaves
+// it (`pra-held-<pid>-*` in the temporary directory). Text is written as UTF-8: the reader's text is decoded from UTF-8, so holds no lone surrogate,
+// and comes back as it went.
+import { rmSync } from 'node:fs';
 import { type FileHandle, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash32 } from '../generator/random.js';
 
-/** Parts of the spilled rows (a parcel's part: its key's hash's top 6 bits, the best mixed of FNV-1a's). */
+/** Parts of the spilled rows (a parcel's part: a hash's top 6 bits, the best mixed of FNV-1a's). */
 export const SPILL_PARTS = 64;
 
 /** A row held back: its parcel's key, its record's text and its line. */
@@ -24,85 +28,130 @@ export type HeldGroups = ReadonlyMap<string, { texts: readonly string[]; lines: 
 /** A spilled row's head: its line, and the bytes of its parcel's key and of its text (UTF-8), 32 bits each. */
 const HEAD = 12;
 
-const partOf = (parcel: string) => hash32(parcel) >>> 26;
+/** Errors of the place written to, which the user can fix there. */
+const PLACE_ERRORS = new Set(['ENOSPC', 'EDQUOT', 'EACCES', 'EPERM', 'EROFS', 'ENOENT']);
+
+/**
+ * Directories of spills not yet let go: removed as the process exits (process.exit, which the CLI calls on a failure
+ * and on SIGINT or SIGTERM, runs no `finally`). Only a process killed outright leaves one.
+ */
+const live = new Set<string>();
+let removedAtExit = false;
+function removeAtExit(dir: string): void {
+  live.add(dir);
+  if (removedAtExit) return;
+  removedAtExit = true;
+  process.on('exit', () => {
+    for (const d of live) rmSync(d, { recursive: true, force: true });
+  });
+}
 
 export class HeldSpill {
   private dir: string | null = null;
+  /** Each part's rows and bytes written. */
+  private readonly rows = new Array<number>(SPILL_PARTS).fill(0);
   private readonly bytes = new Array<number>(SPILL_PARTS).fill(0);
   /** Each part's file, open to append to, once written. */
   private handles = new Array<FileHandle | undefined>(SPILL_PARTS);
 
-  /** `parent`: where the directory is made (the system's temporary directory, TMPDIR, by default). */
-  constructor(private readonly parent = tmpdir()) {}
+  /**
+   * `parent`: where the directory is made (the system's temporary directory, TMPDIR, by default). `level`: which hash
+   * of a parcel's key tells its part (0: the key's own; a part too large read back is spread by the next).
+   */
+  constructor(
+    private readonly parent = tmpdir(),
+    readonly level = 0,
+  ) {}
 
-  /** Whether any row was spilled (and not yet read back). */
+  /** Whether any row was spilled (and not yet let go). */
   get used(): boolean {
     return this.dir !== null;
   }
 
-  /** Appends `groups`' rows to their parts' files. */
+  /** A part's rows and bytes on disk. */
+  sizeOf(part: number): { rows: number; bytes: number } {
+    return { rows: this.rows[part]!, bytes: this.bytes[part]! };
+  }
+
+  private partOf(parcel: string): number {
+    return (this.level === 0 ? hash32(parcel) : hash32(`${this.level}\u0000${parcel}`)) >>> 26;
+  }
+
+  /** Appends `groups`' rows to their parts' files, a part at a time (one part's buffer in memory at once). */
   async write(groups: HeldGroups): Promise<void> {
     try {
       // The importer's process id in its name: one left by an importer killed tells whose it was.
-      this.dir ??= await mkdtemp(join(this.parent, `pra-held-${process.pid}-`));
-      // Each part's rows encoded into one buffer of its exact size: a row's head, its parcel's key, its text.
-      const sizes = new Array<number>(SPILL_PARTS).fill(0);
-      const parts: { part: number; keyBytes: number }[] = [];
-      for (const [parcel, { texts }] of groups) {
-        const keyBytes = Buffer.byteLength(parcel);
-        const part = partOf(parcel);
-        parts.push({ part, keyBytes });
-        for (const text of texts) sizes[part]! += HEAD + keyBytes + Buffer.byteLength(text);
+      if (this.dir === null) {
+        this.dir = await mkdtemp(join(this.parent, `pra-held-${process.pid}-`));
+        removeAtExit(this.dir);
       }
-      const buffers = sizes.map((size) => (size > 0 ? Buffer.allocUnsafe(size) : null));
-      const at = new Array<number>(SPILL_PARTS).fill(0);
-      let g = 0;
-      for (const [parcel, { texts, lines }] of groups) {
-        const { part, keyBytes } = parts[g++]!;
-        const buf = buffers[part]!;
-        let o = at[part]!;
-        for (let i = 0; i < texts.length; i++) {
-          buf.write(parcel, o + HEAD);
-          const textBytes = buf.write(texts[i]!, o + HEAD + keyBytes);
-          buf.writeUInt32LE(lines[i]!, o);
-          buf.writeUInt32LE(keyBytes, o + 4);
-          buf.writeUInt32LE(textBytes, o + 8);
-          o += HEAD + keyBytes + textBytes;
-        }
-        at[part] = o;
-      }
-      // Appended through handles kept open (an open and a close a part each time took ~4 times as long), the parts'
-      // writes at once.
-      const written = await Promise.allSettled(
-        buffers.map(async (buf, part) => {
-          if (buf === null) return;
-          this.handles[part] ??= await open(this.fileOf(part), 'a');
-          await this.handles[part].write(buf);
-          this.bytes[part]! += buf.length;
-        }),
+      const byPart: [string, { texts: readonly string[]; lines: readonly number[] }][][] = Array.from(
+        { length: SPILL_PARTS },
+        () => [],
       );
-      const failed = written.find((w) => w.status === 'rejected');
-      if (failed) throw failed.reason;
+      for (const entry of groups) byPart[this.partOf(entry[0])]!.push(entry);
+      for (const [part, entries] of byPart.entries()) {
+        if (entries.length === 0) continue;
+        // The part's rows encoded into one buffer of its exact size: a row's head, its parcel's key, its text.
+        let size = 0;
+        let rows = 0;
+        for (const [parcel, { texts }] of entries) {
+          const keyBytes = Buffer.byteLength(parcel);
+          for (const text of texts) size += HEAD + keyBytes + Buffer.byteLength(text);
+          rows += texts.length;
+        }
+        const buf = Buffer.allocUnsafe(size);
+        let o = 0;
+        for (const [parcel, { texts, lines }] of entries) {
+          const keyBytes = Buffer.byteLength(parcel);
+          for (let i = 0; i < texts.length; i++) {
+            buf.write(parcel, o + HEAD);
+            const textBytes = buf.write(texts[i]!, o + HEAD + keyBytes);
+            buf.writeUInt32LE(lines[i]!, o);
+            buf.writeUInt32LE(keyBytes, o + 4);
+            buf.writeUInt32LE(textBytes, o + 8);
+            o += HEAD + keyBytes + textBytes;
+          }
+        }
+        // Appended through a handle kept open: an open and a close each time took ~4 times as long.
+        this.handles[part] ??= await open(this.fileOf(part), 'a');
+        const handle = this.handles[part];
+        // A write may take fewer bytes than asked (a disk all but full): the rest is written again.
+        for (let done = 0; done < size; ) {
+          const { bytesWritten } = await handle.write(buf, done, size - done);
+          if (bytesWritten === 0) throw new Error(`no byte of ${this.fileOf(part)} could be written`);
+          done += bytesWritten;
+        }
+        this.rows[part]! += rows;
+        this.bytes[part]! += size;
+      }
     } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      const fix = PLACE_ERRORS.has(code ?? '')
+        ? ': free space there, or set TMPDIR to a directory with room that the importer may write, and import again'
+        : '';
       throw new Error(
-        `holding a parcel's rows back on disk, in ${this.dir ?? this.parent}, failed (${(err as Error).message}): free space there, or set TMPDIR to a directory with room, and import again`,
+        `holding a parcel's rows back on disk, in ${this.dir ?? this.parent}, failed (${(err as Error).message})${fix}`,
+        { cause: err },
       );
     }
   }
 
-  /** The rows spilled of one part, in the order they were written. */
+  /** The rows spilled of one part, in the order they were written; fails on a part not as it was written. */
   async *read(part: number): AsyncGenerator<HeldRow> {
-    if (this.dir === null || this.bytes[part] === 0) return;
-    const file = await open(this.fileOf(part), 'r');
+    const written = this.bytes[part]!;
+    if (this.dir === null || written === 0) return;
+    const name = this.fileOf(part);
+    const file = await open(name, 'r');
     try {
-      let buf = Buffer.allocUnsafe(1 << 20);
-      /** Bytes in `buf` read and not yet taken, from `start` to `end`. */
+      let buf = Buffer.allocUnsafe(Math.min(1 << 20, written));
+      /** Bytes in `buf` read and not yet taken, from `start` to `end`; bytes of the file taken before `start`. */
       let start = 0;
       let end = 0;
-      let eof = false;
+      let taken = 0;
       /** Makes `n` bytes from `start` readable, if the file holds them: false at its end. */
       const fill = async (n: number): Promise<boolean> => {
-        while (end - start < n && !eof) {
+        while (end - start < n) {
           if (start > 0) {
             buf.copy(buf, 0, start, end);
             end -= start;
@@ -114,37 +163,50 @@ export class HeldSpill {
             buf = bigger;
           }
           const { bytesRead } = await file.read(buf, end, buf.length - end, null);
-          if (bytesRead === 0) eof = true;
+          if (bytesRead === 0) return false;
           end += bytesRead;
         }
-        return end - start >= n;
+        return true;
       };
-      while (await fill(HEAD)) {
+      while (taken < written) {
+        if (!(await fill(HEAD))) break;
         const line = buf.readUInt32LE(start);
-        const keyBytes = buf.readUInt32LE(start + 4);
-        const textBytes = buf.readUInt32LE(start + 8);
-        if (!(await fill(HEAD + keyBytes + textBytes))) break;
-        const at = start + HEAD;
-        const parcel = buf.toString('utf8', at, at + keyBytes);
-        const text = buf.toString('utf8', at + keyBytes, at + keyBytes + textBytes);
-        start = at + keyBytes + textBytes;
+        const size = HEAD + buf.readUInt32LE(start + 4) + buf.readUInt32LE(start + 8);
+        // A length past what was written is a damaged head: not read (it could ask for gigabytes).
+        if (taken + size > written || !(await fill(size))) break;
+        const keyEnd = start + HEAD + buf.readUInt32LE(start + 4);
+        const parcel = buf.toString('utf8', start + HEAD, keyEnd);
+        const text = buf.toString('utf8', keyEnd, start + size);
+        start += size;
+        taken += size;
         yield { parcel, text, line };
       }
-      if (end > start) throw new Error(`the rows held back in ${this.fileOf(part)} end cut short`);
+      if (taken !== written)
+        throw new Error(`the rows held back in ${name} are not as they were written (${taken} of ${written} bytes)`);
     } finally {
       await file.close();
     }
   }
 
-  /** Removes the directory and what it holds. */
+  /**
+   * Removes the directory and what it holds. A failure to is told (a warning on stderr), not thrown: it must not hide
+   * the failure that made the reader stop, nor fail an import whose rows were all sent.
+   */
   async close(): Promise<void> {
     const dir = this.dir;
     this.dir = null;
+    this.rows.fill(0);
     this.bytes.fill(0);
     const handles = this.handles;
     this.handles = new Array(SPILL_PARTS);
     await Promise.allSettled(handles.map((h) => h?.close()));
-    if (dir !== null) await rm(dir, { recursive: true, force: true });
+    if (dir === null) return;
+    live.delete(dir);
+    try {
+      await rm(dir, { recursive: true, force: true });
+    } catch (err) {
+      process.emitWarning(`${dir}, rows an import held back on disk, could not be removed (${(err as Error).message})`);
+    }
   }
 
   private fileOf(part: number): string {

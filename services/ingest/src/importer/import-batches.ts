@@ -2,7 +2,7 @@
 // `ahead` batches before the one the pipeline takes (import-csv.ts importProperties); or batches cut before (a small
 // file read first for its ZIP evidence: zip-prescan.ts), sent again.
 import { type CellMask, parseRecord, readCsvValues } from './csv-records.js';
-import { copied, HELD_LIMITS, HeldRows, heldKey } from './held-rows.js';
+import { copied, type HeldOptions, HeldRows, heldKey } from './held-rows.js';
 import type { ParsedBatch, RowBatch, RowError } from './import-work.js';
 
 /**
@@ -49,13 +49,8 @@ export interface BatchReading<E> {
    * parcels' rows is held back and sent with the parcel's other such rows (HeldRows), the parcel keyed by that cell.
    */
   heldCell?: number;
-  /**
-   * At most this many rows, or characters of their text, held back in memory (HELD_LIMITS; smaller in tests): past
-   * either, they are written to disk until the file's end.
-   */
-  heldLimits?: { rows: number; chars: number };
-  /** Where rows held past those limits are written (a directory of their own made in it): TMPDIR by default. */
-  heldSpillParent?: string;
+  /** With `heldCell`: how rows are held back, in memory and past its limits on disk (the defaults, but in tests). */
+  held?: HeldOptions;
   /**
    * With `heldCell`: the parcels whose rows are apart in the file (held-rows.ts scatteredParcels), read before. Every
    * row of theirs is held, and each is sent once, its rows together.
@@ -142,10 +137,7 @@ export function readBatches<E, R = ParsedBatch>(
   // parcel's rows end").
   const maxBatch = batchSize + Math.max(Math.ceil(batchSize / 4), 64);
   const { heldCell } = reading;
-  const held =
-    heldCell === undefined
-      ? null
-      : new HeldRows(reading.heldLimits ?? HELD_LIMITS, batchSize, reading.scattered, reading.heldSpillParent);
+  const held = heldCell === undefined ? null : new HeldRows(batchSize, reading.scattered, reading.held);
   /**
    * The row's parcel as its cells tell it; null when they tell nothing (no cells: batches by size alone; all empty: an
    * APN column left empty), a parcel of its own. Where rows are held, they are grouped by it, and it is the APN cell's
@@ -165,16 +157,15 @@ export function readBatches<E, R = ParsedBatch>(
   };
   return sendBatches(executors, work, async (send, isStopped) => {
     try {
-      await readFile(send, isStopped);
+      await cutBatches(send, isStopped);
     } finally {
+      // What was held on disk goes, whether the file was read to its end or the reader stopped.
       await held?.close();
     }
   });
 
-  async function readFile(
-    send: (batch: CutBatch, cells: string[][]) => Promise<void>,
-    isStopped: () => boolean,
-  ): Promise<void> {
+  /** Reads the file's rows and cuts them into batches, each sent as it is cut. */
+  async function cutBatches(...[send, isStopped]: Parameters<Produce>): Promise<void> {
     let texts: string[] = [];
     let cells: string[][] = [];
     let ends: number[] = [];
@@ -284,16 +275,15 @@ export function replayBatches<E, R = ParsedBatch>(
   });
 }
 
+/** What cuts a reader's batches: `send` sends each as it is cut; `isStopped` tells that the reader was stopped. */
+type Produce = (send: (batch: CutBatch, cells: string[][]) => Promise<void>, isStopped: () => boolean) => Promise<void>;
+
 /**
  * The pipeline's side of a reader: each batch `produce` cuts is sent to be worked by the executors in turn, and
  * queued for take(), the producer kept at most `ahead` batches before the pipeline. Once the reader is stopped
  * (`isStopped`), `send` sends nothing and the producer reads no further.
  */
-function sendBatches<E, R>(
-  executors: readonly E[],
-  work: BatchWork<E, R>,
-  produce: (send: (batch: CutBatch, cells: string[][]) => Promise<void>, isStopped: () => boolean) => Promise<void>,
-): BatchReader<E, R> {
+function sendBatches<E, R>(executors: readonly E[], work: BatchWork<E, R>, produce: Produce): BatchReader<E, R> {
   // Batches read and sent to be parsed, not yet taken; the reader stays at most this far ahead.
   const ahead = executors.length * 2 + 1;
   const queue: ReadBatch<E, R>[] = [];

@@ -66,7 +66,7 @@ import {
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
 import { type Mapping, readsNames } from './mapping.js';
-import { heldApnColumn, type ScatteredParcels, scatteredParcels } from './held-rows.js';
+import { type HeldOptions, heldApnColumn, type ScatteredParcels, scatteredParcels } from './held-rows.js';
 import { identityColumns, mappingColumns } from './mapping-rules.js';
 import { loaderWorker } from './worker-argv.js';
 
@@ -302,8 +302,8 @@ export async function importCsv(
     workers?: number;
     /** Read and check the file against its mapping and report, writing nothing. */
     dryRun?: boolean;
-    /** Rows (and characters) held back in memory at most before they wait on disk (held-rows.ts; smaller in tests). */
-    heldLimits?: { rows: number; chars: number };
+    /** How rows of a parcel apart in the file are held back (held-rows.ts HeldOptions; the defaults, but in tests). */
+    held?: HeldOptions;
   } = {},
 ): Promise<ImportSummary> {
   const batchSize = opts.batchSize ?? 2_000;
@@ -336,6 +336,9 @@ export async function importCsv(
   // (worker threads read their own copy as they start: import-worker.ts).
   if (readsNames(mapping)) loadNameLists();
   const totalBytes = fileSize(file);
+  /** A read of the file before its rows, told as it goes. */
+  const prereadOf = (step: ImportPrereadEvent['step']) => (bytesRead: number) =>
+    opts.onPreread?.({ step, bytesRead, totalBytes });
   /** Progress told by batch; `totalRows`, the file's rows when counted before its import. */
   const progressOf =
     (totalRows?: number) =>
@@ -384,9 +387,7 @@ export async function importCsv(
       // too).
       const ahead =
         hasState && heldCell !== undefined
-          ? await readAhead(file, mapping.delimiter, headerColumns.length, heldCell, (bytesRead) =>
-              opts.onPreread?.({ step: 'apart', bytesRead, totalBytes }),
-            )
+          ? await readAhead(file, mapping.delimiter, headerColumns.length, heldCell, prereadOf('apart'))
           : null;
       const workers = opts.workers ?? defaultWorkers(file, totalBytes);
       // A small file read for its ZIP evidence before its import: its batches, and what its rows were read as, are
@@ -404,7 +405,7 @@ export async function importCsv(
         parcelCells: identityColumns(mapping).map((c) => headerColumns.lastIndexOf(c)),
         ...(heldCell === undefined ? {} : { heldCell }),
         ...(ahead ? { scattered: ahead.parcels } : {}),
-        ...(opts.heldLimits ? { heldLimits: opts.heldLimits } : {}),
+        ...(opts.held ? { held: opts.held } : {}),
       };
       const parse: BatchWork<Executor, ParsedBatch> = (e, batch, rows, cells) => e.parse(batch, rows, cells);
       try {
@@ -412,9 +413,7 @@ export async function importCsv(
         if (needsZipEvidence(mapping)) {
           // Kept, the evidence's batches are the import's: its executor finds what it read of them by their rows.
           const kept = keepRead ? new KeptBatches(KEPT_ROWS, SMALL_FILE_BYTES) : undefined;
-          const entries = await prescanZipEvidence(reading, kept, (bytesRead) =>
-            opts.onPreread?.({ step: 'zip-evidence', bytesRead, totalBytes }),
-          );
+          const entries = await prescanZipEvidence(reading, kept, prereadOf('zip-evidence'));
           await Promise.all(executors.map((e) => e.useZipEvidence(entries)));
           const batches = kept?.batches;
           if (batches) startBatches = () => replayBatches(batches, executors, parse);
@@ -682,6 +681,8 @@ async function importProperties(
     await front.catch(() => {});
     await built.catch(() => {});
     await writing.catch(() => {});
+    // And the reader has let go of what it held on disk (held-spill.ts) before the failure goes up: the CLI exits on it.
+    await batches.finished.catch(() => {});
   }
   await batches.finished;
   summary.added = seen.added.size;

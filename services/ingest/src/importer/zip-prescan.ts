@@ -42,6 +42,8 @@ export async function prescanZipEvidence(
     }
   } finally {
     batches.stop();
+    // The reader done (what it held on disk let go: held-spill.ts) before a failure goes up.
+    await batches.finished.catch(() => {});
   }
   await batches.finished;
   return out;

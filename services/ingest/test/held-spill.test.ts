@@ -90,6 +90,27 @@ describe('HeldSpill', () => {
     }
   });
 
+  it('after a write that failed, writes and reads back nothing more (a part may hold bytes its count does not)', async () => {
+    const spill = new HeldSpill(parent);
+    const rows = grouped([{ parcel: 'A1', text: 'A1,100\n', line: 2 }]);
+    await spill.write(rows);
+    // The disk fails under one part's append (as a short write then an error would leave it).
+    const append = vi
+      .spyOn(spill as unknown as { append: () => Promise<void> }, 'append')
+      .mockRejectedValueOnce(Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }));
+    await expect(spill.write(rows)).rejects.toThrow(/no space left on device\): free space there, or set TMPDIR/);
+    append.mockRestore();
+    await expect(spill.write(rows)).rejects.toThrow(/not all written/);
+    const part = spill.partOf('A1');
+    await expect(
+      (async () => {
+        for await (const _ of spill.read(part));
+      })(),
+    ).rejects.toThrow(/not all written/);
+    await spill.close();
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
   it('is removed as the process exits without letting it go (the CLI exits so on a failure, and on SIGINT or SIGTERM)', () => {
     // A process of its own that holds rows on disk, then exits, as the CLI's failure handler does, before the reader's
     // clean-up ran.
@@ -111,7 +132,42 @@ describe('HeldSpill', () => {
   });
 });
 
+describe('the parts of a parcel at each level', () => {
+  it('spread parcels whose keys differ in their last characters: none of 2,000 neighbours share all four levels', () => {
+    const spills = [0, 1, 2, 3].map((level) => new HeldSpill(parent, level));
+    const pairs = Array.from({ length: 2_000 }, (_, i) => {
+      const base = String(1_000_000_000 + i * 10);
+      return [base, `${base.slice(0, -1)}${1 + (i % 9)}`] as const;
+    });
+    const shared = pairs.filter(([a, b]) => spills.every((s) => s.partOf(a) === s.partOf(b)));
+    expect(shared).toEqual([]);
+    // And a level's parts are all used, near evenly (64 parts of 2,000 keys: ~31 each).
+    const counts = new Array<number>(SPILL_PARTS).fill(0);
+    for (const [a] of pairs) counts[spills[0]!.partOf(a)]!++;
+    expect(Math.min(...counts)).toBeGreaterThan(10);
+  });
+});
+
 describe('HeldRows, past its limits', () => {
+  it('keeps a small parcel together beside a large neighbour spread over the levels', async () => {
+    // 40 rows of 1000000010 and 6 of its neighbour 1000000011, read back 10 rows at most: the large parcel goes down
+    // the levels and is sent in groups; its neighbour, once apart from it, comes whole.
+    const keys = [...Array(40).fill('1000000010'), ...Array(6).fill('1000000011')];
+    const order = keys.map((_, i) => keys[(i * 7) % keys.length]!);
+    const limits = { rows: 10, chars: 1e9 };
+    const held = new HeldRows(1, undefined, { limits, spillParent: parent, readBackLimits: limits });
+    for (const [i, k] of order.entries()) {
+      held.hold(k, `${k},${i}\n`, i + 2, { rows: i, bytes: i });
+      if (held.full) await held.spill();
+    }
+    const sent: string[] = [];
+    for await (const row of held.take()) sent.push(row.parcel);
+    const small = sent.flatMap((p, k) => (p === '1000000011' ? [k] : []));
+    expect(small).toEqual(small.map((_, j) => small[0]! + j));
+    expect(sent).toHaveLength(46);
+    expect(readdirSync(parent)).toEqual([]);
+  });
+
   it('sends every row once, in the file’s order, each parcel’s rows together unless it alone has more than the limits', async () => {
     // The levels spilled to, over the runs: parts read back past the limits were spread, some twice.
     const levels = new Set<number>();

@@ -315,6 +315,7 @@ export class HeldRows {
               if (this.past(this.readBackLimits)) await this.spill(spread);
             }
             await this.spill(spread);
+            await spill.drop(part);
             yield* this.readBack(spread);
           } finally {
             await spread.close();
@@ -325,6 +326,7 @@ export class HeldRows {
           this.group(row.parcel, row.text, row.line);
           if (this.past(this.readBackLimits)) yield* this.sendGroups();
         }
+        await spill.drop(part);
         yield* this.sendGroups();
       }
     } finally {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash32 } from '../generator/random.js';
 
-/** Parts of the spilled rows (a parcel's part: a hash's top 6 bits, the best mixed of FNV-1a's). */
+/** Parts of the spilled rows (a parcel's part: partOf). */
 export const SPILL_PARTS = 64;
 
 /** A row held back: its parcel's key, its record's text and its line. */
@@ -42,8 +42,23 @@ function removeAtExit(dir: string): void {
   if (removedAtExit) return;
   removedAtExit = true;
   process.on('exit', () => {
-    for (const d of live) rmSync(d, { recursive: true, force: true });
+    for (const d of live) {
+      try {
+        rmSync(d, { recursive: true, force: true });
+      } catch {
+        // Exiting: nothing more can be done for it, and the other directories still go.
+      }
+    }
   });
+}
+
+/** Murmur3's finalizer: every bit of `h` reaches every bit of the result (FNV-1a's last characters reach few). */
+function fmix32(h: number): number {
+  let x = h ^ (h >>> 16);
+  x = Math.imul(x, 0x85ebca6b);
+  x ^= x >>> 13;
+  x = Math.imul(x, 0xc2b2ae35);
+  return (x ^ (x >>> 16)) >>> 0;
 }
 
 /** Parts' writes going on at once (libuv's threads, 4 by default). */
@@ -84,6 +99,8 @@ export class HeldSpill {
   private readonly bytes = new Array<number>(SPILL_PARTS).fill(0);
   /** Each part's file, open to append to, once written. */
   private handles = new Array<FileHandle | undefined>(SPILL_PARTS);
+  /** A write failed: the files may hold bytes the counts do not. */
+  private failed = false;
 
   /**
    * `parent`: where the directory is made (the system's temporary directory, TMPDIR, by default). `level`: which hash
@@ -104,12 +121,17 @@ export class HeldSpill {
     return { rows: this.rows[part]!, bytes: this.bytes[part]! };
   }
 
-  private partOf(parcel: string): number {
-    return (this.level === 0 ? hash32(parcel) : hash32(`${this.level}\u0000${parcel}`)) >>> 26;
+  /**
+   * A parcel's part at this level: the top 6 bits of its key's hash, seeded by the level and finalized, so that keys
+   * one part holds at one level (APNs that differ in their last digit, say) are spread at the next.
+   */
+  partOf(parcel: string): number {
+    return fmix32(hash32(parcel) ^ Math.imul(this.level + 1, 0x9e3779b9)) >>> 26;
   }
 
   /** Appends `groups`' rows to their parts' files, a part at a time (one part's buffer in memory at once). */
   async write(groups: HeldGroups): Promise<void> {
+    if (this.failed) throw new Error('rows held back on disk were not all written: this spill is not written to again');
     try {
       // The importer's process id in its name: one left by an importer killed tells whose it was.
       if (this.dir === null) {
@@ -125,20 +147,28 @@ export class HeldSpill {
       // (one at a time, the bench's spills of 1,000 rows took a third longer).
       const writing = new Set<Promise<void>>();
       let failure: { err: unknown } | null = null;
-      for (const [part, entries] of byPart.entries()) {
-        if (entries.length === 0) continue;
-        const { buf, rows } = encodePart(entries);
-        const write: Promise<void> = this.append(part, buf, rows)
-          .catch((err: unknown) => {
-            failure ??= { err };
-          })
-          .finally(() => writing.delete(write));
-        writing.add(write);
-        if (writing.size >= WRITES_AT_ONCE) await Promise.race(writing);
-        if (failure) break;
+      try {
+        for (const [part, entries] of byPart.entries()) {
+          if (entries.length === 0) continue;
+          const { buf, rows } = encodePart(entries);
+          const write: Promise<void> = this.append(part, buf, rows)
+            .catch((err: unknown) => {
+              failure ??= { err };
+            })
+            .finally(() => writing.delete(write));
+          writing.add(write);
+          if (writing.size >= WRITES_AT_ONCE) await Promise.race(writing);
+          if (failure) break;
+        }
+      } finally {
+        // No write left going on, whatever failed: the reader's clean-up may follow at once.
+        await Promise.allSettled(writing);
       }
-      await Promise.all(writing);
-      if (failure) throw (failure as { err: unknown }).err;
+      if (failure) {
+        // A part's file may hold bytes its count does not: nothing more is written to or read from this spill.
+        this.failed = true;
+        throw (failure as { err: unknown }).err;
+      }
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const fix = PLACE_ERRORS.has(code ?? '')
@@ -168,6 +198,7 @@ export class HeldSpill {
 
   /** The rows spilled of one part, in the order they were written; fails on a part not as it was written. */
   async *read(part: number): AsyncGenerator<HeldRow> {
+    if (this.failed) throw new Error('rows held back on disk were not all written: they are not read back');
     const written = this.bytes[part]!;
     if (this.dir === null || written === 0) return;
     const name = this.fileOf(part);
@@ -217,6 +248,16 @@ export class HeldSpill {
     }
   }
 
+  /** Lets go of a part once read back or spread: its handle, and its file (the disk it takes). */
+  async drop(part: number): Promise<void> {
+    const handle = this.handles[part];
+    this.handles[part] = undefined;
+    await handle?.close();
+    if (this.dir !== null && this.bytes[part]! > 0) await rm(this.fileOf(part), { force: true });
+    this.rows[part] = 0;
+    this.bytes[part] = 0;
+  }
+
   /**
    * Removes the directory and what it holds. A failure to is told (a warning on stderr), not thrown: it must not hide
    * the failure that made the reader stop, nor fail an import whose rows were all sent.
@@ -230,9 +271,10 @@ export class HeldSpill {
     this.handles = new Array(SPILL_PARTS);
     await Promise.allSettled(handles.map((h) => h?.close()));
     if (dir === null) return;
-    live.delete(dir);
     try {
       await rm(dir, { recursive: true, force: true });
+      // Known to the exit's clean-up until it is gone: a process exiting while it is removed still removes it.
+      live.delete(dir);
     } catch (err) {
       process.emitWarning(`${dir}, rows an import held back on disk, could not be removed (${(err as Error).message})`);
     }

@@ -6,7 +6,7 @@
 // same round (these VMs drift within minutes). Both files are gzipped, as published, and are small enough to be worked
 // in the main thread (--workers N: by N worker threads). The file is joined to parcels the store holds, so its
 // import reads first which parcels' rows are apart and holds all of theirs to the file's end, each parcel's together
-// (held-rows.ts scatteredParcels). A third order is the date-sorted file again with at most --held-rows rows held in
+// (hold-policy.ts scatteredParcels). A third order is the date-sorted file again with at most --held-rows rows held in
 // memory (1,000 by default, of the 500,000 an import holds): the rest wait on disk (held-spill.ts), what a state's
 // sales file sorted by date costs. Each round also checks that both orders leave the same
 // import state (a digest of every parcel's), and prints how many parcels a re-load found changed (none, if the

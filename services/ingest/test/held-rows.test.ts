@@ -1,4 +1,4 @@
-// Which mappings the importer's reader may hold rows apart for (held-rows.ts holdsRowsApart): only where every row of
+// Which mappings the importer's reader may hold rows apart for (held-rows.ts heldApnColumn): only where every row of
 // one parcel gives the reader one key, so that holding keeps the parcel's rows in the file's order; and the key.
 import { describe, expect, it } from 'vitest';
 import { heldApnColumn, heldKey } from '../src/importer/held-rows.js';

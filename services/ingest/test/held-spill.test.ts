@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HeldSpill, type HeldRow, SPILL_PARTS } from '../src/importer/held-spill.js';
 import { HeldRows } from '../src/importer/held-rows.js';
+import { JudgedOrder } from '../src/importer/hold-policy.js';
 
 const parent = mkdtempSync(join(tmpdir(), 'pra-held-spill-test-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
@@ -155,7 +156,7 @@ describe('HeldRows, past its limits', () => {
     const keys = [...Array(40).fill('1000000010'), ...Array(6).fill('1000000011')];
     const order = keys.map((_, i) => keys[(i * 7) % keys.length]!);
     const limits = { rows: 10, chars: 1e9 };
-    const held = new HeldRows(1, undefined, { limits, spillParent: parent, readBackLimits: limits });
+    const held = new HeldRows(new JudgedOrder(1), { limits, spillParent: parent, readBackLimits: limits });
     for (const [i, k] of order.entries()) {
       held.hold(k, `${k},${i}\n`, i + 2, { rows: i, bytes: i });
       if (held.full) await held.spill();
@@ -182,7 +183,7 @@ describe('HeldRows, past its limits', () => {
         fc.integer({ min: 1, max: 6 }),
         async (parcels, memoryRows) => {
           const limits = { rows: memoryRows, chars: 1e9 };
-          const held = new HeldRows(1, undefined, { limits, spillParent: parent, readBackLimits: limits });
+          const held = new HeldRows(new JudgedOrder(1), { limits, spillParent: parent, readBackLimits: limits });
           // As the reader holds them: spilled whenever full. A part read back of more rows than that is spread over a
           // spill of its own, by another hash, down to the parcels' own rows.
           for (const [i, p] of parcels.entries()) {

@@ -9,7 +9,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readBatches } from '../src/importer/import-batches.js';
-import { scatteredParcels } from '../src/importer/held-rows.js';
+import { scatteredParcels } from '../src/importer/hold-policy.js';
 import type { RowBatch } from '../src/importer/import-work.js';
 import { useTempFiles } from './temp-files.js';
 

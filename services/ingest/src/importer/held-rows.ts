@@ -1,14 +1,13 @@
 // Rows of a parcel met again after other parcels' rows (a sales file sorted by date, as many counties publish theirs):
 // the importer's reader (import-batches.ts readBatches) holds them back (past HELD_LIMITS, on disk: held-spill.ts)
 // and sends them at the file's end, each parcel's together, so that such a parcel is merged and written once or twice in a first load, not once for every
-// batch its rows fall in; a re-import reads first which parcels' rows are apart (scatteredParcels) and holds all their
+// batch its rows fall in; a re-import reads first which parcels' rows are apart (hold-policy.ts) and holds all their
 // rows, so that each is merged once over its stored state. Only for a mapping whose parcels are told by one APN cell
 // as written (heldApnColumn): the reader's key for a row must be the same for every row of one parcel, or its rows
 // could be merged out of the file's order.
 import { apnKey } from '@pra/core/address';
-import { hash32 } from '../generator/random.js';
-import { readCsvValues } from './csv-records.js';
 import { type HeldRow, HeldSpill, SPILL_PARTS } from './held-spill.js';
+import type { HoldPolicy } from './hold-policy.js';
 import type { Mapping } from './mapping.js';
 
 /**
@@ -39,12 +38,6 @@ export interface HeldOptions {
  * past the limits at the last level is one parcel's rows (or parcels that share every level's hash): sent in groups.
  */
 const SPILL_LEVELS = 4;
-
-/**
- * Parcels whose run of rows ended, remembered at most (~80 MB of a Set of small integers; a Set holds 2^24 at most,
- * and a state's roll may hold more parcels): a parcel whose run ends after that is not held when met again.
- */
-const ENDED_KEPT = 4_000_000;
 
 /** What the reader has read when it holds a row: the rows before it, and the bytes of the file read before it. */
 export interface ReadPosition {
@@ -78,107 +71,12 @@ export function heldKey(cell: string): string | null {
   return cell === '' ? null : cell;
 }
 
-/** A parcel's key as a number (a 30-bit hash): what the reader remembers of a parcel, for a roll of millions. */
-const parcelHash = (parcel: string) => hash32(parcel) >>> 2;
-
 /**
- * Parcels' runs of rows, in the file's order: `next(parcel)` says whether a row's parcel is met again, its run of rows
- * ended before (another parcel's row came between). A run that ends is remembered by its parcel's hash, ENDED_KEPT at
- * most (`complete` false once a run that ended was not). Two parcels may share a hash: a parcel whose first row meets
- * another's hash counts as met again.
- */
-class Runs {
-  constructor(private readonly kept = ENDED_KEPT) {}
-  private readonly ended = new Set<number>();
-  /** The parcel of the run of rows going on, and its hash. */
-  run: string | null = null;
-  private runHash = 0;
-  complete = true;
-
-  next(parcel: string): boolean {
-    if (parcel === this.run) return false;
-    const hash = parcelHash(parcel);
-    if (this.ended.has(hash)) return true;
-    this.end();
-    this.run = parcel;
-    this.runHash = hash;
-    return false;
-  }
-
-  /** Ends the run going on, and remembers its parcel as met. */
-  end(): void {
-    if (this.run === null) return;
-    if (this.ended.size < this.kept) this.ended.add(this.runHash);
-    else this.complete = false;
-    this.run = null;
-  }
-}
-
-/**
- * The parcels of a file whose rows are apart (met again after other parcels' rows), read before its import
- * (import-csv.ts, on a re-import) so that the reader holds every row of theirs, the first ones too, and each is merged
- * once: `parcels`, their hashes (a parcel sharing one's hash is held too, which changes nothing but when it is sent;
- * `has` tells an APN cell's); `rows`, the file's rows. Null, as soon as it is known, when the file has more parcels
- * than the reader remembers (ENDED_KEPT): it then holds as it does without (HeldRows). `cell`: the APN's cell
- * (heldApnColumn), by index, of the header's `columns`; `remembered`: ENDED_KEPT (fewer in tests).
- */
-export async function scatteredParcels(
-  file: string,
-  delimiter: string,
-  columns: number,
-  cell: number,
-  remembered = ENDED_KEPT,
-  /** Told the bytes of the file read, every 10,000 rows and at its end. */
-  onRead?: (bytes: number) => void,
-): Promise<ScatteredParcels | null> {
-  const runs = new Runs(remembered);
-  const parcels = new Set<number>();
-  let rows = 0;
-  let bytes = 0;
-  const mask = Array.from({ length: columns }, (_, i) => i === cell);
-  for await (const item of readCsvValues(file, delimiter, mask)) {
-    if ('header' in item) continue;
-    rows++;
-    bytes = item.bytes;
-    if (rows % 10_000 === 0) onRead?.(bytes);
-    // An unreadable row goes with the row before it (import-batches.ts): it neither starts nor ends a run. A row
-    // without an APN ends the run here, since the reader may cut a batch before it (a parcel's rows on both sides of
-    // one are apart); HeldRows without a scan lets such rows not end a run, so that a few here and there do not make
-    // it hold every row.
-    if ('error' in item) continue;
-    const parcel = heldKey(item.values[cell]!);
-    if (parcel === null) runs.end();
-    else if (runs.next(parcel)) parcels.add(parcelHash(parcel));
-    if (!runs.complete) return null;
-  }
-  onRead?.(bytes);
-  return {
-    parcels,
-    rows,
-    has: (apn) => {
-      const key = heldKey(apn);
-      return key !== null && parcels.has(parcelHash(key));
-    },
-  };
-}
-
-export interface ScatteredParcels {
-  parcels: ReadonlySet<number>;
-  rows: number;
-  /** Whether the rows of the parcel of an APN cell are held as apart (its hash's are). */
-  has(apn: string): boolean;
-}
-
-/**
- * The rows held, by parcel (its key). Where the file's parcels whose rows are apart were read before (`scattered`:
- * scatteredParcels), every row of theirs is held, and each is sent once, all its rows together. Otherwise a parcel
- * met again (Runs) is held from then on: once an eighth of the rows read (a batch's at least) were held, the file's
- * parcels come apart, and every row is held but the run's going on, so that a parcel first met then is merged once,
- * its rows all together. A row without an APN is a parcel of its own: never held, and it does not end the run.
+ * The rows held, by parcel (its key), each parcel's sent together and in the file's order at the file's end; which
+ * rows are held is the policy's (hold-policy.ts: the parcels read before as apart, or the file's order as it is read).
  * Past the limits (`full`), the rows held are written to disk (spill()); take() then reads them back part by part.
  */
 export class HeldRows {
-  private readonly runs = new Runs();
   /** Rows held in memory by parcel, in the order the parcels were first held; their rows and characters. */
   private groups = new Map<string, { texts: string[]; lines: number[] }>();
   private groupRows = 0;
@@ -186,10 +84,6 @@ export class HeldRows {
   /** Rows held and not yet sent (in `groups`, on disk, or taken and not yet in a batch), and where the earliest was read. */
   private unsent = 0;
   private earliest: ReadPosition | null = null;
-  /** Rows judged, and held of them; whether every row is held now. */
-  private judged = 0;
-  private heldTotal = 0;
-  private holdAll = false;
   private readonly spilled: HeldSpill;
 
   private readonly limits: HeldLimits;
@@ -197,10 +91,8 @@ export class HeldRows {
   private readonly spillParent: string | undefined;
 
   constructor(
-    /** Rows read before the file's order is judged (a batch's). */
-    private readonly judgeAfter: number,
-    /** The hashes of the parcels whose rows are apart (scatteredParcels), when read before. */
-    private readonly scattered: ReadonlySet<number> | undefined,
+    /** Which rows are held (hold-policy.ts). */
+    private readonly policy: HoldPolicy,
     options: HeldOptions = {},
   ) {
     this.limits = options.limits ?? HELD_LIMITS;
@@ -209,20 +101,9 @@ export class HeldRows {
     this.spilled = new HeldSpill(this.spillParent);
   }
 
-  /** Whether a row of `parcel` (its key) is to be held; a row not held goes on the run, or starts one. */
+  /** Whether a row of `parcel` (its key) is to be held (the policy's answer). */
   holds(parcel: string | null): parcel is string {
-    if (this.scattered) return parcel !== null && this.scattered.has(parcelHash(parcel));
-    const held = this.decide(parcel);
-    this.judged++;
-    if (held) this.heldTotal++;
-    if (!this.holdAll && this.judged >= this.judgeAfter && this.heldTotal * 8 >= this.judged) this.holdAll = true;
-    return held;
-  }
-
-  private decide(parcel: string | null): boolean {
-    if (parcel === null || parcel === this.runs.run) return false;
-    if (this.holdAll) return true;
-    return this.runs.next(parcel);
+    return this.policy.holds(parcel);
   }
 
   /** Holds a row of `parcel`; `at`: what was read before it. */

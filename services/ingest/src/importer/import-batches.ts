@@ -3,6 +3,7 @@
 // file read first for its ZIP evidence: zip-prescan.ts), sent again.
 import { type CellMask, parseRecord, readCsvValues } from './csv-records.js';
 import { copied, type HeldOptions, HeldRows, heldKey } from './held-rows.js';
+import { holdScattered, JudgedOrder } from './hold-policy.js';
 import type { ParsedBatch, RowBatch, RowError } from './import-work.js';
 
 /**
@@ -52,7 +53,7 @@ export interface BatchReading<E> {
   /** With `heldCell`: how rows are held back, in memory and past its limits on disk (the defaults, but in tests). */
   held?: HeldOptions;
   /**
-   * With `heldCell`: the parcels whose rows are apart in the file (held-rows.ts scatteredParcels), read before. Every
+   * With `heldCell`: the parcels whose rows are apart in the file (hold-policy.ts scatteredParcels), read before. Every
    * row of theirs is held, and each is sent once, its rows together.
    */
   scattered?: ReadonlySet<number>;
@@ -137,7 +138,9 @@ export function readBatches<E, R = ParsedBatch>(
   // parcel's rows end").
   const maxBatch = batchSize + Math.max(Math.ceil(batchSize / 4), 64);
   const { heldCell } = reading;
-  const held = heldCell === undefined ? null : new HeldRows(batchSize, reading.scattered, reading.held);
+  // Every row of the parcels read before as apart (a re-import), or those the file's order shows as it is read.
+  const policy = reading.scattered ? holdScattered(reading.scattered) : new JudgedOrder(batchSize);
+  const held = heldCell === undefined ? null : new HeldRows(policy, reading.held);
   /**
    * The row's parcel as its cells tell it; null when they tell nothing (no cells: batches by size alone; all empty: an
    * APN column left empty), a parcel of its own. Where rows are held, they are grouped by it, and it is the APN cell's

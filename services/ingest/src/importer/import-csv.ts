@@ -66,7 +66,8 @@ import {
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
 import { type Mapping, readsNames } from './mapping.js';
-import { type HeldOptions, heldApnColumn, type ScatteredParcels, scatteredParcels } from './held-rows.js';
+import { type HeldOptions, heldApnColumn } from './held-rows.js';
+import { type ScatteredParcels, scatteredParcels } from './hold-policy.js';
 import { identityColumns, mappingColumns } from './mapping-rules.js';
 import { loaderWorker } from './worker-argv.js';
 
@@ -125,7 +126,7 @@ export interface ImportProgressEvent {
 
 /**
  * A read of the file before its rows are worked: `apart`, which parcels' rows are apart in it (a re-import whose rows
- * may be held: held-rows.ts scatteredParcels); `zip-evidence`, the evidence of a roll without site ZIPs
+ * may be held: hold-policy.ts scatteredParcels); `zip-evidence`, the evidence of a roll without site ZIPs
  * (zip-prescan.ts). `bytesRead` of `totalBytes` (null: a size not known).
  */
 export interface ImportPrereadEvent {
@@ -440,7 +441,7 @@ export async function importCsv(
 }
 
 /**
- * A re-import's read ahead (held-rows.ts scatteredParcels) of a file, unless it changed while it was read (its size or
+ * A re-import's read ahead (hold-policy.ts scatteredParcels) of a file, unless it changed while it was read (its size or
  * time): the rows counted and the parcels found apart would not be those the import reads, and the reader then holds
  * as it does without. None of a pipe, which cannot be read twice.
  */

@@ -21,6 +21,7 @@ import { checkRecordsSchema, migrateRecords } from './data/migrate.js';
 import { loadGenerated } from './generator/load-generated.js';
 import { formatReport } from './importer/apply-rules.js';
 import { type ImportProgressEvent, type ImportSummary, importCsv } from './importer/import-csv.js';
+import { removeHeldOnSignals } from './importer/held-spill.js';
 import { summaryLine } from './importer/summary-line.js';
 import { loadMapping } from './importer/mapping.js';
 import { loadSampleDataset, propertyCount } from './load-sample.js';
@@ -86,6 +87,8 @@ async function main() {
         break;
       }
       case 'import': {
+        // Stopped by Ctrl-C or SIGTERM, the rows the import holds back on disk go with it.
+        removeHeldOnSignals();
         const mapping = loadMapping(values.mapping!);
         const progress = new FileProgress(`import ${mapping.name}`);
         let last: ImportProgressEvent = {
@@ -204,17 +207,6 @@ function partlyWritten(err: Error, at: { rowsRead: number; rowsWhole: number }):
     { cause: err },
   );
 }
-
-// Stopped by a signal (Ctrl-C, a job's SIGTERM), the CLI exits through process.exit, so that the rows an import holds
-// back on disk (held-spill.ts) are removed as it exits; a second Ctrl-C, or SIGKILL, kills it where it is.
-for (const [signal, code] of [
-  ['SIGINT', 130],
-  ['SIGTERM', 143],
-] as const)
-  process.once(signal, () => {
-    console.error(`ingest stopped by ${signal}`);
-    process.exit(code);
-  });
 
 main().catch((err: Error) => {
   console.error(`ingest failed: ${err.message}`);

@@ -10,7 +10,6 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HeldSpill, type HeldRow, SPILL_PARTS } from '../src/importer/held-spill.js';
 import { HeldRows } from '../src/importer/held-rows.js';
-import { JudgedOrder } from '../src/importer/hold-policy.js';
 
 const parent = mkdtempSync(join(tmpdir(), 'pra-held-spill-test-'));
 afterAll(() => rmSync(parent, { recursive: true, force: true }));
@@ -112,23 +111,37 @@ describe('HeldSpill', () => {
     expect(readdirSync(parent)).toEqual([]);
   });
 
-  it('is removed as the process exits without letting it go (the CLI exits so on a failure, and on SIGINT or SIGTERM)', () => {
-    // A process of its own that holds rows on disk, then exits, as the CLI's failure handler does, before the reader's
-    // clean-up ran.
+  it('is removed as the process exits without letting it go, or is stopped by SIGINT (which then stops it as before)', () => {
+    // A process of its own that holds rows on disk, then exits as the CLI's failure handler does (before the reader's
+    // clean-up ran), or is stopped by Ctrl-C during an import.
     const module = fileURLToPath(new URL('../src/importer/held-spill.ts', import.meta.url));
-    const code = [
-      `import { HeldSpill } from ${JSON.stringify(module)};`,
-      `import { readdirSync } from 'node:fs';`,
-      `const spill = new HeldSpill(${JSON.stringify(parent)});`,
-      `await spill.write(new Map([['A1', { texts: ['A1,100\\n'], lines: [2] }]]));`,
-      `console.log(readdirSync(${JSON.stringify(parent)}).length);`,
-      'process.exit(3);',
-    ].join('\n');
-    const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
-      encoding: 'utf8',
-      timeout: 60_000,
-    });
-    expect([run.status, run.stdout.trim()], run.stderr).toEqual([3, '1']);
+    const run = (end: string) =>
+      spawnSync(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          '--input-type=module',
+          '-e',
+          [
+            `import { HeldSpill, removeHeldOnSignals } from ${JSON.stringify(module)};`,
+            `import { readdirSync } from 'node:fs';`,
+            'removeHeldOnSignals();',
+            `const spill = new HeldSpill(${JSON.stringify(parent)});`,
+            `await spill.write(new Map([['A1', { texts: ['A1,100\\n'], lines: [2] }]]));`,
+            `console.log(readdirSync(${JSON.stringify(parent)}).length);`,
+            end,
+            'setTimeout(() => {}, 10_000);',
+          ].join('\n'),
+        ],
+        { encoding: 'utf8', timeout: 60_000 },
+      );
+    const exited = run('process.exit(3);');
+    expect([exited.status, exited.stdout.trim()], exited.stderr).toEqual([3, '1']);
+    expect(readdirSync(parent)).toEqual([]);
+    // Killed by the signal, as without the handler: a shell's loop of imports stops.
+    const stopped = run("process.kill(process.pid, 'SIGINT');");
+    expect([stopped.signal, stopped.stdout.trim()], stopped.stderr).toEqual(['SIGINT', '1']);
     expect(readdirSync(parent)).toEqual([]);
   });
 });
@@ -151,21 +164,29 @@ describe('the parts of a parcel at each level', () => {
 
 describe('HeldRows, past its limits', () => {
   it('keeps a small parcel together beside a large neighbour spread over the levels', async () => {
-    // 40 rows of 1000000010 and 6 of its neighbour 1000000011, read back 10 rows at most: the large parcel goes down
-    // the levels and is sent in groups; its neighbour, once apart from it, comes whole.
-    const keys = [...Array(40).fill('1000000010'), ...Array(6).fill('1000000011')];
+    // 40 rows of 1000000010 and 6 of a neighbour that shares its part at levels 0 and 1, read back 10 rows at most: the
+    // large parcel goes down the levels and is sent in groups; its neighbour, once apart from it, comes whole.
+    const large = '1000000010';
+    const [level0, level1, level2] = [0, 1, 2].map((level) => new HeldSpill(parent, level));
+    const together = (a: string, b: string) =>
+      level0!.partOf(a) === level0!.partOf(b) && level1!.partOf(a) === level1!.partOf(b);
+    let n = 1_000_000_011;
+    while (!together(large, String(n)) || level2!.partOf(large) === level2!.partOf(String(n))) n++;
+    const small = String(n);
+    const keys = [...Array(40).fill(large), ...Array(6).fill(small)];
     const order = keys.map((_, i) => keys[(i * 7) % keys.length]!);
     const limits = { rows: 10, chars: 1e9 };
-    const held = new HeldRows(new JudgedOrder(1), { limits, spillParent: parent, readBackLimits: limits });
+    const held = new HeldRows({ limits, spillParent: parent, readBackLimits: limits });
     for (const [i, k] of order.entries()) {
       held.hold(k, `${k},${i}\n`, i + 2, { rows: i, bytes: i });
       if (held.full) await held.spill();
     }
     const sent: string[] = [];
     for await (const row of held.take()) sent.push(row.parcel);
-    const small = sent.flatMap((p, k) => (p === '1000000011' ? [k] : []));
-    expect(small).toEqual(small.map((_, j) => small[0]! + j));
+    const at = sent.flatMap((p, k) => (p === small ? [k] : []));
+    expect(at).toEqual(at.map((_, j) => at[0]! + j));
     expect(sent).toHaveLength(46);
+    expect(held.memoryPeak).toBeLessThanOrEqual(10);
     expect(readdirSync(parent)).toEqual([]);
   });
 
@@ -183,23 +204,20 @@ describe('HeldRows, past its limits', () => {
         fc.integer({ min: 1, max: 6 }),
         async (parcels, memoryRows) => {
           const limits = { rows: memoryRows, chars: 1e9 };
-          const held = new HeldRows(new JudgedOrder(1), { limits, spillParent: parent, readBackLimits: limits });
+          const held = new HeldRows({ limits, spillParent: parent, readBackLimits: limits });
           // As the reader holds them: spilled whenever full. A part read back of more rows than that is spread over a
           // spill of its own, by another hash, down to the parcels' own rows.
           for (const [i, p] of parcels.entries()) {
             held.hold(`P${p}`, `P${p},${i}\n`, i + 2, { rows: i, bytes: i * 8 });
             if (held.full) await held.spill();
-            expect(held.inMemory.rows).toBeLessThan(memoryRows);
           }
           // Past the rows held in memory, the rest are on disk.
           expect(readdirSync(parent)).toHaveLength(parcels.length >= memoryRows ? 1 : 0);
           expect(held.pending).toEqual({ rows: 0, bytes: 0 });
           const sent: HeldRow[] = [];
-          for await (const row of held.take()) {
-            sent.push(row);
-            // Read back, no more than the limits in memory either.
-            expect(held.inMemory.rows).toBeLessThanOrEqual(memoryRows);
-          }
+          for await (const row of held.take()) sent.push(row);
+          // Held, and read back, no more than the limits in memory at once.
+          expect(held.memoryPeak).toBeLessThanOrEqual(memoryRows);
           expect(held.pending).toBeNull();
           expect(readdirSync(parent)).toEqual([]);
           expect(sent.map((r) => r.line).sort((a, b) => a - b)).toEqual(parcels.map((_, i) => i + 2));

@@ -1,14 +1,9 @@
 // Rows of a parcel met again after other parcels' rows (a sales file sorted by date, as many counties publish theirs):
-// the importer's reader (import-batches.ts readBatches) holds them back (past HELD_LIMITS, on disk: held-spill.ts)
-// and sends them at the file's end, each parcel's together, so that such a parcel is merged and written once or twice in a first load, not once for every
-// batch its rows fall in; a re-import reads first which parcels' rows are apart (hold-policy.ts) and holds all their
-// rows, so that each is merged once over its stored state. Only for a mapping whose parcels are told by one APN cell
-// as written (heldApnColumn): the reader's key for a row must be the same for every row of one parcel, or its rows
-// could be merged out of the file's order.
-import { apnKey } from '@pra/core/address';
-import { type HeldRow, HeldSpill, SPILL_PARTS } from './held-spill.js';
-import type { HoldPolicy } from './hold-policy.js';
-import type { Mapping } from './mapping.js';
+// the importer's reader (import-batches.ts readBatches) holds them here (past HELD_LIMITS, on disk: held-spill.ts) and
+// sends them at the file's end, each parcel's together and in the file's order, so that such a parcel is merged and
+// written once or twice in a first load, not once for every batch its rows fall in, and once on a re-import. Which
+// rows are held, and by which key, is hold-policy.ts's.
+import { type HeldGroup, type HeldRow, HeldSpill, SPILL_PARTS } from './held-spill.js';
 
 /**
  * Rows held in memory at most, and characters of their text (UTF-16 code units; a sales file of 500,000 rows sorted
@@ -46,41 +41,16 @@ export interface ReadPosition {
 }
 
 /**
- * The column of `mapping`'s APN where the reader may hold its rows apart, keyed by that cell: an APN read from one
- * cell as written (no template, map, refinement, fallback or nullIf that could make two cells one APN, or a cell no
- * APN), of parcels not found by their address (a file joined on address). Null where it may not. The key leaves the
- * FIPS code out: coarser than the parcel's identity, it may group two parcels' rows, never part one parcel's.
- */
-export function heldApnColumn(mapping: Mapping & { kind: 'property' }): string | null {
-  const { apn } = mapping.fields;
-  if (!apn || mapping.join?.on === 'address' || !('column' in apn)) return null;
-  const plain = apn.format === 'text' && apn.nullIf.length === 0 && !apn.fallback && !apn.map && !apn.refine;
-  return plain ? apn.column : null;
-}
-
-/** The reader's key of a row's APN cell, as apnKey reads an APN; null when it holds no letter or digit. */
-export function heldKey(cell: string): string | null {
-  for (let i = 0; i < cell.length; i++) {
-    const c = cell.charCodeAt(i);
-    // Most APNs are digits alone: no copy.
-    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90))) {
-      const key = apnKey(cell);
-      return key === '' ? null : key;
-    }
-  }
-  return cell === '' ? null : cell;
-}
-
-/**
- * The rows held, by parcel (its key), each parcel's sent together and in the file's order at the file's end; which
- * rows are held is the policy's (hold-policy.ts: the parcels read before as apart, or the file's order as it is read).
- * Past the limits (`full`), the rows held are written to disk (spill()); take() then reads them back part by part.
+ * The rows held, by parcel (its key), each parcel's sent together and in the file's order at the file's end (which
+ * rows are held: hold-policy.ts). Past the limits (`full`), the rows held are written to disk (spill()); take() then
+ * reads them back part by part.
  */
 export class HeldRows {
   /** Rows held in memory by parcel, in the order the parcels were first held; their rows and characters. */
-  private groups = new Map<string, { texts: string[]; lines: number[] }>();
+  private groups = new Map<string, HeldGroup>();
   private groupRows = 0;
   private groupChars = 0;
+  private peakRows = 0;
   /** Rows held and not yet sent (in `groups`, on disk, or taken and not yet in a batch), and where the earliest was read. */
   private unsent = 0;
   private earliest: ReadPosition | null = null;
@@ -90,20 +60,11 @@ export class HeldRows {
   private readonly readBackLimits: HeldLimits;
   private readonly spillParent: string | undefined;
 
-  constructor(
-    /** Which rows are held (hold-policy.ts). */
-    private readonly policy: HoldPolicy,
-    options: HeldOptions = {},
-  ) {
+  constructor(options: HeldOptions = {}) {
     this.limits = options.limits ?? HELD_LIMITS;
     this.readBackLimits = options.readBackLimits ?? HELD_LIMITS;
     this.spillParent = options.spillParent;
     this.spilled = new HeldSpill(this.spillParent);
-  }
-
-  /** Whether a row of `parcel` (its key) is to be held (the policy's answer). */
-  holds(parcel: string | null): parcel is string {
-    return this.policy.holds(parcel);
   }
 
   /** Holds a row of `parcel`; `at`: what was read before it. */
@@ -125,6 +86,7 @@ export class HeldRows {
     group.lines.push(line);
     this.groupRows++;
     this.groupChars += text.length;
+    if (this.groupRows > this.peakRows) this.peakRows = this.groupRows;
   }
 
   /** Held in memory past the limits: to be spilled now. */
@@ -141,13 +103,13 @@ export class HeldRows {
     await to.write(this.takeGroups());
   }
 
-  /** The rows and characters held in memory now. */
-  get inMemory(): { rows: number; chars: number } {
-    return { rows: this.groupRows, chars: this.groupChars };
+  /** The rows held in memory at most at once, so far (holding, and reading back). */
+  get memoryPeak(): number {
+    return this.peakRows;
   }
 
   /** The groups held in memory, let go of. */
-  private takeGroups(): Map<string, { texts: string[]; lines: number[] }> {
+  private takeGroups(): Map<string, HeldGroup> {
     const groups = this.groups;
     this.groups = new Map();
     this.groupRows = 0;
@@ -165,15 +127,16 @@ export class HeldRows {
 
   /**
    * The rows held, each parcel's together and in the file's order; each counts as sent once the next is asked for.
-   * Rows spilled are read back a part at a time (those held in memory spilled with them).
+   * Rows spilled are read back a part at a time (those held in memory spilled with them); `stopped`: the reader was
+   * stopped, and no more is read back.
    */
-  async *take(): AsyncGenerator<HeldRow> {
+  async *take(stopped: () => boolean = () => false): AsyncGenerator<HeldRow> {
     if (!this.spilled.used) {
       yield* this.sendGroups();
       return;
     }
     await this.spill();
-    yield* this.readBack(this.spilled);
+    yield* this.readBack(this.spilled, stopped);
   }
 
   /**
@@ -181,34 +144,32 @@ export class HeldRows {
    * past them is spread over a spill of its own by the next level's hash, and read back likewise, so that a parcel's
    * rows still come together (SPILL_LEVELS; past the last, what is grouped is sent at the limits).
    */
-  private async *readBack(spill: HeldSpill): AsyncGenerator<HeldRow> {
+  private async *readBack(spill: HeldSpill, stopped: () => boolean): AsyncGenerator<HeldRow> {
     try {
       for (let part = 0; part < SPILL_PARTS; part++) {
         const { rows, bytes } = spill.sizeOf(part);
         if (rows === 0) continue;
         // Bytes on disk (UTF-8, with each row's head and key) are at least the characters they hold in memory.
         const fits = rows <= this.readBackLimits.rows && bytes <= this.readBackLimits.chars;
-        if (!fits && spill.level < SPILL_LEVELS - 1) {
-          const spread = new HeldSpill(this.spillParent, spill.level + 1);
-          try {
-            for await (const row of spill.read(part)) {
-              this.group(row.parcel, row.text, row.line);
-              if (this.past(this.readBackLimits)) await this.spill(spread);
-            }
-            await this.spill(spread);
-            await spill.drop(part);
-            yield* this.readBack(spread);
-          } finally {
-            await spread.close();
+        const spread =
+          fits || spill.level === SPILL_LEVELS - 1 ? null : new HeldSpill(this.spillParent, spill.level + 1);
+        try {
+          for await (const row of spill.read(part)) {
+            // A stop (the import failed) is not kept waiting on a part's spreading.
+            if (stopped()) return;
+            this.group(row.parcel, row.text, row.line);
+            if (!this.past(this.readBackLimits)) continue;
+            if (spread) await this.spill(spread);
+            else yield* this.sendGroups();
           }
-          continue;
+          await spill.drop(part);
+          if (spread) {
+            await this.spill(spread);
+            yield* this.readBack(spread, stopped);
+          } else yield* this.sendGroups();
+        } finally {
+          await spread?.close();
         }
-        for await (const row of spill.read(part)) {
-          this.group(row.parcel, row.text, row.line);
-          if (this.past(this.readBackLimits)) yield* this.sendGroups();
-        }
-        await spill.drop(part);
-        yield* this.sendGroups();
       }
     } finally {
       await spill.close();

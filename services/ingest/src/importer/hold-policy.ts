@@ -1,10 +1,39 @@
-// Which rows of a file the importer's reader holds back to its end (held-rows.ts HeldRows): on a re-import, every row
-// of the parcels a read of the file before found apart (scatteredParcels), so that each is merged once over its
-// stored state; otherwise, judged as the file is read (JudgedOrder), the rows of a parcel met again after other
-// parcels' rows, and every row once the file shows itself sorted otherwise than by parcel.
+// Which rows of a file the importer's reader holds back to its end (held-rows.ts HeldRows keeps them), and by which
+// key (heldApnColumn, heldKey): on a re-import, every row of the parcels a read of the file before found apart
+// (scatteredParcels), so that each is merged once over its stored state; otherwise, judged as the file is read
+// (JudgedOrder), the rows of a parcel met again after other parcels' rows, and every row once the file shows itself
+// sorted otherwise than by parcel. Only for a mapping whose parcels are told by one APN cell as written: the reader's
+// key for a row must be the same for every row of one parcel, or its rows could be merged out of the file's order.
+import { apnKey } from '@pra/core/address';
 import { hash32 } from '../generator/random.js';
 import { readCsvValues } from './csv-records.js';
-import { heldKey } from './held-rows.js';
+import type { Mapping } from './mapping.js';
+
+/**
+ * The column of `mapping`'s APN where the reader may hold its rows apart, keyed by that cell: an APN read from one
+ * cell as written (no template, map, refinement, fallback or nullIf that could make two cells one APN, or a cell no
+ * APN), of parcels not found by their address (a file joined on address). Null where it may not. The key leaves the
+ * FIPS code out: coarser than the parcel's identity, it may group two parcels' rows, never part one parcel's.
+ */
+export function heldApnColumn(mapping: Mapping & { kind: 'property' }): string | null {
+  const { apn } = mapping.fields;
+  if (!apn || mapping.join?.on === 'address' || !('column' in apn)) return null;
+  const plain = apn.format === 'text' && apn.nullIf.length === 0 && !apn.fallback && !apn.map && !apn.refine;
+  return plain ? apn.column : null;
+}
+
+/** The reader's key of a row's APN cell, as apnKey reads an APN; null when it holds no letter or digit. */
+export function heldKey(cell: string): string | null {
+  for (let i = 0; i < cell.length; i++) {
+    const c = cell.charCodeAt(i);
+    // Most APNs are digits alone: no copy.
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90))) {
+      const key = apnKey(cell);
+      return key === '' ? null : key;
+    }
+  }
+  return cell === '' ? null : cell;
+}
 
 /** Which rows are held: `holds` is asked once a row, in the file's order, with the row's parcel key (null: none). */
 export interface HoldPolicy {
@@ -56,9 +85,9 @@ class Runs {
 /**
  * The parcels of a file whose rows are apart (met again after other parcels' rows), read before its import
  * (import-csv.ts, on a re-import) so that the reader holds every row of theirs, the first ones too, and each is merged
- * once: `parcels`, their hashes (a parcel sharing one's hash is held too, which changes nothing but when it is sent;
- * `has` tells an APN cell's); `rows`, the file's rows. Null, as soon as it is known, when the file has more parcels
- * than the reader remembers (ENDED_KEPT): it then holds as it does without (JudgedOrder). `cell`: the APN's cell
+ * once: `parcels`, their hashes (a parcel sharing one's hash is held too, which changes nothing but when it is sent);
+ * `rows`, the file's rows. Null, as soon as it is known, when the file has more parcels than the reader remembers
+ * (ENDED_KEPT): it then holds as it does without (JudgedOrder). `cell`: the APN's cell
  * (heldApnColumn), by index, of the header's `columns`; `remembered`: ENDED_KEPT (fewer in tests).
  */
 export async function scatteredParcels(
@@ -91,21 +120,14 @@ export async function scatteredParcels(
     if (!runs.complete) return null;
   }
   onRead?.(bytes);
-  return {
-    parcels,
-    rows,
-    has: (apn) => {
-      const key = heldKey(apn);
-      return key !== null && parcels.has(parcelHash(key));
-    },
-  };
+  return { parcels, rows };
 }
 
 export interface ScatteredParcels {
+  /** The hashes of the parcels whose rows are apart (holdScattered holds theirs). */
   parcels: ReadonlySet<number>;
+  /** The file's rows. */
   rows: number;
-  /** Whether the rows of the parcel of an APN cell are held as apart (its hash's are). */
-  has(apn: string): boolean;
 }
 
 /** Holds every row of the parcels read before as apart (scatteredParcels' hashes). */

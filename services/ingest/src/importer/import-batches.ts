@@ -2,8 +2,8 @@
 // `ahead` batches before the one the pipeline takes (import-csv.ts importProperties); or batches cut before (a small
 // file read first for its ZIP evidence: zip-prescan.ts), sent again.
 import { type CellMask, parseRecord, readCsvValues } from './csv-records.js';
-import { copied, type HeldOptions, HeldRows, heldKey } from './held-rows.js';
-import { holdScattered, JudgedOrder } from './hold-policy.js';
+import { copied, type HeldOptions, HeldRows } from './held-rows.js';
+import { type HoldPolicy, heldKey, holdScattered, JudgedOrder } from './hold-policy.js';
 import type { ParsedBatch, RowBatch, RowError } from './import-work.js';
 
 /**
@@ -46,7 +46,7 @@ export interface BatchReading<E> {
   /** The cells (by index) that tell a row's parcel (mapping-rules.ts identityColumns); none: batches cut by size alone. */
   parcelCells?: readonly number[];
   /**
-   * The cell (by index) of an APN as written (held-rows.ts heldApnColumn): a row of a parcel met again after other
+   * The cell (by index) of an APN as written (hold-policy.ts heldApnColumn): a row of a parcel met again after other
    * parcels' rows is held back and sent with the parcel's other such rows (HeldRows), the parcel keyed by that cell.
    */
   heldCell?: number;
@@ -138,9 +138,10 @@ export function readBatches<E, R = ParsedBatch>(
   // parcel's rows end").
   const maxBatch = batchSize + Math.max(Math.ceil(batchSize / 4), 64);
   const { heldCell } = reading;
-  // Every row of the parcels read before as apart (a re-import), or those the file's order shows as it is read.
-  const policy = reading.scattered ? holdScattered(reading.scattered) : new JudgedOrder(batchSize);
-  const held = heldCell === undefined ? null : new HeldRows(policy, reading.held);
+  const held = heldCell === undefined ? null : new HeldRows(reading.held);
+  // Which rows are held: every row of the parcels read before as apart (a re-import), or those the file's order shows
+  // as it is read.
+  const policy: HoldPolicy = reading.scattered ? holdScattered(reading.scattered) : new JudgedOrder(batchSize);
   /**
    * The row's parcel as its cells tell it; null when they tell nothing (no cells: batches by size alone; all empty: an
    * APN column left empty), a parcel of its own. Where rows are held, they are grouped by it, and it is the APN cell's
@@ -168,7 +169,10 @@ export function readBatches<E, R = ParsedBatch>(
   });
 
   /** Reads the file's rows and cuts them into batches, each sent as it is cut. */
-  async function cutBatches(...[send, isStopped]: Parameters<Produce>): Promise<void> {
+  async function cutBatches(
+    send: (batch: CutBatch, cells: string[][]) => Promise<void>,
+    isStopped: () => boolean,
+  ): Promise<void> {
     let texts: string[] = [];
     let cells: string[][] = [];
     let ends: number[] = [];
@@ -220,7 +224,7 @@ export function readBatches<E, R = ParsedBatch>(
     };
     /** The rows held, each parcel's together, into batches. */
     const sendHeld = async () => {
-      for await (const row of held!.take()) {
+      for await (const row of held!.take(isStopped)) {
         await beforeRow(row.parcel);
         if (isStopped()) return;
         putRow(row.text, keepCells ? cellsOf(row.text, row.line) : [], row.line);
@@ -231,7 +235,7 @@ export function readBatches<E, R = ParsedBatch>(
       // An unreadable row has no cells to tell its parcel: it goes with the row put before it. A row whose cells
       // tell nothing is a parcel of its own.
       const parcel: string | null = 'error' in item ? lastParcel : parcelKeyOf(item.values);
-      if (held && !('error' in item) && held.holds(parcel)) {
+      if (held && !('error' in item) && policy.holds(parcel)) {
         held.hold(parcel, item.text, item.line, { rows: rowsRead, bytes: bytesRead });
         rowsRead++;
         bytesRead = item.bytes;

@@ -66,8 +66,8 @@ import {
 } from './import-work.js';
 import type { WorkerRequest } from './import-worker.js';
 import { type Mapping, readsNames } from './mapping.js';
-import { type HeldOptions, heldApnColumn } from './held-rows.js';
-import { type ScatteredParcels, scatteredParcels } from './hold-policy.js';
+import type { HeldOptions } from './held-rows.js';
+import { heldApnColumn, type ScatteredParcels, scatteredParcels } from './hold-policy.js';
 import { identityColumns, mappingColumns } from './mapping-rules.js';
 import { loaderWorker } from './worker-argv.js';
 
@@ -279,7 +279,7 @@ function keepRefusals(summary: ImportSummary, refusals: readonly RowError[]): vo
 }
 
 /**
- * The refusals of the first lines: rows held back to the file's end (import-batches.ts HeldRows) are worked after
+ * The refusals of the first lines: rows held back to the file's end (held-rows.ts HeldRows) are worked after
  * later lines.
  */
 function keepFirstRefusals(summary: ImportSummary): void {
@@ -434,7 +434,7 @@ export async function importCsv(
     },
     opts.onWait,
   );
-  // A parcel's rows held back to the file's end (import-batches.ts HeldRows) report their errors after later lines'.
+  // A parcel's rows held back to the file's end (held-rows.ts HeldRows) report their errors after later lines'.
   summary.errors.sort((a, b) => a.line - b.line);
   keepFirstRefusals(summary);
   return summary;
@@ -468,7 +468,7 @@ function fileStamp(file: string): string | null {
   }
 }
 
-/** The cell of the APN the reader may hold rows apart by (held-rows.ts), if any. */
+/** The cell of the APN the reader may hold rows apart by (hold-policy.ts), if any. */
 function heldCellOf(mapping: Mapping & { kind: 'property' }, header: readonly string[]): { heldCell?: number } {
   const column = heldApnColumn(mapping);
   return column === null ? {} : { heldCell: header.lastIndexOf(column) };

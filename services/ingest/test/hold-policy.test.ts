@@ -1,7 +1,7 @@
-// Which mappings the importer's reader may hold rows apart for (held-rows.ts heldApnColumn): only where every row of
+// Which mappings the importer's reader may hold rows apart for (hold-policy.ts heldApnColumn): only where every row of
 // one parcel gives the reader one key, so that holding keeps the parcel's rows in the file's order; and the key.
 import { describe, expect, it } from 'vitest';
-import { heldApnColumn, heldKey } from '../src/importer/held-rows.js';
+import { heldApnColumn, heldKey } from '../src/importer/hold-policy.js';
 import { Mapping } from '../src/importer/mapping.js';
 
 const mapping = (fields: Record<string, unknown>, join?: Record<string, unknown>) => {

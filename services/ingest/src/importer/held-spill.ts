@@ -73,7 +73,7 @@ export function removeHeldOnSignals(): void {
   const listeners = signals.map((signal) => {
     const listener = () => {
       removeHeldDirs();
-      signals.forEach((s, i) => process.off(s, listeners[i]!));
+      for (const [i, s] of signals.entries()) process.off(s, listeners[i]!);
       process.kill(process.pid, signal);
     };
     process.on(signal, listener);

@@ -70,23 +70,22 @@ export class HeldRows {
   /** Holds a row of `parcel`; `at`: what was read before it. */
   hold(parcel: string, text: string, line: number, at: ReadPosition): void {
     // Copies of their own: a string read is a slice of a chunk of the file, which it would keep whole.
-    this.group(this.groups.has(parcel) ? parcel : copied(parcel), copied(text), line);
+    this.group(parcel, copied(text), line, true);
     if (this.unsent === 0) this.earliest = at;
     this.unsent++;
   }
 
-  /** Puts a row in its parcel's group in memory. */
-  private group(parcel: string, text: string, line: number): void {
+  /** Puts a row in its parcel's group in memory; `copyKey`: a new group's key is copied (a slice of the file's). */
+  private group(parcel: string, text: string, line: number, copyKey = false): void {
     let group = this.groups.get(parcel);
     if (!group) {
       group = { texts: [], lines: [] };
-      this.groups.set(parcel, group);
+      this.groups.set(copyKey ? copied(parcel) : parcel, group);
     }
     group.texts.push(text);
     group.lines.push(line);
     this.groupRows++;
     this.groupChars += text.length;
-    if (this.groupRows > this.peakRows) this.peakRows = this.groupRows;
   }
 
   /** Held in memory past the limits: to be spilled now. */
@@ -105,11 +104,13 @@ export class HeldRows {
 
   /** The rows held in memory at most at once, so far (holding, and reading back). */
   get memoryPeak(): number {
-    return this.peakRows;
+    return Math.max(this.peakRows, this.groupRows);
   }
 
   /** The groups held in memory, let go of. */
   private takeGroups(): Map<string, HeldGroup> {
+    // The peak as the groups go (each is at its largest then), not counted a row at a time.
+    this.peakRows = Math.max(this.peakRows, this.groupRows);
     const groups = this.groups;
     this.groups = new Map();
     this.groupRows = 0;

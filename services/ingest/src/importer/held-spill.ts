@@ -2,10 +2,10 @@
 // directory of their own by their parcel's part (a hash of its key), and read back one part at a time at the file's
 // end: a part holds every row spilled of its parcels, in the order they were held, so that a parcel's rows come back
 // together and in the file's order however many times the reader spilled. A part too large to be read back into
-// memory is spread over a spill of its own, one level down, by another hash of the key (HeldRows.readBack). The directory
-// goes when the reader is done with it, or fails (close()), or the process exits or is stopped by a signal
-// (removeHeldOnSignals); an importer killed outright leaves it (`pra-held-<pid>-*` in the temporary directory). Text is written as UTF-8: the reader's text is decoded from UTF-8, so holds no lone surrogate,
-// and comes back as it went.
+// memory is spread over a spill of its own, one level down, by another hash of the key (HeldRows.readBack). The
+// directory goes when the reader is done with it, or fails (close()), or the process exits or is stopped by a signal
+// (removeHeldOnSignals); an importer killed outright leaves it (`pra-held-<pid>-*` in the temporary directory). Text
+// is written as UTF-8: the reader's text is decoded from UTF-8, so holds no lone surrogate, and comes back as it went.
 import { rmSync } from 'node:fs';
 import { type FileHandle, mkdtemp, open, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -133,7 +133,7 @@ export class HeldSpill {
 
   /**
    * `parent`: where the directory is made (the system's temporary directory, TMPDIR, by default). `level`: which hash
-   * of a parcel's key tells its part (0: the key's own; a part too large read back is spread by the next).
+   * of a parcel's key tells its part (partOf; a part too large read back is spread by the next level's).
    */
   constructor(
     private readonly parent = tmpdir(),

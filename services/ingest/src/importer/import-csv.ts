@@ -10,7 +10,7 @@
 // the back: owners resolved, records built, then written, one batch after the other in the file's order. A batch
 // that shares a parcel with one not yet written waits for that write, so every batch reads the state the batches
 // before it left.
-import { statSync } from 'node:fs';
+import { type Stats, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import type { Pool } from '@pra/platform/db';
 import { reserveIds, writeTracts } from '../data/loader.js';
@@ -135,10 +135,11 @@ export interface ImportPrereadEvent {
   totalBytes: number | null;
 }
 
-function fileSize(file: string): number | null {
+/** A regular file's stat; null for anything else (a pipe) or a file that cannot be read. */
+function regularFile(file: string): Stats | null {
   try {
     const st = statSync(file);
-    return st.isFile() ? st.size : null;
+    return st.isFile() ? st : null;
   } catch {
     return null;
   }
@@ -336,7 +337,7 @@ export async function importCsv(
   // The owner-name parser's name lists, read before the first row: a missing one fails the import here, naming it
   // (worker threads read their own copy as they start: import-worker.ts).
   if (readsNames(mapping)) loadNameLists();
-  const totalBytes = fileSize(file);
+  const totalBytes = regularFile(file)?.size ?? null;
   /** A read of the file before its rows, told as it goes. */
   const prereadOf = (step: ImportPrereadEvent['step']) => (bytesRead: number) =>
     opts.onPreread?.({ step, bytesRead, totalBytes });
@@ -377,7 +378,7 @@ export async function importCsv(
         emitEvents: await mappingLoadedBefore(pool, mapping.name),
       };
       if (mapping.join?.on === 'address') setup.addressIndex = await readAddressIndex(pool, source);
-      const { heldCell } = heldCellOf(mapping, headerColumns);
+      const heldCell = heldCellOf(mapping, headerColumns);
       // A re-import reads first which parcels' rows are apart in the file, and holds all their rows, so that each
       // parcel is merged over its stored state once, as a file grouped by parcel has it. Merged in two steps (its
       // rows up to where the reader finds it apart, then the rest), a sale a later row of the file corrects would
@@ -460,18 +461,14 @@ async function readAhead(
 
 /** A regular file's size and time of change; null for anything else (a pipe) or a file that cannot be read. */
 function fileStamp(file: string): string | null {
-  try {
-    const st = statSync(file);
-    return st.isFile() ? `${st.size}:${st.mtimeMs}` : null;
-  } catch {
-    return null;
-  }
+  const st = regularFile(file);
+  return st ? `${st.size}:${st.mtimeMs}` : null;
 }
 
 /** The cell of the APN the reader may hold rows apart by (hold-policy.ts), if any. */
-function heldCellOf(mapping: Mapping & { kind: 'property' }, header: readonly string[]): { heldCell?: number } {
+function heldCellOf(mapping: Mapping & { kind: 'property' }, header: readonly string[]): number | undefined {
   const column = heldApnColumn(mapping);
-  return column === null ? {} : { heldCell: header.lastIndexOf(column) };
+  return column === null ? undefined : header.lastIndexOf(column);
 }
 
 /** A batch whose state is read, ids reserved and registered, and owner mentions made: to be resolved and written. */

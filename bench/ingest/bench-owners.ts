@@ -125,6 +125,8 @@ async function measureCounty(pool: Pool): Promise<void> {
       : null,
     owner1: r.owner.owner1.fullName ? r.owner.owner1 : null,
     owner2: r.owner.owner2,
+    owner3: r.owner.owner3 ?? null,
+    owner4: r.owner.owner4 ?? null,
   }));
   await emptyRegistry(pool);
   const t = performance.now();

@@ -149,7 +149,7 @@ export interface paths {
         };
         /**
          * Properties by owner name, or of one owner entity
-         * @description `ownerId` (an owner entity, `owner.owner1.id` of a record or `id` of /owner/search) answers that owner's properties by property ID, paged alike (an ID merged into another owner answers as that one). Otherwise matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (`lastName=ACME` finds `ACME HOLDINGS LLC`). firstName (people only), city and state narrow. `status.total` counts at most 10,000 properties: 10,000 means that many or more (pages reach no deeper either; narrow with state or city). Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
+         * @description `ownerId` (an owner entity, `owner.owner1.id` of a record or `id` of /owner/search) answers that owner's properties by property ID, paged alike (an ID merged into another owner answers as that one). Otherwise matches the last name of any owner of a record (owner1, owner2, and owner3 and owner4 where the roll names them); an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (`lastName=ACME` finds `ACME HOLDINGS LLC`). firstName (people only), city and state narrow. `status.total` counts at most 10,000 properties: 10,000 means that many or more (pages reach no deeper either; narrow with state or city). Billing: 1 credit per property returned; errors cost 0. When credits run out mid-page, fewer records are returned, `truncated_by_credits` is true and `records_returned` is the number billed. Send an `Idempotency-Key` to retry safely.
          */
         get: operations["getPropertyByOwner"];
         put?: never;
@@ -169,7 +169,7 @@ export interface paths {
         };
         /**
          * One owner entity: names, mailing addresses, parcel count and values
-         * @description An owner entity by ID (`owner.owner1.id` / `owner.owner2.id` of a record, `id` of /owner/search): the names its records write, its type, mailing addresses, parcel count, total market and assessed value, states and counties, first and last acquisition (last-sale) date. An ID merged into another owner answers as that one (`owner.id` says which). Costs 1 credit; an unknown ID is a 404 (free). `preview=true` answers the cost without the owner.
+         * @description An owner entity by ID (`owner.owner1.id` ... `owner.owner4.id` of a record, `id` of /owner/search): the names its records write, its type, mailing addresses, parcel count, total market and assessed value, states and counties, first and last acquisition (last-sale) date. An ID merged into another owner answers as that one (`owner.id` says which). Costs 1 credit; an unknown ID is a 404 (free). `preview=true` answers the cost without the owner.
          */
         get: operations["getOwnerDetail"];
         put?: never;
@@ -670,6 +670,40 @@ export interface components {
                     /** @description Individual, Trustee, Corporation, Trust, Government, Estate, Religious, Association, Financial; a mapping's own `ownerType` column is stored as the file writes it */
                     type: string | null;
                 } | null;
+                /** @description A third owner, present only when the county's roll names one (as the incumbent's owner3); found by owner search as owner1 and owner2 are */
+                owner3?: {
+                    /**
+                     * Format: int64
+                     * @description The owner entity (GET /owner/detail?id=...): every mention of one owner carries its id, kept across re-imports; an owner merged into another later answers as that one. Null when the record names no owner here.
+                     * @example 48213
+                     */
+                    id: number | null;
+                    /** @description A person's first name; null for an entity */
+                    firstName: string | null;
+                    /** @description A person's last name; null for an entity (found by the words of fullName) */
+                    lastName: string | null;
+                    /** @description A person in reading order (FIRST MIDDLE LAST SUFFIX); an entity as written */
+                    fullName: string | null;
+                    /** @description Individual, Trustee, Corporation, Trust, Government, Estate, Religious, Association, Financial; a mapping's own `ownerType` column is stored as the file writes it */
+                    type: string | null;
+                };
+                /** @description A fourth owner, present only when the roll names one (as the incumbent's owner4); a fifth is not kept */
+                owner4?: {
+                    /**
+                     * Format: int64
+                     * @description The owner entity (GET /owner/detail?id=...): every mention of one owner carries its id, kept across re-imports; an owner merged into another later answers as that one. Null when the record names no owner here.
+                     * @example 48213
+                     */
+                    id: number | null;
+                    /** @description A person's first name; null for an entity */
+                    firstName: string | null;
+                    /** @description A person's last name; null for an entity (found by the words of fullName) */
+                    lastName: string | null;
+                    /** @description A person in reading order (FIRST MIDDLE LAST SUFFIX); an entity as written */
+                    fullName: string | null;
+                    /** @description Individual, Trustee, Corporation, Trust, Government, Estate, Religious, Association, Financial; a mapping's own `ownerType` column is stored as the file writes it */
+                    type: string | null;
+                };
                 mailingAddress: {
                     line1: string | null;
                     locality: string | null;
@@ -950,7 +984,7 @@ export interface components {
             type: string | null;
             /** @description Its mailing addresses as records write them */
             mailingAddresses: string[];
-            /** @description Properties it owns (as owner1 or owner2) */
+            /** @description Properties it owns (in any owner place, owner1 to owner4) */
             parcelCount: number;
             /** @description Sum of assessment.market.total over its properties */
             marketTotal: number;
@@ -2611,7 +2645,7 @@ export interface operations {
     getOwnerDetail: {
         parameters: {
             query: {
-                /** @description Owner ID, from `owner.owner1.id` / `owner.owner2.id` of a record or `id` of /owner/search */
+                /** @description Owner ID, from `owner.owner1.id` ... `owner.owner4.id` of a record or `id` of /owner/search */
                 id: string;
                 /** @description A free preview: answers `status.total` and `status.credits_required` (what this call would cost at this page and page size) with an empty `property`; charges nothing; counts as a call and is rate-limited like one. */
                 preview?: boolean;

@@ -16,6 +16,7 @@ import { buildCopyChunks, COLUMNS, type CopyFormat, copyLine } from '../src/data
 import { copyStep, runScript } from '../src/data/write-script.js';
 import { streetWithUnit } from '../src/domain/street-lines.js';
 import { parsedStreetLine } from '../src/domain/street-lines.js';
+import { NO_OWNER_IDS } from '../src/domain/owner-keys.js';
 import { makeProperty } from './make-property.js';
 
 let pool: Pool;
@@ -176,10 +177,7 @@ describe('records.properties as binary COPY data', () => {
       }),
       makeProperty({ line1: '2 ÜMLAUT ST', line2: 'APT 😀', latitude: null }),
     ];
-    const { properties } = buildCopyChunks([5, 2 ** 40], items, [1, 2], 'test:binary', [
-      [null, null],
-      [null, null],
-    ]);
+    const { properties } = buildCopyChunks([5, 2 ** 40], items, [1, 2], 'test:binary', [NO_OWNER_IDS, NO_OWNER_IDS]);
     expect(binaryCopyFirstInt8s(properties)).toEqual([5, 2 ** 40]);
     expect(binaryCopyFirstInt8s(new Uint8Array(0))).toEqual([]);
     const c = await pool.connect();

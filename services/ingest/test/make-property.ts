@@ -41,6 +41,8 @@ export function makeProperty(overrides: Partial<PropertyInput> = {}): PropertyIn
     bathsPartial: 0,
     owner1: { firstName: 'JANE', lastName: 'DOE', fullName: 'JANE DOE', type: 'Individual' },
     owner2: null,
+    owner3: null,
+    owner4: null,
     mailing: null,
     assessment: null,
     assessmentHistory: [],

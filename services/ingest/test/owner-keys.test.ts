@@ -1,7 +1,7 @@
 // The resolution rules of owner entities (issue 37, docs/data.md "Owner entities"), one by one on the keys they make.
 import { describe, expect, it } from 'vitest';
 import { entityNameKey } from '@pra/core/address';
-import { mailingKey, ownerMentionKey, personParts, recordMentions } from '../src/domain/owner-keys.js';
+import { idsByRecord, mailingKey, ownerMentionKey, personParts, recordMentions } from '../src/domain/owner-keys.js';
 import { pickByMiddle } from '../src/data/owner-registry.js';
 import type { OwnerInput } from '../src/domain/property-input.js';
 
@@ -94,11 +94,31 @@ describe('people', () => {
 });
 
 describe('a record', () => {
-  it('has two mentions, owner1 and owner2, null where it names none', () => {
+  it('has four mentions, owner1 to owner4, null where it names none', () => {
+    const none = { owner2: null, owner3: null, owner4: null };
     const m = recordMentions(40, [
-      { state: 'PA', mailing: mail('1 A ST'), owner1: person('JOHN', 'SMITH'), owner2: null },
-      { state: 'PA', mailing: null, owner1: entity('...'), owner2: entity('ACME LLC') },
+      { state: 'PA', mailing: mail('1 A ST'), ...none, owner1: person('JOHN', 'SMITH') },
+      { state: 'PA', mailing: null, ...none, owner1: entity('...'), owner2: entity('ACME LLC') },
+      { state: 'PA', mailing: null, ...none, owner1: entity('A LLC'), owner4: entity('D LLC') },
     ]);
-    expect(m.map((x) => x && `${x.propertyId}:${x.seq}`)).toEqual(['40:1', null, null, '41:2']);
+    expect(m.map((x) => x && `${x.propertyId}:${x.seq}`)).toEqual([
+      '40:1',
+      null,
+      null,
+      null,
+      null,
+      '41:2',
+      null,
+      null,
+      '42:1',
+      null,
+      null,
+      '42:4',
+    ]);
+    expect(idsByRecord([1, null, 3, 4, 5, 6, null, null])).toEqual([
+      [1, null, 3, 4],
+      [5, 6, null, null],
+    ]);
+    expect(() => idsByRecord([1, 2])).toThrow(/not 4 a record/);
   });
 });

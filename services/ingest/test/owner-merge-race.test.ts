@@ -121,9 +121,9 @@ it('a write waits for a merge in progress before it holds any row, then names th
     await mergeOwnerIds(merger, [[x, y]]);
     // A re-import's write of p, its owner resolved as x before the merge.
     const parcelIds = await registerParcels(pool, [parcelRefOf(item)]);
-    write = writeBatch(pool, buildCopyChunks([p!], [item], parcelIds, 'test', [[x, null]]), 0, {
+    write = writeBatch(pool, buildCopyChunks([p!], [item], parcelIds, 'test', [[x, null, null, null]]), 0, {
       replaceIds: [p!],
-      ownerIds: [x, null],
+      ownerIds: [x, null, null, null],
     });
     write.catch(() => {});
     const waits = async () =>

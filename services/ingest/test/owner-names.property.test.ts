@@ -365,7 +365,7 @@ describe('owner names, any text', () => {
     expect(() => parseOwnerCells(['A', 'B', 'C', 'D', 'E'], 'last-first')).toThrow(RangeError);
   });
 
-  it("the record's two owners: the roll's first, then the first other an owner search could not find through it", () => {
+  it("the record's four owners: the roll's first, the first other an owner search could not find through it, then the rest in order; no name lost", () => {
     // Three or four owners over two cells: a couple in the first (one surname, or two), another couple or an entity in
     // the second; or an entity first.
     const couple = fc.oneof(coupleSameSurname, coupleTwoSurnames).filter((r) => r.cells.length === 1);
@@ -376,7 +376,8 @@ describe('owner names, any text', () => {
     fc.assert(
       fc.property(cell, cell, (a, b) => {
         const owners = parseOwnerCells([a.cells[0]!, b.cells[0]!], 'last-first');
-        const [owner1, owner2] = recordOwners(owners);
+        const places = recordOwners(owners);
+        const [owner1, owner2, owner3, owner4] = places;
         const cells = `${a.cells[0]} / ${b.cells[0]}`;
         expect(owner1?.fullName, cells).toBe(owners[0]?.fullName);
         const others = owners.slice(1).filter((o) => o.fullName !== owners[0]!.fullName);
@@ -386,6 +387,16 @@ describe('owner names, any text', () => {
         const findable = first.lastName === null ? [] : others.filter((o) => o.lastName !== first.lastName);
         expect(owner2?.fullName ?? null, cells).toBe((findable[0] ?? others[0])?.fullName ?? null);
         if (owner2) expect(owner2.fullName, cells).not.toBe(owner1!.fullName);
+        // owner3 and owner4: the other names in the roll's order, each once; a place is empty only after the last.
+        const kept = places.flatMap((o) => (o ? [o.fullName] : []));
+        const names = [...new Set(owners.map((o) => o.fullName))];
+        expect(new Set(kept).size, cells).toBe(kept.length);
+        // Up to four names, every one is kept; past four, four of them.
+        for (const n of kept) expect(names, cells).toContain(n);
+        expect(kept.length, cells).toBe(Math.min(4, names.length));
+        const rest = names.filter((n) => n !== owner1?.fullName && n !== owner2?.fullName);
+        expect([owner3?.fullName ?? null, owner4?.fullName ?? null], cells).toEqual([rest[0] ?? null, rest[1] ?? null]);
+        if (!owner3) expect(owner4, cells).toBeNull();
       }),
       { numRuns: 2000 },
     );

@@ -810,31 +810,51 @@ describe('owner cells of the real rolls', () => {
     expect(owners).toEqual(['J R SMITH', 'MARY K SMITH']);
   });
 
-  it("keeps as the record's owner2 the owner a search could not find through owner1: a trust, another surname", () => {
+  it("keeps as the record's owner2 the owner a search could not find through owner1: a trust, another surname; the rest as owner3 and owner4", () => {
+    // The places a row fills, owner1 to owner4 (the empty ones left out).
     const record = (cells: string[]) =>
-      recordOwners(parseOwnerCells(cells, 'last-first')).map((o) => o && `${o.type}: ${o.fullName}`);
+      recordOwners(parseOwnerCells(cells, 'last-first')).flatMap((o) => (o ? [`${o.type}: ${o.fullName}`] : []));
     // Lebanon: two trustees in the owner column, their trust in the co-owner column (405 of its rows).
     expect(record(['GALBRAITH, M A & M M TTEES', 'GALBRAITH, MARGARET A REV TRST'])).toEqual([
       'Trustee: M A GALBRAITH',
       'Trust: GALBRAITH, MARGARET A REV TRST',
+      'Trustee: M M GALBRAITH',
+    ]);
+    // Three owners of two surnames over two cells (Lebanon); four below; five in one cell (Charlottesville's one such
+    // row: the fifth has no place).
+    expect(record(['ANDERSON, PHILIP & MCCUE, MARIAM', '& ANDERSON, PAMELA'])).toEqual([
+      'Individual: PHILIP ANDERSON',
+      'Individual: MARIAM MCCUE',
+      'Individual: PAMELA ANDERSON',
+    ]);
+    expect(record(['SCOTT, WILLIAM, WESLEY, HOWARD, LEON & SEAN', ''])).toEqual([
+      'Individual: WILLIAM SCOTT',
+      'Individual: WESLEY SCOTT',
+      'Individual: HOWARD SCOTT',
+      'Individual: LEON SCOTT',
     ]);
     expect(record(['DONNELLY, GEORGIA M & JAMES P', 'MORAN, KATHLEEN & MICHAEL'])).toEqual([
       'Individual: GEORGIA M DONNELLY',
       'Individual: KATHLEEN MORAN',
+      'Individual: JAMES P DONNELLY',
+      'Individual: MICHAEL MORAN',
     ]);
     // Charlottesville: one cell, trustees and their trust; three owners of two surnames.
     expect(record(['DICK, JEFFREY L & LAURA C, TRUSTEES UNDER DICK LIVING TR', ''])).toEqual([
       'Trustee: JEFFREY L DICK',
       'Trust: DICK LIVING TR',
+      'Trustee: LAURA C DICK',
     ]);
     expect(record(['GORMAN, TIMOTHY P & SUSAN H & FISHER, LARA L', ''])).toEqual([
       'Individual: TIMOTHY P GORMAN',
       'Individual: LARA L FISHER',
+      'Individual: SUSAN H GORMAN',
     ]);
     // One surname throughout, or two owners only: as the roll lists them.
     expect(record(['TURNER, MILTON E, TAMYRA K & TARIK S', ''])).toEqual([
       'Individual: MILTON E TURNER',
       'Individual: TAMYRA K TURNER',
+      'Individual: TARIK S TURNER',
     ]);
     expect(record(['GANGEMI JOSEPH A AND', 'CAROLE A H/W'])).toEqual([
       'Individual: JOSEPH A GANGEMI',

@@ -85,15 +85,25 @@ beforeAll(async () => {
     for (const r of await recordsOf(db.pool(), source)) byApn.set(`${r.identifier.fips}:${r.identifier.apn}`, r);
 }, 1_200_000);
 
-/** The owners a record must show: the parser's reading of the row's owner cells, the two the record keeps. */
-function expectOwners(rec: Rec, cells: string[], where: string) {
+/**
+ * The owners a record must show: the parser's reading of the row's owner cells, the four the record keeps (owner3 and
+ * owner4 only where the row names a third or fourth). Returns how many the row names past two.
+ */
+function expectOwners(rec: Rec, cells: string[], where: string): number {
   const owners = recordOwners(parseOwnerCells(cells, 'last-first'));
   const shown = (o: Rec) => o && { fullName: o.fullName, firstName: o.firstName, lastName: o.lastName, type: o.type };
-  const want = (i: number) => owners[i] ?? null;
   expect(shown(rec.owner.owner1), where).toEqual(
-    want(0) ?? { fullName: null, firstName: null, lastName: null, type: null },
+    owners[0] ?? { fullName: null, firstName: null, lastName: null, type: null },
   );
-  expect(shown(rec.owner.owner2), where).toEqual(want(1));
+  expect(shown(rec.owner.owner2), where).toEqual(owners[1]);
+  for (const [place, o] of [
+    ['owner3', owners[2]],
+    ['owner4', owners[3]],
+  ] as const) {
+    if (o) expect(shown(rec.owner[place]), `${where} ${place}`).toEqual(o);
+    else expect(rec.owner, `${where} ${place}`).not.toHaveProperty(place);
+  }
+  return owners.filter((o, i) => i >= 2 && o !== null).length;
 }
 
 /** The mailing address a record must show, from a line, a city-state(-ZIP) cell or columns, and a ZIP cell. */
@@ -250,13 +260,14 @@ describe('Philadelphia (OPA properties)', () => {
     let checked = 0;
     let vacant = 0;
     let apartmentsByUse = 0;
+    let moreOwners = 0;
     const types = new Map<string, number>();
     for (const r of rows) {
       if (r.zip_code!.trim() === '') continue;
       const x = rec(r);
       const where = `parcel ${r.parcel_number}`;
       expect(x, where).toBeDefined();
-      expectOwners(x, [r.owner_1!, r.owner_2!], where);
+      moreOwners += expectOwners(x, [r.owner_1!, r.owner_2!], where);
       const csz = splitCityStateZip(r.mailing_city_state!) ?? { city: '', state: '' };
       const line = r.mailing_street!.trim() || (STREET_IN_ADDRESS_1.has(r.parcel_number!) ? r.mailing_address_1! : '');
       expectMailing(x, { line, city: csz.city ?? '', state: csz.state ?? '', zip: r.mailing_zip! }, where);
@@ -276,6 +287,8 @@ describe('Philadelphia (OPA properties)', () => {
     }
     expect(checked).toBe(5_335);
     expect(vacant).toBe(438);
+    // Third owners kept (owner3): 7 rows name three owners.
+    expect(moreOwners).toBe(7);
     // Single-family parcels are rows, condominiums or neither: three in four of the sample are rowhouses.
     expect(Object.fromEntries(types)).toMatchObject({ 'TOWNHOUSE/ROWHOUSE': 3_161, CONDOMINIUM: 302, SFR: 782 });
     // Multi-family parcels: 2 to 4 units (DUPLEX, the nearest type) but for 8 that count 5 units or more.
@@ -446,6 +459,7 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
 
   it('every parcel: owners, mailing address, absentee flag, property type, and a ZIP only from evidence', () => {
     let fromMailing = 0;
+    let moreOwners = 0;
     let typed = 0;
     const commercial = new Set<string>();
     // The file's only use code: the mapping's one translation.
@@ -454,7 +468,7 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
       const x = rec(r);
       const where = `parcel ${r.ParcelNumber}`;
       expect(x, where).toBeDefined();
-      expectOwners(x, [r.OwnerName!], where);
+      moreOwners += expectOwners(x, [r.OwnerName!], where);
       const csz = splitCityStateZip(r.OwnerCityState!) ?? { city: '', state: '' };
       expectMailing(
         x,
@@ -488,6 +502,9 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
     expect(fromMailing).toBeGreaterThan(parcels.length / 4);
     expect(typed).toBeGreaterThan(parcels.length / 3);
     expect(commercial.size).toBe(1_678);
+    // Third and fourth owners kept (owner3, owner4): 214 rows name three owners, 17 four, one five (the fifth has no
+    // place).
+    expect(moreOwners).toBe(250);
   });
 
   it('a sample of parcels field by field: address, assessment, details, every sale, coordinates', async () => {
@@ -587,12 +604,13 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
     const zips = new Map<string, number>();
     const types = new Map<string, number>();
     let lots = 0;
+    let moreOwners = 0;
     for (const r of rows) {
       const x = rec(r);
       const where = `parcel ${r.parcel_id}`;
       expect(x, where).toBeDefined();
       const owner = r['nhdra_own name']!.trim() !== '' ? r['nhdra_own name']! : r.owner_name!;
-      expectOwners(x, [owner, r['nhdra_co own name']!], where);
+      moreOwners += expectOwners(x, [owner, r['nhdra_co own name']!], where);
       expectMailing(
         x,
         { line: unglued(r.mailing_address1!), city: r.mailing_city!, state: r.mailing_state!, zip: r.mailing_zip! },
@@ -629,6 +647,8 @@ describe('Lebanon, NH (no site ZIP, co-owner column, three prior sales in column
     expect(types.has('UNKNOWN')).toBe(false);
     expect(types.get('SFR')).toBeGreaterThan(rows.length / 3);
     expect(lots).toBe(4_324);
+    // Third and fourth owners kept (owner3, owner4): 397 rows name three owners, 10 four.
+    expect(moreOwners).toBe(417);
   });
 
   it("a sample of parcels field by field: address, values and their tax year, every sale and the last one's seller, building", async () => {
@@ -750,7 +770,7 @@ describe('through the lookup app', () => {
         // The APN as written answers its parcel only: each roll stores one record an APN, and no other APN in its
         // state strips to the same key but Lebanon's look-alikes (2-11 and 21-1: the next test).
         expect(ids(byApn), where).toEqual([x.identifier.Id]);
-        for (const o of [x.owner.owner1, x.owner.owner2]) {
+        for (const o of [x.owner.owner1, x.owner.owner2, x.owner.owner3, x.owner.owner4]) {
           if (!o?.lastName) continue;
           const first = o.firstName ? `&firstName=${encodeURIComponent(o.firstName)}` : '';
           const byOwner = await api.get(
@@ -762,6 +782,35 @@ describe('through the lookup app', () => {
       }
     });
   }
+
+  // A roll's third and fourth owners (owner3, owner4): each found by owner search by last and first name (a person) or
+  // by a word of its name (an entity), and its owner entity lists the parcel, as owner1's and owner2's are.
+  it('a third and a fourth owner are found by owner search and are owner entities of their parcels', async () => {
+    const more = [...byApn.values()].filter((x) => x.owner.owner3);
+    expect(more.length).toBeGreaterThan(200);
+    const fourth = more.filter((x) => x.owner.owner4);
+    expect(fourth.length).toBeGreaterThan(10);
+    const picked = [...sample(more, 12).slice(0, 12), ...fourth.slice(0, 4)];
+    for (const x of picked) {
+      for (const place of ['owner3', 'owner4'] as const) {
+        const o = x.owner[place];
+        if (!o) continue;
+        const where = `${x.identifier.fips}:${x.identifier.apn} ${place} ${o.fullName}`;
+        const name = o.lastName
+          ? `lastName=${encodeURIComponent(o.lastName)}${o.firstName ? `&firstName=${encodeURIComponent(o.firstName)}` : ''}`
+          : `lastName=${encodeURIComponent(o.fullName)}`;
+        const byOwner = await api.get(
+          `/api/v1/property/owner?${name}&state=${x.address.countrySubd}&city=${encodeURIComponent(x.address.locality)}&pagesize=100`,
+        );
+        expect(byOwner.status, where).toBe(200);
+        expect(ids(byOwner), where).toContain(x.identifier.Id);
+        expect(o.id, where).toEqual(expect.any(Number));
+        const entity = await api.get(`/api/v1/property/owner?ownerId=${o.id}&pagesize=100`);
+        expect(entity.status, where).toBe(200);
+        expect(ids(entity), where).toContain(x.identifier.Id);
+      }
+    }
+  });
 
   // A unit asked with its designator where the roll writes it otherwise: Lebanon's after a route's number, bare (`367
   // NH ROUTE 120 B3`, the line's own unit since keys v8), Charlottesville's as the house number's letter (`100-A

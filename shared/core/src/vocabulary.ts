@@ -3,7 +3,7 @@
 // parts, do not load the contracts (services/ingest/test/import-worker-modules.test.ts says why). contracts/ builds its
 // schemas from these.
 /**
- * Which parts of a record a change touched. The record's fields fall in groups: owner (owner1, owner2, mailing
+ * Which parts of a record a change touched. The record's fields fall in groups: owner (owner1 to owner4, mailing
  * address), sale (the sale history), assessment (current and history), building (type, year built, size, rooms,
  * vacancy), lot (size, subdivision, pool), address (street, unit, city, state, ZIP), location (coordinates, census
  * tract, county), identifier (APN, tax parcel id, FIPS), mortgage; other: a stored field none of those names.
@@ -25,6 +25,12 @@ export const CHANGE_PARTS = [
   'other',
 ] as const;
 export type ChangePart = (typeof CHANGE_PARTS)[number];
+
+/**
+ * The places a record has for owners (`owner.owner1` ... `owner.owner4`, as the incumbent's records have): a roll's
+ * first, its second of another surname (or an entity), then the others in its order. An owner search matches any.
+ */
+export const OWNER_PLACES = ['owner1', 'owner2', 'owner3', 'owner4'] as const;
 
 /**
  * The owner types records carry (`owner.owner1.type`), as the owner-name parser types the names county rolls write

@@ -30,7 +30,7 @@ export interface AssessmentSummary {
 
 /** What an event says beside its parts: the old and new values of the parts that have them. */
 export interface ChangeDetail {
-  /** Owner names (owner1's, then owner2's full name), before and after. */
+  /** Owner names (owner1's to owner4's full names, in order), before and after. */
   owner?: { old: string[]; new: string[] };
   /** The last sale before and after; null where there was none. */
   sale?: { old: SaleSummary | null; new: SaleSummary | null };

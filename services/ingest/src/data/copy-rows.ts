@@ -2,7 +2,8 @@
 // normalisers: records.properties in the binary format (copy-binary.ts: its stored body goes as its own bytes), the
 // others as COPY text. Pure and synchronous, so it runs in a worker thread during large loads.
 import { apnKey, countyKey, nameKey, normalizeCity } from '@pra/core/address';
-import type { PropertyInput, TractInput } from '../domain/property-input.js';
+import type { RecordOwnerIds } from '../domain/owner-keys.js';
+import { ownerPlaces, type PropertyInput, type TractInput } from '../domain/property-input.js';
 import { encodeRecordDoc } from '@pra/core/stored';
 import { renderDemographics, renderRecord } from '../domain/render-record.js';
 import { streetWithUnit } from '../domain/street-lines.js';
@@ -92,9 +93,6 @@ export function locationPoint(p: { latitude: number | null; longitude: number | 
   return [lon, lat];
 }
 
-/** The owner ids of one record: owner1's and owner2's, null where it names no owner. */
-export type RecordOwnerIds = readonly [number | null, number | null];
-
 /** The mailing address on one line, as written (what owner detail lists); null when none. */
 export function mailingLine(m: PropertyInput['mailing']): string | null {
   if (!m || m.line1.trim() === '') return null;
@@ -113,7 +111,7 @@ const PROPERTY_ROW_BYTES = 768;
 /**
  * COPY data for `items`; ids are consecutive from a first id, or given one per item (an update keeps its ids).
  * `parcelIds` are the items' registry ids (parcels.ts), one per item; `ownerIds` their owners' ids
- * (owner-registry.ts), one pair per item.
+ * (owner-registry.ts), one RecordOwnerIds per item.
  */
 export function buildCopyChunks(
   ids: number | readonly number[],
@@ -123,7 +121,7 @@ export function buildCopyChunks(
   ownerIds: readonly RecordOwnerIds[],
 ): CopyChunks {
   if (parcelIds.length !== items.length) throw new Error(`${items.length} items, ${parcelIds.length} parcel ids`);
-  if (ownerIds.length !== items.length) throw new Error(`${items.length} items, ${ownerIds.length} owner id pairs`);
+  if (ownerIds.length !== items.length) throw new Error(`${items.length} items, ${ownerIds.length} records' owner ids`);
   const properties = new BinaryCopyWriter(items.length * PROPERTY_ROW_BYTES);
   const out: Record<'owners' | 'owner_mentions', string[]> = { owners: [], owner_mentions: [] };
   items.forEach((p, i) => {
@@ -155,7 +153,7 @@ export function buildCopyChunks(
     else properties.null();
     properties.text(p.proptype.toUpperCase()); // what the area search type filter compares (case-insensitive)
     properties.bytes(encodeRecordDoc(record, renderHistories(p)));
-    [p.owner1, p.owner2].forEach((o, k) => {
+    ownerPlaces(p).forEach((o, k) => {
       if (!o) return;
       out.owners.push(
         copyLine([

@@ -19,8 +19,7 @@ import {
   textArrayLiteral,
 } from '@pra/platform/db';
 import type { PropertyInput } from '../domain/property-input.js';
-import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
-import type { RecordOwnerIds } from './copy-rows.js';
+import { idsByRecord, type OwnerMention, type RecordOwnerIds, recordMentions } from '../domain/owner-keys.js';
 import { drawIdBlock } from './id-blocks.js';
 
 /** The owner ids of records about to be written (ids: consecutive from a first id, or one per record). */
@@ -29,7 +28,7 @@ export async function resolveRecordOwners(
   ids: number | readonly number[],
   items: readonly PropertyInput[],
 ): Promise<RecordOwnerIds[]> {
-  return idPairs(await resolveOwners(pool, recordMentions(ids, items)));
+  return idsByRecord(await resolveOwners(pool, recordMentions(ids, items)));
 }
 
 interface KeyRow {

@@ -15,7 +15,7 @@
 // - A person with no mailing address on record is joined by nothing but the record itself (its property id, which a
 //   re-import keeps).
 import { entityNameKey, nameKey, normalizeCity, splitZip } from '@pra/core/address';
-import type { OwnerInput, PropertyInput } from './property-input.js';
+import { OWNER_PLACES, type OwnerInput, type OwnerPlace, ownerPlaces, type PropertyInput } from './property-input.js';
 import { parsedStreetLine } from './street-lines.js';
 
 export type OwnerKind = 'E' | 'P' | 'T';
@@ -94,26 +94,41 @@ export function ownerMentionKey(
 /** A mention to resolve: its key and its place (a stored record's place tells its previous owner). */
 export interface OwnerMention extends OwnerMentionKey {
   propertyId: number;
-  seq: 1 | 2;
+  /** The place: 1 for owner1, ... 4 for owner4. */
+  seq: OwnerSeq;
 }
 
-/** The mentions of records (owner1, owner2 of each, null where absent), two per record, to resolve together. */
+/** An owner's place in its record as stored (records.owners.seq): 1 for owner1, ... 4 for owner4. */
+export type OwnerSeq = 1 | 2 | 3 | 4;
+
+/**
+ * The mentions of records (owner1 to owner4 of each, null where absent), OWNER_PLACES.length per record, to resolve
+ * together.
+ */
 export function recordMentions(
   ids: number | readonly number[],
-  items: readonly Pick<PropertyInput, 'state' | 'mailing' | 'owner1' | 'owner2'>[],
+  items: readonly Pick<PropertyInput, 'state' | 'mailing' | OwnerPlace>[],
 ): (OwnerMention | null)[] {
   return items.flatMap((p, i) => {
     const propertyId = typeof ids === 'number' ? ids + i : ids[i]!;
-    return ([p.owner1, p.owner2] as const).map((o, k) => {
+    return ownerPlaces(p).map((o, k) => {
       const key = ownerMentionKey(o, p, propertyId);
-      return key && { ...key, propertyId, seq: (k + 1) as 1 | 2 };
+      return key && { ...key, propertyId, seq: (k + 1) as OwnerSeq };
     });
   });
 }
 
-/** Flat ids (two per record, as recordMentions lists them) to one pair per record. */
-export function idPairs(flat: readonly (number | null)[]): [number | null, number | null][] {
-  const pairs: [number | null, number | null][] = [];
-  for (let i = 0; i < flat.length; i += 2) pairs.push([flat[i]!, flat[i + 1]!]);
-  return pairs;
+/** Flat ids (OWNER_PLACES.length per record, as recordMentions lists them) to the ids of each record's places. */
+export function idsByRecord(flat: readonly (number | null)[]): RecordOwnerIds[] {
+  const n = OWNER_PLACES.length;
+  if (flat.length % n !== 0) throw new Error(`${flat.length} owner ids are not ${n} a record`);
+  const out: RecordOwnerIds[] = [];
+  for (let i = 0; i < flat.length; i += n) out.push([flat[i]!, flat[i + 1]!, flat[i + 2]!, flat[i + 3]!]);
+  return out;
 }
+
+/** The owner ids of one record by place (owner1 to owner4), null where it names no owner. */
+export type RecordOwnerIds = readonly [number | null, number | null, number | null, number | null];
+
+/** A record's owner ids before its owners are resolved (a dry run, a test's record). */
+export const NO_OWNER_IDS: RecordOwnerIds = [null, null, null, null];

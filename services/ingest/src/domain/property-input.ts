@@ -1,5 +1,6 @@
 // What every source (the synthetic generator, a county CSV import) produces for one property, before ids are
 // assigned. The loader turns it into table rows and the pre-rendered record body.
+import { OWNER_PLACES } from '@pra/core/vocabulary';
 
 export interface OwnerInput {
   firstName: string | null;
@@ -8,6 +9,19 @@ export interface OwnerInput {
   /** Individual, Corporation, Trust, Government, Estate... as the owner-name parser types them. */
   type: string;
 }
+
+export { OWNER_PLACES };
+export type OwnerPlace = (typeof OWNER_PLACES)[number];
+/** A record's owners by place, null where it names fewer. */
+export type OwnerPlaces = readonly [OwnerInput | null, OwnerInput | null, OwnerInput | null, OwnerInput | null];
+
+/** A property's owners by place (owner1 to owner4). */
+export const ownerPlaces = (p: Pick<PropertyInput, OwnerPlace>): OwnerPlaces => [
+  p.owner1,
+  p.owner2,
+  p.owner3,
+  p.owner4,
+];
 
 export interface SaleInput {
   date: string; // YYYY-MM-DD
@@ -85,6 +99,9 @@ export interface PropertyInput {
   bathsPartial: number | null;
   owner1: OwnerInput | null;
   owner2: OwnerInput | null;
+  /** The third and fourth owners the roll names (most name one or two). */
+  owner3: OwnerInput | null;
+  owner4: OwnerInput | null;
   /** The owner's mailing address; zip4 only when the file gives a ZIP+4. */
   mailing: { line1: string; city: string; state: string; zip: string; zip4?: string } | null;
   /** Current assessment; null when the county has none for this parcel. */

@@ -2,28 +2,36 @@
 // tract's current profile, so the record always carries the latest census vintage.
 import type { DemographicsRecord, PropertyRecord } from '@pra/core/contracts';
 import { absenteeOf } from './absentee.js';
-import type { PropertyInput, TractInput } from './property-input.js';
+import { NO_OWNER_IDS, type RecordOwnerIds } from './owner-keys.js';
+import type { OwnerInput, PropertyInput, TractInput } from './property-input.js';
 import { streetWithUnit } from './street-lines.js';
 
 export type StoredRecord = Omit<PropertyRecord, 'demographics'>;
 
-function ownerName(o: PropertyInput['owner1'], id: number | null) {
-  return o ? { id, firstName: o.firstName, lastName: o.lastName, fullName: o.fullName, type: o.type } : null;
-}
+const named = (o: OwnerInput, id: number | null) => ({
+  id,
+  firstName: o.firstName,
+  lastName: o.lastName,
+  fullName: o.fullName,
+  type: o.type,
+});
+
+const ownerName = (o: OwnerInput | null, id: number | null) => (o ? named(o, id) : null);
 
 export function oneLine(p: Pick<PropertyInput, 'line1' | 'line2' | 'city' | 'state' | 'zip'>): string {
   return `${streetWithUnit(p)}, ${p.city}, ${p.state} ${p.zip}`;
 }
 
 /**
- * `ownerIds`: the owner entities of owner1 and owner2 (data/owner-registry.ts), resolved before the record is
- * rendered; an id is never renamed, and one merged later answers as the owner it was merged into.
+ * `ownerIds`: the owner entities of owner1 to owner4 (data/owner-registry.ts), resolved before the record is
+ * rendered; an id is never renamed, and one merged later answers as the owner it was merged into. owner3 and owner4
+ * are written only when the roll names a third or fourth owner (records stored before have neither).
  */
 export function renderRecord(
   id: number,
   parcelId: number,
   p: PropertyInput,
-  ownerIds: readonly [number | null, number | null] = [null, null],
+  ownerIds: RecordOwnerIds = NO_OWNER_IDS,
 ): StoredRecord {
   const a = p.assessment;
   const lastSale = p.sales[0];
@@ -67,6 +75,8 @@ export function renderRecord(
         type: null,
       },
       owner2: ownerName(p.owner2, ownerIds[1]),
+      ...(p.owner3 ? { owner3: named(p.owner3, ownerIds[2]) } : {}),
+      ...(p.owner4 ? { owner4: named(p.owner4, ownerIds[3]) } : {}),
       // Only what is on record: no mailing address is made up from the property's.
       mailingAddress: mailing
         ? {

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { buildCopyChunks, transferableChunks } from '../data/copy-rows.js';
 import { parcelRefOf } from '../data/parcels.js';
-import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
+import { idsByRecord, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
 import type { PropertyInput } from '../domain/property-input.js';
 import { PropertyGenerator } from './generate.js';
 
@@ -24,7 +24,7 @@ let inFlight = 0;
 let waiting: (() => void) | null = null;
 let parcelsAnswered: ((ids: RegistryAnswer) => void) | null = null;
 
-/** The registry ids of a batch: its parcels', and its owners' (two per record, null where none). */
+/** The registry ids of a batch: its parcels', and its owners' (one per owner place of each record, null where none). */
 export interface RegistryAnswer {
   parcelIds: number[];
   ownerIds: (number | null)[];
@@ -76,7 +76,7 @@ async function run() {
     if (inFlight >= MAX_AHEAD) await new Promise<void>((r) => (waiting = r));
     // Bytes moved to the main thread without a copy; strings would be cloned, then encoded again there.
     const { bytes: chunks, transfer } = transferableChunks(
-      buildCopyChunks(startId + offsets[b]!, items, parcelIds, `synthetic:${seed}`, idPairs(ownerIds)),
+      buildCopyChunks(startId + offsets[b]!, items, parcelIds, `synthetic:${seed}`, idsByRecord(ownerIds)),
     );
     inFlight++;
     parentPort!.postMessage({ chunks, rows: items.length, tracts: generator.drainNewTracts(), ownerIds }, transfer);

@@ -393,6 +393,8 @@ export class PropertyGenerator {
       bathsPartial: hasRooms ? bathsPartial : null,
       owner1,
       owner2,
+      owner3: null,
+      owner4: null,
       mailing:
         owner1 === null
           ? null

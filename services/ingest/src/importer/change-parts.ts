@@ -4,7 +4,7 @@
 import { countyKey } from '@pra/core/address';
 import { CHANGE_PARTS, type ChangePart } from '@pra/core/vocabulary';
 import type { AssessmentSummary, ChangeDetail, ChangeEventDraft, SaleSummary } from '../data/change-events.js';
-import type { PropertyInput } from '../domain/property-input.js';
+import { ownerPlaces, type PropertyInput } from '../domain/property-input.js';
 import { sameJson } from './import-merge.js';
 
 /**
@@ -15,6 +15,8 @@ import { sameJson } from './import-merge.js';
 const PART_OF: Record<keyof PropertyInput, ChangePart | null> = {
   owner1: 'owner',
   owner2: 'owner',
+  owner3: 'owner',
+  owner4: 'owner',
   mailing: 'owner',
   sales: 'sale',
   assessment: 'assessment',
@@ -72,7 +74,7 @@ const saleEvents = (sales: PropertyInput['sales'] | undefined) =>
   (sales ?? []).map((s) => ({ ...s, buyerName: null, sellerName: null }));
 
 const ownerNames = (p: PropertyInput | null): string[] =>
-  p ? [p.owner1, p.owner2].flatMap((o) => (o ? [o.fullName] : [])) : [];
+  p ? ownerPlaces(p).flatMap((o) => (o ? [o.fullName] : [])) : [];
 
 const lastSale = (p: PropertyInput | null): SaleSummary | null => {
   const s = p?.sales[0];

@@ -9,7 +9,7 @@
 import { hash } from 'node:crypto';
 import { apnKey, normalizeCity, parseStreetLine, type StreetLine } from '@pra/core/address';
 import { UNKNOWN_PROPERTY_TYPE, VACANT_LAND } from '@pra/core/vocabulary';
-import type { PropertyInput, SaleInput } from '../domain/property-input.js';
+import { OWNER_PLACES, type PropertyInput, type SaleInput } from '../domain/property-input.js';
 import { parsedStreetLine, streetWithUnit } from '../domain/street-lines.js';
 import type { FieldRule, FILL_ONLY_TARGETS, PROPERTY_TARGETS } from './mapping.js';
 import { isFillOnly } from './mapping-rules.js';
@@ -48,6 +48,8 @@ const FILLABLE = [
   'taxParcelId',
   'owner1',
   'owner2',
+  'owner3',
+  'owner4',
   'mailing',
   'assessment',
 ] as const;
@@ -113,8 +115,8 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
   bathsTotal: ['bathsTotal'],
   bathsFull: ['bathsTotal'],
   bathsPartial: ['bathsPartial'],
-  ownerName: ['owner1', 'owner2'],
-  owner2Name: ['owner1', 'owner2'],
+  ownerName: OWNER_PLACES,
+  owner2Name: OWNER_PLACES,
   ownerType: [],
   saleDate: ['sales'],
   salePrice: ['salePrice'],
@@ -466,6 +468,8 @@ export const STATE_DEFAULTS: Readonly<Partial<Record<keyof PropertyInput, unknow
   bathsPartial: null,
   owner1: null,
   owner2: null,
+  owner3: null,
+  owner4: null,
   mailing: null,
   assessment: null,
   assessmentHistory: [],

@@ -14,7 +14,8 @@ import {
 import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
 import {
   acresOf,
-  type OwnerInput,
+  type OwnerPlace,
+  ownerPlaces,
   type PropertyInput,
   type SaleInput,
   sqftOf,
@@ -333,7 +334,7 @@ export function toParcel(
   const { zip, zipSource, place, state, fips } = rowPlace(read, opts);
   const derivedApn = String(hash32(`${fips}|${parsed.lineKey}|${parsed.unitKey}`)).padStart(10, '0');
   const apn = str(v.apn) ?? `${derivedApn.slice(0, 3)}-${derivedApn.slice(3, 7)}-${derivedApn.slice(7)}`;
-  const [owner1, owner2] = ownersOf(v, opts);
+  const owners = ownersOf(v, opts);
   const proptype = str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE;
   // The ZIP's centre stands for coordinates only when the file gave the ZIP: an inferred ZIP is not a location.
   const centre = zipSource === 'file' ? place : undefined;
@@ -364,12 +365,11 @@ export function toParcel(
     buildingSqft: num(v.buildingSqft),
     beds: num(v.beds),
     ...bathsOf(v),
-    owner1,
-    owner2,
+    ...owners,
     mailing,
     assessment: assessmentOf(v),
     assessmentHistory: [],
-    sales: salesOf(v, owner1, owner2, opts),
+    sales: salesOf(v, owners, opts),
     mortgages:
       v.mortgageAmount == null && v.mortgageDate == null && v.mortgageLender == null
         ? []
@@ -441,7 +441,7 @@ function assessmentOf(v: Values): PropertyInput['assessment'] {
 export function toContribution(v: Values, now: string, opts: ParcelOptions = {}): PropertyInput {
   checkRanges(v);
   const fips = str(v.fips) ?? '';
-  const [owner1, owner2] = ownersOf(v, opts);
+  const owners = ownersOf(v, opts);
   const proptype = str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE;
   const apn = str(v.apn);
   return {
@@ -469,12 +469,11 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
     buildingSqft: num(v.buildingSqft),
     beds: num(v.beds),
     ...bathsOf(v),
-    owner1,
-    owner2,
+    ...owners,
     mailing: mailingOf(v),
     assessment: assessmentOf(v),
     assessmentHistory: [],
-    sales: salesOf(v, owner1, owner2, opts),
+    sales: salesOf(v, owners, opts),
     mortgages:
       v.mortgageAmount == null && v.mortgageDate == null && v.mortgageLender == null
         ? []
@@ -483,13 +482,16 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
   };
 }
 
-/** owner1 and owner2 from the owner cells, however many owners each holds; `ownerType` overrides the first's type. */
-export function ownersOf(v: Values, opts: ParcelOptions): [OwnerInput | null, OwnerInput | null] {
+/** A row that names no owner. */
+const NO_OWNERS: Readonly<Pick<PropertyInput, OwnerPlace>> = { owner1: null, owner2: null, owner3: null, owner4: null };
+
+/** owner1 to owner4 from the owner cells, however many owners each holds; `ownerType` overrides the first's type. */
+export function ownersOf(v: Values, opts: ParcelOptions): Pick<PropertyInput, OwnerPlace> {
   const cells = [str(v.ownerName), str(v.owner2Name)];
-  if (cells.every((c) => c === null)) return [null, null];
-  const [first, second] = recordOwners(parseOwnerCells(cells, opts.ownerOrder ?? 'last-first'));
+  if (cells.every((c) => c === null)) return NO_OWNERS;
+  const [first, owner2, owner3, owner4] = recordOwners(parseOwnerCells(cells, opts.ownerOrder ?? 'last-first'));
   const type = str(v.ownerType);
-  return [first && type ? { ...first, type } : first, second];
+  return { owner1: first && type ? { ...first, type } : first, owner2, owner3, owner4 };
 }
 
 /** Names as an imported sale writes its buyers and sellers: each full name (as the owner-name parser reads them), joined by ' & '. */
@@ -500,8 +502,8 @@ const partyNames = (owners: readonly ({ fullName: string | null } | null)[]) =>
  * The row's sales: the last sale (bought by the owners, sold by the file's seller when it names one) and the earlier
  * ones written in columns of the same row. A sale needs its date; a refused date (applyCompiled) leaves no sale.
  */
-function salesOf(v: Values, owner1: OwnerInput | null, owner2: OwnerInput | null, opts: ParcelOptions): SaleInput[] {
-  const buyer = partyNames([owner1, owner2]);
+function salesOf(v: Values, owners: Pick<PropertyInput, OwnerPlace>, opts: ParcelOptions): SaleInput[] {
+  const buyer = partyNames(ownerPlaces(owners));
   const sellerCell = str(v.saleSeller);
   const seller = sellerCell === null ? '' : partyNames(parseOwnerCells([sellerCell], opts.sellerOrder ?? 'last-first'));
   const out: SaleInput[] = [];

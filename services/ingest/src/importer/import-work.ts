@@ -6,7 +6,7 @@ import { BinaryCopyWriter } from '../data/copy-binary.js';
 import { buildCopyChunks, type CopyBytes, type CopyChunks, transferableChunks } from '../data/copy-rows.js';
 import { type ParcelRef, parcelRefOf } from '../data/parcels.js';
 import type { PropertyInput } from '../domain/property-input.js';
-import { idPairs, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
+import { idsByRecord, type OwnerMention, recordMentions } from '../domain/owner-keys.js';
 import { type CellMask, cellMask, parseRecord } from './csv-records.js';
 import {
   decodeState,
@@ -132,7 +132,7 @@ export interface BuildRequest {
   parcelIds: number[];
 }
 
-/** A batch's owner ids, resolved by the main thread from its mentions: two per record, null where none. */
+/** A batch's owner ids, resolved by the main thread from its mentions: one per owner place of each record (owner-keys.ts recordMentions), null where none. */
 export interface OwnersResolved {
   batch: number;
   ownerIds: (number | null)[];
@@ -476,7 +476,7 @@ export class ImportWork {
   }
 
   /**
-   * The batch's owner mentions (two per record written, owner-keys.ts), once its writes are known, given its stored
+   * The batch's owner mentions (one per owner place of each record written, owner-keys.ts), once its writes are known, given its stored
    * state: added parcels as they are; a stored one merged over its state
    * (unchanged when that changes nothing). A written state keeps the file's digest when a re-import of the same
    * parcel over it would change nothing, so that the next import of an unchanged file need not read it.
@@ -559,13 +559,13 @@ export class ImportWork {
     return recordMentions(ids, inputs);
   }
 
-  /** The batch's writes, once its owners are resolved (`ownerIds`: two per record, as mentions() listed them). */
+  /** The batch's writes, once its owners are resolved (`ownerIds`: one per owner place of each record, as mentions() listed them). */
   build(req: OwnersResolved): BuiltBatch<CopyChunks> {
     const pending = this.pending.get(req.batch);
     if (!pending) throw new Error(`import batch ${req.batch} was not merged`);
     this.pending.delete(req.batch);
     const { out, ids, inputs, parcelIds, events } = pending;
-    const owners = idPairs(req.ownerIds);
+    const owners = idsByRecord(req.ownerIds);
     if (inputs.length > 0) out.chunks = buildCopyChunks(ids, inputs, parcelIds, this.setup.source, owners);
     events.forEach((e, i) => {
       if (!e) return;

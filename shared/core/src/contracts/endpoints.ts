@@ -178,7 +178,7 @@ export const ENDPOINTS = {
     operationId: 'getPropertyByOwner',
     tag: 'Property',
     summary: 'Properties by owner name, or of one owner entity',
-    description: `\`ownerId\` (an owner entity, \`owner.owner1.id\` of a record or \`id\` of /owner/search) answers that owner's properties by property ID, paged alike (an ID merged into another owner answers as that one). Otherwise matches the last name of the primary and the secondary owner; an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (\`lastName=ACME\` finds \`ACME HOLDINGS LLC\`). firstName (people only), city and state narrow. \`status.total\` counts at most ${PAGING_DEPTH_MAX.toLocaleString('en-US')} properties: ${PAGING_DEPTH_MAX.toLocaleString('en-US')} means that many or more (pages reach no deeper either; narrow with state or city). ${BILLING_NOTE}`,
+    description: `\`ownerId\` (an owner entity, \`owner.owner1.id\` of a record or \`id\` of /owner/search) answers that owner's properties by property ID, paged alike (an ID merged into another owner answers as that one). Otherwise matches the last name of any owner of a record (owner1, owner2, and owner3 and owner4 where the roll names them); an owner without a personal last name (a company, trust, government, or a full name as imported) by any word of its name (\`lastName=ACME\` finds \`ACME HOLDINGS LLC\`). firstName (people only), city and state narrow. \`status.total\` counts at most ${PAGING_DEPTH_MAX.toLocaleString('en-US')} properties: ${PAGING_DEPTH_MAX.toLocaleString('en-US')} means that many or more (pages reach no deeper either; narrow with state or city). ${BILLING_NOTE}`,
     query: OwnerQuery,
     response: PropertyResponse,
     okText: 'Properties owned by the named owner',
@@ -191,7 +191,7 @@ export const ENDPOINTS = {
     tag: 'Owner',
     summary: 'One owner entity: names, mailing addresses, parcel count and values',
     description:
-      'An owner entity by ID (`owner.owner1.id` / `owner.owner2.id` of a record, `id` of /owner/search): the names its ' +
+      'An owner entity by ID (`owner.owner1.id` ... `owner.owner4.id` of a record, `id` of /owner/search): the names its ' +
       'records write, its type, mailing addresses, parcel count, total market and assessed value, states and counties, ' +
       'first and last acquisition (last-sale) date. An ID merged into another owner answers as that one (`owner.id` ' +
       'says which). Costs 1 credit; an unknown ID is a 404 (free). `preview=true` answers the cost without the owner.',

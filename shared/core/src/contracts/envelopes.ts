@@ -161,7 +161,7 @@ export const OwnerDetail = z
     names: z.array(z.string()).openapi({ description: 'Every way its records write its name' }),
     type: z.string().nullable().openapi({ description: 'Owner type (owner.owner1.type), as most mentions give it' }),
     mailingAddresses: z.array(z.string()).openapi({ description: 'Its mailing addresses as records write them' }),
-    parcelCount: z.number().int().openapi({ description: 'Properties it owns (as owner1 or owner2)' }),
+    parcelCount: z.number().int().openapi({ description: 'Properties it owns (in any owner place, owner1 to owner4)' }),
     marketTotal: z.number().int().openapi({ description: 'Sum of assessment.market.total over its properties' }),
     assessedTotal: z.number().int().openapi({ description: 'Sum of assessment.assessed.total over its properties' }),
     states: z.array(z.string()),

@@ -195,7 +195,7 @@ function checkAddress(q: z.infer<z.ZodObject<typeof addressShape>>, ctx: z.Refin
 export const AddressQuery = z.object({ ...addressShape, ...meteredOptions }).superRefine(checkAddress);
 export type AddressQuery = z.infer<typeof AddressQuery>;
 
-/** An owner entity's id (owner1.id / owner2.id of a record, `id` of /owner/search). */
+/** An owner entity's id (owner1.id ... owner4.id of a record, `id` of /owner/search). */
 const ownerId = (description: string) =>
   z
     .string()
@@ -243,7 +243,7 @@ export type OwnerQuery = z.infer<typeof OwnerQuery>;
 export const OWNER_NAME_MIN_LETTERS = 3;
 
 export const OwnerDetailQuery = z.object({
-  id: ownerId('Owner ID, from `owner.owner1.id` / `owner.owner2.id` of a record or `id` of /owner/search'),
+  id: ownerId('Owner ID, from `owner.owner1.id` ... `owner.owner4.id` of a record or `id` of /owner/search'),
   ...meteredOptions,
 });
 export type OwnerDetailQuery = z.infer<typeof OwnerDetailQuery>;

@@ -98,6 +98,14 @@ export const OwnerName = z.object({
 export const Owner = z.object({
   owner1: OwnerName,
   owner2: OwnerName.nullable(),
+  owner3: OwnerName.optional().openapi({
+    description:
+      "A third owner, present only when the county's roll names one (as the incumbent's owner3); found by owner search as owner1 and owner2 are",
+  }),
+  owner4: OwnerName.optional().openapi({
+    description:
+      "A fourth owner, present only when the roll names one (as the incumbent's owner4); a fifth is not kept",
+  }),
   mailingAddress: z.object({
     line1: nstr,
     locality: nstr,

@@ -670,7 +670,7 @@ export interface components {
                     /** @description Individual, Trustee, Corporation, Trust, Government, Estate, Religious, Association, Financial; a mapping's own `ownerType` column is stored as the file writes it */
                     type: string | null;
                 } | null;
-                /** @description A third owner, present only when the county's roll names one (as the incumbent's owner3); found by owner search as owner1 and owner2 are */
+                /** @description A third owner, present only when the county's roll names one (as the incumbent's owner3); found by owner search as owner1 and owner2 are (its `id` an owner entity) */
                 owner3?: {
                     /**
                      * Format: int64
@@ -2492,7 +2492,7 @@ export interface operations {
     getPropertyByOwner: {
         parameters: {
             query?: {
-                /** @description Owner last name; matches primary and secondary owners. Required unless `ownerId` is given */
+                /** @description Owner last name; matches primary and secondary owners (and a third and fourth where the record has them). Required unless `ownerId` is given */
                 lastName?: string;
                 /** @description An owner entity (`owner.owner1.id` of a record): its parcels, by property ID. Instead of `lastName`; an id merged into another answers as that one */
                 ownerId?: string;

@@ -35,6 +35,7 @@ const fields: fc.Arbitrary<Partial<PropertyInput>> = fc.record({
   beds: fc.constantFrom(null, 0, 3),
   owner1: fc.constantFrom(null, { firstName: 'JANE', lastName: 'DOE', fullName: 'DOE JANE', type: 'Individual' }),
   owner2: fc.constantFrom(null, { firstName: null, lastName: null, fullName: 'ACME LLC', type: 'Corporation' }),
+  owner3: fc.constantFrom(null, { firstName: 'JOHN', lastName: 'DOE', fullName: 'JOHN DOE', type: 'Individual' }),
   mailing: fc.constantFrom(null, { line1: '1 MARKET ST', city: 'PHILADELPHIA', state: 'PA', zip: '19103' }),
   sales: fc.constantFrom(
     [],

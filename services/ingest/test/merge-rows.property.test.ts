@@ -34,6 +34,60 @@ describe('mergeRows', () => {
     );
   });
 
+  it("takes a parcel's owners from one row together: the latest deed's, else, when it names none, the other's", () => {
+    const person = (first: string, last: string) => ({
+      firstName: first,
+      lastName: last,
+      fullName: `${first} ${last}`,
+      type: 'Individual',
+    });
+    const sale = (date: string) => [
+      {
+        date,
+        price: 1,
+        documentType: null,
+        recordingDate: null,
+        buyerName: null,
+        sellerName: null,
+        documentNumber: null,
+      },
+    ];
+    const owners = (p: { owner1: unknown; owner2: unknown; owner3: unknown; owner4: unknown }) =>
+      [p.owner1, p.owner2, p.owner3, p.owner4].map((o) => (o as { fullName: string } | null)?.fullName ?? null);
+    const old = makeProperty({
+      owner1: person('ANN', 'A'),
+      owner2: person('BOB', 'B'),
+      owner3: person('CY', 'C'),
+      owner4: person('DI', 'D'),
+      sales: sale('2010-01-01'),
+    });
+    const deed = makeProperty({ owner1: person('EVE', 'E'), owner2: person('CY', 'C'), sales: sale('2020-01-01') });
+    const none = makeProperty({ owner1: null, sales: sale('2020-01-01') });
+    for (const [rs, want] of [
+      [
+        [old, deed],
+        ['EVE E', 'CY C', null, null],
+      ],
+      [
+        [deed, old],
+        ['EVE E', 'CY C', null, null],
+      ],
+      [
+        [old, none],
+        ['ANN A', 'BOB B', 'CY C', 'DI D'],
+      ],
+    ] as const) {
+      expect(owners(mergeRows(rs, { mapped: new Set(), fillOnly: new Set() }, false))).toEqual(want);
+      // A joined file's rows: the first row's owners, a later row's only where the earlier named none.
+      const asJoined = mergeRows(
+        rs,
+        { mapped: new Set(['owner1', 'owner2', 'owner3', 'owner4']), fillOnly: new Set() },
+        true,
+      );
+      expect(owners(asJoined)).toEqual(owners(rs[0]!.owner1 ? rs[0]! : rs[1]!));
+    }
+  });
+
   it('merges a parcel of thousands of rows, one sale each, keeping every sale once, newest first', () => {
     // A sales file's parcel of many deeds. How long it takes is not a test's to say: the row-by-row merge took ~12 s
     // here, mergeRows ~30 ms (the thirty-seventh pass; docs/known-gaps.md, "A parcel of thousands of rows").

@@ -119,6 +119,6 @@ describe('a record', () => {
       [1, null, 3, 4],
       [5, 6, null, null],
     ]);
-    expect(() => idsByRecord([1, 2])).toThrow(/not 4 a record/);
+    expect(() => idsByRecord([1, 2])).toThrow(/do not make records of 4 owners each/);
   });
 });

@@ -59,10 +59,8 @@ it('0021 lets a store migrated before it keep four owners a record, and no more'
 
   const sql = readFileSync(join(RECORDS_MIGRATIONS_DIR, '0021_owner_places_four.sql'), 'utf8');
   await pool.query(`BEGIN; ${sql}; COMMIT`);
-  expect(await checks()).toEqual([
-    'records.owner_mentions: CHECK (((seq >= 1) AND (seq <= 4))) NOT VALID',
-    'records.owners: CHECK (((seq >= 1) AND (seq <= 4))) NOT VALID',
-  ]);
+  const wider = /^records\.(owner_mentions|owners): CHECK \(+seq >= 1\)? AND \(?seq <= 4\)+ NOT VALID$/;
+  expect(await checks()).toEqual([expect.stringMatching(wider), expect.stringMatching(wider)]);
 
   const [id] = await insertProperties(pool, [four]);
   const owners = await pool.query<{ seq: number; last_name_key: string | null; name_words: string[] | null }>(

@@ -36,6 +36,8 @@ export const parcel: fc.Arbitrary<PropertyInput> = fc
     taxParcelId: fc.constantFrom(null, 'TP-1'),
     owner1: fc.constantFrom(null, { firstName: 'JANE', lastName: 'DOE', fullName: 'JANE DOE', type: 'Individual' }),
     owner2: fc.constantFrom(null, { firstName: null, lastName: null, fullName: 'ACME LLC', type: 'Corporation' }),
+    owner3: fc.constantFrom(null, { firstName: 'JOHN', lastName: 'DOE', fullName: 'JOHN DOE', type: 'Individual' }),
+    owner4: fc.constantFrom(null, { firstName: null, lastName: null, fullName: 'DOE TRUST', type: 'Trust' }),
     mailing: fc.constantFrom(null, { line1: '1 MARKET ST', city: 'PHILADELPHIA', state: 'PA', zip: '19103' }),
     // No assessment; one of a roll's tax year; one without a year (a mapping that names none).
     assessment: fc.constantFrom<'none' | 2026 | null>('none', 2026, null).map((taxYear) =>

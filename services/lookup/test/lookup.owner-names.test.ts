@@ -1,7 +1,7 @@
 // Owner search over owners as the rolls write them (issue 36): the owner cells of a row go through the owner-name
-// parser into owner1 and owner2, as an import stores them, and /property/owner finds the record by either owner's last
+// parser into owner1 to owner4, as an import stores them, and /property/owner finds the record by any owner's last
 // name, by last + first name of the same owner only, and an entity by the words of its name (SPEC 4.2: lastName
-// matches primary and secondary owners).
+// matches primary and secondary owners; a third and fourth owner alike).
 import { describe, expect, it } from 'vitest';
 import {
   insertProperties,
@@ -19,8 +19,8 @@ const ctx = useLookupApp();
 
 /** A property owned as the cells say, in a city no other test uses (other files may load the real rolls). */
 function ownedBy(city: string, cells: string[]) {
-  const [owner1, owner2] = recordOwners(parseOwnerCells(cells, 'last-first'));
-  return makeProperty({ city, owner1, owner2 });
+  const [owner1, owner2, owner3, owner4] = recordOwners(parseOwnerCells(cells, 'last-first'));
+  return makeProperty({ city, owner1, owner2, owner3, owner4 });
 }
 
 async function owner(params: Record<string, string>): Promise<{ status: number; ids: number[]; body: any }> {
@@ -55,6 +55,40 @@ describe('owner search over parsed owner cells', () => {
     // Without the city: the record is among GANGEMI's, whatever else the database holds.
     expect((await owner({ lastName: 'GANGEMI', firstName: 'CAROLE' })).ids).toContain(id);
     expect((await owner({ lastName: 'GANGEMI', firstName: 'ROBERT', city })).status).toBe(404);
+  });
+
+  it('finds a third and a fourth owner, and a record its owners match in every place once, counted once', async () => {
+    const city = uniqueStreet();
+    const [x, y] = await insertProperties(ctx.pool, [
+      // Four of one surname: each a place of its own (owner2 the second, as none has another surname).
+      ownedBy(city, ['ROSSI, MARIO & ANNA', 'ROSSI, LUCA & GIA']),
+      ownedBy(city, ['DONNELLY, GEORGIA M & JAMES P', 'MORAN, KATHLEEN & MICHAEL']),
+    ]);
+    const all = await owner({ lastName: 'ROSSI', city });
+    expect(all.ids).toEqual([x]);
+    expect(all.body.status.total).toBe(1);
+    const rossi = all.body.property[0].owner;
+    expect([rossi.owner1, rossi.owner2, rossi.owner3, rossi.owner4].map((o: any) => o.fullName)).toEqual([
+      'MARIO ROSSI',
+      'ANNA ROSSI',
+      'LUCA ROSSI',
+      'GIA ROSSI',
+    ]);
+    expect(new Set([rossi.owner1.id, rossi.owner2.id, rossi.owner3.id, rossi.owner4.id]).size).toBe(4);
+    expect((await owner({ lastName: 'ROSSI', firstName: 'GIA', city })).ids).toEqual([x]);
+    // owner2 the first of another surname (KATHLEEN MORAN); JAMES P DONNELLY and MICHAEL MORAN after, in the roll's
+    // order.
+    const found = await owner({ lastName: 'MORAN', firstName: 'MICHAEL', city });
+    expect(found.ids).toEqual([y]);
+    const rec = found.body.property[0].owner;
+    expect([rec.owner2.fullName, rec.owner3.fullName, rec.owner4.fullName]).toEqual([
+      'KATHLEEN MORAN',
+      'JAMES P DONNELLY',
+      'MICHAEL MORAN',
+    ]);
+    expect((await owner({ lastName: 'DONNELLY', firstName: 'JAMES', city })).ids).toEqual([y]);
+    // Last + first name still on one owner: owner3's surname with owner4's first name finds nothing.
+    expect((await owner({ lastName: 'DONNELLY', firstName: 'MICHAEL', city })).status).toBe(404);
   });
 
   it("matches last + first name on one owner: owner1's last name with owner2's first name finds nothing", async () => {

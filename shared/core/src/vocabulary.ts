@@ -30,7 +30,7 @@ export type ChangePart = (typeof CHANGE_PARTS)[number];
  * The places a record has for owners (`owner.owner1` ... `owner.owner4`, as the incumbent's records have): a roll's
  * first, its second of another surname (or an entity), then the others in its order. An owner search matches any.
  */
-export const OWNER_PLACES = ['owner1', 'owner2', 'owner3', 'owner4'] as const;
+export const OWNER_FIELDS = ['owner1', 'owner2', 'owner3', 'owner4'] as const;
 
 /**
  * The owner types records carry (`owner.owner1.type`), as the owner-name parser types the names county rolls write

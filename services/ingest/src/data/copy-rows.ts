@@ -3,7 +3,7 @@
 // others as COPY text. Pure and synchronous, so it runs in a worker thread during large loads.
 import { apnKey, countyKey, nameKey, normalizeCity } from '@pra/core/address';
 import type { RecordOwnerIds } from '../domain/owner-keys.js';
-import { ownerPlaces, type PropertyInput, type TractInput } from '../domain/property-input.js';
+import { ownersInOrder, type PropertyInput, type TractInput } from '../domain/property-input.js';
 import { encodeRecordDoc } from '@pra/core/stored';
 import { renderDemographics, renderRecord } from '../domain/render-record.js';
 import { streetWithUnit } from '../domain/street-lines.js';
@@ -153,7 +153,7 @@ export function buildCopyChunks(
     else properties.null();
     properties.text(p.proptype.toUpperCase()); // what the area search type filter compares (case-insensitive)
     properties.bytes(encodeRecordDoc(record, renderHistories(p)));
-    ownerPlaces(p).forEach((o, k) => {
+    ownersInOrder(p).forEach((o, k) => {
       if (!o) return;
       out.owners.push(
         copyLine([

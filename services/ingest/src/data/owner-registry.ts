@@ -3,7 +3,7 @@
 // 1. A mention's key (domain/owner-keys.ts) already names an owner: that owner, subject to the middle initial (a
 //    mention with a middle initial joins an owner with the same one, or one registered without any; a mention
 //    without one joins the first owner of the key).
-// 2. Otherwise, when the record was stored before and the same place (property, owner1/owner2) named an owner of
+// 2. Otherwise, when the record was stored before and the same place (property, owner1 ... owner4) named an owner of
 //    the same name: that owner, and the new key becomes its evidence too. A re-import, a changed mailing address
 //    never renames an owner.
 // 3. Both: evidence joins the two owners. The younger id is merged into the older: its keys and mentions move, and

@@ -15,7 +15,14 @@
 // - A person with no mailing address on record is joined by nothing but the record itself (its property id, which a
 //   re-import keeps).
 import { entityNameKey, nameKey, normalizeCity, splitZip } from '@pra/core/address';
-import { OWNER_PLACES, type OwnerInput, type OwnerPlace, ownerPlaces, type PropertyInput } from './property-input.js';
+import {
+  type ByOwnerField,
+  OWNER_FIELDS,
+  type OwnerField,
+  type OwnerInput,
+  ownersInOrder,
+  type PropertyInput,
+} from './property-input.js';
 import { parsedStreetLine } from './street-lines.js';
 
 export type OwnerKind = 'E' | 'P' | 'T';
@@ -98,37 +105,37 @@ export interface OwnerMention extends OwnerMentionKey {
   seq: OwnerSeq;
 }
 
-/** An owner's place in its record as stored (records.owners.seq): 1 for owner1, ... 4 for owner4. */
+/** An owner's place in its record as stored (records.owners.seq): 1 for owner1, ... 4 for owner4 (OWNER_FIELDS). */
 export type OwnerSeq = 1 | 2 | 3 | 4;
 
 /**
- * The mentions of records (owner1 to owner4 of each, null where absent), OWNER_PLACES.length per record, to resolve
+ * The mentions of records (owner1 to owner4 of each, null where absent), OWNER_FIELDS.length per record, to resolve
  * together.
  */
 export function recordMentions(
   ids: number | readonly number[],
-  items: readonly Pick<PropertyInput, 'state' | 'mailing' | OwnerPlace>[],
+  items: readonly Pick<PropertyInput, 'state' | 'mailing' | OwnerField>[],
 ): (OwnerMention | null)[] {
   return items.flatMap((p, i) => {
     const propertyId = typeof ids === 'number' ? ids + i : ids[i]!;
-    return ownerPlaces(p).map((o, k) => {
+    return ownersInOrder(p).map((o, k) => {
       const key = ownerMentionKey(o, p, propertyId);
       return key && { ...key, propertyId, seq: (k + 1) as OwnerSeq };
     });
   });
 }
 
-/** Flat ids (OWNER_PLACES.length per record, as recordMentions lists them) to the ids of each record's places. */
+/** Flat ids (OWNER_FIELDS.length per record, as recordMentions lists them) to the ids of each record's owners. */
 export function idsByRecord(flat: readonly (number | null)[]): RecordOwnerIds[] {
-  const n = OWNER_PLACES.length;
-  if (flat.length % n !== 0) throw new Error(`${flat.length} owner ids are not ${n} a record`);
+  const n = OWNER_FIELDS.length;
+  if (flat.length % n !== 0) throw new Error(`${flat.length} owner ids do not make records of ${n} owners each`);
   const out: RecordOwnerIds[] = [];
-  for (let i = 0; i < flat.length; i += n) out.push([flat[i]!, flat[i + 1]!, flat[i + 2]!, flat[i + 3]!]);
+  for (let i = 0; i < flat.length; i += n) out.push(flat.slice(i, i + n) as unknown as RecordOwnerIds);
   return out;
 }
 
-/** The owner ids of one record by place (owner1 to owner4), null where it names no owner. */
-export type RecordOwnerIds = readonly [number | null, number | null, number | null, number | null];
+/** The owner ids of one record, owner1 to owner4, null where it names no owner. */
+export type RecordOwnerIds = ByOwnerField<number | null>;
 
 /** A record's owner ids before its owners are resolved (a dry run, a test's record). */
-export const NO_OWNER_IDS: RecordOwnerIds = [null, null, null, null];
+export const NO_OWNER_IDS = OWNER_FIELDS.map(() => null) as unknown as RecordOwnerIds;

@@ -6,7 +6,7 @@
 import { OWNER_TYPES } from '@pra/core/vocabulary';
 import { entityType } from './owner-entity-type.js';
 import { type ParsedOwner, personOwner, personsOf } from './owner-persons.js';
-import type { OwnerInput, OwnerPlaces } from './property-input.js';
+import { OWNER_FIELDS, type OwnerInput, type RecordOwners } from './property-input.js';
 import {
   dropMarkers,
   isInitial,
@@ -271,25 +271,26 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
 }
 
 /**
- * The record's owners from a row's parsed owners: four places (owner1 to owner4, as the incumbent's records have). owner1
- * is the first the roll names. owner2 is, of the others, the first an owner search could not find through owner1: an
+ * The record's owners from a row's parsed owners: four (owner1 to owner4, as the incumbent's records have). owner1 is
+ * the first the roll names. owner2 is, of the others, the first an owner search could not find through owner1: an
  * entity, or a person of another surname (`GALBRAITH, M A & M M TTEES` / `GALBRAITH, MARGARET A REV TRST` keeps the
  * trust, the parcel's titled owner, over the second trustee; `SMITH JOHN & MARY` / `JONES ROBERT` keeps ROBERT JONES,
  * where MARY SMITH is found by SMITH through owner1); when each shares owner1's surname, the next. owner3 and owner4
  * are the others in the roll's order. A name already kept is not kept again (the same name as a trustee and as a
- * person). Middle names and suffixes are in `fullName`. An owner past the fourth has no place (1 row of the three real
+ * person). Middle names and suffixes are in `fullName`. An owner past the fourth is not kept (1 row of the three real
  * rolls names five).
  */
-export function recordOwners(owners: readonly ParsedOwner[]): OwnerPlaces {
+export function recordOwners(owners: readonly ParsedOwner[]): RecordOwners {
   const [first, ...rest] = owners;
-  if (!first) return [null, null, null, null];
+  if (!first) return OWNER_FIELDS.map(() => null) as unknown as RecordOwners;
   const others = rest.filter((o) => o.fullName !== first.fullName);
   const sameSurname = (o: ParsedOwner) => first.lastName !== null && o.lastName === first.lastName;
   const second = others.find((o) => !sameSurname(o)) ?? others[0];
   const after: ParsedOwner[] = [];
   for (const o of others)
     if (o.fullName !== second?.fullName && !after.some((k) => k.fullName === o.fullName)) after.push(o);
-  return [ownerInput(first), ownerInput(second), ownerInput(after[0]), ownerInput(after[1])];
+  const kept = [first, second, ...after];
+  return OWNER_FIELDS.map((_, i) => ownerInput(kept[i])) as unknown as RecordOwners;
 }
 
 /** A parsed owner as a record's owner. */

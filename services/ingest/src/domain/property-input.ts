@@ -1,6 +1,6 @@
 // What every source (the synthetic generator, a county CSV import) produces for one property, before ids are
 // assigned. The loader turns it into table rows and the pre-rendered record body.
-import { OWNER_PLACES } from '@pra/core/vocabulary';
+import { OWNER_FIELDS } from '@pra/core/vocabulary';
 
 export interface OwnerInput {
   firstName: string | null;
@@ -10,18 +10,27 @@ export interface OwnerInput {
   type: string;
 }
 
-export { OWNER_PLACES };
-export type OwnerPlace = (typeof OWNER_PLACES)[number];
-/** A record's owners by place, null where it names fewer. */
-export type OwnerPlaces = readonly [OwnerInput | null, OwnerInput | null, OwnerInput | null, OwnerInput | null];
+export { OWNER_FIELDS };
+/** One of a record's owner fields, owner1 to owner4. */
+export type OwnerField = (typeof OWNER_FIELDS)[number];
+/** Something of each owner field of a record, in OWNER_FIELDS' order (a tuple of its length). */
+export type ByOwnerField<T> = EachOf<typeof OWNER_FIELDS, T>;
+/** A tuple of `T` as long as `Tuple` (a mapped type over a type parameter keeps the tuple). */
+type EachOf<Tuple extends readonly unknown[], T> = { readonly [K in keyof Tuple]: T };
+/** A record's owners, owner1 to owner4, null where it names fewer. */
+export type RecordOwners = ByOwnerField<OwnerInput | null>;
 
-/** A property's owners by place (owner1 to owner4). */
-export const ownerPlaces = (p: Pick<PropertyInput, OwnerPlace>): OwnerPlaces => [
-  p.owner1,
-  p.owner2,
-  p.owner3,
-  p.owner4,
-];
+/** A property's owners, owner1 to owner4. */
+export const ownersInOrder = (p: Pick<PropertyInput, OwnerField>): RecordOwners =>
+  OWNER_FIELDS.map((f) => p[f]) as unknown as RecordOwners;
+
+/** A row that names no owner. */
+export const NO_OWNERS: Readonly<Pick<PropertyInput, OwnerField>> = {
+  owner1: null,
+  owner2: null,
+  owner3: null,
+  owner4: null,
+};
 
 export interface SaleInput {
   date: string; // YYYY-MM-DD

@@ -8,7 +8,7 @@ import { streetWithUnit } from './street-lines.js';
 
 export type StoredRecord = Omit<PropertyRecord, 'demographics'>;
 
-const named = (o: OwnerInput, id: number | null) => ({
+const renderedOwner = (o: OwnerInput, id: number | null) => ({
   id,
   firstName: o.firstName,
   lastName: o.lastName,
@@ -16,7 +16,7 @@ const named = (o: OwnerInput, id: number | null) => ({
   type: o.type,
 });
 
-const ownerName = (o: OwnerInput | null, id: number | null) => (o ? named(o, id) : null);
+const ownerName = (o: OwnerInput | null, id: number | null) => (o ? renderedOwner(o, id) : null);
 
 export function oneLine(p: Pick<PropertyInput, 'line1' | 'line2' | 'city' | 'state' | 'zip'>): string {
   return `${streetWithUnit(p)}, ${p.city}, ${p.state} ${p.zip}`;
@@ -75,8 +75,8 @@ export function renderRecord(
         type: null,
       },
       owner2: ownerName(p.owner2, ownerIds[1]),
-      ...(p.owner3 ? { owner3: named(p.owner3, ownerIds[2]) } : {}),
-      ...(p.owner4 ? { owner4: named(p.owner4, ownerIds[3]) } : {}),
+      ...(p.owner3 ? { owner3: renderedOwner(p.owner3, ownerIds[2]) } : {}),
+      ...(p.owner4 ? { owner4: renderedOwner(p.owner4, ownerIds[3]) } : {}),
       // Only what is on record: no mailing address is made up from the property's.
       mailingAddress: mailing
         ? {

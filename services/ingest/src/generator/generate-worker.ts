@@ -24,7 +24,7 @@ let inFlight = 0;
 let waiting: (() => void) | null = null;
 let parcelsAnswered: ((ids: RegistryAnswer) => void) | null = null;
 
-/** The registry ids of a batch: its parcels', and its owners' (one per owner place of each record, null where none). */
+/** The registry ids of a batch: its parcels', and its owners' (one per owner field of each record, null where none). */
 export interface RegistryAnswer {
   parcelIds: number[];
   ownerIds: (number | null)[];

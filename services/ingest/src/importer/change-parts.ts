@@ -4,7 +4,7 @@
 import { countyKey } from '@pra/core/address';
 import { CHANGE_PARTS, type ChangePart } from '@pra/core/vocabulary';
 import type { AssessmentSummary, ChangeDetail, ChangeEventDraft, SaleSummary } from '../data/change-events.js';
-import { ownerPlaces, type PropertyInput } from '../domain/property-input.js';
+import { ownersInOrder, type PropertyInput } from '../domain/property-input.js';
 import { sameJson } from './import-merge.js';
 
 /**
@@ -74,7 +74,7 @@ const saleEvents = (sales: PropertyInput['sales'] | undefined) =>
   (sales ?? []).map((s) => ({ ...s, buyerName: null, sellerName: null }));
 
 const ownerNames = (p: PropertyInput | null): string[] =>
-  p ? ownerPlaces(p).flatMap((o) => (o ? [o.fullName] : [])) : [];
+  p ? ownersInOrder(p).flatMap((o) => (o ? [o.fullName] : [])) : [];
 
 const lastSale = (p: PropertyInput | null): SaleSummary | null => {
   const s = p?.sales[0];

@@ -9,7 +9,7 @@
 import { hash } from 'node:crypto';
 import { apnKey, normalizeCity, parseStreetLine, type StreetLine } from '@pra/core/address';
 import { UNKNOWN_PROPERTY_TYPE, VACANT_LAND } from '@pra/core/vocabulary';
-import { OWNER_PLACES, type PropertyInput, type SaleInput } from '../domain/property-input.js';
+import { OWNER_FIELDS, type OwnerField, type PropertyInput, type SaleInput } from '../domain/property-input.js';
 import { parsedStreetLine, streetWithUnit } from '../domain/street-lines.js';
 import type { FieldRule, FILL_ONLY_TARGETS, PROPERTY_TARGETS } from './mapping.js';
 import { isFillOnly } from './mapping-rules.js';
@@ -46,16 +46,12 @@ const FILLABLE = [
   'latitude',
   'longitude',
   'taxParcelId',
-  'owner1',
-  'owner2',
-  'owner3',
-  'owner4',
   'mailing',
   'assessment',
 ] as const;
 
 /** The fields a file may leave empty: filled from the other rows of the parcel, or cleared on a re-import. */
-export type OptionalField = FillableField | 'mortgages' | BathField;
+export type OptionalField = FillableField | 'mortgages' | BathField | OwnerField;
 type FillableField = (typeof FILLABLE)[number];
 
 /**
@@ -72,6 +68,16 @@ const isEmpty = (p: PropertyInput, f: FillableField) =>
 const BATHS = ['bathsTotal', 'bathsPartial'] as const;
 type BathField = (typeof BATHS)[number];
 const noBaths = (p: PropertyInput) => p.bathsTotal === null && p.bathsPartial === null;
+
+/**
+ * A parcel's owners (owner1 to owner4): the owners one row (one deed) names, so a merge takes them together, never the
+ * owners of one row with another's in the places it leaves empty (the new deed's owners beside the old deed's, or one
+ * name twice). A row that names none takes the other's.
+ */
+const noOwners = (p: PropertyInput) => OWNER_FIELDS.every((f) => p[f] === null);
+const takeOwners = (to: PropertyInput, from: PropertyInput) => {
+  for (const f of OWNER_FIELDS) to[f] = from[f];
+};
 
 /**
  * What a file may speak for or not: the optional fields, the price of its sales, and whether it gives sales at all
@@ -115,8 +121,8 @@ const TARGET_FIELDS: Readonly<Record<PropertyTarget, readonly MappedField[]>> = 
   bathsTotal: ['bathsTotal'],
   bathsFull: ['bathsTotal'],
   bathsPartial: ['bathsPartial'],
-  ownerName: OWNER_PLACES,
-  owner2Name: OWNER_PLACES,
+  ownerName: OWNER_FIELDS,
+  owner2Name: OWNER_FIELDS,
   ownerType: [],
   saleDate: ['sales'],
   salePrice: ['salePrice'],
@@ -237,6 +243,7 @@ function mergeFields(older: PropertyInput, newer: PropertyInput, olderBase: bool
   if (merged.mortgages.length === 0 && !keep.has('mortgages')) merged.mortgages = other.mortgages;
   if (noBaths(merged) && !BATHS.some((f) => keep.has(f)))
     [merged.bathsTotal, merged.bathsPartial] = [other.bathsTotal, other.bathsPartial];
+  if (noOwners(merged) && !OWNER_FIELDS.some((f) => keep.has(f))) takeOwners(merged, other);
   // Rows of one parcel naming different units (a co-op's apartments) are sales within the building: the parcel has no unit.
   // The same written line is the same unit: parsed only when the two are written differently.
   const [a, b] = [streetWithUnit(older), streetWithUnit(newer)];
@@ -340,8 +347,10 @@ function joinFields(stored: PropertyInput, file: PropertyInput, spoken: SpokenFo
     if (fills) fields[f] = given[f];
   }
   if (mapped.has('mortgages') && (!continued || out.mortgages.length === 0)) out.mortgages = file.mortgages;
-  // The bathrooms together (BATHS): a later row gives them only when the earlier ones gave neither.
+  // The bathrooms together (BATHS), and the owners (noOwners): a later row gives them only when the earlier ones
+  // gave none.
   if (!continued || noBaths(out)) for (const f of BATHS) if (mapped.has(f)) out[f] = file[f];
+  if ((!continued || noOwners(out)) && OWNER_FIELDS.some((f) => mapped.has(f))) takeOwners(out, file);
   out.vacant = vacantAsTyped(out);
   return out;
 }
@@ -420,9 +429,11 @@ export function sameContent(a: PropertyInput, b: PropertyInput): boolean {
  * sale's event is its date and type, a stored sale's made-up deed is read as none (upgradeStoredSales), and vacancy
  * follows the type: every parcel's state is read once more, so none keeps what the earlier rules stored. 4: a sale
  * names its deed (`documentNumber`, in its key and event), and a stored sale without one takes the file's
- * (AcrossDeeds): every parcel's state is read once more, so that its history gains the deeds its files name.
+ * (AcrossDeeds): every parcel's state is read once more, so that its history gains the deeds its files name. 5: a
+ * record keeps four owners, merged as one group (noOwners; owner2 was filled alone from another row): every parcel's
+ * state is read once more, so that a roll's third and fourth owners are added.
  */
-const FILE_DIGEST_VERSION = 4;
+const FILE_DIGEST_VERSION = 5;
 
 /**
  * What a file digest is taken under: its version and what the mapping speaks for (see stateDigest). The fields a

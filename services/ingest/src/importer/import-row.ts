@@ -14,8 +14,9 @@ import {
 import { UNKNOWN_PROPERTY_TYPE } from '@pra/core/vocabulary';
 import {
   acresOf,
-  type OwnerPlace,
-  ownerPlaces,
+  NO_OWNERS,
+  type OwnerField,
+  ownersInOrder,
   type PropertyInput,
   type SaleInput,
   sqftOf,
@@ -482,11 +483,8 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
   };
 }
 
-/** A row that names no owner. */
-const NO_OWNERS: Readonly<Pick<PropertyInput, OwnerPlace>> = { owner1: null, owner2: null, owner3: null, owner4: null };
-
 /** owner1 to owner4 from the owner cells, however many owners each holds; `ownerType` overrides the first's type. */
-export function ownersOf(v: Values, opts: ParcelOptions): Pick<PropertyInput, OwnerPlace> {
+export function ownersOf(v: Values, opts: ParcelOptions): Pick<PropertyInput, OwnerField> {
   const cells = [str(v.ownerName), str(v.owner2Name)];
   if (cells.every((c) => c === null)) return NO_OWNERS;
   const [first, owner2, owner3, owner4] = recordOwners(parseOwnerCells(cells, opts.ownerOrder ?? 'last-first'));
@@ -502,8 +500,8 @@ const partyNames = (owners: readonly ({ fullName: string | null } | null)[]) =>
  * The row's sales: the last sale (bought by the owners, sold by the file's seller when it names one) and the earlier
  * ones written in columns of the same row. A sale needs its date; a refused date (applyCompiled) leaves no sale.
  */
-function salesOf(v: Values, owners: Pick<PropertyInput, OwnerPlace>, opts: ParcelOptions): SaleInput[] {
-  const buyer = partyNames(ownerPlaces(owners));
+function salesOf(v: Values, owners: Pick<PropertyInput, OwnerField>, opts: ParcelOptions): SaleInput[] {
+  const buyer = partyNames(ownersInOrder(owners));
   const sellerCell = str(v.saleSeller);
   const seller = sellerCell === null ? '' : partyNames(parseOwnerCells([sellerCell], opts.sellerOrder ?? 'last-first'));
   const out: SaleInput[] = [];

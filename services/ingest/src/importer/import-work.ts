@@ -132,7 +132,10 @@ export interface BuildRequest {
   parcelIds: number[];
 }
 
-/** A batch's owner ids, resolved by the main thread from its mentions: one per owner place of each record (owner-keys.ts recordMentions), null where none. */
+/**
+ * A batch's owner ids, resolved by the main thread from its mentions: one per owner field of each record (owner-keys.ts
+ * recordMentions), null where none.
+ */
 export interface OwnersResolved {
   batch: number;
   ownerIds: (number | null)[];
@@ -476,8 +479,8 @@ export class ImportWork {
   }
 
   /**
-   * The batch's owner mentions (one per owner place of each record written, owner-keys.ts), once its writes are known, given its stored
-   * state: added parcels as they are; a stored one merged over its state
+   * The batch's owner mentions (one per owner field of each record written, owner-keys.ts), once its writes are
+   * known, given its stored state: added parcels as they are; a stored one merged over its state
    * (unchanged when that changes nothing). A written state keeps the file's digest when a re-import of the same
    * parcel over it would change nothing, so that the next import of an unchanged file need not read it.
    */
@@ -559,7 +562,10 @@ export class ImportWork {
     return recordMentions(ids, inputs);
   }
 
-  /** The batch's writes, once its owners are resolved (`ownerIds`: one per owner place of each record, as mentions() listed them). */
+  /**
+   * The batch's writes, once its owners are resolved (`ownerIds`: one per owner field of each record, as mentions()
+   * listed them).
+   */
   build(req: OwnersResolved): BuiltBatch<CopyChunks> {
     const pending = this.pending.get(req.batch);
     if (!pending) throw new Error(`import batch ${req.batch} was not merged`);

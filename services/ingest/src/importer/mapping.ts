@@ -42,7 +42,7 @@ export const PROPERTY_TARGETS = [
   'salePrice',
   /**
    * Who sold in the last sale (a roll's grantor column, Lebanon's): read by the owner-name parser (rule option
-   * `order`) into the sale's `sellerName`, every name the cell holds (owners stop at two: the record has two places).
+   * `order`) into the sale's `sellerName`, every name the cell holds (owners stop at four: the record has four places).
    */
   'saleSeller',
   /** When the last sale's deed was recorded (Philadelphia's `recording_date`), a date. */

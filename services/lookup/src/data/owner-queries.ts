@@ -17,8 +17,8 @@ const CURRENT = {
                         (SELECT owner_id FROM records.owner_entities WHERE owner_id = $1)) AS id`,
 };
 
-// Distinct properties of the owner (it may hold more than one place of one: owner1 and owner3, say), the first PAGING_DEPTH_MAX by id counted and
-// paged; a page past the end is one row with the count and no body (as the name search).
+// Distinct properties of the owner (it may be more than one owner of one: owner1 and owner3, say), the first
+// PAGING_DEPTH_MAX by id counted and paged; a page past the end is one row with the count and no body (as the name search).
 const PROPERTIES_OF = {
   name: 'owner_properties',
   text: `WITH m AS (SELECT DISTINCT property_id FROM records.owner_mentions WHERE owner_id = $1

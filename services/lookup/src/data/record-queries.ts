@@ -4,7 +4,7 @@
 // (one count, never a second query for it).
 import { DEFAULT_REQUEST_POOL_LIMITS } from '@pra/core/config';
 import { PAGING_DEPTH_MAX } from '@pra/core/contracts';
-import { OWNER_PLACES as RECORD_OWNER_PLACES } from '@pra/core/vocabulary';
+import { OWNER_FIELDS } from '@pra/core/vocabulary';
 import type { Queryable } from '@pra/platform';
 import { decodeRecordDoc } from '@pra/core/stored';
 import { decodeRecordBody } from '@pra/core/stored/body';
@@ -153,17 +153,17 @@ const ZIPS_HOLDING = {
           WHERE zip = ANY($2::bpchar[]) AND loose_key COLLATE "C" = ANY($1::text[]) AND state = $3 ORDER BY zip LIMIT 3`,
 };
 
-// Owners: distinct properties any of whose owners (owner1 to owner4) matches: a person by last name (and first name), an entity
-// (or a full name without a last name) by the words of its name. The count and the page come from one statement;
-// a page past the end is one row with the count and no body.
+// Owners: distinct properties any of whose owners (owner1 to owner4) matches: a person by last name (and first
+// name), an entity (or a full name without a last name) by the words of its name. The count and the page come from
+// one statement; a page past the end is one row with the count and no body.
 // Bounded whatever the word (LLC, TRUST, SMITH): only the first OWNER_COUNT_CAP matches in id order are counted and
 // paged (deeper pages are refused anyway: page x pagesize <= PAGING_DEPTH_MAX), so `total` is at most the cap and
 // the cap means "that many or more". Each way of matching keeps its first 4 x cap rows by id (a top-N sort in bounded
 // memory; a property can match once a place, owner1 to owner4), and only those few are merged, counted and paged:
 // never a UNION, a hash or a count over every owner with that word.
 export const OWNER_COUNT_CAP = PAGING_DEPTH_MAX;
-/** The rows each way of matching keeps: enough for OWNER_COUNT_CAP properties were each matched in all its places. */
-const OWNER_MATCH_ROWS = RECORD_OWNER_PLACES.length * OWNER_COUNT_CAP;
+/** The rows each way of matching keeps: OWNER_COUNT_CAP properties even if each matched in all of its owner fields. */
+const OWNER_MATCH_ROWS = OWNER_FIELDS.length * OWNER_COUNT_CAP;
 // One statement per place given (none, city, state, both, a state and ZIPs): a `($3 IS NULL OR state = $3)` form is
 // planned once, generically, for every case, and then the state and city cannot bound the name index's range: at 5M
 // records a common surname read every owner of that name in the country, row by row (2 s a lookup, bench:scale).

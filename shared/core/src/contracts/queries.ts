@@ -207,7 +207,7 @@ const ownerId = (description: string) =>
 export const OwnerQuery = z
   .object({
     lastName: text(
-      'Owner last name; matches primary and secondary owners. Required unless `ownerId` is given',
+      'Owner last name; matches primary and secondary owners (and a third and fourth where the record has them). Required unless `ownerId` is given',
       TEXT_MAX.lastName,
     ).optional(),
     ownerId: ownerId(

@@ -100,7 +100,7 @@ export const Owner = z.object({
   owner2: OwnerName.nullable(),
   owner3: OwnerName.optional().openapi({
     description:
-      "A third owner, present only when the county's roll names one (as the incumbent's owner3); found by owner search as owner1 and owner2 are",
+      "A third owner, present only when the county's roll names one (as the incumbent's owner3); found by owner search as owner1 and owner2 are (its `id` an owner entity)",
   }),
   owner4: OwnerName.optional().openapi({
     description:

@@ -74,7 +74,7 @@ const noBaths = (p: PropertyInput) => p.bathsTotal === null && p.bathsPartial ==
  * owners of one row with another's in the places it leaves empty (the new deed's owners beside the old deed's, or one
  * name twice). A row that names none takes the other's.
  */
-const noOwners = (p: PropertyInput) => OWNER_FIELDS.every((f) => p[f] === null);
+const noOwners = (p: PropertyInput) => OWNER_FIELDS.every((f) => p[f] == null);
 const takeOwners = (to: PropertyInput, from: PropertyInput) => {
   for (const f of OWNER_FIELDS) to[f] = from[f];
 };

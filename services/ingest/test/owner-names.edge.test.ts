@@ -9,6 +9,44 @@ const show = (order: NameOrder, ...cells: string[]) =>
 
 /** [order, cells, expected owners as `Type: FULL NAME [LAST|FIRST]`] */
 const CASES: [NameOrder, string[], string[]][] = [
+  // A co-owner that ends with the owner's surname before it (owner-persons.ts kinFirstLast): FIRST [MIDDLE] LAST when
+  // its first word is a first name more often than a surname (THOMAS); the roll's order when it is no first name
+  // (EVANS), when it is that surname itself (JAMES JAMES), or an initial; after an entity, nothing to share.
+  [
+    'last-first',
+    ['JAMES ROBERT', 'THOMAS MARY JAMES'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: THOMAS MARY JAMES [JAMES|THOMAS]'],
+  ],
+  [
+    'last-first',
+    ['JAMES ROBERT', 'THOMAS JAMES'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: THOMAS JAMES [JAMES|THOMAS]'],
+  ],
+  [
+    'last-first',
+    ['JAMES ROBERT & THOMAS JAMES'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: THOMAS JAMES [JAMES|THOMAS]'],
+  ],
+  [
+    'last-first',
+    ['JAMES ROBERT', 'EVANS MARY JAMES'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: MARY JAMES EVANS [EVANS|MARY]'],
+  ],
+  [
+    'last-first',
+    ['JAMES ROBERT', 'JAMES JAMES'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: JAMES JAMES [JAMES|JAMES]'],
+  ],
+  [
+    'last-first',
+    ['ACME LLC', 'JOSEPH NATHAN'],
+    ['Corporation: ACME LLC [-|-]', 'Individual: NATHAN JOSEPH [JOSEPH|NATHAN]'],
+  ],
+  [
+    'last-first',
+    ['DE JESUS MARIA', 'JUAN DE JESUS JR'],
+    ['Individual: MARIA DE JESUS [DE JESUS|MARIA]', 'Individual: JUAN DE JESUS JR [DE JESUS|JUAN]'],
+  ],
   // `(EST)` is an estate's word that closes its owner before an owner of its own (the thirty-seventh pass's review: it
   // took a co-owner into the estate); the character that marks it while a cell is read is no one's word elsewhere.
   [

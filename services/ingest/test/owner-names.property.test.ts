@@ -5,7 +5,7 @@
 // its whole name, and the work is bounded by the cut cell whatever the input's length.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { readsFirstLast } from '../src/domain/name-frequencies.js';
+import { mostlyGivenName, readsFirstLast } from '../src/domain/name-frequencies.js';
 import { WORD_TYPE } from '../src/domain/owner-words.js';
 import { referenceRows } from '../src/domain/reference-files.js';
 import { MAX_CELL_CHARS, parseOwnerCells, type ParsedOwner, recordOwners } from '../src/domain/owner-names.js';
@@ -82,6 +82,11 @@ const coupleSameSurname: fc.Arbitrary<Row> = person()
 const coupleTwoSurnames: fc.Arbitrary<Row> = fc
   .tuple(person(), person(), fc.constantFrom('two-cells', 'comma-both', 'comma-then-first-last', 'amp-next-cell'))
   .filter(([a, b]) => a.last !== b.last)
+  // `JAMES ROBERT` / `THOMAS JAMES`: a second owner named by the first's surname, after a surname that is a first name
+  // more often, reads as FIRST LAST under that surname (owner-persons.ts kinFirstLast), as a reader would take it.
+  .filter(
+    ([a, b, form]) => !(form === 'two-cells' && b.middle === null && b.first === a.last && mostlyGivenName(b.last)),
+  )
   .map(([a, b, form]) => {
     if (form === 'two-cells') return { cells: [lastFirst(a), lastFirst(b)], persons: [a, b] };
     if (form === 'comma-both') return { cells: [`${commaForm(a)} & ${commaForm(b)}`], persons: [a, b] };
@@ -131,6 +136,42 @@ describe('owner names, generated persons', () => {
         expect([inOrder?.lastName, inOrder?.firstName, inOrder?.middleName]).toEqual([last, given, i]);
       }),
       { numRuns: 1000 },
+    );
+  }, 120_000);
+
+  it("a co-owner written FIRST LAST under the first owner's surname is read so, and the given names after it share it", () => {
+    // `NATHAN DORIS L` / `JOSEPH NATHAN & RENEE`: a first name (more often one than a surname), middle names or
+    // initials, then the first owner's surname.
+    const kinFirst = FIRST_NAMES.filter((w) => mostlyGivenName(w) && !WORD_TYPE.has(w));
+    const middle = fc.option(
+      fc.oneof(fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'.split('')), fc.constantFrom(...SURNAMES)),
+      { nil: null },
+    );
+    // Given names after `&`: those the lists know only as first names (`RENEE`, `JULIA ELIZABETH`).
+    const givenOnly = FIRST_NAMES.filter((w) => !SURNAMES.includes(w) && !WORD_TYPE.has(w));
+    fc.assert(
+      fc.property(
+        person().filter((p) => !WORD_TYPE.has(p.last)),
+        fc.constantFrom(...kinFirst),
+        middle,
+        fc.option(fc.constantFrom(...givenOnly), { nil: null }),
+        (a, first, mid, spouse) => {
+          fc.pre(first !== a.last && mid !== a.last && !WORD_TYPE.has(mid ?? ''));
+          const co = `${first}${mid ? ` ${mid}` : ''} ${a.last}`;
+          const cells = [lastFirst(a), spouse ? `${co} & ${spouse}` : co];
+          const owners = parseOwnerCells(cells, 'last-first');
+          const want = [
+            `${a.first}|${a.middle ?? '-'}|${a.last}`,
+            `${first}|${mid ?? '-'}|${a.last}`,
+            ...(spouse ? [`${spouse}|-|${a.last}`] : []),
+          ];
+          expect(
+            owners.map((o) => `${o.firstName}|${o.middleName ?? '-'}|${o.lastName}`),
+            cells.join(' / '),
+          ).toEqual([...new Set(want)]);
+        },
+      ),
+      { numRuns: 2000 },
     );
   }, 120_000);
 

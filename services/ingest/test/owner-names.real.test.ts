@@ -182,6 +182,37 @@ const PHILADELPHIA: Case[] = [
   ],
   [['LORD G TIMOTHY', ''], ['Individual: G TIMOTHY LORD [LORD|G]']],
   [['THOMAS J CASSIDY', ''], ['Individual: THOMAS J CASSIDY [CASSIDY|THOMAS]']],
+  // A co-owner written FIRST LAST under the first owner's surname (a first name, then that surname): read in order,
+  // and the given names after it share the surname.
+  [
+    ['NATHAN DORIS L', 'JOSEPH NATHAN & RENEE'],
+    [
+      'Individual: DORIS L NATHAN [NATHAN|DORIS]',
+      'Individual: JOSEPH NATHAN [NATHAN|JOSEPH]',
+      'Individual: RENEE NATHAN [NATHAN|RENEE]',
+    ],
+  ],
+  [
+    ['SPARKS RICHARD L TR', 'RICHARD LOTT SPARKS AND JULIA ELIZABETH '],
+    [
+      'Trustee: RICHARD L SPARKS [SPARKS|RICHARD]',
+      'Individual: RICHARD LOTT SPARKS [SPARKS|RICHARD]',
+      'Individual: JULIA ELIZABETH SPARKS [SPARKS|JULIA]',
+    ],
+  ],
+  // The first owner's surname as a middle (maiden) name, after a surname that is no first name: the roll's order.
+  [
+    ['YOUNG HERLION HERMAN', 'EVANS JOYCE YOUNG ETAL'],
+    ['Individual: HERLION HERMAN YOUNG [YOUNG|HERLION]', 'Individual: JOYCE YOUNG EVANS [EVANS|JOYCE]'],
+  ],
+  [
+    ['AHMED FARZANA FAIZ', 'CHOWDHURY SANZIR AHMED'],
+    ['Individual: FARZANA FAIZ AHMED [AHMED|FARZANA]', 'Individual: SANZIR AHMED CHOWDHURY [CHOWDHURY|SANZIR]'],
+  ],
+  [
+    ['LOGUE EVELYN TR', 'HANDEL EILEEN LOGUE TR'],
+    ['Trustee: EVELYN LOGUE [LOGUE|EVELYN]', 'Trustee: EILEEN LOGUE HANDEL [HANDEL|EILEEN]'],
+  ],
 ];
 
 const CHARLOTTESVILLE: Case[] = [

@@ -86,6 +86,18 @@ export function readsFirstLast(a: string, b: string): boolean {
 }
 
 /**
+ * The word is a first name more often than a surname, by the lists: on the SSA's first names, and with a larger share
+ * there than on the census' surnames (JOSEPH, RICHARD, THOMAS; not LEE, MARTIN, ALLEN, nor a surname off the first
+ * names). What `JOSEPH NATHAN` after `NATHAN DORIS L` needs to read as JOSEPH NATHAN (owner-persons.ts kinFirstLast):
+ * the co-owner's surname says which word is the surname, and this, that the other can be a first name.
+ */
+export function mostlyGivenName(w: string): boolean {
+  const l = lists();
+  const first = l.first.get(w);
+  return first !== undefined && first > (l.surname.get(w) ?? 0);
+}
+
+/**
  * `a I b`, written in a LAST FIRST roll with an initial between, is the roll's own LAST FIRST MIDDLE (`DONOHUE W
  * TERRENCE`, `ZUCKERMAN M MICHAEL`), not FIRST M LAST (`GEORGE J ALLEN`, `ELEUTERIO A RIVAS`): a is none of the SSA's
  * first names, and b is one that is none of the census' common surnames (TERRENCE), or the lists make `a b` at least

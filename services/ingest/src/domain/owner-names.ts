@@ -229,8 +229,9 @@ function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | n
   // A cell of first names only after a person's cell (`SHAPLEY DONALD` / `RUTH`) shares that person's surname.
   const inherited =
     previous?.lastName && !named.some((t) => t.key === ',') && givenOnlyCell(named) ? tokens(previous.lastName) : null;
+  const kin = previous?.lastName ? tokens(previous.lastName) : null;
   const out: ParsedOwner[] = [];
-  for (const p of personsOf(ts, order, inherited)) {
+  for (const p of personsOf(ts, order, inherited, kin)) {
     const o = personOwner(p, trustee ? 'Trustee' : 'Individual');
     if (o) out.push(o);
   }

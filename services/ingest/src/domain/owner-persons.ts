@@ -2,7 +2,7 @@
 // another with commas, first names sharing the surname before them, suffixes and surname particles where they
 // belong. The parser's third step (owner-names.ts), for the words that name no entity.
 import type { OWNER_TYPES } from '@pra/core/vocabulary';
-import { allGivenNames, readsFirstLast, readsLastAroundInitial } from './name-frequencies.js';
+import { allGivenNames, mostlyGivenName, readsFirstLast, readsLastAroundInitial } from './name-frequencies.js';
 
 type OwnerType = (typeof OWNER_TYPES)[number];
 import { AMP, HONORIFICS, SUFFIXES, SURNAME_PARTICLES, TRUSTEE_MARKERS } from './owner-words.js';
@@ -46,6 +46,30 @@ function trailingSurname(ts: readonly Tok[]): number {
   let n = 1;
   while (n < ts.length - 1 && SURNAME_PARTICLES.has(ts[ts.length - 1 - n]!.key)) n++;
   return n;
+}
+
+/**
+ * How many of the name's last words are the surname of the owner before it (`kin`), for a co-owner written FIRST
+ * [MIDDLE] LAST in a LAST FIRST roll (`NATHAN DORIS L` / `JOSEPH NATHAN & RENEE`, `SPARKS RICHARD L TR` / `RICHARD LOTT
+ * SPARKS AND JULIA ELIZABETH`): the name ends with that surname and begins with a word the lists know as a first name
+ * more than as a surname (mostlyGivenName); else 0. A maiden name kept as a middle name is the roll's own order
+ * (`YOUNG HERLION HERMAN` / `EVANS JOYCE YOUNG`, `AHMED FARZANA FAIZ` / `CHOWDHURY SANZIR AHMED`: EVANS and CHOWDHURY
+ * are no first names).
+ */
+function kinSurnameAtEnd(name: readonly Tok[], kin: readonly Tok[] | null): number {
+  if (kin === null || kin.length === 0 || name.length <= kin.length) return 0;
+  const at = name.length - kin.length;
+  for (let i = 0; i < kin.length; i++) if (name[at + i]!.key !== kin[i]!.key) return 0;
+  const a = name[0]!;
+  return isInitial(a) || a.key === kin[0]!.key || !mostlyGivenName(a.key) ? 0 : kin.length;
+}
+
+/** A co-owner written FIRST [MIDDLE] LAST under `kin`, the surname of the owner before it (kinSurnameAtEnd), or null. */
+function kinFirstLast(ts: Tok[], kin: readonly Tok[] | null): Person | null {
+  if (kin === null) return null;
+  const { name, suffix } = splitSuffixes(ts, true);
+  const shared = kinSurnameAtEnd(name, kin);
+  return shared > 0 ? { first: name.slice(0, -shared), last: name.slice(-shared), suffix } : null;
 }
 
 function lastFirst(ts: Tok[]): Person {
@@ -201,7 +225,11 @@ function withoutTitles(part: Tok[]): Tok[] {
   });
 }
 
-export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null): Person[] {
+/**
+ * The persons of a segment's words. `inherited`: the surname a cell of first names only shares (owner-names.ts);
+ * `kin`: the surname of the owner before the segment, which a co-owner written FIRST LAST may end with (kinFirstLast).
+ */
+export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null, kin: Tok[] | null = null): Person[] {
   const parts: Tok[][] = [[]];
   for (const t of ts) {
     if (AMP.has(t.key)) parts.push([]);
@@ -210,6 +238,8 @@ export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null):
   const commaStyle = ts.some((t) => t.key === ',');
   const people: Person[] = [];
   let surname = inherited;
+  /** A co-owner read FIRST LAST under kin's surname: the cell is written in reading order, as one with commas. */
+  let inReadingOrder = commaStyle;
   for (const raw of parts) {
     const part = withoutTitles(trimConnectors(raw));
     if (part.length === 0) continue;
@@ -220,13 +250,15 @@ export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null):
     let found: Person[];
     if (hasComma && leadingCommaGroups > 0 && part[0]!.key !== ',' && commaHasName(part)) {
       found = commaPart(part, people.length > 0 ? surname : null);
-    } else if (surname && sharesSurname(named, people, order, commaStyle)) {
+    } else if (surname && sharesSurname(named, people, order, inReadingOrder)) {
       const { name, suffix } = splitSuffixes(named, true);
       found = [{ first: name, last: surname, suffix }];
-    } else if (order === 'first-last' || (commaStyle && surname)) {
+    } else if (order === 'first-last' || (inReadingOrder && surname)) {
       found = [firstLast(named)];
     } else {
-      found = [lastFirst(named)];
+      const kinned = kinFirstLast(named, surname ?? kin);
+      if (kinned) inReadingOrder = true;
+      found = [kinned ?? lastFirst(named)];
     }
     for (const p of found) {
       if (p.last.length > 0) surname = p.last;

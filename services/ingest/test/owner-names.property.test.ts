@@ -141,7 +141,7 @@ describe('owner names, generated persons', () => {
 
   it("a co-owner written FIRST LAST under the first owner's surname is read so, and the given names after it share it", () => {
     // `NATHAN DORIS L` / `JOSEPH NATHAN & RENEE`: a first name (more often one than a surname), middle names or
-    // initials, then the first owner's surname.
+    // initials, then the first owner's surname; or the first name alone before `&` and an owner of another surname.
     const kinFirst = FIRST_NAMES.filter((w) => mostlyGivenName(w) && !WORD_TYPE.has(w));
     const middle = fc.option(
       fc.oneof(fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'.split('')), fc.constantFrom(...SURNAMES)),
@@ -155,15 +155,18 @@ describe('owner names, generated persons', () => {
         fc.constantFrom(...kinFirst),
         middle,
         fc.option(fc.constantFrom(...givenOnly), { nil: null }),
-        (a, first, mid, spouse) => {
+        fc.option(person(), { nil: null }),
+        (a, first, mid, spouse, other) => {
           fc.pre(first !== a.last && mid !== a.last && !WORD_TYPE.has(mid ?? ''));
-          const co = `${first}${mid ? ` ${mid}` : ''} ${a.last}`;
-          const cells = [lastFirst(a), spouse ? `${co} & ${spouse}` : co];
+          fc.pre(other === null || (other.last !== a.last && other.first !== a.last && other.middle === null));
+          // `JOSEPH NATHAN & RENEE`, or `EDWARD & YAFFA JOSEPH` (a first name alone, then an owner of another surname).
+          const co = other ? first : `${first}${mid ? ` ${mid}` : ''} ${a.last}`;
+          const cells = [lastFirst(a), other ? `${co} & ${lastFirst(other)}` : spouse ? `${co} & ${spouse}` : co];
           const owners = parseOwnerCells(cells, 'last-first');
           const want = [
             `${a.first}|${a.middle ?? '-'}|${a.last}`,
-            `${first}|${mid ?? '-'}|${a.last}`,
-            ...(spouse ? [`${spouse}|-|${a.last}`] : []),
+            `${first}|${other ? '-' : (mid ?? '-')}|${a.last}`,
+            ...(other ? [`${other.first}|-|${other.last}`] : spouse ? [`${spouse}|-|${a.last}`] : []),
           ];
           expect(
             owners.map((o) => `${o.firstName}|${o.middleName ?? '-'}|${o.lastName}`),

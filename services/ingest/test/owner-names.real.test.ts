@@ -200,6 +200,23 @@ const PHILADELPHIA: Case[] = [
       'Individual: JULIA ELIZABETH SPARKS [SPARKS|JULIA]',
     ],
   ],
+  // A first name opening the next cell, before `&`, shares the owner's surname (EDWARD was a person of a surname alone).
+  [
+    ['RESNICK MARIANNA', 'EDWARD & YAFFA JOSEPH K'],
+    [
+      'Individual: MARIANNA RESNICK [RESNICK|MARIANNA]',
+      'Individual: EDWARD RESNICK [RESNICK|EDWARD]',
+      'Individual: JOSEPH K YAFFA [YAFFA|JOSEPH]',
+    ],
+  ],
+  [
+    ['RICHARD L FELTON T/F', 'ANGELA & J C FELTON'],
+    [
+      'Individual: RICHARD L FELTON [FELTON|RICHARD]',
+      'Individual: ANGELA FELTON [FELTON|ANGELA]',
+      'Individual: J C FELTON [FELTON|J]',
+    ],
+  ],
   // The first owner's surname as a middle (maiden) name, after a surname that is no first name: the roll's order.
   [
     ['YOUNG HERLION HERMAN', 'EVANS JOYCE YOUNG ETAL'],
@@ -525,6 +542,21 @@ const LEBANON: Case[] = [
   [
     ['DRUKE S A & RAMOS L S', ''],
     ['Individual: S A DRUKE [DRUKE|S]', 'Individual: L S RAMOS [RAMOS|L]'],
+  ],
+  // A roll of initials: a word before initials opening the next cell is a surname, though CHASE is a first name too.
+  [
+    ['DRUKE S A & RAMOS L S', 'CHASE M A & DRUKE M M'],
+    [
+      'Individual: S A DRUKE [DRUKE|S]',
+      'Individual: L S RAMOS [RAMOS|L]',
+      'Individual: M A CHASE [CHASE|M]',
+      'Individual: M M DRUKE [DRUKE|M]',
+    ],
+  ],
+  // A first name and an initial opening the co-owner's cell share the owner's surname.
+  [
+    ['DUBUQUE, RONALD F', 'WENDY A, CO-TTEES'],
+    ['Individual: RONALD F DUBUQUE [DUBUQUE|RONALD]', 'Trustee: WENDY A DUBUQUE [DUBUQUE|WENDY]'],
   ],
   [
     ['DUCHAINE B C & F O TTEES', 'DUCHAINE FAMILY REV TRUST'],

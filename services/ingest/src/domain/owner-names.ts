@@ -5,7 +5,7 @@
 // disk once, at an import's start (or at the first name that needs them).
 import { OWNER_TYPES } from '@pra/core/vocabulary';
 import { entityType } from './owner-entity-type.js';
-import { type ParsedOwner, personOwner, personsOf } from './owner-persons.js';
+import { kinOf, type ParsedOwner, personOwner, personsOf } from './owner-persons.js';
 import { OWNER_FIELDS, type OwnerInput, type RecordOwners } from './property-input.js';
 import {
   dropMarkers,
@@ -229,9 +229,8 @@ function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | n
   // A cell of first names only after a person's cell (`SHAPLEY DONALD` / `RUTH`) shares that person's surname.
   const inherited =
     previous?.lastName && !named.some((t) => t.key === ',') && givenOnlyCell(named) ? tokens(previous.lastName) : null;
-  const kin = previous?.lastName ? tokens(previous.lastName) : null;
   const out: ParsedOwner[] = [];
-  for (const p of personsOf(ts, order, inherited, kin)) {
+  for (const p of personsOf(ts, order, inherited, kinOf(previous))) {
     const o = personOwner(p, trustee ? 'Trustee' : 'Individual');
     if (o) out.push(o);
   }

@@ -6,7 +6,7 @@ import { allGivenNames, mostlyGivenName, readsFirstLast, readsLastAroundInitial 
 
 type OwnerType = (typeof OWNER_TYPES)[number];
 import { AMP, HONORIFICS, SUFFIXES, SURNAME_PARTICLES, TRUSTEE_MARKERS } from './owner-words.js';
-import { isInitial, type NameOrder, type Tok, trimConnectors } from './owner-tokens.js';
+import { isInitial, type NameOrder, type Tok, tokens, trimConnectors } from './owner-tokens.js';
 
 export interface ParsedOwner {
   /** A person's name in reading order (FIRST MIDDLE LAST SUFFIX); an entity's as written. */
@@ -16,6 +16,21 @@ export interface ParsedOwner {
   lastName: string | null;
   suffix: string | null;
   type: OwnerType;
+}
+
+/** The owner before a segment, as its co-owners may share its surname (personsOf): that surname, and whether the
+ * owner was given initials only (`RAMOS L S`: the roll writes its co-owners' surnames before initials too). */
+export interface Kin {
+  last: Tok[];
+  initialsOnly: boolean;
+}
+
+/** A parsed person as the owner before the next segment (Kin); null for an entity or a name without a surname. */
+export function kinOf(o: ParsedOwner | null): Kin | null {
+  if (o?.lastName == null || o.firstName === null)
+    return o?.lastName ? { last: tokens(o.lastName), initialsOnly: false } : null;
+  const given = o.middleName === null ? [o.firstName] : [o.firstName, ...o.middleName.split(' ')];
+  return { last: tokens(o.lastName), initialsOnly: given.every((w) => w.length === 1) };
 }
 
 export interface Person {
@@ -229,7 +244,7 @@ function withoutTitles(part: Tok[]): Tok[] {
  * The persons of a segment's words. `inherited`: the surname a cell of first names only shares (owner-names.ts);
  * `kin`: the surname of the owner before the segment, which a co-owner written FIRST LAST may end with (kinFirstLast).
  */
-export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null, kin: Tok[] | null = null): Person[] {
+export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null, kin: Kin | null = null): Person[] {
   const parts: Tok[][] = [[]];
   for (const t of ts) {
     if (AMP.has(t.key)) parts.push([]);
@@ -253,10 +268,22 @@ export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null, 
     } else if (surname && sharesSurname(named, people, order, inReadingOrder)) {
       const { name, suffix } = splitSuffixes(named, true);
       found = [{ first: name, last: surname, suffix }];
+    } else if (
+      people.length === 0 &&
+      kin &&
+      givenOnly(named) &&
+      mostlyGivenName(named[0]!.key) &&
+      !(kin.initialsOnly && named.length > 1)
+    ) {
+      // `RESNICK MARIANNA` / `EDWARD & YAFFA JOSEPH K`: a first name (and initials) opening the cell after a person
+      // shares that person's surname, as a cell of first names alone does (owner-names.ts `inherited`); not a word
+      // before initials after an owner of initials only (`DRUKE S A & RAMOS L S` / `CHASE M A & ...`: M A CHASE).
+      const { name, suffix } = splitSuffixes(named, true);
+      found = [{ first: name, last: kin.last, suffix }];
     } else if (order === 'first-last' || (inReadingOrder && surname)) {
       found = [firstLast(named)];
     } else {
-      const kinned = kinFirstLast(named, surname ?? kin);
+      const kinned = kinFirstLast(named, surname ?? kin?.last ?? null);
       if (kinned) inReadingOrder = true;
       found = [kinned ?? lastFirst(named)];
     }

@@ -434,6 +434,26 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
     expect(made.added).toBe(known.size);
   });
 
+  it('an owner past the fourth, which the record has no place for, is reported by line and column, not dropped unsaid', () => {
+    // Every row of the file whose owners the parser reads past four (`SCOTT, WILLIAM, WESLEY, HOWARD, LEON & SEAN`).
+    const past: string[] = [];
+    for (const r of readRows(COUNTY_ROLLS.charlottesville[0].file)) {
+      if (r.StreetNumber!.trim() === '') continue;
+      const notKept: string[] = [];
+      recordOwners(parseOwnerCells([r.OwnerName!], 'last-first'), notKept);
+      past.push(...notKept);
+    }
+    expect(past).toEqual(['SEAN SCOTT']);
+    const s = summaries.get('charlottesville-parcels')!;
+    const reported = s.refusals.filter((x) => x.reason.includes('past the fourth'));
+    expect(reported.map((x) => x.reason)).toEqual([
+      "column 'OwnerName': an owner past the fourth, SEAN SCOTT, a record has no place for (not stored)",
+    ]);
+    expect(reported[0]!.line).toBeGreaterThan(1);
+    const rec = [...byApn.values()].find((x) => x.owner.owner1?.fullName === 'WILLIAM SCOTT' && x.owner.owner4);
+    expect(rec?.owner.owner4?.fullName).toBe('LEON SCOTT');
+  });
+
   it("a parcel numbered with its unit's letter (`100-A MELBOURNE PARK CIR`) is located by that unit's point (`100 MELBOURNE PARK CIR #A`)", () => {
     let checked = 0;
     for (const r of parcels) {

@@ -278,9 +278,9 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
  * where MARY SMITH is found by SMITH through owner1); when each shares owner1's surname, the next. owner3 and owner4
  * are the others in the roll's order. A name already kept is not kept again (the same name as a trustee and as a
  * person). Middle names and suffixes are in `fullName`. An owner past the fourth is not kept (1 row of the three real
- * rolls names five).
+ * rolls names five): `notKept`, given, receives their full names, for the import's report.
  */
-export function recordOwners(owners: readonly ParsedOwner[]): RecordOwners {
+export function recordOwners(owners: readonly ParsedOwner[], notKept?: string[]): RecordOwners {
   const [first, ...rest] = owners;
   if (!first) return OWNER_FIELDS.map(() => null) as unknown as RecordOwners;
   const others = rest.filter((o) => o.fullName !== first.fullName);
@@ -290,6 +290,7 @@ export function recordOwners(owners: readonly ParsedOwner[]): RecordOwners {
   for (const o of others)
     if (o.fullName !== second?.fullName && !after.some((k) => k.fullName === o.fullName)) after.push(o);
   const kept = [first, second, ...after];
+  if (notKept) for (const o of kept.slice(OWNER_FIELDS.length)) notKept.push(o!.fullName);
   return OWNER_FIELDS.map((_, i) => ownerInput(kept[i])) as unknown as RecordOwners;
 }
 

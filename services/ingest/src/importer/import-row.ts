@@ -329,13 +329,15 @@ export function toParcel(
   opts: ParcelOptions = {},
   /** sitePlace(v), when the row's site was read already (ImportWork reads it with the row's values). */
   at?: SitePlace,
+  /** Given, receives the owners the record has no place for (ownersOf). */
+  notKept?: string[],
 ): { input: PropertyInput; street: StreetLine } {
   const read = at ?? sitePlace(v);
   const { site, fipsGiven, line1, line2, parsed, mailing } = read;
   const { zip, zipSource, place, state, fips } = rowPlace(read, opts);
   const derivedApn = String(hash32(`${fips}|${parsed.lineKey}|${parsed.unitKey}`)).padStart(10, '0');
   const apn = str(v.apn) ?? `${derivedApn.slice(0, 3)}-${derivedApn.slice(3, 7)}-${derivedApn.slice(7)}`;
-  const owners = ownersOf(v, opts);
+  const owners = ownersOf(v, opts, notKept);
   const proptype = str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE;
   // The ZIP's centre stands for coordinates only when the file gave the ZIP: an inferred ZIP is not a location.
   const centre = zipSource === 'file' ? place : undefined;
@@ -439,10 +441,16 @@ function assessmentOf(v: Values): PropertyInput['assessment'] {
  * What a joined file's row says of a parcel another file made (a county's roll in several files): a property whose
  * fields are those the row's mapping reads; the join (import-join.ts) takes only the mapped ones from it.
  */
-export function toContribution(v: Values, now: string, opts: ParcelOptions = {}): PropertyInput {
+export function toContribution(
+  v: Values,
+  now: string,
+  opts: ParcelOptions = {},
+  /** Given, receives the owners the record has no place for (ownersOf). */
+  notKept?: string[],
+): PropertyInput {
   checkRanges(v);
   const fips = str(v.fips) ?? '';
-  const owners = ownersOf(v, opts);
+  const owners = ownersOf(v, opts, notKept);
   const proptype = str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE;
   const apn = str(v.apn);
   return {
@@ -483,11 +491,16 @@ export function toContribution(v: Values, now: string, opts: ParcelOptions = {})
   };
 }
 
-/** owner1 to owner4 from the owner cells, however many owners each holds; `ownerType` overrides the first's type. */
-export function ownersOf(v: Values, opts: ParcelOptions): Pick<PropertyInput, OwnerField> {
+/**
+ * owner1 to owner4 from the owner cells, however many owners each holds; `ownerType` overrides the first's type.
+ * `notKept`, given, receives the full names of the owners past the fourth, which the record has no place for (the
+ * import reports them).
+ */
+export function ownersOf(v: Values, opts: ParcelOptions, notKept?: string[]): Pick<PropertyInput, OwnerField> {
   const cells = [str(v.ownerName), str(v.owner2Name)];
   if (cells.every((c) => c === null)) return NO_OWNERS;
-  const [first, owner2, owner3, owner4] = recordOwners(parseOwnerCells(cells, opts.ownerOrder ?? 'last-first'));
+  const parsed = parseOwnerCells(cells, opts.ownerOrder ?? 'last-first');
+  const [first, owner2, owner3, owner4] = recordOwners(parsed, notKept);
   const type = str(v.ownerType);
   return { owner1: first && type ? { ...first, type } : first, owner2, owner3, owner4 };
 }

@@ -260,16 +260,20 @@ export class ImportWork {
     this.joined = join ? new JoinedParcels(join, setup.addressIndex ?? []) : null;
   }
 
-  /** A row's parcel: its identity, and what the row says of it. `site`: sitePlace(values) (none for a joined file). */
+  /**
+   * A row's parcel: its identity, and what the row says of it. `site`: sitePlace(values) (none for a joined file).
+   * `notKept` receives the owners past the fourth (ownersOf).
+   */
   private parcelOf(
     values: Values,
     site: SitePlace | null,
+    notKept: string[],
   ): { identity: string; input: PropertyInput; ref?: ParcelRef } {
     if (this.joined) {
-      const input = toContribution(values, this.setup.now, this.options);
+      const input = toContribution(values, this.setup.now, this.options, notKept);
       return { ...this.joined.find(values, input), input };
     }
-    const { input, street } = toParcel(values, this.setup.now, this.options, site ?? undefined);
+    const { input, street } = toParcel(values, this.setup.now, this.options, site ?? undefined, notKept);
     return { identity: parcelIdentity(input, this.byApn, street), input };
   }
 
@@ -375,6 +379,20 @@ export class ImportWork {
     }
   }
 
+  /**
+   * A refusal's reason for the owners of a row past the fourth: the record has places for four (owner1 to owner4), so
+   * they are not stored, nor found by owner search; said by line and column with the values refused.
+   */
+  private ownersNotKept(names: readonly string[]): string {
+    const { ownerName, owner2Name } = this.setup.mapping.fields;
+    const columns = [ownerName, owner2Name].flatMap((rule) => (rule && 'column' in rule ? [`'${rule.column}'`] : []));
+    const owners =
+      names.length === 1
+        ? `an owner past the fourth, ${names[0]},`
+        : `${names.length} owners past the fourth, ${names.join(', ')},`;
+    return `column ${columns.join(' / ') || 'ownerName'}: ${owners} a record has no place for (not stored)`;
+  }
+
   /** The roll's ZIP evidence, all of it, before its first batch is parsed. */
   useZipEvidence(entries: readonly ZipEvidenceEntry[]): void {
     this.options.zipEvidence = new ZipEvidence(entries);
@@ -396,12 +414,14 @@ export class ImportWork {
     const refusals: RowError[] = [];
     /** Rows that are errors, with their cells: what the rules counted of them is taken out of the report. */
     const errorRows: { cells: readonly string[]; line: number }[] = [];
+    const notKept: string[] = [];
     for (let r = 0; r < read.rows.length; r++) {
       const row = read.rows[r]!;
       const line = rows.lines[r]!;
       try {
         if (!row.ok) throw row.error;
-        const { identity, input, ref } = this.parcelOf(row.values, row.site);
+        notKept.length = 0;
+        const { identity, input, ref } = this.parcelOf(row.values, row.site, notKept);
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
         if (prior) {
@@ -414,6 +434,7 @@ export class ImportWork {
         // file's row does), and its cells count in no target.
         for (let i = r === 0 ? 0 : read.rows[r - 1]!.refusalsEnd; i < row.refusalsEnd; i++)
           refusals.push(read.refusals[i]!);
+        if (notKept.length > 0) refusals.push({ line, reason: this.ownersNotKept(notKept) });
       } catch (err) {
         errors.push({ line, reason: (err as Error).message });
         if (row.ok || row.counted) errorRows.push({ cells: this.recordAt(rows, r, cells), line });

@@ -2,13 +2,13 @@
 // back (held-spill.ts): every row comes back once, its text and line as held, a parcel's rows in the order they were
 // written and all in one part, however many writes they came in. Property-based; and a part cut short fails, naming it.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, truncateSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { HeldSpill, type HeldRow, SPILL_PARTS } from '../src/importer/held-spill.js';
+import { ABANDONED_AFTER_MS, HeldSpill, type HeldRow, SPILL_HOST, SPILL_PARTS } from '../src/importer/held-spill.js';
 import { HeldRows } from '../src/importer/held-rows.js';
 
 const parent = mkdtempSync(join(tmpdir(), 'pra-held-spill-test-'));
@@ -111,11 +111,11 @@ describe('HeldSpill', () => {
     expect(readdirSync(parent)).toEqual([]);
   });
 
-  it('is removed as the process exits without letting it go, or is stopped by SIGINT (which then stops it as before)', () => {
+  it('is removed as the process exits without letting it go, or is stopped by SIGINT (which then stops it as before); one killed outright, by the next spill', async () => {
     // A process of its own that holds rows on disk, then exits as the CLI's failure handler does (before the reader's
     // clean-up ran), or is stopped by Ctrl-C during an import.
     const module = fileURLToPath(new URL('../src/importer/held-spill.ts', import.meta.url));
-    const run = (end: string) =>
+    const run = (end: string, where = parent) =>
       spawnSync(
         process.execPath,
         [
@@ -127,9 +127,9 @@ describe('HeldSpill', () => {
             `import { HeldSpill, removeHeldOnSignals } from ${JSON.stringify(module)};`,
             `import { readdirSync } from 'node:fs';`,
             'removeHeldOnSignals();',
-            `const spill = new HeldSpill(${JSON.stringify(parent)});`,
+            `const spill = new HeldSpill(${JSON.stringify(where)});`,
             `await spill.write(new Map([['A1', { texts: ['A1,100\\n'], lines: [2] }]]));`,
-            `console.log(readdirSync(${JSON.stringify(parent)}).length);`,
+            `console.log(readdirSync(${JSON.stringify(where)}).length);`,
             end,
             'setTimeout(() => {}, 10_000);',
           ].join('\n'),
@@ -143,6 +143,44 @@ describe('HeldSpill', () => {
     const stopped = run("process.kill(process.pid, 'SIGINT');");
     expect([stopped.signal, stopped.stdout.trim()], stopped.stderr).toEqual(['SIGINT', '1']);
     expect(readdirSync(parent)).toEqual([]);
+
+    // Killed outright (SIGKILL): its directory stays, until the next spill in the same place on this host, once it has
+    // been left alone an hour; not one of a process still running, nor of another host, nor one touched lately. (A
+    // place of its own: this process swept `parent` at its first spill there, and sweeps a place once an hour.)
+    const place = mkdtempSync(join(tmpdir(), 'pra-held-sweep-test-'));
+    const killed = run("process.kill(process.pid, 'SIGKILL');", place);
+    expect([killed.signal, killed.stdout.trim()], killed.stderr).toEqual(['SIGKILL', '1']);
+    const [left] = readdirSync(place);
+    expect(left).toMatch(new RegExp(`^pra-held-${SPILL_HOST.replace(/\./g, '\\.')}-${killed.pid}-`));
+    const old = (Date.now() - ABANDONED_AFTER_MS - 60_000) / 1000;
+    const age = (name: string) => {
+      for (const f of readdirSync(join(place, name))) utimesSync(join(place, name, f), old, old);
+      utimesSync(join(place, name), old, old);
+    };
+    const make = (name: string, aged: boolean) => {
+      mkdirSync(join(place, name));
+      writeFileSync(join(place, name, '0'), 'x');
+      if (aged) age(name);
+    };
+    const others = [
+      `pra-held-${SPILL_HOST}-${killed.pid}-recent`,
+      `pra-held-${SPILL_HOST}-${process.ppid}-living`,
+      `pra-held-another-host-${killed.pid}-elsewh`,
+      `pra-held-${killed.pid}-old123`,
+      'pra-held-not-a-spill',
+    ];
+    for (const [i, name] of others.entries()) make(name, i > 0);
+    age(left!);
+    const next = new HeldSpill(place);
+    await next.write(new Map([['B1', { texts: ['B1,1\n'], lines: [2] }]]));
+    const now = readdirSync(place);
+    expect(now).not.toContain(left);
+    expect(now.filter((n) => !others.includes(n))).toHaveLength(1);
+    for (const name of others) expect(now).toContain(name);
+    await next.close();
+    for (const name of others) rmSync(join(place, name), { recursive: true });
+    expect(readdirSync(place)).toEqual([]);
+    rmSync(place, { recursive: true });
   });
 });
 

@@ -4,11 +4,12 @@
 // together and in the file's order however many times the reader spilled. A part too large to be read back into
 // memory is spread over a spill of its own, one level down, by another hash of the key (HeldRows.readBack). The
 // directory goes when the reader is done with it, or fails (close()), or the process exits or is stopped by a signal
-// (removeHeldOnSignals); an importer killed outright leaves it (`pra-held-<pid>-*` in the temporary directory). Text
+// (removeHeldOnSignals); an importer killed outright leaves it (`pra-held-<host>-<pid>-*` in the temporary directory),
+// until the next import that spills there on the same host removes it (sweepAbandoned). Text
 // is written as UTF-8: the reader's text is decoded from UTF-8, so holds no lone surrogate, and comes back as it went.
 import { rmSync } from 'node:fs';
-import { type FileHandle, mkdtemp, open, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { type FileHandle, mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash32 } from '../generator/random.js';
 
@@ -79,6 +80,77 @@ export function removeHeldOnSignals(): void {
     process.on(signal, listener);
     return listener;
   });
+}
+
+/** The host in a spill directory's name: its name's letters, digits, dots and dashes (`pra-held-<host>-<pid>-*`). */
+export const SPILL_HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_') || 'host';
+/** A spill directory's name: its host, the process id, mkdtemp's six characters. */
+const SPILL_DIR = /^pra-held-(.+)-(\d+)-[A-Za-z0-9]{6}$/;
+/**
+ * How long a spill directory must have been left alone (it and its files) before another importer removes it: a live
+ * import writes or drops a part's file far more often (every spill of 500,000 rows, every part read back), so a
+ * process id that another PID namespace reuses (a container sharing the directory) cannot make a live spill look
+ * abandoned.
+ */
+export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
+
+/** When this process last swept each parent (sweepAbandoned): once each ABANDONED_AFTER_MS at most. */
+const swept = new Map<string, number>();
+
+/** Whether a process of that id runs here (EPERM: it does, as another user). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The latest change to a directory or to a file in it (ms), or null when it is gone. */
+async function lastTouched(dir: string): Promise<number | null> {
+  try {
+    let latest = (await stat(dir)).mtimeMs;
+    for (const name of await readdir(dir)) {
+      const s = await stat(join(dir, name)).catch(() => null);
+      if (s) latest = Math.max(latest, s.mtimeMs);
+    }
+    return latest;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Removes the spill directories in `parent` that importers killed outright left (SIGKILL, the machine lost): those
+ * made on this host by a process that no longer runs, untouched for ABANDONED_AFTER_MS. At a spill's first write,
+ * once an ABANDONED_AFTER_MS at most for each parent; whatever fails is left (another importer may sweep it), never the import's failure. Returns the names
+ * removed.
+ */
+export async function sweepAbandoned(parent: string, now = Date.now()): Promise<string[]> {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = await readdir(parent);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    const m = SPILL_DIR.exec(name);
+    if (!m || m[1] !== SPILL_HOST) continue;
+    const pid = Number(m[2]);
+    if (pid === process.pid || running(pid)) continue;
+    const dir = join(parent, name);
+    const touched = await lastTouched(dir);
+    if (touched === null || now - touched < ABANDONED_AFTER_MS) continue;
+    try {
+      await rm(dir, { recursive: true, force: true });
+      removed.push(name);
+    } catch {
+      // Not ours to insist on: left for the next sweep or for someone to remove.
+    }
+  }
+  return removed;
 }
 
 /** Murmur3's finalizer: every bit of `h` reaches every bit of the result (FNV-1a's last characters reach few). */
@@ -162,9 +234,15 @@ export class HeldSpill {
   async write(groups: HeldGroups): Promise<void> {
     if (this.failed) throw new Error('rows held back on disk were not all written: this spill is not written to again');
     try {
-      // The importer's process id in its name: one left by an importer killed tells whose it was.
+      // The host and the importer's process id in its name: one left by an importer killed tells whose it was, and
+      // the next import that spills here removes it once that process is gone (sweepAbandoned).
       if (this.dir === null) {
-        this.dir = await mkdtemp(join(this.parent, `pra-held-${process.pid}-`));
+        const now = Date.now();
+        if (now - (swept.get(this.parent) ?? Number.NEGATIVE_INFINITY) >= ABANDONED_AFTER_MS) {
+          swept.set(this.parent, now);
+          await sweepAbandoned(this.parent, now);
+        }
+        this.dir = await mkdtemp(join(this.parent, `pra-held-${SPILL_HOST}-${process.pid}-`));
         removeAtExit(this.dir);
       }
       const byPart: [string, HeldGroup][][] = Array.from({ length: SPILL_PARTS }, () => []);

@@ -37,6 +37,22 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['JAMES ROBERT', 'JAMES JAMES'],
     ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: JAMES JAMES [JAMES|JAMES]'],
   ],
+  // Two surnames before a first name, the second the owner's: not where that surname is a first name more often.
+  [
+    'last-first',
+    ['JAMES ROBERT', 'SMITH JAMES ALLEN'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: JAMES ALLEN SMITH [SMITH|JAMES]'],
+  ],
+  [
+    'last-first',
+    ['JONES ROBERT', 'SMITH JONES MARY K'],
+    ['Individual: ROBERT JONES [JONES|ROBERT]', 'Individual: MARY K SMITH JONES [SMITH JONES|MARY]'],
+  ],
+  [
+    'last-first',
+    ['JONES ROBERT', 'SMITH JONES K'],
+    ['Individual: ROBERT JONES [JONES|ROBERT]', 'Individual: JONES K SMITH [SMITH|JONES]'],
+  ],
   [
     'last-first',
     ['ACME LLC', 'JOSEPH NATHAN'],

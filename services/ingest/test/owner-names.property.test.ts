@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { mostlyGivenName, readsFirstLast } from '../src/domain/name-frequencies.js';
-import { WORD_TYPE } from '../src/domain/owner-words.js';
+import { SURNAME_PARTICLES, WORD_TYPE } from '../src/domain/owner-words.js';
 import { referenceRows } from '../src/domain/reference-files.js';
 import { MAX_CELL_CHARS, parseOwnerCells, type ParsedOwner, recordOwners } from '../src/domain/owner-names.js';
 
@@ -172,6 +172,29 @@ describe('owner names, generated persons', () => {
             owners.map((o) => `${o.firstName}|${o.middleName ?? '-'}|${o.lastName}`),
             cells.join(' / '),
           ).toEqual([...new Set(want)]);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  }, 120_000);
+
+  it("two surnames before the given names, the second the first owner's, are the co-owner's surname (LAST1 LAST2 FIRST)", () => {
+    // `MOREL PERICLES` / `DE JESUS MOREL ANDREA M`: where the first owner's surname is no first name more often.
+    const names = (w: string[]) => w.filter((x) => !WORD_TYPE.has(x) && !SURNAME_PARTICLES.has(x));
+    fc.assert(
+      fc.property(
+        person().filter((p) => !WORD_TYPE.has(p.last) && !mostlyGivenName(p.last)),
+        fc.constantFrom(...names(SURNAMES)),
+        fc.constantFrom(...names(FIRST_NAMES)),
+        fc.option(fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'.split('')), { nil: null }),
+        (a, other, first, mid) => {
+          fc.pre(other !== a.last && first !== a.last);
+          const cells = [lastFirst(a), `${other} ${a.last} ${first}${mid ? ` ${mid}` : ''}`];
+          const owners = parseOwnerCells(cells, 'last-first');
+          expect(
+            owners.map((o) => `${o.firstName}|${o.middleName ?? '-'}|${o.lastName}`),
+            cells.join(' / '),
+          ).toEqual([`${a.first}|${a.middle ?? '-'}|${a.last}`, `${first}|${mid ?? '-'}|${other} ${a.last}`]);
         },
       ),
       { numRuns: 2000 },

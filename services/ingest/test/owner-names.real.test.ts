@@ -217,6 +217,19 @@ const PHILADELPHIA: Case[] = [
       'Individual: J C FELTON [FELTON|J]',
     ],
   ],
+  // Two surnames, the second the first owner's (LAST1 LAST2 FIRST); the same person written twice is one owner.
+  [
+    ['MOREL PERICLES', 'DE JESUS MOREL ANDREA M'],
+    ['Individual: PERICLES MOREL [MOREL|PERICLES]', 'Individual: ANDREA M DE JESUS MOREL [DE JESUS MOREL|ANDREA]'],
+  ],
+  [
+    ['WILDS DWAYNE', 'ROCK WILDS CHELSEA'],
+    ['Individual: DWAYNE WILDS [WILDS|DWAYNE]', 'Individual: CHELSEA ROCK WILDS [ROCK WILDS|CHELSEA]'],
+  ],
+  [
+    ['MARTINEZ JACQUELINE DEL C', 'DEL C MARTINEZ JACQUELINE'],
+    ['Individual: JACQUELINE DEL C MARTINEZ [MARTINEZ|JACQUELINE]'],
+  ],
   // The first owner's surname as a middle (maiden) name, after a surname that is no first name: the roll's order.
   [
     ['YOUNG HERLION HERMAN', 'EVANS JOYCE YOUNG ETAL'],

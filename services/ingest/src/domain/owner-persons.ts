@@ -87,8 +87,26 @@ function kinFirstLast(ts: Tok[], kin: readonly Tok[] | null): Person | null {
   return shared > 0 ? { first: name.slice(0, -shared), last: name.slice(-shared), suffix } : null;
 }
 
-function lastFirst(ts: Tok[]): Person {
+/**
+ * How many of the name's first words are two surnames, the second the surname of the owner before it (`kin`), as
+ * Hispanic rolls write LAST1 LAST2 FIRST (`MOREL PERICLES` / `DE JESUS MOREL ANDREA M`: ANDREA M DE JESUS MOREL;
+ * `WILDS DWAYNE` / `ROCK WILDS CHELSEA`); else 0. Not where that surname is a first name more often (`JAMES ROBERT` /
+ * `SMITH JAMES ALLEN` is JAMES ALLEN SMITH), nor before initials alone.
+ */
+function kinSecondSurname(name: readonly Tok[], kin: readonly Tok[] | null): number {
+  if (kin === null || kin.length === 0 || isInitial(name[0]!)) return 0;
+  const n = leadingSurname(name);
+  const end = n + kin.length;
+  if (end >= name.length || isInitial(name[end]!) || name[0]!.key === kin[0]!.key) return 0;
+  for (let i = 0; i < kin.length; i++) if (name[n + i]!.key !== kin[i]!.key) return 0;
+  return kin.some((t) => mostlyGivenName(t.key)) ? 0 : end;
+}
+
+/** A name in the roll's LAST FIRST order; `kin`: the surname of the owner before it (kinSecondSurname). */
+function lastFirst(ts: Tok[], kin: readonly Tok[] | null): Person {
   const { name, suffix } = splitSuffixes(ts, true);
+  const surnames = kinSecondSurname(name, kin);
+  if (surnames > 0) return { last: name.slice(0, surnames), first: name.slice(surnames), suffix };
   // FIRST M LAST inside a LAST FIRST roll (`GEORGE J ALLEN`, `HENRY V P WALSH`, `ROBERT J DE GUIO`): middle initials
   // between two names are read in order; unless the lists say the roll's own order (`DONOHUE W TERRENCE`).
   if (
@@ -283,9 +301,10 @@ export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null, 
     } else if (order === 'first-last' || (inReadingOrder && surname)) {
       found = [firstLast(named)];
     } else {
-      const kinned = kinFirstLast(named, surname ?? kin?.last ?? null);
+      const before = surname ?? kin?.last ?? null;
+      const kinned = kinFirstLast(named, before);
       if (kinned) inReadingOrder = true;
-      found = [kinned ?? lastFirst(named)];
+      found = [kinned ?? lastFirst(named, before)];
     }
     for (const p of found) {
       if (p.last.length > 0) surname = p.last;

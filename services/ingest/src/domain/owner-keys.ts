@@ -17,6 +17,7 @@
 import { entityNameKey, nameKey, normalizeCity, splitZip } from '@pra/core/address';
 import {
   type ByOwnerField,
+  byOwnerField,
   OWNER_FIELDS,
   type OwnerField,
   type OwnerInput,
@@ -138,4 +139,4 @@ export function idsByRecord(flat: readonly (number | null)[]): RecordOwnerIds[] 
 export type RecordOwnerIds = ByOwnerField<number | null>;
 
 /** A record's owner ids before its owners are resolved (a dry run, a test's record). */
-export const NO_OWNER_IDS = OWNER_FIELDS.map(() => null) as unknown as RecordOwnerIds;
+export const NO_OWNER_IDS: RecordOwnerIds = byOwnerField(() => null);

@@ -6,7 +6,7 @@
 import { OWNER_TYPES } from '@pra/core/vocabulary';
 import { entityType } from './owner-entity-type.js';
 import { kinOf, type ParsedOwner, personOwner, personsOf } from './owner-persons.js';
-import { OWNER_FIELDS, type OwnerInput, type RecordOwners } from './property-input.js';
+import { byOwnerField, OWNER_FIELDS, type OwnerInput, type RecordOwners } from './property-input.js';
 import {
   dropMarkers,
   isInitial,
@@ -282,7 +282,7 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
  */
 export function recordOwners(owners: readonly ParsedOwner[], notKept?: string[]): RecordOwners {
   const [first, ...rest] = owners;
-  if (!first) return OWNER_FIELDS.map(() => null) as unknown as RecordOwners;
+  if (!first) return byOwnerField(() => null);
   const others = rest.filter((o) => o.fullName !== first.fullName);
   const sameSurname = (o: ParsedOwner) => first.lastName !== null && o.lastName === first.lastName;
   const second = others.find((o) => !sameSurname(o)) ?? others[0];
@@ -291,7 +291,7 @@ export function recordOwners(owners: readonly ParsedOwner[], notKept?: string[])
     if (o.fullName !== second?.fullName && !after.some((k) => k.fullName === o.fullName)) after.push(o);
   const kept = [first, second, ...after];
   if (notKept) for (const o of kept.slice(OWNER_FIELDS.length)) notKept.push(o!.fullName);
-  return OWNER_FIELDS.map((_, i) => ownerInput(kept[i])) as unknown as RecordOwners;
+  return byOwnerField((_, i) => ownerInput(kept[i]));
 }
 
 /** A parsed owner as a record's owner. */

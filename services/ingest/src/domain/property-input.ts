@@ -20,9 +20,12 @@ type EachOf<Tuple extends readonly unknown[], T> = { readonly [K in keyof Tuple]
 /** A record's owners, owner1 to owner4, null where it names fewer. */
 export type RecordOwners = ByOwnerField<OwnerInput | null>;
 
+/** Something of each owner field, in OWNER_FIELDS' order: the one place a tuple of them is made (and cast). */
+export const byOwnerField = <T>(of: (field: OwnerField, i: number) => T): ByOwnerField<T> =>
+  OWNER_FIELDS.map(of) as unknown as ByOwnerField<T>;
+
 /** A property's owners, owner1 to owner4. */
-export const ownersInOrder = (p: Pick<PropertyInput, OwnerField>): RecordOwners =>
-  OWNER_FIELDS.map((f) => p[f]) as unknown as RecordOwners;
+export const ownersInOrder = (p: Pick<PropertyInput, OwnerField>): RecordOwners => byOwnerField((f) => p[f]);
 
 /** A row that names no owner. */
 export const NO_OWNERS: Readonly<Pick<PropertyInput, OwnerField>> = {

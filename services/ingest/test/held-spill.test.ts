@@ -2,7 +2,17 @@
 // back (held-spill.ts): every row comes back once, its text and line as held, a parcel's rows in the order they were
 // written and all in one part, however many writes they came in. Property-based; and a part cut short fails, naming it.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, truncateSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  lutimesSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  truncateSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -170,6 +180,12 @@ describe('HeldSpill', () => {
       'pra-held-not-a-spill',
     ];
     for (const [i, name] of others.entries()) make(name, i > 0);
+    // A symbolic link named as an abandoned spill is no spill: neither it nor what it points to is removed.
+    const link = `pra-held-${SPILL_HOST}-${killed.pid}-linked`;
+    make('elsewhere', true);
+    symlinkSync(join(place, 'elsewhere'), join(place, link));
+    lutimesSync(join(place, link), old, old);
+    others.push(link, 'elsewhere');
     age(left!);
     const next = new HeldSpill(place);
     await next.write(new Map([['B1', { texts: ['B1,1\n'], lines: [2] }]]));
@@ -178,6 +194,7 @@ describe('HeldSpill', () => {
     expect(now.filter((n) => !others.includes(n))).toHaveLength(1);
     for (const name of others) expect(now).toContain(name);
     await next.close();
+    expect(readdirSync(join(place, link))).toEqual(['0']);
     for (const name of others) rmSync(join(place, name), { recursive: true });
     expect(readdirSync(place)).toEqual([]);
     rmSync(place, { recursive: true });

@@ -8,7 +8,7 @@
 // until the next import that spills there on the same host removes it (sweepAbandoned). Text
 // is written as UTF-8: the reader's text is decoded from UTF-8, so holds no lone surrogate, and comes back as it went.
 import { rmSync } from 'node:fs';
-import { type FileHandle, mkdtemp, open, readdir, rm, stat } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdtemp, open, readdir, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash32 } from '../generator/random.js';
@@ -107,12 +107,17 @@ function running(pid: number): boolean {
   }
 }
 
-/** The latest change to a directory or to a file in it (ms), or null when it is gone. */
+/**
+ * The latest change to a spill directory or to a file in it (ms); null when it is gone, or is no directory of this
+ * process's user (a symbolic link, another user's entry of a shared /tmp): not one to remove.
+ */
 async function lastTouched(dir: string): Promise<number | null> {
   try {
-    let latest = (await stat(dir)).mtimeMs;
+    const own = await lstat(dir);
+    if (!own.isDirectory() || (process.getuid !== undefined && own.uid !== process.getuid())) return null;
+    let latest = own.mtimeMs;
     for (const name of await readdir(dir)) {
-      const s = await stat(join(dir, name)).catch(() => null);
+      const s = await lstat(join(dir, name)).catch(() => null);
       if (s) latest = Math.max(latest, s.mtimeMs);
     }
     return latest;

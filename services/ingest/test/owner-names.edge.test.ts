@@ -53,6 +53,35 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['JONES ROBERT', 'SMITH JONES K'],
     ['Individual: ROBERT JONES [JONES|ROBERT]', 'Individual: JONES K SMITH [SMITH|JONES]'],
   ],
+  // After a co-owner read FIRST LAST, an owner written in the roll's order is its own, not given names (review).
+  [
+    'last-first',
+    ['NATHAN DORIS L', 'JOSEPH NATHAN & SMITH MARY K'],
+    [
+      'Individual: DORIS L NATHAN [NATHAN|DORIS]',
+      'Individual: JOSEPH NATHAN [NATHAN|JOSEPH]',
+      'Individual: MARY K SMITH [SMITH|MARY]',
+    ],
+  ],
+  // A cell of first names only takes the surname before, but not a word before initials after initials only.
+  [
+    'last-first',
+    ['DRUKE S A & RAMOS L S', 'CHASE M A'],
+    ['Individual: S A DRUKE [DRUKE|S]', 'Individual: L S RAMOS [RAMOS|L]', 'Individual: M A CHASE [CHASE|M]'],
+  ],
+  // A first name opening the cell takes the surname before it in a LAST FIRST roll only (`JOHN & MARY SMITH`, written
+  // FIRST LAST, names no JONES).
+  [
+    'first-last',
+    ['ROBERT JONES', 'JOHN & MARY SMITH'],
+    ['Individual: ROBERT JONES [JONES|ROBERT]', 'Individual: JOHN [JOHN|-]', 'Individual: MARY SMITH [SMITH|MARY]'],
+  ],
+  // No second surname after a first name: not MARY SMITH, first name JONES.
+  [
+    'last-first',
+    ['SMITH JOHN', 'MARY SMITH JONES'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: SMITH JONES MARY [MARY|SMITH]'],
+  ],
   [
     'last-first',
     ['ACME LLC', 'JOSEPH NATHAN'],

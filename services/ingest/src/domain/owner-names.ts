@@ -9,7 +9,6 @@ import { kinOf, type ParsedOwner, personOwner, personsOf } from './owner-persons
 import { byOwnerField, OWNER_FIELDS, type OwnerInput, type RecordOwners } from './property-input.js';
 import {
   dropMarkers,
-  isInitial,
   joinText,
   MAX_CELL_CHARS,
   type NameOrder,
@@ -223,25 +222,15 @@ function ownersOfSegment(seg: Tok[], order: NameOrder, previous: ParsedOwner | n
     }
     return [{ fullName: joinText(ts), firstName: null, middleName: null, lastName: null, suffix: null, type }];
   }
-  const trustee = ts.some((t) => TRUSTEE_MARKERS.has(t.key));
   // Trustee words stay for the comma parse (they close an owner there); the other parses drop them.
-  const named = ts.filter((t) => !TRUSTEE_MARKERS.has(t.key));
-  // A cell of first names only after a person's cell (`SHAPLEY DONALD` / `RUTH`) shares that person's surname.
-  const inherited =
-    previous?.lastName && !named.some((t) => t.key === ',') && givenOnlyCell(named) ? tokens(previous.lastName) : null;
+  const trustee = ts.some((t) => TRUSTEE_MARKERS.has(t.key));
   const out: ParsedOwner[] = [];
-  for (const p of personsOf(ts, order, inherited, kinOf(previous))) {
+  // The owner before, whose surname a co-owner may share (personsOf).
+  for (const p of personsOf(ts, order, kinOf(previous))) {
     const o = personOwner(p, trustee ? 'Trustee' : 'Individual');
     if (o) out.push(o);
   }
   return out;
-}
-
-/** One word, or a first name and initials: too little for a surname and a first name of its own. */
-function givenOnlyCell(ts: readonly Tok[]): boolean {
-  const name = ts.filter((t) => !AMP.has(t.key));
-  if (name.length === 0 || name.length !== ts.length) return false;
-  return name.length === 1 || (!isInitial(name[0]!) && name.slice(1).every(isInitial));
 }
 
 /** The owners written in one or two cells (owner_1, owner_2 of one roll row). Returns each owner once, in order. */

@@ -18,19 +18,29 @@ export interface ParsedOwner {
   type: OwnerType;
 }
 
-/** The owner before a segment, as its co-owners may share its surname (personsOf): that surname, and whether the
- * owner was given initials only (`RAMOS L S`: the roll writes its co-owners' surnames before initials too). */
+/**
+ * The owner before a segment (the cell before, or the owner before an entity's `&`), as a co-owner may share its
+ * surname (personsOf): that surname, and whether the owner was given initials only (`RAMOS L S`).
+ */
 export interface Kin {
   last: Tok[];
   initialsOnly: boolean;
 }
 
-/** A parsed person as the owner before the next segment (Kin); null for an entity or a name without a surname. */
+/** A parsed owner as the owner before the next segment (Kin); null for an entity or a name without a surname. */
 export function kinOf(o: ParsedOwner | null): Kin | null {
-  if (o?.lastName == null || o.firstName === null)
-    return o?.lastName ? { last: tokens(o.lastName), initialsOnly: false } : null;
-  const given = o.middleName === null ? [o.firstName] : [o.firstName, ...o.middleName.split(' ')];
-  return { last: tokens(o.lastName), initialsOnly: given.every((w) => w.length === 1) };
+  if (!o?.lastName) return null;
+  const given = [o.firstName, ...(o.middleName?.split(' ') ?? [])];
+  return { last: tokens(o.lastName), initialsOnly: given.every((w) => w !== null && w.length === 1) };
+}
+
+/**
+ * Whether given names (givenOnly) after the owner `kin` may take its surname: not a word before initials after an
+ * owner given initials only, which a roll of initials writes as a surname (`DRUKE S A & RAMOS L S` / `CHASE M A`: M A
+ * CHASE).
+ */
+function takesKinSurname(named: readonly Tok[], kin: Kin): boolean {
+  return !(kin.initialsOnly && named.length > 1 && !isInitial(named[0]!));
 }
 
 export interface Person {
@@ -63,49 +73,49 @@ function trailingSurname(ts: readonly Tok[]): number {
   return n;
 }
 
-/**
- * How many of the name's last words are the surname of the owner before it (`kin`), for a co-owner written FIRST
- * [MIDDLE] LAST in a LAST FIRST roll (`NATHAN DORIS L` / `JOSEPH NATHAN & RENEE`, `SPARKS RICHARD L TR` / `RICHARD LOTT
- * SPARKS AND JULIA ELIZABETH`): the name ends with that surname and begins with a word the lists know as a first name
- * more than as a surname (mostlyGivenName); else 0. A maiden name kept as a middle name is the roll's own order
- * (`YOUNG HERLION HERMAN` / `EVANS JOYCE YOUNG`, `AHMED FARZANA FAIZ` / `CHOWDHURY SANZIR AHMED`: EVANS and CHOWDHURY
- * are no first names).
- */
-function kinSurnameAtEnd(name: readonly Tok[], kin: readonly Tok[] | null): number {
-  if (kin === null || kin.length === 0 || name.length <= kin.length) return 0;
-  const at = name.length - kin.length;
-  for (let i = 0; i < kin.length; i++) if (name[at + i]!.key !== kin[i]!.key) return 0;
-  const a = name[0]!;
-  return isInitial(a) || a.key === kin[0]!.key || !mostlyGivenName(a.key) ? 0 : kin.length;
+/** Whether `words` stand at `at` in `name`, key by key. */
+function wordsAt(name: readonly Tok[], at: number, words: readonly Tok[]): boolean {
+  if (at < 0 || at + words.length > name.length) return false;
+  for (let i = 0; i < words.length; i++) if (name[at + i]!.key !== words[i]!.key) return false;
+  return true;
 }
 
-/** A co-owner written FIRST [MIDDLE] LAST under `kin`, the surname of the owner before it (kinSurnameAtEnd), or null. */
-function kinFirstLast(ts: Tok[], kin: readonly Tok[] | null): Person | null {
-  if (kin === null) return null;
+/**
+ * A co-owner written FIRST [MIDDLE] LAST in a LAST FIRST roll under `surnameBefore`, the surname of the owner before
+ * it (`NATHAN DORIS L` / `JOSEPH NATHAN & RENEE`, `SPARKS RICHARD L TR` / `RICHARD LOTT SPARKS AND JULIA ELIZABETH`):
+ * the name ends with that surname and begins with a word the lists know as a first name more than as a surname
+ * (mostlyGivenName); else null. A maiden name kept as a middle name is the roll's own order (`YOUNG HERLION HERMAN` /
+ * `EVANS JOYCE YOUNG`, `AHMED FARZANA FAIZ` / `CHOWDHURY SANZIR AHMED`: EVANS and CHOWDHURY are no first names).
+ */
+function firstLastUnder(ts: Tok[], surnameBefore: readonly Tok[]): Person | null {
   const { name, suffix } = splitSuffixes(ts, true);
-  const shared = kinSurnameAtEnd(name, kin);
-  return shared > 0 ? { first: name.slice(0, -shared), last: name.slice(-shared), suffix } : null;
+  const k = surnameBefore.length;
+  const a = name[0];
+  if (a === undefined || k === 0 || name.length <= k || !wordsAt(name, name.length - k, surnameBefore)) return null;
+  if (isInitial(a) || a.key === surnameBefore[0]!.key || !mostlyGivenName(a.key)) return null;
+  return { first: name.slice(0, -k), last: name.slice(-k), suffix };
 }
 
 /**
- * How many of the name's first words are two surnames, the second the surname of the owner before it (`kin`), as
- * Hispanic rolls write LAST1 LAST2 FIRST (`MOREL PERICLES` / `DE JESUS MOREL ANDREA M`: ANDREA M DE JESUS MOREL;
- * `WILDS DWAYNE` / `ROCK WILDS CHELSEA`); else 0. Not where that surname is a first name more often (`JAMES ROBERT` /
- * `SMITH JAMES ALLEN` is JAMES ALLEN SMITH), nor before initials alone.
+ * How many of the name's first words are two surnames, the second `surnameBefore` (the surname of the owner before
+ * it), as Hispanic rolls write LAST1 LAST2 FIRST (`MOREL PERICLES` / `DE JESUS MOREL ANDREA M`: ANDREA M DE JESUS
+ * MOREL; `WILDS DWAYNE` / `ROCK WILDS CHELSEA`); else 0. Not where either is a first name more often (`JAMES ROBERT` /
+ * `SMITH JAMES ALLEN` is JAMES ALLEN SMITH; `SMITH JOHN` / `MARY SMITH JONES` is no LAST1 LAST2), nor where an initial
+ * follows them (`JONES ROBERT` / `SMITH JONES K` keeps the roll's plain reading, JONES K SMITH: nothing tells).
  */
-function kinSecondSurname(name: readonly Tok[], kin: readonly Tok[] | null): number {
-  if (kin === null || kin.length === 0 || isInitial(name[0]!)) return 0;
+function secondSurnameEnd(name: readonly Tok[], surnameBefore: readonly Tok[]): number {
+  const a = name[0];
+  if (a === undefined || surnameBefore.length === 0 || isInitial(a) || a.key === surnameBefore[0]!.key) return 0;
+  if (mostlyGivenName(a.key) || surnameBefore.some((t) => mostlyGivenName(t.key))) return 0;
   const n = leadingSurname(name);
-  const end = n + kin.length;
-  if (end >= name.length || isInitial(name[end]!) || name[0]!.key === kin[0]!.key) return 0;
-  for (let i = 0; i < kin.length; i++) if (name[n + i]!.key !== kin[i]!.key) return 0;
-  return kin.some((t) => mostlyGivenName(t.key)) ? 0 : end;
+  const end = n + surnameBefore.length;
+  return end < name.length && !isInitial(name[end]!) && wordsAt(name, n, surnameBefore) ? end : 0;
 }
 
-/** A name in the roll's LAST FIRST order; `kin`: the surname of the owner before it (kinSecondSurname). */
-function lastFirst(ts: Tok[], kin: readonly Tok[] | null): Person {
+/** A name in the roll's LAST FIRST order; `surnameBefore`: the owner's before it, if any (secondSurnameEnd). */
+function lastFirst(ts: Tok[], surnameBefore: readonly Tok[] | null): Person {
   const { name, suffix } = splitSuffixes(ts, true);
-  const surnames = kinSecondSurname(name, kin);
+  const surnames = surnameBefore === null ? 0 : secondSurnameEnd(name, surnameBefore);
   if (surnames > 0) return { last: name.slice(0, surnames), first: name.slice(surnames), suffix };
   // FIRST M LAST inside a LAST FIRST roll (`GEORGE J ALLEN`, `HENRY V P WALSH`, `ROBERT J DE GUIO`): middle initials
   // between two names are read in order; unless the lists say the roll's own order (`DONOHUE W TERRENCE`).
@@ -258,11 +268,20 @@ function withoutTitles(part: Tok[]): Tok[] {
   });
 }
 
+/** One word, or a first name and initials, and no `&`: too little for a surname and a first name of its own. */
+function givenOnlyCell(ts: readonly Tok[]): boolean {
+  const name = ts.filter((t) => !AMP.has(t.key));
+  if (name.length === 0 || name.length !== ts.length) return false;
+  return name.length === 1 || (!isInitial(name[0]!) && name.slice(1).every(isInitial));
+}
+
 /**
- * The persons of a segment's words. `inherited`: the surname a cell of first names only shares (owner-names.ts);
- * `kin`: the surname of the owner before the segment, which a co-owner written FIRST LAST may end with (kinFirstLast).
+ * The persons of a segment's words. `kin`: the owner before the segment, whose surname a co-owner may share: a cell
+ * of first names only (`SHAPLEY DONALD` / `RUTH`, in either order), first names opening a LAST FIRST cell before `&`
+ * (`RESNICK MARIANNA` / `EDWARD & YAFFA JOSEPH K`), a co-owner written FIRST LAST under it (firstLastUnder) and the
+ * given names after that one, or a second surname (secondSurnameEnd).
  */
-export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null, kin: Kin | null = null): Person[] {
+export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[] {
   const parts: Tok[][] = [[]];
   for (const t of ts) {
     if (AMP.has(t.key)) parts.push([]);
@@ -270,41 +289,43 @@ export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null, 
   }
   const commaStyle = ts.some((t) => t.key === ',');
   const people: Person[] = [];
-  let surname = inherited;
-  /** A co-owner read FIRST LAST under kin's surname: the cell is written in reading order, as one with commas. */
-  let inReadingOrder = commaStyle;
+  const named = (words: readonly Tok[]) => words.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
+  const whole = named(ts);
+  let surname = kin && !commaStyle && givenOnlyCell(whole) && takesKinSurname(whole, kin) ? kin.last : null;
+  /** A co-owner was read FIRST LAST under kin's surname: given names by the lists after it share it (sharesSurname). */
+  let afterFirstLast = false;
   for (const raw of parts) {
     const part = withoutTitles(trimConnectors(raw));
     if (part.length === 0) continue;
     const hasComma = part.some((t) => t.key === ',');
-    const named = part.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
-    if (named.length === 0) continue;
+    const words = named(part);
+    if (words.length === 0) continue;
     const leadingCommaGroups = hasComma ? part.filter((t, i) => t.key === ',' && i < part.length - 1).length : 0;
     let found: Person[];
     if (hasComma && leadingCommaGroups > 0 && part[0]!.key !== ',' && commaHasName(part)) {
       found = commaPart(part, people.length > 0 ? surname : null);
-    } else if (surname && sharesSurname(named, people, order, inReadingOrder)) {
-      const { name, suffix } = splitSuffixes(named, true);
+    } else if (surname && sharesSurname(words, people, order, commaStyle, afterFirstLast)) {
+      const { name, suffix } = splitSuffixes(words, true);
       found = [{ first: name, last: surname, suffix }];
     } else if (
+      order === 'last-first' &&
       people.length === 0 &&
       kin &&
-      givenOnly(named) &&
-      mostlyGivenName(named[0]!.key) &&
-      !(kin.initialsOnly && named.length > 1)
+      givenOnly(words) &&
+      mostlyGivenName(words[0]!.key) &&
+      takesKinSurname(words, kin)
     ) {
-      // `RESNICK MARIANNA` / `EDWARD & YAFFA JOSEPH K`: a first name (and initials) opening the cell after a person
-      // shares that person's surname, as a cell of first names alone does (owner-names.ts `inherited`); not a word
-      // before initials after an owner of initials only (`DRUKE S A & RAMOS L S` / `CHASE M A & ...`: M A CHASE).
-      const { name, suffix } = splitSuffixes(named, true);
+      // `RESNICK MARIANNA` / `EDWARD & YAFFA JOSEPH K`, `DUBUQUE, RONALD F` / `WENDY A, CO-TTEES`: first names opening
+      // the cell share the surname before it. Not in FIRST LAST, where `JOHN & MARY SMITH` is JOHN SMITH.
+      const { name, suffix } = splitSuffixes(words, true);
       found = [{ first: name, last: kin.last, suffix }];
-    } else if (order === 'first-last' || (inReadingOrder && surname)) {
-      found = [firstLast(named)];
+    } else if (order === 'first-last' || (commaStyle && surname)) {
+      found = [firstLast(words)];
     } else {
       const before = surname ?? kin?.last ?? null;
-      const kinned = kinFirstLast(named, before);
-      if (kinned) inReadingOrder = true;
-      found = [kinned ?? lastFirst(named, before)];
+      const under = before === null ? null : firstLastUnder(words, before);
+      if (under) afterFirstLast = true;
+      found = [under ?? lastFirst(words, before)];
     }
     for (const p of found) {
       if (p.last.length > 0) surname = p.last;
@@ -322,9 +343,18 @@ export function personsOf(ts: Tok[], order: NameOrder, inherited: Tok[] | null, 
  * SMITH & WILLIAM LINCOLN`), and a surname that is a first name off the census' list (HOLDEN, LINCOLN) would be taken
  * for a middle name; so `DION MAURICE & MARY ELLEN` reads MARY as a surname, as a LAST FIRST roll writes it.
  */
-function sharesSurname(named: readonly Tok[], people: readonly Person[], order: NameOrder, commaStyle: boolean) {
+function sharesSurname(
+  named: readonly Tok[],
+  people: readonly Person[],
+  order: NameOrder,
+  commaStyle: boolean,
+  afterFirstLast: boolean,
+) {
   if (givenOnly(named)) return !surnameBeforeInitials(named, people, order, commaStyle);
-  return commaStyle && (givenNamesThenInitial(named) || givenNamesByTheLists(named));
+  if (commaStyle) return givenNamesThenInitial(named) || givenNamesByTheLists(named);
+  // `RICHARD LOTT SPARKS AND JULIA ELIZABETH`: after a co-owner written FIRST LAST (firstLastUnder), given names by
+  // the lists; not a name that may be an owner of its own (`JOSEPH NATHAN & SMITH MARY` is MARY SMITH).
+  return afterFirstLast && givenNamesByTheLists(named);
 }
 
 /**

@@ -9,23 +9,51 @@ const show = (order: NameOrder, ...cells: string[]) =>
 
 /** [order, cells, expected owners as `Type: FULL NAME [LAST|FIRST]`] */
 const CASES: [NameOrder, string[], string[]][] = [
-  // A co-owner that ends with the owner's surname before it (owner-persons.ts kinFirstLast): FIRST [MIDDLE] LAST when
-  // its first word is a first name more often than a surname (THOMAS); the roll's order when it is no first name
-  // (EVANS), when it is that surname itself (JAMES JAMES), or an initial; after an entity, nothing to share.
+  // A co-owner that ends with the owner's surname before it (owner-persons.ts firstLastUnder): FIRST [MIDDLE] LAST
+  // when its first word is clearly a first name (DANIEL: 5 times a surname's share at least); the roll's order when it
+  // is a surname as often (THOMAS, TAYLOR, MIRANDA: a married name before a maiden name), no first name (EVANS), that
+  // surname itself (JAMES JAMES), or an initial; after an entity, nothing to share.
   [
     'last-first',
-    ['JAMES ROBERT', 'THOMAS MARY JAMES'],
-    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: THOMAS MARY JAMES [JAMES|THOMAS]'],
+    ['JAMES ROBERT', 'DANIEL MARY JAMES'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: DANIEL MARY JAMES [JAMES|DANIEL]'],
+  ],
+  [
+    'last-first',
+    ['JAMES ROBERT', 'DANIEL JAMES'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: DANIEL JAMES [JAMES|DANIEL]'],
+  ],
+  [
+    'last-first',
+    ['JAMES ROBERT & DANIEL JAMES'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: DANIEL JAMES [JAMES|DANIEL]'],
   ],
   [
     'last-first',
     ['JAMES ROBERT', 'THOMAS JAMES'],
-    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: THOMAS JAMES [JAMES|THOMAS]'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: JAMES THOMAS [THOMAS|JAMES]'],
   ],
   [
     'last-first',
-    ['JAMES ROBERT & THOMAS JAMES'],
-    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: THOMAS JAMES [JAMES|THOMAS]'],
+    ['SMITH ROBERT', 'TAYLOR JENNIFER SMITH'],
+    ['Individual: ROBERT SMITH [SMITH|ROBERT]', 'Individual: JENNIFER SMITH TAYLOR [TAYLOR|JENNIFER]'],
+  ],
+  [
+    'last-first',
+    ['LUNA JOSE', 'MIRANDA ANA LUNA'],
+    ['Individual: JOSE LUNA [LUNA|JOSE]', 'Individual: ANA LUNA MIRANDA [MIRANDA|ANA]'],
+  ],
+  // No double surname with a surname that is a first name too (MARTIN), and no word and initials before `&` taking
+  // the surname before them (a roll of surnames and initials: the attacker review's cases).
+  [
+    'last-first',
+    ['MARTIN SUSAN', 'JONES MARTIN LEE'],
+    ['Individual: SUSAN MARTIN [MARTIN|SUSAN]', 'Individual: MARTIN LEE JONES [JONES|MARTIN]'],
+  ],
+  [
+    'last-first',
+    ['DAVIS ROBERT', 'JAMES J & JAMES K'],
+    ['Individual: ROBERT DAVIS [DAVIS|ROBERT]', 'Individual: J JAMES [JAMES|J]', 'Individual: K JAMES [JAMES|K]'],
   ],
   [
     'last-first',

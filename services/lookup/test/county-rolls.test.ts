@@ -22,7 +22,7 @@ import {
 } from '@pra/core/address';
 import { COUNTY_ROLLS, importCsv, type ImportSummary, loadMapping } from '@pra/ingest/import';
 import { recordsOf, storedHistories } from '@pra/ingest/testing';
-import { parseOwnerCells, recordOwners } from '../../ingest/src/domain/owner-names.js';
+import { parseOwnerCells, recordOwners, recordOwnersOf } from '../../ingest/src/domain/owner-names.js';
 import { splitCityStateZip } from '../../ingest/src/domain/city-state-zip.js';
 import { useLookupApp } from './lookup-harness.js';
 
@@ -439,9 +439,7 @@ describe('Charlottesville, VA (parcels, details, sales, address points)', () => 
     const past: string[] = [];
     for (const r of readRows(COUNTY_ROLLS.charlottesville[0].file)) {
       if (r.StreetNumber!.trim() === '') continue;
-      const notKept: string[] = [];
-      recordOwners(parseOwnerCells([r.OwnerName!], 'last-first'), notKept);
-      past.push(...notKept);
+      past.push(...recordOwnersOf(parseOwnerCells([r.OwnerName!], 'last-first')).notKept);
     }
     expect(past).toEqual(['SEAN SCOTT']);
     const s = summaries.get('charlottesville-parcels')!;

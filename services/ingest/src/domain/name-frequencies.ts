@@ -86,15 +86,24 @@ export function readsFirstLast(a: string, b: string): boolean {
 }
 
 /**
- * The word is a first name more often than a surname, by the lists: on the SSA's first names, and with a larger share
- * there than on the census' surnames (JOSEPH, RICHARD, THOMAS; not LEE, MARTIN, ALLEN, nor a surname off the first
- * names). What `JOSEPH NATHAN` after `NATHAN DORIS L` needs to read as JOSEPH NATHAN (owner-persons.ts kinFirstLast):
- * the co-owner's surname says which word is the surname, and this, that the other can be a first name.
+ * The word is clearly a first name rather than a surname, by the lists: on the SSA's first names, with a share there
+ * at least GIVEN_NAME_ODDS times the census gives it as a surname (JOSEPH 20, RICHARD 9, JAMES 8; not TAYLOR 1.2,
+ * CARTER 3.1, MIRANDA 2.8, THOMAS 1.4, nor a surname off the first names). What `JOSEPH NATHAN` after `NATHAN DORIS L`
+ * needs to read as JOSEPH NATHAN (owner-persons.ts firstLastUnder): the co-owner's surname says which word is the
+ * surname, and this, that the other is a first name, not a married name before a maiden name (`SMITH ROBERT` /
+ * `TAYLOR JENNIFER SMITH` is JENNIFER SMITH TAYLOR). The 2010 shares are of one sex's births against the whole
+ * population's surnames: a margin, not a bare majority.
  */
 export function mostlyGivenName(w: string): boolean {
   const l = lists();
   const first = l.first.get(w);
-  return first !== undefined && first > (l.surname.get(w) ?? 0);
+  return first !== undefined && first >= GIVEN_NAME_ODDS * (l.surname.get(w) ?? 0);
+}
+const GIVEN_NAME_ODDS = 5;
+
+/** The word is one of the SSA's first names (MARTIN, SCOTT, LEE too, which are more often surnames). */
+export function isFirstName(w: string): boolean {
+  return lists().first.has(w);
 }
 
 /**

@@ -267,20 +267,27 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
  * where MARY SMITH is found by SMITH through owner1); when each shares owner1's surname, the next. owner3 and owner4
  * are the others in the roll's order. A name already kept is not kept again (the same name as a trustee and as a
  * person). Middle names and suffixes are in `fullName`. An owner past the fourth is not kept (1 row of the three real
- * rolls names five): `notKept`, given, receives their full names, for the import's report.
+ * rolls names five): recordOwnersOf gives them apart, for the import's report.
  */
-export function recordOwners(owners: readonly ParsedOwner[], notKept?: string[]): RecordOwners {
+export function recordOwners(owners: readonly ParsedOwner[]): RecordOwners {
+  return recordOwnersOf(owners).owners;
+}
+
+/** recordOwners, and the full names of the owners past the fourth, which the record has no place for. */
+export function recordOwnersOf(owners: readonly ParsedOwner[]): { owners: RecordOwners; notKept: string[] } {
   const [first, ...rest] = owners;
-  if (!first) return byOwnerField(() => null);
+  if (!first) return { owners: byOwnerField(() => null), notKept: [] };
   const others = rest.filter((o) => o.fullName !== first.fullName);
   const sameSurname = (o: ParsedOwner) => first.lastName !== null && o.lastName === first.lastName;
   const second = others.find((o) => !sameSurname(o)) ?? others[0];
   const after: ParsedOwner[] = [];
   for (const o of others)
     if (o.fullName !== second?.fullName && !after.some((k) => k.fullName === o.fullName)) after.push(o);
-  const kept = [first, second, ...after];
-  if (notKept) for (const o of kept.slice(OWNER_FIELDS.length)) notKept.push(o!.fullName);
-  return byOwnerField((_, i) => ownerInput(kept[i]));
+  const kept = second === undefined ? [first] : [first, second, ...after];
+  return {
+    owners: byOwnerField((_, i) => ownerInput(kept[i])),
+    notKept: kept.slice(OWNER_FIELDS.length).map((o) => o.fullName),
+  };
 }
 
 /** A parsed owner as a record's owner. */

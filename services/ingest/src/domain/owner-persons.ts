@@ -2,7 +2,13 @@
 // another with commas, first names sharing the surname before them, suffixes and surname particles where they
 // belong. The parser's third step (owner-names.ts), for the words that name no entity.
 import type { OWNER_TYPES } from '@pra/core/vocabulary';
-import { allGivenNames, mostlyGivenName, readsFirstLast, readsLastAroundInitial } from './name-frequencies.js';
+import {
+  allGivenNames,
+  isFirstName,
+  mostlyGivenName,
+  readsFirstLast,
+  readsLastAroundInitial,
+} from './name-frequencies.js';
 
 type OwnerType = (typeof OWNER_TYPES)[number];
 import { AMP, HONORIFICS, SUFFIXES, SURNAME_PARTICLES, TRUSTEE_MARKERS } from './owner-words.js';
@@ -83,8 +89,8 @@ function wordsAt(name: readonly Tok[], at: number, words: readonly Tok[]): boole
 /**
  * A co-owner written FIRST [MIDDLE] LAST in a LAST FIRST roll under `surnameBefore`, the surname of the owner before
  * it (`NATHAN DORIS L` / `JOSEPH NATHAN & RENEE`, `SPARKS RICHARD L TR` / `RICHARD LOTT SPARKS AND JULIA ELIZABETH`):
- * the name ends with that surname and begins with a word the lists know as a first name more than as a surname
- * (mostlyGivenName); else null. A maiden name kept as a middle name is the roll's own order (`YOUNG HERLION HERMAN` /
+ * the name ends with that surname and begins with a word the lists know clearly as a first name (mostlyGivenName);
+ * else null. A maiden name kept as a middle name is the roll's own order (`YOUNG HERLION HERMAN` /
  * `EVANS JOYCE YOUNG`, `AHMED FARZANA FAIZ` / `CHOWDHURY SANZIR AHMED`: EVANS and CHOWDHURY are no first names).
  */
 function firstLastUnder(ts: Tok[], surnameBefore: readonly Tok[]): Person | null {
@@ -99,14 +105,15 @@ function firstLastUnder(ts: Tok[], surnameBefore: readonly Tok[]): Person | null
 /**
  * How many of the name's first words are two surnames, the second `surnameBefore` (the surname of the owner before
  * it), as Hispanic rolls write LAST1 LAST2 FIRST (`MOREL PERICLES` / `DE JESUS MOREL ANDREA M`: ANDREA M DE JESUS
- * MOREL; `WILDS DWAYNE` / `ROCK WILDS CHELSEA`); else 0. Not where either is a first name more often (`JAMES ROBERT` /
- * `SMITH JAMES ALLEN` is JAMES ALLEN SMITH; `SMITH JOHN` / `MARY SMITH JONES` is no LAST1 LAST2), nor where an initial
- * follows them (`JONES ROBERT` / `SMITH JONES K` keeps the roll's plain reading, JONES K SMITH: nothing tells).
+ * MOREL; `WILDS DWAYNE` / `ROCK WILDS CHELSEA`); else 0. Not where that surname is also a first name (`MARTIN SUSAN` /
+ * `JONES MARTIN LEE` is MARTIN LEE JONES; `JAMES ROBERT` / `SMITH JAMES ALLEN` JAMES ALLEN SMITH), nor the first word
+ * clearly one (`SMITH JOHN` / `MARY SMITH JONES` is no LAST1 LAST2), nor where an initial follows them (`JONES ROBERT`
+ * / `SMITH JONES K` keeps the roll's plain reading, JONES K SMITH: nothing tells).
  */
 function secondSurnameEnd(name: readonly Tok[], surnameBefore: readonly Tok[]): number {
   const a = name[0];
   if (a === undefined || surnameBefore.length === 0 || isInitial(a) || a.key === surnameBefore[0]!.key) return 0;
-  if (mostlyGivenName(a.key) || surnameBefore.some((t) => mostlyGivenName(t.key))) return 0;
+  if (mostlyGivenName(a.key) || surnameBefore.some((t) => isFirstName(t.key))) return 0;
   const n = leadingSurname(name);
   const end = n + surnameBefore.length;
   return end < name.length && !isInitial(name[end]!) && wordsAt(name, n, surnameBefore) ? end : 0;
@@ -313,10 +320,12 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
       kin &&
       givenOnly(words) &&
       mostlyGivenName(words[0]!.key) &&
-      takesKinSurname(words, kin)
+      takesKinSurname(words, kin) &&
+      (words.length === 1 || parts.length === 1)
     ) {
       // `RESNICK MARIANNA` / `EDWARD & YAFFA JOSEPH K`, `DUBUQUE, RONALD F` / `WENDY A, CO-TTEES`: first names opening
-      // the cell share the surname before it. Not in FIRST LAST, where `JOHN & MARY SMITH` is JOHN SMITH.
+      // the cell share the surname before it. Not in FIRST LAST, where `JOHN & MARY SMITH` is JOHN SMITH; nor a word
+      // and initials before `&`, as a roll of surnames and initials writes (`DAVIS ROBERT` / `JAMES J & JAMES K`).
       const { name, suffix } = splitSuffixes(words, true);
       found = [{ first: name, last: kin.last, suffix }];
     } else if (order === 'first-last' || (commaStyle && surname)) {

@@ -25,7 +25,7 @@ import {
 import { hash32 } from '../generator/random.js';
 import { zipPlace } from '@pra/core/zip-places';
 import { splitCityStateZip } from '../domain/city-state-zip.js';
-import { parseOwnerCells, recordOwners } from '../domain/owner-names.js';
+import { parseOwnerCells, recordOwnersOf } from '../domain/owner-names.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import type { ZipEvidence } from '../domain/zip-evidence.js';
 import type { Value, Values } from './apply-rules.js';
@@ -329,15 +329,13 @@ export function toParcel(
   opts: ParcelOptions = {},
   /** sitePlace(v), when the row's site was read already (ImportWork reads it with the row's values). */
   at?: SitePlace,
-  /** Given, receives the owners the record has no place for (ownersOf). */
-  notKept?: string[],
-): { input: PropertyInput; street: StreetLine } {
+): { input: PropertyInput; street: StreetLine; ownersNotKept: readonly string[] } {
   const read = at ?? sitePlace(v);
   const { site, fipsGiven, line1, line2, parsed, mailing } = read;
   const { zip, zipSource, place, state, fips } = rowPlace(read, opts);
   const derivedApn = String(hash32(`${fips}|${parsed.lineKey}|${parsed.unitKey}`)).padStart(10, '0');
   const apn = str(v.apn) ?? `${derivedApn.slice(0, 3)}-${derivedApn.slice(3, 7)}-${derivedApn.slice(7)}`;
-  const owners = ownersOf(v, opts, notKept);
+  const { owners, notKept } = ownersOf(v, opts);
   const proptype = str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE;
   // The ZIP's centre stands for coordinates only when the file gave the ZIP: an inferred ZIP is not a location.
   const centre = zipSource === 'file' ? place : undefined;
@@ -379,7 +377,7 @@ export function toParcel(
         : [{ amount: num(v.mortgageAmount), date: str(v.mortgageDate), lender: str(v.mortgageLender) }],
     lastModified: now,
   };
-  return { input, street: parsed };
+  return { input, street: parsed, ownersNotKept: notKept };
 }
 
 /**
@@ -445,15 +443,13 @@ export function toContribution(
   v: Values,
   now: string,
   opts: ParcelOptions = {},
-  /** Given, receives the owners the record has no place for (ownersOf). */
-  notKept?: string[],
-): PropertyInput {
+): { input: PropertyInput; ownersNotKept: readonly string[] } {
   checkRanges(v);
   const fips = str(v.fips) ?? '';
-  const owners = ownersOf(v, opts, notKept);
+  const { owners, notKept } = ownersOf(v, opts);
   const proptype = str(v.proptype) ?? UNKNOWN_PROPERTY_TYPE;
   const apn = str(v.apn);
-  return {
+  const input: PropertyInput = {
     apn: apn ?? '',
     apnOrig: apn ?? '',
     ...(opts.apnSeparators && apn !== null ? { parcelKey: separatedApnKey(apn) } : {}),
@@ -489,20 +485,26 @@ export function toContribution(
         : [{ amount: num(v.mortgageAmount), date: str(v.mortgageDate), lender: str(v.mortgageLender) }],
     lastModified: now,
   };
+  return { input, ownersNotKept: notKept };
 }
 
 /**
- * owner1 to owner4 from the owner cells, however many owners each holds; `ownerType` overrides the first's type.
- * `notKept`, given, receives the full names of the owners past the fourth, which the record has no place for (the
- * import reports them).
+ * owner1 to owner4 from the owner cells, however many owners each holds; `ownerType` overrides the first's type. And
+ * the full names of the owners past the fourth, which the record has no place for (the import reports them).
  */
-export function ownersOf(v: Values, opts: ParcelOptions, notKept?: string[]): Pick<PropertyInput, OwnerField> {
+export function ownersOf(
+  v: Values,
+  opts: ParcelOptions,
+): { owners: Pick<PropertyInput, OwnerField>; notKept: readonly string[] } {
   const cells = [str(v.ownerName), str(v.owner2Name)];
-  if (cells.every((c) => c === null)) return NO_OWNERS;
-  const parsed = parseOwnerCells(cells, opts.ownerOrder ?? 'last-first');
-  const [first, owner2, owner3, owner4] = recordOwners(parsed, notKept);
+  if (cells.every((c) => c === null)) return { owners: NO_OWNERS, notKept: [] };
+  const parsed = recordOwnersOf(parseOwnerCells(cells, opts.ownerOrder ?? 'last-first'));
+  const [first, owner2, owner3, owner4] = parsed.owners;
   const type = str(v.ownerType);
-  return { owner1: first && type ? { ...first, type } : first, owner2, owner3, owner4 };
+  return {
+    owners: { owner1: first && type ? { ...first, type } : first, owner2, owner3, owner4 },
+    notKept: parsed.notKept,
+  };
 }
 
 /** Names as an imported sale writes its buyers and sellers: each full name (as the owner-name parser reads them), joined by ' & '. */

@@ -261,20 +261,19 @@ export class ImportWork {
   }
 
   /**
-   * A row's parcel: its identity, and what the row says of it. `site`: sitePlace(values) (none for a joined file).
-   * `notKept` receives the owners past the fourth (ownersOf).
+   * A row's parcel: its identity, what the row says of it, and the owners it names past the fourth (ownersOf). `site`:
+   * sitePlace(values) (none for a joined file).
    */
   private parcelOf(
     values: Values,
     site: SitePlace | null,
-    notKept: string[],
-  ): { identity: string; input: PropertyInput; ref?: ParcelRef } {
+  ): { identity: string; input: PropertyInput; ref?: ParcelRef; ownersNotKept: readonly string[] } {
     if (this.joined) {
-      const input = toContribution(values, this.setup.now, this.options, notKept);
-      return { ...this.joined.find(values, input), input };
+      const { input, ownersNotKept } = toContribution(values, this.setup.now, this.options);
+      return { ...this.joined.find(values, input), input, ownersNotKept };
     }
-    const { input, street } = toParcel(values, this.setup.now, this.options, site ?? undefined, notKept);
-    return { identity: parcelIdentity(input, this.byApn, street), input };
+    const { input, street, ownersNotKept } = toParcel(values, this.setup.now, this.options, site ?? undefined);
+    return { identity: parcelIdentity(input, this.byApn, street), input, ownersNotKept };
   }
 
   /** The stored parcel with the file's over it. */
@@ -414,14 +413,12 @@ export class ImportWork {
     const refusals: RowError[] = [];
     /** Rows that are errors, with their cells: what the rules counted of them is taken out of the report. */
     const errorRows: { cells: readonly string[]; line: number }[] = [];
-    const notKept: string[] = [];
     for (let r = 0; r < read.rows.length; r++) {
       const row = read.rows[r]!;
       const line = rows.lines[r]!;
       try {
         if (!row.ok) throw row.error;
-        notKept.length = 0;
-        const { identity, input, ref } = this.parcelOf(row.values, row.site, notKept);
+        const { identity, input, ref, ownersNotKept } = this.parcelOf(row.values, row.site);
         const prior = parcels.get(identity);
         if (ref) refs.set(identity, ref);
         if (prior) {
@@ -434,7 +431,7 @@ export class ImportWork {
         // file's row does), and its cells count in no target.
         for (let i = r === 0 ? 0 : read.rows[r - 1]!.refusalsEnd; i < row.refusalsEnd; i++)
           refusals.push(read.refusals[i]!);
-        if (notKept.length > 0) refusals.push({ line, reason: this.ownersNotKept(notKept) });
+        if (ownersNotKept.length > 0) refusals.push({ line, reason: this.ownersNotKept(ownersNotKept) });
       } catch (err) {
         errors.push({ line, reason: (err as Error).message });
         if (row.ok || row.counted) errorRows.push({ cells: this.recordAt(rows, r, cells), line });

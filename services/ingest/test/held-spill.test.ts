@@ -8,6 +8,7 @@ import {
   mkdtempSync,
   readdirSync,
   rmSync,
+  statSync,
   symlinkSync,
   truncateSync,
   utimesSync,
@@ -18,7 +19,15 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it, vi } from 'vitest';
-import { ABANDONED_AFTER_MS, HeldSpill, type HeldRow, SPILL_HOST, SPILL_PARTS } from '../src/importer/held-spill.js';
+import {
+  ABANDONED_AFTER_MS,
+  HeldSpill,
+  type HeldRow,
+  lastSweep,
+  SPILL_HOST,
+  SPILL_PARTS,
+  touchLiveSpills,
+} from '../src/importer/held-spill.js';
 import { HeldRows } from '../src/importer/held-rows.js';
 
 const parent = mkdtempSync(join(tmpdir(), 'pra-held-spill-test-'));
@@ -180,6 +189,11 @@ describe('HeldSpill', () => {
       'pra-held-not-a-spill',
     ];
     for (const [i, name] of others.entries()) make(name, i > 0);
+    // Aged, but a file in it written lately: a spill still going on.
+    const busy = `pra-held-${SPILL_HOST}-${killed.pid}-busy12`;
+    make(busy, true);
+    writeFileSync(join(place, busy, '1'), 'y');
+    others.push(busy);
     // A symbolic link named as an abandoned spill is no spill: neither it nor what it points to is removed.
     const link = `pra-held-${SPILL_HOST}-${killed.pid}-linked`;
     make('elsewhere', true);
@@ -189,10 +203,17 @@ describe('HeldSpill', () => {
     age(left!);
     const next = new HeldSpill(place);
     await next.write(new Map([['B1', { texts: ['B1,1\n'], lines: [2] }]]));
+    // The sweep runs beside the spill, which does not wait for it.
+    expect(await lastSweep(place)).toEqual([left]);
     const now = readdirSync(place);
     expect(now).not.toContain(left);
     expect(now.filter((n) => !others.includes(n))).toHaveLength(1);
     for (const name of others) expect(now).toContain(name);
+    // A live spill's directory, however long since its last write, is touched every few minutes: never an hour old.
+    const mine = now.find((n) => !others.includes(n))!;
+    age(mine);
+    await touchLiveSpills();
+    expect(Date.now() - statSync(join(place, mine)).mtimeMs).toBeLessThan(ABANDONED_AFTER_MS / 2);
     await next.close();
     expect(readdirSync(join(place, link))).toEqual(['0']);
     for (const name of others) rmSync(join(place, name), { recursive: true });

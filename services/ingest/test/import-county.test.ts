@@ -745,3 +745,75 @@ describe("the shipped mappings on their files: the API's own words", () => {
     60_000,
   );
 });
+
+describe('owners past the fourth', () => {
+  it('are listed with the values refused, by line and both owner columns, in a parcels file and in a joined one', async () => {
+    const tag = tagged();
+    const street = uniqueStreet();
+    const parcels = mappingNamed(
+      {
+        kind: 'property',
+        fields: {
+          apn: { column: 'APN', required: true },
+          line1: { column: 'SITE', format: 'upper', required: true },
+          city: { value: 'CHARLOTTESVILLE' },
+          state: { value: 'VA' },
+          fips: { value: '51540' },
+          ownerName: { column: 'OWNER1' },
+          owner2Name: { column: 'OWNER2' },
+        },
+      },
+      `past-four-${tag}`,
+    );
+    const six = ['SCOTT, WILLIAM, WESLEY & HOWARD', 'SCOTT, LEON, SEAN & PAUL'];
+    const file = write(
+      [
+        'APN,SITE,OWNER1,OWNER2',
+        `${tag}-1,1 ${street} ST,"SMITH, JOHN",`,
+        `${tag}-2,2 ${street} ST,"${six[0]}","${six[1]}"`,
+        `${tag}-3,3 ${street} ST,"SCOTT, WILLIAM, WESLEY, HOWARD, LEON & SEAN",`,
+      ].join('\n'),
+    );
+    const s = await importCsv(pool, parcels, file);
+    expect(s).toMatchObject({ added: 3, skipped: 0, refusedValues: 2 });
+    expect(s.refusals).toEqual([
+      {
+        line: 3,
+        reason:
+          "column 'OWNER1' / 'OWNER2': 2 owners past the fourth, SEAN SCOTT, PAUL SCOTT, a record has no place for (not stored)",
+      },
+      {
+        line: 4,
+        reason:
+          "column 'OWNER1' / 'OWNER2': an owner past the fourth, SEAN SCOTT, a record has no place for (not stored)",
+      },
+    ]);
+    const owners = (await recordsOf(pool, `import:${parcels.name}`)).map((r) =>
+      [r.owner.owner1, r.owner.owner2, r.owner.owner3, r.owner.owner4].map((o) => o?.fullName ?? null),
+    );
+    expect(owners[1]).toEqual(['WILLIAM SCOTT', 'WESLEY SCOTT', 'HOWARD SCOTT', 'LEON SCOTT']);
+
+    // A joined file that names the owners: the same report; a row of a parcel the store lacks reports its error alone.
+    const owned = mappingNamed(
+      {
+        kind: 'property',
+        join: { mapping: parcels.name, on: 'apn' },
+        fields: { apn: { column: 'APN', required: true }, fips: { value: '51540' }, ownerName: { column: 'NAMES' } },
+      },
+      `past-four-owners-${tag}`,
+    );
+    const joined = write(
+      ['APN,NAMES', `${tag}-9,"${six[0]} & SCOTT, LEON, SEAN"`, `${tag}-1,"${six[0]} & SCOTT, LEON, SEAN"`].join('\n'),
+    );
+    expect(await importCsv(pool, owned, joined)).toMatchObject({
+      notInStore: 1,
+      refusedValues: 1,
+      refusals: [
+        {
+          line: 3,
+          reason: "column 'NAMES': an owner past the fourth, SEAN SCOTT, a record has no place for (not stored)",
+        },
+      ],
+    });
+  });
+});

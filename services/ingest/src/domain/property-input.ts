@@ -20,7 +20,7 @@ type EachOf<Tuple extends readonly unknown[], T> = { readonly [K in keyof Tuple]
 /** A record's owners, owner1 to owner4, null where it names fewer. */
 export type RecordOwners = ByOwnerField<OwnerInput | null>;
 
-/** Something of each owner field, in OWNER_FIELDS' order: the one place a tuple of them is made (and cast). */
+/** Something of each owner field, in OWNER_FIELDS' order, as a tuple of their number (idsByRecord slices one). */
 export const byOwnerField = <T>(of: (field: OwnerField, i: number) => T): ByOwnerField<T> =>
   OWNER_FIELDS.map(of) as unknown as ByOwnerField<T>;
 

@@ -8,7 +8,7 @@
 // until the next import that spills there on the same host removes it (sweepAbandoned). Text
 // is written as UTF-8: the reader's text is decoded from UTF-8, so holds no lone surrogate, and comes back as it went.
 import { rmSync } from 'node:fs';
-import { type FileHandle, lstat, mkdtemp, open, readdir, rm } from 'node:fs/promises';
+import { type FileHandle, lstat, mkdtemp, open, readdir, rm, utimes } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hash32 } from '../generator/random.js';
@@ -50,6 +50,18 @@ function removeAtExit(dir: string): void {
   if (removedAtExit) return;
   removedAtExit = true;
   process.on('exit', removeHeldDirs);
+  // A live spill's directory is touched every TOUCHED_EVERY_MS, however long the import waits between its writes, so
+  // that one untouched for ABANDONED_AFTER_MS is no live import's (sweepAbandoned). Unref'd: it keeps no process up.
+  setInterval(touchLiveSpills, TOUCHED_EVERY_MS).unref();
+}
+
+/** How often a live spill's directory is touched (its times set to now). */
+export const TOUCHED_EVERY_MS = 5 * 60 * 1000;
+
+/** Sets the times of every live spill's directory to now (every TOUCHED_EVERY_MS); resolves once all are set or failed. */
+export async function touchLiveSpills(): Promise<void> {
+  const now = new Date();
+  await Promise.allSettled([...live].map((d) => utimes(d, now, now)));
 }
 
 /** Removes, now, every spill's directory not yet let go (the process is ending). */
@@ -87,15 +99,20 @@ export const SPILL_HOST = hostname().replace(/[^A-Za-z0-9.-]/g, '_') || 'host';
 /** A spill directory's name: its host, the process id, mkdtemp's six characters. */
 const SPILL_DIR = /^pra-held-(.+)-(\d+)-[A-Za-z0-9]{6}$/;
 /**
- * How long a spill directory must have been left alone (it and its files) before another importer removes it: a live
- * import writes or drops a part's file far more often (every spill of 500,000 rows, every part read back), so a
- * process id that another PID namespace reuses (a container sharing the directory) cannot make a live spill look
- * abandoned.
+ * How long a spill directory must have been left alone (it and its files) before another importer removes it. A live
+ * spill's is touched every TOUCHED_EVERY_MS (removeAtExit), so it is never this old while its process runs, even where
+ * the process id check cannot tell (another PID namespace sharing the directory and the host's name: a pod's
+ * containers sharing an emptyDir).
  */
 export const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 
-/** When this process last swept each parent (sweepAbandoned): once each ABANDONED_AFTER_MS at most. */
-const swept = new Map<string, number>();
+/** When this process last swept each parent (sweepAbandoned), and that sweep: once each ABANDONED_AFTER_MS at most. */
+const sweeps = new Map<string, { at: number; done: Promise<string[]> }>();
+
+/** The last sweep of `parent` this process began, if any (it runs beside the import, which never waits for it). */
+export function lastSweep(parent: string): Promise<string[]> | undefined {
+  return sweeps.get(parent)?.done;
+}
 
 /** Whether a process of that id runs here (EPERM: it does, as another user). */
 function running(pid: number): boolean {
@@ -128,8 +145,8 @@ async function lastTouched(dir: string): Promise<number | null> {
 
 /**
  * Removes the spill directories in `parent` that importers killed outright left (SIGKILL, the machine lost): those
- * made on this host by a process that no longer runs, untouched for ABANDONED_AFTER_MS. At a spill's first write,
- * once an ABANDONED_AFTER_MS at most for each parent; whatever fails is left (another importer may sweep it), never the import's failure. Returns the names
+ * made on this host by a process that no longer runs, untouched for ABANDONED_AFTER_MS. Begun at a spill's first
+ * write, once an ABANDONED_AFTER_MS at most for each parent, and not waited for; whatever fails is left (another importer may sweep it), never the import's failure. Returns the names
  * removed.
  */
 export async function sweepAbandoned(parent: string, now = Date.now()): Promise<string[]> {
@@ -243,9 +260,10 @@ export class HeldSpill {
       // the next import that spills here removes it once that process is gone (sweepAbandoned).
       if (this.dir === null) {
         const now = Date.now();
-        if (now - (swept.get(this.parent) ?? Number.NEGATIVE_INFINITY) >= ABANDONED_AFTER_MS) {
-          swept.set(this.parent, now);
-          await sweepAbandoned(this.parent, now);
+        if (now - (sweeps.get(this.parent)?.at ?? Number.NEGATIVE_INFINITY) >= ABANDONED_AFTER_MS) {
+          // Beside the import, not before its spill: a temporary directory of many entries, or a slow one, delays
+          // nothing (sweepAbandoned never throws).
+          sweeps.set(this.parent, { at: now, done: sweepAbandoned(this.parent, now) });
         }
         this.dir = await mkdtemp(join(this.parent, `pra-held-${SPILL_HOST}-${process.pid}-`));
         removeAtExit(this.dir);

@@ -383,13 +383,15 @@ export class ImportWork {
    * they are not stored, nor found by owner search; said by line and column with the values refused.
    */
   private ownersNotKept(names: readonly string[]): string {
-    const { ownerName, owner2Name } = this.setup.mapping.fields;
-    const columns = [ownerName, owner2Name].flatMap((rule) => (rule && 'column' in rule ? [`'${rule.column}'`] : []));
+    // The owner cells' sources as the rules quote them in their own reasons (a column, or a template).
+    const sources = this.rules.rules.flatMap((r) =>
+      (r.target === 'ownerName' || r.target === 'owner2Name') && r.source !== '' ? [r.source] : [],
+    );
     const owners =
       names.length === 1
         ? `an owner past the fourth, ${names[0]},`
         : `${names.length} owners past the fourth, ${names.join(', ')},`;
-    return `column ${columns.join(' / ') || 'ownerName'}: ${owners} a record has no place for (not stored)`;
+    return `column ${sources.join(' / ') || 'ownerName'}: ${owners} a record has no place for (not stored)`;
   }
 
   /** The roll's ZIP evidence, all of it, before its first batch is parsed. */

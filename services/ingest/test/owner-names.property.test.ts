@@ -182,7 +182,7 @@ describe('owner names, generated persons', () => {
   }, 120_000);
 
   it("two surnames before the given names, the second the first owner's, are the co-owner's surname (LAST1 LAST2 FIRST)", () => {
-    // `MOREL PERICLES` / `DE JESUS MOREL ANDREA M`: where the shared surname is no first name, the other not clearly one.
+    // `MOREL PERICLES` / `DE JESUS MOREL ANDREA M`: the shared surname no first name, the other not clearly one.
     const names = (w: string[]) => w.filter((x) => !WORD_TYPE.has(x) && !SURNAME_PARTICLES.has(x));
     fc.assert(
       fc.property(

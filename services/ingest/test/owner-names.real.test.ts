@@ -200,7 +200,7 @@ const PHILADELPHIA: Case[] = [
       'Individual: JULIA ELIZABETH SPARKS [SPARKS|JULIA]',
     ],
   ],
-  // A first name opening the next cell, before `&`, shares the owner's surname (EDWARD was a person of a surname alone).
+  // A first name opening the next cell, before `&`, shares the owner's surname (EDWARD was a surname alone).
   [
     ['RESNICK MARIANNA', 'EDWARD & YAFFA JOSEPH K'],
     [

@@ -58,7 +58,7 @@ function removeAtExit(dir: string): void {
 /** How often a live spill's directory is touched (its times set to now). */
 export const TOUCHED_EVERY_MS = 5 * 60 * 1000;
 
-/** Sets the times of every live spill's directory to now (every TOUCHED_EVERY_MS); resolves once all are set or failed. */
+/** Sets the times of every live spill's directory to now (every TOUCHED_EVERY_MS); resolves when all are done. */
 export async function touchLiveSpills(): Promise<void> {
   const now = new Date();
   await Promise.allSettled([...live].map((d) => utimes(d, now, now)));
@@ -146,8 +146,8 @@ async function lastTouched(dir: string): Promise<number | null> {
 /**
  * Removes the spill directories in `parent` that importers killed outright left (SIGKILL, the machine lost): those
  * made on this host by a process that no longer runs, untouched for ABANDONED_AFTER_MS. Begun at a spill's first
- * write, once an ABANDONED_AFTER_MS at most for each parent, and not waited for; whatever fails is left (another importer may sweep it), never the import's failure. Returns the names
- * removed.
+ * write, once an ABANDONED_AFTER_MS at most for each parent, and not waited for; whatever fails is left (another
+ * importer may sweep it), never the import's failure. Returns the names removed.
  */
 export async function sweepAbandoned(parent: string, now = Date.now()): Promise<string[]> {
   const removed: string[] = [];

@@ -212,8 +212,8 @@ describe('re-imports update the store', () => {
   });
 });
 
-/** A parcels file of Charlottesville's kind (no site ZIP) whose `proptype` rule only fills (rule option fillOnly). */
-const fillingParcels = (name: string, proptype: object) =>
+/** A parcels file of Charlottesville's kind (no site ZIP: APN, SITE), with `fields` of its own. */
+const cityParcels = (name: string, fields: object) =>
   mappingNamed(
     {
       kind: 'property',
@@ -223,11 +223,15 @@ const fillingParcels = (name: string, proptype: object) =>
         city: { value: 'CHARLOTTESVILLE' },
         state: { value: 'VA' },
         fips: { value: '51540' },
-        proptype: { ...proptype, fillOnly: true },
+        ...fields,
       },
     },
     name,
   );
+
+/** A parcels file of Charlottesville's kind whose `proptype` rule only fills (rule option fillOnly). */
+const fillingParcels = (name: string, proptype: object) =>
+  cityParcels(name, { proptype: { ...proptype, fillOnly: true } });
 
 describe('a county in two files, one that only fills the type (rule option fillOnly)', () => {
   it("types a parcel no other file types; never replaces the other file's type or clears one; re-imports change nothing", async () => {
@@ -750,21 +754,10 @@ describe('owners past the fourth', () => {
   it('are listed with the values refused, by line and both owner columns, in a parcels file and in a joined one', async () => {
     const tag = tagged();
     const street = uniqueStreet();
-    const parcels = mappingNamed(
-      {
-        kind: 'property',
-        fields: {
-          apn: { column: 'APN', required: true },
-          line1: { column: 'SITE', format: 'upper', required: true },
-          city: { value: 'CHARLOTTESVILLE' },
-          state: { value: 'VA' },
-          fips: { value: '51540' },
-          ownerName: { column: 'OWNER1' },
-          owner2Name: { column: 'OWNER2' },
-        },
-      },
-      `past-four-${tag}`,
-    );
+    const parcels = cityParcels(`past-four-${tag}`, {
+      ownerName: { column: 'OWNER1' },
+      owner2Name: { column: 'OWNER2' },
+    });
     const six = ['SCOTT, WILLIAM, WESLEY & HOWARD', 'SCOTT, LEON, SEAN & PAUL'];
     const file = write(
       [

@@ -165,8 +165,9 @@ describe('HeldSpill', () => {
 
     // Killed outright (SIGKILL): its directory stays, until the next spill in the same place on this host, once it has
     // been left alone an hour; not one of a process still running, nor of another host, nor one touched lately. (A
-    // place of its own: this process swept `parent` at its first spill there, and sweeps a place once an hour.)
-    const place = mkdtempSync(join(tmpdir(), 'pra-held-sweep-test-'));
+    // place of its own, within `parent` so that it goes at the file's end whatever fails: this process swept
+    // `parent` at its first spill there, and sweeps a place once an hour.)
+    const place = mkdtempSync(join(parent, 'sweep-'));
     const killed = run("process.kill(process.pid, 'SIGKILL');", place);
     expect([killed.signal, killed.stdout.trim()], killed.stderr).toEqual(['SIGKILL', '1']);
     const [left] = readdirSync(place);

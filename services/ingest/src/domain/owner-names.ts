@@ -273,10 +273,13 @@ export function recordOwners(owners: readonly ParsedOwner[]): RecordOwners {
   return recordOwnersOf(owners).owners;
 }
 
+/** No owner left out: one array for every row that names four owners or fewer (nearly all), not one a row. */
+export const ALL_KEPT: readonly string[] = Object.freeze([]);
+
 /** recordOwners, and the full names of the owners past the fourth, which the record has no place for. */
-export function recordOwnersOf(owners: readonly ParsedOwner[]): { owners: RecordOwners; notKept: string[] } {
+export function recordOwnersOf(owners: readonly ParsedOwner[]): { owners: RecordOwners; notKept: readonly string[] } {
   const [first, ...rest] = owners;
-  if (!first) return { owners: byOwnerField(() => null), notKept: [] };
+  if (!first) return { owners: byOwnerField(() => null), notKept: ALL_KEPT };
   const others = rest.filter((o) => o.fullName !== first.fullName);
   const sameSurname = (o: ParsedOwner) => first.lastName !== null && o.lastName === first.lastName;
   const second = others.find((o) => !sameSurname(o)) ?? others[0];
@@ -286,7 +289,7 @@ export function recordOwnersOf(owners: readonly ParsedOwner[]): { owners: Record
   const kept = second === undefined ? [first] : [first, second, ...after];
   return {
     owners: byOwnerField((_, i) => ownerInput(kept[i])),
-    notKept: kept.slice(OWNER_FIELDS.length).map((o) => o.fullName),
+    notKept: kept.length > OWNER_FIELDS.length ? kept.slice(OWNER_FIELDS.length).map((o) => o.fullName) : ALL_KEPT,
   };
 }
 

@@ -25,7 +25,7 @@ import {
 import { hash32 } from '../generator/random.js';
 import { zipPlace } from '@pra/core/zip-places';
 import { splitCityStateZip } from '../domain/city-state-zip.js';
-import { parseOwnerCells, recordOwnersOf } from '../domain/owner-names.js';
+import { ALL_KEPT, parseOwnerCells, recordOwnersOf } from '../domain/owner-names.js';
 import { parsedStreetLine } from '../domain/street-lines.js';
 import type { ZipEvidence } from '../domain/zip-evidence.js';
 import type { Value, Values } from './apply-rules.js';
@@ -497,7 +497,7 @@ export function ownersOf(
   opts: ParcelOptions,
 ): { owners: Pick<PropertyInput, OwnerField>; notKept: readonly string[] } {
   const cells = [str(v.ownerName), str(v.owner2Name)];
-  if (cells.every((c) => c === null)) return { owners: NO_OWNERS, notKept: [] };
+  if (cells.every((c) => c === null)) return { owners: NO_OWNERS, notKept: ALL_KEPT };
   const parsed = recordOwnersOf(parseOwnerCells(cells, opts.ownerOrder ?? 'last-first'));
   const [first, owner2, owner3, owner4] = parsed.owners;
   const type = str(v.ownerType);

@@ -97,12 +97,44 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['DRUKE S A & RAMOS L S', 'CHASE M A'],
     ['Individual: S A DRUKE [DRUKE|S]', 'Individual: L S RAMOS [RAMOS|L]', 'Individual: M A CHASE [CHASE|M]'],
   ],
-  // A first name opening the cell takes the surname before it in a LAST FIRST roll only (`JOHN & MARY SMITH`, written
-  // FIRST LAST, names no JONES).
+  // A first name opening the cell takes the surname before it in a LAST FIRST roll only: written FIRST LAST, `JOHN &
+  // MARY SMITH` names no JONES; its first names before `&` take the surname after them. Not a word off the first
+  // names (SMITH), nor when no owner after names a surname.
   [
     'first-last',
     ['ROBERT JONES', 'JOHN & MARY SMITH'],
-    ['Individual: ROBERT JONES [JONES|ROBERT]', 'Individual: JOHN [JOHN|-]', 'Individual: MARY SMITH [SMITH|MARY]'],
+    [
+      'Individual: ROBERT JONES [JONES|ROBERT]',
+      'Individual: JOHN SMITH [SMITH|JOHN]',
+      'Individual: MARY SMITH [SMITH|MARY]',
+    ],
+  ],
+  [
+    'first-last',
+    ['JOHN A & MARY & ANN B DE LA CRUZ'],
+    [
+      'Individual: JOHN A DE LA CRUZ [DE LA CRUZ|JOHN]',
+      'Individual: MARY DE LA CRUZ [DE LA CRUZ|MARY]',
+      'Individual: ANN B DE LA CRUZ [DE LA CRUZ|ANN]',
+    ],
+  ],
+  ['first-last', ['SMITH & MARY JONES'], ['Individual: SMITH [SMITH|-]', 'Individual: MARY JONES [JONES|MARY]']],
+  // After `&` in a LAST, FIRST cell, a co-owner opening with the surname before it is that family's, LAST FIRST (the
+  // comma's owner's order); not where that surname is clearly a first name (JAMES SMITH).
+  [
+    'last-first',
+    ['SMITH, JOHN & SMITH MARY K'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARY K SMITH [SMITH|MARY]'],
+  ],
+  [
+    'last-first',
+    ['SMITH, JOHN & SMITH JONES, MARY'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARY SMITH JONES [SMITH JONES|MARY]'],
+  ],
+  [
+    'last-first',
+    ['JAMES, ROBERT & JAMES SMITH'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: JAMES SMITH [SMITH|JAMES]'],
   ],
   // No second surname after a first name: not MARY SMITH, first name JONES.
   [

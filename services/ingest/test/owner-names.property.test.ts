@@ -216,6 +216,36 @@ describe('owner names, generated persons', () => {
       { numRuns: 1000 },
     );
   }, 120_000);
+
+  it('first-last order: first names before & take the surname after them (JOHN A & MARY SMITH)', () => {
+    fc.assert(
+      fc.property(person(), person(), fc.constantFrom(...SURNAMES), (a, b, last) => {
+        const owners = parseOwnerCells([`${given(a)} & ${given(b)} ${last}`], 'first-last');
+        const want = [a, b].map((p) => `${p.first}|${p.middle ?? '-'}|${last}`);
+        expect(owners.map((o) => `${o.firstName}|${o.middleName ?? '-'}|${o.lastName}`)).toEqual([...new Set(want)]);
+      }),
+      { numRuns: 1000 },
+    );
+  }, 120_000);
+});
+
+describe('owner names, a co-owner after & opening with the surname before it', () => {
+  it('LAST, FIRST M & LAST FIRST M: both of that family (LI, XUDONG & LI JIN is JIN LI)', () => {
+    fc.assert(
+      fc.property(
+        person().filter((p) => !mostlyGivenName(p.last) && !WORD_TYPE.has(p.last)),
+        fc.constantFrom(...FIRST_NAMES),
+        fc.option(fc.constantFrom(...'ABCDEFGHJKLMNPRSTW'.split('')), { nil: null }),
+        (a, first, middle) => {
+          const b: Person = { last: a.last, first, middle };
+          const owners = parseOwnerCells([`${commaForm(a)} & ${lastFirst(b)}`], 'last-first');
+          const want = [a, b].map((p) => `${p.first}|${p.middle ?? '-'}|${p.last}`);
+          expect(owners.map((o) => `${o.firstName}|${o.middleName ?? '-'}|${o.lastName}`)).toEqual([...new Set(want)]);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  }, 120_000);
 });
 
 const ENTITY_FORMS: ((w: string, p: Person) => { text: string; type: string })[] = [

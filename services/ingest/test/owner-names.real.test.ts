@@ -246,6 +246,12 @@ const PHILADELPHIA: Case[] = [
 ];
 
 const CHARLOTTESVILLE: Case[] = [
+  // After `&`, a co-owner that opens with the surname before it is that family's, in the comma's LAST FIRST order.
+  [['LI, XUDONG & LI JIN'], ['Individual: XUDONG LI [LI|XUDONG]', 'Individual: JIN LI [LI|JIN]']],
+  [
+    ['PAW, MU & PAW TUN ZAW & KHAING, AUNG'],
+    ['Individual: MU PAW [PAW|MU]', 'Individual: TUN ZAW PAW [PAW|TUN]', 'Individual: AUNG KHAING [KHAING|AUNG]'],
+  ],
   // A period keyed for the comma after the first surname.
   [
     ["O'LEARY. THOMAS J & SARA L"],

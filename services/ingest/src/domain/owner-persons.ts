@@ -190,13 +190,14 @@ function commaPart(ts: Tok[], inherited: Tok[] | null): Person[] {
   // After `&`, `SARAH MORGAN, SUSAN P`: SARAH shares the surname before the `&`, MORGAN is the next owner's (`DUSTON DE
   // VILLEREGLAN, ISABELLE`: DE VILLEREGLAN). Not a surname with its particles alone (`DE MICHELE, MARINA`, `VAN
   // ZANDT, W`, `ST LEDGER-OLSON, BLAIR`), nor the surname before the `&` again (`DIJKMAN DULKES, ELLEN J & DIJKMAN
-  // DULKES, ROBERT H P`).
+  // DULKES, ROBERT H P`), nor a surname that opens with it (`SMITH, JOHN & SMITH JONES, MARY`: MARY SMITH JONES).
   if (
     inherited &&
     last.length >= 2 &&
     !isInitial(last[last.length - 1]!) &&
     !last.slice(0, -1).every((t) => SURNAME_PARTICLES.has(t.key)) &&
-    words(last) !== words(inherited)
+    words(last) !== words(inherited) &&
+    !opensWithSurname(last, inherited)
   ) {
     const n = Math.min(trailingSurname(last), last.length - 1);
     people.push({ first: last.slice(0, last.length - n), last: inherited, suffix: [] });
@@ -301,8 +302,8 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
   let surname = kin && !commaStyle && givenOnlyCell(whole) && takesKinSurname(whole, kin) ? kin.last : null;
   /** A co-owner was read FIRST LAST under kin's surname: given names by the lists after it share it (sharesSurname). */
   let afterFirstLast = false;
-  for (const raw of parts) {
-    const part = withoutTitles(trimConnectors(raw));
+  for (let i = 0; i < parts.length; i++) {
+    const part = withoutTitles(trimConnectors(parts[i]!));
     if (part.length === 0) continue;
     const hasComma = part.some((t) => t.key === ',');
     const words = named(part);
@@ -311,6 +312,11 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
     let found: Person[];
     if (hasComma && leadingCommaGroups > 0 && part[0]!.key !== ',' && commaHasName(part)) {
       found = commaPart(part, people.length > 0 ? surname : null);
+    } else if (order === 'last-first' && commaStyle && surname && opensWithSurname(words, surname)) {
+      // `LI, XUDONG & LI JIN`, `SMITH, JOHN & SMITH MARY K`: after `&`, a part that opens with the surname before it
+      // is that family's LAST FIRST (JIN LI), not FIRST LAST (a first name LI of a family JIN).
+      const { name, suffix } = splitSuffixes(words, true);
+      found = [{ first: name.slice(surname.length), last: surname, suffix }];
     } else if (surname && sharesSurname(words, people, order, commaStyle, afterFirstLast)) {
       const { name, suffix } = splitSuffixes(words, true);
       found = [{ first: name, last: surname, suffix }];
@@ -328,6 +334,18 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
       // and initials before `&`, as a roll of surnames and initials writes (`DAVIS ROBERT` / `JAMES J & JAMES K`).
       const { name, suffix } = splitSuffixes(words, true);
       found = [{ first: name, last: kin.last, suffix }];
+    } else if (
+      order === 'first-last' &&
+      !commaStyle &&
+      surname === null &&
+      givenOnly(words) &&
+      opensWithGivenName(words)
+    ) {
+      // `JOHN & MARY SMITH`, `JOHN A & MARY B SMITH` written FIRST LAST: first names before `&` take the surname of
+      // the owner after them (surnameAhead).
+      const ahead = surnameAhead(parts, i);
+      const { name, suffix } = splitSuffixes(words, true);
+      found = [ahead ? { first: name, last: ahead, suffix } : firstLast(words)];
     } else if (order === 'first-last' || (commaStyle && surname)) {
       found = [firstLast(words)];
     } else {
@@ -343,6 +361,33 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
   }
   return people;
 }
+
+/**
+ * In a FIRST LAST cell without commas, the surname of the first part after `i` that names a first name and a surname
+ * (`MARY SMITH` of `JOHN & MARY SMITH`); null when none does (`JOHN & MARY`, `JOHN & SMITH`).
+ */
+function surnameAhead(parts: readonly Tok[][], i: number): Tok[] | null {
+  for (let j = i + 1; j < parts.length; j++) {
+    const words = withoutTitles(trimConnectors(parts[j]!)).filter((t) => !TRUSTEE_MARKERS.has(t.key));
+    if (words.length === 0 || givenOnly(words)) continue;
+    const { name } = splitSuffixes(words, true);
+    return name.length >= 2 ? firstLast(words).last : null;
+  }
+  return null;
+}
+
+/**
+ * The words open with `surname` and name more after it, and that surname is not clearly a first name as well
+ * (`JAMES, ROBERT & JAMES SMITH` keeps JAMES SMITH).
+ */
+function opensWithSurname(words: readonly Tok[], surname: readonly Tok[]): boolean {
+  const { name } = splitSuffixes([...words], true);
+  return name.length > surname.length && wordsAt(name, 0, surname) && !mostlyGivenName(surname[0]!.key);
+}
+
+/** A given name's first word: an initial, or a word on the SSA's first names (not `SMITH & MARY JONES`'s SMITH). */
+const opensWithGivenName = (name: readonly Tok[]) =>
+  name.length > 0 && (isInitial(name[0]!) || isFirstName(name[0]!.key));
 
 /**
  * A part after `&` of first names only, under the surname before it: `VALERIE W`, `BETH F J`, `HERNAN`

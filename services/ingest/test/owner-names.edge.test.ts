@@ -266,6 +266,18 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['NGUYEN VAN HOA & TRAN THI HOA'],
     ['Individual: VAN HOA NGUYEN [NGUYEN|VAN]', 'Individual: THI HOA TRAN [TRAN|THI]'],
   ],
+  // So in a cell with commas, where the part after `&` is the Vietnamese name written LAST FIRST (its own family's or
+  // the one before it).
+  [
+    'last-first',
+    ['NGUYEN, AN & NGUYEN THI HOA'],
+    ['Individual: AN NGUYEN [NGUYEN|AN]', 'Individual: THI HOA NGUYEN [NGUYEN|THI]'],
+  ],
+  [
+    'last-first',
+    ['NGUYEN, BAO & TRAN THI HOA'],
+    ['Individual: BAO NGUYEN [NGUYEN|BAO]', 'Individual: THI HOA TRAN [TRAN|THI]'],
+  ],
   ['last-first', ['MADISON PLACE HOA'], ['Association: MADISON PLACE HOA [-|-]']],
   ['last-first', ['VAN BUREN HOA'], ['Association: VAN BUREN HOA [-|-]']],
   ['last-first', ['LAKE VAN NESS HOA'], ['Association: LAKE VAN NESS HOA [-|-]']],

@@ -36,12 +36,13 @@ function surnamePosition(ts: readonly Tok[], i: number, order: NameOrder, commaS
 }
 
 /**
- * Word i stands where a given name does: just after a comma; second in a LAST FIRST name of three words or more, or
- * after the middle name of a Vietnamese name (vietnameseGivenNames); first in a FIRST LAST name (or its `&`-part) of
+ * Word i stands where a given name does: just after a comma; second in a LAST FIRST name of three words or more;
+ * after the middle name of a Vietnamese name (vietnameseGivenNames), with commas too (`NGUYEN, AN & NGUYEN THI HOA`);
+ * first in a FIRST LAST name (or its `&`-part) of
  * two or more.
  */
 function givenNamePlace(ts: readonly Tok[], i: number, order: NameOrder, commaStyle: boolean, words: number): boolean {
-  if (commaStyle) return ts[i - 1]?.key === ',';
+  if (commaStyle) return ts[i - 1]?.key === ',' || vietnameseGivenNames(ts, i);
   if (order === 'last-first') return (i === 1 && words >= 3) || vietnameseGivenNames(ts, i);
   const prev = ts[i - 1];
   return (prev === undefined || AMP.has(prev.key)) && words >= 2;

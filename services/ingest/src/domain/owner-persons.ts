@@ -11,7 +11,15 @@ import {
 } from './name-frequencies.js';
 
 type OwnerType = (typeof OWNER_TYPES)[number];
-import { AMP, HONORIFICS, SUFFIXES, SURNAME_PARTICLES, TRUSTEE_MARKERS } from './owner-words.js';
+import {
+  AMP,
+  HONORIFICS,
+  SUFFIXES,
+  SURNAME_PARTICLES,
+  TRUSTEE_MARKERS,
+  VIETNAMESE_MIDDLE_NAMES,
+  VIETNAMESE_SURNAMES,
+} from './owner-words.js';
 import { isInitial, type NameOrder, type Tok, tokens, trimConnectors } from './owner-tokens.js';
 
 export interface ParsedOwner {
@@ -317,6 +325,10 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
       // is that family's LAST FIRST (JIN LI), not FIRST LAST (a first name LI of a family JIN).
       const { name, suffix } = splitSuffixes(words, true);
       found = [{ first: name.slice(surname.length), last: surname, suffix }];
+    } else if (order === 'last-first' && commaStyle && surname && vietnameseLastFirst(words)) {
+      // `NGUYEN, BAO & TRAN THI HOA`: a Vietnamese name, its surname then THI or VAN, is LAST FIRST there too.
+      const { name, suffix } = splitSuffixes(words, true);
+      found = [{ first: name.slice(1), last: name.slice(0, 1), suffix }];
     } else if (surname && sharesSurname(words, people, order, commaStyle, afterFirstLast)) {
       const { name, suffix } = splitSuffixes(words, true);
       found = [{ first: name, last: surname, suffix }];
@@ -384,6 +396,10 @@ function opensWithSurname(words: readonly Tok[], surname: readonly Tok[]): boole
   const { name } = splitSuffixes([...words], true);
   return name.length > surname.length && wordsAt(name, 0, surname) && !mostlyGivenName(surname[0]!.key);
 }
+
+/** A Vietnamese name written LAST FIRST: one of the commonest surnames, THI or VAN, and a given name after. */
+const vietnameseLastFirst = (words: readonly Tok[]) =>
+  words.length >= 3 && VIETNAMESE_SURNAMES.has(words[0]!.key) && VIETNAMESE_MIDDLE_NAMES.has(words[1]!.key);
 
 /** A given name's first word: an initial, or a word on the SSA's first names (not `SMITH & MARY JONES`'s SMITH). */
 const opensWithGivenName = (name: readonly Tok[]) =>

@@ -119,6 +119,29 @@ const CASES: [NameOrder, string[], string[]][] = [
     ],
   ],
   ['first-last', ['SMITH & MARY JONES'], ['Individual: SMITH [SMITH|-]', 'Individual: MARY JONES [JONES|MARY]']],
+  // A compound first name (MARY JO) shares the surname before it, in either order; in a LAST FIRST roll without
+  // commas only where its first word is a first name by the lists (BRUMMEL ANN is ANN BRUMMEL), and never where it
+  // is a common surname (JONES ANN).
+  [
+    'first-last',
+    ['JOHN SMITH & MARY JO'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARY JO SMITH [SMITH|MARY]'],
+  ],
+  [
+    'last-first',
+    ['SMITH JOHN & MARY JO'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARY JO SMITH [SMITH|MARY]'],
+  ],
+  [
+    'last-first',
+    ['SMITH JOHN', 'BRUMMEL ANN'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: ANN BRUMMEL [BRUMMEL|ANN]'],
+  ],
+  [
+    'last-first',
+    ['SMITH JOHN & JONES ANN'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: ANN JONES [JONES|ANN]'],
+  ],
   // After `&` in a LAST, FIRST cell, a co-owner opening with the surname before it is that family's, LAST FIRST (the
   // comma's owner's order); not where that surname is clearly a first name (JAMES SMITH).
   [
@@ -136,6 +159,33 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['JAMES, ROBERT & JAMES SMITH'],
     ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: JAMES SMITH [SMITH|JAMES]'],
   ],
+  ['first-last', ['LI, XUDONG & LI JIN'], ['Individual: XUDONG LI [LI|XUDONG]', 'Individual: JIN LI [LI|JIN]']],
+  // The review's cases: a surname that is a first name too (LEE, THOMAS) opens a co-owner's given names, and a
+  // Vietnamese given name (MAI) or a Dutch VAN after `&` keeps its reading.
+  [
+    'last-first',
+    ['LEE, DAVID W & LEE ANN M'],
+    ['Individual: DAVID W LEE [LEE|DAVID]', 'Individual: LEE ANN M LEE [LEE|LEE]'],
+  ],
+  [
+    'last-first',
+    ['THOMAS, JOHN & THOMAS A JONES'],
+    ['Individual: JOHN THOMAS [THOMAS|JOHN]', 'Individual: THOMAS A JONES [JONES|THOMAS]'],
+  ],
+  [
+    'last-first',
+    ['NGUYEN, TUAN V & MAI THI T'],
+    ['Individual: TUAN V NGUYEN [NGUYEN|TUAN]', 'Individual: MAI THI T NGUYEN [NGUYEN|MAI]'],
+  ],
+  [
+    'last-first',
+    ['DOE, JOHN & KIM VAN DYKE'],
+    ['Individual: JOHN DOE [DOE|JOHN]', 'Individual: KIM VAN DYKE [VAN DYKE|KIM]'],
+  ],
+  // Written FIRST LAST: no surname from a compound first name (MARY ANN names none), nor for a word as often a surname
+  // (TAYLOR).
+  ['first-last', ['JOHN & MARY ANN'], ['Individual: JOHN [JOHN|-]', 'Individual: MARY ANN [ANN|MARY]']],
+  ['first-last', ['TAYLOR & MARY SMITH'], ['Individual: TAYLOR [TAYLOR|-]', 'Individual: MARY SMITH [SMITH|MARY]']],
   // No second surname after a first name: not MARY SMITH, first name JONES.
   [
     'last-first',
@@ -266,8 +316,9 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['NGUYEN VAN HOA & TRAN THI HOA'],
     ['Individual: VAN HOA NGUYEN [NGUYEN|VAN]', 'Individual: THI HOA TRAN [TRAN|THI]'],
   ],
-  // So in a cell with commas, where the part after `&` is the Vietnamese name written LAST FIRST (its own family's or
-  // the one before it).
+  // So in a cell with commas (after the surname's comma, or after `&` in the family's name), and before a trustee's
+  // word.
+  ['last-first', ['NGUYEN, THI HOA'], ['Individual: THI HOA NGUYEN [NGUYEN|THI]']],
   [
     'last-first',
     ['NGUYEN, AN & NGUYEN THI HOA'],
@@ -275,9 +326,10 @@ const CASES: [NameOrder, string[], string[]][] = [
   ],
   [
     'last-first',
-    ['NGUYEN, BAO & TRAN THI HOA'],
+    ['NGUYEN, BAO & TRAN, THI HOA'],
     ['Individual: BAO NGUYEN [NGUYEN|BAO]', 'Individual: THI HOA TRAN [TRAN|THI]'],
   ],
+  ['last-first', ['TRAN THI HOA, TRUSTEE'], ['Trustee: THI HOA TRAN [TRAN|THI]']],
   ['last-first', ['MADISON PLACE HOA'], ['Association: MADISON PLACE HOA [-|-]']],
   ['last-first', ['VAN BUREN HOA'], ['Association: VAN BUREN HOA [-|-]']],
   ['last-first', ['LAKE VAN NESS HOA'], ['Association: LAKE VAN NESS HOA [-|-]']],

@@ -14,6 +14,20 @@ const show = (cells: string[]) =>
   );
 
 const PHILADELPHIA: Case[] = [
+  // A compound first name in a cell of its own shares the surname before it (was MAE DAISY, MAE LAURA); not a
+  // surname off the first names (`PYATT LOUISE` is LOUISE PYATT).
+  [
+    ['LARRY JONES', 'DAISY MAE'],
+    ['Individual: LARRY JONES [JONES|LARRY]', 'Individual: DAISY MAE JONES [JONES|DAISY]'],
+  ],
+  [
+    ['JAMES W JETER', 'LAURA MAE'],
+    ['Individual: JAMES W JETER [JETER|JAMES]', 'Individual: LAURA MAE JETER [JETER|LAURA]'],
+  ],
+  [
+    ['PYATT LATONIAETTA', 'PYATT LOUISE'],
+    ['Individual: LATONIAETTA PYATT [PYATT|LATONIAETTA]', 'Individual: LOUISE PYATT [PYATT|LOUISE]'],
+  ],
   [
     ['GANGEMI JOSEPH A AND', 'CAROLE A H/W'],
     ['Individual: JOSEPH A GANGEMI [GANGEMI|JOSEPH]', 'Individual: CAROLE A GANGEMI [GANGEMI|CAROLE]'],
@@ -246,6 +260,15 @@ const PHILADELPHIA: Case[] = [
 ];
 
 const CHARLOTTESVILLE: Case[] = [
+  // A compound first name after `&` (MARY JO, CHRIS ANN) shares the surname before it: ANN and JO are no surnames.
+  [
+    ['WELLS, THOMAS B & MARY JO'],
+    ['Individual: THOMAS B WELLS [WELLS|THOMAS]', 'Individual: MARY JO WELLS [WELLS|MARY]'],
+  ],
+  [
+    ['LUDWIG, DALE & CHRIS ANN'],
+    ['Individual: DALE LUDWIG [LUDWIG|DALE]', 'Individual: CHRIS ANN LUDWIG [LUDWIG|CHRIS]'],
+  ],
   // After `&`, a co-owner that opens with the surname before it is that family's, in the comma's LAST FIRST order.
   [['LI, XUDONG & LI JIN'], ['Individual: XUDONG LI [LI|XUDONG]', 'Individual: JIN LI [LI|JIN]']],
   [
@@ -510,6 +533,19 @@ const CHARLOTTESVILLE: Case[] = [
 ];
 
 const LEBANON: Case[] = [
+  // BETTY, an older first name off the 2010 list, before ANN after `&` with commas.
+  [
+    ['MILLER, DOUGLAS & BETTY ANN', ''],
+    ['Individual: DOUGLAS MILLER [MILLER|DOUGLAS]', 'Individual: BETTY ANN MILLER [MILLER|BETTY]'],
+  ],
+  [
+    ['KOVACS, AUSTIN & BETTY ANN TTEES', 'KOVACS FAMILY TRUST'],
+    [
+      'Trustee: AUSTIN KOVACS [KOVACS|AUSTIN]',
+      'Trustee: BETTY ANN KOVACS [KOVACS|BETTY]',
+      'Trust: KOVACS FAMILY TRUST [-|-]',
+    ],
+  ],
   [['BYRNE. LAURA C', ''], ['Individual: LAURA C BYRNE [BYRNE|LAURA]']],
   // `(EST)` after a name is its estate (the thirty-seventh pass; EST alone read as a middle name before).
   [

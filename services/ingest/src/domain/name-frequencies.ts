@@ -64,7 +64,7 @@ function firstLastOdds(a: string, b: string): number {
 }
 
 /** The word is one of the census' top 1,000 surnames. */
-function isCommonSurname(w: string): boolean {
+export function isCommonSurname(w: string): boolean {
   return lists().surname.has(w);
 }
 

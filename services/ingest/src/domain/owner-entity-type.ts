@@ -37,9 +37,8 @@ function surnamePosition(ts: readonly Tok[], i: number, order: NameOrder, commaS
 
 /**
  * Word i stands where a given name does: just after a comma; second in a LAST FIRST name of three words or more;
- * after the middle name of a Vietnamese name (vietnameseGivenNames), with commas too (`NGUYEN, AN & NGUYEN THI HOA`);
- * first in a FIRST LAST name (or its `&`-part) of
- * two or more.
+ * after the middle name of a Vietnamese name (vietnameseGivenNames), with commas too (`NGUYEN, THI HOA`, `NGUYEN, AN
+ * & NGUYEN THI HOA`); first in a FIRST LAST name (or its `&`-part) of two or more.
  */
 function givenNamePlace(ts: readonly Tok[], i: number, order: NameOrder, commaStyle: boolean, words: number): boolean {
   if (commaStyle) return ts[i - 1]?.key === ',' || vietnameseGivenNames(ts, i);
@@ -50,13 +49,14 @@ function givenNamePlace(ts: readonly Tok[], i: number, order: NameOrder, commaSt
 
 /**
  * Word i is a given name of a LAST FIRST Vietnamese name, its part of the cell (between `&`s) a Vietnamese surname,
- * THI or VAN, then given names (`KIM THI THANH HOA`, `NGUYEN VAN HOA & TRAN THI HOA`): not `LAKE VAN NESS HOA` nor
- * `PARK VAN HOA`, whose first words are no Vietnamese surname.
+ * THI or VAN (a comma between them or not), then given names (`KIM THI THANH HOA`, `NGUYEN VAN HOA & TRAN THI HOA`,
+ * `NGUYEN, THI HOA`): not `LAKE VAN NESS HOA` nor `PARK VAN HOA`, whose first words are no Vietnamese surname.
  */
 function vietnameseGivenNames(ts: readonly Tok[], i: number): boolean {
   let start = i;
   while (start > 0 && !AMP.has(ts[start - 1]!.key)) start--;
-  return i >= start + 2 && VIETNAMESE_SURNAMES.has(ts[start]!.key) && VIETNAMESE_MIDDLE_NAMES.has(ts[start + 1]!.key);
+  const middle = ts[start + 1]?.key === ',' ? start + 2 : start + 1;
+  return i > middle && VIETNAMESE_SURNAMES.has(ts[start]!.key) && VIETNAMESE_MIDDLE_NAMES.has(ts[middle]?.key ?? '');
 }
 
 /** `JOHN A CHURCH`: the last word after an initial is FIRST M LAST's surname. */

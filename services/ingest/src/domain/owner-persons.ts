@@ -4,6 +4,7 @@
 import type { OWNER_TYPES } from '@pra/core/vocabulary';
 import {
   allGivenNames,
+  isCommonSurname,
   isFirstName,
   mostlyGivenName,
   readsFirstLast,
@@ -11,15 +12,7 @@ import {
 } from './name-frequencies.js';
 
 type OwnerType = (typeof OWNER_TYPES)[number];
-import {
-  AMP,
-  HONORIFICS,
-  SUFFIXES,
-  SURNAME_PARTICLES,
-  TRUSTEE_MARKERS,
-  VIETNAMESE_MIDDLE_NAMES,
-  VIETNAMESE_SURNAMES,
-} from './owner-words.js';
+import { AMP, HONORIFICS, SECOND_GIVEN_NAMES, SUFFIXES, SURNAME_PARTICLES, TRUSTEE_MARKERS } from './owner-words.js';
 import { isInitial, type NameOrder, type Tok, tokens, trimConnectors } from './owner-tokens.js';
 
 export interface ParsedOwner {
@@ -284,18 +277,40 @@ function withoutTitles(part: Tok[]): Tok[] {
   });
 }
 
-/** One word, or a first name and initials, and no `&`: too little for a surname and a first name of its own. */
+/**
+ * One word, a first name and initials, or a compound first name (`DAISY MAE`), and no `&`: too little for a surname
+ * and a first name of its own.
+ */
 function givenOnlyCell(ts: readonly Tok[]): boolean {
   const name = ts.filter((t) => !AMP.has(t.key));
   if (name.length === 0 || name.length !== ts.length) return false;
-  return name.length === 1 || (!isInitial(name[0]!) && name.slice(1).every(isInitial));
+  return name.length === 1 || (!isInitial(name[0]!) && name.slice(1).every(isInitial)) || compoundGivenName(name, true);
+}
+
+/**
+ * A first name and one of SECOND_GIVEN_NAMES (`MARY JO`, `BETTY ANN`, `LAURA MAE`): one owner's given names, not a
+ * first name and a surname, nor a surname and a first name. `strict`, where the roll's own LAST FIRST is the other
+ * reading: the first word on the SSA's first names and none of the census' common surnames (`PYATT LOUISE` is LOUISE
+ * PYATT, `ALEXANDER MARIE` MARIE ALEXANDER). Else, after `&` in a cell with commas, whose other reading is FIRST LAST:
+ * a first word that is no common surname, or clearly a first name, an older first name off the 2010 list too
+ * (`MILLER, DOUGLAS & BETTY ANN`).
+ */
+function compoundGivenName(named: readonly Tok[], strict: boolean): boolean {
+  const name = named.filter((t) => !SUFFIXES.has(t.key));
+  if (name.length !== 2) return false;
+  const [a, b] = name as [Tok, Tok];
+  if (isInitial(a) || !SECOND_GIVEN_NAMES.has(b.key) || SECOND_GIVEN_NAMES.has(a.key)) return false;
+  if (isCommonSurname(a.key) && (strict || !mostlyGivenName(a.key))) return false;
+  return !strict || isFirstName(a.key);
 }
 
 /**
  * The persons of a segment's words. `kin`: the owner before the segment, whose surname a co-owner may share: a cell
- * of first names only (`SHAPLEY DONALD` / `RUTH`, in either order), first names opening a LAST FIRST cell before `&`
- * (`RESNICK MARIANNA` / `EDWARD & YAFFA JOSEPH K`), a co-owner written FIRST LAST under it (firstLastUnder) and the
- * given names after that one, or a second surname (secondSurnameEnd).
+ * of first names only (`SHAPLEY DONALD` / `RUTH`, `LARRY JONES` / `DAISY MAE`, in either order), first names opening
+ * a LAST FIRST cell before `&` (`RESNICK MARIANNA` / `EDWARD & YAFFA JOSEPH K`), a co-owner written FIRST LAST under it
+ * (firstLastUnder) and the given names after that one, or a second surname (secondSurnameEnd). Within the segment, a
+ * co-owner after `&` may share the surname before it (sharesSurname, or opening with it: opensWithSurname), and in a
+ * FIRST LAST roll first names before `&` the surname after them (surnameAhead).
  */
 export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[] {
   const parts: Tok[][] = [[]];
@@ -306,29 +321,29 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
   const commaStyle = ts.some((t) => t.key === ',');
   const people: Person[] = [];
   const named = (words: readonly Tok[]) => words.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
+  const cleaned = parts.map((raw) => withoutTitles(trimConnectors(raw)));
   const whole = named(ts);
   let surname = kin && !commaStyle && givenOnlyCell(whole) && takesKinSurname(whole, kin) ? kin.last : null;
   /** A co-owner was read FIRST LAST under kin's surname: given names by the lists after it share it (sharesSurname). */
   let afterFirstLast = false;
-  for (let i = 0; i < parts.length; i++) {
-    const part = withoutTitles(trimConnectors(parts[i]!));
+  for (let p = 0; p < cleaned.length; p++) {
+    const part = cleaned[p]!;
     if (part.length === 0) continue;
     const hasComma = part.some((t) => t.key === ',');
     const words = named(part);
     if (words.length === 0) continue;
     const leadingCommaGroups = hasComma ? part.filter((t, i) => t.key === ',' && i < part.length - 1).length : 0;
     let found: Person[];
+    // In order: a part with its own comma; a part after `&` under the surname before it (opening with it, or given
+    // names sharing it); first names opening a LAST FIRST cell under kin's surname; first names before `&` in a
+    // FIRST LAST cell under the surname after them; else the part alone, in the roll's order.
     if (hasComma && leadingCommaGroups > 0 && part[0]!.key !== ',' && commaHasName(part)) {
       found = commaPart(part, people.length > 0 ? surname : null);
-    } else if (order === 'last-first' && commaStyle && surname && opensWithSurname(words, surname)) {
+    } else if (commaStyle && surname && opensWithSurname(words, surname)) {
       // `LI, XUDONG & LI JIN`, `SMITH, JOHN & SMITH MARY K`: after `&`, a part that opens with the surname before it
-      // is that family's LAST FIRST (JIN LI), not FIRST LAST (a first name LI of a family JIN).
+      // is that family's, LAST FIRST (JIN LI), not FIRST LAST (a first name LI of a family JIN).
       const { name, suffix } = splitSuffixes(words, true);
       found = [{ first: name.slice(surname.length), last: surname, suffix }];
-    } else if (order === 'last-first' && commaStyle && surname && vietnameseLastFirst(words)) {
-      // `NGUYEN, BAO & TRAN THI HOA`: a Vietnamese name, its surname then THI or VAN, is LAST FIRST there too.
-      const { name, suffix } = splitSuffixes(words, true);
-      found = [{ first: name.slice(1), last: name.slice(0, 1), suffix }];
     } else if (surname && sharesSurname(words, people, order, commaStyle, afterFirstLast)) {
       const { name, suffix } = splitSuffixes(words, true);
       found = [{ first: name, last: surname, suffix }];
@@ -355,7 +370,7 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
     ) {
       // `JOHN & MARY SMITH`, `JOHN A & MARY B SMITH` written FIRST LAST: first names before `&` take the surname of
       // the owner after them (surnameAhead).
-      const ahead = surnameAhead(parts, i);
+      const ahead = surnameAhead(cleaned, p);
       const { name, suffix } = splitSuffixes(words, true);
       found = [ahead ? { first: name, last: ahead, suffix } : firstLast(words)];
     } else if (order === 'first-last' || (commaStyle && surname)) {
@@ -366,44 +381,43 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
       if (under) afterFirstLast = true;
       found = [under ?? lastFirst(words, before)];
     }
-    for (const p of found) {
-      if (p.last.length > 0) surname = p.last;
-      people.push(p);
+    for (const person of found) {
+      if (person.last.length > 0) surname = person.last;
+      people.push(person);
     }
   }
   return people;
 }
 
 /**
- * In a FIRST LAST cell without commas, the surname of the first part after `i` that names a first name and a surname
- * (`MARY SMITH` of `JOHN & MARY SMITH`); null when none does (`JOHN & MARY`, `JOHN & SMITH`).
+ * In a FIRST LAST cell without commas, the surname of the first part after `p` (parts without their titles and
+ * connectors) that names a first name and a surname (`MARY SMITH` of `JOHN & MARY SMITH`); null when none does (`JOHN
+ * & MARY`, `JOHN & SMITH`, `JOHN & MARY ANN`: a compound first name names no surname).
  */
-function surnameAhead(parts: readonly Tok[][], i: number): Tok[] | null {
-  for (let j = i + 1; j < parts.length; j++) {
-    const words = withoutTitles(trimConnectors(parts[j]!)).filter((t) => !TRUSTEE_MARKERS.has(t.key));
+function surnameAhead(parts: readonly Tok[][], p: number): Tok[] | null {
+  for (let j = p + 1; j < parts.length; j++) {
+    const words = parts[j]!.filter((t) => !TRUSTEE_MARKERS.has(t.key));
     if (words.length === 0 || givenOnly(words)) continue;
-    const { name } = splitSuffixes(words, true);
-    return name.length >= 2 ? firstLast(words).last : null;
+    return compoundGivenName(words, false) ? null : firstLast(words).last;
   }
   return null;
 }
 
 /**
- * The words open with `surname` and name more after it, and that surname is not clearly a first name as well
- * (`JAMES, ROBERT & JAMES SMITH` keeps JAMES SMITH).
+ * The words open with `surname` and name more after it, and that surname is none of the SSA's first names (`JAMES,
+ * ROBERT & JAMES SMITH` keeps JAMES SMITH, `LEE, DAVID W & LEE ANN M` LEE ANN M LEE).
  */
 function opensWithSurname(words: readonly Tok[], surname: readonly Tok[]): boolean {
   const { name } = splitSuffixes([...words], true);
-  return name.length > surname.length && wordsAt(name, 0, surname) && !mostlyGivenName(surname[0]!.key);
+  return name.length > surname.length && wordsAt(name, 0, surname) && !isFirstName(surname[0]!.key);
 }
 
-/** A Vietnamese name written LAST FIRST: one of the commonest surnames, THI or VAN, and a given name after. */
-const vietnameseLastFirst = (words: readonly Tok[]) =>
-  words.length >= 3 && VIETNAMESE_SURNAMES.has(words[0]!.key) && VIETNAMESE_MIDDLE_NAMES.has(words[1]!.key);
-
-/** A given name's first word: an initial, or a word on the SSA's first names (not `SMITH & MARY JONES`'s SMITH). */
+/**
+ * A given name's first word: an initial, or clearly a first name by the lists (not `SMITH & MARY JONES`'s SMITH, nor
+ * `TAYLOR & MARY JONES`'s TAYLOR, as often a surname).
+ */
 const opensWithGivenName = (name: readonly Tok[]) =>
-  name.length > 0 && (isInitial(name[0]!) || isFirstName(name[0]!.key));
+  name.length > 0 && (isInitial(name[0]!) || mostlyGivenName(name[0]!.key));
 
 /**
  * A part after `&` of first names only, under the surname before it: `VALERIE W`, `BETH F J`, `HERNAN`
@@ -421,10 +435,14 @@ function sharesSurname(
   afterFirstLast: boolean,
 ) {
   if (givenOnly(named)) return !surnameBeforeInitials(named, people, order, commaStyle);
-  if (commaStyle) return givenNamesThenInitial(named) || givenNamesByTheLists(named);
+  // A compound first name (`MILLER, DOUGLAS & BETTY ANN`, `JETER JAMES W & LAURA MAE`), under the surname of an owner
+  // with a first name (not `JOHN & MARY ANN` written FIRST LAST, a word alone before it).
+  const before = people[people.length - 1];
+  const compound = (before === undefined || before.first.length > 0) && compoundGivenName(named, !commaStyle);
+  if (commaStyle) return givenNamesThenInitial(named) || givenNamesByTheLists(named) || compound;
   // `RICHARD LOTT SPARKS AND JULIA ELIZABETH`: after a co-owner written FIRST LAST (firstLastUnder), given names by
   // the lists; not a name that may be an owner of its own (`JOSEPH NATHAN & SMITH MARY` is MARY SMITH).
-  return afterFirstLast && givenNamesByTheLists(named);
+  return (afterFirstLast && givenNamesByTheLists(named)) || compound;
 }
 
 /**

@@ -330,6 +330,9 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['Individual: BAO NGUYEN [NGUYEN|BAO]', 'Individual: THI HOA TRAN [TRAN|THI]'],
   ],
   ['last-first', ['TRAN THI HOA, TRUSTEE'], ['Trustee: THI HOA TRAN [TRAN|THI]']],
+  // FANNIE MAE is a person's given names after a comma (or after `&` in a cell with commas); the bank elsewhere.
+  ['last-first', ['BOWSER, FANNIE MAE'], ['Individual: FANNIE MAE BOWSER [BOWSER|FANNIE]']],
+  ['last-first', ['FANNIE MAE'], ['Financial: FANNIE MAE [-|-]']],
   ['last-first', ['MADISON PLACE HOA'], ['Association: MADISON PLACE HOA [-|-]']],
   ['last-first', ['VAN BUREN HOA'], ['Association: VAN BUREN HOA [-|-]']],
   ['last-first', ['LAKE VAN NESS HOA'], ['Association: LAKE VAN NESS HOA [-|-]']],

@@ -260,6 +260,11 @@ const PHILADELPHIA: Case[] = [
 ];
 
 const CHARLOTTESVILLE: Case[] = [
+  // FANNIE MAE after `&` in a cell with commas is a wife's given names, not the bank (was one Financial owner).
+  [
+    ['VINCI, UMBERTO V & FANNIE MAE'],
+    ['Individual: UMBERTO V VINCI [VINCI|UMBERTO]', 'Individual: FANNIE MAE VINCI [VINCI|FANNIE]'],
+  ],
   // A compound first name after `&` (MARY JO, CHRIS ANN) shares the surname before it: ANN and JO are no surnames.
   [
     ['WELLS, THOMAS B & MARY JO'],

@@ -59,6 +59,15 @@ function vietnameseGivenNames(ts: readonly Tok[], i: number): boolean {
   return i > middle && VIETNAMESE_SURNAMES.has(ts[start]!.key) && VIETNAMESE_MIDDLE_NAMES.has(ts[middle]?.key ?? '');
 }
 
+/**
+ * In a cell with commas, word i opens a person's given names: just after the surname's comma, or after `&` (a part
+ * without its own comma there is FIRST LAST): `VINCI, UMBERTO V & FANNIE MAE` names FANNIE MAE VINCI, no bank.
+ */
+function givenAfterComma(ts: readonly Tok[], i: number): boolean {
+  const prev = ts[i - 1];
+  return prev !== undefined && (prev.key === ',' || AMP.has(prev.key));
+}
+
 /** `JOHN A CHURCH`: the last word after an initial is FIRST M LAST's surname. */
 function initialBefore(ts: readonly Tok[], i: number): boolean {
   const prev = ts[i - 1];
@@ -109,7 +118,10 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     const next = ts[i + 1]?.key;
     // A phrase's words may have a comma between them (`RECTOR, & VISITORS OF U VA`).
     const second = next === ',' ? ts[i + 2]?.key : next;
-    const phrase = second && PHRASE_FIRST.has(k) ? ENTITY_PHRASES[`${k}-${second}`] : undefined;
+    const phrase =
+      second && PHRASE_FIRST.has(k) && !(k === 'FANNIE' && commaStyle && givenAfterComma(ts, i))
+        ? ENTITY_PHRASES[`${k}-${second}`]
+        : undefined;
     if (phrase) found |= bitOf(phrase);
     if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
     const t =

@@ -142,6 +142,33 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['SMITH JOHN & JONES ANN'],
     ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: ANN JONES [JONES|ANN]'],
   ],
+  // The second review's cases: not a compound first name where its first word is the family's surname (PIERRE), a
+  // name the SSA gives to boys (ELIAS) or one off the lists before an East Asian surname (MINJI JO); a written-FIRST
+  // LAST cell of given names only gives the owner before it no surname (ANN MARIE, MARY ELIZABETH), nor takes the
+  // surname of a word read as a surname alone (JOHN / MARY ANN).
+  [
+    'last-first',
+    ['PIERRE GUITO', 'PIERRE MARIE'],
+    ['Individual: GUITO PIERRE [PIERRE|GUITO]', 'Individual: MARIE PIERRE [PIERRE|MARIE]'],
+  ],
+  [
+    'last-first',
+    ['DORSAINVIL JEAN', 'PIERRE MARIE'],
+    ['Individual: JEAN DORSAINVIL [DORSAINVIL|JEAN]', 'Individual: MARIE PIERRE [PIERRE|MARIE]'],
+  ],
+  [
+    'last-first',
+    ['SMITH JOHN', 'ELIAS MARIE'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARIE ELIAS [ELIAS|MARIE]'],
+  ],
+  ['last-first', ['PARK, JOHN & MINJI JO'], ['Individual: JOHN PARK [PARK|JOHN]', 'Individual: MINJI JO [JO|MINJI]']],
+  ['first-last', ['JOHN & ANN MARIE'], ['Individual: JOHN [JOHN|-]', 'Individual: ANN MARIE [MARIE|ANN]']],
+  [
+    'first-last',
+    ['ROBERT J & MARY ELIZABETH'],
+    ['Individual: ROBERT J [J|ROBERT]', 'Individual: MARY ELIZABETH [ELIZABETH|MARY]'],
+  ],
+  ['first-last', ['JOHN', 'MARY ANN'], ['Individual: JOHN [JOHN|-]', 'Individual: MARY ANN [ANN|MARY]']],
   // After `&` in a LAST, FIRST cell, a co-owner opening with the surname before it is that family's, LAST FIRST (the
   // comma's owner's order); not where that surname is clearly a first name (JAMES SMITH).
   [

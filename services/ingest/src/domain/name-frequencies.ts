@@ -101,6 +101,11 @@ export function mostlyGivenName(w: string): boolean {
 }
 const GIVEN_NAME_ODDS = 5;
 
+/** The word is one of the SSA's first names given to girls (MARY, DAISY; JEAN and CHRIS too, given to both). */
+export function isWomansName(w: string): boolean {
+  return ((lists().sexes.get(w) ?? 0) & 1) !== 0;
+}
+
 /** The word is one of the SSA's first names (MARTIN, SCOTT, LEE too, which are more often surnames). */
 export function isFirstName(w: string): boolean {
   return lists().first.has(w);

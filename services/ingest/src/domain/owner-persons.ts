@@ -6,13 +6,22 @@ import {
   allGivenNames,
   isCommonSurname,
   isFirstName,
+  isWomansName,
   mostlyGivenName,
   readsFirstLast,
   readsLastAroundInitial,
 } from './name-frequencies.js';
 
 type OwnerType = (typeof OWNER_TYPES)[number];
-import { AMP, HONORIFICS, SECOND_GIVEN_NAMES, SUFFIXES, SURNAME_PARTICLES, TRUSTEE_MARKERS } from './owner-words.js';
+import {
+  AMP,
+  HONORIFICS,
+  SECOND_GIVEN_NAMES,
+  SECOND_GIVEN_NAMES_ALSO_SURNAMES,
+  SUFFIXES,
+  SURNAME_PARTICLES,
+  TRUSTEE_MARKERS,
+} from './owner-words.js';
 import { isInitial, type NameOrder, type Tok, tokens, trimConnectors } from './owner-tokens.js';
 
 export interface ParsedOwner {
@@ -27,18 +36,24 @@ export interface ParsedOwner {
 
 /**
  * The owner before a segment (the cell before, or the owner before an entity's `&`), as a co-owner may share its
- * surname (personsOf): that surname, and whether the owner was given initials only (`RAMOS L S`).
+ * surname (personsOf): that surname, whether the owner was given initials only (`RAMOS L S`), and whether a first name
+ * at all (not `JOHN` alone, read as a surname).
  */
 export interface Kin {
   last: Tok[];
   initialsOnly: boolean;
+  hasGiven: boolean;
 }
 
 /** A parsed owner as the owner before the next segment (Kin); null for an entity or a name without a surname. */
 export function kinOf(o: ParsedOwner | null): Kin | null {
   if (!o?.lastName) return null;
   const given = [o.firstName, ...(o.middleName?.split(' ') ?? [])];
-  return { last: tokens(o.lastName), initialsOnly: given.every((w) => w !== null && w.length === 1) };
+  return {
+    last: tokens(o.lastName),
+    initialsOnly: given.every((w) => w !== null && w.length === 1),
+    hasGiven: o.firstName !== null,
+  };
 }
 
 /**
@@ -277,31 +292,31 @@ function withoutTitles(part: Tok[]): Tok[] {
   });
 }
 
-/**
- * One word, a first name and initials, or a compound first name (`DAISY MAE`), and no `&`: too little for a surname
- * and a first name of its own.
- */
+/** One word, or a first name and initials, and no `&`: too little for a surname and a first name of its own. */
 function givenOnlyCell(ts: readonly Tok[]): boolean {
   const name = ts.filter((t) => !AMP.has(t.key));
   if (name.length === 0 || name.length !== ts.length) return false;
-  return name.length === 1 || (!isInitial(name[0]!) && name.slice(1).every(isInitial)) || compoundGivenName(name, true);
+  return name.length === 1 || (!isInitial(name[0]!) && name.slice(1).every(isInitial));
 }
 
 /**
- * A first name and one of SECOND_GIVEN_NAMES (`MARY JO`, `BETTY ANN`, `LAURA MAE`): one owner's given names, not a
- * first name and a surname, nor a surname and a first name. `strict`, where the roll's own LAST FIRST is the other
- * reading: the first word on the SSA's first names and none of the census' common surnames (`PYATT LOUISE` is LOUISE
- * PYATT, `ALEXANDER MARIE` MARIE ALEXANDER). Else, after `&` in a cell with commas, whose other reading is FIRST LAST:
- * a first word that is no common surname, or clearly a first name, an older first name off the 2010 list too
- * (`MILLER, DOUGLAS & BETTY ANN`).
+ * A first name and one of SECOND_GIVEN_NAMES (`MARY JO`, `BETTY ANN`, `LAURA MAE`, `ANN MARIE`): one woman's given
+ * names, not a first name and a surname, nor a surname and a first name. Not where the first word is `surname`, the
+ * family's (`PIERRE GUITO` / `PIERRE MARIE` is MARIE PIERRE), nor a common surname unless clearly a first name.
+ * `strict`, where the roll's own LAST FIRST is the other reading: the first word a woman's name on the SSA's list and
+ * no common surname at all (`PYATT LOUISE` is LOUISE PYATT, `ALEXANDER MARIE` MARIE ALEXANDER, `SMITH JOHN` /
+ * `ELIAS MARIE` MARIE ELIAS). Else, after `&` in a cell with commas, whose other reading is FIRST LAST and so a
+ * surname ANN or MARIE: any first word (an older name off the 2010 list too: `MILLER, DOUGLAS & BETTY ANN`), but a
+ * woman's name on the list before JO, LOU or SUE, East Asian surnames too (`PARK, JOHN & MINJI JO` keeps MINJI JO).
  */
-function compoundGivenName(named: readonly Tok[], strict: boolean): boolean {
+function compoundGivenName(named: readonly Tok[], strict: boolean, surname: readonly Tok[] | null): boolean {
   const name = named.filter((t) => !SUFFIXES.has(t.key));
   if (name.length !== 2) return false;
   const [a, b] = name as [Tok, Tok];
-  if (isInitial(a) || !SECOND_GIVEN_NAMES.has(b.key) || SECOND_GIVEN_NAMES.has(a.key)) return false;
+  if (isInitial(a) || !SECOND_GIVEN_NAMES.has(b.key) || a.key === b.key) return false;
+  if (surname?.some((t) => t.key === a.key)) return false;
   if (isCommonSurname(a.key) && (strict || !mostlyGivenName(a.key))) return false;
-  return !strict || isFirstName(a.key);
+  return strict || SECOND_GIVEN_NAMES_ALSO_SURNAMES.has(b.key) ? isWomansName(a.key) : true;
 }
 
 /**
@@ -323,7 +338,10 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
   const named = (words: readonly Tok[]) => words.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
   const cleaned = parts.map((raw) => withoutTitles(trimConnectors(raw)));
   const whole = named(ts);
-  let surname = kin && !commaStyle && givenOnlyCell(whole) && takesKinSurname(whole, kin) ? kin.last : null;
+  // A cell of given names only under kin's surname; a compound first name too (`LARRY JONES` / `DAISY MAE`), after an
+  // owner with a first name (not `JOHN` / `MARY ANN` written FIRST LAST: JOHN was read as a surname alone).
+  const givenCell = kin && (givenOnlyCell(whole) || (kin.hasGiven && compoundGivenName(whole, true, kin.last)));
+  let surname = kin && !commaStyle && givenCell && takesKinSurname(whole, kin) ? kin.last : null;
   /** A co-owner was read FIRST LAST under kin's surname: given names by the lists after it share it (sharesSurname). */
   let afterFirstLast = false;
   for (let p = 0; p < cleaned.length; p++) {
@@ -344,7 +362,7 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
       // is that family's, LAST FIRST (JIN LI), not FIRST LAST (a first name LI of a family JIN).
       const { name, suffix } = splitSuffixes(words, true);
       found = [{ first: name.slice(surname.length), last: surname, suffix }];
-    } else if (surname && sharesSurname(words, people, order, commaStyle, afterFirstLast)) {
+    } else if (surname && sharesSurname(words, surname, people, order, commaStyle, afterFirstLast)) {
       const { name, suffix } = splitSuffixes(words, true);
       found = [{ first: name, last: surname, suffix }];
     } else if (
@@ -392,13 +410,17 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
 /**
  * In a FIRST LAST cell without commas, the surname of the first part after `p` (parts without their titles and
  * connectors) that names a first name and a surname (`MARY SMITH` of `JOHN & MARY SMITH`); null when none does (`JOHN
- * & MARY`, `JOHN & SMITH`, `JOHN & MARY ANN`: a compound first name names no surname).
+ * & MARY`, `JOHN & SMITH`; `JOHN & MARY ANN`, `JOHN & MARY ELLEN`, `JOHN & JO ANN`: given names only).
  */
 function surnameAhead(parts: readonly Tok[][], p: number): Tok[] | null {
   for (let j = p + 1; j < parts.length; j++) {
     const words = parts[j]!.filter((t) => !TRUSTEE_MARKERS.has(t.key));
     if (words.length === 0 || givenOnly(words)) continue;
-    return compoundGivenName(words, false) ? null : firstLast(words).last;
+    const givenNames =
+      compoundGivenName(words, false, null) ||
+      givenNamesByTheLists(words) ||
+      words.every((t) => SECOND_GIVEN_NAMES.has(t.key));
+    return givenNames ? null : firstLast(words).last;
   }
   return null;
 }
@@ -429,6 +451,7 @@ const opensWithGivenName = (name: readonly Tok[]) =>
  */
 function sharesSurname(
   named: readonly Tok[],
+  surname: readonly Tok[],
   people: readonly Person[],
   order: NameOrder,
   commaStyle: boolean,
@@ -438,7 +461,7 @@ function sharesSurname(
   // A compound first name (`MILLER, DOUGLAS & BETTY ANN`, `JETER JAMES W & LAURA MAE`), under the surname of an owner
   // with a first name (not `JOHN & MARY ANN` written FIRST LAST, a word alone before it).
   const before = people[people.length - 1];
-  const compound = (before === undefined || before.first.length > 0) && compoundGivenName(named, !commaStyle);
+  const compound = (before === undefined || before.first.length > 0) && compoundGivenName(named, !commaStyle, surname);
   if (commaStyle) return givenNamesThenInitial(named) || givenNamesByTheLists(named) || compound;
   // `RICHARD LOTT SPARKS AND JULIA ELIZABETH`: after a co-owner written FIRST LAST (firstLastUnder), given names by
   // the lists; not a name that may be an owner of its own (`JOSEPH NATHAN & SMITH MARY` is MARY SMITH).

@@ -441,7 +441,7 @@ export const WEAK_WORDS = new Set([
 export const ENTITY_WORDS_ALSO_GIVEN = new Set(['HOA']);
 
 /**
- * Second given names of American compound first names, women's (`MARY JO`, `BETTY ANN`, `DAISY MAE`, `PEGGY SUE`,
+ * Second given names of American compound first names, women's (`MARY JO`, `BETTY ANN`, `DAISY MAE`, `MARY LOU`,
  * `JEAN MARIE`): after a woman's first name, a given name, not the family's (owner-persons.ts compoundGivenName).
  */
 export const SECOND_GIVEN_NAMES = new Set(['ANN', 'ANNE', 'JO', 'LOU', 'SUE', 'BETH', 'MAE', 'MARIE', 'LOUISE']);

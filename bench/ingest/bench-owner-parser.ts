@@ -1,8 +1,8 @@
 // npm run bench:owner-parser [-- --rounds 7 --passes 5]
 // What the owner-name parser costs a row: every owner cell of the three real rolls (services/ingest/scripts/
-// owner-summary.ts ROLLS, ../shared/data/reference/counties) read once, then parsed `--passes` times a round in this
-// warm process (5 passes first to warm it), `--rounds` rounds; prints the microseconds a row of each round's mean,
-// their median and minimum, and the owners read (a check that two runs parsed alike). A first load spends ~350 us of
+// owner-summary.ts ROLLS, ../shared/data/reference/counties) read once (which parses each row once too), then parsed
+// `--passes` times to warm the process, then `--passes` times a round, `--rounds` rounds; prints the microseconds a row
+// of each round, their median and minimum, and the owners read a pass (a check that two runs parsed alike). A first load spends ~350 us of
 // CPU a row on these VMs (bench:import), the parser a few: compare a change's figure with the code before it, run
 // alternately on the same machine (these VMs differ by up to 2x and drift within minutes).
 import { parseArgs } from 'node:util';
@@ -37,6 +37,8 @@ for (let round = 0; round < rounds; round++) {
   console.log(`round ${round + 1}: ${perRow[round]!.toFixed(2)} us a row`);
 }
 const sorted = [...perRow].sort((a, b) => a - b);
+const mid = Math.floor(rounds / 2);
+const median = rounds % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 console.log(
-  `${rows.length.toLocaleString('en-US')} rows of the real rolls, ${passes} passes a round: median ${sorted[Math.floor(rounds / 2)]!.toFixed(2)} us a row, min ${sorted[0]!.toFixed(2)}; ${(owners / (rounds * passes)).toLocaleString('en-US')} owners a pass`,
+  `${rows.length.toLocaleString('en-US')} rows of the real rolls, ${passes} passes a round: median ${median.toFixed(2)} us a row, min ${sorted[0]!.toFixed(2)}; ${(owners / (rounds * passes)).toLocaleString('en-US')} owners a pass`,
 );

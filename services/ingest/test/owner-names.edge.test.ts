@@ -142,10 +142,11 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['SMITH JOHN & JONES ANN'],
     ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: ANN JONES [JONES|ANN]'],
   ],
-  // The second review's cases: not a compound first name where its first word is the family's surname (PIERRE), a
-  // name the SSA gives to boys (ELIAS) or one off the lists before an East Asian surname (MINJI JO); a written-FIRST
-  // LAST cell of given names only gives the owner before it no surname (ANN MARIE, MARY ELIZABETH), nor takes the
-  // surname of a word read as a surname alone (JOHN / MARY ANN).
+  // The reviews' cases: not a compound first name where a word is the family's surname (PIERRE, MARIE), nor, in a
+  // LAST FIRST cell without commas, a first word the SSA gives to boys (ELIAS, JEAN); a FIRST LAST cell's compound
+  // first name gives the owner before it no surname (ANN MARIE) nor takes a word read as a surname alone (JOHN / MARY
+  // ANN), where a LAST FIRST roll's surname alone gives its own (SMITH / MARY ANN); a FIRST LAST roll's last word is
+  // the surname even where the lists know it as a first name (STEVEN CONNOR).
   [
     'last-first',
     ['PIERRE GUITO', 'PIERRE MARIE'],
@@ -161,12 +162,22 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['SMITH JOHN', 'ELIAS MARIE'],
     ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARIE ELIAS [ELIAS|MARIE]'],
   ],
-  ['last-first', ['PARK, JOHN & MINJI JO'], ['Individual: JOHN PARK [PARK|JOHN]', 'Individual: MINJI JO [JO|MINJI]']],
+  [
+    'last-first',
+    ['SMITH JOHN', 'JEAN MARIE'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARIE JEAN [JEAN|MARIE]'],
+  ],
+  [
+    'last-first',
+    ['MARIE JOHN', 'ANN MARIE'],
+    ['Individual: JOHN MARIE [MARIE|JOHN]', 'Individual: ANN MARIE [MARIE|ANN]'],
+  ],
+  ['last-first', ['SMITH', 'MARY ANN'], ['Individual: SMITH [SMITH|-]', 'Individual: MARY ANN SMITH [SMITH|MARY]']],
   ['first-last', ['JOHN & ANN MARIE'], ['Individual: JOHN [JOHN|-]', 'Individual: ANN MARIE [MARIE|ANN]']],
   [
     'first-last',
-    ['ROBERT J & MARY ELIZABETH'],
-    ['Individual: ROBERT J [J|ROBERT]', 'Individual: MARY ELIZABETH [ELIZABETH|MARY]'],
+    ['DAVID & STEVEN CONNOR'],
+    ['Individual: DAVID CONNOR [CONNOR|DAVID]', 'Individual: STEVEN CONNOR [CONNOR|STEVEN]'],
   ],
   ['first-last', ['JOHN', 'MARY ANN'], ['Individual: JOHN [JOHN|-]', 'Individual: MARY ANN [ANN|MARY]']],
   // After `&` in a LAST, FIRST cell, a co-owner opening with the surname before it is that family's, LAST FIRST (the
@@ -357,9 +368,11 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['Individual: BAO NGUYEN [NGUYEN|BAO]', 'Individual: THI HOA TRAN [TRAN|THI]'],
   ],
   ['last-first', ['TRAN THI HOA, TRUSTEE'], ['Trustee: THI HOA TRAN [TRAN|THI]']],
-  // FANNIE MAE is a person's given names after a comma (or after `&` in a cell with commas); the bank elsewhere.
-  ['last-first', ['BOWSER, FANNIE MAE'], ['Individual: FANNIE MAE BOWSER [BOWSER|FANNIE]']],
+  // FANNIE MAE is a wife's given names after `&` in a cell that opens with a person's `LAST, FIRST` (owner-names
+  // real test: VINCI); the bank elsewhere, a trustee's comma or a company's before it included.
   ['last-first', ['FANNIE MAE'], ['Financial: FANNIE MAE [-|-]']],
+  ['last-first', ['SMITH JOHN TR, FANNIE MAE'], ['Financial: SMITH JOHN TR, FANNIE MAE [-|-]']],
+  ['last-first', ['ACME LLC, & FANNIE MAE'], ['Financial: ACME LLC, & FANNIE MAE [-|-]']],
   ['last-first', ['MADISON PLACE HOA'], ['Association: MADISON PLACE HOA [-|-]']],
   ['last-first', ['VAN BUREN HOA'], ['Association: VAN BUREN HOA [-|-]']],
   ['last-first', ['LAKE VAN NESS HOA'], ['Association: LAKE VAN NESS HOA [-|-]']],
@@ -436,6 +449,15 @@ describe('owner cells made up to break the parser', () => {
         if (o && (o.type === 'Individual' || o.type === 'Trustee'))
           expect(o.lastName, cells.join(' / ')).not.toBeNull();
       if (owner1 && owner2) expect(owner2.fullName).not.toBe(owner1.fullName);
+    }
+  });
+});
+
+describe('owner names, a surname of initials only', () => {
+  it('is passed to no compound first name (JOHN A & MARIE LOUISE written FIRST LAST: MARIE LOUISE is no A)', () => {
+    for (const cell of ['JOHN A & MARIE LOUISE', 'JOHN A & ANN MARIE', 'ROBERT J & MARY ANN']) {
+      const owners = parseOwnerCells([cell], 'first-last');
+      expect(owners[1]?.lastName, cell).not.toMatch(/^[A-Z]$/);
     }
   });
 });

@@ -274,6 +274,10 @@ const CHARLOTTESVILLE: Case[] = [
     ['LUDWIG, DALE & CHRIS ANN'],
     ['Individual: DALE LUDWIG [LUDWIG|DALE]', 'Individual: CHRIS ANN LUDWIG [LUDWIG|CHRIS]'],
   ],
+  [
+    ['HAWLEY, ROBERT G & BETTY LOU'],
+    ['Individual: ROBERT G HAWLEY [HAWLEY|ROBERT]', 'Individual: BETTY LOU HAWLEY [HAWLEY|BETTY]'],
+  ],
   // After `&`, a co-owner that opens with the surname before it is that family's, in the comma's LAST FIRST order.
   [['LI, XUDONG & LI JIN'], ['Individual: XUDONG LI [LI|XUDONG]', 'Individual: JIN LI [LI|JIN]']],
   [

@@ -101,7 +101,7 @@ export function mostlyGivenName(w: string): boolean {
 }
 const GIVEN_NAME_ODDS = 5;
 
-/** The word is one of the SSA's first names given to girls (MARY, DAISY; JEAN and CHRIS too, given to both). */
+/** The word is one of the SSA's 2010 first names given to girls (MARY, DAISY, LEE; not JEAN or CHRIS, boys' there). */
 export function isWomansName(w: string): boolean {
   return ((lists().sexes.get(w) ?? 0) & 1) !== 0;
 }

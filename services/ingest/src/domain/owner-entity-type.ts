@@ -60,12 +60,17 @@ function vietnameseGivenNames(ts: readonly Tok[], i: number): boolean {
 }
 
 /**
- * In a cell with commas, word i opens a person's given names: just after the surname's comma, or after `&` (a part
- * without its own comma there is FIRST LAST): `VINCI, UMBERTO V & FANNIE MAE` names FANNIE MAE VINCI, no bank.
+ * Word i, FANNIE, with MAE the cell's last word, names a wife after `&` in a cell that opens with a person's `LAST,
+ * FIRST` (no trustee's or entity word before the `&`): `VINCI, UMBERTO V & FANNIE MAE` is FANNIE MAE VINCI, no bank.
+ * Not `SMITH JOHN TR, FANNIE MAE`, `ACME LLC, & FANNIE MAE` nor `SMITH JOHN & FANNIE MAE` (no comma).
  */
-function givenAfterComma(ts: readonly Tok[], i: number): boolean {
-  const prev = ts[i - 1];
-  return prev !== undefined && (prev.key === ',' || AMP.has(prev.key));
+function wifeFannieMae(ts: readonly Tok[], i: number): boolean {
+  if (i !== ts.length - 2 || !AMP.has(ts[i - 1]?.key ?? '')) return false;
+  const before = ts.slice(0, i - 1);
+  return (
+    before.some((t) => t.key === ',') &&
+    before.every((t) => !AMP.has(t.key) && !TRUSTEE_MARKERS.has(t.key) && !WORD_TYPE.has(t.key))
+  );
 }
 
 /** `JOHN A CHURCH`: the last word after an initial is FIRST M LAST's surname. */
@@ -119,7 +124,7 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     // A phrase's words may have a comma between them (`RECTOR, & VISITORS OF U VA`).
     const second = next === ',' ? ts[i + 2]?.key : next;
     const phrase =
-      second && PHRASE_FIRST.has(k) && !(k === 'FANNIE' && commaStyle && givenAfterComma(ts, i))
+      second && PHRASE_FIRST.has(k) && !(k === 'FANNIE' && wifeFannieMae(ts, i))
         ? ENTITY_PHRASES[`${k}-${second}`]
         : undefined;
     if (phrase) found |= bitOf(phrase);

@@ -13,15 +13,7 @@ import {
 } from './name-frequencies.js';
 
 type OwnerType = (typeof OWNER_TYPES)[number];
-import {
-  AMP,
-  HONORIFICS,
-  SECOND_GIVEN_NAMES,
-  SECOND_GIVEN_NAMES_ALSO_SURNAMES,
-  SUFFIXES,
-  SURNAME_PARTICLES,
-  TRUSTEE_MARKERS,
-} from './owner-words.js';
+import { AMP, HONORIFICS, SECOND_GIVEN_NAMES, SUFFIXES, SURNAME_PARTICLES, TRUSTEE_MARKERS } from './owner-words.js';
 import { isInitial, type NameOrder, type Tok, tokens, trimConnectors } from './owner-tokens.js';
 
 export interface ParsedOwner {
@@ -301,22 +293,26 @@ function givenOnlyCell(ts: readonly Tok[]): boolean {
 
 /**
  * A first name and one of SECOND_GIVEN_NAMES (`MARY JO`, `BETTY ANN`, `LAURA MAE`, `ANN MARIE`): one woman's given
- * names, not a first name and a surname, nor a surname and a first name. Not where the first word is `surname`, the
- * family's (`PIERRE GUITO` / `PIERRE MARIE` is MARIE PIERRE), nor a common surname unless clearly a first name.
- * `strict`, where the roll's own LAST FIRST is the other reading: the first word a woman's name on the SSA's list and
- * no common surname at all (`PYATT LOUISE` is LOUISE PYATT, `ALEXANDER MARIE` MARIE ALEXANDER, `SMITH JOHN` /
- * `ELIAS MARIE` MARIE ELIAS). Else, after `&` in a cell with commas, whose other reading is FIRST LAST and so a
- * surname ANN or MARIE: any first word (an older name off the 2010 list too: `MILLER, DOUGLAS & BETTY ANN`), but a
- * woman's name on the list before JO, LOU or SUE, East Asian surnames too (`PARK, JOHN & MINJI JO` keeps MINJI JO).
+ * names, not a first name and a surname, nor a surname and a first name. Not where a word is `surname`, the family's
+ * (`PIERRE GUITO` / `PIERRE MARIE` is MARIE PIERRE), nor a surname of initials only (`JOHN A & MARIE LOUISE`: A is no
+ * family's), nor a first word that is a common surname unless clearly a first name. `strict`, where the roll's own
+ * LAST FIRST is the other reading (a LAST FIRST cell without commas): the first word a woman's name on the SSA's list
+ * and no common surname at all (`PYATT LOUISE` is LOUISE PYATT, `ALEXANDER MARIE` MARIE ALEXANDER, `SMITH JOHN` /
+ * `ELIAS MARIE` MARIE ELIAS, `JEAN MARIE` MARIE JEAN: JEAN is a boy's name on the 2010 list). Else (after `&` with
+ * commas, or a FIRST LAST roll, where the other reading is a surname ANN or JO) any first word: an older first name
+ * off the 2010 list too (`MILLER, DOUGLAS & BETTY ANN`, `HAWLEY, ROBERT G & BETTY LOU`; so `PARK, JOHN & MINJI JO`
+ * reads MINJI JO PARK, docs/known-gaps.md).
  */
 function compoundGivenName(named: readonly Tok[], strict: boolean, surname: readonly Tok[] | null): boolean {
   const name = named.filter((t) => !SUFFIXES.has(t.key));
   if (name.length !== 2) return false;
   const [a, b] = name as [Tok, Tok];
   if (isInitial(a) || !SECOND_GIVEN_NAMES.has(b.key) || a.key === b.key) return false;
-  if (surname?.some((t) => t.key === a.key)) return false;
+  if (surname !== null && (surname.every(isInitial) || surname.some((t) => t.key === a.key || t.key === b.key))) {
+    return false;
+  }
   if (isCommonSurname(a.key) && (strict || !mostlyGivenName(a.key))) return false;
-  return strict || SECOND_GIVEN_NAMES_ALSO_SURNAMES.has(b.key) ? isWomansName(a.key) : true;
+  return !strict || isWomansName(a.key);
 }
 
 /**
@@ -338,9 +334,12 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
   const named = (words: readonly Tok[]) => words.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
   const cleaned = parts.map((raw) => withoutTitles(trimConnectors(raw)));
   const whole = named(ts);
-  // A cell of given names only under kin's surname; a compound first name too (`LARRY JONES` / `DAISY MAE`), after an
-  // owner with a first name (not `JOHN` / `MARY ANN` written FIRST LAST: JOHN was read as a surname alone).
-  const givenCell = kin && (givenOnlyCell(whole) || (kin.hasGiven && compoundGivenName(whole, true, kin.last)));
+  // A cell of given names only under kin's surname; a compound first name too (`LARRY JONES` / `DAISY MAE`), but in a
+  // FIRST LAST roll after an owner with a first name (not `JOHN` / `MARY ANN`: JOHN was read as a surname alone).
+  const givenCell =
+    kin &&
+    (givenOnlyCell(whole) ||
+      ((order === 'last-first' || kin.hasGiven) && compoundGivenName(whole, order === 'last-first', kin.last)));
   let surname = kin && !commaStyle && givenCell && takesKinSurname(whole, kin) ? kin.last : null;
   /** A co-owner was read FIRST LAST under kin's surname: given names by the lists after it share it (sharesSurname). */
   let afterFirstLast = false;
@@ -410,16 +409,14 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
 /**
  * In a FIRST LAST cell without commas, the surname of the first part after `p` (parts without their titles and
  * connectors) that names a first name and a surname (`MARY SMITH` of `JOHN & MARY SMITH`); null when none does (`JOHN
- * & MARY`, `JOHN & SMITH`; `JOHN & MARY ANN`, `JOHN & MARY ELLEN`, `JOHN & JO ANN`: given names only).
+ * & MARY`, `JOHN & SMITH`; `JOHN & MARY ANN`, `JOHN & JO ANN`: a compound first name). `DAVID & STEVEN CONNOR` is
+ * DAVID CONNOR: a FIRST LAST roll writes the surname, even one the lists know as a first name.
  */
 function surnameAhead(parts: readonly Tok[][], p: number): Tok[] | null {
   for (let j = p + 1; j < parts.length; j++) {
     const words = parts[j]!.filter((t) => !TRUSTEE_MARKERS.has(t.key));
     if (words.length === 0 || givenOnly(words)) continue;
-    const givenNames =
-      compoundGivenName(words, false, null) ||
-      givenNamesByTheLists(words) ||
-      words.every((t) => SECOND_GIVEN_NAMES.has(t.key));
+    const givenNames = compoundGivenName(words, false, null) || words.every((t) => SECOND_GIVEN_NAMES.has(t.key));
     return givenNames ? null : firstLast(words).last;
   }
   return null;
@@ -458,10 +455,13 @@ function sharesSurname(
   afterFirstLast: boolean,
 ) {
   if (givenOnly(named)) return !surnameBeforeInitials(named, people, order, commaStyle);
-  // A compound first name (`MILLER, DOUGLAS & BETTY ANN`, `JETER JAMES W & LAURA MAE`), under the surname of an owner
-  // with a first name (not `JOHN & MARY ANN` written FIRST LAST, a word alone before it).
+  // A compound first name (`MILLER, DOUGLAS & BETTY ANN`, `JETER JAMES W & LAURA MAE`); in a FIRST LAST roll under the
+  // surname of an owner with a first name (not `JOHN & MARY ANN`, a word alone before it).
   const before = people[people.length - 1];
-  const compound = (before === undefined || before.first.length > 0) && compoundGivenName(named, !commaStyle, surname);
+  const strict = order === 'last-first' && !commaStyle;
+  const compound =
+    (order === 'last-first' || before === undefined || before.first.length > 0) &&
+    compoundGivenName(named, strict, surname);
   if (commaStyle) return givenNamesThenInitial(named) || givenNamesByTheLists(named) || compound;
   // `RICHARD LOTT SPARKS AND JULIA ELIZABETH`: after a co-owner written FIRST LAST (firstLastUnder), given names by
   // the lists; not a name that may be an owner of its own (`JOSEPH NATHAN & SMITH MARY` is MARY SMITH).

@@ -442,11 +442,9 @@ export const ENTITY_WORDS_ALSO_GIVEN = new Set(['HOA']);
 
 /**
  * Second given names of American compound first names, women's (`MARY JO`, `BETTY ANN`, `DAISY MAE`, `MARY LOU`,
- * `JEAN MARIE`): after a woman's first name, a given name, not the family's (owner-persons.ts compoundGivenName).
+ * `ANN MARIE`): after a first name, a given name, not the family's (owner-persons.ts compoundGivenName).
  */
 export const SECOND_GIVEN_NAMES = new Set(['ANN', 'ANNE', 'JO', 'LOU', 'SUE', 'BETH', 'MAE', 'MARIE', 'LOUISE']);
-/** Those of SECOND_GIVEN_NAMES that are East Asian surnames too (`MINJI JO`, `JENNY LOU`, `LING SUE`). */
-export const SECOND_GIVEN_NAMES_ALSO_SURNAMES = new Set(['JO', 'LOU', 'SUE']);
 
 /** The middle names of Vietnamese names, `THI` (women's) and `VAN` (men's): given names follow them. */
 export const VIETNAMESE_MIDDLE_NAMES = new Set(['THI', 'VAN']);

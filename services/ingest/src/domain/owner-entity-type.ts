@@ -4,6 +4,7 @@ import {
   AMP,
   COMPANY_SUFFIXES,
   ENTITY_PHRASES,
+  ENTITY_PHRASES_ALSO_GIVEN,
   type EntityType,
   ENTITY_WORDS_ALSO_GIVEN,
   SUFFIXES,
@@ -60,11 +61,11 @@ function vietnameseGivenNames(ts: readonly Tok[], i: number): boolean {
 }
 
 /**
- * Word i, FANNIE, with MAE the cell's last word, names a wife after `&` in a cell that opens with a person's `LAST,
- * FIRST` (no trustee's or entity word before the `&`): `VINCI, UMBERTO V & FANNIE MAE` is FANNIE MAE VINCI, no bank.
- * Not `SMITH JOHN TR, FANNIE MAE`, `ACME LLC, & FANNIE MAE` nor `SMITH JOHN & FANNIE MAE` (no comma).
+ * Words i and i + 1, the cell's last two, name a wife after `&` in a cell that opens with a person's `LAST, FIRST` (no
+ * trustee's or entity word before the `&`): `VINCI, UMBERTO V & FANNIE MAE` is FANNIE MAE VINCI, no bank. Not `SMITH
+ * JOHN TR, FANNIE MAE`, `ACME LLC, & FANNIE MAE` nor `SMITH JOHN & FANNIE MAE` (no comma).
  */
-function wifeFannieMae(ts: readonly Tok[], i: number): boolean {
+function wifeAfterAmp(ts: readonly Tok[], i: number): boolean {
   if (i !== ts.length - 2 || !AMP.has(ts[i - 1]?.key ?? '')) return false;
   const before = ts.slice(0, i - 1);
   return (
@@ -123,10 +124,9 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     const next = ts[i + 1]?.key;
     // A phrase's words may have a comma between them (`RECTOR, & VISITORS OF U VA`).
     const second = next === ',' ? ts[i + 2]?.key : next;
+    const key = second && PHRASE_FIRST.has(k) ? `${k}-${second}` : undefined;
     const phrase =
-      second && PHRASE_FIRST.has(k) && !(k === 'FANNIE' && wifeFannieMae(ts, i))
-        ? ENTITY_PHRASES[`${k}-${second}`]
-        : undefined;
+      key && !(ENTITY_PHRASES_ALSO_GIVEN.has(key) && wifeAfterAmp(ts, i)) ? ENTITY_PHRASES[key] : undefined;
     if (phrase) found |= bitOf(phrase);
     if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
     const t =

@@ -416,8 +416,7 @@ function surnameAhead(parts: readonly Tok[][], p: number): Tok[] | null {
   for (let j = p + 1; j < parts.length; j++) {
     const words = parts[j]!.filter((t) => !TRUSTEE_MARKERS.has(t.key));
     if (words.length === 0 || givenOnly(words)) continue;
-    const givenNames = compoundGivenName(words, false, null) || words.every((t) => SECOND_GIVEN_NAMES.has(t.key));
-    return givenNames ? null : firstLast(words).last;
+    return compoundGivenName(words, false, null) ? null : firstLast(words).last;
   }
   return null;
 }

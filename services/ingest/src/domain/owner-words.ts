@@ -439,6 +439,12 @@ export const WEAK_WORDS = new Set([
  * FIRST LAST name.
  */
 export const ENTITY_WORDS_ALSO_GIVEN = new Set(['HOA']);
+/**
+ * Entity phrases (ENTITY_PHRASES' keys) that are a woman's given names too: not counted after `&` as the cell's last
+ * words, in a cell that opens with a person's `LAST, FIRST` (`VINCI, UMBERTO V & FANNIE MAE`; owner-entity-type.ts
+ * wifeAfterAmp).
+ */
+export const ENTITY_PHRASES_ALSO_GIVEN = new Set(['FANNIE-MAE']);
 
 /**
  * Second given names of American compound first names, women's (`MARY JO`, `BETTY ANN`, `DAISY MAE`, `MARY LOU`,

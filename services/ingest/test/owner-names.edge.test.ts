@@ -174,6 +174,10 @@ const CASES: [NameOrder, string[], string[]][] = [
   ],
   ['last-first', ['SMITH', 'MARY ANN'], ['Individual: SMITH [SMITH|-]', 'Individual: MARY ANN SMITH [SMITH|MARY]']],
   ['first-last', ['JOHN & ANN MARIE'], ['Individual: JOHN [JOHN|-]', 'Individual: ANN MARIE [MARIE|ANN]']],
+  // Written FIRST LAST, the last word is the surname unless the first is a woman's name on the lists (HYUN JO keeps
+  // hers; MARY JO is a SMITH).
+  ['first-last', ['KEVIN PARK & HYUN JO'], ['Individual: KEVIN PARK [PARK|KEVIN]', 'Individual: HYUN JO [JO|HYUN]']],
+  ['first-last', ['KEVIN PARK', 'HYUN JO'], ['Individual: KEVIN PARK [PARK|KEVIN]', 'Individual: HYUN JO [JO|HYUN]']],
   [
     'first-last',
     ['DAVID & STEVEN CONNOR'],
@@ -372,6 +376,18 @@ const CASES: [NameOrder, string[], string[]][] = [
   // real test: VINCI); the bank elsewhere, a trustee's comma or a company's before it included.
   ['last-first', ['FANNIE MAE'], ['Financial: FANNIE MAE [-|-]']],
   ['last-first', ['SMITH JOHN TR, FANNIE MAE'], ['Financial: SMITH JOHN TR, FANNIE MAE [-|-]']],
+  ['last-first', ['ACME LLC, FANNIE MAE'], ['Financial: ACME LLC, FANNIE MAE [-|-]']],
+  ['last-first', ['JONES, FANNIE MAE'], ['Individual: FANNIE MAE JONES [JONES|FANNIE]']],
+  [
+    'last-first',
+    ['VINCI, UMBERTO V & FANNIE MAE TTEES'],
+    ['Trustee: UMBERTO V VINCI [VINCI|UMBERTO]', 'Trustee: FANNIE MAE VINCI [VINCI|FANNIE]'],
+  ],
+  [
+    'last-first',
+    ['TEMPLE, ROBERT & FANNIE MAE'],
+    ['Individual: ROBERT TEMPLE [TEMPLE|ROBERT]', 'Individual: FANNIE MAE TEMPLE [TEMPLE|FANNIE]'],
+  ],
   ['last-first', ['ACME LLC, & FANNIE MAE'], ['Financial: ACME LLC, & FANNIE MAE [-|-]']],
   ['last-first', ['MADISON PLACE HOA'], ['Association: MADISON PLACE HOA [-|-]']],
   ['last-first', ['VAN BUREN HOA'], ['Association: VAN BUREN HOA [-|-]']],

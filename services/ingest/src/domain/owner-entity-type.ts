@@ -61,17 +61,22 @@ function vietnameseGivenNames(ts: readonly Tok[], i: number): boolean {
 }
 
 /**
- * Words i and i + 1, the cell's last two, name a wife after `&` in a cell that opens with a person's `LAST, FIRST` (no
- * trustee's or entity word before the `&`): `VINCI, UMBERTO V & FANNIE MAE` is FANNIE MAE VINCI, no bank. Not `SMITH
- * JOHN TR, FANNIE MAE`, `ACME LLC, & FANNIE MAE` nor `SMITH JOHN & FANNIE MAE` (no comma).
+ * Words i and i + 1 are a woman's given names in a person's `LAST, FIRST` cell: the cell's last words (trustee words
+ * after them aside), after `&` in a cell that opens with `LAST, FIRST`, or just after the surname's comma; no trustee
+ * word nor an entity word (a weak one, a surname too, aside) before them. `VINCI, UMBERTO V & FANNIE MAE` (TTEES) is
+ * FANNIE MAE VINCI, `JONES, FANNIE MAE` FANNIE MAE JONES; not `SMITH JOHN TR, FANNIE MAE`, `ACME LLC, & FANNIE MAE`,
+ * `SMITH JOHN & FANNIE MAE` (no comma, the bank as co-owner) nor `FANNIE MAE`.
  */
-function wifeAfterAmp(ts: readonly Tok[], i: number): boolean {
-  if (i !== ts.length - 2 || !AMP.has(ts[i - 1]?.key ?? '')) return false;
+function givenPhrasePlace(ts: readonly Tok[], i: number): boolean {
+  for (let j = i + 2; j < ts.length; j++) if (ts[j]!.key !== ',' && !TRUSTEE_MARKERS.has(ts[j]!.key)) return false;
+  const prev = ts[i - 1]?.key;
+  if (prev === undefined || (prev !== ',' && !AMP.has(prev))) return false;
   const before = ts.slice(0, i - 1);
-  return (
-    before.some((t) => t.key === ',') &&
-    before.every((t) => !AMP.has(t.key) && !TRUSTEE_MARKERS.has(t.key) && !WORD_TYPE.has(t.key))
-  );
+  const personal = (t: Tok) =>
+    !AMP.has(t.key) && !TRUSTEE_MARKERS.has(t.key) && !(WORD_TYPE.has(t.key) && !WEAK_WORDS.has(t.key));
+  return prev === ','
+    ? before.length > 0 && before.length <= 2 && before.every((t) => t.key !== ',' && personal(t))
+    : before.some((t) => t.key === ',') && before.every(personal);
 }
 
 /** `JOHN A CHURCH`: the last word after an initial is FIRST M LAST's surname. */
@@ -126,7 +131,7 @@ export function entityType(ts: readonly Tok[], order: NameOrder): EntityType | n
     const second = next === ',' ? ts[i + 2]?.key : next;
     const key = second && PHRASE_FIRST.has(k) ? `${k}-${second}` : undefined;
     const phrase =
-      key && !(ENTITY_PHRASES_ALSO_GIVEN.has(key) && wifeAfterAmp(ts, i)) ? ENTITY_PHRASES[key] : undefined;
+      key && !(ENTITY_PHRASES_ALSO_GIVEN.has(key) && givenPhrasePlace(ts, i)) ? ENTITY_PHRASES[key] : undefined;
     if (phrase) found |= bitOf(phrase);
     if (k === 'ESTATE' && next !== 'OF') bareEstate = ts[i - 1]?.key !== 'REAL';
     const t =

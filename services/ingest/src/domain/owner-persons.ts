@@ -296,12 +296,13 @@ function givenOnlyCell(ts: readonly Tok[]): boolean {
  * names, not a first name and a surname, nor a surname and a first name. Not where a word is `surname`, the family's
  * (`PIERRE GUITO` / `PIERRE MARIE` is MARIE PIERRE), nor a surname of initials only (`JOHN A & MARIE LOUISE`: A is no
  * family's), nor a first word that is a common surname unless clearly a first name. `strict`, where the roll's own
- * LAST FIRST is the other reading (a LAST FIRST cell without commas): the first word a woman's name on the SSA's list
- * and no common surname at all (`PYATT LOUISE` is LOUISE PYATT, `ALEXANDER MARIE` MARIE ALEXANDER, `SMITH JOHN` /
- * `ELIAS MARIE` MARIE ELIAS, `JEAN MARIE` MARIE JEAN: JEAN is a boy's name on the 2010 list). Else (after `&` with
- * commas, or a FIRST LAST roll, where the other reading is a surname ANN or JO) any first word: an older first name
- * off the 2010 list too (`MILLER, DOUGLAS & BETTY ANN`, `HAWLEY, ROBERT G & BETTY LOU`; so `PARK, JOHN & MINJI JO`
- * reads MINJI JO PARK, docs/known-gaps.md).
+ * order is the other reading (a cell without commas, LAST FIRST or FIRST LAST): the first word a woman's name on the
+ * SSA's list and no common surname at all (`PYATT LOUISE` is LOUISE PYATT, `ALEXANDER MARIE` MARIE ALEXANDER, `SMITH
+ * JOHN` / `ELIAS MARIE` MARIE ELIAS, `JEAN MARIE` MARIE JEAN: JEAN is a boy's name on the 2010 list; written FIRST
+ * LAST, `KEVIN PARK & HYUN JO` keeps HYUN JO). Else (after `&` in a LAST, FIRST cell, whose parts without a comma are
+ * read FIRST LAST, a surname ANN or LOU, by a convention the real rolls break: Charlottesville's `BETTY LOU`, `KATHY
+ * LOU`) any first word: an older first name off the 2010 list too (`MILLER, DOUGLAS & BETTY ANN`, `HAWLEY, ROBERT G
+ * & BETTY LOU`; so `PARK, JOHN & MINJI JO` reads MINJI JO PARK, docs/known-gaps.md).
  */
 function compoundGivenName(named: readonly Tok[], strict: boolean, surname: readonly Tok[] | null): boolean {
   const name = named.filter((t) => !SUFFIXES.has(t.key));
@@ -338,8 +339,7 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
   // FIRST LAST roll after an owner with a first name (not `JOHN` / `MARY ANN`: JOHN was read as a surname alone).
   const givenCell =
     kin &&
-    (givenOnlyCell(whole) ||
-      ((order === 'last-first' || kin.hasGiven) && compoundGivenName(whole, order === 'last-first', kin.last)));
+    (givenOnlyCell(whole) || ((order === 'last-first' || kin.hasGiven) && compoundGivenName(whole, true, kin.last)));
   let surname = kin && !commaStyle && givenCell && takesKinSurname(whole, kin) ? kin.last : null;
   /** A co-owner was read FIRST LAST under kin's surname: given names by the lists after it share it (sharesSurname). */
   let afterFirstLast = false;
@@ -416,7 +416,7 @@ function surnameAhead(parts: readonly Tok[][], p: number): Tok[] | null {
   for (let j = p + 1; j < parts.length; j++) {
     const words = parts[j]!.filter((t) => !TRUSTEE_MARKERS.has(t.key));
     if (words.length === 0 || givenOnly(words)) continue;
-    return compoundGivenName(words, false, null) ? null : firstLast(words).last;
+    return compoundGivenName(words, true, null) ? null : firstLast(words).last;
   }
   return null;
 }
@@ -457,10 +457,9 @@ function sharesSurname(
   // A compound first name (`MILLER, DOUGLAS & BETTY ANN`, `JETER JAMES W & LAURA MAE`); in a FIRST LAST roll under the
   // surname of an owner with a first name (not `JOHN & MARY ANN`, a word alone before it).
   const before = people[people.length - 1];
-  const strict = order === 'last-first' && !commaStyle;
   const compound =
     (order === 'last-first' || before === undefined || before.first.length > 0) &&
-    compoundGivenName(named, strict, surname);
+    compoundGivenName(named, !commaStyle, surname);
   if (commaStyle) return givenNamesThenInitial(named) || givenNamesByTheLists(named) || compound;
   // `RICHARD LOTT SPARKS AND JULIA ELIZABETH`: after a co-owner written FIRST LAST (firstLastUnder), given names by
   // the lists; not a name that may be an owner of its own (`JOSEPH NATHAN & SMITH MARY` is MARY SMITH).

@@ -440,9 +440,9 @@ export const WEAK_WORDS = new Set([
  */
 export const ENTITY_WORDS_ALSO_GIVEN = new Set(['HOA']);
 /**
- * Entity phrases (ENTITY_PHRASES' keys) that are a woman's given names too: not counted after `&` as the cell's last
- * words, in a cell that opens with a person's `LAST, FIRST` (`VINCI, UMBERTO V & FANNIE MAE`; owner-entity-type.ts
- * wifeAfterAmp).
+ * Entity phrases (ENTITY_PHRASES' keys) that are a woman's given names too: not counted as the last words of a
+ * person's `LAST, FIRST` cell (`VINCI, UMBERTO V & FANNIE MAE`, `JONES, FANNIE MAE`; owner-entity-type.ts
+ * givenPhrasePlace).
  */
 export const ENTITY_PHRASES_ALSO_GIVEN = new Set(['FANNIE-MAE']);
 

@@ -30,8 +30,14 @@ const CASES: [NameOrder, string[], string[]][] = [
   ],
   [
     'last-first',
+    ['JAMES ROBERT', 'TAYLOR JAMES'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: JAMES TAYLOR [TAYLOR|JAMES]'],
+  ],
+  // THOMAS, among the owners' births (1920-1999), is a first name six times as often as a surname: FIRST LAST.
+  [
+    'last-first',
     ['JAMES ROBERT', 'THOMAS JAMES'],
-    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: JAMES THOMAS [THOMAS|JAMES]'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: THOMAS JAMES [JAMES|THOMAS]'],
   ],
   [
     'last-first',
@@ -143,7 +149,7 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: ANN JONES [JONES|ANN]'],
   ],
   // The reviews' cases: not a compound first name where a word is the family's surname (PIERRE, MARIE), nor, in a
-  // LAST FIRST cell without commas, a first word the SSA gives to boys (ELIAS, JEAN); a FIRST LAST cell's compound
+  // LAST FIRST cell without commas, a first word the SSA gives to boys (ELIAS); a FIRST LAST cell's compound
   // first name gives the owner before it no surname (ANN MARIE) nor takes a word read as a surname alone (JOHN / MARY
   // ANN), where a LAST FIRST roll's surname alone gives its own (SMITH / MARY ANN); a FIRST LAST roll's last word is
   // the surname even where the lists know it as a first name (STEVEN CONNOR).
@@ -162,11 +168,33 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['SMITH JOHN', 'ELIAS MARIE'],
     ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARIE ELIAS [ELIAS|MARIE]'],
   ],
+  // JEAN and WILLIE, boys' names in 2010, were girls' too among the owners' births (1920-1999): compound first names.
   [
     'last-first',
     ['SMITH JOHN', 'JEAN MARIE'],
-    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: MARIE JEAN [JEAN|MARIE]'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: JEAN MARIE SMITH [SMITH|JEAN]'],
   ],
+  [
+    'last-first',
+    ['SMITH JOHN & WILLIE MAE'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: WILLIE MAE SMITH [SMITH|WILLIE]'],
+  ],
+  // JO after `&` with commas: a compound first name after a woman's name on the lists (BETTY JO), else a surname of
+  // her own (MINJI JO, as Korean wives keep theirs); ANN, MARIE after any first word (CELINA MARIE, LEEY ANNE: the
+  // roll's, off the lists).
+  ['last-first', ['PARK, JOHN & MINJI JO'], ['Individual: JOHN PARK [PARK|JOHN]', 'Individual: MINJI JO [JO|MINJI]']],
+  [
+    'last-first',
+    ['MAXEY, JOHN & BETTY JO'],
+    ['Individual: JOHN MAXEY [MAXEY|JOHN]', 'Individual: BETTY JO MAXEY [MAXEY|BETTY]'],
+  ],
+  [
+    'last-first',
+    ['GARIBAY, JUAN CARLOS & CELINA MARIE'],
+    ['Individual: JUAN CARLOS GARIBAY [GARIBAY|JUAN]', 'Individual: CELINA MARIE GARIBAY [GARIBAY|CELINA]'],
+  ],
+  // An older first name (DOROTHY, off the 2010 list) before an initial: FIRST M LAST.
+  ['last-first', ['DOROTHY M CONNOR'], ['Individual: DOROTHY M CONNOR [CONNOR|DOROTHY]']],
   [
     'last-first',
     ['MARIE JOHN', 'ANN MARIE'],

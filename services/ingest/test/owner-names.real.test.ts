@@ -257,6 +257,14 @@ const PHILADELPHIA: Case[] = [
     ['LOGUE EVELYN TR', 'HANDEL EILEEN LOGUE TR'],
     ['Trustee: EVELYN LOGUE [LOGUE|EVELYN]', 'Trustee: EILEEN LOGUE HANDEL [HANDEL|EILEEN]'],
   ],
+  // First names of the owners' births (the SSA's 1920-1999 list), off the 2010 list or rare on it: FIRST LAST where
+  // the roll writes LAST FIRST (was ELLIS DOROTHY, a first name ELLIS), and the co-owner under that surname.
+  [['DOROTHY ELLIS  S/W', ''], ['Individual: DOROTHY ELLIS [ELLIS|DOROTHY]']],
+  [['ALMA NELSON', ''], ['Individual: ALMA NELSON [NELSON|ALMA]']],
+  [
+    ['EUGENE BURGESS', 'CHARLOTTE D'],
+    ['Individual: EUGENE BURGESS [BURGESS|EUGENE]', 'Individual: CHARLOTTE D BURGESS [BURGESS|CHARLOTTE]'],
+  ],
 ];
 
 const CHARLOTTESVILLE: Case[] = [
@@ -277,6 +285,28 @@ const CHARLOTTESVILLE: Case[] = [
   [
     ['HAWLEY, ROBERT G & BETTY LOU'],
     ['Individual: ROBERT G HAWLEY [HAWLEY|ROBERT]', 'Individual: BETTY LOU HAWLEY [HAWLEY|BETTY]'],
+  ],
+  // Given names after `&` that only the owners' births list (JEAN, RUTH, KAY, DEE as women's names) share the surname
+  // before them: was a surname JEAN, RUTH, KAY, DEE.
+  [
+    ['SHIFLETT, GARY J & MARY JEAN'],
+    ['Individual: GARY J SHIFLETT [SHIFLETT|GARY]', 'Individual: MARY JEAN SHIFLETT [SHIFLETT|MARY]'],
+  ],
+  [
+    ['SAPIR, J DAVID & BETTY RUTH'],
+    ['Individual: J DAVID SAPIR [SAPIR|J]', 'Individual: BETTY RUTH SAPIR [SAPIR|BETTY]'],
+  ],
+  [
+    ['LAWALL, DAVID B & WILLA KAY'],
+    ['Individual: DAVID B LAWALL [LAWALL|DAVID]', 'Individual: WILLA KAY LAWALL [LAWALL|WILLA]'],
+  ],
+  [
+    ['HARTLINE, PHILIPP E & LINDA DEE'],
+    ['Individual: PHILIPP E HARTLINE [HARTLINE|PHILIPP]', 'Individual: LINDA DEE HARTLINE [HARTLINE|LINDA]'],
+  ],
+  [
+    ['PAGE, ARLENE L & EMILY LAUREL, TRUSTEES'],
+    ['Trustee: ARLENE L PAGE [PAGE|ARLENE]', 'Trustee: EMILY LAUREL PAGE [PAGE|EMILY]'],
   ],
   // After `&`, a co-owner that opens with the surname before it is that family's, in the comma's LAST FIRST order.
   [['LI, XUDONG & LI JIN'], ['Individual: XUDONG LI [LI|XUDONG]', 'Individual: JIN LI [LI|JIN]']],

@@ -1,12 +1,16 @@
-// How often a word is a first name, and how often a surname, in the United States: the SSA's 2010 first names and
-// the 2010 census surnames (their top 1,000 each, in services/ingest/reference), read when first needed: an import
-// reads them at its start (loadNameLists), so a missing file fails it there, naming it, not row by row, and a command
-// that parses no owner (remove, rekey) runs without them. What tells a FIRST LAST name in a roll
-// that writes LAST FIRST (`JAMES HILL`, `LARRY JONES`: owner-persons.ts) from the roll's own order (`BRAXTON MARLO`,
-// `JOHN REENA`).
+// How often a word is a first name, and how often a surname, in the United States: the SSA's first names of 2010
+// births and of the births of 1920-1999 (the years today's owners were born in: BETTY, DOROTHY, ALMA, and JEAN and
+// WILLIE as girls' names, are on that list only; built by scripts/first-names-of-births.ts), and the 2010 census
+// surnames (their top 1,000 each, in services/ingest/reference), read when first needed: an import reads them at its
+// start (loadNameLists), so a missing file fails it there, naming it, not row by row, and a command that parses no
+// owner (remove, rekey) runs without them. What tells a FIRST LAST name in a roll that writes LAST FIRST (`JAMES
+// HILL`, `LARRY JONES`, `DOROTHY ELLIS`: owner-persons.ts) from the roll's own order (`BRAXTON MARLO`, `JOHN REENA`).
 import { referenceRows } from './reference-files.js';
 
-/** Shares of the population (0-1); a word on neither list is rarer than the list's last. */
+/**
+ * Shares of the population (0-1); a word on neither list is rarer than the list's last. A first name's share is its
+ * larger on the two lists (of one sex's births), its sexes those either list gives it.
+ */
 interface Frequencies {
   first: ReadonlyMap<string, number>;
   /** The sexes a first name is given to, as bits: 1 female, 2 male. */
@@ -18,6 +22,8 @@ interface Frequencies {
 }
 
 let loaded: Frequencies | undefined;
+
+export const FIRST_NAME_FILES = ['ssa-2010-first-names-top1000.csv', 'ssa-1920-1999-first-names-top1000.csv'];
 
 /** The lists, read on the first call; throws, naming the file and what to do, when one cannot be read. */
 function lists(): Frequencies {
@@ -37,11 +43,13 @@ function load(): Frequencies {
     surname.set(r[0]!.toUpperCase(), Number(r[3]!.replace(/,/g, '')) / 100_000);
   const first = new Map<string, number>();
   const sexes = new Map<string, number>();
-  // Name, share ("1.08%"), sex: a name given to both takes the larger share.
-  for (const r of referenceRows('ssa-2010-first-names-top1000.csv')) {
-    const name = r[0]!.toUpperCase();
-    first.set(name, Math.max(first.get(name) ?? 0, Number.parseFloat(r[1]!) / 100));
-    sexes.set(name, (sexes.get(name) ?? 0) | (r[2]?.trim().toUpperCase() === 'M' ? 2 : 1));
+  // Name, share ("1.08%"), sex: a name given to both, or on both lists, takes the larger share, and both sexes.
+  for (const file of FIRST_NAME_FILES) {
+    for (const r of referenceRows(file)) {
+      const name = r[0]!.toUpperCase();
+      first.set(name, Math.max(first.get(name) ?? 0, Number.parseFloat(r[1]!) / 100));
+      sexes.set(name, (sexes.get(name) ?? 0) | (r[2]?.trim().toUpperCase() === 'M' ? 2 : 1));
+    }
   }
   return {
     first,
@@ -71,8 +79,8 @@ export function isCommonSurname(w: string): boolean {
 /**
  * How much likelier FIRST LAST must be for two words in a LAST FIRST roll to be read so: a roll writes its own order
  * for all but a few of its owners (Philadelphia's older entries), so the lists must be clear. At 30, of
- * Philadelphia's two-word owners, `JAMES HILL` (237), `LARRY JONES`, `SIDNEY DIXON` (36) turn; `TRAVIS RANDOLPH` (23),
- * `SANTIAGO NELSON` (26) do not.
+ * Philadelphia's two-word owners, `JAMES HILL` (2,578), `LARRY JONES`, `SIDNEY DIXON` (184), `ALMA NELSON` (40) turn;
+ * `TRAVIS RANDOLPH` (7), `SANTIAGO NELSON` (11) do not.
  */
 const FIRST_LAST_ODDS = 30;
 
@@ -87,11 +95,11 @@ export function readsFirstLast(a: string, b: string): boolean {
 
 /**
  * The word is clearly a first name rather than a surname, by the lists: on the SSA's first names, with a share there
- * at least GIVEN_NAME_ODDS times the census gives it as a surname (JOSEPH 20, RICHARD 9, JAMES 8; not TAYLOR 1.2,
- * CARTER 3.1, MIRANDA 2.8, THOMAS 1.4, nor a surname off the first names). What `JOSEPH NATHAN` after `NATHAN DORIS L`
+ * at least GIVEN_NAME_ODDS times the census gives it as a surname (RICHARD 100, JOSEPH 46, JAMES 40, THOMAS 6; not
+ * TAYLOR 1.2, CARTER 3.1, MIRANDA 2.8, nor a surname off the first names). What `JOSEPH NATHAN` after `NATHAN DORIS L`
  * needs to read as JOSEPH NATHAN (owner-persons.ts firstLastUnder): the co-owner's surname says which word is the
  * surname, and this, that the other is a first name, not a married name before a maiden name (`SMITH ROBERT` /
- * `TAYLOR JENNIFER SMITH` is JENNIFER SMITH TAYLOR). The 2010 shares are of one sex's births against the whole
+ * `TAYLOR JENNIFER SMITH` is JENNIFER SMITH TAYLOR). The shares are of one sex's births against the whole
  * population's surnames: a margin, not a bare majority.
  */
 export function mostlyGivenName(w: string): boolean {
@@ -101,7 +109,10 @@ export function mostlyGivenName(w: string): boolean {
 }
 const GIVEN_NAME_ODDS = 5;
 
-/** The word is one of the SSA's 2010 first names given to girls (MARY, DAISY, LEE; not JEAN or CHRIS, boys' there). */
+/**
+ * The word is one of the SSA's first names given to girls (MARY, DAISY, LEE, and JEAN, WILLIE, CHRIS among the
+ * births of 1920-1999; not JAMES, given to girls under 5% of the time then).
+ */
 export function isWomansName(w: string): boolean {
   return ((lists().sexes.get(w) ?? 0) & 1) !== 0;
 }
@@ -115,17 +126,16 @@ export function isFirstName(w: string): boolean {
  * `a I b`, written in a LAST FIRST roll with an initial between, is the roll's own LAST FIRST MIDDLE (`DONOHUE W
  * TERRENCE`, `ZUCKERMAN M MICHAEL`), not FIRST M LAST (`GEORGE J ALLEN`, `ELEUTERIO A RIVAS`): a is none of the SSA's
  * first names, and b is one that is none of the census' common surnames (TERRENCE), or the lists make `a b` at least
- * LAST_AROUND_INITIAL_ODDS times likelier LAST FIRST than FIRST LAST (MICHAEL after a word on neither list; not JAMES,
- * THOMAS, HENRY there, which an older first name off the list may go before: `ELMER L HENRY`). What the lists cannot
- * tell: an older first name off the 2010 list before a surname that is a first name of today's and no common surname
- * (`DOROTHY M CONNOR` reads as a surname DOROTHY; none in Philadelphia's sample, three turned right there).
+ * LAST_AROUND_INITIAL_ODDS times likelier LAST FIRST than FIRST LAST (MICHAEL 566 and JAMES 104 after a word on neither
+ * list; not THOMAS 15, HENRY 14 there: `ELMER L HENRY`, `DOROTHY M CONNOR` are FIRST M LAST, ELMER and DOROTHY first
+ * names of the owners' births).
  */
 export function readsLastAroundInitial(a: string, b: string): boolean {
   const l = lists();
   return !l.first.has(a) && l.first.has(b) && (!l.surname.has(b) || firstLastOdds(a, b) < 1 / LAST_AROUND_INITIAL_ODDS);
 }
 /** How much likelier `a b` must be LAST FIRST, where b is a common surname too (after a word on neither list: MICHAEL
- * 73, JAMES 10). */
+ * 566, JAMES 104, THOMAS 15). */
 const LAST_AROUND_INITIAL_ODDS = 50;
 
 /**

@@ -297,12 +297,13 @@ function givenOnlyCell(ts: readonly Tok[]): boolean {
  * (`PIERRE GUITO` / `PIERRE MARIE` is MARIE PIERRE), nor a surname of initials only (`JOHN A & MARIE LOUISE`: A is no
  * family's), nor a first word that is a common surname unless clearly a first name. `strict`, where the roll's own
  * order is the other reading (a cell without commas, LAST FIRST or FIRST LAST): the first word a woman's name on the
- * SSA's list and no common surname at all (`PYATT LOUISE` is LOUISE PYATT, `ALEXANDER MARIE` MARIE ALEXANDER, `SMITH
- * JOHN` / `ELIAS MARIE` MARIE ELIAS, `JEAN MARIE` MARIE JEAN: JEAN is a boy's name on the 2010 list; written FIRST
- * LAST, `KEVIN PARK & HYUN JO` keeps HYUN JO). Else (after `&` in a LAST, FIRST cell, whose parts without a comma are
- * read FIRST LAST, a surname ANN or LOU, by a convention the real rolls break: Charlottesville's `BETTY LOU`, `KATHY
- * LOU`) any first word: an older first name off the 2010 list too (`MILLER, DOUGLAS & BETTY ANN`, `HAWLEY, ROBERT G
- * & BETTY LOU`; so `PARK, JOHN & MINJI JO` reads MINJI JO PARK, docs/known-gaps.md).
+ * SSA's lists and no common surname at all (`PYATT LOUISE` is LOUISE PYATT, `ALEXANDER MARIE` MARIE ALEXANDER, `SMITH
+ * JOHN` / `ELIAS MARIE` MARIE ELIAS, but `JEAN MARIE` and `WILLIE MAE` share SMITH: girls' names among the owners'
+ * births; written FIRST LAST, `KEVIN PARK & HYUN JO` keeps HYUN JO). Else (after `&` in a LAST, FIRST cell, whose
+ * parts without a comma are read FIRST LAST, a surname ANN or LOU, by a convention the real rolls break:
+ * Charlottesville's `BETTY LOU`, `KATHY LOU`) any first word, a name the lists lack too (`GARIBAY, JUAN CARLOS &
+ * CELINA MARIE`), but before JO, a Korean surname as well, a woman's name on the lists (`HAWLEY, ROBERT G & BETTY
+ * JO`; `PARK, JOHN & MINJI JO` keeps hers).
  */
 function compoundGivenName(named: readonly Tok[], strict: boolean, surname: readonly Tok[] | null): boolean {
   const name = named.filter((t) => !SUFFIXES.has(t.key));
@@ -313,7 +314,7 @@ function compoundGivenName(named: readonly Tok[], strict: boolean, surname: read
     return false;
   }
   if (isCommonSurname(a.key) && (strict || !mostlyGivenName(a.key))) return false;
-  return !strict || isWomansName(a.key);
+  return !strict ? b.key !== 'JO' || isWomansName(a.key) : isWomansName(a.key);
 }
 
 /**

@@ -286,8 +286,8 @@ const CHARLOTTESVILLE: Case[] = [
     ['HAWLEY, ROBERT G & BETTY LOU'],
     ['Individual: ROBERT G HAWLEY [HAWLEY|ROBERT]', 'Individual: BETTY LOU HAWLEY [HAWLEY|BETTY]'],
   ],
-  // Given names after `&` that only the owners' births list (JEAN, RUTH, KAY, DEE as women's names) share the surname
-  // before them: was a surname JEAN, RUTH, KAY, DEE.
+  // Given names after `&` that only the owners' births' list knows as women's (JEAN a boy's name in 2010; BETTY, KAY,
+  // DEE on no list then) share the surname before them: was a surname JEAN, RUTH, KAY, DEE.
   [
     ['SHIFLETT, GARY J & MARY JEAN'],
     ['Individual: GARY J SHIFLETT [SHIFLETT|GARY]', 'Individual: MARY JEAN SHIFLETT [SHIFLETT|MARY]'],

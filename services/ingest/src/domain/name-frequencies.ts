@@ -5,25 +5,32 @@
 // start (loadNameLists), so a missing file fails it there, naming it, not row by row, and a command that parses no
 // owner (remove, rekey) runs without them. What tells a FIRST LAST name in a roll that writes LAST FIRST (`JAMES
 // HILL`, `LARRY JONES`, `DOROTHY ELLIS`: owner-persons.ts) from the roll's own order (`BRAXTON MARLO`, `JOHN REENA`).
-import { referenceRows } from './reference-files.js';
+import { firstNameRows, referenceRows } from './reference-files.js';
 
 /**
  * Shares of the population (0-1); a word on neither list is rarer than the list's last. A first name's share is its
- * larger on the two lists (of one sex's births), its sexes those either list gives it.
+ * larger on the SSA's two lists (of one sex's births), its sexes those either list gives it (MINORITY_SHARE).
  */
 interface Frequencies {
   first: ReadonlyMap<string, number>;
   /** The sexes a first name is given to, as bits: 1 female, 2 male. */
   sexes: ReadonlyMap<string, number>;
   surname: ReadonlyMap<string, number>;
-  /** What a word off each list counts as: half the list's smallest share. */
+  /**
+   * What a word off the lists counts as: half the smallest share on them. For first names that is the 1920-1999 list's
+   * (0.0046%, against 0.0100% on the 2010 one): adding it halved the floor and moved every odds against a word off
+   * the lists (MICHAEL after one, 73 to 566; the thresholds below hold, the three rolls read).
+   */
   firstFloor: number;
   surnameFloor: number;
 }
 
 let loaded: Frequencies | undefined;
 
+/** The SSA's first names of 2010 births (the hand-out's) and of 1920-1999 births (scripts/ssa-first-names-from-yob.ts). */
 export const FIRST_NAME_FILES = ['ssa-2010-first-names-top1000.csv', 'ssa-1920-1999-first-names-top1000.csv'];
+/** A sex a list gives a name to less often than this is not one of the name's sexes. */
+const MINORITY_SHARE = 0.05;
 
 /** The lists, read on the first call; throws, naming the file and what to do, when one cannot be read. */
 function lists(): Frequencies {
@@ -43,12 +50,20 @@ function load(): Frequencies {
     surname.set(r[0]!.toUpperCase(), Number(r[3]!.replace(/,/g, '')) / 100_000);
   const first = new Map<string, number>();
   const sexes = new Map<string, number>();
-  // Name, share ("1.08%"), sex: a name given to both, or on both lists, takes the larger share, and both sexes.
   for (const file of FIRST_NAME_FILES) {
-    for (const r of referenceRows(file)) {
-      const name = r[0]!.toUpperCase();
-      first.set(name, Math.max(first.get(name) ?? 0, Number.parseFloat(r[1]!) / 100));
-      sexes.set(name, (sexes.get(name) ?? 0) | (r[2]?.trim().toUpperCase() === 'M' ? 2 : 1));
+    // A list gives a name the sexes it is given to at least MINORITY_SHARE of the time (its two shares, of births
+    // about as many of each sex, compared): a few boys named MARY, girls named RYAN or JAMES, do not make the name
+    // theirs. Across the lists a name takes its larger share and the sexes either gives it.
+    const bySex = new Map<string, { F: number; M: number }>();
+    for (const r of firstNameRows(file)) {
+      const e = bySex.get(r.name) ?? { F: 0, M: 0 };
+      e[r.sex] = Math.max(e[r.sex], r.percent / 100);
+      bySex.set(r.name, e);
+    }
+    for (const [name, e] of bySex) {
+      first.set(name, Math.max(first.get(name) ?? 0, e.F, e.M));
+      const bits = (e.F >= MINORITY_SHARE * (e.F + e.M) ? 1 : 0) | (e.M >= MINORITY_SHARE * (e.F + e.M) ? 2 : 0);
+      sexes.set(name, (sexes.get(name) ?? 0) | bits);
     }
   }
   return {
@@ -61,8 +76,8 @@ function load(): Frequencies {
 }
 
 /**
- * How much likelier `a b` is a first name and a surname than a surname and a first name, by the two lists: 1 when
- * they cannot tell (neither word on them), above 1 for FIRST LAST (`JAMES HILL`: 237), below for LAST FIRST.
+ * How much likelier `a b` is a first name and a surname than a surname and a first name, by the lists: 1 when
+ * they cannot tell (neither word on them), above 1 for FIRST LAST (`JAMES HILL`: 2,578), below for LAST FIRST.
  */
 function firstLastOdds(a: string, b: string): number {
   const l = lists();
@@ -111,7 +126,7 @@ const GIVEN_NAME_ODDS = 5;
 
 /**
  * The word is one of the SSA's first names given to girls (MARY, DAISY, LEE, and JEAN, WILLIE, CHRIS among the
- * births of 1920-1999; not JAMES, given to girls under 5% of the time then).
+ * births of 1920-1999; not JAMES nor RYAN, given to girls under MINORITY_SHARE of the time).
  */
 export function isWomansName(w: string): boolean {
   return ((lists().sexes.get(w) ?? 0) & 1) !== 0;
@@ -139,7 +154,7 @@ export function readsLastAroundInitial(a: string, b: string): boolean {
 const LAST_AROUND_INITIAL_ODDS = 50;
 
 /**
- * The words are a first name and middle names: each a first name on the SSA's list given to a sex the first word is
+ * The words are a first name and middle names: each a first name on the SSA's lists given to a sex the first word is
  * given to, and none one of the census' common surnames (`LISA ANN`, `MARY ELLEN`, `HANNAH CATHERINE`; not `JULIE
  * LACY`, LACY off the first names, nor `JOHN PAUL`, PAUL a common surname too, nor `TATIANA JORGE`, a man's name after
  * a woman's). After `&` in a cell with commas, such names share the surname before them (owner-persons.ts).

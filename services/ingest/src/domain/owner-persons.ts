@@ -13,7 +13,15 @@ import {
 } from './name-frequencies.js';
 
 type OwnerType = (typeof OWNER_TYPES)[number];
-import { AMP, HONORIFICS, SECOND_GIVEN_NAMES, SUFFIXES, SURNAME_PARTICLES, TRUSTEE_MARKERS } from './owner-words.js';
+import {
+  AMP,
+  HONORIFICS,
+  SECOND_GIVEN_ALSO_SURNAMES,
+  SECOND_GIVEN_NAMES,
+  SUFFIXES,
+  SURNAME_PARTICLES,
+  TRUSTEE_MARKERS,
+} from './owner-words.js';
 import { isInitial, type NameOrder, type Tok, tokens, trimConnectors } from './owner-tokens.js';
 
 export interface ParsedOwner {
@@ -302,8 +310,8 @@ function givenOnlyCell(ts: readonly Tok[]): boolean {
  * births; written FIRST LAST, `KEVIN PARK & HYUN JO` keeps HYUN JO). Else (after `&` in a LAST, FIRST cell, whose
  * parts without a comma are read FIRST LAST, a surname ANN or LOU, by a convention the real rolls break:
  * Charlottesville's `BETTY LOU`, `KATHY LOU`) any first word, a name the lists lack too (`GARIBAY, JUAN CARLOS &
- * CELINA MARIE`), but before JO, a Korean surname as well, a woman's name on the lists (`HAWLEY, ROBERT G & BETTY
- * JO`; `PARK, JOHN & MINJI JO` keeps hers).
+ * CELINA MARIE`), but before JO or LOU, East Asian surnames too (SECOND_GIVEN_ALSO_SURNAMES), a woman's name on the
+ * lists (`HAWLEY, ROBERT G & BETTY LOU`; `PARK, JOHN & MINJI JO` keeps hers).
  */
 function compoundGivenName(named: readonly Tok[], strict: boolean, surname: readonly Tok[] | null): boolean {
   const name = named.filter((t) => !SUFFIXES.has(t.key));
@@ -314,7 +322,7 @@ function compoundGivenName(named: readonly Tok[], strict: boolean, surname: read
     return false;
   }
   if (isCommonSurname(a.key) && (strict || !mostlyGivenName(a.key))) return false;
-  return !strict ? b.key !== 'JO' || isWomansName(a.key) : isWomansName(a.key);
+  return strict || SECOND_GIVEN_ALSO_SURNAMES.has(b.key) ? isWomansName(a.key) : true;
 }
 
 /**

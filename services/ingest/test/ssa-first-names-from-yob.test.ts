@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ssaFirstNames } from '../scripts/ssa-first-names-from-yob.js';
 import { isFirstName, isWomansName, mostlyGivenName } from '../src/domain/name-frequencies.js';
-import { firstNameRows } from '../src/domain/reference-files.js';
+import { checkedFirstNameRows, firstNameRows } from '../src/domain/reference-files.js';
 
 describe("the SSA's first names of several years' births", () => {
   it("sums the years, ranks each sex's names, and shares them of that sex's births", () => {
@@ -30,9 +30,15 @@ describe("the SSA's first names of several years' births", () => {
     ]);
   });
 
-  it('names a line that is not of the yob files', () => {
+  it('names a line that is not of the yob files, and reads past a byte-order mark', () => {
     expect(() => ssaFirstNames(['Mary,X,3'])).toThrow(/not a line of the SSA's yob files .*Mary,X,3/);
-    expect(() => ssaFirstNames(['Mary,F,many'])).toThrow(/Name,F\|M,count/);
+    for (const bad of ['Mary,F,many', 'Mary,F,', 'Mary,F,1e5', 'Mary,F,0', 'Ma ry,F,3'])
+      expect(() => ssaFirstNames([bad]), bad).toThrow(/Name,F\|M,count/);
+    expect(ssaFirstNames(['\uFEFFZelda,F,2\nAda,F,2'])).toEqual([
+      'Name,total,sex',
+      'Ada,50.0000%,F',
+      'Zelda,50.0000%,F',
+    ]);
   });
 });
 
@@ -57,5 +63,23 @@ describe('the shipped list of 1920-1999 births, as the parser reads it', () => {
     // THOMAS: six times as often a first name as a surname among the owners' births.
     expect(mostlyGivenName('THOMAS')).toBe(true);
     expect(mostlyGivenName('TAYLOR')).toBe(false);
+    // Names the census gives at least half as often as surnames are none of the older list's first names (HARRIS,
+    // WARD: a few boys; KIM, as common a surname as a first name), as `KIM, SOO J & KIM MI K` needs.
+    for (const w of ['HARRIS', 'WARD', 'KIM', 'STEWART']) expect(isFirstName(w), w).toBe(false);
+  });
+
+  it('refuses a damaged list, naming the file and the line', () => {
+    const f = 'ssa-test.csv';
+    expect(checkedFirstNameRows(f, [['Betty', '0.75%', 'F']])).toEqual([{ name: 'BETTY', percent: 0.75, sex: 'F' }]);
+    expect(() => checkedFirstNameRows(f, [])).toThrow(/ssa-test\.csv has no names: restore it/);
+    for (const [bad, line] of [
+      [[['Betty', '0.75%', 'F'], ['']], 3],
+      [[['Betty', 'n/a', 'F']], 2],
+      [[['Betty', '0.75%', 'X']], 2],
+    ] as const) {
+      expect(() => checkedFirstNameRows(f, bad as unknown as string[][])).toThrow(
+        new RegExp(`ssa-test\\.csv, line ${line}, is not Name,share %,F\\|M`),
+      );
+    }
   });
 });

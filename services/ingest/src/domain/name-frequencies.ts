@@ -17,9 +17,9 @@ interface Frequencies {
   sexes: ReadonlyMap<string, number>;
   surname: ReadonlyMap<string, number>;
   /**
-   * What a word off the lists counts as: half the smallest share on them. For first names that is the 1920-1999 list's
-   * (0.0046%, against 0.0100% on the 2010 one): adding it halved the floor and moved every odds against a word off
-   * the lists (MICHAEL after one, 73 to 566; the thresholds below hold, the three rolls read).
+   * What a word off the lists counts as: half the smallest share on them; for first names, on the 2010 list (0.0100%),
+   * which the odds' thresholds below were set by: the 1920-1999 list reaches 0.0046%, and a floor of half that moved
+   * every odds against a word off the lists two-fold (the three rolls read the same either way).
    */
   firstFloor: number;
   surnameFloor: number;
@@ -31,6 +31,8 @@ let loaded: Frequencies | undefined;
 export const FIRST_NAME_FILES = ['ssa-2010-first-names-top1000.csv', 'ssa-1920-1999-first-names-top1000.csv'];
 /** A sex a list gives a name to less often than this is not one of the name's sexes. */
 const MINORITY_SHARE = 0.05;
+/** How much likelier a first name than a surname a name must be for the 1920-1999 list to speak for it (load). */
+const OLDER_LIST_MARGIN = 2;
 
 /** The lists, read on the first call; throws, naming the file and what to do, when one cannot be read. */
 function lists(): Frequencies {
@@ -50,6 +52,7 @@ function load(): Frequencies {
     surname.set(r[0]!.toUpperCase(), Number(r[3]!.replace(/,/g, '')) / 100_000);
   const first = new Map<string, number>();
   const sexes = new Map<string, number>();
+  let firstFloor = Number.POSITIVE_INFINITY;
   for (const file of FIRST_NAME_FILES) {
     // A list gives a name the sexes it is given to at least MINORITY_SHARE of the time (its two shares, of births
     // about as many of each sex, compared): a few boys named MARY, girls named RYAN or JAMES, do not make the name
@@ -61,7 +64,14 @@ function load(): Frequencies {
       bySex.set(r.name, e);
     }
     for (const [name, e] of bySex) {
+      // The owners' births' list reaches shares the 2010 one does not (its last names are half as common), names the
+      // census knows better as surnames (HARRIS, WARD, STEWART, given to a few boys) and some about as often surnames
+      // (KIM 1.6 times, NEAL, ARNOLD): it speaks only for names it gives at least OLDER_LIST_MARGIN times the census'
+      // share as a surname (GLENN, FLOYD, DOROTHY; THOMAS 6 times), so that a roll's `KIM, SOO & KIM MI K`, `KIM
+      // YOUNG` or `HARRIS J THOMAS` keeps its surname, as with the 2010 list alone.
+      if (file !== FIRST_NAME_FILES[0] && OLDER_LIST_MARGIN * (surname.get(name) ?? 0) > Math.max(e.F, e.M)) continue;
       first.set(name, Math.max(first.get(name) ?? 0, e.F, e.M));
+      if (file === FIRST_NAME_FILES[0]) firstFloor = Math.min(firstFloor, Math.max(e.F, e.M) / 2);
       const bits = (e.F >= MINORITY_SHARE * (e.F + e.M) ? 1 : 0) | (e.M >= MINORITY_SHARE * (e.F + e.M) ? 2 : 0);
       sexes.set(name, (sexes.get(name) ?? 0) | bits);
     }
@@ -70,14 +80,14 @@ function load(): Frequencies {
     first,
     sexes,
     surname,
-    firstFloor: Math.min(...first.values()) / 2,
+    firstFloor,
     surnameFloor: Math.min(...surname.values()) / 2,
   };
 }
 
 /**
  * How much likelier `a b` is a first name and a surname than a surname and a first name, by the lists: 1 when
- * they cannot tell (neither word on them), above 1 for FIRST LAST (`JAMES HILL`: 2,578), below for LAST FIRST.
+ * they cannot tell (neither word on them), above 1 for FIRST LAST (`JAMES HILL`: 1,186), below for LAST FIRST.
  */
 function firstLastOdds(a: string, b: string): number {
   const l = lists();
@@ -94,8 +104,8 @@ export function isCommonSurname(w: string): boolean {
 /**
  * How much likelier FIRST LAST must be for two words in a LAST FIRST roll to be read so: a roll writes its own order
  * for all but a few of its owners (Philadelphia's older entries), so the lists must be clear. At 30, of
- * Philadelphia's two-word owners, `JAMES HILL` (2,578), `LARRY JONES`, `SIDNEY DIXON` (184), `ALMA NELSON` (40) turn;
- * `TRAVIS RANDOLPH` (7), `SANTIAGO NELSON` (11) do not.
+ * Philadelphia's two-word owners, `JAMES HILL` (1,186), `LARRY JONES`, `SIDNEY DIXON` (85), `ALMA NELSON` (91),
+ * `LONNIE ALLEN JR` (35) turn; `TRAVIS RANDOLPH` (7), `SANTIAGO NELSON` (26) do not.
  */
 const FIRST_LAST_ODDS = 30;
 
@@ -141,8 +151,8 @@ export function isFirstName(w: string): boolean {
  * `a I b`, written in a LAST FIRST roll with an initial between, is the roll's own LAST FIRST MIDDLE (`DONOHUE W
  * TERRENCE`, `ZUCKERMAN M MICHAEL`), not FIRST M LAST (`GEORGE J ALLEN`, `ELEUTERIO A RIVAS`): a is none of the SSA's
  * first names, and b is one that is none of the census' common surnames (TERRENCE), or the lists make `a b` at least
- * LAST_AROUND_INITIAL_ODDS times likelier LAST FIRST than FIRST LAST (MICHAEL 566 and JAMES 104 after a word on neither
- * list; not THOMAS 15, HENRY 14 there: `ELMER L HENRY`, `DOROTHY M CONNOR` are FIRST M LAST, ELMER and DOROTHY first
+ * LAST_AROUND_INITIAL_ODDS times likelier LAST FIRST than FIRST LAST (MICHAEL 260 after a word on neither list; not
+ * JAMES 48, THOMAS 7, HENRY 7 there: `ELMER L HENRY`, `DOROTHY M CONNOR` are FIRST M LAST, ELMER and DOROTHY first
  * names of the owners' births).
  */
 export function readsLastAroundInitial(a: string, b: string): boolean {
@@ -150,7 +160,7 @@ export function readsLastAroundInitial(a: string, b: string): boolean {
   return !l.first.has(a) && l.first.has(b) && (!l.surname.has(b) || firstLastOdds(a, b) < 1 / LAST_AROUND_INITIAL_ODDS);
 }
 /** How much likelier `a b` must be LAST FIRST, where b is a common surname too (after a word on neither list: MICHAEL
- * 566, JAMES 104, THOMAS 15). */
+ * 260, JAMES 48, THOMAS 7). */
 const LAST_AROUND_INITIAL_ODDS = 50;
 
 /**

@@ -31,13 +31,29 @@ export interface FirstNameRow {
   sex: 'F' | 'M';
 }
 
-/** An SSA first-name list's rows (ssa-*-first-names-top1000.csv). */
+/**
+ * An SSA first-name list's rows (ssa-*-first-names-top1000.csv); throws, naming the file and the line, on a list
+ * without rows or a row that is not `Name,share %,F|M` (a damaged list would else read every owner otherwise).
+ */
 export function firstNameRows(file: string): FirstNameRow[] {
-  return referenceRows(file).map((r) => ({
-    name: r[0]!.trim().toUpperCase(),
-    percent: Number.parseFloat(r[1]!),
-    sex: r[2]?.trim().toUpperCase() === 'M' ? 'M' : 'F',
-  }));
+  return checkedFirstNameRows(file, referenceRows(file));
+}
+
+/** firstNameRows of a list's cells (the header left out). */
+export function checkedFirstNameRows(file: string, cells: readonly string[][]): FirstNameRow[] {
+  const rows = cells.map((r, i): FirstNameRow => {
+    const name = r[0]!.trim().toUpperCase();
+    const percent = Number.parseFloat(r[1] ?? '');
+    const sex = r[2]?.trim().toUpperCase();
+    if (!/^[A-Z][A-Z'-]*$/.test(name) || !(percent > 0 && percent <= 100) || (sex !== 'F' && sex !== 'M')) {
+      throw new Error(
+        `the reference list ${file}, line ${i + 2}, is not Name,share %,F|M (${JSON.stringify(r.join(','))}): restore it from the repository`,
+      );
+    }
+    return { name, percent, sex };
+  });
+  if (rows.length === 0) throw new Error(`the reference list ${file} has no names: restore it from the repository`);
+  return rows;
 }
 
 function parseCsvLine(line: string): string[] {

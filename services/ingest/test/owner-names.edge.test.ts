@@ -201,6 +201,28 @@ const CASES: [NameOrder, string[], string[]][] = [
   ['last-first', ['KIM, SOO J & KIM MI K'], ['Individual: SOO J KIM [KIM|SOO]', 'Individual: MI K KIM [KIM|MI]']],
   ['last-first', ['KIM SOO', 'KIM YOUNG'], ['Individual: SOO KIM [KIM|SOO]', 'Individual: YOUNG KIM [KIM|YOUNG]']],
   ['last-first', ['HARRIS J THOMAS'], ['Individual: J THOMAS HARRIS [HARRIS|J]']],
+  // A surname that is a first name too, opening a co-owner after `&` before first names and initials only: that
+  // family's (was JAMES MARY K JAMES), where a common surname or a second given name after it keeps its own reading.
+  [
+    'last-first',
+    ['JAMES, ROBERT & JAMES MARY K'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: MARY K JAMES [JAMES|MARY]'],
+  ],
+  [
+    'last-first',
+    ['JAMES, ROBERT & JAMES ROBERT JR'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: ROBERT JAMES JR [JAMES|ROBERT]'],
+  ],
+  [
+    'last-first',
+    ['LEE, DAVID W & LEE ANN M'],
+    ['Individual: DAVID W LEE [LEE|DAVID]', 'Individual: LEE ANN M LEE [LEE|LEE]'],
+  ],
+  [
+    'last-first',
+    ['THOMAS, JOHN & THOMAS A JONES'],
+    ['Individual: JOHN THOMAS [THOMAS|JOHN]', 'Individual: THOMAS A JONES [JONES|THOMAS]'],
+  ],
   [
     'last-first',
     ['HARRIS, JOHN & HARRIS MARY'],

@@ -431,12 +431,22 @@ function surnameAhead(parts: readonly Tok[][], p: number): Tok[] | null {
 }
 
 /**
- * The words open with `surname` and name more after it, and that surname is none of the SSA's first names (`JAMES,
- * ROBERT & JAMES SMITH` keeps JAMES SMITH, `LEE, DAVID W & LEE ANN M` LEE ANN M LEE).
+ * The words open with `surname` and name more after it. Where that surname is one of the SSA's first names too, only
+ * when what follows it is first names and initials, none a common surname nor a second given name: `JAMES, ROBERT &
+ * JAMES MARY K` is MARY K JAMES (was JAMES MARY K JAMES), where `JAMES, ROBERT & JAMES SMITH` keeps JAMES SMITH, `LEE,
+ * DAVID W & LEE ANN M` LEE ANN M LEE, `THOMAS, JOHN & THOMAS A JONES` THOMAS A JONES, and `JAMES, ROBERT & JAMES K`
+ * reads as it did.
  */
 function opensWithSurname(words: readonly Tok[], surname: readonly Tok[]): boolean {
   const { name } = splitSuffixes([...words], true);
-  return name.length > surname.length && wordsAt(name, 0, surname) && !isFirstName(surname[0]!.key);
+  if (name.length <= surname.length || !wordsAt(name, 0, surname)) return false;
+  if (!isFirstName(surname[0]!.key)) return true;
+  const given = name.slice(surname.length).filter((t) => !isInitial(t));
+  return (
+    given.length > 0 &&
+    !SECOND_GIVEN_NAMES.has(given[0]!.key) &&
+    given.every((t) => isFirstName(t.key) && !isCommonSurname(t.key))
+  );
 }
 
 /**

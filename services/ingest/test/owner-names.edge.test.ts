@@ -194,6 +194,28 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['GARIBAY, JUAN CARLOS & CELINA MARIE'],
     ['Individual: JUAN CARLOS GARIBAY [GARIBAY|JUAN]', 'Individual: CELINA MARIE GARIBAY [GARIBAY|CELINA]'],
   ],
+  // FIRST LAST before given names only, not where the second word is a first name, nor before a cell that names a
+  // surname or the first word again, nor with a comma.
+  [
+    'last-first',
+    ['JAMES ROBERT', 'MARY'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: MARY JAMES [JAMES|MARY]'],
+  ],
+  [
+    'last-first',
+    ['JOHN VACCA', 'SMITH MARY'],
+    ['Individual: VACCA JOHN [JOHN|VACCA]', 'Individual: MARY SMITH [SMITH|MARY]'],
+  ],
+  [
+    'last-first',
+    ['JOHN, VACCA', 'JOANN'],
+    ['Individual: VACCA JOHN [JOHN|VACCA]', 'Individual: JOANN JOHN [JOHN|JOANN]'],
+  ],
+  [
+    'first-last',
+    ['JOHN VACCA', 'JOANN'],
+    ['Individual: JOHN VACCA [VACCA|JOHN]', 'Individual: JOANN VACCA [VACCA|JOANN]'],
+  ],
   // An older first name (DOROTHY, off the 2010 list) before an initial: FIRST M LAST.
   ['last-first', ['DOROTHY M CONNOR'], ['Individual: DOROTHY M CONNOR [CONNOR|DOROTHY]']],
   // Surnames the older births' list gives as first names too, but no more often (KIM) or rarely (HARRIS, WARD): still

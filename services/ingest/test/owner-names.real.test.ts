@@ -257,6 +257,25 @@ const PHILADELPHIA: Case[] = [
   // the roll writes LAST FIRST (was ELLIS DOROTHY, a first name ELLIS), and the co-owner under that surname.
   [['DOROTHY ELLIS  S/W', ''], ['Individual: DOROTHY ELLIS [ELLIS|DOROTHY]']],
   [['ALMA NELSON', ''], ['Individual: ALMA NELSON [NELSON|ALMA]']],
+  // Two words, a first name clearly and a word on no first-name list, before a cell of given names only: FIRST LAST,
+  // and the given names share that surname (was VACCA JOHN and JOANN JOHN). Before a cell that opens with the same
+  // word, the roll's order (ABRAHAM BINIAM / ABRAHAM TEDROS: a family ABRAHAM).
+  [
+    ['JOHN VACCA', 'JOANN'],
+    ['Individual: JOHN VACCA [VACCA|JOHN]', 'Individual: JOANN VACCA [VACCA|JOANN]'],
+  ],
+  [
+    ['FRANK PARLINO', 'PATRICIA ANN'],
+    ['Individual: FRANK PARLINO [PARLINO|FRANK]', 'Individual: PATRICIA ANN PARLINO [PARLINO|PATRICIA]'],
+  ],
+  [
+    ['CHARLES SAULIN', 'MARY E'],
+    ['Individual: CHARLES SAULIN [SAULIN|CHARLES]', 'Individual: MARY E SAULIN [SAULIN|MARY]'],
+  ],
+  [
+    ['ABRAHAM BINIAM', 'ABRAHAM TEDROS'],
+    ['Individual: BINIAM ABRAHAM [ABRAHAM|BINIAM]', 'Individual: TEDROS ABRAHAM [ABRAHAM|TEDROS]'],
+  ],
   // LONNIE a first name 35 times likelier before ALLEN than after (was a surname LONNIE; GADDIE is off the census'
   // surnames, so WAYNE GADDIE keeps the roll's order).
   [

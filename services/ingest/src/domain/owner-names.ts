@@ -5,6 +5,7 @@
 // disk once, at an import's start (or at the first name that needs them).
 import { OWNER_TYPES } from '@pra/core/vocabulary';
 import { entityType } from './owner-entity-type.js';
+import { isCommonSurname, isFirstName, mostlyGivenName } from './name-frequencies.js';
 import { kinOf, type ParsedOwner, personOwner, personsOf } from './owner-persons.js';
 import { byOwnerField, OWNER_FIELDS, type OwnerInput, type RecordOwners } from './property-input.js';
 import {
@@ -247,9 +248,15 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
   }
   const out: ParsedOwner[] = [];
   const seen = new Set<string>();
-  for (const seg of segments) {
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
     const prevOwner = out[out.length - 1] ?? null;
-    for (const o of ownersOfSegment(seg, order, prevOwner)) {
+    let owners = ownersOfSegment(seg, order, prevOwner);
+    const next = segments[i + 1];
+    if (order === 'last-first' && next !== undefined && firstLastBeforeGivenNames(seg, owners, next)) {
+      owners = ownersOfSegment(seg, 'first-last', prevOwner);
+    }
+    for (const o of owners) {
       const id = `${o.type}|${o.fullName}`;
       if (seen.has(id)) continue;
       seen.add(id);
@@ -257,6 +264,30 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
     }
   }
   return out;
+}
+
+/**
+ * A person of two words read LAST FIRST whose surname is clearly a first name and whose first name none on the lists,
+ * before a cell of given names only, which shares the owner's surname: the roll's older entries' FIRST LAST (`JOHN
+ * VACCA` / `JOANN` is JOHN VACCA and JOANN VACCA, was VACCA JOHN and JOANN JOHN; `FRANK PARLINO` / `PATRICIA ANN`).
+ * Not before a cell that names a surname or the first word again (`ABRAHAM BINIAM` / `ABRAHAM TEDROS`, `PIERRE GUITO`
+ * / `PIERRE MARIE`: the roll's order, a family's surname first), nor where the second word is a first name.
+ */
+function firstLastBeforeGivenNames(seg: readonly Tok[], owners: readonly ParsedOwner[], next: readonly Tok[]): boolean {
+  const [owner] = owners;
+  if (owners.length !== 1 || owner?.type !== 'Individual' || seg.some((t) => t.key === ',')) return false;
+  const words = dropMarkers([...seg]).filter((t) => !SUFFIXES.has(t.key));
+  if (words.length !== 2) return false;
+  const [a, b] = words as [Tok, Tok];
+  if (owner.lastName !== a.key || owner.firstName !== b.key || b.key.length === 1) return false;
+  if (!mostlyGivenName(a.key) || isFirstName(b.key)) return false;
+  const given = dropMarkers([...next]);
+  const initial = (t: Tok) => t.key.length === 1;
+  return (
+    given.length > 0 &&
+    !initial(given[0]!) &&
+    given.every((t) => initial(t) || (t.key !== a.key && isFirstName(t.key) && !isCommonSurname(t.key)))
+  );
 }
 
 /**

@@ -196,6 +196,17 @@ const CASES: [NameOrder, string[], string[]][] = [
   ],
   // FIRST LAST before given names only, not where the second word is a first name, nor before a cell that names a
   // surname or the first word again, nor with a comma.
+  // Two cells that end with the same word: FIRST LAST where the first words are first names and the second none.
+  [
+    'last-first',
+    ['GEORGE FINNY', 'GEORGE WELGANE'],
+    ['Individual: FINNY GEORGE [GEORGE|FINNY]', 'Individual: WELGANE GEORGE [GEORGE|WELGANE]'],
+  ],
+  [
+    'last-first',
+    ['JOHN VACCA', 'JOHN VACCA JR'],
+    ['Individual: VACCA JOHN [JOHN|VACCA]', 'Individual: VACCA JOHN JR [JOHN|VACCA]'],
+  ],
   [
     'last-first',
     ['JAMES ROBERT', 'MARY'],

@@ -272,6 +272,16 @@ const PHILADELPHIA: Case[] = [
     ['CHARLES SAULIN', 'MARY E'],
     ['Individual: CHARLES SAULIN [SAULIN|CHARLES]', 'Individual: MARY E SAULIN [SAULIN|MARY]'],
   ],
+  // So before a cell that ends with the same word after a first name: a family FLEXER (was FLEXER MILTON and FLEXER
+  // FREDA, two persons of surnames MILTON and FREDA).
+  [
+    ['MILTON FLEXER', 'FREDA FLEXER'],
+    ['Individual: MILTON FLEXER [FLEXER|MILTON]', 'Individual: FREDA FLEXER [FLEXER|FREDA]'],
+  ],
+  [
+    ['CATHERINE SLINER', 'ALFRED V SLINER'],
+    ['Individual: CATHERINE SLINER [SLINER|CATHERINE]', 'Individual: ALFRED V SLINER [SLINER|ALFRED]'],
+  ],
   [
     ['ABRAHAM BINIAM', 'ABRAHAM TEDROS'],
     ['Individual: BINIAM ABRAHAM [ABRAHAM|BINIAM]', 'Individual: TEDROS ABRAHAM [ABRAHAM|TEDROS]'],

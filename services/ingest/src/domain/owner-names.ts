@@ -270,8 +270,9 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
  * A person of two words read LAST FIRST whose surname is clearly a first name and whose first name none on the lists,
  * before a cell of given names only, which shares the owner's surname: the roll's older entries' FIRST LAST (`JOHN
  * VACCA` / `JOANN` is JOHN VACCA and JOANN VACCA, was VACCA JOHN and JOANN JOHN; `FRANK PARLINO` / `PATRICIA ANN`).
- * Not before a cell that names a surname or the first word again (`ABRAHAM BINIAM` / `ABRAHAM TEDROS`, `PIERRE GUITO`
- * / `PIERRE MARIE`: the roll's order, a family's surname first), nor where the second word is a first name.
+ * So before a cell that ends with the same second word after a first name (`MILTON FLEXER` / `FREDA FLEXER`). Not
+ * before a cell that names another surname or the first word again (`ABRAHAM BINIAM` / `ABRAHAM TEDROS`, `PIERRE
+ * GUITO` / `PIERRE MARIE`: the roll's order, a family's surname first), nor where the second word is a first name.
  */
 function firstLastBeforeGivenNames(seg: readonly Tok[], owners: readonly ParsedOwner[], next: readonly Tok[]): boolean {
   const [owner] = owners;
@@ -281,13 +282,14 @@ function firstLastBeforeGivenNames(seg: readonly Tok[], owners: readonly ParsedO
   const [a, b] = words as [Tok, Tok];
   if (owner.lastName !== a.key || owner.firstName !== b.key || b.key.length === 1) return false;
   if (!mostlyGivenName(a.key) || isFirstName(b.key)) return false;
-  const given = dropMarkers([...next]);
+  const given = dropMarkers([...next]).filter((t) => !SUFFIXES.has(t.key));
   const initial = (t: Tok) => t.key.length === 1;
-  return (
-    given.length > 0 &&
-    !initial(given[0]!) &&
-    given.every((t) => initial(t) || (t.key !== a.key && isFirstName(t.key) && !isCommonSurname(t.key)))
-  );
+  if (given.length === 0 || initial(given[0]!) || given.some((t) => t.key === ',')) return false;
+  // A cell of given names only; or one of a first name, maybe initials or given names, and that same word last
+  // (`MILTON FLEXER` / `FREDA FLEXER`, `CATHERINE SLINER` / `ALFRED V SLINER`: a family FLEXER).
+  const last = given[given.length - 1]!;
+  if (given.length >= 2 && last.key === b.key && isFirstName(given[0]!.key)) return given[0]!.key !== a.key;
+  return given.every((t) => initial(t) || (t.key !== a.key && isFirstName(t.key) && !isCommonSurname(t.key)));
 }
 
 /**

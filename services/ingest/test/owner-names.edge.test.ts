@@ -196,6 +196,16 @@ const CASES: [NameOrder, string[], string[]][] = [
   ],
   // FIRST LAST before given names only, not where the second word is a first name, nor before a cell that names a
   // surname or the first word again, nor with a comma.
+  // Not where the next cell, read under the owner so turned, does not share its surname (MARY ELLEN is read ELLEN
+  // MARY): the roll's order.
+  [
+    'last-first',
+    ['JOHN VACCA', 'MARY ELLEN'],
+    ['Individual: VACCA JOHN [JOHN|VACCA]', 'Individual: ELLEN MARY [MARY|ELLEN]'],
+  ],
+  // A cell that is only the surname before it again names no one new (was HILL HILL).
+  ['last-first', ['JAMES HILL', 'HILL'], ['Individual: JAMES HILL [HILL|JAMES]']],
+  ['last-first', ['SMITH JOHN', 'SMITH'], ['Individual: JOHN SMITH [SMITH|JOHN]']],
   // Two cells that end with the same word: FIRST LAST where the first words are first names and the second none.
   [
     'last-first',

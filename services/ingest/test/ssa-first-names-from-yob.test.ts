@@ -75,6 +75,7 @@ describe('the shipped list of 1920-1999 births, as the parser reads it', () => {
     for (const [bad, line] of [
       [[['Betty', '0.75%', 'F'], ['']], 3],
       [[['Betty', 'n/a', 'F']], 2],
+      [[['Betty', '1e-9%', 'F']], 2],
       [[['Betty', '0.75%', 'X']], 2],
     ] as const) {
       expect(() => checkedFirstNameRows(f, bad as unknown as string[][])).toThrow(

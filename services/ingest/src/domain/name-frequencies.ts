@@ -70,7 +70,11 @@ function load(): Frequencies {
       // share as a surname (GLENN, FLOYD, DOROTHY; THOMAS 6 times), so that a roll's `KIM, SOO & KIM MI K`, `KIM
       // YOUNG` or `HARRIS J THOMAS` keeps its surname, as with the 2010 list alone.
       if (file !== FIRST_NAME_FILES[0] && OLDER_LIST_MARGIN * (surname.get(name) ?? 0) > Math.max(e.F, e.M)) continue;
-      first.set(name, Math.max(first.get(name) ?? 0, e.F, e.M));
+      // A name on a list counts as at least a word off them (NESTOR, 0.0049% of the older births, under the floor).
+      first.set(
+        name,
+        Math.max(first.get(name) ?? 0, e.F, e.M, firstFloor === Number.POSITIVE_INFINITY ? 0 : firstFloor),
+      );
       if (file === FIRST_NAME_FILES[0]) firstFloor = Math.min(firstFloor, Math.max(e.F, e.M) / 2);
       const bits = (e.F >= MINORITY_SHARE * (e.F + e.M) ? 1 : 0) | (e.M >= MINORITY_SHARE * (e.F + e.M) ? 2 : 0);
       sexes.set(name, (sexes.get(name) ?? 0) | bits);
@@ -135,7 +139,7 @@ export function mostlyGivenName(w: string): boolean {
 const GIVEN_NAME_ODDS = 5;
 
 /**
- * The word is one of the SSA's first names given to girls (MARY, DAISY, LEE, and JEAN, WILLIE, CHRIS among the
+ * The word is one of the SSA's first names given to girls (MARY, DAISY, and JEAN, WILLIE, CHRIS among the
  * births of 1920-1999; not JAMES nor RYAN, given to girls under MINORITY_SHARE of the time).
  */
 export function isWomansName(w: string): boolean {

@@ -254,7 +254,10 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
     let owners = ownersOfSegment(seg, order, prevOwner);
     const next = segments[i + 1];
     if (order === 'last-first' && next !== undefined && firstLastBeforeGivenNames(seg, owners, next)) {
-      owners = ownersOfSegment(seg, 'first-last', prevOwner);
+      // Kept where the next cell, read under it, shares its surname (not `JOHN VACCA` / `MARY ELLEN`, read ELLEN MARY).
+      const flipped = ownersOfSegment(seg, 'first-last', prevOwner);
+      const [owner] = flipped;
+      if (owner && ownersOfSegment(next, order, owner).some((o) => o.lastName === owner.lastName)) owners = flipped;
     }
     for (const o of owners) {
       const id = `${o.type}|${o.fullName}`;

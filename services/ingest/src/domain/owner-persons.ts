@@ -344,6 +344,10 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
   const named = (words: readonly Tok[]) => words.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
   const cleaned = parts.map((raw) => withoutTitles(trimConnectors(raw)));
   const whole = named(ts);
+  // A cell that is only kin's surname again (`JAMES HILL` / `HILL`) names no one new: not HILL HILL.
+  if (kin && !commaStyle && whole.length === kin.last.length && whole.every((t, i) => t.key === kin.last[i]!.key)) {
+    return [];
+  }
   // A cell of given names only under kin's surname; a compound first name too (`LARRY JONES` / `DAISY MAE`), but in a
   // FIRST LAST roll after an owner with a first name (not `JOHN` / `MARY ANN`: JOHN was read as a surname alone).
   const givenCell =

@@ -45,7 +45,9 @@ export function checkedFirstNameRows(file: string, cells: readonly string[][]): 
     const name = r[0]!.trim().toUpperCase();
     const percent = Number.parseFloat(r[1] ?? '');
     const sex = r[2]?.trim().toUpperCase();
-    if (!/^[A-Z][A-Z'-]*$/.test(name) || !(percent > 0 && percent <= 100) || (sex !== 'F' && sex !== 'M')) {
+    // A top 1,000's shares are thousandths of a per cent at the least (0.0046% on the older list): a smaller one is a
+    // damaged cell, which would move the floor (name-frequencies.ts) and every odds with it.
+    if (!/^[A-Z][A-Z'-]*$/.test(name) || !(percent >= 0.001 && percent <= 100) || (sex !== 'F' && sex !== 'M')) {
       throw new Error(
         `the reference list ${file}, line ${i + 2}, is not Name,share %,F|M (${JSON.stringify(r.join(','))}): restore it from the repository`,
       );

@@ -194,8 +194,17 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['GARIBAY, JUAN CARLOS & CELINA MARIE'],
     ['Individual: JUAN CARLOS GARIBAY [GARIBAY|JUAN]', 'Individual: CELINA MARIE GARIBAY [GARIBAY|CELINA]'],
   ],
-  // FIRST LAST before given names only, not where the second word is a first name, nor before a cell that names a
-  // surname or the first word again, nor with a comma.
+  // Two words read LAST FIRST, a first name clearly and a word on no first-name list, turn FIRST LAST before a cell of
+  // their family (owner-persons.ts turnsBeforeKinCell): given names (and `&`) only, or the same second word last.
+  [
+    'last-first',
+    ['JOHN VACCA', 'JOANN & MARY'],
+    [
+      'Individual: JOHN VACCA [VACCA|JOHN]',
+      'Individual: JOANN VACCA [VACCA|JOANN]',
+      'Individual: MARY VACCA [VACCA|MARY]',
+    ],
+  ],
   // Not where the next cell, read under the owner so turned, does not share its surname (MARY ELLEN is read ELLEN
   // MARY): the roll's order.
   [
@@ -203,24 +212,18 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['JOHN VACCA', 'MARY ELLEN'],
     ['Individual: VACCA JOHN [JOHN|VACCA]', 'Individual: ELLEN MARY [MARY|ELLEN]'],
   ],
-  // A cell that is only the surname before it again names no one new (was HILL HILL).
-  ['last-first', ['JAMES HILL', 'HILL'], ['Individual: JAMES HILL [HILL|JAMES]']],
-  ['last-first', ['SMITH JOHN', 'SMITH'], ['Individual: JOHN SMITH [SMITH|JOHN]']],
-  // Two cells that end with the same word: FIRST LAST where the first words are first names and the second none.
+  // Nor before a cell that opens with the same word (a family GEORGE), an initial, or the same name (a JR), nor
+  // another surname; nor where the second word is a first name or an initial.
   [
     'last-first',
     ['GEORGE FINNY', 'GEORGE WELGANE'],
     ['Individual: FINNY GEORGE [GEORGE|FINNY]', 'Individual: WELGANE GEORGE [GEORGE|WELGANE]'],
   ],
+  ['last-first', ['JOHN VACCA', 'A'], ['Individual: VACCA JOHN [JOHN|VACCA]', 'Individual: A JOHN [JOHN|A]']],
   [
     'last-first',
     ['JOHN VACCA', 'JOHN VACCA JR'],
     ['Individual: VACCA JOHN [JOHN|VACCA]', 'Individual: VACCA JOHN JR [JOHN|VACCA]'],
-  ],
-  [
-    'last-first',
-    ['JAMES ROBERT', 'MARY'],
-    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: MARY JAMES [JAMES|MARY]'],
   ],
   [
     'last-first',
@@ -229,13 +232,23 @@ const CASES: [NameOrder, string[], string[]][] = [
   ],
   [
     'last-first',
-    ['JOHN, VACCA', 'JOANN'],
-    ['Individual: VACCA JOHN [JOHN|VACCA]', 'Individual: JOANN JOHN [JOHN|JOANN]'],
+    ['JAMES ROBERT', 'MARY'],
+    ['Individual: ROBERT JAMES [JAMES|ROBERT]', 'Individual: MARY JAMES [JAMES|MARY]'],
   ],
+  ['last-first', ['JAMES R', 'MARY'], ['Individual: R JAMES [JAMES|R]', 'Individual: MARY JAMES [JAMES|MARY]']],
+  // A FIRST LAST roll reads it so anyway.
   [
     'first-last',
     ['JOHN VACCA', 'JOANN'],
     ['Individual: JOHN VACCA [VACCA|JOHN]', 'Individual: JOANN VACCA [VACCA|JOANN]'],
+  ],
+  // A cell that is only the surname before it again names no one new (was HILL HILL), but a trustee's.
+  ['last-first', ['JAMES HILL', 'HILL'], ['Individual: JAMES HILL [HILL|JAMES]']],
+  ['last-first', ['SMITH JOHN', 'SMITH'], ['Individual: JOHN SMITH [SMITH|JOHN]']],
+  [
+    'last-first',
+    ['SMITH JOHN', 'SMITH TR'],
+    ['Individual: JOHN SMITH [SMITH|JOHN]', 'Trustee: SMITH SMITH [SMITH|SMITH]'],
   ],
   // An older first name (DOROTHY, off the 2010 list) before an initial: FIRST M LAST.
   ['last-first', ['DOROTHY M CONNOR'], ['Individual: DOROTHY M CONNOR [CONNOR|DOROTHY]']],

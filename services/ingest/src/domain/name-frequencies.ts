@@ -1,6 +1,6 @@
 // How often a word is a first name, and how often a surname, in the United States: the SSA's first names of 2010
 // births and of the births of 1920-1999 (the years today's owners were born in: BETTY, DOROTHY, ALMA, and JEAN and
-// WILLIE as girls' names, are on that list only; built by scripts/first-names-of-births.ts), and the 2010 census
+// WILLIE as girls' names, are on that list only; built by scripts/ssa-first-names-from-yob.ts), and the 2010 census
 // surnames (their top 1,000 each, in services/ingest/reference), read when first needed: an import reads them at its
 // start (loadNameLists), so a missing file fails it there, naming it, not row by row, and a command that parses no
 // owner (remove, rekey) runs without them. What tells a FIRST LAST name in a roll that writes LAST FIRST (`JAMES
@@ -27,8 +27,11 @@ interface Frequencies {
 
 let loaded: Frequencies | undefined;
 
-/** The SSA's first names of 2010 births (the hand-out's) and of 1920-1999 births (scripts/ssa-first-names-from-yob.ts). */
-export const FIRST_NAME_FILES = ['ssa-2010-first-names-top1000.csv', 'ssa-1920-1999-first-names-top1000.csv'];
+/** The SSA's first names of 2010 births (the hand-out's): the floor of a word off the lists is half its smallest share. */
+const LIST_2010 = 'ssa-2010-first-names-top1000.csv';
+/** The SSA's first names of 1920-1999 births (scripts/ssa-first-names-from-yob.ts), for names OLDER_LIST_MARGIN allows. */
+const LIST_OWNERS_BIRTHS = 'ssa-1920-1999-first-names-top1000.csv';
+export const FIRST_NAME_FILES = [LIST_2010, LIST_OWNERS_BIRTHS];
 /** A sex a list gives a name to less often than this is not one of the name's sexes. */
 const MINORITY_SHARE = 0.05;
 /** How much likelier a first name than a surname a name must be for the 1920-1999 list to speak for it (load). */
@@ -45,6 +48,17 @@ export function loadNameLists(): void {
   lists();
 }
 
+/** A first-name list's names, each with its shares (0-1) of girls' and boys' births. */
+function namesBySex(file: string): Map<string, { F: number; M: number }> {
+  const bySex = new Map<string, { F: number; M: number }>();
+  for (const r of firstNameRows(file)) {
+    const e = bySex.get(r.name) ?? { F: 0, M: 0 };
+    e[r.sex] = Math.max(e[r.sex], r.percent / 100);
+    bySex.set(r.name, e);
+  }
+  return bySex;
+}
+
 function load(): Frequencies {
   const surname = new Map<string, number>();
   // Name, rank, count, proportion per 100,000, ...
@@ -52,30 +66,22 @@ function load(): Frequencies {
     surname.set(r[0]!.toUpperCase(), Number(r[3]!.replace(/,/g, '')) / 100_000);
   const first = new Map<string, number>();
   const sexes = new Map<string, number>();
+  const byList = FIRST_NAME_FILES.map((file) => ({ file, names: namesBySex(file) }));
   let firstFloor = Number.POSITIVE_INFINITY;
-  for (const file of FIRST_NAME_FILES) {
-    // A list gives a name the sexes it is given to at least MINORITY_SHARE of the time (its two shares, of births
-    // about as many of each sex, compared): a few boys named MARY, girls named RYAN or JAMES, do not make the name
-    // theirs. Across the lists a name takes its larger share and the sexes either gives it.
-    const bySex = new Map<string, { F: number; M: number }>();
-    for (const r of firstNameRows(file)) {
-      const e = bySex.get(r.name) ?? { F: 0, M: 0 };
-      e[r.sex] = Math.max(e[r.sex], r.percent / 100);
-      bySex.set(r.name, e);
-    }
-    for (const [name, e] of bySex) {
+  for (const e of byList[0]!.names.values()) firstFloor = Math.min(firstFloor, Math.max(e.F, e.M) / 2);
+  for (const { file, names } of byList) {
+    for (const [name, e] of names) {
       // The owners' births' list reaches shares the 2010 one does not (its last names are half as common), names the
       // census knows better as surnames (HARRIS, WARD, STEWART, given to a few boys) and some about as often surnames
       // (KIM 1.6 times, NEAL, ARNOLD): it speaks only for names it gives at least OLDER_LIST_MARGIN times the census'
       // share as a surname (GLENN, FLOYD, DOROTHY; THOMAS 6 times), so that a roll's `KIM, SOO & KIM MI K`, `KIM
       // YOUNG` or `HARRIS J THOMAS` keeps its surname, as with the 2010 list alone.
-      if (file !== FIRST_NAME_FILES[0] && OLDER_LIST_MARGIN * (surname.get(name) ?? 0) > Math.max(e.F, e.M)) continue;
-      // A name on a list counts as at least a word off them (NESTOR, 0.0049% of the older births, under the floor).
-      first.set(
-        name,
-        Math.max(first.get(name) ?? 0, e.F, e.M, firstFloor === Number.POSITIVE_INFINITY ? 0 : firstFloor),
-      );
-      if (file === FIRST_NAME_FILES[0]) firstFloor = Math.min(firstFloor, Math.max(e.F, e.M) / 2);
+      if (file === LIST_OWNERS_BIRTHS && OLDER_LIST_MARGIN * (surname.get(name) ?? 0) > Math.max(e.F, e.M)) continue;
+      // Across the lists a name takes its larger share, at least a word off them's (NESTOR, 0.0049% of the older
+      // births, is under the floor), and the sexes either list gives it at least MINORITY_SHARE of the time (its
+      // two shares, of births about as many of each sex, compared): a few boys named MARY, girls named RYAN or
+      // JAMES, do not make the name theirs.
+      first.set(name, Math.max(first.get(name) ?? 0, e.F, e.M, firstFloor));
       const bits = (e.F >= MINORITY_SHARE * (e.F + e.M) ? 1 : 0) | (e.M >= MINORITY_SHARE * (e.F + e.M) ? 2 : 0);
       sexes.set(name, (sexes.get(name) ?? 0) | bits);
     }

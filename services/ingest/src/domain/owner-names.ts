@@ -5,8 +5,7 @@
 // disk once, at an import's start (or at the first name that needs them).
 import { OWNER_TYPES } from '@pra/core/vocabulary';
 import { entityType } from './owner-entity-type.js';
-import { isCommonSurname, isFirstName, mostlyGivenName } from './name-frequencies.js';
-import { kinOf, type ParsedOwner, personOwner, personsOf } from './owner-persons.js';
+import { kinOf, type ParsedOwner, personOwner, personsOf, turnsBeforeKinCell } from './owner-persons.js';
 import { byOwnerField, OWNER_FIELDS, type OwnerInput, type RecordOwners } from './property-input.js';
 import {
   dropMarkers,
@@ -253,7 +252,11 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
     const prevOwner = out[out.length - 1] ?? null;
     let owners = ownersOfSegment(seg, order, prevOwner);
     const next = segments[i + 1];
-    if (order === 'last-first' && next !== undefined && firstLastBeforeGivenNames(seg, owners, next)) {
+    if (
+      order === 'last-first' &&
+      next !== undefined &&
+      turnsBeforeKinCell(dropMarkers([...seg]), owners, dropMarkers([...next]))
+    ) {
       // Kept where the next cell, read under it, shares its surname (not `JOHN VACCA` / `MARY ELLEN`, read ELLEN MARY).
       const flipped = ownersOfSegment(seg, 'first-last', prevOwner);
       const [owner] = flipped;
@@ -267,32 +270,6 @@ export function parseOwnerCells(cells: readonly (string | null | undefined)[], o
     }
   }
   return out;
-}
-
-/**
- * A person of two words read LAST FIRST whose surname is clearly a first name and whose first name none on the lists,
- * before a cell of given names only, which shares the owner's surname: the roll's older entries' FIRST LAST (`JOHN
- * VACCA` / `JOANN` is JOHN VACCA and JOANN VACCA, was VACCA JOHN and JOANN JOHN; `FRANK PARLINO` / `PATRICIA ANN`).
- * So before a cell that ends with the same second word after a first name (`MILTON FLEXER` / `FREDA FLEXER`). Not
- * before a cell that names another surname or the first word again (`ABRAHAM BINIAM` / `ABRAHAM TEDROS`, `PIERRE
- * GUITO` / `PIERRE MARIE`: the roll's order, a family's surname first), nor where the second word is a first name.
- */
-function firstLastBeforeGivenNames(seg: readonly Tok[], owners: readonly ParsedOwner[], next: readonly Tok[]): boolean {
-  const [owner] = owners;
-  if (owners.length !== 1 || owner?.type !== 'Individual' || seg.some((t) => t.key === ',')) return false;
-  const words = dropMarkers([...seg]).filter((t) => !SUFFIXES.has(t.key));
-  if (words.length !== 2) return false;
-  const [a, b] = words as [Tok, Tok];
-  if (owner.lastName !== a.key || owner.firstName !== b.key || b.key.length === 1) return false;
-  if (!mostlyGivenName(a.key) || isFirstName(b.key)) return false;
-  const given = dropMarkers([...next]).filter((t) => !SUFFIXES.has(t.key));
-  const initial = (t: Tok) => t.key.length === 1;
-  if (given.length === 0 || initial(given[0]!) || given.some((t) => t.key === ',')) return false;
-  // A cell of given names only; or one of a first name, maybe initials or given names, and that same word last
-  // (`MILTON FLEXER` / `FREDA FLEXER`, `CATHERINE SLINER` / `ALFRED V SLINER`: a family FLEXER).
-  const last = given[given.length - 1]!;
-  if (given.length >= 2 && last.key === b.key && isFirstName(given[0]!.key)) return given[0]!.key !== a.key;
-  return given.every((t) => initial(t) || (t.key !== a.key && isFirstName(t.key) && !isCommonSurname(t.key)));
 }
 
 /**

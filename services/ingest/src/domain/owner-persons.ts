@@ -326,6 +326,35 @@ function compoundGivenName(named: readonly Tok[], strict: boolean, surname: read
 }
 
 /**
+ * An owner of two words read LAST FIRST whose surname is clearly a first name and whose first name is none on the
+ * lists, before a cell of its family (`next`): the roll's older entries' FIRST LAST, to be read so (`JOHN VACCA` /
+ * `JOANN` is JOHN VACCA and JOANN VACCA, was VACCA JOHN and JOANN JOHN; `FRANK PARLINO` / `PATRICIA ANN`). The family's
+ * cell: given names and initials only (and `&`), or a first name, given names or initials, and the same second word
+ * last (`MILTON FLEXER` / `FREDA FLEXER`, `CATHERINE SLINER` / `ALFRED V SLINER`). Not before a cell that names
+ * another surname or the first word again (`ABRAHAM BINIAM` / `ABRAHAM TEDROS`, `PIERRE GUITO` / `PIERRE MARIE`: the
+ * roll's order, a family's surname first), nor a second word that is a first name or an initial. The caller keeps the
+ * turn only where `next`, read under the owner turned, shares its surname (owner-names.ts parseOwnerCells). `seg`
+ * and `next`: the cells' words without markers.
+ */
+export function turnsBeforeKinCell(seg: Tok[], owners: readonly ParsedOwner[], next: Tok[]): boolean {
+  const [owner] = owners;
+  if (owners.length !== 1 || owner?.type !== 'Individual') return false;
+  const { name } = splitSuffixes(seg, true);
+  if (name.length !== 2) return false;
+  const [a, b] = name as [Tok, Tok];
+  if (owner.lastName !== a.key || owner.firstName !== b.key || isInitial(b)) return false;
+  if (!mostlyGivenName(a.key) || isFirstName(b.key)) return false;
+  const family = splitSuffixes(
+    next.filter((t) => !AMP.has(t.key)),
+    true,
+  ).name;
+  if (family.length === 0 || isInitial(family[0]!) || family.some((t) => t.key === ',')) return false;
+  const last = family[family.length - 1]!;
+  if (family.length >= 2 && last.key === b.key && isFirstName(family[0]!.key)) return family[0]!.key !== a.key;
+  return family.every((t) => isInitial(t) || (t.key !== a.key && isFirstName(t.key) && !isCommonSurname(t.key)));
+}
+
+/**
  * The persons of a segment's words. `kin`: the owner before the segment, whose surname a co-owner may share: a cell
  * of first names only (`SHAPLEY DONALD` / `RUTH`, `LARRY JONES` / `DAISY MAE`, in either order), first names opening
  * a LAST FIRST cell before `&` (`RESNICK MARIANNA` / `EDWARD & YAFFA JOSEPH K`), a co-owner written FIRST LAST under it
@@ -344,8 +373,10 @@ export function personsOf(ts: Tok[], order: NameOrder, kin: Kin | null): Person[
   const named = (words: readonly Tok[]) => words.filter((t) => t.key !== ',' && !TRUSTEE_MARKERS.has(t.key));
   const cleaned = parts.map((raw) => withoutTitles(trimConnectors(raw)));
   const whole = named(ts);
-  // A cell that is only kin's surname again (`JAMES HILL` / `HILL`) names no one new: not HILL HILL.
-  if (kin && !commaStyle && whole.length === kin.last.length && whole.every((t, i) => t.key === kin.last[i]!.key)) {
+  // A cell that is only kin's surname again (`JAMES HILL` / `HILL`) names no one new: not HILL HILL. Not with a
+  // trustee's word (`SMITH JOHN` / `SMITH TR` keeps a trustee).
+  const surnameAgain = kin && whole.length === kin.last.length && whole.every((t, i) => t.key === kin.last[i]!.key);
+  if (surnameAgain && !commaStyle && !ts.some((t) => TRUSTEE_MARKERS.has(t.key))) {
     return [];
   }
   // A cell of given names only under kin's surname; a compound first name too (`LARRY JONES` / `DAISY MAE`), but in a
@@ -436,10 +467,10 @@ function surnameAhead(parts: readonly Tok[][], p: number): Tok[] | null {
 
 /**
  * The words open with `surname` and name more after it. Where that surname is one of the SSA's first names too, only
- * when what follows it is first names and initials, none a common surname nor a second given name: `JAMES, ROBERT &
- * JAMES MARY K` is MARY K JAMES (was JAMES MARY K JAMES), where `JAMES, ROBERT & JAMES SMITH` keeps JAMES SMITH, `LEE,
- * DAVID W & LEE ANN M` LEE ANN M LEE, `THOMAS, JOHN & THOMAS A JONES` THOMAS A JONES, and `JAMES, ROBERT & JAMES K`
- * reads as it did.
+ * when what follows it is first names and initials, none a common surname, the first none of SECOND_GIVEN_NAMES:
+ * `JAMES, ROBERT & JAMES MARY K` is MARY K JAMES (was JAMES MARY K JAMES), where `JAMES, ROBERT & JAMES SMITH` keeps
+ * JAMES SMITH, `LEE, DAVID W & LEE ANN M` LEE ANN M LEE, `THOMAS, JOHN & THOMAS A JONES` THOMAS A JONES; `JAMES,
+ * ROBERT & JAMES K` still reads JAMES K JAMES (an initial alone tells nothing: docs/known-gaps.md).
  */
 function opensWithSurname(words: readonly Tok[], surname: readonly Tok[]): boolean {
   const { name } = splitSuffixes([...words], true);

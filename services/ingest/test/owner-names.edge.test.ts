@@ -180,8 +180,8 @@ const CASES: [NameOrder, string[], string[]][] = [
     ['Individual: JOHN SMITH [SMITH|JOHN]', 'Individual: WILLIE MAE SMITH [SMITH|WILLIE]'],
   ],
   // JO or LOU after `&` with commas: a compound first name after a woman's name on the lists (BETTY JO), else a
-  // surname of her own (MINJI JO, MEI LOU: Korean and Chinese wives keep theirs); ANN, MARIE after any first word (CELINA MARIE, LEEY ANNE: the
-  // roll's, off the lists).
+  // surname of her own (MINJI JO, MEI LOU: Korean and Chinese wives keep theirs); ANN, MARIE after any first word
+  // (CELINA MARIE, LEEY ANNE: the roll's, off the lists).
   ['last-first', ['PARK, JOHN & MINJI JO'], ['Individual: JOHN PARK [PARK|JOHN]', 'Individual: MINJI JO [JO|MINJI]']],
   ['last-first', ['PARK, JOHN & MEI LOU'], ['Individual: JOHN PARK [PARK|JOHN]', 'Individual: MEI LOU [LOU|MEI]']],
   [
